@@ -1,0 +1,88 @@
+# folio: a static site generator for long-form technical blogs.
+# Targets: all test asan regress regress-update bench-tmpl format deps demo clean
+
+CC ?= cc
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+# cmark-gfm comes from deps/ (unpacked Debian 13 packages) when present, else
+# from the system (a Debian 13 machine installs it with apt-get).
+DEP_PREFIX = $(if $(wildcard deps/usr/include/cmark-gfm.h),deps/usr,/usr)
+SYS_LIB := /usr/lib/$(MULTIARCH)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+ifdef CI
+WARN += -Werror
+endif
+CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include
+CFLAGS ?= -O2 -g
+CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
+# Static libraries: folio is one self-contained binary.
+LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
+       $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a -lm -pthread
+
+SRC := $(wildcard src/*.c src/tmpl/*.c)
+LIB_SRC := $(filter-out src/main.c,$(SRC))
+TEST_SRC := $(wildcard tests/unit/*.c)
+HDR := $(wildcard src/*.h src/tmpl/*.h tests/unit/*.h)
+
+B := build/release
+ASAN_B := build/asan
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all deps test test-run asan regress regress-update bench-tmpl format clean demo
+
+all: folio
+
+deps:
+	@sh scripts/deps.sh
+
+deps/.stamp:
+	@sh scripts/deps.sh
+
+$(B)/%.o: %.c $(HDR) Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
+
+$(ASAN_B)/%.o: %.c $(HDR) Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
+
+folio: $(SRC:%.c=$(B)/%.o)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+test-run: folio $(B)/unit_tests
+	@FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
+
+asan: deps
+	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		FOLIO=$(ASAN_B)/folio UNIT=$(ASAN_B)/unit_tests sh tests/run.sh
+
+bench-tmpl: deps
+	@$(MAKE) --no-print-directory $(B)/bench_tmpl
+	@$(B)/bench_tmpl bench/tmpl
+
+format:
+	clang-format -i $(SRC) $(HDR) $(TEST_SRC)
+
+demo: folio
+	@echo "folio build does not exist yet (see issue 3): this demo runs ./folio --help"
+	./folio --help
+
+clean:
+	rm -rf build folio

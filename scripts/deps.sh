@@ -1,0 +1,105 @@
+#!/bin/sh
+# deps.sh: installs what folio's build and tests need, idempotently, one line
+# of output per step. Debian 12 packages come from apt-get; the Debian 13
+# packages folio pins (cmark-gfm 0.29.0.gfm.13) are fetched with a private apt
+# configuration and unpacked into deps/ without touching the system. On a
+# Debian 13 system they come from plain apt-get install instead.
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+# Packages from the running Debian release.
+SYSTEM_PKGS="gcc make pkg-config libyaml-dev libutf8proc-dev libxml2-utils python3 groff-base"
+# Packages pinned to Debian 13 (trixie): name=version.
+PINNED_PKGS="libcmark-gfm-dev libcmark-gfm-extensions-dev libcmark-gfm0.29.0.gfm.13 libcmark-gfm-extensions0.29.0.gfm.13"
+PINNED_VERSION="0.29.0.gfm.13"
+
+say() { printf 'deps: %s\n' "$*"; }
+
+sudo_cmd=""
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then sudo_cmd="sudo"; fi
+fi
+
+missing=""
+for p in $SYSTEM_PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	say "installing Debian packages:$missing"
+	$sudo_cmd apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
+else
+	say "Debian packages present ($SYSTEM_PKGS)"
+fi
+
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+if [ -f deps/.stamp ] && [ "$(cat deps/.stamp)" = "$PINNED_VERSION" ]; then
+	say "cmark-gfm $PINNED_VERSION present in deps/"
+	exit 0
+fi
+
+if [ "$codename" != "bookworm" ] && apt-cache policy libcmark-gfm-dev 2>/dev/null | grep -q "Candidate: $PINNED_VERSION"; then
+	# This release ships the pinned version: install it the plain way.
+	say "installing cmark-gfm $PINNED_VERSION from this system's release"
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $PINNED_PKGS >/dev/null
+	mkdir -p deps
+	rm -rf deps/usr
+	echo "$PINNED_VERSION" > deps/.stamp
+	exit 0
+fi
+
+# A private apt configuration whose one source is the system's own Debian
+# mirror with the suite trixie.
+apt_dir="$top/deps/apt"
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts" "$apt_dir/debs"
+uri=""
+for f in /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] || continue
+	# the URIs of the stanza whose Suites name the running release
+	uri=$(awk -v rel="$codename" '
+		/^[ \t]*$/ { if (u != "" && s ~ rel && s !~ /security/) { print u; exit } u = ""; s = "" }
+		/^URIs:/ { u = $2 }
+		/^Suites:/ { s = $0 }
+		END { if (u != "" && s ~ rel && s !~ /security/) print u }' "$f" | head -n 1)
+	[ -n "$uri" ] && break
+done
+if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+	uri=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' /etc/apt/sources.list)
+fi
+if [ -z "$uri" ]; then
+	say "error: no Debian source found in /etc/apt/sources.list.d/ to derive the trixie source from" >&2
+	exit 1
+fi
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+echo "deb [signed-by=$keyring] $uri trixie main" > "$apt_dir/sources.list"
+apt_opts="-o Dir::Etc::sourcelist=$apt_dir/sources.list -o Dir::Etc::sourceparts=$apt_dir/parts \
+ -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir/cache -o APT::Sandbox::User=root"
+say "fetching the trixie package index into deps/apt"
+# shellcheck disable=SC2086
+apt-get $apt_opts -qq update
+say "downloading cmark-gfm $PINNED_VERSION packages"
+cd "$apt_dir/debs"
+rm -f ./*.deb
+for p in $PINNED_PKGS; do
+	# shellcheck disable=SC2086
+	v=$(apt-cache $apt_opts policy "$p" | awk '/Candidate:/ { print $2 }')
+	case "$v" in
+	"$PINNED_VERSION"*) ;;
+	*) say "error: $p: trixie offers '$v', not $PINNED_VERSION" >&2; exit 1 ;;
+	esac
+	# shellcheck disable=SC2086
+	apt-get $apt_opts -qq download "$p=$v"
+done
+cd "$top"
+rm -rf deps/usr
+for deb in "$apt_dir"/debs/*.deb; do
+	say "unpacking $(basename "$deb") into deps/"
+	dpkg -x "$deb" deps
+done
+echo "$PINNED_VERSION" > deps/.stamp
+say "done"

@@ -1,0 +1,165 @@
+/* arena.c: bump allocation in chunks; large requests get their own chunk. */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_ALIGN 16
+#define ARENA_CHUNK (64 * 1024)
+
+static void oom(void)
+{
+	fputs("folio: out of memory\n", stderr);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+struct chunk {
+	struct chunk *next;
+	size_t size, used;
+	/* data follows, aligned */
+};
+
+#define CHUNK_HDR ((sizeof(struct chunk) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
+
+struct arena {
+	struct chunk *head;
+	size_t total;
+	void *last;      /* newest allocation, for in-place arena_realloc */
+	size_t last_len; /* its rounded length */
+};
+
+struct arena *arena_new(void)
+{
+	return xcalloc(1, sizeof(struct arena));
+}
+
+void arena_free(struct arena *a)
+{
+	if (!a)
+		return;
+	struct chunk *c = a->head;
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	free(a);
+}
+
+static char *chunk_data(struct chunk *c)
+{
+	return (char *)c + CHUNK_HDR;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (need < n) /* overflow */
+		oom();
+	if (need == 0)
+		need = ARENA_ALIGN;
+	struct chunk *c = a->head;
+	if (!c || c->size - c->used < need) {
+		if (need > ARENA_CHUNK / 4) {
+			/* A large block gets a chunk of its own, linked behind the
+			 * current one so the current chunk's free space stays usable. */
+			struct chunk *big = xmalloc(CHUNK_HDR + need);
+			big->size = need;
+			big->used = need;
+			if (c) {
+				big->next = c->next;
+				c->next = big;
+			} else {
+				big->next = NULL;
+				a->head = big;
+			}
+			memset(chunk_data(big), 0, need);
+			a->total += need;
+			a->last = NULL;
+			return chunk_data(big);
+		}
+		c = xmalloc(CHUNK_HDR + ARENA_CHUNK);
+		c->size = ARENA_CHUNK;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = chunk_data(c) + c->used;
+	c->used += need;
+	a->total += need;
+	memset(p, 0, need);
+	a->last = p;
+	a->last_len = need;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n)
+{
+	if (!p)
+		return arena_alloc(a, new_n);
+	if (new_n <= old_n)
+		return p;
+	struct chunk *c = a->head;
+	if (p == a->last && c && (char *)p >= chunk_data(c) && (char *)p < chunk_data(c) + c->size) {
+		size_t need = (new_n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+		size_t start = (size_t)((char *)p - chunk_data(c));
+		if (start + need <= c->size) {
+			memset((char *)p + a->last_len, 0, need - a->last_len);
+			c->used = start + need;
+			a->total += need - a->last_len;
+			a->last_len = need;
+			return p;
+		}
+	}
+	void *q = arena_alloc(a, new_n);
+	memcpy(q, p, old_n);
+	return q;
+}
+
+size_t arena_used(const struct arena *a)
+{
+	return a->total;
+}

@@ -1,0 +1,38 @@
+/* arena.h: the per-build bump allocator, and folio's one allocation path. */
+#ifndef FOLIO_ARENA_H
+#define FOLIO_ARENA_H
+
+#include <stddef.h>
+
+/* xmalloc, xcalloc, xrealloc: malloc and friends that never return NULL.
+ * On out-of-memory they print "folio: out of memory" and exit(1), as cmark's
+ * xcalloc does, so callers need no NULL checks. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrndup(const char *s, size_t n);
+
+/* An arena hands out memory that lives until arena_free. Not thread-safe:
+ * each thread uses its own arena. */
+struct arena;
+
+/* arena_new: a new empty arena, owned by the caller (free with arena_free). */
+struct arena *arena_new(void);
+
+/* arena_free: releases every allocation made from the arena, then the arena. */
+void arena_free(struct arena *a);
+
+/* arena_alloc: n zeroed bytes aligned for any type; valid until arena_free. */
+void *arena_alloc(struct arena *a, size_t n);
+
+/* arena_strndup: a NUL-terminated copy of s[0..n), owned by the arena. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* arena_realloc: grows p (an allocation of old_n bytes from the same arena)
+ * to new_n bytes. Extends in place when p is the newest allocation. */
+void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n);
+
+/* arena_used: bytes handed out so far (for tests and statistics). */
+size_t arena_used(const struct arena *a);
+
+#endif

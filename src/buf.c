@@ -1,0 +1,205 @@
+/* buf.c: struct str helpers and the growable buffer. */
+#include "buf.h"
+
+#include "arena.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct str str_from(const char *cstr)
+{
+	struct str s = {cstr, cstr ? strlen(cstr) : 0};
+	return s;
+}
+
+int str_eq(struct str a, struct str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+}
+
+int str_eq_cstr(struct str a, const char *cstr)
+{
+	return str_eq(a, str_from(cstr));
+}
+
+int str_cmp(struct str a, struct str b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = n ? memcmp(a.p, b.p, n) : 0;
+	if (c)
+		return c;
+	return a.len < b.len ? -1 : a.len > b.len;
+}
+
+int str_starts_with(struct str s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return s.len >= n && memcmp(s.p, prefix, n) == 0;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+struct str str_trim(struct str s)
+{
+	while (s.len && is_space(s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && is_space(s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+void buf_init(struct buf *b)
+{
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void buf_fini(struct buf *b)
+{
+	free(b->p);
+	buf_init(b);
+}
+
+void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+void buf_reserve(struct buf *b, size_t n)
+{
+	if (b->cap - b->len > n)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap - b->len <= n) {
+		if (cap > ((size_t)-1) / 2) {
+			fputs("folio: out of memory\n", stderr);
+			exit(1);
+		}
+		cap *= 2;
+	}
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, int c)
+{
+	buf_reserve(b, 1);
+	b->p[b->len++] = (char)c;
+	b->p[b->len] = '\0';
+}
+
+void buf_put_str(struct buf *b, struct str s)
+{
+	buf_append(b, s.p, s.len);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	buf_reserve(b, 128);
+	int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	if (n < 0) {
+		va_end(ap2);
+		return;
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		buf_reserve(b, (size_t)n + 1);
+		vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap2);
+	}
+	va_end(ap2);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_put_html(struct buf *b, const char *s, size_t n)
+{
+	size_t start = 0;
+	buf_reserve(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *rep;
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		default: continue;
+		}
+		buf_append(b, s + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_append(b, s + start, n - start);
+}
+
+struct str buf_str(const struct buf *b)
+{
+	struct str s = {b->p ? b->p : "", b->len};
+	return s;
+}
+
+char *buf_detach(struct buf *b, size_t *len)
+{
+	char *p = b->p ? b->p : xcalloc(1, 1);
+	if (len)
+		*len = b->len;
+	buf_init(b);
+	return p;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	buf_reserve(&b, 4096);
+	for (;;) {
+		size_t n = fread(b.p + b.len, 1, b.cap - b.len - 1, f);
+		b.len += n;
+		if (n == 0)
+			break;
+		buf_reserve(&b, 4096);
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		buf_fini(&b);
+		errno = EIO;
+		return NULL;
+	}
+	b.p[b.len] = '\0';
+	return buf_detach(&b, len);
+}

@@ -1,0 +1,52 @@
+/* buf.h: text as pointer+length (struct str), and a growable byte buffer. */
+#ifndef FOLIO_BUF_H
+#define FOLIO_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* A view of bytes owned by someone else: a file read whole, an arena, a
+ * literal. Not NUL-terminated in general. */
+struct str {
+	const char *p;
+	size_t len;
+};
+
+#define STR_LIT(s) ((struct str){(s), sizeof(s) - 1})
+#define STR_FMT(s) (int)(s).len, (s).p /* for printf's "%.*s" */
+
+struct str str_from(const char *cstr);
+int str_eq(struct str a, struct str b);
+int str_eq_cstr(struct str a, const char *cstr);
+int str_cmp(struct str a, struct str b);
+int str_starts_with(struct str s, const char *prefix);
+struct str str_trim(struct str s);
+
+/* A growable buffer that owns its bytes. p is always NUL-terminated after
+ * any append (p[len] == 0), so buf.p can be handed to libc. */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+void buf_init(struct buf *b);
+void buf_fini(struct buf *b);              /* frees the bytes; b is empty */
+void buf_reset(struct buf *b);             /* len = 0, keeps the memory */
+void buf_reserve(struct buf *b, size_t n); /* room for n more bytes */
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, int c);
+void buf_put_str(struct buf *b, struct str s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* buf_put_html: appends s with & < > " ' escaped for HTML text and attributes. */
+void buf_put_html(struct buf *b, const char *s, size_t n);
+struct str buf_str(const struct buf *b);
+/* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
+char *buf_detach(struct buf *b, size_t *len);
+
+/* read_file: reads a whole file into a malloc'd NUL-terminated buffer owned
+ * by the caller. Returns NULL and sets errno on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif

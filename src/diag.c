@@ -1,0 +1,260 @@
+/* diag.c: formatting, de-duplication and counting of diagnostics. */
+#include "diag.h"
+
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void diag_init(struct diag *d, FILE *out)
+{
+	memset(d, 0, sizeof *d);
+	d->out = out;
+	const char *nc = getenv("NO_COLOR");
+	d->color = out && isatty(fileno(out)) && !(nc && *nc);
+	pthread_mutex_init(&d->lock, NULL);
+}
+
+void diag_fini(struct diag *d)
+{
+	for (size_t i = 0; i < d->cap_seen; i++)
+		free(d->seen[i]);
+	free(d->seen);
+	d->seen = NULL;
+	d->nseen = d->cap_seen = 0;
+	pthread_mutex_destroy(&d->lock);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a: tiny keys, no need for more */
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* seen_insert: 1 if msg is new (and remembers it), 0 if already printed. */
+static int seen_insert(struct diag *d, const char *msg, size_t n)
+{
+	if ((d->nseen + 1) * 2 > d->cap_seen) {
+		size_t cap = d->cap_seen ? d->cap_seen * 2 : 64;
+		char **t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < d->cap_seen; i++) {
+			if (!d->seen[i])
+				continue;
+			size_t j = hash_bytes(d->seen[i], strlen(d->seen[i])) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = d->seen[i];
+		}
+		free(d->seen);
+		d->seen = t;
+		d->cap_seen = cap;
+	}
+	size_t j = hash_bytes(msg, n) & (d->cap_seen - 1);
+	while (d->seen[j]) {
+		if (strlen(d->seen[j]) == n && memcmp(d->seen[j], msg, n) == 0)
+			return 0;
+		j = (j + 1) & (d->cap_seen - 1);
+	}
+	d->seen[j] = xstrndup(msg, n);
+	d->nseen++;
+	return 1;
+}
+
+void diag_format_loc(struct buf *b, const struct diag_loc *loc)
+{
+	buf_puts(b, loc && loc->path ? loc->path : "folio");
+	if (loc && loc->line > 0) {
+		buf_printf(b, ":%d", loc->line);
+		if (loc->col > 0)
+			buf_printf(b, ":%d", loc->col);
+	}
+}
+
+/* excerpt: the source line of loc and a caret under its column. Tabs are
+ * kept in the caret line so the caret lines up whatever the tab width. */
+static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
+{
+	if (!loc || !loc->src || loc->line <= 0)
+		return;
+	const char *p = loc->src, *end = loc->src + loc->src_len;
+	for (int l = 1; l < loc->line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	const char *eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	size_t n = (size_t)(eol - p);
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (n > 400) /* a minified line would drown the message */
+		return;
+	char num[16];
+	int w = snprintf(num, sizeof num, "%d", loc->line);
+	buf_printf(b, " %s | %.*s\n", num, (int)n, p);
+	if (loc->col <= 0)
+		return;
+	buf_printf(b, " %*s | ", w, "");
+	size_t col = (size_t)loc->col - 1;
+	for (size_t i = 0; i < col && i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == '\t')
+			buf_putc(b, '\t');
+		else if ((c & 0xC0) != 0x80) /* one column per character */
+			buf_putc(b, ' ');
+	}
+	buf_puts(b, color ? "\033[1;32m^\033[0m\n" : "^\n");
+}
+
+static const char *level_name(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_ERROR: return "error";
+	case DIAG_WARNING: return "warning";
+	default: return "note";
+	}
+}
+
+static const char *level_color(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_ERROR: return "\033[1;31m";
+	case DIAG_WARNING: return "\033[1;35m";
+	default: return "\033[1;36m";
+	}
+}
+
+static void format_one(struct buf *b, enum diag_level level, const struct diag_loc *loc,
+		       const char *msg, int color)
+{
+	if (color)
+		buf_puts(b, "\033[1m");
+	diag_format_loc(b, loc);
+	buf_puts(b, ": ");
+	if (color)
+		buf_puts(b, level_color(level));
+	buf_printf(b, "%s:", level_name(level));
+	if (color)
+		buf_puts(b, "\033[0m\033[1m");
+	buf_printf(b, " %s", msg);
+	if (color)
+		buf_puts(b, "\033[0m");
+	buf_putc(b, '\n');
+	excerpt(b, loc, color);
+}
+
+void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
+		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
+{
+	struct buf msg, plain, colored;
+	buf_init(&msg);
+	buf_init(&plain);
+	buf_init(&colored);
+	buf_vprintf(&msg, fmt, ap);
+
+	format_one(&plain, level, loc, msg.p, 0);
+	for (size_t i = 0; i < nnotes; i++)
+		format_one(&plain, DIAG_NOTE, &notes[i].loc, notes[i].msg, 0);
+
+	pthread_mutex_lock(&d->lock);
+	if (seen_insert(d, plain.p, plain.len)) {
+		if (level == DIAG_ERROR)
+			d->errors++;
+		else if (level == DIAG_WARNING)
+			d->warnings++;
+		if (d->capture)
+			buf_append(d->capture, plain.p, plain.len);
+		if (d->out) {
+			if (d->color) {
+				format_one(&colored, level, loc, msg.p, 1);
+				for (size_t i = 0; i < nnotes; i++)
+					format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
+				fwrite(colored.p, 1, colored.len, d->out);
+			} else {
+				fwrite(plain.p, 1, plain.len, d->out);
+			}
+			fflush(d->out);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	buf_fini(&msg);
+	buf_fini(&plain);
+	buf_fini(&colored);
+}
+
+void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *loc,
+		 const struct diag_note *notes, size_t nnotes, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, level, loc, notes, nnotes, fmt, ap);
+	va_end(ap);
+}
+
+void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_ERROR, loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_WARNING, loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[65];
+	if (nb > 64 || na > 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+const char *diag_suggest(const char *word, size_t len, const char *const *candidates)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	for (size_t i = 0; candidates[i]; i++) {
+		size_t d = edit_distance(word, len, candidates[i], strlen(candidates[i]));
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	/* A third of the word's length, at least one edit: "titel" -> "title"
+	 * (2), but not "x" -> "y". */
+	size_t limit = len / 3 > 1 ? len / 3 : 1;
+	if (len >= 3 && limit < 2)
+		limit = 2;
+	return best && best_d <= limit && best_d > 0 ? best : NULL;
+}

@@ -1,0 +1,67 @@
+/* diag.h: diagnostics as path:line:col: level: message, with source excerpt. */
+#ifndef FOLIO_DIAG_H
+#define FOLIO_DIAG_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "buf.h"
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+
+/* Where a message points. path is site-relative as the user should see it;
+ * src/src_len is the whole text of that file (or NULL: no excerpt); line and
+ * col are 1-based (0: unknown). col counts bytes. */
+struct diag_loc {
+	const char *path;
+	const char *src;
+	size_t src_len;
+	int line, col;
+};
+
+/* A secondary line printed under an error, e.g. "included from here". */
+struct diag_note {
+	struct diag_loc loc;
+	const char *msg;
+};
+
+/* The collector for one run. Thread-safe: reports from several threads are
+ * serialised, each message with its excerpt and notes printed as one piece.
+ * The same message at the same place is reported only once. */
+struct diag {
+	FILE *out;           /* where messages go; NULL: nowhere */
+	struct buf *capture; /* if set, messages (without colour) go here too */
+	int color;
+	int errors, warnings;
+	pthread_mutex_t lock;
+	char **seen;         /* hash set of printed messages (open addressing) */
+	size_t nseen, cap_seen;
+};
+
+/* diag_init: out may be NULL. Colour is on when out is a terminal and the
+ * environment has no NO_COLOR. */
+void diag_init(struct diag *d, FILE *out);
+void diag_fini(struct diag *d);
+
+void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *loc,
+		 const struct diag_note *notes, size_t nnotes, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
+		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+
+/* Shorthands without notes. */
+void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* diag_suggest: the candidate closest to word by edit distance, if it is
+ * close enough to be a likely typo; else NULL. candidates ends with NULL. */
+const char *diag_suggest(const char *word, size_t len, const char *const *candidates);
+
+/* diag_format_loc: appends "path:line:col" (as much as is known) to b. */
+void diag_format_loc(struct buf *b, const struct diag_loc *loc);
+
+#endif

@@ -1,0 +1,196 @@
+/* tmpl.h: folio's template language (the Jinja family): values, template
+ * sets and rendering. The language is described in folio-template(5).
+ *
+ * A template set (struct tmpl_env) is filled once: every template is parsed
+ * into a tree whose nodes carry line and column, and tmpl_env_check links the
+ * set (includes, parents, imports). After that the set is read-only and
+ * tmpl_render may run on several threads at once, each with its own output
+ * buffer and scratch arena. */
+#ifndef FOLIO_TMPL_H
+#define FOLIO_TMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "diag.h"
+
+/* ---- Values ------------------------------------------------------------ */
+
+enum tval_kind {
+	TV_UNDEF, /* a name or attribute that does not exist: u.s is its spelling */
+	TV_NONE,
+	TV_BOOL,
+	TV_INT,
+	TV_FLOAT,
+	TV_STR, /* u.s; safe = 1 marks HTML that must not be escaped again */
+	TV_LIST,
+	TV_MAP,
+	TV_OBJ,  /* an object of the host (the site model), read through callbacks */
+	TV_FUNC  /* a macro or a built-in function such as range() */
+};
+
+struct tlist;
+struct tmap;
+struct tobj_class;
+struct tfunc;
+
+/* A dynamic value: small, copied by value. Strings, lists and maps point to
+ * memory owned by whoever made them (an arena); a value never owns memory. */
+struct tval {
+	unsigned char kind;
+	unsigned char safe;
+	union {
+		int b;
+		int64_t i;
+		double f;
+		struct str s;
+		struct tlist *list;
+		struct tmap *map;
+		struct {
+			const struct tobj_class *cls;
+			const void *self;
+		} obj;
+		const struct tfunc *func;
+	} u;
+};
+
+struct tlist {
+	size_t len, cap;
+	struct tval *items;
+};
+
+/* An insertion-ordered map with string keys; hashed once it grows past a
+ * few entries, so lookups stay O(1) for big maps such as tag indexes. */
+struct tmap {
+	size_t len, cap;
+	struct str *keys;
+	struct tval *vals;
+	uint32_t *index; /* open-addressing table of (position + 1), or NULL */
+	size_t index_cap;
+};
+
+/* An object hands the host's data to templates without copying it.
+ * get: looks up a field; returns 1 and sets *out, or 0 when there is no such
+ *      field. Results may be allocated from a (the render's scratch arena).
+ * len/at: optional (NULL for none); make the object a sequence that for-loops
+ *      and filters can walk.
+ * fields: optional NULL-terminated field names, for `json` and for loops over
+ *      the object as a map.
+ * The callbacks must be safe to call from several threads at once. */
+struct tobj_class {
+	const char *name;
+	int (*get)(const void *self, struct str key, struct tval *out, struct arena *a);
+	size_t (*len)(const void *self);
+	int (*at)(const void *self, size_t i, struct tval *out, struct arena *a);
+	const char *const *fields;
+};
+
+struct tval tv_undef(void);
+struct tval tv_none(void);
+struct tval tv_bool(int b);
+struct tval tv_int(int64_t i);
+struct tval tv_float(double f);
+struct tval tv_str(struct str s);   /* text: escaped when printed */
+struct tval tv_cstr(const char *s); /* s must outlive the value */
+struct tval tv_safe(struct str s);  /* HTML: printed as is */
+struct tval tv_list(struct tlist *l);
+struct tval tv_map(struct tmap *m);
+struct tval tv_obj(const struct tobj_class *cls, const void *self);
+
+/* Lists and maps are built in an arena. tmap_set replaces an existing key. */
+struct tlist *tlist_new(struct arena *a, size_t cap);
+void tlist_push(struct arena *a, struct tlist *l, struct tval v);
+struct tmap *tmap_new(struct arena *a, size_t cap);
+void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v);
+void tmap_set_cstr(struct arena *a, struct tmap *m, const char *key, struct tval v);
+/* tmap_get: the value for key, or NULL. */
+const struct tval *tmap_get(const struct tmap *m, struct str key);
+
+/* tval_truthy: Jinja's truth: none, undefined, false, 0, 0.0, "" and empty
+ * lists, maps and sequence objects are false. */
+int tval_truthy(const struct tval *v);
+/* tval_type_name: "none", "string", "list", ... for error messages. */
+const char *tval_type_name(const struct tval *v);
+/* tval_to_text: appends the plain-text form of v (no escaping). Integers in
+ * decimal, floats as Python prints them (2.5, 3.0), lists and maps as JSON. */
+void tval_to_text(struct buf *b, const struct tval *v, struct arena *a);
+/* tval_to_json: appends v as JSON. With html_safe, <, >, & and ' are written
+ * as \u escapes so the result can sit inside <script> or an attribute. */
+void tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe);
+
+struct ynode;
+/* tval_from_yaml: converts a YAML tree (see yaml.h) into values in a: maps,
+ * lists, and typed scalars (quoted scalars stay strings). */
+struct tval tval_from_yaml(struct arena *a, const struct ynode *n);
+
+/* ---- Template sets ----------------------------------------------------- */
+
+struct tmpl_env;
+
+/* tmpl_env_new: an empty set with strict undefined variables, a 64 MiB cap
+ * on one render's output and a nesting cap of 100 (includes, macro calls). */
+struct tmpl_env *tmpl_env_new(void);
+void tmpl_env_free(struct tmpl_env *env);
+
+/* strict (default 1): printing, iterating or computing with an undefined
+ * value is an error. Off: it prints as nothing and iterates as empty. */
+void tmpl_env_set_strict(struct tmpl_env *env, int strict);
+/* base_url: the site's address, used by abs_url and rel_url. Copied. */
+void tmpl_env_set_base_url(struct tmpl_env *env, const char *base_url);
+void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth);
+/* tmpl_env_set_global: a variable every template sees (the render's own
+ * variables hide it). v must live as long as env; name is copied. */
+void tmpl_env_set_global(struct tmpl_env *env, const char *name, struct tval v);
+
+/* tmpl_env_add: parses src[0..len) as the template `name` (as used by
+ * include and extends, e.g. "post.html"); path is how diagnostics name the
+ * file ("templates/post.html"). The text is copied. A template of the same
+ * name replaces the earlier one (a site's file overriding the theme's).
+ * Every syntax error is reported to d. Returns the number of errors. */
+int tmpl_env_add(struct tmpl_env *env, const char *name, const char *path, const char *src,
+		 size_t len, struct diag *d);
+
+/* tmpl_env_check: links the set once every template is added: parents,
+ * includes and imports named by a literal must exist, and must not form a
+ * cycle. Reports every problem to d, with the chain of templates that leads
+ * to it. Returns the number of errors. */
+int tmpl_env_check(struct tmpl_env *env, struct diag *d);
+
+/* tmpl_env_has: whether a template of that name was added. */
+int tmpl_env_has(const struct tmpl_env *env, const char *name);
+
+/* tmpl_render: renders template `name` with vars (a map or object value, or
+ * NULL) appended to out. Temporary values come from scratch, which the
+ * caller may reset after the call. Errors (undefined variables, type errors,
+ * output or nesting caps) are reported to d with the include chain; the
+ * render continues past an error where it can, to report more. Returns the
+ * number of errors (0: out holds the page). Reentrant. */
+int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval *vars,
+		struct buf *out, struct arena *scratch, struct diag *d);
+
+/* ---- Filters ----------------------------------------------------------- */
+
+struct tmpl_call; /* the render in progress, for filters that report errors */
+
+/* A filter receives its input and its arguments, already bound to the
+ * parameters the filter declared (missing optional ones are TV_UNDEF), and
+ * stores its result. Return 0, or -1 after calling tmpl_call_error. */
+typedef int (*tmpl_filter_fn)(struct tmpl_call *c, const struct tval *in, const struct tval *args,
+			      struct tval *out);
+
+/* tmpl_env_add_filter: adds or replaces a filter. params is a comma-separated
+ * list of parameter names, optional ones ending in '?', e.g. "length?,end?".
+ * Must be called before templates using it are added (filters are checked
+ * at parse time). */
+void tmpl_env_add_filter(struct tmpl_env *env, const char *name, tmpl_filter_fn fn,
+			 const char *params);
+
+/* For filter implementations: the scratch arena, and error reporting at the
+ * filter's position in the template. */
+struct arena *tmpl_call_arena(struct tmpl_call *c);
+const struct tmpl_env *tmpl_call_env(struct tmpl_call *c);
+void tmpl_call_error(struct tmpl_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,1343 @@
+/* eval.c: renders a template tree: scopes, expressions, statements,
+ * inheritance, includes, macros, and the error chain. Reentrant: all state
+ * lives in struct render on the caller's stack. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A scope holds the variables set in one template, loop body or macro call. */
+struct scope {
+	struct scope *parent;
+	struct str *names;
+	struct tval *vals;
+	size_t n, cap;
+};
+
+struct block_chain {
+	const struct tmpl *t[128];
+	int n;
+	/* the block being rendered, for super() */
+	struct str cur_name;
+	int cur_level;
+};
+
+enum func_kind { F_MACRO, F_RANGE, F_SUPER, F_NAMESPACE, F_CYCLER_UNUSED };
+
+struct tfunc {
+	enum func_kind kind;
+	const struct macro *m;
+};
+
+static const struct tfunc fn_range = {F_RANGE, NULL};
+static const struct tfunc fn_super = {F_SUPER, NULL};
+static const struct tfunc fn_namespace = {F_NAMESPACE, NULL};
+
+static void exec_body(struct render *r, const struct body *b, struct scope *s);
+
+/* ---- errors ---- */
+
+void render_error(struct render *r, const struct tmpl *t, int line, int col, const char *fmt, ...)
+{
+	struct diag_note notes[TMPL_MAX_FRAMES];
+	size_t nn = 0;
+	for (int i = r->nframes - 1; i >= 0; i--) {
+		const struct call_frame *f = &r->frames[i];
+		notes[nn].loc = (struct diag_loc){f->t->path, f->t->src, f->t->len, f->line, f->col};
+		notes[nn].msg = f->what;
+		nn++;
+	}
+	struct diag_loc loc = {t->path, t->src, t->len, line, col};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(r->d, DIAG_ERROR, &loc, notes, nn, fmt, ap);
+	va_end(ap);
+	r->errors++;
+}
+
+static void expr_error(struct render *r, const struct expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void expr_error(struct render *r, const struct expr *e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	render_error(r, r->cur, e->line, e->col, "%s", msg);
+}
+
+static int push_frame(struct render *r, const struct tmpl *t, int line, int col, const char *what)
+{
+	if (r->depth >= r->env->max_depth || r->nframes >= TMPL_MAX_FRAMES) {
+		render_error(r, t, line, col, "templates nested deeper than %d levels (a recursive include or macro?)",
+			     r->env->max_depth < TMPL_MAX_FRAMES ? r->env->max_depth : TMPL_MAX_FRAMES);
+		r->fatal = 1;
+		return -1;
+	}
+	r->frames[r->nframes].t = t;
+	r->frames[r->nframes].line = line;
+	r->frames[r->nframes].col = col;
+	r->frames[r->nframes].what = what;
+	r->nframes++;
+	r->depth++;
+	return 0;
+}
+
+static void pop_frame(struct render *r)
+{
+	r->nframes--;
+	r->depth--;
+}
+
+/* undefined_error: an undefined value was used where a value is needed. */
+static void undefined_error(struct render *r, const struct expr *e, const struct tval *v)
+{
+	if (v->safe) /* u.s is a full message */
+		expr_error(r, e, "%.*s", STR_FMT(v->u.s));
+	else
+		expr_error(r, e, "undefined variable '%.*s'", STR_FMT(v->u.s));
+}
+
+/* ---- output ---- */
+
+static void emit(struct render *r, const char *p, size_t n)
+{
+	if (r->fatal)
+		return;
+	if (r->out->len + n > r->env->max_output) {
+		render_error(r, r->cur, 0, 0, "output larger than %zu bytes (a runaway loop or recursion?)",
+			     r->env->max_output);
+		r->fatal = 1;
+		return;
+	}
+	buf_append(r->out, p, n);
+}
+
+static void emit_escaped(struct render *r, const char *p, size_t n)
+{
+	if (r->fatal)
+		return;
+	if (r->out->len + n > r->env->max_output) {
+		emit(r, p, n);
+		return;
+	}
+	buf_put_html(r->out, p, n);
+}
+
+/* ---- scopes ---- */
+
+static struct scope *scope_new(struct render *r, struct scope *parent)
+{
+	struct scope *s = arena_alloc(r->a, sizeof *s);
+	s->parent = parent;
+	return s;
+}
+
+static void scope_set(struct render *r, struct scope *s, struct str name, struct tval v)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (str_eq(s->names[i], name)) {
+			s->vals[i] = v;
+			return;
+		}
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4;
+		s->names = arena_realloc(r->a, s->names, s->cap * sizeof *s->names, cap * sizeof *s->names);
+		s->vals = arena_realloc(r->a, s->vals, s->cap * sizeof *s->vals, cap * sizeof *s->vals);
+		s->cap = cap;
+	}
+	s->names[s->n] = name;
+	s->vals[s->n] = v;
+	s->n++;
+}
+
+static int lookup(struct render *r, struct scope *s, struct str name, struct tval *out)
+{
+	for (; s; s = s->parent)
+		for (size_t i = s->n; i-- > 0;)
+			if (str_eq(s->names[i], name)) {
+				*out = s->vals[i];
+				return 1;
+			}
+	if (r->vars && tval_attr(r->vars, name, out, r->a))
+		return 1;
+	const struct tval *g = tmap_get(r->env->globals, name);
+	if (g) {
+		*out = *g;
+		return 1;
+	}
+	struct tval f = {.kind = TV_FUNC};
+	if (str_eq_cstr(name, "range"))
+		f.u.func = &fn_range;
+	else if (str_eq_cstr(name, "super"))
+		f.u.func = &fn_super;
+	else if (str_eq_cstr(name, "namespace"))
+		f.u.func = &fn_namespace;
+	else
+		return 0;
+	*out = f;
+	return 1;
+}
+
+/* ---- expressions ---- */
+
+static int eval(struct render *r, const struct expr *e, struct scope *s, struct tval *out);
+
+/* eval_defined: eval, then an error if the value is undefined. */
+static int eval_defined(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	if (eval(r, e, s, out))
+		return -1;
+	if (out->kind == TV_UNDEF) {
+		undefined_error(r, e, out);
+		return -1;
+	}
+	return 0;
+}
+
+/* undef_attr: the undefined value for a missing field, carrying its message. */
+static struct tval undef_attr(struct render *r, const struct tval *base, const struct tval *basev, struct str key,
+			      int index)
+{
+	struct tval u = tv_undef();
+	struct buf b;
+	buf_init(&b);
+	if (basev->kind == TV_UNDEF) {
+		/* propagate: `a.b` where a is undefined is undefined as `a` */
+		return *basev;
+	}
+	const char *cand[64];
+	size_t k = 0;
+	if (basev->kind == TV_MAP)
+		for (size_t i = 0; i < basev->u.map->len && k < 63; i++)
+			cand[k++] = arena_strndup(r->a, basev->u.map->keys[i].p, basev->u.map->keys[i].len);
+	else if (basev->kind == TV_OBJ && basev->u.obj.cls->fields)
+		for (size_t i = 0; basev->u.obj.cls->fields[i] && k < 63; i++)
+			cand[k++] = basev->u.obj.cls->fields[i];
+	cand[k] = NULL;
+	const char *sug = index ? NULL : diag_suggest(key.p, key.len, cand);
+	(void)base;
+	if (index)
+		buf_printf(&b, "no item [%.*s] in %s", STR_FMT(key), tval_type_name(basev));
+	else
+		buf_printf(&b, "%s has no attribute '%.*s'", tval_type_name(basev), STR_FMT(key));
+	if (sug)
+		buf_printf(&b, " (did you mean '%s'?)", sug);
+	u.u.s.p = arena_strndup(r->a, b.p, b.len);
+	u.u.s.len = b.len;
+	u.safe = 1;
+	buf_fini(&b);
+	return u;
+}
+
+static int get_attr(struct render *r, const struct tval *base, struct str key, struct tval *out)
+{
+	if (tval_attr(base, key, out, r->a))
+		return 1;
+	*out = undef_attr(r, NULL, base, key, 0);
+	return 0;
+}
+
+static int get_index(struct render *r, const struct expr *e, const struct tval *base, const struct tval *idx,
+		     struct tval *out)
+{
+	if (base->kind == TV_UNDEF) {
+		*out = *base;
+		return 0;
+	}
+	if (idx->kind == TV_STR && (base->kind == TV_MAP || base->kind == TV_OBJ)) {
+		get_attr(r, base, idx->u.s, out);
+		return 0;
+	}
+	if (idx->kind == TV_INT) {
+		int64_t n = tval_length(base);
+		int64_t i = idx->u.i;
+		if (n >= 0 && i < 0)
+			i += n;
+		if (base->kind == TV_STR) {
+			if (i >= 0 && i < n) {
+				size_t pos = 0;
+				for (int64_t k = 0; k < i; k++)
+					pos += utf8_len(base->u.s.p + pos, base->u.s.len - pos);
+				struct str c = {base->u.s.p + pos, utf8_len(base->u.s.p + pos, base->u.s.len - pos)};
+				*out = tv_str(c);
+				return 0;
+			}
+		} else if (n >= 0 && i >= 0 && i < n && tval_item(base, (size_t)i, out, r->a)) {
+			return 0;
+		}
+		char tmp[32];
+		snprintf(tmp, sizeof tmp, "%lld", (long long)idx->u.i);
+		if (n < 0 && base->kind != TV_STR) {
+			expr_error(r, e, "cannot index %s with an integer", tval_type_name(base));
+			return -1;
+		}
+		*out = undef_attr(r, NULL, base, str_from(tmp), 1);
+		out->u.s.p = arena_strndup(r->a, out->u.s.p, out->u.s.len);
+		return 0;
+	}
+	expr_error(r, e, "cannot index %s with %s", tval_type_name(base), tval_type_name(idx));
+	return -1;
+}
+
+static struct str concat_text(struct render *r, const struct tval *a, const struct tval *b, int *safe)
+{
+	struct buf buf;
+	buf_init(&buf);
+	*safe = (a->kind == TV_STR && a->safe) || (b->kind == TV_STR && b->safe);
+	const struct tval *parts[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		struct str t = tval_text(parts[i], r->a);
+		/* markup joined with text: the text is escaped, the result is markup */
+		if (*safe && !(parts[i]->kind == TV_STR && parts[i]->safe))
+			buf_put_html(&buf, t.p, t.len);
+		else
+			buf_put_str(&buf, t);
+	}
+	struct str s = {arena_strndup(r->a, buf.p ? buf.p : "", buf.len), buf.len};
+	buf_fini(&buf);
+	return s;
+}
+
+static int arith(struct render *r, const struct expr *e, enum op op, const struct tval *a, const struct tval *b,
+		 struct tval *out)
+{
+	if (op == OP_ADD && a->kind == TV_STR && b->kind == TV_STR) {
+		int safe;
+		*out = tv_str(concat_text(r, a, b, &safe));
+		out->safe = (unsigned char)safe;
+		return 0;
+	}
+	if (op == OP_ADD && a->kind == TV_LIST && b->kind == TV_LIST) {
+		struct tlist *l = tlist_new(r->a, a->u.list->len + b->u.list->len);
+		for (size_t i = 0; i < a->u.list->len; i++)
+			tlist_push(r->a, l, a->u.list->items[i]);
+		for (size_t i = 0; i < b->u.list->len; i++)
+			tlist_push(r->a, l, b->u.list->items[i]);
+		*out = tv_list(l);
+		return 0;
+	}
+	if (op == OP_MUL && a->kind == TV_STR && b->kind == TV_INT) {
+		if (b->u.i > 0 && a->u.s.len * (uint64_t)b->u.i > r->env->max_output) {
+			expr_error(r, e, "string repeated into more than %zu bytes", r->env->max_output);
+			return -1;
+		}
+		struct buf buf;
+		buf_init(&buf);
+		for (int64_t i = 0; i < b->u.i; i++)
+			buf_put_str(&buf, a->u.s);
+		*out = tv_str((struct str){arena_strndup(r->a, buf.p ? buf.p : "", buf.len), buf.len});
+		buf_fini(&buf);
+		return 0;
+	}
+	if (!tval_is_number(a) || !tval_is_number(b)) {
+		static const char *const spell[] = {"", "+", "-", "*", "/", "//", "%", "**"};
+		expr_error(r, e, "cannot apply '%s' to %s and %s", spell[op], tval_type_name(a), tval_type_name(b));
+		return -1;
+	}
+	if (a->kind == TV_INT && b->kind == TV_INT && op != OP_DIV) {
+		int64_t x = a->u.i, y = b->u.i, z = 0;
+		int ovf = 0;
+		switch (op) {
+		case OP_ADD: ovf = __builtin_add_overflow(x, y, &z); break;
+		case OP_SUB: ovf = __builtin_sub_overflow(x, y, &z); break;
+		case OP_MUL: ovf = __builtin_mul_overflow(x, y, &z); break;
+		case OP_FLOORDIV:
+		case OP_MOD:
+			if (y == 0) {
+				expr_error(r, e, "division by zero");
+				return -1;
+			}
+			if (x == INT64_MIN && y == -1) {
+				ovf = 1;
+				break;
+			}
+			z = op == OP_FLOORDIV ? x / y : x % y;
+			/* Python's rounding: toward minus infinity */
+			if (op == OP_FLOORDIV && (x % y != 0) && ((x < 0) != (y < 0)))
+				z--;
+			if (op == OP_MOD && z != 0 && ((z < 0) != (y < 0)))
+				z += y;
+			break;
+		case OP_POW:
+			if (y < 0) {
+				*out = tv_float(pow((double)x, (double)y));
+				return 0;
+			}
+			z = 1;
+			for (int64_t i = 0; i < y && !ovf; i++)
+				ovf = __builtin_mul_overflow(z, x, &z);
+			break;
+		default: break;
+		}
+		if (ovf) {
+			expr_error(r, e, "integer overflow");
+			return -1;
+		}
+		*out = tv_int(z);
+		return 0;
+	}
+	double x = tval_as_double(a), y = tval_as_double(b), z = 0;
+	switch (op) {
+	case OP_ADD: z = x + y; break;
+	case OP_SUB: z = x - y; break;
+	case OP_MUL: z = x * y; break;
+	case OP_DIV:
+	case OP_FLOORDIV:
+	case OP_MOD:
+		if (y == 0) {
+			expr_error(r, e, "division by zero");
+			return -1;
+		}
+		z = op == OP_DIV ? x / y : op == OP_FLOORDIV ? floor(x / y) : x - y * floor(x / y);
+		break;
+	case OP_POW: z = pow(x, y); break;
+	default: break;
+	}
+	*out = tv_float(z);
+	return 0;
+}
+
+static int contains(struct render *r, const struct expr *e, const struct tval *item, const struct tval *coll,
+		    int *res)
+{
+	if (coll->kind == TV_STR) {
+		if (item->kind != TV_STR) {
+			expr_error(r, e, "'in' a string needs a string on the left, not %s", tval_type_name(item));
+			return -1;
+		}
+		*res = item->u.s.len == 0 || memmem(coll->u.s.p, coll->u.s.len, item->u.s.p, item->u.s.len) != NULL;
+		return 0;
+	}
+	if (coll->kind == TV_MAP) {
+		*res = item->kind == TV_STR && tmap_get(coll->u.map, item->u.s) != NULL;
+		return 0;
+	}
+	if (coll->kind == TV_OBJ && !coll->u.obj.cls->at) {
+		struct tval tmp;
+		*res = item->kind == TV_STR && coll->u.obj.cls->get(coll->u.obj.self, item->u.s, &tmp, r->a);
+		return 0;
+	}
+	int64_t n = tval_length(coll);
+	if (coll->kind != TV_LIST && coll->kind != TV_OBJ) {
+		expr_error(r, e, "'in' needs a list, map or string on the right, not %s", tval_type_name(coll));
+		return -1;
+	}
+	*res = 0;
+	for (int64_t i = 0; i < n; i++) {
+		struct tval x;
+		if (tval_item(coll, (size_t)i, &x, r->a) && tval_equal(item, &x, r->a)) {
+			*res = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int eval_test(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	struct tval v;
+	if (eval(r, e->a, s, &v))
+		return -1;
+	struct str n = e->name;
+	int res = 0;
+	if (str_eq_cstr(n, "defined"))
+		res = v.kind != TV_UNDEF;
+	else if (str_eq_cstr(n, "undefined"))
+		res = v.kind == TV_UNDEF;
+	else if (str_eq_cstr(n, "none"))
+		res = v.kind == TV_NONE;
+	else if (v.kind == TV_UNDEF && r->env->strict) {
+		undefined_error(r, e->a, &v);
+		return -1;
+	} else if (str_eq_cstr(n, "odd") || str_eq_cstr(n, "even") || str_eq_cstr(n, "divisibleby")) {
+		int64_t d = 2;
+		if (v.kind != TV_INT) {
+			expr_error(r, e, "test '%.*s' needs an integer, not %s", STR_FMT(n), tval_type_name(&v));
+			return -1;
+		}
+		if (n.p[0] == 'd') {
+			struct tval a;
+			if (eval_defined(r, e->args[0], s, &a))
+				return -1;
+			if (a.kind != TV_INT || a.u.i == 0) {
+				expr_error(r, e->args[0], "divisibleby needs a non-zero integer");
+				return -1;
+			}
+			d = a.u.i;
+		}
+		int64_t m = v.u.i % d;
+		res = n.p[0] == 'o' ? m != 0 : m == 0;
+	} else if (str_eq_cstr(n, "string"))
+		res = v.kind == TV_STR;
+	else if (str_eq_cstr(n, "number"))
+		res = tval_is_number(&v);
+	else if (str_eq_cstr(n, "integer"))
+		res = v.kind == TV_INT;
+	else if (str_eq_cstr(n, "float"))
+		res = v.kind == TV_FLOAT;
+	else if (str_eq_cstr(n, "boolean"))
+		res = v.kind == TV_BOOL;
+	else if (str_eq_cstr(n, "true"))
+		res = v.kind == TV_BOOL && v.u.b;
+	else if (str_eq_cstr(n, "false"))
+		res = v.kind == TV_BOOL && !v.u.b;
+	else if (str_eq_cstr(n, "mapping"))
+		res = v.kind == TV_MAP || (v.kind == TV_OBJ && !v.u.obj.cls->at);
+	else if (str_eq_cstr(n, "iterable"))
+		res = v.kind == TV_LIST || v.kind == TV_MAP || v.kind == TV_STR ||
+		      (v.kind == TV_OBJ && (v.u.obj.cls->at || v.u.obj.cls->fields));
+	else if (str_eq_cstr(n, "sequence"))
+		res = v.kind == TV_LIST || v.kind == TV_STR || (v.kind == TV_OBJ && v.u.obj.cls->at);
+	*out = tv_bool(e->negate ? !res : res);
+	return 0;
+}
+
+int tmpl_test_known(struct str name, int *nargs)
+{
+	static const char *const tests0[] = {"defined", "undefined", "none", "odd", "even", "string", "number",
+		"integer", "float", "boolean", "mapping", "iterable", "sequence", "true", "false", NULL};
+	for (int i = 0; tests0[i]; i++)
+		if (str_eq_cstr(name, tests0[i])) {
+			*nargs = 0;
+			return 1;
+		}
+	if (str_eq_cstr(name, "divisibleby")) {
+		*nargs = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int call_filter(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	const struct filter_def *f = e->filter;
+	struct tval in;
+	if (eval(r, e->a, s, &in))
+		return -1;
+	if (in.kind == TV_UNDEF && !f->keeps_undefined) {
+		if (r->env->strict) {
+			undefined_error(r, e->a, &in);
+			return -1;
+		}
+		in = tv_str((struct str){"", 0});
+	}
+	struct tval args[FILTER_MAX_PARAMS];
+	for (int i = 0; i < f->nparams; i++) {
+		if (!e->args[i]) {
+			args[i] = tv_undef();
+			continue;
+		}
+		if (eval_defined(r, e->args[i], s, &args[i]))
+			return -1;
+	}
+	struct tmpl_call c = {r, e, r->cur};
+	int before = r->errors;
+	if (f->fn(&c, &in, args, out)) {
+		if (r->errors == before)
+			expr_error(r, e, "filter '%s' failed", f->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
+		      struct tval *out);
+static int call_super(struct render *r, const struct expr *e, struct tval *out);
+
+static int eval_call(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	struct tval f;
+	if (eval(r, e->a, s, &f))
+		return -1;
+	if (f.kind == TV_UNDEF) {
+		if (e->a->kind == E_NAME)
+			expr_error(r, e, "undefined macro or function '%.*s'", STR_FMT(e->a->name));
+		else
+			undefined_error(r, e->a, &f);
+		return -1;
+	}
+	if (f.kind != TV_FUNC) {
+		expr_error(r, e, "%s is not callable", tval_type_name(&f));
+		return -1;
+	}
+	const struct tfunc *fn = f.u.func;
+	if (fn->kind == F_MACRO)
+		return call_macro(r, e, fn->m, s, out);
+	if (fn->kind == F_SUPER) {
+		if (e->nargs) {
+			expr_error(r, e, "super() takes no arguments");
+			return -1;
+		}
+		return call_super(r, e, out);
+	}
+	if (fn->kind == F_NAMESPACE) {
+		struct tmap *m = tmap_new(r->a, e->nargs);
+		for (size_t i = 0; i < e->nargs; i++) {
+			struct tval v;
+			if (!e->kwnames[i].len) {
+				expr_error(r, e->args[i], "namespace() takes keyword arguments only");
+				return -1;
+			}
+			if (eval_defined(r, e->args[i], s, &v))
+				return -1;
+			tmap_set(r->a, m, e->kwnames[i], v);
+		}
+		*out = tv_map(m);
+		return 0;
+	}
+	/* range(stop) / range(start, stop[, step]) */
+	int64_t a[3];
+	if (e->nargs < 1 || e->nargs > 3) {
+		expr_error(r, e, "range() takes 1 to 3 arguments (%zu given)", e->nargs);
+		return -1;
+	}
+	for (size_t i = 0; i < e->nargs; i++) {
+		struct tval v;
+		if (eval_defined(r, e->args[i], s, &v))
+			return -1;
+		if (v.kind != TV_INT) {
+			expr_error(r, e->args[i], "range() needs integers, not %s", tval_type_name(&v));
+			return -1;
+		}
+		a[i] = v.u.i;
+	}
+	int64_t start = e->nargs == 1 ? 0 : a[0], stop = e->nargs == 1 ? a[0] : a[1], step = e->nargs == 3 ? a[2] : 1;
+	if (step == 0) {
+		expr_error(r, e, "range() step must not be zero");
+		return -1;
+	}
+	double count = ceil(((double)stop - (double)start) / (double)step);
+	if (count > 1e6) {
+		expr_error(r, e, "range() of more than 1000000 numbers");
+		return -1;
+	}
+	struct tlist *l = tlist_new(r->a, count > 0 ? (size_t)count : 0);
+	for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+		tlist_push(r->a, l, tv_int(i));
+	*out = tv_list(l);
+	return 0;
+}
+
+static int eval(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	if (r->fatal)
+		return -1;
+	switch (e->kind) {
+	case E_LIT: *out = e->lit; return 0;
+	case E_NAME:
+		if (!lookup(r, s, e->name, out)) {
+			*out = tv_undef();
+			out->u.s = e->name;
+		}
+		return 0;
+	case E_ATTR: {
+		struct tval base;
+		if (eval(r, e->a, s, &base))
+			return -1;
+		get_attr(r, &base, e->name, out);
+		return 0;
+	}
+	case E_INDEX: {
+		struct tval base, idx;
+		if (eval(r, e->a, s, &base) || eval_defined(r, e->b, s, &idx))
+			return -1;
+		return get_index(r, e, &base, &idx, out);
+	}
+	case E_CALL: return eval_call(r, e, s, out);
+	case E_FILTER: return call_filter(r, e, s, out);
+	case E_TEST: return eval_test(r, e, s, out);
+	case E_UNARY: {
+		struct tval v;
+		if (e->op == OP_NOT) {
+			if (eval(r, e->a, s, &v))
+				return -1;
+			*out = tv_bool(!tval_truthy(&v));
+			return 0;
+		}
+		if (eval_defined(r, e->a, s, &v))
+			return -1;
+		if (!tval_is_number(&v)) {
+			expr_error(r, e, "cannot apply unary '%s' to %s", e->op == OP_NEG ? "-" : "+", tval_type_name(&v));
+			return -1;
+		}
+		if (e->op == OP_NEG) {
+			if (v.kind == TV_INT) {
+				if (v.u.i == INT64_MIN) {
+					expr_error(r, e, "integer overflow");
+					return -1;
+				}
+				v.u.i = -v.u.i;
+			} else {
+				v.u.f = -v.u.f;
+			}
+		}
+		*out = v;
+		return 0;
+	}
+	case E_AND:
+	case E_OR: {
+		struct tval a;
+		if (eval(r, e->a, s, &a))
+			return -1;
+		int t = tval_truthy(&a);
+		if ((e->kind == E_AND && !t) || (e->kind == E_OR && t)) {
+			*out = a;
+			return 0;
+		}
+		return eval(r, e->b, s, out);
+	}
+	case E_COND: {
+		struct tval c;
+		if (eval(r, e->b, s, &c))
+			return -1;
+		if (tval_truthy(&c))
+			return eval(r, e->a, s, out);
+		if (e->c)
+			return eval(r, e->c, s, out);
+		*out = tv_undef();
+		out->u.s = STR_LIT("the 'else' of an inline if");
+		*out = tv_none();
+		return 0;
+	}
+	case E_LIST: {
+		struct tlist *l = tlist_new(r->a, e->nargs);
+		for (size_t i = 0; i < e->nargs; i++) {
+			struct tval v;
+			if (eval_defined(r, e->args[i], s, &v))
+				return -1;
+			tlist_push(r->a, l, v);
+		}
+		*out = tv_list(l);
+		return 0;
+	}
+	case E_MAP: {
+		struct tmap *m = tmap_new(r->a, e->nargs / 2);
+		for (size_t i = 0; i + 1 < e->nargs; i += 2) {
+			struct tval k, v;
+			if (eval_defined(r, e->args[i], s, &k) || eval_defined(r, e->args[i + 1], s, &v))
+				return -1;
+			if (k.kind != TV_STR) {
+				expr_error(r, e->args[i], "map keys must be strings, not %s", tval_type_name(&k));
+				return -1;
+			}
+			tmap_set(r->a, m, k.u.s, v);
+		}
+		*out = tv_map(m);
+		return 0;
+	}
+	case E_BINARY: {
+		struct tval a, b;
+		if (e->op == OP_EQ || e->op == OP_NE) {
+			if (eval(r, e->a, s, &a) || eval(r, e->b, s, &b))
+				return -1;
+			int eq = tval_equal(&a, &b, r->a);
+			*out = tv_bool(e->op == OP_EQ ? eq : !eq);
+			return 0;
+		}
+		if (eval_defined(r, e->a, s, &a) || eval_defined(r, e->b, s, &b))
+			return -1;
+		switch (e->op) {
+		case OP_LT:
+		case OP_LE:
+		case OP_GT:
+		case OP_GE: {
+			int ok;
+			int c = tval_compare(&a, &b, &ok);
+			if (!ok) {
+				expr_error(r, e, "cannot compare %s with %s", tval_type_name(&a), tval_type_name(&b));
+				return -1;
+			}
+			int res = e->op == OP_LT ? c < 0 : e->op == OP_LE ? c <= 0 : e->op == OP_GT ? c > 0 : c >= 0;
+			*out = tv_bool(res);
+			return 0;
+		}
+		case OP_IN:
+		case OP_NOT_IN: {
+			int res;
+			if (contains(r, e, &a, &b, &res))
+				return -1;
+			*out = tv_bool(e->op == OP_IN ? res : !res);
+			return 0;
+		}
+		case OP_CONCAT: {
+			int safe;
+			*out = tv_str(concat_text(r, &a, &b, &safe));
+			out->safe = (unsigned char)safe;
+			return 0;
+		}
+		default: return arith(r, e, e->op, &a, &b, out);
+		}
+	}
+	}
+	return -1;
+}
+
+/* ---- macros ---- */
+
+static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
+		      struct tval *out)
+{
+	struct tval args[64];
+	int given[64] = {0};
+	size_t npos = 0;
+	for (size_t i = 0; i < e->nargs; i++) {
+		size_t k;
+		if (!e->kwnames[i].len) {
+			k = npos++;
+			if (k >= m->nparams) {
+				expr_error(r, e, "macro '%.*s' takes %zu argument%s (%zu given)", STR_FMT(m->name), m->nparams,
+					   m->nparams == 1 ? "" : "s", e->nargs);
+				return -1;
+			}
+		} else {
+			for (k = 0; k < m->nparams; k++)
+				if (str_eq(m->params[k], e->kwnames[i]))
+					break;
+			if (k == m->nparams) {
+				expr_error(r, e->args[i], "macro '%.*s' has no parameter '%.*s'", STR_FMT(m->name),
+					   STR_FMT(e->kwnames[i]));
+				return -1;
+			}
+			if (given[k]) {
+				expr_error(r, e->args[i], "macro '%.*s' got argument '%.*s' twice", STR_FMT(m->name),
+					   STR_FMT(m->params[k]));
+				return -1;
+			}
+		}
+		if (eval_defined(r, e->args[i], s, &args[k]))
+			return -1;
+		given[k] = 1;
+	}
+	/* the macro body sees its parameters and the render's top scope, not the caller's locals */
+	struct scope *ms = scope_new(r, r->top);
+	const struct tmpl *caller_t = r->cur;
+	for (size_t k = 0; k < m->nparams; k++) {
+		if (!given[k]) {
+			if (!m->defaults[k]) {
+				expr_error(r, e, "macro '%.*s' requires argument '%.*s'", STR_FMT(m->name), STR_FMT(m->params[k]));
+				return -1;
+			}
+			r->cur = m->owner;
+			int err = eval(r, m->defaults[k], ms, &args[k]);
+			r->cur = caller_t;
+			if (err)
+				return -1;
+		}
+		scope_set(r, ms, m->params[k], args[k]);
+	}
+	char what[96];
+	snprintf(what, sizeof what, "in macro '%.*s' called from here", STR_FMT(m->name));
+	const char *w = arena_strndup(r->a, what, strlen(what));
+	if (push_frame(r, caller_t, e->line, e->col, w))
+		return -1;
+	struct buf *saved_out = r->out;
+	struct buf tmp;
+	buf_init(&tmp);
+	r->out = &tmp;
+	r->cur = m->owner;
+	struct block_chain *saved_blocks = r->blocks;
+	int saved_ctl = r->loop_ctl;
+	exec_body(r, &m->body, ms);
+	r->loop_ctl = saved_ctl;
+	r->blocks = saved_blocks;
+	r->cur = caller_t;
+	r->out = saved_out;
+	pop_frame(r);
+	*out = tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len});
+	buf_fini(&tmp);
+	return r->fatal ? -1 : 0;
+}
+
+static const struct node *find_block(const struct tmpl *t, struct str name)
+{
+	for (size_t i = 0; i < t->nblocks; i++)
+		if (str_eq(t->blocks[i]->text, name))
+			return t->blocks[i];
+	return NULL;
+}
+
+static void render_block_at(struct render *r, struct str name, int level, struct scope *s)
+{
+	struct block_chain *bc = r->blocks;
+	for (int i = level; i < bc->n; i++) {
+		const struct node *b = find_block(bc->t[i], name);
+		if (!b)
+			continue;
+		struct str saved_name = bc->cur_name;
+		int saved_level = bc->cur_level;
+		const struct tmpl *saved_t = r->cur;
+		bc->cur_name = name;
+		bc->cur_level = i;
+		r->cur = bc->t[i];
+		exec_body(r, &b->body, s);
+		r->cur = saved_t;
+		bc->cur_name = saved_name;
+		bc->cur_level = saved_level;
+		return;
+	}
+}
+
+static int call_super(struct render *r, const struct expr *e, struct tval *out)
+{
+	struct block_chain *bc = r->blocks;
+	if (!bc || !bc->cur_name.len) {
+		expr_error(r, e, "super() outside of a block");
+		return -1;
+	}
+	int found = 0;
+	for (int i = bc->cur_level + 1; i < bc->n; i++)
+		if (find_block(bc->t[i], bc->cur_name))
+			found = 1;
+	if (!found) {
+		expr_error(r, e, "super(): no parent template defines block '%.*s'", STR_FMT(bc->cur_name));
+		return -1;
+	}
+	struct buf *saved_out = r->out;
+	struct buf tmp;
+	buf_init(&tmp);
+	r->out = &tmp;
+	render_block_at(r, bc->cur_name, bc->cur_level + 1, r->top);
+	r->out = saved_out;
+	*out = tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len});
+	buf_fini(&tmp);
+	return r->fatal ? -1 : 0;
+}
+
+/* ---- statements ---- */
+
+static void render_tmpl(struct render *r, const struct tmpl *t, struct scope *s);
+
+static const struct tmpl *resolve_tmpl(struct render *r, const struct node *n, struct scope *s, int *missing_ok)
+{
+	struct tval name;
+	if (eval_defined(r, n->e, s, &name))
+		return NULL;
+	if (name.kind != TV_STR) {
+		expr_error(r, n->e, "template name must be a string, not %s", tval_type_name(&name));
+		return NULL;
+	}
+	const struct tmpl *t = tmpl_env_find(r->env, name.u.s);
+	if (!t) {
+		if (missing_ok && n->ignore_missing) {
+			*missing_ok = 1;
+			return NULL;
+		}
+		expr_error(r, n->e, "template '%.*s' not found", STR_FMT(name.u.s));
+		return NULL;
+	}
+	if (t->has_errors) {
+		/* its syntax errors were reported when it was added */
+		r->errors++;
+		return NULL;
+	}
+	return t;
+}
+
+static void import_macros(struct render *r, const struct node *n, struct scope *s)
+{
+	const struct tmpl *t = resolve_tmpl(r, n, s, NULL);
+	if (!t)
+		return;
+	if (n->kind == N_IMPORT) {
+		struct tmap *m = tmap_new(r->a, t->nmacros);
+		for (size_t i = 0; i < t->nmacros; i++) {
+			struct tfunc *f = arena_alloc(r->a, sizeof *f);
+			f->kind = F_MACRO;
+			f->m = t->macros[i];
+			struct tval v = {.kind = TV_FUNC};
+			v.u.func = f;
+			tmap_set(r->a, m, t->macros[i]->name, v);
+		}
+		scope_set(r, s, n->text, tv_map(m));
+		return;
+	}
+	for (size_t k = 0; k < n->nnames; k++) {
+		size_t i;
+		for (i = 0; i < t->nmacros; i++)
+			if (str_eq(t->macros[i]->name, n->names[k]))
+				break;
+		if (i == t->nmacros) {
+			render_error(r, r->cur, n->line, n->col, "'%s' has no macro '%.*s'", t->name, STR_FMT(n->names[k]));
+			continue;
+		}
+		struct tfunc *f = arena_alloc(r->a, sizeof *f);
+		f->kind = F_MACRO;
+		f->m = t->macros[i];
+		struct tval v = {.kind = TV_FUNC};
+		v.u.func = f;
+		scope_set(r, s, n->aliases[k], v);
+	}
+}
+
+struct loop_state {
+	const struct tlist *items;
+	size_t i;
+};
+
+static int loop_get(const void *self, struct str key, struct tval *out, struct arena *a)
+{
+	const struct loop_state *ls = self;
+	size_t n = ls->items->len, i = ls->i;
+	(void)a;
+	if (str_eq_cstr(key, "index"))
+		*out = tv_int((int64_t)i + 1);
+	else if (str_eq_cstr(key, "index0"))
+		*out = tv_int((int64_t)i);
+	else if (str_eq_cstr(key, "revindex"))
+		*out = tv_int((int64_t)(n - i));
+	else if (str_eq_cstr(key, "revindex0"))
+		*out = tv_int((int64_t)(n - i - 1));
+	else if (str_eq_cstr(key, "first"))
+		*out = tv_bool(i == 0);
+	else if (str_eq_cstr(key, "last"))
+		*out = tv_bool(i + 1 == n);
+	else if (str_eq_cstr(key, "length"))
+		*out = tv_int((int64_t)n);
+	else if (str_eq_cstr(key, "previtem")) {
+		if (i == 0)
+			return 0;
+		*out = ls->items->items[i - 1];
+	} else if (str_eq_cstr(key, "nextitem")) {
+		if (i + 1 >= n)
+			return 0;
+		*out = ls->items->items[i + 1];
+	} else
+		return 0;
+	return 1;
+}
+
+static const char *const loop_fields[] = {"index", "index0", "revindex", "revindex0", "first", "last", "length",
+	"previtem", "nextitem", NULL};
+static const struct tobj_class loop_class = {"loop", loop_get, NULL, NULL, loop_fields};
+
+static void bind_targets(struct render *r, const struct node *n, struct scope *ls, const struct tval *item,
+			 const struct tval *key)
+{
+	if (n->ntargets == 1) {
+		scope_set(r, ls, n->targets[0], key ? *key : *item);
+		return;
+	}
+	if (key) {
+		scope_set(r, ls, n->targets[0], *key);
+		scope_set(r, ls, n->targets[1], *item);
+		return;
+	}
+	/* unpack a pair: for a, b in [[1, 2], ...] */
+	struct tval x = tv_none(), y = tv_none();
+	tval_item(item, 0, &x, r->a);
+	tval_item(item, 1, &y, r->a);
+	scope_set(r, ls, n->targets[0], x);
+	scope_set(r, ls, n->targets[1], y);
+}
+
+static void exec_for(struct render *r, const struct node *n, struct scope *s)
+{
+	struct tval coll;
+	if (eval(r, n->e, s, &coll))
+		return;
+	if (coll.kind == TV_UNDEF) {
+		if (r->env->strict) {
+			undefined_error(r, n->e, &coll);
+			return;
+		}
+		coll = tv_list(tlist_new(r->a, 0));
+	}
+	if (coll.kind == TV_NONE)
+		coll = tv_list(tlist_new(r->a, 0));
+	int is_map = coll.kind == TV_MAP || (coll.kind == TV_OBJ && !coll.u.obj.cls->at && coll.u.obj.cls->fields);
+	if (n->ntargets == 2 && !is_map && coll.kind != TV_LIST && !(coll.kind == TV_OBJ && coll.u.obj.cls->at)) {
+		expr_error(r, n->e, "cannot unpack the items of %s into two variables", tval_type_name(&coll));
+		return;
+	}
+	struct tlist *keys = NULL, *items = NULL;
+	if (!tval_as_list(&coll, r->a, &keys)) {
+		expr_error(r, n->e, "cannot loop over %s", tval_type_name(&coll));
+		return;
+	}
+	if (is_map) {
+		items = tlist_new(r->a, keys->len);
+		for (size_t i = 0; i < keys->len; i++) {
+			struct tval v = tv_none();
+			tval_attr(&coll, keys->items[i].u.s, &v, r->a);
+			tlist_push(r->a, items, v);
+		}
+	} else {
+		items = keys;
+		keys = NULL;
+	}
+	struct scope *ls = scope_new(r, s);
+	if (n->e2) { /* for x in xs if cond: filter first, so loop.length counts what is shown */
+		struct tlist *fi = tlist_new(r->a, items->len), *fk = keys ? tlist_new(r->a, keys->len) : NULL;
+		for (size_t i = 0; i < items->len; i++) {
+			struct tval c;
+			bind_targets(r, n, ls, &items->items[i], keys ? &keys->items[i] : NULL);
+			if (eval(r, n->e2, ls, &c))
+				return;
+			if (tval_truthy(&c)) {
+				tlist_push(r->a, fi, items->items[i]);
+				if (fk)
+					tlist_push(r->a, fk, keys->items[i]);
+			}
+		}
+		items = fi;
+		keys = fk;
+		ls = scope_new(r, s);
+	}
+	if (items->len == 0) {
+		exec_body(r, &n->else_body, s);
+		return;
+	}
+	struct loop_state st = {items, 0};
+	/* the loop object is what `keys` iterate when it is a map */
+	const struct tlist *shown = keys ? keys : items;
+	st.items = shown;
+	for (size_t i = 0; i < items->len && !r->fatal; i++) {
+		st.i = i;
+		ls->n = 0; /* fresh variables each iteration */
+		bind_targets(r, n, ls, &items->items[i], keys ? &keys->items[i] : NULL);
+		scope_set(r, ls, STR_LIT("loop"), tv_obj(&loop_class, &st));
+		exec_body(r, &n->body, ls);
+		if (r->loop_ctl == 1) {
+			r->loop_ctl = 0;
+			break;
+		}
+		r->loop_ctl = 0;
+	}
+}
+
+static void exec_output(struct render *r, const struct node *n, struct scope *s)
+{
+	struct tval v;
+	if (eval(r, n->e, s, &v))
+		return;
+	switch (v.kind) {
+	case TV_UNDEF:
+		if (r->env->strict)
+			undefined_error(r, n->e, &v);
+		return;
+	case TV_NONE: return;
+	case TV_STR:
+		if (v.safe)
+			emit(r, v.u.s.p, v.u.s.len);
+		else
+			emit_escaped(r, v.u.s.p, v.u.s.len);
+		return;
+	case TV_FUNC: expr_error(r, n->e, "cannot print a macro or function (call it with '()')"); return;
+	default: {
+		struct str t = tval_text(&v, r->a);
+		emit_escaped(r, t.p, t.len);
+	}
+	}
+}
+
+static void exec_node(struct render *r, const struct node *n, struct scope *s)
+{
+	switch (n->kind) {
+	case N_TEXT: emit(r, n->text.p, n->text.len); break;
+	case N_OUTPUT: exec_output(r, n, s); break;
+	case N_IF:
+		for (size_t i = 0; i < n->nconds; i++) {
+			struct tval c;
+			if (eval(r, n->conds[i], s, &c))
+				return;
+			if (tval_truthy(&c)) {
+				exec_body(r, &n->bodies[i], s);
+				return;
+			}
+		}
+		exec_body(r, &n->else_body, s);
+		break;
+	case N_FOR: exec_for(r, n, s); break;
+	case N_SET: {
+		struct tval v;
+		if (eval(r, n->e, s, &v))
+			return;
+		if (n->attr.len) {
+			struct tval ns;
+			if (!lookup(r, s, n->text, &ns) || ns.kind != TV_MAP) {
+				render_error(r, r->cur, n->line, n->col,
+					     "'set %.*s.%.*s' needs '%.*s' to be a namespace() or map", STR_FMT(n->text),
+					     STR_FMT(n->attr), STR_FMT(n->text));
+				return;
+			}
+			tmap_set(r->a, ns.u.map, n->attr, v);
+			return;
+		}
+		scope_set(r, s, n->text, v);
+		break;
+	}
+	case N_SET_BLOCK: {
+		struct buf *saved = r->out;
+		struct buf tmp;
+		buf_init(&tmp);
+		r->out = &tmp;
+		exec_body(r, &n->body, s);
+		r->out = saved;
+		scope_set(r, s, n->text, tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len}));
+		buf_fini(&tmp);
+		break;
+	}
+	case N_INCLUDE: {
+		int missing = 0;
+		const struct tmpl *t = resolve_tmpl(r, n, s, &missing);
+		if (!t)
+			return;
+		if (push_frame(r, r->cur, n->line, n->col, "included from here"))
+			return;
+		const struct tmpl *saved_t = r->cur;
+		struct block_chain *saved_blocks = r->blocks;
+		r->blocks = NULL;
+		render_tmpl(r, t, scope_new(r, s));
+		r->blocks = saved_blocks;
+		r->cur = saved_t;
+		pop_frame(r);
+		break;
+	}
+	case N_BLOCK:
+		if (r->blocks)
+			render_block_at(r, n->text, 0, s);
+		else
+			exec_body(r, &n->body, s);
+		break;
+	case N_MACRO: {
+		struct tfunc *f = arena_alloc(r->a, sizeof *f);
+		f->kind = F_MACRO;
+		f->m = n->macro;
+		struct tval v = {.kind = TV_FUNC};
+		v.u.func = f;
+		scope_set(r, s, n->macro->name, v);
+		break;
+	}
+	case N_IMPORT:
+	case N_FROM_IMPORT: import_macros(r, n, s); break;
+	case N_BREAK: r->loop_ctl = 1; break;
+	case N_CONTINUE: r->loop_ctl = 2; break;
+	case N_EXTENDS: break; /* handled by render_tmpl */
+	}
+}
+
+static void exec_body(struct render *r, const struct body *b, struct scope *s)
+{
+	for (size_t i = 0; i < b->n && !r->fatal && !r->loop_ctl; i++)
+		exec_node(r, b->v[i], s);
+}
+
+/* render_tmpl: renders t into r->out; with a parent, runs t's top-level
+ * set/macro/import statements and hands its blocks to the parent chain. */
+static void render_tmpl(struct render *r, const struct tmpl *t, struct scope *s)
+{
+	r->cur = t;
+	if (!t->extends) {
+		exec_body(r, &t->root, s);
+		return;
+	}
+	struct block_chain *bc = arena_alloc(r->a, sizeof *bc);
+	const struct tmpl *cur = t;
+	int pushed = 0;
+	while (cur) {
+		if (bc->n == 128) {
+			render_error(r, cur, 1, 1, "templates extend each other more than 128 levels deep");
+			r->fatal = 1;
+			break;
+		}
+		for (int i = 0; i < bc->n; i++) {
+			if (bc->t[i] == cur) {
+				render_error(r, cur, cur->extends->line, cur->extends->col, "'%s' extends itself (a cycle of parents)",
+					     cur->name);
+				r->fatal = 1;
+				break;
+			}
+		}
+		if (r->fatal)
+			break;
+		bc->t[bc->n++] = cur;
+		if (!cur->extends)
+			break;
+		/* run the child's top-level statements other than output */
+		r->cur = cur;
+		for (size_t i = 0; i < cur->root.n && !r->fatal; i++) {
+			const struct node *n = cur->root.v[i];
+			if (n->kind == N_SET || n->kind == N_MACRO || n->kind == N_IMPORT || n->kind == N_FROM_IMPORT)
+				exec_node(r, n, s);
+		}
+		struct tval name;
+		if (eval_defined(r, cur->extends, s, &name))
+			break;
+		if (name.kind != TV_STR) {
+			expr_error(r, cur->extends, "template name must be a string, not %s", tval_type_name(&name));
+			break;
+		}
+		const struct tmpl *parent = tmpl_env_find(r->env, name.u.s);
+		if (!parent) {
+			expr_error(r, cur->extends, "parent template '%.*s' not found", STR_FMT(name.u.s));
+			break;
+		}
+		if (parent->has_errors) {
+			r->errors++;
+			break;
+		}
+		if (push_frame(r, cur, cur->extends->line, cur->extends->col, "extended from here"))
+			break;
+		pushed++;
+		cur = parent;
+	}
+	if (!r->fatal && bc->n && !bc->t[bc->n - 1]->extends) {
+		struct block_chain *saved = r->blocks;
+		r->blocks = bc;
+		r->cur = bc->t[bc->n - 1];
+		exec_body(r, &bc->t[bc->n - 1]->root, s);
+		r->blocks = saved;
+	}
+	while (pushed-- > 0)
+		pop_frame(r);
+}
+
+int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval *vars, struct buf *out,
+		struct arena *scratch, struct diag *d)
+{
+	struct render r;
+	memset(&r, 0, sizeof r);
+	r.env = env;
+	r.a = scratch;
+	r.out = out;
+	r.d = d;
+	r.vars = vars;
+	const struct tmpl *t = tmpl_env_find(env, str_from(name));
+	if (!t) {
+		struct diag_loc loc = {name, NULL, 0, 0, 0};
+		diag_error(d, &loc, "template '%s' not found", name);
+		return 1;
+	}
+	if (t->has_errors)
+		return 1; /* reported when it was added */
+	r.top = scope_new(&r, NULL);
+	render_tmpl(&r, t, r.top);
+	return r.errors;
+}
+
+/* ---- for filters ---- */
+
+struct arena *tmpl_call_arena(struct tmpl_call *c)
+{
+	return c->r->a;
+}
+
+const struct tmpl_env *tmpl_call_env(struct tmpl_call *c)
+{
+	return c->r->env;
+}
+
+void tmpl_call_error(struct tmpl_call *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	render_error(c->r, c->t, c->e->line, c->e->col, "%s: %s", c->e->filter ? c->e->filter->name : "filter", msg);
+}

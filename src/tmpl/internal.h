@@ -1,0 +1,261 @@
+/* internal.h: the template engine's tokens, tree and render state, shared by
+ * lex.c, parse.c, eval.c, filters.c and value.c. Not for use outside src/tmpl. */
+#ifndef FOLIO_TMPL_INTERNAL_H
+#define FOLIO_TMPL_INTERNAL_H
+
+#include "../tmpl.h"
+
+/* ---- Tokens (lex.c) ---- */
+
+enum tok_kind {
+	TK_EOF,
+	TK_TEXT,     /* literal text between tags */
+	TK_VAR_BEGIN, /* {{ */
+	TK_VAR_END,   /* }} */
+	TK_STMT_BEGIN, /* {% */
+	TK_STMT_END,   /* %} */
+	TK_NAME,
+	TK_STRING, /* s holds the unescaped value (arena) */
+	TK_INT,
+	TK_FLOAT,
+	TK_OP /* op holds the operator */
+};
+
+enum op {
+	OP_NONE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_CONCAT,
+	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_IN, OP_NOT_IN,
+	OP_ASSIGN, OP_DOT, OP_COMMA, OP_COLON, OP_PIPE,
+	OP_LPAREN, OP_RPAREN, OP_LBRACKET, OP_RBRACKET, OP_LBRACE, OP_RBRACE,
+	OP_NOT, OP_NEG, OP_POS
+};
+
+struct token {
+	enum tok_kind kind;
+	enum op op;
+	int line, col;
+	struct str s; /* text, name, or string value */
+	int64_t i;
+	double f;
+};
+
+struct tmpl;
+/* tmpl_lex: tokenizes t->src. Returns the tokens (arena) ending in TK_EOF,
+ * and their count in *n. Errors go to d; returns NULL after one. */
+struct token *tmpl_lex(struct arena *a, struct tmpl *t, struct diag *d, size_t *n);
+
+/* ---- Tree (parse.c) ---- */
+
+enum expr_kind {
+	E_LIT,
+	E_NAME,
+	E_ATTR,   /* a.name */
+	E_INDEX,  /* a[b] */
+	E_CALL,   /* a(args) */
+	E_FILTER, /* a | name(args) */
+	E_TEST,   /* a is [not] name(args) */
+	E_UNARY,  /* op a: not, -, + */
+	E_BINARY, /* a op b */
+	E_AND,
+	E_OR,
+	E_COND, /* a if b else c (c may be NULL) */
+	E_LIST,
+	E_MAP /* args are alternating key, value */
+};
+
+struct filter_def;
+
+struct expr {
+	enum expr_kind kind;
+	enum op op;
+	int negate; /* E_TEST: `is not` */
+	int line, col;
+	struct tval lit;
+	struct str name;
+	struct expr *a, *b, *c;
+	struct expr **args;
+	struct str *kwnames; /* parallel to args: a keyword, or len 0 */
+	size_t nargs;
+	const struct filter_def *filter; /* E_FILTER: resolved when parsed */
+};
+
+enum node_kind {
+	N_TEXT,
+	N_OUTPUT,
+	N_IF,
+	N_FOR,
+	N_SET,
+	N_SET_BLOCK,
+	N_INCLUDE,
+	N_BLOCK,
+	N_MACRO,
+	N_IMPORT,      /* import "x" as name */
+	N_FROM_IMPORT, /* from "x" import a, b as c */
+	N_BREAK,
+	N_CONTINUE,
+	N_EXTENDS
+};
+
+struct node;
+struct body {
+	struct node **v;
+	size_t n;
+};
+
+struct macro {
+	struct str name;
+	struct str *params;
+	struct expr **defaults; /* NULL entry: required */
+	size_t nparams;
+	struct body body;
+	const struct tmpl *owner;
+	int line, col;
+};
+
+struct node {
+	enum node_kind kind;
+	int line, col;
+	struct str text;        /* N_TEXT; N_BLOCK name; N_IMPORT alias */
+	struct expr *e;         /* output, for iterable, set value, include/import name, extends */
+	/* N_IF: conds[i] guards bodies[i]; else_body when none holds */
+	struct expr **conds;
+	struct body *bodies;
+	size_t nconds;
+	struct body body, else_body;
+	/* N_FOR: targets (1 or 2), optional filter `if cond` (in e2) */
+	struct str targets[2];
+	int ntargets;
+	struct expr *e2;
+	/* N_SET: target name, optional attribute (ns.attr) */
+	struct str attr;
+	/* N_INCLUDE: ignore missing */
+	int ignore_missing;
+	/* N_MACRO */
+	struct macro *macro;
+	/* N_FROM_IMPORT: names and aliases */
+	struct str *names, *aliases;
+	size_t nnames;
+};
+
+/* A parsed template. */
+struct tmpl {
+	const char *name; /* "post.html" */
+	const char *path; /* "templates/post.html" */
+	const char *src;
+	size_t len;
+	struct body root;
+	struct expr *extends; /* NULL, or the parent's name */
+	int has_errors;
+	/* blocks defined in this template (nested ones included), by name */
+	struct node **blocks;
+	size_t nblocks;
+	/* macros defined at top level */
+	struct macro **macros;
+	size_t nmacros;
+};
+
+/* ---- Filters (filters.c) ---- */
+
+#define FILTER_MAX_PARAMS 6
+struct filter_def {
+	const char *name;
+	tmpl_filter_fn fn;
+	const char *params[FILTER_MAX_PARAMS];
+	int nparams, nrequired;
+	int keeps_undefined; /* `default`: receives undefined input without error */
+};
+
+/* filter_parse_params: fills def->params from "a,b?,c?". */
+void filter_parse_params(struct filter_def *def, const char *spec);
+/* tmpl_builtin_filters: the built-in filters, ending with name == NULL. */
+extern const struct filter_def tmpl_builtin_filters[];
+
+/* ---- Tests (`is name`) ---- */
+int tmpl_test_known(struct str name, int *nargs);
+
+/* ---- The set ---- */
+
+struct tmpl_env {
+	struct arena *arena;
+	struct tmpl **tmpls;
+	size_t ntmpls, cap_tmpls;
+	struct filter_def *filters;
+	size_t nfilters;
+	struct tmap *globals;
+	char *base_url;
+	int strict;
+	size_t max_output;
+	int max_depth;
+};
+
+const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name);
+const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str name);
+
+/* ---- Values (value.c) ---- */
+
+/* tval_equal: Jinja's ==: numbers by value, strings by bytes, lists and maps
+ * deeply; different types are unequal. */
+int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar);
+/* tval_compare: <0, 0, >0 for numbers and strings (and lists of them);
+ * returns 0 and sets *ok = 0 when the types cannot be ordered. */
+int tval_compare(const struct tval *a, const struct tval *b, int *ok);
+/* tval_length: items of a list, map or sequence object; characters of a
+ * string. -1 if v has no length. */
+int64_t tval_length(const struct tval *v);
+/* tval_item: item i of a list or sequence object. */
+int tval_item(const struct tval *v, size_t i, struct tval *out, struct arena *a);
+/* tval_attr: field `key` of a map or object (and list/str index helpers). 1 if found. */
+int tval_attr(const struct tval *v, struct str key, struct tval *out, struct arena *a);
+/* tval_as_list: a list of the items of v (list, sequence object, map keys,
+ * string characters). 0 if v cannot be iterated. */
+int tval_as_list(const struct tval *v, struct arena *a, struct tlist **out);
+/* tval_text: v as a string in the arena (see tval_to_text). */
+struct str tval_text(const struct tval *v, struct arena *a);
+/* tval_number: 1 if v is an int or float (bools are not numbers here). */
+int tval_is_number(const struct tval *v);
+double tval_as_double(const struct tval *v);
+
+/* utf8_next: the length of the UTF-8 sequence starting at s[0] (1 for an
+ * invalid byte, so loops always advance). */
+size_t utf8_len(const char *s, size_t n);
+size_t utf8_count(struct str s);
+
+/* ---- Render state (eval.c) ---- */
+
+struct scope;
+struct call_frame {
+	const struct tmpl *t;
+	int line, col;
+	const char *what; /* "included from here", "in macro 'x' called here" */
+};
+
+#define TMPL_MAX_FRAMES 128
+
+struct render {
+	const struct tmpl_env *env;
+	struct arena *a;
+	struct buf *out;
+	struct diag *d;
+	int errors;
+	int fatal;
+	int depth;
+	int loop_ctl; /* 1 break, 2 continue */
+	const struct tmpl *cur; /* the template whose nodes are running */
+	struct scope *top;      /* the render's top scope (vars, globals) */
+	struct call_frame frames[TMPL_MAX_FRAMES];
+	int nframes;
+	/* inheritance: the block chain of the template being rendered */
+	struct block_chain *blocks;
+	const struct tval *vars;
+};
+
+struct tmpl_call {
+	struct render *r;
+	const struct expr *e;
+	const struct tmpl *t;
+};
+
+void render_error(struct render *r, const struct tmpl *t, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#endif

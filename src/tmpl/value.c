@@ -1,0 +1,655 @@
+/* value.c: the template engine's dynamic values: construction, maps and
+ * lists, truth, comparison, text and JSON forms, and YAML conversion. */
+#include "internal.h"
+
+#include "../yaml.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tval tv_undef(void)
+{
+	struct tval v = {.kind = TV_UNDEF};
+	return v;
+}
+
+struct tval tv_none(void)
+{
+	struct tval v = {.kind = TV_NONE};
+	return v;
+}
+
+struct tval tv_bool(int b)
+{
+	struct tval v = {.kind = TV_BOOL};
+	v.u.b = b != 0;
+	return v;
+}
+
+struct tval tv_int(int64_t i)
+{
+	struct tval v = {.kind = TV_INT};
+	v.u.i = i;
+	return v;
+}
+
+struct tval tv_float(double f)
+{
+	struct tval v = {.kind = TV_FLOAT};
+	v.u.f = f;
+	return v;
+}
+
+struct tval tv_str(struct str s)
+{
+	struct tval v = {.kind = TV_STR};
+	v.u.s = s;
+	return v;
+}
+
+struct tval tv_cstr(const char *s)
+{
+	return tv_str(str_from(s));
+}
+
+struct tval tv_safe(struct str s)
+{
+	struct tval v = tv_str(s);
+	v.safe = 1;
+	return v;
+}
+
+struct tval tv_list(struct tlist *l)
+{
+	struct tval v = {.kind = TV_LIST};
+	v.u.list = l;
+	return v;
+}
+
+struct tval tv_map(struct tmap *m)
+{
+	struct tval v = {.kind = TV_MAP};
+	v.u.map = m;
+	return v;
+}
+
+struct tval tv_obj(const struct tobj_class *cls, const void *self)
+{
+	struct tval v = {.kind = TV_OBJ};
+	v.u.obj.cls = cls;
+	v.u.obj.self = self;
+	return v;
+}
+
+struct tlist *tlist_new(struct arena *a, size_t cap)
+{
+	struct tlist *l = arena_alloc(a, sizeof *l);
+	if (cap) {
+		l->items = arena_alloc(a, cap * sizeof *l->items);
+		l->cap = cap;
+	}
+	return l;
+}
+
+void tlist_push(struct arena *a, struct tlist *l, struct tval v)
+{
+	if (l->len == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		l->items = arena_realloc(a, l->items, l->cap * sizeof *l->items, cap * sizeof *l->items);
+		l->cap = cap;
+	}
+	l->items[l->len++] = v;
+}
+
+static uint32_t hash_str(struct str s)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < s.len; i++) {
+		h ^= (unsigned char)s.p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+struct tmap *tmap_new(struct arena *a, size_t cap)
+{
+	struct tmap *m = arena_alloc(a, sizeof *m);
+	if (cap) {
+		m->keys = arena_alloc(a, cap * sizeof *m->keys);
+		m->vals = arena_alloc(a, cap * sizeof *m->vals);
+		m->cap = cap;
+	}
+	return m;
+}
+
+#define TMAP_LINEAR 8 /* below this many keys a scan beats hashing */
+
+static void tmap_index_insert(struct tmap *m, size_t pos)
+{
+	size_t mask = m->index_cap - 1;
+	size_t j = hash_str(m->keys[pos]) & mask;
+	while (m->index[j])
+		j = (j + 1) & mask;
+	m->index[j] = (uint32_t)(pos + 1);
+}
+
+static void tmap_reindex(struct arena *a, struct tmap *m)
+{
+	size_t cap = 16;
+	while (cap < m->len * 2 + 2)
+		cap *= 2;
+	m->index = arena_alloc(a, cap * sizeof *m->index);
+	m->index_cap = cap;
+	for (size_t i = 0; i < m->len; i++)
+		tmap_index_insert(m, i);
+}
+
+static long tmap_find(const struct tmap *m, struct str key)
+{
+	if (!m->index) {
+		for (size_t i = 0; i < m->len; i++)
+			if (str_eq(m->keys[i], key))
+				return (long)i;
+		return -1;
+	}
+	size_t mask = m->index_cap - 1;
+	size_t j = hash_str(key) & mask;
+	while (m->index[j]) {
+		size_t pos = m->index[j] - 1;
+		if (str_eq(m->keys[pos], key))
+			return (long)pos;
+		j = (j + 1) & mask;
+	}
+	return -1;
+}
+
+void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
+{
+	long at = tmap_find(m, key);
+	if (at >= 0) {
+		m->vals[at] = v;
+		return;
+	}
+	if (m->len == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 8;
+		m->keys = arena_realloc(a, m->keys, m->cap * sizeof *m->keys, cap * sizeof *m->keys);
+		m->vals = arena_realloc(a, m->vals, m->cap * sizeof *m->vals, cap * sizeof *m->vals);
+		m->cap = cap;
+	}
+	m->keys[m->len] = key;
+	m->vals[m->len] = v;
+	m->len++;
+	if (m->index && m->len * 2 + 2 <= m->index_cap)
+		tmap_index_insert(m, m->len - 1);
+	else if (m->len > TMAP_LINEAR)
+		tmap_reindex(a, m);
+}
+
+void tmap_set_cstr(struct arena *a, struct tmap *m, const char *key, struct tval v)
+{
+	tmap_set(a, m, str_from(key), v);
+}
+
+const struct tval *tmap_get(const struct tmap *m, struct str key)
+{
+	long at = tmap_find(m, key);
+	return at >= 0 ? &m->vals[at] : NULL;
+}
+
+int tval_truthy(const struct tval *v)
+{
+	switch (v->kind) {
+	case TV_UNDEF:
+	case TV_NONE: return 0;
+	case TV_BOOL: return v->u.b;
+	case TV_INT: return v->u.i != 0;
+	case TV_FLOAT: return v->u.f != 0.0;
+	case TV_STR: return v->u.s.len != 0;
+	case TV_LIST: return v->u.list->len != 0;
+	case TV_MAP: return v->u.map->len != 0;
+	case TV_OBJ: return v->u.obj.cls->len ? v->u.obj.cls->len(v->u.obj.self) != 0 : 1;
+	default: return 1;
+	}
+}
+
+const char *tval_type_name(const struct tval *v)
+{
+	switch (v->kind) {
+	case TV_UNDEF: return "undefined";
+	case TV_NONE: return "none";
+	case TV_BOOL: return "boolean";
+	case TV_INT: return "integer";
+	case TV_FLOAT: return "float";
+	case TV_STR: return "string";
+	case TV_LIST: return "list";
+	case TV_MAP: return "map";
+	case TV_OBJ: return v->u.obj.cls->name;
+	default: return "function";
+	}
+}
+
+static void format_float(struct buf *b, double f)
+{
+	if (isnan(f)) {
+		buf_puts(b, "nan");
+		return;
+	}
+	if (isinf(f)) {
+		buf_puts(b, f < 0 ? "-inf" : "inf");
+		return;
+	}
+	/* The shortest digits that read back as the same double, laid out as
+	 * Python's repr does: positional when the exponent is in [-4, 16),
+	 * else scientific with at least two exponent digits (1e-05, 1e+16). */
+	char tmp[40];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, f);
+		if (strtod(tmp, NULL) == f)
+			break;
+	}
+	char digits[24];
+	size_t nd = 0;
+	const char *p = tmp;
+	if (*p == '-') {
+		buf_putc(b, '-');
+		p++;
+	}
+	for (; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9' && nd < sizeof digits - 1)
+			digits[nd++] = *p;
+	int exp = *p == 'e' ? atoi(p + 1) : 0;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	if (exp < -4 || exp >= 16) {
+		buf_putc(b, digits[0]);
+		if (nd > 1) {
+			buf_putc(b, '.');
+			buf_append(b, digits + 1, nd - 1);
+		}
+		buf_printf(b, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+		return;
+	}
+	if (exp < 0) {
+		buf_puts(b, "0.");
+		for (int i = -1; i > exp; i--)
+			buf_putc(b, '0');
+		buf_append(b, digits, nd);
+		return;
+	}
+	/* exp >= 0: digits[0..exp] before the point (padded with zeros), the rest after */
+	for (int i = 0; i <= exp; i++)
+		buf_putc(b, (size_t)i < nd ? digits[i] : '0');
+	buf_putc(b, '.');
+	if ((size_t)exp + 1 < nd)
+		buf_append(b, digits + exp + 1, nd - (size_t)exp - 1);
+	else
+		buf_putc(b, '0');
+}
+
+void tval_to_text(struct buf *b, const struct tval *v, struct arena *a)
+{
+	switch (v->kind) {
+	case TV_UNDEF: break;
+	case TV_NONE: buf_puts(b, "none"); break;
+	case TV_BOOL: buf_puts(b, v->u.b ? "true" : "false"); break;
+	case TV_INT: buf_printf(b, "%lld", (long long)v->u.i); break;
+	case TV_FLOAT: format_float(b, v->u.f); break;
+	case TV_STR: buf_put_str(b, v->u.s); break;
+	case TV_FUNC: buf_puts(b, "<function>"); break;
+	default: tval_to_json(b, v, a, 0); break;
+	}
+}
+
+struct str tval_text(const struct tval *v, struct arena *a)
+{
+	if (v->kind == TV_STR)
+		return v->u.s;
+	struct buf b;
+	buf_init(&b);
+	tval_to_text(&b, v, a);
+	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
+	buf_fini(&b);
+	return s;
+}
+
+static void json_string(struct buf *b, struct str s, int html_safe)
+{
+	buf_putc(b, '"');
+	for (size_t i = 0; i < s.len; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+		switch (c) {
+		case '"': buf_puts(b, "\\\""); break;
+		case '\\': buf_puts(b, "\\\\"); break;
+		case '\n': buf_puts(b, "\\n"); break;
+		case '\r': buf_puts(b, "\\r"); break;
+		case '\t': buf_puts(b, "\\t"); break;
+		case '<':
+		case '>':
+		case '&':
+		case '\'':
+			if (html_safe)
+				buf_printf(b, "\\u%04x", c);
+			else
+				buf_putc(b, c);
+			break;
+		default:
+			if (c < 0x20)
+				buf_printf(b, "\\u%04x", c);
+			else
+				buf_putc(b, c);
+		}
+	}
+	buf_putc(b, '"');
+}
+
+static void json_value(struct buf *b, const struct tval *v, struct arena *a, int html_safe, int depth)
+{
+	if (depth > 64) { /* a self-referencing object must not recurse forever */
+		buf_puts(b, "null");
+		return;
+	}
+	switch (v->kind) {
+	case TV_UNDEF:
+	case TV_NONE:
+	case TV_FUNC: buf_puts(b, "null"); break;
+	case TV_BOOL: buf_puts(b, v->u.b ? "true" : "false"); break;
+	case TV_INT: buf_printf(b, "%lld", (long long)v->u.i); break;
+	case TV_FLOAT:
+		if (isnan(v->u.f) || isinf(v->u.f))
+			buf_puts(b, "null");
+		else
+			format_float(b, v->u.f);
+		break;
+	case TV_STR: json_string(b, v->u.s, html_safe); break;
+	case TV_LIST:
+		buf_putc(b, '[');
+		for (size_t i = 0; i < v->u.list->len; i++) {
+			if (i)
+				buf_putc(b, ',');
+			json_value(b, &v->u.list->items[i], a, html_safe, depth + 1);
+		}
+		buf_putc(b, ']');
+		break;
+	case TV_MAP:
+		buf_putc(b, '{');
+		for (size_t i = 0; i < v->u.map->len; i++) {
+			if (i)
+				buf_putc(b, ',');
+			json_string(b, v->u.map->keys[i], html_safe);
+			buf_putc(b, ':');
+			json_value(b, &v->u.map->vals[i], a, html_safe, depth + 1);
+		}
+		buf_putc(b, '}');
+		break;
+	case TV_OBJ: {
+		const struct tobj_class *cls = v->u.obj.cls;
+		if (cls->len && cls->at) {
+			size_t n = cls->len(v->u.obj.self);
+			buf_putc(b, '[');
+			for (size_t i = 0; i < n; i++) {
+				struct tval it;
+				if (i)
+					buf_putc(b, ',');
+				if (!cls->at(v->u.obj.self, i, &it, a))
+					it = tv_none();
+				json_value(b, &it, a, html_safe, depth + 1);
+			}
+			buf_putc(b, ']');
+		} else {
+			buf_putc(b, '{');
+			for (size_t i = 0; cls->fields && cls->fields[i]; i++) {
+				struct tval f;
+				if (!cls->get(v->u.obj.self, str_from(cls->fields[i]), &f, a))
+					f = tv_none();
+				if (i)
+					buf_putc(b, ',');
+				json_string(b, str_from(cls->fields[i]), html_safe);
+				buf_putc(b, ':');
+				json_value(b, &f, a, html_safe, depth + 1);
+			}
+			buf_putc(b, '}');
+		}
+		break;
+	}
+	}
+}
+
+void tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe)
+{
+	json_value(b, v, a, html_safe, 0);
+}
+
+struct tval tval_from_yaml(struct arena *a, const struct ynode *n)
+{
+	if (!n)
+		return tv_none();
+	switch (n->kind) {
+	case YNODE_SEQ: {
+		struct tlist *l = tlist_new(a, n->len);
+		for (size_t i = 0; i < n->len; i++)
+			tlist_push(a, l, tval_from_yaml(a, n->items[i]));
+		return tv_list(l);
+	}
+	case YNODE_MAP: {
+		struct tmap *m = tmap_new(a, n->len);
+		for (size_t i = 0; i < n->len; i++)
+			tmap_set(a, m, n->keys[i]->str, tval_from_yaml(a, n->items[i]));
+		return tv_map(m);
+	}
+	default: {
+		int b;
+		int64_t i;
+		double f;
+		if (yaml_is_null(n))
+			return tv_none();
+		if (yaml_as_bool(n, &b))
+			return tv_bool(b);
+		if (yaml_as_int(n, &i))
+			return tv_int(i);
+		if (yaml_as_float(n, &f))
+			return tv_float(f);
+		return tv_str(n->str);
+	}
+	}
+}
+
+int tval_is_number(const struct tval *v)
+{
+	return v->kind == TV_INT || v->kind == TV_FLOAT;
+}
+
+double tval_as_double(const struct tval *v)
+{
+	return v->kind == TV_INT ? (double)v->u.i : v->kind == TV_FLOAT ? v->u.f : 0.0;
+}
+
+int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
+{
+	if (tval_is_number(a) && tval_is_number(b)) {
+		if (a->kind == TV_INT && b->kind == TV_INT)
+			return a->u.i == b->u.i;
+		return tval_as_double(a) == tval_as_double(b);
+	}
+	if ((a->kind == TV_NONE || a->kind == TV_UNDEF) && (b->kind == TV_NONE || b->kind == TV_UNDEF))
+		return 1;
+	if (a->kind != b->kind) {
+		/* sequence objects compare with lists item by item */
+		int64_t la = tval_length(a), lb = tval_length(b);
+		int seq_a = a->kind == TV_LIST || (a->kind == TV_OBJ && a->u.obj.cls->at);
+		int seq_b = b->kind == TV_LIST || (b->kind == TV_OBJ && b->u.obj.cls->at);
+		if (!(seq_a && seq_b) || la != lb)
+			return 0;
+		for (int64_t i = 0; i < la; i++) {
+			struct tval x, y;
+			tval_item(a, (size_t)i, &x, ar);
+			tval_item(b, (size_t)i, &y, ar);
+			if (!tval_equal(&x, &y, ar))
+				return 0;
+		}
+		return 1;
+	}
+	switch (a->kind) {
+	case TV_BOOL: return a->u.b == b->u.b;
+	case TV_STR: return str_eq(a->u.s, b->u.s);
+	case TV_LIST:
+		if (a->u.list->len != b->u.list->len)
+			return 0;
+		for (size_t i = 0; i < a->u.list->len; i++)
+			if (!tval_equal(&a->u.list->items[i], &b->u.list->items[i], ar))
+				return 0;
+		return 1;
+	case TV_MAP:
+		if (a->u.map->len != b->u.map->len)
+			return 0;
+		for (size_t i = 0; i < a->u.map->len; i++) {
+			const struct tval *o = tmap_get(b->u.map, a->u.map->keys[i]);
+			if (!o || !tval_equal(&a->u.map->vals[i], o, ar))
+				return 0;
+		}
+		return 1;
+	case TV_OBJ: return a->u.obj.self == b->u.obj.self && a->u.obj.cls == b->u.obj.cls;
+	case TV_FUNC: return a->u.func == b->u.func;
+	default: return 0;
+	}
+}
+
+int tval_compare(const struct tval *a, const struct tval *b, int *ok)
+{
+	*ok = 1;
+	if (tval_is_number(a) && tval_is_number(b)) {
+		if (a->kind == TV_INT && b->kind == TV_INT)
+			return (a->u.i > b->u.i) - (a->u.i < b->u.i);
+		double x = tval_as_double(a), y = tval_as_double(b);
+		return (x > y) - (x < y);
+	}
+	if (a->kind == TV_STR && b->kind == TV_STR)
+		return str_cmp(a->u.s, b->u.s);
+	if (a->kind == TV_BOOL && b->kind == TV_BOOL)
+		return a->u.b - b->u.b;
+	if (a->kind == TV_LIST && b->kind == TV_LIST) {
+		size_t n = a->u.list->len < b->u.list->len ? a->u.list->len : b->u.list->len;
+		for (size_t i = 0; i < n; i++) {
+			int c = tval_compare(&a->u.list->items[i], &b->u.list->items[i], ok);
+			if (!*ok || c)
+				return c;
+		}
+		return (a->u.list->len > b->u.list->len) - (a->u.list->len < b->u.list->len);
+	}
+	*ok = 0;
+	return 0;
+}
+
+size_t utf8_len(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t need = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+	if (need > n)
+		return 1;
+	for (size_t i = 1; i < need; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			return 1;
+	return need;
+}
+
+size_t utf8_count(struct str s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s.len; i += utf8_len(s.p + i, s.len - i))
+		n++;
+	return n;
+}
+
+int64_t tval_length(const struct tval *v)
+{
+	switch (v->kind) {
+	case TV_STR: return (int64_t)utf8_count(v->u.s);
+	case TV_LIST: return (int64_t)v->u.list->len;
+	case TV_MAP: return (int64_t)v->u.map->len;
+	case TV_OBJ:
+		if (v->u.obj.cls->len)
+			return (int64_t)v->u.obj.cls->len(v->u.obj.self);
+		return -1;
+	default: return -1;
+	}
+}
+
+int tval_item(const struct tval *v, size_t i, struct tval *out, struct arena *a)
+{
+	if (v->kind == TV_LIST) {
+		if (i >= v->u.list->len)
+			return 0;
+		*out = v->u.list->items[i];
+		return 1;
+	}
+	if (v->kind == TV_OBJ && v->u.obj.cls->at && v->u.obj.cls->len) {
+		if (i >= v->u.obj.cls->len(v->u.obj.self))
+			return 0;
+		return v->u.obj.cls->at(v->u.obj.self, i, out, a);
+	}
+	return 0;
+}
+
+int tval_attr(const struct tval *v, struct str key, struct tval *out, struct arena *a)
+{
+	if (v->kind == TV_MAP) {
+		const struct tval *x = tmap_get(v->u.map, key);
+		if (!x)
+			return 0;
+		*out = *x;
+		return 1;
+	}
+	if (v->kind == TV_OBJ)
+		return v->u.obj.cls->get(v->u.obj.self, key, out, a);
+	return 0;
+}
+
+int tval_as_list(const struct tval *v, struct arena *a, struct tlist **out)
+{
+	switch (v->kind) {
+	case TV_LIST: *out = v->u.list; return 1;
+	case TV_MAP: {
+		struct tlist *l = tlist_new(a, v->u.map->len);
+		for (size_t i = 0; i < v->u.map->len; i++)
+			tlist_push(a, l, tv_str(v->u.map->keys[i]));
+		*out = l;
+		return 1;
+	}
+	case TV_STR: {
+		struct tlist *l = tlist_new(a, v->u.s.len);
+		for (size_t i = 0; i < v->u.s.len;) {
+			size_t n = utf8_len(v->u.s.p + i, v->u.s.len - i);
+			struct str c = {v->u.s.p + i, n};
+			tlist_push(a, l, tv_str(c));
+			i += n;
+		}
+		*out = l;
+		return 1;
+	}
+	case TV_OBJ: {
+		const struct tobj_class *cls = v->u.obj.cls;
+		if (cls->len && cls->at) {
+			size_t n = cls->len(v->u.obj.self);
+			struct tlist *l = tlist_new(a, n);
+			for (size_t i = 0; i < n; i++) {
+				struct tval it;
+				if (!cls->at(v->u.obj.self, i, &it, a))
+					it = tv_none();
+				tlist_push(a, l, it);
+			}
+			*out = l;
+			return 1;
+		}
+		if (cls->fields) {
+			struct tlist *l = tlist_new(a, 8);
+			for (size_t i = 0; cls->fields[i]; i++)
+				tlist_push(a, l, tv_cstr(cls->fields[i]));
+			*out = l;
+			return 1;
+		}
+		return 0;
+	}
+	default: return 0;
+	}
+}

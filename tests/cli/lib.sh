@@ -1,0 +1,37 @@
+# lib.sh: helpers for the command-line tests. Each test file sources it,
+# calls check/check_out, and ends with `finish`.
+FOLIO=${FOLIO:-./folio}
+pass=0
+fail=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# run CMD...: runs folio with the arguments; sets $rc, $out (stdout), $err (stderr).
+run() {
+	"$FOLIO" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	out=$(cat "$TMP/out")
+	err=$(cat "$TMP/err")
+}
+
+# check NAME CONDITION...: one assertion, evaluated by test(1) or a command.
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name"
+		echo "  rc=$rc"
+		echo "  stdout: $(echo "$out" | head -5)"
+		echo "  stderr: $(echo "$err" | head -5)"
+	fi
+}
+
+contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}

@@ -1,0 +1,84 @@
+/* test_buf.c: struct str helpers, the growable buffer and read_file. */
+#include "harness.h"
+
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void test_buf(void)
+{
+	t_current = "buf";
+	struct str s = str_from("hello");
+	INT_EQ(s.len, 5);
+	OK(str_eq(s, STR_LIT("hello")));
+	OK(!str_eq(s, STR_LIT("hell")));
+	OK(str_eq_cstr(s, "hello"));
+	OK(str_cmp(STR_LIT("a"), STR_LIT("b")) < 0);
+	OK(str_cmp(STR_LIT("ab"), STR_LIT("a")) > 0);
+	INT_EQ(str_cmp(STR_LIT(""), STR_LIT("")), 0);
+	OK(str_starts_with(s, "he"));
+	OK(!str_starts_with(s, "hello!"));
+	struct str t = str_trim(STR_LIT("  \t x y \n"));
+	OK(str_eq(t, STR_LIT("x y")));
+	OK(str_trim(STR_LIT("   ")).len == 0);
+	OK(str_from(NULL).len == 0);
+
+	struct buf b;
+	buf_init(&b);
+	OK(buf_str(&b).len == 0 && buf_str(&b).p != NULL);
+	buf_puts(&b, "abc");
+	buf_putc(&b, 'd');
+	buf_append(&b, "efgh", 2);
+	STR_EQ(b.p, "abcdef");
+	buf_printf(&b, "-%d-%s", 42, "x");
+	STR_EQ(b.p, "abcdef-42-x");
+	/* a printf longer than the free space */
+	buf_reset(&b);
+	STR_EQ(b.p, "");
+	char big[1000];
+	memset(big, 'z', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	buf_printf(&b, "<%s>", big);
+	INT_EQ(b.len, 1001);
+	OK(b.p[0] == '<' && b.p[1000] == '>' && b.p[1001] == '\0');
+
+	buf_reset(&b);
+	buf_put_html(&b, "a<b>&\"c'd", 9);
+	STR_EQ(b.p, "a&lt;b&gt;&amp;&quot;c&#39;d");
+	buf_reset(&b);
+	buf_put_html(&b, "plain \xC3\xA9", 8);
+	STR_EQ(b.p, "plain \xC3\xA9");
+
+	/* growth across many appends keeps every byte */
+	buf_reset(&b);
+	for (int i = 0; i < 100000; i++)
+		buf_putc(&b, 'a' + i % 26);
+	INT_EQ(b.len, 100000);
+	OK(b.p[99999] == 'a' + 99999 % 26);
+	size_t n;
+	char *d = buf_detach(&b, &n);
+	INT_EQ(n, 100000);
+	OK(b.p == NULL && b.len == 0);
+	free(d);
+	buf_fini(&b);
+
+	/* read_file: whole files, NUL-terminated; NULL for a missing one */
+	char path[] = "/tmp/folio-test-buf-XXXXXX";
+	int fd = mkstemp(path);
+	OK(fd >= 0);
+	if (fd >= 0) {
+		char data[10000];
+		for (size_t i = 0; i < sizeof data; i++)
+			data[i] = (char)('0' + i % 10);
+		OK(write(fd, data, sizeof data) == (ssize_t)sizeof data);
+		close(fd);
+		char *f = read_file(path, &n);
+		INT_EQ(n, sizeof data);
+		OK(f && memcmp(f, data, sizeof data) == 0 && f[n] == '\0');
+		free(f);
+		unlink(path);
+	}
+	OK(read_file("/nonexistent/folio/file", &n) == NULL);
+}

@@ -1,0 +1,83 @@
+/* test_diag.c: the format of diagnostics, excerpts, de-duplication, counts
+ * and suggestions. */
+#include "harness.h"
+
+#include "diag.h"
+
+void test_diag(void)
+{
+	t_current = "diag";
+	struct buf cap;
+	struct diag d;
+	buf_init(&cap);
+	diag_init(&d, NULL);
+	d.capture = &cap;
+
+	const char *src = "title: x\n\tdate: 2024-13-01\nlast line";
+	struct diag_loc loc = {"content/posts/x.md", src, strlen(src), 2, 8};
+	diag_error(&d, &loc, "bad month %d", 13);
+	STR_EQ(cap.p, "content/posts/x.md:2:8: error: bad month 13\n"
+		      " 2 | \tdate: 2024-13-01\n"
+		      "   | \t      ^\n");
+	INT_EQ(d.errors, 1);
+
+	/* the same message at the same place is reported once */
+	diag_error(&d, &loc, "bad month %d", 13);
+	INT_EQ(d.errors, 1);
+
+	/* warnings count apart; no column: no caret */
+	buf_reset(&cap);
+	struct diag_loc l2 = {"folio.yml", src, strlen(src), 3, 0};
+	diag_warning(&d, &l2, "something odd");
+	STR_EQ(cap.p, "folio.yml:3: warning: something odd\n 3 | last line\n");
+	INT_EQ(d.warnings, 1);
+
+	/* no source: the location alone; no line: the path alone */
+	buf_reset(&cap);
+	struct diag_loc l3 = {"templates/a.html", NULL, 0, 4, 2};
+	diag_error(&d, &l3, "x");
+	struct diag_loc l4 = {"static", NULL, 0, 0, 0};
+	diag_error(&d, &l4, "y");
+	STR_EQ(cap.p, "templates/a.html:4:2: error: x\nstatic: error: y\n");
+
+	/* notes follow their error */
+	buf_reset(&cap);
+	const char *tsrc = "{% include \"b.html\" %}";
+	struct diag_note note = {{"templates/a.html", tsrc, strlen(tsrc), 1, 1}, "included from here"};
+	struct diag_loc l5 = {"templates/b.html", "{{ x }}", 7, 1, 4};
+	diag_report(&d, DIAG_ERROR, &l5, &note, 1, "undefined variable '%s'", "x");
+	STR_EQ(cap.p, "templates/b.html:1:4: error: undefined variable 'x'\n"
+		      " 1 | {{ x }}\n"
+		      "   |    ^\n"
+		      "templates/a.html:1:1: note: included from here\n"
+		      " 1 | {% include \"b.html\" %}\n"
+		      "   | ^\n");
+
+	/* carets count characters, not bytes */
+	buf_reset(&cap);
+	const char *u = "t: \xC3\xA9\xC3\xA9x";
+	struct diag_loc l6 = {"f", u, strlen(u), 1, 8};
+	diag_error(&d, &l6, "here");
+	STR_EQ(cap.p, "f:1:8: error: here\n 1 | t: \xC3\xA9\xC3\xA9x\n   |      ^\n");
+
+	/* a line past the end of the source: no excerpt */
+	buf_reset(&cap);
+	struct diag_loc l7 = {"f", "one", 3, 9, 1};
+	diag_error(&d, &l7, "far");
+	STR_EQ(cap.p, "f:9:1: error: far\n");
+
+	/* many distinct messages grow the seen-set */
+	for (int i = 0; i < 1000; i++)
+		diag_error(&d, &l4, "message %d", i);
+	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1000);
+
+	const char *keys[] = {"title", "date", "tags", "summary", NULL};
+	STR_EQ(diag_suggest("titel", 5, keys), "title");
+	STR_EQ(diag_suggest("tag", 3, keys), "tags");
+	OK(diag_suggest("zzzzzz", 6, keys) == NULL);
+	OK(diag_suggest("title", 5, keys) == NULL); /* an exact match is no typo */
+	OK(diag_suggest("x", 1, keys) == NULL);
+
+	diag_fini(&d);
+	buf_fini(&cap);
+}
