@@ -20,7 +20,8 @@ LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
        $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a -lm -pthread
 
-SRC := $(wildcard src/*.c src/tmpl/*.c)
+THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
+SRC := $(wildcard src/*.c src/tmpl/*.c) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)
 HDR := $(wildcard src/*.h src/tmpl/*.h tests/unit/*.h)
@@ -29,7 +30,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all deps test test-run asan regress regress-update bench-tmpl format clean demo
+.PHONY: FORCE all deps test test-run asan regress regress-update bench-tmpl format clean demo
 
 all: folio
 
@@ -38,6 +39,30 @@ deps:
 
 deps/.stamp:
 	@sh scripts/deps.sh
+
+# The default theme, embedded in the binary.
+build/embed: scripts/embed.c
+	@mkdir -p build
+	$(CC) -O2 -o $@ $<
+
+# theme.list changes when a theme file is added or removed, so the embedded
+# theme is regenerated even when the new file is older than theme.c.
+build/gen/theme.list: FORCE
+	@mkdir -p build/gen
+	@echo '$(THEME)' | cmp -s - $@ || echo '$(THEME)' > $@
+
+build/gen/theme.c: build/embed build/gen/theme.list $(THEME)
+	build/embed $@ theme $(THEME)
+
+FORCE:
+
+$(B)/build/gen/%.o: build/gen/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
+
+$(ASAN_B)/build/gen/%.o: build/gen/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
 $(B)/%.o: %.c $(HDR) Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
@@ -72,6 +97,12 @@ asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		FOLIO=$(ASAN_B)/folio UNIT=$(ASAN_B)/unit_tests sh tests/run.sh
+
+regress: folio
+	@FOLIO=./folio sh tests/cli/test_sites.sh
+
+regress-update: folio
+	@REGRESS_UPDATE=1 FOLIO=./folio sh tests/cli/test_sites.sh
 
 bench-tmpl: deps
 	@$(MAKE) --no-print-directory $(B)/bench_tmpl

@@ -6,7 +6,13 @@
 #include <utf8proc.h>
 #include <yaml.h>
 
+#include "build.h"
+#include "diag.h"
+#include "scaffold.h"
 #include "version.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
 
 enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
 
@@ -17,6 +23,34 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"build", "build the site into a folder of static files",
+	 "usage: folio build [DIR] [-o OUT] [--drafts] [--future] [--base-url URL] [-j N]\n"
+	 "\n"
+	 "Builds the site in DIR (default: the current folder) into OUT (default:\n"
+	 "DIR/public). The site is written to a staging folder and swapped in with\n"
+	 "one rename, so a failed build leaves the previous site as it was; folio\n"
+	 "only replaces a folder that it made itself.\n"
+	 "\n"
+	 "  -o, --output OUT   where the site goes\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
+	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
+	 "\n"
+	 "Every error is reported as path:line:col: error: message; nothing is\n"
+	 "written when there is one. Exit status: 0 built, 1 errors in the site,\n"
+	 "2 usage errors.\n"},
+	{"new", "create a new site or a new post",
+	 "usage: folio new site DIR\n"
+	 "       folio new post \"TITLE\" [--series SLUG] [--dir SITE]\n"
+	 "\n"
+	 "'new site' creates DIR with a working example: folio.yml, a series of\n"
+	 "three posts, a standalone post and an about page. DIR must not exist or\n"
+	 "be empty.\n"
+	 "\n"
+	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
+	 "current folder) dated now, as a draft; with --series, as the next part\n"
+	 "of that series.\n"},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
 	 "\n"
@@ -85,6 +119,130 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "folio %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n\n%s", find_command(cmd)->help);
+	return EXIT_USAGE;
+}
+
+/* option_value: for "-o X", "--output X" and "--output=X": the value, or
+ * NULL when argv[*i] is not this option. Advances *i past a separate value. */
+static const char *option_value(int argc, char **argv, int *i, const char *shrt, const char *lng, int *missing)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(lng);
+	if ((shrt && !strcmp(a, shrt)) || !strcmp(a, lng)) {
+		if (*i + 1 >= argc) {
+			*missing = 1;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	if (!strncmp(a, lng, n) && a[n] == '=')
+		return a + n + 1;
+	return NULL;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	req.site_dir = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			req.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			req.future = 1;
+		else if ((v = option_value(argc, argv, &i, "-o", "--output", &missing)))
+			req.out_dir = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
+			req.base_url = v;
+		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("build", "-j needs a number of threads from 1 to 256, not '%s'", v);
+			req.jobs = (int)n;
+		} else if (missing)
+			return usage_error("build", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("build", "unknown option '%s'", a);
+		else if (req.site_dir)
+			return usage_error("build", "one site folder only (got a second: '%s')", a);
+		else
+			req.site_dir = a;
+	}
+	if (!req.site_dir)
+		req.site_dir = ".";
+	struct diag d;
+	diag_init(&d, stderr);
+	struct build_result res;
+	int errors = build_site(&req, &d, &res);
+	if (errors) {
+		fprintf(stderr, "folio: %d error%s%s; nothing was written\n", d.errors ? d.errors : errors,
+			(d.errors ? d.errors : errors) == 1 ? "" : "s",
+			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "");
+		diag_fini(&d);
+		return EXIT_SITE;
+	}
+	printf("folio: built %zu pages (%zu posts, %zu files) in %.0f ms%s\n", res.pages, res.posts, res.files,
+	       res.seconds * 1000, d.warnings ? " with warnings" : "");
+	diag_fini(&d);
+	return EXIT_OK;
+}
+
+static int cmd_new(int argc, char **argv)
+{
+	if (argc < 1)
+		return usage_error("new", "%s", "what to create: 'site' or 'post'");
+	struct diag d;
+	diag_init(&d, stderr);
+	int rc;
+	if (!strcmp(argv[0], "site")) {
+		if (argc != 2)
+			return usage_error("new", "%s", "'new site' takes one folder name");
+		rc = scaffold_site(&d, argv[1]);
+		if (!rc)
+			printf("folio: created the site %s\n  build it:  folio build %s\n", argv[1], argv[1]);
+	} else if (!strcmp(argv[0], "post")) {
+		const char *title = NULL, *series = NULL, *dir = ".";
+		for (int i = 1; i < argc; i++) {
+			const char *v;
+			int missing = 0;
+			if ((v = option_value(argc, argv, &i, NULL, "--series", &missing)))
+				series = v;
+			else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
+				dir = v;
+			else if (missing)
+				return usage_error("new", "%s needs a value", argv[i]);
+			else if (argv[i][0] == '-' && argv[i][1])
+				return usage_error("new", "unknown option '%s'", argv[i]);
+			else if (title)
+				return usage_error("new", "one title only (quote it: folio new post \"%s ...\")", title);
+			else
+				title = argv[i];
+		}
+		if (!title)
+			return usage_error("new", "%s", "'new post' needs a title");
+		char path[4096];
+		rc = scaffold_post(&d, dir, title, series, path, sizeof path);
+		if (!rc)
+			printf("folio: created %s\n", path);
+	} else {
+		return usage_error("new", "unknown kind '%s' (use 'site' or 'post')", argv[0]);
+	}
+	diag_fini(&d);
+	return rc ? EXIT_SITE : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -110,6 +268,10 @@ int main(int argc, char **argv)
 		}
 		return cmd_version();
 	}
+	if (!strcmp(cmd, "build"))
+		return cmd_build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "new"))
+		return cmd_new(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return EXIT_USAGE;

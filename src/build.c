@@ -1,0 +1,99 @@
+/* build.c: one build from start to end, with one arena. */
+#include "build.h"
+
+#include "config.h"
+#include "content.h"
+#include "output.h"
+#include "render.h"
+#include "site.h"
+#include "tmpl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* forceescape: escapes even HTML that is marked safe (a post's content in
+ * an Atom <content type="html">). */
+static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+{
+	(void)args;
+	struct arena *a = tmpl_call_arena(c);
+	struct buf t, b;
+	buf_init(&t);
+	buf_init(&b);
+	tval_to_text(&t, in, a);
+	buf_put_html(&b, t.p ? t.p : "", t.len);
+	buf_fini(&t);
+	*out = tv_safe((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});
+	buf_fini(&b);
+	return 0;
+}
+
+int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
+{
+	double t0 = now_seconds();
+	memset(res, 0, sizeof *res);
+	struct arena *a = arena_new();
+	int errors = 0;
+	struct config cfg;
+	errors += config_load(a, d, req->site_dir, req->base_url, &cfg);
+	if (errors) {
+		arena_free(a);
+		return errors;
+	}
+	struct content content;
+	errors += content_load(a, d, req->site_dir, &cfg, &content);
+
+	struct build_opts opts = {req->drafts, req->future, req->now, req->jobs, 5};
+	if (!opts.now) {
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		opts.now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
+	}
+	if (opts.jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		opts.jobs = n > 0 ? (int)n : 1;
+	}
+	struct site site;
+	errors += site_build(a, d, &cfg, &content, &opts, &site);
+
+	struct tmpl_env *env = tmpl_env_new();
+	tmpl_env_add_filter(env, "forceescape", f_forceescape, "");
+	char *base = arena_strndup(a, cfg.base_url.p ? cfg.base_url.p : "", cfg.base_url.len);
+	tmpl_env_set_base_url(env, base);
+	errors += render_load_templates(env, d, req->site_dir);
+
+	if (!errors) {
+		char out_default[4096];
+		const char *out = req->out_dir;
+		if (!out) {
+			snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
+			out = out_default;
+		}
+		struct output *o = output_begin(d, out, req->site_dir);
+		if (!o) {
+			errors++;
+		} else {
+			errors += render_site(a, d, &site, env, o, req->site_dir, opts.jobs, &res->pages);
+			res->files = output_count(o);
+			if (errors)
+				output_abort(o);
+			else if (output_commit(o))
+				errors++;
+		}
+	}
+	res->posts = site.nposts;
+	tmpl_env_free(env);
+	site_free(&site);
+	arena_free(a);
+	res->seconds = now_seconds() - t0;
+	return errors;
+}

@@ -1,0 +1,271 @@
+/* config.c: folio.yml -> struct config. Unknown keys and wrong types are
+ * errors with their position and a hint. */
+#include "config.h"
+
+#include "schema.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
+	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
+	"math", "highlight", "smart_punctuation", "search", NULL};
+
+static void slug_ref_at(struct slug_ref *r, const struct ynode *n)
+{
+	r->slug = str_trim(n->str);
+	r->line = n->line;
+	r->col = n->col;
+}
+
+static void read_author(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "author");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind == YNODE_SCALAR) { /* author: Jae */
+		c->author_name = n->str;
+		return;
+	}
+	if (n->kind != YNODE_MAP) {
+		schema_error(s, n, "'author' must be a name or a map {name, url, email}, found a %s", yaml_kind_name(n));
+		return;
+	}
+	static const char *const keys[] = {"name", "url", "email", NULL};
+	schema_check_keys(s, n, keys, "author");
+	schema_str(s, n, "name", 1, &c->author_name);
+	schema_str(s, n, "url", 0, &c->author_url);
+	schema_str(s, n, "email", 0, &c->author_email);
+}
+
+static void read_best_of(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "best_of");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'best_of' must be a list of post slugs or {post, note} maps, found a %s",
+			     yaml_kind_name(n));
+		return;
+	}
+	c->best_of = arena_alloc(s->a, (n->len + 1) * sizeof *c->best_of);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		struct slug_ref *r = &c->best_of[c->nbest_of];
+		if (it->kind == YNODE_SCALAR && !yaml_is_null(it)) {
+			slug_ref_at(r, it);
+			c->nbest_of++;
+		} else if (it->kind == YNODE_MAP) {
+			static const char *const keys[] = {"post", "note", NULL};
+			schema_check_keys(s, it, keys, "best_of item");
+			const struct ynode *p = schema_node(it, "post");
+			if (!p || p->kind != YNODE_SCALAR || yaml_is_null(p)) {
+				schema_error(s, p ? p : it, "a best_of item needs 'post: SLUG'");
+				continue;
+			}
+			slug_ref_at(r, p);
+			schema_str(s, it, "note", 0, &r->note);
+			c->nbest_of++;
+		} else {
+			schema_error(s, it, "a best_of item must be a post slug or {post, note}, found a %s",
+				     yaml_kind_name(it));
+		}
+	}
+}
+
+static void read_featured(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "featured_series");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'featured_series' must be a list of series slugs, found a %s", yaml_kind_name(n));
+		return;
+	}
+	c->featured_series = arena_alloc(s->a, (n->len + 1) * sizeof *c->featured_series);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		if (it->kind != YNODE_SCALAR || yaml_is_null(it)) {
+			schema_error(s, it, "'featured_series' items must be series slugs, found a %s", yaml_kind_name(it));
+			continue;
+		}
+		slug_ref_at(&c->featured_series[c->nfeatured_series++], it);
+	}
+}
+
+static void read_menu(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "menu");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'menu' must be a list of {label, url}, found a %s", yaml_kind_name(n));
+		return;
+	}
+	c->menu = arena_alloc(s->a, (n->len + 1) * sizeof *c->menu);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		if (it->kind != YNODE_MAP) {
+			schema_error(s, it, "a menu item must be a map {label, url}, found a %s", yaml_kind_name(it));
+			continue;
+		}
+		static const char *const keys[] = {"label", "url", NULL};
+		schema_check_keys(s, it, keys, "menu item");
+		struct menu_item *m = &c->menu[c->nmenu];
+		s->map_line = it->line;
+		s->map_col = it->col;
+		if (schema_str(s, it, "label", 1, &m->label) == 1 && schema_str(s, it, "url", 1, &m->url) == 1)
+			c->nmenu++;
+		s->map_line = s->map_col = 0;
+	}
+}
+
+/* read_switch: `key: false`, `key: true` or `key: {map}`; returns the map
+ * (or NULL) and sets *on. */
+static const struct ynode *read_switch(struct schema *s, const struct ynode *root, const char *key, int *on,
+				       const char *const *keys)
+{
+	const struct ynode *n = schema_node(root, key);
+	int b;
+	if (!n || yaml_is_null(n))
+		return NULL;
+	if (yaml_as_bool(n, &b)) {
+		*on = b;
+		return NULL;
+	}
+	if (n->kind != YNODE_MAP) {
+		schema_error(s, n, "'%s' must be false, true or a map, found %s", key,
+			     n->kind == YNODE_SCALAR ? "a string" : yaml_kind_name(n));
+		return NULL;
+	}
+	*on = 1;
+	schema_check_keys(s, n, keys, key);
+	return n;
+}
+
+int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
+		struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->path = "folio.yml";
+	char path[4096];
+	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
+		if (errno == ENOENT)
+			diag_error(d, &loc, "no folio.yml in '%s' (is this a site folder? 'folio new site DIR' makes one)",
+				   site_dir);
+		else
+			diag_error(d, &loc, "cannot read %s: %s", path, strerror(errno));
+		return 1;
+	}
+	c->src = arena_strndup(a, text, len);
+	c->src_len = len;
+	free(text);
+	struct schema s = {a, d, c->path, c->src, c->src_len, 0, 1, 1};
+	int before = d->errors;
+	c->root = yaml_parse(a, d, c->path, c->src, c->src_len, c->src, c->src_len, 0);
+	if (!c->root)
+		return d->errors - before ? d->errors - before : 1;
+	if (c->root->kind != YNODE_MAP) {
+		schema_error(&s, c->root, "folio.yml must be a map of settings (key: value), found a %s",
+			     yaml_kind_name(c->root));
+		return s.errors;
+	}
+	const struct ynode *r = c->root;
+	schema_check_keys(&s, r, top_keys, "folio.yml");
+	schema_str(&s, r, "title", 1, &c->title);
+	schema_str(&s, r, "tagline", 0, &c->tagline);
+	schema_str(&s, r, "description", 0, &c->description);
+	schema_str(&s, r, "base_url", 0, &c->base_url);
+	c->language = STR_LIT("en");
+	schema_str(&s, r, "language", 0, &c->language);
+	c->timezone = STR_LIT("UTC");
+	if (schema_str(&s, r, "timezone", 0, &c->timezone) == 1) {
+		char *tz = arena_strndup(a, c->timezone.p, c->timezone.len);
+		if (!tz_valid(tz))
+			schema_error(&s, schema_node(r, "timezone"),
+				     "unknown time zone '%s' (use an IANA name such as 'Europe/Berlin' or 'UTC')", tz);
+	}
+	read_author(&s, r, c);
+	int64_t v;
+	c->posts_per_page = 10;
+	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
+		c->posts_per_page = (int)v;
+	c->reading_speed = 230;
+	if (schema_int(&s, r, "reading_speed", 50, 2000, &v) == 1)
+		c->reading_speed = (int)v;
+	const struct ynode *sh = schema_node(r, "start_here");
+	if (sh && !yaml_is_null(sh)) {
+		if (sh->kind != YNODE_SCALAR)
+			schema_error(&s, sh, "'start_here' must be a page slug, found a %s", yaml_kind_name(sh));
+		else
+			slug_ref_at(&c->start_here, sh);
+	}
+	read_best_of(&s, r, c);
+	read_featured(&s, r, c);
+	read_menu(&s, r, c);
+
+	static const char *const feed_keys[] = {"content", NULL};
+	c->feeds = 1;
+	const struct ynode *f = read_switch(&s, r, "feeds", &c->feeds, feed_keys);
+	if (f) {
+		struct str content = STR_LIT("summary");
+		if (schema_str(&s, f, "content", 0, &content) == 1) {
+			if (str_eq_cstr(content, "full"))
+				c->feeds_full = 1;
+			else if (!str_eq_cstr(content, "summary"))
+				schema_error(&s, schema_node(f, "content"), "feeds.content must be 'full' or 'summary', found '%.*s'",
+					     STR_FMT(content));
+		}
+	}
+	static const char *const math_keys[] = {"macros", NULL};
+	c->math = 1;
+	const struct ynode *m = read_switch(&s, r, "math", &c->math, math_keys);
+	if (m) {
+		const struct ynode *mac = schema_node(m, "macros");
+		if (mac && !yaml_is_null(mac)) {
+			if (mac->kind != YNODE_MAP)
+				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found a %s",
+					     yaml_kind_name(mac));
+			else {
+				for (size_t i = 0; i < mac->len; i++)
+					if (mac->items[i]->kind != YNODE_SCALAR)
+						schema_error(&s, mac->items[i], "the expansion of macro '%.*s' must be a string",
+							     STR_FMT(mac->keys[i]->str));
+				c->math_macros = mac;
+			}
+		}
+	}
+	static const char *const hl_keys[] = {"theme", NULL};
+	c->highlight = 1;
+	c->highlight_theme = STR_LIT("default");
+	const struct ynode *h = read_switch(&s, r, "highlight", &c->highlight, hl_keys);
+	if (h)
+		schema_str(&s, h, "theme", 0, &c->highlight_theme);
+	c->smart_punctuation = 1;
+	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
+	c->search = 1;
+	schema_bool(&s, r, "search", &c->search);
+
+	if (base_url_override)
+		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));
+	if (c->base_url.len) {
+		struct str b = c->base_url;
+		if (!(str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))) {
+			if (base_url_override) {
+				struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+				diag_error(d, &loc, "base URL '%.*s' must start with http://, https:// or /", STR_FMT(b));
+				s.errors++;
+			} else {
+				schema_error(&s, schema_node(r, "base_url"),
+					     "'base_url' must start with http://, https:// or / (e.g. https://example.org/)");
+			}
+		}
+	}
+	return s.errors;
+}

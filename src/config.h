@@ -1,0 +1,55 @@
+/* config.h: folio.yml -> struct config, schema-checked. */
+#ifndef FOLIO_CONFIG_H
+#define FOLIO_CONFIG_H
+
+#include "arena.h"
+#include "buf.h"
+#include "diag.h"
+#include "yaml.h"
+
+struct menu_item {
+	struct str label, url;
+};
+
+/* A reference to a post or series by slug, with where it was written, so a
+ * later stage can report "no such post" at the right place. */
+struct slug_ref {
+	struct str slug;
+	struct str note; /* best_of: the optional one-line note */
+	int line, col;
+};
+
+struct config {
+	const char *path; /* "folio.yml" */
+	const char *src;
+	size_t src_len;
+	struct ynode *root;
+
+	struct str title, tagline, description, base_url, language, timezone;
+	struct str author_name, author_url, author_email;
+	int posts_per_page;
+	int reading_speed;
+	struct slug_ref start_here; /* slug.len == 0: none */
+	struct slug_ref *best_of;
+	size_t nbest_of;
+	struct slug_ref *featured_series;
+	size_t nfeatured_series;
+	struct menu_item *menu;
+	size_t nmenu;
+	int feeds;      /* feeds are written */
+	int feeds_full; /* feed entries carry the full content, not the summary */
+	int math;
+	const struct ynode *math_macros; /* a map, or NULL */
+	int highlight;
+	struct str highlight_theme;
+	int smart_punctuation;
+	int search;
+};
+
+/* config_load: reads DIR/folio.yml into cfg (strings in the arena). Every
+ * problem is reported to d; returns the number of errors (0: cfg is valid).
+ * base_url_override (or NULL) replaces base_url (folio build --base-url). */
+int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
+		struct config *cfg);
+
+#endif

@@ -1,0 +1,436 @@
+/* content.c: walks content/ and data/, splits front matter, and checks it. */
+#include "content.h"
+
+#include "slug.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *difficulty_name(int d)
+{
+	switch (d) {
+	case DIFF_BEGINNER: return "beginner";
+	case DIFF_INTERMEDIATE: return "intermediate";
+	case DIFF_ADVANCED: return "advanced";
+	default: return "";
+	}
+}
+
+static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
+	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
+	NULL};
+static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
+	"recommended_start", "posts", "featured", "weight", NULL};
+static const char *const page_keys[] = {"title", "description", "slug", "draft", "toc", "aliases", "template",
+	NULL};
+
+/* is_fence: whether line src[p..] is exactly `word` (---) followed by
+ * optional spaces and the end of the line. Sets *next to the next line. */
+static int is_fence(const char *src, size_t len, size_t p, const char *word, size_t *next)
+{
+	size_t n = strlen(word);
+	if (p + n > len || memcmp(src + p, word, n) != 0)
+		return 0;
+	size_t i = p + n;
+	while (i < len && (src[i] == ' ' || src[i] == '\t'))
+		i++;
+	if (i < len && src[i] == '\r')
+		i++;
+	if (i < len && src[i] != '\n')
+		return 0;
+	*next = i < len ? i + 1 : i;
+	return 1;
+}
+
+int content_split(struct diag *d, const char *path, const char *src, size_t len, const char **fm, size_t *fm_len,
+		  struct source *s)
+{
+	size_t p = 0, next;
+	s->path = path;
+	s->src = src;
+	s->len = len;
+	if (len >= 3 && (unsigned char)src[0] == 0xEF && (unsigned char)src[1] == 0xBB && (unsigned char)src[2] == 0xBF)
+		p = 3; /* a byte order mark */
+	if (!is_fence(src, len, p, "---", &next)) {
+		s->body = src + p;
+		s->body_len = len - p;
+		s->body_line = 0;
+		return 0;
+	}
+	size_t start = next;
+	int line = 2;
+	for (p = start; p < len; line++) {
+		size_t nl;
+		if (is_fence(src, len, p, "---", &nl) || is_fence(src, len, p, "...", &nl)) {
+			*fm = src + start;
+			*fm_len = p - start;
+			s->body = src + nl;
+			s->body_len = len - nl;
+			s->body_line = line;
+			return 1;
+		}
+		const char *e = memchr(src + p, '\n', len - p);
+		p = e ? (size_t)(e - src) + 1 : len;
+	}
+	struct diag_loc loc = {path, src, len, 1, 1};
+	diag_error(d, &loc, "front matter is never closed (hint: end it with a line '---' before the text)");
+	return -1;
+}
+
+/* load_source: reads a file and its front matter; NULL after an error. */
+static int load_source(struct arena *a, struct diag *d, const char *abs, const char *rel, struct source *s,
+		       int need_fm)
+{
+	size_t len;
+	char *text = read_file(abs, &len);
+	if (!text) {
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		diag_error(d, &loc, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	char *src = arena_strndup(a, text, len);
+	free(text);
+	const char *fm = NULL;
+	size_t fm_len = 0;
+	int r = content_split(d, rel, src, len, &fm, &fm_len, s);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		if (need_fm) {
+			struct diag_loc loc = {rel, src, len, 1, 1};
+			diag_error(d, &loc, "no front matter (hint: start the file with '---', then 'title: ...' and "
+					    "'date: YYYY-MM-DD', then '---')");
+			return -1;
+		}
+		static struct ynode empty = {YNODE_MAP, 1, 1, {"", 0}, 0, 0, NULL, NULL};
+		s->fm = &empty;
+		return 0;
+	}
+	s->fm = yaml_parse(a, d, rel, src, len, fm, fm_len, 1);
+	if (!s->fm)
+		return -1;
+	if (s->fm->kind != YNODE_MAP) {
+		struct diag_loc loc = {rel, src, len, s->fm->line, s->fm->col};
+		diag_error(d, &loc, "front matter must be a map of keys (key: value), found a %s", yaml_kind_name(s->fm));
+		return -1;
+	}
+	return 0;
+}
+
+static int read_difficulty(struct schema *s, const struct ynode *m, int *out)
+{
+	struct str v;
+	if (schema_str(s, m, "difficulty", 0, &v) != 1)
+		return 0;
+	static const char *const names[] = {"beginner", "intermediate", "advanced", NULL};
+	for (int i = 0; names[i]; i++) {
+		if (v.len == strlen(names[i]) && strncasecmp(v.p, names[i], v.len) == 0) {
+			*out = i + 1;
+			return 1;
+		}
+	}
+	schema_error(s, schema_node(m, "difficulty"), "'difficulty' must be beginner, intermediate or advanced, found '%.*s'",
+		     STR_FMT(v));
+	return -1;
+}
+
+static void read_slug(struct schema *s, const struct ynode *m, struct str *slug)
+{
+	struct str v;
+	if (schema_str(s, m, "slug", 0, &v) == 1) {
+		v = str_trim(v);
+		if (!slug_valid(v))
+			schema_error(s, schema_node(m, "slug"), "'slug' must be one URL path segment (no '/', spaces, '?', '#' or '%%')");
+		else
+			*slug = v;
+	}
+}
+
+static void read_aliases(struct schema *s, const struct ynode *m, struct str **out, size_t *n)
+{
+	if (schema_str_list(s, m, "aliases", out, n) != 1)
+		return;
+	const struct ynode *list = schema_node(m, "aliases");
+	for (size_t i = 0; i < *n; i++) {
+		struct str a = (*out)[i];
+		if (a.p[0] != '/' || memmem(a.p, a.len, "..", 2) || memchr(a.p, '\\', a.len))
+			schema_error(s, list->items[i], "an alias must be a site path starting with '/' (e.g. /old/url/), without '..'");
+	}
+}
+
+static void load_post(struct arena *a, struct diag *d, const struct config *cfg, const char *abs, const char *rel,
+		      struct str slug, const char *bundle, struct content *c)
+{
+	struct post *p = arena_alloc(a, sizeof *p);
+	if (load_source(a, d, abs, rel, &p->s, 1))
+		return;
+	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
+	const struct ynode *m = p->s.fm;
+	char *tz = arena_strndup(a, cfg->timezone.p, cfg->timezone.len);
+	schema_check_keys(&s, m, post_keys, "front matter");
+	schema_str(&s, m, "title", 1, &p->title);
+	schema_date(&s, m, "date", 1, tz, &p->date);
+	p->has_updated = schema_date(&s, m, "updated", 0, tz, &p->updated) == 1;
+	schema_str(&s, m, "summary", 0, &p->summary);
+	schema_str(&s, m, "category", 0, &p->category);
+	p->category = str_trim(p->category);
+	schema_str_list(&s, m, "tags", &p->tags, &p->ntags);
+	if (schema_str(&s, m, "series", 0, &p->series_slug) == 1) {
+		p->series_slug = str_trim(p->series_slug);
+		p->series_node = schema_node(m, "series");
+	}
+	int64_t v;
+	if (schema_int(&s, m, "series_order", 1, 100000, &v) == 1) {
+		p->series_order = (int)v;
+		p->order_node = schema_node(m, "series_order");
+		if (!p->series_slug.len)
+			schema_error(&s, p->order_node, "'series_order' without 'series' (hint: add 'series: SLUG')");
+	}
+	read_difficulty(&s, m, &p->difficulty);
+	schema_bool(&s, m, "draft", &p->draft);
+	p->slug = slug;
+	read_slug(&s, m, &p->slug);
+	read_aliases(&s, m, &p->aliases, &p->naliases);
+	p->toc = -1;
+	schema_bool(&s, m, "toc", &p->toc);
+	if (schema_int(&s, m, "reading_time", 1, 10000, &v) == 1)
+		p->reading_time = (int)v;
+	schema_str(&s, m, "description", 0, &p->description);
+	schema_str(&s, m, "image", 0, &p->image);
+	p->bundle_dir = bundle;
+	if (s.errors)
+		return;
+	size_t n = c->nposts;
+	if ((n & (n - 1)) == 0)
+		c->posts = arena_realloc(a, c->posts, n * sizeof *c->posts, (n ? 2 * n : 1) * sizeof *c->posts);
+	c->posts[c->nposts++] = p;
+}
+
+static void load_series(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug,
+			struct content *c)
+{
+	struct series *se = arena_alloc(a, sizeof *se);
+	if (load_source(a, d, abs, rel, &se->s, 1))
+		return;
+	struct schema s = {a, d, rel, se->s.src, se->s.len, 0, 1, 1};
+	const struct ynode *m = se->s.fm;
+	se->slug = slug;
+	schema_check_keys(&s, m, series_keys, "series");
+	schema_str(&s, m, "title", 1, &se->title);
+	schema_str(&s, m, "description", 1, &se->description);
+	read_difficulty(&s, m, &se->difficulty);
+	schema_str(&s, m, "best_for", 0, &se->best_for);
+	schema_str(&s, m, "audience", 0, &se->audience);
+	if (schema_str(&s, m, "recommended_start", 0, &se->recommended_start) == 1) {
+		se->recommended_start = str_trim(se->recommended_start);
+		se->recommended_node = schema_node(m, "recommended_start");
+	}
+	if (schema_str_list(&s, m, "posts", &se->post_slugs, &se->npost_slugs) == 1)
+		se->posts_node = schema_node(m, "posts");
+	schema_bool(&s, m, "featured", &se->featured);
+	int64_t v;
+	if (schema_int(&s, m, "weight", -100000, 100000, &v) == 1)
+		se->weight = (int)v;
+	if (s.errors)
+		return;
+	size_t n = c->nseries;
+	if ((n & (n - 1)) == 0)
+		c->series = arena_realloc(a, c->series, n * sizeof *c->series, (n ? 2 * n : 1) * sizeof *c->series);
+	c->series[c->nseries++] = se;
+}
+
+static void load_page(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug,
+		      struct content *c)
+{
+	struct page *pg = arena_alloc(a, sizeof *pg);
+	if (load_source(a, d, abs, rel, &pg->s, 1))
+		return;
+	struct schema s = {a, d, rel, pg->s.src, pg->s.len, 0, 1, 1};
+	const struct ynode *m = pg->s.fm;
+	pg->slug = slug;
+	schema_check_keys(&s, m, page_keys, "page");
+	schema_str(&s, m, "title", 1, &pg->title);
+	schema_str(&s, m, "description", 0, &pg->description);
+	read_slug(&s, m, &pg->slug);
+	schema_bool(&s, m, "draft", &pg->draft);
+	pg->toc = -1;
+	schema_bool(&s, m, "toc", &pg->toc);
+	read_aliases(&s, m, &pg->aliases, &pg->naliases);
+	if (schema_str(&s, m, "template", 0, &pg->template_name) == 1) {
+		struct str t = pg->template_name;
+		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)
+			schema_error(&s, schema_node(m, "template"), "'template' must name a template file such as 'page.html'");
+	}
+	if (s.errors)
+		return;
+	size_t n = c->npages;
+	if ((n & (n - 1)) == 0)
+		c->pages = arena_realloc(a, c->pages, n * sizeof *c->pages, (n ? 2 * n : 1) * sizeof *c->pages);
+	c->pages[c->npages++] = pg;
+}
+
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* list_dir: the entry names of dir, sorted (malloc'd; free with free_list).
+ * NULL and *n = 0 when dir does not exist. */
+static char **list_dir(const char *dir, size_t *n)
+{
+	*n = 0;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return NULL;
+	size_t cap = 16;
+	char **v = xmalloc(cap * sizeof *v);
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue; /* hidden files, editors' swap files, . and .. */
+		if (*n == cap) {
+			cap *= 2;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[(*n)++] = xstrndup(de->d_name, strlen(de->d_name));
+	}
+	closedir(dh);
+	qsort(v, *n, sizeof *v, cmp_cstr);
+	return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* ignored: editor and system files that are never content. */
+static int ignored(const char *name)
+{
+	return name[0] == '.' || name[0] == '#' || ends_with(name, "~") || ends_with(name, ".swp") ||
+	       ends_with(name, ".tmp");
+}
+
+enum kind { K_POST, K_SERIES, K_PAGE };
+
+static void walk(struct arena *a, struct diag *d, const struct config *cfg, const char *site, const char *sub,
+		 enum kind kind, struct content *c)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/content/%s", site, sub);
+	size_t n;
+	char **names = list_dir(dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
+		if (ignored(name))
+			continue;
+		char abs[8192], rel[4096];
+		snprintf(abs, sizeof abs, "%s/%s", dir, name);
+		if (kind == K_POST && is_dir(abs)) {
+			char idx[8192 + 16];
+			snprintf(idx, sizeof idx, "%s/index.md", abs);
+			snprintf(rel, sizeof rel, "content/%s/%s/index.md", sub, name);
+			if (!is_file(idx)) {
+				struct diag_loc loc = {arena_strndup(a, rel, strlen(rel) - 9), NULL, 0, 0, 0};
+				diag_warning(d, &loc, "a folder in content/posts without index.md is skipped");
+				continue;
+			}
+			struct str slug = {arena_strndup(a, name, strlen(name)), strlen(name)};
+			load_post(a, d, cfg, idx, arena_strndup(a, rel, strlen(rel)), slug, arena_strndup(a, abs, strlen(abs)), c);
+			continue;
+		}
+		if (!ends_with(name, ".md")) {
+			snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
+			struct diag_loc loc = {rel, NULL, 0, 0, 0};
+			diag_warning(d, &loc, "not a Markdown file (.md); skipped");
+			continue;
+		}
+		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
+		size_t sl = strlen(name) - 3;
+		struct str slug = {arena_strndup(a, name, sl), sl};
+		const char *r = arena_strndup(a, rel, strlen(rel));
+		if (!slug_valid(slug)) {
+			struct diag_loc loc = {r, NULL, 0, 0, 0};
+			diag_error(d, &loc, "file name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')", name);
+			continue;
+		}
+		if (kind == K_POST)
+			load_post(a, d, cfg, abs, r, slug, NULL, c);
+		else if (kind == K_SERIES)
+			load_series(a, d, abs, r, slug, c);
+		else
+			load_page(a, d, abs, r, slug, c);
+	}
+	free_list(names, n);
+}
+
+static void load_data(struct arena *a, struct diag *d, const char *site, struct content *c)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/data", site);
+	size_t n;
+	char **names = list_dir(dir, &n);
+	c->data = arena_alloc(a, (n + 1) * sizeof *c->data);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
+		size_t ext = ends_with(name, ".yml") ? 4 : ends_with(name, ".yaml") ? 5 : 0;
+		if (ignored(name) || !ext)
+			continue;
+		char abs[8192], rel[4096];
+		snprintf(abs, sizeof abs, "%s/%s", dir, name);
+		snprintf(rel, sizeof rel, "data/%s", name);
+		size_t len;
+		char *text = read_file(abs, &len);
+		const char *r = arena_strndup(a, rel, strlen(rel));
+		if (!text) {
+			struct diag_loc loc = {r, NULL, 0, 0, 0};
+			diag_error(d, &loc, "cannot read: %s", strerror(errno));
+			continue;
+		}
+		char *src = arena_strndup(a, text, len);
+		free(text);
+		const struct ynode *root = yaml_parse(a, d, r, src, len, src, len, 0);
+		if (!root)
+			continue;
+		struct data_file *df = &c->data[c->ndata++];
+		df->name.len = strlen(name) - ext;
+		df->name.p = arena_strndup(a, name, df->name.len);
+		df->root = root;
+	}
+	free_list(names, n);
+}
+
+int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
+{
+	memset(c, 0, sizeof *c);
+	int before = d->errors;
+	walk(a, d, cfg, site_dir, "posts", K_POST, c);
+	walk(a, d, cfg, site_dir, "series", K_SERIES, c);
+	walk(a, d, cfg, site_dir, "pages", K_PAGE, c);
+	load_data(a, d, site_dir, c);
+	return d->errors - before;
+}

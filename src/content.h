@@ -1,0 +1,121 @@
+/* content.h: the site's sources: posts, series, pages and data files, read
+ * from content/ and data/ with their front matter checked. The later stages
+ * (markdown, site) fill in the computed fields of the same structures. */
+#ifndef FOLIO_CONTENT_H
+#define FOLIO_CONTENT_H
+
+#include "arena.h"
+#include "buf.h"
+#include "config.h"
+#include "diag.h"
+#include "markdown.h"
+#include "schema.h"
+#include "yaml.h"
+
+enum difficulty { DIFF_NONE, DIFF_BEGINNER, DIFF_INTERMEDIATE, DIFF_ADVANCED };
+
+/* One Markdown source file. */
+struct source {
+	const char *path;  /* site-relative: "content/posts/x.md" */
+	const char *src;   /* the whole file (arena) */
+	size_t len;
+	const char *body;  /* after the front matter */
+	size_t body_len;
+	int body_line;     /* lines before the body */
+	const struct ynode *fm; /* the front matter map */
+};
+
+struct series;
+
+struct post {
+	struct source s;
+	struct str slug, title, summary, category, description, image;
+	struct fdate date, updated;
+	int has_updated;
+	struct str *tags;
+	size_t ntags;
+	struct str series_slug;
+	const struct ynode *series_node; /* for "unknown series" */
+	int series_order;                /* 0: none given */
+	const struct ynode *order_node;
+	int difficulty;
+	int draft;
+	int toc;          /* -1: automatic (on with 3 or more headings) */
+	int reading_time; /* 0: computed */
+	struct str *aliases;
+	size_t naliases;
+	const char *bundle_dir; /* absolute path of a bundle's folder, or NULL */
+
+	/* computed by the later stages */
+	struct md_doc doc;
+	int minutes;
+	struct str url; /* "/posts/slug/" */
+	struct series *series;
+	int part;                    /* 1-based position among the series' published posts */
+	struct post *series_prev, *series_next;
+	struct post *newer, *older;  /* in time, among all published posts */
+	int index;                   /* position in the site's date-sorted list */
+};
+
+struct series {
+	struct source s;
+	struct str slug, title, description, best_for, audience;
+	int difficulty;
+	struct str recommended_start;
+	const struct ynode *recommended_node;
+	struct str *post_slugs; /* the `posts` list, or NULL */
+	const struct ynode *posts_node;
+	size_t npost_slugs;
+	int featured;
+	int weight;
+
+	struct md_doc doc; /* the guide */
+	struct post **posts; /* published members in series order */
+	size_t nposts;
+	int minutes;
+	struct post *start; /* recommended start */
+	struct str url;
+};
+
+struct page {
+	struct source s;
+	struct str slug, title, description, template_name;
+	int draft;
+	int toc;
+	struct str *aliases;
+	size_t naliases;
+	struct md_doc doc;
+	struct str url;
+};
+
+struct data_file {
+	struct str name; /* "home" for data/home.yml */
+	const struct ynode *root;
+};
+
+struct content {
+	struct post **posts;
+	size_t nposts;
+	struct series **series;
+	size_t nseries;
+	struct page **pages;
+	size_t npages;
+	struct data_file *data;
+	size_t ndata;
+};
+
+/* content_load: reads every post, series, page and data file of the site
+ * in a deterministic order (by path). Each front matter problem is reported
+ * to d; returns the number of errors. */
+int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
+		 struct content *out);
+
+/* content_split: splits a file into front matter and body. Returns 1 with
+ * fm and fm_len (the YAML text) and the body set, 0 when the file has no front
+ * matter (body = everything), -1 after reporting an unclosed one. */
+int content_split(struct diag *d, const char *path, const char *src, size_t len, const char **fm,
+		  size_t *fm_len, struct source *s);
+
+const char *difficulty_name(int d);
+
+#endif

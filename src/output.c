@@ -1,0 +1,389 @@
+/* output.c: the staging folder, writes, copies, the marker and the swap. */
+#include "output.h"
+
+#include "arena.h"
+#include "buf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct output {
+	struct diag *d;
+	char *out;     /* the output folder as given */
+	char *staging; /* the folder being written */
+	size_t files;
+	pthread_mutex_t lock;
+	int failed;
+};
+
+static void out_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void out_error(struct diag *d, const char *path, const char *fmt, ...)
+{
+	struct diag_loc loc = {path, NULL, 0, 0, 0};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+static int has_marker(const char *dir)
+{
+	char p[PATH_MAX * 2 + 32];
+	snprintf(p, sizeof p, "%s/%s", dir, OUTPUT_MARKER);
+	return access(p, F_OK) == 0;
+}
+
+static int dir_is_empty(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return 1;
+	struct dirent *de;
+	int empty = 1;
+	while ((de = readdir(dh)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	closedir(dh);
+	return empty;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int remove_tree(const char *dir)
+{
+	return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+/* absolute: dir made absolute, even if it does not exist yet (its parent
+ * must). Caller frees. */
+static char *absolute(const char *dir)
+{
+	char *r = realpath(dir, NULL);
+	if (r)
+		return r;
+	char *copy1 = xstrndup(dir, strlen(dir)), *copy2 = xstrndup(dir, strlen(dir));
+	char *parent = realpath(dirname(copy1), NULL);
+	char *res = NULL;
+	if (parent) {
+		const char *base = basename(copy2);
+		size_t n = strlen(parent) + strlen(base) + 2;
+		res = xmalloc(n);
+		snprintf(res, n, "%s/%s", strcmp(parent, "/") ? parent : "", base);
+		free(parent);
+	}
+	free(copy1);
+	free(copy2);
+	return res;
+}
+
+static int is_prefix_dir(const char *parent, const char *child)
+{
+	size_t n = strlen(parent);
+	return strncmp(parent, child, n) == 0 && (child[n] == '/' || child[n] == '\0' || (n == 1 && parent[0] == '/'));
+}
+
+/* clean_stale: removes staging folders of builds that were killed. */
+static void clean_stale(const char *parent, const char *base)
+{
+	DIR *dh = opendir(parent);
+	if (!dh)
+		return;
+	char prefix[NAME_MAX + 32];
+	snprintf(prefix, sizeof prefix, ".%s.folio-", base);
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		char p[PATH_MAX * 2];
+		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
+		/* only our own: the marker is written first thing */
+		if (has_marker(p))
+			remove_tree(p);
+	}
+	closedir(dh);
+}
+
+struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
+{
+	char *out = absolute(out_dir), *site = realpath(site_dir, NULL);
+	if (!out) {
+		out_error(d, out_dir, "the output folder's parent does not exist");
+		free(site);
+		return NULL;
+	}
+	const char *home = getenv("HOME");
+	char *home_abs = home ? realpath(home, NULL) : NULL;
+	const char *why = NULL;
+	if (!strcmp(out, "/"))
+		why = "it is the root folder";
+	else if (site && is_prefix_dir(out, site))
+		why = "it is the site folder or contains it";
+	else if (home_abs && !strcmp(out, home_abs))
+		why = "it is your home folder";
+	else if (site) {
+		static const char *const srcs[] = {"content", "templates", "static", "data", NULL};
+		for (int i = 0; srcs[i] && !why; i++) {
+			char p[PATH_MAX + 32];
+			snprintf(p, sizeof p, "%s/%s", site, srcs[i]);
+			if (is_prefix_dir(p, out))
+				why = "it is inside the site's sources";
+		}
+	}
+	free(home_abs);
+	free(site);
+	struct stat st;
+	if (!why && stat(out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			why = "it exists and is not a folder";
+		else if (!dir_is_empty(out) && !has_marker(out))
+			why = "it is not empty and was not made by folio (no " OUTPUT_MARKER " file in it); "
+			      "choose another folder with -o, or empty it yourself";
+	}
+	if (why) {
+		out_error(d, out_dir, "refusing to write the site here: %s", why);
+		free(out);
+		return NULL;
+	}
+	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
+	const char *parent = dirname(copy1), *base = basename(copy2);
+	clean_stale(parent, base);
+	struct output *o = xcalloc(1, sizeof *o);
+	o->d = d;
+	o->out = out;
+	size_t n = strlen(parent) + strlen(base) + 64;
+	o->staging = xmalloc(n);
+	snprintf(o->staging, n, "%s/.%s.folio-staging-%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	free(copy1);
+	free(copy2);
+	pthread_mutex_init(&o->lock, NULL);
+	if (mkdir(o->staging, 0755) != 0 && errno != EEXIST) {
+		out_error(d, o->staging, "cannot make the staging folder: %s", strerror(errno));
+		free(o->staging);
+		free(o->out);
+		free(o);
+		return NULL;
+	}
+	/* the marker first: a killed build's staging folder is recognisably ours */
+	char m[PATH_MAX + 32];
+	snprintf(m, sizeof m, "%s/%s", o->staging, OUTPUT_MARKER);
+	FILE *f = fopen(m, "w");
+	if (!f || fputs("This folder was written by folio; each build replaces it whole.\n", f) < 0 || fclose(f) != 0) {
+		out_error(d, m, "cannot write: %s", strerror(errno));
+		output_abort(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* make_parents: makes the folders of path (relative to the staging folder). */
+static int make_parents(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+static int safe_rel(const char *rel)
+{
+	return rel[0] && rel[0] != '/' && !strstr(rel, "../") && strcmp(rel, "..") &&
+	       !(strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/.."));
+}
+
+int output_write(struct output *o, const char *rel, const void *data, size_t len)
+{
+	if (!safe_rel(rel)) {
+		out_error(o->d, rel, "refusing to write outside the output folder");
+		return -1;
+	}
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	if (make_parents(path)) {
+		out_error(o->d, rel, "cannot make its folder: %s", strerror(errno));
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		out_error(o->d, rel, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			out_error(o->d, rel, "cannot write: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (close(fd) != 0) {
+		out_error(o->d, rel, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
+int output_exists(struct output *o, const char *rel)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	return access(path, F_OK) == 0;
+}
+
+static int skip_name(const char *name, int skip_md)
+{
+	size_t n = strlen(name);
+	if (name[0] == '.' || name[0] == '#' || (n && name[n - 1] == '~'))
+		return 1;
+	if (n > 4 && (!strcmp(name + n - 4, ".swp") || !strcmp(name + n - 4, ".tmp")))
+		return 1;
+	return skip_md && n > 3 && !strcmp(name + n - 3, ".md");
+}
+
+static long copy_rec(struct output *o, const char *src, const char *rel, int skip_md)
+{
+	DIR *dh = opendir(src);
+	if (!dh) {
+		out_error(o->d, src, "cannot read the folder: %s", strerror(errno));
+		return -1;
+	}
+	long count = 0;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (skip_name(de->d_name, skip_md))
+			continue;
+		char s[PATH_MAX], r[PATH_MAX];
+		snprintf(s, sizeof s, "%s/%s", src, de->d_name);
+		snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+		struct stat st;
+		if (stat(s, &st) != 0)
+			continue; /* a dangling link */
+		if (S_ISDIR(st.st_mode)) {
+			long c = copy_rec(o, s, r, 0);
+			if (c < 0) {
+				closedir(dh);
+				return -1;
+			}
+			count += c;
+		} else if (S_ISREG(st.st_mode)) {
+			size_t len;
+			char *data = read_file(s, &len);
+			if (!data) {
+				out_error(o->d, s, "cannot read: %s", strerror(errno));
+				closedir(dh);
+				return -1;
+			}
+			int rc = output_write(o, r, data, len);
+			free(data);
+			if (rc) {
+				closedir(dh);
+				return -1;
+			}
+			count++;
+		}
+	}
+	closedir(dh);
+	return count;
+}
+
+long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
+{
+	struct stat st;
+	if (stat(src_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	return copy_rec(o, src_dir, rel_dir, skip_md);
+}
+
+size_t output_count(const struct output *o)
+{
+	return o->files;
+}
+
+static void output_free(struct output *o)
+{
+	pthread_mutex_destroy(&o->lock);
+	free(o->staging);
+	free(o->out);
+	free(o);
+}
+
+void output_abort(struct output *o)
+{
+	if (!o)
+		return;
+	if (has_marker(o->staging))
+		remove_tree(o->staging);
+	else
+		rmdir(o->staging);
+	output_free(o);
+}
+
+int output_commit(struct output *o)
+{
+	struct stat st;
+	if (stat(o->out, &st) != 0) {
+		if (rename(o->staging, o->out) != 0) {
+			out_error(o->d, o->out, "cannot move the new site into place: %s", strerror(errno));
+			output_abort(o);
+			return -1;
+		}
+		output_free(o);
+		return 0;
+	}
+	/* the one atomic step: the new site and the old trade places */
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0) {
+		remove_tree(o->staging); /* now the old site, with its marker */
+		output_free(o);
+		return 0;
+	}
+	/* a file system without RENAME_EXCHANGE: two renames, the old site
+	 * kept until the new one is in place */
+	char old[PATH_MAX + 16];
+	snprintf(old, sizeof old, "%s.folio-old", o->staging);
+	if (rename(o->out, old) != 0) {
+		out_error(o->d, o->out, "cannot move the old site aside: %s", strerror(errno));
+		output_abort(o);
+		return -1;
+	}
+	if (rename(o->staging, o->out) != 0) {
+		int e = errno;
+		rename(old, o->out);
+		out_error(o->d, o->out, "cannot move the new site into place: %s", strerror(e));
+		output_abort(o);
+		return -1;
+	}
+	if (has_marker(old))
+		remove_tree(old);
+	output_free(o);
+	return 0;
+}

@@ -1,0 +1,676 @@
+/* render.c: builds the template values of the model once (maps and lists
+ * in the build's arena, shared by every page), lists the pages to write,
+ * and renders them on worker threads. */
+#include "render.h"
+
+#include "slug.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- templates ---- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void add_site_templates(struct tmpl_env *env, struct diag *d, const char *dir, const char *rel, int *errors)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	while ((de = readdir(dh))) {
+		if (de->d_name[0] == '.' || ends_with(de->d_name, "~") || ends_with(de->d_name, ".swp"))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = xrealloc(names, cap * sizeof *names);
+		}
+		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
+	}
+	closedir(dh);
+	for (size_t i = 0; i < n; i++) {
+		char path[4096], name[2048];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		snprintf(name, sizeof name, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			add_site_templates(env, d, path, name, errors);
+		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			size_t len;
+			char *src = read_file(path, &len);
+			char shown[2100];
+			snprintf(shown, sizeof shown, "templates/%s", name);
+			if (!src) {
+				struct diag_loc loc = {shown, NULL, 0, 0, 0};
+				diag_error(d, &loc, "cannot read: %s", strerror(errno));
+				(*errors)++;
+			} else {
+				*errors += tmpl_env_add(env, name, shown, src, len, d);
+				free(src);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir)
+{
+	int errors = 0;
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (strncmp(f->name, "templates/", 10))
+			continue;
+		char shown[512];
+		snprintf(shown, sizeof shown, "(theme) %s", f->name);
+		errors += tmpl_env_add(env, f->name + 10, shown, f->data, f->len, d);
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/templates", site_dir);
+	add_site_templates(env, d, dir, "", &errors);
+	if (!errors)
+		errors += tmpl_env_check(env, d);
+	return errors;
+}
+
+/* ---- values ---- */
+
+struct model {
+	struct arena *a;
+	const struct site *s;
+	struct tval *post_vals; /* by post->index */
+	struct tval *series_vals; /* by position in s->series */
+	struct tval tags, categories, years, all_posts, all_series;
+	struct tval *tag_vals, *category_vals, *year_vals;
+};
+
+static struct tval S(struct str s)
+{
+	return tv_str(s);
+}
+
+static struct tval C(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct tval C(struct arena *a, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	struct tval v = tv_str((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});
+	buf_fini(&b);
+	return v;
+}
+
+static void set(struct arena *a, struct tmap *m, const char *k, struct tval v)
+{
+	tmap_set_cstr(a, m, k, v);
+}
+
+static struct tval difficulty_val(int d)
+{
+	return d ? tv_cstr(difficulty_name(d)) : tv_none();
+}
+
+static struct tval toc_val(struct arena *a, const struct md_toc *t, size_t n)
+{
+	struct tlist *l = tlist_new(a, n);
+	for (size_t i = 0; i < n; i++) {
+		struct tmap *m = tmap_new(a, 5);
+		set(a, m, "level", tv_int(t[i].level));
+		set(a, m, "id", S(t[i].id));
+		set(a, m, "text", S(t[i].text));
+		set(a, m, "html", tv_safe(t[i].html));
+		set(a, m, "children", toc_val(a, t[i].children, t[i].nchildren));
+		tlist_push(a, l, tv_map(m));
+	}
+	return tv_list(l);
+}
+
+static struct tval term_ref(struct arena *a, const char *base, struct str name)
+{
+	struct tmap *m = tmap_new(a, 3);
+	struct str slug = slugify(a, name);
+	if (!slug.len)
+		slug = STR_LIT("_");
+	set(a, m, "name", S(name));
+	set(a, m, "slug", S(slug));
+	set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(slug)));
+	return tv_map(m);
+}
+
+static struct tval post_list(struct model *md, struct post *const *posts, size_t n)
+{
+	struct tlist *l = tlist_new(md->a, n);
+	for (size_t i = 0; i < n; i++)
+		tlist_push(md->a, l, md->post_vals[posts[i]->index]);
+	return tv_list(l);
+}
+
+static struct tval post_ref(struct model *md, const struct post *p)
+{
+	return p && p->index >= 0 ? md->post_vals[p->index] : tv_none();
+}
+
+static void build_posts(struct model *md)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	md->post_vals = arena_alloc(a, (s->nposts + 1) * sizeof *md->post_vals);
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		struct tmap *m = tmap_new(a, 40);
+		set(a, m, "kind", tv_cstr("post"));
+		set(a, m, "slug", S(p->slug));
+		set(a, m, "title", S(p->title));
+		set(a, m, "url", S(p->url));
+		set(a, m, "date", S(p->date.iso));
+		set(a, m, "year", tv_int(p->date.year));
+		set(a, m, "updated", p->has_updated ? S(p->updated.iso) : tv_none());
+		if (p->summary.len) {
+			set(a, m, "summary", S(p->summary));
+			set(a, m, "summary_html", C(a, "%.*s", STR_FMT(p->summary)));
+		} else {
+			set(a, m, "summary", S(p->doc.summary_text));
+			set(a, m, "summary_html", tv_safe(p->doc.summary_html));
+		}
+		/* summary_html of a front matter summary is text: escape when printed */
+		set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
+		set(a, m, "image", p->image.len ? S(p->image) : tv_none());
+		set(a, m, "content", tv_safe(p->doc.html));
+		set(a, m, "has_more", tv_bool(p->doc.has_more));
+		set(a, m, "category", p->category.len ? term_ref(a, "categories", p->category) : tv_none());
+		struct tlist *tags = tlist_new(a, p->ntags);
+		for (size_t k = 0; k < p->ntags; k++)
+			tlist_push(a, tags, term_ref(a, "tags", p->tags[k]));
+		set(a, m, "tags", tv_list(tags));
+		set(a, m, "reading_time", tv_int(p->minutes));
+		set(a, m, "words", tv_int((int64_t)p->doc.words));
+		set(a, m, "difficulty", difficulty_val(p->difficulty ? p->difficulty : p->series ? p->series->difficulty : 0));
+		set(a, m, "draft", tv_bool(p->draft));
+		set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
+		set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
+		set(a, m, "math", tv_bool(p->doc.math_spans > 0));
+		set(a, m, "part", tv_int(p->part));
+		set(a, m, "source", tv_cstr(p->s.path));
+		md->post_vals[i] = tv_map(m);
+	}
+}
+
+static void build_series_vals(struct model *md)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	md->series_vals = arena_alloc(a, (s->nseries + 1) * sizeof *md->series_vals);
+	struct tlist *all = tlist_new(a, s->nseries);
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct series *se = s->series[i];
+		struct tmap *m = tmap_new(a, 20);
+		set(a, m, "kind", tv_cstr("series"));
+		set(a, m, "slug", S(se->slug));
+		set(a, m, "title", S(se->title));
+		set(a, m, "description", S(se->description));
+		set(a, m, "url", S(se->url));
+		set(a, m, "feed_url", C(a, "%.*sfeed.xml", STR_FMT(se->url)));
+		set(a, m, "difficulty", difficulty_val(se->difficulty));
+		set(a, m, "best_for", se->best_for.len ? S(se->best_for) : tv_none());
+		set(a, m, "audience", se->audience.len ? S(se->audience) : tv_none());
+		set(a, m, "count", tv_int((int64_t)se->nposts));
+		set(a, m, "minutes", tv_int(se->minutes));
+		set(a, m, "start", post_ref(md, se->start));
+		set(a, m, "guide", tv_safe(se->doc.html));
+		set(a, m, "guide_summary", S(se->doc.summary_text));
+		set(a, m, "posts", post_list(md, se->posts, se->nposts));
+		set(a, m, "first_date", se->nposts ? S(se->posts[0]->date.iso) : tv_none());
+		set(a, m, "last_date", se->nposts ? S(se->posts[se->nposts - 1]->date.iso) : tv_none());
+		set(a, m, "featured", tv_bool(se->featured));
+		md->series_vals[i] = tv_map(m);
+		tlist_push(a, all, md->series_vals[i]);
+	}
+	md->all_series = tv_list(all);
+}
+
+static struct tval series_ref(struct model *md, const struct series *se)
+{
+	for (size_t i = 0; i < md->s->nseries; i++)
+		if (md->s->series[i] == se)
+			return md->series_vals[i];
+	return tv_none();
+}
+
+/* link_posts: the fields that point to other posts and series, set once
+ * every value exists. */
+static void link_posts(struct model *md)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	/* series by pointer: a small index, so this stays linear */
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		struct tmap *m = md->post_vals[i].u.map;
+		set(a, m, "series", p->series ? series_ref(md, p->series) : tv_none());
+		set(a, m, "series_prev", post_ref(md, p->series_prev));
+		set(a, m, "series_next", post_ref(md, p->series_next));
+		set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
+		set(a, m, "newer", post_ref(md, p->newer));
+		set(a, m, "older", post_ref(md, p->older));
+		struct tlist *rel = tlist_new(a, s->nrelated[i]);
+		for (size_t k = 0; k < s->nrelated[i]; k++) {
+			struct tmap *r = tmap_new(a, 2);
+			set(a, r, "post", post_ref(md, s->related[i][k].post));
+			set(a, r, "reason", tv_cstr(s->related[i][k].reason));
+			tlist_push(a, rel, tv_map(r));
+		}
+		set(a, m, "related", tv_list(rel));
+	}
+}
+
+static struct tval terms_val(struct model *md, const struct term *t, size_t n, const char *base, struct tval **each)
+{
+	struct arena *a = md->a;
+	struct tlist *l = tlist_new(a, n);
+	*each = arena_alloc(a, (n + 1) * sizeof **each);
+	for (size_t i = 0; i < n; i++) {
+		struct tmap *m = tmap_new(a, 6);
+		set(a, m, "name", S(t[i].name));
+		set(a, m, "slug", S(t[i].slug));
+		set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(t[i].slug)));
+		set(a, m, "feed_url", C(a, "/%s/%.*s/feed.xml", base, STR_FMT(t[i].slug)));
+		set(a, m, "count", tv_int((int64_t)t[i].nposts));
+		set(a, m, "posts", post_list(md, t[i].posts, t[i].nposts));
+		(*each)[i] = tv_map(m);
+		tlist_push(a, l, (*each)[i]);
+	}
+	return tv_list(l);
+}
+
+static void build_years_val(struct model *md)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	struct tlist *l = tlist_new(a, s->nyears);
+	md->year_vals = arena_alloc(a, (s->nyears + 1) * sizeof *md->year_vals);
+	for (size_t i = 0; i < s->nyears; i++) {
+		struct tmap *m = tmap_new(a, 4);
+		set(a, m, "year", tv_int(s->years[i].year));
+		set(a, m, "url", C(a, "/archive/%d/", s->years[i].year));
+		set(a, m, "count", tv_int((int64_t)s->years[i].nposts));
+		set(a, m, "posts", post_list(md, s->years[i].posts, s->years[i].nposts));
+		md->year_vals[i] = tv_map(m);
+		tlist_push(a, l, md->year_vals[i]);
+	}
+	md->years = tv_list(l);
+}
+
+static struct tval page_val(struct arena *a, const struct page *pg)
+{
+	struct tmap *m = tmap_new(a, 10);
+	set(a, m, "kind", tv_cstr("page"));
+	set(a, m, "slug", S(pg->slug));
+	set(a, m, "title", S(pg->title));
+	set(a, m, "description", S(pg->description.len ? pg->description : pg->doc.summary_text));
+	set(a, m, "url", S(pg->url));
+	set(a, m, "content", tv_safe(pg->doc.html));
+	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
+	set(a, m, "show_toc", tv_bool(pg->toc >= 0 ? pg->toc : pg->doc.nheadings >= 3));
+	set(a, m, "math", tv_bool(pg->doc.math_spans > 0));
+	return tv_map(m);
+}
+
+static void set_globals(struct model *md, struct tmpl_env *env)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	const struct config *c = s->cfg;
+	struct tmap *site = tmap_new(a, 24);
+	set(a, site, "title", S(c->title));
+	set(a, site, "tagline", S(c->tagline));
+	set(a, site, "description", S(c->description));
+	set(a, site, "base_url", S(c->base_url));
+	set(a, site, "language", S(c->language));
+	struct tmap *author = tmap_new(a, 3);
+	set(a, author, "name", S(c->author_name));
+	set(a, author, "url", S(c->author_url));
+	set(a, author, "email", S(c->author_email));
+	set(a, site, "author", tv_map(author));
+	struct tlist *menu = tlist_new(a, c->nmenu);
+	for (size_t i = 0; i < c->nmenu; i++) {
+		struct tmap *m = tmap_new(a, 2);
+		set(a, m, "label", S(c->menu[i].label));
+		set(a, m, "url", S(c->menu[i].url));
+		tlist_push(a, menu, tv_map(m));
+	}
+	set(a, site, "menu", tv_list(menu));
+	set(a, site, "feeds", tv_bool(c->feeds));
+	set(a, site, "feeds_full", tv_bool(c->feeds_full));
+	set(a, site, "search", tv_bool(c->search));
+	set(a, site, "posts_per_page", tv_int(c->posts_per_page));
+	set(a, site, "post_count", tv_int((int64_t)s->nposts));
+	set(a, site, "total_minutes", tv_int(s->total_minutes));
+	/* the newest post's date: what the site feed's <updated> says; never the clock */
+	set(a, site, "updated", s->nposts ? S(s->posts[0]->has_updated && s->posts[0]->updated.utc > s->posts[0]->date.utc
+						   ? s->posts[0]->updated.iso : s->posts[0]->date.iso)
+					  : tv_cstr("1970-01-01T00:00:00+00:00"));
+	set(a, site, "generator", tv_cstr("folio"));
+	tmpl_env_set_global(env, "site", tv_map(site));
+
+	struct tmap *data = tmap_new(a, s->content->ndata);
+	for (size_t i = 0; i < s->content->ndata; i++)
+		tmap_set(a, data, s->content->data[i].name, tval_from_yaml(a, s->content->data[i].root));
+	tmpl_env_set_global(env, "data", tv_map(data));
+
+	tmpl_env_set_global(env, "all_posts", md->all_posts);
+	tmpl_env_set_global(env, "all_series", md->all_series);
+	struct tlist *feat = tlist_new(a, s->nfeatured);
+	for (size_t i = 0; i < s->nfeatured; i++)
+		tlist_push(a, feat, series_ref(md, s->featured[i]));
+	tmpl_env_set_global(env, "featured_series", tv_list(feat));
+	struct tlist *best = tlist_new(a, s->nbest_of);
+	for (size_t i = 0; i < s->nbest_of; i++) {
+		struct tmap *m = tmap_new(a, 2);
+		set(a, m, "post", post_ref(md, s->best_of[i].post));
+		set(a, m, "note", s->best_of[i].note.len ? S(s->best_of[i].note) : tv_none());
+		tlist_push(a, best, tv_map(m));
+	}
+	tmpl_env_set_global(env, "best_of", tv_list(best));
+	tmpl_env_set_global(env, "start_here", s->start_here ? page_val(a, s->start_here) : tv_none());
+	struct tlist *pages = tlist_new(a, s->npages);
+	for (size_t i = 0; i < s->npages; i++)
+		tlist_push(a, pages, page_val(a, s->pages[i]));
+	tmpl_env_set_global(env, "pages", tv_list(pages));
+	tmpl_env_set_global(env, "tags", md->tags);
+	tmpl_env_set_global(env, "categories", md->categories);
+	tmpl_env_set_global(env, "years", md->years);
+}
+
+/* ---- pages ---- */
+
+struct job {
+	const char *tmpl;
+	const char *out; /* path in the output, e.g. "posts/x/index.html" */
+	struct tval vars;
+};
+
+struct jobs {
+	struct job *v;
+	size_t n, cap;
+};
+
+static void add_job(struct arena *a, struct jobs *j, const char *tmpl, const char *out, struct tmap *vars)
+{
+	if (j->n == j->cap) {
+		size_t cap = j->cap ? j->cap * 2 : 256;
+		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);
+		j->cap = cap;
+	}
+	j->v[j->n++] = (struct job){tmpl, out, tv_map(vars)};
+}
+
+static const char *fmt(struct arena *a, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static const char *fmt(struct arena *a, const char *f, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, f);
+	buf_vprintf(&b, f, ap);
+	va_end(ap);
+	const char *s = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return s;
+}
+
+static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url, struct tval title)
+{
+	struct tmap *vars = tmap_new(a, 8);
+	struct tmap *page = tmap_new(a, 4);
+	set(a, page, "kind", tv_cstr(kind));
+	set(a, page, "url", url);
+	set(a, page, "title", title);
+	set(a, vars, "page", tv_map(page));
+	return vars;
+}
+
+/* paginate: jobs for a listing of posts split into pages: base_url/ then
+ * base_url/page/N/. */
+static void paginate(struct model *md, struct jobs *j, const char *tmpl, const char *kind, const char *base,
+		     struct tval title, struct post *const *posts, size_t n, const char *key, struct tval item)
+{
+	struct arena *a = md->a;
+	size_t per = (size_t)md->s->cfg->posts_per_page;
+	size_t pages = n ? (n + per - 1) / per : 1;
+	for (size_t pg = 1; pg <= pages; pg++) {
+		const char *url = pg == 1 ? base : fmt(a, "%spage/%zu/", base, pg);
+		struct tmap *vars = page_vars(a, kind, tv_cstr(url), title);
+		struct tmap *pag = tmap_new(a, 8);
+		size_t from = (pg - 1) * per, to = from + per < n ? from + per : n;
+		set(a, pag, "items", post_list(md, posts + from, to - from));
+		set(a, pag, "current", tv_int((int64_t)pg));
+		set(a, pag, "total", tv_int((int64_t)pages));
+		set(a, pag, "total_items", tv_int((int64_t)n));
+		set(a, pag, "prev_url", pg > 1 ? tv_cstr(pg == 2 ? base : fmt(a, "%spage/%zu/", base, pg - 1)) : tv_none());
+		set(a, pag, "next_url", pg < pages ? tv_cstr(fmt(a, "%spage/%zu/", base, pg + 1)) : tv_none());
+		set(a, pag, "first_url", tv_cstr(base));
+		set(a, vars, "pagination", tv_map(pag));
+		if (key)
+			set(a, vars, key, item);
+		add_job(a, j, tmpl, fmt(a, "%sindex.html", url + 1), vars);
+	}
+}
+
+static void feed_job(struct model *md, struct jobs *j, const char *tmpl, const char *out, struct tval title,
+		     struct tval url, struct tval self, struct post *const *posts, size_t n)
+{
+	struct arena *a = md->a;
+	struct tmap *vars = page_vars(a, "feed", url, title);
+	size_t max = n < 20 ? n : 20;
+	struct tmap *feed = tmap_new(a, 6);
+	set(a, feed, "title", title);
+	set(a, feed, "url", url);
+	set(a, feed, "self", self);
+	set(a, feed, "posts", post_list(md, posts, max));
+	set(a, feed, "updated", max ? S(posts[0]->date.iso) : tv_cstr("1970-01-01T00:00:00+00:00"));
+	set(a, vars, "feed", tv_map(feed));
+	add_job(a, j, tmpl, out, vars);
+}
+
+static void list_jobs(struct model *md, struct jobs *j)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	const struct config *c = s->cfg;
+	paginate(md, j, "home.html", "home", "/", S(c->title), s->posts, s->nposts, NULL, tv_none());
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		struct tmap *vars = page_vars(a, "post", S(p->url), S(p->title));
+		set(a, vars, "post", md->post_vals[i]);
+		add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars);
+		for (size_t k = 0; k < p->naliases; k++) {
+			struct tmap *rv = page_vars(a, "alias", S(p->aliases[k]), S(p->title));
+			set(a, rv, "target", S(p->url));
+			struct str al = p->aliases[k];
+			int dir = al.p[al.len - 1] == '/';
+			add_job(a, j, "alias.html", fmt(a, "%.*s%s", (int)al.len - 1, al.p + 1, dir ? "/index.html" : ""), rv);
+		}
+	}
+	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), tv_cstr("Series"));
+	add_job(a, j, "series_index.html", "series/index.html", sv);
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct series *se = s->series[i];
+		struct tmap *vars = page_vars(a, "series", S(se->url), S(se->title));
+		set(a, vars, "series", md->series_vals[i]);
+		add_job(a, j, "series.html", fmt(a, "series/%.*s/index.html", STR_FMT(se->slug)), vars);
+		if (c->feeds)
+			feed_job(md, j, "atom.xml", fmt(a, "series/%.*s/feed.xml", STR_FMT(se->slug)), S(se->title), S(se->url),
+				 C(a, "%.*sfeed.xml", STR_FMT(se->url)), se->posts, se->nposts);
+	}
+	struct tmap *tv = page_vars(a, "tags", tv_cstr("/tags/"), tv_cstr("Tags"));
+	add_job(a, j, "tags.html", "tags/index.html", tv);
+	for (size_t i = 0; i < s->ntags; i++) {
+		const struct term *t = &s->tags[i];
+		const char *base = fmt(a, "/tags/%.*s/", STR_FMT(t->slug));
+		paginate(md, j, "tag.html", "tag", base, S(t->name), t->posts, t->nposts, "tag", md->tag_vals[i]);
+		if (c->feeds)
+			feed_job(md, j, "atom.xml", fmt(a, "%sfeed.xml", base + 1), S(t->name), tv_cstr(base),
+				 C(a, "%sfeed.xml", base), t->posts, t->nposts);
+	}
+	struct tmap *cv = page_vars(a, "categories", tv_cstr("/categories/"), tv_cstr("Categories"));
+	add_job(a, j, "categories.html", "categories/index.html", cv);
+	for (size_t i = 0; i < s->ncategories; i++) {
+		const struct term *t = &s->categories[i];
+		const char *base = fmt(a, "/categories/%.*s/", STR_FMT(t->slug));
+		paginate(md, j, "category.html", "category", base, S(t->name), t->posts, t->nposts, "category",
+			 md->category_vals[i]);
+	}
+	struct tmap *av = page_vars(a, "archive", tv_cstr("/archive/"), tv_cstr("Archive"));
+	add_job(a, j, "archive.html", "archive/index.html", av);
+	for (size_t i = 0; i < s->nyears; i++) {
+		struct tmap *vars = page_vars(a, "year", C(a, "/archive/%d/", s->years[i].year), C(a, "%d", s->years[i].year));
+		set(a, vars, "year", md->year_vals[i]);
+		add_job(a, j, "year.html", fmt(a, "archive/%d/index.html", s->years[i].year), vars);
+	}
+	for (size_t i = 0; i < s->npages; i++) {
+		const struct page *pg = s->pages[i];
+		struct tmap *vars = page_vars(a, "page", S(pg->url), S(pg->title));
+		set(a, vars, "page_content", page_val(a, pg));
+		set(a, vars, "doc", page_val(a, pg));
+		const char *tmpl = pg->template_name.len ? arena_strndup(a, pg->template_name.p, pg->template_name.len) : "page.html";
+		add_job(a, j, tmpl, fmt(a, "%.*s/index.html", STR_FMT(pg->slug)), vars);
+		for (size_t k = 0; k < pg->naliases; k++) {
+			struct tmap *rv = page_vars(a, "alias", S(pg->aliases[k]), S(pg->title));
+			set(a, rv, "target", S(pg->url));
+			struct str al = pg->aliases[k];
+			int dir = al.p[al.len - 1] == '/';
+			add_job(a, j, "alias.html", fmt(a, "%.*s%s", (int)al.len - 1, al.p + 1, dir ? "/index.html" : ""), rv);
+		}
+	}
+	if (c->feeds) {
+		feed_job(md, j, "atom.xml", "feed.xml", S(c->title), tv_cstr("/"), tv_cstr("/feed.xml"), s->posts, s->nposts);
+		feed_job(md, j, "feed.json", "feed.json", S(c->title), tv_cstr("/"), tv_cstr("/feed.json"), s->posts,
+			 s->nposts);
+	}
+	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
+	add_job(a, j, "robots.txt", "robots.txt", page_vars(a, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
+	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), tv_cstr("Page not found")));
+}
+
+/* ---- rendering on threads ---- */
+
+struct pool {
+	const struct tmpl_env *env;
+	struct diag *d;
+	struct output *o;
+	const struct jobs *jobs;
+	size_t next;
+	pthread_mutex_t lock;
+	int errors;
+};
+
+static void *render_worker(void *arg)
+{
+	struct pool *p = arg;
+	struct buf out;
+	buf_init(&out);
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->jobs->n)
+			break;
+		const struct job *j = &p->jobs->v[i];
+		struct arena *scratch = arena_new();
+		buf_reset(&out);
+		int e = tmpl_render(p->env, j->tmpl, &j->vars, &out, scratch, p->d);
+		if (!e)
+			e = output_write(p->o, j->out, out.p ? out.p : "", out.len) ? 1 : 0;
+		arena_free(scratch);
+		if (e) {
+			pthread_mutex_lock(&p->lock);
+			p->errors += e;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+	buf_fini(&out);
+	return NULL;
+}
+
+static int copy_static(struct diag *d, struct output *o, const struct site *s, const char *site_dir)
+{
+	int errors = 0;
+	/* the theme's files first; the site's static/ replaces them */
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "static/", 7) && output_write(o, f->name + 7, f->data, f->len))
+			errors++;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/static", site_dir);
+	if (output_copy_tree(o, dir, "", 0) < 0)
+		errors++;
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		if (!p->bundle_dir)
+			continue;
+		char rel[1024];
+		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
+		if (output_copy_tree(o, p->bundle_dir, rel, 1) < 0)
+			errors++;
+	}
+	(void)d;
+	return errors;
+}
+
+int render_site(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env, struct output *o,
+		const char *site_dir, int jobs, size_t *pages)
+{
+	struct model md;
+	memset(&md, 0, sizeof md);
+	md.a = a;
+	md.s = s;
+	build_posts(&md);
+	md.all_posts = post_list(&md, s->posts, s->nposts);
+	build_series_vals(&md);
+	link_posts(&md);
+	md.tags = terms_val(&md, s->tags, s->ntags, "tags", &md.tag_vals);
+	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", &md.category_vals);
+	build_years_val(&md);
+	set_globals(&md, env);
+
+	int errors = copy_static(d, o, s, site_dir);
+	struct jobs j = {0};
+	list_jobs(&md, &j);
+
+	struct pool p;
+	memset(&p, 0, sizeof p);
+	p.env = env;
+	p.d = d;
+	p.o = o;
+	p.jobs = &j;
+	pthread_mutex_init(&p.lock, NULL);
+	int n = jobs > 0 ? jobs : 1;
+	pthread_t *th = xcalloc((size_t)n, sizeof *th);
+	for (int i = 1; i < n; i++)
+		if (pthread_create(&th[i], NULL, render_worker, &p) != 0) {
+			fputs("folio: cannot start a thread\n", stderr);
+			exit(1);
+		}
+	render_worker(&p);
+	for (int i = 1; i < n; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	pthread_mutex_destroy(&p.lock);
+	*pages = j.n;
+	return errors + p.errors;
+}

@@ -1,0 +1,692 @@
+/* site.c: the model: Markdown of every document (in parallel), then
+ * ordering, series, terms, years, neighbours and related posts. Nothing
+ * here is quadratic in posts, tags or series. */
+#include "site.h"
+
+#include "slug.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Markdown on worker threads ---- */
+
+enum job_kind { JOB_POST, JOB_SERIES, JOB_PAGE };
+
+struct md_job {
+	enum job_kind kind;
+	void *item;
+};
+
+struct md_pool {
+	const struct config *cfg;
+	struct diag *d;
+	struct md_job *jobs;
+	size_t njobs;
+	size_t next; /* the next job to take */
+	pthread_mutex_t lock;
+	struct arena **arenas;
+};
+
+struct worker_arg {
+	struct md_pool *pool;
+	int id;
+};
+
+static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
+{
+	struct md_options o = {p->cfg->smart_punctuation, p->cfg->math, 1};
+	struct source *s;
+	struct md_doc *doc;
+	switch (j->kind) {
+	case JOB_POST:
+		s = &((struct post *)j->item)->s;
+		doc = &((struct post *)j->item)->doc;
+		break;
+	case JOB_SERIES:
+		s = &((struct series *)j->item)->s;
+		doc = &((struct series *)j->item)->doc;
+		break;
+	default:
+		s = &((struct page *)j->item)->s;
+		doc = &((struct page *)j->item)->doc;
+	}
+	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+	if (j->kind == JOB_POST) {
+		struct post *post = j->item;
+		post->minutes = post->reading_time ? post->reading_time : md_reading_minutes(doc, p->cfg->reading_speed);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct md_pool *p = w->pool;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		/* take jobs in small batches: fewer lock round trips */
+		size_t start = p->next, end = start + 8 < p->njobs ? start + 8 : p->njobs;
+		p->next = end;
+		pthread_mutex_unlock(&p->lock);
+		if (start >= end)
+			break;
+		for (size_t i = start; i < end; i++)
+			run_job(p, p->arenas[w->id], &p->jobs[i]);
+	}
+	return NULL;
+}
+
+static void render_markdown(struct site *site, struct diag *d, const struct build_opts *opts, struct content *c)
+{
+	struct md_pool p;
+	memset(&p, 0, sizeof p);
+	p.cfg = site->cfg;
+	p.d = d;
+	p.njobs = c->nposts + c->nseries + c->npages;
+	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);
+	size_t k = 0;
+	for (size_t i = 0; i < c->nposts; i++)
+		p.jobs[k++] = (struct md_job){JOB_POST, c->posts[i]};
+	for (size_t i = 0; i < c->nseries; i++)
+		p.jobs[k++] = (struct md_job){JOB_SERIES, c->series[i]};
+	for (size_t i = 0; i < c->npages; i++)
+		p.jobs[k++] = (struct md_job){JOB_PAGE, c->pages[i]};
+	int n = opts->jobs > 0 ? opts->jobs : 1;
+	if ((size_t)n > p.njobs / 8 + 1)
+		n = (int)(p.njobs / 8 + 1);
+	pthread_mutex_init(&p.lock, NULL);
+	site->worker_arenas = xcalloc((size_t)n, sizeof *site->worker_arenas);
+	site->nworkers = n;
+	for (int i = 0; i < n; i++)
+		site->worker_arenas[i] = arena_new();
+	p.arenas = site->worker_arenas;
+	pthread_t *th = xcalloc((size_t)n, sizeof *th);
+	struct worker_arg *args = xcalloc((size_t)n, sizeof *args);
+	for (int i = 0; i < n; i++) {
+		args[i].pool = &p;
+		args[i].id = i;
+		if (i > 0 && pthread_create(&th[i], NULL, worker, &args[i]) != 0) {
+			fputs("folio: cannot start a thread\n", stderr);
+			exit(1);
+		}
+	}
+	worker(&args[0]); /* the calling thread works too */
+	for (int i = 1; i < n; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	free(th);
+	free(args);
+	free(p.jobs);
+}
+
+void site_free(struct site *s)
+{
+	for (int i = 0; i < s->nworkers; i++)
+		arena_free(s->worker_arenas[i]);
+	free(s->worker_arenas);
+	s->worker_arenas = NULL;
+	s->nworkers = 0;
+}
+
+/* ---- helpers ---- */
+
+static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+{
+	struct diag_loc loc = {s->path, s->src, s->len, n ? n->line : 1, n ? n->col : 1};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* A string -> pointer map for slugs (open addressing; arena). */
+struct index {
+	struct str *keys;
+	void **vals;
+	size_t cap, n;
+};
+
+static uint64_t hash(struct str s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < s.len; i++) {
+		h ^= (unsigned char)s.p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static void index_init(struct arena *a, struct index *ix, size_t n)
+{
+	ix->cap = 16;
+	while (ix->cap < n * 2 + 2)
+		ix->cap *= 2;
+	ix->keys = arena_alloc(a, ix->cap * sizeof *ix->keys);
+	ix->vals = arena_alloc(a, ix->cap * sizeof *ix->vals);
+	ix->n = 0;
+}
+
+/* index_put: stores val under key unless present; returns the value stored
+ * under key (the old one if it was there). The index must have room. */
+static void *index_put(struct index *ix, struct str key, void *val)
+{
+	size_t j = hash(key) & (ix->cap - 1);
+	while (ix->vals[j]) {
+		if (str_eq(ix->keys[j], key))
+			return ix->vals[j];
+		j = (j + 1) & (ix->cap - 1);
+	}
+	ix->keys[j] = key;
+	ix->vals[j] = val;
+	ix->n++;
+	return val;
+}
+
+static void *index_get(const struct index *ix, struct str key)
+{
+	size_t j = hash(key) & (ix->cap - 1);
+	while (ix->vals[j]) {
+		if (str_eq(ix->keys[j], key))
+			return ix->vals[j];
+		j = (j + 1) & (ix->cap - 1);
+	}
+	return NULL;
+}
+
+/* suggest: the closest key of ix to word, for "did you mean". */
+static const char *suggest(struct arena *a, const struct index *ix, struct str word)
+{
+	const char **cand = arena_alloc(a, (ix->n + 1) * sizeof *cand);
+	size_t k = 0;
+	for (size_t i = 0; i < ix->cap && k < 4096; i++)
+		if (ix->vals[i])
+			cand[k++] = arena_strndup(a, ix->keys[i].p, ix->keys[i].len);
+	cand[k] = NULL;
+	return diag_suggest(word.p, word.len, cand);
+}
+
+static int cmp_post_date(const void *x, const void *y)
+{
+	const struct post *a = *(struct post *const *)x, *b = *(struct post *const *)y;
+	if (a->date.utc != b->date.utc)
+		return a->date.utc > b->date.utc ? -1 : 1;
+	return str_cmp(a->slug, b->slug); /* same instant: by slug, so the order is stable */
+}
+
+static int cmp_series(const void *x, const void *y)
+{
+	const struct series *a = *(struct series *const *)x, *b = *(struct series *const *)y;
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? -1 : 1;
+	int c = str_cmp(a->title, b->title);
+	return c ? c : str_cmp(a->slug, b->slug);
+}
+
+static int cmp_term(const void *x, const void *y)
+{
+	const struct term *a = x, *b = y;
+	return str_cmp(a->slug, b->slug);
+}
+
+static void term_add(struct arena *a, struct term *t, struct post *p)
+{
+	if (t->nposts == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4;
+		t->posts = arena_realloc(a, t->posts, t->cap * sizeof *t->posts, cap * sizeof *t->posts);
+		t->cap = cap;
+	}
+	t->posts[t->nposts++] = p;
+}
+
+/* build_terms: groups posts (newest first) by tag or category slug. */
+static void build_terms(struct arena *a, struct site *s, int categories)
+{
+	struct index ix;
+	size_t guess = 16;
+	for (size_t i = 0; i < s->nposts; i++)
+		guess += categories ? 1 : s->posts[i]->ntags;
+	index_init(a, &ix, guess);
+	struct term *terms = arena_alloc(a, guess * sizeof *terms);
+	size_t n = 0;
+	for (size_t i = 0; i < s->nposts; i++) {
+		struct post *p = s->posts[i];
+		size_t cnt = categories ? (p->category.len ? 1 : 0) : p->ntags;
+		for (size_t k = 0; k < cnt; k++) {
+			struct str name = categories ? p->category : p->tags[k];
+			struct str slug = slugify(a, name);
+			if (!slug.len)
+				slug = STR_LIT("_");
+			struct term *t = index_get(&ix, slug);
+			if (!t) {
+				t = &terms[n++];
+				t->name = name;
+				t->slug = slug;
+				index_put(&ix, slug, t);
+			}
+			/* a post listing the same tag twice appears once */
+			if (!t->nposts || t->posts[t->nposts - 1] != p)
+				term_add(a, t, p);
+		}
+	}
+	/* sort by slug; the index pointed into `terms`, which is not used again */
+	qsort(terms, n, sizeof *terms, cmp_term);
+	if (categories) {
+		s->categories = terms;
+		s->ncategories = n;
+	} else {
+		s->tags = terms;
+		s->ntags = n;
+	}
+}
+
+static void build_years(struct arena *a, struct site *s)
+{
+	s->years = arena_alloc(a, (s->nposts + 1) * sizeof *s->years);
+	for (size_t i = 0; i < s->nposts; i++) {
+		struct post *p = s->posts[i];
+		if (!s->nyears || s->years[s->nyears - 1].year != p->date.year) {
+			struct year *y = &s->years[s->nyears++];
+			y->year = p->date.year;
+			y->posts = &s->posts[i]; /* a run of the date-sorted list */
+		}
+		s->years[s->nyears - 1].nposts++;
+	}
+}
+
+/* ---- series ---- */
+
+struct member {
+	struct post *post;
+	int order; /* the position that decides the order */
+};
+
+static int cmp_member(const void *x, const void *y)
+{
+	const struct member *a = x, *b = y;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	/* no explicit order on either: oldest first */
+	if (a->post->date.utc != b->post->date.utc)
+		return a->post->date.utc < b->post->date.utc ? -1 : 1;
+	return str_cmp(a->post->slug, b->post->slug);
+}
+
+static int build_series(struct arena *a, struct diag *d, struct content *c, const struct index *posts_by_slug)
+{
+	int errors = 0;
+	struct index sx;
+	index_init(a, &sx, c->nseries);
+	for (size_t i = 0; i < c->nseries; i++)
+		index_put(&sx, c->series[i]->slug, c->series[i]);
+	/* members of each series, drafts included: they keep their place */
+	struct member **mem = arena_alloc(a, (c->nseries + 1) * sizeof *mem);
+	size_t *nmem = arena_alloc(a, (c->nseries + 1) * sizeof *nmem);
+	/* count claims first, to size the member arrays */
+	struct series **claimed = arena_alloc(a, (c->nposts + 1) * sizeof *claimed);
+	for (size_t i = 0; i < c->nposts; i++) {
+		struct post *p = c->posts[i];
+		if (!p->series_slug.len)
+			continue;
+		struct series *se = index_get(&sx, p->series_slug);
+		if (!se) {
+			const char *sug = suggest(a, &sx, p->series_slug);
+			err_at(d, &p->s, p->series_node, "unknown series '%.*s'%s%s%s (series are the files in content/series/)",
+			       STR_FMT(p->series_slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			errors++;
+			continue;
+		}
+		claimed[i] = se;
+	}
+	for (size_t si = 0; si < c->nseries; si++) {
+		struct series *se = c->series[si];
+		size_t cap = se->npost_slugs;
+		for (size_t i = 0; i < c->nposts; i++)
+			if (claimed[i] == se)
+				cap++;
+		mem[si] = arena_alloc(a, (cap + 1) * sizeof **mem);
+		if (se->post_slugs) {
+			/* the series file's list decides the order */
+			struct index listed;
+			index_init(a, &listed, se->npost_slugs);
+			for (size_t k = 0; k < se->npost_slugs; k++) {
+				struct post *p = index_get(posts_by_slug, se->post_slugs[k]);
+				const struct ynode *at = se->posts_node->items[k];
+				if (!p) {
+					const char *sug = suggest(a, posts_by_slug, se->post_slugs[k]);
+					err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
+					       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+					errors++;
+					continue;
+				}
+				if (index_put(&listed, p->slug, p) != p || (p->series_slug.len && index_get(&sx, p->series_slug) != se &&
+									    index_get(&sx, p->series_slug))) {
+					if (index_get(&listed, p->slug) != p)
+						err_at(d, &se->s, at, "post '%.*s' is listed twice", STR_FMT(p->slug));
+					else
+						err_at(d, &se->s, at, "post '%.*s' belongs to series '%.*s' (its front matter says so)",
+						       STR_FMT(p->slug), STR_FMT(p->series_slug));
+					errors++;
+					continue;
+				}
+				if (p->series_order && p->series_order != (int)k + 1) {
+					err_at(d, &p->s, p->order_node,
+					       "series_order %d disagrees with the series file, which lists this post at position %zu",
+					       p->series_order, k + 1);
+					errors++;
+				}
+				mem[si][nmem[si]++] = (struct member){p, (int)k + 1};
+			}
+			for (size_t i = 0; i < c->nposts; i++) {
+				if (claimed[i] == se && !index_get(&listed, c->posts[i]->slug)) {
+					err_at(d, &c->posts[i]->s, c->posts[i]->series_node,
+					       "this post names series '%.*s', whose 'posts' list does not include '%.*s'",
+					       STR_FMT(se->slug), STR_FMT(c->posts[i]->slug));
+					errors++;
+				}
+			}
+		} else {
+			for (size_t i = 0; i < c->nposts; i++) {
+				if (claimed[i] != se)
+					continue;
+				struct post *p = c->posts[i];
+				/* explicit positions first, then the rest by date */
+				mem[si][nmem[si]++] = (struct member){p, p->series_order ? p->series_order : 1 << 30};
+			}
+			qsort(mem[si], nmem[si], sizeof **mem, cmp_member);
+			for (size_t k = 1; k < nmem[si]; k++) {
+				struct member *x = &mem[si][k - 1], *y = &mem[si][k];
+				if (x->order == y->order && x->order != 1 << 30) {
+					err_at(d, &y->post->s, y->post->order_node,
+					       "position %d of series '%.*s' is also taken by %s (two posts cannot share a position)",
+					       y->order, STR_FMT(se->slug), x->post->s.path);
+					errors++;
+				}
+			}
+		}
+		/* the published members, numbered consecutively */
+		se->posts = arena_alloc(a, (nmem[si] + 1) * sizeof *se->posts);
+		for (size_t k = 0; k < nmem[si]; k++) {
+			struct post *p = mem[si][k].post;
+			if (p->index < 0)
+				continue; /* a draft or future post, not built */
+			p->series = se;
+			se->posts[se->nposts++] = p;
+			p->part = (int)se->nposts;
+			se->minutes += p->minutes;
+		}
+		for (size_t k = 0; k < se->nposts; k++) {
+			se->posts[k]->series_prev = k ? se->posts[k - 1] : NULL;
+			se->posts[k]->series_next = k + 1 < se->nposts ? se->posts[k + 1] : NULL;
+		}
+		se->start = se->nposts ? se->posts[0] : NULL;
+		if (se->recommended_start.len) {
+			struct post *p = index_get(posts_by_slug, se->recommended_start);
+			if (!p || p->series != se) {
+				if (!p) {
+					const char *sug = suggest(a, posts_by_slug, se->recommended_start);
+					err_at(d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
+					       STR_FMT(se->recommended_start), sug ? " (did you mean '" : "", sug ? sug : "",
+					       sug ? "'?)" : "");
+					errors++;
+				} else if (p->index >= 0) {
+					err_at(d, &se->s, se->recommended_node, "recommended_start '%.*s' is not a post of this series",
+					       STR_FMT(se->recommended_start));
+					errors++;
+				}
+			} else {
+				se->start = p;
+			}
+		}
+		char url[512];
+		snprintf(url, sizeof url, "/series/%.*s/", STR_FMT(se->slug));
+		se->url = str_from(arena_strndup(a, url, strlen(url)));
+	}
+	return errors;
+}
+
+/* ---- related posts ---- */
+
+struct cand {
+	struct post *post;
+	int score;
+	int64_t distance;
+};
+
+static int cmp_cand(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->distance != b->distance)
+		return a->distance < b->distance ? -1 : 1;
+	return a->post->index - b->post->index;
+}
+
+/* build_related: per post, the posts next to it in its series, then those
+ * sharing the most tags (nearest in time first), then the nearest in time.
+ * Each tag contributes only the RELATED_WINDOW posts around this one, so a
+ * tag on every post costs O(window), not O(posts). */
+#define RELATED_WINDOW 64
+static void build_related(struct arena *a, struct site *s, int max)
+{
+	size_t n = s->nposts;
+	s->related = arena_alloc(a, (n + 1) * sizeof *s->related);
+	s->nrelated = arena_alloc(a, (n + 1) * sizeof *s->nrelated);
+	if (max <= 0)
+		return;
+	int *score = xcalloc(n + 1, sizeof *score);
+	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8) * sizeof *cands);
+	/* each tag's list position of each post, found through a per-tag index */
+	struct index tag_ix;
+	index_init(a, &tag_ix, s->ntags);
+	for (size_t t = 0; t < s->ntags; t++)
+		index_put(&tag_ix, s->tags[t].slug, &s->tags[t]);
+	for (size_t i = 0; i < n; i++) {
+		struct post *p = s->posts[i];
+		struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
+		size_t k = 0;
+		if (p->series_prev && k < (size_t)max)
+			out[k++] = (struct related){p->series_prev, "previous in the series"};
+		if (p->series_next && k < (size_t)max)
+			out[k++] = (struct related){p->series_next, "next in the series"};
+		size_t nc = 0;
+		for (size_t t = 0; t < p->ntags && t < 64; t++) {
+			struct term *tg = index_get(&tag_ix, slugify(a, p->tags[t]));
+			if (!tg)
+				continue;
+			/* find p in the tag's date-sorted list by binary search on the index */
+			size_t lo = 0, hi = tg->nposts;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (tg->posts[mid]->index < p->index)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			size_t from = lo > RELATED_WINDOW ? lo - RELATED_WINDOW : 0;
+			size_t to = lo + RELATED_WINDOW + 1 < tg->nposts ? lo + RELATED_WINDOW + 1 : tg->nposts;
+			for (size_t j = from; j < to; j++) {
+				struct post *q = tg->posts[j];
+				if (q == p || q == p->series_prev || q == p->series_next)
+					continue;
+				if (score[q->index]++ == 0) {
+					int64_t dist = q->date.utc - p->date.utc;
+					cands[nc++] = (struct cand){q, 0, dist < 0 ? -dist : dist};
+				}
+			}
+		}
+		for (size_t j = 0; j < nc; j++) {
+			cands[j].score = score[cands[j].post->index];
+			score[cands[j].post->index] = 0;
+		}
+		qsort(cands, nc, sizeof *cands, cmp_cand);
+		for (size_t j = 0; j < nc && k < (size_t)max; j++)
+			out[k++] = (struct related){cands[j].post, "shared tags"};
+		/* fill up with the nearest posts in time */
+		for (size_t step = 1; k < (size_t)max && step < n; step++) {
+			int added = 0;
+			for (int side = -1; side <= 1 && k < (size_t)max; side += 2) {
+				long j = (long)i + side * (long)step;
+				if (j < 0 || (size_t)j >= n)
+					continue;
+				added = 1;
+				struct post *q = s->posts[j];
+				int dup = 0;
+				for (size_t m = 0; m < k; m++)
+					dup |= out[m].post == q;
+				if (!dup)
+					out[k++] = (struct related){q, "recent"};
+			}
+			if (!added)
+				break;
+		}
+		s->related[i] = out;
+		s->nrelated[i] = k;
+	}
+	free(score);
+	free(cands);
+}
+
+/* ---- the whole model ---- */
+
+int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
+	       const struct build_opts *opts, struct site *s)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = cfg;
+	s->content = c;
+	int before = d->errors;
+	render_markdown(s, d, opts, c);
+
+	/* duplicate slugs: the first file (by path) wins the error message */
+	struct index by_slug;
+	index_init(a, &by_slug, c->nposts);
+	for (size_t i = 0; i < c->nposts; i++) {
+		struct post *p = c->posts[i];
+		struct post *old = index_put(&by_slug, p->slug, p);
+		if (old != p) {
+			const struct ynode *at = schema_node(p->s.fm, "slug");
+			err_at(d, &p->s, at, "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
+			       old->s.path);
+		}
+	}
+	/* published posts */
+	s->posts = arena_alloc(a, (c->nposts + 1) * sizeof *s->posts);
+	for (size_t i = 0; i < c->nposts; i++) {
+		struct post *p = c->posts[i];
+		p->index = -1;
+		if (p->draft && !opts->drafts)
+			continue;
+		if (p->date.utc > opts->now && !opts->future)
+			continue;
+		s->posts[s->nposts++] = p;
+	}
+	qsort(s->posts, s->nposts, sizeof *s->posts, cmp_post_date);
+	for (size_t i = 0; i < s->nposts; i++) {
+		struct post *p = s->posts[i];
+		p->index = (int)i;
+		p->newer = i ? s->posts[i - 1] : NULL;
+		p->older = i + 1 < s->nposts ? s->posts[i + 1] : NULL;
+		char url[512];
+		snprintf(url, sizeof url, "/posts/%.*s/", STR_FMT(p->slug));
+		p->url = str_from(arena_strndup(a, url, strlen(url)));
+		s->total_minutes += p->minutes;
+	}
+	build_series(a, d, c, &by_slug);
+	s->series = arena_alloc(a, (c->nseries + 1) * sizeof *s->series);
+	for (size_t i = 0; i < c->nseries; i++)
+		s->series[s->nseries++] = c->series[i];
+	qsort(s->series, s->nseries, sizeof *s->series, cmp_series);
+
+	build_terms(a, s, 0);
+	build_terms(a, s, 1);
+	build_years(a, s);
+	build_related(a, s, opts->max_related);
+
+	/* pages: unique slugs, and none that takes a URL folio needs */
+	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
+		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", NULL};
+	struct index pages;
+	index_init(a, &pages, c->npages);
+	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);
+	for (size_t i = 0; i < c->npages; i++) {
+		struct page *pg = c->pages[i];
+		int bad = 0;
+		for (size_t k = 0; reserved[k]; k++)
+			if (str_eq_cstr(pg->slug, reserved[k])) {
+				err_at(d, &pg->s, schema_node(pg->s.fm, "slug"),
+				       "the page slug '%.*s' is taken by folio's own pages (rename the file or set 'slug')",
+				       STR_FMT(pg->slug));
+				bad = 1;
+			}
+		struct page *old = index_put(&pages, pg->slug, pg);
+		if (old != pg) {
+			err_at(d, &pg->s, schema_node(pg->s.fm, "slug"), "duplicate page slug '%.*s': %s has it too",
+			       STR_FMT(pg->slug), old->s.path);
+			bad = 1;
+		}
+		char url[512];
+		snprintf(url, sizeof url, "/%.*s/", STR_FMT(pg->slug));
+		pg->url = str_from(arena_strndup(a, url, strlen(url)));
+		if (!bad && (!pg->draft || opts->drafts))
+			s->pages[s->npages++] = pg;
+	}
+	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL};
+	if (cfg->start_here.slug.len) {
+		s->start_here = index_get(&pages, cfg->start_here.slug);
+		if (!s->start_here) {
+			struct ynode at = {0};
+			at.line = cfg->start_here.line;
+			at.col = cfg->start_here.col;
+			const char *sug = suggest(a, &pages, cfg->start_here.slug);
+			err_at(d, &cfg_src, &at, "start_here names no page: '%.*s'%s%s%s (pages are the files in content/pages/)",
+			       STR_FMT(cfg->start_here.slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		}
+	}
+	s->best_of = arena_alloc(a, (cfg->nbest_of + 1) * sizeof *s->best_of);
+	for (size_t i = 0; i < cfg->nbest_of; i++) {
+		const struct slug_ref *r = &cfg->best_of[i];
+		struct post *p = index_get(&by_slug, r->slug);
+		if (!p) {
+			struct ynode at = {0};
+			at.line = r->line;
+			at.col = r->col;
+			const char *sug = suggest(a, &by_slug, r->slug);
+			err_at(d, &cfg_src, &at, "best_of names no post: '%.*s'%s%s%s", STR_FMT(r->slug),
+			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			continue;
+		}
+		if (p->index < 0)
+			continue; /* a draft or future post: left out of this build */
+		s->best_of[s->nbest_of++] = (struct best_pick){p, r->note};
+	}
+	struct index sx;
+	index_init(a, &sx, c->nseries);
+	for (size_t i = 0; i < c->nseries; i++)
+		index_put(&sx, c->series[i]->slug, c->series[i]);
+	s->featured = arena_alloc(a, (c->nseries + cfg->nfeatured_series + 1) * sizeof *s->featured);
+	if (cfg->nfeatured_series) {
+		for (size_t i = 0; i < cfg->nfeatured_series; i++) {
+			const struct slug_ref *r = &cfg->featured_series[i];
+			struct series *se = index_get(&sx, r->slug);
+			if (!se) {
+				struct ynode at = {0};
+				at.line = r->line;
+				at.col = r->col;
+				const char *sug = suggest(a, &sx, r->slug);
+				err_at(d, &cfg_src, &at, "featured_series names no series: '%.*s'%s%s%s", STR_FMT(r->slug),
+				       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+				continue;
+			}
+			s->featured[s->nfeatured++] = se;
+		}
+	} else {
+		for (size_t i = 0; i < s->nseries; i++)
+			if (s->series[i]->featured)
+				s->featured[s->nfeatured++] = s->series[i];
+	}
+	return d->errors - before;
+}

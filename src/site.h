@@ -1,0 +1,80 @@
+/* site.h: the model of the whole site, computed from config and content:
+ * published posts in date order, series with their order and totals, tags,
+ * categories, years, neighbours, related posts, and the home page's lists. */
+#ifndef FOLIO_SITE_H
+#define FOLIO_SITE_H
+
+#include "config.h"
+#include "content.h"
+
+/* A tag or a category: its name as first written, its URL slug, and its
+ * posts, newest first. */
+struct term {
+	struct str name, slug;
+	struct post **posts;
+	size_t nposts, cap;
+};
+
+struct year {
+	int year;
+	struct post **posts;
+	size_t nposts;
+};
+
+struct related {
+	struct post *post;
+	const char *reason; /* "same series", "shared tags", "recent" */
+};
+
+struct best_pick {
+	struct post *post;
+	struct str note;
+};
+
+struct build_opts {
+	int drafts;      /* build drafts */
+	int future;      /* build posts dated in the future */
+	int64_t now;     /* what "the future" is measured from (seconds since the epoch) */
+	int jobs;        /* worker threads for Markdown */
+	int max_related; /* related posts per post */
+};
+
+struct site {
+	const struct config *cfg;
+	struct content *content;
+	struct post **posts; /* published, newest first */
+	size_t nposts;
+	struct series **series; /* by weight, then title */
+	size_t nseries;
+	struct series **featured; /* for the home page */
+	size_t nfeatured;
+	struct term *tags; /* by name */
+	size_t ntags;
+	struct term *categories;
+	size_t ncategories;
+	struct year *years; /* newest first */
+	size_t nyears;
+	struct page **pages;
+	size_t npages;
+	struct page *start_here;
+	struct best_pick *best_of;
+	size_t nbest_of;
+	struct related **related; /* per post (by post->index), max_related each */
+	size_t *nrelated;
+	int total_minutes;
+	struct arena **worker_arenas; /* Markdown results of each worker thread */
+	int nworkers;
+};
+
+/* site_build: renders every post's, series guide's and page's Markdown (on
+ * opts->jobs threads) and computes the model. Reports every inconsistency
+ * (unknown series, duplicate slugs, two posts at one series position, a
+ * best_of or recommended_start naming a missing post, ...) to d. Returns
+ * the number of errors. */
+int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
+	       const struct build_opts *opts, struct site *out);
+
+/* site_free: frees the worker arenas (the rest lives in the build's arena). */
+void site_free(struct site *s);
+
+#endif
