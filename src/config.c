@@ -30,7 +30,7 @@ static void read_author(struct schema *s, const struct ynode *root, struct confi
 		return;
 	}
 	if (n->kind != YNODE_MAP) {
-		schema_error(s, n, "'author' must be a name or a map {name, url, email}, found a %s", yaml_kind_name(n));
+		schema_error(s, n, "'author' must be a name or a map {name, url, email}, found %s", kind_a(n));
 		return;
 	}
 	static const char *const keys[] = {"name", "url", "email", NULL};
@@ -46,8 +46,8 @@ static void read_best_of(struct schema *s, const struct ynode *root, struct conf
 	if (!n || yaml_is_null(n))
 		return;
 	if (n->kind != YNODE_SEQ) {
-		schema_error(s, n, "'best_of' must be a list of post slugs or {post, note} maps, found a %s",
-			     yaml_kind_name(n));
+		schema_error(s, n, "'best_of' must be a list of post slugs or {post, note} maps, found %s",
+			     kind_a(n));
 		return;
 	}
 	c->best_of = arena_alloc(s->a, (n->len + 1) * sizeof *c->best_of);
@@ -69,8 +69,8 @@ static void read_best_of(struct schema *s, const struct ynode *root, struct conf
 			schema_str(s, it, "note", 0, &r->note);
 			c->nbest_of++;
 		} else {
-			schema_error(s, it, "a best_of item must be a post slug or {post, note}, found a %s",
-				     yaml_kind_name(it));
+			schema_error(s, it, "a best_of item must be a post slug or {post, note}, found %s",
+				     kind_a(it));
 		}
 	}
 }
@@ -81,14 +81,14 @@ static void read_featured(struct schema *s, const struct ynode *root, struct con
 	if (!n || yaml_is_null(n))
 		return;
 	if (n->kind != YNODE_SEQ) {
-		schema_error(s, n, "'featured_series' must be a list of series slugs, found a %s", yaml_kind_name(n));
+		schema_error(s, n, "'featured_series' must be a list of series slugs, found %s", kind_a(n));
 		return;
 	}
 	c->featured_series = arena_alloc(s->a, (n->len + 1) * sizeof *c->featured_series);
 	for (size_t i = 0; i < n->len; i++) {
 		const struct ynode *it = n->items[i];
 		if (it->kind != YNODE_SCALAR || yaml_is_null(it)) {
-			schema_error(s, it, "'featured_series' items must be series slugs, found a %s", yaml_kind_name(it));
+			schema_error(s, it, "'featured_series' items must be series slugs, found %s", kind_a(it));
 			continue;
 		}
 		slug_ref_at(&c->featured_series[c->nfeatured_series++], it);
@@ -101,14 +101,14 @@ static void read_menu(struct schema *s, const struct ynode *root, struct config 
 	if (!n || yaml_is_null(n))
 		return;
 	if (n->kind != YNODE_SEQ) {
-		schema_error(s, n, "'menu' must be a list of {label, url}, found a %s", yaml_kind_name(n));
+		schema_error(s, n, "'menu' must be a list of {label, url}, found %s", kind_a(n));
 		return;
 	}
 	c->menu = arena_alloc(s->a, (n->len + 1) * sizeof *c->menu);
 	for (size_t i = 0; i < n->len; i++) {
 		const struct ynode *it = n->items[i];
 		if (it->kind != YNODE_MAP) {
-			schema_error(s, it, "a menu item must be a map {label, url}, found a %s", yaml_kind_name(it));
+			schema_error(s, it, "a menu item must be a map {label, url}, found %s", kind_a(it));
 			continue;
 		}
 		static const char *const keys[] = {"label", "url", NULL};
@@ -137,7 +137,7 @@ static const struct ynode *read_switch(struct schema *s, const struct ynode *roo
 	}
 	if (n->kind != YNODE_MAP) {
 		schema_error(s, n, "'%s' must be false, true or a map, found %s", key,
-			     n->kind == YNODE_SCALAR ? "a string" : yaml_kind_name(n));
+			     n->kind == YNODE_SCALAR ? "a string" : kind_a(n));
 		return NULL;
 	}
 	*on = 1;
@@ -172,8 +172,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	if (!c->root)
 		return d->errors - before ? d->errors - before : 1;
 	if (c->root->kind != YNODE_MAP) {
-		schema_error(&s, c->root, "folio.yml must be a map of settings (key: value), found a %s",
-			     yaml_kind_name(c->root));
+		schema_error(&s, c->root, "folio.yml must be a map of settings (key: value), found %s",
+			     kind_a(c->root));
 		return s.errors;
 	}
 	const struct ynode *r = c->root;
@@ -202,7 +202,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	const struct ynode *sh = schema_node(r, "start_here");
 	if (sh && !yaml_is_null(sh)) {
 		if (sh->kind != YNODE_SCALAR)
-			schema_error(&s, sh, "'start_here' must be a page slug, found a %s", yaml_kind_name(sh));
+			schema_error(&s, sh, "'start_here' must be a page slug, found %s", kind_a(sh));
 		else
 			slug_ref_at(&c->start_here, sh);
 	}
@@ -230,8 +230,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 		const struct ynode *mac = schema_node(m, "macros");
 		if (mac && !yaml_is_null(mac)) {
 			if (mac->kind != YNODE_MAP)
-				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found a %s",
-					     yaml_kind_name(mac));
+				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found %s",
+					     kind_a(mac));
 			else {
 				for (size_t i = 0; i < mac->len; i++)
 					if (mac->items[i]->kind != YNODE_SCALAR)

@@ -115,7 +115,7 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 		return -1;
 	if (s->fm->kind != YNODE_MAP) {
 		struct diag_loc loc = {rel, src, len, s->fm->line, s->fm->col};
-		diag_error(d, &loc, "front matter must be a map of keys (key: value), found a %s", yaml_kind_name(s->fm));
+		diag_error(d, &loc, "front matter must be a map of keys (key: value), found %s", kind_a(s->fm));
 		return -1;
 	}
 	return 0;

@@ -17,8 +17,17 @@ void diag_init(struct diag *d, FILE *out)
 	pthread_mutex_init(&d->lock, NULL);
 }
 
+struct diag_pending {
+	char *path;
+	int line, col;
+	size_t seq;
+	char *plain, *colored;
+};
+
 void diag_fini(struct diag *d)
 {
+	diag_flush(d);
+	free(d->pending);
 	for (size_t i = 0; i < d->cap_seen; i++)
 		free(d->seen[i]);
 	free(d->seen);
@@ -170,9 +179,31 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 			d->errors++;
 		else if (level == DIAG_WARNING)
 			d->warnings++;
-		if (d->capture)
-			buf_append(d->capture, plain.p, plain.len);
-		if (d->out) {
+		if (d->defer) {
+			if (d->npending == d->cap_pending) {
+				d->cap_pending = d->cap_pending ? d->cap_pending * 2 : 32;
+				d->pending = xrealloc(d->pending, d->cap_pending * sizeof *d->pending);
+			}
+			struct diag_pending *p = &d->pending[d->npending];
+			const char *path = loc && loc->path ? loc->path : "";
+			p->path = xstrndup(path, strlen(path));
+			p->line = loc ? loc->line : 0;
+			p->col = loc ? loc->col : 0;
+			p->seq = d->npending++;
+			p->plain = xstrndup(plain.p, plain.len);
+			if (d->color) {
+				format_one(&colored, level, loc, msg.p, 1);
+				for (size_t i = 0; i < nnotes; i++)
+					format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
+				p->colored = xstrndup(colored.p, colored.len);
+			} else {
+				p->colored = NULL;
+			}
+		} else if (d->out || d->capture) {
+			if (d->capture)
+				buf_append(d->capture, plain.p, plain.len);
+		}
+		if (!d->defer && d->out) {
 			if (d->color) {
 				format_one(&colored, level, loc, msg.p, 1);
 				for (size_t i = 0; i < nnotes; i++)
@@ -188,6 +219,39 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 	buf_fini(&msg);
 	buf_fini(&plain);
 	buf_fini(&colored);
+}
+
+static int cmp_pending(const void *x, const void *y)
+{
+	const struct diag_pending *a = x, *b = y;
+	int c = strcmp(a->path, b->path);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void diag_flush(struct diag *d)
+{
+	pthread_mutex_lock(&d->lock);
+	qsort(d->pending, d->npending, sizeof *d->pending, cmp_pending);
+	for (size_t i = 0; i < d->npending; i++) {
+		struct diag_pending *p = &d->pending[i];
+		if (d->capture)
+			buf_puts(d->capture, p->plain);
+		if (d->out)
+			fputs(p->colored ? p->colored : p->plain, d->out);
+		free(p->path);
+		free(p->plain);
+		free(p->colored);
+	}
+	if (d->out)
+		fflush(d->out);
+	d->npending = 0;
+	pthread_mutex_unlock(&d->lock);
 }
 
 void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *loc,

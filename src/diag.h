@@ -37,6 +37,12 @@ struct diag {
 	pthread_mutex_t lock;
 	char **seen;         /* hash set of printed messages (open addressing) */
 	size_t nseen, cap_seen;
+	/* defer: hold messages until diag_flush, which prints them sorted by
+	 * path, line and column, so that a build on several threads reports in
+	 * the same order every time. */
+	int defer;
+	struct diag_pending *pending;
+	size_t npending, cap_pending;
 };
 
 /* diag_init: out may be NULL. Colour is on when out is a terminal and the
@@ -56,6 +62,10 @@ void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* diag_flush: prints the messages held back by defer, sorted by place
+ * (messages at the same place keep their order). */
+void diag_flush(struct diag *d);
 
 /* diag_suggest: the candidate closest to word by edit distance, if it is
  * close enough to be a likely typo; else NULL. candidates ends with NULL. */

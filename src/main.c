@@ -184,8 +184,10 @@ static int cmd_build(int argc, char **argv)
 		req.site_dir = ".";
 	struct diag d;
 	diag_init(&d, stderr);
+	d.defer = 1; /* sorted by place: the same order on any number of threads */
 	struct build_result res;
 	int errors = build_site(&req, &d, &res);
+	diag_flush(&d);
 	if (errors) {
 		fprintf(stderr, "folio: %d error%s%s; nothing was written\n", d.errors ? d.errors : errors,
 			(d.errors ? d.errors : errors) == 1 ? "" : "s",

@@ -45,9 +45,27 @@ int schema_check_keys(struct schema *s, const struct ynode *m, const char *const
 	return bad;
 }
 
+const char *kind_a(const struct ynode *n)
+{
+	const char *k = yaml_kind_name(n);
+	if (!strcmp(k, "integer"))
+		return "an integer";
+	if (!strcmp(k, "null"))
+		return "nothing";
+	if (!strcmp(k, "string"))
+		return "a string";
+	if (!strcmp(k, "float"))
+		return "a number";
+	if (!strcmp(k, "boolean"))
+		return "a boolean";
+	if (!strcmp(k, "list"))
+		return "a list";
+	return "a map";
+}
+
 static const char *found(const struct ynode *n)
 {
-	return yaml_kind_name(n);
+	return kind_a(n);
 }
 
 static int missing(struct schema *s, const struct ynode *m, const char *key, int required)
@@ -77,7 +95,7 @@ int schema_str(struct schema *s, const struct ynode *m, const char *key, int req
 		return missing(s, m, key, required);
 	}
 	if (n->kind != YNODE_SCALAR) {
-		schema_error(s, n, "'%s' must be a string, found a %s", key, found(n));
+		schema_error(s, n, "'%s' must be a string, found %s", key, found(n));
 		return -1;
 	}
 	if (required && str_trim(n->str).len == 0) {
@@ -95,9 +113,10 @@ int schema_int(struct schema *s, const struct ynode *m, const char *key, int64_t
 	if (!n || yaml_is_null(n))
 		return 0;
 	if (!yaml_as_int(n, &v)) {
-		schema_error(s, n, "'%s' must be an integer, found %s%.*s%s", key, n->kind == YNODE_SCALAR ? "'" : "a ",
-			     n->kind == YNODE_SCALAR ? (int)n->str.len : 0, n->kind == YNODE_SCALAR ? n->str.p : "",
-			     n->kind == YNODE_SCALAR ? "'" : found(n));
+		if (n->kind == YNODE_SCALAR)
+			schema_error(s, n, "'%s' must be an integer, found '%.*s'", key, STR_FMT(n->str));
+		else
+			schema_error(s, n, "'%s' must be an integer, found %s", key, found(n));
 		return -1;
 	}
 	if (v < min || v > max) {
@@ -118,7 +137,7 @@ int schema_bool(struct schema *s, const struct ynode *m, const char *key, int *o
 		if (n->kind == YNODE_SCALAR)
 			schema_error(s, n, "'%s' must be true or false, found '%.*s'", key, STR_FMT(n->str));
 		else
-			schema_error(s, n, "'%s' must be true or false, found a %s", key, found(n));
+			schema_error(s, n, "'%s' must be true or false, found %s", key, found(n));
 		return -1;
 	}
 	return 1;
@@ -130,7 +149,7 @@ int schema_str_list(struct schema *s, const struct ynode *m, const char *key, st
 	if (!n || yaml_is_null(n))
 		return 0;
 	if (n->kind != YNODE_SEQ) {
-		schema_error(s, n, "'%s' must be a list, found a %s (write %s: [a, b])", key, found(n), key);
+		schema_error(s, n, "'%s' must be a list, found %s (write %s: [a, b])", key, found(n), key);
 		return -1;
 	}
 	struct str *v = arena_alloc(s->a, (n->len + 1) * sizeof *v);
@@ -302,7 +321,7 @@ int schema_date(struct schema *s, const struct ynode *m, const char *key, int re
 	if (!n || yaml_is_null(n))
 		return missing(s, m, key, required);
 	if (n->kind != YNODE_SCALAR) {
-		schema_error(s, n, "'%s' must be a date, found a %s", key, found(n));
+		schema_error(s, n, "'%s' must be a date, found %s", key, found(n));
 		return -1;
 	}
 	const char *why;

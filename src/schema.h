@@ -59,6 +59,9 @@ const struct ynode *schema_node(const struct ynode *m, const char *key);
  * not a date (*why says what is wrong). */
 int parse_date_text(struct arena *a, struct str text, const char *tz, struct fdate *out, const char **why);
 
+/* kind_a: "a string", "an integer", "a list", ... for "found X" messages. */
+const char *kind_a(const struct ynode *n);
+
 /* tz_valid: whether name is a known IANA time zone (UTC always is). */
 int tz_valid(const char *name);
 

@@ -25,13 +25,6 @@ struct block_chain {
 	int cur_level;
 };
 
-enum func_kind { F_MACRO, F_RANGE, F_SUPER, F_NAMESPACE, F_CYCLER_UNUSED };
-
-struct tfunc {
-	enum func_kind kind;
-	const struct macro *m;
-};
-
 static const struct tfunc fn_range = {F_RANGE, NULL};
 static const struct tfunc fn_super = {F_SUPER, NULL};
 static const struct tfunc fn_namespace = {F_NAMESPACE, NULL};
@@ -92,13 +85,53 @@ static void pop_frame(struct render *r)
 	r->depth--;
 }
 
-/* undefined_error: an undefined value was used where a value is needed. */
-static void undefined_error(struct render *r, const struct expr *e, const struct tval *v)
+static int lookup(struct render *r, struct scope *s, struct str name, struct tval *out);
+
+/* suggest_name: the name in reach of scope s closest to name, for "did you
+ * mean": variables of the scopes, macros of the running template, the
+ * render's variables, globals and built-ins. NULL if none is close. */
+static const char *suggest_name(struct render *r, struct scope *s, struct str name)
 {
-	if (v->safe) /* u.s is a full message */
+	enum { MAX_CAND = 512 }; /* edit distance is quadratic: a big map needs no full scan */
+	const char **cand = arena_alloc(r->a, (MAX_CAND + 1) * sizeof *cand);
+	size_t k = 0;
+#define ADD(p_, n_)                                                                                \
+	do {                                                                                       \
+		if (k < MAX_CAND)                                                                  \
+			cand[k++] = arena_strndup(r->a, (p_), (n_));                               \
+	} while (0)
+	for (; s; s = s->parent)
+		for (size_t i = 0; i < s->n; i++)
+			ADD(s->names[i].p, s->names[i].len);
+	for (size_t i = 0; r->cur && i < r->cur->nmacros; i++)
+		ADD(r->cur->macros[i]->name.p, r->cur->macros[i]->name.len);
+	if (r->vars && r->vars->kind == TV_MAP)
+		for (size_t i = 0; i < r->vars->u.map->len; i++)
+			ADD(r->vars->u.map->keys[i].p, r->vars->u.map->keys[i].len);
+	else if (r->vars && r->vars->kind == TV_OBJ && r->vars->u.obj.cls->fields)
+		for (size_t i = 0; r->vars->u.obj.cls->fields[i]; i++)
+			ADD(r->vars->u.obj.cls->fields[i], strlen(r->vars->u.obj.cls->fields[i]));
+	for (size_t i = 0; i < r->env->globals->len; i++)
+		ADD(r->env->globals->keys[i].p, r->env->globals->keys[i].len);
+	static const char *const builtins[] = {"range", "super", "namespace"};
+	for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+		ADD(builtins[i], strlen(builtins[i]));
+#undef ADD
+	cand[k] = NULL;
+	return diag_suggest(name.p, name.len, cand);
+}
+
+/* undefined_error: an undefined value was used where a value is needed;
+ * s is the scope it was looked up in, for a suggestion. */
+static void undefined_error(struct render *r, const struct expr *e, const struct tval *v, struct scope *s)
+{
+	if (v->safe) { /* u.s is a full message */
 		expr_error(r, e, "%.*s", STR_FMT(v->u.s));
-	else
-		expr_error(r, e, "undefined variable '%.*s'", STR_FMT(v->u.s));
+		return;
+	}
+	const char *sug = suggest_name(r, s, v->u.s);
+	expr_error(r, e, "undefined variable '%.*s'%s%s%s", STR_FMT(v->u.s), sug ? " (did you mean '" : "",
+		   sug ? sug : "", sug ? "'?)" : "");
 }
 
 /* ---- output ---- */
@@ -155,6 +188,17 @@ static void scope_set(struct render *r, struct scope *s, struct str name, struct
 	s->n++;
 }
 
+static struct tval macro_value(const struct macro *m)
+{
+	struct tval v = {.kind = TV_FUNC};
+	v.u.func = &m->fn;
+	return v;
+}
+
+/* lookup: a name, from the innermost scope out, then the top-level macros
+ * of the running template (so an imported macro can call its neighbours,
+ * and a macro can be called above its definition), the render's
+ * variables, the globals and the built-in functions. */
 static int lookup(struct render *r, struct scope *s, struct str name, struct tval *out)
 {
 	for (; s; s = s->parent)
@@ -163,6 +207,11 @@ static int lookup(struct render *r, struct scope *s, struct str name, struct tva
 				*out = s->vals[i];
 				return 1;
 			}
+	for (size_t i = 0; r->cur && i < r->cur->nmacros; i++)
+		if (str_eq(r->cur->macros[i]->name, name)) {
+			*out = macro_value(r->cur->macros[i]);
+			return 1;
+		}
 	if (r->vars && tval_attr(r->vars, name, out, r->a))
 		return 1;
 	const struct tval *g = tmap_get(r->env->globals, name);
@@ -193,7 +242,7 @@ static int eval_defined(struct render *r, const struct expr *e, struct scope *s,
 	if (eval(r, e, s, out))
 		return -1;
 	if (out->kind == TV_UNDEF) {
-		undefined_error(r, e, out);
+		undefined_error(r, e, out, s);
 		return -1;
 	}
 	return 0;
@@ -368,9 +417,17 @@ static int arith(struct render *r, const struct expr *e, enum op op, const struc
 				*out = tv_float(pow((double)x, (double)y));
 				return 0;
 			}
+			/* by squaring: a loop of y steps would hang on 1 ** 2**62. When the
+			 * base overflows while exponent bits remain, so would the result
+			 * (|x| >= 2 then). */
 			z = 1;
-			for (int64_t i = 0; i < y && !ovf; i++)
-				ovf = __builtin_mul_overflow(z, x, &z);
+			for (int64_t base = x, k = y; k && !ovf; ) {
+				if (k & 1)
+					ovf = __builtin_mul_overflow(z, base, &z);
+				k >>= 1;
+				if (k && !ovf)
+					ovf = __builtin_mul_overflow(base, base, &base);
+			}
 			break;
 		default: break;
 		}
@@ -452,7 +509,7 @@ static int eval_test(struct render *r, const struct expr *e, struct scope *s, st
 	else if (str_eq_cstr(n, "none"))
 		res = v.kind == TV_NONE;
 	else if (v.kind == TV_UNDEF && r->env->strict) {
-		undefined_error(r, e->a, &v);
+		undefined_error(r, e->a, &v, s);
 		return -1;
 	} else if (str_eq_cstr(n, "odd") || str_eq_cstr(n, "even") || str_eq_cstr(n, "divisibleby")) {
 		int64_t d = 2;
@@ -521,7 +578,7 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 		return -1;
 	if (in.kind == TV_UNDEF && !f->keeps_undefined) {
 		if (r->env->strict) {
-			undefined_error(r, e->a, &in);
+			undefined_error(r, e->a, &in, s);
 			return -1;
 		}
 		in = tv_str((struct str){"", 0});
@@ -555,10 +612,13 @@ static int eval_call(struct render *r, const struct expr *e, struct scope *s, st
 	if (eval(r, e->a, s, &f))
 		return -1;
 	if (f.kind == TV_UNDEF) {
-		if (e->a->kind == E_NAME)
-			expr_error(r, e, "undefined macro or function '%.*s'", STR_FMT(e->a->name));
+		if (e->a->kind == E_NAME) {
+			const char *sug = suggest_name(r, s, e->a->name);
+			expr_error(r, e, "undefined macro or function '%.*s'%s%s%s", STR_FMT(e->a->name),
+				   sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		}
 		else
-			undefined_error(r, e->a, &f);
+			undefined_error(r, e->a, &f, s);
 		return -1;
 	}
 	if (f.kind != TV_FUNC) {
@@ -799,13 +859,22 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 				if (str_eq(m->params[k], e->kwnames[i]))
 					break;
 			if (k == m->nparams) {
-				expr_error(r, e->args[i], "macro '%.*s' has no parameter '%.*s'", STR_FMT(m->name),
-					   STR_FMT(e->kwnames[i]));
+				const char **cand = arena_alloc(r->a, (m->nparams + 1) * sizeof *cand);
+				for (size_t j = 0; j < m->nparams; j++)
+					cand[j] = arena_strndup(r->a, m->params[j].p, m->params[j].len);
+				const char *sug = diag_suggest(e->kwnames[i].p, e->kwnames[i].len, cand);
+				int line, col;
+				tmpl_src_pos(r->cur, e->kwnames[i].p, &line, &col);
+				render_error(r, r->cur, line, col, "macro '%.*s' has no parameter '%.*s'%s%s%s",
+					     STR_FMT(m->name), STR_FMT(e->kwnames[i]), sug ? " (did you mean '" : "",
+					     sug ? sug : "", sug ? "'?)" : "");
 				return -1;
 			}
 			if (given[k]) {
-				expr_error(r, e->args[i], "macro '%.*s' got argument '%.*s' twice", STR_FMT(m->name),
-					   STR_FMT(m->params[k]));
+				int line, col;
+				tmpl_src_pos(r->cur, e->kwnames[i].p, &line, &col);
+				render_error(r, r->cur, line, col, "macro '%.*s' got argument '%.*s' twice",
+					     STR_FMT(m->name), STR_FMT(m->params[k]));
 				return -1;
 			}
 		}
@@ -945,14 +1014,8 @@ static void import_macros(struct render *r, const struct node *n, struct scope *
 		return;
 	if (n->kind == N_IMPORT) {
 		struct tmap *m = tmap_new(r->a, t->nmacros);
-		for (size_t i = 0; i < t->nmacros; i++) {
-			struct tfunc *f = arena_alloc(r->a, sizeof *f);
-			f->kind = F_MACRO;
-			f->m = t->macros[i];
-			struct tval v = {.kind = TV_FUNC};
-			v.u.func = f;
-			tmap_set(r->a, m, t->macros[i]->name, v);
-		}
+		for (size_t i = 0; i < t->nmacros; i++)
+			tmap_set(r->a, m, t->macros[i]->name, macro_value(t->macros[i]));
 		scope_set(r, s, n->text, tv_map(m));
 		return;
 	}
@@ -965,12 +1028,7 @@ static void import_macros(struct render *r, const struct node *n, struct scope *
 			render_error(r, r->cur, n->line, n->col, "'%s' has no macro '%.*s'", t->name, STR_FMT(n->names[k]));
 			continue;
 		}
-		struct tfunc *f = arena_alloc(r->a, sizeof *f);
-		f->kind = F_MACRO;
-		f->m = t->macros[i];
-		struct tval v = {.kind = TV_FUNC};
-		v.u.func = f;
-		scope_set(r, s, n->aliases[k], v);
+		scope_set(r, s, n->aliases[k], macro_value(t->macros[i]));
 	}
 }
 
@@ -1042,7 +1100,7 @@ static void exec_for(struct render *r, const struct node *n, struct scope *s)
 		return;
 	if (coll.kind == TV_UNDEF) {
 		if (r->env->strict) {
-			undefined_error(r, n->e, &coll);
+			undefined_error(r, n->e, &coll, s);
 			return;
 		}
 		coll = tv_list(tlist_new(r->a, 0));
@@ -1118,7 +1176,7 @@ static void exec_output(struct render *r, const struct node *n, struct scope *s)
 	switch (v.kind) {
 	case TV_UNDEF:
 		if (r->env->strict)
-			undefined_error(r, n->e, &v);
+			undefined_error(r, n->e, &v, s);
 		return;
 	case TV_NONE: return;
 	case TV_STR:
@@ -1204,15 +1262,7 @@ static void exec_node(struct render *r, const struct node *n, struct scope *s)
 		else
 			exec_body(r, &n->body, s);
 		break;
-	case N_MACRO: {
-		struct tfunc *f = arena_alloc(r->a, sizeof *f);
-		f->kind = F_MACRO;
-		f->m = n->macro;
-		struct tval v = {.kind = TV_FUNC};
-		v.u.func = f;
-		scope_set(r, s, n->macro->name, v);
-		break;
-	}
+	case N_MACRO: scope_set(r, s, n->macro->name, macro_value(n->macro)); break;
 	case N_IMPORT:
 	case N_FROM_IMPORT: import_macros(r, n, s); break;
 	case N_BREAK: r->loop_ctl = 1; break;
@@ -1247,7 +1297,7 @@ static void render_tmpl(struct render *r, const struct tmpl *t, struct scope *s)
 		}
 		for (int i = 0; i < bc->n; i++) {
 			if (bc->t[i] == cur) {
-				render_error(r, cur, cur->extends->line, cur->extends->col, "'%s' extends itself (a cycle of parents)",
+				render_error(r, cur, cur->extends->e->line, cur->extends->e->col, "'%s' extends itself (a cycle of parents)",
 					     cur->name);
 				r->fatal = 1;
 				break;
@@ -1266,15 +1316,15 @@ static void render_tmpl(struct render *r, const struct tmpl *t, struct scope *s)
 				exec_node(r, n, s);
 		}
 		struct tval name;
-		if (eval_defined(r, cur->extends, s, &name))
+		if (eval_defined(r, cur->extends->e, s, &name))
 			break;
 		if (name.kind != TV_STR) {
-			expr_error(r, cur->extends, "template name must be a string, not %s", tval_type_name(&name));
+			expr_error(r, cur->extends->e, "template name must be a string, not %s", tval_type_name(&name));
 			break;
 		}
 		const struct tmpl *parent = tmpl_env_find(r->env, name.u.s);
 		if (!parent) {
-			expr_error(r, cur->extends, "parent template '%.*s' not found", STR_FMT(name.u.s));
+			expr_error(r, cur->extends->e, "parent template '%.*s' not found", STR_FMT(name.u.s));
 			break;
 		}
 		if (parent->has_errors) {

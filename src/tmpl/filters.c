@@ -276,7 +276,36 @@ static int decode_entity(const char *p, size_t n, struct buf *b)
 	return 0;
 }
 
-/* striptags: removes tags and comments, decodes entities, folds white space. */
+/* is_block_tag: whether the tag at p ("<p ...", "</li>") ends a run of
+ * text, so that stripping it must leave a space: "<p>a</p><p>b</p>" is
+ * "a b", while "<b>World</b>!" stays "World!". */
+static int is_block_tag(const char *p, size_t n)
+{
+	static const char *const block[] = {"address", "article", "aside", "blockquote", "br", "dd", "details",
+		"div", "dl", "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+		"hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+		NULL};
+	size_t i = 1;
+	if (i < n && p[i] == '/')
+		i++;
+	size_t start = i;
+	while (i < n && (((p[i] | 32) >= 'a' && (p[i] | 32) <= 'z') || (p[i] >= '0' && p[i] <= '9')))
+		i++;
+	size_t len = i - start;
+	for (int k = 0; block[k]; k++) {
+		if (strlen(block[k]) != len)
+			continue;
+		size_t j;
+		for (j = 0; j < len && (p[start + j] | 32) == block[k][j]; j++)
+			;
+		if (j == len)
+			return 1;
+	}
+	return 0;
+}
+
+/* striptags: removes tags and comments, decodes entities, folds white space.
+ * Block-level tags count as white space, inline ones as nothing. */
 static int f_striptags(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	struct str s;
@@ -292,15 +321,15 @@ static int f_striptags(struct tmpl_call *c, const struct tval *in, const struct 
 			if (s.len - i >= 4 && memcmp(s.p + i, "<!--", 4) == 0) {
 				const char *e = memmem(s.p + i + 4, s.len - i - 4, "-->", 3);
 				i = e ? (size_t)(e - s.p) + 3 : s.len;
-				space = 1;
 				continue;
 			}
 			/* a tag starts with a letter, '/' or '!' */
 			if (i + 1 < s.len && (((s.p[i + 1] | 32) >= 'a' && (s.p[i + 1] | 32) <= 'z') || s.p[i + 1] == '/' ||
 					      s.p[i + 1] == '!')) {
 				const char *e = memchr(s.p + i, '>', s.len - i);
+				if (is_block_tag(s.p + i, s.len - i))
+					space = 1;
 				i = e ? (size_t)(e - s.p) + 1 : s.len;
-				space = 1;
 				continue;
 			}
 		}
@@ -523,7 +552,7 @@ static int first_last(struct tmpl_call *c, const struct tval *in, struct tval *o
 		tval_as_list(in, ARENA(c), &l);
 		if (!l->len) {
 			*out = tv_undef();
-			out->u.s = STR_LIT("the string is empty");
+			out->u.s = last ? STR_LIT("last: the string is empty") : STR_LIT("first: the string is empty");
 			out->safe = 1;
 			return 0;
 		}
@@ -537,7 +566,7 @@ static int first_last(struct tmpl_call *c, const struct tval *in, struct tval *o
 	}
 	if (n == 0 || !tval_item(in, last ? (size_t)n - 1 : 0, out, ARENA(c))) {
 		*out = tv_undef();
-		out->u.s = STR_LIT("the list is empty");
+		out->u.s = last ? STR_LIT("last: the list is empty") : STR_LIT("first: the list is empty");
 		out->safe = 1;
 	}
 	return 0;
@@ -714,20 +743,25 @@ static int key_cmp(const struct tval *a, const struct tval *b, int fold, int *ok
 	return tval_compare(a, b, ok);
 }
 
-/* merge_sort: stable, O(n log n), with a scratch array. */
-static int merge_sort(struct sort_item *v, struct sort_item *tmp, size_t n, int fold, int rev)
+/* merge_sort: stable, O(n log n), with a scratch array. On keys that
+ * cannot be ordered returns -1 and points *bad at the two of them. */
+static int merge_sort(struct sort_item *v, struct sort_item *tmp, size_t n, int fold, int rev,
+		      const struct tval *bad[2])
 {
 	if (n < 2)
 		return 0;
 	size_t h = n / 2;
-	if (merge_sort(v, tmp, h, fold, rev) || merge_sort(v + h, tmp, n - h, fold, rev))
+	if (merge_sort(v, tmp, h, fold, rev, bad) || merge_sort(v + h, tmp, n - h, fold, rev, bad))
 		return -1;
 	size_t i = 0, j = h, k = 0;
 	while (i < h && j < n) {
 		int ok;
 		int cmp = key_cmp(&v[j].key, &v[i].key, fold, &ok);
-		if (!ok)
+		if (!ok) {
+			bad[0] = &v[i].key;
+			bad[1] = &v[j].key;
 			return -1;
+		}
 		if (rev)
 			cmp = -cmp;
 		tmp[k++] = cmp < 0 ? v[j++] : v[i++];
@@ -759,8 +793,9 @@ static int f_sort(struct tmpl_call *c, const struct tval *in, const struct tval 
 		else if (!attr_path(c, &l->items[i], path, &v[i].key))
 			v[i].key = tv_none();
 	}
-	if (merge_sort(v, tmp, l->len, fold, rev)) {
-		tmpl_call_error(c, "cannot compare the items (mixed types?)");
+	const struct tval *bad[2];
+	if (merge_sort(v, tmp, l->len, fold, rev, bad)) {
+		tmpl_call_error(c, "cannot compare %s with %s", tval_type_name(bad[0]), tval_type_name(bad[1]));
 		return -1;
 	}
 	struct tlist *r = tlist_new(ARENA(c), l->len);

@@ -102,7 +102,17 @@ struct body {
 	size_t n;
 };
 
+/* A callable value (TV_FUNC): a macro or a built-in function. */
+enum func_kind { F_MACRO, F_RANGE, F_SUPER, F_NAMESPACE };
+
+struct macro;
+struct tfunc {
+	enum func_kind kind;
+	const struct macro *m; /* F_MACRO */
+};
+
 struct macro {
+	struct tfunc fn; /* the macro as a value: {F_MACRO, this macro} */
 	struct str name;
 	struct str *params;
 	struct expr **defaults; /* NULL entry: required */
@@ -144,7 +154,7 @@ struct tmpl {
 	const char *src;
 	size_t len;
 	struct body root;
-	struct expr *extends; /* NULL, or the parent's name */
+	const struct node *extends; /* NULL, or the N_EXTENDS node (e: the parent's name) */
 	int has_errors;
 	/* blocks defined in this template (nested ones included), by name */
 	struct node **blocks;
@@ -153,6 +163,10 @@ struct tmpl {
 	struct macro **macros;
 	size_t nmacros;
 };
+
+/* tmpl_src_pos: the line and column of p, a pointer into t->src (names and
+ * keywords of the tree point there). */
+void tmpl_src_pos(const struct tmpl *t, const char *p, int *line, int *col);
 
 /* ---- Filters (filters.c) ---- */
 

@@ -3,6 +3,7 @@
  * end of the tag, so one pass reports every error of a template. */
 #include "internal.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,12 +198,16 @@ static int bind_filter_args(struct parser *p, struct expr *e, const struct filte
 				cand[j] = f->params[j];
 			cand[f->nparams] = NULL;
 			const char *s = diag_suggest(e->kwnames[i].p, e->kwnames[i].len, cand);
-			perr(p, e->args[i]->line, e->args[i]->col, "filter '%s' has no parameter '%.*s'%s%s%s",
+			int line, col;
+			tmpl_src_pos(p->t, e->kwnames[i].p, &line, &col);
+			perr(p, line, col, "filter '%s' has no parameter '%.*s'%s%s%s",
 			     f->name, STR_FMT(e->kwnames[i]), s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
 			return -1;
 		}
 		if (bound[k]) {
-			perr(p, e->args[i]->line, e->args[i]->col, "filter '%s' got argument '%s' twice", f->name,
+			int line, col;
+			tmpl_src_pos(p->t, e->kwnames[i].p, &line, &col);
+			perr(p, line, col, "filter '%s' got argument '%s' twice", f->name,
 			     f->params[k]);
 			return -1;
 		}
@@ -359,7 +364,9 @@ static struct expr *parse_primary(struct parser *p)
 	return NULL;
 }
 
-static struct expr *parse_postfix(struct parser *p)
+/* parse_postfix: a primary with its attributes, indexes, calls and, when
+ * with_filter, its filters. */
+static struct expr *parse_postfix(struct parser *p, int with_filter)
 {
 	struct expr *e = parse_primary(p);
 	while (e) {
@@ -405,7 +412,7 @@ static struct expr *parse_postfix(struct parser *p)
 			if (parse_args(p, x))
 				return NULL;
 			e = x;
-		} else if (is_op(t, OP_PIPE)) {
+		} else if (is_op(t, OP_PIPE) && with_filter) {
 			e = parse_filter(p, e);
 		} else {
 			break;
@@ -414,20 +421,23 @@ static struct expr *parse_postfix(struct parser *p)
 	return e;
 }
 
-static struct expr *parse_unary(struct parser *p)
+/* parse_unary: as in Jinja, a sign binds tighter than the filters that
+ * follow it: `-x | abs` is abs(-x), not -(abs(x)). */
+static struct expr *parse_unary(struct parser *p, int with_filter)
 {
 	struct token *t = peek(p);
-	if (is_op(t, OP_SUB) || is_op(t, OP_ADD)) {
-		next(p);
-		struct expr *a = parse_unary(p);
-		if (!a)
-			return NULL;
-		struct expr *e = new_expr(p, E_UNARY, t);
-		e->op = t->op == OP_SUB ? OP_NEG : OP_POS;
-		e->a = a;
-		return e;
-	}
-	return parse_postfix(p);
+	if (!is_op(t, OP_SUB) && !is_op(t, OP_ADD))
+		return parse_postfix(p, with_filter);
+	next(p);
+	struct expr *a = parse_unary(p, 0);
+	if (!a)
+		return NULL;
+	struct expr *e = new_expr(p, E_UNARY, t);
+	e->op = t->op == OP_SUB ? OP_NEG : OP_POS;
+	e->a = a;
+	while (e && with_filter && is_op(peek(p), OP_PIPE))
+		e = parse_filter(p, e);
+	return e;
 }
 
 static struct expr *binary(struct parser *p, struct token *t, enum expr_kind kind, enum op op, struct expr *a,
@@ -442,10 +452,10 @@ static struct expr *binary(struct parser *p, struct token *t, enum expr_kind kin
 
 static struct expr *parse_pow(struct parser *p)
 {
-	struct expr *e = parse_unary(p);
+	struct expr *e = parse_unary(p, 1);
 	while (e && is_op(peek(p), OP_POW)) {
 		struct token *t = next(p);
-		struct expr *b = parse_unary(p);
+		struct expr *b = parse_unary(p, 1);
 		e = b ? binary(p, t, E_BINARY, OP_POW, e, b) : NULL;
 	}
 	return e;
@@ -485,9 +495,13 @@ static struct expr *parse_concat(struct parser *p)
 	return e;
 }
 
+/* parse_compare: comparisons chain as in Python and Jinja: `a < b < c` is
+ * `a < b and b < c` (b is evaluated twice; expressions have no side
+ * effects). */
 static struct expr *parse_compare(struct parser *p)
 {
 	struct expr *e = parse_concat(p);
+	struct expr *prev = NULL; /* the last comparison of the chain */
 	while (e) {
 		struct token *t = peek(p);
 		enum op op = OP_NONE;
@@ -541,6 +555,7 @@ static struct expr *parse_compare(struct parser *p)
 				return NULL;
 			}
 			e = x;
+			prev = NULL;
 			continue;
 		}
 		if (op == OP_NONE)
@@ -549,7 +564,15 @@ static struct expr *parse_compare(struct parser *p)
 		if (op == OP_NOT_IN)
 			next(p);
 		struct expr *b = parse_concat(p);
-		e = b ? binary(p, t, E_BINARY, op, e, b) : NULL;
+		if (!b)
+			return NULL;
+		if (prev) {
+			struct expr *cmp = binary(p, t, E_BINARY, op, prev->b, b);
+			e = binary(p, t, E_AND, OP_NONE, e, cmp);
+			prev = cmp;
+		} else {
+			e = prev = binary(p, t, E_BINARY, op, e, b);
+		}
 	}
 	return e;
 }
@@ -756,7 +779,8 @@ static struct token *parse_body(struct parser *p, struct body *out, const char *
 			continue;
 		}
 		next(p);
-		struct node *n = parse_stmt(p, t);
+		/* a statement's position is its keyword's, as its errors point there */
+		struct node *n = parse_stmt(p, peek(p));
 		if (n)
 			body_push(p, out, n);
 	}
@@ -947,6 +971,8 @@ static struct node *parse_macro(struct parser *p, struct token *begin)
 	struct node *n = new_node(p, N_MACRO, begin);
 	struct macro *m = arena_alloc(p->a, sizeof *m);
 	m->owner = p->t;
+	m->fn.kind = F_MACRO;
+	m->fn.m = m;
 	m->line = begin->line;
 	m->col = begin->col;
 	n->macro = m;
@@ -1166,7 +1192,7 @@ static struct node *parse_stmt(struct parser *p, struct token *begin)
 				skip_tag(p);
 				return NULL;
 			}
-			p->t->extends = n->e;
+			p->t->extends = n;
 		}
 		return expect_end(p, TK_STMT_END) ? NULL : n;
 	}
@@ -1177,6 +1203,21 @@ static struct node *parse_stmt(struct parser *p, struct token *begin)
 	     s ? s : "", s ? "'?)" : "");
 	skip_tag(p);
 	return NULL;
+}
+
+void tmpl_src_pos(const struct tmpl *t, const char *p, int *line, int *col)
+{
+	assert(p >= t->src && p <= t->src + t->len);
+	int l = 1;
+	const char *start = t->src;
+	for (const char *q = t->src; q < p; q++) {
+		if (*q == '\n') {
+			l++;
+			start = q + 1;
+		}
+	}
+	*line = l;
+	*col = (int)(p - start) + 1;
 }
 
 /* ---- the set ---- */
@@ -1338,9 +1379,9 @@ static size_t tmpl_index(const struct tmpl_env *env, const struct tmpl *t)
 
 static void link_tmpl(struct link_state *ls, const struct tmpl *t);
 
-static void link_error(struct link_state *ls, const struct tmpl *t, const struct node *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void link_error(struct link_state *ls, const struct tmpl *t, const struct node *n, const char *fmt, ...)
+static void link_error(struct link_state *ls, const struct tmpl *t, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void link_error(struct link_state *ls, const struct tmpl *t, int line, int col, const char *fmt, ...)
 {
 	struct diag_note notes[128];
 	char msgs[128][80];
@@ -1356,7 +1397,7 @@ static void link_error(struct link_state *ls, const struct tmpl *t, const struct
 		notes[nn].msg = msgs[nn];
 		nn++;
 	}
-	struct diag_loc loc = {t->path, t->src, t->len, n->line, n->col};
+	struct diag_loc loc = {t->path, t->src, t->len, line, col};
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vreport(ls->d, DIAG_ERROR, &loc, notes, nn, fmt, ap);
@@ -1381,13 +1422,13 @@ static void link_ref(struct link_state *ls, const struct tmpl *t, const struct n
 			cand[k++] = ls->env->tmpls[i]->name;
 		cand[k] = NULL;
 		const char *s = diag_suggest(name.p, name.len, cand);
-		link_error(ls, t, n, "%s '%.*s' not found%s%s%s", what, STR_FMT(name), s ? " (did you mean '" : "",
+		link_error(ls, t, n->e->line, n->e->col, "%s '%.*s' not found%s%s%s", what, STR_FMT(name), s ? " (did you mean '" : "",
 			   s ? s : "", s ? "'?)" : "");
 		return;
 	}
 	size_t ti = tmpl_index(ls->env, target);
 	if (ls->done[ti] == 1) {
-		link_error(ls, t, n, "'%.*s' %s itself (a cycle of %s)", STR_FMT(name),
+		link_error(ls, t, n->e->line, n->e->col, "'%.*s' %s itself (a cycle of %s)", STR_FMT(name),
 			   n->kind == N_EXTENDS ? "extends" : n->kind == N_INCLUDE ? "includes" : "imports",
 			   n->kind == N_EXTENDS ? "parents" : "includes");
 		return;
@@ -1430,7 +1471,7 @@ static void link_body(struct link_state *ls, const struct tmpl *t, const struct 
 					if (str_eq(src->macros[m]->name, n->names[k]))
 						break;
 				if (m == src->nmacros)
-					link_error(ls, t, n, "'%.*s' has no macro '%.*s'", STR_FMT(n->e->lit.u.s),
+					link_error(ls, t, n->line, n->col, "'%.*s' has no macro '%.*s'", STR_FMT(n->e->lit.u.s),
 						   STR_FMT(n->names[k]));
 			}
 		}

@@ -292,7 +292,7 @@ void tval_to_text(struct buf *b, const struct tval *v, struct arena *a)
 {
 	switch (v->kind) {
 	case TV_UNDEF: break;
-	case TV_NONE: buf_puts(b, "none"); break;
+	case TV_NONE: break; /* none prints as nothing, and joins as nothing */
 	case TV_BOOL: buf_puts(b, v->u.b ? "true" : "false"); break;
 	case TV_INT: buf_printf(b, "%lld", (long long)v->u.i); break;
 	case TV_FLOAT: format_float(b, v->u.f); break;

@@ -1,0 +1,1309 @@
+/* markdown.c: Markdown to HTML on cmark-gfm: GFM extensions, the math
+ * extension, heading ids and anchors, the table of contents, the summary,
+ * word counts and reading time. */
+#include "markdown.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <utf8proc.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <cmark-gfm_version.h>
+
+/* Internals. Besides its public API, this file uses four headers that
+ * Debian's libcmark-gfm-dev installs under cmark-gfm/, so it is tied to the
+ * version it was written against:
+ *  - chunk.h: the layout of the text an inline parser works on, which
+ *    cmark_inline_parser_get_chunk returns (the math scanner reads it);
+ *  - render.h: struct cmark_html_renderer, whose `html` buffer an
+ *    html_render_func writes to (the extensions in cmark-gfm do the same);
+ *  - houdini.h: HTML entity decoding (plain text of raw HTML);
+ *  - syntax_extension.h and inlines.h: to pin the special characters of the
+ *    inline extensions once, at init (see pin_special_chars). */
+#include <cmark-gfm/chunk.h>
+#include <cmark-gfm/houdini.h>
+#include <cmark-gfm/inlines.h>
+#include <cmark-gfm/render.h>
+#include <cmark-gfm/syntax_extension.h>
+
+#if CMARK_GFM_VERSION != ((0 << 24) | (29 << 16) | (0 << 8) | 13)
+#error "markdown.c uses cmark-gfm 0.29.0.gfm.13 internals: check chunk.h, render.h and syntax_extension.h"
+#endif
+
+#define SUMMARY_MAX 300 /* code points of summary_text, the "…" included */
+#define SUMMARY_BACKUP 30 /* a cut backs up to a space at most this many code points */
+
+/* Set once by md_init_once, read-only afterwards (which is what makes
+ * md_render thread-safe). */
+static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+static cmark_syntax_extension *ext_table, *ext_strike, *ext_autolink, *ext_tasklist;
+static cmark_syntax_extension *ext_math;    /* $...$ and $$...$$: parsed and rendered */
+static cmark_syntax_extension *ext_heading; /* render-only: ids and anchors of headings */
+static cmark_node_type node_math_inline, node_math_display;
+static cmark_llist *pinned_lists[3]; /* kept reachable: see pin_special_chars */
+
+/* ---- small helpers ---- */
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_math(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	return t == node_math_inline || t == node_math_display;
+}
+
+/* strbuf_put_esc: appends s[0..n) to a cmark buffer with & < > " escaped,
+ * as cmark escapes text. */
+static void strbuf_put_esc(cmark_strbuf *b, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep;
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		default: continue;
+		}
+		cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(i - start));
+		cmark_strbuf_puts(b, rep);
+		start = i + 1;
+	}
+	cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(n - start));
+}
+
+/* buf_put_esc: the same for a struct buf (buf_put_html also escapes '\'',
+ * which cmark does not: this keeps the TOC's HTML like the body's). */
+static void buf_put_esc(struct buf *b, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep;
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		default: continue;
+		}
+		buf_append(b, s + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_append(b, s + start, n - start);
+}
+
+static struct str arena_str(struct arena *a, const char *p, size_t n)
+{
+	return (struct str){arena_strndup(a, p, n), n};
+}
+
+/* ---- the math extension ----
+ *
+ * $...$ (inline) and $...$ (display) follow pandoc's tex_math_dollars: an
+ * opening $ must be followed by a non-space, a closing $ preceded by a
+ * non-space and not followed by a digit (so "$5 and $10" is text); inside,
+ * a backslash protects the next character from closing the span ($a\$b$ is
+ * one span). $$ display math may contain spaces and newlines anywhere and
+ * needs one character at least; unlike pandoc, a backslash protects the next
+ * character there too, as TeX reads \$ as a dollar. An unclosed $$ is the
+ * text "$$". Math text reaches the output byte for byte: the span is taken
+ * before emphasis, escapes or entities are looked at. Code spans come first
+ * only when their backtick comes first, as everything in CommonMark.
+ *
+ * Cost: a scan stops at the first unescaped $ (inline) or $$ (display),
+ * where the next scan, if any, begins; an unclosed $$ scans to the end of
+ * its paragraph once, and what follows it holds no unescaped $$. So the
+ * scans of a paragraph are linear in its length. */
+
+/* scan_inline: s[pos] is the opening '$' (not followed by '$'). Returns the
+ * index of the closing '$', or -1. */
+static int scan_inline(const unsigned char *s, int n, int pos)
+{
+	int i = pos + 1;
+	if (i >= n || is_space(s[i]))
+		return -1;
+	while (i < n) {
+		unsigned char c = s[i];
+		if (c == '\\') {
+			i += 2;
+		} else if (c == '$') {
+			if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+				return -1;
+			return i;
+		} else if (is_space(c)) {
+			int newlines = 0;
+			while (i < n && is_space(s[i]))
+				newlines += s[i++] == '\n';
+			if (newlines > 1 || (i < n && s[i] == '$'))
+				return -1; /* a blank line, or a space before the closer */
+		} else {
+			i++;
+		}
+	}
+	return -1;
+}
+
+/* scan_display: s[pos], s[pos+1] are the opening "$$". Returns the index of
+ * the closing "$$", or -1. */
+static int scan_display(const unsigned char *s, int n, int pos)
+{
+	int i = pos + 2;
+	if (i >= n)
+		return -1;
+	i += s[i] == '\\' ? 2 : 1; /* at least one character of content */
+	while (i + 1 < n) {
+		if (s[i] == '\\')
+			i += 2;
+		else if (s[i] == '$' && s[i + 1] == '$')
+			return i;
+		else
+			i++;
+	}
+	return -1;
+}
+
+static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser, cmark_node *parent,
+			      unsigned char c, cmark_inline_parser *ip)
+{
+	(void)parser;
+	(void)parent;
+	if (c != '$')
+		return NULL;
+	/* md_render's parsers use the default allocator, so new nodes do too */
+	cmark_mem *mem = cmark_get_default_mem_allocator();
+	struct cmark_chunk *chunk = cmark_inline_parser_get_chunk(ip);
+	const unsigned char *s = chunk->data;
+	int n = chunk->len;
+	int pos = cmark_inline_parser_get_offset(ip);
+	int display = pos + 1 < n && s[pos + 1] == '$';
+	int delim = display ? 2 : 1;
+	int end = display ? scan_display(s, n, pos) : scan_inline(s, n, pos);
+	if (end < 0) {
+		if (!display)
+			return NULL; /* cmark makes the '$' text */
+		cmark_node *text = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
+		cmark_node_set_literal(text, "$$");
+		cmark_inline_parser_set_offset(ip, pos + 2);
+		return text;
+	}
+	cmark_node *node =
+		cmark_node_new_with_mem_and_ext(display ? node_math_display : node_math_inline, mem, self);
+	size_t len = (size_t)(end - pos - delim);
+	char *tex = xstrndup((const char *)s + pos + delim, len);
+	cmark_node_set_string_content(node, tex);
+	free(tex);
+	cmark_inline_parser_set_offset(ip, end + delim);
+	return node;
+}
+
+static const char *math_type_string(cmark_syntax_extension *ext, cmark_node *node)
+{
+	(void)ext;
+	return cmark_node_get_type(node) == node_math_display ? "math_display" : "math_inline";
+}
+
+static int math_can_contain(cmark_syntax_extension *ext, cmark_node *node, cmark_node_type child)
+{
+	(void)ext;
+	(void)node;
+	(void)child;
+	return 0;
+}
+
+static void math_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r, cmark_node *node,
+		      cmark_event_type ev, int options)
+{
+	(void)ext;
+	(void)options;
+	if (ev != CMARK_EVENT_ENTER)
+		return;
+	const char *tex = cmark_node_get_string_content(node);
+	cmark_strbuf_puts(r->html, cmark_node_get_type(node) == node_math_display ? "<span class=\"math display\">"
+										: "<span class=\"math inline\">");
+	strbuf_put_esc(r->html, tex, strlen(tex));
+	cmark_strbuf_puts(r->html, "</span>");
+}
+
+/* ---- headings ----
+ *
+ * How headings get their id and anchor: after parsing, each heading node is
+ * handed to the render-only extension ext_heading (its id in the node's user
+ * data). cmark's HTML renderer gives a node that has an extension to that
+ * extension's html_render_func, which writes the opening tag with the id and,
+ * on exit, the anchor and the closing tag; the content in between is still
+ * rendered by cmark. So the body is rendered in one pass by cmark itself
+ * (footnotes, tables and tasklists included), nothing is rendered twice, and
+ * no HTML is patched after the fact. */
+
+static const char *heading_type_string(cmark_syntax_extension *ext, cmark_node *node)
+{
+	(void)ext;
+	(void)node;
+	return "heading";
+}
+
+static int heading_can_contain(cmark_syntax_extension *ext, cmark_node *node, cmark_node_type child)
+{
+	(void)ext;
+	(void)node;
+	return (child & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE;
+}
+
+static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r, cmark_node *node,
+			 cmark_event_type ev, int options)
+{
+	(void)ext;
+	(void)options;
+	const char *id = cmark_node_get_user_data(node);
+	int level = cmark_node_get_heading_level(node);
+	char tag[16];
+	if (ev == CMARK_EVENT_ENTER) {
+		if (r->html->size && r->html->ptr[r->html->size - 1] != '\n')
+			cmark_strbuf_putc(r->html, '\n');
+		snprintf(tag, sizeof tag, "<h%d id=\"", level);
+		cmark_strbuf_puts(r->html, tag);
+		strbuf_put_esc(r->html, id, strlen(id));
+		cmark_strbuf_puts(r->html, "\">");
+	} else {
+		cmark_strbuf_puts(r->html, " <a class=\"anchor\" href=\"#");
+		strbuf_put_esc(r->html, id, strlen(id));
+		snprintf(tag, sizeof tag, "</h%d>\n", level);
+		cmark_strbuf_puts(r->html, "\" aria-label=\"Link to this section\">#</a>");
+		cmark_strbuf_puts(r->html, tag);
+	}
+}
+
+/* ---- init ---- */
+
+/* pin_special_chars: makes the special characters of an inline extension
+ * special for good, and empties the extension's list of them.
+ *
+ * Why: cmark_parser_finish marks each attached extension's characters
+ * special in a process-wide table before parsing inlines, and unmarks them
+ * after. Two documents finishing at once race: one unmarks '~' or '$' while
+ * the other is still parsing, which then misses a strikethrough or a formula
+ * (4 threads rendering one document gave 62 wrong pages out of 200). With
+ * the characters marked once here and the lists empty, finishing a parse
+ * changes no global. md_render attaches the same inline extensions to every
+ * parser, except math when it is off: '$' being special then only splits a
+ * text node, which cmark merges back, so the HTML is the same. */
+static void pin_special_chars(cmark_syntax_extension *ext, int slot)
+{
+	for (cmark_llist *l = ext->special_inline_chars; l; l = l->next)
+		cmark_inlines_add_special_character((unsigned char)(uintptr_t)l->data, ext->emphasis);
+	pinned_lists[slot] = ext->special_inline_chars;
+	ext->special_inline_chars = NULL;
+}
+
+static void md_init_once(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	ext_table = cmark_find_syntax_extension("table");
+	ext_strike = cmark_find_syntax_extension("strikethrough");
+	ext_autolink = cmark_find_syntax_extension("autolink");
+	ext_tasklist = cmark_find_syntax_extension("tasklist");
+	assert(ext_table && ext_strike && ext_autolink && ext_tasklist);
+
+	node_math_inline = cmark_syntax_extension_add_node(1);
+	node_math_display = cmark_syntax_extension_add_node(1);
+	ext_math = cmark_syntax_extension_new("folio-math");
+	cmark_syntax_extension_set_match_inline_func(ext_math, math_match);
+	cmark_syntax_extension_set_special_inline_chars(
+		ext_math, cmark_llist_append(cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'$'));
+	cmark_syntax_extension_set_get_type_string_func(ext_math, math_type_string);
+	cmark_syntax_extension_set_can_contain_func(ext_math, math_can_contain);
+	cmark_syntax_extension_set_html_render_func(ext_math, math_html);
+
+	ext_heading = cmark_syntax_extension_new("folio-heading");
+	cmark_syntax_extension_set_get_type_string_func(ext_heading, heading_type_string);
+	cmark_syntax_extension_set_can_contain_func(ext_heading, heading_can_contain);
+	cmark_syntax_extension_set_html_render_func(ext_heading, heading_html);
+
+	pin_special_chars(ext_strike, 0);
+	pin_special_chars(ext_autolink, 1);
+	pin_special_chars(ext_math, 2);
+}
+
+void md_init(void)
+{
+	pthread_once(&md_once, md_init_once);
+}
+
+/* ---- plain text ---- */
+
+/* A sink for text: p[0..n), or a break between words when p is NULL. */
+typedef void (*text_sink)(void *ctx, const char *p, size_t n);
+
+static const char *const INLINE_TAGS[] = {"a",    "abbr", "b",    "bdi",   "bdo",  "cite", "code", "data",
+					  "del",  "dfn",  "em",   "i",     "ins",  "kbd",  "mark", "q",
+					  "s",    "samp", "small", "span", "strong", "sub", "sup", "time",
+					  "u",    "var",  NULL};
+
+static int is_inline_tag(const char *name, size_t n)
+{
+	for (int i = 0; INLINE_TAGS[i]; i++)
+		if (strlen(INLINE_TAGS[i]) == n && strncasecmp(INLINE_TAGS[i], name, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* sink_decoded: gives s[0..n) to the sink with HTML entities decoded. */
+static void sink_decoded(text_sink sink, void *ctx, const char *s, size_t n)
+{
+	if (!memchr(s, '&', n)) {
+		sink(ctx, s, n);
+		return;
+	}
+	cmark_strbuf b = CMARK_BUF_INIT(cmark_get_default_mem_allocator());
+	if (houdini_unescape_html(&b, (const uint8_t *)s, (bufsize_t)n))
+		sink(ctx, (const char *)b.ptr, (size_t)b.size);
+	else
+		sink(ctx, s, n);
+	cmark_strbuf_free(&b);
+}
+
+/* html_text: the text of raw HTML s[0..n) to the sink: tags and comments
+ * dropped (each tag but the inline ones is a word break), the content of
+ * script and style dropped, entities decoded. Counts <img> tags in *images
+ * (if not NULL). Linear: every search moves forward from where the last
+ * ended. */
+static void html_text(const char *s, size_t n, text_sink sink, void *ctx, size_t *images)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (s[i] != '<') {
+			const char *lt = memchr(s + i, '<', n - i);
+			size_t end = lt ? (size_t)(lt - s) : n;
+			sink_decoded(sink, ctx, s + i, end - i);
+			i = end;
+			continue;
+		}
+		if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+			const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
+			i = e ? (size_t)(e - s) + 3 : n;
+			continue;
+		}
+		size_t j = i + 1;
+		int closing = j < n && s[j] == '/';
+		j += closing;
+		if (j >= n || !(is_alpha((unsigned char)s[j]) || s[j] == '!' || s[j] == '?')) {
+			sink(ctx, "<", 1); /* a lone '<' is text */
+			i++;
+			continue;
+		}
+		size_t name = j;
+		while (j < n && (is_alpha((unsigned char)s[j]) || (s[j] >= '0' && s[j] <= '9') || s[j] == '-'))
+			j++;
+		size_t name_len = j - name;
+		char quote = 0;
+		while (j < n && (quote || s[j] != '>')) {
+			if (quote && s[j] == quote)
+				quote = 0;
+			else if (!quote && (s[j] == '"' || s[j] == '\''))
+				quote = s[j];
+			j++;
+		}
+		i = j < n ? j + 1 : n;
+		if (!closing && images && name_len == 3 && strncasecmp(s + name, "img", 3) == 0)
+			(*images)++;
+		if (!is_inline_tag(s + name, name_len))
+			sink(ctx, NULL, 0);
+		if (!closing && ((name_len == 6 && strncasecmp(s + name, "script", 6) == 0) ||
+				 (name_len == 5 && strncasecmp(s + name, "style", 5) == 0))) {
+			/* skip to the closing tag */
+			while (i < n) {
+				const char *lt = memchr(s + i, '<', n - i);
+				if (!lt) {
+					i = n;
+					break;
+				}
+				i = (size_t)(lt - s);
+				if (n - i >= 2 + name_len && s[i + 1] == '/' &&
+				    strncasecmp(s + i + 2, s + name, name_len) == 0)
+					break;
+				i++;
+			}
+		}
+	}
+}
+
+static void sink_buf(void *ctx, const char *p, size_t n)
+{
+	struct buf *b = ctx;
+	if (p)
+		buf_append(b, p, n);
+	else
+		buf_putc(b, ' ');
+}
+
+static int is_block(cmark_node *n)
+{
+	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
+}
+
+/* plain_text: appends the text of the tree under root to b: text, code
+ * and math as written, a space for each line break and between blocks,
+ * code blocks' text, raw HTML without its tags. Images (their alt text) and
+ * footnote references are left out. Not folded: see fold_space. */
+static void plain_text(cmark_node *root, struct buf *b)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		if (is_math(n)) {
+			if (ev == CMARK_EVENT_ENTER)
+				buf_puts(b, cmark_node_get_string_content(n));
+			continue;
+		}
+		switch (t) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			buf_puts(b, cmark_node_get_literal(n));
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			buf_putc(b, ' ');
+			buf_puts(b, cmark_node_get_literal(n));
+			buf_putc(b, ' ');
+			break;
+		case CMARK_NODE_HTML_BLOCK: {
+			const char *h = cmark_node_get_literal(n);
+			buf_putc(b, ' ');
+			html_text(h, strlen(h), sink_buf, b, NULL);
+			buf_putc(b, ' ');
+			break;
+		}
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			buf_putc(b, ' ');
+			break;
+		case CMARK_NODE_IMAGE:
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			if (ev == CMARK_EVENT_ENTER)
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* skip the children */
+			break;
+		default:
+			if (n != root && is_block(n))
+				buf_putc(b, ' ');
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/* fold_space: s[0..n) with runs of whitespace made one space, trimmed, in
+ * out (which it resets). */
+static void fold_space(struct buf *out, const char *s, size_t n)
+{
+	int pending = 0;
+	buf_reset(out);
+	for (size_t i = 0; i < n; i++) {
+		if (is_space((unsigned char)s[i])) {
+			pending = out->len > 0;
+			continue;
+		}
+		if (pending)
+			buf_putc(out, ' ');
+		pending = 0;
+		buf_putc(out, s[i]);
+	}
+}
+
+/* cut_summary: s (folded, valid UTF-8) cut to SUMMARY_MAX code points at
+ * most: if longer, cut at the last space before the limit (unless that is
+ * more than SUMMARY_BACKUP code points back, as in CJK text), never inside
+ * a UTF-8 sequence, and "…" appended. Owned by the arena. */
+static struct str cut_summary(struct arena *a, const char *s, size_t n)
+{
+	size_t cps = 0, i, lim = n;
+	for (i = 0; i < n; i++) {
+		if (((unsigned char)s[i] & 0xC0) == 0x80)
+			continue;
+		if (cps == SUMMARY_MAX - 1 && lim == n)
+			lim = i; /* s[0..lim) holds SUMMARY_MAX - 1 code points */
+		cps++;
+	}
+	if (cps <= SUMMARY_MAX)
+		return arena_str(a, s, n);
+	size_t cut = lim;
+	if (s[lim] != ' ') {
+		size_t j = lim, back = 0;
+		while (j > 0 && s[j - 1] != ' ' && back <= SUMMARY_BACKUP) {
+			j--;
+			back += ((unsigned char)s[j] & 0xC0) != 0x80;
+		}
+		if (j > 0 && s[j - 1] == ' ')
+			cut = j - 1;
+	}
+	while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':'))
+		cut--;
+	char *p = arena_alloc(a, cut + sizeof "…");
+	memcpy(p, s, cut);
+	memcpy(p + cut, "…", sizeof "…");
+	return (struct str){p, cut + sizeof "…" - 1};
+}
+
+/* ---- word counts ---- */
+
+struct wc {
+	size_t words, cjk;
+	int in_word, alnum;
+	int prose; /* CJK characters are counted apart and break words */
+};
+
+static void wc_break(struct wc *w)
+{
+	if (w->in_word && w->alnum)
+		w->words++;
+	w->in_word = w->alnum = 0;
+}
+
+/* is_cjk: Han, Hiragana, Katakana and Hangul code points. */
+static int is_cjk(int32_t c)
+{
+	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x2FDF) || c == 0x3005 || c == 0x3007 ||
+	       (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3130 && c <= 0x318F) || (c >= 0x31F0 && c <= 0x31FF) ||
+	       (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA960 && c <= 0xA97F) ||
+	       (c >= 0xAC00 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF66 && c <= 0xFF9F) ||
+	       (c >= 0x1B000 && c <= 0x1B16F) || (c >= 0x20000 && c <= 0x3FFFF);
+}
+
+/* wc_feed: a word is a run of non-space characters holding at least one
+ * letter or digit (so "—" or "*" alone is not one). In prose, CJK
+ * characters are counted one by one and end words, and CJK punctuation
+ * ends words too. */
+static void wc_feed(struct wc *w, const char *s, size_t n)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			if (is_space(c)) {
+				wc_break(w);
+			} else {
+				w->in_word = 1;
+				if ((c >= '0' && c <= '9') || is_alpha(c))
+					w->alnum = 1;
+			}
+			i++;
+			continue;
+		}
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate(u + i, (utf8proc_ssize_t)(n - i), &cp);
+		if (k < 1) {
+			w->in_word = 1;
+			i++;
+			continue;
+		}
+		i += (size_t)k;
+		if (w->prose && is_cjk(cp)) {
+			wc_break(w);
+			w->cjk++;
+			continue;
+		}
+		utf8proc_category_t cat = utf8proc_category(cp);
+		if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP ||
+		    (w->prose && cp >= 0x3000 && cp <= 0x303F)) {
+			wc_break(w);
+		} else {
+			w->in_word = 1;
+			if (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_NO &&
+			    !(cat >= UTF8PROC_CATEGORY_MN && cat <= UTF8PROC_CATEGORY_ME))
+				w->alnum = 1;
+		}
+	}
+}
+
+static void sink_wc(void *ctx, const char *p, size_t n)
+{
+	if (p)
+		wc_feed(ctx, p, n);
+	else
+		wc_break(ctx);
+}
+
+/* count_img_tag: 1 if the raw inline HTML is an <img> tag. */
+static int is_img_tag(const char *h)
+{
+	return strncasecmp(h, "<img", 4) == 0 && (is_space((unsigned char)h[4]) || h[4] == '/' || h[4] == '>');
+}
+
+/* count: fills the counts of out from the tree: prose words (text, inline
+ * code and math, the text of raw HTML; not image alt text), code words (code
+ * blocks), images (Markdown images and <img> tags), CJK characters and math
+ * spans. */
+static void count(cmark_node *root, struct md_doc *out)
+{
+	struct wc prose = {0, 0, 0, 0, 1}, code = {0, 0, 0, 0, 0};
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (is_math(n)) {
+			if (ev == CMARK_EVENT_ENTER) {
+				const char *tex = cmark_node_get_string_content(n);
+				out->math_spans++;
+				wc_feed(&prose, tex, strlen(tex));
+			}
+			continue;
+		}
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE: {
+			const char *lit = cmark_node_get_literal(n);
+			wc_feed(&prose, lit, strlen(lit));
+			break;
+		}
+		case CMARK_NODE_CODE_BLOCK: {
+			const char *lit = cmark_node_get_literal(n);
+			wc_feed(&code, lit, strlen(lit));
+			wc_break(&code);
+			wc_break(&prose);
+			break;
+		}
+		case CMARK_NODE_HTML_BLOCK: {
+			const char *h = cmark_node_get_literal(n);
+			wc_break(&prose);
+			html_text(h, strlen(h), sink_wc, &prose, &out->images);
+			wc_break(&prose);
+			break;
+		}
+		case CMARK_NODE_HTML_INLINE:
+			/* a tag inside a word (H<sub>2</sub>O) does not end it */
+			if (is_img_tag(cmark_node_get_literal(n)))
+				out->images++;
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			wc_break(&prose);
+			break;
+		case CMARK_NODE_IMAGE:
+			out->images++;
+			wc_break(&prose);
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* alt text is not read */
+			break;
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			if (ev == CMARK_EVENT_ENTER)
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
+		default:
+			if (is_block(n))
+				wc_break(&prose);
+			break;
+		}
+	}
+	cmark_iter_free(it);
+	wc_break(&prose);
+	out->words = prose.words;
+	out->cjk_chars = prose.cjk;
+	out->code_words = code.words;
+}
+
+/* md_reading_minutes: the weights: prose at wpm words a minute, code at a
+ * third of that (code is read token by token, and a whitespace-separated
+ * token of code holds several of them), 12 seconds for each image, CJK text
+ * at 500 characters a minute. Rounded to the nearest minute, at least 1. */
+int md_reading_minutes(const struct md_doc *doc, int wpm)
+{
+	if (wpm <= 0)
+		wpm = 230;
+	double seconds = (double)doc->words * 60.0 / wpm + (double)doc->code_words * 60.0 * 3.0 / wpm +
+			 (double)doc->images * 12.0 + (double)doc->cjk_chars * 60.0 / 500.0;
+	double minutes = seconds / 60.0 + 0.5;
+	if (minutes < 1.0)
+		return 1;
+	if (minutes > 1e6)
+		return 1000000;
+	return (int)minutes;
+}
+
+/* ---- slugs and ids ---- */
+
+void md_slugify(struct buf *b, struct str text)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)text.p;
+	size_t start = b->len, i = 0;
+	int word = 0; /* the slug has a letter, digit or '_' */
+	while (i < text.len) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate(u + i, (utf8proc_ssize_t)(text.len - i), &cp);
+		if (k < 1) {
+			i++; /* not UTF-8: dropped */
+			continue;
+		}
+		i += (size_t)k;
+		if (cp == ' ' || cp == '-') {
+			buf_putc(b, '-');
+			continue;
+		}
+		utf8proc_category_t cat = utf8proc_category(cp);
+		/* GitHub keeps letters, marks, numbers and connector punctuation
+		 * ('_' and its kin) */
+		if ((cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_NO) || cat == UTF8PROC_CATEGORY_PC) {
+			utf8proc_uint8_t enc[4];
+			utf8proc_ssize_t m = utf8proc_encode_char(utf8proc_tolower(cp), enc);
+			buf_append(b, enc, (size_t)m);
+			word = 1;
+		}
+	}
+	if (!word) {
+		b->len = start;
+		buf_puts(b, "section");
+	}
+}
+
+/* A set of the ids given in one document, with GitHub's counters: an id
+ * maps to how many times it was asked for as a base (see unique_id). */
+struct idslot {
+	const char *key;
+	size_t len;
+	size_t count;
+	size_t first; /* index of the heading that took it */
+};
+
+struct idmap {
+	struct idslot *slots;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* idmap_get: the slot of key, or NULL; with add, adds it (key must outlive
+ * the map) and returns its slot. */
+static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, int add)
+{
+	if (add && (m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct idslot *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->slots[i].key)
+				continue;
+			size_t j = hash_str(m->slots[i].key, m->slots[i].len) & (cap - 1);
+			while (t[j].key)
+				j = (j + 1) & (cap - 1);
+			t[j] = m->slots[i];
+		}
+		free(m->slots);
+		m->slots = t;
+		m->cap = cap;
+	}
+	if (!m->cap)
+		return NULL;
+	size_t j = hash_str(key, len) & (m->cap - 1);
+	while (m->slots[j].key) {
+		if (m->slots[j].len == len && memcmp(m->slots[j].key, key, len) == 0)
+			return &m->slots[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	if (!add)
+		return NULL;
+	m->slots[j].key = key;
+	m->slots[j].len = len;
+	m->n++;
+	return &m->slots[j];
+}
+
+/* ---- rendering one document ---- */
+
+struct heading {
+	cmark_node *node;
+	int level;
+	struct str custom; /* the {#id} given, or {NULL, 0} */
+	struct str id, text, html;
+};
+
+struct mdr {
+	struct arena *a;
+	struct diag *d;
+	const char *path, *src;
+	size_t src_len;
+	const char *text;
+	size_t len;
+	int line_offset;
+	size_t *lines; /* start of each line of text, built on first use */
+	size_t nlines;
+	int errors;
+};
+
+/* line_starts: indexes the lines of the text as cmark counts them (\n,
+ * \r\n or \r end a line). Once per document, and only for an error. */
+static void line_starts(struct mdr *r)
+{
+	if (r->lines)
+		return;
+	size_t cap = 64;
+	r->lines = xmalloc(cap * sizeof *r->lines);
+	r->lines[r->nlines++] = 0;
+	for (size_t i = 0; i < r->len; i++) {
+		if (r->text[i] == '\r' && i + 1 < r->len && r->text[i + 1] == '\n')
+			continue;
+		if (r->text[i] != '\n' && r->text[i] != '\r')
+			continue;
+		if (r->nlines == cap) {
+			cap *= 2;
+			r->lines = xrealloc(r->lines, cap * sizeof *r->lines);
+		}
+		r->lines[r->nlines++] = i + 1;
+	}
+}
+
+/* locate_custom_id: the position (in text) of "{#id}" in heading h's lines,
+ * the last one: it is the trailing one. Falls back on the heading's start. */
+static void locate_custom_id(struct mdr *r, cmark_node *h, struct str id, int *line, int *col)
+{
+	int first = cmark_node_get_start_line(h), last = cmark_node_get_end_line(h);
+	*line = first;
+	*col = cmark_node_get_start_column(h);
+	line_starts(r);
+	for (int l = last; l >= first && l >= 1; l--) {
+		if ((size_t)l > r->nlines)
+			continue;
+		size_t s = r->lines[l - 1];
+		size_t e = (size_t)l < r->nlines ? r->lines[l] : r->len;
+		for (size_t k = e; k-- > s;) {
+			if (r->text[k] == '{' && k + 3 + id.len <= e && r->text[k + 1] == '#' &&
+			    memcmp(r->text + k + 2, id.p, id.len) == 0 && r->text[k + 2 + id.len] == '}') {
+				*line = l;
+				*col = (int)(k - s) + 1;
+				return;
+			}
+		}
+	}
+}
+
+/* take_custom_id: if heading h ends with "{#id}" (id: no space, no brace),
+ * removes it (and the space before) from the heading and returns the id,
+ * owned by the arena; else {NULL, 0}. */
+static struct str take_custom_id(struct arena *a, cmark_node *h)
+{
+	struct str none = {NULL, 0};
+	cmark_node *last = cmark_node_last_child(h);
+	if (!last || cmark_node_get_type(last) != CMARK_NODE_TEXT)
+		return none;
+	const char *lit = cmark_node_get_literal(last);
+	size_t n = strlen(lit);
+	while (n && is_space((unsigned char)lit[n - 1]))
+		n--;
+	if (n < 4 || lit[n - 1] != '}')
+		return none;
+	size_t k = n - 1;
+	while (k > 0 && lit[k - 1] != '{' && lit[k - 1] != '}' && !is_space((unsigned char)lit[k - 1]))
+		k--;
+	/* lit[k..n-1) is the candidate "#id" */
+	if (k == 0 || lit[k - 1] != '{' || lit[k] != '#' || n - 1 - k < 2)
+		return none;
+	struct str id = arena_str(a, lit + k + 1, n - 2 - k);
+	size_t keep = k - 1;
+	while (keep && is_space((unsigned char)lit[keep - 1]))
+		keep--;
+	if (keep) {
+		char *rest = xstrndup(lit, keep);
+		cmark_node_set_literal(last, rest);
+		free(rest);
+	} else {
+		cmark_node_free(last); /* unlinks it */
+		/* a line break left at the end of a setext heading goes too */
+		while ((last = cmark_node_last_child(h)) && (cmark_node_get_type(last) == CMARK_NODE_SOFTBREAK ||
+							     cmark_node_get_type(last) == CMARK_NODE_LINEBREAK))
+			cmark_node_free(last);
+	}
+	return id;
+}
+
+/* toc_html: the inline HTML of heading h's content for the table of
+ * contents: like the body's, but links give only their text (a TOC entry is
+ * a link itself, and links do not nest), and images and footnote references
+ * are left out. */
+static void toc_html(cmark_node *h, struct buf *b)
+{
+	cmark_iter *it = cmark_iter_new(h);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		int enter = ev == CMARK_EVENT_ENTER;
+		if (n == h)
+			continue;
+		if (is_math(n)) {
+			if (enter) {
+				const char *tex = cmark_node_get_string_content(n);
+				buf_puts(b, cmark_node_get_type(n) == node_math_display ? "<span class=\"math display\">"
+											: "<span class=\"math inline\">");
+				buf_put_esc(b, tex, strlen(tex));
+				buf_puts(b, "</span>");
+			}
+			continue;
+		}
+		if (cmark_node_get_syntax_extension(n) == ext_strike) {
+			buf_puts(b, enter ? "<del>" : "</del>");
+			continue;
+		}
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT: {
+			const char *lit = cmark_node_get_literal(n);
+			buf_put_esc(b, lit, strlen(lit));
+			break;
+		}
+		case CMARK_NODE_CODE: {
+			const char *lit = cmark_node_get_literal(n);
+			buf_puts(b, "<code>");
+			buf_put_esc(b, lit, strlen(lit));
+			buf_puts(b, "</code>");
+			break;
+		}
+		case CMARK_NODE_HTML_INLINE:
+			buf_puts(b, cmark_node_get_literal(n));
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			buf_putc(b, ' ');
+			break;
+		case CMARK_NODE_EMPH:
+			buf_puts(b, enter ? "<em>" : "</em>");
+			break;
+		case CMARK_NODE_STRONG:
+			buf_puts(b, enter ? "<strong>" : "</strong>");
+			break;
+		case CMARK_NODE_IMAGE:
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			if (enter)
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/* unique_id: GitHub's de-duplication (github-slugger): the first "intro"
+ * stays, the next ones become "intro-1", "intro-2"..., skipping any id
+ * already given. The base's counter makes it linear overall. */
+static struct str unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base, size_t index)
+{
+	struct idslot *s = idmap_get(ids, base.p, base.len, 0);
+	struct str id = base;
+	if (s) {
+		do {
+			s->count++;
+			buf_reset(tmp);
+			buf_printf(tmp, "%.*s-%zu", STR_FMT(base), s->count);
+		} while (idmap_get(ids, tmp->p, tmp->len, 0));
+		id = arena_str(r->a, tmp->p, tmp->len);
+	}
+	s = idmap_get(ids, id.p, id.len, 1);
+	s->first = index;
+	return id;
+}
+
+/* assign_ids: the ids of all headings. Custom ids first, so that they are
+ * stable: a heading whose slug collides with a custom id given later still
+ * gets a suffix, not the custom one. A custom id given twice is an error. */
+static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
+{
+	struct idmap ids = {NULL, 0, 0};
+	struct buf tmp, slug;
+	buf_init(&tmp);
+	buf_init(&slug);
+	for (size_t i = 0; i < n; i++) {
+		if (!hs[i].custom.p)
+			continue;
+		struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 0);
+		if (s) {
+			int line, col, first_line, first_col;
+			locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
+			locate_custom_id(r, hs[s->first].node, hs[i].custom, &first_line, &first_col);
+			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset, col};
+			if (r->d)
+				diag_error(r->d, &loc, "duplicate heading id '%.*s' (first used on line %d)",
+					   STR_FMT(hs[i].custom), first_line + r->line_offset);
+			r->errors++;
+		} else {
+			s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 1);
+			s->first = i;
+		}
+		hs[i].id = hs[i].custom;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (hs[i].custom.p)
+			continue;
+		buf_reset(&tmp);
+		plain_text(hs[i].node, &tmp);
+		buf_reset(&slug);
+		md_slugify(&slug, str_trim(buf_str(&tmp)));
+		struct str base = arena_str(r->a, slug.p, slug.len);
+		hs[i].id = unique_id(r, &ids, &tmp, base, i);
+	}
+	free(ids.slots);
+	buf_fini(&tmp);
+	buf_fini(&slug);
+}
+
+/* build_toc: nests the headings: each is a child of the nearest heading
+ * before it with a lower level, so levels that skip (## then ####) still
+ * nest, and a heading above all earlier levels starts a new top entry. */
+static struct md_toc *build_toc(struct arena *a, const struct heading *hs, size_t n, size_t *ntop)
+{
+	*ntop = 0;
+	if (!n)
+		return NULL;
+	struct md_toc *flat = xcalloc(n, sizeof *flat);
+	size_t *parent = xmalloc(n * sizeof *parent), *stack = xmalloc(n * sizeof *stack);
+	size_t *fill = xcalloc(n, sizeof *fill);
+	size_t sp = 0, top = 0, filled = 0;
+	for (size_t i = 0; i < n; i++) {
+		flat[i].level = hs[i].level;
+		flat[i].id = hs[i].id;
+		flat[i].text = hs[i].text;
+		flat[i].html = hs[i].html;
+		while (sp && flat[stack[sp - 1]].level >= hs[i].level)
+			sp--;
+		parent[i] = sp ? stack[sp - 1] : SIZE_MAX;
+		if (sp)
+			flat[stack[sp - 1]].nchildren++;
+		else
+			top++;
+		stack[sp++] = i;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (flat[i].nchildren)
+			flat[i].children = arena_alloc(a, flat[i].nchildren * sizeof *flat[i].children);
+	/* copies share the children arrays, filled as later entries arrive */
+	struct md_toc *tops = arena_alloc(a, top * sizeof *tops);
+	for (size_t i = 0; i < n; i++) {
+		if (parent[i] == SIZE_MAX)
+			tops[filled++] = flat[i];
+		else
+			flat[parent[i]].children[fill[parent[i]]++] = flat[i];
+	}
+	free(flat);
+	free(parent);
+	free(stack);
+	free(fill);
+	*ntop = top;
+	return tops;
+}
+
+/* is_more: the HTML block is a <!--more--> marker (spaces and case aside). */
+static int is_more(cmark_node *n)
+{
+	const char *h = cmark_node_get_literal(n);
+	struct str s = str_trim(str_from(h));
+	if (s.len < 7 || memcmp(s.p, "<!--", 4) != 0 || memcmp(s.p + s.len - 3, "-->", 3) != 0)
+		return 0;
+	struct str inner = str_trim((struct str){s.p + 4, s.len - 7});
+	return inner.len == 4 && strncasecmp(inner.p, "more", 4) == 0;
+}
+
+static char *render_html(cmark_node *n, int options, cmark_llist *exts, size_t *len)
+{
+	char *html = cmark_render_html(n, options, exts);
+	*len = strlen(html);
+	return html;
+}
+
+/* summary: summary_html and summary_text from the top-level blocks before
+ * the <!--more--> marker, else from the first paragraph that has text. Runs
+ * after the body is rendered: it changes the tree, dropping footnote
+ * references (they point into the post's page) and the ids of headings
+ * (a list page shows several summaries). */
+static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_node *first_para, int options,
+		    struct md_doc *out)
+{
+	cmark_node *from, *to; /* blocks [from, to) */
+	if (more) {
+		from = cmark_node_first_child(root);
+		to = more;
+	} else if (first_para) {
+		from = first_para;
+		to = cmark_node_next(first_para);
+	} else {
+		out->summary_html = out->summary_text = (struct str){"", 0};
+		return;
+	}
+	cmark_node **drop = NULL;
+	size_t ndrop = 0, cap = 0;
+	for (cmark_node *b = from; b != to; b = cmark_node_next(b)) {
+		cmark_iter *it = cmark_iter_new(b);
+		cmark_event_type ev;
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+			if (ev != CMARK_EVENT_ENTER)
+				continue;
+			if (cmark_node_get_type(n) == CMARK_NODE_HEADING)
+				cmark_node_set_syntax_extension(n, NULL);
+			if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_REFERENCE) {
+				if (ndrop == cap) {
+					cap = cap ? cap * 2 : 8;
+					drop = xrealloc(drop, cap * sizeof *drop);
+				}
+				drop[ndrop++] = n;
+			}
+		}
+		cmark_iter_free(it);
+	}
+	for (size_t i = 0; i < ndrop; i++)
+		cmark_node_free(drop[i]);
+	free(drop);
+
+	struct buf html, text, folded;
+	buf_init(&html);
+	buf_init(&text);
+	buf_init(&folded);
+	for (cmark_node *b = from; b != to; b = cmark_node_next(b)) {
+		size_t n;
+		char *h = render_html(b, options, NULL, &n);
+		buf_append(&html, h, n);
+		cmark_get_default_mem_allocator()->free(h);
+		plain_text(b, &text);
+		buf_putc(&text, ' ');
+	}
+	fold_space(&folded, text.p ? text.p : "", text.len);
+	out->summary_html = arena_str(r->a, html.p ? html.p : "", html.len);
+	out->summary_text = cut_summary(r->a, folded.p ? folded.p : "", folded.len);
+	buf_fini(&html);
+	buf_fini(&text);
+	buf_fini(&folded);
+}
+
+int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path, const char *src,
+	      size_t src_len, const char *text, size_t len, int line_offset, struct md_doc *out)
+{
+	assert(a && o && out && (text || !len));
+	md_init();
+	memset(out, 0, sizeof *out);
+	struct mdr r = {a, d, path, src, src_len, text, len, line_offset, NULL, 0, 0};
+	int options = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
+	if (o->unsafe)
+		options |= CMARK_OPT_UNSAFE;
+	if (o->smart)
+		options |= CMARK_OPT_SMART;
+
+	/* A parser of its own per document: nothing is shared but the
+	 * extensions, which are read-only after md_init. Not tagfilter: raw
+	 * HTML passes through. */
+	cmark_parser *parser = cmark_parser_new_with_mem(options, cmark_get_default_mem_allocator());
+	cmark_parser_attach_syntax_extension(parser, ext_table);
+	cmark_parser_attach_syntax_extension(parser, ext_strike);
+	cmark_parser_attach_syntax_extension(parser, ext_autolink);
+	cmark_parser_attach_syntax_extension(parser, ext_tasklist);
+	if (o->math)
+		cmark_parser_attach_syntax_extension(parser, ext_math);
+	if (len)
+		cmark_parser_feed(parser, text, len);
+	cmark_node *root = cmark_parser_finish(parser);
+
+	/* Pass 1: the headings, the <!--more--> marker, the first paragraph.
+	 * Paragraphs and headings are not entered: their inlines do not
+	 * matter here. */
+	struct heading *hs = NULL;
+	size_t nh = 0, caph = 0;
+	cmark_node *more = NULL, *first_para = NULL;
+	struct buf tmp;
+	buf_init(&tmp);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		int top = cmark_node_parent(n) == root;
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_HEADING:
+			if (nh == caph) {
+				caph = caph ? caph * 2 : 16;
+				hs = xrealloc(hs, caph * sizeof *hs);
+			}
+			memset(&hs[nh], 0, sizeof hs[nh]);
+			hs[nh].node = n;
+			hs[nh].level = cmark_node_get_heading_level(n);
+			nh++;
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
+		case CMARK_NODE_PARAGRAPH:
+			if (top && !first_para && !more) {
+				buf_reset(&tmp);
+				plain_text(n, &tmp);
+				if (str_trim(buf_str(&tmp)).len)
+					first_para = n;
+			}
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
+		case CMARK_NODE_HTML_BLOCK:
+			if (top && !more && is_more(n))
+				more = n;
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+	out->has_more = more != NULL;
+
+	/* The headings: {#id}, text, TOC HTML, then ids. */
+	for (size_t i = 0; i < nh; i++) {
+		cmark_consolidate_text_nodes(hs[i].node);
+		hs[i].custom = take_custom_id(a, hs[i].node);
+		buf_reset(&tmp);
+		plain_text(hs[i].node, &tmp);
+		struct buf folded;
+		buf_init(&folded);
+		fold_space(&folded, tmp.p ? tmp.p : "", tmp.len);
+		hs[i].text = arena_str(a, folded.p ? folded.p : "", folded.len);
+		buf_reset(&folded);
+		toc_html(hs[i].node, &folded);
+		hs[i].html = arena_str(a, folded.p ? folded.p : "", folded.len);
+		buf_fini(&folded);
+	}
+	assign_ids(&r, hs, nh);
+	for (size_t i = 0; i < nh; i++) {
+		cmark_node_set_user_data(hs[i].node, (void *)hs[i].id.p);
+		cmark_node_set_syntax_extension(hs[i].node, ext_heading);
+	}
+	out->nheadings = nh;
+
+	/* Pass 2: the counts, once the {#id}s are out of the text. */
+	count(root, out);
+
+	size_t hlen;
+	char *html = render_html(root, options, cmark_parser_get_syntax_extensions(parser), &hlen);
+	out->html = arena_str(a, html, hlen);
+	cmark_get_default_mem_allocator()->free(html);
+
+	summary(&r, root, more, first_para, options, out);
+	out->toc = build_toc(a, hs, nh, &out->ntoc);
+
+	buf_fini(&tmp);
+	free(hs);
+	free(r.lines);
+	cmark_node_free(root);
+	cmark_parser_free(parser);
+	return r.errors ? -1 : 0;
+}
