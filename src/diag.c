@@ -237,7 +237,8 @@ static int cmp_pending(const void *x, const void *y)
 void diag_flush(struct diag *d)
 {
 	pthread_mutex_lock(&d->lock);
-	qsort(d->pending, d->npending, sizeof *d->pending, cmp_pending);
+	if (d->npending) /* qsort's pointer must not be NULL, even for no items */
+		qsort(d->pending, d->npending, sizeof *d->pending, cmp_pending);
 	for (size_t i = 0; i < d->npending; i++) {
 		struct diag_pending *p = &d->pending[i];
 		if (d->capture)
@@ -315,10 +316,11 @@ const char *diag_suggest(const char *word, size_t len, const char *const *candid
 			best = candidates[i];
 		}
 	}
-	/* A third of the word's length, at least one edit: "titel" -> "title"
-	 * (2), but not "x" -> "y". */
-	size_t limit = len / 3 > 1 ? len / 3 : 1;
-	if (len >= 3 && limit < 2)
-		limit = 2;
+	/* A third of the word's length, at least two edits: "titel" -> "title"
+	 * (2), "tag" -> "tags"; a name of one or two letters is too short for
+	 * a guess to mean anything ("x" -> "y"). */
+	if (len < 3)
+		return NULL;
+	size_t limit = len / 3 > 2 ? len / 3 : 2;
 	return best && best_d <= limit && best_d > 0 ? best : NULL;
 }

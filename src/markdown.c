@@ -18,9 +18,9 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm_version.h>
 
-/* Internals. Besides its public API, this file uses four headers that
- * Debian's libcmark-gfm-dev installs under cmark-gfm/, so it is tied to the
- * version it was written against:
+/* Internals. Besides its public API, this file uses headers of cmark-gfm's
+ * that Debian's libcmark-gfm-dev installs under cmark-gfm/, so it is tied
+ * to the version it was written against (checked below):
  *  - chunk.h: the layout of the text an inline parser works on, which
  *    cmark_inline_parser_get_chunk returns (the math scanner reads it);
  *  - render.h: struct cmark_html_renderer, whose `html` buffer an
@@ -35,11 +35,12 @@
 #include <cmark-gfm/syntax_extension.h>
 
 #if CMARK_GFM_VERSION != ((0 << 24) | (29 << 16) | (0 << 8) | 13)
-#error "markdown.c uses cmark-gfm 0.29.0.gfm.13 internals: check chunk.h, render.h and syntax_extension.h"
+#error                                                                                             \
+    "markdown.c uses cmark-gfm 0.29.0.gfm.13 internals: check chunk.h, render.h and syntax_extension.h"
 #endif
 
-#define SUMMARY_MAX 300 /* code points of summary_text, the "…" included */
-#define SUMMARY_BACKUP 30 /* a cut backs up to a space at most this many code points */
+#define SUMMARY_MAX    300 /* code points of summary_text, the "…" included */
+#define SUMMARY_BACKUP 30  /* a cut backs up to a space at most this many code points */
 
 /* Set once by md_init_once, read-only afterwards (which is what makes
  * md_render thread-safe). */
@@ -112,7 +113,7 @@ static struct str arena_str(struct arena *a, const char *p, size_t n)
 
 /* ---- the math extension ----
  *
- * $...$ (inline) and $...$ (display) follow pandoc's tex_math_dollars: an
+ * $...$ (inline) and $$...$$ (display) follow pandoc's tex_math_dollars: an
  * opening $ must be followed by a non-space, a closing $ preceded by a
  * non-space and not followed by a digit (so "$5 and $10" is text); inside,
  * a backslash protects the next character from closing the span ($a\$b$ is
@@ -175,8 +176,8 @@ static int scan_display(const unsigned char *s, int n, int pos)
 	return -1;
 }
 
-static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser, cmark_node *parent,
-			      unsigned char c, cmark_inline_parser *ip)
+static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser,
+                              cmark_node *parent, unsigned char c, cmark_inline_parser *ip)
 {
 	(void)parser;
 	(void)parent;
@@ -199,8 +200,8 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 		cmark_inline_parser_set_offset(ip, pos + 2);
 		return text;
 	}
-	cmark_node *node =
-		cmark_node_new_with_mem_and_ext(display ? node_math_display : node_math_inline, mem, self);
+	cmark_node *node = cmark_node_new_with_mem_and_ext(
+	    display ? node_math_display : node_math_inline, mem, self);
 	size_t len = (size_t)(end - pos - delim);
 	char *tex = xstrndup((const char *)s + pos + delim, len);
 	cmark_node_set_string_content(node, tex);
@@ -224,15 +225,16 @@ static int math_can_contain(cmark_syntax_extension *ext, cmark_node *node, cmark
 }
 
 static void math_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r, cmark_node *node,
-		      cmark_event_type ev, int options)
+                      cmark_event_type ev, int options)
 {
 	(void)ext;
 	(void)options;
 	if (ev != CMARK_EVENT_ENTER)
 		return;
 	const char *tex = cmark_node_get_string_content(node);
-	cmark_strbuf_puts(r->html, cmark_node_get_type(node) == node_math_display ? "<span class=\"math display\">"
-										: "<span class=\"math inline\">");
+	cmark_strbuf_puts(r->html, cmark_node_get_type(node) == node_math_display
+	                               ? "<span class=\"math display\">"
+	                               : "<span class=\"math inline\">");
 	strbuf_put_esc(r->html, tex, strlen(tex));
 	cmark_strbuf_puts(r->html, "</span>");
 }
@@ -262,8 +264,8 @@ static int heading_can_contain(cmark_syntax_extension *ext, cmark_node *node, cm
 	return (child & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE;
 }
 
-static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r, cmark_node *node,
-			 cmark_event_type ev, int options)
+static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r,
+                         cmark_node *node, cmark_event_type ev, int options)
 {
 	(void)ext;
 	(void)options;
@@ -288,22 +290,52 @@ static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer
 
 /* ---- init ---- */
 
-/* pin_special_chars: makes the special characters of an inline extension
- * special for good, and empties the extension's list of them.
+/* Special characters, and why they are set once here.
  *
- * Why: cmark_parser_finish marks each attached extension's characters
- * special in a process-wide table before parsing inlines, and unmarks them
- * after. Two documents finishing at once race: one unmarks '~' or '$' while
- * the other is still parsing, which then misses a strikethrough or a formula
- * (4 threads rendering one document gave 62 wrong pages out of 200). With
- * the characters marked once here and the lists empty, finishing a parse
- * changes no global. md_render attaches the same inline extensions to every
- * parser, except math when it is off: '$' being special then only splits a
- * text node, which cmark merges back, so the HTML is the same. */
+ * cmark_parser_finish marks the special characters of each attached inline
+ * extension ('~' of strikethrough, ':' and 'w' of autolink, '$' of math) in
+ * a process-wide table before it parses inlines, and unmarks them after. Two
+ * documents finishing at once race: one unmarks '~' or '$' while the other
+ * is still parsing, which then misses a strikethrough or a formula (4 threads
+ * rendering one document with stock cmark-gfm gave 62 wrong pages out of
+ * 200). So md_init marks them once and for all, and leaves the extensions
+ * nothing to mark or unmark:
+ *  - autolink and math find their characters with match_inline alone: their
+ *    lists are emptied (pin_special_chars).
+ *  - strikethrough also needs its character in its list, where the inline
+ *    parser looks up which extension closes a run of delimiters. Its list
+ *    becomes the one byte STRIKE_DELIM, which cannot occur in a document
+ *    (cmark replaces NUL bytes with U+FFFD), and strike_match gives the
+ *    delimiters it pushes that byte instead of '~'. Its "emphasis" flag (a
+ *    '~' is transparent when flanking '*' and '_' are looked at) is pinned
+ *    the same way and cleared on the extension.
+ * So finishing a parse changes no entry of the tables that a parse reads
+ * (it still sets and clears the entry of STRIKE_DELIM, which no parse looks
+ * at): md_render is thread-safe. Parsers with math off see '$' special too,
+ * which only splits a text node that cmark merges back: the HTML is the
+ * same. These changes to the strikethrough and autolink extensions hold for
+ * the whole process. */
+#define STRIKE_DELIM 0
+
+static cmark_match_inline_func strike_match_orig;
+
+static cmark_node *strike_match(cmark_syntax_extension *self, cmark_parser *parser,
+                                cmark_node *parent, unsigned char c, cmark_inline_parser *ip)
+{
+	cmark_node *res = strike_match_orig(self, parser, parent, c, ip);
+	delimiter *d = cmark_inline_parser_get_last_delimiter(ip);
+	if (res && d && d->inl_text == res && d->delim_char == '~')
+		d->delim_char = STRIKE_DELIM;
+	return res;
+}
+
+/* pin_special_chars: marks ext's special characters for good and takes
+ * them off ext (the list is kept in pinned_lists, reachable). */
 static void pin_special_chars(cmark_syntax_extension *ext, int slot)
 {
 	for (cmark_llist *l = ext->special_inline_chars; l; l = l->next)
-		cmark_inlines_add_special_character((unsigned char)(uintptr_t)l->data, ext->emphasis);
+		cmark_inlines_add_special_character((unsigned char)(uintptr_t)l->data,
+		                                    ext->emphasis);
 	pinned_lists[slot] = ext->special_inline_chars;
 	ext->special_inline_chars = NULL;
 }
@@ -322,7 +354,8 @@ static void md_init_once(void)
 	ext_math = cmark_syntax_extension_new("folio-math");
 	cmark_syntax_extension_set_match_inline_func(ext_math, math_match);
 	cmark_syntax_extension_set_special_inline_chars(
-		ext_math, cmark_llist_append(cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'$'));
+	    ext_math,
+	    cmark_llist_append(cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'$'));
 	cmark_syntax_extension_set_get_type_string_func(ext_math, math_type_string);
 	cmark_syntax_extension_set_can_contain_func(ext_math, math_can_contain);
 	cmark_syntax_extension_set_html_render_func(ext_math, math_html);
@@ -332,9 +365,15 @@ static void md_init_once(void)
 	cmark_syntax_extension_set_can_contain_func(ext_heading, heading_can_contain);
 	cmark_syntax_extension_set_html_render_func(ext_heading, heading_html);
 
-	pin_special_chars(ext_strike, 0);
-	pin_special_chars(ext_autolink, 1);
-	pin_special_chars(ext_math, 2);
+	pin_special_chars(ext_autolink, 0);
+	pin_special_chars(ext_math, 1);
+	pin_special_chars(ext_strike, 2);
+	cmark_syntax_extension_set_special_inline_chars(
+	    ext_strike, cmark_llist_append(cmark_get_default_mem_allocator(), NULL,
+	                                   (void *)(uintptr_t)STRIKE_DELIM));
+	cmark_syntax_extension_set_emphasis(ext_strike, 0);
+	strike_match_orig = ext_strike->match_inline;
+	cmark_syntax_extension_set_match_inline_func(ext_strike, strike_match);
 }
 
 void md_init(void)
@@ -347,10 +386,10 @@ void md_init(void)
 /* A sink for text: p[0..n), or a break between words when p is NULL. */
 typedef void (*text_sink)(void *ctx, const char *p, size_t n);
 
-static const char *const INLINE_TAGS[] = {"a",    "abbr", "b",    "bdi",   "bdo",  "cite", "code", "data",
-					  "del",  "dfn",  "em",   "i",     "ins",  "kbd",  "mark", "q",
-					  "s",    "samp", "small", "span", "strong", "sub", "sup", "time",
-					  "u",    "var",  NULL};
+static const char *const INLINE_TAGS[] = {"a",    "abbr", "b",    "bdi",  "bdo",   "cite", "code",
+                                          "data", "del",  "dfn",  "em",   "i",     "ins",  "kbd",
+                                          "mark", "q",    "s",    "samp", "small", "span", "strong",
+                                          "sub",  "sup",  "time", "u",    "var",   NULL};
 
 static int is_inline_tag(const char *name, size_t n)
 {
@@ -410,7 +449,8 @@ static void html_text(const char *s, size_t n, text_sink sink, void *ctx, size_t
 			continue;
 		}
 		size_t name = j;
-		while (j < n && (is_alpha((unsigned char)s[j]) || (s[j] >= '0' && s[j] <= '9') || s[j] == '-'))
+		while (j < n && (is_alpha((unsigned char)s[j]) || (s[j] >= '0' && s[j] <= '9') ||
+		                 s[j] == '-'))
 			j++;
 		size_t name_len = j - name;
 		char quote = 0;
@@ -427,7 +467,7 @@ static void html_text(const char *s, size_t n, text_sink sink, void *ctx, size_t
 		if (!is_inline_tag(s + name, name_len))
 			sink(ctx, NULL, 0);
 		if (!closing && ((name_len == 6 && strncasecmp(s + name, "script", 6) == 0) ||
-				 (name_len == 5 && strncasecmp(s + name, "style", 5) == 0))) {
+		                 (name_len == 5 && strncasecmp(s + name, "style", 5) == 0))) {
 			/* skip to the closing tag */
 			while (i < n) {
 				const char *lt = memchr(s + i, '<', n - i);
@@ -477,9 +517,7 @@ static void plain_text(cmark_node *root, struct buf *b)
 		}
 		switch (t) {
 		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE:
-			buf_puts(b, cmark_node_get_literal(n));
-			break;
+		case CMARK_NODE_CODE: buf_puts(b, cmark_node_get_literal(n)); break;
 		case CMARK_NODE_CODE_BLOCK:
 			buf_putc(b, ' ');
 			buf_puts(b, cmark_node_get_literal(n));
@@ -493,9 +531,7 @@ static void plain_text(cmark_node *root, struct buf *b)
 			break;
 		}
 		case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK:
-			buf_putc(b, ' ');
-			break;
+		case CMARK_NODE_LINEBREAK: buf_putc(b, ' '); break;
 		case CMARK_NODE_IMAGE:
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
 			if (ev == CMARK_EVENT_ENTER)
@@ -554,7 +590,8 @@ static struct str cut_summary(struct arena *a, const char *s, size_t n)
 		if (j > 0 && s[j - 1] == ' ')
 			cut = j - 1;
 	}
-	while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':'))
+	while (cut > 0 &&
+	       (s[cut - 1] == ' ' || s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':'))
 		cut--;
 	char *p = arena_alloc(a, cut + sizeof "…");
 	memcpy(p, s, cut);
@@ -580,11 +617,13 @@ static void wc_break(struct wc *w)
 /* is_cjk: Han, Hiragana, Katakana and Hangul code points. */
 static int is_cjk(int32_t c)
 {
-	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x2FDF) || c == 0x3005 || c == 0x3007 ||
-	       (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3130 && c <= 0x318F) || (c >= 0x31F0 && c <= 0x31FF) ||
-	       (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA960 && c <= 0xA97F) ||
-	       (c >= 0xAC00 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF66 && c <= 0xFF9F) ||
-	       (c >= 0x1B000 && c <= 0x1B16F) || (c >= 0x20000 && c <= 0x3FFFF);
+	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x2FDF) || c == 0x3005 ||
+	       c == 0x3007 || (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3130 && c <= 0x318F) ||
+	       (c >= 0x31F0 && c <= 0x31FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+	       (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA960 && c <= 0xA97F) ||
+	       (c >= 0xAC00 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFAFF) ||
+	       (c >= 0xFF66 && c <= 0xFF9F) || (c >= 0x1B000 && c <= 0x1B16F) ||
+	       (c >= 0x20000 && c <= 0x3FFFF);
 }
 
 /* wc_feed: a word is a run of non-space characters holding at least one
@@ -622,8 +661,8 @@ static void wc_feed(struct wc *w, const char *s, size_t n)
 			continue;
 		}
 		utf8proc_category_t cat = utf8proc_category(cp);
-		if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP ||
-		    (w->prose && cp >= 0x3000 && cp <= 0x303F)) {
+		if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
+		    cat == UTF8PROC_CATEGORY_ZP || (w->prose && cp >= 0x3000 && cp <= 0x303F)) {
 			wc_break(w);
 		} else {
 			w->in_word = 1;
@@ -640,12 +679,6 @@ static void sink_wc(void *ctx, const char *p, size_t n)
 		wc_feed(ctx, p, n);
 	else
 		wc_break(ctx);
-}
-
-/* count_img_tag: 1 if the raw inline HTML is an <img> tag. */
-static int is_img_tag(const char *h)
-{
-	return strncasecmp(h, "<img", 4) == 0 && (is_space((unsigned char)h[4]) || h[4] == '/' || h[4] == '>');
 }
 
 /* count: fills the counts of out from the tree: prose words (text, inline
@@ -688,15 +721,15 @@ static void count(cmark_node *root, struct md_doc *out)
 			wc_break(&prose);
 			break;
 		}
-		case CMARK_NODE_HTML_INLINE:
-			/* a tag inside a word (H<sub>2</sub>O) does not end it */
-			if (is_img_tag(cmark_node_get_literal(n)))
-				out->images++;
+		case CMARK_NODE_HTML_INLINE: {
+			/* one tag: <img> counts, <br> ends a word, <sub> does
+			 * not (H<sub>2</sub>O is one word) */
+			const char *h = cmark_node_get_literal(n);
+			html_text(h, strlen(h), sink_wc, &prose, &out->images);
 			break;
+		}
 		case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK:
-			wc_break(&prose);
-			break;
+		case CMARK_NODE_LINEBREAK: wc_break(&prose); break;
 		case CMARK_NODE_IMAGE:
 			out->images++;
 			wc_break(&prose);
@@ -727,8 +760,9 @@ int md_reading_minutes(const struct md_doc *doc, int wpm)
 {
 	if (wpm <= 0)
 		wpm = 230;
-	double seconds = (double)doc->words * 60.0 / wpm + (double)doc->code_words * 60.0 * 3.0 / wpm +
-			 (double)doc->images * 12.0 + (double)doc->cjk_chars * 60.0 / 500.0;
+	double seconds = (double)doc->words * 60.0 / wpm +
+	                 (double)doc->code_words * 60.0 * 3.0 / wpm + (double)doc->images * 12.0 +
+	                 (double)doc->cjk_chars * 60.0 / 500.0;
 	double minutes = seconds / 60.0 + 0.5;
 	if (minutes < 1.0)
 		return 1;
@@ -759,7 +793,8 @@ void md_slugify(struct buf *b, struct str text)
 		utf8proc_category_t cat = utf8proc_category(cp);
 		/* GitHub keeps letters, marks, numbers and connector punctuation
 		 * ('_' and its kin) */
-		if ((cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_NO) || cat == UTF8PROC_CATEGORY_PC) {
+		if ((cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_NO) ||
+		    cat == UTF8PROC_CATEGORY_PC) {
 			utf8proc_uint8_t enc[4];
 			utf8proc_ssize_t m = utf8proc_encode_char(utf8proc_tolower(cp), enc);
 			buf_append(b, enc, (size_t)m);
@@ -890,7 +925,8 @@ static void locate_custom_id(struct mdr *r, cmark_node *h, struct str id, int *l
 		size_t e = (size_t)l < r->nlines ? r->lines[l] : r->len;
 		for (size_t k = e; k-- > s;) {
 			if (r->text[k] == '{' && k + 3 + id.len <= e && r->text[k + 1] == '#' &&
-			    memcmp(r->text + k + 2, id.p, id.len) == 0 && r->text[k + 2 + id.len] == '}') {
+			    memcmp(r->text + k + 2, id.p, id.len) == 0 &&
+			    r->text[k + 2 + id.len] == '}') {
 				*line = l;
 				*col = (int)(k - s) + 1;
 				return;
@@ -915,7 +951,8 @@ static struct str take_custom_id(struct arena *a, cmark_node *h)
 	if (n < 4 || lit[n - 1] != '}')
 		return none;
 	size_t k = n - 1;
-	while (k > 0 && lit[k - 1] != '{' && lit[k - 1] != '}' && !is_space((unsigned char)lit[k - 1]))
+	while (k > 0 && lit[k - 1] != '{' && lit[k - 1] != '}' &&
+	       !is_space((unsigned char)lit[k - 1]))
 		k--;
 	/* lit[k..n-1) is the candidate "#id" */
 	if (k == 0 || lit[k - 1] != '{' || lit[k] != '#' || n - 1 - k < 2)
@@ -931,8 +968,9 @@ static struct str take_custom_id(struct arena *a, cmark_node *h)
 	} else {
 		cmark_node_free(last); /* unlinks it */
 		/* a line break left at the end of a setext heading goes too */
-		while ((last = cmark_node_last_child(h)) && (cmark_node_get_type(last) == CMARK_NODE_SOFTBREAK ||
-							     cmark_node_get_type(last) == CMARK_NODE_LINEBREAK))
+		while ((last = cmark_node_last_child(h)) &&
+		       (cmark_node_get_type(last) == CMARK_NODE_SOFTBREAK ||
+		        cmark_node_get_type(last) == CMARK_NODE_LINEBREAK))
 			cmark_node_free(last);
 	}
 	return id;
@@ -954,8 +992,9 @@ static void toc_html(cmark_node *h, struct buf *b)
 		if (is_math(n)) {
 			if (enter) {
 				const char *tex = cmark_node_get_string_content(n);
-				buf_puts(b, cmark_node_get_type(n) == node_math_display ? "<span class=\"math display\">"
-											: "<span class=\"math inline\">");
+				buf_puts(b, cmark_node_get_type(n) == node_math_display
+				                ? "<span class=\"math display\">"
+				                : "<span class=\"math inline\">");
 				buf_put_esc(b, tex, strlen(tex));
 				buf_puts(b, "</span>");
 			}
@@ -978,26 +1017,17 @@ static void toc_html(cmark_node *h, struct buf *b)
 			buf_puts(b, "</code>");
 			break;
 		}
-		case CMARK_NODE_HTML_INLINE:
-			buf_puts(b, cmark_node_get_literal(n));
-			break;
+		case CMARK_NODE_HTML_INLINE: buf_puts(b, cmark_node_get_literal(n)); break;
 		case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK:
-			buf_putc(b, ' ');
-			break;
-		case CMARK_NODE_EMPH:
-			buf_puts(b, enter ? "<em>" : "</em>");
-			break;
-		case CMARK_NODE_STRONG:
-			buf_puts(b, enter ? "<strong>" : "</strong>");
-			break;
+		case CMARK_NODE_LINEBREAK: buf_putc(b, ' '); break;
+		case CMARK_NODE_EMPH: buf_puts(b, enter ? "<em>" : "</em>"); break;
+		case CMARK_NODE_STRONG: buf_puts(b, enter ? "<strong>" : "</strong>"); break;
 		case CMARK_NODE_IMAGE:
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
 			if (enter)
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	cmark_iter_free(it);
@@ -1006,7 +1036,8 @@ static void toc_html(cmark_node *h, struct buf *b)
 /* unique_id: GitHub's de-duplication (github-slugger): the first "intro"
  * stays, the next ones become "intro-1", "intro-2"..., skipping any id
  * already given. The base's counter makes it linear overall. */
-static struct str unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base, size_t index)
+static struct str unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base,
+                            size_t index)
 {
 	struct idslot *s = idmap_get(ids, base.p, base.len, 0);
 	struct str id = base;
@@ -1039,11 +1070,14 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 		if (s) {
 			int line, col, first_line, first_col;
 			locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
-			locate_custom_id(r, hs[s->first].node, hs[i].custom, &first_line, &first_col);
-			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset, col};
+			locate_custom_id(r, hs[s->first].node, hs[i].custom, &first_line,
+			                 &first_col);
+			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset,
+			                       col};
 			if (r->d)
-				diag_error(r->d, &loc, "duplicate heading id '%.*s' (first used on line %d)",
-					   STR_FMT(hs[i].custom), first_line + r->line_offset);
+				diag_error(r->d, &loc,
+				           "duplicate heading id '%.*s' (first used on line %d)",
+				           STR_FMT(hs[i].custom), first_line + r->line_offset);
 			r->errors++;
 		} else {
 			s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 1);
@@ -1094,7 +1128,8 @@ static struct md_toc *build_toc(struct arena *a, const struct heading *hs, size_
 	}
 	for (size_t i = 0; i < n; i++)
 		if (flat[i].nchildren)
-			flat[i].children = arena_alloc(a, flat[i].nchildren * sizeof *flat[i].children);
+			flat[i].children =
+			    arena_alloc(a, flat[i].nchildren * sizeof *flat[i].children);
 	/* copies share the children arrays, filled as later entries arrive */
 	struct md_toc *tops = arena_alloc(a, top * sizeof *tops);
 	for (size_t i = 0; i < n; i++) {
@@ -1134,8 +1169,8 @@ static char *render_html(cmark_node *n, int options, cmark_llist *exts, size_t *
  * after the body is rendered: it changes the tree, dropping footnote
  * references (they point into the post's page) and the ids of headings
  * (a list page shows several summaries). */
-static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_node *first_para, int options,
-		    struct md_doc *out)
+static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_node *first_para,
+                    int options, struct md_doc *out)
 {
 	cmark_node *from, *to; /* blocks [from, to) */
 	if (more) {
@@ -1193,14 +1228,16 @@ static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_nod
 	buf_fini(&folded);
 }
 
-int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path, const char *src,
-	      size_t src_len, const char *text, size_t len, int line_offset, struct md_doc *out)
+int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,
+              const char *src, size_t src_len, const char *text, size_t len, int line_offset,
+              struct md_doc *out)
 {
 	assert(a && o && out && (text || !len));
 	md_init();
 	memset(out, 0, sizeof *out);
 	struct mdr r = {a, d, path, src, src_len, text, len, line_offset, NULL, 0, 0};
-	int options = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
+	int options =
+	    CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
 	if (o->unsafe)
 		options |= CMARK_OPT_UNSAFE;
 	if (o->smart)
@@ -1209,7 +1246,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	/* A parser of its own per document: nothing is shared but the
 	 * extensions, which are read-only after md_init. Not tagfilter: raw
 	 * HTML passes through. */
-	cmark_parser *parser = cmark_parser_new_with_mem(options, cmark_get_default_mem_allocator());
+	cmark_parser *parser =
+	    cmark_parser_new_with_mem(options, cmark_get_default_mem_allocator());
 	cmark_parser_attach_syntax_extension(parser, ext_table);
 	cmark_parser_attach_syntax_extension(parser, ext_strike);
 	cmark_parser_attach_syntax_extension(parser, ext_autolink);
@@ -1260,8 +1298,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 			if (top && !more && is_more(n))
 				more = n;
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	cmark_iter_free(it);

@@ -12,60 +12,76 @@
 
 struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
-	int math;   /* $...$ and $$...$$ become math spans; off: plain text */
+	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
+	             * with the TeX, HTML-escaped; off: dollars are plain text */
 	int unsafe; /* raw HTML passes through (folio always sets it) */
 };
 
 /* One heading of the table of contents; a tree: children are the headings
  * of the next deeper level under it. Strings are owned by the arena. */
 struct md_toc {
-	int level;      /* 1..6 */
-	struct str id;  /* the heading's id, e.g. "why-cudamemcpy-is-slow" */
-	struct str text; /* plain text */
-	struct str html; /* inline HTML of the heading's content (no anchor) */
+	int level;       /* 1..6 */
+	struct str id;   /* the heading's id, e.g. "why-cudamemcpy-is-slow" */
+	struct str text; /* plain text, whitespace folded */
+	struct str html; /* inline HTML of the heading's content: no anchor, and
+	                  * links reduced to their text (a TOC entry is a link) */
 	struct md_toc *children;
 	size_t nchildren;
 };
 
 /* What rendering one document gives. Everything is owned by the arena. */
 struct md_doc {
-	struct str html;         /* the body */
-	struct str summary_html; /* text before <!--more--> if present, else the first paragraph */
-	struct str summary_text; /* the same as plain text, at most about 300 characters, cut at a word boundary */
-	int has_more;            /* the document has a <!--more--> marker */
+	struct str html;         /* the body; each heading has an id and an anchor link */
+	struct str summary_html; /* the top-level blocks before <!--more--> if present, else the
+	                          * first paragraph with text; footnote references and heading
+	                          * ids dropped */
+	struct str summary_text; /* the same as plain text: no tags, entities decoded, whitespace
+	                          * folded; at most 300 code points, else cut at a word boundary
+	                          * with "…" appended */
+	int has_more;            /* the document has a <!--more--> block at its top level */
 	struct md_toc *toc;      /* top-level entries */
 	size_t ntoc;
-	size_t nheadings;        /* all headings, at any level */
-	size_t words;            /* words of prose (not code) */
-	size_t code_words;       /* words inside code blocks */
-	size_t images;
-	size_t cjk_chars;        /* CJK characters, which are counted apart from words */
-	size_t math_spans;       /* inline and display math spans */
+	size_t nheadings;  /* all headings, at any level */
+	size_t words;      /* words of prose: runs of non-space holding a letter or digit;
+	                    * inline code and math count, code blocks and alt text not */
+	size_t code_words; /* words inside code blocks */
+	size_t images;     /* Markdown images and <img> tags */
+	size_t cjk_chars;  /* CJK characters, which are counted apart from words */
+	size_t math_spans; /* inline and display math spans */
 };
 
-/* md_init: registers cmark-gfm's extensions and folio's math extension.
- * Idempotent and thread-safe; md_render calls it. */
+/* md_init: registers cmark-gfm's extensions and folio's math extension,
+ * and marks the inline extensions' special characters once for the whole
+ * process (see markdown.c: cmark-gfm otherwise marks and unmarks them in a
+ * global table on every parse, which races). Idempotent and thread-safe;
+ * md_render calls it. */
 void md_init(void);
 
-/* md_render: renders text[0..len) (a document body) to HTML.
- * path names the file in diagnostics and line_offset is the number of
- * lines before the body in that file (the front matter), so positions point
- * into the file; src/src_len is the whole file, for excerpts.
- * Problems (a math span that is never closed, a duplicate {#id}) are
- * reported to d. Returns 0, or -1 if an error was reported.
- * Thread-safe: documents may be rendered on several threads at once. */
+/* md_render: renders text[0..len) (a document body) to HTML into *out,
+ * everything owned by a (the cmark tree and parser are freed before it
+ * returns). path names the file in diagnostics and line_offset is the
+ * number of lines before the body in that file (the front matter), so
+ * positions point into the file (columns: 1-based bytes); src/src_len is
+ * the whole file, for excerpts. A duplicate {#id} is reported to d (which
+ * may be NULL); math is never an error (an unclosed $$ is text). *out is
+ * filled in either case. Returns 0, or -1 if an error was reported.
+ * Thread-safe: documents may be rendered on several threads at once, each
+ * with its own arena. */
 int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,
-	      const char *src, size_t src_len, const char *text, size_t len, int line_offset,
-	      struct md_doc *out);
+              const char *src, size_t src_len, const char *text, size_t len, int line_offset,
+              struct md_doc *out);
 
-/* md_reading_minutes: reading time in whole minutes, at least 1: prose at
- * wpm words per minute, code at a third of that speed... (see markdown.c
- * for the weights), 12 seconds per image, CJK at 500 characters a minute. */
+/* md_reading_minutes: reading time, rounded to the nearest minute, at
+ * least 1: prose at wpm words per minute (230 if wpm <= 0), code words at a
+ * third of that speed, 12 seconds per image, CJK at 500 characters a
+ * minute. */
 int md_reading_minutes(const struct md_doc *doc, int wpm);
 
 /* md_slugify: appends the GitHub-style id of a heading's plain text to b:
- * lower case (Unicode-aware), punctuation dropped except '-' and '_',
- * spaces to '-'. "Why `cudaMemcpy` is slow" -> "why-cudamemcpy-is-slow". */
+ * lower case (Unicode-aware), everything but letters, marks, digits, '-',
+ * '_' and spaces dropped, each space to '-'; "section" if no letter, digit
+ * or '_' is left. "Why `cudaMemcpy` is slow" -> "why-cudamemcpy-is-slow".
+ * (md_render then de-duplicates: "intro", "intro-1", "intro-2".) */
 void md_slugify(struct buf *b, struct str text);
 
 #endif

@@ -114,7 +114,8 @@ int tval_truthy(const struct tval *v);
 /* tval_type_name: "none", "string", "list", ... for error messages. */
 const char *tval_type_name(const struct tval *v);
 /* tval_to_text: appends the plain-text form of v (no escaping). Integers in
- * decimal, floats as Python prints them (2.5, 3.0), lists and maps as JSON. */
+ * decimal, floats as Python prints them (2.5, 3.0, 1e+16), booleans as true
+ * and false, none and undefined as nothing, lists and maps as JSON. */
 void tval_to_text(struct buf *b, const struct tval *v, struct arena *a);
 /* tval_to_json: appends v as JSON. With html_safe, <, >, & and ' are written
  * as \u escapes so the result can sit inside <script> or an attribute. */
@@ -139,6 +140,12 @@ void tmpl_env_free(struct tmpl_env *env);
 void tmpl_env_set_strict(struct tmpl_env *env, int strict);
 /* base_url: the site's address, used by abs_url and rel_url. Copied. */
 void tmpl_env_set_base_url(struct tmpl_env *env, const char *base_url);
+/* tmpl_env_set_limits: max_output caps a render's output, and also any one
+ * string or list it builds (a value that doubles in a loop); the scratch
+ * memory of a render is capped at 4 * max_output + 128 MiB. max_depth caps
+ * the nesting of includes, parents and macro calls (at most 128). A render
+ * also stops after 100 million loop iterations and macro calls. Passing a
+ * cap is an error with the position where it happened, never a crash. */
 void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth);
 /* tmpl_env_set_global: a variable every template sees (the render's own
  * variables hide it). v must live as long as env; name is copied. */

@@ -136,28 +136,76 @@ static void undefined_error(struct render *r, const struct expr *e, const struct
 
 /* ---- output ---- */
 
-static void emit(struct render *r, const char *p, size_t n)
+/* output_cap_error: the page outgrew max_output; the render stops. */
+static void output_cap_error(struct render *r, int line, int col)
+{
+	render_error(r, r->cur, line, col, "output larger than %zu bytes (a runaway loop or recursion?)",
+		     r->env->max_output);
+	r->fatal = 1;
+}
+
+/* room: how many more bytes r->out may take (the caller's buffer may
+ * already hold more than the cap). */
+static size_t room(const struct render *r)
+{
+	return r->out->len < r->env->max_output ? r->env->max_output - r->out->len : 0;
+}
+
+/* emit: appends p[0..n) as is; line and col are where it comes from, for
+ * the error when it would pass max_output. */
+static void emit(struct render *r, const char *p, size_t n, int line, int col)
 {
 	if (r->fatal)
 		return;
-	if (r->out->len + n > r->env->max_output) {
-		render_error(r, r->cur, 0, 0, "output larger than %zu bytes (a runaway loop or recursion?)",
-			     r->env->max_output);
-		r->fatal = 1;
+	if (n > room(r)) {
+		output_cap_error(r, line, col);
 		return;
 	}
 	buf_append(r->out, p, n);
 }
 
-static void emit_escaped(struct render *r, const char *p, size_t n)
+/* emit_escaped: appends p[0..n) escaped for HTML. The cap counts the
+ * escaped bytes, which may be up to 6 times as many. */
+static void emit_escaped(struct render *r, const char *p, size_t n, int line, int col)
 {
 	if (r->fatal)
 		return;
-	if (r->out->len + n > r->env->max_output) {
-		emit(r, p, n);
+	size_t before = r->out->len, limit = room(r);
+	if (n > limit) {
+		output_cap_error(r, line, col);
 		return;
 	}
 	buf_put_html(r->out, p, n);
+	if (r->out->len - before > limit) {
+		r->out->len = before;
+		r->out->p[before] = '\0';
+		output_cap_error(r, line, col);
+	}
+}
+
+/* charge_step: counts one loop iteration or macro call. A render that
+ * runs more than TMPL_MAX_STEPS of them, or whose scratch memory grows
+ * past a budget, is stopped: nested loops over range() that print nothing
+ * would otherwise hang the build, and a list that doubles in a loop would
+ * exhaust memory long before the output cap is reached. */
+static int charge_step(struct render *r, int line, int col)
+{
+	if (++r->steps > TMPL_MAX_STEPS) {
+		render_error(r, r->cur, line, col, "more than %d loop iterations and macro calls (a runaway loop?)",
+			     TMPL_MAX_STEPS);
+		r->fatal = 1;
+		return -1;
+	}
+	size_t budget = r->env->max_output > (SIZE_MAX - TMPL_MEMORY_BASE) / 4
+				? SIZE_MAX
+				: r->env->max_output * 4 + TMPL_MEMORY_BASE;
+	if (arena_used(r->a) - r->arena_base > budget) {
+		render_error(r, r->cur, line, col, "the render used more than %zu bytes of memory (a runaway loop?)",
+			     budget);
+		r->fatal = 1;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- scopes ---- */
@@ -248,17 +296,17 @@ static int eval_defined(struct render *r, const struct expr *e, struct scope *s,
 	return 0;
 }
 
-/* undef_attr: the undefined value for a missing field, carrying its message. */
-static struct tval undef_attr(struct render *r, const struct tval *base, const struct tval *basev, struct str key,
-			      int index)
+/* undef_attr: the undefined value for a missing field `key` of basev (an
+ * index when index is set), carrying its message. */
+static struct tval undef_attr(struct render *r, const struct tval *basev, struct str key, int index)
 {
-	struct tval u = tv_undef();
-	struct buf b;
-	buf_init(&b);
 	if (basev->kind == TV_UNDEF) {
 		/* propagate: `a.b` where a is undefined is undefined as `a` */
 		return *basev;
 	}
+	struct tval u = tv_undef();
+	struct buf b;
+	buf_init(&b);
 	const char *cand[64];
 	size_t k = 0;
 	if (basev->kind == TV_MAP)
@@ -269,7 +317,6 @@ static struct tval undef_attr(struct render *r, const struct tval *base, const s
 			cand[k++] = basev->u.obj.cls->fields[i];
 	cand[k] = NULL;
 	const char *sug = index ? NULL : diag_suggest(key.p, key.len, cand);
-	(void)base;
 	if (index)
 		buf_printf(&b, "no item [%.*s] in %s", STR_FMT(key), tval_type_name(basev));
 	else
@@ -287,7 +334,7 @@ static int get_attr(struct render *r, const struct tval *base, struct str key, s
 {
 	if (tval_attr(base, key, out, r->a))
 		return 1;
-	*out = undef_attr(r, NULL, base, key, 0);
+	*out = undef_attr(r, base, key, 0);
 	return 0;
 }
 
@@ -325,43 +372,52 @@ static int get_index(struct render *r, const struct expr *e, const struct tval *
 			expr_error(r, e, "cannot index %s with an integer", tval_type_name(base));
 			return -1;
 		}
-		*out = undef_attr(r, NULL, base, str_from(tmp), 1);
-		out->u.s.p = arena_strndup(r->a, out->u.s.p, out->u.s.len);
+		*out = undef_attr(r, base, str_from(tmp), 1);
 		return 0;
 	}
 	expr_error(r, e, "cannot index %s with %s", tval_type_name(base), tval_type_name(idx));
 	return -1;
 }
 
-static struct str concat_text(struct render *r, const struct tval *a, const struct tval *b, int *safe)
+/* concat_text: a ~ b (and "a" + "b") into *out. Markup joined with text
+ * stays markup, with the text escaped. Longer than max_output is an error:
+ * a string that doubles in a loop would exhaust memory. */
+static int concat_text(struct render *r, const struct expr *e, const struct tval *a, const struct tval *b,
+		       struct tval *out)
 {
+	int safe = (a->kind == TV_STR && a->safe) || (b->kind == TV_STR && b->safe);
+	struct str t[2] = {tval_text(a, r->a), tval_text(b, r->a)};
+	if (t[0].len > r->env->max_output || t[1].len > r->env->max_output - t[0].len) {
+		expr_error(r, e, "string longer than %zu bytes (a runaway loop?)", r->env->max_output);
+		return -1;
+	}
+	const struct tval *parts[2] = {a, b};
 	struct buf buf;
 	buf_init(&buf);
-	*safe = (a->kind == TV_STR && a->safe) || (b->kind == TV_STR && b->safe);
-	const struct tval *parts[2] = {a, b};
 	for (int i = 0; i < 2; i++) {
-		struct str t = tval_text(parts[i], r->a);
-		/* markup joined with text: the text is escaped, the result is markup */
-		if (*safe && !(parts[i]->kind == TV_STR && parts[i]->safe))
-			buf_put_html(&buf, t.p, t.len);
+		if (safe && !(parts[i]->kind == TV_STR && parts[i]->safe))
+			buf_put_html(&buf, t[i].p, t[i].len);
 		else
-			buf_put_str(&buf, t);
+			buf_put_str(&buf, t[i]);
 	}
-	struct str s = {arena_strndup(r->a, buf.p ? buf.p : "", buf.len), buf.len};
+	*out = tv_str((struct str){arena_strndup(r->a, buf.p ? buf.p : "", buf.len), buf.len});
+	out->safe = (unsigned char)safe;
 	buf_fini(&buf);
-	return s;
+	return 0;
 }
 
 static int arith(struct render *r, const struct expr *e, enum op op, const struct tval *a, const struct tval *b,
 		 struct tval *out)
 {
-	if (op == OP_ADD && a->kind == TV_STR && b->kind == TV_STR) {
-		int safe;
-		*out = tv_str(concat_text(r, a, b, &safe));
-		out->safe = (unsigned char)safe;
-		return 0;
-	}
+	if (op == OP_ADD && a->kind == TV_STR && b->kind == TV_STR)
+		return concat_text(r, e, a, b, out);
 	if (op == OP_ADD && a->kind == TV_LIST && b->kind == TV_LIST) {
+		/* the same cap as for strings, counted in items */
+		if (a->u.list->len + b->u.list->len > r->env->max_output / sizeof(struct tval)) {
+			expr_error(r, e, "list longer than %zu items (a runaway loop?)",
+				   r->env->max_output / sizeof(struct tval));
+			return -1;
+		}
 		struct tlist *l = tlist_new(r->a, a->u.list->len + b->u.list->len);
 		for (size_t i = 0; i < a->u.list->len; i++)
 			tlist_push(r->a, l, a->u.list->items[i]);
@@ -371,7 +427,7 @@ static int arith(struct render *r, const struct expr *e, enum op op, const struc
 		return 0;
 	}
 	if (op == OP_MUL && a->kind == TV_STR && b->kind == TV_INT) {
-		if (b->u.i > 0 && a->u.s.len * (uint64_t)b->u.i > r->env->max_output) {
+		if (b->u.i > 0 && a->u.s.len && (uint64_t)b->u.i > r->env->max_output / a->u.s.len) {
 			expr_error(r, e, "string repeated into more than %zu bytes", r->env->max_output);
 			return -1;
 		}
@@ -759,9 +815,7 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 			return eval(r, e->a, s, out);
 		if (e->c)
 			return eval(r, e->c, s, out);
-		*out = tv_undef();
-		out->u.s = STR_LIT("the 'else' of an inline if");
-		*out = tv_none();
+		*out = tv_none(); /* `a if c` without else: prints as nothing */
 		return 0;
 	}
 	case E_LIST: {
@@ -824,12 +878,7 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 			*out = tv_bool(e->op == OP_IN ? res : !res);
 			return 0;
 		}
-		case OP_CONCAT: {
-			int safe;
-			*out = tv_str(concat_text(r, &a, &b, &safe));
-			out->safe = (unsigned char)safe;
-			return 0;
-		}
+		case OP_CONCAT: return concat_text(r, e, &a, &b, out);
 		default: return arith(r, e, e->op, &a, &b, out);
 		}
 	}
@@ -845,6 +894,8 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	struct tval args[64];
 	int given[64] = {0};
 	size_t npos = 0;
+	if (charge_step(r, e->line, e->col))
+		return -1;
 	for (size_t i = 0; i < e->nargs; i++) {
 		size_t k;
 		if (!e->kwnames[i].len) {
@@ -1155,6 +1206,8 @@ static void exec_for(struct render *r, const struct node *n, struct scope *s)
 	const struct tlist *shown = keys ? keys : items;
 	st.items = shown;
 	for (size_t i = 0; i < items->len && !r->fatal; i++) {
+		if (charge_step(r, n->line, n->col))
+			break;
 		st.i = i;
 		ls->n = 0; /* fresh variables each iteration */
 		bind_targets(r, n, ls, &items->items[i], keys ? &keys->items[i] : NULL);
@@ -1181,14 +1234,14 @@ static void exec_output(struct render *r, const struct node *n, struct scope *s)
 	case TV_NONE: return;
 	case TV_STR:
 		if (v.safe)
-			emit(r, v.u.s.p, v.u.s.len);
+			emit(r, v.u.s.p, v.u.s.len, n->e->line, n->e->col);
 		else
-			emit_escaped(r, v.u.s.p, v.u.s.len);
+			emit_escaped(r, v.u.s.p, v.u.s.len, n->e->line, n->e->col);
 		return;
 	case TV_FUNC: expr_error(r, n->e, "cannot print a macro or function (call it with '()')"); return;
 	default: {
 		struct str t = tval_text(&v, r->a);
-		emit_escaped(r, t.p, t.len);
+		emit_escaped(r, t.p, t.len, n->e->line, n->e->col);
 	}
 	}
 }
@@ -1196,7 +1249,7 @@ static void exec_output(struct render *r, const struct node *n, struct scope *s)
 static void exec_node(struct render *r, const struct node *n, struct scope *s)
 {
 	switch (n->kind) {
-	case N_TEXT: emit(r, n->text.p, n->text.len); break;
+	case N_TEXT: emit(r, n->text.p, n->text.len, n->line, n->col); break;
 	case N_OUTPUT: exec_output(r, n, s); break;
 	case N_IF:
 		for (size_t i = 0; i < n->nconds; i++) {
@@ -1249,8 +1302,18 @@ static void exec_node(struct render *r, const struct node *n, struct scope *s)
 			return;
 		const struct tmpl *saved_t = r->cur;
 		struct block_chain *saved_blocks = r->blocks;
+		const struct tval *saved_vars = r->vars;
+		struct scope *saved_top = r->top;
 		r->blocks = NULL;
-		render_tmpl(r, t, scope_new(r, s));
+		if (n->without_context) { /* as in Jinja: the globals only */
+			r->vars = NULL;
+			r->top = scope_new(r, NULL);
+			render_tmpl(r, t, r->top);
+		} else {
+			render_tmpl(r, t, scope_new(r, s));
+		}
+		r->top = saved_top;
+		r->vars = saved_vars;
 		r->blocks = saved_blocks;
 		r->cur = saved_t;
 		pop_frame(r);
@@ -1365,6 +1428,7 @@ int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval 
 	}
 	if (t->has_errors)
 		return 1; /* reported when it was added */
+	r.arena_base = arena_used(scratch);
 	r.top = scope_new(&r, NULL);
 	render_tmpl(&r, t, r.top);
 	return r.errors;

@@ -77,7 +77,12 @@ struct expr {
 	struct str *kwnames; /* parallel to args: a keyword, or len 0 */
 	size_t nargs;
 	const struct filter_def *filter; /* E_FILTER: resolved when parsed */
+	int depth;                       /* 1 for a leaf; at most TMPL_MAX_EXPR_DEPTH */
 };
+
+/* Expressions deeper than this are a syntax error: the parser and the
+ * evaluator recurse on the tree, and "((((...1" must not exhaust the stack. */
+#define TMPL_MAX_EXPR_DEPTH 200
 
 enum node_kind {
 	N_TEXT,
@@ -138,8 +143,9 @@ struct node {
 	struct expr *e2;
 	/* N_SET: target name, optional attribute (ns.attr) */
 	struct str attr;
-	/* N_INCLUDE: ignore missing */
+	/* N_INCLUDE: ignore missing; without context (sees only the globals) */
 	int ignore_missing;
+	int without_context;
 	/* N_MACRO */
 	struct macro *macro;
 	/* N_FROM_IMPORT: names and aliases */
@@ -208,10 +214,12 @@ const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str 
 /* ---- Values (value.c) ---- */
 
 /* tval_equal: Jinja's ==: numbers by value, strings by bytes, lists and maps
- * deeply; different types are unequal. */
+ * deeply; different types are unequal, and so are values nested more than
+ * 64 levels deep (the recursion must stay bounded). */
 int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar);
 /* tval_compare: <0, 0, >0 for numbers and strings (and lists of them);
- * returns 0 and sets *ok = 0 when the types cannot be ordered. */
+ * returns 0 and sets *ok = 0 when the types cannot be ordered (or nest
+ * more than 64 levels deep). */
 int tval_compare(const struct tval *a, const struct tval *b, int *ok);
 /* tval_length: items of a list, map or sequence object; characters of a
  * string. -1 if v has no length. */
@@ -229,7 +237,7 @@ struct str tval_text(const struct tval *v, struct arena *a);
 int tval_is_number(const struct tval *v);
 double tval_as_double(const struct tval *v);
 
-/* utf8_next: the length of the UTF-8 sequence starting at s[0] (1 for an
+/* utf8_len: the length of the UTF-8 sequence starting at s[0] (1 for an
  * invalid byte, so loops always advance). */
 size_t utf8_len(const char *s, size_t n);
 size_t utf8_count(struct str s);
@@ -244,6 +252,10 @@ struct call_frame {
 };
 
 #define TMPL_MAX_FRAMES 128
+/* A render's budget of loop iterations and macro calls, and the fixed part
+ * of its scratch memory budget (the rest is 4 times max_output). */
+#define TMPL_MAX_STEPS 100000000
+#define TMPL_MEMORY_BASE ((size_t)128 << 20)
 
 struct render {
 	const struct tmpl_env *env;
@@ -254,6 +266,8 @@ struct render {
 	int fatal;
 	int depth;
 	int loop_ctl; /* 1 break, 2 continue */
+	long steps;        /* loop iterations and macro calls so far */
+	size_t arena_base; /* arena_used(a) when the render started */
 	const struct tmpl *cur; /* the template whose nodes are running */
 	struct scope *top;      /* the render's top scope (vars, globals) */
 	struct call_frame frames[TMPL_MAX_FRAMES];

@@ -140,15 +140,19 @@ static int lex_number(struct lexer *lx)
 	size_t i = lx->pos;
 	int line = lx->line, col = col_at(lx, i);
 	int is_float = 0;
+	/* after a '.', digits are an index: xs.0.1 is xs[0][1], not xs[0.1] */
+	int index = lx->n && lx->toks[lx->n - 1].kind == TK_OP && lx->toks[lx->n - 1].op == OP_DOT;
 	while (i < lx->len && lx->src[i] >= '0' && lx->src[i] <= '9')
 		i++;
-	if (i + 1 < lx->len && lx->src[i] == '.' && lx->src[i + 1] >= '0' && lx->src[i + 1] <= '9') {
+	if (index) {
+		/* no fraction, no exponent */
+	} else if (i + 1 < lx->len && lx->src[i] == '.' && lx->src[i + 1] >= '0' && lx->src[i + 1] <= '9') {
 		is_float = 1;
 		i++;
 		while (i < lx->len && lx->src[i] >= '0' && lx->src[i] <= '9')
 			i++;
 	}
-	if (i < lx->len && (lx->src[i] == 'e' || lx->src[i] == 'E')) {
+	if (!index && i < lx->len && (lx->src[i] == 'e' || lx->src[i] == 'E')) {
 		size_t j = i + 1;
 		if (j < lx->len && (lx->src[j] == '+' || lx->src[j] == '-'))
 			j++;
@@ -199,7 +203,7 @@ static const struct opspell ops[] = {
  * close is '}' or '%'. Returns the position after the tag, or 0 on error. */
 static size_t lex_tag(struct lexer *lx, char close, int open_line, int open_col)
 {
-	int depth = 0; /* open brackets: a '}}' inside a map literal is not the end */
+	int depth = 0; /* open braces: a '}}' inside a map literal is not the end */
 	for (;;) {
 		while (lx->pos < lx->len && is_ws(lx->src[lx->pos]))
 			advance(lx, lx->pos + 1);
@@ -262,9 +266,11 @@ static size_t lex_tag(struct lexer *lx, char close, int open_line, int open_col)
 			lex_error(lx, lx->line, col_at(lx, p), msg);
 			return 0;
 		}
-		if (o->op == OP_LBRACE || o->op == OP_LBRACKET || o->op == OP_LPAREN)
+		/* only braces: counting parentheses too would let `{{ f(1 }}` run
+		 * to the end of the file looking for its '}}' */
+		if (o->op == OP_LBRACE)
 			depth++;
-		else if ((o->op == OP_RBRACE || o->op == OP_RBRACKET || o->op == OP_RPAREN) && depth > 0)
+		else if (o->op == OP_RBRACE && depth > 0)
 			depth--;
 		struct token *t = push(lx, TK_OP, lx->line, col_at(lx, p));
 		t->op = o->op;

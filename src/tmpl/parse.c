@@ -22,6 +22,7 @@ struct parser {
 	int open_line[256], open_col[256];
 	int nopen;
 	int in_block_or_macro; /* depth of block/macro/if/for: extends must be top level */
+	int nest;              /* recursion of parse_expr, parse_unary and parse_not */
 };
 
 static void perr(struct parser *p, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -120,7 +121,50 @@ static struct expr *new_expr(struct parser *p, enum expr_kind kind, struct token
 	e->kind = kind;
 	e->line = at->line;
 	e->col = at->col;
+	e->depth = 1;
 	return e;
+}
+
+static void too_deep(struct parser *p, int line, int col)
+{
+	perr(p, line, col, "expression nested too deeply (at most %d levels)", TMPL_MAX_EXPR_DEPTH);
+}
+
+/* grow: sets the depth of e, whose children are complete; NULL (after an
+ * error) when it passes TMPL_MAX_EXPR_DEPTH. Chains such as a ~ b ~ c ...
+ * are built by loops, not recursion, so their depth is checked here. */
+static struct expr *grow(struct parser *p, struct expr *e)
+{
+	int d = 0;
+	const struct expr *kids[3] = {e->a, e->b, e->c};
+	for (int i = 0; i < 3; i++)
+		if (kids[i] && kids[i]->depth > d)
+			d = kids[i]->depth;
+	for (size_t i = 0; i < e->nargs; i++)
+		if (e->args[i] && e->args[i]->depth > d)
+			d = e->args[i]->depth;
+	e->depth = d + 1;
+	if (e->depth > TMPL_MAX_EXPR_DEPTH) {
+		too_deep(p, e->line, e->col);
+		return NULL;
+	}
+	return e;
+}
+
+/* enter/leave: bound the parser's own recursion, for the same reason. */
+static int enter(struct parser *p)
+{
+	if (p->nest >= TMPL_MAX_EXPR_DEPTH) {
+		too_deep(p, peek(p)->line, peek(p)->col);
+		return -1;
+	}
+	p->nest++;
+	return 0;
+}
+
+static void leave(struct parser *p)
+{
+	p->nest--;
 }
 
 static struct expr *parse_expr(struct parser *p);
@@ -227,14 +271,13 @@ static int bind_filter_args(struct parser *p, struct expr *e, const struct filte
 
 static struct expr *parse_filter(struct parser *p, struct expr *in)
 {
-	struct token *pipe = next(p);
+	next(p); /* | */
 	if (peek(p)->kind != TK_NAME) {
 		unexpected(p, "a filter name after '|'");
 		return NULL;
 	}
 	struct token *nt = next(p);
 	struct expr *e = new_expr(p, E_FILTER, nt);
-	(void)pipe;
 	e->a = in;
 	e->name = nt->s;
 	e->filter = tmpl_env_filter(p->env, nt->s);
@@ -253,7 +296,7 @@ static struct expr *parse_filter(struct parser *p, struct expr *in)
 	}
 	if (bind_filter_args(p, e, e->filter))
 		return NULL;
-	return e;
+	return grow(p, e);
 }
 
 static struct expr *parse_primary(struct parser *p)
@@ -355,7 +398,7 @@ static struct expr *parse_primary(struct parser *p)
 			next(p);
 			e->args = items;
 			e->nargs = n;
-			return e;
+			return grow(p, e);
 		}
 		break;
 	default: break;
@@ -384,13 +427,13 @@ static struct expr *parse_postfix(struct parser *p, int with_filter)
 				x->a = e;
 				x->b = new_expr(p, E_LIT, nt);
 				x->b->lit = tv_int(nt->i);
-				e = x;
+				e = grow(p, x);
 				continue;
 			}
 			struct expr *x = new_expr(p, E_ATTR, nt);
 			x->a = e;
 			x->name = nt->s;
-			e = x;
+			e = grow(p, x);
 		} else if (is_op(t, OP_LBRACKET)) {
 			next(p);
 			struct expr *x = new_expr(p, E_INDEX, t);
@@ -403,7 +446,7 @@ static struct expr *parse_postfix(struct parser *p, int with_filter)
 				return NULL;
 			}
 			next(p);
-			e = x;
+			e = grow(p, x);
 		} else if (is_op(t, OP_LPAREN)) {
 			struct expr *x = new_expr(p, E_CALL, t);
 			x->a = e;
@@ -411,7 +454,7 @@ static struct expr *parse_postfix(struct parser *p, int with_filter)
 			x->col = e->col;
 			if (parse_args(p, x))
 				return NULL;
-			e = x;
+			e = grow(p, x);
 		} else if (is_op(t, OP_PIPE) && with_filter) {
 			e = parse_filter(p, e);
 		} else {
@@ -429,12 +472,16 @@ static struct expr *parse_unary(struct parser *p, int with_filter)
 	if (!is_op(t, OP_SUB) && !is_op(t, OP_ADD))
 		return parse_postfix(p, with_filter);
 	next(p);
+	if (enter(p))
+		return NULL;
 	struct expr *a = parse_unary(p, 0);
+	leave(p);
 	if (!a)
 		return NULL;
 	struct expr *e = new_expr(p, E_UNARY, t);
 	e->op = t->op == OP_SUB ? OP_NEG : OP_POS;
 	e->a = a;
+	e = grow(p, e);
 	while (e && with_filter && is_op(peek(p), OP_PIPE))
 		e = parse_filter(p, e);
 	return e;
@@ -447,7 +494,7 @@ static struct expr *binary(struct parser *p, struct token *t, enum expr_kind kin
 	e->op = op;
 	e->a = a;
 	e->b = b;
-	return e;
+	return grow(p, e);
 }
 
 static struct expr *parse_pow(struct parser *p)
@@ -554,7 +601,7 @@ static struct expr *parse_compare(struct parser *p)
 				     nargs, nargs == 1 ? "" : "s", x->nargs);
 				return NULL;
 			}
-			e = x;
+			e = grow(p, x);
 			prev = NULL;
 			continue;
 		}
@@ -568,7 +615,7 @@ static struct expr *parse_compare(struct parser *p)
 			return NULL;
 		if (prev) {
 			struct expr *cmp = binary(p, t, E_BINARY, op, prev->b, b);
-			e = binary(p, t, E_AND, OP_NONE, e, cmp);
+			e = cmp ? binary(p, t, E_AND, OP_NONE, e, cmp) : NULL;
 			prev = cmp;
 		} else {
 			e = prev = binary(p, t, E_BINARY, op, e, b);
@@ -582,13 +629,16 @@ static struct expr *parse_not(struct parser *p)
 	struct token *t = peek(p);
 	if (is_name(t, "not")) {
 		next(p);
+		if (enter(p))
+			return NULL;
 		struct expr *a = parse_not(p);
+		leave(p);
 		if (!a)
 			return NULL;
 		struct expr *e = new_expr(p, E_UNARY, t);
 		e->op = OP_NOT;
 		e->a = a;
-		return e;
+		return grow(p, e);
 	}
 	return parse_compare(p);
 }
@@ -615,7 +665,7 @@ static struct expr *parse_or(struct parser *p)
 	return e;
 }
 
-static struct expr *parse_expr(struct parser *p)
+static struct expr *parse_cond(struct parser *p)
 {
 	struct expr *e = parse_or(p);
 	if (e && is_name(peek(p), "if")) {
@@ -631,8 +681,18 @@ static struct expr *parse_expr(struct parser *p)
 			if (!x->c)
 				return NULL;
 		}
-		return x;
+		return grow(p, x);
 	}
+	return e;
+}
+
+/* parse_expr: a whole expression (an inline if at the loosest level). */
+static struct expr *parse_expr(struct parser *p)
+{
+	if (enter(p))
+		return NULL;
+	struct expr *e = parse_cond(p);
+	leave(p);
 	return e;
 }
 
@@ -1136,6 +1196,7 @@ static struct node *parse_stmt(struct parser *p, struct token *begin)
 				n->ignore_missing = 1;
 			}
 			if ((is_name(peek(p), "with") || is_name(peek(p), "without")) && is_name(peek2(p), "context")) {
+				n->without_context = is_name(peek(p), "without");
 				next(p);
 				next(p);
 			}
@@ -1197,7 +1258,8 @@ static struct node *parse_stmt(struct parser *p, struct token *begin)
 		return expect_end(p, TK_STMT_END) ? NULL : n;
 	}
 	static const char *const stmts[] = {"if", "for", "set", "block", "macro", "include", "extends", "import",
-		"from", "raw", "break", "continue", NULL};
+		"from", "raw", "break", "continue", "elif", "else", "endif", "endfor", "endblock", "endmacro",
+		"endset", "endraw", NULL};
 	const char *s = diag_suggest(w->s.p, w->s.len, stmts);
 	perr(p, w->line, w->col, "unknown statement '%.*s'%s%s%s", STR_FMT(w->s), s ? " (did you mean '" : "",
 	     s ? s : "", s ? "'?)" : "");

@@ -465,8 +465,22 @@ double tval_as_double(const struct tval *v)
 	return v->kind == TV_INT ? (double)v->u.i : v->kind == TV_FLOAT ? v->u.f : 0.0;
 }
 
+/* Lists built by a template can nest without bound ({% set ns.x = [ns.x] %}
+ * in a loop); comparisons give up past this depth rather than recurse
+ * off the stack. */
+#define TVAL_MAX_NEST 64
+
+static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, int depth);
+
 int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
 {
+	return equal_at(a, b, ar, 0);
+}
+
+static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, int depth)
+{
+	if (depth > TVAL_MAX_NEST)
+		return 0;
 	if (tval_is_number(a) && tval_is_number(b)) {
 		if (a->kind == TV_INT && b->kind == TV_INT)
 			return a->u.i == b->u.i;
@@ -485,7 +499,7 @@ int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
 			struct tval x, y;
 			tval_item(a, (size_t)i, &x, ar);
 			tval_item(b, (size_t)i, &y, ar);
-			if (!tval_equal(&x, &y, ar))
+			if (!equal_at(&x, &y, ar, depth + 1))
 				return 0;
 		}
 		return 1;
@@ -497,7 +511,7 @@ int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
 		if (a->u.list->len != b->u.list->len)
 			return 0;
 		for (size_t i = 0; i < a->u.list->len; i++)
-			if (!tval_equal(&a->u.list->items[i], &b->u.list->items[i], ar))
+			if (!equal_at(&a->u.list->items[i], &b->u.list->items[i], ar, depth + 1))
 				return 0;
 		return 1;
 	case TV_MAP:
@@ -505,7 +519,7 @@ int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
 			return 0;
 		for (size_t i = 0; i < a->u.map->len; i++) {
 			const struct tval *o = tmap_get(b->u.map, a->u.map->keys[i]);
-			if (!o || !tval_equal(&a->u.map->vals[i], o, ar))
+			if (!o || !equal_at(&a->u.map->vals[i], o, ar, depth + 1))
 				return 0;
 		}
 		return 1;
@@ -515,9 +529,18 @@ int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
 	}
 }
 
+static int compare_at(const struct tval *a, const struct tval *b, int *ok, int depth);
+
 int tval_compare(const struct tval *a, const struct tval *b, int *ok)
 {
-	*ok = 1;
+	return compare_at(a, b, ok, 0);
+}
+
+static int compare_at(const struct tval *a, const struct tval *b, int *ok, int depth)
+{
+	*ok = depth <= TVAL_MAX_NEST;
+	if (!*ok)
+		return 0;
 	if (tval_is_number(a) && tval_is_number(b)) {
 		if (a->kind == TV_INT && b->kind == TV_INT)
 			return (a->u.i > b->u.i) - (a->u.i < b->u.i);
@@ -531,7 +554,7 @@ int tval_compare(const struct tval *a, const struct tval *b, int *ok)
 	if (a->kind == TV_LIST && b->kind == TV_LIST) {
 		size_t n = a->u.list->len < b->u.list->len ? a->u.list->len : b->u.list->len;
 		for (size_t i = 0; i < n; i++) {
-			int c = tval_compare(&a->u.list->items[i], &b->u.list->items[i], ok);
+			int c = compare_at(&a->u.list->items[i], &b->u.list->items[i], ok, depth + 1);
 			if (!*ok || c)
 				return c;
 		}

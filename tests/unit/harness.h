@@ -37,12 +37,37 @@ void t_fail(const char *file, int line, const char *fmt, ...) __attribute__((for
 			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");                            \
 	} while (0)
 
+/* Helpers for tests that need files (defined in test_main.c). */
+struct buf;
+/* t_tmpdir: a new empty folder under /tmp (malloc'd path; the caller frees
+ * it after t_rmtree). */
+char *t_tmpdir(void);
+/* t_write: writes text as dir/rel, making the folders on the way (dir too). */
+void t_write(const char *dir, const char *rel, const char *text);
+/* t_rmtree: deletes dir and everything below it. */
+void t_rmtree(const char *dir);
+/* t_exists: whether dir/rel exists. t_read: its contents (static buffer,
+ * valid until the next call; "" if it cannot be read). */
+int t_exists(const char *dir, const char *rel);
+const char *t_read(const char *dir, const char *rel);
+/* t_msgs: the message lines of captured diagnostics ("path:l:c: error:
+ * ..."), without the source excerpts under them, joined by newlines (static
+ * buffer, valid until the next call). */
+const char *t_msgs(const struct buf *cap);
+
 /* Every test_<module>.c defines one entry point, listed in test_main.c. */
 void test_arena(void);
 void test_buf(void);
 void test_diag(void);
 void test_yaml(void);
 void test_tmpl(void);
+void test_config(void);
+void test_schema(void);
+void test_slug(void);
+void test_content(void);
+void test_site(void);
+void test_output(void);
+void test_markdown(void);
 void test_tmpl_spec(const char *dir);
 void test_tmpl_man(const char *path);
 

@@ -323,7 +323,9 @@ void test_tmpl_spec(const char *dir)
 			total += run_text(path, text, len);
 			free(text);
 		}
-		free(names[i]);
 	}
+	t_current = "tmpl_spec";
+	for (int i = 0; i < n; i++)
+		free(names[i]);
 	fprintf(stderr, "template spec: %d cases in %d files\n", total, n);
 }

@@ -1,0 +1,281 @@
+# test_build.sh: folio build as a whole: well-formed feeds and pages,
+# reproducible output (twice, and on 1 or 4 threads), usage errors, the
+# output guard, and a build killed with SIGKILL at several moments, which
+# must leave the previous site complete.
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the golden tests use
+SITE=examples/techblog
+
+# first_lines TEXT: the first few lines, to show what went wrong.
+first_lines() { printf '%s\n' "$1" | head -10; }
+
+# manifest DIR: one line per file (path and checksum), sorted: two folders
+# with the same manifest hold the same files with the same bytes.
+manifest() {
+	(cd "$1" && find . -type f ! -name .folio-output -print0 | sort -z | xargs -0 -r cksum) | cksum
+}
+
+# ---- the example blog: feeds and pages ----
+
+run build "$SITE" -o "$TMP/a"
+check "techblog builds" test "$rc" -eq 0
+check "techblog build prints a summary line" contains "$out" "folio: built "
+check "techblog build prints nothing on stderr" test -z "$err"
+check "the output carries the marker" test -f "$TMP/a/.folio-output"
+
+if command -v xmllint >/dev/null 2>&1; then
+	feeds="$TMP/a/feed.xml $TMP/a/sitemap.xml"
+	nseries=0
+	ntags=0
+	for f in "$TMP"/a/series/*/feed.xml; do [ -f "$f" ] && feeds="$feeds $f" && nseries=$((nseries + 1)); done
+	for f in "$TMP"/a/tags/*/feed.xml; do [ -f "$f" ] && feeds="$feeds $f" && ntags=$((ntags + 1)); done
+	check "every series has a feed" test "$nseries" -gt 0
+	check "every tag has a feed" test "$ntags" -gt 0
+	bad=""
+	for f in $feeds; do
+		xmllint --noout "$f" >/dev/null 2>&1 || bad="$bad ${f#"$TMP"/a/}"
+	done
+	out=$bad
+	check "feed.xml, sitemap.xml and every series and tag feed are well-formed XML" test -z "$bad"
+	# the Atom feed's entries and the sitemap's URLs are there
+	n=$(grep -c '<entry>' "$TMP/a/feed.xml")
+	check "feed.xml has entries" test "$n" -gt 0
+	n=$(grep -c '<loc>' "$TMP/a/sitemap.xml")
+	check "sitemap.xml lists URLs" test "$n" -gt 100
+else
+	echo "note: xmllint not found; XML checks skipped"
+fi
+
+err=$(python3 -m json.tool "$TMP/a/feed.json" 2>&1 >/dev/null)
+check "feed.json is valid JSON" test $? -eq 0
+check "feed.json is a JSON Feed 1.1" grep -q '"version": *"https://jsonfeed.org/version/1.1"' "$TMP/a/feed.json"
+
+pages=$(cd "$TMP/a" && find . -name '*.html' | sort)
+npages=$(printf '%s\n' "$pages" | wc -l)
+check "the example blog has its pages" test "$npages" -gt 100
+no_charset=""
+mojibake=""
+for p in $pages; do
+	grep -q '<meta charset="utf-8">' "$TMP/a/$p" || no_charset="$no_charset $p"
+	grep -q 'โ†’' "$TMP/a/$p" && mojibake="$mojibake $p"
+done
+out=$no_charset
+check "every HTML page declares <meta charset=\"utf-8\">" test -z "$no_charset"
+out=$mojibake
+check "no HTML page contains the mojibake of a right arrow" test -z "$mojibake"
+check "the right arrow is written as UTF-8" grep -rq '→' "$TMP/a/posts"
+
+if command -v xmllint >/dev/null 2>&1; then
+	# libxml2's HTML parser knows HTML 4 only: it calls every HTML5 element
+	# (main, nav, article, time, details, ...) an invalid tag. Those
+	# messages are left out; every other error (a stray end tag, bad
+	# nesting, an unknown entity, ...) fails the test.
+	html_errors=$(cd "$TMP/a" && printf '%s\n' "$pages" | xargs xmllint --html --noout 2>&1 |
+		grep -E ': HTML parser (error|warning) :' | grep -vE 'Tag [A-Za-z0-9-]+ invalid')
+	out=$(first_lines "$html_errors")
+	check "every HTML page parses with xmllint --html (HTML5 tag names aside)" test -z "$html_errors"
+fi
+
+# ---- reproducible ----
+
+run build "$SITE" -o "$TMP/b"
+check "second build succeeds" test "$rc" -eq 0
+out=$(diff -r "$TMP/a" "$TMP/b" 2>&1 | head -10)
+check "two builds give byte-identical output" diff -r "$TMP/a" "$TMP/b"
+rm -rf "$TMP/b"
+
+run build "$SITE" -o "$TMP/j1" -j 1
+check "-j 1 builds" test "$rc" -eq 0
+run build "$SITE" -o "$TMP/j4" -j 4
+check "-j 4 builds" test "$rc" -eq 0
+out=$(diff -r "$TMP/j1" "$TMP/j4" 2>&1 | head -10)
+check "-j 1 and -j 4 give byte-identical output" diff -r "$TMP/j1" "$TMP/j4"
+run build "$SITE" -o "$TMP/j4" --jobs=4
+check "--jobs=4 is -j 4" test "$rc" -eq 0
+out=$(diff -r "$TMP/j1" "$TMP/j4" 2>&1 | head -10)
+check "--jobs=4 gives the same output" diff -r "$TMP/j1" "$TMP/j4"
+rm -rf "$TMP/j1" "$TMP/j4"
+
+# ---- usage errors: exit 2 ----
+
+run build "$SITE" --frobnicate
+check "unknown option exits 2" test "$rc" -eq 2
+check "unknown option is named" contains "$err" "folio build: unknown option '--frobnicate'"
+check "unknown option shows the usage" contains "$err" "usage: folio build"
+run build "$SITE" -j 0
+check "-j 0 exits 2" test "$rc" -eq 2
+check "-j 0 says why" contains "$err" "-j needs a number of threads from 1 to 256, not '0'"
+run build "$SITE" -j many
+check "-j many exits 2" test "$rc" -eq 2
+run build "$SITE" -j 257
+check "-j 257 exits 2" test "$rc" -eq 2
+run build "$SITE" tests/sites/bundle/site
+check "two site folders exit 2" test "$rc" -eq 2
+check "two site folders are named" contains "$err" "one site folder only (got a second: 'tests/sites/bundle/site')"
+run build "$SITE" -o
+check "-o without a value exits 2" test "$rc" -eq 2
+check "-o without a value says so" contains "$err" "-o needs a value"
+run build "$SITE" --base-url
+check "--base-url without a value exits 2" test "$rc" -eq 2
+check "usage errors write nothing" test ! -e "$SITE/public"
+
+# ---- site errors: exit 1 ----
+
+mkdir "$TMP/not-a-site"
+run build "$TMP/not-a-site" -o "$TMP/nas-out"
+check "a folder without folio.yml exits 1" test "$rc" -eq 1
+check "a folder without folio.yml is explained" contains "$err" \
+	"folio.yml: error: no folio.yml in '$TMP/not-a-site' (is this a site folder? 'folio new site DIR' makes one)"
+check "a folder without folio.yml ends with the summary" contains "$err" "folio: 1 error; nothing was written"
+check "a folder without folio.yml writes nothing" test ! -e "$TMP/nas-out"
+run build "$TMP/no-such-folder" -o "$TMP/nas-out"
+check "a missing site folder exits 1" test "$rc" -eq 1
+run build "$SITE" -o "$TMP/x" --base-url example.org
+check "a bad --base-url exits 1" test "$rc" -eq 1
+check "a bad --base-url is explained" contains "$err" \
+	"--base-url: error: base URL 'example.org' must start with http://, https:// or /"
+run build "$SITE" -o "$TMP/x" --base-url https://mirror.example/
+check "--base-url replaces base_url" grep -q 'href="https://mirror.example/posts/' "$TMP/x/feed.xml"
+rm -rf "$TMP/x"
+
+# ---- the output guard ----
+
+mkdir -p "$TMP/precious/sub"
+echo "years of work" >"$TMP/precious/thesis.tex"
+echo "notes" >"$TMP/precious/sub/notes.txt"
+before=$(manifest "$TMP/precious")
+run build "$SITE" -o "$TMP/precious"
+check "a non-empty folder without the marker is refused (exit 1)" test "$rc" -eq 1
+check "the refusal says why" contains "$err" \
+	"$TMP/precious: error: refusing to write the site here: it is not empty and was not made by folio"
+check "the refused folder is left untouched" test "$(manifest "$TMP/precious")" = "$before"
+check "the refused folder gets no marker" test ! -e "$TMP/precious/.folio-output"
+check "no staging folder is left beside it" test -z "$(find "$TMP" -maxdepth 1 -name '.precious.folio-*')"
+
+cp -r tests/sites/bundle/site "$TMP/site"
+run build "$TMP/site" -o "$TMP/site"
+check "-o SITE is refused (exit 1)" test "$rc" -eq 1
+check "-o SITE says why" contains "$err" "refusing to write the site here: it is the site folder or contains it"
+run build "$TMP/site" -o "$TMP"
+check "-o a parent of SITE is refused" test "$rc" -eq 1
+run build "$TMP/site" -o "$TMP/site/content/out"
+check "-o inside the sources is refused" test "$rc" -eq 1
+check "-o inside the sources says why" contains "$err" "it is inside the site's sources"
+run build "$TMP/site" -o /
+check "-o / is refused" test "$rc" -eq 1
+check "the site is left as it was" diff -r tests/sites/bundle/site "$TMP/site"
+run build "$TMP/site"
+check "the default output is SITE/public" test -f "$TMP/site/public/index.html"
+run build "$TMP/site"
+check "a second build replaces SITE/public" test "$rc" -eq 0
+rm -rf "$TMP/site"
+
+# ---- SIGKILL: a killed build leaves the previous site complete ----
+# A big site (3000 generated posts) is built once into OUT. Then, again
+# and again, a build of a changed site (another title: every page differs)
+# is killed at a different moment. OUT must then be either the whole old
+# site or the whole new one (if the build finished first), never a mix;
+# the next normal build must succeed and remove the killed build's staging
+# folder.
+
+BIG=$TMP/big
+OUT=$TMP/public
+GEN=
+for g in bench/gen_corpus.py /work/shared/bench/gen_corpus.py; do [ -f "$g" ] && GEN=$g && break; done
+if [ -n "$GEN" ]; then
+	python3 "$GEN" --posts 3000 --seed 7 --out "$BIG" >/dev/null 2>&1
+else
+	# no generator at hand: 3000 plain posts with a few paragraphs each
+	mkdir -p "$BIG/content/posts"
+	printf 'title: "Big"\nbase_url: "https://example.org/"\n' >"$BIG/folio.yml"
+	awk -v dir="$BIG/content/posts" 'BEGIN {
+		for (i = 1; i <= 3000; i++) {
+			f = sprintf("%s/post-%04d.md", dir, i)
+			printf "---\ntitle: \"Post %d\"\ndate: 2025-%02d-%02d\ntags: [t%d, t%d]\n---\n", i, i % 12 + 1, i % 28 + 1, i % 50, i % 7 > f
+			for (k = 0; k < 12; k++)
+				printf "Paragraph %d of post %d, with some words to render and count.\n\n", k, i > f
+			close(f)
+		}
+	}'
+fi
+check "the big corpus is generated" test -f "$BIG/folio.yml"
+
+# set_title T: the big site's title (every page shows it).
+set_title() {
+	sed -i "s/^title: .*/title: \"$1\"/" "$BIG/folio.yml"
+}
+set_title "Old Title"
+run build "$BIG" -o "$TMP/ref-old" --future
+check "the big site builds" test "$rc" -eq 0
+old=$(manifest "$TMP/ref-old")
+set_title "New Title"
+run build "$BIG" -o "$TMP/ref-new" --future
+new=$(manifest "$TMP/ref-new")
+check "the two titles give two different sites" test "$old" != "$new"
+rm -rf "$TMP/ref-old" "$TMP/ref-new"
+set_title "Old Title"
+run build "$BIG" -o "$OUT" --future
+check "OUT holds the old site" test "$(manifest "$OUT")" = "$old"
+
+# staging_left: the staging folders beside OUT.
+staging_left() { find "$TMP" -maxdepth 1 -name '.public.folio-*' | wc -l; }
+
+for delay in 0.05 0.3 0.7 1.2 1.8 2.6 staging; do
+	set_title "New Title"
+	"$FOLIO" build "$BIG" -o "$OUT" --future -j 2 >/dev/null 2>&1 &
+	pid=$!
+	if [ "$delay" = staging ]; then
+		# kill it while it writes: once its staging folder has posts in it
+		i=0
+		while [ "$i" -lt 400 ] && [ -z "$(find "$TMP" -maxdepth 3 -path "$TMP/.public.folio-staging-*/posts/*" 2>/dev/null | head -1)" ]; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+	else
+		sleep "$delay"
+	fi
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	now=$(manifest "$OUT")
+	if [ "$now" = "$new" ]; then
+		echo "note: the build finished before the kill at $delay s"
+	fi
+	out="delay $delay"
+	check "killed at $delay: OUT is a complete site, old or new" test "$now" = "$old" -o "$now" = "$new"
+	check "killed at $delay: OUT keeps its marker" test -f "$OUT/.folio-output"
+	set_title "Old Title"
+	run build "$BIG" -o "$OUT" --future
+	check "killed at $delay: the next build succeeds" test "$rc" -eq 0
+	check "killed at $delay: the next build leaves no staging folder" test "$(staging_left)" -eq 0
+	check "killed at $delay: the next build gives the old site" test "$(manifest "$OUT")" = "$old"
+done
+
+# Two builds into one folder at once: the second must not delete the
+# first one's staging folder while it writes (then the first would publish
+# a partial site). Either build may win, or the second may refuse; OUT must
+# end up a complete site.
+set_title "New Title"
+"$FOLIO" build "$BIG" -o "$OUT" --future -j 1 >"$TMP/big.out" 2>&1 &
+pid=$!
+i=0
+while [ "$i" -lt 400 ] && [ -z "$(find "$TMP" -maxdepth 3 -path "$TMP/.public.folio-staging-*/posts/*" 2>/dev/null | head -1)" ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+"$FOLIO" build tests/sites/drafts-future/site -o "$OUT" >/dev/null 2>&1
+small_rc=$?
+wait "$pid"
+big_rc=$?
+run build tests/sites/drafts-future/site -o "$TMP/small-ref"
+small=$(manifest "$TMP/small-ref")
+now=$(manifest "$OUT")
+out="big build exit $big_rc, small build exit $small_rc, $(find "$OUT" -type f | wc -l) files in OUT"
+check "two builds at once: OUT is one complete site" test "$now" = "$new" -o "$now" = "$small"
+check "two builds at once: OUT keeps its marker" test -f "$OUT/.folio-output"
+set_title "Old Title"
+run build "$BIG" -o "$OUT" --future
+check "two builds at once: the next build succeeds" test "$rc" -eq 0
+check "two builds at once: no staging folder is left" test "$(staging_left)" -eq 0
+
+finish

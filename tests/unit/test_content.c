@@ -1,0 +1,464 @@
+/* test_content.c: front matter splitting (BOM, CRLF, '...', unclosed) and
+ * the post, series, page and data readers, on a site folder made under /tmp. */
+#include "harness.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "config.h"
+#include "content.h"
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct arena *arena;
+static struct buf cap;
+
+/* ---- content_split ---- */
+
+static const char *fm_text;
+static size_t fm_len;
+static struct source src;
+
+static int split_n(const char *text, size_t n)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(&cap);
+	d.capture = &cap;
+	fm_text = NULL;
+	fm_len = 0;
+	memset(&src, 0, sizeof src);
+	int r = content_split(&d, "content/posts/x.md", text, n, &fm_text, &fm_len, &src);
+	diag_fini(&d);
+	return r;
+}
+
+static int split(const char *text)
+{
+	return split_n(text, strlen(text));
+}
+
+static const char *fm(void)
+{
+	return fm_text ? arena_strndup(arena, fm_text, fm_len) : "(none)";
+}
+
+static const char *body(void)
+{
+	return src.body ? arena_strndup(arena, src.body, src.body_len) : "(none)";
+}
+
+static void test_split(void)
+{
+	INT_EQ(split("---\ntitle: T\ndate: 2026-01-01\n---\nHello\n"), 1);
+	STR_EQ(fm(), "title: T\ndate: 2026-01-01\n");
+	STR_EQ(body(), "Hello\n");
+	INT_EQ(src.body_line, 4);
+	STR_EQ(src.path, "content/posts/x.md");
+	INT_EQ(src.len, 40);
+
+	/* empty front matter */
+	INT_EQ(split("---\n---\nbody"), 1);
+	STR_EQ(fm(), "");
+	STR_EQ(body(), "body");
+	INT_EQ(src.body_line, 2);
+
+	/* a byte order mark before the fence */
+	INT_EQ(split("\xEF\xBB\xBF---\ntitle: T\n---\nB\n"), 1);
+	STR_EQ(fm(), "title: T\n");
+	STR_EQ(body(), "B\n");
+	INT_EQ(src.body_line, 3);
+	/* and without front matter: the mark is not part of the body */
+	INT_EQ(split("\xEF\xBB\xBFJust text\n"), 0);
+	STR_EQ(body(), "Just text\n");
+	INT_EQ(src.body_line, 0);
+
+	/* CRLF line ends */
+	INT_EQ(split("---\r\ntitle: T\r\n---\r\nBody\r\n"), 1);
+	STR_EQ(fm(), "title: T\r\n");
+	STR_EQ(body(), "Body\r\n");
+	INT_EQ(src.body_line, 3);
+
+	/* '...' ends a YAML document too */
+	INT_EQ(split("---\ntitle: T\n...\nBody\n"), 1);
+	STR_EQ(fm(), "title: T\n");
+	STR_EQ(body(), "Body\n");
+	/* trailing blanks after a fence */
+	INT_EQ(split("---  \ntitle: T\n--- \t\nBody\n"), 1);
+	STR_EQ(fm(), "title: T\n");
+	STR_EQ(body(), "Body\n");
+	/* the closing fence is the last line, with no newline */
+	INT_EQ(split("---\ntitle: T\n---"), 1);
+	STR_EQ(fm(), "title: T\n");
+	STR_EQ(body(), "");
+	/* a later '---' (a thematic break) belongs to the body */
+	INT_EQ(split("---\na: 1\n---\nx\n\n---\n\ny\n"), 1);
+	STR_EQ(fm(), "a: 1\n");
+	STR_EQ(body(), "x\n\n---\n\ny\n");
+
+	/* not front matter */
+	INT_EQ(split("Hello\n---\n"), 0);
+	STR_EQ(body(), "Hello\n---\n");
+	OK(fm_text == NULL);
+	INT_EQ(split("----\ntitle: T\n----\n"), 0);
+	INT_EQ(split("--- title: T\n---\n"), 0);
+	INT_EQ(split("\n---\ntitle: T\n---\n"), 0);
+	INT_EQ(split(" ---\ntitle: T\n---\n"), 0);
+	INT_EQ(split(""), 0);
+	STR_EQ(body(), "");
+	STR_EQ(t_msgs(&cap), "");
+	/* '...' does not open front matter */
+	INT_EQ(split("...\ntitle: T\n...\n"), 0);
+
+	/* never closed */
+	INT_EQ(split("---\ntitle: T\n\nThe text, but no closing line.\n"), -1);
+	STR_EQ(cap.p, "content/posts/x.md:1:1: error: front matter is never closed (hint: end it with a line '---' before "
+		      "the text)\n"
+		      " 1 | ---\n"
+		      "   | ^\n");
+	INT_EQ(split("---\n"), -1);
+	INT_EQ(split("---"), -1);
+	INT_EQ(split("---\ntitle: T\n---x\n"), -1);
+	/* a NUL inside the text does not end it */
+	INT_EQ(split_n("---\na: \"\0\"\n---\nB", 16), 1);
+	INT_EQ(fm_len, 7);
+}
+
+/* ---- the readers, on a site folder ---- */
+
+static char *site;
+static struct config cfg;
+static struct content c;
+
+static void reset_site(void)
+{
+	if (site) {
+		t_rmtree(site);
+		free(site);
+	}
+	site = t_tmpdir();
+}
+
+static int load_tz(const char *tz)
+{
+	memset(&cfg, 0, sizeof cfg);
+	cfg.timezone = str_from(tz);
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(&cap);
+	d.capture = &cap;
+	int e = content_load(arena, &d, site, &cfg, &c);
+	diag_fini(&d);
+	return e;
+}
+
+static int load(void)
+{
+	return load_tz("UTC");
+}
+
+static const char *sv(struct str s)
+{
+	return arena_strndup(arena, s.p ? s.p : "", s.len);
+}
+
+static void test_post_fields(void)
+{
+	reset_site();
+	t_write(site, "content/posts/full-post.md",
+		"---\n"
+		"title: \"Full: a post\"\n"
+		"date: 2026-03-04 05:06\n"
+		"updated: 2026-04-01T10:00:00+02:00\n"
+		"summary: Short.\n"
+		"category: \"  ML Systems \"\n"
+		"tags: [cuda, \"GPU Memory\"]\n"
+		"series: gpu\n"
+		"series_order: 3\n"
+		"difficulty: Advanced\n"
+		"draft: true\n"
+		"slug: custom-slug\n"
+		"aliases: [/old/url/, /older.html]\n"
+		"toc: false\n"
+		"reading_time: 12\n"
+		"description: Meta text.\n"
+		"image: /img/card.png\n"
+		"---\n"
+		"Body text.\n");
+	t_write(site, "content/posts/minimal.md", "---\ntitle: Minimal\ndate: 2026-01-02\n---\n");
+	INT_EQ(load_tz("Asia/Seoul"), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 2);
+	if (c.nposts != 2)
+		return;
+	struct post *p = c.posts[0];
+	STR_EQ(p->s.path, "content/posts/full-post.md");
+	STR_EQ(sv(p->title), "Full: a post");
+	STR_EQ(sv(p->date.iso), "2026-03-04T05:06:00+09:00");
+	INT_EQ(p->has_updated, 1);
+	STR_EQ(sv(p->updated.iso), "2026-04-01T10:00:00+02:00");
+	STR_EQ(sv(p->summary), "Short.");
+	STR_EQ(sv(p->category), "ML Systems");
+	INT_EQ(p->ntags, 2);
+	STR_EQ(sv(p->tags[1]), "GPU Memory");
+	STR_EQ(sv(p->series_slug), "gpu");
+	OK(p->series_node != NULL);
+	INT_EQ(p->series_order, 3);
+	INT_EQ(p->difficulty, DIFF_ADVANCED);
+	INT_EQ(p->draft, 1);
+	STR_EQ(sv(p->slug), "custom-slug");
+	INT_EQ(p->naliases, 2);
+	STR_EQ(sv(p->aliases[0]), "/old/url/");
+	INT_EQ(p->toc, 0);
+	INT_EQ(p->reading_time, 12);
+	STR_EQ(sv(p->description), "Meta text.");
+	STR_EQ(sv(p->image), "/img/card.png");
+	OK(p->bundle_dir == NULL);
+	STR_EQ(arena_strndup(arena, p->s.body, p->s.body_len), "Body text.\n");
+	INT_EQ(p->s.body_line, 18);
+
+	p = c.posts[1];
+	STR_EQ(sv(p->slug), "minimal");
+	INT_EQ(p->has_updated, 0);
+	INT_EQ(p->draft, 0);
+	INT_EQ(p->toc, -1);
+	INT_EQ(p->reading_time, 0);
+	INT_EQ(p->difficulty, DIFF_NONE);
+	INT_EQ(p->ntags, 0);
+	INT_EQ(p->series_slug.len, 0);
+	INT_EQ(p->date.offset, 540); /* the site's zone */
+	STR_EQ(difficulty_name(DIFF_BEGINNER), "beginner");
+	STR_EQ(difficulty_name(DIFF_INTERMEDIATE), "intermediate");
+	STR_EQ(difficulty_name(DIFF_ADVANCED), "advanced");
+	STR_EQ(difficulty_name(DIFF_NONE), "");
+}
+
+static void test_walk(void)
+{
+	reset_site();
+	/* files are read in path order, whatever order they were made in */
+	t_write(site, "content/posts/b-post.md", "---\ntitle: B\ndate: 2026-01-01\n---\nB\n");
+	t_write(site, "content/posts/a-post.md", "---\ntitle: A\ndate: 2026-01-02\n---\nA\n");
+	t_write(site, "content/posts/bundle/index.md", "---\ntitle: Bundle\ndate: 2026-01-03\n---\n![x](fig.png)\n");
+	t_write(site, "content/posts/bundle/fig.png", "PNG");
+	t_write(site, "content/posts/no-index/fig.png", "PNG");
+	t_write(site, "content/posts/notes.txt", "not a post");
+	t_write(site, "content/posts/.hidden.md", "---\nnot: read\n");
+	t_write(site, "content/posts/#autosave.md#", "x");
+	t_write(site, "content/posts/backup.md~", "x");
+	t_write(site, "content/posts/a-post.md.swp", "x");
+	t_write(site, "content/posts/scratch.tmp", "x");
+	t_write(site, "content/series/gpu.md", "---\ntitle: GPU\ndescription: All about GPUs\n---\nThe guide.\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\nMe.\n");
+	t_write(site, "data/home.yml", "hero: Hello\nlinks: [a, b]\n");
+	t_write(site, "data/extra.yaml", "- 1\n- 2\n");
+	t_write(site, "data/readme.txt", "skipped");
+	INT_EQ(load(), 0);
+	STR_EQ(t_msgs(&cap), "content/posts/no-index: warning: a folder in content/posts without index.md is skipped\n"
+			     "content/posts/notes.txt: warning: not a Markdown file (.md); skipped");
+	INT_EQ(c.nposts, 3);
+	if (c.nposts == 3) {
+		STR_EQ(c.posts[0]->s.path, "content/posts/a-post.md");
+		STR_EQ(c.posts[1]->s.path, "content/posts/b-post.md");
+		STR_EQ(c.posts[2]->s.path, "content/posts/bundle/index.md");
+		STR_EQ(sv(c.posts[2]->slug), "bundle");
+		OK(c.posts[2]->bundle_dir != NULL);
+		if (c.posts[2]->bundle_dir) {
+			const char *b = c.posts[2]->bundle_dir;
+			size_t n = strlen(b);
+			OK(b[0] == '/' || strncmp(b, site, strlen(site)) == 0);
+			OK(n > 21 && strcmp(b + n - 21, "/content/posts/bundle") == 0);
+		}
+	}
+	INT_EQ(c.nseries, 1);
+	if (c.nseries == 1) {
+		STR_EQ(sv(c.series[0]->slug), "gpu");
+		STR_EQ(sv(c.series[0]->description), "All about GPUs");
+	}
+	INT_EQ(c.npages, 1);
+	if (c.npages == 1) {
+		STR_EQ(sv(c.pages[0]->slug), "about");
+		INT_EQ(c.pages[0]->template_name.len, 0);
+	}
+	INT_EQ(c.ndata, 2);
+	if (c.ndata == 2) {
+		STR_EQ(sv(c.data[0].name), "extra");
+		INT_EQ(c.data[0].root->kind, YNODE_SEQ);
+		STR_EQ(sv(c.data[1].name), "home");
+		OK(yaml_map_get(c.data[1].root, "hero") != NULL);
+	}
+
+	/* an empty site folder: no content is not an error */
+	reset_site();
+	INT_EQ(load(), 0);
+	INT_EQ(c.nposts + c.nseries + c.npages + c.ndata, 0);
+}
+
+static void test_post_errors(void)
+{
+	reset_site();
+	t_write(site, "content/posts/no-fm.md", "Just text.\n");
+	t_write(site, "content/posts/list-fm.md", "---\n- a\n- b\n---\n");
+	t_write(site, "content/posts/unclosed.md", "---\ntitle: T\n");
+	t_write(site, "content/posts/has space.md", "---\ntitle: T\ndate: 2026-01-01\n---\n");
+	t_write(site, "content/posts/typo.md", "---\ntitel: T\ndate: 2026-01-01\n---\n");
+	t_write(site, "content/posts/types.md",
+		"---\n"
+		"title: T\n"
+		"date: 2026-02-30\n"
+		"tags: cuda\n"
+		"difficulty: expert\n"
+		"series_order: 2\n"
+		"draft: yes\n"
+		"slug: a/b\n"
+		"aliases: [old/url, /a/../b]\n"
+		"toc: [1]\n"
+		"reading_time: 0\n"
+		"category: [x]\n"
+		"---\n");
+	t_write(site, "content/posts/ok.md", "---\ntitle: OK\ndate: 2026-01-01\n---\n");
+	INT_EQ(load(), 17);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/has space.md: error: file name 'has space.md' cannot be a URL (rename it without spaces, "
+	       "'?', '#' or '%')\n"
+	       "content/posts/list-fm.md:2:1: error: front matter must be a map of keys (key: value), found a list\n"
+	       "content/posts/no-fm.md:1:1: error: no front matter (hint: start the file with '---', then 'title: ...' "
+	       "and 'date: YYYY-MM-DD', then '---')\n"
+	       "content/posts/types.md:3:7: error: malformed date '2026-02-30' in 'date': no such day in that month\n"
+	       "content/posts/types.md:12:11: error: 'category' must be a string, found a list\n"
+	       "content/posts/types.md:4:7: error: 'tags' must be a list, found a string (write tags: [a, b])\n"
+	       "content/posts/types.md:6:15: error: 'series_order' without 'series' (hint: add 'series: SLUG')\n"
+	       "content/posts/types.md:5:13: error: 'difficulty' must be beginner, intermediate or advanced, found "
+	       "'expert'\n"
+	       "content/posts/types.md:7:8: error: 'draft' must be true or false, found 'yes'\n"
+	       "content/posts/types.md:8:7: error: 'slug' must be one URL path segment (no '/', spaces, '?', '#' or '%')\n"
+	       "content/posts/types.md:9:11: error: an alias must be a site path starting with '/' (e.g. /old/url/), "
+	       "without '..'\n"
+	       "content/posts/types.md:9:20: error: an alias must be a site path starting with '/' (e.g. /old/url/), "
+	       "without '..'\n"
+	       "content/posts/types.md:10:6: error: 'toc' must be true or false, found a list\n"
+	       "content/posts/types.md:11:15: error: 'reading_time' must be between 1 and 10000, found 0\n"
+	       "content/posts/typo.md:2:1: error: unknown front matter key 'titel' (did you mean 'title'?)\n"
+	       "content/posts/typo.md:1:1: error: missing required key 'title'\n"
+	       "content/posts/unclosed.md:1:1: error: front matter is never closed (hint: end it with a line '---' "
+	       "before the text)");
+	/* only the valid post is kept */
+	INT_EQ(c.nposts, 1);
+	if (c.nposts == 1)
+		STR_EQ(c.posts[0]->s.path, "content/posts/ok.md");
+
+	/* YAML errors point into the file: line 1 is the fence */
+	reset_site();
+	t_write(site, "content/posts/yaml.md", "---\ntitle: T\ndate: 2026-01-01\ntags: [a, b\n---\nx\n");
+	OK(load() >= 1);
+	OK(strncmp(t_msgs(&cap), "content/posts/yaml.md:", 22) == 0);
+	INT_EQ(c.nposts, 0);
+	/* a missing date */
+	reset_site();
+	t_write(site, "content/posts/nodate.md", "---\ntitle: T\n---\n");
+	INT_EQ(load(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/nodate.md:1:1: error: missing required key 'date'");
+}
+
+static void test_series_and_pages(void)
+{
+	reset_site();
+	t_write(site, "content/series/cuda.md",
+		"---\n"
+		"title: CUDA from Scratch\n"
+		"description: Kernels, step by step\n"
+		"difficulty: BEGINNER\n"
+		"best_for: Engineers\n"
+		"audience: People who write C\n"
+		"recommended_start: cuda-2\n"
+		"posts: [cuda-1, cuda-2]\n"
+		"featured: true\n"
+		"weight: -3\n"
+		"---\n"
+		"The guide.\n");
+	t_write(site, "content/series/bad.md",
+		"---\n"
+		"title: Bad\n"
+		"posts: cuda-1\n"
+		"featured: sometimes\n"
+		"weight: heavy\n"
+		"dificulty: beginner\n"
+		"---\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\ndescription: Who\ntoc: true\naliases: [/me/]\n---\n");
+	t_write(site, "content/pages/wide.md", "---\ntitle: Wide\ntemplate: wide.html\nslug: wide-page\ndraft: true\n---\n");
+	t_write(site, "content/pages/bad-template.md", "---\ntitle: X\ntemplate: wide\n---\n");
+	t_write(site, "content/pages/escape.md", "---\ntitle: X\ntemplate: ../post.html\n---\n");
+	t_write(site, "content/pages/dated.md", "---\ntitle: X\ndate: 2026-01-01\n---\n");
+	t_write(site, "content/pages/untitled.md", "---\ndescription: no title\n---\n");
+	INT_EQ(load(), 9);
+	STR_EQ(t_msgs(&cap),
+	       "content/series/bad.md:6:1: error: unknown series key 'dificulty' (did you mean 'difficulty'?)\n"
+	       "content/series/bad.md:1:1: error: missing required key 'description'\n"
+	       "content/series/bad.md:3:8: error: 'posts' must be a list, found a string (write posts: [a, b])\n"
+	       "content/series/bad.md:4:11: error: 'featured' must be true or false, found 'sometimes'\n"
+	       "content/series/bad.md:5:9: error: 'weight' must be an integer, found 'heavy'\n"
+	       "content/pages/bad-template.md:3:11: error: 'template' must name a template file such as 'page.html'\n"
+	       "content/pages/dated.md:3:1: error: unknown page key 'date' (see folio-site(5) for the keys)\n"
+	       "content/pages/escape.md:3:11: error: 'template' must name a template file such as 'page.html'\n"
+	       "content/pages/untitled.md:1:1: error: missing required key 'title'");
+	INT_EQ(c.nseries, 1);
+	if (c.nseries == 1) {
+		struct series *se = c.series[0];
+		STR_EQ(sv(se->slug), "cuda");
+		STR_EQ(sv(se->title), "CUDA from Scratch");
+		INT_EQ(se->difficulty, DIFF_BEGINNER);
+		STR_EQ(sv(se->best_for), "Engineers");
+		STR_EQ(sv(se->audience), "People who write C");
+		STR_EQ(sv(se->recommended_start), "cuda-2");
+		INT_EQ(se->npost_slugs, 2);
+		STR_EQ(sv(se->post_slugs[1]), "cuda-2");
+		INT_EQ(se->featured, 1);
+		INT_EQ(se->weight, -3);
+		STR_EQ(arena_strndup(arena, se->s.body, se->s.body_len), "The guide.\n");
+	}
+	INT_EQ(c.npages, 2);
+	if (c.npages == 2) {
+		struct page *pg = c.pages[0];
+		STR_EQ(sv(pg->slug), "about");
+		STR_EQ(sv(pg->description), "Who");
+		INT_EQ(pg->toc, 1);
+		INT_EQ(pg->naliases, 1);
+		pg = c.pages[1];
+		STR_EQ(sv(pg->slug), "wide-page");
+		STR_EQ(sv(pg->template_name), "wide.html");
+		INT_EQ(pg->draft, 1);
+		INT_EQ(pg->toc, -1);
+	}
+}
+
+static void test_data_errors(void)
+{
+	reset_site();
+	t_write(site, "data/broken.yml", "a: [1, 2\n");
+	t_write(site, "data/ok.yml", "a: 1\n");
+	OK(load() >= 1);
+	OK(strncmp(t_msgs(&cap), "data/broken.yml:", 16) == 0);
+	INT_EQ(c.ndata, 1);
+	if (c.ndata == 1)
+		STR_EQ(sv(c.data[0].name), "ok");
+}
+
+void test_content(void)
+{
+	t_current = "content";
+	arena = arena_new();
+	buf_init(&cap);
+	test_split();
+	test_post_fields();
+	test_walk();
+	test_post_errors();
+	test_series_and_pages();
+	test_data_errors();
+	t_rmtree(site);
+	free(site);
+	site = NULL;
+	buf_fini(&cap);
+	arena_free(arena);
+	arena = NULL;
+}

@@ -1,0 +1,913 @@
+/* test_markdown.c: markdown.c: slugs, reading time, CommonMark behaviour
+ * kept, math, heading ids and the TOC, summary, counts, threads,
+ * pathological inputs; and the spec cases of tests/markdown/ (*.txt).
+ *
+ * A case file holds cases like this (one trailing newline of each section is
+ * dropped; lines before the first "===" are comments):
+ *
+ *   === what the case shows
+ *   --- options        (optional, words: smart nomath safe normalize line_offset=N)
+ *   --- markdown       (the body given to md_render)
+ *   --- html           (the expected body; "normalize" drops heading ids and anchors first)
+ *   --- error          (the expected diagnostics, exactly; none if absent)
+ *   --- toc            (one line per entry: "h2 id | text | html", two spaces per depth)
+ *   --- summary_html
+ *   --- summary_text
+ *   --- counts         (words=N code=N images=N cjk=N math=N headings=N more=N minutes=N)
+ */
+#include "harness.h"
+
+#include "markdown.h"
+
+#include <cmark-gfm.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static struct arena *A;
+
+/* render: md_render of md with a diag capturing into errs (may be NULL). */
+static int render(const char *md, int smart, int math, int line_offset, struct md_doc *doc,
+                  struct buf *errs)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = errs;
+	struct md_options o = {smart, math, 1};
+	size_t n = strlen(md);
+	int rc = md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, line_offset, doc);
+	diag_fini(&d);
+	return rc;
+}
+
+static const char *html_of(const char *md)
+{
+	struct md_doc doc;
+	render(md, 0, 1, 0, &doc, NULL);
+	return doc.html.p;
+}
+
+/* normalize_headings: html with <hN id="..."> made <hN> and the anchors
+ * dropped, as cmark renders headings. */
+static void normalize_headings(const char *h, struct buf *out)
+{
+	static const char anchor[] = " <a class=\"anchor\" href=\"#";
+	buf_reset(out);
+	buf_puts(out, "");
+	while (*h) {
+		if (h[0] == '<' && h[1] == 'h' && h[2] >= '1' && h[2] <= '6' &&
+		    strncmp(h + 3, " id=\"", 5) == 0) {
+			const char *e = strstr(h + 8, "\">");
+			if (e) {
+				buf_append(out, h, 3);
+				buf_putc(out, '>');
+				h = e + 2;
+				continue;
+			}
+		}
+		if (strncmp(h, anchor, sizeof anchor - 1) == 0) {
+			const char *e = strstr(h, "</a>");
+			if (e) {
+				h = e + 4;
+				continue;
+			}
+		}
+		buf_putc(out, *h++);
+	}
+}
+
+/* ---- slugs and reading time ---- */
+
+static void test_slugs(void)
+{
+	struct {
+		const char *text, *slug;
+	} cases[] = {
+	    {"Why cudaMemcpy is slow", "why-cudamemcpy-is-slow"},
+	    {"Hello, World!", "hello-world"},
+	    {"C++ & C#: a comparison", "c--c-a-comparison"},
+	    {"snake_case and kebab-case", "snake_case-and-kebab-case"},
+	    {"Ünïcödé ÉTÉ", "ünïcödé-été"},
+	    {"ΑΒΓ Δέλτα", "αβγ-δέλτα"},
+	    {"日本語の見出し", "日本語の見出し"},
+	    {"2. Step two (optional)", "2-step-two-optional"},
+	    {"!!!", "section"},
+	    {"", "section"},
+	    {"- - -", "section"},
+	    {"emoji 🚀 launch", "emoji--launch"},
+	    {"Tab\there", "tabhere"},
+	};
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		buf_reset(&b);
+		md_slugify(&b, str_from(cases[i].text));
+		STR_EQ(b.p, cases[i].slug);
+	}
+	/* appends: what is in the buffer stays */
+	buf_reset(&b);
+	buf_puts(&b, "#");
+	md_slugify(&b, STR_LIT("A b"));
+	STR_EQ(b.p, "#a-b");
+	buf_fini(&b);
+}
+
+static void test_reading_minutes(void)
+{
+	struct md_doc d;
+	memset(&d, 0, sizeof d);
+	INT_EQ(md_reading_minutes(&d, 230), 1); /* at least 1 */
+	d.words = 2300;
+	INT_EQ(md_reading_minutes(&d, 230), 10);
+	INT_EQ(md_reading_minutes(&d, 0), 10); /* 0: the default speed */
+	d.words = 2300 + 114;                  /* 10.496 minutes: rounds down */
+	INT_EQ(md_reading_minutes(&d, 230), 10);
+	d.words = 2300 + 116; /* 10.504: rounds up */
+	INT_EQ(md_reading_minutes(&d, 230), 11);
+	memset(&d, 0, sizeof d);
+	d.code_words = 230; /* code at a third of the speed: 3 minutes */
+	INT_EQ(md_reading_minutes(&d, 230), 3);
+	memset(&d, 0, sizeof d);
+	d.images = 10; /* 12 s each */
+	INT_EQ(md_reading_minutes(&d, 230), 2);
+	memset(&d, 0, sizeof d);
+	d.cjk_chars = 5000; /* 500 a minute */
+	INT_EQ(md_reading_minutes(&d, 230), 10);
+}
+
+/* ---- CommonMark is unchanged ---- */
+
+/* Documents without '$' and without GitHub's extensions: md_render, with
+ * math on or off, must give what plain cmark_markdown_to_html gives (heading
+ * ids and anchors aside). */
+static const char *const PLAIN_DOCS[] = {
+    "Hello *world*\n",
+    "# One\n\n## Two ##\n\nSetext\n======\n\nAnother\n---\n",
+    "***\n---\n___\n",
+    "    indented code\n\n```c\nint x = *p;\n```\n\n~~~\nfenced with tildes\n~~~\n",
+    "> quote *with* emphasis\n> > nested\n\nlazy\n> continuation\nline\n",
+    "- a\n- b\n\n  - nested\n\n1. one\n2. two\n\n7) seven\n",
+    "- tight\n- list\n\n* loose\n\n* list\n",
+    "*em* _em_ **strong** __strong__ ***both*** snake_case_name a*b*c\n",
+    "`code` ``co`de`` ` a `\n",
+    "[link](/url \"title\") [ref][r] [r][] [r]\n\n[r]: /ref 'Ref title'\n",
+    "![image](/i.png \"t\") ![ref img][r]\n\n[r]: /r.png\n",
+    "<http://example.com> <mailto:a@b.c> <a@b.example>\n",
+    "Inline <span class=\"x\">html</span> and <!-- comment --> here.\n",
+    "<div>\n*block html*\n</div>\n\n<figure>\n<img src=\"x.png\">\n</figure>\n",
+    "line one  \nline two\\\nline three\nline four\n",
+    "\\*not em\\* \\# \\[not link\\] \\` \\\\ backslash\n",
+    "&amp; &copy; &#35; &#x22; &nbsp;x &notanentity;\n",
+    "\tTabbed code\n\n- \titem with tab\n",
+    "Paragraph\n\n\n\nafter blank lines\n",
+    "1. item\n\n   continuation paragraph\n\n       code in item\n",
+    "> # Heading in quote\n> - list in quote\n",
+    "Foo\nbar\n---\n\nbaz\n",
+    "<!-- a comment block -->\n\ntext\n",
+    "**unclosed *emphasis\n",
+    "[unclosed link(\n",
+    "Ünïcödé text 日本語 — with dashes -- and quotes \"x\" 'y'...\n",
+    "Numbers 5 and 10 and 100% and a # sign\n",
+    "# Heading with `code` and *em*\n\ntext after\n",
+    "<pre>\npreformatted *not* parsed\n</pre>\n",
+    "Text with a trailing backslash\\\n",
+    "- [not a task] item\n",
+    "Autolink-looking text: example dot com, not linked\n",
+    "[nested [brackets]](/u) and [empty]()\n",
+    "Two  spaces  inside  and trailing   \n",
+    "",
+};
+
+static void test_plain_commonmark(void)
+{
+	struct buf norm;
+	buf_init(&norm);
+	int opts_base = CMARK_OPT_UNSAFE | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES;
+	for (size_t i = 0; i < sizeof PLAIN_DOCS / sizeof PLAIN_DOCS[0]; i++) {
+		const char *md = PLAIN_DOCS[i];
+		for (int variant = 0; variant < 3; variant++) {
+			int smart = variant == 2, math = variant != 1;
+			struct md_doc doc;
+			render(md, smart, math, 0, &doc, NULL);
+			char *want = cmark_markdown_to_html(
+			    md, strlen(md), opts_base | (smart ? CMARK_OPT_SMART : 0));
+			normalize_headings(doc.html.p, &norm);
+			if (strcmp(norm.p, want) != 0)
+				t_fail(__FILE__, __LINE__,
+				       "plain doc %zu (smart %d, math %d):\n%s\n--- got\n%s--- "
+				       "want\n%s",
+				       i, smart, math, md, norm.p, want);
+			else
+				t_passed++;
+			free(want);
+		}
+	}
+	buf_fini(&norm);
+}
+
+/* Random documents without '$': the math extension must change nothing. */
+static void test_math_is_neutral(void)
+{
+	static const char *const bits[] = {
+	    "a",  "b",        " ",          "*",     "_",         "`",     "[",    "]",    "(",
+	    ")",  "!",        "<",          ">",     "\\",        "\n",    "\n\n", "#",    "-",
+	    "~~", "www.x.io", "http://a.b", "| a |", "|---|",     "1. ",   "> ",   "    ", "&amp;",
+	    "\"", "'",        "x@y.z",      "[^1]",  "[^1]: n\n", "```\n", "é",    "日"};
+	unsigned seed = 12345;
+	struct buf md;
+	buf_init(&md);
+	int same = 1;
+	for (int i = 0; i < 300; i++) {
+		buf_reset(&md);
+		int n = 5 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 60;
+		for (int k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			buf_puts(&md, bits[(seed >> 16) % (sizeof bits / sizeof bits[0])]);
+		}
+		struct md_doc on, off;
+		render(md.p, (i & 3) == 0, 1, 0, &on, NULL);
+		render(md.p, (i & 3) == 0, 0, 0, &off, NULL);
+		if (!str_eq(on.html, off.html)) {
+			t_fail(__FILE__, __LINE__,
+			       "math changed a document without '$':\n%s\n--- on\n%s--- off\n%s",
+			       md.p, on.html.p, off.html.p);
+			same = 0;
+			break;
+		}
+	}
+	OK(same);
+	buf_fini(&md);
+}
+
+/* ---- math ---- */
+
+static void test_math(void)
+{
+	struct md_doc doc;
+	render("$a$ and $$b$$ and $c$", 0, 1, 0, &doc, NULL);
+	INT_EQ(doc.math_spans, 3);
+	STR_EQ(
+	    doc.html.p,
+	    "<p><span class=\"math inline\">a</span> and <span class=\"math display\">b</span> and "
+	    "<span class=\"math inline\">c</span></p>\n");
+	render("$a$ and $$b$$", 0, 0, 0, &doc, NULL);
+	INT_EQ(doc.math_spans, 0);
+	STR_EQ(doc.html.p, "<p>$a$ and $$b$$</p>\n");
+	/* byte for byte: no emphasis, escapes, entities or smart quotes inside */
+	render("$a_1 *b* \\{c\\} &amp; 'd' -- e...$", 1, 1, 0, &doc, NULL);
+	STR_EQ(doc.html.p,
+	       "<p><span class=\"math inline\">a_1 *b* \\{c\\} &amp;amp; 'd' -- e...</span></p>\n");
+	STR_EQ(html_of("$5 and $10"), "<p>$5 and $10</p>\n");
+	STR_EQ(html_of("$$ unclosed"), "<p>$$ unclosed</p>\n");
+	render("text $$ unclosed", 0, 1, 0, &doc, NULL);
+	INT_EQ(doc.math_spans, 0);
+	STR_EQ(html_of("\\$x$ and \\$$"), "<p>$x$ and $$</p>\n");
+	STR_EQ(html_of("`$x$` and\n\n    $y$\n"),
+	       "<p><code>$x$</code> and</p>\n<pre><code>$y$\n</code></pre>\n");
+	STR_EQ(html_of("$a<b>&\"c$"),
+	       "<p><span class=\"math inline\">a&lt;b&gt;&amp;&quot;c</span></p>\n");
+	/* no diagnostics for math */
+	struct buf errs;
+	buf_init(&errs);
+	INT_EQ(render("$$ never closed\n\n$x", 0, 1, 0, &doc, &errs), 0);
+	INT_EQ(errs.len, 0);
+	buf_fini(&errs);
+}
+
+/* ---- headings ---- */
+
+static void test_headings(void)
+{
+	struct md_doc doc;
+	render("## Why `cudaMemcpy` is slow\n", 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.html.p,
+	       "<h2 id=\"why-cudamemcpy-is-slow\">Why <code>cudaMemcpy</code> is slow <a "
+	       "class=\"anchor\" "
+	       "href=\"#why-cudamemcpy-is-slow\" aria-label=\"Link to this section\">#</a></h2>\n");
+	INT_EQ(doc.ntoc, 1);
+	STR_EQ(doc.toc[0].id.p, "why-cudamemcpy-is-slow");
+	STR_EQ(doc.toc[0].text.p, "Why cudaMemcpy is slow");
+	STR_EQ(doc.toc[0].html.p, "Why <code>cudaMemcpy</code> is slow");
+
+	/* GitHub's de-duplication */
+	render("# Intro\n## Intro\n### Intro\n## Intro-1\n", 0, 1, 0, &doc, NULL);
+	INT_EQ(doc.nheadings, 4);
+	INT_EQ(doc.ntoc, 1);
+	STR_EQ(doc.toc[0].id.p, "intro");
+	INT_EQ(doc.toc[0].nchildren, 2);
+	STR_EQ(doc.toc[0].children[0].id.p, "intro-1");
+	STR_EQ(doc.toc[0].children[0].children[0].id.p, "intro-2");
+	STR_EQ(doc.toc[0].children[1].id.p, "intro-1-1");
+
+	/* levels that skip still nest; a higher level starts a new entry */
+	render("### Deep first\n## A\n#### A.a\n### A.b\n##### A.b.x\n# B\n## B.1\n", 0, 1, 0, &doc,
+	       NULL);
+	INT_EQ(doc.ntoc, 3);
+	STR_EQ(doc.toc[0].id.p, "deep-first");
+	INT_EQ(doc.toc[0].nchildren, 0);
+	STR_EQ(doc.toc[1].id.p, "a");
+	INT_EQ(doc.toc[1].nchildren, 2);
+	STR_EQ(doc.toc[1].children[0].id.p, "aa");
+	INT_EQ(doc.toc[1].children[0].level, 4);
+	STR_EQ(doc.toc[1].children[1].id.p, "ab");
+	INT_EQ(doc.toc[1].children[1].nchildren, 1);
+	STR_EQ(doc.toc[1].children[1].children[0].id.p, "abx");
+	STR_EQ(doc.toc[2].id.p, "b");
+	INT_EQ(doc.toc[2].nchildren, 1);
+
+	/* custom ids; a slug that collides with one gets a suffix */
+	render("## Setup\n\n## Other {#setup}\n\n## Third {#my.id}\n", 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.toc[0].id.p, "setup-1");
+	STR_EQ(doc.toc[1].id.p, "setup");
+	STR_EQ(doc.toc[1].text.p, "Other");
+	STR_EQ(doc.toc[2].id.p, "my.id");
+
+	/* a duplicate custom id is an error, at the brace, in the file */
+	struct buf errs;
+	buf_init(&errs);
+	static const char file[] =
+	    "---\ntitle: T\n---\n\nIntro.\n\n## First {#dup}\n\nText.\n\n> ## Second   {#dup}\n";
+	const char *body = file + 18; /* after the front matter: 4 lines */
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = &errs;
+	struct md_options o = {0, 1, 1};
+	int rc = md_render(A, &o, &d, "content/posts/p.md", file, sizeof file - 1, body,
+	                   strlen(body), 4, &doc);
+	diag_fini(&d);
+	INT_EQ(rc, -1);
+	STR_EQ(
+	    errs.p,
+	    "content/posts/p.md:11:15: error: duplicate heading id 'dup' (first used on line 7)\n"
+	    " 11 | > ## Second   {#dup}\n"
+	    "    |               ^\n");
+	STR_EQ(doc.toc[1].text.p, "Second");
+	buf_fini(&errs);
+}
+
+/* ---- summary and counts ---- */
+
+static size_t code_points(struct str s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s.len; i++)
+		n += ((unsigned char)s.p[i] & 0xC0) != 0x80;
+	return n;
+}
+
+static int valid_utf8(struct str s)
+{
+	for (size_t i = 0; i < s.len;) {
+		unsigned char c = (unsigned char)s.p[i];
+		size_t k = c < 0x80         ? 1
+		           : (c >> 5) == 6  ? 2
+		           : (c >> 4) == 14 ? 3
+		           : (c >> 3) == 30 ? 4
+		                            : 0;
+		if (!k || i + k > s.len)
+			return 0;
+		for (size_t j = 1; j < k; j++)
+			if (((unsigned char)s.p[i + j] & 0xC0) != 0x80)
+				return 0;
+		i += k;
+	}
+	return 1;
+}
+
+static int ends_with(struct str s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return s.len >= n && memcmp(s.p + s.len - n, suffix, n) == 0;
+}
+
+static void test_summary(void)
+{
+	struct md_doc doc;
+	struct buf md;
+	buf_init(&md);
+	/* a long first paragraph: cut at a word boundary, with "…" */
+	for (int i = 0; i < 200; i++)
+		buf_printf(&md, "word%d ", i);
+	buf_puts(&md, "\n\nSecond paragraph.\n");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	OK(code_points(doc.summary_text) <= 300);
+	OK(code_points(doc.summary_text) > 250);
+	OK(ends_with(doc.summary_text, "…"));
+	/* the cut is at a space: what precedes "…" is a whole word */
+	{
+		struct str s = doc.summary_text;
+		size_t k = s.len - strlen("…");
+		size_t j = k;
+		while (j > 0 && s.p[j - 1] != ' ')
+			j--;
+		char word[32];
+		snprintf(word, sizeof word, "%.*s", (int)(k - j), s.p + j);
+		char expect[32];
+		int num = atoi(word + 4);
+		snprintf(expect, sizeof expect, "word%d", num);
+		STR_EQ(word, expect);
+		OK(strstr(md.p, word) != NULL);
+	}
+	INT_EQ(doc.has_more, 0);
+
+	/* CJK: no spaces to cut at, the cut falls between characters */
+	buf_reset(&md);
+	for (int i = 0; i < 400; i++)
+		buf_puts(&md, i % 2 ? "語" : "日");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	INT_EQ(code_points(doc.summary_text), 300);
+	OK(valid_utf8(doc.summary_text));
+	OK(ends_with(doc.summary_text, "…"));
+	INT_EQ(doc.cjk_chars, 400);
+	INT_EQ(doc.words, 0);
+
+	/* one word longer than the limit, of 2-byte characters */
+	buf_reset(&md);
+	for (int i = 0; i < 400; i++)
+		buf_puts(&md, "é");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	INT_EQ(code_points(doc.summary_text), 300);
+	OK(valid_utf8(doc.summary_text));
+
+	/* short: as is */
+	render("Short *one*.\n\nTwo.\n", 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.summary_text.p, "Short one.");
+	STR_EQ(doc.summary_html.p, "<p>Short <em>one</em>.</p>\n");
+	INT_EQ(doc.has_more, 0);
+
+	/* <!--more--> */
+	render("# T\n\nIntro one.\n\nIntro two[^1].\n<!--more-->\nRest.\n\n[^1]: n\n", 0, 1, 0,
+	       &doc, NULL);
+	INT_EQ(doc.has_more, 1);
+	STR_EQ(doc.summary_html.p, "<h1>T</h1>\n<p>Intro one.</p>\n<p>Intro two.</p>\n");
+	STR_EQ(doc.summary_text.p, "T Intro one. Intro two.");
+	OK(strstr(doc.html.p, "<h1 id=\"t\">") != NULL); /* the body keeps its ids */
+	OK(strstr(doc.html.p, "fnref") != NULL);
+	buf_fini(&md);
+}
+
+static void test_counts(void)
+{
+	struct md_doc doc;
+	render("# Title here\n\nSome `inline code` words, *em*phasis and un**bro**ken.\n\n"
+	       "```c\nint main(void) { return 0; }\n```\n\n"
+	       "![alt words not read](a.png) <img src=\"b.png\">\n\n"
+	       "<figure><img src=\"c.png\"><figcaption>Caption &amp; text</figcaption></figure>\n\n"
+	       "日本語です。 — - *\n",
+	       0, 1, 0, &doc, NULL);
+	/* Title here (2) Some inline code words, emphasis and unbroken. (7)
+	 * Caption text (2; "&" is no word) */
+	INT_EQ(doc.words, 11);
+	INT_EQ(doc.code_words, 4); /* int main(void) return 0; ("{" and "}" are no words) */
+	INT_EQ(doc.images, 3);
+	INT_EQ(doc.cjk_chars, 5);
+	INT_EQ(doc.nheadings, 1);
+	INT_EQ(doc.math_spans, 0);
+}
+
+/* Random bytes (NULs, invalid UTF-8, markup): no crash, and everything
+ * that comes out is valid UTF-8 (invalid input is replaced, never passed). */
+static void test_random_bytes(void)
+{
+	static const char *const bits[] = {"$",
+	                                   "$$",
+	                                   "{#",
+	                                   "}",
+	                                   "#",
+	                                   "## ",
+	                                   "\n",
+	                                   "\\",
+	                                   "*",
+	                                   "`",
+	                                   "~~",
+	                                   "<",
+	                                   "<!--more-->\n",
+	                                   "\xff",
+	                                   "\xc3",
+	                                   "\xe6\x97",
+	                                   "\xa9",
+	                                   "\0",
+	                                   "a",
+	                                   " ",
+	                                   "[^1]",
+	                                   "\xf0\x9f\x98",
+	                                   "|",
+	                                   "|-|\n",
+	                                   "&#0;",
+	                                   "&#xD800;"};
+	unsigned seed = 777;
+	char doc_bytes[200];
+	int valid = 1;
+	for (int i = 0; i < 400; i++) {
+		size_t n = 0;
+		while (n < sizeof doc_bytes - 16) {
+			seed = seed * 1103515245u + 12345u;
+			const char *b = bits[(seed >> 16) % (sizeof bits / sizeof bits[0])];
+			size_t k = b[0] ? strlen(b) : 1; /* the "\0" bit is one NUL byte */
+			memcpy(doc_bytes + n, b, k);
+			n += k;
+			if (((seed >> 8) & 31) == 0)
+				break;
+		}
+		struct md_doc doc;
+		struct md_options o = {(int)(seed & 1), 1, 1};
+		md_render(A, &o, NULL, "r.md", doc_bytes, n, doc_bytes, n, 0, &doc);
+		if (!valid_utf8(doc.html) || !valid_utf8(doc.summary_text) ||
+		    !valid_utf8(doc.summary_html) ||
+		    (doc.ntoc && (!valid_utf8(doc.toc[0].text) || !valid_utf8(doc.toc[0].id)))) {
+			t_fail(__FILE__, __LINE__, "invalid UTF-8 out of random document %d", i);
+			valid = 0;
+			break;
+		}
+	}
+	OK(valid);
+	STR_EQ(html_of("a\xff b $\xfe$"),
+	       "<p>a\xef\xbf\xbd b <span class=\"math inline\">\xef\xbf\xbd</span></p>\n");
+	struct buf b;
+	buf_init(&b);
+	md_slugify(&b, STR_LIT("a\xff"
+	                       "b \xc3"));
+	STR_EQ(b.p, "ab-");
+	buf_fini(&b);
+}
+
+/* ---- threads ---- */
+
+static const char THREAD_DOC[] =
+    "# Title {#top}\n\nText with ~~struck~~ words, www.example.com, *em*, $x^2$ and $$\\sum_i "
+    "i$$.[^n]\n\n"
+    "## Table\n\n| a | b |\n|---|:-:|\n| ~~x~~ | $y$ |\n\n- [x] done ~~old~~\n- [ ] todo at "
+    "https://a.b/c\n\n"
+    "## Table\n\n> quote with $z$ and ~one~ tilde\n\n[^n]: A ~~note~~.\n";
+
+struct thread_arg {
+	const char *want;
+	int mismatches;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *t = p;
+	struct arena *a = arena_new();
+	struct md_options o = {1, 1, 1};
+	for (int i = 0; i < 40; i++) {
+		struct md_doc doc;
+		md_render(a, &o, NULL, "t.md", THREAD_DOC, sizeof THREAD_DOC - 1, THREAD_DOC,
+		          sizeof THREAD_DOC - 1, 0, &doc);
+		if (strcmp(doc.html.p, t->want) != 0)
+			t->mismatches++;
+	}
+	arena_free(a);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct md_doc doc;
+	struct md_options o = {1, 1, 1};
+	md_render(A, &o, NULL, "t.md", THREAD_DOC, sizeof THREAD_DOC - 1, THREAD_DOC,
+	          sizeof THREAD_DOC - 1, 0, &doc);
+	OK(strstr(doc.html.p, "<del>struck</del>") != NULL);
+	OK(strstr(doc.html.p, "<a href=\"http://www.example.com\">") != NULL);
+	OK(strstr(doc.html.p, "<span class=\"math inline\">x^2</span>") != NULL);
+	struct thread_arg args[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		args[i].want = doc.html.p;
+		args[i].mismatches = 0;
+		OK(pthread_create(&th[i], NULL, thread_main, &args[i]) == 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		INT_EQ(args[i].mismatches, 0);
+	}
+}
+
+/* ---- pathological inputs ---- */
+
+static double seconds_since(clock_t t0)
+{
+	return (double)(clock() - t0) / CLOCKS_PER_SEC;
+}
+
+static void timed(const char *name, const char *md, double limit)
+{
+	struct md_doc doc;
+	struct arena *a = arena_new();
+	struct md_options o = {1, 1, 1};
+	clock_t t0 = clock();
+	md_render(a, &o, NULL, "p.md", md, strlen(md), md, strlen(md), 0, &doc);
+	double s = seconds_since(t0);
+	printf("markdown: %-28s %7zu bytes in %.3f s\n", name, strlen(md), s);
+	if (s < limit)
+		t_passed++;
+	else
+		t_fail(__FILE__, __LINE__, "%s took %.3f s (limit %.1f)", name, s, limit);
+	arena_free(a);
+}
+
+static void repeat(struct buf *b, const char *s, int n)
+{
+	buf_reset(b);
+	for (int i = 0; i < n; i++)
+		buf_puts(b, s);
+}
+
+static void test_pathological(void)
+{
+	/* generous limits: sanitizers make everything several times slower */
+	const double limit = 5.0;
+	struct buf b;
+	buf_init(&b);
+	repeat(&b, ">", 50000);
+	buf_puts(&b, " a\n");
+	timed("50000 nested >", b.p, limit);
+	repeat(&b, "[", 100000);
+	timed("100000 [", b.p, limit);
+	repeat(&b, "*a **a ", 30000);
+	timed("*a **a repeated", b.p, limit);
+	repeat(&b, "$a ", 100000);
+	timed("100000 unclosed $", b.p, limit);
+	repeat(&b, "$x", 100000);
+	timed("$x repeated (50000 spans)", b.p, limit);
+	repeat(&b, "$$a\\$", 50000);
+	timed("unclosed $$ with \\$", b.p, limit);
+	repeat(&b, "$", 200000);
+	timed("200000 $", b.p, limit);
+	repeat(&b, "~~a ", 100000);
+	timed("~~a repeated", b.p, limit);
+	repeat(&b, "## intro\n", 30000);
+	timed("30000 equal headings", b.p, limit);
+	repeat(&b, "[a](", 50000);
+	timed("[a]( repeated", b.p, limit);
+	repeat(&b, "a_", 100000);
+	timed("a_ repeated", b.p, limit);
+
+	/* a 1 MB document of ordinary prose */
+	static const char *const words[] = {"the",       "kernel", "reads", "memory",
+	                                    "bandwidth", "of",     "a",     "GPU"};
+	buf_reset(&b);
+	for (int i = 0; b.len < (1u << 20); i++) {
+		buf_printf(&b, "## Section %d\n\n", i % 40);
+		for (int k = 0; k < 120; k++)
+			buf_printf(&b, "%s ", words[(i * 7 + k * 3) % 8]);
+		buf_printf(&b, "with $x_%d$, **bold** and `code`.\n\n```c\nint x = %d;\n```\n\n", i,
+		           i);
+	}
+	timed("1 MB document", b.p, limit);
+	buf_fini(&b);
+}
+
+/* ---- spec cases ---- */
+
+struct section {
+	char kind[32];
+	struct str text;
+};
+
+struct spec_case {
+	const char *file;
+	int line;
+	struct str title;
+	struct section sec[12];
+	int nsec;
+};
+
+static const struct section *find_sec(const struct spec_case *c, const char *kind)
+{
+	for (int i = 0; i < c->nsec; i++)
+		if (!strcmp(c->sec[i].kind, kind))
+			return &c->sec[i];
+	return NULL;
+}
+
+static int has_word(const struct section *opts, const char *w)
+{
+	if (!opts)
+		return 0;
+	size_t n = strlen(w);
+	const char *p = opts->text.p, *end = p + opts->text.len;
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\n'))
+			p++;
+		const char *s = p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		if ((size_t)(p - s) >= n && memcmp(s, w, n) == 0 &&
+		    ((size_t)(p - s) == n || w[n - 1] == '='))
+			return 1;
+	}
+	return 0;
+}
+
+static int option_int(const struct section *opts, const char *key)
+{
+	if (!opts)
+		return 0;
+	char tmp[256];
+	snprintf(tmp, sizeof tmp, "%.*s", STR_FMT(opts->text));
+	const char *p = strstr(tmp, key);
+	return p ? atoi(p + strlen(key)) : 0;
+}
+
+static void toc_lines(struct buf *b, const struct md_toc *t, size_t n, int depth)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(b, "%*sh%d %.*s | %.*s | %.*s\n", depth * 2, "", t[i].level,
+		           STR_FMT(t[i].id), STR_FMT(t[i].text), STR_FMT(t[i].html));
+		toc_lines(b, t[i].children, t[i].nchildren, depth + 1);
+	}
+}
+
+/* chomp: s without one trailing newline. */
+static struct str chomp(struct str s)
+{
+	if (s.len && s.p[s.len - 1] == '\n')
+		s.len--;
+	return s;
+}
+
+/* check: want and got equal, a trailing newline aside. */
+static int check(const struct spec_case *c, const char *what, struct str want, struct str got)
+{
+	want = chomp(want);
+	got = chomp(got);
+	if (str_eq(want, got))
+		return 1;
+	fprintf(stderr, "FAIL %s:%d: %.*s: %s\n--- want\n%.*s\n--- got\n%.*s\n", c->file, c->line,
+	        STR_FMT(c->title), what, STR_FMT(want), STR_FMT(got));
+	return 0;
+}
+
+static void run_case(const struct spec_case *c)
+{
+	const struct section *opts = find_sec(c, "options"), *md = find_sec(c, "markdown");
+	if (!md) {
+		t_fail(c->file, c->line, "case without markdown");
+		return;
+	}
+	struct diag d;
+	struct buf errs, got;
+	buf_init(&errs);
+	buf_init(&got);
+	diag_init(&d, NULL);
+	d.capture = &errs;
+	struct md_options o = {has_word(opts, "smart"), !has_word(opts, "nomath"),
+	                       !has_word(opts, "safe")};
+	struct md_doc doc;
+	md_render(A, &o, &d, "content/posts/case.md", md->text.p, md->text.len, md->text.p,
+	          md->text.len, option_int(opts, "line_offset="), &doc);
+	diag_fini(&d);
+	int ok = 1;
+	const struct section *s;
+	if ((s = find_sec(c, "html"))) {
+		struct str h = doc.html;
+		if (has_word(opts, "normalize")) {
+			normalize_headings(doc.html.p, &got);
+			h = buf_str(&got);
+		}
+		ok &= check(c, "html", s->text, chomp(h));
+	}
+	s = find_sec(c, "error");
+	ok &= check(c, "error", s ? s->text : STR_LIT(""), chomp(buf_str(&errs)));
+	if ((s = find_sec(c, "toc"))) {
+		buf_reset(&got);
+		toc_lines(&got, doc.toc, doc.ntoc, 0);
+		ok &= check(c, "toc", s->text, chomp(buf_str(&got)));
+	}
+	if ((s = find_sec(c, "summary_html")))
+		ok &= check(c, "summary_html", s->text, chomp(doc.summary_html));
+	if ((s = find_sec(c, "summary_text")))
+		ok &= check(c, "summary_text", s->text, doc.summary_text);
+	if ((s = find_sec(c, "counts"))) {
+		buf_reset(&got);
+		buf_printf(&got,
+		           "words=%zu code=%zu images=%zu cjk=%zu math=%zu headings=%zu more=%d "
+		           "minutes=%d",
+		           doc.words, doc.code_words, doc.images, doc.cjk_chars, doc.math_spans,
+		           doc.nheadings, doc.has_more, md_reading_minutes(&doc, 230));
+		ok &= check(c, "counts", s->text, buf_str(&got));
+	}
+	if (ok)
+		t_passed++;
+	else
+		t_failed++;
+	buf_fini(&errs);
+	buf_fini(&got);
+}
+
+static void finish_section(struct spec_case *c, const char *start, const char *end)
+{
+	if (c->nsec == 0 || !start)
+		return;
+	struct section *s = &c->sec[c->nsec - 1];
+	if (end > start && end[-1] == '\n')
+		end--;
+	s->text.p = start;
+	s->text.len = (size_t)(end - start);
+}
+
+/* run_file: runs every case of one file; returns how many. */
+static int run_file(const char *file, const char *text, size_t len)
+{
+	struct spec_case c;
+	int in_case = 0, count = 0, line = 1;
+	const char *p = text, *end = text + len, *sec_start = NULL;
+	memset(&c, 0, sizeof c);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+		size_t n = (size_t)((nl ? nl : end) - p);
+		if (n >= 4 && memcmp(p, "=== ", 4) == 0) {
+			if (in_case) {
+				finish_section(&c, sec_start, p);
+				run_case(&c);
+				count++;
+			}
+			memset(&c, 0, sizeof c);
+			c.file = file;
+			c.line = line;
+			c.title = (struct str){p + 4, n - 4};
+			in_case = 1;
+			sec_start = NULL;
+		} else if (in_case && n >= 4 && memcmp(p, "--- ", 4) == 0 && c.nsec < 12) {
+			finish_section(&c, sec_start, p);
+			struct section *s = &c.sec[c.nsec++];
+			snprintf(s->kind, sizeof s->kind, "%.*s", (int)(n - 4), p + 4);
+			s->text = (struct str){next, 0};
+			sec_start = next;
+		}
+		p = next;
+		line++;
+	}
+	if (in_case) {
+		finish_section(&c, sec_start, end);
+		run_case(&c);
+		count++;
+	}
+	return count;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_spec(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	if (!dp) {
+		t_fail(__FILE__, __LINE__, "cannot open %s", dir);
+		return;
+	}
+	char *names[256];
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) && n < 256) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && strcmp(e->d_name + len - 4, ".txt") == 0)
+			names[n++] = xstrndup(e->d_name, len);
+	}
+	closedir(dp);
+	qsort(names, n, sizeof *names, cmp_names);
+	int total = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		size_t len;
+		char *text = read_file(path, &len);
+		if (!text) {
+			t_fail(__FILE__, __LINE__, "cannot read %s", path);
+		} else {
+			total += run_file(path, text, len);
+			free(text);
+		}
+		free(names[i]);
+	}
+	printf("markdown spec: %d cases in %zu files\n", total, n);
+	OK(total > 0);
+}
+
+void test_markdown(void); /* also in harness.h */
+
+void test_markdown(void)
+{
+	t_current = "markdown";
+	A = arena_new();
+	test_slugs();
+	test_reading_minutes();
+	test_plain_commonmark();
+	test_math_is_neutral();
+	test_math();
+	test_headings();
+	test_summary();
+	test_counts();
+	test_random_bytes();
+	test_threads();
+	test_pathological();
+	test_spec("tests/markdown");
+	arena_free(A);
+	A = NULL;
+}

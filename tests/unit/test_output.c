@@ -1,0 +1,348 @@
+/* test_output.c: the output guard (what folio refuses to replace), the
+ * staging folder, the atomic swap, stale staging folders and abort. */
+#include "harness.h"
+
+#include "buf.h"
+#include "diag.h"
+#include "output.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct buf cap;
+static struct diag d;
+static char *root; /* a scratch folder holding site/ and the outputs */
+static char site[512], out[512];
+
+static void dbegin(void)
+{
+	diag_init(&d, NULL);
+	buf_reset(&cap);
+	d.capture = &cap;
+}
+
+static const char *dend(void)
+{
+	diag_fini(&d);
+	return t_msgs(&cap);
+}
+
+/* count_entries: the names in dir (hidden ones included). */
+static int count_entries(const char *path)
+{
+	DIR *dh = opendir(path);
+	if (!dh)
+		return -1;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(dh)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(dh);
+	return n;
+}
+
+/* staging_count: the staging folders of out in root. */
+static int staging_count(void)
+{
+	DIR *dh = opendir(root);
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(dh)))
+		if (!strncmp(de->d_name, ".out.folio-", 11))
+			n++;
+	closedir(dh);
+	return n;
+}
+
+/* refused: output_begin(dir) must fail with "DIR: error: refusing to write
+ * the site here: WHY"; returns the message. */
+static const char *refused(const char *dir, const char *site_dir)
+{
+	dbegin();
+	struct output *o = output_begin(&d, dir, site_dir);
+	OK(o == NULL);
+	if (o)
+		output_abort(o);
+	return dend();
+}
+
+static const char *refusal(const char *dir, const char *why)
+{
+	static char b[1024];
+	snprintf(b, sizeof b, "%s: error: refusing to write the site here: %s", dir, why);
+	return b;
+}
+
+static void test_first_and_second_build(void)
+{
+	/* the first build: out does not exist yet */
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(staging_count(), 1);
+	OK(!t_exists(root, "out"));
+	INT_EQ(output_write(o, "index.html", "home v1", 7), 0);
+	INT_EQ(output_write(o, "posts/a/index.html", "post a", 6), 0);
+	INT_EQ(output_write(o, "old-only.html", "gone later", 10), 0);
+	OK(output_exists(o, "posts/a/index.html"));
+	OK(!output_exists(o, "posts/b/index.html"));
+	INT_EQ(output_count(o), 3);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "index.html"), "home v1");
+	STR_EQ(t_read(out, "posts/a/index.html"), "post a");
+	OK(t_exists(out, OUTPUT_MARKER));
+	INT_EQ(staging_count(), 0);
+
+	/* the second build replaces the whole folder */
+	dbegin();
+	o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "index.html", "home v2", 7), 0);
+	INT_EQ(output_write(o, "posts/b/index.html", "post b", 6), 0);
+	/* until the commit, the old site is untouched */
+	STR_EQ(t_read(out, "index.html"), "home v1");
+	OK(t_exists(out, "old-only.html"));
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "index.html"), "home v2");
+	STR_EQ(t_read(out, "posts/b/index.html"), "post b");
+	OK(!t_exists(out, "old-only.html"));
+	OK(!t_exists(out, "posts/a/index.html"));
+	OK(t_exists(out, OUTPUT_MARKER));
+	INT_EQ(count_entries(out), 3); /* marker, index.html, posts */
+	INT_EQ(staging_count(), 0);
+
+	/* abort: the staging folder goes, the old site stays */
+	dbegin();
+	o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "index.html", "home v3", 7), 0);
+	output_abort(o);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "index.html"), "home v2");
+	STR_EQ(t_read(out, "posts/b/index.html"), "post b");
+	INT_EQ(staging_count(), 0);
+}
+
+static void test_write_paths(void)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "../escape.html", "x", 1), -1);
+	INT_EQ(output_write(o, "/etc/escape", "x", 1), -1);
+	INT_EQ(output_write(o, "a/../../escape.html", "x", 1), -1);
+	INT_EQ(output_write(o, "a/..", "x", 1), -1);
+	INT_EQ(output_write(o, "", "x", 1), -1);
+	INT_EQ(output_write(o, "deep/er/and/deeper/file.txt", "", 0), 0);
+	INT_EQ(output_write(o, "..dots-are-fine.txt", "y", 1), 0);
+	INT_EQ(output_count(o), 2);
+	output_abort(o);
+	STR_EQ(dend(), "../escape.html: error: refusing to write outside the output folder\n"
+		       "/etc/escape: error: refusing to write outside the output folder\n"
+		       "a/../../escape.html: error: refusing to write outside the output folder\n"
+		       "a/..: error: refusing to write outside the output folder\n"
+		       ": error: refusing to write outside the output folder");
+	OK(!t_exists(root, "escape.html"));
+}
+
+static void test_copy_tree(void)
+{
+	char src[600];
+	snprintf(src, sizeof src, "%s/static", site);
+	t_write(site, "static/style.css", "css");
+	t_write(site, "static/img/logo.svg", "<svg/>");
+	t_write(site, "static/img/.DS_Store", "x");
+	t_write(site, "static/notes.md", "md");
+	t_write(site, "static/edit.css~", "x");
+	t_write(site, "static/.hidden/x", "x");
+	t_write(site, "static/x.swp", "x");
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_copy_tree(o, src, "", 0), 3);
+	INT_EQ(output_copy_tree(o, src, "posts/bundle", 1), 2); /* without the Markdown */
+	char missing[700];
+	snprintf(missing, sizeof missing, "%s/nope", site);
+	INT_EQ(output_copy_tree(o, missing, "", 0), 0);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "style.css"), "css");
+	STR_EQ(t_read(out, "img/logo.svg"), "<svg/>");
+	OK(t_exists(out, "notes.md"));
+	OK(!t_exists(out, "img/.DS_Store"));
+	OK(!t_exists(out, "edit.css~"));
+	OK(!t_exists(out, ".hidden"));
+	OK(!t_exists(out, "x.swp"));
+	OK(t_exists(out, "posts/bundle/img/logo.svg"));
+	OK(!t_exists(out, "posts/bundle/notes.md"));
+}
+
+static void test_stale_staging(void)
+{
+	/* a killed build's staging folder carries the marker: removed */
+	char stale[700], foreign[700];
+	snprintf(stale, sizeof stale, "%s/.out.folio-staging-1", root);
+	snprintf(foreign, sizeof foreign, "%s/.out.folio-staging-2", root);
+	t_write(stale, OUTPUT_MARKER, "x");
+	t_write(stale, "index.html", "half a site");
+	/* a folder with a similar name but no marker is not folio's: kept */
+	t_write(foreign, "keep.txt", "mine");
+	INT_EQ(staging_count(), 2);
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	OK(!t_exists(stale, ""));
+	OK(t_exists(foreign, "keep.txt"));
+	if (o)
+		output_abort(o);
+	STR_EQ(dend(), "");
+	t_rmtree(foreign);
+	INT_EQ(staging_count(), 0);
+	STR_EQ(t_read(out, "style.css"), "css"); /* the site of the last commit */
+}
+
+static void test_refusals(void)
+{
+	char path[700];
+
+	/* a non-empty folder without the marker is refused and left alone */
+	snprintf(path, sizeof path, "%s/precious", root);
+	t_write(path, "thesis.tex", "years of work");
+	STR_EQ(refused(path, site),
+	       refusal(path, "it is not empty and was not made by folio (no .folio-output file in it); choose another "
+			     "folder with -o, or empty it yourself"));
+	STR_EQ(t_read(path, "thesis.tex"), "years of work");
+	INT_EQ(count_entries(path), 1);
+	/* a hidden file is enough to make it not empty */
+	snprintf(path, sizeof path, "%s/hidden-only", root);
+	t_write(path, ".git", "x");
+	STR_EQ(refused(path, site),
+	       refusal(path, "it is not empty and was not made by folio (no .folio-output file in it); choose another "
+			     "folder with -o, or empty it yourself"));
+
+	/* an empty folder is fine */
+	snprintf(path, sizeof path, "%s/empty", root);
+	mkdir(path, 0755);
+	dbegin();
+	struct output *o = output_begin(&d, path, site);
+	OK(o != NULL);
+	if (o) {
+		output_write(o, "index.html", "x", 1);
+		INT_EQ(output_commit(o), 0);
+	}
+	STR_EQ(dend(), "");
+	OK(t_exists(path, OUTPUT_MARKER));
+
+	/* the site folder, its parents, /, and the site's sources */
+	t_write(site, "content/posts/a.md", "x");
+	t_write(site, "templates/post.html", "x");
+	STR_EQ(refused(site, site), refusal(site, "it is the site folder or contains it"));
+	STR_EQ(refused(root, site), refusal(root, "it is the site folder or contains it"));
+	STR_EQ(refused("/tmp", site), refusal("/tmp", "it is the site folder or contains it"));
+	STR_EQ(refused("/", site), refusal("/", "it is the root folder"));
+	snprintf(path, sizeof path, "%s/.", site);
+	STR_EQ(refused(path, site), refusal(path, "it is the site folder or contains it"));
+	snprintf(path, sizeof path, "%s/content/../", site);
+	STR_EQ(refused(path, site), refusal(path, "it is the site folder or contains it"));
+	snprintf(path, sizeof path, "%s/static", site);
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+	snprintf(path, sizeof path, "%s/content/posts/out", site);
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+	snprintf(path, sizeof path, "%s/templates/public", site);
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+
+	/* the same through a relative path */
+	char cwd[4096];
+	OK(getcwd(cwd, sizeof cwd) != NULL);
+	OK(chdir(site) == 0);
+	STR_EQ(refused(".", "."), refusal(".", "it is the site folder or contains it"));
+	STR_EQ(refused("..", "."), refusal("..", "it is the site folder or contains it"));
+	STR_EQ(refused("static", "."), refusal("static", "it is inside the site's sources"));
+	OK(chdir(cwd) == 0);
+
+	/* the home folder */
+	const char *old_home = getenv("HOME");
+	char *saved = old_home ? strdup(old_home) : NULL;
+	snprintf(path, sizeof path, "%s/home", root);
+	mkdir(path, 0755);
+	setenv("HOME", path, 1);
+	STR_EQ(refused(path, site), refusal(path, "it is your home folder"));
+	if (saved) {
+		setenv("HOME", saved, 1);
+		free(saved);
+	} else {
+		unsetenv("HOME");
+	}
+
+	/* a file, and a folder whose parent is missing */
+	snprintf(path, sizeof path, "%s/a-file", root);
+	t_write(root, "a-file", "x");
+	STR_EQ(refused(path, site), refusal(path, "it exists and is not a folder"));
+	snprintf(path, sizeof path, "%s/no/such/parent", root);
+	dbegin();
+	OK(output_begin(&d, path, site) == NULL);
+	char want[800];
+	snprintf(want, sizeof want, "%s: error: the output folder's parent does not exist", path);
+	STR_EQ(dend(), want);
+
+	/* the site's public/ is the default output and is fine */
+	snprintf(path, sizeof path, "%s/public", site);
+	dbegin();
+	o = output_begin(&d, path, site);
+	OK(o != NULL);
+	if (o)
+		output_abort(o);
+	STR_EQ(dend(), "");
+}
+
+static void test_remove_tree(void)
+{
+	char path[700];
+	snprintf(path, sizeof path, "%s/tree", root);
+	t_write(path, "a/b/c.txt", "x");
+	t_write(path, "d.txt", "x");
+	/* a link inside is removed, not followed */
+	char target[700], link[760];
+	snprintf(target, sizeof target, "%s/precious", root);
+	snprintf(link, sizeof link, "%s/link", path);
+	OK(symlink(target, link) == 0);
+	INT_EQ(remove_tree(path), 0);
+	OK(!t_exists(root, "tree"));
+	OK(t_exists(target, "thesis.tex"));
+}
+
+void test_output(void)
+{
+	t_current = "output";
+	buf_init(&cap);
+	root = t_tmpdir();
+	snprintf(site, sizeof site, "%s/site", root);
+	snprintf(out, sizeof out, "%s/out", root);
+	t_write(site, "folio.yml", "title: T\n");
+	test_first_and_second_build();
+	test_write_paths();
+	test_copy_tree();
+	test_stale_staging();
+	test_refusals();
+	test_remove_tree();
+	t_rmtree(root);
+	free(root);
+	root = NULL;
+	buf_fini(&cap);
+}

@@ -1,0 +1,523 @@
+/* test_site.c: the model: series order (posts list, series_order, date),
+ * drafts and future posts, neighbours, totals, tags, categories, years,
+ * related posts, the home page's lists, and the consistency errors. */
+#include "harness.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "config.h"
+#include "content.h"
+#include "diag.h"
+#include "site.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NOW 1790000000 /* 2026-09-21, as the golden tests use */
+
+static struct arena *arena;
+static struct buf cap;
+static char *dir;
+static struct config cfg;
+static struct content c;
+static struct site s;
+static int built;
+
+static void new_site(void)
+{
+	if (dir) {
+		t_rmtree(dir);
+		free(dir);
+	}
+	dir = t_tmpdir();
+}
+
+/* post: writes content/posts/SLUG.md with the front matter lines fm. */
+static void post(const char *slug, const char *fm)
+{
+	char rel[256], text[2048];
+	snprintf(rel, sizeof rel, "content/posts/%s.md", slug);
+	snprintf(text, sizeof text, "---\ntitle: \"Post %s\"\n%s---\nThe text of %s.\n", slug, fm, slug);
+	t_write(dir, rel, text);
+}
+
+static void series(const char *slug, const char *fm)
+{
+	char rel[256], text[2048];
+	snprintf(rel, sizeof rel, "content/series/%s.md", slug);
+	snprintf(text, sizeof text, "---\ntitle: \"Series %s\"\ndescription: About %s\n%s---\nThe guide.\n", slug, slug,
+		 fm);
+	t_write(dir, rel, text);
+}
+
+/* build: loads the site in dir and computes the model; the error count.
+ * The model stays in s until the next build. */
+static int build_opts(int drafts, int future, int jobs)
+{
+	if (built)
+		site_free(&s);
+	built = 0;
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(&cap);
+	d.capture = &cap;
+	int e = config_load(arena, &d, dir, NULL, &cfg);
+	if (!e) {
+		e += content_load(arena, &d, dir, &cfg, &c);
+		struct build_opts o = {drafts, future, NOW, jobs, 5};
+		e += site_build(arena, &d, &cfg, &c, &o, &s);
+		built = 1;
+	}
+	diag_fini(&d);
+	return e;
+}
+
+static int build(void)
+{
+	return build_opts(0, 0, 2);
+}
+
+static const char *sv(struct str x)
+{
+	return arena_strndup(arena, x.p ? x.p : "", x.len);
+}
+
+/* find: the post (published or not) with this slug. */
+static struct post *find(const char *slug)
+{
+	for (size_t i = 0; i < c.nposts; i++)
+		if (str_eq_cstr(c.posts[i]->slug, slug))
+			return c.posts[i];
+	return NULL;
+}
+
+static struct series *find_series(const char *slug)
+{
+	for (size_t i = 0; i < s.nseries; i++)
+		if (str_eq_cstr(s.series[i]->slug, slug))
+			return s.series[i];
+	return NULL;
+}
+
+/* order: the slugs of a series' published posts, "a b c". */
+static const char *order(const char *series_slug)
+{
+	struct series *se = find_series(series_slug);
+	if (!se)
+		return "(no such series)";
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < se->nposts; i++)
+		buf_printf(&b, "%s%.*s", i ? " " : "", STR_FMT(se->posts[i]->slug));
+	const char *r = arena_strndup(arena, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* posts_of: the slugs of a list of posts. */
+static const char *posts_of(struct post **v, size_t n)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%.*s", i ? " " : "", STR_FMT(v[i]->slug));
+	const char *r = arena_strndup(arena, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* related_of: "slug (reason), ..." for a published post. */
+static const char *related_of(const char *slug)
+{
+	struct post *p = find(slug);
+	if (!p || p->index < 0)
+		return "(not published)";
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < s.nrelated[p->index]; i++)
+		buf_printf(&b, "%s%.*s (%s)", i ? ", " : "", STR_FMT(s.related[p->index][i].post->slug),
+			   s.related[p->index][i].reason);
+	const char *r = arena_strndup(arena, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+static void test_series_order(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	/* the series file's list decides */
+	series("listed", "posts: [l-c, l-a, l-b]\nweight: 2\n");
+	post("l-a", "date: 2026-01-01\nseries: listed\nreading_time: 3\n");
+	post("l-b", "date: 2026-01-02\nseries: listed\nreading_time: 4\n");
+	post("l-c", "date: 2026-01-03\nseries: listed\nseries_order: 1\nreading_time: 5\n");
+	/* series_order decides, whatever the dates */
+	series("ordered", "weight: 1\n");
+	post("o-1", "date: 2026-03-03\nseries: ordered\nseries_order: 3\n");
+	post("o-2", "date: 2026-03-02\nseries: ordered\nseries_order: 1\n");
+	post("o-3", "date: 2026-03-01\nseries: ordered\nseries_order: 2\n");
+	/* no order anywhere: oldest first */
+	series("dated", "weight: 1\n");
+	post("d-x", "date: 2026-04-03\nseries: dated\n");
+	post("d-y", "date: 2026-04-01\nseries: dated\n");
+	post("d-z", "date: 2026-04-02\nseries: dated\n");
+	/* explicit positions first, then the rest by date */
+	series("mixed", "weight: 1\nrecommended_start: m-mid\n");
+	post("m-late", "date: 2026-05-09\nseries: mixed\nseries_order: 1\n");
+	post("m-early", "date: 2026-05-01\nseries: mixed\n");
+	post("m-mid", "date: 2026-05-05\nseries: mixed\nseries_order: 2\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	STR_EQ(order("listed"), "l-c l-a l-b");
+	STR_EQ(order("ordered"), "o-2 o-3 o-1");
+	STR_EQ(order("dated"), "d-y d-z d-x");
+	STR_EQ(order("mixed"), "m-late m-mid m-early");
+
+	/* positions, neighbours (no wrap-around) and totals */
+	struct post *lc = find("l-c"), *la = find("l-a"), *lb = find("l-b");
+	INT_EQ(lc->part, 1);
+	INT_EQ(la->part, 2);
+	INT_EQ(lb->part, 3);
+	OK(lc->series_prev == NULL);
+	OK(lc->series_next == la);
+	OK(la->series_prev == lc);
+	OK(la->series_next == lb);
+	OK(lb->series_prev == la);
+	OK(lb->series_next == NULL);
+	struct series *se = find_series("listed");
+	OK(lc->series == se);
+	INT_EQ(se->nposts, 3);
+	INT_EQ(se->minutes, 12);
+	OK(se->start == lc);
+	STR_EQ(sv(se->url), "/series/listed/");
+	OK(find_series("mixed")->start == find("m-mid"));
+	OK(find_series("dated")->start == find("d-y"));
+
+	/* series by weight, then title */
+	INT_EQ(s.nseries, 4);
+	STR_EQ(sv(s.series[0]->slug), "dated");
+	STR_EQ(sv(s.series[1]->slug), "mixed");
+	STR_EQ(sv(s.series[2]->slug), "ordered");
+	STR_EQ(sv(s.series[3]->slug), "listed");
+	/* not featured: none in the config, none marked */
+	INT_EQ(s.nfeatured, 0);
+
+	/* the same model on one thread */
+	INT_EQ(build_opts(0, 0, 1), 0);
+	STR_EQ(order("mixed"), "m-late m-mid m-early");
+	INT_EQ(s.nposts, 12);
+}
+
+static void test_drafts_and_future(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\nbest_of: [d2, d1]\n");
+	series("s", "");
+	post("d1", "date: 2026-01-01\nseries: s\nseries_order: 1\nreading_time: 1\n");
+	post("d2", "date: 2026-01-02\nseries: s\nseries_order: 2\ndraft: true\nreading_time: 2\n");
+	post("d3", "date: 2026-01-03\nseries: s\nseries_order: 3\nreading_time: 4\n");
+	post("d4", "date: 2027-01-04\nseries: s\nseries_order: 4\nreading_time: 8\n");
+	/* one second after "now" is the future; "now" itself is not */
+	post("now", "date: 2026-09-21T14:13:20Z\ntags: [t]\n");
+	post("later", "date: 2026-09-21T14:13:21Z\ntags: [t]\n");
+	t_write(dir, "content/pages/wip.md", "---\ntitle: WIP\ndraft: true\n---\n");
+
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	STR_EQ(posts_of(s.posts, s.nposts), "now d3 d1");
+	STR_EQ(order("s"), "d1 d3");
+	/* readers see the published posts numbered consecutively */
+	INT_EQ(find("d1")->part, 1);
+	INT_EQ(find("d3")->part, 2);
+	OK(find("d3")->series_prev == find("d1"));
+	OK(find("d1")->series_next == find("d3"));
+	OK(find("d3")->series_next == NULL);
+	INT_EQ(find("d2")->index, -1);
+	INT_EQ(find("d2")->part, 0);
+	OK(find("d2")->series == NULL);
+	INT_EQ(find("d4")->index, -1);
+	INT_EQ(find_series("s")->nposts, 2);
+	INT_EQ(find_series("s")->minutes, 5);
+	INT_EQ(s.total_minutes, 5 + find("now")->minutes);
+	/* a draft in best_of is left out, not an error */
+	INT_EQ(s.nbest_of, 1);
+	OK(s.nbest_of == 1 && s.best_of[0].post == find("d1"));
+	INT_EQ(s.npages, 0);
+	INT_EQ(s.ntags, 1);
+	INT_EQ(s.ntags ? s.tags[0].nposts : 0, 1);
+
+	INT_EQ(build_opts(1, 0, 2), 0);
+	STR_EQ(posts_of(s.posts, s.nposts), "now d3 d2 d1");
+	STR_EQ(order("s"), "d1 d2 d3");
+	INT_EQ(find("d3")->part, 3);
+	INT_EQ(find("d2")->part, 2);
+	INT_EQ(s.nbest_of, 2);
+	INT_EQ(s.npages, 1);
+
+	INT_EQ(build_opts(0, 1, 2), 0);
+	STR_EQ(posts_of(s.posts, s.nposts), "d4 later now d3 d1");
+	STR_EQ(order("s"), "d1 d3 d4");
+	INT_EQ(find("d4")->part, 3);
+	INT_EQ(find_series("s")->minutes, 13);
+
+	INT_EQ(build_opts(1, 1, 2), 0);
+	STR_EQ(order("s"), "d1 d2 d3 d4");
+	INT_EQ(find("d4")->part, 4);
+	OK(find("d4")->series_next == NULL);
+	OK(find("d1")->series_prev == NULL);
+	INT_EQ(s.nposts, 6);
+}
+
+static void test_terms_years(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("t1", "date: 2026-01-01\ntags: [CUDA, gpu]\ncategory: ml systems\nreading_time: 2\n");
+	post("t2", "date: 2026-02-01\ntags: [cuda, \"C++\"]\ncategory: ML Systems\nreading_time: 3\n");
+	post("t3", "date: 2026-03-01\ntags: [Cuda, Gpu, gpu]\nreading_time: 4\n");
+	post("t4", "date: 2025-06-01\ntags: [\"+++\"]\ncategory: ML Systems\nreading_time: 5\n");
+	post("t5", "date: 2026-03-01\ncategory: Compilers\nreading_time: 6\n"); /* same day as t3 */
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	/* newest first; the same instant: by slug */
+	STR_EQ(posts_of(s.posts, s.nposts), "t3 t5 t2 t1 t4");
+	INT_EQ(s.total_minutes, 20);
+	for (size_t i = 0; i < s.nposts; i++)
+		INT_EQ(s.posts[i]->index, i);
+	OK(find("t3")->newer == NULL);
+	OK(find("t3")->older == find("t5"));
+	OK(find("t2")->newer == find("t5"));
+	OK(find("t4")->older == NULL);
+	STR_EQ(sv(find("t1")->url), "/posts/t1/");
+
+	/* tags by slug; the name as first met in the newest-first list */
+	INT_EQ(s.ntags, 4);
+	if (s.ntags == 4) {
+		STR_EQ(sv(s.tags[0].slug), "_"); /* a tag with no letter or digit */
+		STR_EQ(sv(s.tags[0].name), "+++");
+		STR_EQ(sv(s.tags[1].slug), "c");
+		STR_EQ(sv(s.tags[1].name), "C++");
+		STR_EQ(sv(s.tags[2].slug), "cuda");
+		STR_EQ(sv(s.tags[2].name), "Cuda");
+		STR_EQ(posts_of(s.tags[2].posts, s.tags[2].nposts), "t3 t2 t1");
+		STR_EQ(sv(s.tags[3].slug), "gpu");
+		STR_EQ(sv(s.tags[3].name), "Gpu");
+		/* t3 lists the tag twice and appears once */
+		STR_EQ(posts_of(s.tags[3].posts, s.tags[3].nposts), "t3 t1");
+	}
+	INT_EQ(s.ncategories, 2);
+	if (s.ncategories == 2) {
+		STR_EQ(sv(s.categories[0].slug), "compilers");
+		STR_EQ(sv(s.categories[1].slug), "ml-systems");
+		STR_EQ(sv(s.categories[1].name), "ML Systems");
+		STR_EQ(posts_of(s.categories[1].posts, s.categories[1].nposts), "t2 t1 t4");
+	}
+	INT_EQ(s.nyears, 2);
+	if (s.nyears == 2) {
+		INT_EQ(s.years[0].year, 2026);
+		STR_EQ(posts_of(s.years[0].posts, s.years[0].nposts), "t3 t5 t2 t1");
+		INT_EQ(s.years[1].year, 2025);
+		STR_EQ(posts_of(s.years[1].posts, s.years[1].nposts), "t4");
+	}
+
+	/* the year is the local one: 05:00 on New Year's Day in Seoul is still
+	 * the old year in UTC */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\ntimezone: Asia/Seoul\n");
+	post("new-year", "date: 2026-01-01 05:00\n");
+	post("eve", "date: 2025-12-31T19:00:00Z\n"); /* an explicit offset keeps its own date */
+	INT_EQ(build(), 0);
+	INT_EQ(find("new-year")->date.utc, find("eve")->date.utc + 3600);
+	INT_EQ(s.nyears, 2);
+	if (s.nyears == 2) {
+		INT_EQ(s.years[0].year, 2026);
+		STR_EQ(posts_of(s.years[0].posts, s.years[0].nposts), "new-year");
+		INT_EQ(s.years[1].year, 2025);
+	}
+}
+
+/* Years follow the local date, posts the instant: with posts written in
+ * different offsets around New Year, the two orders disagree, and each
+ * year must still appear once. */
+static void test_years_mixed_offsets(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("a", "date: 2026-01-01T00:30:00+09:00\n"); /* 2025-12-31T15:30Z, year 2026 */
+	post("b", "date: 2025-12-31T20:00:00Z\n");      /* year 2025 */
+	post("c", "date: 2026-01-01T06:00:00+09:00\n"); /* 2025-12-31T21:00Z, year 2026 */
+	INT_EQ(build(), 0);
+	STR_EQ(posts_of(s.posts, s.nposts), "c b a");
+	INT_EQ(s.nyears, 2);
+	for (size_t i = 0; i + 1 < s.nyears; i++)
+		OK(s.years[i].year > s.years[i + 1].year);
+	size_t total = 0;
+	for (size_t i = 0; i < s.nyears; i++)
+		total += s.years[i].nposts;
+	INT_EQ(total, 3);
+}
+
+static void test_related(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("s", "");
+	post("r1", "date: 2026-01-01\nseries: s\nseries_order: 1\ntags: [a]\n");
+	post("r2", "date: 2026-01-10\nseries: s\nseries_order: 2\ntags: [a, b]\n");
+	post("r3", "date: 2026-01-20\nseries: s\nseries_order: 3\ntags: [a]\n");
+	post("x1", "date: 2026-01-11\ntags: [a, b]\n");
+	post("x2", "date: 2026-01-12\ntags: [B]\n");
+	post("x3", "date: 2026-06-01\n");
+	post("x4", "date: 2025-01-01\n");
+	INT_EQ(build(), 0);
+	STR_EQ(related_of("r2"), "r1 (previous in the series), r3 (next in the series), x1 (shared tags), "
+				 "x2 (shared tags), x4 (recent)");
+	STR_EQ(related_of("x1"), "r2 (shared tags), x2 (shared tags), r3 (shared tags), r1 (shared tags), x3 (recent)");
+	STR_EQ(related_of("x3"), "r3 (recent), x2 (recent), x1 (recent), r2 (recent), r1 (recent)");
+	STR_EQ(related_of("r1"), "r2 (next in the series), x1 (shared tags), r3 (shared tags), x4 (recent), "
+				 "x2 (recent)");
+	STR_EQ(related_of("x4"), "r1 (recent), r2 (recent), x1 (recent), x2 (recent), r3 (recent)");
+}
+
+static void test_home_lists(void)
+{
+	new_site();
+	t_write(dir, "folio.yml",
+		"title: T\n"
+		"start_here: start\n"
+		"best_of:\n"
+		"  - b\n"
+		"  - post: a\n"
+		"    note: \"Read this first.\"\n"
+		"featured_series: [two, one]\n");
+	post("a", "date: 2026-01-01\n");
+	post("b", "date: 2026-01-02\n");
+	series("one", "featured: true\n");
+	series("two", "");
+	series("three", "featured: true\n");
+	t_write(dir, "content/pages/start.md", "---\ntitle: Start here\n---\nRead in order.\n");
+	t_write(dir, "content/pages/about.md", "---\ntitle: About\nslug: about-me\n---\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	OK(s.start_here != NULL && str_eq_cstr(s.start_here->slug, "start"));
+	INT_EQ(s.nbest_of, 2);
+	if (s.nbest_of == 2) {
+		OK(s.best_of[0].post == find("b"));
+		INT_EQ(s.best_of[0].note.len, 0);
+		OK(s.best_of[1].post == find("a"));
+		STR_EQ(sv(s.best_of[1].note), "Read this first.");
+	}
+	/* featured_series in its own order, whatever the files say */
+	INT_EQ(s.nfeatured, 2);
+	if (s.nfeatured == 2) {
+		STR_EQ(sv(s.featured[0]->slug), "two");
+		STR_EQ(sv(s.featured[1]->slug), "one");
+	}
+	INT_EQ(s.npages, 2);
+	if (s.npages == 2) {
+		STR_EQ(sv(s.pages[0]->url), "/about-me/");
+		STR_EQ(sv(s.pages[1]->url), "/start/");
+	}
+	/* an empty series: no posts, no start */
+	OK(find_series("one")->nposts == 0 && find_series("one")->start == NULL);
+
+	/* without featured_series: the series marked featured, by weight then title */
+	t_write(dir, "folio.yml", "title: T\n");
+	series("three", "featured: true\nweight: -1\n");
+	INT_EQ(build(), 0);
+	INT_EQ(s.nfeatured, 2);
+	if (s.nfeatured == 2) {
+		STR_EQ(sv(s.featured[0]->slug), "three");
+		STR_EQ(sv(s.featured[1]->slug), "one");
+	}
+	OK(s.start_here == NULL);
+	INT_EQ(s.nbest_of, 0);
+}
+
+static void test_series_errors(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("gpu", "");
+	series("listed", "posts: [p-a, p-a, nope, p-other, p-disagree]\nrecommended_start: p-outsider\n");
+	series("other", "recommended_start: p-othr\n");
+	post("p-typo", "date: 2026-01-01\nseries: gpuu\n");
+	post("p-first", "date: 2026-01-01\nseries: gpu\nseries_order: 1\n");
+	post("p-second", "date: 2026-01-02\nseries: gpu\nseries_order: 1\n");
+	post("p-a", "date: 2026-01-03\nseries: listed\n");
+	post("p-other", "date: 2026-01-04\nseries: other\n");
+	post("p-disagree", "date: 2026-01-05\nseries: listed\nseries_order: 2\n");
+	post("p-unlisted", "date: 2026-01-06\nseries: listed\n");
+	post("p-outsider", "date: 2026-01-07\n");
+	INT_EQ(build(), 9);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/p-typo.md:4:9: error: unknown series 'gpuu' (did you mean 'gpu'?) (series are the files "
+	       "in content/series/)\n"
+	       "content/posts/p-second.md:5:15: error: position 1 of series 'gpu' is also taken by "
+	       "content/posts/p-first.md (two posts cannot share a position)\n"
+	       "content/series/listed.md:4:14: error: post 'p-a' is listed twice\n"
+	       "content/series/listed.md:4:19: error: no post 'nope' for this series\n"
+	       "content/series/listed.md:4:25: error: post 'p-other' belongs to series 'other' (its front matter says "
+	       "so)\n"
+	       "content/posts/p-disagree.md:5:15: error: series_order 2 disagrees with the series file, which lists "
+	       "this post at position 5\n"
+	       "content/posts/p-unlisted.md:4:9: error: this post names series 'listed', whose 'posts' list does not "
+	       "include 'p-unlisted'\n"
+	       "content/series/listed.md:5:20: error: recommended_start 'p-outsider' is not a post of this series\n"
+	       "content/series/other.md:4:20: error: recommended_start names no post: 'p-othr' (did you mean "
+	       "'p-other'?)");
+}
+
+static void test_site_errors(void)
+{
+	new_site();
+	t_write(dir, "folio.yml",
+		"title: T\n"
+		"start_here: strat\n"
+		"best_of: [hello, nothing-like-it]\n"
+		"featured_series: [gpus]\n");
+	series("gpu", "");
+	post("hello", "date: 2026-01-01\n");
+	post("other", "date: 2026-01-02\nslug: hello\n");
+	t_write(dir, "content/pages/start.md", "---\ntitle: S\n---\n");
+	t_write(dir, "content/pages/tags.md", "---\ntitle: Tags\n---\n");
+	t_write(dir, "content/pages/a.md", "---\ntitle: A\nslug: start\n---\n");
+	t_write(dir, "content/pages/b.md", "---\ntitle: B\nslug: feed.xml\n---\n");
+	INT_EQ(build(), 7);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/other.md:4:7: error: duplicate slug 'hello': content/posts/hello.md has it too (URLs "
+	       "must be unique)\n"
+	       "content/pages/b.md:3:7: error: the page slug 'feed.xml' is taken by folio's own pages (rename the file "
+	       "or set 'slug')\n"
+	       "content/pages/start.md:1:1: error: duplicate page slug 'start': content/pages/a.md has it too\n"
+	       "content/pages/tags.md:1:1: error: the page slug 'tags' is taken by folio's own pages (rename the file "
+	       "or set 'slug')\n"
+	       "folio.yml:2:13: error: start_here names no page: 'strat' (did you mean 'start'?) (pages are the files "
+	       "in content/pages/)\n"
+	       "folio.yml:3:18: error: best_of names no post: 'nothing-like-it'\n"
+	       "folio.yml:4:19: error: featured_series names no series: 'gpus' (did you mean 'gpu'?)");
+}
+
+void test_site(void)
+{
+	t_current = "site";
+	arena = arena_new();
+	buf_init(&cap);
+	test_series_order();
+	test_drafts_and_future();
+	test_terms_years();
+	test_years_mixed_offsets();
+	test_related();
+	test_home_lists();
+	test_series_errors();
+	test_site_errors();
+	if (built)
+		site_free(&s);
+	built = 0;
+	t_rmtree(dir);
+	free(dir);
+	dir = NULL;
+	buf_fini(&cap);
+	arena_free(arena);
+	arena = NULL;
+}

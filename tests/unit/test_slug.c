@@ -1,0 +1,103 @@
+/* test_slug.c: URL slugs for tags, categories and titles, and slug_valid. */
+#include "harness.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "slug.h"
+
+static struct arena *arena;
+
+static const char *slug(const char *text)
+{
+	struct str s = slugify(arena, str_from(text));
+	OK(s.p != NULL && s.p[s.len] == '\0');
+	return s.p ? s.p : "(null)";
+}
+
+static const char *slug_n(const char *text, size_t n)
+{
+	struct str s = slugify(arena, (struct str){text, n});
+	return s.p ? s.p : "(null)";
+}
+
+static int valid(const char *s)
+{
+	return slug_valid(str_from(s));
+}
+
+void test_slug(void)
+{
+	t_current = "slug";
+	arena = arena_new();
+
+	/* ASCII */
+	STR_EQ(slug("ML Systems"), "ml-systems");
+	STR_EQ(slug("cuda"), "cuda");
+	STR_EQ(slug("CUDA"), "cuda");
+	STR_EQ(slug("Linux Kernel Internals"), "linux-kernel-internals");
+	STR_EQ(slug("distributed-systems"), "distributed-systems");
+	STR_EQ(slug("snake_case_tag"), "snake-case-tag");
+	STR_EQ(slug("GPT-4o"), "gpt-4o");
+	STR_EQ(slug("x86_64"), "x86-64");
+	STR_EQ(slug("2026"), "2026");
+	/* punctuation runs become one '-', none at the ends */
+	STR_EQ(slug("C++"), "c");
+	STR_EQ(slug("C#"), "c");
+	STR_EQ(slug("  Hello,   World!  "), "hello-world");
+	STR_EQ(slug("a -- b"), "a-b");
+	STR_EQ(slug("--leading and trailing--"), "leading-and-trailing");
+	STR_EQ(slug("what's new?"), "what-s-new");
+	STR_EQ(slug("a/b\\c"), "a-b-c");
+	STR_EQ(slug("tab\tand\nnewline"), "tab-and-newline");
+	STR_EQ(slug("1.5 release"), "1-5-release");
+	/* Unicode: lower-cased, letters and digits kept */
+	STR_EQ(slug("Über GPU"), "über-gpu");
+	STR_EQ(slug("ÉCOLE"), "école");
+	STR_EQ(slug("ΑΘΗΝΑ"), "αθηνα");
+	STR_EQ(slug("Größe"), "größe");
+	STR_EQ(slug("Привет Мир"), "привет-мир");
+	STR_EQ(slug("컴파일러 입문"), "컴파일러-입문");
+	STR_EQ(slug("日本語"), "日本語");
+	STR_EQ(slug("naïve café"), "naïve-café");
+	STR_EQ(slug("→ arrows ←"), "arrows");
+	STR_EQ(slug("emoji 🚀 launch"), "emoji-launch");
+	STR_EQ(slug("em—dash"), "em-dash");
+	/* combining marks stay with their letter */
+	STR_EQ(slug("e\xcc\x81t\xc3\xa9"), "e\xcc\x81t\xc3\xa9");
+	/* invalid UTF-8 is a separator, never copied */
+	STR_EQ(slug("ab\xff\xfe" "cd"), "ab-cd");
+	STR_EQ(slug("\xc3"), "");
+	/* nothing to keep */
+	STR_EQ(slug(""), "");
+	STR_EQ(slug("   "), "");
+	STR_EQ(slug("+++"), "");
+	STR_EQ(slug("!?#%"), "");
+	INT_EQ(slugify(arena, str_from("")).len, 0);
+	INT_EQ(slugify(arena, str_from("...")).len, 0);
+	/* a length, not a NUL, ends the text */
+	STR_EQ(slug_n("abc def", 3), "abc");
+	STR_EQ(slug_n("a\0b", 3), "a-b");
+
+	/* slug_valid: one URL path segment */
+	OK(valid("hello"));
+	OK(valid("hello-world"));
+	OK(valid("über"));
+	OK(valid("v1.2"));
+	OK(valid("a_b"));
+	OK(valid("..."));
+	OK(!valid(""));
+	OK(!valid("."));
+	OK(!valid(".."));
+	OK(!valid("a/b"));
+	OK(!valid("a\\b"));
+	OK(!valid("a b"));
+	OK(!valid("a\tb"));
+	OK(!valid("a?b"));
+	OK(!valid("a#b"));
+	OK(!valid("100%"));
+	OK(!valid("a\x7f"));
+	OK(!slug_valid((struct str){"a\0b", 3}));
+
+	arena_free(arena);
+	arena = NULL;
+}
