@@ -46,7 +46,9 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	int errors = 0;
 	struct config cfg;
 	errors += config_load(a, d, req->site_dir, req->base_url, &cfg);
-	if (errors) {
+	if (!cfg.root || cfg.root->kind != YNODE_MAP) {
+		/* no settings to go on; with some wrong ones, the content is
+		 * still checked so that every error is reported at once */
 		arena_free(a);
 		return errors;
 	}

@@ -82,8 +82,9 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
 }
 
 /* load_source: reads a file and its front matter; NULL after an error. */
+/* need_fm: the hint for a file without front matter: which keys it needs. */
 static int load_source(struct arena *a, struct diag *d, const char *abs, const char *rel, struct source *s,
-		       int need_fm)
+		       const char *need_fm)
 {
 	size_t len;
 	char *text = read_file(abs, &len);
@@ -102,8 +103,7 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 	if (r == 0) {
 		if (need_fm) {
 			struct diag_loc loc = {rel, src, len, 1, 1};
-			diag_error(d, &loc, "no front matter (hint: start the file with '---', then 'title: ...' and "
-					    "'date: YYYY-MM-DD', then '---')");
+			diag_error(d, &loc, "no front matter (hint: start the file with '---', then %s, then '---')", need_fm);
 			return -1;
 		}
 		static struct ynode empty = {YNODE_MAP, 1, 1, {"", 0}, 0, 0, NULL, NULL};
@@ -166,7 +166,7 @@ static void load_post(struct arena *a, struct diag *d, const struct config *cfg,
 		      struct str slug, const char *bundle, struct content *c)
 {
 	struct post *p = arena_alloc(a, sizeof *p);
-	if (load_source(a, d, abs, rel, &p->s, 1))
+	if (load_source(a, d, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
 		return;
 	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
 	const struct ynode *m = p->s.fm;
@@ -214,7 +214,7 @@ static void load_series(struct arena *a, struct diag *d, const char *abs, const 
 			struct content *c)
 {
 	struct series *se = arena_alloc(a, sizeof *se);
-	if (load_source(a, d, abs, rel, &se->s, 1))
+	if (load_source(a, d, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
 		return;
 	struct schema s = {a, d, rel, se->s.src, se->s.len, 0, 1, 1};
 	const struct ynode *m = se->s.fm;
@@ -247,7 +247,7 @@ static void load_page(struct arena *a, struct diag *d, const char *abs, const ch
 		      struct content *c)
 {
 	struct page *pg = arena_alloc(a, sizeof *pg);
-	if (load_source(a, d, abs, rel, &pg->s, 1))
+	if (load_source(a, d, abs, rel, &pg->s, "'title: ...'"))
 		return;
 	struct schema s = {a, d, rel, pg->s.src, pg->s.len, 0, 1, 1};
 	const struct ynode *m = pg->s.fm;
@@ -360,6 +360,11 @@ static void walk(struct arena *a, struct diag *d, const struct config *cfg, cons
 				continue;
 			}
 			struct str slug = {arena_strndup(a, name, strlen(name)), strlen(name)};
+			if (!slug_valid(slug)) {
+				struct diag_loc loc = {arena_strndup(a, rel, strlen(rel)), NULL, 0, 0, 0};
+				diag_error(d, &loc, "folder name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')", name);
+				continue;
+			}
 			load_post(a, d, cfg, idx, arena_strndup(a, rel, strlen(rel)), slug, arena_strndup(a, abs, strlen(abs)), c);
 			continue;
 		}

@@ -55,6 +55,7 @@ struct post {
 	struct post *series_prev, *series_next;
 	struct post *newer, *older;  /* in time, among all published posts */
 	int index;                   /* position in the site's date-sorted list */
+	struct series *listed_in;    /* the series whose `posts` list names it */
 };
 
 struct series {

@@ -3,7 +3,10 @@
  * and renders them on worker threads. */
 #include "render.h"
 
+#include "schema.h"
 #include "slug.h"
+
+#include <stdarg.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -277,7 +280,8 @@ static void link_posts(struct model *md)
 	}
 }
 
-static struct tval terms_val(struct model *md, const struct term *t, size_t n, const char *base, struct tval **each)
+static struct tval terms_val(struct model *md, const struct term *t, size_t n, const char *base, int feeds,
+			     struct tval **each)
 {
 	struct arena *a = md->a;
 	struct tlist *l = tlist_new(a, n);
@@ -287,7 +291,7 @@ static struct tval terms_val(struct model *md, const struct term *t, size_t n, c
 		set(a, m, "name", S(t[i].name));
 		set(a, m, "slug", S(t[i].slug));
 		set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(t[i].slug)));
-		set(a, m, "feed_url", C(a, "/%s/%.*s/feed.xml", base, STR_FMT(t[i].slug)));
+		set(a, m, "feed_url", feeds ? C(a, "/%s/%.*s/feed.xml", base, STR_FMT(t[i].slug)) : tv_none());
 		set(a, m, "count", tv_int((int64_t)t[i].nposts));
 		set(a, m, "posts", post_list(md, t[i].posts, t[i].nposts));
 		(*each)[i] = tv_map(m);
@@ -321,6 +325,7 @@ static struct tval page_val(struct arena *a, const struct page *pg)
 	set(a, m, "slug", S(pg->slug));
 	set(a, m, "title", S(pg->title));
 	set(a, m, "description", S(pg->description.len ? pg->description : pg->doc.summary_text));
+	set(a, m, "lead", pg->description.len ? S(pg->description) : tv_none());
 	set(a, m, "url", S(pg->url));
 	set(a, m, "content", tv_safe(pg->doc.html));
 	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
@@ -406,17 +411,40 @@ struct job {
 struct jobs {
 	struct job *v;
 	size_t n, cap;
+	struct tmap *paths; /* every output path, so that none is written twice */
+	struct diag *d;
+	const struct tmpl_env *env;
+	int errors;
 };
 
-static void add_job(struct arena *a, struct jobs *j, const char *tmpl, const char *out, struct tmap *vars)
+/* add_job: 0, or -1 when out is already taken by another page. */
+static int add_job(struct arena *a, struct jobs *j, const char *tmpl, const char *out, struct tmap *vars)
 {
+	struct str key = str_from(out);
+	if (tmap_get(j->paths, key))
+		return -1;
+	tmap_set(a, j->paths, key, tv_bool(1));
 	if (j->n == j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 256;
 		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);
 		j->cap = cap;
 	}
 	j->v[j->n++] = (struct job){tmpl, out, tv_map(vars)};
+	return 0;
 }
+
+static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
+{
+	struct diag_loc loc = {s->path, s->src, s->len, at ? at->line : 1, at ? at->col : 1};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(j->d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+	j->errors++;
+}
+
 
 static const char *fmt(struct arena *a, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static const char *fmt(struct arena *a, const char *f, ...)
@@ -481,9 +509,36 @@ static void feed_job(struct model *md, struct jobs *j, const char *tmpl, const c
 	set(a, feed, "url", url);
 	set(a, feed, "self", self);
 	set(a, feed, "posts", post_list(md, posts, max));
-	set(a, feed, "updated", max ? S(posts[0]->date.iso) : tv_cstr("1970-01-01T00:00:00+00:00"));
+	/* the latest change among the entries: a date or an update */
+	const struct fdate *latest = NULL;
+	for (size_t i = 0; i < max; i++) {
+		const struct fdate *f = posts[i]->has_updated && posts[i]->updated.utc > posts[i]->date.utc
+					      ? &posts[i]->updated : &posts[i]->date;
+		if (!latest || f->utc > latest->utc)
+			latest = f;
+	}
+	set(a, feed, "updated", latest ? S(latest->iso) : tv_cstr("1970-01-01T00:00:00+00:00"));
 	set(a, vars, "feed", tv_map(feed));
 	add_job(a, j, tmpl, out, vars);
+}
+
+/* alias_jobs: a redirect page at each old URL of a post or page. */
+static void alias_jobs(struct model *md, struct jobs *j, const struct source *s, struct str *aliases, size_t n,
+		       struct str title, struct str target)
+{
+	struct arena *a = md->a;
+	const struct ynode *list = schema_node(s->fm, "aliases");
+	for (size_t k = 0; k < n; k++) {
+		struct str al = aliases[k];
+		struct tmap *rv = page_vars(a, "alias", S(al), S(title));
+		set(a, rv, "target", S(target));
+		/* "/old/" -> old/index.html, "/old.html" -> old.html */
+		const char *rel = al.len > 1 && al.p[al.len - 1] != '/' ? fmt(a, "%.*s", (int)al.len - 1, al.p + 1)
+									: fmt(a, "%.*sindex.html", (int)al.len - 1, al.p + 1);
+		if (add_job(a, j, "alias.html", rel, rv))
+			job_error(j, s, list && k < list->len ? list->items[k] : NULL,
+				  "the alias '%.*s' is the address of another page", STR_FMT(al));
+	}
 }
 
 static void list_jobs(struct model *md, struct jobs *j)
@@ -497,13 +552,6 @@ static void list_jobs(struct model *md, struct jobs *j)
 		struct tmap *vars = page_vars(a, "post", S(p->url), S(p->title));
 		set(a, vars, "post", md->post_vals[i]);
 		add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars);
-		for (size_t k = 0; k < p->naliases; k++) {
-			struct tmap *rv = page_vars(a, "alias", S(p->aliases[k]), S(p->title));
-			set(a, rv, "target", S(p->url));
-			struct str al = p->aliases[k];
-			int dir = al.p[al.len - 1] == '/';
-			add_job(a, j, "alias.html", fmt(a, "%.*s%s", (int)al.len - 1, al.p + 1, dir ? "/index.html" : ""), rv);
-		}
 	}
 	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), tv_cstr("Series"));
 	add_job(a, j, "series_index.html", "series/index.html", sv);
@@ -547,14 +595,12 @@ static void list_jobs(struct model *md, struct jobs *j)
 		set(a, vars, "page_content", page_val(a, pg));
 		set(a, vars, "doc", page_val(a, pg));
 		const char *tmpl = pg->template_name.len ? arena_strndup(a, pg->template_name.p, pg->template_name.len) : "page.html";
-		add_job(a, j, tmpl, fmt(a, "%.*s/index.html", STR_FMT(pg->slug)), vars);
-		for (size_t k = 0; k < pg->naliases; k++) {
-			struct tmap *rv = page_vars(a, "alias", S(pg->aliases[k]), S(pg->title));
-			set(a, rv, "target", S(pg->url));
-			struct str al = pg->aliases[k];
-			int dir = al.p[al.len - 1] == '/';
-			add_job(a, j, "alias.html", fmt(a, "%.*s%s", (int)al.len - 1, al.p + 1, dir ? "/index.html" : ""), rv);
+		if (!tmpl_env_has(j->env, tmpl)) {
+			job_error(j, &pg->s, schema_node(pg->s.fm, "template"),
+				  "no template '%s' (neither the theme nor templates/ has it)", tmpl);
+			continue;
 		}
+		add_job(a, j, tmpl, fmt(a, "%.*s/index.html", STR_FMT(pg->slug)), vars);
 	}
 	if (c->feeds) {
 		feed_job(md, j, "atom.xml", "feed.xml", S(c->title), tv_cstr("/"), tv_cstr("/feed.xml"), s->posts, s->nposts);
@@ -564,6 +610,15 @@ static void list_jobs(struct model *md, struct jobs *j)
 	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
 	add_job(a, j, "robots.txt", "robots.txt", page_vars(a, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
 	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), tv_cstr("Page not found")));
+	/* redirects last: an alias never replaces a real page */
+	for (size_t i = 0; i < s->nposts; i++) {
+		struct post *p = s->posts[i];
+		alias_jobs(md, j, &p->s, p->aliases, p->naliases, p->title, p->url);
+	}
+	for (size_t i = 0; i < s->npages; i++) {
+		struct page *pg = s->pages[i];
+		alias_jobs(md, j, &pg->s, pg->aliases, pg->naliases, pg->title, pg->url);
+	}
 }
 
 /* ---- rendering on threads ---- */
@@ -643,14 +698,22 @@ int render_site(struct arena *a, struct diag *d, const struct site *s, struct tm
 	md.all_posts = post_list(&md, s->posts, s->nposts);
 	build_series_vals(&md);
 	link_posts(&md);
-	md.tags = terms_val(&md, s->tags, s->ntags, "tags", &md.tag_vals);
-	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", &md.category_vals);
+	md.tags = terms_val(&md, s->tags, s->ntags, "tags", s->cfg->feeds, &md.tag_vals);
+	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", 0, &md.category_vals);
 	build_years_val(&md);
 	set_globals(&md, env);
 
 	int errors = copy_static(d, o, s, site_dir);
 	struct jobs j = {0};
+	j.paths = tmap_new(a, 1024);
+	j.d = d;
+	j.env = env;
 	list_jobs(&md, &j);
+	errors += j.errors;
+	if (errors) {
+		*pages = 0;
+		return errors;
+	}
 
 	struct pool p;
 	memset(&p, 0, sizeof p);

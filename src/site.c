@@ -333,8 +333,12 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 		struct series *se = index_get(&sx, p->series_slug);
 		if (!se) {
 			const char *sug = suggest(a, &sx, p->series_slug);
-			err_at(d, &p->s, p->series_node, "unknown series '%.*s'%s%s%s (series are the files in content/series/)",
-			       STR_FMT(p->series_slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			if (sug)
+				err_at(d, &p->s, p->series_node, "unknown series '%.*s' (did you mean '%s'?)",
+				       STR_FMT(p->series_slug), sug);
+			else
+				err_at(d, &p->s, p->series_node, "unknown series '%.*s' (series are the files in content/series/)",
+				       STR_FMT(p->series_slug));
 			errors++;
 			continue;
 		}
@@ -371,6 +375,13 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 					errors++;
 					continue;
 				}
+				if (p->listed_in && p->listed_in != se) {
+					err_at(d, &se->s, at, "post '%.*s' is already listed by series '%.*s' (a post belongs to one series)",
+					       STR_FMT(p->slug), STR_FMT(p->listed_in->slug));
+					errors++;
+					continue;
+				}
+				p->listed_in = se;
 				if (p->series_order && p->series_order != (int)k + 1) {
 					err_at(d, &p->s, p->order_node,
 					       "series_order %d disagrees with the series file, which lists this post at position %zu",
@@ -608,7 +619,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 
 	/* pages: unique slugs, and none that takes a URL folio needs */
 	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
-		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", NULL};
+		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "favicon.svg", NULL};
 	struct index pages;
 	index_init(a, &pages, c->npages);
 	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);
@@ -637,7 +648,13 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL};
 	if (cfg->start_here.slug.len) {
 		s->start_here = index_get(&pages, cfg->start_here.slug);
-		if (!s->start_here) {
+		if (s->start_here && s->start_here->draft && !opts->drafts) {
+			struct ynode at = {0};
+			at.line = cfg->start_here.line;
+			at.col = cfg->start_here.col;
+			err_at(d, &cfg_src, &at, "start_here names a draft page: '%.*s' (publish it, or build with --drafts)",
+			       STR_FMT(cfg->start_here.slug));
+		} else if (!s->start_here) {
 			struct ynode at = {0};
 			at.line = cfg->start_here.line;
 			at.col = cfg->start_here.col;

@@ -23,7 +23,7 @@ struct year {
 
 struct related {
 	struct post *post;
-	const char *reason; /* "same series", "shared tags", "recent" */
+	const char *reason; /* "previous in the series", "next in the series", "shared tags", "recent" */
 };
 
 struct best_pick {
