@@ -129,6 +129,9 @@ static void undefined_error(struct render *r, const struct expr *e, const struct
 		expr_error(r, e, "%.*s", STR_FMT(v->u.s));
 		return;
 	}
+	/* `x.y.z` with x undefined: point at x, the name that is missing */
+	while (e->kind == E_ATTR || e->kind == E_INDEX)
+		e = e->a;
 	const char *sug = suggest_name(r, s, v->u.s);
 	expr_error(r, e, "undefined variable '%.*s'%s%s%s", STR_FMT(v->u.s), sug ? " (did you mean '" : "",
 		   sug ? sug : "", sug ? "'?)" : "");
@@ -660,7 +663,7 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 
 static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
 		      struct tval *out);
-static int call_super(struct render *r, const struct expr *e, struct tval *out);
+static int call_super(struct render *r, const struct expr *e, struct scope *s, struct tval *out);
 
 static int eval_call(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
 {
@@ -689,7 +692,7 @@ static int eval_call(struct render *r, const struct expr *e, struct scope *s, st
 			expr_error(r, e, "super() takes no arguments");
 			return -1;
 		}
-		return call_super(r, e, out);
+		return call_super(r, e, s, out);
 	}
 	if (fn->kind == F_NAMESPACE) {
 		struct tmap *m = tmap_new(r->a, e->nargs);
@@ -1002,10 +1005,14 @@ static void render_block_at(struct render *r, struct str name, int level, struct
 	}
 }
 
-static int call_super(struct render *r, const struct expr *e, struct tval *out)
+static int call_super(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
 {
 	struct block_chain *bc = r->blocks;
-	if (!bc || !bc->cur_name.len) {
+	if (!bc) {
+		expr_error(r, e, "super() needs a parent template: this template does not extend another");
+		return -1;
+	}
+	if (!bc->cur_name.len) {
 		expr_error(r, e, "super() outside of a block");
 		return -1;
 	}
@@ -1021,7 +1028,8 @@ static int call_super(struct render *r, const struct expr *e, struct tval *out)
 	struct buf tmp;
 	buf_init(&tmp);
 	r->out = &tmp;
-	render_block_at(r, bc->cur_name, bc->cur_level + 1, r->top);
+	/* the parent's block sees what the child's sees (a loop variable around it) */
+	render_block_at(r, bc->cur_name, bc->cur_level + 1, s);
 	r->out = saved_out;
 	*out = tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len});
 	buf_fini(&tmp);
@@ -1108,13 +1116,21 @@ static int loop_get(const void *self, struct str key, struct tval *out, struct a
 	else if (str_eq_cstr(key, "length"))
 		*out = tv_int((int64_t)n);
 	else if (str_eq_cstr(key, "previtem")) {
-		if (i == 0)
-			return 0;
-		*out = ls->items->items[i - 1];
+		if (i == 0) {
+			*out = tv_undef(); /* with its own message, for `{{ loop.previtem }}` */
+			out->u.s = STR_LIT("loop.previtem is undefined on the first iteration (test it with 'is defined')");
+			out->safe = 1;
+		} else {
+			*out = ls->items->items[i - 1];
+		}
 	} else if (str_eq_cstr(key, "nextitem")) {
-		if (i + 1 >= n)
-			return 0;
-		*out = ls->items->items[i + 1];
+		if (i + 1 >= n) {
+			*out = tv_undef();
+			out->u.s = STR_LIT("loop.nextitem is undefined on the last iteration (test it with 'is defined')");
+			out->safe = 1;
+		} else {
+			*out = ls->items->items[i + 1];
+		}
 	} else
 		return 0;
 	return 1;

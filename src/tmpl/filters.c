@@ -998,6 +998,18 @@ static int f_abs(struct tmpl_call *c, const struct tval *in, const struct tval *
 	return -1;
 }
 
+/* decimal_text: whether t is spelled like a decimal number ("12", "-3.5e2");
+ * strtod alone would also read "0x1A", "inf" and "nan". */
+static int decimal_text(struct str t)
+{
+	for (size_t i = 0; i < t.len; i++) {
+		char ch = t.p[i];
+		if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
+			return 0;
+	}
+	return 1;
+}
+
 static int f_int(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	int64_t def = 0;
@@ -1011,10 +1023,9 @@ static int f_int(struct tmpl_call *c, const struct tval *in, const struct tval *
 	else if (in->kind == TV_BOOL)
 		*out = tv_int(in->u.b);
 	else if (in->kind == TV_STR) {
-		char *s = arena_strndup(ARENA(c), in->u.s.p, in->u.s.len), *end;
 		struct str t = str_trim(in->u.s);
-		if (t.len) {
-			s = arena_strndup(ARENA(c), t.p, t.len);
+		if (t.len && decimal_text(t)) {
+			char *s = arena_strndup(ARENA(c), t.p, t.len), *end;
 			long long v = strtoll(s, &end, 10);
 			if (*end == '\0')
 				*out = tv_int(v);
@@ -1041,9 +1052,11 @@ static int f_float(struct tmpl_call *c, const struct tval *in, const struct tval
 	*out = tv_float(def);
 	if (tval_is_number(in))
 		*out = tv_float(tval_as_double(in));
+	else if (in->kind == TV_BOOL)
+		*out = tv_float(in->u.b);
 	else if (in->kind == TV_STR) {
 		struct str t = str_trim(in->u.s);
-		if (t.len) {
+		if (t.len && decimal_text(t)) {
 			char *s = arena_strndup(ARENA(c), t.p, t.len), *end;
 			double d = strtod(s, &end);
 			if (*end == '\0')

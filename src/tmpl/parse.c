@@ -981,7 +981,14 @@ static struct node *parse_for(struct parser *p, struct token *begin)
 		end = parse_body(p, &n->else_body, "for", begin->line, begin->col);
 		if (end && !str_eq_cstr(end->s, "endfor")) {
 			perr(p, end->line, end->col, "'%.*s' after 'else' (expected 'endfor')", STR_FMT(end->s));
-			end = NULL;
+			next(p);
+			skip_tag(p);
+			/* the rest up to endfor is dropped, so one mistake is one error */
+			struct body junk = {0};
+			while ((end = parse_body(p, &junk, "for", begin->line, begin->col)) && !str_eq_cstr(end->s, "endfor")) {
+				next(p);
+				skip_tag(p);
+			}
 		}
 	}
 	p->in_block_or_macro--;
@@ -1492,7 +1499,7 @@ static void link_ref(struct link_state *ls, const struct tmpl *t, const struct n
 	if (ls->done[ti] == 1) {
 		link_error(ls, t, n->e->line, n->e->col, "'%.*s' %s itself (a cycle of %s)", STR_FMT(name),
 			   n->kind == N_EXTENDS ? "extends" : n->kind == N_INCLUDE ? "includes" : "imports",
-			   n->kind == N_EXTENDS ? "parents" : "includes");
+			   n->kind == N_EXTENDS ? "parents" : n->kind == N_INCLUDE ? "includes" : "imports");
 		return;
 	}
 	if (ls->done[ti] == 2 || ls->depth >= 127)
