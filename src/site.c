@@ -231,6 +231,12 @@ static int cmp_term(const void *x, const void *y)
 	return str_cmp(a->slug, b->slug);
 }
 
+static int cmp_year(const void *x, const void *y)
+{
+	const struct year *a = x, *b = y;
+	return (a->year < b->year) - (a->year > b->year);
+}
+
 static void term_add(struct arena *a, struct term *t, struct post *p)
 {
 	if (t->nposts == t->cap) {
@@ -282,18 +288,36 @@ static void build_terms(struct arena *a, struct site *s, int categories)
 	}
 }
 
+/* build_years: the posts of each local year, newest year first. Years come
+ * from each post's own date while the list is ordered by instant, so posts
+ * of one year need not be next to each other (offsets around New Year):
+ * group by year, not by runs. */
 static void build_years(struct arena *a, struct site *s)
 {
 	s->years = arena_alloc(a, (s->nposts + 1) * sizeof *s->years);
+	size_t *cap = arena_alloc(a, (s->nposts + 1) * sizeof *cap);
+	/* dates have four-digit years: a direct index from year to group */
+	int *slot = arena_alloc(a, 10000 * sizeof *slot);
 	for (size_t i = 0; i < s->nposts; i++) {
 		struct post *p = s->posts[i];
-		if (!s->nyears || s->years[s->nyears - 1].year != p->date.year) {
-			struct year *y = &s->years[s->nyears++];
-			y->year = p->date.year;
-			y->posts = &s->posts[i]; /* a run of the date-sorted list */
+		int yv = p->date.year >= 0 && p->date.year < 10000 ? p->date.year : 0;
+		size_t y;
+		if (slot[yv]) {
+			y = (size_t)slot[yv] - 1;
+		} else {
+			y = s->nyears++;
+			s->years[y].year = p->date.year;
+			slot[yv] = (int)y + 1;
 		}
-		s->years[s->nyears - 1].nposts++;
+		struct year *yr = &s->years[y];
+		if (yr->nposts == cap[y]) {
+			size_t nc = cap[y] ? cap[y] * 2 : 16;
+			yr->posts = arena_realloc(a, yr->posts, cap[y] * sizeof *yr->posts, nc * sizeof *yr->posts);
+			cap[y] = nc;
+		}
+		yr->posts[yr->nposts++] = p;
 	}
+	qsort(s->years, s->nyears, sizeof *s->years, cmp_year);
 }
 
 /* ---- series ---- */
