@@ -12,13 +12,19 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 ifdef CI
 WARN += -Werror
 endif
-CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include
+# Fragments in mk/ (syntax highlighting, math) add their objects, libraries
+# and include paths to these.
+EXTRA_OBJ :=
+EXTRA_ASAN_OBJ :=
+EXTRA_LIBS :=
+EXTRA_CPPFLAGS :=
+CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include $(EXTRA_CPPFLAGS)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
 # Static libraries: folio is one self-contained binary.
 LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
-       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a -lm -pthread
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 SRC := $(wildcard src/*.c src/tmpl/*.c) build/gen/theme.c
@@ -29,6 +35,8 @@ HDR := $(wildcard src/*.h src/tmpl/*.h tests/unit/*.h)
 B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+-include $(sort $(wildcard mk/*.mk))
 
 .PHONY: FORCE all deps test test-run asan regress regress-update bench-tmpl format clean demo
 
@@ -74,19 +82,19 @@ $(ASAN_B)/%.o: %.c $(HDR) Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
-folio: $(SRC:%.c=$(B)/%.o)
+folio: $(SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o)
+$(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o)
+$(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o)
+$(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o
+$(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o $(EXTRA_OBJ)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 test: deps

@@ -37,9 +37,18 @@ else
 fi
 
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+# The pinned packages of other parts (highlighting, math) are fetched by
+# their own scripts, which reuse the private apt configuration made here.
+more() {
+	for f in scripts/deps-*.sh; do
+		[ -f "$f" ] && sh "$f"
+	done
+	exit 0
+}
+
 if [ -f deps/.stamp ] && [ "$(cat deps/.stamp)" = "$PINNED_VERSION" ]; then
 	say "cmark-gfm $PINNED_VERSION present in deps/"
-	exit 0
+	more
 fi
 
 if [ "$codename" != "bookworm" ] && apt-cache policy libcmark-gfm-dev 2>/dev/null | grep -q "Candidate: $PINNED_VERSION"; then
@@ -50,7 +59,7 @@ if [ "$codename" != "bookworm" ] && apt-cache policy libcmark-gfm-dev 2>/dev/nul
 	mkdir -p deps
 	rm -rf deps/usr
 	echo "$PINNED_VERSION" > deps/.stamp
-	exit 0
+	more
 fi
 
 # A private apt configuration whose one source is the system's own Debian
@@ -102,4 +111,5 @@ for deb in "$apt_dir"/debs/*.deb; do
 	dpkg -x "$deb" deps
 done
 echo "$PINNED_VERSION" > deps/.stamp
-say "done"
+say "cmark-gfm $PINNED_VERSION unpacked"
+more
