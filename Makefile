@@ -27,16 +27,21 @@ LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
-SRC := $(wildcard src/*.c src/tmpl/*.c) build/gen/theme.c
+# Parts that need libraries fetched by their own deps script are built only
+# when their fragment in mk/ says so (WIRED_SRC, WIRED_TESTS).
+OPTIONAL_SRC := src/highlight.c src/math.c
+OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c
+WIRED_SRC :=
+WIRED_TESTS :=
+-include $(sort $(wildcard mk/*.mk))
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
-TEST_SRC := $(wildcard tests/unit/*.c)
+TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
 HDR := $(wildcard src/*.h src/tmpl/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-
--include $(sort $(wildcard mk/*.mk))
 
 .PHONY: FORCE all deps test test-run asan regress regress-update bench-tmpl format clean demo
 

@@ -35,7 +35,11 @@ static void read_author(struct schema *s, const struct ynode *root, struct confi
 	}
 	static const char *const keys[] = {"name", "url", "email", NULL};
 	schema_check_keys(s, n, keys, "author");
+	int line = s->map_line, col = s->map_col;
+	s->map_line = s->map_col = 0; /* a missing name points into the author map */
 	schema_str(s, n, "name", 1, &c->author_name);
+	s->map_line = line;
+	s->map_col = col;
 	schema_str(s, n, "url", 0, &c->author_url);
 	schema_str(s, n, "email", 0, &c->author_email);
 }

@@ -11,6 +11,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ struct output {
 	char *out;     /* the output folder as given */
 	char *staging; /* the folder being written */
 	size_t files;
+	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
 	int failed;
 };
@@ -113,9 +115,18 @@ static void clean_stale(const char *parent, const char *base)
 			continue;
 		char p[PATH_MAX * 2];
 		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
-		/* only our own: the marker is written first thing */
-		if (has_marker(p))
+		/* only our own (the marker is written first thing), and only if no
+		 * build is writing it now: a running build holds a lock on its
+		 * marker, which the kernel drops when that process ends, killed
+		 * or not */
+		char m[PATH_MAX * 2 + 32];
+		snprintf(m, sizeof m, "%s/%s", p, OUTPUT_MARKER);
+		int fd = open(m, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			remove_tree(p);
+		close(fd);
 	}
 	closedir(dh);
 }
@@ -183,21 +194,30 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	/* the marker first: a killed build's staging folder is recognisably ours */
 	char m[PATH_MAX + 32];
 	snprintf(m, sizeof m, "%s/%s", o->staging, OUTPUT_MARKER);
+	o->lock_fd = -1;
 	FILE *f = fopen(m, "w");
 	if (!f || fputs("This folder was written by folio; each build replaces it whole.\n", f) < 0 || fclose(f) != 0) {
 		out_error(d, m, "cannot write: %s", strerror(errno));
 		output_abort(o);
 		return NULL;
 	}
+	o->lock_fd = open(m, O_RDONLY | O_CLOEXEC);
+	if (o->lock_fd >= 0)
+		flock(o->lock_fd, LOCK_EX);
 	return o;
 }
 
-/* make_parents: makes the folders of path (relative to the staging folder). */
-static int make_parents(const char *path)
+/* make_parents: makes the folders of path below the staging folder, never
+ * the staging folder itself: if it is gone, the build must fail rather than
+ * write a partial site into a new one. */
+static int make_parents(const char *staging, const char *path)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
+	size_t skip = strlen(staging);
+	if (strlen(tmp) <= skip)
+		return 0;
+	for (char *p = strchr(tmp + skip + 1, '/'); p; p = strchr(p + 1, '/')) {
 		*p = '\0';
 		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
 			return -1;
@@ -220,7 +240,7 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 	}
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
-	if (make_parents(path)) {
+	if (make_parents(o->staging, path)) {
 		out_error(o->d, rel, "cannot make its folder: %s", strerror(errno));
 		return -1;
 	}
@@ -331,6 +351,8 @@ size_t output_count(const struct output *o)
 
 static void output_free(struct output *o)
 {
+	if (o->lock_fd >= 0)
+		close(o->lock_fd); /* releases the lock */
 	pthread_mutex_destroy(&o->lock);
 	free(o->staging);
 	free(o->out);
@@ -351,6 +373,12 @@ void output_abort(struct output *o)
 int output_commit(struct output *o)
 {
 	struct stat st;
+	if (!has_marker(o->staging)) {
+		out_error(o->d, o->out, "the staging folder %s disappeared during the build (another folio removed it?); "
+				       "the old site is kept", o->staging);
+		output_free(o);
+		return -1;
+	}
 	if (stat(o->out, &st) != 0) {
 		if (rename(o->staging, o->out) != 0) {
 			out_error(o->d, o->out, "cannot move the new site into place: %s", strerror(errno));

@@ -389,13 +389,15 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 					errors++;
 					continue;
 				}
-				if (index_put(&listed, p->slug, p) != p || (p->series_slug.len && index_get(&sx, p->series_slug) != se &&
-									    index_get(&sx, p->series_slug))) {
-					if (index_get(&listed, p->slug) != p)
-						err_at(d, &se->s, at, "post '%.*s' is listed twice", STR_FMT(p->slug));
-					else
-						err_at(d, &se->s, at, "post '%.*s' belongs to series '%.*s' (its front matter says so)",
-						       STR_FMT(p->slug), STR_FMT(p->series_slug));
+				if (index_get(&listed, p->slug)) {
+					err_at(d, &se->s, at, "post '%.*s' is listed twice", STR_FMT(p->slug));
+					errors++;
+					continue;
+				}
+				index_put(&listed, p->slug, p);
+				if (p->series_slug.len && index_get(&sx, p->series_slug) && index_get(&sx, p->series_slug) != se) {
+					err_at(d, &se->s, at, "post '%.*s' belongs to series '%.*s' (its front matter says so)",
+					       STR_FMT(p->slug), STR_FMT(p->series_slug));
 					errors++;
 					continue;
 				}

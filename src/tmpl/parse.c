@@ -755,6 +755,17 @@ static const char *end_of(const char *kw)
 
 static struct node *parse_stmt(struct parser *p, struct token *begin);
 
+/* end_follows: whether a tag `{% end<kw> %}` comes later in the template
+ * (looked for in a bounded window, so an error costs no more than that). */
+static int end_follows(struct parser *p, const char *kw)
+{
+	const char *want = end_of(kw);
+	for (size_t i = p->pos + 2, k = 0; i + 1 < p->n && k < 100000; i++, k++)
+		if (p->toks[i].kind == TK_STMT_BEGIN && is_name(&p->toks[i + 1], want))
+			return 1;
+	return 0;
+}
+
 /* parse_body: statements until a tag whose keyword closes `kw` (NULL: the
  * top level, until the end). Returns the terminating keyword token (its
  * '{%' consumed, the keyword not), or NULL at the end of the template or
@@ -828,10 +839,17 @@ static struct token *parse_body(struct parser *p, struct body *out, const char *
 			if (str_eq_cstr(w->s, "else") || str_eq_cstr(w->s, "elif"))
 				perr(p, w->line, w->col, "'%.*s' outside of 'if'%s", STR_FMT(w->s),
 				     str_eq_cstr(w->s, "else") ? " or 'for'" : "");
-			else if (kw)
+			else if (kw && str_starts_with(w->s, "end")) {
 				perr(p, w->line, w->col, "'%.*s' does not close '%s' (opened on line %d; expected '%s')",
 				     STR_FMT(w->s), kw, line, end_of(kw));
-			else
+				/* no right end word later: this one was meant to close the
+				 * block, so take it as such, and one slip is one error */
+				if (!end_follows(p, kw)) {
+					next(p);
+					result = w;
+					break;
+				}
+			} else
 				perr(p, w->line, w->col, "'%.*s' without an open '%.*s'", STR_FMT(w->s),
 				     (int)w->s.len - 3, w->s.p + 3);
 			next(p);

@@ -199,6 +199,10 @@ static void test_type_errors(void)
 	STR_EQ(err1("title: T\nauthor: [a]\n"),
 	       "folio.yml:2:9: error: 'author' must be a name or a map {name, url, email}, found a list");
 	STR_EQ(err1("title: T\nauthor:\n  name: [x]\n"), "folio.yml:3:9: error: 'name' must be a string, found a list");
+	/* a missing key of a nested map points into that map, as for menu
+	 * items, not at the top of the file */
+	STR_EQ(err1("title: T\nposts_per_page: 3\nauthor:\n  url: https://x.example/\n"),
+	       "folio.yml:4:3: error: missing required key 'name'");
 	STR_EQ(err1("title: T\nauthor:\n  nme: Jae\n  name: Jae\n"),
 	       "folio.yml:3:3: error: unknown author key 'nme' (did you mean 'name'?)");
 	STR_EQ(err1("title: T\nfeatured_series: cuda\n"),

@@ -442,6 +442,7 @@ static void test_series_errors(void)
 	series("listed", "posts: [p-a, p-a, nope, p-other, p-disagree]\nrecommended_start: p-outsider\n");
 	series("other", "recommended_start: p-othr\n");
 	post("p-typo", "date: 2026-01-01\nseries: gpuu\n");
+	post("p-zzz", "date: 2026-01-01\nseries: zzzzzz\n");
 	post("p-first", "date: 2026-01-01\nseries: gpu\nseries_order: 1\n");
 	post("p-second", "date: 2026-01-02\nseries: gpu\nseries_order: 1\n");
 	post("p-a", "date: 2026-01-03\nseries: listed\n");
@@ -449,10 +450,10 @@ static void test_series_errors(void)
 	post("p-disagree", "date: 2026-01-05\nseries: listed\nseries_order: 2\n");
 	post("p-unlisted", "date: 2026-01-06\nseries: listed\n");
 	post("p-outsider", "date: 2026-01-07\n");
-	INT_EQ(build(), 9);
+	INT_EQ(build(), 10);
 	STR_EQ(t_msgs(&cap),
-	       "content/posts/p-typo.md:4:9: error: unknown series 'gpuu' (did you mean 'gpu'?) (series are the files "
-	       "in content/series/)\n"
+	       "content/posts/p-typo.md:4:9: error: unknown series 'gpuu' (did you mean 'gpu'?)\n"
+	       "content/posts/p-zzz.md:4:9: error: unknown series 'zzzzzz' (series are the files in content/series/)\n"
 	       "content/posts/p-second.md:5:15: error: position 1 of series 'gpu' is also taken by "
 	       "content/posts/p-first.md (two posts cannot share a position)\n"
 	       "content/series/listed.md:4:14: error: post 'p-a' is listed twice\n"

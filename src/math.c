@@ -1,0 +1,776 @@
+/* math.c: TeX to MathML with KaTeX in QuickJS, one interpreter per thread,
+ * and a cache of results keyed by xxHash, in memory and in the site's
+ * .folio-cache/math/. */
+#include "math.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <quickjs/quickjs.h>
+#include <xxhash.h>
+
+#include "arena.h"
+#include "version.h"
+
+/* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
+extern const char math_katex_js[];
+extern const size_t math_katex_js_len;
+
+/* The glue folio runs after KaTeX: one function per render. macros arrive
+ * as JSON, parsed once per distinct text, and are copied for every formula
+ * because KaTeX writes \gdef definitions into the object it is given: a
+ * formula must not change how the next one renders (or the cache would
+ * depend on the order of pages). strict "ignore": LaTeX-compatibility
+ * remarks are not errors (and QuickJS has no console to warn on); unknown
+ * commands are errors whatever strict says, as throwOnError is set. trust:
+ * \href, \url, \htmlClass... are allowed, as raw HTML is in folio's
+ * Markdown (the author's own text); untrusted, KaTeX would print them in
+ * red instead, not fail. A
+ * ParseError's position is kept only when it points into this formula's
+ * TeX: an error inside a macro's expansion gives a position in the
+ * expansion, which the check against the excerpt in the message (the
+ * blamed text, each character followed by U+0332) tells apart; its
+ * message then says "in a macro expansion" instead of "at position N". */
+static const char glue_js[] =
+	"var __folio_render = (function (katex) {\n"
+	"  var json = null, macros = null;\n"
+	"  return function (tex, display, macrosJson) {\n"
+	"    if (macrosJson !== json) { macros = JSON.parse(macrosJson); json = macrosJson; }\n"
+	"    var m = {};\n"
+	"    for (var k in macros) m[k] = macros[k];\n"
+	"    try {\n"
+	"      return katex.renderToString(tex, {output: 'mathml', displayMode: display,\n"
+	"        throwOnError: true, strict: 'ignore', trust: true, macros: m});\n"
+	"    } catch (e) {\n"
+	"      if (e instanceof katex.ParseError && typeof e.position === 'number') {\n"
+	"        var n = typeof e.length === 'number' ? e.length : 0;\n"
+	"        var blamed = tex.slice(e.position, e.position + n).replace(/[^]/g, '$&\\u0332');\n"
+	"        if (e.position > tex.length || e.message.indexOf(blamed) < 0) {\n"
+	"          e.position = undefined;\n"
+	"          e.message = e.message.replace(/ at position \\d+: /, ' in a macro expansion: ');\n"
+	"        }\n"
+	"      }\n"
+	"      throw e;\n"
+	"    }\n"
+	"  };\n"
+	"})(katex);\n";
+
+/* ---- the per-thread interpreter ---- */
+
+struct math_js {
+	JSRuntime *rt;
+	JSContext *ctx;
+	JSValue render;          /* __folio_render */
+	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
+	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
+};
+
+static pthread_key_t js_key;
+static pthread_once_t js_once = PTHREAD_ONCE_INIT;
+
+static void interp_free(struct math_js *js)
+{
+	if (!js)
+		return;
+	if (js->ctx) {
+		JS_FreeValue(js->ctx, js->render);
+		JS_FreeContext(js->ctx);
+	}
+	if (js->rt)
+		JS_FreeRuntime(js->rt);
+	free(js);
+}
+
+static void interp_key_destructor(void *p)
+{
+	interp_free(p);
+}
+
+static void interp_key_init(void)
+{
+	if (pthread_key_create(&js_key, interp_key_destructor) != 0) {
+		fputs("folio: cannot create a thread key\n", stderr);
+		exit(1);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void set_deadline(struct math_js *js, int seconds)
+{
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &js->deadline);
+	js->deadline.tv_sec += seconds;
+}
+
+/* QuickJS calls this every few thousand operations; nonzero stops the
+ * script with an uncatchable "interrupted" error. The deadline is in the
+ * thread's CPU time, so a loaded machine (more build threads than cores)
+ * does not turn slow formulas into errors. */
+static int interp_interrupt(JSRuntime *rt, void *opaque)
+{
+	(void)rt;
+	const struct math_js *js = opaque;
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec > js->deadline.tv_sec ||
+	       (t.tv_sec == js->deadline.tv_sec && t.tv_nsec > js->deadline.tv_nsec);
+}
+
+/* Lets JavaScript use at most half the C stack left below the caller (and
+ * MATH_MAX_STACK), measured from here: QuickJS recurses on the C stack, so
+ * deeply nested TeX must become a JavaScript "stack overflow", not a
+ * SIGSEGV, whatever stack the calling thread was given. */
+static void interp_set_stack(struct math_js *js)
+{
+	JS_UpdateStackTop(js->rt);
+	size_t limit = MATH_MAX_STACK;
+	if (js->stack_lo) {
+		char *here = __builtin_frame_address(0);
+		size_t left = here > js->stack_lo ? (size_t)(here - js->stack_lo) : 0;
+		if (left / 2 < limit)
+			limit = left / 2;
+		if (limit < 64 * 1024)
+			limit = 64 * 1024; /* a nearly full stack: fail fast in JS */
+	}
+	JS_SetMaxStackSize(js->rt, limit);
+}
+
+/* exception_text: the pending exception's name and message (either may be
+ * ""), and its numeric "position" property or -1. Strings are malloc'd. */
+static void exception_text(JSContext *ctx, char **name, char **msg, long *pos)
+{
+	JSValue ex = JS_GetException(ctx);
+	*name = NULL;
+	*msg = NULL;
+	*pos = -1;
+	if (JS_IsObject(ex)) {
+		const char *fields[2] = {"name", "message"};
+		char **dst[2] = {name, msg};
+		for (int i = 0; i < 2; i++) {
+			JSValue v = JS_GetPropertyStr(ctx, ex, fields[i]);
+			const char *s = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
+			if (s) {
+				*dst[i] = xstrndup(s, strlen(s));
+				JS_FreeCString(ctx, s);
+			}
+			JS_FreeValue(ctx, v);
+		}
+		JSValue p = JS_GetPropertyStr(ctx, ex, "position");
+		double d;
+		if (JS_IsNumber(p) && JS_ToFloat64(ctx, &d, p) == 0 && d >= 0 && d < 1e9)
+			*pos = (long)d;
+		JS_FreeValue(ctx, p);
+	} else if (!JS_IsNull(ex) && !JS_IsUndefined(ex)) {
+		const char *s = JS_ToCString(ctx, ex);
+		if (s) {
+			*msg = xstrndup(s, strlen(s));
+			JS_FreeCString(ctx, s);
+		}
+	}
+	/* A failure above (out of memory) leaves a new exception: drop it. */
+	JS_FreeValue(ctx, JS_GetException(ctx));
+	JS_FreeValue(ctx, ex);
+	if (!*name)
+		*name = xstrndup("", 0);
+	if (!*msg)
+		*msg = xstrndup("", 0);
+}
+
+/* interp_new: a runtime with KaTeX and the glue loaded, or NULL with the reason
+ * in err. */
+static struct math_js *interp_new(struct buf *err)
+{
+	struct math_js *js = xcalloc(1, sizeof *js);
+	js->render = JS_UNDEFINED;
+	pthread_attr_t attr;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		void *addr;
+		size_t size;
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+			js->stack_lo = addr;
+		pthread_attr_destroy(&attr);
+	}
+	js->rt = JS_NewRuntime();
+	if (js->rt)
+		js->ctx = JS_NewContext(js->rt);
+	if (!js->ctx) {
+		buf_puts(err, "cannot start QuickJS (out of memory)");
+		interp_free(js);
+		return NULL;
+	}
+	JS_SetMemoryLimit(js->rt, MATH_MEMORY_LIMIT);
+	JS_SetInterruptHandler(js->rt, interp_interrupt, js);
+	interp_set_stack(js);
+	set_deadline(js, 60);
+
+	const char *what = "katex.min.js";
+	JSValue v = JS_Eval(js->ctx, math_katex_js, math_katex_js_len, what, JS_EVAL_TYPE_GLOBAL);
+	if (!JS_IsException(v)) {
+		JS_FreeValue(js->ctx, v);
+		what = "folio's KaTeX glue";
+		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js", JS_EVAL_TYPE_GLOBAL);
+	}
+	if (JS_IsException(v)) {
+		char *name, *msg;
+		long pos;
+		exception_text(js->ctx, &name, &msg, &pos);
+		buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
+		free(name);
+		free(msg);
+		interp_free(js);
+		return NULL;
+	}
+	JS_FreeValue(js->ctx, v);
+	JSValue global = JS_GetGlobalObject(js->ctx);
+	js->render = JS_GetPropertyStr(js->ctx, global, "__folio_render");
+	JS_FreeValue(js->ctx, global);
+	if (!JS_IsFunction(js->ctx, js->render)) {
+		buf_puts(err, "folio's KaTeX glue defines no __folio_render");
+		interp_free(js);
+		return NULL;
+	}
+	return js;
+}
+
+/* ---- the cache ---- */
+
+struct entry {
+	struct entry *next; /* in its bucket */
+	uint64_t hash;
+	size_t tex_len, html_len;
+	int display;
+	int age;  /* runs since it was last used, as read from the disk */
+	int used; /* typeset or found in this run */
+	char data[]; /* tex, then html, then NUL */
+};
+
+struct math_cache {
+	pthread_mutex_t lock; /* guards everything below but the constants */
+	char *dir;            /* NULL: no disk cache; constant */
+	char *macros_json;    /* constant */
+	size_t macros_json_len;
+	uint64_t salt;        /* hash of what the output depends on besides the TeX; constant */
+	struct entry **buckets;
+	size_t nbuckets, nentries;
+	int dirty;            /* the disk file should be rewritten */
+	struct math_stats stats;
+};
+
+static uint64_t entry_hash(const struct math_cache *c, const char *tex, size_t len, int display)
+{
+	return XXH3_64bits_withSeed(tex, len, c->salt + (display ? 1 : 0));
+}
+
+/* Called with c->lock held. */
+static struct entry *cache_find(struct math_cache *c, uint64_t h, const char *tex, size_t len,
+				int display)
+{
+	for (struct entry *e = c->buckets[h & (c->nbuckets - 1)]; e; e = e->next)
+		if (e->hash == h && e->display == display && e->tex_len == len &&
+		    memcmp(e->data, tex, len) == 0)
+			return e;
+	return NULL;
+}
+
+/* Called with c->lock held (or before c is shared). Takes e. */
+static void cache_insert(struct math_cache *c, struct entry *e)
+{
+	if (c->nentries >= c->nbuckets) {
+		size_t n = c->nbuckets * 2;
+		struct entry **b = xcalloc(n, sizeof *b);
+		for (size_t i = 0; i < c->nbuckets; i++)
+			for (struct entry *x = c->buckets[i], *next; x; x = next) {
+				next = x->next;
+				x->next = b[x->hash & (n - 1)];
+				b[x->hash & (n - 1)] = x;
+			}
+		free(c->buckets);
+		c->buckets = b;
+		c->nbuckets = n;
+	}
+	e->next = c->buckets[e->hash & (c->nbuckets - 1)];
+	c->buckets[e->hash & (c->nbuckets - 1)] = e;
+	c->nentries++;
+}
+
+static struct entry *entry_new(uint64_t h, const char *tex, size_t tex_len, int display,
+			       const char *html, size_t html_len)
+{
+	struct entry *e = xmalloc(sizeof *e + tex_len + html_len + 1);
+	e->next = NULL;
+	e->hash = h;
+	e->tex_len = tex_len;
+	e->html_len = html_len;
+	e->display = display;
+	e->age = 0;
+	e->used = 0;
+	memcpy(e->data, tex, tex_len);
+	memcpy(e->data + tex_len, html, html_len);
+	e->data[tex_len + html_len] = '\0';
+	return e;
+}
+
+const char *math_macro_check(struct str name)
+{
+	if (name.len == 0 || name.p[0] != '\\')
+		return "macro names start with '\\', as in '\\RR'";
+	if (name.len == 1)
+		return "a macro name needs a letter or a symbol after '\\'";
+	if (name.len == 2)
+		return NULL; /* \, \; \| ... */
+	for (size_t i = 1; i < name.len; i++) {
+		char ch = name.p[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')))
+			return "a macro name is '\\' and letters, or '\\' and one symbol";
+	}
+	return NULL;
+}
+
+static void json_string(struct buf *b, struct str s)
+{
+	buf_putc(b, '"');
+	for (size_t i = 0; i < s.len; i++) {
+		unsigned char ch = (unsigned char)s.p[i];
+		if (ch == '"' || ch == '\\') {
+			buf_putc(b, '\\');
+			buf_putc(b, ch);
+		} else if (ch < 0x20) {
+			buf_printf(b, "\\u%04x", ch);
+		} else {
+			buf_putc(b, ch);
+		}
+	}
+	buf_putc(b, '"');
+}
+
+static void cache_load(struct math_cache *c);
+
+struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros,
+				   size_t nmacros)
+{
+	struct math_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->lock, NULL);
+	c->dir = dir ? xstrndup(dir, strlen(dir)) : NULL;
+	struct buf j;
+	buf_init(&j);
+	buf_putc(&j, '{');
+	for (size_t i = 0; i < nmacros; i++) {
+		if (i)
+			buf_putc(&j, ',');
+		json_string(&j, macros[i].name);
+		buf_putc(&j, ':');
+		json_string(&j, macros[i].expansion);
+	}
+	buf_putc(&j, '}');
+	c->macros_json = buf_detach(&j, &c->macros_json_len);
+
+	/* Everything the MathML depends on besides the formula: a new folio,
+	 * KaTeX, glue or macros is a new cache. */
+	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_64bits_reset(st);
+	static const char tag[] = "folio math cache 1\n" FOLIO_VERSION "\n";
+	XXH3_64bits_update(st, tag, sizeof tag);
+	XXH3_64bits_update(st, math_katex_js, math_katex_js_len);
+	XXH3_64bits_update(st, glue_js, sizeof glue_js);
+	XXH3_64bits_update(st, c->macros_json, c->macros_json_len);
+	c->salt = XXH3_64bits_digest(st);
+	XXH3_freeState(st);
+
+	c->nbuckets = 256;
+	c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
+	if (c->dir)
+		cache_load(c);
+	return c;
+}
+
+/* ---- the disk file ----
+ * DIR/math/SALT.cache, SALT the 16 hex digits of c->salt:
+ *   folio-math-cache 1 SALT\n
+ *   then per entry: D AGE TEXLEN HTMLLEN\n TEX HTML \n
+ *   end N XXH64\n
+ * N is the number of entries and XXH64 (16 hex digits) the hash of all the
+ * bytes before "end". A file that does not parse exactly is ignored. */
+
+#define CACHE_MAGIC "folio-math-cache 1"
+
+static char *cache_path(const struct math_cache *c, const char *name)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/math%s%s", c->dir, name ? "/" : "", name ? name : "");
+	return buf_detach(&b, NULL);
+}
+
+static char *cache_file(const struct math_cache *c)
+{
+	char name[32];
+	snprintf(name, sizeof name, "%016llx.cache", (unsigned long long)c->salt);
+	return cache_path(c, name);
+}
+
+/* parse_num: a decimal number ending in stop at *p (advanced past stop). */
+static int parse_num(const char **p, const char *end, char stop, size_t *out)
+{
+	const char *s = *p;
+	size_t n = 0;
+	if (s >= end || *s < '0' || *s > '9')
+		return -1;
+	while (s < end && *s >= '0' && *s <= '9') {
+		if (n > (SIZE_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (size_t)(*s++ - '0');
+	}
+	if (s >= end || *s != stop)
+		return -1;
+	*p = s + 1;
+	*out = n;
+	return 0;
+}
+
+static void cache_load(struct math_cache *c)
+{
+	char *path = cache_file(c);
+	size_t len;
+	char *text = read_file(path, &len);
+	free(path);
+	if (!text)
+		return;
+	const char *p = text, *end = text + len;
+	char head[64];
+	int hl = snprintf(head, sizeof head, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
+	struct entry *list = NULL;
+	size_t n = 0;
+	if (len < (size_t)hl || memcmp(p, head, (size_t)hl) != 0)
+		goto bad;
+	p += hl;
+	for (;;) {
+		if (end - p >= 4 && memcmp(p, "end ", 4) == 0)
+			break;
+		size_t display, age, tl, hl2;
+		if (parse_num(&p, end, ' ', &display) || display > 1 || parse_num(&p, end, ' ', &age) ||
+		    parse_num(&p, end, ' ', &tl) || parse_num(&p, end, '\n', &hl2))
+			goto bad;
+		if ((size_t)(end - p) < tl || (size_t)(end - p) - tl < hl2 + 1 || p[tl + hl2] != '\n')
+			goto bad;
+		struct entry *e = entry_new(entry_hash(c, p, tl, (int)display), p, tl, (int)display,
+					    p + tl, hl2);
+		e->age = age > MATH_CACHE_KEEP ? MATH_CACHE_KEEP : (int)age;
+		e->next = list;
+		list = e;
+		n++;
+		p += tl + hl2 + 1;
+	}
+	size_t body = (size_t)(p - text), count;
+	p += 4;
+	if (parse_num(&p, end, ' ', &count) || count != n || end - p != 17 || end[-1] != '\n')
+		goto bad;
+	char sum[17];
+	snprintf(sum, sizeof sum, "%016llx", (unsigned long long)XXH64(text, body, 0));
+	if (memcmp(p, sum, 16) != 0)
+		goto bad;
+	for (struct entry *e = list, *next; e; e = next) {
+		next = e->next;
+		if (cache_find(c, e->hash, e->data, e->tex_len, e->display)) {
+			free(e);
+			continue;
+		}
+		cache_insert(c, e);
+	}
+	c->stats.disk_entries = c->nentries;
+	free(text);
+	return;
+bad:
+	for (struct entry *e = list, *next; e; e = next) {
+		next = e->next;
+		free(e);
+	}
+	free(text);
+}
+
+static int mkdir_one(const char *path)
+{
+	return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* cache_write: writes every entry used in this run or unused for fewer
+ * than MATH_CACHE_KEEP runs, then deletes the other caches in DIR/math/. */
+static int cache_write(struct math_cache *c)
+{
+	char *mdir = cache_path(c, NULL);
+	if (mkdir_one(c->dir) || mkdir_one(mdir)) {
+		int e = errno;
+		free(mdir);
+		errno = e;
+		return -1;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
+	size_t n = 0;
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct entry *e = c->buckets[i]; e; e = e->next) {
+			int age = e->used ? 0 : e->age + 1;
+			if (age >= MATH_CACHE_KEEP)
+				continue;
+			buf_printf(&b, "%d %d %zu %zu\n", e->display, age, e->tex_len, e->html_len);
+			buf_append(&b, e->data, e->tex_len + e->html_len);
+			buf_putc(&b, '\n');
+			n++;
+		}
+	buf_printf(&b, "end %zu %016llx\n", n, (unsigned long long)XXH64(b.p, b.len, 0));
+
+	char *final = cache_file(c);
+	struct buf tmp;
+	buf_init(&tmp);
+	static unsigned counter;
+	buf_printf(&tmp, "%s/.tmp-%ld-%u", mdir, (long)getpid(),
+		   __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+	int rc = -1, saved = 0;
+	FILE *f = fopen(tmp.p, "wb");
+	if (f) {
+		size_t w = fwrite(b.p, 1, b.len, f);
+		int closed = fclose(f);
+		if (w == b.len && closed == 0 && rename(tmp.p, final) == 0)
+			rc = 0;
+		else
+			saved = errno, unlink(tmp.p), errno = saved;
+	}
+	saved = errno;
+	if (rc == 0) {
+		/* Caches of other macros or versions will not be read again. */
+		DIR *d = opendir(mdir);
+		const char *base = strrchr(final, '/') + 1;
+		for (struct dirent *de; d && (de = readdir(d));) {
+			size_t l = strlen(de->d_name);
+			if (l > 6 && strcmp(de->d_name + l - 6, ".cache") == 0 && strcmp(de->d_name, base) != 0) {
+				char *old = cache_path(c, de->d_name);
+				unlink(old);
+				free(old);
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	buf_fini(&tmp);
+	buf_fini(&b);
+	free(final);
+	free(mdir);
+	errno = saved;
+	return rc;
+}
+
+int math_cache_close(struct math_cache *c)
+{
+	if (!c)
+		return 0;
+	int rc = 0;
+	if (c->dir) {
+		/* Rewrite when something was added, or when an entry ages
+		 * (a formula removed from the site leaves after a few runs). */
+		int write = c->dirty;
+		for (size_t i = 0; i < c->nbuckets && !write; i++)
+			for (struct entry *e = c->buckets[i]; e && !write; e = e->next)
+				write = !e->used;
+		if (write)
+			rc = cache_write(c);
+	}
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct entry *e = c->buckets[i], *next; e; e = next) {
+			next = e->next;
+			free(e);
+		}
+	free(c->buckets);
+	free(c->dir);
+	free(c->macros_json);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	return rc;
+}
+
+void math_stats(struct math_cache *c, struct math_stats *s)
+{
+	pthread_mutex_lock(&c->lock);
+	*s = c->stats;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- rendering ---- */
+
+/* byte_offset: the byte offset in s[0..len) (UTF-8) of UTF-16 unit u, as
+ * QuickJS decodes the string (a byte that starts no valid sequence is one
+ * unit). */
+static int byte_offset(const char *s, size_t len, long u)
+{
+	size_t i = 0;
+	while (i < len && u > 0) {
+		unsigned char ch = (unsigned char)s[i];
+		size_t n = ch < 0xc0 ? 1 : ch < 0xe0 ? 2 : ch < 0xf0 ? 3 : ch < 0xf8 ? 4 : 1;
+		if (i + n > len)
+			n = 1;
+		for (size_t k = 1; k < n; k++)
+			if (((unsigned char)s[i + k] & 0xc0) != 0x80)
+				n = 1;
+		u -= n == 4 ? 2 : 1;
+		i += n;
+	}
+	return (int)i;
+}
+
+/* The thread's interpreter, made on first use. NULL with err set if it
+ * cannot start. */
+static struct math_js *thread_js(struct math_cache *c, struct buf *err)
+{
+	pthread_once(&js_once, interp_key_init);
+	struct math_js *js = pthread_getspecific(js_key);
+	if (js)
+		return js;
+	double t0 = now_s();
+	js = interp_new(err);
+	if (!js)
+		return NULL;
+	pthread_setspecific(js_key, js);
+	double dt = now_s() - t0;
+	pthread_mutex_lock(&c->lock);
+	c->stats.loads++;
+	c->stats.load_s += dt;
+	pthread_mutex_unlock(&c->lock);
+	return js;
+}
+
+void math_thread_cleanup(void)
+{
+	pthread_once(&js_once, interp_key_init);
+	struct math_js *js = pthread_getspecific(js_key);
+	if (js) {
+		pthread_setspecific(js_key, NULL);
+		interp_free(js);
+	}
+}
+
+static void fail(struct math_cache *c, int *err_pos, int pos)
+{
+	if (err_pos)
+		*err_pos = pos;
+	pthread_mutex_lock(&c->lock);
+	c->stats.errors++;
+	pthread_mutex_unlock(&c->lock);
+}
+
+int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
+		struct buf *err, int *err_pos)
+{
+	struct buf scratch;
+	buf_init(&scratch);
+	if (!err)
+		err = &scratch;
+	buf_reset(err);
+	display = display != 0;
+	if (len > MATH_MAX_LEN) {
+		/* Linear but slow: 100 KB of TeX would take KaTeX over a second. */
+		buf_printf(err, "formula too long (%zu bytes, at most %d)", len, MATH_MAX_LEN);
+		fail(c, err_pos, -1);
+		buf_fini(&scratch);
+		return -1;
+	}
+	uint64_t h = entry_hash(c, tex, len, display);
+
+	pthread_mutex_lock(&c->lock);
+	struct entry *hit = cache_find(c, h, tex, len, display);
+	if (hit) {
+		hit->used = 1;
+		c->stats.cached++;
+		buf_append(out, hit->data + hit->tex_len, hit->html_len);
+		pthread_mutex_unlock(&c->lock);
+		buf_fini(&scratch);
+		return 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+
+	struct math_js *js = thread_js(c, err);
+	if (!js) {
+		fail(c, err_pos, -1);
+		buf_fini(&scratch);
+		return -1;
+	}
+	JSContext *ctx = js->ctx;
+	double t0 = now_s();
+	interp_set_stack(js);
+	set_deadline(js, MATH_TIME_LIMIT_S);
+	JSValue args[3] = {JS_NewStringLen(ctx, tex, len), JS_NewBool(ctx, display),
+			   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
+	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 3, args);
+	for (int i = 0; i < 3; i++)
+		JS_FreeValue(ctx, args[i]);
+	size_t html_len = 0;
+	const char *html = JS_IsException(r) ? NULL : JS_ToCStringLen(ctx, &html_len, r);
+	JS_FreeValue(ctx, r);
+	double dt = now_s() - t0;
+
+	if (!html) {
+		char *name, *msg;
+		long upos;
+		exception_text(ctx, &name, &msg, &upos);
+		int pos = -1;
+		int reset = 1;
+		if (strcmp(name, "ParseError") == 0) {
+			buf_puts(err, msg);
+			if (upos >= 0)
+				pos = byte_offset(tex, len, upos);
+			reset = 0;
+		} else if (strcmp(msg, "interrupted") == 0) {
+			buf_printf(err, "formula takes longer than %d s to typeset", MATH_TIME_LIMIT_S);
+		} else if (strcmp(msg, "stack overflow") == 0) {
+			buf_puts(err, "formula nested too deeply");
+		} else if (strcmp(msg, "out of memory") == 0 || !*msg) {
+			buf_printf(err, "formula needs more than %u MB to typeset",
+				   MATH_MEMORY_LIMIT >> 20);
+		} else {
+			buf_printf(err, "KaTeX failed: %s%s%s", name, *name ? ": " : "", msg);
+		}
+		free(name);
+		free(msg);
+		/* After an interruption, a stack overflow or running out of
+		 * memory, KaTeX's state is unknown: start afresh next time. */
+		if (reset)
+			math_thread_cleanup();
+		fail(c, err_pos, pos);
+		buf_fini(&scratch);
+		return -1;
+	}
+
+	struct entry *e = entry_new(h, tex, len, display, html, html_len);
+	JS_FreeCString(ctx, html);
+	e->used = 1;
+	buf_append(out, e->data + len, html_len);
+	pthread_mutex_lock(&c->lock);
+	c->stats.typeset++;
+	c->stats.typeset_s += dt;
+	if (cache_find(c, h, tex, len, display)) {
+		free(e); /* another thread typeset it meanwhile */
+	} else {
+		cache_insert(c, e);
+		c->dirty = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (err_pos)
+		*err_pos = -1;
+	buf_fini(&scratch);
+	return 0;
+}

@@ -1,0 +1,133 @@
+# test_new.sh: folio new site and folio new post.
+. "$(dirname "$0")/lib.sh"
+
+S=$TMP/blog
+# FOLIO as an absolute path, for the runs in other folders
+case $FOLIO in
+/*) FOLIO_ABS=$FOLIO ;;
+*) FOLIO_ABS=$(cd "$(dirname "$FOLIO")" && pwd)/$(basename "$FOLIO") ;;
+esac
+
+# ---- new site ----
+
+run new site "$S"
+check "new site exits 0" test "$rc" -eq 0
+check "new site says what it made" contains "$out" "folio: created the site $S"
+check "new site says how to build it" contains "$out" "folio build $S"
+check "new site writes folio.yml" test -f "$S/folio.yml"
+check "new site writes a series" test -f "$S/content/series/first-steps.md"
+check "new site writes three posts of the series" test -f "$S/content/posts/first-steps-3-publishing.md"
+check "new site writes an about page" test -f "$S/content/pages/about.md"
+check "new site writes a .gitignore for public/" grep -qx 'public/' "$S/.gitignore"
+
+run build "$S"
+check "the new site builds" test "$rc" -eq 0
+check "the new site builds without warnings" test -z "$err"
+check "the new site builds into SITE/public" test -f "$S/public/index.html"
+home=$(cat "$S/public/index.html" 2>/dev/null)
+check "the home page shows the series card" contains "$home" 'class="card series-card"'
+check "the series card names the series" contains "$home" 'First Steps'
+check "the series card counts its posts" contains "$home" '3 posts'
+check "the series card links the recommended start" contains "$home" 'href="/posts/first-steps-1-the-plan/"'
+check "the home page links start here" contains "$home" 'href="/about/"'
+check "the series page exists" test -f "$S/public/series/first-steps/index.html"
+check "the posts show their part" grep -q 'Part 2 of 3' "$S/public/posts/first-steps-2-the-details/index.html"
+
+mkdir -p "$TMP/full"
+echo "mine" >"$TMP/full/notes.txt"
+run new site "$TMP/full"
+check "new site into a non-empty folder exits 1" test "$rc" -eq 1
+check "new site into a non-empty folder says why" contains "$err" \
+	"$TMP/full: error: the folder exists and is not empty (choose a new folder name)"
+check "new site into a non-empty folder writes nothing" test "$(ls -A "$TMP/full")" = "notes.txt"
+mkdir "$TMP/empty"
+run new site "$TMP/empty"
+check "new site into an empty folder exits 0" test "$rc" -eq 0
+run new site "$S"
+check "new site over an existing site exits 1" test "$rc" -eq 1
+run new site
+check "new site without a folder is a usage error" test "$rc" -eq 2
+run new site "$TMP/a" "$TMP/b"
+check "new site with two folders is a usage error" test "$rc" -eq 2
+run new
+check "new without a kind is a usage error" test "$rc" -eq 2
+run new page x
+check "new page is a usage error" test "$rc" -eq 2
+check "new page names the kinds" contains "$err" "unknown kind 'page' (use 'site' or 'post')"
+
+# ---- new post ----
+
+run new post "Title" --dir "$S"
+check "new post exits 0" test "$rc" -eq 0
+P=$S/content/posts/title.md
+check "new post says what it made" contains "$out" "folio: created $P"
+check "new post writes content/posts/title.md" test -f "$P"
+post=$(cat "$P" 2>/dev/null)
+check "new post is a draft" contains "$post" "draft: true"
+check "new post has the title" contains "$post" 'title: "Title"'
+check "new post is dated" grep -qE '^date: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' "$P"
+check "new post outside a series has no series_order" test -z "$(grep series "$P")"
+
+run build "$S" -o "$TMP/out1"
+check "the site with a new draft builds" test "$rc" -eq 0
+check "the draft is not built without --drafts" test ! -e "$TMP/out1/posts/title"
+run build "$S" -o "$TMP/out2" --drafts
+check "the draft is built with --drafts" test -f "$TMP/out2/posts/title/index.html"
+
+run new post "Title" --dir "$S"
+check "new post never overwrites (exit 1)" test "$rc" -eq 1
+check "new post says the file exists" contains "$err" "already exists; not overwritten"
+check "the existing post is kept" test "$(cat "$P")" = "$post"
+
+run new post "Quotes \"and\" Ünïcödé: C++ Tips" --dir "$S"
+check "a title with quotes and Unicode exits 0" test "$rc" -eq 0
+Q=$S/content/posts/quotes-and-ünïcödé-c-tips.md
+check "its file name is the slug of the title" test -f "$Q"
+check "its title is quoted YAML" grep -qF 'title: "Quotes \"and\" Ünïcödé: C++ Tips"' "$Q"
+run build "$S" -o "$TMP/out3" --drafts
+check "the site still builds with it" test "$rc" -eq 0
+check "its title round-trips" grep -qF 'Quotes &quot;and&quot; Ünïcödé: C++ Tips' "$TMP/out3/posts/quotes-and-ünïcödé-c-tips/index.html"
+
+run new post "Next Steps" --series first-steps --dir "$S"
+check "new post --series exits 0" test "$rc" -eq 0
+N=$S/content/posts/next-steps.md
+check "new post --series names the series" grep -qx 'series: first-steps' "$N"
+check "new post --series takes the next position (4)" grep -qx 'series_order: 4' "$N"
+run build "$S" -o "$TMP/out4" --drafts
+check "the site builds with the new part" test "$rc" -eq 0
+check "the new part is part 4 of 4" grep -q 'Part 4 of 4' "$TMP/out4/posts/next-steps/index.html"
+run build "$S" -o "$TMP/out5"
+check "without --drafts the series keeps 3 parts" grep -q 'Part 3 of 3' "$TMP/out5/posts/first-steps-3-publishing/index.html"
+run new post "After Next" --series first-steps --dir "$S"
+check "a second new part takes position 5" grep -qx 'series_order: 5' "$S/content/posts/after-next.md"
+
+run new post "Lost" --series no-such-series --dir "$S"
+check "an unknown series exits 1" test "$rc" -eq 1
+check "an unknown series is named" contains "$err" \
+	"--series: error: no series 'no-such-series' (content/series/no-such-series.md does not exist)"
+check "an unknown series writes nothing" test ! -e "$S/content/posts/lost.md"
+
+mkdir "$TMP/elsewhere"
+run new post "Stray" --dir "$TMP/elsewhere"
+check "new post outside a site exits 1" test "$rc" -eq 1
+check "new post outside a site says why" contains "$err" \
+	"not a site folder (no folio.yml); run this in the site, or pass --dir SITE"
+check "new post outside a site writes nothing" test -z "$(ls -A "$TMP/elsewhere")"
+(cd "$TMP/elsewhere" && "$FOLIO_ABS" new post "Stray" >/dev/null 2>&1)
+check "new post in a folder without folio.yml exits 1" test $? -eq 1
+(cd "$S" && "$FOLIO_ABS" new post "From Inside" >/dev/null 2>&1)
+check "new post in the site folder needs no --dir" test -f "$S/content/posts/from-inside.md"
+
+run new post "+++" --dir "$S"
+check "a title without letters or digits exits 1" test "$rc" -eq 1
+check "a title without letters or digits is explained" contains "$err" "has no letter or digit"
+run new post --dir "$S"
+check "new post without a title is a usage error" test "$rc" -eq 2
+run new post "A" "B" --dir "$S"
+check "new post with two titles is a usage error" test "$rc" -eq 2
+run new post "A" --series
+check "--series without a value is a usage error" test "$rc" -eq 2
+run new post "A" --frobnicate
+check "an unknown option is a usage error" test "$rc" -eq 2
+
+finish
