@@ -33,7 +33,9 @@ OPTIONAL_SRC := src/highlight.c src/math.c
 OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c
 WIRED_SRC :=
 WIRED_TESTS :=
--include $(sort $(wildcard mk/*.mk))
+# The fragments in use (a fragment is wired in once its part is finished).
+WIRED_MK :=
+-include $(WIRED_MK)
 SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
