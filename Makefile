@@ -34,7 +34,7 @@ OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c
 WIRED_SRC :=
 WIRED_TESTS :=
 # The fragments in use (a fragment is wired in once its part is finished).
-WIRED_MK :=
+WIRED_MK := mk/math.mk
 -include $(WIRED_MK)
 SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))

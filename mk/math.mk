@@ -1,23 +1,42 @@
-# math.mk: build inputs of the math module (src/math.c): QuickJS (static)
-# and KaTeX from deps/math/ (scripts/deps-math.sh, run by deps.sh), xxHash
-# from the system. KaTeX is embedded as build/gen/katex.c, so the installed
-# binary needs no other files.
+# math.mk: what src/math.c links with: QuickJS (its static library) and
+# KaTeX from deps/math/ (the Debian 13 packages, fetched by
+# scripts/deps-math.sh), xxHash from the system. KaTeX is embedded as
+# build/gen/katex.c (scripts/embed-katex.c), so the installed binary needs
+# no other files.
+#
+# For the Makefile, which includes this file, it adds to
+#   WIRED_SRC, WIRED_TESTS     src/math.c, tests/unit/test_math.c
+#   EXTRA_OBJ, EXTRA_ASAN_OBJ  the embedded KaTeX, per flavour
+#   EXTRA_LIBS                 libquickjs.a, and libxxhash.a (else -lxxhash)
+#   EXTRA_CPPFLAGS             QuickJS's include path
+
+# Rules here must not become the default goal, wherever the include is.
+MATH_SAVED_GOAL := $(.DEFAULT_GOAL)
+# The flavours' folders, in case this is included before they are set.
+MATH_B := $(or $(B),build/release)
+MATH_ASAN_B := $(or $(ASAN_B),build/asan)
 
 MATH_DIR := deps/math
 MATH_KATEX_JS := $(MATH_DIR)/usr/share/javascript/katex/katex.min.js
-MATH_QUICKJS_A := $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a
 # xxHash: the static library when the system has one (Debian's
-# libxxhash-dev does), so the binary does not need libxxhash0.
+# libxxhash-dev does), so that the binary does not need libxxhash0.
 MATH_XXHASH := $(or $(wildcard $(SYS_LIB)/libxxhash.a),-lxxhash)
 
+WIRED_SRC += src/math.c
+WIRED_TESTS += tests/unit/test_math.c
+EXTRA_OBJ += $(MATH_B)/build/gen/katex.o
+EXTRA_ASAN_OBJ += $(MATH_ASAN_B)/build/gen/katex.o
+EXTRA_LIBS += $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a $(MATH_XXHASH)
 # -isystem: QuickJS's header is not held to folio's warnings.
 EXTRA_CPPFLAGS += -isystem $(MATH_DIR)/usr/include
-EXTRA_LIBS += $(MATH_QUICKJS_A) $(MATH_XXHASH)
-EXTRA_OBJ += $(B)/build/gen/katex.o
-EXTRA_ASAN_OBJ += $(ASAN_B)/build/gen/katex.o
 
-$(MATH_DIR)/.stamp:
-	@sh scripts/deps.sh
+# The stamp scripts/deps-math.sh writes last (after deps.sh, whose private
+# apt configuration it uses; deps.sh runs it too).
+$(MATH_DIR)/.stamp: scripts/deps-math.sh | deps/.stamp
+	@sh scripts/deps-math.sh && touch $@
+
+# math.c includes quickjs/quickjs.h.
+$(MATH_B)/src/math.o $(MATH_ASAN_B)/src/math.o: | $(MATH_DIR)/.stamp
 
 build/embed-katex: scripts/embed-katex.c
 	@mkdir -p build
@@ -27,4 +46,4 @@ build/gen/katex.c: build/embed-katex $(MATH_DIR)/.stamp
 	@mkdir -p build/gen
 	build/embed-katex $@ $(MATH_KATEX_JS)
 
-$(B)/src/math.o $(ASAN_B)/src/math.o: | $(MATH_DIR)/.stamp
+.DEFAULT_GOAL := $(MATH_SAVED_GOAL)

@@ -64,7 +64,7 @@ pinned_ok() {
 
 if ! pinned_ok libquickjs "$QUICKJS_VERSION" || ! pinned_ok libjs-katex "$KATEX_VERSION"; then
 	if [ -z "$apt_opts" ]; then
-		say "error: no deps/apt (run scripts/deps.sh) and this system offers libquickjs '$(candidate libquickjs)', libjs-katex '$(candidate libjs-katex)'" >&2
+		say "error: no deps/apt (run scripts/deps.sh first) and this system's apt offers libquickjs '$(candidate libquickjs)', libjs-katex '$(candidate libjs-katex)'" >&2
 		exit 1
 	fi
 	say "refreshing the trixie package index in deps/apt"
@@ -87,7 +87,18 @@ for p in $PKGS; do
 	fi
 	say "downloading $p $v"
 	# shellcheck disable=SC2086
-	(cd "$debs" && apt-get $apt_opts -qq download "$p=$v")
+	if ! (cd "$debs" && apt-get $apt_opts -qq download "$p=$v"); then
+		# A stale index names a file the mirror no longer has.
+		[ -n "$apt_opts" ] || exit 1
+		say "refreshing the trixie package index in deps/apt, then downloading $p again"
+		apt-get $apt_opts -qq update
+		v=$(candidate "$p")
+		if ! pinned_ok "$p" "$want"; then
+			say "error: $p: $where offers '$v', not $want" >&2
+			exit 1
+		fi
+		(cd "$debs" && apt-get $apt_opts -qq download "$p=$v")
+	fi
 done
 
 rm -rf $out

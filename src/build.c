@@ -2,6 +2,7 @@
 #include "build.h"
 
 #include "config.h"
+#include "math.h"
 #include "content.h"
 #include "output.h"
 #include "render.h"
@@ -38,6 +39,27 @@ static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struc
 	return 0;
 }
 
+static int typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out, struct buf *err,
+		   int *err_pos)
+{
+	return math_render(ctx, tex, len, display, out, err, err_pos);
+}
+
+/* open_math: the formula cache of the site, with folio.yml's macros. */
+static struct math_cache *open_math(struct arena *a, const struct config *cfg, const char *site_dir)
+{
+	const struct ynode *m = cfg->math_macros;
+	size_t n = m ? m->len : 0;
+	struct math_macro *mac = arena_alloc(a, (n + 1) * sizeof *mac);
+	for (size_t i = 0; i < n; i++) {
+		mac[i].name = m->keys[i]->str;
+		mac[i].expansion = m->items[i]->str;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir);
+	return math_cache_open(dir, mac, n);
+}
+
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
 {
 	double t0 = now_seconds();
@@ -55,7 +77,15 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	struct content content;
 	errors += content_load(a, d, req->site_dir, &cfg, &content);
 
-	struct build_opts opts = {req->drafts, req->future, req->now, req->jobs, 5};
+	struct build_opts opts = {req->drafts, req->future, req->now, req->jobs, 5, NULL, NULL, NULL, NULL};
+	char static_dir[4096];
+	snprintf(static_dir, sizeof static_dir, "%s/static", req->site_dir);
+	opts.static_dir = static_dir;
+	struct math_cache *mc = cfg.math ? open_math(a, &cfg, req->site_dir) : NULL;
+	if (mc) {
+		opts.typeset = typeset;
+		opts.typeset_ctx = mc;
+	}
 	if (!opts.now) {
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
 		opts.now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
@@ -93,6 +123,11 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		}
 	}
 	res->posts = site.nposts;
+	if (mc && math_cache_close(mc) != 0) {
+		struct diag_loc loc = {".folio-cache", NULL, 0, 0, 0};
+		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
+	}
+	math_thread_cleanup();
 	tmpl_env_free(env);
 	site_free(&site);
 	arena_free(a);

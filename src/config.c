@@ -2,6 +2,7 @@
  * errors with their position and a hint. */
 #include "config.h"
 
+#include "math.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -237,10 +238,14 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found %s",
 					     kind_a(mac));
 			else {
-				for (size_t i = 0; i < mac->len; i++)
+				for (size_t i = 0; i < mac->len; i++) {
+					const char *why = math_macro_check(mac->keys[i]->str);
+					if (why)
+						schema_error(&s, mac->keys[i], "math macro '%.*s': %s", STR_FMT(mac->keys[i]->str), why);
 					if (mac->items[i]->kind != YNODE_SCALAR)
 						schema_error(&s, mac->items[i], "the expansion of macro '%.*s' must be a string",
 							     STR_FMT(mac->keys[i]->str));
+				}
 				c->math_macros = mac;
 			}
 		}

@@ -56,28 +56,46 @@ extern const size_t hl_query_lens[];
 #define Q_C   "tree-sitter-c/queries/highlights.scm"
 #define Q_CPP "tree-sitter-cpp/queries/highlights.scm"
 
-/* A language: its grammar and its query files, in the order the grammar's
- * tree-sitter.json lists them (C++ and CUDA build on the C queries). */
+/* A language: its grammar, its query files in the order the grammar's
+ * tree-sitter.json lists them (C++ and CUDA build on the C queries), and
+ * patterns of folio's own appended to them (NULL if none). */
 struct hl_lang {
 	const char *name;
 	const TSLanguage *(*language)(void);
 	const char *queries[4];
+	const char *extra;
 };
 
+/* tree-sitter-go 0.23.4 (and 0.25.0) still orders its query for the
+ * first-wins precedence of tree-sitter before 0.21: its (identifier)
+ * @variable and (field_identifier) @property come after the function
+ * patterns, which, last pattern winning, they would hide. The function
+ * patterns again, after them: */
+static const char hl_go_extra[] =
+    "(call_expression function: (identifier) @function)\n"
+    "((call_expression function: (identifier) @function.builtin)\n"
+    " (#match? @function.builtin \"^(append|cap|clear|close|complex|copy|delete|imag|len|make|"
+    "max|min|new|panic|print|println|real|recover)$\"))\n"
+    "(call_expression function: (selector_expression field: (field_identifier) "
+    "@function.method))\n"
+    "(function_declaration name: (identifier) @function)\n"
+    "(method_declaration name: (field_identifier) @function.method)\n";
+
 static const struct hl_lang hl_langs[] = {
-    {"c", tree_sitter_c, {Q_C}},
-    {"cpp", tree_sitter_cpp, {Q_C, Q_CPP}},
-    {"cuda", tree_sitter_cuda, {Q_C, Q_CPP, "tree-sitter-cuda/queries/highlights.scm"}},
-    {"python", tree_sitter_python, {"tree-sitter-python/queries/highlights.scm"}},
-    {"bash", tree_sitter_bash, {"tree-sitter-bash/queries/highlights.scm"}},
-    {"rust", tree_sitter_rust, {"tree-sitter-rust/queries/highlights.scm"}},
+    {"c", tree_sitter_c, {Q_C}, NULL},
+    {"cpp", tree_sitter_cpp, {Q_C, Q_CPP}, NULL},
+    {"cuda", tree_sitter_cuda, {Q_C, Q_CPP, "tree-sitter-cuda/queries/highlights.scm"}, NULL},
+    {"python", tree_sitter_python, {"tree-sitter-python/queries/highlights.scm"}, NULL},
+    {"bash", tree_sitter_bash, {"tree-sitter-bash/queries/highlights.scm"}, NULL},
+    {"rust", tree_sitter_rust, {"tree-sitter-rust/queries/highlights.scm"}, NULL},
     {"javascript",
      tree_sitter_javascript,
      {"tree-sitter-javascript/queries/highlights.scm",
       "tree-sitter-javascript/queries/highlights-jsx.scm",
-      "tree-sitter-javascript/queries/highlights-params.scm"}},
-    {"json", tree_sitter_json, {"tree-sitter-json/queries/highlights.scm"}},
-    {"go", tree_sitter_go, {"tree-sitter-go/queries/highlights.scm"}},
+      "tree-sitter-javascript/queries/highlights-params.scm"},
+     NULL},
+    {"json", tree_sitter_json, {"tree-sitter-json/queries/highlights.scm"}, NULL},
+    {"go", tree_sitter_go, {"tree-sitter-go/queries/highlights.scm"}, hl_go_extra},
 };
 #define HL_NLANGS (sizeof hl_langs / sizeof hl_langs[0])
 
@@ -536,6 +554,8 @@ static void hl_query_init(struct hl_query *hq, const struct hl_lang *l)
 		buf_append(&src, hl_query_texts[k], hl_query_lens[k]);
 		buf_putc(&src, '\n');
 	}
+	if (l->extra)
+		buf_puts(&src, l->extra);
 	uint32_t err_offset = 0;
 	TSQueryError err = TSQueryErrorNone;
 	hq->q = ts_query_new(l->language(), src.p, (uint32_t)src.len, &err_offset, &err);
@@ -751,16 +771,46 @@ static const char *hl_clean(struct hl_state *st, const char *code, size_t *len)
 	return st->clean.p;
 }
 
-/* The spans open at the current output position, outermost first. */
+/* The spans open at the current output position, outermost first. After a
+ * newline they are suspended: closed in the output, reopened before the
+ * next character or tag (so no line ends with an empty span). */
 struct hl_stack {
 	uint32_t end[HL_MAX_DEPTH];
 	int cls[HL_MAX_DEPTH];
 	int depth;
+	bool suspended;
 };
 
-/* put_text: appends s[0..n) escaped; at each newline, closes the open spans
- * before it and reopens them after it. */
-static void put_text(struct buf *out, const char *s, size_t n, const struct hl_stack *stk)
+static void stack_resume(struct buf *out, struct hl_stack *stk)
+{
+	if (!stk->suspended)
+		return;
+	for (int d = 0; d < stk->depth; d++)
+		buf_append(out, hl_open_tag[stk->cls[d]], hl_open_len[stk->cls[d]]);
+	stk->suspended = false;
+}
+
+static void stack_push(struct buf *out, struct hl_stack *stk, uint32_t end, int cls)
+{
+	stack_resume(out, stk);
+	buf_append(out, hl_open_tag[cls], hl_open_len[cls]);
+	stk->end[stk->depth] = end;
+	stk->cls[stk->depth] = cls;
+	stk->depth++;
+}
+
+static void stack_pop(struct buf *out, struct hl_stack *stk)
+{
+	stk->depth--;
+	if (!stk->suspended)
+		buf_append(out, "</span>", 7);
+	else if (stk->depth == 0)
+		stk->suspended = false;
+}
+
+/* put_text: appends s[0..n) escaped; a newline suspends the open spans of
+ * stk (if any). */
+static void put_text(struct buf *out, const char *s, size_t n, struct hl_stack *stk)
 {
 	size_t start = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -773,23 +823,28 @@ static void put_text(struct buf *out, const char *s, size_t n, const struct hl_s
 		case '\n': rep = NULL; break;
 		default: continue;
 		}
-		buf_append(out, s + start, i - start);
+		if (i > start || rep) {
+			if (stk)
+				stack_resume(out, stk);
+			buf_append(out, s + start, i - start);
+		}
 		start = i + 1;
 		if (rep) {
 			buf_puts(out, rep);
 			continue;
 		}
-		if (!stk || stk->depth == 0) {
-			buf_putc(out, '\n');
-			continue;
+		if (stk && stk->depth > 0 && !stk->suspended) {
+			for (int d = 0; d < stk->depth; d++)
+				buf_append(out, "</span>", 7);
+			stk->suspended = true;
 		}
-		for (int d = 0; d < stk->depth; d++)
-			buf_append(out, "</span>", 7);
 		buf_putc(out, '\n');
-		for (int d = 0; d < stk->depth; d++)
-			buf_append(out, hl_open_tag[stk->cls[d]], hl_open_len[stk->cls[d]]);
 	}
-	buf_append(out, s + start, n - start);
+	if (n > start) {
+		if (stk)
+			stack_resume(out, stk);
+		buf_append(out, s + start, n - start);
+	}
 }
 
 static int span_cmp(const void *a, const void *b)
@@ -869,8 +924,7 @@ static int hl_emit(struct hl_state *st, struct buf *out, const char *text, size_
 			uint32_t e = stk.end[stk.depth - 1];
 			put_text(out, text + pos, e - pos, &stk);
 			pos = e;
-			buf_append(out, "</span>", 7);
-			stk.depth--;
+			stack_pop(out, &stk);
 		}
 		if (sp.cls < 0)
 			continue;
@@ -882,10 +936,7 @@ static int hl_emit(struct hl_state *st, struct buf *out, const char *text, size_
 			continue;
 		put_text(out, text + pos, sp.start - pos, &stk);
 		pos = sp.start;
-		buf_append(out, hl_open_tag[sp.cls], hl_open_len[sp.cls]);
-		stk.end[stk.depth] = sp.end;
-		stk.cls[stk.depth] = sp.cls;
-		stk.depth++;
+		stack_push(out, &stk, sp.end, sp.cls);
 		if (out->len > limit)
 			return -1;
 	}
@@ -893,8 +944,7 @@ static int hl_emit(struct hl_state *st, struct buf *out, const char *text, size_
 		uint32_t e = stk.end[stk.depth - 1];
 		put_text(out, text + pos, e - pos, &stk);
 		pos = e;
-		buf_append(out, "</span>", 7);
-		stk.depth--;
+		stack_pop(out, &stk);
 		if (out->len > limit)
 			return -1;
 	}

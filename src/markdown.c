@@ -3,6 +3,8 @@
  * word counts and reading time. */
 #include "markdown.h"
 
+#include "md_internal.h"
+
 #include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -176,11 +178,32 @@ static int scan_display(const unsigned char *s, int n, int pos)
 	return -1;
 }
 
+/* md_math_pack: where a formula starts, relative to the document body (1-based
+ * line and column), packed into a node's user data for error messages. The
+ * line is exact; the column is exact on the container's first line and
+ * counts from the container's text (after list or quote markers) below it. */
+uintptr_t md_math_pack(int line, int col)
+{
+	return ((uintptr_t)(line > 0 ? line : 0) << 20) | (uintptr_t)(col > 0 && col < (1 << 20) ? col : 0);
+}
+
+void md_math_where(cmark_node *n, int *line, int *col)
+{
+	uintptr_t v = (uintptr_t)cmark_node_get_user_data(n);
+	*line = (int)(v >> 20);
+	*col = (int)(v & ((1u << 20) - 1));
+}
+
+int md_math_kind(cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	return t == node_math_inline ? 1 : t == node_math_display ? 2 : 0;
+}
+
 static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser,
                               cmark_node *parent, unsigned char c, cmark_inline_parser *ip)
 {
 	(void)parser;
-	(void)parent;
 	if (c != '$')
 		return NULL;
 	/* md_render's parsers use the default allocator, so new nodes do too */
@@ -206,6 +229,28 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 	char *tex = xstrndup((const char *)s + pos + delim, len);
 	cmark_node_set_string_content(node, tex);
 	free(tex);
+	/* The line: newlines before pos in the container's text. Counted on
+	 * from the last formula of the same text, so a paragraph of many
+	 * formulas costs one pass, not one per formula. */
+	static _Thread_local struct {
+		const unsigned char *data;
+		int pos, lines, last_nl;
+	} seen;
+	if (seen.data != s || seen.pos > pos) {
+		seen.data = s;
+		seen.pos = 0;
+		seen.lines = 0;
+		seen.last_nl = -1;
+	}
+	for (int i = seen.pos; i < pos; i++)
+		if (s[i] == '\n') {
+			seen.lines++;
+			seen.last_nl = i;
+		}
+	seen.pos = pos;
+	int line = cmark_node_get_start_line(parent) + seen.lines;
+	int col = seen.last_nl < 0 ? cmark_node_get_start_column(parent) + pos : pos - seen.last_nl;
+	cmark_node_set_user_data(node, (void *)md_math_pack(line, col));
 	cmark_inline_parser_set_offset(ip, end + delim);
 	return node;
 }
@@ -544,6 +589,11 @@ static void plain_text(cmark_node *root, struct buf *b)
 		}
 	}
 	cmark_iter_free(it);
+}
+
+void md_plain_text(cmark_node *n, struct buf *b)
+{
+	plain_text(n, b);
 }
 
 /* fold_space: s[0..n) with runs of whitespace made one space, trimmed, in
@@ -1328,6 +1378,10 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 
 	/* Pass 2: the counts, once the {#id}s are out of the text. */
 	count(root, out);
+
+	/* Pass 3: code, math, images and figures become folio's HTML. */
+	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0};
+	r.errors += md_blocks(&mc, root);
 
 	size_t hlen;
 	char *html = render_html(root, options, cmark_parser_get_syntax_extensions(parser), &hlen);

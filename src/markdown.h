@@ -10,11 +10,30 @@
 #include "buf.h"
 #include "diag.h"
 
+/* md_highlight_fn: appends code highlighted as lang to out (HTML-escaped,
+ * with <span class="hl-..."> spans); -1 when the language is unknown (out
+ * then holds the escaped plain code). */
+typedef int (*md_highlight_fn)(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len);
+/* md_typeset_fn: appends the MathML of tex to out; -1 with a message in err
+ * (and the byte offset of the problem in tex in *err_pos, or -1) when the
+ * formula is wrong. */
+typedef int (*md_typeset_fn)(void *ctx, const char *tex, size_t len, int display, struct buf *out,
+			     struct buf *err, int *err_pos);
+
 struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
 	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
 	             * with the TeX, HTML-escaped; off: dollars are plain text */
 	int unsafe; /* raw HTML passes through (folio always sets it) */
+	md_highlight_fn highlight; /* NULL: code blocks are escaped plain text */
+	md_typeset_fn typeset;     /* NULL: math stays as escaped TeX in its span */
+	void *typeset_ctx;
+	/* Where local images are: a relative src is looked up in asset_dir (a
+	 * post bundle's folder; NULL: the image must not be relative), an
+	 * absolute one (/img/x.png) in static_dir. NULL static_dir: images are
+	 * not checked at all. */
+	const char *asset_dir;
+	const char *static_dir;
 };
 
 /* One heading of the table of contents; a tree: children are the headings
@@ -48,6 +67,8 @@ struct md_doc {
 	size_t images;     /* Markdown images and <img> tags */
 	size_t cjk_chars;  /* CJK characters, which are counted apart from words */
 	size_t math_spans; /* inline and display math spans */
+	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
+	int has_video;     /* uses :::video or :::animation */
 };
 
 /* md_init: registers cmark-gfm's extensions and folio's math extension,

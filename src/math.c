@@ -33,42 +33,57 @@ extern const size_t math_katex_js_len;
  * commands are errors whatever strict says, as throwOnError is set. trust:
  * \href, \url, \htmlClass... are allowed, as raw HTML is in folio's
  * Markdown (the author's own text); untrusted, KaTeX would print them in
- * red instead, not fail. A
- * ParseError's position is kept only when it points into this formula's
+ * red instead, not fail.
+ * A ParseError's position is kept only when it points into this formula's
  * TeX: an error inside a macro's expansion gives a position in the
  * expansion, which the check against the excerpt in the message (the
  * blamed text, each character followed by U+0332) tells apart; its
- * message then says "in a macro expansion" instead of "at position N". */
+ * message then ends in "(in a macro expansion)". Messages are KaTeX's short
+ * ones (rawMessage), without its excerpt: folio's diagnostics point at the
+ * place in the Markdown source with a caret instead. */
 static const char glue_js[] =
-	"var __folio_render = (function (katex) {\n"
-	"  var json = null, macros = null;\n"
-	"  return function (tex, display, macrosJson) {\n"
-	"    if (macrosJson !== json) { macros = JSON.parse(macrosJson); json = macrosJson; }\n"
-	"    var m = {};\n"
-	"    for (var k in macros) m[k] = macros[k];\n"
-	"    try {\n"
-	"      return katex.renderToString(tex, {output: 'mathml', displayMode: display,\n"
-	"        throwOnError: true, strict: 'ignore', trust: true, macros: m});\n"
-	"    } catch (e) {\n"
-	"      if (e instanceof katex.ParseError && typeof e.position === 'number') {\n"
-	"        var n = typeof e.length === 'number' ? e.length : 0;\n"
-	"        var blamed = tex.slice(e.position, e.position + n).replace(/[^]/g, '$&\\u0332');\n"
-	"        if (e.position > tex.length || e.message.indexOf(blamed) < 0) {\n"
-	"          e.position = undefined;\n"
-	"          e.message = e.message.replace(/ at position \\d+: /, ' in a macro expansion: ');\n"
-	"        }\n"
-	"      }\n"
-	"      throw e;\n"
-	"    }\n"
-	"  };\n"
-	"})(katex);\n";
+    "var __folio_render = (function (katex) {\n"
+    "  var json = null, macros = null;\n"
+    "  return function (tex, display, macrosJson) {\n"
+    "    if (macrosJson !== json) { macros = JSON.parse(macrosJson); json = macrosJson; }\n"
+    "    var m = {};\n"
+    "    for (var k in macros) m[k] = macros[k];\n"
+    "    try {\n"
+    "      return katex.renderToString(tex, {output: 'mathml', displayMode: display,\n"
+    "        throwOnError: true, strict: 'ignore', trust: true, macros: m});\n"
+    "    } catch (e) {\n"
+    "      var inMacro = false;\n"
+    "      if (e instanceof katex.ParseError && typeof e.position === 'number') {\n"
+    "        var n = typeof e.length === 'number' ? e.length : 0;\n"
+    "        var blamed = tex.slice(e.position, e.position + n).replace(/[^]/g, '$&\\u0332');\n"
+    "        if (e.position > tex.length || e.message.indexOf(blamed) < 0) {\n"
+    "          e.position = undefined;\n"
+    "          inMacro = true;\n"
+    "        }\n"
+    "      }\n"
+    "      /* the short message: folio's caret shows where, so no excerpt */\n"
+    "      if (e instanceof katex.ParseError && e.rawMessage)\n"
+    "        e.message = e.rawMessage + (inMacro ? ' (in a macro expansion)' : '');\n"
+    "      throw e;\n"
+    "    }\n"
+    "  };\n"
+    "})(katex);\n";
 
 /* ---- the per-thread interpreter ---- */
+
+/* ASan's allocator makes QuickJS (whose allocations it intercepts) five to
+ * seven times slower: a sanitizer build gives KaTeX three times the time,
+ * so that realistic formulas never reach the limit there either. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TIME_SCALE 3
+#else
+#define TIME_SCALE 1
+#endif
 
 struct math_js {
 	JSRuntime *rt;
 	JSContext *ctx;
-	JSValue render;          /* __folio_render */
+	JSValue render;           /* __folio_render */
 	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
 	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
 };
@@ -189,8 +204,8 @@ static void exception_text(JSContext *ctx, char **name, char **msg, long *pos)
 		*msg = xstrndup("", 0);
 }
 
-/* interp_new: a runtime with KaTeX and the glue loaded, or NULL with the reason
- * in err. */
+/* interp_new: a runtime with KaTeX and the glue loaded (owned by the
+ * caller: interp_free), or NULL with the reason in err. */
 static struct math_js *interp_new(struct buf *err)
 {
 	struct math_js *js = xcalloc(1, sizeof *js);
@@ -214,14 +229,15 @@ static struct math_js *interp_new(struct buf *err)
 	JS_SetMemoryLimit(js->rt, MATH_MEMORY_LIMIT);
 	JS_SetInterruptHandler(js->rt, interp_interrupt, js);
 	interp_set_stack(js);
-	set_deadline(js, 60);
+	set_deadline(js, 60); /* loading takes ~40 ms */
 
 	const char *what = "katex.min.js";
 	JSValue v = JS_Eval(js->ctx, math_katex_js, math_katex_js_len, what, JS_EVAL_TYPE_GLOBAL);
 	if (!JS_IsException(v)) {
 		JS_FreeValue(js->ctx, v);
 		what = "folio's KaTeX glue";
-		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js", JS_EVAL_TYPE_GLOBAL);
+		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
+		            JS_EVAL_TYPE_GLOBAL);
 	}
 	if (JS_IsException(v)) {
 		char *name, *msg;
@@ -252,8 +268,8 @@ struct entry {
 	uint64_t hash;
 	size_t tex_len, html_len;
 	int display;
-	int age;  /* runs since it was last used, as read from the disk */
-	int used; /* typeset or found in this run */
+	int age;     /* runs since it was last used, as read from the disk */
+	int used;    /* typeset or found in this run */
 	char data[]; /* tex, then html, then NUL */
 };
 
@@ -262,10 +278,10 @@ struct math_cache {
 	char *dir;            /* NULL: no disk cache; constant */
 	char *macros_json;    /* constant */
 	size_t macros_json_len;
-	uint64_t salt;        /* hash of what the output depends on besides the TeX; constant */
+	uint64_t salt; /* hash of what the output depends on besides the TeX; constant */
 	struct entry **buckets;
 	size_t nbuckets, nentries;
-	int dirty;            /* the disk file should be rewritten */
+	int dirty; /* the disk file should be rewritten */
 	struct math_stats stats;
 };
 
@@ -276,7 +292,7 @@ static uint64_t entry_hash(const struct math_cache *c, const char *tex, size_t l
 
 /* Called with c->lock held. */
 static struct entry *cache_find(struct math_cache *c, uint64_t h, const char *tex, size_t len,
-				int display)
+                                int display)
 {
 	for (struct entry *e = c->buckets[h & (c->nbuckets - 1)]; e; e = e->next)
 		if (e->hash == h && e->display == display && e->tex_len == len &&
@@ -307,7 +323,7 @@ static void cache_insert(struct math_cache *c, struct entry *e)
 }
 
 static struct entry *entry_new(uint64_t h, const char *tex, size_t tex_len, int display,
-			       const char *html, size_t html_len)
+                               const char *html, size_t html_len)
 {
 	struct entry *e = xmalloc(sizeof *e + tex_len + html_len + 1);
 	e->next = NULL;
@@ -358,8 +374,7 @@ static void json_string(struct buf *b, struct str s)
 
 static void cache_load(struct math_cache *c);
 
-struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros,
-				   size_t nmacros)
+struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros, size_t nmacros)
 {
 	struct math_cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->lock, NULL);
@@ -464,13 +479,15 @@ static void cache_load(struct math_cache *c)
 		if (end - p >= 4 && memcmp(p, "end ", 4) == 0)
 			break;
 		size_t display, age, tl, hl2;
-		if (parse_num(&p, end, ' ', &display) || display > 1 || parse_num(&p, end, ' ', &age) ||
-		    parse_num(&p, end, ' ', &tl) || parse_num(&p, end, '\n', &hl2))
+		if (parse_num(&p, end, ' ', &display) || display > 1 ||
+		    parse_num(&p, end, ' ', &age) || parse_num(&p, end, ' ', &tl) ||
+		    parse_num(&p, end, '\n', &hl2))
 			goto bad;
-		if ((size_t)(end - p) < tl || (size_t)(end - p) - tl < hl2 + 1 || p[tl + hl2] != '\n')
+		if ((size_t)(end - p) < tl || (size_t)(end - p) - tl < hl2 + 1 ||
+		    p[tl + hl2] != '\n')
 			goto bad;
-		struct entry *e = entry_new(entry_hash(c, p, tl, (int)display), p, tl, (int)display,
-					    p + tl, hl2);
+		struct entry *e =
+		    entry_new(entry_hash(c, p, tl, (int)display), p, tl, (int)display, p + tl, hl2);
 		e->age = age > MATH_CACHE_KEEP ? MATH_CACHE_KEEP : (int)age;
 		e->next = list;
 		list = e;
@@ -541,29 +558,36 @@ static int cache_write(struct math_cache *c)
 	buf_init(&tmp);
 	static unsigned counter;
 	buf_printf(&tmp, "%s/.tmp-%ld-%u", mdir, (long)getpid(),
-		   __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-	int rc = -1, saved = 0;
+	           __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+	int rc = -1;
 	FILE *f = fopen(tmp.p, "wb");
 	if (f) {
 		size_t w = fwrite(b.p, 1, b.len, f);
 		int closed = fclose(f);
 		if (w == b.len && closed == 0 && rename(tmp.p, final) == 0)
 			rc = 0;
-		else
-			saved = errno, unlink(tmp.p), errno = saved;
 	}
-	saved = errno;
+	int saved = errno;
+	if (f && rc != 0)
+		unlink(tmp.p);
 	if (rc == 0) {
-		/* Caches of other macros or versions will not be read again. */
+		/* Caches of other macros or versions will not be read again;
+		 * a temporary file an hour old was left by a build that died. */
 		DIR *d = opendir(mdir);
 		const char *base = strrchr(final, '/') + 1;
+		time_t now = time(NULL);
 		for (struct dirent *de; d && (de = readdir(d));) {
 			size_t l = strlen(de->d_name);
-			if (l > 6 && strcmp(de->d_name + l - 6, ".cache") == 0 && strcmp(de->d_name, base) != 0) {
-				char *old = cache_path(c, de->d_name);
+			int stale = l > 6 && strcmp(de->d_name + l - 6, ".cache") == 0 &&
+			            strcmp(de->d_name, base) != 0;
+			char *old = cache_path(c, de->d_name);
+			struct stat st;
+			if (!stale && strncmp(de->d_name, ".tmp-", 5) == 0 && stat(old, &st) == 0 &&
+			    st.st_mtime < now - 3600)
+				stale = 1;
+			if (stale)
 				unlink(old);
-				free(old);
-			}
+			free(old);
 		}
 		if (d)
 			closedir(d);
@@ -674,7 +698,7 @@ static void fail(struct math_cache *c, int *err_pos, int pos)
 }
 
 int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
-		struct buf *err, int *err_pos)
+                struct buf *err, int *err_pos)
 {
 	struct buf scratch;
 	buf_init(&scratch);
@@ -698,6 +722,8 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 		c->stats.cached++;
 		buf_append(out, hit->data + hit->tex_len, hit->html_len);
 		pthread_mutex_unlock(&c->lock);
+		if (err_pos)
+			*err_pos = -1;
 		buf_fini(&scratch);
 		return 0;
 	}
@@ -712,9 +738,9 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 	JSContext *ctx = js->ctx;
 	double t0 = now_s();
 	interp_set_stack(js);
-	set_deadline(js, MATH_TIME_LIMIT_S);
+	set_deadline(js, MATH_TIME_LIMIT_S * TIME_SCALE);
 	JSValue args[3] = {JS_NewStringLen(ctx, tex, len), JS_NewBool(ctx, display),
-			   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
+	                   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
 	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 3, args);
 	for (int i = 0; i < 3; i++)
 		JS_FreeValue(ctx, args[i]);
@@ -735,12 +761,14 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 				pos = byte_offset(tex, len, upos);
 			reset = 0;
 		} else if (strcmp(msg, "interrupted") == 0) {
-			buf_printf(err, "formula takes longer than %d s to typeset", MATH_TIME_LIMIT_S);
+			buf_printf(err, "formula takes longer than %d s to typeset",
+			           MATH_TIME_LIMIT_S);
 		} else if (strcmp(msg, "stack overflow") == 0) {
 			buf_puts(err, "formula nested too deeply");
-		} else if (strcmp(msg, "out of memory") == 0 || !*msg) {
+		} else if (strstr(msg, "out of memory") || !*msg) {
+			/* (QuickJS throws null when it cannot even make the error) */
 			buf_printf(err, "formula needs more than %u MB to typeset",
-				   MATH_MEMORY_LIMIT >> 20);
+			           MATH_MEMORY_LIMIT >> 20);
 		} else {
 			buf_printf(err, "KaTeX failed: %s%s%s", name, *name ? ": " : "", msg);
 		}

@@ -21,6 +21,7 @@ struct md_job {
 
 struct md_pool {
 	const struct config *cfg;
+	struct md_options md; /* the same for every document but asset_dir */
 	struct diag *d;
 	struct md_job *jobs;
 	size_t njobs;
@@ -36,13 +37,14 @@ struct worker_arg {
 
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 {
-	struct md_options o = {p->cfg->smart_punctuation, p->cfg->math, 1};
+	struct md_options o = p->md;
 	struct source *s;
 	struct md_doc *doc;
 	switch (j->kind) {
 	case JOB_POST:
 		s = &((struct post *)j->item)->s;
 		doc = &((struct post *)j->item)->doc;
+		o.asset_dir = ((struct post *)j->item)->bundle_dir;
 		break;
 	case JOB_SERIES:
 		s = &((struct series *)j->item)->s;
@@ -83,6 +85,13 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	memset(&p, 0, sizeof p);
 	p.cfg = site->cfg;
 	p.d = d;
+	p.md.smart = site->cfg->smart_punctuation;
+	p.md.math = site->cfg->math;
+	p.md.unsafe = 1;
+	p.md.highlight = opts->highlight;
+	p.md.typeset = opts->typeset;
+	p.md.typeset_ctx = opts->typeset_ctx;
+	p.md.static_dir = opts->static_dir;
 	p.njobs = c->nposts + c->nseries + c->npages;
 	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);
 	size_t k = 0;

@@ -37,6 +37,10 @@ struct build_opts {
 	int64_t now;     /* what "the future" is measured from (seconds since the epoch) */
 	int jobs;        /* worker threads for Markdown */
 	int max_related; /* related posts per post */
+	const char *static_dir; /* the site's static/, for local images */
+	md_highlight_fn highlight;
+	md_typeset_fn typeset;
+	void *typeset_ctx;
 };
 
 struct site {

@@ -68,6 +68,13 @@ void test_content(void);
 void test_site(void);
 void test_output(void);
 void test_markdown(void);
+void test_imagesize(void);
+void test_directive(void);
+void test_codeblock(void);
+/* Parts that need libraries of their own are built only when wired in
+ * (mk/): their tests are weak symbols, run when present. */
+void test_math(void) __attribute__((weak));
+void test_highlight(void) __attribute__((weak));
 void test_tmpl_spec(const char *dir);
 void test_tmpl_man(const char *path);
 

@@ -313,8 +313,8 @@ static void test_switches(void)
 	}
 	STR_EQ(err1("title: T\nmath: {macros: [a]}\n"),
 	       "folio.yml:2:16: error: math.macros must be a map of macro: expansion, found a list");
-	STR_EQ(err1("title: T\nmath: {macros: {a: [b]}}\n"),
-	       "folio.yml:2:20: error: the expansion of macro 'a' must be a string");
+	STR_EQ(err1("title: T\nmath: {macros: {\"\\\\a\": [b]}}\n"),
+	       "folio.yml:2:24: error: the expansion of macro '\\a' must be a string");
 	STR_EQ(err1("title: T\nmath: {macro: {}}\n"), "folio.yml:2:8: error: unknown math key 'macro' (did you mean 'macros'?)");
 
 	INT_EQ(load("title: T\nhighlight: {theme: monokai}\n"), 0);

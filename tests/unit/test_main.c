@@ -120,6 +120,13 @@ int main(int argc, char **argv)
 	test_content();
 	test_site();
 	test_output();
+	test_imagesize();
+	test_directive();
+	test_codeblock();
+	if (test_math)
+		test_math();
+	if (test_highlight)
+		test_highlight();
 	test_tmpl_spec(spec_dir);
 	test_tmpl_man(argc > 2 ? argv[2] : "man/folio-template.5");
 	buf_fini(&t_scratch);

@@ -243,7 +243,7 @@ static void test_math_is_neutral(void)
 
 /* ---- math ---- */
 
-static void test_math(void)
+static void test_md_math(void)
 {
 	struct md_doc doc;
 	render("$a$ and $$b$$ and $c$", 0, 1, 0, &doc, NULL);
@@ -900,7 +900,7 @@ void test_markdown(void)
 	test_reading_minutes();
 	test_plain_commonmark();
 	test_math_is_neutral();
-	test_math();
+	test_md_math();
 	test_headings();
 	test_summary();
 	test_counts();

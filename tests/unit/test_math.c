@@ -45,11 +45,12 @@ static int render(struct math_cache *c, const char *tex, int display, struct buf
 }
 
 #define X2_INLINE                                                                                  \
-	"<span class=\"katex\"><math xmlns=\"http://www.w3.org/1998/Math/MathML\"><semantics><mrow>" \
+	"<span class=\"katex\"><math "                                                             \
+	"xmlns=\"http://www.w3.org/1998/Math/MathML\"><semantics><mrow>"                           \
 	"<msup><mi>x</mi><mn>2</mn></msup></mrow><annotation encoding=\"application/x-tex\">x^2"   \
 	"</annotation></semantics></math></span>"
 
-static void test_output(void)
+static void test_math_output(void)
 {
 	t_current = "math output";
 	struct math_cache *c = math_cache_open(NULL, NULL, 0);
@@ -61,9 +62,10 @@ static void test_output(void)
 	INT_EQ(pos, -1);
 
 	INT_EQ(render(c, "\\sum_{i=1}^n i", 1, &out, &pos), 0);
-	OK(strncmp(out.p, "<span class=\"katex\"><math xmlns=\"http://www.w3.org/1998/Math/MathML\" "
-			  "display=\"block\">",
-		   94) == 0);
+	static const char block[] =
+	    "<span class=\"katex\"><math "
+	    "xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\">";
+	OK(strncmp(out.p, block, sizeof block - 1) == 0);
 	OK(strstr(out.p, "<munderover><mo>∑</mo>") != NULL);
 	OK(strstr(out.p, "</math></span>") == out.p + out.len - strlen("</math></span>"));
 
@@ -91,39 +93,37 @@ static void test_output(void)
 	math_cache_close(c);
 }
 
-static void test_errors(void)
+static void test_math_errors(void)
 {
 	t_current = "math errors";
-	struct math_macro bad[] = {{STR_LIT("\\bad"), STR_LIT("\\frac{")}};
+	struct math_macro bad[] = {{STR_LIT("\\bad"), STR_LIT("\\mathrm{x}\\foo")}};
 	struct math_cache *c = math_cache_open(NULL, bad, 1);
 	struct buf out;
 	buf_init(&out);
 	int pos;
 	INT_EQ(render(c, "a+\\foo", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: Undefined control sequence: \\foo at position 3: "
-		      "a+\\̲f̲o̲o̲");
+	STR_EQ(out.p, "Undefined control sequence: \\foo");
 	INT_EQ(pos, 2);
 	/* Positions are byte offsets, not UTF-16 units. */
 	INT_EQ(render(c, "é+𝔸+\\foo", 0, &out, &pos), -1);
 	INT_EQ(pos, 8);
 	INT_EQ(render(c, "x^2_1^3", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: Double superscript at position 6: x^2_1^̲3");
+	STR_EQ(out.p, "Double superscript");
 	INT_EQ(pos, 5);
 	INT_EQ(render(c, "\\frac{a}", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: Unexpected end of input in a macro argument, expected '}' "
-		      "at end of input: \\frac{a}");
+	STR_EQ(out.p,
+	       "Unexpected end of input in a macro argument, expected '}'");
 	INT_EQ(pos, 8);
 	/* Errors of the whole formula, or inside a macro, have no position. */
 	INT_EQ(render(c, "\\tag{1} x", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: \\tag works only in display equations");
+	STR_EQ(out.p, "\\tag works only in display equations");
 	INT_EQ(pos, -1);
 	INT_EQ(render(c, "\\tag{1} x", 1, &out, &pos), 0);
 	INT_EQ(render(c, "\\def\\a{\\a}\\a", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: Too many expansions: infinite loop or need to increase "
-		      "maxExpand setting");
+	STR_EQ(out.p, "Too many expansions: infinite loop or need to increase maxExpand setting");
 	INT_EQ(pos, -1);
-	INT_EQ(render(c, "x + \\bad{1}{2}", 0, &out, &pos), -1);
-	OK(strncmp(out.p, "KaTeX parse error: ", 19) == 0);
+	INT_EQ(render(c, "x + \\bad", 0, &out, &pos), -1);
+	STR_EQ(out.p, "Undefined control sequence: \\foo (in a macro expansion)");
 	INT_EQ(pos, -1);
 	/* err and err_pos may be NULL; out is untouched on error. */
 	buf_reset(&out);
@@ -139,13 +139,13 @@ static void test_errors(void)
 	math_cache_close(c);
 }
 
-static void test_macros(void)
+static void test_math_macros(void)
 {
 	t_current = "math macros";
 	struct math_macro m[] = {
-		{STR_LIT("\\RR"), STR_LIT("\\mathbb{R}")},
-		{STR_LIT("\\norm"), STR_LIT("\\left\\lVert #1 \\right\\rVert")},
-		{STR_LIT("\\q"), STR_LIT("\\text{\"q\"\t\\}")}, /* JSON escapes */
+	    {STR_LIT("\\RR"), STR_LIT("\\mathbb{R}")},
+	    {STR_LIT("\\norm"), STR_LIT("\\left\\lVert #1 \\right\\rVert")},
+	    {STR_LIT("\\q"), STR_LIT("\\text{\"q\"\t}")}, /* JSON escapes */
 	};
 	struct math_cache *c = math_cache_open(NULL, m, 3);
 	struct math_cache *plain = math_cache_open(NULL, NULL, 0);
@@ -160,8 +160,7 @@ static void test_macros(void)
 	INT_EQ(render(c, "\\q", 0, &out, &pos), 0);
 	OK(strstr(out.p, "<mtext>“q”") != NULL || strstr(out.p, "&quot;q&quot;") != NULL);
 	INT_EQ(render(plain, "x \\in \\RR", 0, &out, &pos), -1);
-	STR_EQ(out.p, "KaTeX parse error: Undefined control sequence: \\RR at position 8: x \\in "
-		      "\\̲R̲R̲");
+	STR_EQ(out.p, "Undefined control sequence: \\RR");
 	/* A \gdef in one formula does not leak into the next. */
 	INT_EQ(render(c, "\\gdef\\foo{y}\\foo", 0, &out, &pos), 0);
 	INT_EQ(render(c, "\\foo", 0, &out, &pos), -1);
@@ -177,7 +176,7 @@ static void test_macros(void)
 	math_cache_close(plain);
 }
 
-static void test_memory_cache(void)
+static void test_math_memory_cache(void)
 {
 	t_current = "math memory cache";
 	math_thread_cleanup(); /* so that this cache sees the load */
@@ -189,6 +188,7 @@ static void test_memory_cache(void)
 	INT_EQ(render(c, "e^{i\\pi} + 1 = 0", 0, &a, &pos), 0);
 	INT_EQ(render(c, "e^{i\\pi} + 1 = 0", 0, &b, &pos), 0);
 	STR_EQ(a.p, b.p);
+	INT_EQ(pos, -1);                                        /* set on a cache hit too */
 	INT_EQ(render(c, "e^{i\\pi} + 1 = 0", 1, &b, &pos), 0); /* display: another entry */
 	OK(strcmp(a.p, b.p) != 0);
 	struct math_stats s;
@@ -219,7 +219,7 @@ static int cache_files(const char *dir, const char *prefix, const char *suffix, 
 		size_t l = strlen(e->d_name);
 		if (l >= pl + sl && strncmp(e->d_name, prefix, pl) == 0 &&
 		    strcmp(e->d_name + l - sl, suffix) == 0) {
-			snprintf(last, sizeof last, "math/%s", e->d_name);
+			snprintf(last, sizeof last, "math/%.200s", e->d_name);
 			n++;
 		}
 	}
@@ -232,7 +232,7 @@ static int cache_files(const char *dir, const char *prefix, const char *suffix, 
 
 static const char *const disk_tex[] = {"a^2+b^2=c^2", "\\int_0^1 x\\,dx", "\\RR^n"};
 
-static void test_disk_cache(void)
+static void test_math_disk_cache(void)
 {
 	t_current = "math disk cache";
 	char *site = t_tmpdir();
@@ -341,7 +341,7 @@ struct thread_arg {
 static void thread_tex(int i, char *tex, size_t size)
 {
 	snprintf(tex, size, "\\frac{x_{%d}}{1+y^{%d}} + \\sqrt[%d]{z} %s", i, i, i % 5 + 2,
-		 i % 3 ? "\\leq \\alpha" : "\\geq \\beta");
+	         i % 3 ? "\\leq \\alpha" : "\\geq \\beta");
 }
 
 static void *thread_main(void *p)
@@ -360,7 +360,7 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-static void test_threads(void)
+static void test_math_threads(void)
 {
 	t_current = "math threads";
 	struct math_cache *ref = math_cache_open(NULL, NULL, 0);
@@ -441,7 +441,15 @@ static void *patho_thread(void *p)
 	return NULL;
 }
 
-static void test_pathological(void)
+/* Time limits are CPU time, and 3 times longer under ASan (see math.c);
+ * the wall-clock bounds below leave room for a busy machine. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCALE 3
+#else
+#define SCALE 1
+#endif
+
+static void test_math_pathological(void)
 {
 	t_current = "math pathological";
 	struct math_cache *c = math_cache_open(NULL, NULL, 0);
@@ -454,16 +462,18 @@ static void test_pathological(void)
 		const char *msg; /* expected error, or NULL: renders */
 		double limit;    /* seconds */
 	} cases[] = {
-		{repeat("", "x+", 50000, "x"), "formula too long (100001 bytes, at most 16384)", 0.1},
-		{repeat("", "x+", 8000, "x"), NULL, 1},
-		{repeat("\\text{", "é", 5000, "}"), NULL, 1},
-		{repeat("", "{", 8000, "x"), "formula nested too deeply", 1},
-		{repeat("", "\\sqrt{", 2000, "x"), "formula nested too deeply", 1},
-		{repeat("", "\\left(", 2000, "x"), "formula nested too deeply", 1},
-		{repeat("\\def\\a{\\a\\a}", "", 0, "\\a"), "KaTeX parse error: Too many expansions: "
-							"infinite loop or need to increase maxExpand setting", 1},
-		/* A macro expanding to millions of tokens: stopped by the time limit. */
-		{repeat("\\def\\a{", "x+", 2000, "}"), "formula takes longer than 1 s to typeset", 2},
+	    {repeat("", "x+", 50000, "x"), "formula too long (100001 bytes, at most 16384)", 0.5},
+	    {repeat("", "x+", 2000, "x"), NULL, 1},
+	    {repeat("\\text{", "é", 2000, "}"), NULL, 1},
+	    {repeat("", "{", 8000, "x"), "formula nested too deeply", 1},
+	    {repeat("", "\\sqrt{", 2000, "x"), "formula nested too deeply", 1},
+	    {repeat("", "\\left(", 2000, "x"), "formula nested too deeply", 1},
+	    {repeat("\\def\\a{\\a\\a}", "", 0, "\\a"),
+	     "Too many expansions: "
+	     "infinite loop or need to increase maxExpand setting",
+	     1},
+	    /* A macro expanding to millions of tokens: stopped by the time limit. */
+	    {repeat("\\def\\a{", "x+", 2000, "}"), "formula takes longer than 1 s to typeset", 3},
 	};
 	size_t ncases = sizeof cases / sizeof cases[0];
 	/* the last case: \a 900 times after its definition */
@@ -480,7 +490,9 @@ static void test_pathological(void)
 		} else {
 			INT_EQ(rc, 0);
 		}
-		if (dt > cases[i].limit)
+		if (getenv("FOLIO_MATH_BENCH"))
+			fprintf(stderr, "math pathological case %zu: %.3f s\n", i, dt);
+		if (dt > cases[i].limit * SCALE)
 			t_fail(__FILE__, __LINE__, "case %zu took %.2f s", i, dt);
 		else
 			t_passed++;
@@ -493,7 +505,8 @@ static void test_pathological(void)
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);
-	struct patho_arg a = {repeat("", "{", 5000, "x"), -3, ""}, b = {"{{{{{{{{{{x}}}}}}}}}}", -3, ""};
+	struct patho_arg a = {repeat("", "{", 5000, "x"), -3, ""},
+	                 b = {"{{{{{{{{{{x}}}}}}}}}}", -3, ""};
 	pthread_t th;
 	OK(pthread_create(&th, &attr, patho_thread, &a) == 0 && pthread_join(th, NULL) == 0);
 	INT_EQ(a.rc, -10);
@@ -529,8 +542,14 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 	int cases = 0;
-	while ((p = strstr(p, "\n=== ")) != NULL && p < end) {
-		p++;
+	for (;;) {
+		/* the next line starting "=== " */
+		if (!(p == text || p[-1] == '\n') || strncmp(p, "=== ", 4) != 0) {
+			p = strstr(p, "\n=== ");
+			if (!p || p >= end)
+				break;
+			p++;
+		}
 		const char *title = p + 4, *nl = strchr(p, '\n');
 		if (!nl)
 			break;
@@ -556,10 +575,13 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 					if (e - o == 7 && strncmp(o, "display", 7) == 0)
 						display = 1;
 					else if (strncmp(o, "macro ", 6) == 0 && nmacros < 8) {
-						const char *sp = memchr(o + 6, ' ', (size_t)(e - o - 6));
+						const char *sp =
+						    memchr(o + 6, ' ', (size_t)(e - o - 6));
 						if (sp) {
-							macros[nmacros].name = (struct str){o + 6, (size_t)(sp - o - 6)};
-							macros[nmacros].expansion = (struct str){sp + 1, (size_t)(e - sp - 1)};
+							macros[nmacros].name = (struct str){
+							    o + 6, (size_t)(sp - o - 6)};
+							macros[nmacros].expansion = (struct str){
+							    sp + 1, (size_t)(e - sp - 1)};
 							nmacros++;
 						}
 					}
@@ -586,7 +608,7 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 		int rc = math_render(c, tex.p, tex.len, display, &out, &err, &pos);
 		const char *got = rc ? (err.p ? err.p : "") : (out.p ? out.p : "");
 		int ok = rc == (is_error ? -1 : 0) && strlen(got) == want.len &&
-			 memcmp(got, want.p, want.len) == 0 && (!is_error || pos == want_pos);
+		         memcmp(got, want.p, want.len) == 0 && (!is_error || pos == want_pos);
 		if (ok)
 			t_passed++;
 		else
@@ -600,7 +622,7 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 	return cases;
 }
 
-static void test_spec(const char *dir)
+static void test_math_spec(const char *dir)
 {
 	t_current = "math spec";
 	DIR *dp = opendir(dir);
@@ -627,21 +649,37 @@ static void test_spec(const char *dir)
 		free(text);
 	}
 	closedir(dp);
+	printf("math spec: %d cases in %zu files\n", total, files);
 	OK(total > 0);
 }
 
 /* ---- timings (FOLIO_MATH_BENCH=1) ---- */
 
+/* Formulas as a technical blog has them; '@' becomes a number, so that
+ * every one is new to the cache. */
 static const char *const bench_forms[] = {
-	"\\frac{a_{%d}}{b_{%d}}",
-	"\\sum_{i=1}^{%d} x_i^2",
-	"\\int_0^{%d} e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}",
-	"O(n^{%d} \\log n)",
-	"\\mathbf{W}_{%d} \\in \\mathbb{R}^{d \\times k}",
-	"\\begin{pmatrix} a & b \\\\ c & %d \\end{pmatrix}",
-	"\\operatorname{softmax}(x)_{%d} = \\frac{e^{x_i}}{\\sum_j e^{x_j}}",
-	"\\lim_{n\\to\\infty} \\left(1+\\frac{1}{n}\\right)^{%d n}",
+    "\\frac{a_{@}}{b_{@}}",
+    "\\sum_{i=1}^{@} x_i^2",
+    "\\int_0^{@} e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}",
+    "O(n^{@} \\log n)",
+    "\\mathbf{W}_{@} \\in \\mathbb{R}^{d \\times k}",
+    "\\begin{pmatrix} a & b \\\\ c & @ \\end{pmatrix}",
+    "\\operatorname{softmax}(x)_{@} = \\frac{e^{x_i}}{\\sum_j e^{x_j}}",
+    "\\lim_{n\\to\\infty} \\left(1+\\frac{1}{n}\\right)^{@ n}",
 };
+
+static void bench_tex(char *tex, size_t size, int i)
+{
+	struct buf b;
+	buf_init(&b);
+	for (const char *p = bench_forms[i % 8]; *p; p++)
+		if (*p == '@')
+			buf_printf(&b, "%d", i);
+		else
+			buf_putc(&b, *p);
+	snprintf(tex, size, "%s", b.p);
+	buf_fini(&b);
+}
 
 static void bench(void)
 {
@@ -656,7 +694,7 @@ static void bench(void)
 	double load = now_s() - t0;
 	t0 = now_s();
 	for (int i = 0; i < n; i++) {
-		snprintf(tex, sizeof tex, bench_forms[i % 8], i);
+		bench_tex(tex, sizeof tex, i);
 		buf_reset(&out);
 		math_render(c, tex, strlen(tex), i % 4 == 0, &out, NULL, NULL);
 	}
@@ -664,29 +702,30 @@ static void bench(void)
 	t0 = now_s();
 	for (int r = 0; r < 25; r++)
 		for (int i = 0; i < n; i++) {
-			snprintf(tex, sizeof tex, bench_forms[i % 8], i);
+			bench_tex(tex, sizeof tex, i);
 			buf_reset(&out);
 			math_render(c, tex, strlen(tex), i % 4 == 0, &out, NULL, NULL);
 		}
 	double warm = now_s() - t0;
 	fprintf(stderr,
-		"math bench: KaTeX %s load %.1f ms; cold %.0f formulas/s (%.3f ms each); "
-		"cached %.0f formulas/s\n",
-		math_katex_version, load * 1e3, n / cold, cold * 1e3 / n, 25 * n / warm);
+	        "math bench: KaTeX %s load %.1f ms; cold %.0f formulas/s (%.3f ms each); "
+	        "cached %.0f formulas/s\n",
+	        math_katex_version, load * 1e3, n / cold, cold * 1e3 / n, 25 * n / warm);
 	buf_fini(&out);
 	math_cache_close(c);
 }
 
+void test_math(void);
 void test_math(void)
 {
-	test_output();
-	test_errors();
-	test_macros();
-	test_memory_cache();
-	test_disk_cache();
-	test_threads();
-	test_pathological();
-	test_spec("tests/math");
+	test_math_output();
+	test_math_errors();
+	test_math_macros();
+	test_math_memory_cache();
+	test_math_disk_cache();
+	test_math_threads();
+	test_math_pathological();
+	test_math_spec("tests/math");
 	if (getenv("FOLIO_MATH_BENCH"))
 		bench();
 	math_thread_cleanup();

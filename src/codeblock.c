@@ -1,0 +1,299 @@
+/* codeblock.c: code block options (the info string) and per-line wrapping
+ * of highlighted code. */
+#include "codeblock.h"
+
+#include "diag.h"
+#include "directive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* ---- hl="3-5,9" ---- */
+
+/* hl_num: the line number s[0..n) (digits, spaces around), or 0 if it is
+ * not one, or CODE_HL_MAX + 1 if it is too large. */
+static size_t hl_num(const char *s, size_t n)
+{
+	struct str t = str_trim((struct str){s, n});
+	size_t v = 0;
+	if (!t.len)
+		return 0;
+	for (size_t i = 0; i < t.len; i++) {
+		if (t.p[i] < '0' || t.p[i] > '9')
+			return 0;
+		v = v * 10 + (size_t)(t.p[i] - '0');
+		if (v > CODE_HL_MAX)
+			return CODE_HL_MAX + 1;
+	}
+	return v ? v : (size_t)-1; /* -1: a zero, told apart from no number */
+}
+
+/* parse_hl: checks the list s[0..n) and finds its largest line (mark NULL),
+ * or marks its lines in mark. Returns 0, or -1 with a message in err. */
+static int parse_hl(struct str v, size_t *max, unsigned char *mark, struct buf *err)
+{
+	if (!str_trim(v).len) /* hl="": nothing highlighted */
+		return 0;
+	size_t i = 0;
+	while (i <= v.len) {
+		const char *comma = memchr(v.p + i, ',', v.len - i);
+		size_t e = comma ? (size_t)(comma - v.p) : v.len;
+		struct str item = str_trim((struct str){v.p + i, e - i});
+		const char *dash = memchr(item.p, '-', item.len);
+		size_t lo, hi;
+		if (dash) {
+			lo = hl_num(item.p, (size_t)(dash - item.p));
+			hi = hl_num(dash + 1, item.len - (size_t)(dash - item.p) - 1);
+		} else {
+			lo = hi = hl_num(item.p, item.len);
+		}
+		if (!lo || !hi) {
+			buf_printf(err, "bad line range '%.*s' in hl (hint: write hl=\"3-5,9\")",
+			           STR_FMT(item));
+			return -1;
+		}
+		if (lo == (size_t)-1 || hi == (size_t)-1) {
+			buf_printf(err, "bad line number '0' in hl (hint: lines are numbered from 1)");
+			return -1;
+		}
+		if (lo > CODE_HL_MAX || hi > CODE_HL_MAX) {
+			buf_printf(err, "line '%.*s' in hl is past the limit of %d lines",
+			           STR_FMT(item), CODE_HL_MAX);
+			return -1;
+		}
+		if (lo > hi) {
+			struct str l = str_trim((struct str){item.p, (size_t)(dash - item.p)});
+			struct str h = str_trim((struct str){dash + 1, (size_t)(item.p + item.len - dash - 1)});
+			buf_printf(err,
+			           "bad range '%.*s' in hl (hint: write the smaller number first: "
+			           "'%.*s-%.*s')",
+			           STR_FMT(item), STR_FMT(h), STR_FMT(l));
+			return -1;
+		}
+		if (mark)
+			memset(mark + lo - 1, 1, hi - lo + 1);
+		if (hi > *max)
+			*max = hi;
+		i = e + 1;
+	}
+	return 0;
+}
+
+/* ---- the options ---- */
+
+static const char *const OPTIONS[] = {"title", "hl", "linenos", "start", NULL};
+
+/* Other generators' names for folio's options, for the hint. */
+static const char *const ALIASES[][2] = {
+    {"hl_lines", "hl"},       {"highlight", "hl"},     {"emphasize-lines", "hl"},
+    {"linenostart", "start"}, {"linenums", "linenos"}, {"line-numbers", "linenos"},
+    {"numberLines", "linenos"}, {"filename", "title"},  {"file", "title"},
+    {"caption", "title"},     {NULL, NULL},
+};
+
+static void unknown_option(struct buf *err, struct str key)
+{
+	const char *guess = NULL;
+	for (size_t i = 0; ALIASES[i][0]; i++)
+		if (str_eq_cstr(key, ALIASES[i][0]))
+			guess = ALIASES[i][1];
+	if (!guess)
+		guess = diag_suggest(key.p, key.len, OPTIONS);
+	if (guess)
+		buf_printf(err, "unknown code block option '%.*s' (did you mean '%s'?)",
+		           STR_FMT(key), guess);
+	else
+		buf_printf(err,
+		           "unknown code block option '%.*s' (hint: the options are title, hl, "
+		           "linenos and start)",
+		           STR_FMT(key));
+}
+
+static int option(struct arena *a, const struct dattr *at, struct code_opts *o, struct buf *err)
+{
+	struct str k = at->key, v = at->value;
+	if (str_eq_cstr(k, "linenos")) {
+		if (at->flag || str_eq_cstr(v, "true")) {
+			o->linenos = 1;
+		} else if (str_eq_cstr(v, "false")) {
+			o->linenos = 0;
+		} else {
+			buf_printf(err, "bad value '%.*s' for linenos (hint: write linenos, or "
+			                "linenos=false)", STR_FMT(v));
+			return -1;
+		}
+		return 0;
+	}
+	int known = str_eq_cstr(k, "title") || str_eq_cstr(k, "hl") || str_eq_cstr(k, "start");
+	if (!known) {
+		unknown_option(err, k);
+		return -1;
+	}
+	if (at->flag) {
+		const char *example = str_eq_cstr(k, "title") ? "title=\"kernel.cu\""
+		                      : str_eq_cstr(k, "hl")  ? "hl=\"3-5,9\""
+		                                              : "start=10";
+		buf_printf(err, "'%.*s' needs a value (hint: %s)", STR_FMT(k), example);
+		return -1;
+	}
+	if (str_eq_cstr(k, "title")) {
+		o->title = v;
+	} else if (str_eq_cstr(k, "hl")) {
+		size_t max = 0;
+		if (parse_hl(v, &max, NULL, err) < 0)
+			return -1;
+		o->hl = max ? arena_alloc(a, max) : NULL;
+		o->nhl = max;
+		if (max)
+			parse_hl(v, &max, o->hl, err);
+	} else {
+		long n = 0;
+		size_t i = 0;
+		for (; i < v.len && v.p[i] >= '0' && v.p[i] <= '9' && n <= 1000000000; i++)
+			n = n * 10 + (v.p[i] - '0');
+		if (!v.len || i < v.len || n > 1000000000) {
+			buf_printf(err, "bad start '%.*s' (hint: start=10 numbers the first line 10)",
+			           STR_FMT(v));
+			return -1;
+		}
+		o->start = (int)n;
+	}
+	return 0;
+}
+
+int code_opts_parse(struct arena *a, struct str info, struct code_opts *o, struct buf *err)
+{
+	memset(o, 0, sizeof *o);
+	o->start = 1;
+	info = str_trim(info);
+	if (!info.len) /* info.p may be NULL */
+		return 0;
+	const char *p = info.p, *e = info.p + info.len;
+	const char *w = p;
+	while (w < e && !is_space(*w) && *w != '{')
+		w++;
+	if (w > p && !memchr(p, '=', (size_t)(w - p))) {
+		o->lang = (struct str){p, (size_t)(w - p)};
+		p = w;
+	}
+	while (p < e && is_space(*p))
+		p++;
+	if (p == e)
+		return 0;
+	int braces = *p == '{';
+	if (braces)
+		p++;
+	struct dattr *attrs;
+	size_t end, err_at;
+	long n = dattr_parse(a, p, (size_t)(e - p), braces ? '}' : 0, &end, &attrs, err, &err_at);
+	if (n < 0)
+		return -1;
+	if (braces) {
+		struct str rest = str_trim((struct str){p + end + 1, (size_t)(e - p) - end - 1});
+		if (rest.len) {
+			buf_printf(err, "unexpected '%.*s' after the options' '}'", STR_FMT(rest));
+			return -1;
+		}
+	}
+	for (long i = 0; i < n; i++)
+		if (option(a, &attrs[i], o, err) < 0)
+			return -1;
+	return 0;
+}
+
+int code_opts_hl(const struct code_opts *o, size_t line)
+{
+	return o && line >= 1 && line <= o->nhl && o->hl[line - 1];
+}
+
+/* ---- wrapping ---- */
+
+/* line_open: starts line number line (1-based) and reopens the spans. */
+static void line_open(struct buf *out, const struct code_opts *o, size_t line,
+                      const struct str *open, size_t nopen)
+{
+	buf_puts(out, code_opts_hl(o, line) ? "<span class=\"line hl\">" : "<span class=\"line\">");
+	if (o && o->linenos)
+		buf_printf(out, "<span class=\"ln\" aria-hidden=\"true\">%lld</span>",
+		           (long long)o->start + (long long)line - 1);
+	for (size_t i = 0; i < nopen; i++)
+		buf_put_str(out, open[i]);
+}
+
+static void line_close(struct buf *out, size_t nopen)
+{
+	for (size_t i = 0; i < nopen; i++)
+		buf_puts(out, "</span>");
+	buf_puts(out, "</span>");
+}
+
+/* tag_is: whether the tag t[0..n) (from '<' to '>') is <name ...> or
+ * <name>. */
+static int tag_is(const char *t, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+	return n >= k + 2 && memcmp(t + 1, name, k) == 0 && (t[k + 1] == '>' || is_space(t[k + 1]));
+}
+
+void code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o)
+{
+	struct str *open = NULL; /* the open spans' start tags, outermost first */
+	size_t nopen = 0, cap = 0, line = 0;
+	int in_line = 0;
+	for (size_t i = 0; i < len;) {
+		if (!in_line) {
+			line_open(out, o, ++line, open, nopen);
+			in_line = 1;
+		}
+		char c = html[i];
+		if (c == '\n' || (c == '\r' && i + 1 < len && html[i + 1] == '\n')) {
+			line_close(out, nopen);
+			buf_putc(out, '\n');
+			in_line = 0;
+			i += c == '\r' ? 2 : 1;
+			continue;
+		}
+		if (c != '<') {
+			size_t j = i + 1;
+			while (j < len && html[j] != '<' && html[j] != '\n' && html[j] != '\r')
+				j++;
+			buf_append(out, html + i, j - i);
+			i = j;
+			continue;
+		}
+		size_t j = i + 1;
+		while (j < len && html[j] != '>' && html[j] != '\n' && html[j] != '<')
+			j++;
+		if (j == len || html[j] != '>') {
+			buf_puts(out, "&lt;");
+			i++;
+			continue;
+		}
+		const char *t = html + i;
+		size_t n = j + 1 - i;
+		if (tag_is(t, n, "span")) {
+			if (nopen == cap) {
+				cap = cap ? cap * 2 : 8;
+				open = xrealloc(open, cap * sizeof *open);
+			}
+			open[nopen++] = (struct str){t, n};
+			buf_append(out, t, n);
+		} else if (tag_is(t, n, "/span")) {
+			if (nopen) { /* as the browser reads it, whatever follows the name */
+				nopen--;
+				buf_puts(out, "</span>");
+			}
+		} else {
+			buf_append(out, t, n);
+		}
+		i = j + 1;
+	}
+	if (in_line)
+		line_close(out, nopen);
+	free(open);
+}

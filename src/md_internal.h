@@ -1,0 +1,39 @@
+/* md_internal.h: what markdown.c shares with mdblocks.c. Not for other
+ * modules: they use markdown.h. */
+#ifndef FOLIO_MD_INTERNAL_H
+#define FOLIO_MD_INTERNAL_H
+
+#include <stdint.h>
+
+#include <cmark-gfm.h>
+
+#include "markdown.h"
+
+/* The document being rendered, for the block passes and their messages. */
+struct md_ctx {
+	struct arena *a;
+	struct diag *d;
+	const char *path, *src;
+	size_t src_len;
+	int line_offset;
+	const struct md_options *o;
+	struct md_doc *out;
+	int errors;
+};
+
+/* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */
+int md_math_kind(cmark_node *n);
+/* md_math_pack / md_math_where: a formula's place in the body (1-based line
+ * and column), kept in its node's user data. */
+uintptr_t md_math_pack(int line, int col);
+void md_math_where(cmark_node *n, int *line, int *col);
+/* md_plain_text: the text of n and its descendants, as a reader sees it. */
+void md_plain_text(cmark_node *n, struct buf *b);
+
+/* md_blocks: the passes after parsing: code blocks highlighted (with their
+ * options), formulas typeset, local images checked and sized, an image
+ * alone in its paragraph with a title made a <figure>. Errors and warnings
+ * go to c->d; returns the number of errors. */
+int md_blocks(struct md_ctx *c, cmark_node *root);
+
+#endif

@@ -1,0 +1,377 @@
+/* mdblocks.c: the passes over a parsed document that turn its blocks into
+ * folio's HTML: highlighted code with options, typeset math, sized local
+ * images and figures. They replace nodes by raw HTML nodes, so cmark still
+ * renders the document in one pass. */
+#include "md_internal.h"
+
+#include "codeblock.h"
+#include "imagesize.h"
+
+#include <cmark-gfm-extension_api.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
+{
+	struct diag_loc loc = {c->path, c->src, c->src_len, line > 0 ? line + c->line_offset : 0, col};
+	if (c->d) { /* md_render takes no collector in tests of the HTML alone */
+		va_list ap;
+		va_start(ap, fmt);
+		diag_vreport(c->d, level, &loc, NULL, 0, fmt, ap);
+		va_end(ap);
+	}
+	if (level == DIAG_ERROR)
+		c->errors++;
+}
+
+/* replace: puts raw HTML (a block or an inline, as the node was) in place
+ * of n, and frees n. */
+static void replace(cmark_node *n, const char *html, size_t len, int block)
+{
+	cmark_node *h = cmark_node_new(block ? CMARK_NODE_HTML_BLOCK : CMARK_NODE_HTML_INLINE);
+	char *lit = xstrndup(html, len);
+	cmark_node_set_literal(h, lit);
+	free(lit);
+	cmark_node_insert_before(n, h);
+	cmark_node_free(n);
+}
+
+static void esc(struct buf *b, const char *s, size_t n)
+{
+	buf_put_html(b, s, n);
+}
+
+/* esc_code: code text escaped as cmark escapes it (& < > ", not '), so
+ * that a block without options renders exactly as in cmark. */
+static void esc_code(struct buf *b, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep = s[i] == '&' ? "&amp;" : s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : s[i] == '"' ? "&quot;" : NULL;
+		if (!rep)
+			continue;
+		buf_append(b, s + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_append(b, s + start, n - start);
+}
+
+/* ---- code blocks ---- */
+
+static void code_block(struct md_ctx *c, cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	const char *code = cmark_node_get_literal(n);
+	size_t clen = code ? strlen(code) : 0;
+	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
+	struct code_opts o;
+	struct buf err, hl, out;
+	buf_init(&err);
+	buf_init(&hl);
+	buf_init(&out);
+	memset(&o, 0, sizeof o);
+	o.start = 1;
+	/* The options are folio's only in braces: `cuda {hl="3"}`. Other words
+	 * after the language (`ruby startline=3`) are left alone, as in
+	 * CommonMark and GitHub. */
+	if (info && *info) {
+		const char *brace = strchr(info, '{');
+		struct str spec = str_from(info);
+		if (!brace) {
+			size_t k = 0;
+			while (k < spec.len && spec.p[k] != ' ' && spec.p[k] != '\t')
+				k++;
+			spec.len = k;
+		}
+		if (code_opts_parse(c->a, spec, &o, &err))
+			report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
+	}
+	int highlighted = 0;
+	if (o.lang.len && c->o->highlight) {
+		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
+			highlighted = 1;
+		else
+			report(c, DIAG_WARNING, line, col,
+			       "unknown language '%.*s' in a code block: shown as plain text (see folio-site(5) for the languages)",
+			       STR_FMT(o.lang));
+	}
+	if (!highlighted) {
+		buf_reset(&hl);
+		esc_code(&hl, code ? code : "", clen);
+	}
+	if (o.title.len) {
+		buf_puts(&out, "<figure class=\"code\"><figcaption class=\"code-title\">");
+		esc(&out, o.title.p, o.title.len);
+		buf_puts(&out, "</figcaption>");
+	}
+	/* without options, the same markup as cmark's: <pre><code class="language-x"> */
+	buf_puts(&out, o.linenos ? "<pre class=\"linenos\"><code" : "<pre><code");
+	if (o.lang.len) {
+		buf_puts(&out, " class=\"language-");
+		esc(&out, o.lang.p, o.lang.len);
+		buf_putc(&out, '"');
+	}
+	buf_putc(&out, '>');
+	if (o.linenos || o.nhl)
+		code_wrap_lines(&out, hl.p ? hl.p : "", hl.len, &o);
+	else
+		buf_append(&out, hl.p ? hl.p : "", hl.len);
+	buf_puts(&out, "</code></pre>");
+	if (o.title.len)
+		buf_puts(&out, "</figure>");
+	buf_putc(&out, '\n');
+	(void)highlighted;
+	replace(n, out.p, out.len, 1);
+	buf_fini(&err);
+	buf_fini(&hl);
+	buf_fini(&out);
+}
+
+/* ---- math ---- */
+
+static void formula(struct md_ctx *c, cmark_node *n)
+{
+	const char *tex = cmark_node_get_string_content(n);
+	int display = md_math_kind(n) == 2;
+	struct buf out, err;
+	buf_init(&out);
+	buf_init(&err);
+	int pos = -1;
+	buf_puts(&out, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
+	if (c->o->typeset(c->o->typeset_ctx, tex, strlen(tex), display, &out, &err, &pos) == 0) {
+		buf_puts(&out, "</span>");
+		replace(n, out.p, out.len, 0);
+	} else {
+		int line, col;
+		md_math_where(n, &line, &col);
+		/* the formula's text starts after its $ or $$; on its first line
+		 * the problem's column follows from the offset */
+		if (col > 0) {
+			col += display ? 2 : 1;
+			if (pos >= 0 && !memchr(tex, '\n', (size_t)pos))
+				col += pos;
+		}
+		report(c, DIAG_ERROR, line, col, "math: %s", err.p ? err.p : "cannot typeset this formula");
+	}
+	buf_fini(&out);
+	buf_fini(&err);
+}
+
+/* ---- images ---- */
+
+static int is_local(const char *url)
+{
+	if (!*url || url[0] == '#' || (url[0] == '/' && url[1] == '/'))
+		return 0;
+	for (const char *p = url; *p && *p != '/'; p++)
+		if (*p == ':')
+			return 0; /* a scheme: http:, data:, mailto: */
+	return 1;
+}
+
+/* local_path: the file of a local image URL (query and fragment dropped,
+ * %XX decoded); NULL and *why when it cannot be looked up. Caller frees. */
+static char *local_path(const struct md_ctx *c, const char *url, const char **why)
+{
+	const char *base = url[0] == '/' ? c->o->static_dir : c->o->asset_dir;
+	if (!base) {
+		*why = "a relative image needs the post to be a bundle (content/posts/SLUG/index.md with the image "
+		       "beside it), or a path from static/ such as /img/x.png";
+		return NULL;
+	}
+	struct buf p;
+	buf_init(&p);
+	buf_puts(&p, base);
+	buf_putc(&p, '/');
+	for (const char *s = url[0] == '/' ? url + 1 : url; *s && *s != '?' && *s != '#'; s++) {
+		if (*s == '%' && s[1] && s[2]) {
+			char hex[3] = {s[1], s[2], 0};
+			char *end;
+			long v = strtol(hex, &end, 16);
+			if (!*end && v > 0) {
+				buf_putc(&p, (int)v);
+				s += 2;
+				continue;
+			}
+		}
+		buf_putc(&p, *s);
+	}
+	if (strstr(p.p, "/../") || strstr(p.p, "/./")) {
+		buf_fini(&p);
+		*why = "an image path must not contain '..'";
+		return NULL;
+	}
+	return buf_detach(&p, NULL);
+}
+
+/* alt_text: the text inside an image's brackets, markup dropped. */
+static void alt_text(cmark_node *img, struct buf *b)
+{
+	cmark_iter *it = cmark_iter_new(img);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *k = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || k == img)
+			continue;
+		cmark_node_type t = cmark_node_get_type(k);
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
+			buf_puts(b, cmark_node_get_literal(k));
+		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+			buf_putc(b, ' ');
+	}
+	cmark_iter_free(it);
+}
+
+/* image_html: <img> for an image node, sized when local. 0, or -1 after an
+ * error (the image is still written, without a size). */
+static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int with_title, struct buf *out)
+{
+	const char *url = cmark_node_get_url(img);
+	const char *title = cmark_node_get_title(img);
+	struct buf alt;
+	buf_init(&alt);
+	alt_text(img, &alt);
+	int w = 0, h = 0, rc = 0;
+	if (url && is_local(url) && c->o->static_dir) {
+		const char *why = NULL;
+		char *path = local_path(c, url, &why);
+		if (!path) {
+			report(c, DIAG_ERROR, line, col, "image '%s': %s", url, why);
+			rc = -1;
+		} else {
+			FILE *f = fopen(path, "rb");
+			if (!f) {
+				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
+				       url[0] == '/' ? "looked in static/" : "looked beside the post");
+				rc = -1;
+			} else {
+				unsigned char head[65536];
+				size_t n = fread(head, 1, sizeof head, f);
+				fclose(f);
+				image_size(head, n, &w, &h); /* unknown kinds are written without a size */
+			}
+			free(path);
+		}
+	}
+	buf_puts(out, "<img src=\"");
+	esc(out, url ? url : "", url ? strlen(url) : 0);
+	buf_puts(out, "\" alt=\"");
+	esc(out, alt.p ? alt.p : "", alt.len);
+	buf_putc(out, '"');
+	if (with_title && title && *title) {
+		buf_puts(out, " title=\"");
+		esc(out, title, strlen(title));
+		buf_putc(out, '"');
+	}
+	if (w && h)
+		buf_printf(out, " width=\"%d\" height=\"%d\"", w, h);
+	buf_puts(out, " loading=\"lazy\" decoding=\"async\">");
+	buf_fini(&alt);
+	return rc;
+}
+
+/* lone_image: the image that is alone in paragraph p (white space aside). */
+static cmark_node *lone_image(cmark_node *p)
+{
+	cmark_node *img = NULL;
+	for (cmark_node *k = cmark_node_first_child(p); k; k = cmark_node_next(k)) {
+		cmark_node_type t = cmark_node_get_type(k);
+		if (t == CMARK_NODE_IMAGE && !img)
+			img = k;
+		else if (t == CMARK_NODE_SOFTBREAK || (t == CMARK_NODE_TEXT && !str_trim(str_from(cmark_node_get_literal(k))).len))
+			continue;
+		else
+			return NULL;
+	}
+	return img;
+}
+
+static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
+{
+	int line = cmark_node_get_start_line(para), col = cmark_node_get_start_column(para);
+	struct buf out;
+	buf_init(&out);
+	buf_puts(&out, "<figure>");
+	image_html(c, img, line, col, 0, &out);
+	const char *title = cmark_node_get_title(img);
+	buf_puts(&out, "<figcaption>");
+	esc(&out, title, strlen(title));
+	buf_puts(&out, "</figcaption></figure>\n");
+	replace(para, out.p, out.len, 1);
+	buf_fini(&out);
+}
+
+static void image(struct md_ctx *c, cmark_node *img, int line, int col)
+{
+	struct buf out;
+	buf_init(&out);
+	image_html(c, img, line, col, 1, &out);
+	replace(img, out.p, out.len, 0);
+	buf_fini(&out);
+}
+
+/* ---- the pass ---- */
+
+struct todo {
+	cmark_node *node, *block; /* block: the enclosing block, for a position */
+	int kind;                 /* 1 code, 2 math, 3 figure, 4 image */
+};
+
+int md_blocks(struct md_ctx *c, cmark_node *root)
+{
+	/* collect first: nodes are replaced, which an iterator must not see */
+	struct todo *v = NULL;
+	size_t n = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	cmark_node *block = root;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node_type t = cmark_node_get_type(node);
+		int kind = 0;
+		if (t == CMARK_NODE_CODE_BLOCK)
+			kind = 1;
+		else if (md_math_kind(node) && c->o->typeset)
+			kind = 2;
+		else if (t == CMARK_NODE_PARAGRAPH) {
+			block = node;
+			cmark_node *img = lone_image(node);
+			const char *title = img ? cmark_node_get_title(img) : NULL;
+			if (img && title && *title) {
+				kind = 3;
+				cmark_iter_reset(it, node, CMARK_EVENT_EXIT); /* its image is the figure's */
+			}
+		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir)
+			kind = 4; /* without a site (static_dir), cmark's own <img> */
+		else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
+			 t != CMARK_NODE_STRONG)
+			block = node;
+		if (!kind)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[n++] = (struct todo){node, block, kind};
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++) {
+		switch (v[i].kind) {
+		case 1: code_block(c, v[i].node); break;
+		case 2: formula(c, v[i].node); break;
+		case 3: figure(c, v[i].node, lone_image(v[i].node)); break;
+		default:
+			image(c, v[i].node, cmark_node_get_start_line(v[i].block), cmark_node_get_start_column(v[i].block));
+		}
+	}
+	free(v);
+	return c->errors;
+}
