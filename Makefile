@@ -33,8 +33,9 @@ OPTIONAL_SRC := src/highlight.c src/math.c
 OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c
 WIRED_SRC :=
 WIRED_TESTS :=
+THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
-WIRED_MK := mk/math.mk
+WIRED_MK := mk/math.mk mk/modelviewer.mk
 -include $(WIRED_MK)
 SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
@@ -62,12 +63,14 @@ build/embed: scripts/embed.c
 
 # theme.list changes when a theme file is added or removed, so the embedded
 # theme is regenerated even when the new file is older than theme.c.
+# THEME_EXTRA: NAME=PATH files from deps (model-viewer's script), added by
+# fragments in mk/.
 build/gen/theme.list: FORCE
 	@mkdir -p build/gen
-	@echo '$(THEME)' | cmp -s - $@ || echo '$(THEME)' > $@
+	@echo '$(THEME) $(THEME_EXTRA)' | cmp -s - $@ || echo '$(THEME) $(THEME_EXTRA)' > $@
 
-build/gen/theme.c: build/embed build/gen/theme.list $(THEME)
-	build/embed $@ theme $(THEME)
+build/gen/theme.c: build/embed build/gen/theme.list $(THEME) $(foreach f,$(THEME_EXTRA),$(lastword $(subst =, ,$(f))))
+	build/embed $@ theme $(THEME) $(THEME_EXTRA)
 
 FORCE:
 

@@ -58,7 +58,8 @@ static int parse_hl(struct str v, size_t *max, unsigned char *mark, struct buf *
 			return -1;
 		}
 		if (lo == (size_t)-1 || hi == (size_t)-1) {
-			buf_printf(err, "bad line number '0' in hl (hint: lines are numbered from 1)");
+			buf_printf(err,
+			           "bad line number '0' in hl (hint: lines are numbered from 1)");
 			return -1;
 		}
 		if (lo > CODE_HL_MAX || hi > CODE_HL_MAX) {
@@ -68,7 +69,8 @@ static int parse_hl(struct str v, size_t *max, unsigned char *mark, struct buf *
 		}
 		if (lo > hi) {
 			struct str l = str_trim((struct str){item.p, (size_t)(dash - item.p)});
-			struct str h = str_trim((struct str){dash + 1, (size_t)(item.p + item.len - dash - 1)});
+			struct str h = str_trim(
+			    (struct str){dash + 1, (size_t)(item.p + item.len - dash - 1)});
 			buf_printf(err,
 			           "bad range '%.*s' in hl (hint: write the smaller number first: "
 			           "'%.*s-%.*s')",
@@ -90,10 +92,17 @@ static const char *const OPTIONS[] = {"title", "hl", "linenos", "start", NULL};
 
 /* Other generators' names for folio's options, for the hint. */
 static const char *const ALIASES[][2] = {
-    {"hl_lines", "hl"},       {"highlight", "hl"},     {"emphasize-lines", "hl"},
-    {"linenostart", "start"}, {"linenums", "linenos"}, {"line-numbers", "linenos"},
-    {"numberLines", "linenos"}, {"filename", "title"},  {"file", "title"},
-    {"caption", "title"},     {NULL, NULL},
+    {"hl_lines", "hl"},
+    {"highlight", "hl"},
+    {"emphasize-lines", "hl"},
+    {"linenostart", "start"},
+    {"linenums", "linenos"},
+    {"line-numbers", "linenos"},
+    {"numberLines", "linenos"},
+    {"filename", "title"},
+    {"file", "title"},
+    {"caption", "title"},
+    {NULL, NULL},
 };
 
 static void unknown_option(struct buf *err, struct str key)
@@ -123,8 +132,10 @@ static int option(struct arena *a, const struct dattr *at, struct code_opts *o, 
 		} else if (str_eq_cstr(v, "false")) {
 			o->linenos = 0;
 		} else {
-			buf_printf(err, "bad value '%.*s' for linenos (hint: write linenos, or "
-			                "linenos=false)", STR_FMT(v));
+			buf_printf(err,
+			           "bad value '%.*s' for linenos (hint: write linenos, or "
+			           "linenos=false)",
+			           STR_FMT(v));
 			return -1;
 		}
 		return 0;
@@ -157,7 +168,8 @@ static int option(struct arena *a, const struct dattr *at, struct code_opts *o, 
 		for (; i < v.len && v.p[i] >= '0' && v.p[i] <= '9' && n <= 1000000000; i++)
 			n = n * 10 + (v.p[i] - '0');
 		if (!v.len || i < v.len || n > 1000000000) {
-			buf_printf(err, "bad start '%.*s' (hint: start=10 numbers the first line 10)",
+			buf_printf(err,
+			           "bad start '%.*s' (hint: start=10 numbers the first line 10)",
 			           STR_FMT(v));
 			return -1;
 		}
@@ -232,12 +244,14 @@ static void line_close(struct buf *out, size_t nopen)
 	buf_puts(out, "</span>");
 }
 
-/* tag_is: whether the tag t[0..n) (from '<' to '>') is <name ...> or
- * <name>. */
+/* tag_is: whether the tag t[0..n) (from '<' to '>') is one of name as a
+ * browser reads it: <name>, <name ...>, <name/...>. */
 static int tag_is(const char *t, size_t n, const char *name)
 {
 	size_t k = strlen(name);
-	return n >= k + 2 && memcmp(t + 1, name, k) == 0 && (t[k + 1] == '>' || is_space(t[k + 1]));
+	return n >= k + 2 && memcmp(t + 1, name, k) == 0 &&
+	       (t[k + 1] == '>' || t[k + 1] == '/' || t[k + 1] == ' ' || t[k + 1] == '\t' ||
+	        t[k + 1] == '\f' || t[k + 1] == '\r');
 }
 
 void code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o)

@@ -14,8 +14,8 @@
 #define CODE_HL_MAX 100000
 
 struct code_opts {
-	struct str lang;  /* the first word, e.g. "cuda"; empty if none */
-	struct str title; /* e.g. "kernel.cu"; empty if none */
+	struct str lang;   /* the first word, e.g. "cuda"; empty if none */
+	struct str title;  /* e.g. "kernel.cu"; empty if none */
 	unsigned char *hl; /* hl[i]: whether line i + 1 is highlighted, for i < nhl */
 	size_t nhl;        /* the largest line number named in hl (0: none) */
 	int linenos;       /* show line numbers */

@@ -106,25 +106,28 @@ long dattr_parse(struct arena *a, const char *s, size_t len, int close, size_t *
 			at.flag = 0;
 			i++;
 			if (i == len || is_blank(s[i]) || (close && s[i] == close)) {
-				buf_printf(err, "missing value after '%.*s=' (hint: write %.*s=\"value\")",
-				           STR_FMT(at.key), STR_FMT(at.key));
+				buf_printf(
+				    err, "missing value after '%.*s=' (hint: write %.*s=\"value\")",
+				    STR_FMT(at.key), STR_FMT(at.key));
 				return attr_fail(err_at, i, v);
 			}
 			if (s[i] == '"' || s[i] == '\'') {
 				char q = s[i];
 				size_t start = ++i, escapes = 0;
 				while (i < len && s[i] != q) {
-					if (s[i] == '\\' && i + 1 < len && (s[i + 1] == q || s[i + 1] == '\\')) {
+					if (s[i] == '\\' && i + 1 < len &&
+					    (s[i + 1] == q || s[i + 1] == '\\')) {
 						escapes++;
 						i++;
 					}
 					i++;
 				}
 				if (i == len) {
-					buf_printf(err,
-					           "unclosed quote in the value of '%.*s' (hint: end it "
-					           "with %c, and write \\%c for a %c inside)",
-					           STR_FMT(at.key), q, q, q);
+					buf_printf(
+					    err,
+					    "unclosed quote in the value of '%.*s' (hint: end it "
+					    "with %c, and write \\%c for a %c inside)",
+					    STR_FMT(at.key), q, q, q);
 					return attr_fail(err_at, start - 1, v);
 				}
 				if (!escapes) {
@@ -133,7 +136,8 @@ long dattr_parse(struct arena *a, const char *s, size_t len, int close, size_t *
 					char *p = arena_alloc(a, i - start - escapes + 1);
 					size_t m = 0;
 					for (size_t j = start; j < i; j++) {
-						if (s[j] == '\\' && (s[j + 1] == q || s[j + 1] == '\\'))
+						if (s[j] == '\\' &&
+						    (s[j + 1] == q || s[j + 1] == '\\'))
 							j++;
 						p[m++] = s[j];
 					}
@@ -299,8 +303,7 @@ static struct directive *push(struct scan *s, int line, int col, size_t at, size
 
 /* opening: the opening line b[0..e) whose ":::" is at p; col is the
  * directive's column (that of p, or of the first colon of too many). */
-static void opening(struct scan *s, int line, int col, const char *b, const char *p,
-                    const char *e)
+static void opening(struct scan *s, int line, int col, const char *b, const char *p, const char *e)
 {
 	struct directive *dir = push(s, line, col, (size_t)(b - s->text), (size_t)(e - s->text));
 	const char *q = p + 3, *name = q;
@@ -325,8 +328,9 @@ static void opening(struct scan *s, int line, int col, const char *b, const char
 	if (!(q < e && is_alpha(*q))) {
 		buf_puts(&s->msg, "bad directive line '");
 		snip(&s->msg, p, (size_t)(e - p));
-		buf_puts(&s->msg,
-		         "' (hint: open a directive with ':::name' and close it with a line ':::')");
+		buf_puts(
+		    &s->msg,
+		    "' (hint: open a directive with ':::name' and close it with a line ':::')");
 		scan_error(s, line, col, NULL);
 		return;
 	}
@@ -496,9 +500,10 @@ long directive_scan(struct arena *a, struct diag *d, const char *path, const cha
 						q++;
 					buf_puts(&s.msg, "too many colons in '");
 					snip(&s.msg, p, n);
-					buf_puts(&s.msg,
-					         "' (hint: a directive line starts with three, nested "
-					         "or not)");
+					buf_puts(
+					    &s.msg,
+					    "' (hint: a directive line starts with three, nested "
+					    "or not)");
 					scan_error(&s, line, col, NULL);
 					/* Read it as meant, so its partner is no error too. */
 					p = q - 3;
@@ -569,11 +574,9 @@ static int cmp_event(const void *x, const void *y)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-void directive_rewrite(struct buf *out, const char *text, size_t len,
-                       const struct directive *dirs, size_t n,
-                       void (*emit)(struct buf *out, const struct directive *dir, int closing,
-                                    void *ctx),
-                       void *ctx)
+void directive_rewrite(
+    struct buf *out, const char *text, size_t len, const struct directive *dirs, size_t n,
+    void (*emit)(struct buf *out, const struct directive *dir, int closing, void *ctx), void *ctx)
 {
 	if (!len) /* text may be NULL then */
 		return;
@@ -582,7 +585,8 @@ void directive_rewrite(struct buf *out, const char *text, size_t len,
 	for (size_t i = 0; i < n; i++) {
 		ev[nev++] = (struct event){dirs[i].open_at, dirs[i].open_end, &dirs[i], 0};
 		if (dirs[i].close_line)
-			ev[nev++] = (struct event){dirs[i].close_at, dirs[i].close_end, &dirs[i], 1};
+			ev[nev++] =
+			    (struct event){dirs[i].close_at, dirs[i].close_end, &dirs[i], 1};
 	}
 	/* Opening lines come in order, closing lines not (nesting). */
 	if (nev)

@@ -109,11 +109,9 @@ const struct dattr *directive_attr(const struct directive *dir, const char *key)
  * (e.g. "<div>...</div>" just before the closing line) runs on over the
  * closing line to the next blank line, which is passed through raw; the
  * tags still balance. */
-void directive_rewrite(struct buf *out, const char *text, size_t len,
-                       const struct directive *dirs, size_t n,
-                       void (*emit)(struct buf *out, const struct directive *dir, int closing,
-                                    void *ctx),
-                       void *ctx);
+void directive_rewrite(
+    struct buf *out, const char *text, size_t len, const struct directive *dirs, size_t n,
+    void (*emit)(struct buf *out, const struct directive *dir, int closing, void *ctx), void *ctx);
 
 /* dattr_parse: parses attributes (the syntax above) from s[0..len), one
  * line. If close is nonzero (e.g. '}'), the list ends at the first close

@@ -30,6 +30,12 @@
  * the span around them): each newline closes and reopens every open span,
  * so depth multiplies the output of, say, 100k nested ${`...`}. */
 #define HL_MAX_DEPTH 16
+/* A bound on the query's work in ERROR nodes: tree-sitter chains the
+ * children of an ERROR node through invisible nodes, and the query cursor
+ * walks that chain up from every child, so an ERROR node with k children
+ * costs about k * k steps (100k unmatched parentheses: 25 s). Past this sum
+ * of k * k the block comes out as plain text. */
+#define HL_MAX_ERROR_WORK (150u * 1000 * 1000)
 /* The output of one block may be at most this many times its input (plus a
  * little): past that it comes out as plain text. */
 #define HL_MAX_GROWTH 40
@@ -875,6 +881,35 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* hl_tree_ok: whether the query can run on the tree in reasonable time
+ * (see HL_MAX_ERROR_WORK). One walk over the tree, far cheaper than the
+ * query. */
+static bool hl_tree_ok(TSTree *tree)
+{
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+	uint64_t work = 0;
+	bool ok = true;
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&c);
+		if (ts_node_is_error(n)) {
+			uint64_t k = ts_node_child_count(n);
+			work += k * k;
+			if (work > HL_MAX_ERROR_WORK) {
+				ok = false;
+				break;
+			}
+		}
+		if (ts_tree_cursor_goto_first_child(&c))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&c))
+			if (!ts_tree_cursor_goto_parent(&c))
+				goto done;
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	return ok;
+}
+
 /* hl_collect: runs hq on the tree and fills st->spans with the captures of
  * the matches that pass their predicates. Returns -1 past the deadline. */
 static int hl_collect(struct hl_state *st, struct hl_query *hq, TSNode root, const char *text,
@@ -1035,7 +1070,9 @@ int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *co
 		return 0;
 	}
 	size_t mark = out->len;
-	int rc = hl_collect(st, hq, ts_tree_root_node(tree), text, deadline);
+	int rc = hl_tree_ok(tree) ? 0 : -1;
+	if (rc == 0)
+		rc = hl_collect(st, hq, ts_tree_root_node(tree), text, deadline);
 	if (rc == 0) {
 		qsort(st->spans, st->nspans, sizeof *st->spans, span_cmp);
 		rc = hl_emit(st, out, text, len);

@@ -12,7 +12,8 @@ static unsigned be16(const unsigned char *p)
 
 static unsigned long be32(const unsigned char *p)
 {
-	return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
+	return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 |
+	       p[3];
 }
 
 static unsigned le16(const unsigned char *p)

@@ -3,6 +3,7 @@
  * word counts and reading time. */
 #include "markdown.h"
 
+#include "directive.h"
 #include "md_internal.h"
 
 #include <assert.h>
@@ -1304,6 +1305,22 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	cmark_parser_attach_syntax_extension(parser, ext_tasklist);
 	if (o->math)
 		cmark_parser_attach_syntax_extension(parser, ext_math);
+	/* Directives (:::note ... :::) become raw HTML lines, line for line,
+	 * before cmark sees the text: positions stay right. */
+	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0};
+	struct directive *dirs = NULL;
+	struct buf rewritten;
+	buf_init(&rewritten);
+	long nd = len && memmem(text, len, ":::", 3) ? directive_scan(a, d, path, src, src_len, text, len, line_offset, &dirs)
+						      : 0;
+	if (nd < 0)
+		r.errors++;
+	if (nd > 0) {
+		md_directives_check(&mc, dirs, (size_t)nd);
+		directive_rewrite(&rewritten, text, len, dirs, (size_t)nd, md_directive_emit, &mc);
+		text = rewritten.p;
+		len = rewritten.len;
+	}
 	if (len)
 		cmark_parser_feed(parser, text, len);
 	cmark_node *root = cmark_parser_finish(parser);
@@ -1380,7 +1397,6 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	count(root, out);
 
 	/* Pass 3: code, math, images and figures become folio's HTML. */
-	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0};
 	r.errors += md_blocks(&mc, root);
 
 	size_t hlen;
@@ -1392,6 +1408,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	out->toc = build_toc(a, hs, nh, &out->ntoc);
 
 	buf_fini(&tmp);
+	buf_fini(&rewritten);
 	free(hs);
 	free(r.lines);
 	cmark_node_free(root);

@@ -36,4 +36,12 @@ void md_plain_text(cmark_node *n, struct buf *b);
  * go to c->d; returns the number of errors. */
 int md_blocks(struct md_ctx *c, cmark_node *root);
 
+struct directive;
+/* md_directives_check: every directive must be one folio has, with its
+ * attributes, and the files it names must exist. Returns the errors. */
+int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n);
+/* md_directive_emit: the HTML of a directive's opening or closing line (a
+ * directive_rewrite callback; ctx is the struct md_ctx). */
+void md_directive_emit(struct buf *out, const struct directive *dir, int closing, void *ctx);
+
 #endif

@@ -5,6 +5,7 @@
 #include "md_internal.h"
 
 #include "codeblock.h"
+#include "directive.h"
 #include "imagesize.h"
 
 #include <cmark-gfm-extension_api.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -374,4 +376,230 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 	}
 	free(v);
 	return c->errors;
+}
+
+/* ---- directives ---- */
+
+struct dir_kind {
+	const char *name;
+	const char *const *attrs; /* NULL-terminated */
+	int body;                 /* takes a Markdown body */
+};
+
+static const char *const callout_attrs[] = {"title", NULL};
+static const char *const video_attrs[] = {"src", "poster", "caption", "alt", "mode", "width", "height", NULL};
+static const char *const model_attrs[] = {"src", "poster", "caption", "alt", "camera-orbit", "auto-rotate", "width",
+	"height", NULL};
+static const struct dir_kind dir_kinds[] = {
+	{"note", callout_attrs, 1},     {"tip", callout_attrs, 1},        {"warning", callout_attrs, 1},
+	{"video", video_attrs, 0},      {"animation", video_attrs, 0},    {"model3d", model_attrs, 0},
+	{NULL, NULL, 0},
+};
+
+static const struct dir_kind *dir_kind(struct str name)
+{
+	for (const struct dir_kind *k = dir_kinds; k->name; k++)
+		if (str_eq_cstr(name, k->name))
+			return k;
+	return NULL;
+}
+
+static struct str dattr_value(const struct directive *dir, const char *key)
+{
+	const struct dattr *at = directive_attr(dir, key);
+	return at && !at->flag ? at->value : (struct str){NULL, 0};
+}
+
+/* check_file: a local file a directive names must exist. */
+static void check_file(struct md_ctx *c, const struct directive *dir, const char *key)
+{
+	const struct dattr *at = directive_attr(dir, key);
+	if (!at || at->flag || !c->o->static_dir)
+		return;
+	char *url = xstrndup(at->value.p, at->value.len);
+	if (is_local(url)) {
+		const char *why = NULL;
+		char *path = local_path(c, url, &why);
+		struct diag_loc loc = {c->path, c->src, c->src_len, at->line, at->col};
+		if (!path) {
+			if (c->d)
+				diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
+			c->errors++;
+		} else {
+			FILE *f = fopen(path, "rb");
+			if (f)
+				fclose(f);
+			else {
+				if (c->d)
+					diag_error(c->d, &loc, ":::%.*s %s '%s' not found (%s)", STR_FMT(dir->name), key, url,
+						   url[0] == '/' ? "looked in static/" : "looked beside the post");
+				c->errors++;
+			}
+			free(path);
+		}
+	}
+	free(url);
+}
+
+int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct directive *dir = &dirs[i];
+		struct diag_loc loc = {c->path, c->src, c->src_len, dir->line, dir->col};
+		const struct dir_kind *k = dir_kind(dir->name);
+		if (!k) {
+			const char *names[8];
+			int m = 0;
+			for (const struct dir_kind *q = dir_kinds; q->name; q++)
+				names[m++] = q->name;
+			names[m] = NULL;
+			const char *sug = diag_suggest(dir->name.p, dir->name.len, names);
+			if (c->d) {
+				if (sug)
+					diag_error(c->d, &loc, "unknown directive ':::%.*s' (did you mean ':::%s'?)", STR_FMT(dir->name), sug);
+				else
+					diag_error(c->d, &loc, "unknown directive ':::%.*s' (folio has note, tip, warning, video, "
+							       "animation and model3d)", STR_FMT(dir->name));
+			}
+			c->errors++;
+			continue;
+		}
+		for (size_t j = 0; j < dir->nattrs; j++) {
+			const struct dattr *at = &dir->attrs[j];
+			int known = 0;
+			for (size_t q = 0; k->attrs[q] && !known; q++)
+				known = str_eq_cstr(at->key, k->attrs[q]);
+			if (known)
+				continue;
+			const char *sug = diag_suggest(at->key.p, at->key.len, k->attrs);
+			struct diag_loc al = {c->path, c->src, c->src_len, at->line, at->col};
+			if (c->d)
+				diag_error(c->d, &al, ":::%s has no attribute '%.*s'%s%s%s", k->name, STR_FMT(at->key),
+					   sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			c->errors++;
+		}
+		if (!k->body) {
+			if (!directive_attr(dir, "src")) {
+				if (c->d)
+					diag_error(c->d, &loc, ":::%s needs src=\"FILE\"", k->name);
+				c->errors++;
+			}
+			if (dir->close_line != dir->line + 1) {
+				if (c->d)
+					diag_error(c->d, &loc, ":::%s takes no body (close it on the next line with ':::'; "
+							       "a caption goes in caption=\"...\")", k->name);
+				c->errors++;
+			}
+			check_file(c, dir, "src");
+			check_file(c, dir, "poster");
+		}
+		struct str mode = dattr_value(dir, "mode");
+		if (mode.len && !str_eq_cstr(mode, "video") && !str_eq_cstr(mode, "animation")) {
+			const struct dattr *at = directive_attr(dir, "mode");
+			struct diag_loc al = {c->path, c->src, c->src_len, at->line, at->col};
+			if (c->d)
+				diag_error(c->d, &al, "mode must be 'video' or 'animation', not '%.*s'", STR_FMT(mode));
+			c->errors++;
+		}
+	}
+	return c->errors;
+}
+
+static void put_attr(struct buf *out, const char *name, struct str v)
+{
+	if (!v.p)
+		return;
+	buf_printf(out, " %s=\"", name);
+	esc(out, v.p, v.len);
+	buf_putc(out, '"');
+}
+
+static int is_image_file(struct str src)
+{
+	static const char *const exts[] = {".gif", ".svg", ".webp", ".png", ".apng", ".avif", NULL};
+	for (size_t i = 0; exts[i]; i++) {
+		size_t n = strlen(exts[i]);
+		if (src.len >= n && strncasecmp(src.p + src.len - n, exts[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void md_directive_emit(struct buf *out, const struct directive *dir, int closing, void *ctx)
+{
+	struct md_ctx *c = ctx;
+	const struct dir_kind *k = dir_kind(dir->name);
+	if (!k) {
+		buf_puts(out, closing ? "</div>" : "<div class=\"directive\">");
+		return;
+	}
+	if (k->body) { /* a callout */
+		if (closing) {
+			buf_puts(out, "</aside>");
+			return;
+		}
+		struct str title = dattr_value(dir, "title");
+		buf_printf(out, "<aside class=\"callout callout-%s\" role=\"note\"><p class=\"callout-title\">", k->name);
+		if (title.p)
+			esc(out, title.p, title.len);
+		else
+			buf_putc(out, k->name[0] - 'a' + 'A'), buf_puts(out, k->name + 1);
+		buf_puts(out, "</p>");
+		return;
+	}
+	if (closing)
+		return; /* the whole element is on the opening line */
+	struct str src = dattr_value(dir, "src"), poster = dattr_value(dir, "poster");
+	struct str caption = dattr_value(dir, "caption"), alt = dattr_value(dir, "alt");
+	struct str w = dattr_value(dir, "width"), h = dattr_value(dir, "height");
+	if (!alt.p)
+		alt = caption;
+	buf_printf(out, "<figure class=\"%s\">", !strcmp(k->name, "model3d") ? "model3d" : "media");
+	if (!strcmp(k->name, "model3d")) {
+		c->out->has_model3d = 1;
+		buf_puts(out, "<model-viewer");
+		put_attr(out, "src", src);
+		put_attr(out, "poster", poster);
+		put_attr(out, "alt", alt);
+		put_attr(out, "camera-orbit", dattr_value(dir, "camera-orbit"));
+		if (directive_attr(dir, "auto-rotate"))
+			buf_puts(out, " auto-rotate");
+		put_attr(out, "width", w);
+		put_attr(out, "height", h);
+		buf_puts(out, " camera-controls touch-action=\"pan-y\" loading=\"lazy\" reveal=\"auto\"></model-viewer>");
+	} else {
+		int anim = !strcmp(k->name, "animation") || str_eq_cstr(dattr_value(dir, "mode"), "animation");
+		if (anim && is_image_file(src)) {
+			/* an animated image: the still poster for readers who prefer
+			 * reduced motion, chosen by the browser, no script */
+			buf_puts(out, "<picture>");
+			if (poster.p) {
+				buf_puts(out, "<source media=\"(prefers-reduced-motion: reduce)\"");
+				put_attr(out, "srcset", poster);
+				buf_putc(out, '>');
+			}
+			buf_puts(out, "<img");
+			put_attr(out, "src", src);
+			put_attr(out, "alt", alt.p ? alt : (struct str){"", 0});
+			put_attr(out, "width", w);
+			put_attr(out, "height", h);
+			buf_puts(out, " loading=\"lazy\" decoding=\"async\"></picture>");
+		} else {
+			if (anim)
+				c->out->has_video = 1; /* the page pauses it for reduced motion */
+			buf_puts(out, anim ? "<video class=\"animation\" autoplay loop muted playsinline" : "<video controls preload=\"metadata\" playsinline");
+			put_attr(out, "src", src);
+			put_attr(out, "poster", poster);
+			put_attr(out, "width", w);
+			put_attr(out, "height", h);
+			put_attr(out, "aria-label", alt);
+			buf_puts(out, "></video>");
+		}
+	}
+	if (caption.p) {
+		buf_puts(out, "<figcaption>");
+		esc(out, caption.p, caption.len);
+		buf_puts(out, "</figcaption>");
+	}
+	buf_puts(out, "</figure>");
 }

@@ -206,6 +206,8 @@ static void build_posts(struct model *md)
 		set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
 		set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
 		set(a, m, "math", tv_bool(p->doc.math_spans > 0));
+		set(a, m, "model3d", tv_bool(p->doc.has_model3d));
+		set(a, m, "animation", tv_bool(p->doc.has_video));
 		set(a, m, "part", tv_int(p->part));
 		set(a, m, "source", tv_cstr(p->s.path));
 		md->post_vals[i] = tv_map(m);
@@ -331,6 +333,8 @@ static struct tval page_val(struct arena *a, const struct page *pg)
 	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(pg->toc >= 0 ? pg->toc : pg->doc.nheadings >= 3));
 	set(a, m, "math", tv_bool(pg->doc.math_spans > 0));
+	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
+	set(a, m, "animation", tv_bool(pg->doc.has_video));
 	return tv_map(m);
 }
 
@@ -668,6 +672,17 @@ static int copy_static(struct diag *d, struct output *o, const struct site *s, c
 	for (size_t i = 0; i < theme_nfiles; i++) {
 		const struct theme_file *f = &theme_files[i];
 		if (!strncmp(f->name, "static/", 7) && output_write(o, f->name + 7, f->data, f->len))
+			errors++;
+	}
+	/* model-viewer's script (a megabyte) only for a site that shows a model */
+	int models = 0;
+	for (size_t i = 0; i < s->nposts && !models; i++)
+		models = s->posts[i]->doc.has_model3d;
+	for (size_t i = 0; i < s->npages && !models; i++)
+		models = s->pages[i]->doc.has_model3d;
+	for (size_t i = 0; models && i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "assets/", 7) && output_write(o, f->name, f->data, f->len))
 			errors++;
 	}
 	char dir[4096];

@@ -241,8 +241,7 @@ static void test_wrap(void)
 	STR_EQ(wrap("<span class=\"x\"\n>", NULL),
 	       "<span class=\"line\">&lt;span class=\"x\"</span>\n<span class=\"line\">></span>");
 	STR_EQ(wrap("a < b <", NULL), "<span class=\"line\">a &lt; b &lt;</span>");
-	STR_EQ(wrap("<<span>x</span>", NULL),
-	       "<span class=\"line\">&lt;<span>x</span></span>");
+	STR_EQ(wrap("<<span>x</span>", NULL), "<span class=\"line\">&lt;<span>x</span></span>");
 	STR_EQ(wrap("<spanx>y</spanx>", NULL), "<span class=\"line\"><spanx>y</spanx></span>");
 	/* a deep stack of spans, each crossing many lines */
 	{

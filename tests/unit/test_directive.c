@@ -548,7 +548,7 @@ static void test_rewrite(void)
 	        "<!----></div>\n</li>\n<li>\n<p>next</p>\n</li>\n</ul>\n");
 	/* CRLF */
 	HTML_EQ(":::note\r\n*x*\r\n:::\r\n", "<!----><div class=\"d-note\">\n<p><em>x</em></p>\n"
-	                                    "<!----></div>\n");
+	                                     "<!----></div>\n");
 	/* as in plain CommonMark, a body ending in a raw HTML block of type 6
 	 * runs over the closing line to the blank line; the tags balance */
 	HTML_EQ(":::note\n<div>raw</div>\n:::\n*text*\n\n*md*\n",

@@ -13,16 +13,14 @@ static const unsigned char PNG_1X1[] = {
     0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
 
 /* A PNG header of 1920x1080 (the IHDR chunk, no more). */
-static const unsigned char PNG_HD[] = {0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
-                                       0x00, 0x00, 0x00, 0x0d, 'I',  'H',  'D',  'R',
-                                       0x00, 0x00, 0x07, 0x80, 0x00, 0x00, 0x04, 0x38,
-                                       0x08, 0x02, 0x00, 0x00, 0x00};
+static const unsigned char PNG_HD[] = {0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00,
+                                       0x00, 0x0d, 'I',  'H',  'D',  'R',  0x00, 0x00, 0x07, 0x80,
+                                       0x00, 0x00, 0x04, 0x38, 0x08, 0x02, 0x00, 0x00, 0x00};
 
 /* GIF89a, logical screen 3x2, a global colour table of two entries, the
  * trailer. */
-static const unsigned char GIF_3X2[] = {'G',  'I',  'F',  '8',  '9',  'a',  0x03, 0x00,
-                                        0x02, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
-                                        0xff, 0xff, 0xff, 0x3b};
+static const unsigned char GIF_3X2[] = {'G',  'I',  'F',  '8',  '9',  'a',  0x03, 0x00, 0x02, 0x00,
+                                        0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0x3b};
 
 /* JPEG: SOI, APP0 (JFIF), COM, DHT (c4, which is no frame header), SOF0
  * of 100x50 (height 0x32, width 0x64), EOI. */
@@ -33,9 +31,9 @@ static const unsigned char JPEG_100X50[] = {
     0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xff, 0xd9};
 
 /* Progressive (SOF2) 640x480 after fill bytes and a standalone RST0. */
-static const unsigned char JPEG_SOF2[] = {0xff, 0xd8, 0xff, 0xd0, 0xff, 0xff, 0xff, 0xc2,
-                                          0x00, 0x0b, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x01,
-                                          0x01, 0x11, 0x00, 0xff, 0xd9};
+static const unsigned char JPEG_SOF2[] = {0xff, 0xd8, 0xff, 0xd0, 0xff, 0xff, 0xff,
+                                          0xc2, 0x00, 0x0b, 0x08, 0x01, 0xe0, 0x02,
+                                          0x80, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9};
 
 /* EXIF orientation 6 (turned 90 degrees), little-endian TIFF, then SOF0
  * 100x50: shown 50x100. */
@@ -59,10 +57,10 @@ static const unsigned char JPEG_EXIF_3[] = {
     0x08, 0x00, 0x32, 0x00, 0x64, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9};
 
 /* EXIF whose IFD offset points past the segment: ignored (upright). */
-static const unsigned char JPEG_EXIF_BAD[] = {
-    0xff, 0xd8, 0xff, 0xe1, 0x00, 0x10, 'E',  'x',  'i',  'f',  0x00, 0x00, 'I',
-    'I',  0x2a, 0x00, 0xff, 0xff, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00,
-    0x32, 0x00, 0x64, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9};
+static const unsigned char JPEG_EXIF_BAD[] = {0xff, 0xd8, 0xff, 0xe1, 0x00, 0x10, 'E',  'x',  'i',
+                                              'f',  0x00, 0x00, 'I',  'I',  0x2a, 0x00, 0xff, 0xff,
+                                              0x00, 0x00, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x32,
+                                              0x00, 0x64, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9};
 
 /* Scan data (SOS) before any frame header; a frame of height 0 (the DNL
  * marker would give it); a segment length of 1. */
@@ -75,9 +73,9 @@ static const unsigned char JPEG_BADLEN[] = {0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01, 
 /* A segment that claims to run past the end. */
 static const unsigned char JPEG_LONGSEG[] = {0xff, 0xd8, 0xff, 0xe0, 0xff, 0xf0, 0x00, 0x00};
 /* Bytes where a marker should be. */
-static const unsigned char JPEG_NOMARK[] = {0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02, 0x12, 0x34,
-                                            0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x32, 0x00,
-                                            0x64, 0x01, 0x01, 0x11, 0x00};
+static const unsigned char JPEG_NOMARK[] = {0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02, 0x12,
+                                            0x34, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00,
+                                            0x32, 0x00, 0x64, 0x01, 0x01, 0x11, 0x00};
 
 /* WebP, lossy: a key frame of 640x480 (the width's top bits are a scale,
  * masked off). */
@@ -90,10 +88,9 @@ static const unsigned char WEBP_VP8L[] = {'R',  'I',  'F',  'F',  0x1a, 0x00, 0x
                                           'E',  'B',  'P',  'V',  'P',  '8',  'L',  0x0d, 0x00,
                                           0x00, 0x00, 0x2f, 0x8f, 0xc1, 0x4a, 0x00, 0x00};
 /* Extended: a canvas of 1920x1080 (24-bit w-1 and h-1). */
-static const unsigned char WEBP_VP8X[] = {'R',  'I',  'F',  'F',  0x16, 0x00, 0x00, 0x00,
-                                          'W',  'E',  'B',  'P',  'V',  'P',  '8',  'X',
-                                          0x0a, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00,
-                                          0x7f, 0x07, 0x00, 0x37, 0x04, 0x00};
+static const unsigned char WEBP_VP8X[] = {
+    'R', 'I',  'F',  'F',  0x16, 0x00, 0x00, 0x00, 'W',  'E',  'B',  'P',  'V',  'P',  '8',
+    'X', 0x0a, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x7f, 0x07, 0x00, 0x37, 0x04, 0x00};
 
 static int size_of(const unsigned char *d, size_t n, int *w, int *h)
 {
@@ -103,16 +100,16 @@ static int size_of(const unsigned char *d, size_t n, int *w, int *h)
 
 #define SIZE_EQ(arr, n, W, H)                                                                      \
 	do {                                                                                       \
-		int iw_, ih_;                                                                        \
-		INT_EQ(size_of(arr, n, &iw_, &ih_), 1);                                              \
-		INT_EQ(iw_, W);                                                                     \
-		INT_EQ(ih_, H);                                                                     \
+		int iw_, ih_;                                                                      \
+		INT_EQ(size_of(arr, n, &iw_, &ih_), 1);                                            \
+		INT_EQ(iw_, W);                                                                    \
+		INT_EQ(ih_, H);                                                                    \
 	} while (0)
 
 #define NO_SIZE(arr, n)                                                                            \
 	do {                                                                                       \
-		int iw_, ih_;                                                                        \
-		INT_EQ(size_of(arr, n, &iw_, &ih_), 0);                                              \
+		int iw_, ih_;                                                                      \
+		INT_EQ(size_of(arr, n, &iw_, &ih_), 0);                                            \
 	} while (0)
 
 static int svg(const char *text, int *w, int *h)
@@ -122,16 +119,16 @@ static int svg(const char *text, int *w, int *h)
 
 #define SVG_EQ(text, W, H)                                                                         \
 	do {                                                                                       \
-		int iw_, ih_;                                                                        \
-		INT_EQ(svg(text, &iw_, &ih_), 1);                                                    \
-		INT_EQ(iw_, W);                                                                     \
-		INT_EQ(ih_, H);                                                                     \
+		int iw_, ih_;                                                                      \
+		INT_EQ(svg(text, &iw_, &ih_), 1);                                                  \
+		INT_EQ(iw_, W);                                                                    \
+		INT_EQ(ih_, H);                                                                    \
 	} while (0)
 
 #define SVG_NONE(text)                                                                             \
 	do {                                                                                       \
-		int iw_, ih_;                                                                        \
-		INT_EQ(svg(text, &iw_, &ih_), 0);                                                    \
+		int iw_, ih_;                                                                      \
+		INT_EQ(svg(text, &iw_, &ih_), 0);                                                  \
 	} while (0)
 
 static const char *kind(const void *d, size_t n)
@@ -330,11 +327,11 @@ void test_imagesize(void)
 		const unsigned char *d;
 		size_t n;
 	} all[] = {
-	    {PNG_1X1, sizeof PNG_1X1},       {PNG_HD, sizeof PNG_HD},
-	    {GIF_3X2, sizeof GIF_3X2},       {JPEG_100X50, sizeof JPEG_100X50},
-	    {JPEG_SOF2, sizeof JPEG_SOF2},   {JPEG_EXIF_LE, sizeof JPEG_EXIF_LE},
+	    {PNG_1X1, sizeof PNG_1X1},           {PNG_HD, sizeof PNG_HD},
+	    {GIF_3X2, sizeof GIF_3X2},           {JPEG_100X50, sizeof JPEG_100X50},
+	    {JPEG_SOF2, sizeof JPEG_SOF2},       {JPEG_EXIF_LE, sizeof JPEG_EXIF_LE},
 	    {JPEG_EXIF_BE, sizeof JPEG_EXIF_BE}, {WEBP_VP8, sizeof WEBP_VP8},
-	    {WEBP_VP8L, sizeof WEBP_VP8L},   {WEBP_VP8X, sizeof WEBP_VP8X},
+	    {WEBP_VP8L, sizeof WEBP_VP8L},       {WEBP_VP8X, sizeof WEBP_VP8X},
 	};
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		prefixes(all[i].d, all[i].n);
