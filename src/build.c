@@ -2,7 +2,14 @@
 #include "build.h"
 
 #include "config.h"
+#include "highlight.h"
 #include "math.h"
+
+/* Highlighting is in the binary when its grammars are (mk/highlight.mk
+ * wires them in): until then these are weak and NULL, and code blocks are
+ * plain escaped text. */
+#pragma weak hl_render
+#pragma weak hl_thread_cleanup
 #include "content.h"
 #include "output.h"
 #include "render.h"
@@ -81,6 +88,8 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	char static_dir[4096];
 	snprintf(static_dir, sizeof static_dir, "%s/static", req->site_dir);
 	opts.static_dir = static_dir;
+	if (cfg.highlight && hl_render)
+		opts.highlight = hl_render;
 	struct math_cache *mc = cfg.math ? open_math(a, &cfg, req->site_dir) : NULL;
 	if (mc) {
 		opts.typeset = typeset;
@@ -128,6 +137,8 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
 	math_thread_cleanup();
+	if (hl_thread_cleanup)
+		hl_thread_cleanup();
 	tmpl_env_free(env);
 	site_free(&site);
 	arena_free(a);
