@@ -35,6 +35,9 @@ struct code_opts {
  *                past the block's end is no error here)
  *   linenos      line numbers (also linenos=true, linenos=false)
  *   start=N      the first line's number (0 to 1000000000; default 1)
+ * cmark-gfm hands over info with backslash escapes already resolved, so
+ * \" is a plain " by then: a title holding double quotes is best written
+ * title='say "hi"'.
  * Strings point into info or into the arena, hl is in the arena. Returns
  * 0; or, on an error, appends a message (no position: the caller knows the
  * block's) to err, e.g.

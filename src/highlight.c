@@ -36,6 +36,11 @@
  * costs about k * k steps (100k unmatched parentheses: 25 s). Past this sum
  * of k * k the block comes out as plain text. */
 #define HL_MAX_ERROR_WORK (150u * 1000 * 1000)
+/* The same for depth: a pattern in progress at a node stays in progress
+ * through the node's descendants, so the query's work grows with the sum of
+ * the nodes' depths (about 20 per node in real code, but 50k per node in
+ * 100k nested parentheses). Past this sum the block comes out plain. */
+#define HL_MAX_DEPTH_WORK (200u * 1000 * 1000)
 /* The output of one block may be at most this many times its input (plus a
  * little): past that it comes out as plain text. */
 #define HL_MAX_GROWTH 40
@@ -87,11 +92,17 @@ static const char hl_go_extra[] =
     "(function_declaration name: (identifier) @function)\n"
     "(method_declaration name: (field_identifier) @function.method)\n";
 
+/* tree-sitter-python 0.23.6 has (attribute attribute: (identifier)
+ * @property) after its method call pattern, so calls of methods would show
+ * as properties: the method call pattern again, after it. */
+static const char hl_python_extra[] =
+    "(call function: (attribute attribute: (identifier) @function.method))\n";
+
 static const struct hl_lang hl_langs[] = {
     {"c", tree_sitter_c, {Q_C}, NULL},
     {"cpp", tree_sitter_cpp, {Q_C, Q_CPP}, NULL},
     {"cuda", tree_sitter_cuda, {Q_C, Q_CPP, "tree-sitter-cuda/queries/highlights.scm"}, NULL},
-    {"python", tree_sitter_python, {"tree-sitter-python/queries/highlights.scm"}, NULL},
+    {"python", tree_sitter_python, {"tree-sitter-python/queries/highlights.scm"}, hl_python_extra},
     {"bash", tree_sitter_bash, {"tree-sitter-bash/queries/highlights.scm"}, NULL},
     {"rust", tree_sitter_rust, {"tree-sitter-rust/queries/highlights.scm"}, NULL},
     {"javascript",
@@ -105,51 +116,113 @@ static const struct hl_lang hl_langs[] = {
 };
 #define HL_NLANGS (sizeof hl_langs / sizeof hl_langs[0])
 
-static const char *const hl_lang_names[] = {"c",          "cpp",  "cuda", "python", "bash", "rust",
-                                            "javascript", "json", "go",   NULL};
+static const char *const hl_lang_names[] = {"c",    "cpp",        "cuda", "python", "bash",
+                                            "rust", "javascript", "json", "go",     NULL};
 
 /* Info-string words besides the canonical names. */
 static const struct {
 	const char *alias, *name;
 } hl_aliases[] = {
-    {"h", "c"},           {"c++", "cpp"},         {"cc", "cpp"},         {"cxx", "cpp"},
-    {"hpp", "cpp"},       {"cu", "cuda"},         {"cuh", "cuda"},       {"py", "python"},
-    {"python3", "python"}, {"triton", "python"},  {"sh", "bash"},        {"shell", "bash"},
-    {"console", "bash"},  {"rs", "rust"},         {"js", "javascript"},  {"jsx", "javascript"},
-    {"mjs", "javascript"}, {"cjs", "javascript"}, {"golang", "go"},
+    {"h", "c"},
+    {"c++", "cpp"},
+    {"cc", "cpp"},
+    {"cxx", "cpp"},
+    {"hpp", "cpp"},
+    {"cu", "cuda"},
+    {"cuh", "cuda"},
+    {"py", "python"},
+    {"python3", "python"},
+    {"triton", "python"},
+    {"sh", "bash"},
+    {"shell", "bash"},
+    {"console", "bash"},
+    {"rs", "rust"},
+    {"js", "javascript"},
+    {"jsx", "javascript"},
+    {"mjs", "javascript"},
+    {"cjs", "javascript"},
+    {"golang", "go"},
 };
 
 /* ---- highlight names and classes ---- */
 
-/* The recognized highlight names (see highlight.h) and, at the same index,
- * the opening tag of their span. */
+/* The recognized highlight names (see highlight.h); hl_class_list and
+ * hl_open_tag have their classes and span tags at the same index. */
 static const char *const hl_names[] = {
-    "attribute",           "comment",          "comment.documentation", "constant",
-    "constant.builtin",    "constructor",      "embedded",              "escape",
-    "function",            "function.builtin", "function.macro",        "function.method",
-    "keyword",             "label",            "module",                "number",
-    "operator",            "property",         "punctuation",           "punctuation.bracket",
-    "punctuation.delimiter", "punctuation.special", "string",            "string.escape",
-    "string.regexp",       "string.special",   "tag",                   "type",
-    "type.builtin",        "variable",         "variable.builtin",      "variable.member",
+    "attribute",
+    "comment",
+    "comment.documentation",
+    "constant",
+    "constant.builtin",
+    "constructor",
+    "embedded",
+    "escape",
+    "function",
+    "function.builtin",
+    "function.macro",
+    "function.method",
+    "keyword",
+    "label",
+    "module",
+    "number",
+    "operator",
+    "property",
+    "punctuation",
+    "punctuation.bracket",
+    "punctuation.delimiter",
+    "punctuation.special",
+    "string",
+    "string.escape",
+    "string.regexp",
+    "string.special",
+    "tag",
+    "type",
+    "type.builtin",
+    "variable",
+    "variable.builtin",
+    "variable.member",
     "variable.parameter",
 };
 #define HL_NNAMES (sizeof hl_names / sizeof hl_names[0])
 
 static const char *const hl_class_list[] = {
-    "hl-attribute",          "hl-comment",          "hl-comment-documentation",
-    "hl-constant",           "hl-constant-builtin", "hl-constructor",
-    "hl-embedded",           "hl-escape",           "hl-function",
-    "hl-function-builtin",   "hl-function-macro",   "hl-function-method",
-    "hl-keyword",            "hl-label",            "hl-module",
-    "hl-number",             "hl-operator",         "hl-property",
-    "hl-punctuation",        "hl-punctuation-bracket", "hl-punctuation-delimiter",
-    "hl-punctuation-special", "hl-string",          "hl-string-escape",
-    "hl-string-regexp",      "hl-string-special",   "hl-tag",
-    "hl-type",               "hl-type-builtin",     "hl-variable",
-    "hl-variable-builtin",   "hl-variable-member",  "hl-variable-parameter",
+    "hl-attribute",
+    "hl-comment",
+    "hl-comment-documentation",
+    "hl-constant",
+    "hl-constant-builtin",
+    "hl-constructor",
+    "hl-embedded",
+    "hl-escape",
+    "hl-function",
+    "hl-function-builtin",
+    "hl-function-macro",
+    "hl-function-method",
+    "hl-keyword",
+    "hl-label",
+    "hl-module",
+    "hl-number",
+    "hl-operator",
+    "hl-property",
+    "hl-punctuation",
+    "hl-punctuation-bracket",
+    "hl-punctuation-delimiter",
+    "hl-punctuation-special",
+    "hl-string",
+    "hl-string-escape",
+    "hl-string-regexp",
+    "hl-string-special",
+    "hl-tag",
+    "hl-type",
+    "hl-type-builtin",
+    "hl-variable",
+    "hl-variable-builtin",
+    "hl-variable-member",
+    "hl-variable-parameter",
     NULL,
 };
+_Static_assert(sizeof hl_class_list / sizeof hl_class_list[0] == HL_NNAMES + 1,
+               "a class for each name");
 
 /* Opening tags, made once from hl_names. */
 static pthread_once_t hl_once = PTHREAD_ONCE_INIT;
@@ -232,10 +305,10 @@ static int hl_class_for(const char *cap, size_t len)
 /* ---- predicates ---- */
 
 enum hl_pred_kind {
-	HL_EQ_STR,  /* #eq? @cap "text" and variants */
-	HL_EQ_CAP,  /* #eq? @a @b */
-	HL_MATCH,   /* #match? @cap "regex" */
-	HL_ANY_OF,  /* #any-of? @cap "a" "b" ... */
+	HL_EQ_STR, /* #eq? @cap "text" and variants */
+	HL_EQ_CAP, /* #eq? @a @b */
+	HL_MATCH,  /* #match? @cap "regex" */
+	HL_ANY_OF, /* #any-of? @cap "a" "b" ... */
 };
 
 struct hl_pred {
@@ -246,15 +319,15 @@ struct hl_pred {
 	const char *str; /* HL_EQ_STR: owned by the TSQuery */
 	uint32_t str_len;
 	uint32_t first, count; /* HL_ANY_OF: the strings, in hl_query.strs */
-	regex_t re;            /* HL_MATCH */
+	regex_t *re;           /* HL_MATCH: owned (regex_t may not move) */
 };
 
 /* A language's query as one thread compiled it. */
 struct hl_query {
 	TSQuery *q;
 	bool tried, failed;
-	int *cap_class;           /* per capture id: index in hl_names, HL_PLAIN or HL_PRIVATE */
-	uint32_t *pred_at;        /* pattern p's predicates: preds[pred_at[p] .. pred_at[p + 1]) */
+	int *cap_class;    /* per capture id: index in hl_names, HL_PLAIN or HL_PRIVATE */
+	uint32_t *pred_at; /* pattern p's predicates: preds[pred_at[p] .. pred_at[p + 1]) */
 	struct hl_pred *preds;
 	uint32_t npreds, cap_preds;
 	struct str *strs; /* #any-of? strings, owned by the TSQuery */
@@ -373,7 +446,8 @@ static int hl_regex(const char *s, size_t n, struct buf *out, int *icase)
 					case 't': lit = '\t'; break;
 					case 'r': lit = '\r'; break;
 					default:
-						if ((e >= '0' && e <= '9') || (e >= 'a' && e <= 'z') ||
+						if ((e >= '0' && e <= '9') ||
+						    (e >= 'a' && e <= 'z') ||
 						    (e >= 'A' && e <= 'Z')) {
 							buf_fini(&body);
 							return -1;
@@ -486,7 +560,8 @@ static int hl_pred_compile(struct hl_query *hq, const TSQueryPredicateStep *step
 		return -1;
 	if (kind != HL_ANY_OF && n != 3)
 		return -1;
-	struct hl_pred p = {.kind = kind, .positive = positive, .all = all, .cap = steps[1].value_id};
+	struct hl_pred p = {
+	    .kind = kind, .positive = positive, .all = all, .cap = steps[1].value_id};
 	if (kind == HL_EQ_STR && steps[2].type == TSQueryPredicateStepTypeCapture) {
 		p.kind = HL_EQ_CAP;
 		p.cap2 = steps[2].value_id;
@@ -500,9 +575,11 @@ static int hl_pred_compile(struct hl_query *hq, const TSQueryPredicateStep *step
 		struct buf ere;
 		int icase;
 		buf_init(&ere);
+		p.re = xmalloc(sizeof *p.re);
 		if (hl_regex(rs, rlen, &ere, &icase) < 0 ||
-		    regcomp(&p.re, ere.p ? ere.p : "",
+		    regcomp(p.re, ere.p ? ere.p : "",
 		            REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0)) != 0) {
+			free(p.re);
 			buf_fini(&ere);
 			return -1;
 		}
@@ -513,7 +590,8 @@ static int hl_pred_compile(struct hl_query *hq, const TSQueryPredicateStep *step
 			if (steps[i].type != TSQueryPredicateStepTypeString)
 				return -1;
 			uint32_t slen;
-			const char *s = ts_query_string_value_for_id(hq->q, steps[i].value_id, &slen);
+			const char *s =
+			    ts_query_string_value_for_id(hq->q, steps[i].value_id, &slen);
 			hl_str_add(hq, s, slen);
 		}
 		p.count = hq->nstrs - p.first;
@@ -526,8 +604,10 @@ static int hl_pred_compile(struct hl_query *hq, const TSQueryPredicateStep *step
 static void hl_query_fini(struct hl_query *hq)
 {
 	for (uint32_t i = 0; i < hq->npreds; i++)
-		if (hq->preds[i].kind == HL_MATCH)
-			regfree(&hq->preds[i].re);
+		if (hq->preds[i].kind == HL_MATCH) {
+			regfree(hq->preds[i].re);
+			free(hq->preds[i].re);
+		}
 	free(hq->preds);
 	free(hq->strs);
 	free(hq->pred_at);
@@ -537,57 +617,28 @@ static void hl_query_fini(struct hl_query *hq)
 	memset(hq, 0, sizeof *hq);
 }
 
-/* hl_query_init: compiles language l's query files into hq, once per
- * thread. A failure is a build defect (a query that does not fit its
- * grammar): it is reported on stderr once per thread and the language is
- * then rendered plain. */
-static void hl_query_init(struct hl_query *hq, const struct hl_lang *l)
+/* hl_query_compile: compiles src[0..len) for lang into hq (zeroed):
+ * capture classes, predicates. Returns 0, or -1 (with *err_offset and *err
+ * from tree-sitter) if the query does not compile. */
+static int hl_query_compile(struct hl_query *hq, const TSLanguage *lang, const char *src,
+                            size_t len, uint32_t *err_offset, TSQueryError *err)
 {
-	struct buf src;
-	buf_init(&src);
-	hq->tried = true;
-	hq->failed = true;
-	for (size_t i = 0; i < 4 && l->queries[i]; i++) {
-		size_t k = 0;
-		while (hl_query_names[k] && strcmp(hl_query_names[k], l->queries[i]) != 0)
-			k++;
-		if (!hl_query_names[k]) {
-			fprintf(stderr, "folio: internal error: highlight query %s is not built in\n",
-			        l->queries[i]);
-			buf_fini(&src);
-			return;
-		}
-		buf_append(&src, hl_query_texts[k], hl_query_lens[k]);
-		buf_putc(&src, '\n');
-	}
-	if (l->extra)
-		buf_puts(&src, l->extra);
-	uint32_t err_offset = 0;
-	TSQueryError err = TSQueryErrorNone;
-	hq->q = ts_query_new(l->language(), src.p, (uint32_t)src.len, &err_offset, &err);
-	if (!hq->q) {
-		fprintf(stderr,
-		        "folio: internal error: the %s highlight query does not compile "
-		        "(tree-sitter error %d at byte %u)\n",
-		        l->name, (int)err, err_offset);
-		buf_fini(&src);
-		return;
-	}
-	buf_fini(&src);
-
+	hq->q = ts_query_new(lang, src, (uint32_t)len, err_offset, err);
+	if (!hq->q)
+		return -1;
 	uint32_t ncap = ts_query_capture_count(hq->q);
 	hq->cap_class = xcalloc(ncap ? ncap : 1, sizeof *hq->cap_class);
 	for (uint32_t i = 0; i < ncap; i++) {
-		uint32_t len;
-		const char *name = ts_query_capture_name_for_id(hq->q, i, &len);
-		hq->cap_class[i] = hl_class_for(name, len);
+		uint32_t n;
+		const char *name = ts_query_capture_name_for_id(hq->q, i, &n);
+		hq->cap_class[i] = hl_class_for(name, n);
 	}
-
 	uint32_t npat = ts_query_pattern_count(hq->q);
 	hq->pred_at = xcalloc((size_t)npat + 1, sizeof *hq->pred_at);
 	for (uint32_t p = 0; p < npat; p++) {
 		uint32_t nsteps;
-		const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(hq->q, p, &nsteps);
+		const TSQueryPredicateStep *steps =
+		    ts_query_predicates_for_pattern(hq->q, p, &nsteps);
 		hq->pred_at[p] = hq->npreds;
 		for (uint32_t j = 0; j < nsteps;) {
 			uint32_t k = j;
@@ -599,7 +650,45 @@ static void hl_query_init(struct hl_query *hq, const struct hl_lang *l)
 		}
 	}
 	hq->pred_at[npat] = hq->npreds;
-	hq->failed = false;
+	return 0;
+}
+
+/* hl_query_init: compiles language l's built-in query files (and folio's
+ * extra patterns) into hq, once per thread. A failure is a build defect (a
+ * query that does not fit its grammar): it is reported on stderr once per
+ * thread and the language is then rendered plain. */
+static void hl_query_init(struct hl_query *hq, const struct hl_lang *l)
+{
+	struct buf src;
+	buf_init(&src);
+	hq->tried = true;
+	hq->failed = true;
+	for (size_t i = 0; i < 4 && l->queries[i]; i++) {
+		size_t k = 0;
+		while (hl_query_names[k] && strcmp(hl_query_names[k], l->queries[i]) != 0)
+			k++;
+		if (!hl_query_names[k]) {
+			fprintf(stderr,
+			        "folio: internal error: highlight query %s is not built in\n",
+			        l->queries[i]);
+			buf_fini(&src);
+			return;
+		}
+		buf_append(&src, hl_query_texts[k], hl_query_lens[k]);
+		buf_putc(&src, '\n');
+	}
+	if (l->extra)
+		buf_puts(&src, l->extra);
+	uint32_t err_offset = 0;
+	TSQueryError err = TSQueryErrorNone;
+	if (hl_query_compile(hq, l->language(), src.p, src.len, &err_offset, &err) < 0)
+		fprintf(stderr,
+		        "folio: internal error: the %s highlight query does not compile "
+		        "(tree-sitter error %d at byte %u)\n",
+		        l->name, (int)err, err_offset);
+	else
+		hq->failed = false;
+	buf_fini(&src);
 }
 
 /* ---- evaluating predicates ---- */
@@ -652,7 +741,7 @@ static bool hl_pred_ok(struct hl_state *st, const struct hl_query *hq, const str
 		bool hit = false;
 		switch (p->kind) {
 		case HL_EQ_STR: hit = hl_text_eq(text, node, p->str, p->str_len); break;
-		case HL_MATCH: hit = hl_text_match(st, text, node, &p->re); break;
+		case HL_MATCH: hit = hl_text_match(st, text, node, p->re); break;
 		case HL_ANY_OF:
 			for (uint32_t k = 0; k < p->count && !hit; k++) {
 				struct str s = hq->strs[p->first + k];
@@ -882,28 +971,33 @@ static uint64_t now_us(void)
 }
 
 /* hl_tree_ok: whether the query can run on the tree in reasonable time
- * (see HL_MAX_ERROR_WORK). One walk over the tree, far cheaper than the
- * query. */
+ * (see HL_MAX_ERROR_WORK and HL_MAX_DEPTH_WORK). One walk over the tree, far
+ * cheaper than the query. */
 static bool hl_tree_ok(TSTree *tree)
 {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
-	uint64_t work = 0;
+	uint64_t error_work = 0, depth_work = 0, depth = 0;
 	bool ok = true;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&c);
+		depth_work += depth;
 		if (ts_node_is_error(n)) {
 			uint64_t k = ts_node_child_count(n);
-			work += k * k;
-			if (work > HL_MAX_ERROR_WORK) {
-				ok = false;
-				break;
-			}
+			error_work += k * k;
 		}
-		if (ts_tree_cursor_goto_first_child(&c))
+		if (error_work > HL_MAX_ERROR_WORK || depth_work > HL_MAX_DEPTH_WORK) {
+			ok = false;
+			break;
+		}
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
 			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&c))
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (!ts_tree_cursor_goto_parent(&c))
 				goto done;
+			depth--;
+		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
@@ -1034,32 +1128,17 @@ const char *const *hl_classes(void)
 	return hl_class_list;
 }
 
-int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len)
+/* hl_run: highlights text[0..len) (clean UTF-8) with language li and query
+ * hq into out; on a timeout, a tree too costly to query or an output too
+ * large, out gets the plain escaped text instead. */
+static void hl_run(struct hl_state *st, struct buf *out, int li, struct hl_query *hq,
+                   const char *text, size_t len)
 {
-	struct hl_state *st = hl_state();
-	int li = hl_lang_index(lang, lang_len);
-	if (!code || len == 0)
-		return li < 0 ? -1 : 0;
-	const char *text = hl_clean(st, code, &len);
-	if (li < 0) {
-		put_text(out, text, len, NULL);
-		return -1;
-	}
-	struct hl_query *hq = &st->langs[li];
-	if (!hq->tried)
-		hl_query_init(hq, &hl_langs[li]);
 	const TSLanguage *tsl = hl_langs[li].language();
-	if (!hq->failed && ts_parser_language(st->parser) != tsl &&
-	    !ts_parser_set_language(st->parser, tsl))
-		hq->failed = true; /* an ABI the runtime does not load: a build defect */
-	if (hq->failed) {
-		hq->failed = true;
+	if ((ts_parser_language(st->parser) != tsl && !ts_parser_set_language(st->parser, tsl)) ||
+	    len > UINT32_MAX / 2) {
 		put_text(out, text, len, NULL);
-		return -1;
-	}
-	if (len > UINT32_MAX / 2) {
-		put_text(out, text, len, NULL);
-		return 0;
+		return;
 	}
 	uint64_t deadline = now_us() + HL_BUDGET_US;
 	ts_parser_set_timeout_micros(st->parser, HL_BUDGET_US);
@@ -1067,7 +1146,7 @@ int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *co
 	if (!tree) { /* timed out: the parser keeps its state for a resumption we do not want */
 		ts_parser_reset(st->parser);
 		put_text(out, text, len, NULL);
-		return 0;
+		return;
 	}
 	size_t mark = out->len;
 	int rc = hl_tree_ok(tree) ? 0 : -1;
@@ -1084,5 +1163,46 @@ int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *co
 			out->p[mark] = '\0';
 		put_text(out, text, len, NULL);
 	}
+}
+
+int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len)
+{
+	struct hl_state *st = hl_state();
+	int li = hl_lang_index(lang, lang_len);
+	if (!code || len == 0)
+		return li < 0 ? -1 : 0;
+	const char *text = hl_clean(st, code, &len);
+	if (li >= 0 && !st->langs[li].tried)
+		hl_query_init(&st->langs[li], &hl_langs[li]);
+	/* A grammar whose ABI the runtime does not load is a build defect too. */
+	if (li < 0 || st->langs[li].failed ||
+	    (ts_parser_language(st->parser) != hl_langs[li].language() &&
+	     !ts_parser_set_language(st->parser, hl_langs[li].language()))) {
+		put_text(out, text, len, NULL);
+		return -1;
+	}
+	hl_run(st, out, li, &st->langs[li], text, len);
+	return 0;
+}
+
+int hl_render_with(struct buf *out, const char *lang, size_t lang_len, const char *query,
+                   const char *code, size_t len)
+{
+	struct hl_state *st = hl_state();
+	int li = hl_lang_index(lang, lang_len);
+	struct hl_query hq;
+	uint32_t err_offset;
+	TSQueryError err;
+	memset(&hq, 0, sizeof hq);
+	if (li < 0 || hl_query_compile(&hq, hl_langs[li].language(), query, strlen(query),
+	                               &err_offset, &err) < 0) {
+		hl_query_fini(&hq);
+		if (code && len)
+			put_text(out, hl_clean(st, code, &len), len, NULL);
+		return -1;
+	}
+	if (code && len)
+		hl_run(st, out, li, &hq, hl_clean(st, code, &len), len);
+	hl_query_fini(&hq);
 	return 0;
 }

@@ -27,10 +27,17 @@ struct buf;
  * hl_classes lists the classes. A capture matching none of them (C's
  * @delimiter) marks its node as plain text.
  *
+ * The queries are the grammars' own (C++ and CUDA on top of C's, as their
+ * tree-sitter.json says), with all their predicates (#match? in Rust regex
+ * syntax, #eq?, #any-of?, their not- and any- forms; #set!, #is? and
+ * #is-not? ignored, as the highlighter ignores them); for Go and Python
+ * folio appends a few patterns of its own (see hl_langs in highlight.c).
+ *
  * Precedence, as tree-sitter's highlighter (0.21 and later) applies it:
  * when several patterns capture the same node, the last pattern in the
  * query files wins; a node inside a highlighted node gets a span of its own,
- * nested, so the innermost node wins visually. Spans always nest properly,
+ * nested, so the innermost node wins visually (of nodes with the same range
+ * only the last pattern's span is written). Spans always nest properly,
  * and none crosses a line: a span open at a newline is closed before it and
  * opened again after it, so each line of the output is balanced HTML (for
  * line numbers and highlighted lines). Invalid UTF-8 and NUL bytes come out
@@ -47,8 +54,10 @@ const char *hl_lookup(const char *lang, size_t len);
  * alias, lang_len bytes) to out. Returns 0, or -1 if the language is
  * unknown (or, a build defect, its grammar or query cannot be loaded), in
  * which case out gets the escaped plain code and the caller warns. A block
- * that takes tree-sitter too long (the parse or the query, a few seconds)
- * or would blow up the output also comes out as escaped plain code, with 0.
+ * that takes tree-sitter too long (4 s for the parse and the query), whose
+ * tree would be too costly to query (100k unmatched parentheses) or whose
+ * output would be over 40 times its size also comes out as escaped plain
+ * code, with 0.
  * Thread-safe: each thread has its own parser and compiled queries,
  * created on first use and kept until hl_thread_cleanup (or the thread's
  * exit). */
@@ -64,5 +73,12 @@ const char *const *hl_languages(void);
 /* hl_classes: every class name hl_render emits ("hl-keyword",
  * "hl-function-builtin", ...), NULL-terminated (static). */
 const char *const *hl_classes(void);
+
+/* hl_render_with: for tests: hl_render with the query text given (in
+ * place of the built-in queries; compiled on each call). Returns -1, with
+ * out getting the plain code, for an unknown language or a query that does
+ * not compile. */
+int hl_render_with(struct buf *out, const char *lang, size_t lang_len, const char *query,
+                   const char *code, size_t len);
 
 #endif

@@ -97,7 +97,7 @@ static void test_parse(void)
 	STR_EQ(s(o.lang), "linenos");
 	INT_EQ(o.linenos, 0);
 
-	/* linenos=true and false; the last word wins */
+	/* linenos=true and linenos=false */
 	INT_EQ(parse("c {linenos=true}", &o), 0);
 	INT_EQ(o.linenos, 1);
 	INT_EQ(parse("c {linenos=false}", &o), 0);

@@ -35,7 +35,7 @@ static int render(const char *md, int smart, int math, int line_offset, struct m
 	struct diag d;
 	diag_init(&d, NULL);
 	d.capture = errs;
-	struct md_options o = {smart, math, 1};
+	struct md_options o = {.smart = smart, .math = math, .unsafe = 1};
 	size_t n = strlen(md);
 	int rc = md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, line_offset, doc);
 	diag_fini(&d);
@@ -333,7 +333,7 @@ static void test_headings(void)
 	struct diag d;
 	diag_init(&d, NULL);
 	d.capture = &errs;
-	struct md_options o = {0, 1, 1};
+	struct md_options o = {.smart = 0, .math = 1, .unsafe = 1};
 	int rc = md_render(A, &o, &d, "content/posts/p.md", file, sizeof file - 1, body,
 	                   strlen(body), 4, &doc);
 	diag_fini(&d);
@@ -512,7 +512,7 @@ static void test_random_bytes(void)
 				break;
 		}
 		struct md_doc doc;
-		struct md_options o = {(int)(seed & 1), 1, 1};
+		struct md_options o = {.smart = (int)(seed & 1), .math = 1, .unsafe = 1};
 		md_render(A, &o, NULL, "r.md", doc_bytes, n, doc_bytes, n, 0, &doc);
 		if (!valid_utf8(doc.html) || !valid_utf8(doc.summary_text) ||
 		    !valid_utf8(doc.summary_html) ||
@@ -551,7 +551,7 @@ static void *thread_main(void *p)
 {
 	struct thread_arg *t = p;
 	struct arena *a = arena_new();
-	struct md_options o = {1, 1, 1};
+	struct md_options o = {.smart = 1, .math = 1, .unsafe = 1};
 	for (int i = 0; i < 40; i++) {
 		struct md_doc doc;
 		md_render(a, &o, NULL, "t.md", THREAD_DOC, sizeof THREAD_DOC - 1, THREAD_DOC,
@@ -566,7 +566,7 @@ static void *thread_main(void *p)
 static void test_threads(void)
 {
 	struct md_doc doc;
-	struct md_options o = {1, 1, 1};
+	struct md_options o = {.smart = 1, .math = 1, .unsafe = 1};
 	md_render(A, &o, NULL, "t.md", THREAD_DOC, sizeof THREAD_DOC - 1, THREAD_DOC,
 	          sizeof THREAD_DOC - 1, 0, &doc);
 	OK(strstr(doc.html.p, "<del>struck</del>") != NULL);
@@ -596,7 +596,7 @@ static void timed(const char *name, const char *md, double limit)
 {
 	struct md_doc doc;
 	struct arena *a = arena_new();
-	struct md_options o = {1, 1, 1};
+	struct md_options o = {.smart = 1, .math = 1, .unsafe = 1};
 	clock_t t0 = clock();
 	md_render(a, &o, NULL, "p.md", md, strlen(md), md, strlen(md), 0, &doc);
 	double s = seconds_since(t0);
@@ -754,8 +754,8 @@ static void run_case(const struct spec_case *c)
 	buf_init(&got);
 	diag_init(&d, NULL);
 	d.capture = &errs;
-	struct md_options o = {has_word(opts, "smart"), !has_word(opts, "nomath"),
-	                       !has_word(opts, "safe")};
+	struct md_options o = {.smart = has_word(opts, "smart"), .math = !has_word(opts, "nomath"),
+	                       .unsafe = !has_word(opts, "safe")};
 	struct md_doc doc;
 	md_render(A, &o, &d, "content/posts/case.md", md->text.p, md->text.len, md->text.p,
 	          md->text.len, option_int(opts, "line_offset="), &doc);

@@ -64,7 +64,7 @@ static int build_opts(int drafts, int future, int jobs)
 	int e = config_load(arena, &d, dir, NULL, &cfg);
 	if (!e) {
 		e += content_load(arena, &d, dir, &cfg, &c);
-		struct build_opts o = {drafts, future, NOW, jobs, 5};
+		struct build_opts o = {.drafts = drafts, .future = future, .now = NOW, .jobs = jobs, .max_related = 5};
 		e += site_build(arena, &d, &cfg, &c, &o, &s);
 		built = 1;
 	}

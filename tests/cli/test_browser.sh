@@ -1,0 +1,120 @@
+# test_browser.sh: the example blog in a real browser. Builds
+# examples/techblog into $TMP, serves it on a free loopback port with
+# python3's http.server, and runs tests/browser/media.mjs (playwright-core
+# driving Debian's chromium) against it; the server is stopped at the end,
+# also on failure. Screenshots go to $TEST_OUTPUT (default
+# tests/browser/out). Needs node, chromium and tests/browser/node_modules
+# (scripts/deps-browser.sh installs them): without them the suite fails on
+# CI (CI=true) and is skipped elsewhere.
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the other tests use
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+export CHROMIUM
+TEST_OUTPUT=${TEST_OUTPUT:-tests/browser/out}
+export TEST_OUTPUT
+
+server=""
+stop_server() {
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null
+		wait "$server" 2>/dev/null
+		server=""
+	fi
+}
+trap 'stop_server; rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---- what the browser test needs ----
+
+missing=""
+command -v node >/dev/null 2>&1 || missing="$missing node"
+[ -x "$CHROMIUM" ] || missing="$missing chromium ($CHROMIUM)"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -f tests/browser/node_modules/playwright-core/package.json ] || missing="$missing tests/browser/node_modules (npm ci)"
+if [ -n "$missing" ]; then
+	if [ "${CI:-}" = true ]; then
+		rc=1
+		out=""
+		err="missing:$missing (scripts/deps-browser.sh installs them)"
+		check "the browser test has what it needs" false
+		finish
+		exit 1
+	fi
+	echo "skipped: missing$missing (run sh scripts/deps-browser.sh)"
+	finish
+	exit 0
+fi
+
+# ---- the site, built and served ----
+
+cp -r examples/techblog "$TMP/techblog"
+rm -rf "$TMP/techblog/.folio-cache" "$TMP/techblog/public"
+run build "$TMP/techblog" -o "$TMP/site"
+check "the example blog builds" test "$rc" -eq 0
+if [ "$rc" -ne 0 ]; then
+	finish
+	exit 1
+fi
+
+# free_port: a loopback port nothing listens on now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# serving PORT: whether the server answers on PORT (within 10 seconds).
+serving() {
+	python3 - "$1" <<'EOF'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen("http://127.0.0.1:%s/" % sys.argv[1], timeout=1).read()
+        sys.exit(0)
+    except Exception:
+        time.sleep(0.1)
+sys.exit(1)
+EOF
+}
+
+# Another program may take the port between free_port and the bind: try
+# again with another.
+port=""
+for try in 1 2 3; do
+	p=$(free_port)
+	python3 -m http.server --bind 127.0.0.1 --directory "$TMP/site" "$p" >"$TMP/http.log" 2>&1 &
+	server=$!
+	if serving "$p"; then
+		port=$p
+		break
+	fi
+	stop_server
+done
+out=""
+err=$(cat "$TMP/http.log" 2>/dev/null)
+check "the site is served on a loopback port" test -n "$port"
+if [ -z "$port" ]; then
+	finish
+	exit 1
+fi
+
+# ---- the browser ----
+
+# The script stops itself after 3 minutes; timeout(1) is a last resort.
+BASE_URL=http://127.0.0.1:$port timeout 240 node tests/browser/media.mjs >"$TMP/browser.out" 2>&1
+node_rc=$?
+stop_server
+grep -v '^ok ' "$TMP/browser.out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/browser.out" | tail -n 1)
+if [ -n "$line" ]; then
+	p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
+	pass=$((pass + p))
+	fail=$((fail + f))
+	echo "browser (media.mjs): $line; screenshots in $TEST_OUTPUT"
+fi
+rc=$node_rc
+out=$(tail -n 5 "$TMP/browser.out")
+err=""
+check "media.mjs ends with its counts" test -n "$line"
+check "media.mjs exits 0 when nothing failed" test "$node_rc" -eq 0 -o "${f:-1}" -ne 0
+finish
