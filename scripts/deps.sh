@@ -41,7 +41,9 @@ codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 # their own scripts, which reuse the private apt configuration made here.
 more() {
 	for f in scripts/deps-*.sh; do
-		[ -f "$f" ] && sh "$f"
+		if [ -f "$f" ]; then
+			sh "$f" || exit 1
+		fi
 	done
 	exit 0
 }

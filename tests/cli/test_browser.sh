@@ -79,7 +79,7 @@ EOF
 # Another program may take the port between free_port and the bind: try
 # again with another.
 port=""
-for try in 1 2 3; do
+for _ in 1 2 3; do
 	p=$(free_port)
 	python3 -m http.server --bind 127.0.0.1 --directory "$TMP/site" "$p" >"$TMP/http.log" 2>&1 &
 	server=$!
