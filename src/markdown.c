@@ -1259,22 +1259,34 @@ static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_nod
 		cmark_node_free(drop[i]);
 	free(drop);
 
-	struct buf html, text, folded;
+	struct buf html;
 	buf_init(&html);
-	buf_init(&text);
-	buf_init(&folded);
 	for (cmark_node *b = from; b != to; b = cmark_node_next(b)) {
 		size_t n;
 		char *h = render_html(b, options, NULL, &n);
 		buf_append(&html, h, n);
 		cmark_get_default_mem_allocator()->free(h);
+	}
+	out->summary_html = arena_str(r->a, html.p ? html.p : "", html.len);
+	buf_fini(&html);
+}
+
+/* summary_text: the plain text of the summary's blocks, taken before the
+ * block passes turn formulas into MathML (as text, a formula is its TeX). */
+static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmark_node *first_para,
+                         struct md_doc *out)
+{
+	cmark_node *from = more ? cmark_node_first_child(root) : first_para;
+	cmark_node *to = more ? more : first_para ? cmark_node_next(first_para) : NULL;
+	struct buf text, folded;
+	buf_init(&text);
+	buf_init(&folded);
+	for (cmark_node *b = from; b && b != to; b = cmark_node_next(b)) {
 		plain_text(b, &text);
 		buf_putc(&text, ' ');
 	}
 	fold_space(&folded, text.p ? text.p : "", text.len);
-	out->summary_html = arena_str(r->a, html.p ? html.p : "", html.len);
 	out->summary_text = cut_summary(r->a, folded.p ? folded.p : "", folded.len);
-	buf_fini(&html);
 	buf_fini(&text);
 	buf_fini(&folded);
 }
@@ -1395,6 +1407,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 
 	/* Pass 2: the counts, once the {#id}s are out of the text. */
 	count(root, out);
+
+	summary_text(&r, root, more, first_para, out);
 
 	/* Pass 3: code, math, images and figures become folio's HTML. */
 	r.errors += md_blocks(&mc, root);

@@ -183,7 +183,7 @@ static char *local_path(const struct md_ctx *c, const char *url, const char **wh
 {
 	const char *base = url[0] == '/' ? c->o->static_dir : c->o->asset_dir;
 	if (!base) {
-		*why = "a relative image needs the post to be a bundle (content/posts/SLUG/index.md with the image "
+		*why = "a relative file needs the post to be a bundle (content/posts/SLUG/index.md with the file "
 		       "beside it), or a path from static/ such as /img/x.png";
 		return NULL;
 	}

@@ -67,6 +67,13 @@ check "a damaged cache file is no error" test "$rc" -eq 0
 check "a damaged cache file is not reported" test -z "$err"
 check "a build over a damaged cache gives the same output" test "$(manifest "$TMP/c1")" = "$(manifest "$TMP/c3")"
 check "a damaged cache file is rewritten" grep -q '^folio-math-cache' "$S"/.folio-cache/math/*.cache
+# A cache cut short (its header whole, an entry cut): the same.
+for f in "$S"/.folio-cache/math/*.cache; do
+	head -c "$(($(wc -c <"$f") / 2))" "$f" >"$TMP/half" && cat "$TMP/half" >"$f"
+done
+run build "$S" -o "$TMP/c4"
+check "a truncated cache file is no error" test "$rc" -eq 0 -a -z "$err"
+check "a build over a truncated cache gives the same output" test "$(manifest "$TMP/c1")" = "$(manifest "$TMP/c4")"
 
 # ---- math.macros ----
 
