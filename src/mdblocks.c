@@ -156,8 +156,20 @@ static void formula(struct md_ctx *c, cmark_node *n)
 		 * the problem's column follows from the offset */
 		if (col > 0) {
 			col += display ? 2 : 1;
-			if (pos >= 0 && !memchr(tex, '\n', (size_t)pos))
+			if (pos >= 0 && !memchr(tex, '\n', (size_t)pos)) {
 				col += pos;
+			} else if (pos >= 0) {
+				/* on a later line of the formula: count its lines; the
+				 * column is the offset in that line (formulas spread over
+				 * lines are rarely indented) */
+				int last = -1;
+				for (int i = 0; i < pos; i++)
+					if (tex[i] == '\n') {
+						line++;
+						last = i;
+					}
+				col = pos - last;
+			}
 		}
 		report(c, DIAG_ERROR, line, col, "math: %s", err.p ? err.p : "cannot typeset this formula");
 	}
@@ -309,8 +321,47 @@ static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
 	buf_fini(&out);
 }
 
+/* find_in_source: the place of the first occurrence of needle in the file
+ * at or after body line `line` (cmark gives no positions to inline nodes:
+ * an image's place is found from its paragraph's). Leaves line/col alone
+ * when not found within a few lines. */
+static void find_in_source(const struct md_ctx *c, const char *needle, int *line, int *col)
+{
+	if (!c->src || !needle || !*needle || *line <= 0)
+		return;
+	int l = 1;
+	const char *p = c->src, *end = c->src + c->src_len;
+	while (l < *line + c->line_offset && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+		l++;
+	}
+	const char *hit = memmem(p, (size_t)(end - p), needle, strlen(needle));
+	if (!hit)
+		return;
+	int nl_count = 0;
+	const char *ls = p;
+	for (const char *q = p; q < hit; q++)
+		if (*q == '\n') {
+			nl_count++;
+			ls = q + 1;
+		}
+	if (nl_count > 200)
+		return;
+	*line += nl_count;
+	*col = (int)(hit - ls) + 1;
+}
+
 static void image(struct md_ctx *c, cmark_node *img, int line, int col)
 {
+	char needle[1100];
+	const char *u = cmark_node_get_url(img);
+	snprintf(needle, sizeof needle, "](%s", u ? u : "");
+	find_in_source(c, needle, &line, &col);
+	if (col > 1)
+		col += 2; /* at the address, after "](" */
 	struct buf out;
 	buf_init(&out);
 	image_html(c, img, line, col, 1, &out);
