@@ -142,7 +142,8 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-void buf_put_html(struct buf *b, const char *s, size_t n)
+/* put_escaped: s with & < > " escaped, and ' too when apos. */
+static void put_escaped(struct buf *b, const char *s, size_t n, int apos)
 {
 	size_t start = 0;
 	buf_reserve(b, n);
@@ -153,7 +154,11 @@ void buf_put_html(struct buf *b, const char *s, size_t n)
 		case '<': rep = "&lt;"; break;
 		case '>': rep = "&gt;"; break;
 		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
+		case '\'':
+			if (!apos)
+				continue;
+			rep = "&#39;";
+			break;
 		default: continue;
 		}
 		buf_append(b, s + start, i - start);
@@ -161,6 +166,16 @@ void buf_put_html(struct buf *b, const char *s, size_t n)
 		start = i + 1;
 	}
 	buf_append(b, s + start, n - start);
+}
+
+void buf_put_html(struct buf *b, const char *s, size_t n)
+{
+	put_escaped(b, s, n, 1);
+}
+
+void buf_put_html_text(struct buf *b, const char *s, size_t n)
+{
+	put_escaped(b, s, n, 0);
 }
 
 struct str buf_str(const struct buf *b)

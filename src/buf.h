@@ -41,6 +41,9 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* buf_put_html: appends s with & < > " ' escaped for HTML text and attributes. */
 void buf_put_html(struct buf *b, const char *s, size_t n);
+/* buf_put_html_text: the same without ' (as cmark escapes text), for HTML
+ * that must match cmark's byte for byte. */
+void buf_put_html_text(struct buf *b, const char *s, size_t n);
 struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);

@@ -69,7 +69,7 @@ static int is_math(cmark_node *n)
 
 /* strbuf_put_esc: appends s[0..n) to a cmark buffer with & < > " escaped,
  * as cmark escapes text. */
-static void strbuf_put_esc(cmark_strbuf *b, const char *s, size_t n)
+static void strbuf_put_html_text(cmark_strbuf *b, const char *s, size_t n)
 {
 	size_t start = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -88,26 +88,6 @@ static void strbuf_put_esc(cmark_strbuf *b, const char *s, size_t n)
 	cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(n - start));
 }
 
-/* buf_put_esc: the same for a struct buf (buf_put_html also escapes '\'',
- * which cmark does not: this keeps the TOC's HTML like the body's). */
-static void buf_put_esc(struct buf *b, const char *s, size_t n)
-{
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *rep;
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		default: continue;
-		}
-		buf_append(b, s + start, i - start);
-		buf_puts(b, rep);
-		start = i + 1;
-	}
-	buf_append(b, s + start, n - start);
-}
 
 static struct str arena_str(struct arena *a, const char *p, size_t n)
 {
@@ -281,7 +261,7 @@ static void math_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r
 	cmark_strbuf_puts(r->html, cmark_node_get_type(node) == node_math_display
 	                               ? "<span class=\"math display\">"
 	                               : "<span class=\"math inline\">");
-	strbuf_put_esc(r->html, tex, strlen(tex));
+	strbuf_put_html_text(r->html, tex, strlen(tex));
 	cmark_strbuf_puts(r->html, "</span>");
 }
 
@@ -323,11 +303,11 @@ static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer
 			cmark_strbuf_putc(r->html, '\n');
 		snprintf(tag, sizeof tag, "<h%d id=\"", level);
 		cmark_strbuf_puts(r->html, tag);
-		strbuf_put_esc(r->html, id, strlen(id));
+		strbuf_put_html_text(r->html, id, strlen(id));
 		cmark_strbuf_puts(r->html, "\">");
 	} else {
 		cmark_strbuf_puts(r->html, " <a class=\"anchor\" href=\"#");
-		strbuf_put_esc(r->html, id, strlen(id));
+		strbuf_put_html_text(r->html, id, strlen(id));
 		snprintf(tag, sizeof tag, "</h%d>\n", level);
 		cmark_strbuf_puts(r->html, "\" aria-label=\"Link to this section\">#</a>");
 		cmark_strbuf_puts(r->html, tag);
@@ -1046,7 +1026,7 @@ static void toc_html(cmark_node *h, struct buf *b)
 				buf_puts(b, cmark_node_get_type(n) == node_math_display
 				                ? "<span class=\"math display\">"
 				                : "<span class=\"math inline\">");
-				buf_put_esc(b, tex, strlen(tex));
+				buf_put_html_text(b, tex, strlen(tex));
 				buf_puts(b, "</span>");
 			}
 			continue;
@@ -1058,13 +1038,13 @@ static void toc_html(cmark_node *h, struct buf *b)
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_TEXT: {
 			const char *lit = cmark_node_get_literal(n);
-			buf_put_esc(b, lit, strlen(lit));
+			buf_put_html_text(b, lit, strlen(lit));
 			break;
 		}
 		case CMARK_NODE_CODE: {
 			const char *lit = cmark_node_get_literal(n);
 			buf_puts(b, "<code>");
-			buf_put_esc(b, lit, strlen(lit));
+			buf_put_html_text(b, lit, strlen(lit));
 			buf_puts(b, "</code>");
 			break;
 		}

@@ -48,21 +48,6 @@ static void esc(struct buf *b, const char *s, size_t n)
 	buf_put_html(b, s, n);
 }
 
-/* esc_code: code text escaped as cmark escapes it (& < > ", not '), so
- * that a block without options renders exactly as in cmark. */
-static void esc_code(struct buf *b, const char *s, size_t n)
-{
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *rep = s[i] == '&' ? "&amp;" : s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : s[i] == '"' ? "&quot;" : NULL;
-		if (!rep)
-			continue;
-		buf_append(b, s + start, i - start);
-		buf_puts(b, rep);
-		start = i + 1;
-	}
-	buf_append(b, s + start, n - start);
-}
 
 /* ---- code blocks ---- */
 
@@ -105,7 +90,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	}
 	if (!highlighted) {
 		buf_reset(&hl);
-		esc_code(&hl, code ? code : "", clen);
+		buf_put_html_text(&hl, code ? code : "", clen); /* as cmark escapes code */
 	}
 	if (o.title.len) {
 		buf_puts(&out, "<figure class=\"code\"><figcaption class=\"code-title\">");

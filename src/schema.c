@@ -1,5 +1,6 @@
 /* schema.c: typed reading of YAML maps with diagnostics. */
 #include "schema.h"
+#include "civil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,15 +184,6 @@ int tz_valid(const char *name)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
 
 /* tz_offset: the offset (minutes east of UTC) of local time `local` (as if
  * UTC seconds) in zone tz. Uses the C library's zone database through TZ;

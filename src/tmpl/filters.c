@@ -2,6 +2,7 @@
  * arguments bound to the parameters it declares (missing optional ones are
  * TV_UNDEF) and stores its result; strings come from the render's arena. */
 #include "internal.h"
+#include "../civil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1197,16 +1198,6 @@ static int parse_date(struct str s, struct datetime *dt)
 	return 0;
 }
 
-/* days_from_civil: days since 1970-01-01 (Howard Hinnant's algorithm). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
 
 static void civil_from_days(int64_t z, struct datetime *dt)
 {
