@@ -21,10 +21,13 @@ EXTRA_CPPFLAGS :=
 CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include $(EXTRA_CPPFLAGS)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
+# libmicrohttpd (folio serve): static when the system has the archive; the
+# TLS library it was built against stays a shared one.
+MHD_LIBS = $(if $(wildcard $(SYS_LIB)/libmicrohttpd.a),$(SYS_LIB)/libmicrohttpd.a -lgnutls,-lmicrohttpd)
 # Static libraries: folio is one self-contained binary.
 LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
-       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(EXTRA_LIBS) -lm -pthread
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(MHD_LIBS) $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
@@ -131,13 +134,11 @@ bench-tmpl: deps
 format:
 	clang-format -i $(SRC) $(HDR) $(TEST_SRC)
 
-# Builds the example blog and serves it on http://127.0.0.1:8080 with
-# python3's http.server (until folio has a server of its own).
+# Builds folio and serves the example blog on http://127.0.0.1:8080 with
+# folio serve: editing a file of examples/techblog/ reloads the open tabs.
 demo: deps
 	@$(MAKE) --no-print-directory folio
-	./folio build examples/techblog -o build/demo-site
-	@echo "serving the example blog on http://127.0.0.1:8080 (Ctrl-C stops)"
-	cd build/demo-site && python3 -m http.server 8080 --bind 127.0.0.1
+	./folio serve examples/techblog --port 8080
 
 clean:
 	rm -rf build folio

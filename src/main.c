@@ -9,6 +9,7 @@
 #include "build.h"
 #include "diag.h"
 #include "scaffold.h"
+#include "serve.h"
 #include "version.h"
 
 #include <stdarg.h>
@@ -39,6 +40,23 @@ static const struct command commands[] = {
 	 "\n"
 	 "Every error is reported as path:line:col: error: message; nothing is\n"
 	 "written when there is one. Exit status: 0 built, 1 errors in the site,\n"
+	 "2 usage errors.\n"},
+	{"serve", "build the site, serve it locally and rebuild on changes",
+	 "usage: folio serve [DIR] [--port PORT] [--bind ADDR] [--drafts] [--future]\n"
+	 "\n"
+	 "Builds the site in DIR (default: the current folder) into a temporary\n"
+	 "folder (never DIR/public) and serves it on http://127.0.0.1:PORT/. When a\n"
+	 "file of the site changes, the site is rebuilt and open tabs reload,\n"
+	 "keeping their scroll position; a build error is shown in every open tab\n"
+	 "(and on stderr) until it is fixed. Ctrl-C stops the server.\n"
+	 "\n"
+	 "  -p, --port PORT    the TCP port (default: 8080)\n"
+	 "  --bind ADDR        the numeric address to listen on (default: 127.0.0.1;\n"
+	 "                     any other is announced with a warning)\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "\n"
+	 "Exit status: 0 stopped by a signal, 1 the server could not start,\n"
 	 "2 usage errors.\n"},
 	{"new", "create a new site or a new post",
 	 "usage: folio new site DIR\n"
@@ -201,6 +219,40 @@ static int cmd_build(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int cmd_serve(int argc, char **argv)
+{
+	struct serve_options o;
+	memset(&o, 0, sizeof o);
+	o.port = 8080;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			o.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			o.future = 1;
+		else if ((v = option_value(argc, argv, &i, "-p", "--port", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 65535)
+				return usage_error("serve", "--port needs a port number from 1 to 65535, not '%s'", v);
+			o.port = (int)n;
+		} else if ((v = option_value(argc, argv, &i, NULL, "--bind", &missing)))
+			o.bind = v;
+		else if (missing)
+			return usage_error("serve", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("serve", "unknown option '%s'", a);
+		else if (o.site_dir)
+			return usage_error("serve", "one site folder only (got a second: '%s')", a);
+		else
+			o.site_dir = a;
+	}
+	if (!o.site_dir)
+		o.site_dir = ".";
+	return serve_run(&o);
+}
+
 static int cmd_new(int argc, char **argv)
 {
 	if (argc < 1)
@@ -272,6 +324,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "build"))
 		return cmd_build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "serve"))
+		return cmd_serve(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);

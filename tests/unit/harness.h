@@ -71,6 +71,7 @@ void test_markdown(void);
 void test_imagesize(void);
 void test_directive(void);
 void test_codeblock(void);
+void test_serve(void);
 /* Parts that need libraries of their own are built only when wired in
  * (mk/): their tests are weak symbols, run when present. */
 void test_math(void) __attribute__((weak));

@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	test_imagesize();
 	test_directive();
 	test_codeblock();
+	test_serve();
 	if (test_math)
 		test_math();
 	if (test_highlight)

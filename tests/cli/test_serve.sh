@@ -1,0 +1,258 @@
+# test_serve.sh: folio serve: pages, types, 404, caching, HEAD, hostile
+# requests and Host headers refused, rebuild on change with Server-Sent
+# Events (reload, error), and a clean exit on SIGTERM.
+. "$(dirname "$0")/lib.sh"
+
+spid=""
+# the server is always stopped, even when a check fails or the test is killed
+cleanup() {
+	if [ -n "$spid" ]; then
+		kill -TERM "$spid" 2>/dev/null
+		sleep 0.2
+		kill -KILL "$spid" 2>/dev/null
+	fi
+	for p in $(cat "$TMP"/curl.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+	echo "FAIL curl and python3 are needed (scripts/deps.sh installs them)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+run serve --port 0
+check "--port 0 is a usage error" test "$rc" -eq 2
+run serve --port
+check "--port without a value is a usage error" test "$rc" -eq 2
+run serve --bind localhost --port 1
+check "a name for --bind is refused" test "$rc" -eq 2
+run serve "$TMP/nosuch" --port 1
+check "a missing site folder exits 1" test "$rc" -eq 1
+run help serve
+check "help serve" contains "$out" "usage: folio serve"
+
+"$FOLIO" new site "$TMP/site" >/dev/null
+site=$TMP/site
+post=$site/content/posts/why-this-blog.md
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+url=http://127.0.0.1:$port
+TMPDIR=$TMP "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+spid=$!
+up=0
+for _ in $(seq 1 100); do
+	if curl -s -o /dev/null --max-time 1 "$url/"; then
+		up=1
+		break
+	fi
+	sleep 0.1
+done
+out=$(cat "$TMP/serve.out")
+err=$(cat "$TMP/serve.err")
+check "the server answers" test "$up" -eq 1
+check "it says where it serves" contains "$err" "http://127.0.0.1:$port/"
+check "nothing is written to the site's public/" test ! -e "$site/public"
+
+# status code and content type of a request: "CODE TYPE"
+get() { curl -s -o "$TMP/body" -D "$TMP/head" --max-time 5 -w '%{http_code} %{content_type}' "$@"; }
+
+r=$(get "$url/")
+check "/ is 200 text/html; charset=utf-8" test "$r" = "200 text/html; charset=utf-8"
+check "/ gets the reload script" grep -q "EventSource('/__folio/events')" "$TMP/body"
+check "the script is before </body>" grep -q '^</script>$' "$TMP/body"
+r=$(get "$url/posts/why-this-blog/")
+check "a post is 200 text/html" test "$r" = "200 text/html; charset=utf-8"
+r=$(get "$url/style.css")
+check "style.css is text/css; charset=utf-8" test "$r" = "200 text/css; charset=utf-8"
+check "CSS gets no script" sh -c "! grep -q EventSource '$TMP/body'"
+r=$(get "$url/favicon.svg")
+check "an SVG is image/svg+xml" test "$r" = "200 image/svg+xml; charset=utf-8"
+r=$(get "$url/feed.xml")
+check "feed.xml is application/xml" test "$r" = "200 application/xml; charset=utf-8"
+r=$(get "$url/posts/why-this-blog")
+check "a folder without / is redirected" test "${r%% *}" = 301
+check "to the folder with /" grep -qi '^Location: /posts/why-this-blog/' "$TMP/head"
+r=$(get "$url/no/such/page")
+check "a missing page is 404" test "$r" = "404 text/html; charset=utf-8"
+check "the 404 page is the site's 404.html" grep -q '<html' "$TMP/body"
+
+get "$url/posts/why-this-blog/" >/dev/null
+etag=$(grep -i '^ETag:' "$TMP/head" | sed 's/^[^:]*: *//' | tr -d '\r')
+lastmod=$(grep -i '^Last-Modified:' "$TMP/head" | sed 's/^[^:]*: *//' | tr -d '\r')
+check "an ETag is sent" test -n "$etag"
+check "a Last-Modified is sent" test -n "$lastmod"
+r=$(get -H "If-None-Match: $etag" "$url/posts/why-this-blog/")
+check "If-None-Match gives 304" test "${r%% *}" = 304
+r=$(get -H "If-None-Match: \"other\"" "$url/posts/why-this-blog/")
+check "another ETag gives 200" test "${r%% *}" = 200
+r=$(get -H "If-Modified-Since: $lastmod" "$url/posts/why-this-blog/")
+check "If-Modified-Since gives 304" test "${r%% *}" = 304
+r=$(get -I "$url/")
+check "HEAD is 200 text/html" test "$r" = "200 text/html; charset=utf-8"
+check "HEAD has no body" sh -c "! grep -q '<html' '$TMP/body'"
+check "HEAD has a Content-Length" grep -qi '^Content-Length: [1-9]' "$TMP/head"
+r=$(get -X POST -d x "$url/")
+check "POST is 405" test "${r%% *}" = 405
+
+# Host headers: DNS rebinding
+for h in evil.example "evil.example:$port" "localhost.evil.example:$port" "127.0.0.1.nip.io:$port" "localhost:1"; do
+	r=$(get -H "Host: $h" "$url/")
+	check "Host $h is refused" test "${r%% *}" = 403
+done
+for h in localhost "localhost:$port" "127.0.0.1:$port" "[::1]:$port"; do
+	r=$(get -H "Host: $h" "$url/")
+	check "Host $h is served" test "${r%% *}" = 200
+done
+
+# Hostile targets through curl, which sends them as written.
+for t in /../../../../etc/passwd /.. /posts/../../etc/passwd /%2e%2e/%2e%2e/etc/passwd /%2E%2E/etc/passwd \
+	/.%2e/etc/passwd /%2e./etc/passwd /..%2f..%2fetc%2fpasswd /%2fetc%2fpasswd /..%5c..%5cetc%5cpasswd \
+	/%252e%252e/%252e%252e/etc/passwd /%252fetc /%25 /% /%zz /index.html%00 /index.html%00.css /%00 \
+	/a%0d%0aX:y /./index.html //etc/passwd /posts//why-this-blog/ /.folio-output /%2efolio-output \
+	/etc/passwd /proc/self/environ; do
+	r=$(curl -s --path-as-is -o "$TMP/body" --max-time 5 -w '%{http_code}' "$url$t")
+	case "$r" in 400 | 403 | 404) ok=1 ;; *) ok=0 ;; esac
+	check "$t is refused ($r)" test "$ok" -eq 1
+	check "$t leaks nothing" sh -c "! grep -q 'root:' '$TMP/body'"
+done
+
+# Links in the served folder that lead out of it (the folder is under
+# TMPDIR; the next rebuild replaces it).
+outdir=$(echo "$TMP"/folio-serve-*/site)
+check "the site is built under TMPDIR" test -f "$outdir/index.html"
+mkdir -p "$TMP/outside"
+echo 'root:x:0:0:outside' >"$TMP/outside/passwd"
+ln -s "$TMP/outside" "$outdir/leakdir"
+ln -s "$TMP/outside/passwd" "$outdir/leak.txt"
+ln -s /etc "$outdir/etc"
+ln -s style.css "$outdir/same.css"
+for t in /leakdir/passwd /leakdir/ /leak.txt /etc/passwd /etc/hostname; do
+	r=$(curl -s --path-as-is -o "$TMP/body" --max-time 5 -w '%{http_code}' "$url$t")
+	check "the link $t is refused ($r)" test "$r" = 403
+	check "the link $t leaks nothing" sh -c "! grep -q 'root:' '$TMP/body'"
+done
+r=$(get "$url/same.css")
+check "a link inside the site is served" test "$r" = "200 text/css; charset=utf-8"
+
+# Hostile request lines curl would not send: raw sockets.
+python3 - "$port" >"$TMP/raw" <<'PY'
+import socket, sys
+port = int(sys.argv[1])
+targets = [
+    b"/..\\..\\etc\\passwd", b"/\\etc\\passwd", b"/index.html\\", b"..\\..\\etc\\passwd",
+    b"http://127.0.0.1/index.html", b"http://evil.example/", b"https://localhost/", b"//evil.example/x",
+    b"*", b"etc/passwd", b"../etc/passwd", b"/../etc/passwd", b"/a\x00b", b"/a\tb",
+    b"file:///etc/passwd", b"/%c0%ae%c0%ae/etc/passwd", b"/..;/etc/passwd",
+]
+for t in targets:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET " + t + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % port)
+    data = b""
+    try:
+        while True:
+            k = s.recv(65536)
+            if not k:
+                break
+            data += k
+    except socket.timeout:
+        pass
+    s.close()
+    code = data.split(b" ", 2)[1].decode() if data.startswith(b"HTTP/") else "none"
+    leak = b"root:" in data
+    print(repr(t)[2:-1].replace(" ", "_"), code, "leak" if leak else "clean")
+PY
+while read -r t code leak; do
+	case "$code" in 400 | 403 | 404) ok=1 ;; *) ok=0 ;; esac
+	check "raw $t is refused ($code)" test "$ok" -eq 1
+	check "raw $t leaks nothing" test "$leak" = clean
+done <"$TMP/raw"
+check "every raw request was made" test "$(wc -l <"$TMP/raw")" -eq 17
+# no Host at all (HTTP/1.0)
+r=$(printf 'GET / HTTP/1.0\r\n\r\n' | python3 -c '
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(sys.stdin.buffer.read())
+print(s.recv(100).split(b" ")[1].decode())' "$port")
+check "a request without Host is refused" test "$r" = 403
+
+# wait_for FILE TEXT: until FILE contains TEXT (at most 10 s)
+wait_for() {
+	for _ in $(seq 1 100); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# wait_rebuilds N: until the server has said "rebuilt" N times (at most 10 s)
+wait_rebuilds() {
+	for _ in $(seq 1 100); do
+		[ "$(grep -c "rebuilt" "$TMP/serve.err")" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# events: follows the event stream into FILE for at most 10 s
+events() {
+	curl -sN --max-time 10 "$url/__folio/events" >"$1" &
+	echo $! >>"$TMP/curl.pid"
+	wait_for "$1" "^event: "
+}
+
+events "$TMP/sse1"
+check "the event stream opens" grep -q "event: hello" "$TMP/sse1"
+printf '\nSERVE-EDIT-MARKER in a new paragraph.\n' >>"$post"
+wait_for "$TMP/sse1" "event: reload"
+check "an edit sends reload" grep -q "event: reload" "$TMP/sse1"
+r=$(get "$url/posts/why-this-blog/")
+check "the edited post is served" grep -q "SERVE-EDIT-MARKER" "$TMP/body"
+
+# editors' scratch files do not rebuild
+n=$(grep -c "rebuilt" "$TMP/serve.err")
+for f in .why-this-blog.md.swp why-this-blog.md~ 4913 .#why-this-blog.md; do
+	echo x >"$site/content/posts/$f"
+	rm -f "$site/content/posts/$f"
+done
+sleep 0.3
+check "editors' scratch files do not rebuild" test "$(grep -c "rebuilt" "$TMP/serve.err")" -eq "$n"
+mkdir -p "$site/content/posts/newdir"
+wait_rebuilds $((n + 1))
+sleep 0.2
+check "a new folder rebuilds once" test "$(grep -c "rebuilt" "$TMP/serve.err")" -eq $((n + 1))
+n=$(grep -c "rebuilt" "$TMP/serve.err")
+printf -- '---\ntitle: "Deep"\ndate: 2024-01-02\n---\nDEEP-MARKER\n' >"$site/content/posts/newdir/deep.md"
+wait_rebuilds $((n + 1))
+check "a file in a new folder rebuilds" test "$(grep -c "rebuilt" "$TMP/serve.err")" -gt "$n"
+rm -rf "$site/content/posts/newdir"
+
+events "$TMP/sse2"
+sed -i '1a titel: Oops <b>' "$post"
+wait_for "$TMP/sse2" "event: error"
+check "a front matter error sends error" grep -q "event: error" "$TMP/sse2"
+check "with the diagnostic" grep -q "data: content/posts/why-this-blog.md:2:1: error: unknown front matter key 'titel'" "$TMP/sse2"
+check "and on stderr" grep -q "why-this-blog.md:2:1: error: unknown front matter key 'titel'" "$TMP/serve.err"
+r=$(get "$url/posts/why-this-blog/")
+check "the last good build is still served" test "${r%% *}" = 200
+events "$TMP/sse3"
+check "a new tab is told about the error" grep -q "event: error" "$TMP/sse3"
+sed -i '2d' "$post"
+wait_for "$TMP/sse2" "event: reload"
+check "fixing it sends reload" grep -q "event: reload" "$TMP/sse2"
+
+kill -TERM "$spid"
+code=none
+for _ in $(seq 1 50); do
+	if ! kill -0 "$spid" 2>/dev/null; then
+		wait "$spid"
+		code=$?
+		break
+	fi
+	sleep 0.1
+done
+spid=""
+out=$(cat "$TMP/serve.out")
+err=$(cat "$TMP/serve.err")
+check "SIGTERM stops the server with status 0 (got $code)" test "$code" = 0
+check "the port is closed" sh -c "! curl -s -o /dev/null --max-time 1 '$url/'"
+finish
