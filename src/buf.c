@@ -193,6 +193,17 @@ char *buf_detach(struct buf *b, size_t *len)
 	return p;
 }
 
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A view of bytes owned by someone else: a file read whole, an arena, a
  * literal. Not NUL-terminated in general. */
@@ -47,6 +48,10 @@ void buf_put_html_text(struct buf *b, const char *s, size_t n);
 struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);
+
+/* hash_bytes: FNV-1a of p[0..n), for the hash tables of folio's indexes
+ * (small keys; not for content hashes, which use xxHash). */
+uint64_t hash_bytes(const void *p, size_t n);
 
 /* read_file: reads a whole file into a malloc'd NUL-terminated buffer owned
  * by the caller. Returns NULL and sets errno on failure. */

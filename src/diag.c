@@ -36,16 +36,6 @@ void diag_fini(struct diag *d)
 	pthread_mutex_destroy(&d->lock);
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a: tiny keys, no need for more */
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* seen_insert: 1 if msg is new (and remembers it), 0 if already printed. */
 static int seen_insert(struct diag *d, const char *msg, size_t n)
 {

@@ -852,16 +852,6 @@ struct idmap {
 	size_t cap, n;
 };
 
-static uint64_t hash_str(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* idmap_get: the slot of key, or NULL; with add, adds it (key must outlive
  * the map) and returns its slot. */
 static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, int add)
@@ -872,7 +862,7 @@ static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, in
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->slots[i].key)
 				continue;
-			size_t j = hash_str(m->slots[i].key, m->slots[i].len) & (cap - 1);
+			size_t j = hash_bytes(m->slots[i].key, m->slots[i].len) & (cap - 1);
 			while (t[j].key)
 				j = (j + 1) & (cap - 1);
 			t[j] = m->slots[i];
@@ -883,7 +873,7 @@ static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, in
 	}
 	if (!m->cap)
 		return NULL;
-	size_t j = hash_str(key, len) & (m->cap - 1);
+	size_t j = hash_bytes(key, len) & (m->cap - 1);
 	while (m->slots[j].key) {
 		if (m->slots[j].len == len && memcmp(m->slots[j].key, key, len) == 0)
 			return &m->slots[j];

@@ -158,16 +158,6 @@ struct index {
 	size_t cap, n;
 };
 
-static uint64_t hash(struct str s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < s.len; i++) {
-		h ^= (unsigned char)s.p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static void index_init(struct arena *a, struct index *ix, size_t n)
 {
 	ix->cap = 16;
@@ -182,7 +172,7 @@ static void index_init(struct arena *a, struct index *ix, size_t n)
  * under key (the old one if it was there). The index must have room. */
 static void *index_put(struct index *ix, struct str key, void *val)
 {
-	size_t j = hash(key) & (ix->cap - 1);
+	size_t j = hash_bytes(key.p, key.len) & (ix->cap - 1);
 	while (ix->vals[j]) {
 		if (str_eq(ix->keys[j], key))
 			return ix->vals[j];
@@ -196,7 +186,7 @@ static void *index_put(struct index *ix, struct str key, void *val)
 
 static void *index_get(const struct index *ix, struct str key)
 {
-	size_t j = hash(key) & (ix->cap - 1);
+	size_t j = hash_bytes(key.p, key.len) & (ix->cap - 1);
 	while (ix->vals[j]) {
 		if (str_eq(ix->keys[j], key))
 			return ix->vals[j];

@@ -141,16 +141,6 @@ static void push(struct builder *b, struct ynode *n)
 	b->stack[b->nstack++] = n;
 }
 
-static size_t hash_str(struct str s)
-{
-	size_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < s.len; i++) {
-		h ^= (unsigned char)s.p[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* hash_find_or_add: the stack index of a key equal to the one at stack[at],
  * or at itself after remembering it. The table stays at most half full. */
 static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
@@ -161,7 +151,8 @@ static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 		for (size_t i = 0; i < f->hcap; i++) {
 			if (!f->hash[i])
 				continue;
-			size_t j = hash_str(b->stack[f->hash[i] - 1]->str) & (cap - 1);
+			struct str k = b->stack[f->hash[i] - 1]->str;
+			size_t j = hash_bytes(k.p, k.len) & (cap - 1);
 			while (t[j])
 				j = (j + 1) & (cap - 1);
 			t[j] = f->hash[i];
@@ -171,7 +162,7 @@ static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 		f->hcap = cap;
 	}
 	struct str key = b->stack[at]->str;
-	size_t j = hash_str(key) & (f->hcap - 1);
+	size_t j = hash_bytes(key.p, key.len) & (f->hcap - 1);
 	while (f->hash[j]) {
 		if (str_eq(b->stack[f->hash[j] - 1]->str, key))
 			return f->hash[j] - 1;

@@ -103,16 +103,6 @@ void tlist_push(struct arena *a, struct tlist *l, struct tval v)
 	l->items[l->len++] = v;
 }
 
-static uint32_t hash_str(struct str s)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < s.len; i++) {
-		h ^= (unsigned char)s.p[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 struct tmap *tmap_new(struct arena *a, size_t cap)
 {
 	struct tmap *m = arena_alloc(a, sizeof *m);
@@ -129,7 +119,7 @@ struct tmap *tmap_new(struct arena *a, size_t cap)
 static void tmap_index_insert(struct tmap *m, size_t pos)
 {
 	size_t mask = m->index_cap - 1;
-	size_t j = hash_str(m->keys[pos]) & mask;
+	size_t j = hash_bytes(m->keys[pos].p, m->keys[pos].len) & mask;
 	while (m->index[j])
 		j = (j + 1) & mask;
 	m->index[j] = (uint32_t)(pos + 1);
@@ -155,7 +145,7 @@ static long tmap_find(const struct tmap *m, struct str key)
 		return -1;
 	}
 	size_t mask = m->index_cap - 1;
-	size_t j = hash_str(key) & mask;
+	size_t j = hash_bytes(key.p, key.len) & mask;
 	while (m->index[j]) {
 		size_t pos = m->index[j] - 1;
 		if (str_eq(m->keys[pos], key))
