@@ -15,6 +15,11 @@
 #include "render.h"
 #include "site.h"
 #include "tmpl.h"
+#include "version.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <xxhash.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,51 +72,106 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 	return math_cache_open(dir, mac, n);
 }
 
-int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
-{
-	double t0 = now_seconds();
-	memset(res, 0, sizeof *res);
-	struct arena *a = arena_new();
-	int errors = 0;
+/* ---- the stages every build runs: config, content, Markdown, model,
+ * templates ---- */
+
+struct stages {
+	struct arena *a;
 	struct config cfg;
-	errors += config_load(a, d, req->site_dir, req->base_url, &cfg);
-	if (!cfg.root || cfg.root->kind != YNODE_MAP) {
+	struct content content;
+	struct build_opts opts;
+	struct math_cache *mc;
+	struct site site;
+	int have_site; /* site_build ran (site_free is due) */
+	struct tmpl_env *env;
+	int errors;
+	double t0, t_cfg, t_content, t_site, t_tmpl;
+};
+
+/* prepare_md: set by the session, called once the content is loaded (the
+ * Markdown cache's salt and file stamp depend on it). */
+typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
+
+static void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep,
+		       void *prep_ctx)
+{
+	memset(st, 0, sizeof *st);
+	st->t0 = now_seconds();
+	st->a = arena_new();
+	struct arena *a = st->a;
+	st->errors += config_load(a, d, req->site_dir, req->base_url, &st->cfg);
+	st->t_cfg = now_seconds();
+	if (!st->cfg.root || st->cfg.root->kind != YNODE_MAP) {
 		/* no settings to go on; with some wrong ones, the content is
 		 * still checked so that every error is reported at once */
-		arena_free(a);
-		return errors;
+		if (!st->errors)
+			st->errors = 1;
+		return;
 	}
-	struct content content;
-	errors += content_load(a, d, req->site_dir, &cfg, &content);
+	st->errors += content_load(a, d, req->site_dir, &st->cfg, &st->content);
+	st->t_content = now_seconds();
 
-	struct build_opts opts = {req->drafts, req->future, req->now, req->jobs, 5, NULL, NULL, NULL, NULL};
-	char static_dir[4096];
-	snprintf(static_dir, sizeof static_dir, "%s/static", req->site_dir);
-	opts.static_dir = static_dir;
-	if (cfg.highlight && hl_render)
-		opts.highlight = hl_render;
-	struct math_cache *mc = cfg.math ? open_math(a, &cfg, req->site_dir) : NULL;
-	if (mc) {
-		opts.typeset = typeset;
-		opts.typeset_ctx = mc;
+	struct build_opts *opts = &st->opts;
+	opts->drafts = req->drafts;
+	opts->future = req->future;
+	opts->now = req->now;
+	opts->jobs = req->jobs;
+	opts->max_related = 5;
+	char *static_dir = arena_alloc(a, 4096);
+	snprintf(static_dir, 4096, "%s/static", req->site_dir);
+	opts->static_dir = static_dir;
+	if (st->cfg.highlight && hl_render)
+		opts->highlight = hl_render;
+	st->mc = st->cfg.math ? open_math(a, &st->cfg, req->site_dir) : NULL;
+	if (st->mc) {
+		opts->typeset = typeset;
+		opts->typeset_ctx = st->mc;
 	}
-	if (!opts.now) {
+	if (!opts->now) {
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
-		opts.now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
+		opts->now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
 	}
-	if (opts.jobs <= 0) {
+	if (opts->jobs <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		opts.jobs = n > 0 ? (int)n : 1;
+		opts->jobs = n > 0 ? (int)n : 1;
 	}
-	struct site site;
-	errors += site_build(a, d, &cfg, &content, &opts, &site);
+	if (prep)
+		prep(prep_ctx, st, req->site_dir);
+	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
+	st->have_site = 1;
+	st->t_site = now_seconds();
 
-	struct tmpl_env *env = tmpl_env_new();
-	tmpl_env_add_filter(env, "forceescape", f_forceescape, "");
-	char *base = arena_strndup(a, cfg.base_url.p ? cfg.base_url.p : "", cfg.base_url.len);
-	tmpl_env_set_base_url(env, base);
-	errors += render_load_templates(env, d, req->site_dir);
+	st->env = tmpl_env_new();
+	tmpl_env_add_filter(st->env, "forceescape", f_forceescape, "");
+	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	tmpl_env_set_base_url(st->env, base);
+	st->errors += render_load_templates(st->env, d, req->site_dir);
+	st->t_tmpl = now_seconds();
+}
 
+static void stages_free(struct stages *st, struct diag *d)
+{
+	if (st->mc && math_cache_close(st->mc) != 0) {
+		struct diag_loc loc = {".folio-cache", NULL, 0, 0, 0};
+		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
+	}
+	math_thread_cleanup();
+	if (hl_thread_cleanup)
+		hl_thread_cleanup();
+	if (st->env)
+		tmpl_env_free(st->env);
+	if (st->have_site)
+		site_free(&st->site);
+	arena_free(st->a);
+}
+
+int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
+{
+	memset(res, 0, sizeof *res);
+	struct stages st;
+	stages_run(&st, req, d, NULL, NULL);
+	int errors = st.errors;
+	double t_render = st.t_tmpl, t_commit = st.t_tmpl;
 	if (!errors) {
 		char out_default[4096];
 		const char *out = req->out_dir;
@@ -123,25 +183,437 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		if (!o) {
 			errors++;
 		} else {
-			errors += render_site(a, d, &site, env, o, req->site_dir, opts.jobs, &res->pages);
+			errors += render_site(st.a, d, &st.site, st.env, o, req->site_dir, st.opts.jobs, &res->pages);
 			res->files = output_count(o);
+			t_render = now_seconds();
 			if (errors)
 				output_abort(o);
 			else if (output_commit(o))
 				errors++;
+			t_commit = now_seconds();
 		}
 	}
-	res->posts = site.nposts;
-	if (mc && math_cache_close(mc) != 0) {
-		struct diag_loc loc = {".folio-cache", NULL, 0, 0, 0};
-		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
-	}
-	math_thread_cleanup();
-	if (hl_thread_cleanup)
-		hl_thread_cleanup();
-	tmpl_env_free(env);
-	site_free(&site);
-	arena_free(a);
+	res->posts = st.have_site ? st.site.nposts : 0;
+	res->rendered = res->pages;
+	res->written = res->files;
+	double t0 = st.t0;
+	stages_free(&st, d);
 	res->seconds = now_seconds() - t0;
+	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0)
+		fprintf(stderr,
+			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
+			"render+write %.1f, swap %.1f, total %.1f\n",
+			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
+			(st.t_tmpl - st.t_site) * 1e3, (t_render - st.t_tmpl) * 1e3, (t_commit - t_render) * 1e3,
+			res->seconds * 1e3);
+	return errors;
+}
+
+/* ---- a session: builds that redo only what changed ---- */
+
+/* What one page read when it was last rendered. */
+struct page_rec {
+	char *out;
+	uint64_t vars_fp; /* its variables and template name */
+	uint32_t *deps;
+	size_t ndeps;
+	int kept; /* still a page of the site (while records are swapped) */
+};
+
+struct build_session {
+	struct build_request req;
+	char *site_dir, *out_dir, *base_url;
+	struct md_cache *md;
+	struct live *live;
+	/* ids: "post:slug" -> id, interned for the life of the session */
+	char **keys;
+	size_t nkeys, cap_keys;
+	uint32_t *key_index;
+	size_t key_index_cap;
+	/* fingerprints, by id, of what the folder in place was made from */
+	uint64_t *fp;
+	size_t nfp;
+	uint64_t cfg_fp;
+	/* by output path */
+	struct page_rec **recs;
+	size_t nrecs;
+	uint32_t *rec_index;
+	size_t rec_index_cap;
+	int built; /* a build has been committed */
+};
+
+static void key_reindex(struct build_session *s)
+{
+	size_t cap = 1024;
+	while (cap < s->nkeys * 2 + 2)
+		cap *= 2;
+	free(s->key_index);
+	s->key_index = xcalloc(cap, sizeof *s->key_index);
+	s->key_index_cap = cap;
+	for (size_t i = 0; i < s->nkeys; i++) {
+		size_t j = hash_bytes(s->keys[i], strlen(s->keys[i])) & (cap - 1);
+		while (s->key_index[j])
+			j = (j + 1) & (cap - 1);
+		s->key_index[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* session_id: the id of key (ids start at 1). Called from the main thread
+ * only (render_plan). */
+static uint32_t session_id(void *ctx, const char *key, size_t len)
+{
+	struct build_session *s = ctx;
+	size_t mask = s->key_index_cap - 1, j = hash_bytes(key, len) & mask;
+	while (s->key_index[j]) {
+		const char *k = s->keys[s->key_index[j] - 1];
+		if (strlen(k) == len && !memcmp(k, key, len))
+			return s->key_index[j];
+		j = (j + 1) & mask;
+	}
+	if (s->nkeys == s->cap_keys) {
+		s->cap_keys = s->cap_keys ? s->cap_keys * 2 : 1024;
+		s->keys = xrealloc(s->keys, s->cap_keys * sizeof *s->keys);
+	}
+	s->keys[s->nkeys++] = xstrndup(key, len);
+	if (s->nkeys * 2 + 2 > s->key_index_cap)
+		key_reindex(s);
+	else
+		s->key_index[j] = (uint32_t)s->nkeys;
+	return (uint32_t)s->nkeys;
+}
+
+static struct page_rec *rec_find(const struct build_session *s, const char *out)
+{
+	if (!s->rec_index_cap)
+		return NULL;
+	size_t mask = s->rec_index_cap - 1, j = hash_bytes(out, strlen(out)) & mask;
+	while (s->rec_index[j]) {
+		struct page_rec *r = s->recs[s->rec_index[j] - 1];
+		if (!strcmp(r->out, out))
+			return r;
+		j = (j + 1) & mask;
+	}
+	return NULL;
+}
+
+static void rec_reindex(struct build_session *s)
+{
+	size_t cap = 1024;
+	while (cap < s->nrecs * 2 + 2)
+		cap *= 2;
+	free(s->rec_index);
+	s->rec_index = xcalloc(cap, sizeof *s->rec_index);
+	s->rec_index_cap = cap;
+	for (size_t i = 0; i < s->nrecs; i++) {
+		size_t j = hash_bytes(s->recs[i]->out, strlen(s->recs[i]->out)) & (cap - 1);
+		while (s->rec_index[j])
+			j = (j + 1) & (cap - 1);
+		s->rec_index[j] = (uint32_t)(i + 1);
+	}
+}
+
+static void rec_free(struct page_rec *r)
+{
+	if (!r)
+		return;
+	free(r->out);
+	free(r->deps);
+	free(r);
+}
+
+/* hash_val: a value's fingerprint. A map with an id counts by its id alone
+ * (what it holds has its own fingerprint), except at the top. */
+static void hash_val(XXH3_state_t *h, const struct tval *v, int top)
+{
+	unsigned char kind[2] = {v->kind, v->safe};
+	XXH3_64bits_update(h, kind, sizeof kind);
+	switch (v->kind) {
+	case TV_BOOL: XXH3_64bits_update(h, &v->u.b, sizeof v->u.b); break;
+	case TV_INT: XXH3_64bits_update(h, &v->u.i, sizeof v->u.i); break;
+	case TV_FLOAT: XXH3_64bits_update(h, &v->u.f, sizeof v->u.f); break;
+	case TV_UNDEF:
+	case TV_STR:
+		XXH3_64bits_update(h, &v->u.s.len, sizeof v->u.s.len);
+		XXH3_64bits_update(h, v->u.s.p, v->u.s.len);
+		break;
+	case TV_LIST:
+		XXH3_64bits_update(h, &v->u.list->len, sizeof v->u.list->len);
+		for (size_t i = 0; i < v->u.list->len; i++)
+			hash_val(h, &v->u.list->items[i], 0);
+		break;
+	case TV_MAP: {
+		const struct tmap *m = v->u.map;
+		if (m->dep && !top) {
+			XXH3_64bits_update(h, &m->dep, sizeof m->dep);
+			break;
+		}
+		XXH3_64bits_update(h, &m->len, sizeof m->len);
+		for (size_t i = 0; i < m->len; i++) {
+			XXH3_64bits_update(h, &m->keys[i].len, sizeof m->keys[i].len);
+			XXH3_64bits_update(h, m->keys[i].p, m->keys[i].len);
+			hash_val(h, &m->vals[i], 0);
+		}
+		break;
+	}
+	default: /* objects and functions are not part of the model */
+		break;
+	}
+}
+
+static uint64_t fingerprint(XXH3_state_t *h, const struct tval *v, const char *extra)
+{
+	XXH3_64bits_reset(h);
+	if (extra)
+		XXH3_64bits_update(h, extra, strlen(extra) + 1);
+	hash_val(h, v, 1);
+	uint64_t r = XXH3_64bits_digest(h);
+	return r ? r : 1; /* 0 means "absent" */
+}
+
+/* stamp_tree: adds every file below dir (path, size, time, inode) to h. */
+static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
+{
+	DIR *dh = opendir(dir);
+	if (!dh || depth > 32) {
+		if (dh)
+			closedir(dh);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char p[4096];
+		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+			continue;
+		struct stat sb;
+		if (stat(p, &sb) != 0)
+			continue;
+		XXH3_64bits_update(h, p, strlen(p) + 1);
+		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
+				(int64_t)sb.st_ino};
+		XXH3_64bits_update(h, f, sizeof f);
+		if (S_ISDIR(sb.st_mode))
+			stamp_tree(h, p, depth + 1);
+	}
+	closedir(dh);
+}
+
+/* session_prepare: the Markdown cache for this build: its salt (folio,
+ * the config, the options) and the stamp of the files documents read. */
+static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
+{
+	struct build_session *s = ctx;
+	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_64bits_reset(h);
+	static const char tag[] = "folio-md " FOLIO_VERSION;
+	XXH3_64bits_update(h, tag, sizeof tag);
+	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
+	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
+	XXH3_64bits_update(h, flags, sizeof flags);
+	st->opts.md_salt = XXH3_64bits_digest(h);
+	XXH3_64bits_reset(h);
+	stamp_tree(h, st->opts.static_dir, 0);
+	for (size_t i = 0; i < st->content.nposts; i++)
+		if (st->content.posts[i]->bundle_dir)
+			stamp_tree(h, st->content.posts[i]->bundle_dir, 0);
+	st->opts.files_stamp = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	st->opts.md_cache = s->md;
+	(void)site_dir;
+}
+
+struct build_session *build_session_new(const struct build_request *req)
+{
+	struct build_session *s = xcalloc(1, sizeof *s);
+	s->req = *req;
+	s->site_dir = xstrndup(req->site_dir, strlen(req->site_dir));
+	s->out_dir = xstrndup(req->out_dir, strlen(req->out_dir));
+	s->base_url = req->base_url ? xstrndup(req->base_url, strlen(req->base_url)) : NULL;
+	s->req.site_dir = s->site_dir;
+	s->req.out_dir = s->out_dir;
+	s->req.base_url = s->base_url;
+	s->md = md_cache_new();
+	key_reindex(s);
+	return s;
+}
+
+void build_session_free(struct build_session *s)
+{
+	if (!s)
+		return;
+	md_cache_free(s->md);
+	live_close(s->live);
+	for (size_t i = 0; i < s->nkeys; i++)
+		free(s->keys[i]);
+	free(s->keys);
+	free(s->key_index);
+	free(s->fp);
+	for (size_t i = 0; i < s->nrecs; i++)
+		rec_free(s->recs[i]);
+	free(s->recs);
+	free(s->rec_index);
+	free(s->site_dir);
+	free(s->out_dir);
+	free(s->base_url);
+	free(s);
+}
+
+/* One round: the plan, what is dirty, and the records of the pages
+ * rendered now. */
+struct round {
+	struct build_session *s;
+	const struct render_plan *plan;
+	struct page_rec **fresh; /* by job; NULL: not rendered in this round */
+	uint64_t *vars_fp;       /* by job */
+};
+
+static int session_sink(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read)
+{
+	struct round *r = ctx;
+	const struct render_job *j = &r->plan->jobs[job];
+	if (live_write(r->s->live, j->out, data, len))
+		return -1;
+	struct page_rec *rec = xcalloc(1, sizeof *rec);
+	rec->out = xstrndup(j->out, strlen(j->out));
+	rec->vars_fp = r->vars_fp[job];
+	rec->ndeps = read ? read->n : 0;
+	rec->deps = xmalloc((rec->ndeps + 1) * sizeof *rec->deps);
+	if (rec->ndeps)
+		memcpy(rec->deps, read->ids, rec->ndeps * sizeof *rec->deps);
+	r->fresh[job] = rec; /* each job is rendered by one thread */
+	return 0;
+}
+
+int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)
+{
+	memset(res, 0, sizeof *res);
+	struct stages st;
+	stages_run(&st, &s->req, d, session_prepare, s);
+	int errors = st.errors;
+	double t_plan = 0, t_render = 0, t_commit = 0;
+	if (!errors && !s->live) {
+		s->live = live_open(d, s->out_dir);
+		if (!s->live)
+			errors++;
+	}
+	struct render_plan plan;
+	memset(&plan, 0, sizeof plan);
+	struct render_deps deps = {session_id, s};
+	if (!errors)
+		errors += render_plan(st.a, d, &st.site, st.env, &deps, &plan);
+	if (!errors) {
+		/* the templates' ids, then every fingerprint of this build */
+		size_t ntmpl = tmpl_env_count(st.env);
+		uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
+		for (size_t i = 0; i < ntmpl; i++) {
+			char key[600];
+			int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st.env, i));
+			tmpl_ids[i] = session_id(s, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1);
+			tmpl_env_set_template_dep(st.env, tmpl_env_name(st.env, i), tmpl_ids[i]);
+		}
+		size_t nfp = s->nkeys + 1;
+		uint64_t *fp = xcalloc(nfp, sizeof *fp);
+		XXH3_state_t *h = XXH3_createState();
+		if (!h) {
+			fputs("folio: out of memory\n", stderr);
+			exit(1);
+		}
+		for (size_t i = 0; i < plan.nvals; i++)
+			fp[plan.vals[i].id] = fingerprint(h, &plan.vals[i].v, NULL);
+		for (size_t i = 0; i < ntmpl; i++) {
+			struct str src = tmpl_env_source(st.env, i);
+			uint64_t f = XXH3_64bits(src.p, src.len);
+			fp[tmpl_ids[i]] = f ? f : 1;
+		}
+		free(tmpl_ids);
+		/* the config (and the options) touch every page */
+		XXH3_64bits_reset(h);
+		XXH3_64bits_update(h, st.cfg.src ? st.cfg.src : "", st.cfg.src_len);
+		int64_t flags[4] = {s->req.drafts, s->req.future, st.opts.highlight != NULL, st.opts.typeset != NULL};
+		XXH3_64bits_update(h, flags, sizeof flags);
+		uint64_t cfg_fp = XXH3_64bits_digest(h);
+		int all = !s->built || cfg_fp != s->cfg_fp;
+
+		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
+				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp)};
+		unsigned char *want = xcalloc(plan.njobs + 1, 1);
+		for (size_t i = 0; i < plan.njobs; i++) {
+			const struct render_job *j = &plan.jobs[i];
+			r.vars_fp[i] = fingerprint(h, &j->vars, j->tmpl);
+			const struct page_rec *old = all ? NULL : rec_find(s, j->out);
+			int dirty = !old || old->vars_fp != r.vars_fp[i];
+			for (size_t k = 0; old && !dirty && k < old->ndeps; k++) {
+				uint32_t id = old->deps[k];
+				uint64_t was = id < s->nfp ? s->fp[id] : 0, now = id < nfp ? fp[id] : 0;
+				dirty = was != now;
+			}
+			want[i] = (unsigned char)dirty;
+		}
+		XXH3_freeState(h);
+		t_plan = now_seconds();
+
+		errors += render_static(d, &st.site, s->site_dir, live_write, s->live);
+		if (!errors)
+			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
+					       &res->rendered);
+		t_render = now_seconds();
+		if (!errors) {
+			for (size_t i = 0; i < plan.njobs; i++)
+				if (!want[i])
+					live_keep(s->live, plan.jobs[i].out);
+			size_t removed = 0;
+			if (live_commit(s->live, &res->written, &removed))
+				errors++;
+			/* the records now: fresh ones, or the old ones of clean pages */
+			for (size_t i = 0; i < s->nrecs; i++)
+				s->recs[i]->kept = 0;
+			struct page_rec **recs = xcalloc(plan.njobs + 1, sizeof *recs);
+			for (size_t i = 0; i < plan.njobs; i++) {
+				recs[i] = r.fresh[i] ? r.fresh[i] : rec_find(s, plan.jobs[i].out);
+				recs[i]->kept = 1;
+			}
+			for (size_t i = 0; i < s->nrecs; i++)
+				if (!s->recs[i]->kept)
+					rec_free(s->recs[i]);
+			free(s->recs);
+			s->recs = recs;
+			s->nrecs = plan.njobs;
+			rec_reindex(s);
+			free(s->fp);
+			s->fp = fp;
+			s->nfp = nfp;
+			fp = NULL;
+			s->cfg_fp = cfg_fp;
+			s->built = 1;
+			res->removed = removed;
+			t_commit = now_seconds();
+		} else {
+			live_abort(s->live);
+			for (size_t i = 0; i < plan.njobs; i++)
+				rec_free(r.fresh[i]);
+		}
+		free(want);
+		free(r.fresh);
+		free(r.vars_fp);
+		free(fp);
+	}
+	res->pages = plan.njobs;
+	res->posts = st.have_site ? st.site.nposts : 0;
+	double t0 = st.t0;
+	stages_free(&st, d);
+	md_cache_sweep(s->md);
+	res->seconds = now_seconds() - t0;
+	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0 && t_plan > 0)
+		fprintf(stderr,
+			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
+			"plan %.1f, render+write %.1f, commit %.1f\n",
+			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
+			(st.t_tmpl - st.t_site) * 1e3, (t_plan - st.t_tmpl) * 1e3, (t_render - t_plan) * 1e3,
+			(t_commit - t_render) * 1e3);
 	return errors;
 }

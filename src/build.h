@@ -18,14 +18,37 @@ struct build_request {
 };
 
 struct build_result {
-	size_t pages;  /* pages rendered */
-	size_t files;  /* files written, static ones included */
+	size_t pages;    /* pages of the site */
+	size_t files;    /* files of the site, static ones included */
 	size_t posts;
+	size_t rendered; /* pages rendered by this build */
+	size_t written;  /* files written by this build (a session leaves unchanged ones alone) */
+	size_t removed;  /* files a session deleted (pages that are gone) */
 	double seconds;
 };
 
 /* build_site: builds the site. Nothing is written when any error is found.
  * Returns the number of errors (all reported to d). */
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res);
+
+/* A session: the builds of one `folio serve`, each into the same folder
+ * (req->out_dir, kept up to date in place), redoing only what changed.
+ * Documents whose source did not change are not rendered again (their
+ * Markdown is kept in memory), and a page is rendered again only when
+ * something it read when it was last rendered has changed (a post, series,
+ * tag, year, page or global of the model, or a template), when its own
+ * variables changed, or when folio.yml did. Files whose bytes did not
+ * change are not written again. After a build with errors the folder stays
+ * as the last good build left it. */
+struct build_session;
+
+/* build_session_new: copies what req points to; req->out_dir is required. */
+struct build_session *build_session_new(const struct build_request *req);
+void build_session_free(struct build_session *s);
+
+/* build_session_run: one build. Returns the number of errors (all
+ * reported to d); res->pages counts the site's pages, res->rendered those
+ * rendered now. */
+int build_session_run(struct build_session *s, struct diag *d, struct build_result *res);
 
 #endif

@@ -150,9 +150,17 @@ static void format_one(struct buf *b, enum diag_level level, const struct diag_l
 	excerpt(b, loc, color);
 }
 
+static _Thread_local unsigned long thread_reports;
+
+unsigned long diag_thread_reports(void)
+{
+	return thread_reports;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
+	thread_reports++;
 	struct buf msg, plain, colored;
 	buf_init(&msg);
 	buf_init(&plain);

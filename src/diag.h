@@ -57,6 +57,11 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
 
+/* diag_thread_reports: how many messages this thread has reported (to any
+ * collector), so that a caller can tell whether a piece of work said
+ * anything. */
+unsigned long diag_thread_reports(void);
+
 /* Shorthands without notes. */
 void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 struct output {
 	struct diag *d;
@@ -290,11 +291,17 @@ static int skip_name(const char *name, int skip_md)
 	return skip_md && n > 3 && !strcmp(name + n - 3, ".md");
 }
 
-static long copy_rec(struct output *o, const char *src, const char *rel, int skip_md)
+struct copy {
+	struct diag *d;
+	output_write_fn write;
+	void *ctx;
+};
+
+static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md)
 {
 	DIR *dh = opendir(src);
 	if (!dh) {
-		out_error(o->d, src, "cannot read the folder: %s", strerror(errno));
+		out_error(c->d, src, "cannot read the folder: %s", strerror(errno));
 		return -1;
 	}
 	long count = 0;
@@ -309,21 +316,21 @@ static long copy_rec(struct output *o, const char *src, const char *rel, int ski
 		if (stat(s, &st) != 0)
 			continue; /* a dangling link */
 		if (S_ISDIR(st.st_mode)) {
-			long c = copy_rec(o, s, r, 0);
-			if (c < 0) {
+			long k = copy_rec(c, s, r, 0);
+			if (k < 0) {
 				closedir(dh);
 				return -1;
 			}
-			count += c;
+			count += k;
 		} else if (S_ISREG(st.st_mode)) {
 			size_t len;
 			char *data = read_file(s, &len);
 			if (!data) {
-				out_error(o->d, s, "cannot read: %s", strerror(errno));
+				out_error(c->d, s, "cannot read: %s", strerror(errno));
 				closedir(dh);
 				return -1;
 			}
-			int rc = output_write(o, r, data, len);
+			int rc = c->write(c->ctx, r, data, len);
 			free(data);
 			if (rc) {
 				closedir(dh);
@@ -336,12 +343,24 @@ static long copy_rec(struct output *o, const char *src, const char *rel, int ski
 	return count;
 }
 
-long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
+long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md, output_write_fn write,
+			 void *ctx)
 {
 	struct stat st;
 	if (stat(src_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	return copy_rec(o, src_dir, rel_dir, skip_md);
+	struct copy c = {d, write, ctx};
+	return copy_rec(&c, src_dir, rel_dir, skip_md);
+}
+
+static int write_to_output(void *ctx, const char *rel, const void *data, size_t len)
+{
+	return output_write(ctx, rel, data, len);
+}
+
+long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
+{
+	return output_copy_tree_to(o->d, src_dir, rel_dir, skip_md, write_to_output, o);
 }
 
 size_t output_count(const struct output *o)
@@ -414,4 +433,265 @@ int output_commit(struct output *o)
 		remove_tree(old);
 	output_free(o);
 	return 0;
+}
+
+/* ---- a folder kept up to date in place ---- */
+
+struct live_file {
+	char *rel;
+	uint64_t hash;    /* of the bytes in place */
+	uint64_t pending; /* of the bytes in the temporary file */
+	unsigned long round; /* the last round that wrote or kept it */
+	int exists;       /* in place */
+	int staged;       /* a temporary file waits for the commit */
+};
+
+struct live {
+	struct diag *d;
+	char *dir;
+	pthread_mutex_t lock;
+	struct live_file *files;
+	size_t n, cap;
+	uint32_t *index; /* open addressing: position + 1 */
+	size_t index_cap;
+	unsigned long round;
+};
+
+static void live_reindex(struct live *l)
+{
+	size_t cap = 64;
+	while (cap < l->n * 2 + 2)
+		cap *= 2;
+	free(l->index);
+	l->index = xcalloc(cap, sizeof *l->index);
+	l->index_cap = cap;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t j = hash_bytes(l->files[i].rel, strlen(l->files[i].rel)) & (cap - 1);
+		while (l->index[j])
+			j = (j + 1) & (cap - 1);
+		l->index[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* live_find: rel's entry, made if add. Locked. */
+static struct live_file *live_find(struct live *l, const char *rel, int add)
+{
+	size_t mask = l->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
+	while (l->index[j]) {
+		struct live_file *f = &l->files[l->index[j] - 1];
+		if (!strcmp(f->rel, rel))
+			return f;
+		j = (j + 1) & mask;
+	}
+	if (!add)
+		return NULL;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->files = xrealloc(l->files, l->cap * sizeof *l->files);
+	}
+	struct live_file *f = &l->files[l->n++];
+	memset(f, 0, sizeof *f);
+	f->rel = xstrndup(rel, strlen(rel));
+	if (l->n * 2 + 2 > l->index_cap)
+		live_reindex(l);
+	else
+		l->index[j] = (uint32_t)l->n;
+	return f;
+}
+
+struct live *live_open(struct diag *d, const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || (!dir_is_empty(dir) && !has_marker(dir)))) {
+		out_error(d, dir, "refusing to write the site here: it is not empty and was not made by folio");
+		return NULL;
+	}
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		out_error(d, dir, "cannot make the folder: %s", strerror(errno));
+		return NULL;
+	}
+	char m[PATH_MAX + 32];
+	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+	FILE *f = fopen(m, "w");
+	if (!f || fputs("This folder was written by folio serve; it is deleted when the server stops.\n", f) < 0 ||
+	    fclose(f) != 0) {
+		out_error(d, m, "cannot write: %s", strerror(errno));
+		return NULL;
+	}
+	struct live *l = xcalloc(1, sizeof *l);
+	l->d = d;
+	l->dir = xstrndup(dir, strlen(dir));
+	pthread_mutex_init(&l->lock, NULL);
+	live_reindex(l);
+	l->round = 1;
+	return l;
+}
+
+static void live_temp_path(const struct live *l, const char *rel, char *out, size_t n)
+{
+	const char *slash = strrchr(rel, '/');
+	if (slash)
+		snprintf(out, n, "%s/%.*s/.%s.folio-new", l->dir, (int)(slash - rel), rel, slash + 1);
+	else
+		snprintf(out, n, "%s/.%s.folio-new", l->dir, rel);
+}
+
+static int write_all(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return close(fd);
+}
+
+int live_write(void *ctx, const char *rel, const void *data, size_t len)
+{
+	struct live *l = ctx;
+	if (!safe_rel(rel)) {
+		out_error(l->d, rel, "refusing to write outside the output folder");
+		return -1;
+	}
+	uint64_t h = XXH3_64bits(data, len);
+	char path[PATH_MAX], tmp[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/%s", l->dir, rel);
+	live_temp_path(l, rel, tmp, sizeof tmp);
+	pthread_mutex_lock(&l->lock);
+	struct live_file *f = live_find(l, rel, 1);
+	f->round = l->round;
+	if (f->exists && f->hash == h) {
+		/* the bytes in place (a file written twice in a round, a theme
+		 * file and then the site's own, may end as it was) */
+		if (f->staged)
+			unlink(tmp);
+		f->staged = 0;
+		pthread_mutex_unlock(&l->lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&l->lock);
+	if (make_parents(l->dir, path) || write_all(tmp, data, len)) {
+		out_error(l->d, rel, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	pthread_mutex_lock(&l->lock);
+	f = live_find(l, rel, 0); /* the table may have moved */
+	f->staged = 1;
+	f->pending = h;
+	pthread_mutex_unlock(&l->lock);
+	return 0;
+}
+
+void live_keep(struct live *l, const char *rel)
+{
+	pthread_mutex_lock(&l->lock);
+	struct live_file *f = live_find(l, rel, 0);
+	if (f)
+		f->round = l->round;
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* remove_empty_parents: rmdir's rel's folders, deepest first, while empty. */
+static void remove_empty_parents(const struct live *l, const char *rel)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/%s", l->dir, rel);
+	size_t root = strlen(l->dir);
+	for (char *s = strrchr(p, '/'); s && (size_t)(s - p) > root; s = strrchr(p, '/')) {
+		*s = '\0';
+		if (rmdir(p) != 0)
+			break;
+	}
+}
+
+int live_commit(struct live *l, size_t *written, size_t *removed)
+{
+	int rc = 0;
+	size_t w = 0, r = 0, keep = 0;
+	pthread_mutex_lock(&l->lock);
+	for (size_t i = 0; i < l->n; i++) {
+		struct live_file *f = &l->files[i];
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", l->dir, f->rel);
+		if (f->round == l->round && f->staged) {
+			char tmp[PATH_MAX + 32];
+			live_temp_path(l, f->rel, tmp, sizeof tmp);
+			f->staged = 0;
+			if (rename(tmp, path) != 0) {
+				out_error(l->d, f->rel, "cannot move the new file into place: %s", strerror(errno));
+				unlink(tmp);
+				rc = -1;
+			} else {
+				f->exists = 1;
+				f->hash = f->pending;
+				w++;
+			}
+		} else if (f->round != l->round) {
+			if (f->exists && unlink(path) == 0)
+				r++;
+			remove_empty_parents(l, f->rel);
+			free(f->rel);
+			continue;
+		}
+		l->files[keep++] = *f;
+	}
+	l->n = keep;
+	live_reindex(l);
+	l->round++;
+	pthread_mutex_unlock(&l->lock);
+	if (written)
+		*written = w;
+	if (removed)
+		*removed = r;
+	return rc;
+}
+
+void live_abort(struct live *l)
+{
+	pthread_mutex_lock(&l->lock);
+	size_t keep = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct live_file *f = &l->files[i];
+		if (f->staged) {
+			char tmp[PATH_MAX + 32];
+			live_temp_path(l, f->rel, tmp, sizeof tmp);
+			unlink(tmp);
+			f->staged = 0;
+		}
+		if (!f->exists) {
+			free(f->rel);
+			continue;
+		}
+		l->files[keep++] = *f;
+	}
+	l->n = keep;
+	live_reindex(l);
+	l->round++;
+	pthread_mutex_unlock(&l->lock);
+}
+
+void live_close(struct live *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->files[i].rel);
+	free(l->files);
+	free(l->index);
+	free(l->dir);
+	pthread_mutex_destroy(&l->lock);
+	free(l);
 }

@@ -30,6 +30,14 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
  * Returns the number of files copied, or -1 after reporting an error. */
 long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md);
 
+/* output_write_fn: how a file reaches an output (output_write, or a
+ * folder kept up to date in place). 0, or -1 after reporting. */
+typedef int (*output_write_fn)(void *ctx, const char *rel, const void *data, size_t len);
+
+/* output_copy_tree_to: output_copy_tree through write. */
+long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md, output_write_fn write,
+			 void *ctx);
+
 /* output_exists: whether rel was already written (static files yield to
  * generated pages, or the other way round, as the caller decides). */
 int output_exists(struct output *o, const char *rel);
@@ -44,6 +52,40 @@ void output_abort(struct output *o);
 
 /* output_count: files written so far. */
 size_t output_count(const struct output *o);
+
+/* ---- A folder kept up to date in place (folio serve) ----
+ *
+ * Each round writes some files and keeps others; live_commit then moves
+ * every new file into place with its own rename (a reader sees the old
+ * file or the new one, never a part) and deletes the files that the round
+ * neither wrote nor kept. A file written with the bytes it already has is
+ * left alone (its modification time and ETag stay). */
+struct live;
+
+/* live_open: dir must not exist, or be empty, or carry the marker; it is
+ * made, with the marker. NULL after reporting to d. */
+struct live *live_open(struct diag *d, const char *dir);
+
+/* live_write: rel's new bytes in this round (an output_write_fn: ctx is the
+ * struct live). Written beside the old file as a hidden temporary one.
+ * Thread-safe. */
+int live_write(void *ctx, const char *rel, const void *data, size_t len);
+
+/* live_keep: rel, already in place, stays in this round. Thread-safe. */
+void live_keep(struct live *l, const char *rel);
+
+/* live_commit: ends the round: renames the new files into place and
+ * deletes the ones the round left out. *written and *removed count them.
+ * 0, or -1 after reporting a failed rename (the round's other files are
+ * still moved). */
+int live_commit(struct live *l, size_t *written, size_t *removed);
+
+/* live_abort: ends the round without changing anything in place (the
+ * temporary files are deleted). */
+void live_abort(struct live *l);
+
+/* live_close: frees l; the folder stays. */
+void live_close(struct live *l);
 
 /* remove_tree: deletes dir and everything in it, without following links.
  * Only for folders that carry the marker. */

@@ -92,6 +92,8 @@ int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site
 struct model {
 	struct arena *a;
 	const struct site *s;
+	const struct render_deps *deps; /* NULL: no ids */
+	struct render_plan *plan;       /* where the values behind ids go */
 	struct tval *post_vals; /* by post->index */
 	struct tval *series_vals; /* by position in s->series */
 	struct tval tags, categories, years, all_posts, all_series;
@@ -120,6 +122,39 @@ static struct tval C(struct arena *a, const char *fmt, ...)
 static void set(struct arena *a, struct tmap *m, const char *k, struct tval v)
 {
 	tmap_set_cstr(a, m, k, v);
+}
+
+/* dep_of: the id of kind:name (0 without deps), and v noted as the value
+ * behind it. */
+static uint32_t dep_of(struct model *md, const char *kind, struct str name, struct tval v)
+{
+	if (!md->deps)
+		return 0;
+	struct buf k;
+	buf_init(&k);
+	buf_printf(&k, "%s:%.*s", kind, STR_FMT(name));
+	uint32_t id = md->deps->id(md->deps->ctx, k.p, k.len);
+	buf_fini(&k);
+	struct render_plan *pl = md->plan;
+	if (pl->nvals == pl->cap_vals) {
+		size_t cap = pl->cap_vals ? pl->cap_vals * 2 : 1024;
+		pl->vals = arena_realloc(md->a, pl->vals, pl->cap_vals * sizeof *pl->vals, cap * sizeof *pl->vals);
+		pl->cap_vals = cap;
+	}
+	pl->vals[pl->nvals++] = (struct render_dep_val){id, v};
+	return id;
+}
+
+/* mark: gives map m the id of kind:name. */
+static void mark(struct model *md, struct tmap *m, const char *kind, struct str name)
+{
+	m->dep = dep_of(md, kind, name, tv_map(m));
+}
+
+/* global: a template global, with an id of its own. */
+static void global(struct model *md, struct tmpl_env *env, const char *name, struct tval v)
+{
+	tmpl_env_set_global_dep(env, name, v, dep_of(md, "global", str_from(name), v));
 }
 
 static struct tval difficulty_val(int d)
@@ -210,6 +245,7 @@ static void build_posts(struct model *md)
 		set(a, m, "animation", tv_bool(p->doc.has_video));
 		set(a, m, "part", tv_int(p->part));
 		set(a, m, "source", tv_cstr(p->s.path));
+		mark(md, m, "post", p->slug);
 		md->post_vals[i] = tv_map(m);
 	}
 }
@@ -241,6 +277,7 @@ static void build_series_vals(struct model *md)
 		set(a, m, "first_date", se->nposts ? S(se->posts[0]->date.iso) : tv_none());
 		set(a, m, "last_date", se->nposts ? S(se->posts[se->nposts - 1]->date.iso) : tv_none());
 		set(a, m, "featured", tv_bool(se->featured));
+		mark(md, m, "series", se->slug);
 		md->series_vals[i] = tv_map(m);
 		tlist_push(a, all, md->series_vals[i]);
 	}
@@ -283,7 +320,7 @@ static void link_posts(struct model *md)
 }
 
 static struct tval terms_val(struct model *md, const struct term *t, size_t n, const char *base, int feeds,
-			     struct tval **each)
+			     struct tval **each, const char *kind)
 {
 	struct arena *a = md->a;
 	struct tlist *l = tlist_new(a, n);
@@ -296,6 +333,7 @@ static struct tval terms_val(struct model *md, const struct term *t, size_t n, c
 		set(a, m, "feed_url", feeds ? C(a, "/%s/%.*s/feed.xml", base, STR_FMT(t[i].slug)) : tv_none());
 		set(a, m, "count", tv_int((int64_t)t[i].nposts));
 		set(a, m, "posts", post_list(md, t[i].posts, t[i].nposts));
+		mark(md, m, kind, t[i].slug);
 		(*each)[i] = tv_map(m);
 		tlist_push(a, l, (*each)[i]);
 	}
@@ -314,14 +352,18 @@ static void build_years_val(struct model *md)
 		set(a, m, "url", C(a, "/archive/%d/", s->years[i].year));
 		set(a, m, "count", tv_int((int64_t)s->years[i].nposts));
 		set(a, m, "posts", post_list(md, s->years[i].posts, s->years[i].nposts));
+		char y[16];
+		snprintf(y, sizeof y, "%d", s->years[i].year);
+		mark(md, m, "year", str_from(y));
 		md->year_vals[i] = tv_map(m);
 		tlist_push(a, l, md->year_vals[i]);
 	}
 	md->years = tv_list(l);
 }
 
-static struct tval page_val(struct arena *a, const struct page *pg)
+static struct tval page_val(struct model *md, const struct page *pg)
 {
+	struct arena *a = md->a;
 	struct tmap *m = tmap_new(a, 10);
 	set(a, m, "kind", tv_cstr("page"));
 	set(a, m, "slug", S(pg->slug));
@@ -335,6 +377,7 @@ static struct tval page_val(struct arena *a, const struct page *pg)
 	set(a, m, "math", tv_bool(pg->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
 	set(a, m, "animation", tv_bool(pg->doc.has_video));
+	mark(md, m, "page", pg->slug);
 	return tv_map(m);
 }
 
@@ -373,19 +416,19 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 						   ? s->posts[0]->updated.iso : s->posts[0]->date.iso)
 					  : tv_cstr("1970-01-01T00:00:00+00:00"));
 	set(a, site, "generator", tv_cstr("folio"));
-	tmpl_env_set_global(env, "site", tv_map(site));
+	global(md, env, "site", tv_map(site));
 
 	struct tmap *data = tmap_new(a, s->content->ndata);
 	for (size_t i = 0; i < s->content->ndata; i++)
 		tmap_set(a, data, s->content->data[i].name, tval_from_yaml(a, s->content->data[i].root));
-	tmpl_env_set_global(env, "data", tv_map(data));
+	global(md, env, "data", tv_map(data));
 
-	tmpl_env_set_global(env, "all_posts", md->all_posts);
-	tmpl_env_set_global(env, "all_series", md->all_series);
+	global(md, env, "all_posts", md->all_posts);
+	global(md, env, "all_series", md->all_series);
 	struct tlist *feat = tlist_new(a, s->nfeatured);
 	for (size_t i = 0; i < s->nfeatured; i++)
 		tlist_push(a, feat, series_ref(md, s->featured[i]));
-	tmpl_env_set_global(env, "featured_series", tv_list(feat));
+	global(md, env, "featured_series", tv_list(feat));
 	struct tlist *best = tlist_new(a, s->nbest_of);
 	for (size_t i = 0; i < s->nbest_of; i++) {
 		struct tmap *m = tmap_new(a, 2);
@@ -393,27 +436,21 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 		set(a, m, "note", s->best_of[i].note.len ? S(s->best_of[i].note) : tv_none());
 		tlist_push(a, best, tv_map(m));
 	}
-	tmpl_env_set_global(env, "best_of", tv_list(best));
-	tmpl_env_set_global(env, "start_here", s->start_here ? page_val(a, s->start_here) : tv_none());
+	global(md, env, "best_of", tv_list(best));
+	global(md, env, "start_here", s->start_here ? page_val(md, s->start_here) : tv_none());
 	struct tlist *pages = tlist_new(a, s->npages);
 	for (size_t i = 0; i < s->npages; i++)
-		tlist_push(a, pages, page_val(a, s->pages[i]));
-	tmpl_env_set_global(env, "pages", tv_list(pages));
-	tmpl_env_set_global(env, "tags", md->tags);
-	tmpl_env_set_global(env, "categories", md->categories);
-	tmpl_env_set_global(env, "years", md->years);
+		tlist_push(a, pages, page_val(md, s->pages[i]));
+	global(md, env, "pages", tv_list(pages));
+	global(md, env, "tags", md->tags);
+	global(md, env, "categories", md->categories);
+	global(md, env, "years", md->years);
 }
 
 /* ---- pages ---- */
 
-struct job {
-	const char *tmpl;
-	const char *out; /* path in the output, e.g. "posts/x/index.html" */
-	struct tval vars;
-};
-
 struct jobs {
-	struct job *v;
+	struct render_job *v;
 	size_t n, cap;
 	struct tmap *paths; /* every output path, so that none is written twice */
 	struct diag *d;
@@ -433,7 +470,7 @@ static int add_job(struct arena *a, struct jobs *j, const char *tmpl, const char
 		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);
 		j->cap = cap;
 	}
-	j->v[j->n++] = (struct job){tmpl, out, tv_map(vars)};
+	j->v[j->n++] = (struct render_job){tmpl, out, tv_map(vars)};
 	return 0;
 }
 
@@ -596,8 +633,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 	for (size_t i = 0; i < s->npages; i++) {
 		const struct page *pg = s->pages[i];
 		struct tmap *vars = page_vars(a, "page", S(pg->url), S(pg->title));
-		set(a, vars, "page_content", page_val(a, pg));
-		set(a, vars, "doc", page_val(a, pg));
+		set(a, vars, "page_content", page_val(md, pg));
+		set(a, vars, "doc", page_val(md, pg));
 		const char *tmpl = pg->template_name.len ? arena_strndup(a, pg->template_name.p, pg->template_name.len) : "page.html";
 		if (!tmpl_env_has(j->env, tmpl)) {
 			job_error(j, &pg->s, schema_node(pg->s.fm, "template"),
@@ -630,11 +667,15 @@ static void list_jobs(struct model *md, struct jobs *j)
 struct pool {
 	const struct tmpl_env *env;
 	struct diag *d;
-	struct output *o;
-	const struct jobs *jobs;
+	const struct render_plan *plan;
+	const unsigned char *want;
+	size_t dep_bits;
+	render_page_fn sink;
+	void *ctx;
 	size_t next;
 	pthread_mutex_t lock;
 	int errors;
+	size_t rendered;
 };
 
 static void *render_worker(void *arg)
@@ -642,102 +683,70 @@ static void *render_worker(void *arg)
 	struct pool *p = arg;
 	struct buf out;
 	buf_init(&out);
+	struct tmpl_deps rec;
+	if (p->dep_bits)
+		tmpl_deps_init(&rec, p->dep_bits);
+	size_t mine = 0;
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
 		size_t i = p->next++;
 		pthread_mutex_unlock(&p->lock);
-		if (i >= p->jobs->n)
+		if (i >= p->plan->njobs)
 			break;
-		const struct job *j = &p->jobs->v[i];
+		if (p->want && !p->want[i])
+			continue;
+		const struct render_job *j = &p->plan->jobs[i];
 		struct arena *scratch = arena_new();
 		buf_reset(&out);
+		if (p->dep_bits) {
+			tmpl_deps_clear(&rec);
+			tmpl_deps_record(&rec);
+		}
 		int e = tmpl_render(p->env, j->tmpl, &j->vars, &out, scratch, p->d);
+		tmpl_deps_record(NULL);
 		if (!e)
-			e = output_write(p->o, j->out, out.p ? out.p : "", out.len) ? 1 : 0;
+			e = p->sink(p->ctx, i, out.p ? out.p : "", out.len, p->dep_bits ? &rec : NULL) ? 1 : 0;
 		arena_free(scratch);
+		mine++;
 		if (e) {
 			pthread_mutex_lock(&p->lock);
 			p->errors += e;
 			pthread_mutex_unlock(&p->lock);
 		}
 	}
+	pthread_mutex_lock(&p->lock);
+	p->rendered += mine;
+	pthread_mutex_unlock(&p->lock);
+	if (p->dep_bits)
+		tmpl_deps_fini(&rec);
 	buf_fini(&out);
 	return NULL;
 }
 
-static int copy_static(struct diag *d, struct output *o, const struct site *s, const char *site_dir)
+int render_pages(const struct render_plan *plan, const struct tmpl_env *env, struct diag *d,
+		 const unsigned char *want, int jobs, size_t dep_bits, render_page_fn sink, void *ctx,
+		 size_t *rendered)
 {
-	int errors = 0;
-	/* the theme's files first; the site's static/ replaces them */
-	for (size_t i = 0; i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "static/", 7) && output_write(o, f->name + 7, f->data, f->len))
-			errors++;
-	}
-	/* model-viewer's script (a megabyte) only for a site that shows a model */
-	int models = 0;
-	for (size_t i = 0; i < s->nposts && !models; i++)
-		models = s->posts[i]->doc.has_model3d;
-	for (size_t i = 0; i < s->npages && !models; i++)
-		models = s->pages[i]->doc.has_model3d;
-	for (size_t i = 0; models && i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "assets/", 7) && output_write(o, f->name, f->data, f->len))
-			errors++;
-	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/static", site_dir);
-	if (output_copy_tree(o, dir, "", 0) < 0)
-		errors++;
-	for (size_t i = 0; i < s->nposts; i++) {
-		const struct post *p = s->posts[i];
-		if (!p->bundle_dir)
-			continue;
-		char rel[1024];
-		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
-		if (output_copy_tree(o, p->bundle_dir, rel, 1) < 0)
-			errors++;
-	}
-	(void)d;
-	return errors;
-}
-
-int render_site(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env, struct output *o,
-		const char *site_dir, int jobs, size_t *pages)
-{
-	struct model md;
-	memset(&md, 0, sizeof md);
-	md.a = a;
-	md.s = s;
-	build_posts(&md);
-	md.all_posts = post_list(&md, s->posts, s->nposts);
-	build_series_vals(&md);
-	link_posts(&md);
-	md.tags = terms_val(&md, s->tags, s->ntags, "tags", s->cfg->feeds, &md.tag_vals);
-	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", 0, &md.category_vals);
-	build_years_val(&md);
-	set_globals(&md, env);
-
-	int errors = copy_static(d, o, s, site_dir);
-	struct jobs j = {0};
-	j.paths = tmap_new(a, 1024);
-	j.d = d;
-	j.env = env;
-	list_jobs(&md, &j);
-	errors += j.errors;
-	if (errors) {
-		*pages = 0;
-		return errors;
-	}
-
 	struct pool p;
 	memset(&p, 0, sizeof p);
 	p.env = env;
 	p.d = d;
-	p.o = o;
-	p.jobs = &j;
+	p.plan = plan;
+	p.want = want;
+	p.dep_bits = dep_bits;
+	p.sink = sink;
+	p.ctx = ctx;
 	pthread_mutex_init(&p.lock, NULL);
+	size_t todo = plan->njobs;
+	if (want) {
+		todo = 0;
+		for (size_t i = 0; i < plan->njobs; i++)
+			todo += want[i] != 0;
+	}
+	/* a thread is worth starting for a few pages, not for one */
 	int n = jobs > 0 ? jobs : 1;
+	if ((size_t)n > todo / 4 + 1)
+		n = (int)(todo / 4 + 1);
 	pthread_t *th = xcalloc((size_t)n, sizeof *th);
 	for (int i = 1; i < n; i++)
 		if (pthread_create(&th[i], NULL, render_worker, &p) != 0) {
@@ -749,6 +758,99 @@ int render_site(struct arena *a, struct diag *d, const struct site *s, struct tm
 		pthread_join(th[i], NULL);
 	free(th);
 	pthread_mutex_destroy(&p.lock);
-	*pages = j.n;
-	return errors + p.errors;
+	if (rendered)
+		*rendered = p.rendered;
+	return p.errors;
+}
+
+int render_static(struct diag *d, const struct site *s, const char *site_dir, output_write_fn write, void *ctx)
+{
+	int errors = 0;
+	/* the theme's files first; the site's static/ replaces them */
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "static/", 7) && write(ctx, f->name + 7, f->data, f->len))
+			errors++;
+	}
+	/* model-viewer's script (a megabyte) only for a site that shows a model */
+	int models = 0;
+	for (size_t i = 0; i < s->nposts && !models; i++)
+		models = s->posts[i]->doc.has_model3d;
+	for (size_t i = 0; i < s->npages && !models; i++)
+		models = s->pages[i]->doc.has_model3d;
+	for (size_t i = 0; models && i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "assets/", 7) && write(ctx, f->name, f->data, f->len))
+			errors++;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/static", site_dir);
+	if (output_copy_tree_to(d, dir, "", 0, write, ctx) < 0)
+		errors++;
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		if (!p->bundle_dir)
+			continue;
+		char rel[1024];
+		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
+		if (output_copy_tree_to(d, p->bundle_dir, rel, 1, write, ctx) < 0)
+			errors++;
+	}
+	return errors;
+}
+
+int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
+		const struct render_deps *deps, struct render_plan *plan)
+{
+	memset(plan, 0, sizeof *plan);
+	struct model md;
+	memset(&md, 0, sizeof md);
+	md.a = a;
+	md.s = s;
+	md.deps = deps;
+	md.plan = plan;
+	build_posts(&md);
+	md.all_posts = post_list(&md, s->posts, s->nposts);
+	build_series_vals(&md);
+	link_posts(&md);
+	md.tags = terms_val(&md, s->tags, s->ntags, "tags", s->cfg->feeds, &md.tag_vals, "tag");
+	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", 0, &md.category_vals, "category");
+	build_years_val(&md);
+	set_globals(&md, env);
+
+	struct jobs j = {0};
+	j.paths = tmap_new(a, 1024);
+	j.d = d;
+	j.env = env;
+	list_jobs(&md, &j);
+	plan->jobs = j.v;
+	plan->njobs = j.n;
+	return j.errors;
+}
+
+static int write_page(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read)
+{
+	(void)read;
+	const struct render_plan *plan = ((void **)ctx)[0];
+	return output_write(((void **)ctx)[1], plan->jobs[job].out, data, len);
+}
+
+static int write_file(void *ctx, const char *rel, const void *data, size_t len)
+{
+	return output_write(ctx, rel, data, len);
+}
+
+int render_site(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env, struct output *o,
+		const char *site_dir, int jobs, size_t *pages)
+{
+	struct render_plan plan;
+	int errors = render_plan(a, d, s, env, NULL, &plan);
+	errors += render_static(d, s, site_dir, write_file, o);
+	if (errors) {
+		*pages = 0;
+		return errors;
+	}
+	void *ctx[2] = {&plan, o};
+	errors += render_pages(&plan, env, d, NULL, jobs, 0, write_page, ctx, pages);
+	return errors;
 }

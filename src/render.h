@@ -23,6 +23,64 @@ extern const size_t theme_nfiles;
  * syntax errors and then links the set. Returns the number of errors. */
 int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir);
 
+/* One page of the site: its template, its path in the output
+ * ("posts/x/index.html") and the variables it is rendered with. */
+struct render_job {
+	const char *tmpl;
+	const char *out;
+	struct tval vars;
+};
+
+/* Ids for incremental rebuilds: id returns the same nonzero id for the
+ * same key ("post:slug", "tag:cuda", "global:site") in every build of a
+ * session. */
+struct render_deps {
+	uint32_t (*id)(void *ctx, const char *key, size_t len);
+	void *ctx;
+};
+
+/* A value that has an id: a map with that `dep`, or a global. */
+struct render_dep_val {
+	uint32_t id;
+	struct tval v;
+};
+
+/* Every page of a build, and (with deps) the values behind the ids. All of
+ * it lives in the build's arena. */
+struct render_plan {
+	struct render_job *jobs;
+	size_t njobs;
+	struct render_dep_val *vals;
+	size_t nvals, cap_vals;
+};
+
+/* render_plan: makes the template values of the model (in a) and sets the
+ * templates' globals in env, then lists every page. With deps, the maps of
+ * posts, series, tags, categories, years and pages and every global get
+ * ids, which renders record when they read them (tmpl_deps_record).
+ * Returns the number of errors (an alias taking another page's address, a
+ * page naming a template that does not exist). */
+int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
+		const struct render_deps *deps, struct render_plan *plan);
+
+/* render_page_fn: receives one rendered page (job: its index in the plan;
+ * read: what it read, or NULL when nothing is recorded). Called on worker
+ * threads. 0, or -1 after reporting an error. */
+typedef int (*render_page_fn)(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read);
+
+/* render_pages: renders the pages of plan with want[i] set (want NULL:
+ * all) on `jobs` threads, each handed to sink. With dep_bits (the number of
+ * ids in use + 1), each page records what it read. Returns the number of
+ * errors; *rendered (may be NULL) counts the pages rendered. */
+int render_pages(const struct render_plan *plan, const struct tmpl_env *env, struct diag *d,
+		 const unsigned char *want, int jobs, size_t dep_bits, render_page_fn sink, void *ctx,
+		 size_t *rendered);
+
+/* render_static: the theme's static files, model-viewer's script (for a
+ * site with a model), the site's static/ folder and post bundles' files,
+ * each handed to write. Returns the number of errors. */
+int render_static(struct diag *d, const struct site *s, const char *site_dir, output_write_fn write, void *ctx);
+
 /* render_site: renders every page of s into o on `jobs` threads, plus the
  * theme's static files, the site's static/ folder and post bundles' files.
  * Returns the number of errors; *pages counts the pages rendered. */

@@ -694,16 +694,11 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
 }
 
-/* rebuild: one full build into the server's folder; then a `reload` event,
- * or an `error` event with the diagnostics (also printed on stderr). */
-static void rebuild(const struct serve_options *o, const char *out_dir, int first)
+/* rebuild: one build of the session (what changed) into the server's
+ * folder; then a `reload` event, or an `error` event with the diagnostics
+ * (also printed on stderr). */
+static void rebuild(struct build_session *sess, int first)
 {
-	struct build_request req;
-	memset(&req, 0, sizeof req);
-	req.site_dir = o->site_dir;
-	req.out_dir = out_dir;
-	req.drafts = o->drafts;
-	req.future = o->future;
 	struct buf cap;
 	buf_init(&cap);
 	struct diag d;
@@ -711,7 +706,7 @@ static void rebuild(const struct serve_options *o, const char *out_dir, int firs
 	d.capture = &cap;
 	d.defer = 1;
 	struct build_result res;
-	int errors = build_site(&req, &d, &res);
+	int errors = build_session_run(sess, &d, &res);
 	diag_flush(&d);
 	char *error = NULL;
 	if (errors) {
@@ -721,8 +716,11 @@ static void rebuild(const struct serve_options *o, const char *out_dir, int firs
 		buf_printf(&cap, "folio: %d error%s\n", n, n == 1 ? "" : "s");
 		error = strdup(cap.p ? cap.p : "");
 	} else {
-		fprintf(stderr, "folio serve: %s %zu pages (%zu posts) in %.0f ms\n",
-		        first ? "built" : "rebuilt", res.pages, res.posts, res.seconds * 1000);
+		fprintf(stderr,
+		        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu files "
+		        "written, %zu removed\n",
+		        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.posts,
+		        res.written, res.removed);
 	}
 	diag_fini(&d);
 	buf_fini(&cap);
@@ -807,7 +805,14 @@ int serve_run(const struct serve_options *o)
 	}
 	watch_tree(&w, site_real);
 
-	rebuild(&opt, out_dir, 1);
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	req.site_dir = opt.site_dir;
+	req.out_dir = out_dir;
+	req.drafts = opt.drafts;
+	req.future = opt.future;
+	struct build_session *sess = build_session_new(&req);
+	rebuild(sess, 1);
 	struct stat ob;
 	if (stat(out_dir, &ob) != 0)
 		mkdir(out_dir, 0755); /* the first build failed: serve an empty site */
@@ -854,7 +859,7 @@ int serve_run(const struct serve_options *o)
 				due = now_ms() + DEBOUNCE_MS; /* a burst pushes the build back */
 			if (due >= 0 && now_ms() >= due) {
 				due = -1;
-				rebuild(&opt, out_dir, 0);
+				rebuild(sess, 0);
 			}
 		}
 		fprintf(stderr, "folio serve: stopping\n");
@@ -864,6 +869,7 @@ int serve_run(const struct serve_options *o)
 		pthread_mutex_unlock(&st.lock);
 		MHD_stop_daemon(daemon);
 	}
+	build_session_free(sess);
 	close(sfd);
 	close(w.fd);
 	for (int i = 0; i < w.cap; i++)

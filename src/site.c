@@ -21,6 +21,7 @@ struct md_job {
 
 struct md_pool {
 	const struct config *cfg;
+	const struct build_opts *opts;
 	struct md_options md; /* the same for every document but asset_dir */
 	struct diag *d;
 	struct md_job *jobs;
@@ -54,7 +55,19 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 		s = &((struct page *)j->item)->s;
 		doc = &((struct page *)j->item)->doc;
 	}
-	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+	struct md_cache *mc = p->opts->md_cache;
+	struct md_key key;
+	if (mc)
+		key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body, s->body_len, s->body_line,
+		                   o.asset_dir);
+	if (!mc || !md_cache_get(mc, &key, p->opts->files_stamp, a, doc)) {
+		unsigned long said = diag_thread_reports();
+		md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+		/* a document with a warning or an error is rendered again next
+		 * time, so that its messages are reported again */
+		if (mc && diag_thread_reports() == said)
+			md_cache_put(mc, &key, p->opts->files_stamp, doc);
+	}
 	if (j->kind == JOB_POST) {
 		struct post *post = j->item;
 		post->minutes = post->reading_time ? post->reading_time : md_reading_minutes(doc, p->cfg->reading_speed);
@@ -84,6 +97,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	struct md_pool p;
 	memset(&p, 0, sizeof p);
 	p.cfg = site->cfg;
+	p.opts = opts;
 	p.d = d;
 	p.md.smart = site->cfg->smart_punctuation;
 	p.md.math = site->cfg->math;

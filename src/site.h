@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "content.h"
+#include "mdcache.h"
 
 /* A tag or a category: its name as first written, its URL slug, and its
  * posts, newest first. */
@@ -41,6 +42,11 @@ struct build_opts {
 	md_highlight_fn highlight;
 	md_typeset_fn typeset;
 	void *typeset_ctx;
+	/* Rendered documents kept between builds (NULL: none); md_salt is
+	 * what every key includes (config, options), files_stamp the state of
+	 * the files documents may read (static/, bundles). */
+	struct md_cache *md_cache;
+	uint64_t md_salt, files_stamp;
 };
 
 struct site {

@@ -69,6 +69,8 @@ struct tmap {
 	struct tval *vals;
 	uint32_t *index; /* open-addressing table of (position + 1), or NULL */
 	size_t index_cap;
+	uint32_t dep; /* 0, or the id renders record when they read this map
+	               * (see tmpl_deps_record) */
 };
 
 /* An object hands the host's data to templates without copying it.
@@ -176,6 +178,45 @@ int tmpl_env_has(const struct tmpl_env *env, const char *name);
  * number of errors (0: out holds the page). Reentrant. */
 int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval *vars,
 		struct buf *out, struct arena *scratch, struct diag *d);
+
+/* ---- Dependencies -------------------------------------------------------- */
+
+/* What a render read, for incremental rebuilds (folio serve): the ids
+ * (nonzero, below nbits) of the maps with a `dep` it read a key of or
+ * iterated, of the globals it looked up and of the templates it used. Each
+ * id is recorded once. */
+struct tmpl_deps {
+	uint64_t *seen; /* a bit per id */
+	size_t nbits;
+	uint32_t *ids; /* in the order first read */
+	size_t n, cap;
+};
+
+/* tmpl_deps_init: a recorder for ids below nbits (others are ignored:
+ * size it for every id in use). tmpl_deps_fini frees it. */
+void tmpl_deps_init(struct tmpl_deps *r, size_t nbits);
+void tmpl_deps_fini(struct tmpl_deps *r);
+/* tmpl_deps_clear: forgets what was recorded; cheap (clears only the bits
+ * set). */
+void tmpl_deps_clear(struct tmpl_deps *r);
+/* tmpl_deps_record: renders on this thread record into r from now on;
+ * NULL stops recording. */
+void tmpl_deps_record(struct tmpl_deps *r);
+/* tmpl_deps_touch: records id on this thread, if it records. */
+void tmpl_deps_touch(uint32_t id);
+
+/* tmpl_env_set_global_dep: a global (as tmpl_env_set_global) whose lookup
+ * records dep. */
+void tmpl_env_set_global_dep(struct tmpl_env *env, const char *name, struct tval v, uint32_t dep);
+/* tmpl_env_set_template_dep: renders that use template `name` (as the page,
+ * a parent, an include or an import) record dep. 0 if there is such a
+ * template, else -1. */
+int tmpl_env_set_template_dep(struct tmpl_env *env, const char *name, uint32_t dep);
+/* tmpl_env_count, tmpl_env_name, tmpl_env_source: the templates of the set
+ * (i below the count), by name and with their text. */
+size_t tmpl_env_count(const struct tmpl_env *env);
+const char *tmpl_env_name(const struct tmpl_env *env, size_t i);
+struct str tmpl_env_source(const struct tmpl_env *env, size_t i);
 
 /* ---- Filters ----------------------------------------------------------- */
 

@@ -267,6 +267,9 @@ static int lookup(struct render *r, struct scope *s, struct str name, struct tva
 		return 1;
 	const struct tval *g = tmap_get(r->env->globals, name);
 	if (g) {
+		size_t at = (size_t)(g - r->env->globals->vals);
+		if (at < r->env->nglobal_deps)
+			tmpl_deps_touch(r->env->global_deps[at]);
 		*out = *g;
 		return 1;
 	}

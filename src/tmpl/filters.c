@@ -363,6 +363,7 @@ static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct 
 	buf_init(&b);
 	struct str parts[2];
 	if (in->kind == TV_MAP) { /* a query string: k=v&k2=v2 */
+		tmap_touch(in->u.map);
 		for (size_t i = 0; i < in->u.map->len; i++) {
 			parts[0] = in->u.map->keys[i];
 			parts[1] = tval_text(&in->u.map->vals[i], ARENA(c));
@@ -967,6 +968,7 @@ static int f_items(struct tmpl_call *c, const struct tval *in, const struct tval
 		tmpl_call_error(c, "needs a map, not %s", tval_type_name(in));
 		return -1;
 	}
+	tmap_touch(in->u.map);
 	struct tlist *r = tlist_new(ARENA(c), in->u.map->len);
 	for (size_t i = 0; i < in->u.map->len; i++) {
 		struct tlist *pair = tlist_new(ARENA(c), 2);

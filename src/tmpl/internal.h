@@ -162,6 +162,7 @@ struct tmpl {
 	struct body root;
 	const struct node *extends; /* NULL, or the N_EXTENDS node (e: the parent's name) */
 	int has_errors;
+	uint32_t dep; /* recorded by renders that use it (0: none) */
 	/* blocks defined in this template (nested ones included), by name */
 	struct node **blocks;
 	size_t nblocks;
@@ -202,6 +203,8 @@ struct tmpl_env {
 	struct filter_def *filters;
 	size_t nfilters;
 	struct tmap *globals;
+	uint32_t *global_deps; /* by position in globals (0: none), or NULL */
+	size_t nglobal_deps;
 	char *base_url;
 	int strict;
 	size_t max_output;
@@ -212,6 +215,18 @@ const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name);
 const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str name);
 
 /* ---- Values (value.c) ---- */
+
+/* The recorder of this thread's renders (tmpl_deps_record), or NULL. */
+extern _Thread_local struct tmpl_deps *tmpl_deps_current;
+void tmpl_deps_add(struct tmpl_deps *r, uint32_t id);
+
+/* tmap_touch: records that a render read m (a key of it, or its entries). */
+static inline void tmap_touch(const struct tmap *m)
+{
+	if (m->dep && tmpl_deps_current)
+		tmpl_deps_add(tmpl_deps_current, m->dep);
+}
+
 
 /* tval_equal: Jinja's ==: numbers by value, strings by bytes, lists and maps
  * deeply; different types are unequal, and so are values nested more than

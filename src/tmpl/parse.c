@@ -1356,8 +1356,47 @@ void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth)
 
 void tmpl_env_set_global(struct tmpl_env *env, const char *name, struct tval v)
 {
+	tmpl_env_set_global_dep(env, name, v, 0);
+}
+
+void tmpl_env_set_global_dep(struct tmpl_env *env, const char *name, struct tval v, uint32_t dep)
+{
 	size_t n = strlen(name);
-	tmap_set(env->arena, env->globals, (struct str){arena_strndup(env->arena, name, n), n}, v);
+	struct str key = {arena_strndup(env->arena, name, n), n};
+	tmap_set(env->arena, env->globals, key, v);
+	size_t at = (size_t)(tmap_get(env->globals, key) - env->globals->vals);
+	if (at >= env->nglobal_deps) {
+		size_t cap = env->globals->cap;
+		env->global_deps = arena_realloc(env->arena, env->global_deps, env->nglobal_deps * sizeof *env->global_deps,
+		                                 cap * sizeof *env->global_deps);
+		env->nglobal_deps = cap;
+	}
+	env->global_deps[at] = dep;
+}
+
+int tmpl_env_set_template_dep(struct tmpl_env *env, const char *name, uint32_t dep)
+{
+	for (size_t i = 0; i < env->ntmpls; i++)
+		if (!strcmp(env->tmpls[i]->name, name)) {
+			env->tmpls[i]->dep = dep;
+			return 0;
+		}
+	return -1;
+}
+
+size_t tmpl_env_count(const struct tmpl_env *env)
+{
+	return env->ntmpls;
+}
+
+const char *tmpl_env_name(const struct tmpl_env *env, size_t i)
+{
+	return env->tmpls[i]->name;
+}
+
+struct str tmpl_env_source(const struct tmpl_env *env, size_t i)
+{
+	return (struct str){env->tmpls[i]->src, env->tmpls[i]->len};
 }
 
 void tmpl_env_add_filter(struct tmpl_env *env, const char *name, tmpl_filter_fn fn, const char *params)
@@ -1388,8 +1427,10 @@ const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str 
 const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name)
 {
 	for (size_t i = 0; i < env->ntmpls; i++)
-		if (str_eq_cstr(name, env->tmpls[i]->name))
+		if (str_eq_cstr(name, env->tmpls[i]->name)) {
+			tmpl_deps_touch(env->tmpls[i]->dep);
 			return env->tmpls[i];
+		}
 	return NULL;
 }
 

@@ -138,6 +138,7 @@ static void tmap_reindex(struct arena *a, struct tmap *m)
 
 static long tmap_find(const struct tmap *m, struct str key)
 {
+	tmap_touch(m);
 	if (!m->index) {
 		for (size_t i = 0; i < m->len; i++)
 			if (str_eq(m->keys[i], key))
@@ -198,7 +199,7 @@ int tval_truthy(const struct tval *v)
 	case TV_FLOAT: return v->u.f != 0.0;
 	case TV_STR: return v->u.s.len != 0;
 	case TV_LIST: return v->u.list->len != 0;
-	case TV_MAP: return v->u.map->len != 0;
+	case TV_MAP: tmap_touch(v->u.map); return v->u.map->len != 0;
 	case TV_OBJ: return v->u.obj.cls->len ? v->u.obj.cls->len(v->u.obj.self) != 0 : 1;
 	default: return 1;
 	}
@@ -363,6 +364,7 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 		buf_putc(b, ']');
 		break;
 	case TV_MAP:
+		tmap_touch(v->u.map);
 		buf_putc(b, '{');
 		for (size_t i = 0; i < v->u.map->len; i++) {
 			if (i)
@@ -505,6 +507,8 @@ static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar
 				return 0;
 		return 1;
 	case TV_MAP:
+		tmap_touch(a->u.map);
+		tmap_touch(b->u.map);
 		if (a->u.map->len != b->u.map->len)
 			return 0;
 		for (size_t i = 0; i < a->u.map->len; i++) {
@@ -579,7 +583,7 @@ int64_t tval_length(const struct tval *v)
 	switch (v->kind) {
 	case TV_STR: return (int64_t)utf8_count(v->u.s);
 	case TV_LIST: return (int64_t)v->u.list->len;
-	case TV_MAP: return (int64_t)v->u.map->len;
+	case TV_MAP: tmap_touch(v->u.map); return (int64_t)v->u.map->len;
 	case TV_OBJ:
 		if (v->u.obj.cls->len)
 			return (int64_t)v->u.obj.cls->len(v->u.obj.self);
@@ -623,6 +627,7 @@ int tval_as_list(const struct tval *v, struct arena *a, struct tlist **out)
 	switch (v->kind) {
 	case TV_LIST: *out = v->u.list; return 1;
 	case TV_MAP: {
+		tmap_touch(v->u.map);
 		struct tlist *l = tlist_new(a, v->u.map->len);
 		for (size_t i = 0; i < v->u.map->len; i++)
 			tlist_push(a, l, tv_str(v->u.map->keys[i]));
@@ -665,4 +670,55 @@ int tval_as_list(const struct tval *v, struct arena *a, struct tlist **out)
 	}
 	default: return 0;
 	}
+}
+
+/* ---- dependency recording ---- */
+
+_Thread_local struct tmpl_deps *tmpl_deps_current;
+
+void tmpl_deps_init(struct tmpl_deps *r, size_t nbits)
+{
+	memset(r, 0, sizeof *r);
+	r->nbits = nbits;
+	r->seen = xcalloc(nbits / 64 + 1, sizeof *r->seen);
+}
+
+void tmpl_deps_fini(struct tmpl_deps *r)
+{
+	free(r->seen);
+	free(r->ids);
+	memset(r, 0, sizeof *r);
+}
+
+void tmpl_deps_clear(struct tmpl_deps *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		r->seen[r->ids[i] / 64] &= ~((uint64_t)1 << (r->ids[i] % 64));
+	r->n = 0;
+}
+
+void tmpl_deps_add(struct tmpl_deps *r, uint32_t id)
+{
+	if (id >= r->nbits)
+		return;
+	uint64_t bit = (uint64_t)1 << (id % 64);
+	if (r->seen[id / 64] & bit)
+		return;
+	r->seen[id / 64] |= bit;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->ids = xrealloc(r->ids, r->cap * sizeof *r->ids);
+	}
+	r->ids[r->n++] = id;
+}
+
+void tmpl_deps_record(struct tmpl_deps *r)
+{
+	tmpl_deps_current = r;
+}
+
+void tmpl_deps_touch(uint32_t id)
+{
+	if (id && tmpl_deps_current)
+		tmpl_deps_add(tmpl_deps_current, id);
 }

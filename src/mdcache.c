@@ -1,0 +1,255 @@
+/* mdcache.c: rendered documents, each serialised into one malloc'd block
+ * that the build's md_doc points into, in an open-addressing table. */
+#include "mdcache.h"
+
+#include "buf.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+struct entry {
+	struct md_key key;
+	char *blob; /* NULL: a free slot */
+	size_t len;
+	uint64_t stamp;
+	int reads_files;
+	int used; /* since the last sweep */
+};
+
+struct md_cache {
+	pthread_mutex_t lock;
+	struct entry *slots;
+	size_t cap, n, bytes;
+};
+
+/* The fixed part at the start of a blob. */
+struct header {
+	uint64_t html, summary_html, summary_text; /* lengths */
+	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
+	int32_t has_more, has_model3d, has_video, pad;
+};
+
+struct md_cache *md_cache_new(void)
+{
+	struct md_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->lock, NULL);
+	c->cap = 1024;
+	c->slots = xcalloc(c->cap, sizeof *c->slots);
+	return c;
+}
+
+void md_cache_free(struct md_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slots[i].blob);
+	free(c->slots);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+struct md_key md_cache_key(uint64_t salt, int kind, const char *path, const char *body, size_t len, int body_line,
+                           const char *asset_dir)
+{
+	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_128bits_reset_withSeed(st, salt);
+	int32_t head[2] = {kind, body_line};
+	XXH3_128bits_update(st, head, sizeof head);
+	/* lengths first, so that no two field lists hash alike */
+	uint64_t lens[3] = {strlen(path), asset_dir ? strlen(asset_dir) + 1 : 0, len};
+	XXH3_128bits_update(st, lens, sizeof lens);
+	XXH3_128bits_update(st, path, lens[0]);
+	if (asset_dir)
+		XXH3_128bits_update(st, asset_dir, lens[1] - 1);
+	XXH3_128bits_update(st, body, len);
+	XXH128_hash_t h = XXH3_128bits_digest(st);
+	XXH3_freeState(st);
+	return (struct md_key){h.low64, h.high64};
+}
+
+static int reads_files(const struct md_doc *d)
+{
+	return d->images || d->has_model3d || d->has_video;
+}
+
+/* find: the slot of k, or the free slot where it would go. Locked. */
+static struct entry *find(struct md_cache *c, const struct md_key *k)
+{
+	size_t mask = c->cap - 1, i = (size_t)k->lo & mask;
+	while (c->slots[i].blob && (c->slots[i].key.lo != k->lo || c->slots[i].key.hi != k->hi))
+		i = (i + 1) & mask;
+	return &c->slots[i];
+}
+
+static void put_toc(struct buf *b, const struct md_toc *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t f[5] = {(uint64_t)t[i].level, t[i].nchildren, t[i].id.len, t[i].text.len, t[i].html.len};
+		buf_append(b, f, sizeof f);
+		buf_append(b, t[i].id.p, t[i].id.len);
+		buf_append(b, t[i].text.p, t[i].text.len);
+		buf_append(b, t[i].html.p, t[i].html.len);
+		put_toc(b, t[i].children, t[i].nchildren);
+	}
+}
+
+/* get_toc: n entries from *p, strings pointing into the blob. */
+static struct md_toc *get_toc(struct arena *a, const char **p, size_t n)
+{
+	struct md_toc *t = arena_alloc(a, (n + 1) * sizeof *t);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t f[5];
+		memcpy(f, *p, sizeof f);
+		*p += sizeof f;
+		t[i].level = (int)f[0];
+		t[i].nchildren = (size_t)f[1];
+		t[i].id = (struct str){*p, (size_t)f[2]};
+		*p += f[2];
+		t[i].text = (struct str){*p, (size_t)f[3]};
+		*p += f[3];
+		t[i].html = (struct str){*p, (size_t)f[4]};
+		*p += f[4];
+		t[i].children = get_toc(a, p, t[i].nchildren);
+	}
+	return t;
+}
+
+int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
+                 struct md_doc *doc)
+{
+	pthread_mutex_lock(&c->lock);
+	struct entry *e = find(c, k);
+	if (!e->blob || (e->reads_files && e->stamp != files_stamp)) {
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	}
+	e->used = 1;
+	const char *blob = e->blob;
+	pthread_mutex_unlock(&c->lock);
+	/* the blob is not freed before the next sweep, and never changes */
+	struct header h;
+	memcpy(&h, blob, sizeof h);
+	const char *p = blob + sizeof h;
+	memset(doc, 0, sizeof *doc);
+	doc->html = (struct str){p, (size_t)h.html};
+	p += h.html + 1;
+	doc->summary_html = (struct str){p, (size_t)h.summary_html};
+	p += h.summary_html + 1;
+	doc->summary_text = (struct str){p, (size_t)h.summary_text};
+	p += h.summary_text + 1;
+	doc->ntoc = (size_t)h.ntoc;
+	doc->toc = get_toc(a, &p, doc->ntoc);
+	doc->nheadings = (size_t)h.nheadings;
+	doc->words = (size_t)h.words;
+	doc->code_words = (size_t)h.code_words;
+	doc->images = (size_t)h.images;
+	doc->cjk_chars = (size_t)h.cjk_chars;
+	doc->math_spans = (size_t)h.math_spans;
+	doc->has_more = h.has_more;
+	doc->has_model3d = h.has_model3d;
+	doc->has_video = h.has_video;
+	return 1;
+}
+
+static void grow(struct md_cache *c)
+{
+	struct entry *old = c->slots;
+	size_t oldcap = c->cap;
+	c->cap *= 2;
+	c->slots = xcalloc(c->cap, sizeof *c->slots);
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].blob)
+			*find(c, &old[i].key) = old[i];
+	free(old);
+}
+
+void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc)
+{
+	struct buf b;
+	buf_init(&b);
+	struct header h;
+	memset(&h, 0, sizeof h);
+	h.html = doc->html.len;
+	h.summary_html = doc->summary_html.len;
+	h.summary_text = doc->summary_text.len;
+	h.ntoc = doc->ntoc;
+	h.nheadings = doc->nheadings;
+	h.words = doc->words;
+	h.code_words = doc->code_words;
+	h.images = doc->images;
+	h.cjk_chars = doc->cjk_chars;
+	h.math_spans = doc->math_spans;
+	h.has_more = doc->has_more;
+	h.has_model3d = doc->has_model3d;
+	h.has_video = doc->has_video;
+	buf_append(&b, &h, sizeof h);
+	/* each string NUL-terminated, as the renderer's are */
+	buf_append(&b, doc->html.p, doc->html.len);
+	buf_putc(&b, 0);
+	buf_append(&b, doc->summary_html.p, doc->summary_html.len);
+	buf_putc(&b, 0);
+	buf_append(&b, doc->summary_text.p, doc->summary_text.len);
+	buf_putc(&b, 0);
+	put_toc(&b, doc->toc, doc->ntoc);
+	size_t len;
+	char *blob = buf_detach(&b, &len);
+
+	pthread_mutex_lock(&c->lock);
+	struct entry *e = find(c, k);
+	if (e->blob) {
+		/* the same document twice in one build: keep the first (a build
+		 * may be pointing into it) */
+		e->used = 1;
+		pthread_mutex_unlock(&c->lock);
+		free(blob);
+		return;
+	}
+	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1};
+	c->n++;
+	c->bytes += len;
+	if (c->n * 2 > c->cap)
+		grow(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void md_cache_sweep(struct md_cache *c)
+{
+	pthread_mutex_lock(&c->lock);
+	struct entry *old = c->slots;
+	size_t oldcap = c->cap;
+	c->slots = xcalloc(c->cap, sizeof *c->slots);
+	c->n = 0;
+	c->bytes = 0;
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[i].blob)
+			continue;
+		if (!old[i].used) {
+			free(old[i].blob);
+			continue;
+		}
+		old[i].used = 0;
+		*find(c, &old[i].key) = old[i];
+		c->n++;
+		c->bytes += old[i].len;
+	}
+	free(old);
+	pthread_mutex_unlock(&c->lock);
+}
+
+size_t md_cache_count(const struct md_cache *c)
+{
+	return c->n;
+}
+
+size_t md_cache_bytes(const struct md_cache *c)
+{
+	return c->bytes;
+}

@@ -1,0 +1,52 @@
+/* mdcache.h: rendered Markdown kept between builds of one process (folio
+ * serve), so that a rebuild renders only the documents that changed. An
+ * entry is found by a 128-bit hash of everything its rendering depends on
+ * (md_cache_key); documents that read files (images, videos, models) are
+ * also tied to a stamp of those files. */
+#ifndef FOLIO_MDCACHE_H
+#define FOLIO_MDCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "markdown.h"
+
+struct md_key {
+	uint64_t lo, hi;
+};
+
+struct md_cache;
+
+/* md_cache_new: an empty cache. md_cache_free frees it and every entry. */
+struct md_cache *md_cache_new(void);
+void md_cache_free(struct md_cache *c);
+
+/* md_cache_key: the key of a document: salt (what is the same for the
+ * whole build: folio's version, the config, the options), its kind, path,
+ * body, first line and asset folder (asset_dir may be NULL). */
+struct md_key md_cache_key(uint64_t salt, int kind, const char *path, const char *body, size_t len, int body_line,
+                           const char *asset_dir);
+
+/* md_cache_get: on a hit, fills *doc and returns 1. Its strings point into
+ * the cache and stay valid until the second md_cache_sweep after this call
+ * (the sweep that ends this build keeps what it used); the table of
+ * contents is copied into a. An entry of a document that reads files
+ * counts only while files_stamp is the one it was stored with. Thread-safe. */
+int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
+                 struct md_doc *doc);
+
+/* md_cache_put: stores a copy of doc under k (replacing an entry of the
+ * same key). Thread-safe. */
+void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc);
+
+/* md_cache_sweep: drops the entries that neither md_cache_get returned nor
+ * md_cache_put stored since the last sweep. Call it after a build, once
+ * nothing of the build before it is in use. */
+void md_cache_sweep(struct md_cache *c);
+
+/* md_cache_count, md_cache_bytes: entries, and the bytes they hold. */
+size_t md_cache_count(const struct md_cache *c);
+size_t md_cache_bytes(const struct md_cache *c);
+
+#endif

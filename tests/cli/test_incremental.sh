@@ -1,0 +1,133 @@
+# test_incremental.sh: folio serve rebuilds only what a change affects, and
+# what it serves is then exactly what a full `folio build` writes. Each step
+# edits the example blog the way a writer would (a post's text, its title,
+# tags, date, draft flag; a new post, a deleted one; a series guide, a page,
+# a data file, a static file, a template, folio.yml; an error and its fix),
+# waits for the rebuild, and compares the server's folder with a fresh
+# build, file by file.
+. "$(dirname "$0")/lib.sh"
+
+spid=""
+cleanup() {
+	if [ -n "$spid" ]; then
+		kill -TERM "$spid" 2>/dev/null
+		sleep 0.2
+		kill -KILL "$spid" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+site=$TMP/site
+cp -r examples/techblog "$site"
+rm -rf "$site/public" "$site/.folio-cache"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$TMP/tmp"
+TMPDIR=$TMP/tmp "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+spid=$!
+
+# builds: how many builds the server has finished (good or bad)
+builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
+# settle N: waits until more than N builds are done and no other follows
+# within 300 ms (an edit is one burst; the debounce is 50 ms)
+settle() {
+	for _ in $(seq 1 200); do
+		[ "$(builds)" -gt "$1" ] && break
+		sleep 0.05
+	done
+	for _ in $(seq 1 20); do
+		n=$(builds)
+		sleep 0.3
+		[ "$(builds)" -eq "$n" ] && break
+	done
+}
+settle 0
+served=$(ls -d "$TMP"/tmp/folio-serve-*/site 2>/dev/null | head -n 1)
+check "the server built the site" test -n "$served" -a -f "$served/index.html"
+
+# rendered: "R of P" of the last rebuild
+rendered() { grep -E '^folio serve: rebuilt' "$TMP/serve.err" | tail -n 1 | sed -E 's/.*: ([0-9]+) of ([0-9]+) pages.*/\1/'; }
+total() { grep -E '^folio serve: (re)?built' "$TMP/serve.err" | tail -n 1 | sed -E 's/.*: ([0-9]+) of ([0-9]+) pages.*/\2/'; }
+
+# same NAME: the served folder equals a full build of the site now
+same() {
+	rm -rf "$TMP/full"
+	"$FOLIO" build "$site" -o "$TMP/full" >/dev/null 2>"$TMP/full.err"
+	d=$(diff -r -q -x .folio-output "$served" "$TMP/full" 2>&1)
+	out=$d
+	err=$(cat "$TMP/full.err")
+	check "$1: the served site is a full build's" test -z "$d"
+}
+
+# step NAME COMMAND...: runs the edit, waits for its rebuild, compares
+step() {
+	name=$1
+	shift
+	before=$(builds)
+	"$@"
+	settle "$before"
+	same "$name"
+}
+
+post=$site/content/posts/gpu-systems-05-cuda-streams-and-concurrency.md
+[ -f "$post" ] || post=$(ls "$site"/content/posts/gpu-systems-0*.md | head -n 5 | tail -n 1)
+other=$(ls "$site"/content/posts/mlops-*.md | head -n 1)
+edit() { python3 -c 'import sys; p, a, b = sys.argv[1:4]; t = open(p).read(); assert a in t, (p, a); open(p, "w").write(t.replace(a, b, 1))' "$@"; }
+
+step "a post's text" sh -c "printf '\nA new closing paragraph about streams.\n' >> '$post'"
+r=$(rendered)
+t=$(total)
+check "a text edit renders a few pages, not the site ($r of $t)" test "$r" -gt 0 -a "$r" -lt $((t / 4))
+curl -s "http://127.0.0.1:$port/posts/$(basename "$post" .md)/" >"$TMP/page" 2>/dev/null
+check "the new text is served" grep -q "A new closing paragraph about streams" "$TMP/page"
+
+step "nothing changed (touch)" touch "$post"
+check "a touch renders nothing" test "$(rendered)" -eq 0
+
+step "a post's title" edit "$post" 'title: "' 'title: "Renamed: '
+step "a new tag" edit "$other" 'tags: ["' 'tags: ["brand-new-tag", "'
+check "the new tag's page exists" test -f "$served/tags/brand-new-tag/index.html"
+step "the tag removed again" edit "$other" 'tags: ["brand-new-tag", "' 'tags: ["'
+check "the tag's page is gone" test ! -e "$served/tags/brand-new-tag"
+step "a post's date" edit "$other" "date: 20" "date: 19"
+step "a post made a draft" edit "$other" "title: " "draft: true
+title: "
+check "the draft's page is gone" test ! -e "$served/posts/$(basename "$other" .md)/index.html"
+step "a new post" sh -c "printf -- '---\ntitle: Fresh Post\ndate: 2024-06-01\ntags: [cuda]\n---\nHello **there**.\n' > '$site/content/posts/fresh-post.md'"
+check "the new post is served" test -f "$served/posts/fresh-post/index.html"
+step "the new post deleted" rm "$site/content/posts/fresh-post.md"
+check "its page is gone" test ! -e "$served/posts/fresh-post"
+guide=$(ls "$site"/content/series/*.md | head -n 1)
+step "a series guide" sh -c "printf '\nMore about this series.\n' >> '$guide'"
+page=$(ls "$site"/content/pages/*.md | head -n 1)
+step "a page" sh -c "printf '\nAn added line.\n' >> '$page'"
+step "a data file" sh -c "printf '\n# a comment\n' >> '$site/data/home.yml'"
+step "a new static file" sh -c "printf 'hello\n' > '$site/static/hello.txt'"
+check "the static file is served" test -f "$served/hello.txt"
+mkdir -p "$site/templates"
+sed 's|</article>|<p class="marker">edited template</p></article>|' theme/templates/post.html >"$TMP/post.html"
+step "a template override" cp "$TMP/post.html" "$site/templates/post.html"
+r=$(rendered)
+t=$(total)
+check "a post template change renders fewer pages than the site ($r of $t)" test "$r" -lt "$t"
+check "the post pages show it" grep -q "edited template" "$served/posts/$(basename "$post" .md)/index.html"
+step "the config" edit "$site/folio.yml" 'title: "' 'title: "Retitled '
+check "a config change renders every page" test "$(rendered)" -eq "$(total)"
+
+# an error leaves the last good site in place; the fix rebuilds it
+cp -r "$served" "$TMP/good"
+before=$(builds)
+edit "$post" 'title: "' 'title: [unclosed "'
+settle "$before"
+d=$(diff -r -q "$served" "$TMP/good" 2>&1)
+check "after an error the served site is the last good one" test -z "$d"
+step "the error fixed" edit "$post" 'title: [unclosed "' 'title: "'
+
+kill -TERM "$spid"
+wait "$spid"
+rc=$?
+spid=""
+check "the server exits 0" test "$rc" -eq 0
+[ -n "${INCREMENTAL_LOG:-}" ] && cp "$TMP/serve.err" "$INCREMENTAL_LOG"
+finish
