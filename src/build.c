@@ -93,7 +93,7 @@ struct stages {
 typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
 
 static void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep,
-		       void *prep_ctx)
+		       void *prep_ctx, struct content_cache *cc)
 {
 	memset(st, 0, sizeof *st);
 	st->t0 = now_seconds();
@@ -108,7 +108,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 			st->errors = 1;
 		return;
 	}
-	st->errors += content_load(a, d, req->site_dir, &st->cfg, &st->content);
+	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc);
 	st->t_content = now_seconds();
 
 	struct build_opts *opts = &st->opts;
@@ -149,15 +149,24 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	st->t_tmpl = now_seconds();
 }
 
-static void stages_free(struct stages *st, struct diag *d)
+/* thread_cleanup: frees this thread's KaTeX and highlighters. */
+static void thread_cleanup(void)
+{
+	math_thread_cleanup();
+	if (hl_thread_cleanup)
+		hl_thread_cleanup();
+}
+
+/* stages_free: with keep_thread, this thread's KaTeX and highlighters stay
+ * loaded for the next build (a session). */
+static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 {
 	if (st->mc && math_cache_close(st->mc) != 0) {
 		struct diag_loc loc = {".folio-cache", NULL, 0, 0, 0};
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
-	math_thread_cleanup();
-	if (hl_thread_cleanup)
-		hl_thread_cleanup();
+	if (!keep_thread)
+		thread_cleanup();
 	if (st->env)
 		tmpl_env_free(st->env);
 	if (st->have_site)
@@ -169,7 +178,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 {
 	memset(res, 0, sizeof *res);
 	struct stages st;
-	stages_run(&st, req, d, NULL, NULL);
+	stages_run(&st, req, d, NULL, NULL, NULL);
 	int errors = st.errors;
 	double t_render = st.t_tmpl, t_commit = st.t_tmpl;
 	if (!errors) {
@@ -197,7 +206,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	res->rendered = res->pages;
 	res->written = res->files;
 	double t0 = st.t0;
-	stages_free(&st, d);
+	stages_free(&st, d, 0);
 	res->seconds = now_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0)
 		fprintf(stderr,
@@ -224,6 +233,7 @@ struct build_session {
 	struct build_request req;
 	char *site_dir, *out_dir, *base_url;
 	struct md_cache *md;
+	struct content_cache *content;
 	struct live *live;
 	/* ids: "post:slug" -> id, interned for the life of the session */
 	char **keys;
@@ -321,52 +331,56 @@ static void rec_free(struct page_rec *r)
 	free(r);
 }
 
+/* mix: folds x into h (a 64-bit multiply-xorshift step; the strings
+ * themselves are hashed with xxHash). */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
 /* hash_val: a value's fingerprint. A map with an id counts by its id alone
  * (what it holds has its own fingerprint), except at the top. */
-static void hash_val(XXH3_state_t *h, const struct tval *v, int top)
+static uint64_t hash_val(const struct tval *v, int top)
 {
-	unsigned char kind[2] = {v->kind, v->safe};
-	XXH3_64bits_update(h, kind, sizeof kind);
+	uint64_t h = mix((uint64_t)v->kind << 8 | v->safe, 0);
 	switch (v->kind) {
-	case TV_BOOL: XXH3_64bits_update(h, &v->u.b, sizeof v->u.b); break;
-	case TV_INT: XXH3_64bits_update(h, &v->u.i, sizeof v->u.i); break;
-	case TV_FLOAT: XXH3_64bits_update(h, &v->u.f, sizeof v->u.f); break;
+	case TV_BOOL: return mix(h, (uint64_t)v->u.b);
+	case TV_INT: return mix(h, (uint64_t)v->u.i);
+	case TV_FLOAT: {
+		uint64_t bits;
+		memcpy(&bits, &v->u.f, sizeof bits);
+		return mix(h, bits);
+	}
 	case TV_UNDEF:
-	case TV_STR:
-		XXH3_64bits_update(h, &v->u.s.len, sizeof v->u.s.len);
-		XXH3_64bits_update(h, v->u.s.p, v->u.s.len);
-		break;
+	case TV_STR: return mix(h, XXH3_64bits_withSeed(v->u.s.p, v->u.s.len, v->u.s.len));
 	case TV_LIST:
-		XXH3_64bits_update(h, &v->u.list->len, sizeof v->u.list->len);
+		h = mix(h, v->u.list->len);
 		for (size_t i = 0; i < v->u.list->len; i++)
-			hash_val(h, &v->u.list->items[i], 0);
-		break;
+			h = mix(h, hash_val(&v->u.list->items[i], 0));
+		return h;
 	case TV_MAP: {
 		const struct tmap *m = v->u.map;
-		if (m->dep && !top) {
-			XXH3_64bits_update(h, &m->dep, sizeof m->dep);
-			break;
-		}
-		XXH3_64bits_update(h, &m->len, sizeof m->len);
+		if (m->dep && !top)
+			return mix(h, 0x100000000ULL | m->dep);
+		h = mix(h, m->len);
 		for (size_t i = 0; i < m->len; i++) {
-			XXH3_64bits_update(h, &m->keys[i].len, sizeof m->keys[i].len);
-			XXH3_64bits_update(h, m->keys[i].p, m->keys[i].len);
-			hash_val(h, &m->vals[i], 0);
+			h = mix(h, XXH3_64bits(m->keys[i].p, m->keys[i].len));
+			h = mix(h, hash_val(&m->vals[i], 0));
 		}
-		break;
+		return h;
 	}
 	default: /* objects and functions are not part of the model */
-		break;
+		return h;
 	}
 }
 
-static uint64_t fingerprint(XXH3_state_t *h, const struct tval *v, const char *extra)
+static uint64_t fingerprint(const struct tval *v, const char *extra)
 {
-	XXH3_64bits_reset(h);
+	uint64_t r = hash_val(v, 1);
 	if (extra)
-		XXH3_64bits_update(h, extra, strlen(extra) + 1);
-	hash_val(h, v, 1);
-	uint64_t r = XXH3_64bits_digest(h);
+		r = mix(r, XXH3_64bits(extra, strlen(extra)));
 	return r ? r : 1; /* 0 means "absent" */
 }
 
@@ -438,6 +452,7 @@ struct build_session *build_session_new(const struct build_request *req)
 	s->req.out_dir = s->out_dir;
 	s->req.base_url = s->base_url;
 	s->md = md_cache_new();
+	s->content = content_cache_new();
 	key_reindex(s);
 	return s;
 }
@@ -446,7 +461,9 @@ void build_session_free(struct build_session *s)
 {
 	if (!s)
 		return;
+	thread_cleanup();
 	md_cache_free(s->md);
+	content_cache_free(s->content);
 	live_close(s->live);
 	for (size_t i = 0; i < s->nkeys; i++)
 		free(s->keys[i]);
@@ -493,7 +510,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 {
 	memset(res, 0, sizeof *res);
 	struct stages st;
-	stages_run(&st, &s->req, d, session_prepare, s);
+	stages_run(&st, &s->req, d, session_prepare, s, s->content);
 	int errors = st.errors;
 	double t_plan = 0, t_render = 0, t_commit = 0;
 	if (!errors && !s->live) {
@@ -524,7 +541,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			exit(1);
 		}
 		for (size_t i = 0; i < plan.nvals; i++)
-			fp[plan.vals[i].id] = fingerprint(h, &plan.vals[i].v, NULL);
+			fp[plan.vals[i].id] = fingerprint(&plan.vals[i].v, NULL);
 		for (size_t i = 0; i < ntmpl; i++) {
 			struct str src = tmpl_env_source(st.env, i);
 			uint64_t f = XXH3_64bits(src.p, src.len);
@@ -544,7 +561,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		unsigned char *want = xcalloc(plan.njobs + 1, 1);
 		for (size_t i = 0; i < plan.njobs; i++) {
 			const struct render_job *j = &plan.jobs[i];
-			r.vars_fp[i] = fingerprint(h, &j->vars, j->tmpl);
+			r.vars_fp[i] = fingerprint(&j->vars, j->tmpl);
 			const struct page_rec *old = all ? NULL : rec_find(s, j->out);
 			int dirty = !old || old->vars_fp != r.vars_fp[i];
 			for (size_t k = 0; old && !dirty && k < old->ndeps; k++) {
@@ -557,7 +574,8 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		XXH3_freeState(h);
 		t_plan = now_seconds();
 
-		errors += render_static(d, &st.site, s->site_dir, live_write, s->live);
+		struct output_sink sink = {live_write, live_copy, s->live};
+		errors += render_static(d, &st.site, s->site_dir, &sink);
 		if (!errors)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
 					       &res->rendered);
@@ -605,7 +623,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	res->pages = plan.njobs;
 	res->posts = st.have_site ? st.site.nposts : 0;
 	double t0 = st.t0;
-	stages_free(&st, d);
+	stages_free(&st, d, 1);
 	md_cache_sweep(s->md);
 	res->seconds = now_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0 && t_plan > 0)

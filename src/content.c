@@ -4,6 +4,7 @@
 #include "slug.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,12 +163,22 @@ static void read_aliases(struct schema *s, const struct ynode *m, struct str **o
 	}
 }
 
-static void load_post(struct arena *a, struct diag *d, const struct config *cfg, const char *abs, const char *rel,
-		      struct str slug, const char *bundle, struct content *c)
+/* push: appends item to a list of the build (in its arena a). */
+static void push(struct arena *a, void ***list, size_t *n, void *item)
+{
+	if ((*n & (*n - 1)) == 0)
+		*list = arena_realloc(a, *list, *n * sizeof **list, (*n ? 2 * *n : 1) * sizeof **list);
+	(*list)[(*n)++] = item;
+}
+
+/* load_post, load_series, load_page: one file, everything of it in a
+ * (the build's arena, or a cached file's own). NULL after reporting. */
+static struct post *load_post(struct arena *a, struct diag *d, const struct config *cfg, const char *abs,
+			      const char *rel, struct str slug, const char *bundle)
 {
 	struct post *p = arena_alloc(a, sizeof *p);
 	if (load_source(a, d, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
-		return;
+		return NULL;
 	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
 	const struct ynode *m = p->s.fm;
 	char *tz = arena_strndup(a, cfg->timezone.p, cfg->timezone.len);
@@ -202,20 +213,27 @@ static void load_post(struct arena *a, struct diag *d, const struct config *cfg,
 	schema_str(&s, m, "description", 0, &p->description);
 	schema_str(&s, m, "image", 0, &p->image);
 	p->bundle_dir = bundle;
-	if (s.errors)
-		return;
-	size_t n = c->nposts;
-	if ((n & (n - 1)) == 0)
-		c->posts = arena_realloc(a, c->posts, n * sizeof *c->posts, (n ? 2 * n : 1) * sizeof *c->posts);
-	c->posts[c->nposts++] = p;
+	/* slugs once here: a session keeps them with the file */
+	p->tag_slugs = arena_alloc(a, (p->ntags + 1) * sizeof *p->tag_slugs);
+	for (size_t i = 0; i < p->ntags; i++) {
+		p->tag_slugs[i] = slugify(a, p->tags[i]);
+		if (!p->tag_slugs[i].len)
+			p->tag_slugs[i] = STR_LIT("_");
+	}
+	if (p->category.len) {
+		p->category_slug = slugify(a, p->category);
+		if (!p->category_slug.len)
+			p->category_slug = STR_LIT("_");
+	}
+	return s.errors ? NULL : p;
 }
 
-static void load_series(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug,
-			struct content *c)
+static struct series *load_series(struct arena *a, struct diag *d, const char *abs, const char *rel,
+				  struct str slug)
 {
 	struct series *se = arena_alloc(a, sizeof *se);
 	if (load_source(a, d, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
-		return;
+		return NULL;
 	struct schema s = {a, d, rel, se->s.src, se->s.len, 0, 1, 1};
 	const struct ynode *m = se->s.fm;
 	se->slug = slug;
@@ -235,20 +253,14 @@ static void load_series(struct arena *a, struct diag *d, const char *abs, const 
 	int64_t v;
 	if (schema_int(&s, m, "weight", -100000, 100000, &v) == 1)
 		se->weight = (int)v;
-	if (s.errors)
-		return;
-	size_t n = c->nseries;
-	if ((n & (n - 1)) == 0)
-		c->series = arena_realloc(a, c->series, n * sizeof *c->series, (n ? 2 * n : 1) * sizeof *c->series);
-	c->series[c->nseries++] = se;
+	return s.errors ? NULL : se;
 }
 
-static void load_page(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug,
-		      struct content *c)
+static struct page *load_page(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug)
 {
 	struct page *pg = arena_alloc(a, sizeof *pg);
 	if (load_source(a, d, abs, rel, &pg->s, "'title: ...'"))
-		return;
+		return NULL;
 	struct schema s = {a, d, rel, pg->s.src, pg->s.len, 0, 1, 1};
 	const struct ynode *m = pg->s.fm;
 	pg->slug = slug;
@@ -265,12 +277,7 @@ static void load_page(struct arena *a, struct diag *d, const char *abs, const ch
 		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)
 			schema_error(&s, schema_node(m, "template"), "'template' must name a template file such as 'page.html'");
 	}
-	if (s.errors)
-		return;
-	size_t n = c->npages;
-	if ((n & (n - 1)) == 0)
-		c->pages = arena_realloc(a, c->pages, n * sizeof *c->pages, (n ? 2 * n : 1) * sizeof *c->pages);
-	c->pages[c->npages++] = pg;
+	return s.errors ? NULL : pg;
 }
 
 static int cmp_cstr(const void *x, const void *y)
@@ -316,12 +323,6 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int is_file(const char *path)
 {
 	struct stat st;
@@ -337,9 +338,211 @@ static int ignored(const char *name)
 
 enum kind { K_POST, K_SERIES, K_PAGE };
 
-static void walk(struct arena *a, struct diag *d, const struct config *cfg, const char *site, const char *sub,
-		 enum kind kind, struct content *c)
+/* ---- the cache of a session: files kept parsed between builds ---- */
+
+struct cached {
+	char *rel;
+	enum kind kind;
+	struct arena *a; /* everything of the file */
+	void *item;      /* struct post, series or page */
+	struct stat sig; /* as stat(2) saw the file when it was read */
+	int seen;        /* by the current load */
+};
+
+struct content_cache {
+	struct cached *v;
+	size_t n, cap;
+	uint32_t *index; /* open addressing: position + 1 */
+	size_t index_cap;
+	uint64_t salt;   /* of the config the files were read with */
+	struct arena **later; /* arenas of files read once (they said something) */
+	size_t nlater;
+};
+
+struct content_cache *content_cache_new(void)
 {
+	return xcalloc(1, sizeof(struct content_cache));
+}
+
+static void cache_reindex(struct content_cache *cc)
+{
+	size_t cap = 64;
+	while (cap < cc->n * 2 + 2)
+		cap *= 2;
+	free(cc->index);
+	cc->index = xcalloc(cap, sizeof *cc->index);
+	cc->index_cap = cap;
+	for (size_t i = 0; i < cc->n; i++) {
+		size_t j = hash_bytes(cc->v[i].rel, strlen(cc->v[i].rel)) & (cap - 1);
+		while (cc->index[j])
+			j = (j + 1) & (cap - 1);
+		cc->index[j] = (uint32_t)(i + 1);
+	}
+}
+
+static struct cached *cache_find(struct content_cache *cc, const char *rel)
+{
+	if (!cc->index_cap)
+		return NULL;
+	size_t mask = cc->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
+	while (cc->index[j]) {
+		struct cached *e = &cc->v[cc->index[j] - 1];
+		if (!strcmp(e->rel, rel))
+			return e;
+		j = (j + 1) & mask;
+	}
+	return NULL;
+}
+
+static void free_later(struct content_cache *cc)
+{
+	for (size_t i = 0; i < cc->nlater; i++)
+		arena_free(cc->later[i]);
+	free(cc->later);
+	cc->later = NULL;
+	cc->nlater = 0;
+}
+
+/* cache_sweep: drops the files the last load did not see (the build
+ * before it, which may have used them, is over). */
+static void cache_sweep(struct content_cache *cc, int all)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < cc->n; i++) {
+		if (all || !cc->v[i].seen) {
+			arena_free(cc->v[i].a);
+			free(cc->v[i].rel);
+			continue;
+		}
+		cc->v[i].seen = 0;
+		cc->v[keep++] = cc->v[i];
+	}
+	cc->n = keep;
+	cache_reindex(cc);
+}
+
+void content_cache_free(struct content_cache *cc)
+{
+	if (!cc)
+		return;
+	cache_sweep(cc, 1);
+	free_later(cc);
+	free(cc->v);
+	free(cc->index);
+	free(cc);
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* reset: clears what the later stages computed into a reused item. */
+static void reset(enum kind kind, void *item)
+{
+	if (kind == K_POST)
+		memset(&((struct post *)item)->doc, 0, sizeof(struct post) - offsetof(struct post, doc));
+	else if (kind == K_SERIES)
+		memset(&((struct series *)item)->doc, 0, sizeof(struct series) - offsetof(struct series, doc));
+	else
+		memset(&((struct page *)item)->doc, 0, sizeof(struct page) - offsetof(struct page, doc));
+}
+
+struct walk {
+	struct arena *a; /* the build's */
+	struct diag *d;
+	const struct config *cfg;
+	struct content *c;
+	struct content_cache *cc; /* or NULL */
+};
+
+/* load_file: one post, series or page file (abs), from the cache when it
+ * has not changed, else read; appended to the content. bundle: the post
+ * bundle's folder, or NULL; known: what stat(2) said of abs, or NULL. */
+static void load_file(struct walk *w, enum kind kind, const char *abs, const char *rel, const char *name, size_t sl,
+		      const char *bundle, const struct stat *known)
+{
+	struct content *c = w->c;
+	struct stat sig;
+	struct cached *e = NULL;
+	if (known)
+		sig = *known;
+	if (w->cc && (known || stat(abs, &sig) == 0)) {
+		e = cache_find(w->cc, rel);
+		if (e && e->kind == kind && same_file(&e->sig, &sig)) {
+			e->seen = 1;
+			reset(kind, e->item);
+			void *item = e->item;
+			if (kind == K_POST)
+				push(w->a, (void ***)&c->posts, &c->nposts, item);
+			else if (kind == K_SERIES)
+				push(w->a, (void ***)&c->series, &c->nseries, item);
+			else
+				push(w->a, (void ***)&c->pages, &c->npages, item);
+			return;
+		}
+	}
+	/* a file of its own arena in a session, so that it can be kept */
+	struct arena *a = w->cc ? arena_new() : w->a;
+	unsigned long said = diag_thread_reports();
+	struct str slug = {arena_strndup(a, name, sl), sl};
+	const char *r = arena_strndup(a, rel, strlen(rel));
+	void *item = NULL;
+	if (!slug_valid(slug)) {
+		struct diag_loc loc = {r, NULL, 0, 0, 0};
+		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
+			   bundle ? "folder" : "file", bundle ? name : strrchr(rel, '/') + 1);
+	} else if (kind == K_POST) {
+		item = load_post(a, w->d, w->cfg, abs, r, slug, bundle ? arena_strndup(a, bundle, strlen(bundle)) : NULL);
+		if (item)
+			push(w->a, (void ***)&c->posts, &c->nposts, item);
+	} else if (kind == K_SERIES) {
+		item = load_series(a, w->d, abs, r, slug);
+		if (item)
+			push(w->a, (void ***)&c->series, &c->nseries, item);
+	} else {
+		item = load_page(a, w->d, abs, r, slug);
+		if (item)
+			push(w->a, (void ***)&c->pages, &c->npages, item);
+	}
+	if (!w->cc)
+		return;
+	struct content_cache *cc = w->cc;
+	if (!item || diag_thread_reports() != said) {
+		/* read again next time, so that its messages are reported again;
+		 * this build may still use it */
+		cc->later = xrealloc(cc->later, (cc->nlater + 1) * sizeof *cc->later);
+		cc->later[cc->nlater++] = a;
+		return;
+	}
+	if (e) { /* the file changed: its old version goes when this load ends */
+		e->seen = 0;
+		free(e->rel);
+		e->rel = xstrndup("", 0); /* unreachable by name now */
+	}
+	if (cc->n == cc->cap) {
+		cc->cap = cc->cap ? cc->cap * 2 : 256;
+		cc->v = xrealloc(cc->v, cc->cap * sizeof *cc->v);
+	}
+	cc->v[cc->n++] = (struct cached){xstrndup(rel, strlen(rel)), kind, a, item, sig, 1};
+	if (cc->n * 2 + 2 > cc->index_cap)
+		cache_reindex(cc);
+	else if (e)
+		cache_reindex(cc);
+	else {
+		size_t mask = cc->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
+		while (cc->index[j])
+			j = (j + 1) & mask;
+		cc->index[j] = (uint32_t)cc->n;
+	}
+}
+
+static void walk(struct walk *w, const char *site, const char *sub, enum kind kind)
+{
+	struct arena *a = w->a;
+	struct diag *d = w->d;
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/content/%s", site, sub);
 	size_t n;
@@ -350,7 +553,9 @@ static void walk(struct arena *a, struct diag *d, const struct config *cfg, cons
 			continue;
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
-		if (kind == K_POST && is_dir(abs)) {
+		struct stat st;
+		int have = stat(abs, &st) == 0;
+		if (kind == K_POST && have && S_ISDIR(st.st_mode)) {
 			char idx[8192 + 16];
 			snprintf(idx, sizeof idx, "%s/index.md", abs);
 			snprintf(rel, sizeof rel, "content/%s/%s/index.md", sub, name);
@@ -359,36 +564,16 @@ static void walk(struct arena *a, struct diag *d, const struct config *cfg, cons
 				diag_warning(d, &loc, "a folder in content/posts without index.md is skipped");
 				continue;
 			}
-			struct str slug = {arena_strndup(a, name, strlen(name)), strlen(name)};
-			if (!slug_valid(slug)) {
-				struct diag_loc loc = {arena_strndup(a, rel, strlen(rel)), NULL, 0, 0, 0};
-				diag_error(d, &loc, "folder name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')", name);
-				continue;
-			}
-			load_post(a, d, cfg, idx, arena_strndup(a, rel, strlen(rel)), slug, arena_strndup(a, abs, strlen(abs)), c);
+			load_file(w, kind, idx, rel, name, strlen(name), abs, NULL);
 			continue;
 		}
+		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
 		if (!ends_with(name, ".md")) {
-			snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
 			struct diag_loc loc = {rel, NULL, 0, 0, 0};
 			diag_warning(d, &loc, "not a Markdown file (.md); skipped");
 			continue;
 		}
-		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
-		size_t sl = strlen(name) - 3;
-		struct str slug = {arena_strndup(a, name, sl), sl};
-		const char *r = arena_strndup(a, rel, strlen(rel));
-		if (!slug_valid(slug)) {
-			struct diag_loc loc = {r, NULL, 0, 0, 0};
-			diag_error(d, &loc, "file name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')", name);
-			continue;
-		}
-		if (kind == K_POST)
-			load_post(a, d, cfg, abs, r, slug, NULL, c);
-		else if (kind == K_SERIES)
-			load_series(a, d, abs, r, slug, c);
-		else
-			load_page(a, d, abs, r, slug, c);
+		load_file(w, kind, abs, rel, name, strlen(name) - 3, NULL, have ? &st : NULL);
 	}
 	free_list(names, n);
 }
@@ -431,11 +616,29 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
+	return content_load_cached(a, d, site_dir, cfg, c, NULL);
+}
+
+int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
+			struct content *c, struct content_cache *cc)
+{
 	memset(c, 0, sizeof *c);
 	int before = d->errors;
-	walk(a, d, cfg, site_dir, "posts", K_POST, c);
-	walk(a, d, cfg, site_dir, "series", K_SERIES, c);
-	walk(a, d, cfg, site_dir, "pages", K_PAGE, c);
+	if (cc) {
+		/* files are read with the config (its time zone): a new one, new reads */
+		uint64_t salt = hash_bytes(cfg->src ? cfg->src : "", cfg->src_len);
+		if (salt != cc->salt) {
+			cache_sweep(cc, 1);
+			cc->salt = salt;
+		}
+		free_later(cc);
+	}
+	struct walk w = {a, d, cfg, c, cc};
+	walk(&w, site_dir, "posts", K_POST);
+	walk(&w, site_dir, "series", K_SERIES);
+	walk(&w, site_dir, "pages", K_PAGE);
 	load_data(a, d, site_dir, c);
+	if (cc)
+		cache_sweep(cc, 0);
 	return d->errors - before;
 }

@@ -34,6 +34,8 @@ struct post {
 	int has_updated;
 	struct str *tags;
 	size_t ntags;
+	struct str *tag_slugs;   /* the URL slug of each tag ("_" for one without letters) */
+	struct str category_slug; /* the same for the category */
 	struct str series_slug;
 	const struct ynode *series_node; /* for "unknown series" */
 	int series_order;                /* 0: none given */
@@ -110,6 +112,19 @@ struct content {
  * to d; returns the number of errors. */
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
 		 struct content *out);
+
+/* A session's cache of parsed files (folio serve): a file whose size,
+ * times and inode are as they were, read with the same folio.yml, is not
+ * read again. Its post, series or page is handed to the next build again,
+ * with the fields that later stages compute cleared. */
+struct content_cache;
+struct content_cache *content_cache_new(void);
+void content_cache_free(struct content_cache *cc);
+
+/* content_load_cached: content_load through cc (NULL: none). What a build
+ * gets from the cache stays valid until the next call with cc. */
+int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
+			struct content *out, struct content_cache *cc);
 
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front

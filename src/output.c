@@ -293,8 +293,7 @@ static int skip_name(const char *name, int skip_md)
 
 struct copy {
 	struct diag *d;
-	output_write_fn write;
-	void *ctx;
+	const struct output_sink *sink;
 };
 
 static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md)
@@ -323,15 +322,20 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 			}
 			count += k;
 		} else if (S_ISREG(st.st_mode)) {
-			size_t len;
-			char *data = read_file(s, &len);
-			if (!data) {
-				out_error(c->d, s, "cannot read: %s", strerror(errno));
-				closedir(dh);
-				return -1;
+			int rc;
+			if (c->sink->copy) {
+				rc = c->sink->copy(c->sink->ctx, r, s, &st);
+			} else {
+				size_t len;
+				char *data = read_file(s, &len);
+				if (!data) {
+					out_error(c->d, s, "cannot read: %s", strerror(errno));
+					closedir(dh);
+					return -1;
+				}
+				rc = c->sink->write(c->sink->ctx, r, data, len);
+				free(data);
 			}
-			int rc = c->write(c->ctx, r, data, len);
-			free(data);
 			if (rc) {
 				closedir(dh);
 				return -1;
@@ -343,13 +347,13 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 	return count;
 }
 
-long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md, output_write_fn write,
-			 void *ctx)
+long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md,
+			 const struct output_sink *sink)
 {
 	struct stat st;
 	if (stat(src_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	struct copy c = {d, write, ctx};
+	struct copy c = {d, sink};
 	return copy_rec(&c, src_dir, rel_dir, skip_md);
 }
 
@@ -360,7 +364,8 @@ static int write_to_output(void *ctx, const char *rel, const void *data, size_t 
 
 long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
 {
-	return output_copy_tree_to(o->d, src_dir, rel_dir, skip_md, write_to_output, o);
+	struct output_sink sink = {write_to_output, NULL, o};
+	return output_copy_tree_to(o->d, src_dir, rel_dir, skip_md, &sink);
 }
 
 size_t output_count(const struct output *o)
@@ -444,6 +449,10 @@ struct live_file {
 	unsigned long round; /* the last round that wrote or kept it */
 	int exists;       /* in place */
 	int staged;       /* a temporary file waits for the commit */
+	/* for a copied file: what stat(2) said of its source (in place, and
+	 * for the staged copy) */
+	struct stat src, pending_src;
+	int has_src, pending_has_src;
 };
 
 struct live {
@@ -591,6 +600,48 @@ int live_write(void *ctx, const char *rel, const void *data, size_t len)
 	f = live_find(l, rel, 0); /* the table may have moved */
 	f->staged = 1;
 	f->pending = h;
+	f->pending_has_src = 0;
+	pthread_mutex_unlock(&l->lock);
+	return 0;
+}
+
+static int same_source(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+int live_copy(void *ctx, const char *rel, const char *path, const struct stat *st)
+{
+	struct live *l = ctx;
+	pthread_mutex_lock(&l->lock);
+	struct live_file *f = live_find(l, rel, 0);
+	if (f && f->exists && !f->staged && f->has_src && same_source(&f->src, st)) {
+		f->round = l->round;
+		pthread_mutex_unlock(&l->lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&l->lock);
+	size_t len;
+	char *data = read_file(path, &len);
+	if (!data) {
+		out_error(l->d, path, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	int rc = live_write(l, rel, data, len);
+	free(data);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&l->lock);
+	f = live_find(l, rel, 0);
+	if (f->staged) {
+		f->pending_src = *st;
+		f->pending_has_src = 1;
+	} else { /* the bytes were already in place */
+		f->src = *st;
+		f->has_src = 1;
+	}
 	pthread_mutex_unlock(&l->lock);
 	return 0;
 }
@@ -637,6 +688,8 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 			} else {
 				f->exists = 1;
 				f->hash = f->pending;
+				f->src = f->pending_src;
+				f->has_src = f->pending_has_src;
 				w++;
 			}
 		} else if (f->round != l->round) {

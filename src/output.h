@@ -34,9 +34,20 @@ long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir
  * folder kept up to date in place). 0, or -1 after reporting. */
 typedef int (*output_write_fn)(void *ctx, const char *rel, const void *data, size_t len);
 
-/* output_copy_tree_to: output_copy_tree through write. */
-long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md, output_write_fn write,
-			 void *ctx);
+struct stat;
+/* Where files go: write takes bytes; copy, if set, takes a file of the
+ * site (path, and what stat(2) said of it) to be copied as rel, so that an
+ * output can skip files it already has (NULL: the file is read and handed
+ * to write). */
+struct output_sink {
+	output_write_fn write;
+	int (*copy)(void *ctx, const char *rel, const char *path, const struct stat *st);
+	void *ctx;
+};
+
+/* output_copy_tree_to: output_copy_tree into sink. */
+long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md,
+			 const struct output_sink *sink);
 
 /* output_exists: whether rel was already written (static files yield to
  * generated pages, or the other way round, as the caller decides). */
@@ -70,6 +81,11 @@ struct live *live_open(struct diag *d, const char *dir);
  * struct live). Written beside the old file as a hidden temporary one.
  * Thread-safe. */
 int live_write(void *ctx, const char *rel, const void *data, size_t len);
+
+/* live_copy: the site's file path as rel (an output_sink copy): not read
+ * at all when it is the file (same inode, size and times) copied last time.
+ * Not thread-safe with live_write of the same rel. */
+int live_copy(void *ctx, const char *rel, const char *path, const struct stat *st);
 
 /* live_keep: rel, already in place, stays in this round. Thread-safe. */
 void live_keep(struct live *l, const char *rel);

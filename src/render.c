@@ -177,12 +177,9 @@ static struct tval toc_val(struct arena *a, const struct md_toc *t, size_t n)
 	return tv_list(l);
 }
 
-static struct tval term_ref(struct arena *a, const char *base, struct str name)
+static struct tval term_ref(struct arena *a, const char *base, struct str name, struct str slug)
 {
 	struct tmap *m = tmap_new(a, 3);
-	struct str slug = slugify(a, name);
-	if (!slug.len)
-		slug = STR_LIT("_");
 	set(a, m, "name", S(name));
 	set(a, m, "slug", S(slug));
 	set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(slug)));
@@ -229,10 +226,10 @@ static void build_posts(struct model *md)
 		set(a, m, "image", p->image.len ? S(p->image) : tv_none());
 		set(a, m, "content", tv_safe(p->doc.html));
 		set(a, m, "has_more", tv_bool(p->doc.has_more));
-		set(a, m, "category", p->category.len ? term_ref(a, "categories", p->category) : tv_none());
+		set(a, m, "category", p->category.len ? term_ref(a, "categories", p->category, p->category_slug) : tv_none());
 		struct tlist *tags = tlist_new(a, p->ntags);
 		for (size_t k = 0; k < p->ntags; k++)
-			tlist_push(a, tags, term_ref(a, "tags", p->tags[k]));
+			tlist_push(a, tags, term_ref(a, "tags", p->tags[k], p->tag_slugs[k]));
 		set(a, m, "tags", tv_list(tags));
 		set(a, m, "reading_time", tv_int(p->minutes));
 		set(a, m, "words", tv_int((int64_t)p->doc.words));
@@ -763,8 +760,10 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 	return p.errors;
 }
 
-int render_static(struct diag *d, const struct site *s, const char *site_dir, output_write_fn write, void *ctx)
+int render_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
 {
+	output_write_fn write = sink->write;
+	void *ctx = sink->ctx;
 	int errors = 0;
 	/* the theme's files first; the site's static/ replaces them */
 	for (size_t i = 0; i < theme_nfiles; i++) {
@@ -785,7 +784,7 @@ int render_static(struct diag *d, const struct site *s, const char *site_dir, ou
 	}
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/static", site_dir);
-	if (output_copy_tree_to(d, dir, "", 0, write, ctx) < 0)
+	if (output_copy_tree_to(d, dir, "", 0, sink) < 0)
 		errors++;
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
@@ -793,7 +792,7 @@ int render_static(struct diag *d, const struct site *s, const char *site_dir, ou
 			continue;
 		char rel[1024];
 		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
-		if (output_copy_tree_to(d, p->bundle_dir, rel, 1, write, ctx) < 0)
+		if (output_copy_tree_to(d, p->bundle_dir, rel, 1, sink) < 0)
 			errors++;
 	}
 	return errors;
@@ -845,7 +844,8 @@ int render_site(struct arena *a, struct diag *d, const struct site *s, struct tm
 {
 	struct render_plan plan;
 	int errors = render_plan(a, d, s, env, NULL, &plan);
-	errors += render_static(d, s, site_dir, write_file, o);
+	struct output_sink sink = {write_file, NULL, o};
+	errors += render_static(d, s, site_dir, &sink);
 	if (errors) {
 		*pages = 0;
 		return errors;

@@ -78,8 +78,8 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 
 /* render_static: the theme's static files, model-viewer's script (for a
  * site with a model), the site's static/ folder and post bundles' files,
- * each handed to write. Returns the number of errors. */
-int render_static(struct diag *d, const struct site *s, const char *site_dir, output_write_fn write, void *ctx);
+ * each handed to sink. Returns the number of errors. */
+int render_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink);
 
 /* render_site: renders every page of s into o on `jobs` threads, plus the
  * theme's static files, the site's static/ folder and post bundles' files.

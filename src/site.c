@@ -17,6 +17,7 @@ enum job_kind { JOB_POST, JOB_SERIES, JOB_PAGE };
 struct md_job {
 	enum job_kind kind;
 	void *item;
+	struct md_key key; /* with a cache */
 };
 
 struct md_pool {
@@ -36,42 +37,62 @@ struct worker_arg {
 	int id;
 };
 
+/* job_parts: the source, result and asset folder of a job. */
+static void job_parts(const struct md_job *j, struct source **s, struct md_doc **doc, const char **asset_dir)
+{
+	*asset_dir = NULL;
+	switch (j->kind) {
+	case JOB_POST:
+		*s = &((struct post *)j->item)->s;
+		*doc = &((struct post *)j->item)->doc;
+		*asset_dir = ((struct post *)j->item)->bundle_dir;
+		break;
+	case JOB_SERIES:
+		*s = &((struct series *)j->item)->s;
+		*doc = &((struct series *)j->item)->doc;
+		break;
+	default:
+		*s = &((struct page *)j->item)->s;
+		*doc = &((struct page *)j->item)->doc;
+	}
+}
+
+static void job_done(struct md_pool *p, const struct md_job *j)
+{
+	if (j->kind == JOB_POST) {
+		struct post *post = j->item;
+		post->minutes = post->reading_time ? post->reading_time : md_reading_minutes(&post->doc, p->cfg->reading_speed);
+	}
+}
+
+/* cache_lookup: fills the job's document from the cache; 1 on a hit. */
+static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
+{
+	struct source *s;
+	struct md_doc *doc;
+	const char *asset_dir;
+	job_parts(j, &s, &doc, &asset_dir);
+	j->key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body, s->body_len, s->body_line, asset_dir);
+	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
+		return 0;
+	job_done(p, j);
+	return 1;
+}
+
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 {
 	struct md_options o = p->md;
 	struct source *s;
 	struct md_doc *doc;
-	switch (j->kind) {
-	case JOB_POST:
-		s = &((struct post *)j->item)->s;
-		doc = &((struct post *)j->item)->doc;
-		o.asset_dir = ((struct post *)j->item)->bundle_dir;
-		break;
-	case JOB_SERIES:
-		s = &((struct series *)j->item)->s;
-		doc = &((struct series *)j->item)->doc;
-		break;
-	default:
-		s = &((struct page *)j->item)->s;
-		doc = &((struct page *)j->item)->doc;
-	}
+	job_parts(j, &s, &doc, &o.asset_dir);
 	struct md_cache *mc = p->opts->md_cache;
-	struct md_key key;
-	if (mc)
-		key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body, s->body_len, s->body_line,
-		                   o.asset_dir);
-	if (!mc || !md_cache_get(mc, &key, p->opts->files_stamp, a, doc)) {
-		unsigned long said = diag_thread_reports();
-		md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
-		/* a document with a warning or an error is rendered again next
-		 * time, so that its messages are reported again */
-		if (mc && diag_thread_reports() == said)
-			md_cache_put(mc, &key, p->opts->files_stamp, doc);
-	}
-	if (j->kind == JOB_POST) {
-		struct post *post = j->item;
-		post->minutes = post->reading_time ? post->reading_time : md_reading_minutes(doc, p->cfg->reading_speed);
-	}
+	unsigned long said = diag_thread_reports();
+	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+	/* a document with a warning or an error is rendered again next time,
+	 * so that its messages are reported again */
+	if (mc && diag_thread_reports() == said)
+		md_cache_put(mc, &j->key, p->opts->files_stamp, doc);
+	job_done(p, j);
 }
 
 static void *worker(void *arg)
@@ -110,19 +131,32 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);
 	size_t k = 0;
 	for (size_t i = 0; i < c->nposts; i++)
-		p.jobs[k++] = (struct md_job){JOB_POST, c->posts[i]};
+		p.jobs[k++] = (struct md_job){JOB_POST, c->posts[i], {0, 0}};
 	for (size_t i = 0; i < c->nseries; i++)
-		p.jobs[k++] = (struct md_job){JOB_SERIES, c->series[i]};
+		p.jobs[k++] = (struct md_job){JOB_SERIES, c->series[i], {0, 0}};
 	for (size_t i = 0; i < c->npages; i++)
-		p.jobs[k++] = (struct md_job){JOB_PAGE, c->pages[i]};
+		p.jobs[k++] = (struct md_job){JOB_PAGE, c->pages[i], {0, 0}};
 	int n = opts->jobs > 0 ? opts->jobs : 1;
-	if ((size_t)n > p.njobs / 8 + 1)
-		n = (int)(p.njobs / 8 + 1);
-	pthread_mutex_init(&p.lock, NULL);
 	site->worker_arenas = xcalloc((size_t)n, sizeof *site->worker_arenas);
 	site->nworkers = n;
 	for (int i = 0; i < n; i++)
 		site->worker_arenas[i] = arena_new();
+	if (opts->md_cache) {
+		/* what the cache has, found on this thread; the rest is rendered.
+		 * A few documents are rendered here too: this thread keeps its
+		 * highlighters and KaTeX from one build of a session to the next,
+		 * a new worker would load them again (tens of milliseconds). */
+		size_t left = 0;
+		for (size_t i = 0; i < p.njobs; i++)
+			if (!cache_lookup(&p, site->worker_arenas[0], &p.jobs[i]))
+				p.jobs[left++] = p.jobs[i];
+		p.njobs = left;
+		if (left <= 16)
+			n = 1;
+	}
+	if ((size_t)n > p.njobs / 8 + 1)
+		n = (int)(p.njobs / 8 + 1);
+	pthread_mutex_init(&p.lock, NULL);
 	p.arenas = site->worker_arenas;
 	pthread_t *th = xcalloc((size_t)n, sizeof *th);
 	struct worker_arg *args = xcalloc((size_t)n, sizeof *args);
@@ -275,9 +309,7 @@ static void build_terms(struct arena *a, struct site *s, int categories)
 		size_t cnt = categories ? (p->category.len ? 1 : 0) : p->ntags;
 		for (size_t k = 0; k < cnt; k++) {
 			struct str name = categories ? p->category : p->tags[k];
-			struct str slug = slugify(a, name);
-			if (!slug.len)
-				slug = STR_LIT("_");
+			struct str slug = categories ? p->category_slug : p->tag_slugs[k];
 			struct term *t = index_get(&ix, slug);
 			if (!t) {
 				t = &terms[n++];
@@ -528,7 +560,7 @@ static void build_related(struct arena *a, struct site *s, int max)
 	if (max <= 0)
 		return;
 	int *score = xcalloc(n + 1, sizeof *score);
-	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8) * sizeof *cands);
+	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8 + (size_t)max) * sizeof *cands);
 	/* each tag's list position of each post, found through a per-tag index */
 	struct index tag_ix;
 	index_init(a, &tag_ix, s->ntags);
@@ -544,7 +576,7 @@ static void build_related(struct arena *a, struct site *s, int max)
 			out[k++] = (struct related){p->series_next, "next in the series"};
 		size_t nc = 0;
 		for (size_t t = 0; t < p->ntags && t < 64; t++) {
-			struct term *tg = index_get(&tag_ix, slugify(a, p->tags[t]));
+			struct term *tg = index_get(&tag_ix, p->tag_slugs[t]);
 			if (!tg)
 				continue;
 			/* find p in the tag's date-sorted list by binary search on the index */
@@ -568,13 +600,25 @@ static void build_related(struct arena *a, struct site *s, int max)
 				}
 			}
 		}
+		/* the best few by cmp_cand (a total order), kept sorted by
+		 * insertion: sorting every candidate to keep `max` of them was
+		 * most of a rebuild's model time */
+		size_t want = (size_t)max - k, nbest = 0;
+		struct cand *best = cands + nc;
 		for (size_t j = 0; j < nc; j++) {
 			cands[j].score = score[cands[j].post->index];
 			score[cands[j].post->index] = 0;
+			if (!want || (nbest == want && cmp_cand(&cands[j], &best[nbest - 1]) >= 0))
+				continue;
+			size_t at = nbest < want ? nbest++ : nbest - 1;
+			while (at > 0 && cmp_cand(&cands[j], &best[at - 1]) < 0) {
+				best[at] = best[at - 1];
+				at--;
+			}
+			best[at] = cands[j];
 		}
-		qsort(cands, nc, sizeof *cands, cmp_cand);
-		for (size_t j = 0; j < nc && k < (size_t)max; j++)
-			out[k++] = (struct related){cands[j].post, "shared tags"};
+		for (size_t j = 0; j < nbest; j++)
+			out[k++] = (struct related){best[j].post, "shared tags"};
 		/* fill up with the nearest posts in time */
 		for (size_t step = 1; k < (size_t)max && step < n; step++) {
 			int added = 0;
