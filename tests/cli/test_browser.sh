@@ -1,7 +1,9 @@
 # test_browser.sh: the example blog in a real browser. Builds
 # examples/techblog into $TMP, serves it on a free loopback port with
 # python3's http.server, and runs tests/browser/media.mjs (playwright-core
-# driving Debian's chromium) against it; the server is stopped at the end,
+# driving Debian's chromium) against it; then serves the copy with
+# `folio serve` and runs tests/browser/reload.mjs (an edit on disk reloads
+# the tab; an error shows the overlay). Servers are stopped at the end,
 # also on failure. Screenshots go to $TEST_OUTPUT (default
 # tests/browser/out). Needs node, chromium and tests/browser/node_modules
 # (scripts/deps-browser.sh installs them): without them the suite fails on
@@ -99,22 +101,53 @@ fi
 
 # ---- the browser ----
 
-# The script stops itself after 3 minutes; timeout(1) is a last resort.
-BASE_URL=http://127.0.0.1:$port timeout 240 node tests/browser/media.mjs >"$TMP/browser.out" 2>&1
-node_rc=$?
+# browse SCRIPT: runs tests/browser/SCRIPT (its environment set by the
+# caller) and adds its counts. Each script stops itself; timeout(1) is a
+# last resort.
+browse() {
+	timeout 240 node "tests/browser/$1" >"$TMP/browser.out" 2>&1
+	node_rc=$?
+	grep -v '^ok ' "$TMP/browser.out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/browser.out" | tail -n 1)
+	f=""
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
+		pass=$((pass + p))
+		fail=$((fail + f))
+		echo "browser ($1): $line; screenshots in $TEST_OUTPUT"
+	fi
+	rc=$node_rc
+	out=$(tail -n 5 "$TMP/browser.out")
+	err=""
+	check "$1 ends with its counts" test -n "$line"
+	check "$1 exits 0 when nothing failed" test "$node_rc" -eq 0 -o "${f:-1}" -ne 0
+}
+
+BASE_URL=http://127.0.0.1:$port browse media.mjs
 stop_server
-grep -v '^ok ' "$TMP/browser.out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$TMP/browser.out" | tail -n 1)
-if [ -n "$line" ]; then
-	p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
-	pass=$((pass + p))
-	fail=$((fail + f))
-	echo "browser (media.mjs): $line; screenshots in $TEST_OUTPUT"
+
+# ---- live reload through folio serve ----
+
+mkdir "$TMP/serve-tmp"
+post=gpu-systems-05-coalescing-shared-memory-and-reduction-patterns
+port=""
+for _ in 1 2 3; do
+	p=$(free_port)
+	TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$TMP/techblog" --port "$p" >"$TMP/serve.log" 2>&1 &
+	server=$!
+	if serving "$p"; then
+		port=$p
+		break
+	fi
+	stop_server
+done
+out=""
+err=$(cat "$TMP/serve.log" 2>/dev/null)
+check "folio serve serves the example blog" test -n "$port"
+if [ -n "$port" ]; then
+	BASE_URL=http://127.0.0.1:$port POST_FILE=$TMP/techblog/content/posts/$post.md POST_PATH=/posts/$post/ \
+		browse reload.mjs
 fi
-rc=$node_rc
-out=$(tail -n 5 "$TMP/browser.out")
-err=""
-check "media.mjs ends with its counts" test -n "$line"
-check "media.mjs exits 0 when nothing failed" test "$node_rc" -eq 0 -o "${f:-1}" -ne 0
+stop_server
 finish
