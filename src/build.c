@@ -235,9 +235,11 @@ struct build_session {
 	struct md_cache *md;
 	struct content_cache *content;
 	struct live *live;
-	/* ids: "post:slug" -> id, interned for the life of the session */
+	/* ids: "post:slug" -> its block of ids, for the life of the session */
 	char **keys;
+	uint32_t *key_id, *key_n; /* first id, and how many */
 	size_t nkeys, cap_keys;
+	uint32_t next_id;
 	uint32_t *key_index;
 	size_t key_index_cap;
 	/* fingerprints, by id, of what the folder in place was made from */
@@ -268,28 +270,41 @@ static void key_reindex(struct build_session *s)
 	}
 }
 
-/* session_id: the id of key (ids start at 1). Called from the main thread
- * only (render_plan). */
-static uint32_t session_id(void *ctx, const char *key, size_t len)
+/* session_id: the first of n ids of key (ids start at 1): the same block
+ * as before when it is big enough, else a new one. Called from the main
+ * thread only (render_plan). */
+static uint32_t session_id(void *ctx, const char *key, size_t len, size_t n)
 {
 	struct build_session *s = ctx;
 	size_t mask = s->key_index_cap - 1, j = hash_bytes(key, len) & mask;
 	while (s->key_index[j]) {
-		const char *k = s->keys[s->key_index[j] - 1];
-		if (strlen(k) == len && !memcmp(k, key, len))
-			return s->key_index[j];
+		size_t k = s->key_index[j] - 1;
+		if (strlen(s->keys[k]) == len && !memcmp(s->keys[k], key, len)) {
+			if (s->key_n[k] >= n)
+				return s->key_id[k];
+			s->key_id[k] = s->next_id; /* the old ids are never given again */
+			s->key_n[k] = (uint32_t)n;
+			s->next_id += (uint32_t)n;
+			return s->key_id[k];
+		}
 		j = (j + 1) & mask;
 	}
 	if (s->nkeys == s->cap_keys) {
 		s->cap_keys = s->cap_keys ? s->cap_keys * 2 : 1024;
 		s->keys = xrealloc(s->keys, s->cap_keys * sizeof *s->keys);
+		s->key_id = xrealloc(s->key_id, s->cap_keys * sizeof *s->key_id);
+		s->key_n = xrealloc(s->key_n, s->cap_keys * sizeof *s->key_n);
 	}
-	s->keys[s->nkeys++] = xstrndup(key, len);
+	s->keys[s->nkeys] = xstrndup(key, len);
+	s->key_id[s->nkeys] = s->next_id;
+	s->key_n[s->nkeys] = (uint32_t)n;
+	s->next_id += (uint32_t)n;
+	s->nkeys++;
 	if (s->nkeys * 2 + 2 > s->key_index_cap)
 		key_reindex(s);
 	else
 		s->key_index[j] = (uint32_t)s->nkeys;
-	return (uint32_t)s->nkeys;
+	return s->key_id[s->nkeys - 1];
 }
 
 static struct page_rec *rec_find(const struct build_session *s, const char *out)
@@ -384,6 +399,27 @@ static uint64_t fingerprint(const struct tval *v, const char *extra)
 	return r ? r : 1; /* 0 means "absent" */
 }
 
+/* fingerprint_dep: the fingerprints of a value with an id: a global's by
+ * its value (a map with an id in it by identity: its keys are read through
+ * their own ids); a map's, for each key, and for the whole. */
+static void fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
+{
+	if (!dv->is_map) {
+		uint64_t r = hash_val(&dv->v, 0);
+		fp[dv->id] = r ? r : 1;
+		return;
+	}
+	const struct tmap *m = dv->v.u.map;
+	uint64_t whole = mix(0, m->len);
+	for (size_t i = 0; i < m->len; i++) {
+		uint64_t f = mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(&m->vals[i], 0));
+		if (i < TMPL_DEP_FIELDS)
+			fp[dv->id + 1 + i] = f ? f : 1;
+		whole = mix(whole, f);
+	}
+	fp[dv->id] = whole ? whole : 1;
+}
+
 /* stamp_tree: adds every file below dir (path, size, time, inode) to h. */
 static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
 {
@@ -453,6 +489,7 @@ struct build_session *build_session_new(const struct build_request *req)
 	s->req.base_url = s->base_url;
 	s->md = md_cache_new();
 	s->content = content_cache_new();
+	s->next_id = 1;
 	key_reindex(s);
 	return s;
 }
@@ -468,6 +505,8 @@ void build_session_free(struct build_session *s)
 	for (size_t i = 0; i < s->nkeys; i++)
 		free(s->keys[i]);
 	free(s->keys);
+	free(s->key_id);
+	free(s->key_n);
 	free(s->key_index);
 	free(s->fp);
 	for (size_t i = 0; i < s->nrecs; i++)
@@ -530,10 +569,10 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		for (size_t i = 0; i < ntmpl; i++) {
 			char key[600];
 			int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st.env, i));
-			tmpl_ids[i] = session_id(s, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1);
+			tmpl_ids[i] = session_id(s, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
 			tmpl_env_set_template_dep(st.env, tmpl_env_name(st.env, i), tmpl_ids[i]);
 		}
-		size_t nfp = s->nkeys + 1;
+		size_t nfp = s->next_id;
 		uint64_t *fp = xcalloc(nfp, sizeof *fp);
 		XXH3_state_t *h = XXH3_createState();
 		if (!h) {
@@ -541,7 +580,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			exit(1);
 		}
 		for (size_t i = 0; i < plan.nvals; i++)
-			fp[plan.vals[i].id] = fingerprint(&plan.vals[i].v, NULL);
+			fingerprint_dep(fp, &plan.vals[i]);
 		for (size_t i = 0; i < ntmpl; i++) {
 			struct str src = tmpl_env_source(st.env, i);
 			uint64_t f = XXH3_64bits(src.p, src.len);

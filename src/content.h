@@ -23,6 +23,7 @@ struct source {
 	size_t body_len;
 	int body_line;     /* lines before the body */
 	const struct ynode *fm; /* the front matter map */
+	uint64_t body_hash; /* 0, or a hash of the body (set once, by site.c) */
 };
 
 struct series;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 struct entry {
@@ -52,26 +53,25 @@ void md_cache_free(struct md_cache *c)
 	free(c);
 }
 
-struct md_key md_cache_key(uint64_t salt, int kind, const char *path, const char *body, size_t len, int body_line,
+uint64_t md_cache_body_hash(const char *body, size_t len)
+{
+	uint64_t h = XXH3_64bits(body, len);
+	return h ? h : 1;
+}
+
+struct md_key md_cache_key(uint64_t salt, int kind, const char *path, size_t len, uint64_t body_hash, int body_line,
                            const char *asset_dir)
 {
-	XXH3_state_t *st = XXH3_createState();
-	if (!st) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
-	}
-	XXH3_128bits_reset_withSeed(st, salt);
-	int32_t head[2] = {kind, body_line};
-	XXH3_128bits_update(st, head, sizeof head);
+	XXH3_state_t st;
+	XXH3_128bits_reset_withSeed(&st, salt);
 	/* lengths first, so that no two field lists hash alike */
-	uint64_t lens[3] = {strlen(path), asset_dir ? strlen(asset_dir) + 1 : 0, len};
-	XXH3_128bits_update(st, lens, sizeof lens);
-	XXH3_128bits_update(st, path, lens[0]);
+	uint64_t head[6] = {(uint64_t)kind, (uint64_t)body_line, strlen(path), asset_dir ? strlen(asset_dir) + 1 : 0,
+	                    len, body_hash};
+	XXH3_128bits_update(&st, head, sizeof head);
+	XXH3_128bits_update(&st, path, head[2]);
 	if (asset_dir)
-		XXH3_128bits_update(st, asset_dir, lens[1] - 1);
-	XXH3_128bits_update(st, body, len);
-	XXH128_hash_t h = XXH3_128bits_digest(st);
-	XXH3_freeState(st);
+		XXH3_128bits_update(&st, asset_dir, head[3] - 1);
+	XXH128_hash_t h = XXH3_128bits_digest(&st);
 	return (struct md_key){h.low64, h.high64};
 }
 

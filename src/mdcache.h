@@ -24,9 +24,12 @@ void md_cache_free(struct md_cache *c);
 
 /* md_cache_key: the key of a document: salt (what is the same for the
  * whole build: folio's version, the config, the options), its kind, path,
- * body, first line and asset folder (asset_dir may be NULL). */
-struct md_key md_cache_key(uint64_t salt, int kind, const char *path, const char *body, size_t len, int body_line,
+ * body (its length, and body_hash: md_cache_body_hash of it), first line
+ * and asset folder (asset_dir may be NULL). */
+struct md_key md_cache_key(uint64_t salt, int kind, const char *path, size_t len, uint64_t body_hash, int body_line,
                            const char *asset_dir);
+/* md_cache_body_hash: a hash of a document's body (never 0). */
+uint64_t md_cache_body_hash(const char *body, size_t len);
 
 /* md_cache_get: on a hit, fills *doc and returns 1. Its strings point into
  * the cache and stay valid until the second md_cache_sweep after this call

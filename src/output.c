@@ -676,6 +676,10 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 	for (size_t i = 0; i < l->n; i++) {
 		struct live_file *f = &l->files[i];
 		char path[PATH_MAX];
+		if (f->round == l->round && !f->staged) {
+			l->files[keep++] = *f; /* kept as it is: most files, most rounds */
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/%s", l->dir, f->rel);
 		if (f->round == l->round && f->staged) {
 			char tmp[PATH_MAX + 32];
@@ -701,8 +705,10 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 		}
 		l->files[keep++] = *f;
 	}
-	l->n = keep;
-	live_reindex(l);
+	if (keep != l->n) {
+		l->n = keep;
+		live_reindex(l);
+	}
 	l->round++;
 	pthread_mutex_unlock(&l->lock);
 	if (written)

@@ -126,14 +126,14 @@ static void set(struct arena *a, struct tmap *m, const char *k, struct tval v)
 
 /* dep_of: the id of kind:name (0 without deps), and v noted as the value
  * behind it. */
-static uint32_t dep_of(struct model *md, const char *kind, struct str name, struct tval v)
+static uint32_t dep_of(struct model *md, const char *kind, struct str name, struct tval v, int is_map)
 {
 	if (!md->deps)
 		return 0;
 	struct buf k;
 	buf_init(&k);
 	buf_printf(&k, "%s:%.*s", kind, STR_FMT(name));
-	uint32_t id = md->deps->id(md->deps->ctx, k.p, k.len);
+	uint32_t id = md->deps->id(md->deps->ctx, k.p, k.len, is_map ? TMPL_DEP_FIELDS + 1 : 1);
 	buf_fini(&k);
 	struct render_plan *pl = md->plan;
 	if (pl->nvals == pl->cap_vals) {
@@ -141,20 +141,20 @@ static uint32_t dep_of(struct model *md, const char *kind, struct str name, stru
 		pl->vals = arena_realloc(md->a, pl->vals, pl->cap_vals * sizeof *pl->vals, cap * sizeof *pl->vals);
 		pl->cap_vals = cap;
 	}
-	pl->vals[pl->nvals++] = (struct render_dep_val){id, v};
+	pl->vals[pl->nvals++] = (struct render_dep_val){id, is_map, v};
 	return id;
 }
 
 /* mark: gives map m the id of kind:name. */
 static void mark(struct model *md, struct tmap *m, const char *kind, struct str name)
 {
-	m->dep = dep_of(md, kind, name, tv_map(m));
+	m->dep = dep_of(md, kind, name, tv_map(m), 1);
 }
 
 /* global: a template global, with an id of its own. */
 static void global(struct model *md, struct tmpl_env *env, const char *name, struct tval v)
 {
-	tmpl_env_set_global_dep(env, name, v, dep_of(md, "global", str_from(name), v));
+	tmpl_env_set_global_dep(env, name, v, dep_of(md, "global", str_from(name), v, 0));
 }
 
 static struct tval difficulty_val(int d)
@@ -413,6 +413,7 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 						   ? s->posts[0]->updated.iso : s->posts[0]->date.iso)
 					  : tv_cstr("1970-01-01T00:00:00+00:00"));
 	set(a, site, "generator", tv_cstr("folio"));
+	mark(md, site, "site", STR_LIT("site"));
 	global(md, env, "site", tv_map(site));
 
 	struct tmap *data = tmap_new(a, s->content->ndata);

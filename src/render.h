@@ -31,17 +31,20 @@ struct render_job {
 	struct tval vars;
 };
 
-/* Ids for incremental rebuilds: id returns the same nonzero id for the
- * same key ("post:slug", "tag:cuda", "global:site") in every build of a
- * session. */
+/* Ids for incremental rebuilds: id returns the first of n consecutive
+ * nonzero ids for key ("post:slug", "tag:cuda", "global:site"), the same
+ * in every build of a session. A map gets TMPL_DEP_FIELDS + 1 ids (see
+ * tmpl.h), a global one. */
 struct render_deps {
-	uint32_t (*id)(void *ctx, const char *key, size_t len);
+	uint32_t (*id)(void *ctx, const char *key, size_t len, size_t n);
 	void *ctx;
 };
 
-/* A value that has an id: a map with that `dep`, or a global. */
+/* A value that has an id: a map with that `dep` (is_map; the map's keys
+ * have the ids after it), or a global. */
 struct render_dep_val {
 	uint32_t id;
+	int is_map;
 	struct tval v;
 };
 

@@ -32,8 +32,13 @@
 
 #define EVENTS_PATH "/__folio/events"
 /* Changes closer together than this are one rebuild (an editor's save is a
- * burst: write a temporary file, rename, chmod). */
+ * burst: write a temporary file, rename, chmod). A burst that ends with a
+ * file closed after writing, renamed into place or deleted is a save that
+ * has ended, and waits only SETTLE_MS for whatever follows at once; one
+ * that ends mid-write (a modification, a new empty file) waits
+ * DEBOUNCE_MS. */
 #define DEBOUNCE_MS 50
+#define SETTLE_MS 5
 /* An idle event stream sends a comment this often, so that a closed tab's
  * connection is noticed and its thread ends. */
 #define PING_SECONDS 10
@@ -644,9 +649,11 @@ static void watch_tree(struct watches *w, const char *dir)
 	closedir(dp);
 }
 
-/* drain: reads the pending inotify events; 1 if one of them matters. */
+/* drain: reads the pending inotify events: 0 if none matters, else
+ * SETTLE_MS or DEBOUNCE_MS, by the last one that does. */
 static int drain(struct watches *w)
 {
+	int last_done = 0;
 	char bufr[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
 	int relevant = 0;
 	for (;;) {
@@ -679,6 +686,7 @@ static int drain(struct watches *w)
 			if (!strcmp(dir, w->site) && !strcmp(ev->name, "public"))
 				continue;
 			relevant = 1;
+			last_done = (ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)) != 0;
 			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
 				char sub[PATH_MAX];
 				if (snprintf(sub, sizeof sub, "%s/%s", dir, ev->name) <
@@ -687,7 +695,7 @@ static int drain(struct watches *w)
 			}
 		}
 	}
-	return relevant;
+	return !relevant ? 0 : last_done ? SETTLE_MS : DEBOUNCE_MS;
 }
 
 static double now_ms(void)
@@ -863,8 +871,9 @@ int serve_run(const struct serve_options *o)
 				if (read(sfd, &si, sizeof si) > 0)
 					break;
 			}
-			if ((p[1].revents & POLLIN) && drain(&w))
-				due = now_ms() + DEBOUNCE_MS; /* a burst pushes the build back */
+			int wait = (p[1].revents & POLLIN) ? drain(&w) : 0;
+			if (wait)
+				due = now_ms() + wait; /* a burst pushes the build back */
 			if (due >= 0 && now_ms() >= due) {
 				due = -1;
 				rebuild(sess, 0);

@@ -72,7 +72,10 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	struct md_doc *doc;
 	const char *asset_dir;
 	job_parts(j, &s, &doc, &asset_dir);
-	j->key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body, s->body_len, s->body_line, asset_dir);
+	/* a file the content cache kept has its hash from an earlier build */
+	if (!s->body_hash)
+		s->body_hash = md_cache_body_hash(s->body, s->body_len);
+	j->key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body_len, s->body_hash, s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
 	job_done(p, j);
@@ -728,7 +731,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		if (!bad && (!pg->draft || opts->drafts))
 			s->pages[s->npages++] = pg;
 	}
-	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL};
+	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL, 0};
 	if (cfg->start_here.slug.len) {
 		s->start_here = index_get(&pages, cfg->start_here.slug);
 		if (s->start_here && s->start_here->draft && !opts->drafts) {

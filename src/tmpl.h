@@ -69,8 +69,9 @@ struct tmap {
 	struct tval *vals;
 	uint32_t *index; /* open-addressing table of (position + 1), or NULL */
 	size_t index_cap;
-	uint32_t dep; /* 0, or the id renders record when they read this map
-	               * (see tmpl_deps_record) */
+	uint32_t dep; /* 0, or the first of the TMPL_DEP_FIELDS + 1 ids that
+	               * renders record when they read this map (see
+	               * tmpl_deps_record) */
 };
 
 /* An object hands the host's data to templates without copying it.
@@ -181,10 +182,14 @@ int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval 
 
 /* ---- Dependencies -------------------------------------------------------- */
 
-/* What a render read, for incremental rebuilds (folio serve): the ids
- * (nonzero, below nbits) of the maps with a `dep` it read a key of or
- * iterated, of the globals it looked up and of the templates it used. Each
- * id is recorded once. */
+/* What a render read, for incremental rebuilds (folio serve): ids
+ * (nonzero, below nbits), each recorded once. A map with dep d owns the ids
+ * d .. d + TMPL_DEP_FIELDS: looking up its key at position i records
+ * d + 1 + i (d itself for a position past TMPL_DEP_FIELDS - 1, or a key it
+ * does not have); iterating it, taking its length, writing it as JSON or
+ * comparing it records d. A global set with tmpl_env_set_global_dep records
+ * its id when looked up, a template with a dep when it is used. */
+#define TMPL_DEP_FIELDS 63
 struct tmpl_deps {
 	uint64_t *seen; /* a bit per id */
 	size_t nbits;

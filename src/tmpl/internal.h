@@ -220,11 +220,21 @@ const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str 
 extern _Thread_local struct tmpl_deps *tmpl_deps_current;
 void tmpl_deps_add(struct tmpl_deps *r, uint32_t id);
 
-/* tmap_touch: records that a render read m (a key of it, or its entries). */
+/* tmap_touch: records that a render read the whole of m (iterated it,
+ * took its length, wrote it as JSON, compared it). */
 static inline void tmap_touch(const struct tmap *m)
 {
 	if (m->dep && tmpl_deps_current)
 		tmpl_deps_add(tmpl_deps_current, m->dep);
+}
+
+/* tmap_touch_key: records that a render looked up the key at pos of m
+ * (-1: a key m does not have, which depends on all of it). */
+static inline void tmap_touch_key(const struct tmap *m, long pos)
+{
+	if (m->dep && tmpl_deps_current)
+		tmpl_deps_add(tmpl_deps_current,
+		              pos >= 0 && pos < TMPL_DEP_FIELDS ? m->dep + 1 + (uint32_t)pos : m->dep);
 }
 
 

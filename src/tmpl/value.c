@@ -138,7 +138,6 @@ static void tmap_reindex(struct arena *a, struct tmap *m)
 
 static long tmap_find(const struct tmap *m, struct str key)
 {
-	tmap_touch(m);
 	if (!m->index) {
 		for (size_t i = 0; i < m->len; i++)
 			if (str_eq(m->keys[i], key))
@@ -186,6 +185,7 @@ void tmap_set_cstr(struct arena *a, struct tmap *m, const char *key, struct tval
 const struct tval *tmap_get(const struct tmap *m, struct str key)
 {
 	long at = tmap_find(m, key);
+	tmap_touch_key(m, at);
 	return at >= 0 ? &m->vals[at] : NULL;
 }
 
@@ -199,7 +199,9 @@ int tval_truthy(const struct tval *v)
 	case TV_FLOAT: return v->u.f != 0.0;
 	case TV_STR: return v->u.s.len != 0;
 	case TV_LIST: return v->u.list->len != 0;
-	case TV_MAP: tmap_touch(v->u.map); return v->u.map->len != 0;
+	/* not recorded: a map with an id always has the keys of its kind
+	 * (render.c), so its truth never changes */
+	case TV_MAP: return v->u.map->len != 0;
 	case TV_OBJ: return v->u.obj.cls->len ? v->u.obj.cls->len(v->u.obj.self) != 0 : 1;
 	default: return 1;
 	}
