@@ -234,6 +234,7 @@ struct build_session {
 	char *site_dir, *out_dir, *base_url;
 	struct md_cache *md;
 	struct content_cache *content;
+	struct related_cache *related;
 	struct live *live;
 	/* ids: "post:slug" -> its block of ids, for the life of the session */
 	char **keys;
@@ -474,6 +475,7 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 	st->opts.files_stamp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	st->opts.md_cache = s->md;
+	st->opts.related_cache = s->related;
 	(void)site_dir;
 }
 
@@ -489,6 +491,7 @@ struct build_session *build_session_new(const struct build_request *req)
 	s->req.base_url = s->base_url;
 	s->md = md_cache_new();
 	s->content = content_cache_new();
+	s->related = related_cache_new();
 	s->next_id = 1;
 	key_reindex(s);
 	return s;
@@ -501,6 +504,7 @@ void build_session_free(struct build_session *s)
 	thread_cleanup();
 	md_cache_free(s->md);
 	content_cache_free(s->content);
+	related_cache_free(s->related);
 	live_close(s->live);
 	for (size_t i = 0; i < s->nkeys; i++)
 		free(s->keys[i]);

@@ -534,6 +534,60 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 
 /* ---- related posts ---- */
 
+/* What related posts depend on, and what they were, by position in the
+ * date order. */
+struct related_cache {
+	uint64_t shape; /* 0: nothing kept */
+	size_t n;
+	int max;
+	uint32_t *post;      /* n * max positions */
+	unsigned char *why;  /* the reason of each, as an index into reasons */
+	unsigned char *count; /* per post */
+};
+
+static const char *const reasons[] = {"previous in the series", "next in the series", "shared tags", "recent"};
+
+struct related_cache *related_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct related_cache));
+}
+
+void related_cache_free(struct related_cache *rc)
+{
+	if (!rc)
+		return;
+	free(rc->post);
+	free(rc->why);
+	free(rc->count);
+	free(rc);
+}
+
+/* related_shape: a hash of everything build_related reads: each published
+ * post's slug, date, tag slugs and series neighbours, in date order. */
+static uint64_t related_shape(const struct site *s, int max)
+{
+	uint64_t h = hash_bytes(&max, sizeof max) ^ s->nposts;
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		uint64_t x = hash_bytes(p->slug.p, p->slug.len) ^ (uint64_t)p->date.utc * 0x9e3779b97f4a7c15ULL;
+		for (size_t t = 0; t < p->ntags; t++)
+			x = x * 31 + hash_bytes(p->tag_slugs[t].p, p->tag_slugs[t].len);
+		x = x * 31 + (uint64_t)(p->series_prev ? p->series_prev->index + 1 : 0);
+		x = x * 31 + (uint64_t)(p->series_next ? p->series_next->index + 1 : 0);
+		h = (h ^ x) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h ? h : 1;
+}
+
+static unsigned char reason_index(const char *r)
+{
+	for (unsigned char i = 0; i < 4; i++)
+		if (r == reasons[i])
+			return i;
+	return 3;
+}
+
 struct cand {
 	struct post *post;
 	int score;
@@ -555,13 +609,28 @@ static int cmp_cand(const void *x, const void *y)
  * Each tag contributes only the RELATED_WINDOW posts around this one, so a
  * tag on every post costs O(window), not O(posts). */
 #define RELATED_WINDOW 64
-static void build_related(struct arena *a, struct site *s, int max)
+static void build_related(struct arena *a, struct site *s, int max, struct related_cache *rc)
 {
 	size_t n = s->nposts;
 	s->related = arena_alloc(a, (n + 1) * sizeof *s->related);
 	s->nrelated = arena_alloc(a, (n + 1) * sizeof *s->nrelated);
 	if (max <= 0)
 		return;
+	if (max > 255)
+		rc = NULL; /* counts are kept in bytes */
+	uint64_t shape = rc ? related_shape(s, max) : 0;
+	if (rc && rc->shape == shape && rc->n == n && rc->max == max) {
+		for (size_t i = 0; i < n; i++) {
+			struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
+			for (size_t k = 0; k < rc->count[i]; k++) {
+				size_t at = i * (size_t)max + k;
+				out[k] = (struct related){s->posts[rc->post[at]], reasons[rc->why[at]]};
+			}
+			s->related[i] = out;
+			s->nrelated[i] = rc->count[i];
+		}
+		return;
+	}
 	int *score = xcalloc(n + 1, sizeof *score);
 	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8 + (size_t)max) * sizeof *cands);
 	/* each tag's list position of each post, found through a per-tag index */
@@ -574,9 +643,9 @@ static void build_related(struct arena *a, struct site *s, int max)
 		struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
 		size_t k = 0;
 		if (p->series_prev && k < (size_t)max)
-			out[k++] = (struct related){p->series_prev, "previous in the series"};
+			out[k++] = (struct related){p->series_prev, reasons[0]};
 		if (p->series_next && k < (size_t)max)
-			out[k++] = (struct related){p->series_next, "next in the series"};
+			out[k++] = (struct related){p->series_next, reasons[1]};
 		size_t nc = 0;
 		for (size_t t = 0; t < p->ntags && t < 64; t++) {
 			struct term *tg = index_get(&tag_ix, p->tag_slugs[t]);
@@ -621,7 +690,7 @@ static void build_related(struct arena *a, struct site *s, int max)
 			best[at] = cands[j];
 		}
 		for (size_t j = 0; j < nbest; j++)
-			out[k++] = (struct related){best[j].post, "shared tags"};
+			out[k++] = (struct related){best[j].post, reasons[2]};
 		/* fill up with the nearest posts in time */
 		for (size_t step = 1; k < (size_t)max && step < n; step++) {
 			int added = 0;
@@ -635,7 +704,7 @@ static void build_related(struct arena *a, struct site *s, int max)
 				for (size_t m = 0; m < k; m++)
 					dup |= out[m].post == q;
 				if (!dup)
-					out[k++] = (struct related){q, "recent"};
+					out[k++] = (struct related){q, reasons[3]};
 			}
 			if (!added)
 				break;
@@ -645,6 +714,24 @@ static void build_related(struct arena *a, struct site *s, int max)
 	}
 	free(score);
 	free(cands);
+	if (rc) {
+		free(rc->post);
+		free(rc->why);
+		free(rc->count);
+		rc->post = xmalloc((n * (size_t)max + 1) * sizeof *rc->post);
+		rc->why = xmalloc(n * (size_t)max + 1);
+		rc->count = xmalloc(n + 1);
+		for (size_t i = 0; i < n; i++) {
+			rc->count[i] = (unsigned char)s->nrelated[i];
+			for (size_t k = 0; k < s->nrelated[i]; k++) {
+				rc->post[i * (size_t)max + k] = (uint32_t)s->related[i][k].post->index;
+				rc->why[i * (size_t)max + k] = reason_index(s->related[i][k].reason);
+			}
+		}
+		rc->shape = shape;
+		rc->n = n;
+		rc->max = max;
+	}
 }
 
 /* ---- the whole model ---- */
@@ -701,7 +788,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	build_terms(a, s, 0);
 	build_terms(a, s, 1);
 	build_years(a, s);
-	build_related(a, s, opts->max_related);
+	build_related(a, s, opts->max_related, opts->related_cache);
 
 	/* pages: unique slugs, and none that takes a URL folio needs */
 	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",

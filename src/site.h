@@ -47,7 +47,14 @@ struct build_opts {
 	 * the files documents may read (static/, bundles). */
 	struct md_cache *md_cache;
 	uint64_t md_salt, files_stamp;
+	/* Related posts kept between builds (NULL: none): reused while every
+	 * published post keeps its place, date, tags and series neighbours. */
+	struct related_cache *related_cache;
 };
+
+/* related_cache_new, related_cache_free: for build_opts.related_cache. */
+struct related_cache *related_cache_new(void);
+void related_cache_free(struct related_cache *rc);
 
 struct site {
 	const struct config *cfg;
