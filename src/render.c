@@ -289,6 +289,29 @@ static struct tval series_ref(struct model *md, const struct series *se)
 	return tv_none();
 }
 
+/* series_window: the posts of p's series that its page lists: all of
+ * them in a series of up to SERIES_LIST_ALL posts, else the
+ * SERIES_WINDOW posts around p (fewer before it at the start, fewer after
+ * it at the end). Listing every post of a long series on each of its pages
+ * would make the series' pages grow with the square of its length. */
+#define SERIES_LIST_ALL 25
+#define SERIES_WINDOW 15
+static struct tval series_window(struct model *md, const struct post *p)
+{
+	const struct series *se = p->series;
+	if (!se)
+		return tv_list(tlist_new(md->a, 0));
+	size_t n = se->nposts, from = 0, to = n;
+	if (n > SERIES_LIST_ALL && p->part > 0) {
+		size_t at = (size_t)p->part - 1, half = SERIES_WINDOW / 2;
+		from = at > half ? at - half : 0;
+		if (from + SERIES_WINDOW > n)
+			from = n - SERIES_WINDOW;
+		to = from + SERIES_WINDOW;
+	}
+	return post_list(md, se->posts + from, to - from);
+}
+
 /* link_posts: the fields that point to other posts and series, set once
  * every value exists. */
 static void link_posts(struct model *md)
@@ -303,6 +326,7 @@ static void link_posts(struct model *md)
 		set(a, m, "series_prev", post_ref(md, p->series_prev));
 		set(a, m, "series_next", post_ref(md, p->series_next));
 		set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
+		set(a, m, "series_window", series_window(md, p));
 		set(a, m, "newer", post_ref(md, p->newer));
 		set(a, m, "older", post_ref(md, p->older));
 		struct tlist *rel = tlist_new(a, s->nrelated[i]);
