@@ -1,5 +1,5 @@
 # folio: a static site generator for long-form technical blogs.
-# Targets: all test asan regress regress-update bench-tmpl format deps demo clean
+# Targets: all test asan regress regress-update bench bench-tmpl format deps demo clean
 
 CC ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -49,7 +49,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps test test-run asan regress regress-update bench-tmpl format clean demo
+.PHONY: FORCE all deps test test-run asan regress regress-update bench bench-tmpl format clean demo
 
 all: folio
 
@@ -126,6 +126,16 @@ regress: folio
 
 regress-update: folio
 	@REGRESS_UPDATE=1 FOLIO=./folio sh tests/cli/test_sites.sh
+
+# Build speed on the 1,000- and 10,000-post corpora, beside Hugo (installed
+# with apt-get when running as root); writes bench/out/report.md. Takes
+# about a quarter of an hour. BENCH_ARGS: e.g. --sizes 1000 --runs 3.
+bench: deps
+	@$(MAKE) --no-print-directory folio
+	@command -v hugo >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null; } || \
+		echo "bench: Hugo is not installed; folio alone is measured"
+	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)
 
 bench-tmpl: deps
 	@$(MAKE) --no-print-directory $(B)/bench_tmpl

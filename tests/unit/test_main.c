@@ -124,6 +124,9 @@ int main(int argc, char **argv)
 	test_directive();
 	test_codeblock();
 	test_serve();
+	test_mdcache();
+	test_live();
+	test_deps();
 	if (test_math)
 		test_math();
 	if (test_highlight)

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""bench.py: `make bench`: folio's build speed on the deterministic corpora,
+side by side with Hugo when it is installed.
+
+Usage: bench.py [--folio ./folio] [--hugo hugo] [--sizes 1000,10000]
+                [--runs 5] [--corpora bench/corpus] [--report bench/out/report.md]
+
+For each corpus size (made by ../shared/bench/gen_corpus.py, seed 1, once;
+kept in --corpora):
+  - folio, full features (highlighting and math on) and like for like
+    (highlighting and math off, as the Hugo site has neither): cold (no
+    .folio-cache, no output) and warm (cache present, output present,
+    nothing changed); to disk and to /dev/shm where it exists;
+  - Hugo on bench/hugo/ (the same content, one page per post, home, tag,
+    category and series pages, a year archive, feeds, sitemap), cold,
+    alternating with folio's like-for-like cold runs;
+  - the floor: `cp -r` of folio's output folder, on the same file system.
+Each figure is one warm-up run, then --runs measured runs: median, min and
+max of wall time, user and system CPU (of the process and its threads, from
+wait4), peak RSS, pages written and MB of Markdown per second. Standard
+library only.
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, cwd=None, env=None):
+    """Runs cmd; returns (wall s, user s, sys s, peak RSS MB, output)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.read().decode("utf-8", "replace")
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{out[-2000:]}")
+    return wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss / 1024.0, out
+
+
+def rm(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def corpus(args, n):
+    """The folio site of n posts, and a like-for-like twin sharing its
+    content (highlighting and math off)."""
+    site = os.path.join(args.corpora, f"c{n}")
+    if not os.path.exists(os.path.join(site, "folio.yml")):
+        gen = os.path.join(ROOT, "..", "shared", "bench", "gen_corpus.py")
+        print(f"bench: generating the {n}-post corpus into {site}", flush=True)
+        subprocess.run([sys.executable, gen, "--posts", str(n), "--seed", "1", "--out", site], check=True)
+    twin = site + "-lfl"
+    if not os.path.exists(os.path.join(twin, "folio.yml")):
+        os.makedirs(twin, exist_ok=True)
+        with open(os.path.join(site, "folio.yml")) as f:
+            cfg = f.read()
+        with open(os.path.join(twin, "folio.yml"), "w") as f:
+            f.write(cfg.rstrip("\n") + "\n# like for like with the Hugo site\nhighlight: false\nmath: false\n")
+        for sub in ("content", "static", "data", "templates"):
+            if os.path.exists(os.path.join(site, sub)):
+                os.symlink(os.path.abspath(os.path.join(site, sub)), os.path.join(twin, sub))
+    md = 0
+    for dirpath, _, files in os.walk(os.path.join(site, "content")):
+        md += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files if f.endswith(".md"))
+    return site, twin, md
+
+
+def stats(rows, md_bytes):
+    """Summary of measured runs: each figure as (median, min, max)."""
+    def f(i):
+        v = [r[i] for r in rows]
+        return statistics.median(v), min(v), max(v)
+    wall, user, sys_, rss = f(0), f(1), f(2), f(3)
+    return {"wall": wall, "user": user, "sys": sys_, "rss": rss, "pages": rows[-1][5],
+            "mbs": md_bytes / 1e6 / wall[0]}
+
+
+def fmt(s):
+    m = lambda t, u="s": f"{t[0]:.2f} ({t[1]:.2f}–{t[2]:.2f})"
+    return (f"{m(s['wall'])} | {m(s['user'])} | {m(s['sys'])} | {s['rss'][0]:.0f} | {s['pages']} | "
+            f"{s['mbs']:.1f}")
+
+
+def folio_pages(out):
+    m = re.search(r"built (\d+) pages", out)
+    return int(m.group(1)) if m else 0
+
+
+def hugo_pages(out):
+    m = re.search(r"Pages\s*\|\s*(\d+)", out)
+    p = int(m.group(1)) if m else 0
+    m = re.search(r"Paginator pages\s*\|\s*(\d+)", out)
+    return p + (int(m.group(1)) if m else 0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--folio", default=os.path.join(ROOT, "folio"))
+    ap.add_argument("--hugo", default=shutil.which("hugo"))
+    ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--corpora", default=os.path.join(ROOT, "bench", "corpus"))
+    ap.add_argument("--report", default=os.path.join(ROOT, "bench", "out", "report.md"))
+    args = ap.parse_args()
+    args.folio = os.path.abspath(args.folio)
+    os.makedirs(args.corpora, exist_ok=True)
+    dests = [("disk", os.path.join(ROOT, "bench", "out"))]
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        dests.append(("tmpfs", f"/dev/shm/folio-bench-{os.getpid()}"))
+    lines = []
+
+    def say(s=""):
+        print(s, flush=True)
+        lines.append(s)
+
+    with open("/proc/cpuinfo") as f:
+        cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "?")
+    say(f"# folio benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    say()
+    say(f"- machine: {os.cpu_count()} cores ({cpu}); folio `{args.folio}`; "
+        f"{'Hugo ' + run([args.hugo, 'version'])[4].split()[1] if args.hugo else 'no Hugo installed'}")
+    say(f"- {args.runs} measured runs after one warm-up; figures are median (min–max); "
+        "user and sys are CPU seconds, RSS is the peak in MB")
+    say()
+    scaling = {}
+    for n in [int(x) for x in args.sizes.split(",")]:
+        site, twin, md = corpus(args, n)
+        for dname, dbase in dests:
+            os.makedirs(dbase, exist_ok=True)
+            out = os.path.join(dbase, f"folio-{n}")
+            hout = os.path.join(dbase, f"hugo-{n}")
+            say(f"## {n} posts ({md / 1e6:.1f} MB of Markdown), to {dname}")
+            say()
+            say("| build | wall s | user s | sys s | RSS MB | pages | MB/s |")
+            say("|---|---|---|---|---|---|---|")
+            res = {}
+
+            def folio_cold(s):
+                rm(os.path.join(s, ".folio-cache"))
+                rm(out)
+                r = run([args.folio, "build", s, "--future", "-o", out])
+                return r[:4] + (r[4], folio_pages(r[4]))
+
+            def folio_warm(s):
+                r = run([args.folio, "build", s, "--future", "-o", out])
+                return r[:4] + (r[4], folio_pages(r[4]))
+
+            def hugo_cold():
+                rm(hout)
+                cache = hout + "-cache"
+                rm(cache)
+                r = run([args.hugo, "--source", os.path.join(ROOT, "bench", "hugo"), "--contentDir",
+                         os.path.join(os.path.abspath(site), "content"), "--destination", hout, "--buildFuture",
+                         "--cacheDir", cache])
+                return r[:4] + (r[4], hugo_pages(r[4]))
+
+            # like for like, cold: folio and Hugo alternate
+            lfl, hug = [], []
+            for i in range(args.runs + 1):
+                a = folio_cold(twin)
+                b = hugo_cold() if args.hugo else None
+                if i:
+                    lfl.append(a)
+                    if b:
+                        hug.append(b)
+            res["lfl-cold"] = stats(lfl, md)
+            say(f"| folio, like for like, cold | {fmt(res['lfl-cold'])} |")
+            if hug:
+                res["hugo"] = stats(hug, md)
+                say(f"| Hugo {'(same content)'} | {fmt(res['hugo'])} |")
+            folio_cold(twin)
+            warm = [folio_warm(twin) for _ in range(args.runs + 1)][1:]
+            res["lfl-warm"] = stats(warm, md)
+            say(f"| folio, like for like, warm (nothing changed) | {fmt(res['lfl-warm'])} |")
+            full = [folio_cold(site) for _ in range(args.runs + 1)][1:]
+            res["full-cold"] = stats(full, md)
+            say(f"| folio, highlighting and math, cold | {fmt(res['full-cold'])} |")
+            warm = [folio_warm(site) for _ in range(args.runs + 1)][1:]
+            res["full-warm"] = stats(warm, md)
+            say(f"| folio, highlighting and math, warm | {fmt(res['full-warm'])} |")
+            cps = []
+            for i in range(args.runs + 1):
+                rm(out + "-copy")
+                r = run(["cp", "-r", out, out + "-copy"])
+                if i:
+                    cps.append(r[:4] + ("", 0))
+            rm(out + "-copy")
+            res["cp"] = stats(cps, md)
+            say(f"| floor: cp -r of folio's output | {fmt(res['cp'])} |")
+            say()
+            if "hugo" in res:
+                h, c, w = res["hugo"], res["lfl-cold"], res["lfl-warm"]
+                say(f"Hugo/folio, like for like, cold: user CPU {h['user'][0] / c['user'][0]:.1f}x, "
+                    f"wall {h['wall'][0] / c['wall'][0]:.1f}x, peak RSS {h['rss'][0] / c['rss'][0]:.1f}x; "
+                    f"Hugo's build / folio's warm rebuild, wall: {h['wall'][0] / w['wall'][0]:.1f}x")
+                say()
+            scaling[(n, dname)] = res["lfl-cold"]["wall"][0]
+            rm(out)
+            rm(hout)
+            rm(hout + "-cache")
+        say()
+    sizes = sorted({n for n, _ in scaling})
+    if len(sizes) >= 2:
+        for _, dname in dests:
+            a, b = scaling.get((sizes[0], dname)), scaling.get((sizes[-1], dname))
+            if a and b:
+                say(f"Scaling ({dname}): {sizes[-1]} posts take {b / a:.1f}x the time of {sizes[0]} "
+                    f"(like for like, cold, wall)")
+    for dname, dbase in dests:
+        if dname == "tmpfs":
+            rm(dbase)
+    os.makedirs(os.path.dirname(args.report), exist_ok=True)
+    with open(args.report, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"bench: report written to {args.report}")
+
+
+if __name__ == "__main__":
+    main()

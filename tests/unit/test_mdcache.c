@@ -1,0 +1,479 @@
+/* test_mdcache.c: the Markdown cache of a session: keys, body hashes, a
+ * document stored and found again field by field (its table of contents
+ * too), the files stamp, sweeps, a key put twice, a growing table and
+ * concurrent use. */
+#include "harness.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "markdown.h"
+#include "mdcache.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct arena *arena;
+
+static struct str s_of(const char *text)
+{
+	return (struct str){arena_strndup(arena, text, strlen(text)), strlen(text)};
+}
+
+/* sv: s as a C string (in the arena). */
+static const char *sv(struct str s)
+{
+	return arena_strndup(arena, s.p ? s.p : "", s.len);
+}
+
+static int key_eq(struct md_key a, struct md_key b)
+{
+	return a.lo == b.lo && a.hi == b.hi;
+}
+
+static struct md_key key_of(const char *path)
+{
+	return md_cache_key(1, 0, path, 3, md_cache_body_hash("abc", 3), 4, NULL);
+}
+
+/* ---- keys and body hashes ---- */
+
+static void test_keys(void)
+{
+	const char *body = "Some *text*.\n";
+	size_t len = strlen(body);
+	uint64_t h = md_cache_body_hash(body, len);
+	struct md_key k = md_cache_key(42, 1, "content/posts/a.md", len, h, 5, "/site/content/posts/a");
+	/* the same inputs, the same key (and strings compared by content) */
+	char path[] = "content/posts/a.md", dir[] = "/site/content/posts/a";
+	OK(key_eq(k, md_cache_key(42, 1, path, len, h, 5, dir)));
+	OK(k.lo != 0 || k.hi != 0);
+
+	/* each field changes it */
+	OK(!key_eq(k, md_cache_key(43, 1, path, len, h, 5, dir)));           /* salt */
+	OK(!key_eq(k, md_cache_key(42, 2, path, len, h, 5, dir)));           /* kind */
+	OK(!key_eq(k, md_cache_key(42, 1, "content/posts/b.md", len, h, 5, dir))); /* path */
+	OK(!key_eq(k, md_cache_key(42, 1, path, len + 1, h, 5, dir)));       /* length */
+	OK(!key_eq(k, md_cache_key(42, 1, path, len, h ^ 1, 5, dir)));       /* body hash */
+	OK(!key_eq(k, md_cache_key(42, 1, path, len, h, 6, dir)));           /* first line */
+	OK(!key_eq(k, md_cache_key(42, 1, path, len, h, 5, "/site/x")));     /* asset folder */
+
+	/* no asset folder, an empty one and "x" are three keys */
+	struct md_key kn = md_cache_key(42, 1, path, len, h, 5, NULL);
+	struct md_key ke = md_cache_key(42, 1, path, len, h, 5, "");
+	struct md_key kx = md_cache_key(42, 1, path, len, h, 5, "x");
+	OK(!key_eq(kn, ke));
+	OK(!key_eq(kn, kx));
+	OK(!key_eq(ke, kx));
+	OK(key_eq(kn, md_cache_key(42, 1, path, len, h, 5, NULL)));
+	/* where the path ends and the folder begins matters */
+	OK(!key_eq(md_cache_key(0, 0, "ab", 0, 1, 0, "c"), md_cache_key(0, 0, "a", 0, 1, 0, "bc")));
+	OK(!key_eq(md_cache_key(0, 0, "ab", 0, 1, 0, NULL), md_cache_key(0, 0, "a", 0, 1, 0, "b")));
+	/* the salt is not just mixed into one half */
+	struct md_key s1 = md_cache_key(1, 0, "p", 0, 1, 0, NULL), s2 = md_cache_key(2, 0, "p", 0, 1, 0, NULL);
+	OK(s1.lo != s2.lo);
+	OK(s1.hi != s2.hi);
+
+	/* body hashes: never 0, the same for the same bytes, else not */
+	OK(md_cache_body_hash("", 0) != 0);
+	OK(md_cache_body_hash(NULL, 0) != 0);
+	OK(md_cache_body_hash("a", 1) != 0);
+	OK(md_cache_body_hash(body, len) == h);
+	OK(md_cache_body_hash("Some *text*!\n", len) != h);
+	OK(md_cache_body_hash(body, len - 1) != h);
+	int zeros = 0, same = 0;
+	uint64_t prev = 0;
+	for (int i = 0; i < 20000; i++) {
+		char t[32];
+		int n = snprintf(t, sizeof t, "doc %d", i);
+		uint64_t x = md_cache_body_hash(t, (size_t)n);
+		zeros += x == 0;
+		same += x == prev;
+		prev = x;
+	}
+	INT_EQ(zeros, 0);
+	INT_EQ(same, 0);
+}
+
+/* ---- a document stored and found again ---- */
+
+/* sample: a document with every field set, and a table of contents of
+ * two top-level headings, the first with two children, one of which has a
+ * child of its own. */
+static struct md_doc sample(void)
+{
+	struct md_doc d;
+	memset(&d, 0, sizeof d);
+	d.html = s_of("<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	d.summary_html = s_of("<p>Text with \"quotes\" &amp; more.</p>");
+	d.summary_text = s_of("Text with \"quotes\" & more. \xE2\x80\xA6");
+	d.has_more = 1;
+	struct md_toc *top = arena_alloc(arena, 2 * sizeof *top);
+	struct md_toc *kids = arena_alloc(arena, 2 * sizeof *kids);
+	struct md_toc *grand = arena_alloc(arena, 1 * sizeof *grand);
+	top[0] = (struct md_toc){1, s_of("intro"), s_of("Intro"), s_of("Intro"), kids, 2};
+	kids[0] = (struct md_toc){2, s_of("why-cudamemcpy-is-slow"), s_of("Why cudaMemcpy is slow"),
+				  s_of("Why <code>cudaMemcpy</code> is slow"), grand, 1};
+	kids[1] = (struct md_toc){2, s_of("empty"), s_of(""), s_of(""), NULL, 0};
+	grand[0] = (struct md_toc){3, s_of("deep"), s_of("Deep"), s_of("<em>Deep</em>"), NULL, 0};
+	top[1] = (struct md_toc){1, s_of("end"), s_of("The end"), s_of("The end"), NULL, 0};
+	d.toc = top;
+	d.ntoc = 2;
+	d.nheadings = 5;
+	d.words = 1234;
+	d.code_words = 56;
+	d.images = 0;
+	d.cjk_chars = 7;
+	d.math_spans = 3;
+	d.has_model3d = 0;
+	d.has_video = 0;
+	return d;
+}
+
+static int str_same(struct str a, struct str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+}
+
+/* toc_same: the two trees hold the same headings; counts the entries. */
+static int toc_same(const struct md_toc *a, const struct md_toc *b, size_t n, int *entries)
+{
+	for (size_t i = 0; i < n; i++) {
+		++*entries;
+		if (a[i].level != b[i].level || !str_same(a[i].id, b[i].id) || !str_same(a[i].text, b[i].text) ||
+		    !str_same(a[i].html, b[i].html) || a[i].nchildren != b[i].nchildren)
+			return 0;
+		if (!toc_same(a[i].children, b[i].children, a[i].nchildren, entries))
+			return 0;
+	}
+	return 1;
+}
+
+/* doc_same: every field of the two documents, the TOC compared deeply. */
+static void doc_same(const struct md_doc *got, const struct md_doc *want)
+{
+	OK(str_same(got->html, want->html));
+	OK(str_same(got->summary_html, want->summary_html));
+	OK(str_same(got->summary_text, want->summary_text));
+	INT_EQ(got->has_more, want->has_more);
+	INT_EQ(got->ntoc, want->ntoc);
+	INT_EQ(got->nheadings, want->nheadings);
+	INT_EQ(got->words, want->words);
+	INT_EQ(got->code_words, want->code_words);
+	INT_EQ(got->images, want->images);
+	INT_EQ(got->cjk_chars, want->cjk_chars);
+	INT_EQ(got->math_spans, want->math_spans);
+	INT_EQ(got->has_model3d, want->has_model3d);
+	INT_EQ(got->has_video, want->has_video);
+	int entries = 0, want_entries = 0;
+	OK(got->ntoc == 0 || got->toc != NULL);
+	if (got->ntoc == want->ntoc) {
+		OK(toc_same(got->toc, want->toc, got->ntoc, &entries));
+		toc_same(want->toc, want->toc, want->ntoc, &want_entries);
+		INT_EQ(entries, want_entries);
+	}
+}
+
+static void test_round_trip(void)
+{
+	struct md_cache *c = md_cache_new();
+	INT_EQ(md_cache_count(c), 0);
+	INT_EQ(md_cache_bytes(c), 0);
+	struct md_doc d = sample();
+	struct md_key k = key_of("content/posts/a.md");
+	md_cache_put(c, &k, 0, &d);
+	INT_EQ(md_cache_count(c), 1);
+	OK(md_cache_bytes(c) >= d.html.len + d.summary_html.len + d.summary_text.len);
+
+	struct arena *a = arena_new();
+	struct md_doc got;
+	memset(&got, 0xAB, sizeof got);
+	INT_EQ(md_cache_get(c, &k, 0, a, &got), 1);
+	doc_same(&got, &d);
+	STR_EQ(got.html.p, d.html.p);
+	STR_EQ(sv(got.toc[0].children[0].html), "Why <code>cudaMemcpy</code> is slow");
+	STR_EQ(sv(got.toc[0].children[0].children[0].id), "deep");
+	STR_EQ(sv(got.toc[1].text), "The end");
+	/* a copy, not the caller's memory */
+	OK(got.html.p != d.html.p);
+	OK(got.toc != d.toc);
+	/* the strings are NUL-terminated, as the renderer's are */
+	INT_EQ(got.html.p[got.html.len], 0);
+	INT_EQ(got.summary_html.p[got.summary_html.len], 0);
+	INT_EQ(got.summary_text.p[got.summary_text.len], 0);
+
+	/* the caller's document may go: the cache holds its own copy */
+	char *html = (char *)d.html.p;
+	memset(html, 'x', d.html.len);
+	struct md_doc again;
+	INT_EQ(md_cache_get(c, &k, 0, a, &again), 1);
+	STR_EQ(again.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	/* each get copies the table of contents into the arena given */
+	OK(again.toc != got.toc);
+	STR_EQ(sv(again.toc[0].id), "intro");
+
+	/* a document with nothing in it */
+	struct md_doc empty;
+	memset(&empty, 0, sizeof empty);
+	struct md_key ke = key_of("content/pages/empty.md");
+	md_cache_put(c, &ke, 0, &empty);
+	memset(&got, 0xAB, sizeof got);
+	INT_EQ(md_cache_get(c, &ke, 0, a, &got), 1);
+	doc_same(&got, &empty);
+	STR_EQ(got.html.p, "");
+	INT_EQ(md_cache_count(c), 2);
+
+	/* an unknown key */
+	struct md_key ku = key_of("content/posts/unknown.md");
+	memset(&got, 0, sizeof got);
+	INT_EQ(md_cache_get(c, &ku, 0, a, &got), 0);
+	struct md_key kz = {0, 0};
+	INT_EQ(md_cache_get(c, &kz, 0, a, &got), 0);
+	/* the same low half is not enough */
+	struct md_key kh = k;
+	kh.hi ^= 1;
+	INT_EQ(md_cache_get(c, &kh, 0, a, &got), 0);
+	INT_EQ(md_cache_count(c), 2);
+	arena_free(a);
+	md_cache_free(c);
+}
+
+/* ---- the stamp of the files documents read ---- */
+
+static void test_files_stamp(void)
+{
+	struct md_cache *c = md_cache_new();
+	struct arena *a = arena_new();
+	struct md_doc got;
+	struct md_doc plain = sample();
+	struct md_doc img = sample(), model = sample(), video = sample();
+	img.images = 2;
+	model.has_model3d = 1;
+	video.has_video = 1;
+	struct md_key kp = key_of("plain"), ki = key_of("img"), km = key_of("model"), kv = key_of("video");
+	md_cache_put(c, &kp, 100, &plain);
+	md_cache_put(c, &ki, 100, &img);
+	md_cache_put(c, &km, 100, &model);
+	md_cache_put(c, &kv, 100, &video);
+	INT_EQ(md_cache_count(c), 4);
+
+	/* with the stamp they were stored with: all found */
+	INT_EQ(md_cache_get(c, &kp, 100, a, &got), 1);
+	INT_EQ(md_cache_get(c, &ki, 100, a, &got), 1);
+	doc_same(&got, &img);
+	INT_EQ(got.images, 2);
+	INT_EQ(md_cache_get(c, &km, 100, a, &got), 1);
+	INT_EQ(got.has_model3d, 1);
+	INT_EQ(md_cache_get(c, &kv, 100, a, &got), 1);
+	INT_EQ(got.has_video, 1);
+
+	/* another stamp: only the document that reads no files */
+	INT_EQ(md_cache_get(c, &kp, 101, a, &got), 1);
+	INT_EQ(md_cache_get(c, &kp, 0, a, &got), 1);
+	INT_EQ(md_cache_get(c, &ki, 101, a, &got), 0);
+	INT_EQ(md_cache_get(c, &km, 101, a, &got), 0);
+	INT_EQ(md_cache_get(c, &kv, 101, a, &got), 0);
+	INT_EQ(md_cache_get(c, &ki, 0, a, &got), 0);
+	/* a miss does not drop it: the old stamp still finds it */
+	INT_EQ(md_cache_get(c, &ki, 100, a, &got), 1);
+	INT_EQ(md_cache_count(c), 4);
+	arena_free(a);
+	md_cache_free(c);
+}
+
+/* ---- sweeps, a key put twice ---- */
+
+static void test_sweep(void)
+{
+	struct md_cache *c = md_cache_new();
+	struct arena *a = arena_new();
+	struct md_doc got;
+	struct md_doc da = sample(), db = sample();
+	db.html = s_of("<p>B, a longer body than A's to tell their sizes apart.</p>\n");
+	struct md_key ka = key_of("a"), kb = key_of("b"), kc = key_of("c");
+
+	/* the bytes of each alone */
+	md_cache_put(c, &ka, 0, &da);
+	size_t bytes_a = md_cache_bytes(c);
+	md_cache_put(c, &kb, 0, &db);
+	size_t bytes_ab = md_cache_bytes(c);
+	OK(bytes_a > 0);
+	OK(bytes_ab > bytes_a);
+	size_t bytes_b = bytes_ab - bytes_a;
+	OK(bytes_b != bytes_a);
+	INT_EQ(md_cache_count(c), 2);
+
+	/* both were put since the last sweep: both stay */
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 2);
+	INT_EQ(md_cache_bytes(c), bytes_ab);
+
+	/* only a is got: b goes at the next sweep */
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 1);
+	INT_EQ(md_cache_bytes(c), bytes_a);
+	INT_EQ(md_cache_get(c, &kb, 0, a, &got), 0);
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
+	doc_same(&got, &da);
+	/* got again since that sweep: stays; then unused for one build: gone */
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 1);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 0);
+	INT_EQ(md_cache_bytes(c), 0);
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 0);
+
+	/* a miss (another stamp) is not a use */
+	struct md_doc img = sample();
+	img.images = 1;
+	md_cache_put(c, &kc, 7, &img);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_get(c, &kc, 8, a, &got), 0);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 0);
+
+	/* the same key twice: the first stays (a build may point into it) */
+	md_cache_put(c, &ka, 0, &da);
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
+	const char *first = got.html.p;
+	md_cache_put(c, &ka, 0, &db);
+	INT_EQ(md_cache_count(c), 1);
+	INT_EQ(md_cache_bytes(c), bytes_a);
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
+	OK(got.html.p == first);
+	doc_same(&got, &da);
+	/* and the second put counts as a use: it survives the sweeps */
+	md_cache_sweep(c);
+	md_cache_put(c, &ka, 0, &db);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 1);
+	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
+	/* strings got before a sweep are still there after it */
+	STR_EQ(first, da.html.p);
+	arena_free(a);
+	md_cache_free(c);
+}
+
+/* ---- a table that grows ---- */
+
+enum { MANY = 5000 };
+
+static void test_many(void)
+{
+	struct md_cache *c = md_cache_new();
+	struct arena *a = arena_new();
+	char path[64], html[64];
+	for (int i = 0; i < MANY; i++) {
+		snprintf(path, sizeof path, "content/posts/p%d.md", i);
+		snprintf(html, sizeof html, "<p>post %d</p>", i);
+		struct md_doc d;
+		memset(&d, 0, sizeof d);
+		d.html = (struct str){html, strlen(html)};
+		d.words = (size_t)i;
+		struct md_key k = md_cache_key(9, 0, path, 10, 1, 0, NULL);
+		md_cache_put(c, &k, 0, &d);
+	}
+	INT_EQ(md_cache_count(c), MANY);
+	int found = 0, right = 0;
+	for (int i = 0; i < MANY; i++) {
+		snprintf(path, sizeof path, "content/posts/p%d.md", i);
+		snprintf(html, sizeof html, "<p>post %d</p>", i);
+		struct md_key k = md_cache_key(9, 0, path, 10, 1, 0, NULL);
+		struct md_doc got;
+		if (md_cache_get(c, &k, 0, a, &got)) {
+			found++;
+			right += got.words == (size_t)i && strcmp(got.html.p, html) == 0;
+		}
+	}
+	INT_EQ(found, MANY);
+	INT_EQ(right, MANY);
+	/* the sweep rebuilds the table: every entry is still found */
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), MANY);
+	found = 0;
+	for (int i = 0; i < MANY; i += 2) {
+		snprintf(path, sizeof path, "content/posts/p%d.md", i);
+		struct md_key k = md_cache_key(9, 0, path, 10, 1, 0, NULL);
+		struct md_doc got;
+		found += md_cache_get(c, &k, 0, a, &got);
+	}
+	INT_EQ(found, MANY / 2);
+	md_cache_sweep(c); /* the odd ones were not used since */
+	INT_EQ(md_cache_count(c), MANY / 2);
+	found = 0;
+	for (int i = 0; i < MANY; i++) {
+		snprintf(path, sizeof path, "content/posts/p%d.md", i);
+		struct md_key k = md_cache_key(9, 0, path, 10, 1, 0, NULL);
+		struct md_doc got;
+		found += md_cache_get(c, &k, 0, a, &got) == (i % 2 == 0);
+	}
+	INT_EQ(found, MANY);
+	arena_free(a);
+	md_cache_free(c);
+}
+
+/* ---- several threads at once ---- */
+
+struct worker {
+	struct md_cache *c;
+	int id;
+	int right;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct arena *a = arena_new();
+	char path[64], html[64];
+	for (int i = 0; i < 500; i++) {
+		snprintf(path, sizeof path, "t%d/p%d", w->id, i);
+		snprintf(html, sizeof html, "thread %d doc %d", w->id, i);
+		struct md_doc d;
+		memset(&d, 0, sizeof d);
+		d.html = (struct str){html, strlen(html)};
+		struct md_key k = md_cache_key(0, 0, path, 0, 1, 0, NULL);
+		md_cache_put(w->c, &k, 0, &d);
+	}
+	for (int i = 0; i < 500; i++) {
+		snprintf(path, sizeof path, "t%d/p%d", w->id, i);
+		snprintf(html, sizeof html, "thread %d doc %d", w->id, i);
+		struct md_key k = md_cache_key(0, 0, path, 0, 1, 0, NULL);
+		struct md_doc got;
+		w->right += md_cache_get(w->c, &k, 0, a, &got) && strcmp(got.html.p, html) == 0;
+	}
+	arena_free(a);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct md_cache *c = md_cache_new();
+	struct worker w[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){c, i, 0};
+		pthread_create(&th[i], NULL, worker_run, &w[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		INT_EQ(w[i].right, 500);
+	}
+	INT_EQ(md_cache_count(c), 2000);
+	md_cache_free(c);
+}
+
+void test_mdcache(void)
+{
+	t_current = "mdcache";
+	arena = arena_new();
+	test_keys();
+	test_round_trip();
+	test_files_stamp();
+	test_sweep();
+	test_many();
+	test_threads();
+	arena_free(arena);
+	arena = NULL;
+}
