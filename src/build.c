@@ -18,6 +18,7 @@
 #include "version.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
@@ -174,11 +175,115 @@ static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 	arena_free(st->a);
 }
 
+/* stamp_tree: adds every file below dir (path, size, time, inode) to h. */
+static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
+{
+	DIR *dh = opendir(dir);
+	if (!dh || depth > 32) {
+		if (dh)
+			closedir(dh);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char p[4096];
+		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+			continue;
+		struct stat sb;
+		if (stat(p, &sb) != 0)
+			continue;
+		XXH3_64bits_update(h, p, strlen(p) + 1);
+		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
+				(int64_t)sb.st_ino};
+		XXH3_64bits_update(h, f, sizeof f);
+		if (S_ISDIR(sb.st_mode))
+			stamp_tree(h, p, depth + 1);
+	}
+	closedir(dh);
+}
+
+/* binary_hash: a hash of folio's own executable: rendered Markdown kept
+ * on disk is only reused by the very folio that rendered it (its
+ * grammars, its cmark-gfm, its passes). Once per process. */
+static uint64_t binary_hash(void)
+{
+	static uint64_t h;
+	if (h)
+		return h;
+	size_t len;
+	char *exe = read_file("/proc/self/exe", &len);
+	h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
+	free(exe);
+	if (!h)
+		h = 1;
+	return h;
+}
+
+/* md_prepare: the Markdown cache mc for this build: its salt (folio, the
+ * config, the options) and the stamp of the files documents read. */
+static void md_prepare(struct stages *st, struct md_cache *mc)
+{
+	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_64bits_reset(h);
+	static const char tag[] = "folio-md " FOLIO_VERSION;
+	XXH3_64bits_update(h, tag, sizeof tag);
+	uint64_t bin = binary_hash();
+	XXH3_64bits_update(h, &bin, sizeof bin);
+	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
+	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
+	XXH3_64bits_update(h, flags, sizeof flags);
+	st->opts.md_salt = XXH3_64bits_digest(h);
+	XXH3_64bits_reset(h);
+	stamp_tree(h, st->opts.static_dir, 0);
+	for (size_t i = 0; i < st->content.nposts; i++)
+		if (st->content.posts[i]->bundle_dir)
+			stamp_tree(h, st->content.posts[i]->bundle_dir, 0);
+	st->opts.files_stamp = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	st->opts.md_cache = mc;
+}
+
+/* md_pack_path: where a site keeps its rendered Markdown. */
+static void md_pack_path(const char *site_dir, char *out, size_t n)
+{
+	snprintf(out, n, "%s/.folio-cache/markdown.pack", site_dir);
+}
+
+/* md_save: saves mc into the site's .folio-cache (made if need be); a
+ * failure is a warning. */
+static void md_save(struct md_cache *mc, const char *site_dir, struct diag *d)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir);
+	mkdir(dir, 0755);
+	if (md_cache_save(mc) != 0) {
+		struct diag_loc loc = {".folio-cache/markdown.pack", NULL, 0, 0, 0};
+		diag_warning(d, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
+			     strerror(errno));
+	}
+}
+
+static void build_prepare(void *ctx, struct stages *st, const char *site_dir)
+{
+	struct md_cache **mc = ctx;
+	char path[4096];
+	md_pack_path(site_dir, path, sizeof path);
+	*mc = md_cache_open(path);
+	md_prepare(st, *mc);
+}
+
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
 {
 	memset(res, 0, sizeof *res);
 	struct stages st;
-	stages_run(&st, req, d, NULL, NULL, NULL);
+	struct md_cache *mc = NULL;
+	stages_run(&st, req, d, build_prepare, &mc, NULL);
 	int errors = st.errors;
 	double t_render = st.t_tmpl, t_commit = st.t_tmpl;
 	if (!errors) {
@@ -206,7 +311,11 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	res->rendered = res->pages;
 	res->written = res->files;
 	double t0 = st.t0;
+	/* like the site, the cache is written only by a build without errors */
+	if (mc && !errors)
+		md_save(mc, req->site_dir, d);
 	stages_free(&st, d, 0);
+	md_cache_free(mc);
 	res->seconds = now_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0)
 		fprintf(stderr,
@@ -421,62 +530,16 @@ static void fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
 	fp[dv->id] = whole ? whole : 1;
 }
 
-/* stamp_tree: adds every file below dir (path, size, time, inode) to h. */
-static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
-{
-	DIR *dh = opendir(dir);
-	if (!dh || depth > 32) {
-		if (dh)
-			closedir(dh);
-		return;
-	}
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char p[4096];
-		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
-			continue;
-		struct stat sb;
-		if (stat(p, &sb) != 0)
-			continue;
-		XXH3_64bits_update(h, p, strlen(p) + 1);
-		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
-				(int64_t)sb.st_ino};
-		XXH3_64bits_update(h, f, sizeof f);
-		if (S_ISDIR(sb.st_mode))
-			stamp_tree(h, p, depth + 1);
-	}
-	closedir(dh);
-}
-
-/* session_prepare: the Markdown cache for this build: its salt (folio,
- * the config, the options) and the stamp of the files documents read. */
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 {
 	struct build_session *s = ctx;
-	XXH3_state_t *h = XXH3_createState();
-	if (!h) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
+	if (!s->md) {
+		char path[4096];
+		md_pack_path(site_dir, path, sizeof path);
+		s->md = md_cache_open(path);
 	}
-	XXH3_64bits_reset(h);
-	static const char tag[] = "folio-md " FOLIO_VERSION;
-	XXH3_64bits_update(h, tag, sizeof tag);
-	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
-	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
-	XXH3_64bits_update(h, flags, sizeof flags);
-	st->opts.md_salt = XXH3_64bits_digest(h);
-	XXH3_64bits_reset(h);
-	stamp_tree(h, st->opts.static_dir, 0);
-	for (size_t i = 0; i < st->content.nposts; i++)
-		if (st->content.posts[i]->bundle_dir)
-			stamp_tree(h, st->content.posts[i]->bundle_dir, 0);
-	st->opts.files_stamp = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
-	st->opts.md_cache = s->md;
+	md_prepare(st, s->md);
 	st->opts.related_cache = s->related;
-	(void)site_dir;
 }
 
 struct build_session *build_session_new(const struct build_request *req)
@@ -489,7 +552,6 @@ struct build_session *build_session_new(const struct build_request *req)
 	s->req.site_dir = s->site_dir;
 	s->req.out_dir = s->out_dir;
 	s->req.base_url = s->base_url;
-	s->md = md_cache_new();
 	s->content = content_cache_new();
 	s->related = related_cache_new();
 	s->next_id = 1;
@@ -502,6 +564,13 @@ void build_session_free(struct build_session *s)
 	if (!s)
 		return;
 	thread_cleanup();
+	if (s->md && s->built) {
+		/* for the next build or server */
+		struct diag d;
+		diag_init(&d, stderr);
+		md_save(s->md, s->site_dir, &d);
+		diag_fini(&d);
+	}
 	md_cache_free(s->md);
 	content_cache_free(s->content);
 	related_cache_free(s->related);

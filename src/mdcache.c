@@ -4,10 +4,15 @@
 
 #include "buf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
@@ -17,14 +22,27 @@ struct entry {
 	size_t len;
 	uint64_t stamp;
 	int reads_files;
-	int used; /* since the last sweep */
+	int used;   /* since the last sweep */
+	int mapped;  /* the blob is in the file's mapping (not freed) */
+	int in_file; /* the file holds this entry */
 };
 
 struct md_cache {
 	pthread_mutex_t lock;
 	struct entry *slots;
 	size_t cap, n, bytes;
+	char *path;       /* the pack file, or NULL */
+	void *map;        /* its mapping */
+	size_t map_len;
+	size_t from_file; /* entries the file holds */
 };
+
+/* The pack file: "folio-md-pack 1\n" padded to 16 bytes, the number of
+ * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
+ * length (u64 each) and the blob, padded to 8 bytes. */
+#define PACK_MAGIC "folio-md-pack 1\n"
+#define PACK_HEAD 24
+#define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
 struct header {
@@ -47,8 +65,12 @@ void md_cache_free(struct md_cache *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->cap; i++)
-		free(c->slots[i].blob);
+		if (!c->slots[i].mapped)
+			free(c->slots[i].blob);
 	free(c->slots);
+	if (c->map)
+		munmap(c->map, c->map_len);
+	free(c->path);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -212,7 +234,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 		free(blob);
 		return;
 	}
-	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1};
+	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0};
 	c->n++;
 	c->bytes += len;
 	if (c->n * 2 > c->cap)
@@ -232,7 +254,8 @@ void md_cache_sweep(struct md_cache *c)
 		if (!old[i].blob)
 			continue;
 		if (!old[i].used) {
-			free(old[i].blob);
+			if (!old[i].mapped)
+				free(old[i].blob);
 			continue;
 		}
 		old[i].used = 0;
@@ -252,4 +275,147 @@ size_t md_cache_count(const struct md_cache *c)
 size_t md_cache_bytes(const struct md_cache *c)
 {
 	return c->bytes;
+}
+
+/* ---- the pack file ---- */
+
+static uint64_t get64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+struct md_cache *md_cache_open(const char *path)
+{
+	struct md_cache *c = md_cache_new();
+	c->path = xstrndup(path, strlen(path));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return c;
+	if (fstat(fd, &st) != 0 || st.st_size < PACK_HEAD) {
+		close(fd);
+		return c;
+	}
+	size_t len = (size_t)st.st_size;
+	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return c;
+	const char *p = map, *end = p + len;
+	if (memcmp(p, PACK_MAGIC, strlen(PACK_MAGIC)) != 0) {
+		munmap(map, len);
+		return c;
+	}
+	uint64_t count = get64(p + 16);
+	p += PACK_HEAD;
+	for (uint64_t i = 0; i < count; i++) {
+		/* a truncated or damaged file: what was read before stays */
+		if ((size_t)(end - p) < PACK_ENTRY)
+			break;
+		struct md_key k = {get64(p), get64(p + 8)};
+		uint64_t stamp = get64(p + 16), rf = get64(p + 24), bl = get64(p + 32);
+		p += PACK_ENTRY;
+		if (bl < sizeof(struct header) || bl > (uint64_t)(end - p))
+			break;
+		struct entry *e = find(c, &k);
+		if (!e->blob) {
+			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1};
+			c->n++;
+			c->bytes += (size_t)bl;
+			c->from_file++;
+			if (c->n * 2 > c->cap)
+				grow(c);
+		}
+		p += (bl + 7) & ~(uint64_t)7;
+	}
+	c->map = map;
+	c->map_len = len;
+	return c;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int md_cache_save(struct md_cache *c)
+{
+	if (!c->path)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	size_t used = 0, used_in_file = 0;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slots[i].blob && c->slots[i].used) {
+			used++;
+			used_in_file += c->slots[i].in_file;
+		}
+	/* the file holds exactly what was used: nothing to write */
+	if (used == used_in_file && used_in_file == c->from_file) {
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	}
+	size_t n = strlen(c->path) + 32;
+	char *tmp = xmalloc(n);
+	snprintf(tmp, n, "%s.tmp.%ld", c->path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc = fd < 0 ? -1 : 0;
+	char head[PACK_HEAD];
+	memset(head, 0, sizeof head);
+	memcpy(head, PACK_MAGIC, strlen(PACK_MAGIC));
+	uint64_t count = used;
+	memcpy(head + 16, &count, sizeof count);
+	/* entries are gathered into large writes */
+	struct buf b;
+	buf_init(&b);
+	buf_append(&b, head, sizeof head);
+	static const char pad[8];
+	for (size_t i = 0; rc == 0 && i < c->cap; i++) {
+		const struct entry *e = &c->slots[i];
+		if (!e->blob || !e->used)
+			continue;
+		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, e->len};
+		buf_append(&b, f, sizeof f);
+		buf_append(&b, e->blob, e->len);
+		buf_append(&b, pad, ((e->len + 7) & ~(size_t)7) - e->len);
+		if (b.len >= (1u << 20)) {
+			rc = write_all(fd, b.p, b.len);
+			buf_reset(&b);
+		}
+	}
+	if (rc == 0 && b.len)
+		rc = write_all(fd, b.p, b.len);
+	buf_fini(&b);
+	int saved = errno;
+	if (fd >= 0 && close(fd) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc == 0 && rename(tmp, c->path) != 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc != 0) {
+		unlink(tmp);
+	} else { /* a later save compares with what the file holds now */
+		c->from_file = used;
+		for (size_t i = 0; i < c->cap; i++)
+			c->slots[i].in_file = c->slots[i].blob && c->slots[i].used;
+	}
+	free(tmp);
+	pthread_mutex_unlock(&c->lock);
+	errno = saved;
+	return rc;
 }

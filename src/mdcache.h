@@ -22,6 +22,17 @@ struct md_cache;
 struct md_cache *md_cache_new(void);
 void md_cache_free(struct md_cache *c);
 
+/* md_cache_open: a cache kept in the file path (a pack of entries, mapped
+ * into memory: entries are read only when used). A missing, truncated or
+ * foreign file gives an empty cache. */
+struct md_cache *md_cache_open(const char *path);
+
+/* md_cache_save: writes the entries used since the last sweep (or since
+ * the cache was opened) back to its file, through a temporary file and a
+ * rename, when they differ from what the file holds. 0 (also for a cache
+ * without a file), or -1 with errno set. */
+int md_cache_save(struct md_cache *c);
+
 /* md_cache_key: the key of a document: salt (what is the same for the
  * whole build: folio's version, the config, the options), its kind, path,
  * body (its length, and body_hash: md_cache_body_hash of it), first line

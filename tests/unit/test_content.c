@@ -1,5 +1,6 @@
-/* test_content.c: front matter splitting (BOM, CRLF, '...', unclosed) and
- * the post, series, page and data readers, on a site folder made under /tmp. */
+/* test_content.c: front matter splitting (BOM, CRLF, '...', unclosed), the
+ * post, series, page and data readers, on a site folder made under /tmp, and
+ * the session's cache of parsed files. */
 #include "harness.h"
 
 #include "arena.h"
@@ -10,6 +11,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct arena *arena;
 static struct buf cap;
@@ -444,6 +447,319 @@ static void test_data_errors(void)
 		STR_EQ(sv(c.data[0].name), "ok");
 }
 
+/* ---- the cache of a session ---- */
+
+static struct content_cache *cc;
+static struct arena *build_arena; /* the arena of the last cached load */
+
+/* load_cached: a session's load: folio.yml read with config_load, into a
+ * new build arena (the last one freed first, as a session does between
+ * builds); the error count, the messages in cap. */
+static int load_cached(void)
+{
+	if (build_arena)
+		arena_free(build_arena);
+	build_arena = arena_new();
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(&cap);
+	d.capture = &cap;
+	struct config cf;
+	int e = config_load(build_arena, &d, site, NULL, &cf);
+	if (!e)
+		e = content_load_cached(build_arena, &d, site, &cf, &c, cc);
+	diag_fini(&d);
+	return e;
+}
+
+static struct post *find_post(const char *slug)
+{
+	for (size_t i = 0; i < c.nposts; i++)
+		if (str_eq_cstr(c.posts[i]->slug, slug))
+			return c.posts[i];
+	return NULL;
+}
+
+/* compute: what the later stages fill in, set to something */
+static void compute(void)
+{
+	static char dummy_html[] = "<p>rendered</p>";
+	for (size_t i = 0; i < c.nposts; i++) {
+		struct post *p = c.posts[i];
+		p->doc.html = (struct str){dummy_html, strlen(dummy_html)};
+		p->doc.words = 10;
+		p->doc.ntoc = 1;
+		p->minutes = 4;
+		p->url = STR_LIT("/posts/x/");
+		p->series = c.nseries ? c.series[0] : NULL;
+		p->part = 2;
+		p->series_prev = p->series_next = p;
+		p->newer = p->older = p;
+		p->index = 7;
+		p->listed_in = p->series;
+	}
+	for (size_t i = 0; i < c.nseries; i++) {
+		struct series *se = c.series[i];
+		se->doc.html = (struct str){dummy_html, strlen(dummy_html)};
+		se->posts = c.posts;
+		se->nposts = c.nposts;
+		se->minutes = 9;
+		se->start = c.nposts ? c.posts[0] : NULL;
+		se->url = STR_LIT("/series/s/");
+	}
+	for (size_t i = 0; i < c.npages; i++) {
+		c.pages[i]->doc.html = (struct str){dummy_html, strlen(dummy_html)};
+		c.pages[i]->url = STR_LIT("/about/");
+	}
+}
+
+/* mark: tags every item of the last load in a field that a cached item
+ * keeps (site.c sets body_hash once); a file read again has 0 there. The
+ * tag tells a kept item from a new one even when the new one lands at the
+ * freed old one's address. */
+#define MARK 0xfeedULL
+static void mark(void)
+{
+	for (size_t i = 0; i < c.nposts; i++)
+		c.posts[i]->s.body_hash = MARK;
+	for (size_t i = 0; i < c.nseries; i++)
+		c.series[i]->s.body_hash = MARK;
+	for (size_t i = 0; i < c.npages; i++)
+		c.pages[i]->s.body_hash = MARK;
+}
+
+/* marked: how many items of the last load are kept ones. */
+static size_t marked(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c.nposts; i++)
+		n += c.posts[i]->s.body_hash == MARK;
+	for (size_t i = 0; i < c.nseries; i++)
+		n += c.series[i]->s.body_hash == MARK;
+	for (size_t i = 0; i < c.npages; i++)
+		n += c.pages[i]->s.body_hash == MARK;
+	return n;
+}
+
+static int post_cleared(const struct post *p)
+{
+	return p->doc.html.len == 0 && p->doc.html.p == NULL && p->doc.words == 0 && p->doc.ntoc == 0 &&
+	       p->minutes == 0 && p->url.len == 0 && p->series == NULL && p->part == 0 && p->series_prev == NULL &&
+	       p->series_next == NULL && p->newer == NULL && p->older == NULL && p->index == 0 && p->listed_in == NULL;
+}
+
+static void test_cache(void)
+{
+	reset_site();
+	cc = content_cache_new();
+	t_write(site, "folio.yml", "title: Cached\nbase_url: https://example.org/\n");
+	t_write(site, "content/posts/a.md", "---\ntitle: A\ndate: 2026-01-01 10:00\ntags: [x]\n---\nA's text.\n");
+	t_write(site, "content/posts/b.md", "---\ntitle: B\ndate: 2026-01-02\nseries: s\n---\nB's text.\n");
+	t_write(site, "content/posts/bundle/index.md", "---\ntitle: Bundle\ndate: 2026-01-03\n---\n![x](f.png)\n");
+	t_write(site, "content/posts/bundle/f.png", "PNG");
+	t_write(site, "content/series/s.md", "---\ntitle: S\ndescription: About S\n---\nThe guide.\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\nMe.\n");
+	t_write(site, "data/home.yml", "hero: Hello\n");
+	INT_EQ(load_cached(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 3);
+	INT_EQ(c.nseries, 1);
+	INT_EQ(c.npages, 1);
+	INT_EQ(c.ndata, 1);
+	if (c.nposts != 3 || c.nseries != 1 || c.npages != 1) {
+		content_cache_free(cc);
+		cc = NULL;
+		return;
+	}
+	struct post *a = find_post("a"), *b = find_post("b"), *bundle = find_post("bundle");
+	struct series *se = c.series[0];
+	struct page *pg = c.pages[0];
+	OK(a && b && bundle);
+	if (!a || !b || !bundle) {
+		content_cache_free(cc);
+		cc = NULL;
+		return;
+	}
+	STR_EQ(sv(a->date.iso), "2026-01-01T10:00:00+00:00");
+	compute();
+
+	/* nothing changed: the same structures, what later stages computed
+	 * cleared, what the file says kept */
+	INT_EQ(load_cached(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 3);
+	OK(find_post("a") == a);
+	OK(find_post("b") == b);
+	OK(find_post("bundle") == bundle);
+	INT_EQ(c.nseries, 1);
+	INT_EQ(c.npages, 1);
+	OK(c.nseries == 1 && c.series[0] == se);
+	OK(c.npages == 1 && c.pages[0] == pg);
+	INT_EQ(c.ndata, 1); /* data files are read every time */
+	OK(post_cleared(a));
+	OK(post_cleared(b));
+	OK(post_cleared(bundle));
+	OK(se->doc.html.len == 0 && se->posts == NULL && se->nposts == 0 && se->minutes == 0 && se->start == NULL &&
+	   se->url.len == 0);
+	OK(pg->doc.html.len == 0 && pg->url.len == 0);
+	/* the file's own fields survive the build arena they were first
+	 * handed to */
+	STR_EQ(sv(a->title), "A");
+	STR_EQ(sv(a->tags[0]), "x");
+	STR_EQ(sv(b->series_slug), "s");
+	STR_EQ(sv(se->title), "S");
+	STR_EQ(sv(se->description), "About S");
+	STR_EQ(sv(pg->title), "About");
+	STR_EQ(a->s.path, "content/posts/a.md");
+	STR_EQ(arena_strndup(arena, a->s.body, a->s.body_len), "A's text.\n");
+	OK(bundle->bundle_dir != NULL);
+	/* the order stays the path order */
+	STR_EQ(c.posts[0]->s.path, "content/posts/a.md");
+	STR_EQ(c.posts[2]->s.path, "content/posts/bundle/index.md");
+	compute();
+
+	/* a changed file (new text, another size): read again */
+	mark();
+	t_write(site, "content/posts/a.md", "---\ntitle: A, renamed\ndate: 2026-01-01 10:00\ntags: [x]\n---\nA's text.\n");
+	INT_EQ(load_cached(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 3);
+	INT_EQ(marked(), 4); /* all but a */
+	struct post *a2 = find_post("a");
+	OK(a2 != NULL);
+	OK(a2 != a);
+	if (a2)
+		STR_EQ(sv(a2->title), "A, renamed");
+	OK(find_post("b") == b);
+	OK(post_cleared(b));
+	OK(c.nseries == 1 && c.series[0] == se);
+	/* and the new version is the one kept */
+	compute();
+	INT_EQ(load_cached(), 0);
+	OK(find_post("a") == a2);
+	OK(a2 && post_cleared(a2));
+	a = a2;
+
+	/* a removed file is gone, the others stay */
+	char path[700];
+	snprintf(path, sizeof path, "%s/content/posts/b.md", site);
+	OK(unlink(path) == 0);
+	INT_EQ(load_cached(), 0);
+	INT_EQ(c.nposts, 2);
+	OK(find_post("b") == NULL);
+	OK(find_post("a") == a);
+	OK(find_post("bundle") == bundle);
+	/* back again: a new read */
+	t_write(site, "content/posts/b.md", "---\ntitle: B again\ndate: 2026-01-02\n---\nB's text.\n");
+	INT_EQ(load_cached(), 0);
+	INT_EQ(c.nposts, 3);
+	OK(find_post("b") != NULL);
+	if (find_post("b"))
+		STR_EQ(sv(find_post("b")->title), "B again");
+	b = find_post("b");
+
+	/* a file with an error is reported by every load, not cached away */
+	t_write(site, "content/posts/broken.md", "---\ntitle: Broken\n---\nNo date.\n");
+	INT_EQ(load_cached(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/broken.md:1:1: error: missing required key 'date'");
+	INT_EQ(c.nposts, 3);
+	INT_EQ(load_cached(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/broken.md:1:1: error: missing required key 'date'");
+	INT_EQ(c.nposts, 3);
+	OK(find_post("a") == a);
+	/* a warning too: a file that says something is read again each time */
+	t_write(site, "content/posts/broken.md", "---\ntitle: Broken\ndate: 2026-01-05\ntitel: typo\n---\n");
+	INT_EQ(load_cached(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/broken.md:4:1: error: unknown front matter key 'titel' (did you mean "
+			     "'title'?)");
+	INT_EQ(load_cached(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/broken.md:4:1: error: unknown front matter key 'titel' (did you mean "
+			     "'title'?)");
+	/* fixed: no error, and then kept like the others */
+	t_write(site, "content/posts/broken.md", "---\ntitle: Fixed\ndate: 2026-01-05\n---\nNow dated.\n");
+	INT_EQ(load_cached(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 4);
+	struct post *fixed = find_post("broken");
+	OK(fixed != NULL);
+	if (fixed)
+		STR_EQ(sv(fixed->title), "Fixed");
+	INT_EQ(load_cached(), 0);
+	OK(find_post("broken") == fixed);
+	/* the same error in a series and a page: reported again too */
+	t_write(site, "content/series/bad.md", "---\ntitle: Bad\n---\n");
+	t_write(site, "content/pages/bad.md", "---\ndescription: no title\n---\n");
+	INT_EQ(load_cached(), 2);
+	const char *want = "content/series/bad.md:1:1: error: missing required key 'description'\n"
+			   "content/pages/bad.md:1:1: error: missing required key 'title'";
+	STR_EQ(t_msgs(&cap), want);
+	INT_EQ(load_cached(), 2);
+	STR_EQ(t_msgs(&cap), want);
+	INT_EQ(c.nseries, 1);
+	INT_EQ(c.npages, 1);
+	OK(c.nseries == 1 && c.series[0] == se);
+	OK(c.npages == 1 && c.pages[0] == pg);
+	snprintf(path, sizeof path, "%s/content/series/bad.md", site);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/content/pages/bad.md", site);
+	unlink(path);
+
+	/* folio.yml rewritten with the same text: files stay */
+	INT_EQ(load_cached(), 0);
+	mark();
+	INT_EQ(marked(), 6); /* 4 posts, a series, a page */
+	t_write(site, "folio.yml", "title: Cached\nbase_url: https://example.org/\n");
+	INT_EQ(load_cached(), 0);
+	INT_EQ(marked(), 6);
+	OK(find_post("a") == a);
+	OK(find_post("b") == b);
+	/* another time zone: every file is read again, with it */
+	t_write(site, "folio.yml", "title: Cached\nbase_url: https://example.org/\ntimezone: Asia/Seoul\n");
+	INT_EQ(load_cached(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	INT_EQ(c.nposts, 4);
+	INT_EQ(c.nseries, 1);
+	INT_EQ(c.npages, 1);
+	INT_EQ(marked(), 0);
+	a = find_post("a");
+	OK(a != NULL);
+	if (a) {
+		STR_EQ(sv(a->date.iso), "2026-01-01T10:00:00+09:00");
+		INT_EQ(a->date.offset, 540);
+		STR_EQ(sv(a->title), "A, renamed");
+	}
+	/* and kept from then on */
+	mark();
+	INT_EQ(load_cached(), 0);
+	INT_EQ(marked(), 6);
+	OK(find_post("a") == a);
+	/* any other change of folio.yml counts too (it is its text that is
+	 * compared) */
+	t_write(site, "folio.yml", "title: Cached, renamed\nbase_url: https://example.org/\ntimezone: Asia/Seoul\n");
+	INT_EQ(load_cached(), 0);
+	INT_EQ(marked(), 0);
+	mark();
+	INT_EQ(load_cached(), 0);
+	INT_EQ(marked(), 6);
+
+	/* two caches do not share: a new one reads every file */
+	struct content_cache *other = content_cache_new();
+	struct content_cache *saved = cc;
+	cc = other;
+	INT_EQ(load_cached(), 0);
+	INT_EQ(c.nposts, 4);
+	INT_EQ(marked(), 0);
+	cc = saved;
+	content_cache_free(other);
+	INT_EQ(load_cached(), 0);
+	INT_EQ(marked(), 6);
+	content_cache_free(cc);
+	cc = NULL;
+	content_cache_free(NULL);
+	arena_free(build_arena);
+	build_arena = NULL;
+}
+
 void test_content(void)
 {
 	t_current = "content";
@@ -455,6 +771,7 @@ void test_content(void)
 	test_post_errors();
 	test_series_and_pages();
 	test_data_errors();
+	test_cache();
 	t_rmtree(site);
 	free(site);
 	site = NULL;

@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	test_mdcache();
 	test_live();
 	test_deps();
+	test_build();
 	if (test_math)
 		test_math();
 	if (test_highlight)

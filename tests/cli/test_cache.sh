@@ -1,0 +1,77 @@
+# test_cache.sh: the rendered Markdown kept in .folio-cache/markdown.pack.
+# A warm build (the cache present) writes exactly what a cold one does,
+# whatever changed in between: a post's text, a bundle's image, folio.yml,
+# a template; a damaged cache is an empty one; the cache is rewritten only
+# when it changed, and not at all by a build with errors.
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000
+site=$TMP/site
+cp -r examples/techblog "$site"
+rm -rf "$site/public" "$site/.folio-cache"
+pack=$site/.folio-cache/markdown.pack
+
+# warm_is_cold NAME: a build with the cache equals one without it
+warm_is_cold() {
+	run build "$site" -o "$TMP/warm"
+	check "$1: the warm build succeeds" test "$rc" -eq 0
+	mv "$site/.folio-cache" "$TMP/cache.saved"
+	run build "$site" -o "$TMP/cold"
+	check "$1: the cold build succeeds" test "$rc" -eq 0
+	rm -rf "$site/.folio-cache"
+	mv "$TMP/cache.saved" "$site/.folio-cache"
+	d=$(diff -r "$TMP/warm" "$TMP/cold" 2>&1)
+	out=$d
+	check "$1: warm and cold builds are byte-identical" test -z "$d"
+}
+
+run build "$site" -o "$TMP/first"
+check "the first build succeeds" test "$rc" -eq 0
+check "it leaves the rendered Markdown in .folio-cache" test -s "$pack"
+warm_is_cold "nothing changed"
+before=$(stat -c %Y.%s "$pack")
+sleep 1
+run build "$site" -o "$TMP/again"
+check "an unchanged site does not rewrite the cache" test "$(stat -c %Y.%s "$pack")" = "$before"
+
+post=$site/content/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns.md
+printf '\nA closing paragraph with `code` and $x^2$.\n' >>"$post"
+warm_is_cold "a post's text changed"
+grep -q "A closing paragraph" "$TMP/warm/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns/index.html"
+check "the changed text is in the page" test $? -eq 0
+
+svg=$site/content/posts/gpu-systems-08-profiling-and-the-roofline-view/roofline.svg
+sed -i 's/width="480" height="300"/width="600" height="375"/' "$svg"
+warm_is_cold "a bundle's image changed size"
+grep -q 'width="600"' "$TMP/warm/posts/gpu-systems-08-profiling-and-the-roofline-view/index.html"
+check "the page has the image's new size" test $? -eq 0
+
+sed -i "s/^smart_punctuation: .*/smart_punctuation: false/" "$site/folio.yml"
+warm_is_cold "folio.yml changed"
+
+mkdir -p "$site/templates"
+sed 's|</article>|<p>edited</p></article>|' theme/templates/post.html >"$site/templates/post.html"
+warm_is_cold "a template changed"
+
+# a damaged cache: same output, no message, and rewritten
+printf 'garbage' >"$pack"
+run build "$site" -o "$TMP/damaged"
+check "a damaged cache is no error" test "$rc" -eq 0 -a -z "$err"
+d=$(diff -r "$TMP/damaged" "$TMP/warm" 2>&1)
+out=$d
+check "a damaged cache gives the same output" test -z "$d"
+check "a damaged cache is rewritten" grep -q '^folio-md-pack' "$pack"
+head -c 20000 "$pack" >"$TMP/cut" && cp "$TMP/cut" "$pack"
+run build "$site" -o "$TMP/cut-out"
+check "a truncated cache is no error" test "$rc" -eq 0 -a -z "$err"
+d=$(diff -r "$TMP/cut-out" "$TMP/warm" 2>&1)
+out=$d
+check "a truncated cache gives the same output" test -z "$d"
+
+# a build with errors writes no cache
+rm -rf "$site/.folio-cache"
+printf -- '---\ntitle: [broken\n---\nx\n' >"$site/content/posts/broken.md"
+run build "$site" -o "$TMP/broken"
+check "a site with an error fails" test "$rc" -eq 1
+check "a failed build writes no cache" test ! -e "$pack"
+finish
