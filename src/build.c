@@ -660,6 +660,19 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			fp[tmpl_ids[i]] = f ? f : 1;
 		}
 		free(tmpl_ids);
+		/* a page that looked for a missing template depends on the set's
+		 * names: one added later is found */
+		uint32_t names_id = session_id(s, "templates:names", 15, 1);
+		if (names_id >= nfp) {
+			fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
+			memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
+			nfp = names_id + 1;
+		}
+		uint64_t names = 1;
+		for (size_t i = 0; i < ntmpl; i++)
+			names = mix(names, XXH3_64bits(tmpl_env_name(st.env, i), strlen(tmpl_env_name(st.env, i))));
+		fp[names_id] = names ? names : 1;
+		tmpl_env_set_missing_dep(st.env, names_id);
 		/* the config (and the options) touch every page */
 		XXH3_64bits_reset(h);
 		XXH3_64bits_update(h, st.cfg.src ? st.cfg.src : "", st.cfg.src_len);

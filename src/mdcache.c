@@ -226,13 +226,21 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 
 	pthread_mutex_lock(&c->lock);
 	struct entry *e = find(c, k);
-	if (e->blob) {
+	if (e->blob && !(e->reads_files && e->stamp != files_stamp)) {
 		/* the same document twice in one build: keep the first (a build
 		 * may be pointing into it) */
 		e->used = 1;
 		pthread_mutex_unlock(&c->lock);
 		free(blob);
 		return;
+	}
+	if (e->blob) {
+		/* stored with files as they were: md_cache_get missed it, so
+		 * nothing of this build points into it */
+		c->n--;
+		c->bytes -= e->len;
+		if (!e->mapped)
+			free(e->blob);
 	}
 	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0};
 	c->n++;

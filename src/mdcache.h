@@ -50,8 +50,10 @@ uint64_t md_cache_body_hash(const char *body, size_t len);
 int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
                  struct md_doc *doc);
 
-/* md_cache_put: stores a copy of doc under k (replacing an entry of the
- * same key). Thread-safe. */
+/* md_cache_put: stores a copy of doc under k. An entry of the same key
+ * stored with another files_stamp (one md_cache_get does not return) is
+ * replaced; one it returns is kept (a build may point into it).
+ * Thread-safe. */
 void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc);
 
 /* md_cache_sweep: drops the entries that neither md_cache_get returned nor

@@ -731,6 +731,7 @@ void live_abort(struct live *l)
 			f->staged = 0;
 		}
 		if (!f->exists) {
+			remove_empty_parents(l, f->rel); /* made for its temporary file */
 			free(f->rel);
 			continue;
 		}

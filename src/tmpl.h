@@ -217,6 +217,9 @@ void tmpl_env_set_global_dep(struct tmpl_env *env, const char *name, struct tval
  * a parent, an include or an import) record dep. 0 if there is such a
  * template, else -1. */
 int tmpl_env_set_template_dep(struct tmpl_env *env, const char *name, uint32_t dep);
+/* tmpl_env_set_missing_dep: renders that look for a template the set does
+ * not have (`include ... ignore missing`) record dep. */
+void tmpl_env_set_missing_dep(struct tmpl_env *env, uint32_t dep);
 /* tmpl_env_count, tmpl_env_name, tmpl_env_source: the templates of the set
  * (i below the count), by name and with their text. */
 size_t tmpl_env_count(const struct tmpl_env *env);

@@ -204,6 +204,7 @@ struct tmpl_env {
 	size_t nfilters;
 	struct tmap *globals;
 	uint32_t *global_deps; /* by position in globals (0: none), or NULL */
+	uint32_t missing_dep;  /* recorded when a render looks for a template the set lacks */
 	size_t nglobal_deps;
 	char *base_url;
 	int strict;

@@ -1384,6 +1384,11 @@ int tmpl_env_set_template_dep(struct tmpl_env *env, const char *name, uint32_t d
 	return -1;
 }
 
+void tmpl_env_set_missing_dep(struct tmpl_env *env, uint32_t dep)
+{
+	env->missing_dep = dep;
+}
+
 size_t tmpl_env_count(const struct tmpl_env *env)
 {
 	return env->ntmpls;
@@ -1431,6 +1436,7 @@ const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name)
 			tmpl_deps_touch(env->tmpls[i]->dep);
 			return env->tmpls[i];
 		}
+	tmpl_deps_touch(env->missing_dep); /* `ignore missing`: it may appear later */
 	return NULL;
 }
 

@@ -424,6 +424,17 @@ static void test_session(void)
 	INT_EQ(run(), 0);
 	same_as_full("a bundle's image");
 
+	/* a template that includes one that does not exist yet: adding it
+	 * renders the page again */
+	t_write(site, "templates/robots.txt", "A{% include \"extra.txt\" ignore missing %}B\n");
+	INT_EQ(run(), 0);
+	STR_EQ(t_read(live, "robots.txt"), "AB\n");
+	same_as_full("an include of a missing template");
+	t_write(site, "templates/extra.txt", "-extra-");
+	INT_EQ(run(), 0);
+	STR_EQ(t_read(live, "robots.txt"), "A-extra-B\n");
+	same_as_full("the missing template added");
+
 	build_session_free(sess);
 	sess = NULL;
 	/* the folder stays after the session */

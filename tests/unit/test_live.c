@@ -332,8 +332,8 @@ static void test_twice_and_abort(void)
 	OK(unchanged("posts/a/index.html", pa));
 	OK(!t_exists(out, "new/page.html"));
 	OK(t_exists(out, "posts/a/index.html"));
-	/* (the folder new/, made for the temporary file, is left behind
-	 * empty: not checked here) */
+	/* the folder made for the temporary file goes with it */
+	OK(!t_exists(out, "new"));
 
 	/* the round after an abort starts from what is in place */
 	INT_EQ(wr(l, "t.html", "second"), 0);

@@ -278,6 +278,14 @@ static void test_files_stamp(void)
 	/* a miss does not drop it: the old stamp still finds it */
 	INT_EQ(md_cache_get(c, &ki, 100, a, &got), 1);
 	INT_EQ(md_cache_count(c), 4);
+	/* rendered again with the new stamp, it replaces the old entry */
+	struct md_doc fresh = got;
+	fresh.html = STR_LIT("<p>new size</p>");
+	md_cache_put(c, &ki, 101, &fresh);
+	INT_EQ(md_cache_count(c), 4);
+	INT_EQ(md_cache_get(c, &ki, 101, a, &got), 1);
+	OK(str_eq_cstr(got.html, "<p>new size</p>"));
+	INT_EQ(md_cache_get(c, &ki, 100, a, &got), 0);
 	arena_free(a);
 	md_cache_free(c);
 }
