@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,4 +229,20 @@ char *read_file(const char *path, size_t *len)
 	}
 	b.p[b.len] = '\0';
 	return buf_detach(&b, len);
+}
+
+int write_full(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
 }

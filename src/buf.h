@@ -57,4 +57,8 @@ uint64_t hash_bytes(const void *p, size_t n);
  * by the caller. Returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
 
+/* write_full: writes all of data to fd, again after EINTR and short
+ * writes. 0, or -1 with errno set. */
+int write_full(int fd, const void *data, size_t len);
+
 #endif

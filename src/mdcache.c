@@ -343,22 +343,6 @@ struct md_cache *md_cache_open(const char *path)
 	return c;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 int md_cache_save(struct md_cache *c)
 {
 	if (!c->path)
@@ -399,12 +383,12 @@ int md_cache_save(struct md_cache *c)
 		buf_append(&b, e->blob, e->len);
 		buf_append(&b, pad, ((e->len + 7) & ~(size_t)7) - e->len);
 		if (b.len >= (1u << 20)) {
-			rc = write_all(fd, b.p, b.len);
+			rc = write_full(fd, b.p, b.len);
 			buf_reset(&b);
 		}
 	}
 	if (rc == 0 && b.len)
-		rc = write_all(fd, b.p, b.len);
+		rc = write_full(fd, b.p, b.len);
 	buf_fini(&b);
 	int saved = errno;
 	if (fd >= 0 && close(fd) != 0 && rc == 0) {

@@ -250,19 +250,10 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 		out_error(o->d, rel, "cannot write: %s", strerror(errno));
 		return -1;
 	}
-	const char *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			out_error(o->d, rel, "cannot write: %s", strerror(errno));
-			close(fd);
-			return -1;
-		}
-		p += w;
-		left -= (size_t)w;
+	if (write_full(fd, data, len) != 0) {
+		out_error(o->d, rel, "cannot write: %s", strerror(errno));
+		close(fd);
+		return -1;
 	}
 	if (close(fd) != 0) {
 		out_error(o->d, rel, "cannot write: %s", strerror(errno));
@@ -545,24 +536,17 @@ static void live_temp_path(const struct live *l, const char *rel, char *out, siz
 		snprintf(out, n, "%s/.%s.folio-new", l->dir, rel);
 }
 
-static int write_all(const char *path, const void *data, size_t len)
+/* write_new: path made (or emptied) with data. 0, or -1 with errno set. */
+static int write_new(const char *path, const void *data, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
+	if (write_full(fd, data, len) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
 	}
 	return close(fd);
 }
@@ -591,7 +575,7 @@ int live_write(void *ctx, const char *rel, const void *data, size_t len)
 		return 0;
 	}
 	pthread_mutex_unlock(&l->lock);
-	if (make_parents(l->dir, path) || write_all(tmp, data, len)) {
+	if (make_parents(l->dir, path) || write_new(tmp, data, len)) {
 		out_error(l->d, rel, "cannot write: %s", strerror(errno));
 		unlink(tmp);
 		return -1;

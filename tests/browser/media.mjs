@@ -12,14 +12,11 @@
 // "N passed, N failed", and the exit status is 0 only if none failed.
 // Every page step is bounded (PAGE_TIMEOUT_MS) and so is the whole run
 // (RUN_TIMEOUT_MS): the script always stops by itself.
-import { chromium } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { check, finish, launch, outDir, executablePath, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
-const RUN_TIMEOUT_MS = 180_000;
+watchdog(180_000);
 
 const base = (process.env.BASE_URL || '').replace(/\/+$/, '');
 if (!base) {
@@ -27,48 +24,6 @@ if (!base) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-const outDir = resolve(process.env.TEST_OUTPUT || fileURLToPath(new URL('./out/', import.meta.url)));
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let passed = 0;
-let failed = 0;
-
-function report(name, ok, why) {
-  if (ok) {
-    passed++;
-    console.log(`ok ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${why ? `: ${why}` : ''}`);
-  }
-}
-
-// check NAME FN: one check; FN returns true, or a string saying what is wrong
-// (or throws: a timeout, a missing element).
-async function check(name, fn) {
-  try {
-    const r = await fn();
-    report(name, r === true, r === true ? '' : String(r));
-  } catch (e) {
-    report(name, false, String(e && e.message ? e.message : e).split('\n')[0]);
-  }
-}
-
-function finish() {
-  console.log(`${passed} passed, ${failed} failed`);
-}
-
-// The whole run is bounded even if the browser hangs in a way no step's
-// timeout catches.
-const watchdog = setTimeout(() => {
-  report(`the run ends within ${RUN_TIMEOUT_MS / 1000} s`, false, 'stopped');
-  finish();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-mkdirSync(outDir, { recursive: true });
-const userDataDir = mkdtempSync(join(tmpdir(), 'folio-chromium-'));
 let context;
 
 // open PATH: a new page at base + PATH, loaded, with its uncaught errors
@@ -255,22 +210,7 @@ async function code() {
 
 try {
   await check(`chromium starts (${executablePath})`, async () => {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      timeout: PAGE_TIMEOUT_MS,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launch({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 900 } });
     return true;
   });
   if (context) {
@@ -280,8 +220,6 @@ try {
     await code();
   }
 } finally {
-  if (context) await context.close().catch(() => {});
-  rmSync(userDataDir, { recursive: true, force: true });
+  if (context) await context.closeAll();
 }
-finish();
-process.exit(failed === 0 ? 0 : 1);
+process.exit(finish() === 0 ? 0 : 1);

@@ -13,14 +13,12 @@
 // the file's path; the fix must remove it. Each check prints "ok NAME" or
 // "FAIL NAME: why"; the last line is "N passed, N failed". Every step is
 // bounded, and so is the run.
-import { chromium } from 'playwright-core';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { check, finish, launch, outDir, executablePath, report, watchdog } from './lib.mjs';
 
 const STEP_TIMEOUT_MS = 20_000;
-const RUN_TIMEOUT_MS = 120_000;
+watchdog(120_000);
 
 const base = (process.env.BASE_URL || '').replace(/\/+$/, '');
 const postFile = process.env.POST_FILE || '';
@@ -30,42 +28,6 @@ if (!base || !postFile || !postPath) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-const outDir = resolve(process.env.TEST_OUTPUT || fileURLToPath(new URL('./out/', import.meta.url)));
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let passed = 0;
-let failed = 0;
-function report(name, ok, why) {
-  if (ok) {
-    passed++;
-    console.log(`ok ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${why ? `: ${why}` : ''}`);
-  }
-}
-async function check(name, fn) {
-  try {
-    const r = await fn();
-    report(name, r === true, r === true ? '' : String(r));
-    return r === true;
-  } catch (e) {
-    report(name, false, String(e && e.message ? e.message : e).split('\n')[0]);
-    return false;
-  }
-}
-function finish() {
-  console.log(`${passed} passed, ${failed} failed`);
-}
-const watchdog = setTimeout(() => {
-  report(`the run ends within ${RUN_TIMEOUT_MS / 1000} s`, false, 'stopped');
-  finish();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-mkdirSync(outDir, { recursive: true });
-const userDataDir = mkdtempSync(join(tmpdir(), 'folio-chromium-'));
 const original = readFileSync(postFile, 'utf8');
 let context;
 let page;
@@ -77,14 +39,7 @@ function nextLoad() {
 
 try {
   await check(`chromium starts (${executablePath})`, async () => {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless: true,
-      timeout: STEP_TIMEOUT_MS,
-      viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    context = await launch({ timeout: STEP_TIMEOUT_MS, viewport: { width: 1280, height: 800 } });
     return true;
   });
   if (!context) throw new Error('no browser');
@@ -164,8 +119,6 @@ try {
   report('the run', false, String(e && e.message ? e.message : e).split('\n')[0]);
 } finally {
   writeFileSync(postFile, original);
-  if (context) await context.close().catch(() => {});
-  rmSync(userDataDir, { recursive: true, force: true });
+  if (context) await context.closeAll();
 }
-finish();
-process.exit(failed === 0 ? 0 : 1);
+process.exit(finish() === 0 ? 0 : 1);
