@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,31 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+/* One file of a build's manifest: what was written where, so that the
+ * next build can link a file whose bytes are the same instead of writing
+ * it again. */
+struct mfile {
+	char *rel;
+	uint64_t hash, size;
+	int64_t mtime_ns, ino; /* as the output holds it */
+	size_t seq;            /* the order of writes, for one written twice */
+};
+
+struct manifest {
+	struct mfile *v;
+	size_t n, cap;
+	uint32_t *index; /* open addressing: position + 1 */
+	size_t index_cap;
+};
+
 struct output {
 	struct diag *d;
 	char *out;     /* the output folder as given */
 	char *staging; /* the folder being written */
 	size_t files;
+	size_t linked; /* files taken from the last build's output */
+	struct manifest old, now;
+	char *manifest; /* its file, or NULL */
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
 	int failed;
@@ -132,6 +153,133 @@ static void clean_stale(const char *parent, const char *base)
 	closedir(dh);
 }
 
+/* ---- the manifest: SITE/.folio-cache/output-HASH, HASH that of the
+ * output folder's absolute path (kept with the site, not in the output,
+ * whose bytes stay those of the pages) ----
+ * "folio-manifest 1", then a line per file: hash (16 hex digits), size,
+ * modification time (ns), inode, path. */
+#define MANIFEST_MAGIC "folio-manifest 1\n"
+
+static void manifest_reindex(struct manifest *m)
+{
+	size_t cap = 64;
+	while (cap < m->n * 2 + 2)
+		cap *= 2;
+	free(m->index);
+	m->index = xcalloc(cap, sizeof *m->index);
+	m->index_cap = cap;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = hash_bytes(m->v[i].rel, strlen(m->v[i].rel)) & (cap - 1);
+		while (m->index[j])
+			j = (j + 1) & (cap - 1);
+		m->index[j] = (uint32_t)(i + 1);
+	}
+}
+
+static const struct mfile *manifest_find(const struct manifest *m, const char *rel)
+{
+	if (!m->index_cap)
+		return NULL;
+	size_t mask = m->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
+	while (m->index[j]) {
+		const struct mfile *f = &m->v[m->index[j] - 1];
+		if (!strcmp(f->rel, rel))
+			return f;
+		j = (j + 1) & mask;
+	}
+	return NULL;
+}
+
+static void manifest_add(struct manifest *m, const struct mfile *f)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 1024;
+		m->v = xrealloc(m->v, m->cap * sizeof *m->v);
+	}
+	m->v[m->n] = *f;
+	m->v[m->n].rel = xstrndup(f->rel, strlen(f->rel));
+	m->v[m->n].seq = m->n;
+	m->n++;
+}
+
+/* cmp_mfile: by path, then in the order written */
+static int cmp_mfile(const void *x, const void *y)
+{
+	const struct mfile *a = x, *b = y;
+	int c = strcmp(a->rel, b->rel);
+	return c ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void manifest_fini(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].rel);
+	free(m->v);
+	free(m->index);
+	memset(m, 0, sizeof *m);
+}
+
+/* manifest_load: the manifest in file p; empty if there is none or a
+ * damaged one. */
+static void manifest_load(struct manifest *m, const char *p)
+{
+	size_t len;
+	char *text = read_file(p, &len);
+	if (!text)
+		return;
+	if (strncmp(text, MANIFEST_MAGIC, strlen(MANIFEST_MAGIC)) == 0) {
+		char *line = text + strlen(MANIFEST_MAGIC);
+		while (*line) {
+			char *nl = strchr(line, '\n');
+			if (!nl)
+				break; /* a cut line: the rest is not trusted */
+			*nl = '\0';
+			unsigned long long h, size;
+			long long mt, ino;
+			int at = 0;
+			if (sscanf(line, "%16llx %llu %lld %lld %n", &h, &size, &mt, &ino, &at) == 4 && at > 0 && line[at]) {
+				struct mfile f = {line + at, h, size, mt, ino, 0};
+				manifest_add(m, &f);
+			}
+			line = nl + 1;
+		}
+	}
+	free(text);
+	manifest_reindex(m);
+}
+
+/* manifest_save: m as file p (through a temporary file and a rename). */
+static int manifest_save(const struct manifest *m, const char *p)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, MANIFEST_MAGIC);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mfile *f = &m->v[i];
+		if (strchr(f->rel, '\n'))
+			continue;
+		buf_printf(&b, "%016llx %llu %lld %lld %s\n", (unsigned long long)f->hash, (unsigned long long)f->size,
+			   (long long)f->mtime_ns, (long long)f->ino, f->rel);
+	}
+	char tmp[PATH_MAX + 32];
+	snprintf(tmp, sizeof tmp, "%s.%ld", p, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc = fd < 0 || write_full(fd, b.p, b.len) != 0 ? -1 : 0;
+	if (fd >= 0 && close(fd) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, p) != 0)
+		rc = -1;
+	if (rc != 0)
+		unlink(tmp);
+	buf_fini(&b);
+	return rc;
+}
+
+static int64_t mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
 struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
 {
 	char *out = absolute(out_dir), *site = realpath(site_dir, NULL);
@@ -159,6 +307,14 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 		}
 	}
 	free(home_abs);
+	/* the manifest of this output, kept with the site */
+	char *mpath = NULL;
+	if (site) {
+		size_t n = strlen(site) + 64;
+		mpath = xmalloc(n);
+		snprintf(mpath, n, "%s/.folio-cache/output-%016llx", site,
+			 (unsigned long long)XXH3_64bits(out, strlen(out)));
+	}
 	free(site);
 	struct stat st;
 	if (!why && stat(out, &st) == 0) {
@@ -171,6 +327,7 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	if (why) {
 		out_error(d, out_dir, "refusing to write the site here: %s", why);
 		free(out);
+		free(mpath);
 		return NULL;
 	}
 	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
@@ -179,6 +336,7 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	struct output *o = xcalloc(1, sizeof *o);
 	o->d = d;
 	o->out = out;
+	o->manifest = mpath;
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->staging = xmalloc(n);
 	snprintf(o->staging, n, "%s/.%s.folio-staging-%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
@@ -189,6 +347,7 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 		out_error(d, o->staging, "cannot make the staging folder: %s", strerror(errno));
 		free(o->staging);
 		free(o->out);
+		free(o->manifest);
 		free(o);
 		return NULL;
 	}
@@ -205,6 +364,8 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	o->lock_fd = open(m, O_RDONLY | O_CLOEXEC);
 	if (o->lock_fd >= 0)
 		flock(o->lock_fd, LOCK_EX);
+	if (o->manifest && has_marker(o->out))
+		manifest_load(&o->old, o->manifest);
 	return o;
 }
 
@@ -245,7 +406,35 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 		out_error(o->d, rel, "cannot make its folder: %s", strerror(errno));
 		return -1;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct mfile mf = {(char *)rel, XXH3_64bits(data, len), len, 0, 0, 0};
+	/* the same bytes as the last build's file, which is still as that
+	 * build left it: a second name for it instead of a new file */
+	const struct mfile *was = manifest_find(&o->old, rel);
+	if (was && was->hash == mf.hash && was->size == len) {
+		char old[PATH_MAX];
+		struct stat st;
+		snprintf(old, sizeof old, "%s/%s", o->out, rel);
+		if (lstat(old, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == len &&
+		    mtime_ns(&st) == was->mtime_ns && (int64_t)st.st_ino == was->ino) {
+			unlink(path); /* written once already in this build */
+			if (link(old, path) == 0) {
+				mf.mtime_ns = was->mtime_ns;
+				mf.ino = was->ino;
+				pthread_mutex_lock(&o->lock);
+				o->files++;
+				o->linked++;
+				manifest_add(&o->now, &mf);
+				pthread_mutex_unlock(&o->lock);
+				return 0;
+			}
+		}
+	}
+	/* a new file, never one opened over an earlier name: one written
+	 * twice in a build may be a link to the last build's file, which must
+	 * not change */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		out_error(o->d, rel, "cannot write: %s", strerror(errno));
 		return -1;
@@ -255,12 +444,18 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 		close(fd);
 		return -1;
 	}
+	struct stat st;
+	if (fstat(fd, &st) == 0) {
+		mf.ino = (int64_t)st.st_ino;
+		mf.mtime_ns = mtime_ns(&st);
+	}
 	if (close(fd) != 0) {
 		out_error(o->d, rel, "cannot write: %s", strerror(errno));
 		return -1;
 	}
 	pthread_mutex_lock(&o->lock);
 	o->files++;
+	manifest_add(&o->now, &mf);
 	pthread_mutex_unlock(&o->lock);
 	return 0;
 }
@@ -364,8 +559,16 @@ size_t output_count(const struct output *o)
 	return o->files;
 }
 
+size_t output_linked(const struct output *o)
+{
+	return o->linked;
+}
+
 static void output_free(struct output *o)
 {
+	manifest_fini(&o->old);
+	manifest_fini(&o->now);
+	free(o->manifest);
 	if (o->lock_fd >= 0)
 		close(o->lock_fd); /* releases the lock */
 	pthread_mutex_destroy(&o->lock);
@@ -385,9 +588,77 @@ void output_abort(struct output *o)
 	output_free(o);
 }
 
+/* remove_old: deletes the old site (dir, its marker in it) once the new
+ * one is in place. A big one is deleted by a process of its own, in the
+ * background: deleting tens of thousands of files can take longer than
+ * the build, and nothing waits for it. That process holds the lock on the
+ * marker, so a build started meanwhile leaves the folder to it (and
+ * deletes it, should it be killed: clean_stale). Only called when no other
+ * thread runs. */
+#define BACKGROUND_REMOVE_FILES 10000
+static void remove_old(const char *dir, size_t files)
+{
+	if (files < BACKGROUND_REMOVE_FILES) {
+		remove_tree(dir);
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* a grandchild, in a session of its own, so that nothing waits
+		 * for it and a terminal's Ctrl-C does not reach it */
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		char m[PATH_MAX + 32];
+		snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+		int fd = open(m, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			flock(fd, LOCK_EX);
+		remove_tree(dir);
+		_exit(0);
+	}
+	if (pid < 0) {
+		remove_tree(dir);
+		return;
+	}
+	waitpid(pid, NULL, 0);
+}
+
+/* committed: the new site is in place: its manifest is saved (a failure
+ * only costs the next build its links), and o freed. */
+static void committed(struct output *o)
+{
+	if (o->manifest) {
+		char *dir = xstrndup(o->manifest, strlen(o->manifest));
+		mkdir(dirname(dir), 0755); /* the site's .folio-cache */
+		free(dir);
+		if (manifest_save(&o->now, o->manifest) != 0)
+			unlink(o->manifest);
+	}
+	output_free(o);
+}
+
 int output_commit(struct output *o)
 {
 	struct stat st;
+	/* a file written twice (a theme file, then the site's own) is listed
+	 * twice: the last one counts, as manifest_load keeps the first */
+	qsort(o->now.v, o->now.n, sizeof *o->now.v, cmp_mfile);
+	size_t keep = 0;
+	for (size_t i = 0; i < o->now.n; i++) {
+		if (keep && !strcmp(o->now.v[keep - 1].rel, o->now.v[i].rel)) {
+			free(o->now.v[keep - 1].rel); /* an earlier write of the same file */
+			o->now.v[keep - 1] = o->now.v[i];
+			continue;
+		}
+		o->now.v[keep++] = o->now.v[i];
+	}
+	o->now.n = keep;
+	/* the old manifest goes first: until the new one is saved, a build
+	 * must not trust what it says of the folder */
+	if (o->manifest)
+		unlink(o->manifest);
 	if (!has_marker(o->staging)) {
 		out_error(o->d, o->out, "the staging folder %s disappeared during the build (another folio removed it?); "
 				       "the old site is kept", o->staging);
@@ -400,13 +671,13 @@ int output_commit(struct output *o)
 			output_abort(o);
 			return -1;
 		}
-		output_free(o);
+		committed(o);
 		return 0;
 	}
 	/* the one atomic step: the new site and the old trade places */
 	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0) {
-		remove_tree(o->staging); /* now the old site, with its marker */
-		output_free(o);
+		remove_old(o->staging, o->files); /* now the old site, with its marker */
+		committed(o);
 		return 0;
 	}
 	/* a file system without RENAME_EXCHANGE: two renames, the old site
@@ -427,7 +698,7 @@ int output_commit(struct output *o)
 	}
 	if (has_marker(old))
 		remove_tree(old);
-	output_free(o);
+	committed(o);
 	return 0;
 }
 

@@ -64,6 +64,13 @@ void output_abort(struct output *o);
 /* output_count: files written so far. */
 size_t output_count(const struct output *o);
 
+/* output_linked: of those, the files whose bytes were those of the last
+ * build's file, which the new site shares (a hard link) instead of a new
+ * copy. The last build's output keeps a manifest (.folio-manifest: hash,
+ * size, time and inode of each file) for this; a file changed since, or a
+ * damaged manifest, is written anew. */
+size_t output_linked(const struct output *o);
+
 /* ---- A folder kept up to date in place (folio serve) ----
  *
  * Each round writes some files and keeps others; live_commit then moves

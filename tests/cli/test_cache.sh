@@ -2,7 +2,8 @@
 # A warm build (the cache present) writes exactly what a cold one does,
 # whatever changed in between: a post's text, a bundle's image, folio.yml,
 # a template; a damaged cache is an empty one; the cache is rewritten only
-# when it changed, and not at all by a build with errors.
+# when it changed, and not at all by a build with errors. Files whose
+# bytes did not change are the last build's files (hard links).
 . "$(dirname "$0")/lib.sh"
 
 export SOURCE_DATE_EPOCH=1790000000
@@ -67,6 +68,26 @@ check "a truncated cache is no error" test "$rc" -eq 0 -a -z "$err"
 d=$(diff -r "$TMP/cut-out" "$TMP/warm" 2>&1)
 out=$d
 check "a truncated cache gives the same output" test -z "$d"
+
+# unchanged files are the last build's (hard links), changed ones new
+rm -rf "$TMP/o"
+run build "$site" -o "$TMP/o"
+page=posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns/index.html
+home=$(stat -c %i "$TMP/o/index.html")
+was=$(stat -c %i "$TMP/o/$page")
+printf '\nOne more line.\n' >>"$post"
+run build "$site" -o "$TMP/o"
+check "an unchanged page is the last build's file" test "$(stat -c %i "$TMP/o/index.html")" = "$home"
+check "a changed page is a new file" test "$(stat -c %i "$TMP/o/$page")" != "$was"
+check "the changed page has the change" grep -q "One more line" "$TMP/o/$page"
+printf 'tampered' >>"$TMP/o/index.html"
+cp "$TMP/o/index.html" "$TMP/tampered"
+run build "$site" -o "$TMP/o"
+check "a page changed by hand in the output is written again" test -z "$(grep -l tampered "$TMP/o/index.html")"
+run build "$site" -o "$TMP/o2"
+d=$(diff -r "$TMP/o" "$TMP/o2" 2>&1)
+out=$d
+check "after links and rewrites the output is a fresh build's" test -z "$d"
 
 # a build with errors writes no cache
 rm -rf "$site/.folio-cache"
