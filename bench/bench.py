@@ -146,13 +146,24 @@ def main():
             say("|---|---|---|---|---|---|---|")
             res = {}
 
+            def settle():
+                # a big site's old copy is deleted in the background after
+                # the swap: let that end, so that runs do not overlap
+                parent, base = os.path.split(out)
+                for _ in range(600):
+                    if not any(n.startswith("." + base + ".folio-") for n in os.listdir(parent)):
+                        return
+                    time.sleep(0.1)
+
             def folio_cold(s):
+                settle()
                 rm(os.path.join(s, ".folio-cache"))
                 rm(out)
                 r = run([args.folio, "build", s, "--future", "-o", out])
                 return r[:4] + (r[4], folio_pages(r[4]))
 
             def folio_warm(s):
+                settle()
                 r = run([args.folio, "build", s, "--future", "-o", out])
                 return r[:4] + (r[4], folio_pages(r[4]))
 
@@ -189,6 +200,7 @@ def main():
             warm = [folio_warm(site) for _ in range(args.runs + 1)][1:]
             res["full-warm"] = stats(warm, md)
             say(f"| folio, highlighting and math, warm | {fmt(res['full-warm'])} |")
+            settle()
             cps = []
             for i in range(args.runs + 1):
                 rm(out + "-copy")
@@ -212,7 +224,7 @@ def main():
         say()
     sizes = sorted({n for n, _ in scaling})
     if len(sizes) >= 2:
-        for _, dname in dests:
+        for dname, _ in dests:
             a, b = scaling.get((sizes[0], dname)), scaling.get((sizes[-1], dname))
             if a and b:
                 say(f"Scaling ({dname}): {sizes[-1]} posts take {b / a:.1f}x the time of {sizes[0]} "

@@ -496,8 +496,13 @@ static void load_file(struct walk *w, enum kind kind, const char *abs, const cha
 			   bundle ? "folder" : "file", bundle ? name : strrchr(rel, '/') + 1);
 	} else if (kind == K_POST) {
 		item = load_post(a, w->d, w->cfg, abs, r, slug, bundle ? arena_strndup(a, bundle, strlen(bundle)) : NULL);
-		if (item)
+		if (item) {
 			push(w->a, (void ***)&c->posts, &c->nposts, item);
+		} else {
+			struct str *f = arena_alloc(w->a, sizeof *f);
+			*f = (struct str){arena_strndup(w->a, name, sl), sl};
+			push(w->a, (void ***)&c->failed, &c->nfailed, f);
+		}
 	} else if (kind == K_SERIES) {
 		item = load_series(a, w->d, abs, r, slug);
 		if (item)
@@ -612,6 +617,14 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 		df->root = root;
 	}
 	free_list(names, n);
+}
+
+int content_failed(const struct content *c, struct str slug)
+{
+	for (size_t i = 0; i < c->nfailed; i++)
+		if (str_eq(*c->failed[i], slug))
+			return 1;
+	return 0;
 }
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)

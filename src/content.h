@@ -106,7 +106,15 @@ struct content {
 	size_t npages;
 	struct data_file *data;
 	size_t ndata;
+	/* the slugs (from the file names) of post files that could not be
+	 * read, whose errors are reported: a series or a list naming one says
+	 * nothing more about it */
+	struct str **failed;
+	size_t nfailed;
 };
+
+/* content_failed: whether slug is that of a post file that failed. */
+int content_failed(const struct content *c, struct str slug);
 
 /* content_load: reads every post, series, page and data file of the site
  * in a deterministic order (by path). Each front matter problem is reported

@@ -430,6 +430,10 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 			for (size_t k = 0; k < se->npost_slugs; k++) {
 				struct post *p = index_get(posts_by_slug, se->post_slugs[k]);
 				const struct ynode *at = se->posts_node->items[k];
+				if (!p && content_failed(c, se->post_slugs[k])) {
+					errors++; /* its file's error is reported */
+					continue;
+				}
 				if (!p) {
 					const char *sug = suggest(a, posts_by_slug, se->post_slugs[k]);
 					err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
@@ -509,7 +513,9 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 		se->start = se->nposts ? se->posts[0] : NULL;
 		if (se->recommended_start.len) {
 			struct post *p = index_get(posts_by_slug, se->recommended_start);
-			if (!p || p->series != se) {
+			if (!p && content_failed(c, se->recommended_start)) {
+				errors++; /* its file's error is reported */
+			} else if (!p || p->series != se) {
 				if (!p) {
 					const char *sug = suggest(a, posts_by_slug, se->recommended_start);
 					err_at(d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
@@ -840,6 +846,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	for (size_t i = 0; i < cfg->nbest_of; i++) {
 		const struct slug_ref *r = &cfg->best_of[i];
 		struct post *p = index_get(&by_slug, r->slug);
+		if (!p && content_failed(c, r->slug))
+			continue; /* its file's error is reported */
 		if (!p) {
 			struct ynode at = {0};
 			at.line = r->line;
