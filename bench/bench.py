@@ -128,7 +128,8 @@ def main():
         cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "?")
     say(f"# folio benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     say()
-    say(f"- machine: {os.cpu_count()} cores ({cpu}); folio `{args.folio}`; "
+    version = run([args.folio, "--version"])[4].splitlines()[0].strip()
+    say(f"- machine: {os.cpu_count()} cores ({cpu}); {version}; "
         f"{'Hugo ' + run([args.hugo, 'version'])[4].split()[1] if args.hugo else 'no Hugo installed'}")
     say(f"- {args.runs} measured runs after one warm-up; figures are median (min–max); "
         "user and sys are CPU seconds, RSS is the peak in MB")
