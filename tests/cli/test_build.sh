@@ -184,7 +184,7 @@ BIG=$TMP/big
 case $FOLIO in *asan*) : "${BIG_POSTS:=600}" ;; esac
 OUT=$TMP/public
 GEN=
-for g in bench/gen_corpus.py /work/shared/bench/gen_corpus.py; do [ -f "$g" ] && GEN=$g && break; done
+for g in ../shared/bench/gen_corpus.py; do [ -f "$g" ] && GEN=$g && break; done
 if [ -n "$GEN" ]; then
 	python3 "$GEN" --posts "${BIG_POSTS:-3000}" --seed 7 --out "$BIG" >/dev/null 2>&1
 else
