@@ -18,7 +18,9 @@
 #include "version.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
@@ -269,63 +271,6 @@ static void md_save(struct md_cache *mc, const char *site_dir, struct diag *d)
 	}
 }
 
-static void build_prepare(void *ctx, struct stages *st, const char *site_dir)
-{
-	struct md_cache **mc = ctx;
-	char path[4096];
-	md_pack_path(site_dir, path, sizeof path);
-	*mc = md_cache_open(path);
-	md_prepare(st, *mc);
-}
-
-int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
-{
-	memset(res, 0, sizeof *res);
-	struct stages st;
-	struct md_cache *mc = NULL;
-	stages_run(&st, req, d, build_prepare, &mc, NULL);
-	int errors = st.errors;
-	double t_render = st.t_tmpl, t_commit = st.t_tmpl;
-	if (!errors) {
-		char out_default[4096];
-		const char *out = req->out_dir;
-		if (!out) {
-			snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
-			out = out_default;
-		}
-		struct output *o = output_begin(d, out, req->site_dir);
-		if (!o) {
-			errors++;
-		} else {
-			errors += render_site(st.a, d, &st.site, st.env, o, req->site_dir, st.opts.jobs, &res->pages);
-			res->files = output_count(o);
-			t_render = now_seconds();
-			if (errors)
-				output_abort(o);
-			else if (output_commit(o))
-				errors++;
-			t_commit = now_seconds();
-		}
-	}
-	res->posts = st.have_site ? st.site.nposts : 0;
-	res->rendered = res->pages;
-	res->written = res->files;
-	double t0 = st.t0;
-	/* like the site, the cache is written only by a build without errors */
-	if (mc && !errors)
-		md_save(mc, req->site_dir, d);
-	stages_free(&st, d, 0);
-	md_cache_free(mc);
-	res->seconds = now_seconds() - t0;
-	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0)
-		fprintf(stderr,
-			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
-			"render+write %.1f, swap %.1f, total %.1f\n",
-			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
-			(st.t_tmpl - st.t_site) * 1e3, (t_render - st.t_tmpl) * 1e3, (t_commit - t_render) * 1e3,
-			res->seconds * 1e3);
-	return errors;
-}
 
 /* ---- a session: builds that redo only what changed ---- */
 
@@ -345,6 +290,9 @@ struct build_session {
 	struct content_cache *content;
 	struct related_cache *related;
 	struct live *live;
+	int to_output;     /* folio build: a staging folder and the swap */
+	struct output *o;  /* during such a build */
+	int state_loaded;
 	/* ids: "post:slug" -> its block of ids, for the life of the session */
 	char **keys;
 	uint32_t *key_id, *key_n; /* first id, and how many */
@@ -361,7 +309,8 @@ struct build_session {
 	size_t nrecs;
 	uint32_t *rec_index;
 	size_t rec_index_cap;
-	int built; /* a build has been committed */
+	int built;     /* the records describe the folder (a build was committed, or loaded) */
+	int committed; /* a build of this session was committed */
 };
 
 static void key_reindex(struct build_session *s)
@@ -564,7 +513,7 @@ void build_session_free(struct build_session *s)
 	if (!s)
 		return;
 	thread_cleanup();
-	if (s->md && s->built) {
+	if (s->md && s->committed) {
 		/* for the next build or server */
 		struct diag d;
 		diag_init(&d, stderr);
@@ -605,7 +554,7 @@ static int session_sink(void *ctx, size_t job, const char *data, size_t len, con
 {
 	struct round *r = ctx;
 	const struct render_job *j = &r->plan->jobs[job];
-	if (live_write(r->s->live, j->out, data, len))
+	if (r->s->to_output ? output_write(r->s->o, j->out, data, len) : live_write(r->s->live, j->out, data, len))
 		return -1;
 	struct page_rec *rec = xcalloc(1, sizeof *rec);
 	rec->out = xstrndup(j->out, strlen(j->out));
@@ -618,6 +567,237 @@ static int session_sink(void *ctx, size_t job, const char *data, size_t len, con
 	return 0;
 }
 
+struct linker {
+	struct output *o;
+	const struct render_plan *plan;
+	unsigned char *want;
+	int step, first;
+};
+
+static void *link_some(void *arg)
+{
+	struct linker *k = arg;
+	for (size_t i = (size_t)k->first; i < k->plan->njobs; i += (size_t)k->step)
+		if (!k->want[i] && output_link(k->o, k->plan->jobs[i].out) != 0)
+			k->want[i] = 1; /* gone or changed since: rendered after all */
+	return NULL;
+}
+
+/* link_clean: the pages not in want become links to the last build's
+ * files, on `jobs` threads (each its own share of the pages); those that
+ * cannot are added to want. */
+static void link_clean(struct output *o, const struct render_plan *plan, unsigned char *want, int jobs)
+{
+	int n = jobs > 1 && plan->njobs > 256 ? jobs : 1;
+	struct linker *k = xcalloc((size_t)n, sizeof *k);
+	pthread_t *th = xcalloc((size_t)n, sizeof *th);
+	for (int i = 0; i < n; i++) {
+		k[i] = (struct linker){o, plan, want, n, i};
+		if (i > 0 && pthread_create(&th[i], NULL, link_some, &k[i]) != 0) {
+			fputs("folio: cannot start a thread\n", stderr);
+			exit(1);
+		}
+	}
+	link_some(&k[0]);
+	for (int i = 1; i < n; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	free(k);
+}
+
+static int write_output(void *ctx, const char *rel, const void *data, size_t len)
+{
+	return output_write(ctx, rel, data, len);
+}
+
+/* ---- the state of a folio build kept for the next one: the ids, the
+ * fingerprints and what each page read. SITE/.folio-cache/pages-HASH:
+ * "folio-pages 1\n" padded to 16 bytes, folio's executable's hash, the
+ * config's fingerprint, next_id, then the keys (id, count, length, bytes),
+ * the fingerprints (count, values) and the records (vars fingerprint,
+ * number of ids, length of the path, the path, the ids). ---- */
+
+#define STATE_MAGIC "folio-pages 1\n"
+
+static void put32(struct buf *b, uint32_t v)
+{
+	buf_append(b, &v, sizeof v);
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	buf_append(b, &v, sizeof v);
+}
+
+static void session_save(struct build_session *s, const char *path)
+{
+	struct buf b;
+	buf_init(&b);
+	char head[16] = {0};
+	memcpy(head, STATE_MAGIC, strlen(STATE_MAGIC));
+	buf_append(&b, head, sizeof head);
+	put64(&b, binary_hash());
+	put64(&b, s->cfg_fp);
+	put32(&b, s->next_id);
+	put64(&b, s->nkeys);
+	for (size_t i = 0; i < s->nkeys; i++) {
+		uint32_t n = (uint32_t)strlen(s->keys[i]);
+		put32(&b, s->key_id[i]);
+		put32(&b, s->key_n[i]);
+		put32(&b, n);
+		buf_append(&b, s->keys[i], n);
+	}
+	put64(&b, s->nfp);
+	buf_append(&b, s->fp, s->nfp * sizeof *s->fp);
+	put64(&b, s->nrecs);
+	for (size_t i = 0; i < s->nrecs; i++) {
+		const struct page_rec *r = s->recs[i];
+		uint32_t n = (uint32_t)strlen(r->out);
+		put64(&b, r->vars_fp);
+		put32(&b, (uint32_t)r->ndeps);
+		put32(&b, n);
+		buf_append(&b, r->out, n);
+		buf_append(&b, r->deps, r->ndeps * sizeof *r->deps);
+	}
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ok = fd >= 0 && write_full(fd, b.p, b.len) == 0;
+	if (fd >= 0 && close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp); /* the next build renders every page: slower, not wrong */
+	buf_fini(&b);
+}
+
+struct reader {
+	const char *p, *end;
+	int bad;
+};
+
+static const void *take(struct reader *r, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	const void *at = r->p;
+	r->p += n;
+	return at;
+}
+
+static uint64_t get_u64(struct reader *r)
+{
+	const void *p = take(r, 8);
+	uint64_t v = 0;
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+	const void *p = take(r, 4);
+	uint32_t v = 0;
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+/* session_load: the state in path, if it is whole and from this folio;
+ * else s stays new (every page is rendered). */
+static void session_load(struct build_session *s, const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text)
+		return;
+	struct reader r = {text, text + len, 0};
+	const char *head = take(&r, 16);
+	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != binary_hash()) {
+		free(text);
+		return;
+	}
+	uint64_t cfg_fp = get_u64(&r);
+	uint32_t next_id = get_u32(&r);
+	uint64_t nkeys = get_u64(&r);
+	struct build_session t;
+	memset(&t, 0, sizeof t);
+	t.next_id = 1;
+	key_reindex(&t);
+	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
+		uint32_t id = get_u32(&r), n = get_u32(&r), kl = get_u32(&r);
+		const char *k = take(&r, kl);
+		if (!k || !n || id == 0 || (uint64_t)id + n > next_id) {
+			r.bad = 1;
+			break;
+		}
+		/* interned as new, then given its old block */
+		size_t before = t.nkeys;
+		session_id(&t, k, kl, n);
+		if (t.nkeys != before + 1) {
+			r.bad = 1; /* a key twice */
+			break;
+		}
+		t.key_id[t.nkeys - 1] = id;
+		t.key_n[t.nkeys - 1] = n;
+	}
+	uint64_t nfp = get_u64(&r);
+	const void *fps = nfp <= next_id + 1 ? take(&r, nfp * sizeof(uint64_t)) : NULL;
+	if (!fps)
+		r.bad = 1;
+	uint64_t nrecs = r.bad ? 0 : get_u64(&r);
+	struct page_rec **recs = r.bad ? NULL : xcalloc(nrecs + 1, sizeof *recs);
+	uint64_t got = 0;
+	for (; !r.bad && got < nrecs; got++) {
+		uint64_t vfp = get_u64(&r);
+		uint32_t nd = get_u32(&r), ol = get_u32(&r);
+		const char *out = take(&r, ol);
+		const void *ids = take(&r, (size_t)nd * sizeof(uint32_t));
+		if (r.bad)
+			break;
+		struct page_rec *rec = xcalloc(1, sizeof *rec);
+		rec->out = xstrndup(out, ol);
+		rec->vars_fp = vfp;
+		rec->ndeps = nd;
+		rec->deps = xmalloc(((size_t)nd + 1) * sizeof *rec->deps);
+		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
+		recs[got] = rec;
+	}
+	if (r.bad) {
+		for (uint64_t i = 0; i < got; i++)
+			rec_free(recs[i]);
+		free(recs);
+		for (size_t i = 0; i < t.nkeys; i++)
+			free(t.keys[i]);
+		free(t.keys);
+		free(t.key_id);
+		free(t.key_n);
+		free(t.key_index);
+		free(text);
+		return;
+	}
+	/* all of it read: it becomes the session's */
+	s->keys = t.keys;
+	s->key_id = t.key_id;
+	s->key_n = t.key_n;
+	s->nkeys = t.nkeys;
+	s->cap_keys = t.cap_keys;
+	free(s->key_index);
+	s->key_index = t.key_index;
+	s->key_index_cap = t.key_index_cap;
+	s->next_id = next_id;
+	s->fp = xmalloc((nfp + 1) * sizeof *s->fp);
+	memcpy(s->fp, fps, nfp * sizeof *s->fp);
+	s->nfp = nfp;
+	s->cfg_fp = cfg_fp;
+	s->recs = recs;
+	s->nrecs = nrecs;
+	rec_reindex(s);
+	s->built = 1;
+	free(text);
+}
+
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)
 {
 	memset(res, 0, sizeof *res);
@@ -625,7 +805,21 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	stages_run(&st, &s->req, d, session_prepare, s, s->content);
 	int errors = st.errors;
 	double t_plan = 0, t_render = 0, t_commit = 0;
-	if (!errors && !s->live) {
+	char *state = NULL;
+	if (!errors && s->to_output) {
+		s->o = output_begin(d, s->out_dir, s->site_dir);
+		if (!s->o) {
+			errors++;
+		} else if ((state = output_cache_file(s->o, "pages"))) {
+			/* what the last build into this folder read; the file goes
+			 * now and comes back only with this build's, so that it never
+			 * describes another build than the output's */
+			if (!s->state_loaded)
+				session_load(s, state);
+			s->state_loaded = 1;
+			unlink(state);
+		}
+	} else if (!errors && !s->live) {
 		s->live = live_open(d, s->out_dir);
 		if (!s->live)
 			errors++;
@@ -697,21 +891,34 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			want[i] = (unsigned char)dirty;
 		}
 		XXH3_freeState(h);
+		/* into a new folder, a clean page is the last build's file, if it
+		 * is still there as that build wrote it */
+		if (s->to_output)
+			link_clean(s->o, &plan, want, st.opts.jobs);
 		t_plan = now_seconds();
 
-		struct output_sink sink = {live_write, live_copy, s->live};
-		errors += render_static(d, &st.site, s->site_dir, &sink);
+		struct output_sink live_sink = {live_write, live_copy, s->live};
+		struct output_sink out_sink = {write_output, NULL, s->o};
+		errors += render_static(d, &st.site, s->site_dir, s->to_output ? &out_sink : &live_sink);
 		if (!errors)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
 					       &res->rendered);
 		t_render = now_seconds();
-		if (!errors) {
+		size_t removed = 0;
+		if (!errors && s->to_output) {
+			res->files = output_count(s->o);
+			res->written = res->files - output_linked(s->o);
+			if (output_commit(s->o))
+				errors++;
+			s->o = NULL;
+		} else if (!errors) {
 			for (size_t i = 0; i < plan.njobs; i++)
 				if (!want[i])
 					live_keep(s->live, plan.jobs[i].out);
-			size_t removed = 0;
 			if (live_commit(s->live, &res->written, &removed))
 				errors++;
+		}
+		if (!errors) {
 			/* the records now: fresh ones, or the old ones of clean pages */
 			for (size_t i = 0; i < s->nrecs; i++)
 				s->recs[i]->kept = 0;
@@ -733,10 +940,17 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			fp = NULL;
 			s->cfg_fp = cfg_fp;
 			s->built = 1;
+			s->committed = 1;
 			res->removed = removed;
 			t_commit = now_seconds();
+			if (state)
+				session_save(s, state);
 		} else {
-			live_abort(s->live);
+			if (s->to_output && s->o)
+				output_abort(s->o);
+			else if (!s->to_output)
+				live_abort(s->live);
+			s->o = NULL;
 			for (size_t i = 0; i < plan.njobs; i++)
 				rec_free(r.fresh[i]);
 		}
@@ -745,11 +959,17 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		free(r.vars_fp);
 		free(fp);
 	}
+	if (s->o) { /* an error before the pages */
+		output_abort(s->o);
+		s->o = NULL;
+	}
+	free(state);
 	res->pages = plan.njobs;
 	res->posts = st.have_site ? st.site.nposts : 0;
 	double t0 = st.t0;
 	stages_free(&st, d, 1);
-	md_cache_sweep(s->md);
+	if (s->md)
+		md_cache_sweep(s->md);
 	res->seconds = now_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0 && t_plan > 0)
 		fprintf(stderr,
@@ -758,5 +978,27 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
 			(st.t_tmpl - st.t_site) * 1e3, (t_plan - st.t_tmpl) * 1e3, (t_render - t_plan) * 1e3,
 			(t_commit - t_render) * 1e3);
+	return errors;
+}
+
+int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
+{
+	/* a session of one build, into a staging folder swapped in whole; what
+	 * the last build into the same folder read is kept in .folio-cache, so
+	 * that pages whose inputs did not change are its files again */
+	char out_default[4096];
+	struct build_request r = *req;
+	if (!r.out_dir) {
+		snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
+		r.out_dir = out_default;
+	}
+	struct build_session *s = build_session_new(&r);
+	content_cache_free(s->content);
+	s->content = NULL; /* one build reads each file once */
+	related_cache_free(s->related);
+	s->related = NULL;
+	s->to_output = 1;
+	int errors = build_session_run(s, d, res);
+	build_session_free(s);
 	return errors;
 }

@@ -348,9 +348,10 @@ int md_cache_save(struct md_cache *c)
 	if (!c->path)
 		return 0;
 	pthread_mutex_lock(&c->lock);
+	/* what the table holds: after a sweep, what the last build used */
 	size_t used = 0, used_in_file = 0;
 	for (size_t i = 0; i < c->cap; i++)
-		if (c->slots[i].blob && c->slots[i].used) {
+		if (c->slots[i].blob) {
 			used++;
 			used_in_file += c->slots[i].in_file;
 		}
@@ -376,7 +377,7 @@ int md_cache_save(struct md_cache *c)
 	static const char pad[8];
 	for (size_t i = 0; rc == 0 && i < c->cap; i++) {
 		const struct entry *e = &c->slots[i];
-		if (!e->blob || !e->used)
+		if (!e->blob)
 			continue;
 		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, e->len};
 		buf_append(&b, f, sizeof f);
@@ -404,7 +405,7 @@ int md_cache_save(struct md_cache *c)
 	} else { /* a later save compares with what the file holds now */
 		c->from_file = used;
 		for (size_t i = 0; i < c->cap; i++)
-			c->slots[i].in_file = c->slots[i].blob && c->slots[i].used;
+			c->slots[i].in_file = c->slots[i].blob != NULL;
 	}
 	free(tmp);
 	pthread_mutex_unlock(&c->lock);

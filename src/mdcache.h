@@ -27,8 +27,8 @@ void md_cache_free(struct md_cache *c);
  * foreign file gives an empty cache. */
 struct md_cache *md_cache_open(const char *path);
 
-/* md_cache_save: writes the entries used since the last sweep (or since
- * the cache was opened) back to its file, through a temporary file and a
+/* md_cache_save: writes the entries the cache holds (after a sweep: those
+ * the last build used) back to its file, through a temporary file and a
  * rename, when they differ from what the file holds. 0 (also for a cache
  * without a file), or -1 with errno set. */
 int md_cache_save(struct md_cache *c);

@@ -460,6 +460,44 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 	return 0;
 }
 
+char *output_cache_file(const struct output *o, const char *name)
+{
+	if (!o->manifest)
+		return NULL;
+	/* the manifest is .folio-cache/output-HASH */
+	const char *dash = strrchr(o->manifest, '-'), *slash = strrchr(o->manifest, '/');
+	if (!dash || !slash || dash < slash)
+		return NULL;
+	size_t n = (size_t)(slash - o->manifest) + strlen(name) + strlen(dash) + 2;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%.*s/%s%s", (int)(slash - o->manifest), o->manifest, name, dash);
+	return p;
+}
+
+int output_link(struct output *o, const char *rel)
+{
+	const struct mfile *was = manifest_find(&o->old, rel);
+	if (!was || !safe_rel(rel))
+		return -1;
+	char old[PATH_MAX], path[PATH_MAX];
+	struct stat st;
+	snprintf(old, sizeof old, "%s/%s", o->out, rel);
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	if (lstat(old, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
+	    mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
+		return -1;
+	if (make_parents(o->staging, path) || link(old, path) != 0)
+		return -1;
+	struct mfile mf = *was;
+	mf.rel = (char *)rel;
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	o->linked++;
+	manifest_add(&o->now, &mf);
+	pthread_mutex_unlock(&o->lock);
+	return 0;
+}
+
 int output_exists(struct output *o, const char *rel)
 {
 	char path[PATH_MAX];

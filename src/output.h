@@ -64,6 +64,15 @@ void output_abort(struct output *o);
 /* output_count: files written so far. */
 size_t output_count(const struct output *o);
 
+/* output_cache_file: the file NAME-HASH in the site's .folio-cache, HASH
+ * that of this output folder (malloc'd; NULL without a site folder). */
+char *output_cache_file(const struct output *o, const char *name);
+
+/* output_link: rel as the last build left it (a hard link to its file),
+ * if that build's manifest has it and the file is still the one it wrote;
+ * else -1 and nothing is done (the caller writes it). Thread-safe. */
+int output_link(struct output *o, const char *rel);
+
 /* output_linked: of those, the files whose bytes were those of the last
  * build's file, which the new site shares (a hard link) instead of a new
  * copy. The last build's output keeps a manifest (.folio-manifest: hash,

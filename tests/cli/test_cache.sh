@@ -89,6 +89,28 @@ d=$(diff -r "$TMP/o" "$TMP/o2" 2>&1)
 out=$d
 check "after links and rewrites the output is a fresh build's" test -z "$d"
 
+# what each page read is kept per output folder: damaged, it is ignored
+check "the pages' state is kept" test -n "$(ls "$site"/.folio-cache/pages-* 2>/dev/null)"
+for f in "$site"/.folio-cache/pages-*; do printf 'garbage' >"$f"; done
+printf '\nYet another line.\n' >>"$post"
+run build "$site" -o "$TMP/o"
+check "a damaged pages' state is no error" test "$rc" -eq 0 -a -z "$err"
+run build "$site" -o "$TMP/o3"
+d=$(diff -r "$TMP/o" "$TMP/o3" 2>&1)
+out=$d
+check "a damaged pages' state gives a fresh build's output" test -z "$d"
+head -c 5000 "$(ls "$site"/.folio-cache/pages-* | head -n 1)" >"$TMP/cut"
+for f in "$site"/.folio-cache/pages-*; do cp "$TMP/cut" "$f"; done
+sed -i 's/Yet another line/Yet another line, changed/' "$post"
+run build "$site" -o "$TMP/o"
+rm -rf "$TMP/o3"
+run build "$site" -o "$TMP/o3"
+d=$(diff -r "$TMP/o" "$TMP/o3" 2>&1)
+out=$d
+check "a truncated pages' state gives a fresh build's output" test -z "$d"
+grep -q "Yet another line, changed" "$TMP/o/$page"
+check "and the change is in it" test $? -eq 0
+
 # a build with errors writes no cache
 rm -rf "$site/.folio-cache"
 printf -- '---\ntitle: [broken\n---\nx\n' >"$site/content/posts/broken.md"
