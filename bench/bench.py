@@ -4,6 +4,7 @@ side by side with Hugo when it is installed.
 
 Usage: bench.py [--folio ./folio] [--hugo hugo] [--sizes 1000,10000]
                 [--runs 5] [--corpora bench/corpus] [--report bench/out/report.md]
+                [--only disk|tmpfs]
 
 For each corpus size (made by ../shared/bench/gen_corpus.py, seed 1, once;
 kept in --corpora):
@@ -112,12 +113,15 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--corpora", default=os.path.join(ROOT, "bench", "corpus"))
     ap.add_argument("--report", default=os.path.join(ROOT, "bench", "out", "report.md"))
+    ap.add_argument("--only", choices=["disk", "tmpfs"], help="measure to one of them only")
     args = ap.parse_args()
     args.folio = os.path.abspath(args.folio)
     os.makedirs(args.corpora, exist_ok=True)
     dests = [("disk", os.path.join(ROOT, "bench", "out"))]
     if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
         dests.append(("tmpfs", f"/dev/shm/folio-bench-{os.getpid()}"))
+    if args.only:
+        dests = [d for d in dests if d[0] == args.only]
     lines = []
 
     def say(s=""):
