@@ -8,6 +8,7 @@
 
 #define ARENA_ALIGN 16
 #define ARENA_CHUNK (64 * 1024)
+#define ARENA_MIN_CHUNK 4096
 
 static void oom(void)
 {
@@ -112,8 +113,13 @@ void *arena_alloc(struct arena *a, size_t n)
 			a->last = NULL;
 			return chunk_data(big);
 		}
-		c = xmalloc(CHUNK_HDR + ARENA_CHUNK);
-		c->size = ARENA_CHUNK;
+		/* chunks grow with the arena, 4 KiB first, so that the many
+		 * small arenas (a page's scratch, a kept file's) stay small */
+		size_t size = ARENA_MIN_CHUNK;
+		while (size < ARENA_CHUNK && (size < a->total || size < need))
+			size *= 2;
+		c = xmalloc(CHUNK_HDR + size);
+		c->size = size;
 		c->used = 0;
 		c->next = a->head;
 		a->head = c;
