@@ -612,10 +612,24 @@ static int ignored(const char *name)
 
 /* watch_tree: watches dir and every folder below it (not hidden ones, not
  * the site's public/ output). */
+static void watch_tree_at(struct watches *w, const char *dir, int depth);
+
 static void watch_tree(struct watches *w, const char *dir)
 {
+	watch_tree_at(w, dir, 0);
+}
+
+/* watch_tree_at: links to folders are followed (a site's content/ may be
+ * one), but a folder already watched under another name (a link to it, or
+ * a loop of links) is not walked again. */
+static void watch_tree_at(struct watches *w, const char *dir, int depth)
+{
+	if (depth > 64)
+		return;
 	int wd = inotify_add_watch(w->fd, dir, WATCH_MASK);
 	if (wd < 0)
+		return;
+	if (wd < w->cap && w->paths[wd] && strcmp(w->paths[wd], dir) != 0)
 		return;
 	if (wd >= w->cap) {
 		int nc = wd * 2 + 16;
@@ -643,8 +657,8 @@ static void watch_tree(struct watches *w, const char *dir)
 		if (!strcmp(dir, w->site) && !strcmp(e->d_name, "public"))
 			continue;
 		struct stat sb;
-		if (lstat(sub, &sb) == 0 && S_ISDIR(sb.st_mode))
-			watch_tree(w, sub);
+		if (stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode))
+			watch_tree_at(w, sub, depth + 1);
 	}
 	closedir(dp);
 }

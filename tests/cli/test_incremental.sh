@@ -129,5 +129,34 @@ wait "$spid"
 rc=$?
 spid=""
 check "the server exits 0" test "$rc" -eq 0
+
+# a site whose content/ is a link to a folder elsewhere is watched too
+mkdir -p "$TMP/linked" "$TMP/tmp2"
+cp -r "$site/content" "$TMP/linked/content"
+cp "$site/folio.yml" "$TMP/site2.yml"
+mkdir "$TMP/site2"
+cp "$TMP/site2.yml" "$TMP/site2/folio.yml"
+cp -r "$site/data" "$site/static" "$site/templates" "$TMP/site2/"
+ln -s "$TMP/linked/content" "$TMP/site2/content"
+port2=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+TMPDIR=$TMP/tmp2 "$FOLIO" serve "$TMP/site2" --port "$port2" >/dev/null 2>"$TMP/serve2.err" &
+spid=$!
+for _ in $(seq 1 200); do
+	grep -q 'serving' "$TMP/serve2.err" && break
+	sleep 0.05
+done
+printf '\nWritten through the link.\n' >>"$TMP/linked/content/posts/$(basename "$post")"
+got=""
+for _ in $(seq 1 100); do
+	got=$(curl -s "http://127.0.0.1:$port2/posts/$(basename "$post" .md)/" 2>/dev/null)
+	case "$got" in *"Written through the link"*) break ;; esac
+	sleep 0.1
+done
+out=""
+err=$(cat "$TMP/serve2.err")
+check "an edit in a linked content folder is served" contains "$got" "Written through the link"
+kill -TERM "$spid"
+wait "$spid"
+spid=""
 [ -n "${INCREMENTAL_LOG:-}" ] && cp "$TMP/serve.err" "$INCREMENTAL_LOG"
 finish
