@@ -411,23 +411,9 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 	 * build left it: a second name for it instead of a new file */
 	const struct mfile *was = manifest_find(&o->old, rel);
 	if (was && was->hash == mf.hash && was->size == len) {
-		char old[PATH_MAX];
-		struct stat st;
-		snprintf(old, sizeof old, "%s/%s", o->out, rel);
-		if (lstat(old, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == len &&
-		    mtime_ns(&st) == was->mtime_ns && (int64_t)st.st_ino == was->ino) {
-			unlink(path); /* written once already in this build */
-			if (link(old, path) == 0) {
-				mf.mtime_ns = was->mtime_ns;
-				mf.ino = was->ino;
-				pthread_mutex_lock(&o->lock);
-				o->files++;
-				o->linked++;
-				manifest_add(&o->now, &mf);
-				pthread_mutex_unlock(&o->lock);
-				return 0;
-			}
-		}
+		unlink(path); /* written once already in this build */
+		if (output_link(o, rel) == 0)
+			return 0;
 	}
 	/* a new file, never one opened over an earlier name: one written
 	 * twice in a build may be a link to the last build's file, which must
