@@ -78,19 +78,26 @@ sys.exit(1)
 EOF
 }
 
-# Another program may take the port between free_port and the bind: try
-# again with another.
-port=""
-for _ in 1 2 3; do
-	p=$(free_port)
-	python3 -m http.server --bind 127.0.0.1 --directory "$TMP/site" "$p" >"$TMP/http.log" 2>&1 &
-	server=$!
-	if serving "$p"; then
-		port=$p
-		break
-	fi
-	stop_server
-done
+# start_server LOG CMD...: runs CMD with a free port appended until it
+# answers (another program may take the port between free_port and the
+# bind: then another); sets $port ("" if it never answered) and $server.
+start_server() {
+	log=$1
+	shift
+	port=""
+	for _ in 1 2 3; do
+		p=$(free_port)
+		"$@" "$p" >"$log" 2>&1 &
+		server=$!
+		if serving "$p"; then
+			port=$p
+			return
+		fi
+		stop_server
+	done
+}
+
+start_server "$TMP/http.log" python3 -m http.server --bind 127.0.0.1 --directory "$TMP/site"
 out=""
 err=$(cat "$TMP/http.log" 2>/dev/null)
 check "the site is served on a loopback port" test -n "$port"
@@ -131,17 +138,7 @@ stop_server
 
 mkdir "$TMP/serve-tmp"
 post=gpu-systems-05-coalescing-shared-memory-and-reduction-patterns
-port=""
-for _ in 1 2 3; do
-	p=$(free_port)
-	TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$TMP/techblog" --port "$p" >"$TMP/serve.log" 2>&1 &
-	server=$!
-	if serving "$p"; then
-		port=$p
-		break
-	fi
-	stop_server
-done
+start_server "$TMP/serve.log" env TMPDIR="$TMP/serve-tmp" "$FOLIO" serve "$TMP/techblog" --port
 out=""
 err=$(cat "$TMP/serve.log" 2>/dev/null)
 check "folio serve serves the example blog" test -n "$port"
