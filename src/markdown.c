@@ -5,6 +5,7 @@
 
 #include "directive.h"
 #include "md_internal.h"
+#include "mdmem.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -187,8 +188,8 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 	(void)parser;
 	if (c != '$')
 		return NULL;
-	/* md_render's parsers use the default allocator, so new nodes do too */
-	cmark_mem *mem = cmark_get_default_mem_allocator();
+	/* new nodes use the allocator of the document's parser */
+	cmark_mem *mem = mdmem_current();
 	struct cmark_chunk *chunk = cmark_inline_parser_get_chunk(ip);
 	const unsigned char *s = chunk->data;
 	int n = chunk->len;
@@ -366,8 +367,11 @@ static void pin_special_chars(cmark_syntax_extension *ext, int slot)
 	ext->special_inline_chars = NULL;
 }
 
+static void wc_init(void);
+
 static void md_init_once(void)
 {
+	wc_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	ext_table = cmark_find_syntax_extension("table");
 	ext_strike = cmark_find_syntax_extension("strikethrough");
@@ -632,6 +636,18 @@ static struct str cut_summary(struct arena *a, const char *s, size_t n)
 
 /* ---- word counts ---- */
 
+/* ascii_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
+ * any other ASCII character (md_init fills it). */
+static unsigned char ascii_class[128];
+
+static void wc_init(void)
+{
+	for (int c = 0; c < 128; c++) {
+		unsigned char u = (unsigned char)c;
+		ascii_class[c] = is_space(u) ? 0 : (u >= '0' && u <= '9') || is_alpha(u) ? 3 : 1;
+	}
+}
+
 struct wc {
 	size_t words, cjk;
 	int in_word, alnum;
@@ -666,16 +682,24 @@ static void wc_feed(struct wc *w, const char *s, size_t n)
 	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
 	size_t i = 0;
 	while (i < n) {
-		unsigned char c = u[i];
-		if (c < 0x80) {
-			if (is_space(c)) {
-				wc_break(w);
-			} else {
-				w->in_word = 1;
-				if ((c >= '0' && c <= '9') || is_alpha(c))
-					w->alnum = 1;
+		if (u[i] < 0x80) {
+			/* a run of ASCII, the common case, by table: 0 a space,
+			 * 1 another mark, 3 a letter or digit */
+			size_t words = w->words;
+			int in = w->in_word, al = w->alnum;
+			for (; i < n && u[i] < 0x80; i++) {
+				unsigned k = ascii_class[u[i]];
+				if (!k) {
+					words += (size_t)(in & al);
+					in = al = 0;
+				} else {
+					in = 1;
+					al |= (int)(k >> 1);
+				}
 			}
-			i++;
+			w->words = words;
+			w->in_word = in;
+			w->alnum = al;
 			continue;
 		}
 		utf8proc_int32_t cp;
@@ -1235,7 +1259,7 @@ static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_nod
 		size_t n;
 		char *h = render_html(b, options, NULL, &n);
 		buf_append(&html, h, n);
-		cmark_get_default_mem_allocator()->free(h);
+		mdmem_current()->free(h);
 	}
 	out->summary_html = arena_str(r->a, html.p ? html.p : "", html.len);
 	buf_fini(&html);
@@ -1279,8 +1303,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	/* A parser of its own per document: nothing is shared but the
 	 * extensions, which are read-only after md_init. Not tagfilter: raw
 	 * HTML passes through. */
-	cmark_parser *parser =
-	    cmark_parser_new_with_mem(options, cmark_get_default_mem_allocator());
+	cmark_mem *mem = mdmem_begin();
+	cmark_parser *parser = cmark_parser_new_with_mem(options, mem);
 	cmark_parser_attach_syntax_extension(parser, ext_table);
 	cmark_parser_attach_syntax_extension(parser, ext_strike);
 	cmark_parser_attach_syntax_extension(parser, ext_autolink);
@@ -1386,7 +1410,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	size_t hlen;
 	char *html = render_html(root, options, cmark_parser_get_syntax_extensions(parser), &hlen);
 	out->html = arena_str(a, html, hlen);
-	cmark_get_default_mem_allocator()->free(html);
+	mem->free(html);
 
 	summary(&r, root, more, first_para, options, out);
 	out->toc = build_toc(a, hs, nh, &out->ntoc);
@@ -1397,5 +1421,6 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	free(r.lines);
 	cmark_node_free(root);
 	cmark_parser_free(parser);
+	mdmem_end();
 	return r.errors ? -1 : 0;
 }

@@ -3,6 +3,7 @@
  * images and figures. They replace nodes by raw HTML nodes, so cmark still
  * renders the document in one pass. */
 #include "md_internal.h"
+#include "mdmem.h"
 
 #include "codeblock.h"
 #include "directive.h"
@@ -35,7 +36,8 @@ static void report(struct md_ctx *c, enum diag_level level, int line, int col, c
  * of n, and frees n. */
 static void replace(cmark_node *n, const char *html, size_t len, int block)
 {
-	cmark_node *h = cmark_node_new(block ? CMARK_NODE_HTML_BLOCK : CMARK_NODE_HTML_INLINE);
+	cmark_node *h = cmark_node_new_with_mem(block ? CMARK_NODE_HTML_BLOCK : CMARK_NODE_HTML_INLINE,
+	                                        mdmem_current());
 	char *lit = xstrndup(html, len);
 	cmark_node_set_literal(h, lit);
 	free(lit);

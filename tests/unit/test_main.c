@@ -125,6 +125,7 @@ int main(int argc, char **argv)
 	test_codeblock();
 	test_serve();
 	test_mdcache();
+	test_mdmem();
 	test_live();
 	test_deps();
 	test_build();

@@ -1,0 +1,267 @@
+/* mdmem.c: the per-thread bump allocator md_render gives cmark-gfm. */
+#include "mdmem.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+/* Every block starts with a header holding its usable size; the low bit
+ * marks a block with a malloc of its own (too large for a chunk), which is
+ * also linked into the thread's list of large blocks. */
+#define ALIGN 16
+#define HDR ALIGN
+#define CHUNK_SIZE ((size_t)256 << 10)
+#define BIG_MIN (CHUNK_SIZE / 8)
+#define KEEP_CHUNKS 8 /* chunks kept between documents: 2 MiB */
+
+struct chunk {
+	struct chunk *next;
+	size_t used;
+	/* data follows at ALIGN */
+};
+
+struct big {
+	struct big *prev, *next;
+	/* then the block's header and data */
+};
+
+#define CHUNK_HDR ((sizeof(struct chunk) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
+#define BIG_HDR ((sizeof(struct big) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
+
+struct state {
+	struct chunk *cur;  /* the chunk being filled; earlier ones follow */
+	struct chunk *spare; /* released chunks, kept for the next document */
+	size_t nspare;
+	struct big *bigs;
+	char *last; /* the newest small block's data, for in-place growth */
+	int depth;
+	size_t in_use;
+	int registered;
+};
+
+static _Thread_local struct state S;
+static pthread_key_t key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static char *cdata(struct chunk *c)
+{
+	return (char *)c + CHUNK_HDR;
+}
+
+static size_t *hdr(void *p)
+{
+	return (size_t *)((char *)p - HDR);
+}
+
+static void release(struct state *s, int keep)
+{
+	struct chunk *c = s->cur;
+	while (c) {
+		struct chunk *next = c->next;
+		if (keep && s->nspare < KEEP_CHUNKS) {
+			c->next = s->spare;
+			s->spare = c;
+			s->nspare++;
+		} else {
+			free(c);
+		}
+		c = next;
+	}
+	s->cur = NULL;
+	for (struct big *b = s->bigs; b;) {
+		struct big *next = b->next;
+		free(b);
+		b = next;
+	}
+	s->bigs = NULL;
+	s->last = NULL;
+	s->in_use = 0;
+	if (!keep) {
+		for (c = s->spare; c;) {
+			struct chunk *next = c->next;
+			free(c);
+			c = next;
+		}
+		s->spare = NULL;
+		s->nspare = 0;
+	}
+}
+
+/* thread_exit: a worker thread's chunks go with it. */
+static void thread_exit(void *p)
+{
+	release(p, 0);
+}
+
+static void make_key(void)
+{
+	(void)pthread_key_create(&key, thread_exit);
+}
+
+static void *big_alloc(size_t n)
+{
+	struct big *b = xmalloc(BIG_HDR + HDR + n);
+	b->prev = NULL;
+	b->next = S.bigs;
+	if (S.bigs)
+		S.bigs->prev = b;
+	S.bigs = b;
+	char *p = (char *)b + BIG_HDR + HDR;
+	*hdr(p) = n | 1;
+	S.in_use += n;
+	return p;
+}
+
+static struct big *big_of(void *p)
+{
+	return (struct big *)((char *)p - HDR - BIG_HDR);
+}
+
+static void big_unlink(struct big *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		S.bigs = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+}
+
+/* alloc: n bytes, not zeroed. */
+static void *alloc(size_t n)
+{
+	size_t need = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	if (need < n || need > SIZE_MAX - BIG_HDR - HDR - ALIGN) {
+		/* cmark asks only for what fits in an int; this is a bug */
+		abort();
+	}
+	if (need == 0)
+		need = ALIGN;
+	if (need >= BIG_MIN)
+		return big_alloc(need);
+	struct chunk *c = S.cur;
+	if (!c || CHUNK_SIZE - c->used < HDR + need) {
+		if (S.spare) {
+			c = S.spare;
+			S.spare = c->next;
+			S.nspare--;
+		} else {
+			c = xmalloc(CHUNK_HDR + CHUNK_SIZE);
+		}
+		c->used = 0;
+		c->next = S.cur;
+		S.cur = c;
+	}
+	char *p = cdata(c) + c->used + HDR;
+	c->used += HDR + need;
+	*hdr(p) = need;
+	S.last = p;
+	S.in_use += need;
+	return p;
+}
+
+static void *mm_calloc(size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		abort();
+	void *p = alloc(count * size);
+	memset(p, 0, count * size);
+	return p;
+}
+
+static void *mm_realloc(void *p, size_t n)
+{
+	if (!p)
+		return alloc(n);
+	size_t have = *hdr(p);
+	if (have & 1) {
+		/* a large block: realloc it where it is, keeping the links */
+		have &= ~(size_t)1;
+		size_t need = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+		if (need <= have)
+			return p;
+		struct big *b = big_of(p);
+		struct big *prev = b->prev, *next = b->next;
+		struct big *nb = xrealloc(b, BIG_HDR + HDR + need);
+		if (prev)
+			prev->next = nb;
+		else
+			S.bigs = nb;
+		if (next)
+			next->prev = nb;
+		char *q = (char *)nb + BIG_HDR + HDR;
+		*hdr(q) = need | 1;
+		S.in_use += need - have;
+		return q;
+	}
+	if (n <= have)
+		return p;
+	struct chunk *c = S.cur;
+	size_t need = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	if ((char *)p == S.last && need < BIG_MIN) {
+		/* the newest block grows in place while its chunk has room */
+		size_t start = (size_t)((char *)p - cdata(c));
+		if (start + need <= CHUNK_SIZE) {
+			c->used = start + need;
+			*hdr(p) = need;
+			S.in_use += need - have;
+			return p;
+		}
+	}
+	/* cmark's buffers grow by half each time, so copies stay linear */
+	void *q = alloc(need);
+	memcpy(q, p, have);
+	return q;
+}
+
+static void mm_free(void *p)
+{
+	if (!p)
+		return;
+	size_t have = *hdr(p);
+	if (have & 1) {
+		big_unlink(big_of(p));
+		S.in_use -= have & ~(size_t)1;
+		free(big_of(p));
+		return;
+	}
+	if ((char *)p == S.last) {
+		/* the newest block: its space is handed out again */
+		struct chunk *c = S.cur;
+		c->used = (size_t)((char *)p - HDR - cdata(c));
+		S.in_use -= have;
+		S.last = NULL;
+	}
+}
+
+static cmark_mem mem = {mm_calloc, mm_realloc, mm_free};
+
+cmark_mem *mdmem_begin(void)
+{
+	if (!S.registered) {
+		(void)pthread_once(&key_once, make_key);
+		(void)pthread_setspecific(key, &S);
+		S.registered = 1;
+	}
+	S.depth++;
+	return &mem;
+}
+
+void mdmem_end(void)
+{
+	if (S.depth > 0 && --S.depth == 0)
+		release(&S, 1);
+}
+
+size_t mdmem_in_use(void)
+{
+	return S.in_use;
+}
+
+cmark_mem *mdmem_current(void)
+{
+	return S.depth > 0 ? &mem : cmark_get_default_mem_allocator();
+}

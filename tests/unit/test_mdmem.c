@@ -1,0 +1,178 @@
+/* test_mdmem.c: cmark's per-thread bump allocator: zeroed callocs,
+ * alignment, growth in place and by copy, large blocks, free of the newest
+ * block, nesting, release at the outermost end, and a whole document
+ * parsed and rendered through it on several threads. */
+#include "harness.h"
+
+#include "mdmem.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int aligned(const void *p)
+{
+	return ((uintptr_t)p & 15) == 0;
+}
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static void test_blocks(void)
+{
+	INT_EQ(mdmem_in_use(), 0);
+	OK(mdmem_current() == cmark_get_default_mem_allocator());
+	cmark_mem *m = mdmem_begin();
+	OK(mdmem_current() == m);
+
+	/* calloc zeroes, even where an earlier block was freed */
+	unsigned char *a = m->calloc(1, 100);
+	memset(a, 0xAB, 100);
+	m->free(a); /* the newest: its space is reused */
+	unsigned char *b = m->calloc(10, 10);
+	OK(b == a);
+	OK(all_zero(b, 100));
+	OK(aligned(b));
+	INT_EQ(mdmem_in_use(), 112);
+
+	/* the newest block grows in place; an older one is copied */
+	memcpy(b, "hello", 6);
+	unsigned char *b2 = m->realloc(b, 1000);
+	OK(b2 == b);
+	STR_EQ((char *)b2, "hello");
+	unsigned char *c = m->calloc(1, 1);
+	OK(aligned(c) && c > b2);
+	unsigned char *b3 = m->realloc(b2, 2000);
+	OK(b3 != b2);
+	OK(aligned(b3));
+	STR_EQ((char *)b3, "hello");
+	/* shrinking keeps the block */
+	OK(m->realloc(b3, 10) == b3);
+
+	/* a freed older block is not handed out again */
+	m->free(c);
+	unsigned char *d = m->calloc(1, 16);
+	OK(d != b && d != c);
+	OK(all_zero(d, 16));
+
+	/* large blocks: their own malloc, grown, freed, and copied across */
+	unsigned char *big = m->realloc(NULL, 1 << 20);
+	OK(aligned(big));
+	memset(big, 7, 1 << 20);
+	unsigned char *big2 = m->realloc(big, 3 << 20);
+	OK(big2[0] == 7 && big2[(1 << 20) - 1] == 7);
+	unsigned char *big3 = m->calloc(1, 200000);
+	OK(all_zero(big3, 200000));
+	m->free(big2);
+	/* a small block grown past the chunk size becomes a large one */
+	unsigned char *s = m->calloc(1, 64);
+	memcpy(s, "small", 6);
+	unsigned char *s2 = m->realloc(s, 5 << 20);
+	STR_EQ((char *)s2, "small");
+	s2[(5 << 20) - 1] = 1;
+
+	/* many blocks, over many chunks, each its own memory */
+	unsigned char *p[5000];
+	for (int i = 0; i < 5000; i++) {
+		p[i] = m->calloc(1, (size_t)(i % 300) + 1);
+		p[i][0] = (unsigned char)i;
+	}
+	int right = 0;
+	for (int i = 0; i < 5000; i++)
+		right += p[i][0] == (unsigned char)i;
+	INT_EQ(right, 5000);
+	OK(mdmem_in_use() > 5000 * 16);
+
+	/* nesting: released at the outermost end only */
+	OK(mdmem_begin() == m);
+	mdmem_end();
+	OK(mdmem_in_use() > 0);
+	OK(mdmem_current() == m);
+	mdmem_end();
+	INT_EQ(mdmem_in_use(), 0);
+	OK(mdmem_current() == cmark_get_default_mem_allocator());
+	/* an unmatched end does nothing */
+	mdmem_end();
+	INT_EQ(mdmem_in_use(), 0);
+
+	/* chunks kept from the last document serve the next one */
+	m = mdmem_begin();
+	unsigned char *e = m->calloc(1, 32);
+	OK(all_zero(e, 32));
+	mdmem_end();
+}
+
+/* render: a document through cmark with the allocator, as md_render does */
+static char *render(const char *md)
+{
+	cmark_mem *m = mdmem_begin();
+	cmark_parser *ps = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, m);
+	cmark_parser_feed(ps, md, strlen(md));
+	cmark_node *root = cmark_parser_finish(ps);
+	char *html = cmark_render_html_with_mem(root, CMARK_OPT_DEFAULT, NULL, m);
+	char *copy = strdup(html);
+	m->free(html);
+	cmark_node_free(root);
+	cmark_parser_free(ps);
+	mdmem_end();
+	return copy;
+}
+
+static void *worker(void *arg)
+{
+	int *right = arg;
+	char md[512];
+	for (int i = 0; i < 300; i++) {
+		snprintf(md, sizeof md, "# Title %d\n\n- *a* %d\n- **b**\n\n> quote `%d`\n", i, i, i);
+		char want[512];
+		snprintf(want, sizeof want,
+		         "<h1>Title %d</h1>\n<ul>\n<li><em>a</em> %d</li>\n<li><strong>b</strong></li>\n"
+		         "</ul>\n<blockquote>\n<p>quote <code>%d</code></p>\n</blockquote>\n",
+		         i, i, i);
+		char *got = render(md);
+		*right += strcmp(got, want) == 0;
+		free(got);
+	}
+	return NULL;
+}
+
+static void test_documents(void)
+{
+	/* a long document: buffers grow through many copies and large blocks */
+	size_t n = 400000;
+	char *md = malloc(n * 2 + 1), *want = malloc(n * 2 + 16);
+	for (size_t i = 0; i < n; i++) {
+		md[2 * i] = 'x';
+		md[2 * i + 1] = i % 50 == 49 ? '\n' : ' ';
+	}
+	md[2 * n] = '\0';
+	char *got = render(md);
+	OK(strncmp(got, "<p>x x x", 8) == 0);
+	OK(strlen(got) > 2 * n);
+	free(got);
+	free(md);
+	free(want);
+	INT_EQ(mdmem_in_use(), 0);
+
+	int right[3] = {0, 0, 0};
+	pthread_t th[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, worker, &right[i]);
+	for (int i = 0; i < 3; i++) {
+		pthread_join(th[i], NULL);
+		INT_EQ(right[i], 300);
+	}
+}
+
+void test_mdmem(void)
+{
+	t_current = "mdmem";
+	test_blocks();
+	test_documents();
+}
