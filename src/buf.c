@@ -143,28 +143,34 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* put_escaped: s with & < > " escaped, and ' too when apos. */
+/* ESC: which bytes put_escaped replaces: 1 for & < > ", 2 for ' (escaped
+ * only in attributes). */
+static const unsigned char ESC[256] = {['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 2};
+
+/* put_escaped: s with & < > " escaped, and ' too when apos. The bytes
+ * between replacements go in as runs. */
 static void put_escaped(struct buf *b, const char *s, size_t n, int apos)
 {
-	size_t start = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned mask = apos ? 3 : 1;
+	size_t start = 0, i = 0;
 	buf_reserve(b, n);
-	for (size_t i = 0; i < n; i++) {
+	for (;;) {
+		while (i < n && !(ESC[u[i]] & mask))
+			i++;
+		if (i == n)
+			break;
 		const char *rep;
 		switch (s[i]) {
 		case '&': rep = "&amp;"; break;
 		case '<': rep = "&lt;"; break;
 		case '>': rep = "&gt;"; break;
 		case '"': rep = "&quot;"; break;
-		case '\'':
-			if (!apos)
-				continue;
-			rep = "&#39;";
-			break;
-		default: continue;
+		default: rep = "&#39;"; break;
 		}
 		buf_append(b, s + start, i - start);
 		buf_puts(b, rep);
-		start = i + 1;
+		start = ++i;
 	}
 	buf_append(b, s + start, n - start);
 }
