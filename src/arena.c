@@ -61,6 +61,7 @@ struct arena {
 	size_t total;
 	void *last;      /* newest allocation, for in-place arena_realloc */
 	size_t last_len; /* its rounded length */
+	struct arena *kids, *sibling; /* arenas freed with this one */
 };
 
 struct arena *arena_new(void)
@@ -72,6 +73,11 @@ void arena_free(struct arena *a)
 {
 	if (!a)
 		return;
+	for (struct arena *k = a->kids; k;) {
+		struct arena *next = k->sibling;
+		arena_free(k);
+		k = next;
+	}
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
@@ -163,6 +169,12 @@ void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n)
 	void *q = arena_alloc(a, new_n);
 	memcpy(q, p, old_n);
 	return q;
+}
+
+void arena_adopt(struct arena *a, struct arena *child)
+{
+	child->sibling = a->kids;
+	a->kids = child;
 }
 
 size_t arena_used(const struct arena *a)

@@ -32,6 +32,10 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
  * to new_n bytes. Extends in place when p is the newest allocation. */
 void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n);
 
+/* arena_adopt: child is freed with a (by arena_free(a)); child must not be
+ * freed otherwise. Not thread-safe, as the rest. */
+void arena_adopt(struct arena *a, struct arena *child);
+
 /* arena_used: bytes handed out so far (for tests and statistics). */
 size_t arena_used(const struct arena *a);
 

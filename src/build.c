@@ -111,14 +111,18 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 			st->errors = 1;
 		return;
 	}
-	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc);
+	struct build_opts *opts = &st->opts;
+	opts->jobs = req->jobs;
+	if (opts->jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		opts->jobs = n > 0 ? (int)n : 1;
+	}
+	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, opts->jobs);
 	st->t_content = now_seconds();
 
-	struct build_opts *opts = &st->opts;
 	opts->drafts = req->drafts;
 	opts->future = req->future;
 	opts->now = req->now;
-	opts->jobs = req->jobs;
 	opts->max_related = 5;
 	char *static_dir = arena_alloc(a, 4096);
 	snprintf(static_dir, 4096, "%s/static", req->site_dir);
@@ -133,10 +137,6 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	if (!opts->now) {
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
 		opts->now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
-	}
-	if (opts->jobs <= 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		opts->jobs = n > 0 ? (int)n : 1;
 	}
 	if (prep)
 		prep(prep_ctx, st, req->site_dir);

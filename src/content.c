@@ -4,6 +4,7 @@
 #include "slug.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
@@ -456,72 +457,121 @@ struct walk {
 	const struct config *cfg;
 	struct content *c;
 	struct content_cache *cc; /* or NULL */
+	struct task *tasks;
+	size_t ntasks, cap;
 };
 
-/* load_file: one post, series or page file (abs), from the cache when it
- * has not changed, else read; appended to the content. bundle: the post
- * bundle's folder, or NULL; known: what stat(2) said of abs, or NULL. */
-static void load_file(struct walk *w, enum kind kind, const char *abs, const char *rel, const char *name, size_t sl,
-		      const char *bundle, const struct stat *known)
-{
-	struct content *c = w->c;
+/* A file to load: walk lists them (in path order), the cache gives back
+ * those that did not change, threads read the others, and finish_task
+ * appends each to the content in the listed order. */
+struct task {
+	enum kind kind;
+	char *abs, *rel, *name, *bundle; /* bundle: the post's folder, or NULL */
+	size_t sl;                       /* the slug's length in name */
 	struct stat sig;
-	struct cached *e = NULL;
-	if (known)
-		sig = *known;
-	if (w->cc && (known || stat(abs, &sig) == 0)) {
-		e = cache_find(w->cc, rel);
-		if (e && e->kind == kind && same_file(&e->sig, &sig)) {
-			e->seen = 1;
-			reset(kind, e->item);
-			void *item = e->item;
-			if (kind == K_POST)
-				push(w->a, (void ***)&c->posts, &c->nposts, item);
-			else if (kind == K_SERIES)
-				push(w->a, (void ***)&c->series, &c->nseries, item);
-			else
-				push(w->a, (void ***)&c->pages, &c->npages, item);
-			return;
-		}
+	int have_sig;
+	struct cached *e; /* the cache's entry for rel, if any */
+	int hit;          /* e holds the file as it is */
+	struct arena *a;  /* the file's own arena (with a cache) */
+	void *item;       /* the post, series or page read, or NULL */
+	int said;         /* loading it reported something */
+};
+
+static void add_task(struct walk *w, enum kind kind, const char *abs, const char *rel, const char *name,
+		     size_t sl, const char *bundle, const struct stat *known)
+{
+	if (w->ntasks == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 256;
+		w->tasks = xrealloc(w->tasks, w->cap * sizeof *w->tasks);
 	}
-	/* a file of its own arena in a session, so that it can be kept */
-	struct arena *a = w->cc ? arena_new() : w->a;
+	struct task *t = &w->tasks[w->ntasks++];
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	t->abs = xstrndup(abs, strlen(abs));
+	t->rel = xstrndup(rel, strlen(rel));
+	t->name = xstrndup(name, strlen(name));
+	t->bundle = bundle ? xstrndup(bundle, strlen(bundle)) : NULL;
+	t->sl = sl;
+	if (known) {
+		t->sig = *known;
+		t->have_sig = 1;
+	}
+}
+
+/* check_cache: whether the cache holds t's file as it is now. */
+static void check_cache(struct walk *w, struct task *t)
+{
+	if (!t->have_sig)
+		t->have_sig = stat(t->abs, &t->sig) == 0;
+	if (!t->have_sig)
+		return;
+	t->e = cache_find(w->cc, t->rel);
+	t->hit = t->e && t->e->kind == t->kind && same_file(&t->e->sig, &t->sig);
+}
+
+/* read_task: reads and checks t's file into a (thread-safe: the arena is
+ * the file's or the thread's, and diag locks). */
+static void read_task(struct walk *w, struct task *t, struct arena *a)
+{
 	unsigned long said = diag_thread_reports();
-	struct str slug = {arena_strndup(a, name, sl), sl};
-	const char *r = arena_strndup(a, rel, strlen(rel));
-	void *item = NULL;
+	t->a = a;
+	struct str slug = {arena_strndup(a, t->name, t->sl), t->sl};
+	const char *r = arena_strndup(a, t->rel, strlen(t->rel));
 	if (!slug_valid(slug)) {
 		struct diag_loc loc = {r, NULL, 0, 0, 0};
 		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
-			   bundle ? "folder" : "file", bundle ? name : strrchr(rel, '/') + 1);
-	} else if (kind == K_POST) {
-		item = load_post(a, w->d, w->cfg, abs, r, slug, bundle ? arena_strndup(a, bundle, strlen(bundle)) : NULL);
-		if (item) {
-			push(w->a, (void ***)&c->posts, &c->nposts, item);
-		} else {
-			struct str *f = arena_alloc(w->a, sizeof *f);
-			*f = (struct str){arena_strndup(w->a, name, sl), sl};
-			push(w->a, (void ***)&c->failed, &c->nfailed, f);
-		}
-	} else if (kind == K_SERIES) {
-		item = load_series(a, w->d, abs, r, slug);
-		if (item)
-			push(w->a, (void ***)&c->series, &c->nseries, item);
+			   t->bundle ? "folder" : "file", t->bundle ? t->name : strrchr(t->rel, '/') + 1);
+	} else if (t->kind == K_POST) {
+		t->item = load_post(a, w->d, w->cfg, t->abs, r, slug,
+				    t->bundle ? arena_strndup(a, t->bundle, strlen(t->bundle)) : NULL);
+	} else if (t->kind == K_SERIES) {
+		t->item = load_series(a, w->d, t->abs, r, slug);
 	} else {
-		item = load_page(a, w->d, abs, r, slug);
-		if (item)
-			push(w->a, (void ***)&c->pages, &c->npages, item);
+		t->item = load_page(a, w->d, t->abs, r, slug);
+	}
+	t->said = diag_thread_reports() != said;
+}
+
+static void push_item(struct walk *w, enum kind kind, void *item)
+{
+	struct content *c = w->c;
+	if (kind == K_POST)
+		push(w->a, (void ***)&c->posts, &c->nposts, item);
+	else if (kind == K_SERIES)
+		push(w->a, (void ***)&c->series, &c->nseries, item);
+	else
+		push(w->a, (void ***)&c->pages, &c->npages, item);
+}
+
+/* finish_task: appends t's item to the content (a post file that failed
+ * to its failed slugs) and, in a session, keeps the file in the cache. */
+static void finish_task(struct walk *w, struct task *t)
+{
+	struct content *c = w->c;
+	if (t->hit) {
+		t->e->seen = 1;
+		reset(t->kind, t->e->item);
+		push_item(w, t->kind, t->e->item);
+		return;
+	}
+	if (t->item) {
+		push_item(w, t->kind, t->item);
+	} else if (t->kind == K_POST && slug_valid((struct str){t->name, t->sl})) {
+		struct str *f = arena_alloc(w->a, sizeof *f);
+		*f = (struct str){arena_strndup(w->a, t->name, t->sl), t->sl};
+		push(w->a, (void ***)&c->failed, &c->nfailed, f);
 	}
 	if (!w->cc)
 		return;
 	struct content_cache *cc = w->cc;
-	if (!item || diag_thread_reports() != said) {
+	if (!t->item || t->said) {
 		/* read again next time, so that its messages are reported again;
 		 * this build may still use it */
 		cc->later = xrealloc(cc->later, (cc->nlater + 1) * sizeof *cc->later);
-		cc->later[cc->nlater++] = a;
+		cc->later[cc->nlater++] = t->a;
 		return;
 	}
+	struct cached *e = t->e;
 	if (e) { /* the file changed: its old version goes when this load ends */
 		e->seen = 0;
 		free(e->rel);
@@ -531,17 +581,83 @@ static void load_file(struct walk *w, enum kind kind, const char *abs, const cha
 		cc->cap = cc->cap ? cc->cap * 2 : 256;
 		cc->v = xrealloc(cc->v, cc->cap * sizeof *cc->v);
 	}
-	cc->v[cc->n++] = (struct cached){xstrndup(rel, strlen(rel)), kind, a, item, sig, 1};
-	if (cc->n * 2 + 2 > cc->index_cap)
+	cc->v[cc->n++] = (struct cached){xstrndup(t->rel, strlen(t->rel)), t->kind, t->a, t->item, t->sig, 1};
+	if (cc->n * 2 + 2 > cc->index_cap || e) {
 		cache_reindex(cc);
-	else if (e)
-		cache_reindex(cc);
-	else {
-		size_t mask = cc->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
+	} else {
+		size_t mask = cc->index_cap - 1, j = hash_bytes(t->rel, strlen(t->rel)) & mask;
 		while (cc->index[j])
 			j = (j + 1) & mask;
 		cc->index[j] = (uint32_t)cc->n;
 	}
+}
+
+struct reader {
+	struct walk *w;
+	struct arena *a; /* the thread's, without a cache */
+	int first, step;
+};
+
+static void *read_some(void *arg)
+{
+	struct reader *r = arg;
+	struct walk *w = r->w;
+	for (size_t i = (size_t)r->first; i < w->ntasks; i += (size_t)r->step) {
+		struct task *t = &w->tasks[i];
+		if (!t->hit)
+			read_task(w, t, w->cc ? arena_new() : r->a);
+	}
+	return NULL;
+}
+
+/* load_tasks: the listed files, read on up to `jobs` threads (a file each
+ * in turn); the content is appended in the listed order, so it does not
+ * depend on the threads. */
+static void load_tasks(struct walk *w, int jobs)
+{
+	size_t todo = 0;
+	for (size_t i = 0; i < w->ntasks; i++) {
+		if (w->cc)
+			check_cache(w, &w->tasks[i]);
+		todo += !w->tasks[i].hit;
+	}
+	int n = jobs > 1 && todo >= 64 ? jobs : 1;
+	if ((size_t)n > todo / 32 + 1)
+		n = (int)(todo / 32 + 1);
+	struct reader *rs = xcalloc((size_t)n, sizeof *rs);
+	pthread_t *th = xcalloc((size_t)n, sizeof *th);
+	int started = 1;
+	for (int i = 0; i < n; i++) {
+		/* without a cache, each thread reads into an arena of its own,
+		 * freed with the build's */
+		rs[i] = (struct reader){w, w->a, i, n};
+		if (i > 0 && !w->cc) {
+			rs[i].a = arena_new();
+			arena_adopt(w->a, rs[i].a);
+		}
+	}
+	while (started < n && pthread_create(&th[started], NULL, read_some, &rs[started]) == 0)
+		started++;
+	read_some(&rs[0]);
+	for (int i = 1; i < started; i++)
+		pthread_join(th[i], NULL);
+	/* the shares of threads that could not start */
+	for (size_t i = 0; started < n && i < w->ntasks; i++)
+		if (!w->tasks[i].hit && !w->tasks[i].a)
+			read_task(w, &w->tasks[i], w->cc ? arena_new() : w->a);
+	free(th);
+	free(rs);
+	for (size_t i = 0; i < w->ntasks; i++) {
+		struct task *t = &w->tasks[i];
+		finish_task(w, t);
+		free(t->abs);
+		free(t->rel);
+		free(t->name);
+		free(t->bundle);
+	}
+	free(w->tasks);
+	w->tasks = NULL;
+	w->ntasks = w->cap = 0;
 }
 
 static void walk(struct walk *w, const char *site, const char *sub, enum kind kind)
@@ -569,7 +685,7 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 				diag_warning(d, &loc, "a folder in content/posts without index.md is skipped");
 				continue;
 			}
-			load_file(w, kind, idx, rel, name, strlen(name), abs, NULL);
+			add_task(w, kind, idx, rel, name, strlen(name), abs, NULL);
 			continue;
 		}
 		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
@@ -578,7 +694,7 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 			diag_warning(d, &loc, "not a Markdown file (.md); skipped");
 			continue;
 		}
-		load_file(w, kind, abs, rel, name, strlen(name) - 3, NULL, have ? &st : NULL);
+		add_task(w, kind, abs, rel, name, strlen(name) - 3, NULL, have ? &st : NULL);
 	}
 	free_list(names, n);
 }
@@ -629,11 +745,11 @@ int content_failed(const struct content *c, struct str slug)
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
-	return content_load_cached(a, d, site_dir, cfg, c, NULL);
+	return content_load_cached(a, d, site_dir, cfg, c, NULL, 1);
 }
 
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *c, struct content_cache *cc)
+			struct content *c, struct content_cache *cc, int jobs)
 {
 	memset(c, 0, sizeof *c);
 	int before = d->errors;
@@ -646,10 +762,11 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 		}
 		free_later(cc);
 	}
-	struct walk w = {a, d, cfg, c, cc};
+	struct walk w = {a, d, cfg, c, cc, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);
 	walk(&w, site_dir, "pages", K_PAGE);
+	load_tasks(&w, jobs);
 	load_data(a, d, site_dir, c);
 	if (cc)
 		cache_sweep(cc, 0);

@@ -130,10 +130,12 @@ struct content_cache;
 struct content_cache *content_cache_new(void);
 void content_cache_free(struct content_cache *cc);
 
-/* content_load_cached: content_load through cc (NULL: none). What a build
- * gets from the cache stays valid until the next call with cc. */
+/* content_load_cached: content_load through cc (NULL: none), reading the
+ * files on up to `jobs` threads (the content does not depend on how many).
+ * What a build gets from the cache stays valid until the next call with
+ * cc. */
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *out, struct content_cache *cc);
+			struct content *out, struct content_cache *cc, int jobs);
 
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front

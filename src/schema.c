@@ -3,6 +3,7 @@
 #include "civil.h"
 
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,13 +186,17 @@ int tz_valid(const char *name)
 }
 
 
+/* tz_lock: TZ is the process's; files are read on several threads. */
+static pthread_mutex_t tz_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* tz_offset: the offset (minutes east of UTC) of local time `local` (as if
- * UTC seconds) in zone tz. Uses the C library's zone database through TZ;
- * folio reads content on one thread, so switching TZ here is safe. */
+ * UTC seconds) in zone tz. Uses the C library's zone database through TZ,
+ * switched under tz_lock. */
 static int tz_offset(const char *tz, int64_t local)
 {
 	if (!strcmp(tz, "UTC") || !strcmp(tz, "Etc/UTC"))
 		return 0;
+	pthread_mutex_lock(&tz_lock);
 	const char *old = getenv("TZ");
 	char *saved = old ? strdup(old) : NULL;
 	setenv("TZ", tz, 1);
@@ -212,6 +217,7 @@ static int tz_offset(const char *tz, int64_t local)
 		unsetenv("TZ");
 	}
 	tzset();
+	pthread_mutex_unlock(&tz_lock);
 	return (int)(off / 60);
 }
 

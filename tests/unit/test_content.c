@@ -447,10 +447,87 @@ static void test_data_errors(void)
 		STR_EQ(sv(c.data[0].name), "ok");
 }
 
+/* ---- reading on several threads ---- */
+
+/* threads_load: the site read on `jobs` threads, into a new arena (*a);
+ * the posts' slugs, titles and dates, the failed slugs and the messages
+ * (sorted by place, as folio build prints them) joined into one text. */
+static char *threads_load(int jobs, const char *tz, struct arena **a)
+{
+	*a = arena_new();
+	memset(&cfg, 0, sizeof cfg);
+	cfg.timezone = str_from(tz);
+	struct diag d;
+	diag_init(&d, NULL);
+	d.defer = 1;
+	buf_reset(&cap);
+	d.capture = &cap;
+	struct content cc_out;
+	int e = content_load_cached(*a, &d, site, &cfg, &cc_out, NULL, jobs);
+	diag_flush(&d);
+	diag_fini(&d);
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "errors %d posts %zu series %zu pages %zu\n", e, cc_out.nposts, cc_out.nseries,
+		   cc_out.npages);
+	for (size_t i = 0; i < cc_out.nposts; i++) {
+		const struct post *p = cc_out.posts[i];
+		buf_printf(&b, "%.*s|%.*s|%lld|%zu\n", (int)p->slug.len, p->slug.p, (int)p->title.len, p->title.p,
+			   (long long)p->date.utc, p->ntags);
+	}
+	for (size_t i = 0; i < cc_out.nfailed; i++)
+		buf_printf(&b, "failed %.*s\n", (int)cc_out.failed[i]->len, cc_out.failed[i]->p);
+	buf_append(&b, cap.p ? cap.p : "", cap.len);
+	char *r = xstrndup(b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+static void test_threads(void)
+{
+	reset_site();
+	char rel[64], text[256];
+	for (int i = 0; i < 300; i++) {
+		snprintf(rel, sizeof rel, "content/posts/p%03d.md", i);
+		if (i % 37 == 5) /* a broken one now and then */
+			snprintf(text, sizeof text, "---\ntitle: [unclosed\ndate: 2026-01-01\n---\nBody\n");
+		else if (i % 41 == 7)
+			snprintf(text, sizeof text, "---\ntitle: T%d\ndate: 2026-13-01\n---\n", i);
+		else
+			snprintf(text, sizeof text, "---\ntitle: Post %d\ndate: 2025-%02d-%02d 10:%02d\ntags: [a, b%d]\n---\nText %d\n",
+				 i, i % 12 + 1, i % 28 + 1, i % 60, i % 5, i);
+		t_write(site, rel, text);
+	}
+	t_write(site, "content/posts/bundle/index.md", "---\ntitle: Bundle\ndate: 2025-02-02\n---\n");
+	/* a series without its keys: one more error */
+	t_write(site, "content/series/s.md", "---\ntitle: S\n---\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\n");
+	const char *zones[] = {"UTC", "Europe/Paris"};
+	for (int z = 0; z < 2; z++) {
+		struct arena *a1, *a4, *a3;
+		char *one = threads_load(1, zones[z], &a1);
+		char *four = threads_load(4, zones[z], &a4);
+		char *three = threads_load(3, zones[z], &a3);
+		STR_EQ(four, one);
+		STR_EQ(three, one);
+		OK(strstr(one, "errors 17 posts 285 series 0 pages 1\n") != NULL);
+		OK(strstr(one, "failed p005\n") != NULL);
+		OK(strstr(one, "content/posts/p007.md:") != NULL);
+		free(one);
+		free(four);
+		free(three);
+		/* the threads' arenas go with the build's */
+		arena_free(a1);
+		arena_free(a4);
+		arena_free(a3);
+	}
+}
+
 /* ---- the cache of a session ---- */
 
 static struct content_cache *cc;
 static struct arena *build_arena; /* the arena of the last cached load */
+static unsigned loads;            /* on 1, 2 or 3 threads in turn */
 
 /* load_cached: a session's load: folio.yml read with config_load, into a
  * new build arena (the last one freed first, as a session does between
@@ -467,7 +544,7 @@ static int load_cached(void)
 	struct config cf;
 	int e = config_load(build_arena, &d, site, NULL, &cf);
 	if (!e)
-		e = content_load_cached(build_arena, &d, site, &cf, &c, cc);
+		e = content_load_cached(build_arena, &d, site, &cf, &c, cc, 1 + (int)(loads++ % 3));
 	diag_fini(&d);
 	return e;
 }
@@ -771,6 +848,7 @@ void test_content(void)
 	test_post_errors();
 	test_series_and_pages();
 	test_data_errors();
+	test_threads();
 	test_cache();
 	t_rmtree(site);
 	free(site);
