@@ -92,7 +92,8 @@ static char *chunk_data(struct chunk *c)
 	return (char *)c + CHUNK_HDR;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* alloc: n bytes, not zeroed. */
+static void *alloc(struct arena *a, size_t n)
 {
 	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (need < n) /* overflow */
@@ -114,7 +115,6 @@ void *arena_alloc(struct arena *a, size_t n)
 				big->next = NULL;
 				a->head = big;
 			}
-			memset(chunk_data(big), 0, need);
 			a->total += need;
 			a->last = NULL;
 			return chunk_data(big);
@@ -133,15 +133,21 @@ void *arena_alloc(struct arena *a, size_t n)
 	void *p = chunk_data(c) + c->used;
 	c->used += need;
 	a->total += need;
-	memset(p, 0, need);
 	a->last = p;
 	a->last_len = need;
 	return p;
 }
 
+void *arena_alloc(struct arena *a, size_t n)
+{
+	void *p = alloc(a, n);
+	memset(p, 0, n);
+	return p;
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = alloc(a, n + 1); /* every byte is written */
 	if (n)
 		memcpy(p, s, n);
 	p[n] = '\0';
@@ -159,15 +165,16 @@ void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n)
 		size_t need = (new_n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 		size_t start = (size_t)((char *)p - chunk_data(c));
 		if (start + need <= c->size) {
-			memset((char *)p + a->last_len, 0, need - a->last_len);
+			memset((char *)p + old_n, 0, need - old_n);
 			c->used = start + need;
 			a->total += need - a->last_len;
 			a->last_len = need;
 			return p;
 		}
 	}
-	void *q = arena_alloc(a, new_n);
+	char *q = alloc(a, new_n);
 	memcpy(q, p, old_n);
+	memset(q + old_n, 0, new_n - old_n);
 	return q;
 }
 
