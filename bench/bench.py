@@ -11,7 +11,9 @@ kept in --corpora):
   - folio, full features (highlighting and math on) and like for like
     (highlighting and math off, as the Hugo site has neither): cold (no
     .folio-cache, no output) and warm (cache present, output present,
-    nothing changed); to disk and to /dev/shm where it exists;
+    nothing changed; and, like for like, with one post's times changed,
+    which makes the build look at everything); to disk and to /dev/shm
+    where it exists;
   - Hugo on bench/hugo/ (the same content, one page per post, home, tag,
     category and series pages, a year archive, feeds, sitemap), cold,
     alternating with folio's like-for-like cold runs;
@@ -199,6 +201,21 @@ def main():
             warm = [folio_warm(twin) for _ in range(args.runs + 1)][1:]
             res["lfl-warm"] = stats(warm, md)
             say(f"| folio, like for like, warm (nothing changed) | {fmt(res['lfl-warm'])} |")
+
+            def folio_touched(s):
+                # one post's times change, not its text: a warm build that
+                # must look at everything, rendering no page
+                posts = os.path.join(s, "content", "posts")
+                first = sorted(os.listdir(posts))[0]
+                p = os.path.join(posts, first)
+                if os.path.isdir(p):
+                    p = os.path.join(p, "index.md")
+                os.utime(p)
+                return folio_warm(s)
+
+            warm = [folio_touched(twin) for _ in range(args.runs + 1)][1:]
+            res["lfl-touched"] = stats(warm, md)
+            say(f"| folio, like for like, warm (one post touched) | {fmt(res['lfl-touched'])} |")
             full = [folio_cold(site) for _ in range(args.runs + 1)][1:]
             res["full-cold"] = stats(full, md)
             say(f"| folio, highlighting and math, cold | {fmt(res['full-cold'])} |")
@@ -220,7 +237,8 @@ def main():
                 h, c, w = res["hugo"], res["lfl-cold"], res["lfl-warm"]
                 say(f"Hugo/folio, like for like, cold: user CPU {h['user'][0] / c['user'][0]:.1f}x, "
                     f"wall {h['wall'][0] / c['wall'][0]:.1f}x, peak RSS {h['rss'][0] / c['rss'][0]:.1f}x; "
-                    f"Hugo's build / folio's warm rebuild, wall: {h['wall'][0] / w['wall'][0]:.1f}x")
+                    f"Hugo's build / folio's warm rebuild, wall: {h['wall'][0] / w['wall'][0]:.1f}x "
+                    f"(one post touched: {h['wall'][0] / res['lfl-touched']['wall'][0]:.1f}x)")
                 say()
             scaling[(n, dname)] = res["lfl-cold"]["wall"][0]
             rm(out)

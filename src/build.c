@@ -289,6 +289,7 @@ struct build_session {
 	struct md_cache *md;
 	struct content_cache *content;
 	struct related_cache *related;
+	int64_t next_future; /* of the last build's site */
 	struct live *live;
 	int to_output;     /* folio build: a staging folder and the swap */
 	struct output *o;  /* during such a build */
@@ -966,6 +967,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	free(state);
 	res->pages = plan.njobs;
 	res->posts = st.have_site ? st.site.nposts : 0;
+	s->next_future = st.have_site ? st.site.next_future : 0;
 	double t0 = st.t0;
 	stages_free(&st, d, 1);
 	if (s->md)
@@ -981,6 +983,164 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	return errors;
 }
 
+/* ---- a build with nothing to do ----
+ *
+ * When none of the site's files changed since the last build into the same
+ * folder (by name, size, times and inode), with the same folio, options and
+ * clock (no post left out as future has come due), and that build reported
+ * nothing and its output is still exactly as it wrote it, the output is what
+ * a build would write again: it is kept as it is. */
+
+#define UPTODATE_MAGIC "folio-uptodate-1"
+
+struct uptodate {
+	uint64_t key;
+	int64_t next_future;
+	uint64_t pages, posts, files;
+};
+
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* inputs_walk: hashes the state of every file below dir that a build may
+ * read (names starting with '.' aside, as folio skips them), in name order,
+ * leaving out the folder (odev, oino). 0, or -1 when the tree cannot be
+ * read whole (then nothing is kept). */
+static int inputs_walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int depth)
+{
+	if (depth > 40)
+		return -1; /* a loop of links, or a tree too deep to trust */
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return -1;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(dh));) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xrealloc(names, cap * sizeof *names);
+		}
+		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
+	}
+	closedir(dh);
+	qsort(names, n, sizeof *names, cmp_name);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path) {
+			rc = -1;
+			free(names[i]);
+			continue;
+		}
+		struct stat st;
+		int64_t sig[7] = {0};
+		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
+		if (is_dir && st.st_dev == odev && st.st_ino == oino) {
+			free(names[i]);
+			continue; /* the output folder itself */
+		}
+		if (!have) {
+			sig[6] = 1; /* a dangling link */
+		} else if (is_dir) {
+			/* a folder is its listing: its own times change with files
+			 * folio skips */
+			sig[0] = (int64_t)st.st_mode;
+		} else {
+			sig[0] = (int64_t)st.st_mode;
+			sig[1] = (int64_t)st.st_size;
+			sig[2] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+			sig[3] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+			sig[4] = (int64_t)st.st_ino;
+			sig[5] = (int64_t)st.st_dev;
+		}
+		XXH3_64bits_update(h, names[i], strlen(names[i]) + 1);
+		XXH3_64bits_update(h, sig, sizeof sig);
+		if (is_dir)
+			rc = inputs_walk(h, path, odev, oino, depth + 1);
+		XXH3_64bits_update(h, "/", 1); /* the end of a folder */
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* uptodate_key: what a build into out_dir depends on besides the clock:
+ * folio itself, the options and the state of the site's files (the output
+ * folder, when it is inside the site, left out). 0 when it cannot be
+ * known. */
+static uint64_t uptodate_key(const struct build_request *r)
+{
+	struct stat os;
+	if (stat(r->out_dir, &os) != 0) { /* no output yet: nothing to leave out */
+		os.st_dev = 0;
+		os.st_ino = 0;
+	}
+	XXH3_state_t *h = XXH3_createState();
+	if (!h)
+		return 0;
+	XXH3_64bits_reset(h);
+	int64_t head[5] = {(int64_t)binary_hash(), r->drafts, r->future, r->base_url != NULL, 0};
+	XXH3_64bits_update(h, head, sizeof head);
+	if (r->base_url)
+		XXH3_64bits_update(h, r->base_url, strlen(r->base_url) + 1);
+	int rc = inputs_walk(h, r->site_dir, os.st_dev, os.st_ino, 0);
+	uint64_t k = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return rc || !k ? 0 : k;
+}
+
+/* uptodate_path: the state file of out_dir's builds, beside its manifest. */
+static char *uptodate_path(const struct build_request *r)
+{
+	return output_cache_path(r->site_dir, r->out_dir, "uptodate");
+}
+
+static int uptodate_load(const char *path, struct uptodate *u)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text)
+		return -1;
+	unsigned long long key, pages, posts, files;
+	long long next;
+	char magic[32];
+	int ok = sscanf(text, "%31s %llx %lld %llu %llu %llu", magic, &key, &next, &pages, &posts, &files) == 6 &&
+		 !strcmp(magic, UPTODATE_MAGIC);
+	free(text);
+	if (!ok)
+		return -1;
+	*u = (struct uptodate){key, next, pages, posts, files};
+	return 0;
+}
+
+static void uptodate_save(const char *path, const struct uptodate *u)
+{
+	char text[256], tmp[PATH_MAX + 32];
+	int n = snprintf(text, sizeof text, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC,
+			 (unsigned long long)u->key, (long long)u->next_future, (unsigned long long)u->pages,
+			 (unsigned long long)u->posts, (unsigned long long)u->files);
+	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ok = fd >= 0 && write_full(fd, text, (size_t)n) == 0;
+	if (fd >= 0 && close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp); /* the next build does the work: slower, not wrong */
+}
+
+/* build_now: the clock a build goes by (as stages_run reads it). */
+static int64_t build_now(const struct build_request *r)
+{
+	if (r->now)
+		return r->now;
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	return sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
+}
+
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
 {
 	/* a session of one build, into a staging folder swapped in whole; what
@@ -992,13 +1152,40 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
 		r.out_dir = out_default;
 	}
+	double t0 = now_seconds();
+	char *up = uptodate_path(&r);
+	uint64_t key = up ? uptodate_key(&r) : 0;
+	struct uptodate u;
+	if (key && uptodate_load(up, &u) == 0 && u.key == key &&
+	    (r.future || !u.next_future || build_now(&r) < u.next_future) &&
+	    output_unchanged(r.site_dir, r.out_dir) == 0) {
+		memset(res, 0, sizeof *res);
+		res->pages = u.pages;
+		res->posts = u.posts;
+		res->files = u.files;
+		res->unchanged = 1;
+		res->seconds = now_seconds() - t0;
+		free(up);
+		return 0;
+	}
+	if (up)
+		unlink(up); /* it describes the output only until this build swaps */
 	struct build_session *s = build_session_new(&r);
 	content_cache_free(s->content);
 	s->content = NULL; /* one build reads each file once */
 	related_cache_free(s->related);
 	s->related = NULL;
 	s->to_output = 1;
+	int warnings = d->warnings;
 	int errors = build_session_run(s, d, res);
+	if (!errors && up && key && d->warnings == warnings) {
+		/* the key again: a file changed during the build is not known to
+		 * be in it */
+		u = (struct uptodate){key, s->next_future, res->pages, res->posts, res->files};
+		if (uptodate_key(&r) == key)
+			uptodate_save(up, &u);
+	}
 	build_session_free(s);
+	free(up);
 	return errors;
 }

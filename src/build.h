@@ -24,6 +24,7 @@ struct build_result {
 	size_t rendered; /* pages rendered by this build */
 	size_t written;  /* files written by this build (a session leaves unchanged ones alone) */
 	size_t removed;  /* files a session deleted (pages that are gone) */
+	int unchanged;   /* nothing changed since the last build: its output was kept */
 	double seconds;
 };
 

@@ -214,7 +214,8 @@ static int cmd_build(int argc, char **argv)
 		return EXIT_SITE;
 	}
 	printf("folio: built %zu pages (%zu posts, %zu files) in %.0f ms%s\n", res.pages, res.posts, res.files,
-	       res.seconds * 1000, d.warnings ? " with warnings" : "");
+	       res.seconds * 1000,
+	       d.warnings ? " with warnings" : res.unchanged ? "; nothing changed, the output was kept" : "");
 	diag_fini(&d);
 	return EXIT_OK;
 }

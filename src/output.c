@@ -1034,3 +1034,80 @@ void live_close(struct live *l)
 	pthread_mutex_destroy(&l->lock);
 	free(l);
 }
+
+/* ---- an output as the last build left it ---- */
+
+char *output_cache_path(const char *site_dir, const char *out_dir, const char *name)
+{
+	char *out = absolute(out_dir), *site = realpath(site_dir, NULL);
+	char *p = NULL;
+	if (out && site) {
+		size_t n = strlen(site) + strlen(name) + 64;
+		p = xmalloc(n);
+		snprintf(p, n, "%s/.folio-cache/%s-%016llx", site, name,
+			 (unsigned long long)XXH3_64bits(out, strlen(out)));
+	}
+	free(out);
+	free(site);
+	return p;
+}
+
+/* same_walk: counts in *found the files below dir (rel its path in the
+ * output) that m has as they are; -1 at the first that it does not have,
+ * or has otherwise, and at anything but files and folders. */
+static int same_walk(const struct manifest *m, const char *dir, const char *rel, size_t *found)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return -1;
+	int rc = 0;
+	for (struct dirent *de; rc == 0 && (de = readdir(dh));) {
+		const char *name = de->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		if (!rel[0] && !strcmp(name, OUTPUT_MARKER))
+			continue; /* written before the manifest's files, not in it */
+		char path[PATH_MAX], r[PATH_MAX];
+		if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", name) >= (int)sizeof r) {
+			rc = -1;
+			break;
+		}
+		struct stat st;
+		if (lstat(path, &st) != 0) {
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = same_walk(m, path, r, found);
+		} else if (S_ISREG(st.st_mode)) {
+			const struct mfile *f = manifest_find(m, r);
+			if (!f || f->size != (uint64_t)st.st_size || f->mtime_ns != mtime_ns(&st) ||
+			    f->ino != (int64_t)st.st_ino)
+				rc = -1;
+			else
+				(*found)++;
+		} else {
+			rc = -1;
+		}
+	}
+	closedir(dh);
+	return rc;
+}
+
+int output_unchanged(const char *site_dir, const char *out_dir)
+{
+	char *mpath = output_cache_path(site_dir, out_dir, "output");
+	if (!mpath)
+		return -1;
+	struct manifest m;
+	memset(&m, 0, sizeof m);
+	int rc = -1;
+	if (has_marker(out_dir)) {
+		manifest_load(&m, mpath);
+		size_t found = 0;
+		if (m.n && same_walk(&m, out_dir, "", &found) == 0 && found == m.n)
+			rc = 0;
+	}
+	manifest_fini(&m);
+	free(mpath);
+	return rc;
+}

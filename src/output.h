@@ -68,6 +68,16 @@ size_t output_count(const struct output *o);
  * that of this output folder (malloc'd; NULL without a site folder). */
 char *output_cache_file(const struct output *o, const char *name);
 
+/* output_cache_path: the same file for the output folder out_dir of the
+ * site in site_dir, before any build begins (malloc'd; NULL when either
+ * cannot be resolved). */
+char *output_cache_path(const char *site_dir, const char *out_dir, const char *name);
+
+/* output_unchanged: 0 when out_dir holds exactly the files the last
+ * build's manifest lists, each as that build left it (size, time, inode),
+ * and nothing else but folio's marker; else -1. */
+int output_unchanged(const char *site_dir, const char *out_dir);
+
 /* output_link: rel as the last build left it (a hard link to its file),
  * if that build's manifest has it and the file is still the one it wrote;
  * else -1 and nothing is done (the caller writes it). Thread-safe. */

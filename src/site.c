@@ -770,8 +770,11 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		p->index = -1;
 		if (p->draft && !opts->drafts)
 			continue;
-		if (p->date.utc > opts->now && !opts->future)
+		if (p->date.utc > opts->now && !opts->future) {
+			if (!s->next_future || p->date.utc < s->next_future)
+				s->next_future = p->date.utc;
 			continue;
+		}
 		s->posts[s->nposts++] = p;
 	}
 	qsort(s->posts, s->nposts, sizeof *s->posts, cmp_post_date);

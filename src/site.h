@@ -61,6 +61,7 @@ struct site {
 	struct content *content;
 	struct post **posts; /* published, newest first */
 	size_t nposts;
+	int64_t next_future; /* the earliest date of a post left out as future; 0: none */
 	struct series **series; /* by weight, then title */
 	size_t nseries;
 	struct series **featured; /* for the home page */

@@ -1,0 +1,161 @@
+# test_uptodate.sh: a build that finds nothing changed keeps the output as
+# it is, and any change a build could see makes it build again: a post
+# touched or edited, a file added or deleted, a static file, a template,
+# folio.yml, the options, the output edited, added to or deleted from by
+# hand, a future post come due, and a build that warned.
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000
+site=$TMP/site
+cp -r examples/techblog "$site"
+rm -rf "$site/public" "$site/.folio-cache"
+pub=$site/public
+post=$site/content/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns.md
+kept="nothing changed, the output was kept"
+
+# fresh NAME: a full build into a folder of its own equals $pub
+fresh() {
+	rm -rf "$TMP/fresh" "$TMP/fresh-site"
+	cp -r "$site" "$TMP/fresh-site"
+	rm -rf "$TMP/fresh-site/public" "$TMP/fresh-site/.folio-cache"
+	"$FOLIO" build "$TMP/fresh-site" -o "$TMP/fresh" $opts >/dev/null 2>&1
+	d=$(diff -r -x .folio-output "$pub" "$TMP/fresh" 2>&1 | head -5)
+	out=$d
+	check "$1: the output is that of a full build" test -z "$d"
+}
+
+# counts: what the last build's closing line counted
+counts() { echo "$out" | sed -n 's/^folio: \(built [0-9]* pages ([0-9]* posts, [0-9]* files)\).*/\1/p'; }
+
+# builds NAME: a build that must do the work
+builds() {
+	run build "$site" $opts
+	check "$1: the build succeeds" test "$rc" -eq 0
+	check "$1: it is not taken as unchanged" test -n "$(echo "$out" | grep -v "$kept")"
+	last=$(counts)
+	fresh "$1"
+}
+
+# keeps NAME: a build that must find nothing to do
+keeps() {
+	before=$(find "$pub" -type f -exec stat -c '%n %i %Y' {} + | sort | cksum)
+	run build "$site" $opts
+	check "$1: the build succeeds" test "$rc" -eq 0
+	check "$1: it says nothing changed" contains "$out" "; $kept"
+	check "$1: the pages are counted as the last real build did" test "$(counts)" = "$last"
+	after=$(find "$pub" -type f -exec stat -c '%n %i %Y' {} + | sort | cksum)
+	check "$1: no file of the output was touched" test "$before" = "$after"
+}
+
+opts=
+run build "$site"
+last=$(counts)
+check "the first build succeeds" test "$rc" -eq 0
+check "the first build is a real one" test -z "$(echo "$out" | grep "$kept")"
+check "it keeps the state beside the manifest" test -n "$(ls "$site/.folio-cache" | grep '^uptodate-')"
+keeps "nothing changed"
+keeps "nothing changed, again"
+
+touch "$post"
+builds "a post touched"
+keeps "after a post was touched"
+
+printf '\nOne more paragraph.\n' >>"$post"
+builds "a post edited"
+check "the edit is in the output" grep -q "One more paragraph." "$pub/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns/index.html"
+keeps "after an edit"
+
+printf -- '---\ntitle: "A new post"\ndate: 2024-01-01\n---\nNew.\n' >"$site/content/posts/a-copy.md"
+builds "a post added"
+check "the new post is in the output" test -d "$pub/posts/a-copy"
+rm "$site/content/posts/a-copy.md"
+builds "a post deleted"
+check "the deleted post is gone" test ! -e "$pub/posts/a-copy"
+
+mkdir -p "$site/static/extra"
+echo "hello" >"$site/static/extra/hello.txt"
+builds "a static file added"
+check "the static file is in the output" test -f "$pub/extra/hello.txt"
+echo "hello again" >"$site/static/extra/hello.txt"
+builds "a static file edited"
+keeps "after static files"
+
+echo "editor state" >"$site/static/.hidden"
+keeps "a dot file added (folio skips them)"
+rm "$site/static/.hidden"
+
+mkdir -p "$site/templates"
+printf '{%% extends "base.html" %%}{%% block content %%}<p>about override</p>{%% endblock %%}\n' >"$site/templates/page.html"
+builds "a template added"
+rm "$site/templates/page.html"
+builds "a template removed"
+
+printf '\n# a comment\n' >>"$site/folio.yml"
+builds "folio.yml edited"
+keeps "after folio.yml"
+
+opts=--drafts
+builds "--drafts given"
+opts=
+builds "--drafts no longer given"
+keeps "the same options again"
+
+echo "by hand" >"$pub/index.html"
+builds "an output file edited by hand"
+echo "stray" >"$pub/stray.txt"
+builds "a file added to the output by hand"
+check "the stray file is gone" test ! -e "$pub/stray.txt"
+rm "$pub/about/index.html" 2>/dev/null || rm "$(find "$pub" -name index.html | tail -1)"
+builds "an output file deleted by hand"
+rm -rf "$pub"
+builds "the output deleted"
+keeps "after the output was made again"
+
+# a post dated after the clock is left out until the clock reaches it
+# (2026-09-22, before the example blog's own future posts)
+cat >"$site/content/posts/from-the-future.md" <<'MD'
+---
+title: "From the future"
+date: 2026-09-22T00:00:00Z
+---
+Not yet.
+MD
+run build "$site"
+check "a future post is left out" test ! -e "$pub/posts/from-the-future"
+run build "$site"
+check "while it is still future, nothing changed" contains "$out" "$kept"
+SOURCE_DATE_EPOCH=1790030000
+run build "$site"
+check "an hour before it, still nothing changed" contains "$out" "$kept"
+SOURCE_DATE_EPOCH=1790050000
+run build "$site"
+check "once the clock reaches it, the build is a real one" test -z "$(echo "$out" | grep "$kept")"
+check "and the post is in" test -d "$pub/posts/from-the-future"
+rm "$site/content/posts/from-the-future.md"
+run build "$site"
+last=$(counts)
+
+# a build that warned warns again
+mkdir -p "$site/content/posts/empty-bundle"
+run build "$site"
+check "a build with a warning succeeds" test "$rc" -eq 0
+check "it warns" contains "$err" "without index.md"
+run build "$site"
+check "the next build warns again" contains "$err" "without index.md"
+check "and is a real one" test -z "$(echo "$out" | grep "$kept")"
+rmdir "$site/content/posts/empty-bundle"
+
+# another output folder has its own state
+run build "$site" -o "$TMP/other"
+check "a build into another folder is a real one" test -z "$(echo "$out" | grep "$kept")"
+run build "$site" -o "$TMP/other"
+check "and then nothing changed there" contains "$out" "$kept"
+
+# a damaged state is no state
+for f in "$site"/.folio-cache/uptodate-*; do echo "garbage" >"$f"; done
+run build "$site"
+check "a damaged state: a real build" test "$rc" -eq 0
+check "a damaged state is not trusted" test -z "$(echo "$out" | grep "$kept")"
+keeps "after a damaged state"
+
+finish
