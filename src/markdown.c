@@ -1285,6 +1285,19 @@ static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmar
 	buf_fini(&folded);
 }
 
+/* has_fence: whether text holds ":::" anywhere (a directive may open
+ * there): memchr for each ':' beats memmem's general search. */
+static int has_fence(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	while (end - p >= 3 && (p = memchr(p, ':', (size_t)(end - p - 2)))) {
+		if (p[1] == ':' && p[2] == ':')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,
               const char *src, size_t src_len, const char *text, size_t len, int line_offset,
               struct md_doc *out)
@@ -1317,7 +1330,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	struct directive *dirs = NULL;
 	struct buf rewritten;
 	buf_init(&rewritten);
-	long nd = len && memmem(text, len, ":::", 3) ? directive_scan(a, d, path, src, src_len, text, len, line_offset, &dirs)
+	long nd = has_fence(text, len) ? directive_scan(a, d, path, src, src_len, text, len, line_offset, &dirs)
 						      : 0;
 	if (nd < 0)
 		r.errors++;
