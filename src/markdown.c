@@ -636,15 +636,16 @@ static struct str cut_summary(struct arena *a, const char *s, size_t n)
 
 /* ---- word counts ---- */
 
-/* ascii_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
- * any other ASCII character (md_init fills it). */
-static unsigned char ascii_class[128];
+/* byte_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
+ * any other ASCII character, 4 for a byte of a multibyte character (md_init
+ * fills it). */
+static unsigned char byte_class[256];
 
 static void wc_init(void)
 {
-	for (int c = 0; c < 128; c++) {
+	for (int c = 0; c < 256; c++) {
 		unsigned char u = (unsigned char)c;
-		ascii_class[c] = is_space(u) ? 0 : (u >= '0' && u <= '9') || is_alpha(u) ? 3 : 1;
+		byte_class[c] = c >= 0x80 ? 4 : is_space(u) ? 0 : (u >= '0' && u <= '9') || is_alpha(u) ? 3 : 1;
 	}
 }
 
@@ -683,19 +684,26 @@ static void wc_feed(struct wc *w, const char *s, size_t n)
 	size_t i = 0;
 	while (i < n) {
 		if (u[i] < 0x80) {
-			/* a run of ASCII, the common case, by table: 0 a space,
-			 * 1 another mark, 3 a letter or digit */
+			/* a run of ASCII, the common case, by table */
 			size_t words = w->words;
 			int in = w->in_word, al = w->alnum;
-			for (; i < n && u[i] < 0x80; i++) {
-				unsigned k = ascii_class[u[i]];
+			while (i < n) {
+				unsigned k = byte_class[u[i]];
+				if (k == 4)
+					break;
+				i++;
 				if (!k) {
 					words += (size_t)(in & al);
 					in = al = 0;
-				} else {
-					in = 1;
-					al |= (int)(k >> 1);
+					continue;
 				}
+				in = 1;
+				al |= (int)(k >> 1);
+				/* the rest of a word with a letter or digit tells
+				 * nothing more: skip to its end */
+				if (al)
+					while (i < n && (byte_class[u[i]] & 1))
+						i++;
 			}
 			w->words = words;
 			w->in_word = in;
