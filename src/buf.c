@@ -75,10 +75,9 @@ void buf_reset(struct buf *b)
 		b->p[0] = '\0';
 }
 
-void buf_reserve(struct buf *b, size_t n)
+/* grow: makes room for n more bytes (the slow path of reserve). */
+static void __attribute__((noinline)) grow(struct buf *b, size_t n)
 {
-	if (b->cap - b->len > n)
-		return;
 	size_t cap = b->cap ? b->cap : 64;
 	while (cap - b->len <= n) {
 		if (cap > ((size_t)-1) / 2) {
@@ -91,9 +90,20 @@ void buf_reserve(struct buf *b, size_t n)
 	b->cap = cap;
 }
 
+static inline void reserve(struct buf *b, size_t n)
+{
+	if (b->cap - b->len <= n)
+		grow(b, n);
+}
+
+void buf_reserve(struct buf *b, size_t n)
+{
+	reserve(b, n);
+}
+
 void buf_append(struct buf *b, const void *p, size_t n)
 {
-	buf_reserve(b, n);
+	reserve(b, n);
 	if (n)
 		memcpy(b->p + b->len, p, n);
 	b->len += n;
@@ -107,7 +117,7 @@ void buf_puts(struct buf *b, const char *s)
 
 void buf_putc(struct buf *b, int c)
 {
-	buf_reserve(b, 1);
+	reserve(b, 1);
 	b->p[b->len++] = (char)c;
 	b->p[b->len] = '\0';
 }

@@ -46,8 +46,15 @@ static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struc
 	struct buf t, b;
 	buf_init(&t);
 	buf_init(&b);
-	tval_to_text(&t, in, a);
-	buf_put_html(&b, t.p ? t.p : "", t.len);
+	struct str s;
+	if (in->kind == TV_STR) { /* a post's content in a feed: no copy first */
+		s = in->u.s;
+	} else {
+		tval_to_text(&t, in, a);
+		s = buf_str(&t);
+	}
+	buf_reserve(&b, s.len + s.len / 8);
+	buf_put_html(&b, s.p ? s.p : "", s.len);
 	buf_fini(&t);
 	*out = tv_safe((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});
 	buf_fini(&b);
