@@ -50,7 +50,7 @@ struct output {
 	char *manifest; /* its file, or NULL */
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
-	int failed; /* the errno of the first failed write: the build is lost, later files are not tried */
+	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
 };
 
 static void out_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
