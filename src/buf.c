@@ -4,6 +4,7 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -247,9 +248,39 @@ char *read_file(const char *path, size_t *len)
 	return buf_detach(&b, len);
 }
 
+/* FOLIO_FAIL_WRITE_AFTER=BYTES, a test hook (folio(1), ENVIRONMENT): a
+ * write that would take the bytes written through write_full by this
+ * process past BYTES fails with ENOSPC, as on a full disk. */
+static atomic_int fail_hook;      /* 0: the environment not read yet, 1: off, 2: on */
+static atomic_llong fail_after;   /* the limit, when on */
+static atomic_llong fail_written; /* bytes written so far */
+
+static int write_fails(size_t len)
+{
+	int h = atomic_load(&fail_hook);
+	if (h == 0) {
+		const char *v = getenv("FOLIO_FAIL_WRITE_AFTER");
+		char *end = NULL;
+		long long n = v && *v ? strtoll(v, &end, 10) : -1;
+		int want = n >= 0 && end && !*end ? 2 : 1;
+		if (want == 2)
+			atomic_store(&fail_after, n);
+		int expect = 0;
+		atomic_compare_exchange_strong(&fail_hook, &expect, want);
+		h = atomic_load(&fail_hook);
+	}
+	if (h != 2)
+		return 0;
+	return atomic_fetch_add(&fail_written, (long long)len) + (long long)len > atomic_load(&fail_after);
+}
+
 int write_full(int fd, const void *data, size_t len)
 {
 	const char *p = data;
+	if (write_fails(len)) {
+		errno = ENOSPC;
+		return -1;
+	}
 	while (len) {
 		ssize_t w = write(fd, p, len);
 		if (w < 0) {

@@ -58,7 +58,9 @@ uint64_t hash_bytes(const void *p, size_t n);
 char *read_file(const char *path, size_t *len);
 
 /* write_full: writes all of data to fd, again after EINTR and short
- * writes. 0, or -1 with errno set. */
+ * writes. 0, or -1 with errno set. Every file folio writes goes through
+ * it, so the test hook FOLIO_FAIL_WRITE_AFTER=BYTES (a full disk after
+ * BYTES bytes: ENOSPC) is here. */
 int write_full(int fd, const void *data, size_t len);
 
 #endif

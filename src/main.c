@@ -8,6 +8,7 @@
 
 #include "build.h"
 #include "diag.h"
+#include "output.h"
 #include "scaffold.h"
 #include "serve.h"
 #include "version.h"
@@ -203,8 +204,14 @@ static int cmd_build(int argc, char **argv)
 	struct diag d;
 	diag_init(&d, stderr);
 	d.defer = 1; /* sorted by place: the same order on any number of threads */
+	/* a folder that must not be replaced is refused before the site is
+	 * read (the build checks it again when it begins writing) */
+	char out_default[4096];
+	snprintf(out_default, sizeof out_default, "%s/public", req.site_dir);
 	struct build_result res;
-	int errors = build_site(&req, &d, &res);
+	int errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
+	if (!errors)
+		errors = build_site(&req, &d, &res);
 	diag_flush(&d);
 	if (errors) {
 		fprintf(stderr, "folio: %d error%s%s; nothing was written\n", d.errors ? d.errors : errors,

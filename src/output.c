@@ -11,9 +11,11 @@
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <sys/file.h>
 #include <sys/wait.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,7 +41,8 @@ struct manifest {
 
 struct output {
 	struct diag *d;
-	char *out;     /* the output folder as given */
+	char *out;     /* the output folder, absolute */
+	char *shown;   /* the output folder as given, for messages */
 	char *staging; /* the folder being written */
 	size_t files;
 	size_t linked; /* files taken from the last build's output */
@@ -47,7 +50,7 @@ struct output {
 	char *manifest; /* its file, or NULL */
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
-	int failed;
+	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
 };
 
 static void out_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -60,6 +63,49 @@ static void out_error(struct diag *d, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ---- test hooks (folio(1), ENVIRONMENT) ----
+ * FOLIO_KILL_AT=POINT:N: the build kills itself with SIGKILL, as `kill -9`
+ * would, the Nth time (default 1) it passes POINT, so that a test can stop
+ * it exactly there: staging (the staging folder made, no marker yet),
+ * marker (the marker written), write (a file written), link (a file linked
+ * from the last build), commit (about to swap), swap (swapped, the old site
+ * not yet deleted), aside (no RENAME_EXCHANGE: the old site moved aside,
+ * the new one not yet in), remove (a file of the old site deleted), removed
+ * (the old site gone, the manifest not yet saved), done (the manifest
+ * saved). FOLIO_NO_EXCHANGE=1: swap as on a file system without
+ * RENAME_EXCHANGE. */
+static struct {
+	char point[16];
+	long n;
+	atomic_long seen;
+	int no_exchange;
+} hook;
+static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
+
+static void hook_init(void)
+{
+	const char *v = getenv("FOLIO_KILL_AT");
+	if (v && *v) {
+		const char *colon = strchr(v, ':');
+		size_t n = colon ? (size_t)(colon - v) : strlen(v);
+		if (n < sizeof hook.point) {
+			memcpy(hook.point, v, n);
+			hook.n = colon ? strtol(colon + 1, NULL, 10) : 1;
+			if (hook.n < 1)
+				hook.n = 1;
+		}
+	}
+	const char *x = getenv("FOLIO_NO_EXCHANGE");
+	hook.no_exchange = x && *x && strcmp(x, "0");
+}
+
+static void kill_point(const char *point)
+{
+	pthread_once(&hook_once, hook_init);
+	if (hook.point[0] && !strcmp(point, hook.point) && atomic_fetch_add(&hook.seen, 1) + 1 == hook.n)
+		raise(SIGKILL);
+}
+
 static int has_marker(const char *dir)
 {
 	char p[PATH_MAX * 2 + 32];
@@ -67,11 +113,13 @@ static int has_marker(const char *dir)
 	return access(p, F_OK) == 0;
 }
 
+/* dir_is_empty: 1 only for a folder that can be read and holds nothing;
+ * a folder that cannot be read counts as full. */
 static int dir_is_empty(const char *dir)
 {
 	DIR *dh = opendir(dir);
 	if (!dh)
-		return 1;
+		return 0;
 	struct dirent *de;
 	int empty = 1;
 	while ((de = readdir(dh)))
@@ -83,16 +131,27 @@ static int dir_is_empty(const char *dir)
 	return empty;
 }
 
+/* replaceable: whether the folder at path may be swapped out and deleted:
+ * it is a folder (not a link to one) that carries the marker or is empty. */
+static int replaceable(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && (has_marker(path) || dir_is_empty(path));
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
+	kill_point("remove");
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 int remove_tree(const char *dir)
 {
-	return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+	/* FTW_PHYS: links are deleted, never followed; FTW_MOUNT: nothing on
+	 * another file system mounted inside is touched */
+	return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 /* absolute: dir made absolute, even if it does not exist yet (its parent
@@ -123,7 +182,55 @@ static int is_prefix_dir(const char *parent, const char *child)
 	return strncmp(parent, child, n) == 0 && (child[n] == '/' || child[n] == '\0' || (n == 1 && parent[0] == '/'));
 }
 
-/* clean_stale: removes staging folders of builds that were killed. */
+/* Names beside the output folder OUT: .OUT.folio-staging-PID (a build
+ * writing, or killed), .OUT.folio-old-PID (the old site moved aside for a
+ * moment where RENAME_EXCHANGE is missing). */
+#define STAGING_TAG "folio-staging-"
+#define ASIDE_TAG "folio-old-"
+
+/* lock_marker: a descriptor holding an exclusive lock on dir's marker, or
+ * -1 (no marker, or someone holds the lock: a build writing the folder,
+ * or the process deleting it). */
+static int lock_marker(const char *dir)
+{
+	char m[PATH_MAX * 2 + 32];
+	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+	int fd = open(m, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* restore_aside: out is missing, so a build that had to swap with two
+ * renames was killed between them: the old site it moved aside goes back.
+ * 1 if it did. */
+static int restore_aside(const char *parent, const char *base, const char *out)
+{
+	DIR *dh = opendir(parent);
+	if (!dh)
+		return 0;
+	char prefix[NAME_MAX + 32];
+	snprintf(prefix, sizeof prefix, ".%s." ASIDE_TAG, base);
+	struct dirent *de;
+	int done = 0;
+	while (!done && (de = readdir(dh))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		char p[PATH_MAX * 2];
+		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
+		int fd = lock_marker(p);
+		if (fd >= 0) {
+			done = rename(p, out) == 0;
+			close(fd);
+		}
+	}
+	closedir(dh);
+	return done;
+}
+
+/* clean_stale: removes the staging folders of builds that were killed. */
 static void clean_stale(const char *parent, const char *base)
 {
 	DIR *dh = opendir(parent);
@@ -141,14 +248,21 @@ static void clean_stale(const char *parent, const char *base)
 		 * build is writing it now: a running build holds a lock on its
 		 * marker, which the kernel drops when that process ends, killed
 		 * or not */
-		char m[PATH_MAX * 2 + 32];
-		snprintf(m, sizeof m, "%s/%s", p, OUTPUT_MARKER);
-		int fd = open(m, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		int fd = lock_marker(p);
+		if (fd >= 0) {
 			remove_tree(p);
-		close(fd);
+			close(fd);
+			continue;
+		}
+		/* a build killed before its marker: an empty folder, removed once
+		 * the process of its name is gone (rmdir never removes anything
+		 * else) */
+		const char *tag = de->d_name + strlen(prefix) - strlen("folio-");
+		if (!strncmp(tag, STAGING_TAG, strlen(STAGING_TAG))) {
+			long pid = strtol(tag + strlen(STAGING_TAG), NULL, 10);
+			if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+				rmdir(p);
+		}
 	}
 	closedir(dh);
 }
@@ -280,35 +394,126 @@ static int64_t mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
-struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
+/* why_refused: why the folder out (absolute) must not be replaced by a
+ * build of site (absolute, or NULL when it does not exist), or NULL.
+ * buf holds a reason that names a folder. */
+static const char *why_refused(const char *out, const char *site, char *buf, size_t n)
 {
-	char *out = absolute(out_dir), *site = realpath(site_dir, NULL);
+	if (!strcmp(out, "/"))
+		return "it is the root folder";
+	if (site && is_prefix_dir(out, site))
+		return "it is the site folder or contains it";
+	const char *home = getenv("HOME");
+	char *home_abs = home && *home ? realpath(home, NULL) : NULL;
+	const char *why = NULL;
+	if (home_abs && !strcmp(out, home_abs))
+		why = "it is your home folder";
+	else if (home_abs && is_prefix_dir(out, home_abs))
+		why = "it contains your home folder";
+	free(home_abs);
+	if (why)
+		return why;
+	/* the folders a build reads, and its cache; each also where a link
+	 * leads (content/ may be a link to a folder elsewhere) */
+	static const char *const srcs[] = {"content", "templates", "static", "data", ".folio-cache", NULL};
+	for (int i = 0; site && srcs[i] && !why; i++) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof p, "%s/%s", site, srcs[i]);
+		char *real = realpath(p, NULL);
+		int cache = !strcmp(srcs[i], ".folio-cache");
+		if (is_prefix_dir(p, out) || (real && is_prefix_dir(real, out))) {
+			snprintf(buf, n, cache ? "it is inside the site's cache folder %s/" : "it is inside the site's sources (%s/)",
+				 srcs[i]);
+			why = buf;
+		} else if (real && is_prefix_dir(out, real)) {
+			snprintf(buf, n, "it contains the site's %s/ folder (%s)", srcs[i], real);
+			why = buf;
+		}
+		free(real);
+	}
+	if (why)
+		return why;
+	struct stat st;
+	if (stat(out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return "it exists and is not a folder";
+		if (!has_marker(out) && !dir_is_empty(out))
+			return "it is not empty and was not made by folio (no " OUTPUT_MARKER " file in it); "
+			       "choose another folder with -o, or empty it yourself";
+	}
+	return NULL;
+}
+
+/* check_out: 0 if out_dir may be replaced by a build of site_dir; else -1
+ * after reporting why. *abs_out: out_dir made absolute (caller frees), if
+ * abs_out is not NULL and the check passed. */
+static int check_out(struct diag *d, const char *out_dir, const char *site_dir, char **abs_out)
+{
+	char *out = absolute(out_dir);
 	if (!out) {
 		out_error(d, out_dir, "the output folder's parent does not exist");
-		free(site);
+		return -1;
+	}
+	char *site = site_dir ? realpath(site_dir, NULL) : NULL, buf[PATH_MAX + 128];
+	const char *why = why_refused(out, site, buf, sizeof buf);
+	free(site);
+	if (why) {
+		/* a reason that does not say what to do gets the general advice */
+		out_error(d, out_dir, "refusing to write the site here: %s%s", why,
+			  strstr(why, "choose") ? "" : "; choose another folder with -o");
+		free(out);
+		return -1;
+	}
+	if (abs_out)
+		*abs_out = out;
+	else
+		free(out);
+	return 0;
+}
+
+int output_check(struct diag *d, const char *out_dir, const char *site_dir)
+{
+	return check_out(d, out_dir, site_dir, NULL);
+}
+
+/* write_marker: the staging folder's marker, locked before it has its
+ * name (made under another, then renamed), so that no other build's
+ * clean_stale can take it for a killed build's. The locked descriptor, or
+ * -1 with errno set. */
+static int write_marker(const char *staging)
+{
+	static const char text[] = "This folder was written by folio; each build replaces it whole.\n";
+	char tmp[PATH_MAX + 64], m[PATH_MAX + 32];
+	snprintf(tmp, sizeof tmp, "%s/%s.new", staging, OUTPUT_MARKER);
+	snprintf(m, sizeof m, "%s/%s", staging, OUTPUT_MARKER);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX) != 0 || write_full(fd, text, sizeof text - 1) != 0 || rename(tmp, m) != 0) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* disk_hint: what to add to a failed write's message. */
+static const char *disk_hint(int e)
+{
+	if (e == ENOSPC || e == EDQUOT)
+		return "; the disk is full: free some space and build again (the site already there is kept as it was)";
+	return " (the site already there is kept as it was)";
+}
+
+struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
+{
+	char *out;
+	if (check_out(d, out_dir, site_dir, &out))
 		return NULL;
-	}
-	const char *home = getenv("HOME");
-	char *home_abs = home ? realpath(home, NULL) : NULL;
-	const char *why = NULL;
-	if (!strcmp(out, "/"))
-		why = "it is the root folder";
-	else if (site && is_prefix_dir(out, site))
-		why = "it is the site folder or contains it";
-	else if (home_abs && !strcmp(out, home_abs))
-		why = "it is your home folder";
-	else if (site) {
-		static const char *const srcs[] = {"content", "templates", "static", "data", NULL};
-		for (int i = 0; srcs[i] && !why; i++) {
-			char p[PATH_MAX + 32];
-			snprintf(p, sizeof p, "%s/%s", site, srcs[i]);
-			if (is_prefix_dir(p, out))
-				why = "it is inside the site's sources";
-		}
-	}
-	free(home_abs);
 	/* the manifest of this output, kept with the site */
-	char *mpath = NULL;
+	char *mpath = NULL, *site = realpath(site_dir, NULL);
 	if (site) {
 		size_t n = strlen(site) + 64;
 		mpath = xmalloc(n);
@@ -316,56 +521,47 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 			 (unsigned long long)XXH3_64bits(out, strlen(out)));
 	}
 	free(site);
-	struct stat st;
-	if (!why && stat(out, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			why = "it exists and is not a folder";
-		else if (!dir_is_empty(out) && !has_marker(out))
-			why = "it is not empty and was not made by folio (no " OUTPUT_MARKER " file in it); "
-			      "choose another folder with -o, or empty it yourself";
-	}
-	if (why) {
-		out_error(d, out_dir, "refusing to write the site here: %s", why);
-		free(out);
-		free(mpath);
-		return NULL;
-	}
 	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
 	const char *parent = dirname(copy1), *base = basename(copy2);
+	struct stat st;
+	if (lstat(out, &st) != 0 && errno == ENOENT && restore_aside(parent, base, out)) {
+		struct diag_loc loc = {out_dir, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "a build was killed while it swapped the site in; the site it replaced is back");
+	}
 	clean_stale(parent, base);
 	struct output *o = xcalloc(1, sizeof *o);
 	o->d = d;
 	o->out = out;
+	o->shown = xstrndup(out_dir, strlen(out_dir));
 	o->manifest = mpath;
+	o->lock_fd = -1;
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->staging = xmalloc(n);
-	snprintf(o->staging, n, "%s/.%s.folio-staging-%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	snprintf(o->staging, n, "%s/.%s." STAGING_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
 	free(copy1);
 	free(copy2);
 	pthread_mutex_init(&o->lock, NULL);
 	if (mkdir(o->staging, 0755) != 0 && errno != EEXIST) {
-		out_error(d, o->staging, "cannot make the staging folder: %s", strerror(errno));
-		free(o->staging);
-		free(o->out);
-		free(o->manifest);
-		free(o);
-		return NULL;
-	}
-	/* the marker first: a killed build's staging folder is recognisably ours */
-	char m[PATH_MAX + 32];
-	snprintf(m, sizeof m, "%s/%s", o->staging, OUTPUT_MARKER);
-	o->lock_fd = -1;
-	FILE *f = fopen(m, "w");
-	if (!f || fputs("This folder was written by folio; each build replaces it whole.\n", f) < 0 || fclose(f) != 0) {
-		out_error(d, m, "cannot write: %s", strerror(errno));
+		int e = errno;
+		out_error(d, out_dir, "cannot make the staging folder %s beside it: %s%s", o->staging, strerror(e),
+			  disk_hint(e));
+		o->staging[0] = '\0';
 		output_abort(o);
 		return NULL;
 	}
-	o->lock_fd = open(m, O_RDONLY | O_CLOEXEC);
-	if (o->lock_fd >= 0)
-		flock(o->lock_fd, LOCK_EX);
+	kill_point("staging");
+	/* the marker first: a killed build's staging folder is recognisably ours */
+	o->lock_fd = write_marker(o->staging);
+	if (o->lock_fd < 0) {
+		int e = errno;
+		out_error(d, out_dir, "cannot write the marker of the staging folder %s: %s%s", o->staging, strerror(e),
+			  disk_hint(e));
+		output_abort(o);
+		return NULL;
+	}
 	if (o->manifest && has_marker(o->out))
 		manifest_load(&o->old, o->manifest);
+	kill_point("marker");
 	return o;
 }
 
@@ -394,26 +590,56 @@ static int safe_rel(const char *rel)
 	       !(strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/.."));
 }
 
+/* write_failed: rel could not be written (errno e). The first failure is
+ * reported, naming the file as it would be in the output; later ones are
+ * not (a full disk fails every file after the first, and the build is lost
+ * anyway), and later writes are not tried. Always -1. */
+static int write_failed(struct output *o, const char *rel, const char *what, int e)
+{
+	pthread_mutex_lock(&o->lock);
+	int first = !o->failed;
+	if (first)
+		o->failed = e ? e : EIO;
+	pthread_mutex_unlock(&o->lock);
+	if (first) {
+		char path[PATH_MAX * 2];
+		snprintf(path, sizeof path, "%s%s%s", o->shown,
+			 o->shown[0] && o->shown[strlen(o->shown) - 1] == '/' ? "" : "/", rel);
+		out_error(o->d, path, "%s: %s%s", what, strerror(e), disk_hint(e));
+	}
+	return -1;
+}
+
+static int lost(struct output *o)
+{
+	pthread_mutex_lock(&o->lock);
+	int f = o->failed;
+	pthread_mutex_unlock(&o->lock);
+	return f;
+}
+
 int output_write(struct output *o, const char *rel, const void *data, size_t len)
 {
 	if (!safe_rel(rel)) {
 		out_error(o->d, rel, "refusing to write outside the output folder");
 		return -1;
 	}
+	if (lost(o))
+		return -1;
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
-	if (make_parents(o->staging, path)) {
-		out_error(o->d, rel, "cannot make its folder: %s", strerror(errno));
-		return -1;
-	}
+	if (make_parents(o->staging, path))
+		return write_failed(o, rel, "cannot make its folder", errno);
 	struct mfile mf = {(char *)rel, XXH3_64bits(data, len), len, 0, 0, 0};
 	/* the same bytes as the last build's file, which is still as that
 	 * build left it: a second name for it instead of a new file */
 	const struct mfile *was = manifest_find(&o->old, rel);
 	if (was && was->hash == mf.hash && was->size == len) {
 		unlink(path); /* written once already in this build */
-		if (output_link(o, rel) == 0)
+		if (output_link(o, rel) == 0) {
+			kill_point("write");
 			return 0;
+		}
 	}
 	/* a new file, never one opened over an earlier name: one written
 	 * twice in a build may be a link to the last build's file, which must
@@ -421,28 +647,25 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		out_error(o->d, rel, "cannot write: %s", strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return write_failed(o, rel, "cannot write", errno);
 	if (write_full(fd, data, len) != 0) {
-		out_error(o->d, rel, "cannot write: %s", strerror(errno));
+		int e = errno;
 		close(fd);
-		return -1;
+		return write_failed(o, rel, "cannot write", e);
 	}
 	struct stat st;
 	if (fstat(fd, &st) == 0) {
 		mf.ino = (int64_t)st.st_ino;
 		mf.mtime_ns = mtime_ns(&st);
 	}
-	if (close(fd) != 0) {
-		out_error(o->d, rel, "cannot write: %s", strerror(errno));
-		return -1;
-	}
+	if (close(fd) != 0)
+		return write_failed(o, rel, "cannot write", errno);
 	pthread_mutex_lock(&o->lock);
 	o->files++;
 	manifest_add(&o->now, &mf);
 	pthread_mutex_unlock(&o->lock);
+	kill_point("write");
 	return 0;
 }
 
@@ -481,6 +704,7 @@ int output_link(struct output *o, const char *rel)
 	o->linked++;
 	manifest_add(&o->now, &mf);
 	pthread_mutex_unlock(&o->lock);
+	kill_point("link");
 	return 0;
 }
 
@@ -597,6 +821,7 @@ static void output_free(struct output *o)
 		close(o->lock_fd); /* releases the lock */
 	pthread_mutex_destroy(&o->lock);
 	free(o->staging);
+	free(o->shown);
 	free(o->out);
 	free(o);
 }
@@ -605,9 +830,9 @@ void output_abort(struct output *o)
 {
 	if (!o)
 		return;
-	if (has_marker(o->staging))
+	if (o->staging[0] && has_marker(o->staging))
 		remove_tree(o->staging);
-	else
+	else if (o->staging[0])
 		rmdir(o->staging);
 	output_free(o);
 }
@@ -617,11 +842,16 @@ void output_abort(struct output *o)
  * background: deleting tens of thousands of files can take longer than
  * the build, and nothing waits for it. That process holds the lock on the
  * marker, so a build started meanwhile leaves the folder to it (and
- * deletes it, should it be killed: clean_stale). Only called when no other
- * thread runs. */
+ * deletes it, should it be killed: clean_stale). A folder without the
+ * marker (an empty one that the first build replaced) is only rmdir'd.
+ * Only called when no other thread runs. */
 #define BACKGROUND_REMOVE_FILES 10000
 static void remove_old(const char *dir, size_t files)
 {
+	if (!has_marker(dir)) {
+		rmdir(dir);
+		return;
+	}
 	if (files < BACKGROUND_REMOVE_FILES) {
 		remove_tree(dir);
 		return;
@@ -653,6 +883,7 @@ static void remove_old(const char *dir, size_t files)
  * only costs the next build its links), and o freed. */
 static void committed(struct output *o)
 {
+	kill_point("removed");
 	if (o->manifest) {
 		char *dir = xstrndup(o->manifest, strlen(o->manifest));
 		mkdir(dirname(dir), 0755); /* the site's .folio-cache */
@@ -660,7 +891,60 @@ static void committed(struct output *o)
 		if (manifest_save(&o->now, o->manifest) != 0)
 			unlink(o->manifest);
 	}
+	kill_point("done");
 	output_free(o);
+}
+
+/* not_ours: reports that OUT, which was folio's when the build began, was
+ * replaced meanwhile by something else, which is left alone. -1. */
+static int not_ours(struct output *o)
+{
+	out_error(o->d, o->shown,
+		  "refusing to replace it: during the build it became something that folio did not make "
+		  "(it is not a folder, or it is not empty and has no " OUTPUT_MARKER " file); it is left as it is "
+		  "and the new site is not written; choose another folder with -o");
+	output_abort(o);
+	return -1;
+}
+
+/* swap_with_renames: the swap where RENAME_EXCHANGE is missing: the old
+ * site moved aside (its marker locked meanwhile, so that no other build
+ * takes it), the new one moved in, the old one deleted. A build killed
+ * between the two renames leaves no site at out, only the old one aside:
+ * the next build puts it back (restore_aside) before anything else. */
+static int swap_with_renames(struct output *o)
+{
+	char *copy1 = xstrndup(o->out, strlen(o->out)), *copy2 = xstrndup(o->out, strlen(o->out));
+	const char *parent = dirname(copy1), *base = basename(copy2);
+	char old[PATH_MAX + 64];
+	snprintf(old, sizeof old, "%s/.%s." ASIDE_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	free(copy1);
+	free(copy2);
+	int lock = lock_marker(o->out);
+	if (rename(o->out, old) != 0) {
+		out_error(o->d, o->shown, "cannot move the old site aside: %s (the site already there is kept as it was)",
+			  strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		output_abort(o);
+		return -1;
+	}
+	kill_point("aside");
+	if (rename(o->staging, o->out) != 0) {
+		int e = errno;
+		rename(old, o->out);
+		if (lock >= 0)
+			close(lock);
+		out_error(o->d, o->shown, "cannot move the new site into place: %s (the site already there is kept as it was)",
+			  strerror(e));
+		output_abort(o);
+		return -1;
+	}
+	if (lock >= 0)
+		close(lock);
+	remove_old(old, o->files);
+	committed(o);
+	return 0;
 }
 
 int output_commit(struct output *o)
@@ -683,45 +967,55 @@ int output_commit(struct output *o)
 	 * must not trust what it says of the folder */
 	if (o->manifest)
 		unlink(o->manifest);
+	kill_point("commit");
 	if (!has_marker(o->staging)) {
-		out_error(o->d, o->out, "the staging folder %s disappeared during the build (another folio removed it?); "
-				       "the old site is kept", o->staging);
+		out_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
+					 "the old site is kept", o->staging);
 		output_free(o);
 		return -1;
 	}
-	if (stat(o->out, &st) != 0) {
+	if (lstat(o->out, &st) != 0) {
+		/* the first build: rename(2) puts the whole folder in at once,
+		 * and fails rather than replace anything but an empty folder */
 		if (rename(o->staging, o->out) != 0) {
-			out_error(o->d, o->out, "cannot move the new site into place: %s", strerror(errno));
+			out_error(o->d, o->shown, "cannot move the new site into place: %s", strerror(errno));
 			output_abort(o);
 			return -1;
 		}
 		committed(o);
 		return 0;
 	}
-	/* the one atomic step: the new site and the old trade places */
-	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0) {
-		remove_old(o->staging, o->files); /* now the old site, with its marker */
-		committed(o);
-		return 0;
-	}
-	/* a file system without RENAME_EXCHANGE: two renames, the old site
-	 * kept until the new one is in place */
-	char old[PATH_MAX + 16];
-	snprintf(old, sizeof old, "%s.folio-old", o->staging);
-	if (rename(o->out, old) != 0) {
-		out_error(o->d, o->out, "cannot move the old site aside: %s", strerror(errno));
-		output_abort(o);
-		return -1;
-	}
-	if (rename(o->staging, o->out) != 0) {
+	/* what was checked when the build began may have changed since:
+	 * only a folder of folio's, or an empty one, is ever swapped out */
+	if (!replaceable(o->out))
+		return not_ours(o);
+	pthread_once(&hook_once, hook_init);
+	if (hook.no_exchange)
+		return swap_with_renames(o);
+	/* the one atomic step: the new site and the old trade places; a
+	 * reader sees the whole old site or the whole new one, never neither */
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) != 0) {
+		if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP)
+			return swap_with_renames(o);
 		int e = errno;
-		rename(old, o->out);
-		out_error(o->d, o->out, "cannot move the new site into place: %s", strerror(e));
+		out_error(o->d, o->shown, "cannot swap the new site in: %s (the site already there is kept as it was)%s",
+			  strerror(e),
+			  e == EBUSY || e == EXDEV ? "; folio swaps the whole folder, so it must not be a mount point" : "");
 		output_abort(o);
 		return -1;
 	}
-	if (has_marker(old))
-		remove_tree(old);
+	kill_point("swap");
+	/* the same check on what was actually swapped out, for a folder that
+	 * changed between the check and the swap: it goes back */
+	if (!replaceable(o->staging)) {
+		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0)
+			return not_ours(o);
+		out_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
+					 "now at %s: move it back yourself", o->staging);
+		output_free(o);
+		return -1;
+	}
+	remove_old(o->staging, o->files); /* now the old site, with its marker */
 	committed(o);
 	return 0;
 }
@@ -750,6 +1044,7 @@ struct live {
 	uint32_t *index; /* open addressing: position + 1 */
 	size_t index_cap;
 	unsigned long round;
+	int failed; /* a write of this round failed (reported once) */
 };
 
 static void live_reindex(struct live *l)
@@ -869,10 +1164,22 @@ int live_write(void *ctx, const char *rel, const void *data, size_t len)
 		pthread_mutex_unlock(&l->lock);
 		return 0;
 	}
+	int lost = l->failed;
 	pthread_mutex_unlock(&l->lock);
+	if (lost)
+		return -1; /* the round is lost: the files in place stay */
 	if (make_parents(l->dir, path) || write_new(tmp, data, len)) {
-		out_error(l->d, rel, "cannot write: %s", strerror(errno));
+		int e = errno;
 		unlink(tmp);
+		pthread_mutex_lock(&l->lock);
+		int first = !l->failed;
+		l->failed = 1;
+		pthread_mutex_unlock(&l->lock);
+		if (first)
+			out_error(l->d, rel, "cannot write: %s%s", strerror(e),
+				  e == ENOSPC || e == EDQUOT
+					  ? "; the disk is full: free some space (the last good build is still served)"
+					  : " (the last good build is still served)");
 		return -1;
 	}
 	pthread_mutex_lock(&l->lock);
@@ -989,6 +1296,7 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 		live_reindex(l);
 	}
 	l->round++;
+	l->failed = 0;
 	pthread_mutex_unlock(&l->lock);
 	if (written)
 		*written = w;
@@ -1019,6 +1327,7 @@ void live_abort(struct live *l)
 	l->n = keep;
 	live_reindex(l);
 	l->round++;
+	l->failed = 0;
 	pthread_mutex_unlock(&l->lock);
 }
 

@@ -12,16 +12,27 @@
 
 struct output;
 
-/* output_begin: checks that out_dir may be replaced (it does not exist, is
- * empty, or carries the marker; and it is not the site folder, one of its
- * parents, a folder of the site's sources, the home folder or /), removes
- * staging folders left by killed builds, and makes a new staging folder.
- * NULL after reporting the reason to d. */
+/* output_check: whether a build of site_dir may replace out_dir: it does
+ * not exist, or is an empty folder, or carries the marker; and it is not
+ * /, the site folder or one of its parents, inside the site's sources
+ * (content/, templates/, static/, data/, also where a link among them
+ * leads) or its .folio-cache/, a parent of one of those, or the home
+ * folder or one of its parents. 0, or -1 after reporting why (as "OUT:
+ * error: refusing to write the site here: WHY; HINT"). Nothing is changed. */
+int output_check(struct diag *d, const char *out_dir, const char *site_dir);
+
+/* output_begin: output_check, then: puts back the old site if a build was
+ * killed in the middle of a swap done with two renames, removes staging
+ * folders left by killed builds, and makes a new staging folder (with the
+ * marker, locked while the build runs). NULL after reporting the reason
+ * to d. */
 struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir);
 
 /* output_write: writes data as rel (e.g. "posts/x/index.html") in the
  * staging folder, making folders as needed. Thread-safe. 0, or -1 after
- * reporting to d. */
+ * reporting to d. The first write that fails (a full disk) is reported as
+ * "OUT/rel: error: cannot write: REASON; HINT"; after it, every write
+ * fails at once without a message. */
 int output_write(struct output *o, const char *rel, const void *data, size_t len);
 
 /* output_copy_tree: copies every file below src_dir to rel_dir ("" for the
@@ -53,9 +64,12 @@ long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_di
  * generated pages, or the other way round, as the caller decides). */
 int output_exists(struct output *o, const char *rel);
 
-/* output_commit: writes the marker and swaps the staging folder in with one
- * atomic rename (renameat2 RENAME_EXCHANGE; the old site is then deleted).
- * Frees o. 0, or -1 after reporting (the old output is then untouched). */
+/* output_commit: swaps the staging folder in with one atomic rename
+ * (renameat2 RENAME_EXCHANGE; the old site is then deleted), or two where
+ * the file system lacks it. The output is checked again just before and
+ * just after the swap: a folder that is no longer folio's is never
+ * deleted. Frees o. 0, or -1 after reporting (the old output is then
+ * untouched). */
 int output_commit(struct output *o);
 
 /* output_abort: deletes the staging folder; the old output stays. Frees o. */

@@ -70,10 +70,13 @@ static const char *refused(const char *dir, const char *site_dir)
 	return dend();
 }
 
+/* refusal: the message for dir refused for why; a reason without advice
+ * of its own gets the general one */
 static const char *refusal(const char *dir, const char *why)
 {
-	static char b[1024];
-	snprintf(b, sizeof b, "%s: error: refusing to write the site here: %s", dir, why);
+	static char b[4096];
+	snprintf(b, sizeof b, "%s: error: refusing to write the site here: %s%s", dir, why,
+		 strstr(why, "choose") ? "" : "; choose another folder with -o");
 	return b;
 }
 
@@ -261,11 +264,11 @@ static void test_refusals(void)
 	snprintf(path, sizeof path, "%s/content/../", site);
 	STR_EQ(refused(path, site), refusal(path, "it is the site folder or contains it"));
 	snprintf(path, sizeof path, "%s/static", site);
-	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources (static/)"));
 	snprintf(path, sizeof path, "%s/content/posts/out", site);
-	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources (content/)"));
 	snprintf(path, sizeof path, "%s/templates/public", site);
-	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources"));
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources (templates/)"));
 
 	/* the same through a relative path */
 	char cwd[4096];
@@ -273,7 +276,7 @@ static void test_refusals(void)
 	OK(chdir(site) == 0);
 	STR_EQ(refused(".", "."), refusal(".", "it is the site folder or contains it"));
 	STR_EQ(refused("..", "."), refusal("..", "it is the site folder or contains it"));
-	STR_EQ(refused("static", "."), refusal("static", "it is inside the site's sources"));
+	STR_EQ(refused("static", "."), refusal("static", "it is inside the site's sources (static/)"));
 	OK(chdir(cwd) == 0);
 
 	/* the home folder */
@@ -283,12 +286,36 @@ static void test_refusals(void)
 	mkdir(path, 0755);
 	setenv("HOME", path, 1);
 	STR_EQ(refused(path, site), refusal(path, "it is your home folder"));
+	/* and a parent of it */
+	snprintf(path, sizeof path, "%s/home/user", root);
+	mkdir(path, 0755);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof path, "%s/home", root);
+	STR_EQ(refused(path, site), refusal(path, "it contains your home folder"));
 	if (saved) {
 		setenv("HOME", saved, 1);
 		free(saved);
 	} else {
 		unsetenv("HOME");
 	}
+
+	/* the site's cache, and sources that are links to folders elsewhere:
+	 * inside where they lead, and a parent of it */
+	snprintf(path, sizeof path, "%s/.folio-cache", site);
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's cache folder .folio-cache/"));
+	char elsewhere[600], data_link[700];
+	snprintf(elsewhere, sizeof elsewhere, "%s/shared/data", root);
+	t_write(elsewhere, "authors.yml", "x");
+	snprintf(data_link, sizeof data_link, "%s/data", site);
+	OK(symlink(elsewhere, data_link) == 0);
+	snprintf(path, sizeof path, "%s/out", elsewhere);
+	STR_EQ(refused(path, site), refusal(path, "it is inside the site's sources (data/)"));
+	snprintf(path, sizeof path, "%s/shared", root);
+	char why[1600];
+	snprintf(why, sizeof why, "it contains the site's data/ folder (%s)", elsewhere);
+	STR_EQ(refused(path, site), refusal(path, why));
+	STR_EQ(t_read(elsewhere, "authors.yml"), "x");
+	unlink(data_link);
 
 	/* a file, and a folder whose parent is missing */
 	snprintf(path, sizeof path, "%s/a-file", root);
@@ -309,6 +336,120 @@ static void test_refusals(void)
 	if (o)
 		output_abort(o);
 	STR_EQ(dend(), "");
+}
+
+/* The output changes between output_begin and output_commit: another
+ * folder is moved in its place, or a file. The commit must not swap it out
+ * (and then delete it): the new site is dropped instead. */
+static void test_replaced_during_build(void)
+{
+	char moved[700];
+	snprintf(moved, sizeof moved, "%s/moved-away", root);
+	for (int kind = 0; kind < 2; kind++) {
+		dbegin();
+		struct output *o = output_begin(&d, out, site);
+		OK(o != NULL);
+		if (!o)
+			return;
+		INT_EQ(output_write(o, "index.html", "new", 3), 0);
+		/* meanwhile someone moves the site away and puts their own
+		 * things there */
+		OK(rename(out, moved) == 0);
+		if (kind == 0)
+			t_write(out, "thesis.tex", "years of work");
+		else
+			t_write(root, "out", "a file now");
+		INT_EQ(output_commit(o), -1);
+		char want[1200];
+		snprintf(want, sizeof want,
+			 "%s: error: refusing to replace it: during the build it became something that folio did not "
+			 "make (it is not a folder, or it is not empty and has no .folio-output file); it is left as "
+			 "it is and the new site is not written; choose another folder with -o",
+			 out);
+		STR_EQ(dend(), want);
+		if (kind == 0) {
+			STR_EQ(t_read(out, "thesis.tex"), "years of work");
+			INT_EQ(count_entries(out), 1);
+			t_rmtree(out);
+		} else {
+			STR_EQ(t_read(root, "out"), "a file now");
+			unlink(out);
+		}
+		INT_EQ(staging_count(), 0);
+		OK(rename(moved, out) == 0);
+	}
+}
+
+/* A build killed between the two renames of a swap without
+ * RENAME_EXCHANGE left no output, only the old site aside: the next build
+ * puts it back first. */
+static void test_aside_restored(void)
+{
+	char aside[700];
+	snprintf(aside, sizeof aside, "%s/.out.folio-old-99999", root);
+	OK(rename(out, aside) == 0);
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	OK(t_exists(out, OUTPUT_MARKER));
+	OK(!t_exists(aside, ""));
+	if (o)
+		output_abort(o);
+	char want[900];
+	snprintf(want, sizeof want,
+		 "%s: warning: a build was killed while it swapped the site in; the site it replaced is back", out);
+	STR_EQ(dend(), want);
+	STR_EQ(t_read(out, "style.css"), "css");
+	INT_EQ(staging_count(), 0);
+}
+
+/* A build killed before it wrote its marker leaves an empty staging
+ * folder: removed once no process has its number. */
+static void test_staging_without_marker(void)
+{
+	char dead[700], alive[700];
+	/* no process has a number above the kernel's limit (4194304) */
+	snprintf(dead, sizeof dead, "%s/.out.folio-staging-99999999", root);
+	snprintf(alive, sizeof alive, "%s/.out.folio-staging-1", root); /* init */
+	OK(mkdir(dead, 0755) == 0);
+	OK(mkdir(alive, 0755) == 0);
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	OK(!t_exists(dead, ""));
+	OK(t_exists(alive, ""));
+	if (o)
+		output_abort(o);
+	STR_EQ(dend(), "");
+	rmdir(alive);
+	INT_EQ(staging_count(), 0);
+}
+
+/* The first failed write is reported, naming the file in the output;
+ * later writes fail without a message (a full disk fails them all). */
+static void test_write_failure(void)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "a.html", "a", 1), 0);
+	/* the staging folder goes: every write after fails */
+	char staging[800];
+	snprintf(staging, sizeof staging, "%s/.out.folio-staging-%ld", root, (long)getpid());
+	t_rmtree(staging);
+	INT_EQ(output_write(o, "posts/b/index.html", "b", 1), -1);
+	INT_EQ(output_write(o, "c.html", "c", 1), -1);
+	output_abort(o);
+	char want[900];
+	snprintf(want, sizeof want,
+		 "%s/posts/b/index.html: error: cannot make its folder: No such file or directory (the site already "
+		 "there is kept as it was)",
+		 out);
+	STR_EQ(dend(), want);
+	STR_EQ(t_read(out, "style.css"), "css");
+	INT_EQ(staging_count(), 0);
 }
 
 static void test_remove_tree(void)
@@ -340,6 +481,10 @@ void test_output(void)
 	test_copy_tree();
 	test_stale_staging();
 	test_refusals();
+	test_replaced_during_build();
+	test_aside_restored();
+	test_staging_without_marker();
+	test_write_failure();
 	test_remove_tree();
 	t_rmtree(root);
 	free(root);
