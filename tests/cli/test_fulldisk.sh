@@ -32,6 +32,8 @@ full_msg() {
 
 SITE=$TMP/site
 cp -r examples/techblog "$SITE"
+# other builds of the example leave their caches in it: not on the small disk
+rm -rf "$SITE/.folio-cache" "$SITE/public"
 set_title "$SITE" "New Title"
 run build "$SITE" -o "$TMP/ref-new"
 check "the new site builds" test "$rc" -eq 0
