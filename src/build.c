@@ -1139,6 +1139,82 @@ static void uptodate_save(const char *path, const struct uptodate *u)
 		unlink(tmp); /* the next build does the work: slower, not wrong */
 }
 
+/* KEEP_OUTPUTS: how many output folders keep their state files (manifest,
+ * pages, uptodate) in .folio-cache; those of the folders built least
+ * recently go, so that building into many folders (tests, previews) does
+ * not grow the cache without end. */
+#define KEEP_OUTPUTS 8
+
+struct state_group {
+	char hash[17];
+	int64_t mtime_ns; /* its newest file */
+};
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct state_group *a = x, *b = y;
+	return a->mtime_ns > b->mtime_ns ? -1 : a->mtime_ns < b->mtime_ns ? 1 : strcmp(a->hash, b->hash);
+}
+
+static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", NULL};
+
+/* state_hash: the HASH of a state file's name KIND-HASH, or NULL. */
+static const char *state_hash(const char *name)
+{
+	for (int k = 0; STATE_KINDS[k]; k++) {
+		size_t n = strlen(STATE_KINDS[k]);
+		if (!strncmp(name, STATE_KINDS[k], n) && strlen(name + n) == 16 &&
+		    strspn(name + n, "0123456789abcdef") == 16)
+			return name + n;
+	}
+	return NULL;
+}
+
+/* prune_states: removes the state files of all but the KEEP_OUTPUTS output
+ * folders built last into the site's .folio-cache. */
+static void prune_states(const char *site_dir)
+{
+	char dir[PATH_MAX];
+	if (snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir) >= (int)sizeof dir)
+		return;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	struct state_group *g = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(dh));) {
+		const char *h = state_hash(de->d_name);
+		struct stat st;
+		if (!h || fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		int64_t t = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+		size_t i = 0;
+		while (i < n && strcmp(g[i].hash, h))
+			i++;
+		if (i == n) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				g = xrealloc(g, cap * sizeof *g);
+			}
+			memcpy(g[n].hash, h, 17);
+			g[n++].mtime_ns = t;
+		} else if (t > g[i].mtime_ns) {
+			g[i].mtime_ns = t;
+		}
+	}
+	if (n > KEEP_OUTPUTS) {
+		qsort(g, n, sizeof *g, cmp_group);
+		for (size_t i = KEEP_OUTPUTS; i < n; i++)
+			for (int k = 0; STATE_KINDS[k]; k++) {
+				char name[64];
+				snprintf(name, sizeof name, "%s%s", STATE_KINDS[k], g[i].hash);
+				(void)unlinkat(dirfd(dh), name, 0);
+			}
+	}
+	closedir(dh);
+	free(g);
+}
+
 /* build_now: the clock a build goes by (as stages_run reads it). */
 static int64_t build_now(const struct build_request *r)
 {
@@ -1192,6 +1268,8 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		if (uptodate_key(&r) == key)
 			uptodate_save(up, &u);
 	}
+	if (!errors)
+		prune_states(r.site_dir);
 	build_session_free(s);
 	free(up);
 	return errors;

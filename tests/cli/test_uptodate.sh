@@ -158,4 +158,18 @@ check "a damaged state: a real build" test "$rc" -eq 0
 check "a damaged state is not trusted" test -z "$(echo "$out" | grep "$kept")"
 keeps "after a damaged state"
 
+# the state of the 8 output folders built last is kept, no more
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	"$FOLIO" build "$site" -o "$TMP/many-$i" >/dev/null 2>&1
+done
+groups=$(ls "$site/.folio-cache" | sed -n 's/^\(output\|pages\|uptodate\)-//p' | sort -u | wc -l)
+check "the cache keeps the state of 8 output folders" test "$groups" -eq 8
+run build "$site" -o "$TMP/many-10"
+check "the folder built last still finds nothing changed" contains "$out" "$kept"
+run build "$site" -o "$TMP/many-1"
+check "one built long ago builds again" test -z "$(echo "$out" | grep "$kept")"
+cmp_out=$(diff -r "$TMP/many-1" "$TMP/many-10" 2>&1 | head -3)
+out=$cmp_out
+check "and gives the same site" test -z "$cmp_out"
+
 finish
