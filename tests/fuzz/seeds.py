@@ -9,6 +9,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             tests/math/, the code of tests/highlight/, every post body
   serve     the request targets and Host headers of tests/unit/test_serve.c
   image     every image file of tests/sites/
+  mdcache   .folio-cache/markdown.pack files holding the tests/markdown/
+            cases' HTML and tables of contents (the layout of mdcache.c)
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -16,6 +18,7 @@ import hashlib
 import os
 import re
 import shutil
+import struct
 import sys
 
 
@@ -182,6 +185,60 @@ def image_seeds(s):
                     s.add("image", f.read()[:65536])
 
 
+def toc_tree(text):
+    """A --- toc section ("h2 id | text | html", two spaces a level) as
+    nested (level, id, text, html, children)."""
+    root, stack = [], []
+    for line in text.split("\n"):
+        m = re.match(r"( *)h([1-6]) (.*?) \| (.*?) \| (.*)$", line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 2
+        node = (int(m.group(2)), m.group(3), m.group(4), m.group(5), [])
+        del stack[depth:]
+        (stack[-1][4] if stack else root).append(node)
+        stack.append(node)
+    return root
+
+
+def pack_toc(toc):
+    out = b""
+    for level, id_, text, html, children in toc:
+        f = [x.encode() for x in (id_, text, html)]
+        out += struct.pack("<5Q", level, len(children), *map(len, f)) + b"".join(f) + pack_toc(children)
+    return out
+
+
+def pack_blob(html, summary, toc):
+    h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
+    words = len(re.sub(r"<[^>]*>", " ", html).split())
+    head = struct.pack("<10Q4i", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0)
+    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc)
+
+
+def pack_file(blobs):
+    out = b"folio-md-pack 1\n" + struct.pack("<Q", len(blobs))
+    for i, (blob, reads_files) in enumerate(blobs):
+        key = hashlib.sha1(blob).digest()[:16]
+        out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)
+    return out
+
+
+def mdcache_seeds(s):
+    blobs = []
+    for path in sorted(glob("tests/markdown", ".txt")):
+        for case in spec_cases(path):
+            html = section(case, "html")
+            if html is None:
+                continue
+            toc = toc_tree(section(case, "toc") or "")
+            summary = section(case, "summary_html") or html.split("\n")[0]
+            blobs.append((pack_blob(html, summary, toc), len(blobs) % 3 == 0))
+    s.add("mdcache", pack_file([]))
+    for i in range(0, len(blobs), 3):
+        s.add("mdcache", pack_file(blobs[i:i + 3]))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -193,7 +250,7 @@ def main():
         sys.exit("usage: seeds.py OUT")
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
-               "image": image_seeds}
+               "image": image_seeds, "mdcache": mdcache_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
