@@ -20,6 +20,10 @@
  * opened and closed for every input (in memory), so that a formula seen
  * before is typeset again.
  *
+ * Each rendered document is also stored in a pack file of the Markdown
+ * cache and read back (what the next build would use), which must give the
+ * same document.
+ *
  * With FUZZ_SHOW set in the environment, the HTML and the diagnostics of
  * each input are printed (to look at what an input does). */
 #include "fuzz.h"
@@ -27,11 +31,14 @@
 #include "highlight.h"
 #include "markdown.h"
 #include "math.h"
+#include "mdcache.h"
 
 #define MAX_FORMULAS 8
 #define ASSETS "tests/sites/media-figures/site"
 
 static int formulas;
+static const char *dir;
+static char pack[4096];
 
 static int typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out, struct buf *err,
 		   int *err_pos)
@@ -54,6 +61,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	dir = fuzz_tmpdir();
+	snprintf(pack, sizeof pack, "%s/markdown.pack", dir);
 	/* Load KaTeX and every grammar once, so that the first inputs are not
 	 * slow and what stays loaded is not taken for a leak. */
 	struct math_cache *mc = math_cache_open(NULL, macros, sizeof macros / sizeof *macros);
@@ -91,6 +100,49 @@ static void check_toc(const struct md_toc *t, size_t n, int parent_level, size_t
 		(*count)++;
 		check_toc(t[i].children, t[i].nchildren, t[i].level, count);
 	}
+}
+
+static int str_same(struct str a, struct str b)
+{
+	return a.len == b.len && (!a.len || !memcmp(a.p, b.p, a.len));
+}
+
+static int toc_same(const struct md_toc *a, const struct md_toc *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].level != b[i].level || a[i].nchildren != b[i].nchildren || !str_same(a[i].id, b[i].id) ||
+		    !str_same(a[i].text, b[i].text) || !str_same(a[i].html, b[i].html) ||
+		    !toc_same(a[i].children, b[i].children, a[i].nchildren))
+			return 0;
+	return 1;
+}
+
+/* cache_round_trip: doc stored in the pack file and read back by a new
+ * cache, as a build and the next one do, is the same document. */
+static void cache_round_trip(const struct md_doc *doc, const char *body, size_t len, int line_offset)
+{
+	fuzz_unlink(dir, "markdown.pack");
+	struct md_key k = md_cache_key(1, 0, "content/posts/fuzz.md", len, md_cache_body_hash(body, len), line_offset,
+				       NULL);
+	struct md_cache *c = md_cache_open(pack);
+	md_cache_put(c, &k, 7, doc);
+	if (md_cache_save(c) != 0)
+		fuzz_die(pack);
+	md_cache_free(c);
+	c = md_cache_open(pack);
+	struct arena *a = arena_new();
+	struct md_doc got;
+	if (!md_cache_get(c, &k, 7, a, &got) || !str_same(got.html, doc->html) ||
+	    !str_same(got.summary_html, doc->summary_html) || !str_same(got.summary_text, doc->summary_text) ||
+	    got.ntoc != doc->ntoc || !toc_same(got.toc, doc->toc, got.ntoc) || got.nheadings != doc->nheadings ||
+	    got.words != doc->words || got.code_words != doc->code_words || got.images != doc->images ||
+	    got.cjk_chars != doc->cjk_chars || got.math_spans != doc->math_spans || got.has_more != doc->has_more ||
+	    got.has_model3d != doc->has_model3d || got.has_video != doc->has_video) {
+		fprintf(stderr, "the Markdown cache gives another document than was stored\n");
+		abort();
+	}
+	arena_free(a);
+	md_cache_free(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -148,6 +200,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		md_slugify(&slug, doc.toc[i].text);
 		buf_fini(&slug);
 	}
+
+	cache_round_trip(&doc, body, len, line_offset);
 
 	diag_fini(&d);
 	buf_fini(&cap);

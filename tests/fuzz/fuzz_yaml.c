@@ -18,7 +18,9 @@
  * The files are written to a scratch site folder, so that the real loaders
  * read them. Every part is also given to yaml_parse in memory, and the tree
  * to the typed views and to tval_from_yaml (data files become template
- * values). */
+ * values). The content is then loaded twice more through a content cache,
+ * as folio serve's rebuilds do: the second load, from the cache, must give
+ * the same files and the same number of errors. */
 #include "fuzz.h"
 
 #include "config.h"
@@ -98,6 +100,32 @@ static void in_memory(struct arena *a, struct diag *d, const struct fuzz_part *p
 	(void)parse_date_text(a, line, "America/New_York", &date, &why);
 }
 
+/* loaded: what a load gave, for comparing loads. */
+struct loaded {
+	size_t nposts, nseries, npages, ndata, nfailed;
+	int errors;
+	uint64_t titles; /* a hash of the posts' slugs and titles, in order */
+};
+
+static struct loaded load(struct arena *a, const struct config *cfg, struct content_cache *cc)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	struct content c;
+	struct loaded l = {0};
+	l.errors = content_load_cached(a, &d, site, cfg, &c, cc);
+	l.nposts = c.nposts;
+	l.nseries = c.nseries;
+	l.npages = c.npages;
+	l.ndata = c.ndata;
+	l.nfailed = c.nfailed;
+	for (size_t i = 0; i < c.nposts; i++)
+		l.titles = l.titles * 31 + hash_bytes(c.posts[i]->slug.p, c.posts[i]->slug.len) * 7 +
+			   hash_bytes(c.posts[i]->title.p, c.posts[i]->title.len);
+	diag_fini(&d);
+	return l;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (size_t i = 0; i < nwritten; i++)
@@ -145,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in_memory(a, &d, &parts[i], &json);
 
 	/* as a build runs them (build.c, stages_run) */
+	int before;
 	struct config cfg;
 	config_load(a, &d, site, NULL, &cfg);
 	if (!cfg.root || cfg.root->kind != YNODE_MAP) {
@@ -152,8 +181,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&cfg, 0, sizeof cfg);
 		cfg.timezone = STR_LIT("UTC");
 	}
+	before = d.errors;
 	struct content c;
 	content_load(a, &d, site, &cfg, &c);
+
+	/* as folio serve loads it: the second time from the cache */
+	struct content_cache *cc = content_cache_new();
+	struct loaded first = load(a, &cfg, cc), again = load(a, &cfg, cc);
+	if (first.nposts != again.nposts || first.nseries != again.nseries || first.npages != again.npages ||
+	    first.ndata != again.ndata || first.nfailed != again.nfailed || first.errors != again.errors ||
+	    first.titles != again.titles || first.nposts != c.nposts || first.errors != d.errors - before) {
+		fprintf(stderr, "a load through the content cache differs\n");
+		abort();
+	}
+	content_cache_free(cc);
 
 	diag_fini(&d);
 	buf_fini(&cap);
