@@ -23,14 +23,14 @@ static inline void fuzz_die(const char *what)
 	abort();
 }
 
-/* fuzz_tmpdir: a new empty folder under $TMPDIR (or /tmp), kept for the
+/* fuzz_tmpdir: a new empty folder under $TMPDIR (or P_tmpdir), kept for the
  * process (one per target process; the run script deletes its parent).
  * Static storage. */
 static inline const char *fuzz_tmpdir(void)
 {
 	static char dir[4096];
 	const char *t = getenv("TMPDIR");
-	snprintf(dir, sizeof dir, "%s/folio-fuzz-XXXXXX", t && *t ? t : "/tmp");
+	snprintf(dir, sizeof dir, "%s/folio-fuzz-XXXXXX", t && *t ? t : P_tmpdir);
 	if (!mkdtemp(dir))
 		fuzz_die("mkdtemp");
 	return dir;
