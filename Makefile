@@ -150,5 +150,51 @@ demo: deps
 	@$(MAKE) --no-print-directory folio
 	./folio serve examples/techblog --port 8080
 
+# ---- fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang
+# into build/fuzz: folio's objects with ASan, UBSan and the fuzzer's
+# coverage. The grammars, the highlight queries and KaTeX (EXTRA_OBJ) are
+# the release flavour's objects, not instrumented: generated code and data,
+# not folio's, which would take minutes to build again. `make fuzz
+# FUZZ_SECONDS=N` installs clang if it is missing, builds every target,
+# replays tests/fuzz/regressions/TARGET/*, then fuzzes each target for N
+# seconds (tests/fuzz/run.sh); a crash, leak or hang fails it. The fuzz
+# build lowers the template engine's step and memory budgets, so that a
+# runaway loop ends quickly.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_B := build/fuzz
+FUZZ_TARGETS := yaml tmpl markdown serve image mdcache
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432
+FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+.PHONY: fuzz fuzz-build fuzz-run
+.PRECIOUS: $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o)
+
+$(FUZZ_B)/build/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
+
+$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+
+$(FUZZ_B)/src/highlight.o: | deps/.stamp-highlight
+$(FUZZ_B)/src/math.o: | $(MATH_DIR)/.stamp
+
+$(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+
+fuzz:
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz-run: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
 clean:
 	rm -rf build folio

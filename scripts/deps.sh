@@ -4,6 +4,7 @@
 # packages folio pins (cmark-gfm 0.29.0.gfm.13) are fetched with a private apt
 # configuration and unpacked into deps/ without touching the system. On a
 # Debian 13 system they come from plain apt-get install instead.
+# `deps.sh fuzz` (make fuzz) also installs clang with libFuzzer.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -21,6 +22,23 @@ if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then sudo_cmd="sudo"; fi
 fi
 
+# fuzz_links: whether clang links a libFuzzer target (the fuzzer runtime
+# is in libclang-rt-N-dev, which the clang package only recommends).
+fuzz_links() {
+	command -v clang >/dev/null 2>&1 || return 1
+	t=$(mktemp -d)
+	printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' >"$t/f.c"
+	clang -fsanitize=fuzzer,address,undefined -o "$t/f" "$t/f.c" >/dev/null 2>&1
+	r=$?
+	rm -rf "$t"
+	return $r
+}
+if [ "${1:-}" = fuzz ] && ! fuzz_links; then
+	SYSTEM_PKGS="$SYSTEM_PKGS clang"
+fi
+
 missing=""
 for p in $SYSTEM_PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -34,6 +52,19 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
 else
 	say "Debian packages present ($SYSTEM_PKGS)"
+fi
+if [ "${1:-}" = fuzz ]; then
+	if ! fuzz_links; then
+		v=$(clang -dumpversion | cut -d. -f1)
+		say "installing libclang-rt-$v-dev (libFuzzer)"
+		$sudo_cmd apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null
+	fi
+	if ! fuzz_links; then
+		say "error: clang cannot link a libFuzzer target (-fsanitize=fuzzer)" >&2
+		exit 1
+	fi
+	say "clang $(clang -dumpversion) links libFuzzer targets"
 fi
 
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")

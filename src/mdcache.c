@@ -25,6 +25,7 @@ struct entry {
 	int used;   /* since the last sweep */
 	int mapped;  /* the blob is in the file's mapping (not freed) */
 	int in_file; /* the file holds this entry */
+	int damaged; /* from the file, and not a whole blob: never returned */
 };
 
 struct md_cache {
@@ -144,12 +145,61 @@ static struct md_toc *get_toc(struct arena *a, const char **p, size_t n)
 	return t;
 }
 
+/* toc_whole: whether n entries of a table of contents (and their
+ * children, depth levels down at most) lie within [*p, end); moves *p past
+ * them. */
+static int toc_whole(const char **p, const char *end, uint64_t n, int depth)
+{
+	if (n && depth > 6) /* headings have six levels */
+		return 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t f[5];
+		if ((size_t)(end - *p) < sizeof f)
+			return 0;
+		memcpy(f, *p, sizeof f);
+		*p += sizeof f;
+		if (f[0] < 1 || f[0] > 6)
+			return 0;
+		for (int j = 2; j < 5; j++) {
+			if (f[j] > (uint64_t)(end - *p))
+				return 0;
+			*p += f[j];
+		}
+		if (!toc_whole(p, end, f[1], depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+/* blob_whole: whether a blob read from the pack file is one md_cache_put
+ * made: its strings (each with its NUL) and its table of contents within
+ * its len bytes. The file may be damaged (a disk, an editor, another
+ * program), and a length taken on trust would point md_cache_get's
+ * strings anywhere. */
+static int blob_whole(const char *blob, size_t len)
+{
+	struct header h;
+	if (len < sizeof h)
+		return 0;
+	memcpy(&h, blob, sizeof h);
+	const char *p = blob + sizeof h, *end = blob + len;
+	const uint64_t strs[3] = {h.html, h.summary_html, h.summary_text};
+	for (int i = 0; i < 3; i++) {
+		if (strs[i] >= (uint64_t)(end - p) || p[strs[i]] != '\0')
+			return 0;
+		p += strs[i] + 1;
+	}
+	return toc_whole(&p, end, h.ntoc, 1);
+}
+
 int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
                  struct md_doc *doc)
 {
 	pthread_mutex_lock(&c->lock);
 	struct entry *e = find(c, k);
-	if (!e->blob || (e->reads_files && e->stamp != files_stamp)) {
+	if (e->blob && e->mapped && !e->damaged && !blob_whole(e->blob, e->len))
+		e->damaged = 1; /* a miss; md_cache_put replaces it */
+	if (!e->blob || e->damaged || (e->reads_files && e->stamp != files_stamp)) {
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
@@ -226,7 +276,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 
 	pthread_mutex_lock(&c->lock);
 	struct entry *e = find(c, k);
-	if (e->blob && !(e->reads_files && e->stamp != files_stamp)) {
+	if (e->blob && !e->damaged && !(e->reads_files && e->stamp != files_stamp)) {
 		/* the same document twice in one build: keep the first (a build
 		 * may be pointing into it) */
 		e->used = 1;
@@ -242,7 +292,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 		if (!e->mapped)
 			free(e->blob);
 	}
-	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0};
+	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0};
 	c->n++;
 	c->bytes += len;
 	if (c->n * 2 > c->cap)
@@ -329,14 +379,16 @@ struct md_cache *md_cache_open(const char *path)
 			break;
 		struct entry *e = find(c, &k);
 		if (!e->blob) {
-			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1};
+			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0};
 			c->n++;
 			c->bytes += (size_t)bl;
 			c->from_file++;
 			if (c->n * 2 > c->cap)
 				grow(c);
 		}
-		p += (bl + 7) & ~(uint64_t)7;
+		/* the last blob's padding may be cut off */
+		uint64_t padded = (bl + 7) & ~(uint64_t)7;
+		p += padded < (uint64_t)(end - p) ? padded : (uint64_t)(end - p);
 	}
 	c->map = map;
 	c->map_len = len;

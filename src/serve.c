@@ -170,6 +170,9 @@ int serve_host_ok(const char *host, const char *bind, int port)
 		if (!strcmp(bind, "0.0.0.0") || !strcmp(bind, "::")) {
 			/* any IP literal: DNS rebinding needs a name */
 			char h[INET6_ADDRSTRLEN + 8];
+			if (strlen(host) >= sizeof h)
+				return 0; /* no IP literal with a port is this long: cut
+				           * to fit, "[v6]:port.evil.example" would pass */
 			snprintf(h, sizeof h, "%s", host);
 			unsigned char addr[16];
 			if (h[0] == '[') {

@@ -279,9 +279,14 @@ struct call_frame {
 
 #define TMPL_MAX_FRAMES 128
 /* A render's budget of loop iterations and macro calls, and the fixed part
- * of its scratch memory budget (the rest is 4 times max_output). */
+ * of its scratch memory budget (the rest is 4 times max_output). The fuzz
+ * build lowers both (-D), so that a runaway loop ends within milliseconds. */
+#ifndef TMPL_MAX_STEPS
 #define TMPL_MAX_STEPS 100000000
+#endif
+#ifndef TMPL_MEMORY_BASE
 #define TMPL_MEMORY_BASE ((size_t)128 << 20)
+#endif
 
 struct render {
 	const struct tmpl_env *env;

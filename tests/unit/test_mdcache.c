@@ -1,7 +1,7 @@
 /* test_mdcache.c: the Markdown cache of a session: keys, body hashes, a
  * document stored and found again field by field (its table of contents
- * too), the files stamp, sweeps, a key put twice, a growing table and
- * concurrent use. */
+ * too), the files stamp, sweeps, a key put twice, a growing table,
+ * concurrent use and a damaged pack file. */
 #include "harness.h"
 
 #include "arena.h"
@@ -472,6 +472,115 @@ static void test_threads(void)
 	md_cache_free(c);
 }
 
+/* ---- a damaged pack file ---- */
+
+/* The pack's layout (mdcache.c): a 24-byte head, then each entry's 40
+ * bytes (key, stamp, reads_files, length) before its blob, padded to 8
+ * bytes; a blob's header starts with the lengths of the three strings and
+ * the number of TOC entries, and ends 96 bytes in. */
+#define PACK_HEAD 24
+#define PACK_ENTRY 40
+#define BLOB_HEADER 96
+
+/* write_pack: writes len bytes of data as path. */
+static void write_pack(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	OK(f != NULL);
+	if (f) {
+		OK(fwrite(data, 1, len, f) == len);
+		fclose(f);
+	}
+}
+
+/* A damaged .folio-cache/markdown.pack: a blob whose lengths are not
+ * those of its bytes was returned as it was, with strings running past it
+ * (found by the mdcache fuzz target; tests/fuzz/regressions/mdcache/
+ * holds its inputs). Such an entry is a miss now, which the next put
+ * replaces, and the file's other entries are still found. */
+static void test_damaged_pack(void)
+{
+	char *dir = t_tmpdir();
+	char path[4096];
+	snprintf(path, sizeof path, "%s/markdown.pack", dir);
+	struct md_doc d = sample(), empty;
+	memset(&empty, 0, sizeof empty);
+	struct md_key k1 = key_of("content/posts/a.md"), k2 = key_of("content/posts/b.md");
+	struct md_cache *c = md_cache_open(path);
+	md_cache_put(c, &k1, 0, &d);
+	md_cache_put(c, &k2, 0, &empty);
+	INT_EQ(md_cache_save(c), 0);
+	md_cache_free(c);
+	size_t len;
+	char *good = read_file(path, &len);
+	OK(good && len > PACK_HEAD + 2 * PACK_ENTRY + 2 * BLOB_HEADER);
+	if (!good)
+		return;
+	/* the sample's blob, first or second in the file */
+	size_t blob = PACK_HEAD + PACK_ENTRY;
+	struct md_key first;
+	memcpy(&first, good + PACK_HEAD, sizeof first);
+	if (!key_eq(first, k1)) {
+		uint64_t bl;
+		memcpy(&bl, good + PACK_HEAD + 32, sizeof bl);
+		blob += ((size_t)bl + 7) / 8 * 8 + PACK_ENTRY;
+	}
+	uint64_t html, sh, st;
+	memcpy(&html, good + blob, 8);
+	memcpy(&sh, good + blob + 8, 8);
+	memcpy(&st, good + blob + 16, 8);
+	INT_EQ(html, d.html.len);
+	/* the first TOC entry: level, children, and its strings' lengths */
+	size_t toc = blob + BLOB_HEADER + html + sh + st + 3;
+
+	static const struct {
+		size_t at;      /* in the sample's blob, or past BLOB_HEADER: in its first TOC entry */
+		uint64_t value; /* written there */
+	} damage[] = {
+	    {0, 1u << 20},                    /* html longer than the blob */
+	    {0, 1},                           /* html shorter: its NUL is not where it says */
+	    {8, UINT64_MAX},                  /* summary_html: no length fits */
+	    {16, UINT64_MAX - 1},             /* summary_text: the + 1 wraps */
+	    {24, (uint64_t)1 << 40},          /* a TOC of 2^40 entries */
+	    {BLOB_HEADER + 0, 7},             /* a heading of level 7 */
+	    {BLOB_HEADER + 8, 1000},          /* children that are not there */
+	    {BLOB_HEADER + 24, 1u << 20},     /* a TOC entry's text past the blob */
+	};
+	struct arena *a = arena_new();
+	for (size_t i = 0; i < sizeof damage / sizeof *damage; i++) {
+		char *bad = malloc(len);
+		memcpy(bad, good, len);
+		size_t at = damage[i].at < BLOB_HEADER ? blob + damage[i].at : toc + damage[i].at - BLOB_HEADER;
+		memcpy(bad + at, &damage[i].value, sizeof damage[i].value);
+		write_pack(path, bad, len);
+		free(bad);
+		c = md_cache_open(path);
+		INT_EQ(md_cache_count(c), 2);
+		struct md_doc got;
+		INT_EQ(md_cache_get(c, &k1, 0, a, &got), 0);
+		INT_EQ(md_cache_get(c, &k1, 0, a, &got), 0); /* still */
+		INT_EQ(md_cache_get(c, &k2, 0, a, &got), 1);
+		doc_same(&got, &empty);
+		/* the build renders it again and stores it over the damaged one */
+		md_cache_put(c, &k1, 0, &d);
+		INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
+		doc_same(&got, &d);
+		INT_EQ(md_cache_count(c), 2);
+		md_cache_free(c);
+	}
+	/* the file as written is whole */
+	write_pack(path, good, len);
+	c = md_cache_open(path);
+	struct md_doc got;
+	INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
+	doc_same(&got, &d);
+	md_cache_free(c);
+	arena_free(a);
+	free(good);
+	t_rmtree(dir);
+	free(dir);
+}
+
 void test_mdcache(void)
 {
 	t_current = "mdcache";
@@ -482,6 +591,7 @@ void test_mdcache(void)
 	test_sweep();
 	test_many();
 	test_threads();
+	test_damaged_pack();
 	arena_free(arena);
 	arena = NULL;
 }

@@ -146,6 +146,12 @@ void test_serve(void)
 	OK(serve_host_ok("[fe80::1]:8080", "fe80::1", 8080));
 	OK(serve_host_ok("10.0.0.7:8080", "0.0.0.0", 8080));
 	OK(!serve_host_ok("evil.example:8080", "0.0.0.0", 8080));
+	/* a name after the longest IPv6 literal and port was cut off and the
+	 * rest accepted (the serve fuzz target's Host check; its input is in
+	 * tests/fuzz/regressions/serve/) */
+	OK(serve_host_ok("[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]:65535", "::", 65535));
+	OK(!serve_host_ok("[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]:65535.evil.example", "::", 65535));
+	OK(!serve_host_ok("[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]:65535.evil.example", "0.0.0.0", 65535));
 	OK(!serve_host_ok("10.0.0.7:9", "0.0.0.0", 8080));
 	OK(!serve_host_ok(NULL, "127.0.0.1", 8080));
 	OK(!serve_host_ok("", "127.0.0.1", 8080));

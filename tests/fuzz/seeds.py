@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""seeds.py: builds the fuzz targets' seed folders from the test suite's own
+files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
+
+  yaml      each test site's folio.yml, alone and with each of its posts,
+            series, pages and data files; the data of tests/tmpl/ cases
+  tmpl      the cases of tests/tmpl/*.txt and the theme's templates
+  markdown  the cases of tests/markdown/*.txt, the formulas of
+            tests/math/, the code of tests/highlight/, every post body
+  serve     the request targets and Host headers of tests/unit/test_serve.c
+  image     every image file of tests/sites/
+  mdcache   .folio-cache/markdown.pack files holding the tests/markdown/
+            cases' HTML and tables of contents (the layout of mdcache.c)
+
+Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
+emptied and refilled; file names are hashes of the contents."""
+import hashlib
+import os
+import re
+import shutil
+import struct
+import sys
+
+
+def spec_cases(path):
+    """The cases of a spec-style file: lists of (kind, name, text), one
+    trailing newline of each section dropped (as the unit tests read them)."""
+    cases, sec = [], None
+    for line in open(path, encoding="utf-8", errors="surrogateescape").read().split("\n"):
+        if line.startswith("=== "):
+            cases.append([])
+            sec = None
+        elif line.startswith("--- ") and cases:
+            words = line[4:].split(" ", 1)
+            sec = [words[0], words[1] if len(words) > 1 else "", []]
+            cases[-1].append(sec)
+        elif sec is not None:
+            sec[2].append(line)
+    out = []
+    for c in cases:
+        out.append([(k, n, "\n".join(t[:-1] if t and t[-1] == "" else t)) for k, n, t in c])
+    return out
+
+
+def section(case, kind):
+    for k, n, t in case:
+        if k == kind:
+            return t
+    return None
+
+
+class Seeds:
+    def __init__(self, out):
+        self.out = out
+        self.count = {}
+
+    def add(self, target, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        d = os.path.join(self.out, target)
+        os.makedirs(d, exist_ok=True)
+        name = hashlib.sha1(data).hexdigest()
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+        self.count[target] = self.count.get(target, 0) + 1
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "surrogateescape")
+
+
+def sites():
+    """The site folders of the tests and examples."""
+    found = []
+    for base in ("tests/sites", "examples"):
+        if not os.path.isdir(base):
+            continue
+        for name in sorted(os.listdir(base)):
+            site = os.path.join(base, name, "site") if base == "tests/sites" else os.path.join(base, name)
+            if os.path.isfile(os.path.join(site, "folio.yml")):
+                found.append(site)
+    return found
+
+
+def site_files(site):
+    """(kind, path) of a site's content and data files."""
+    files = []
+    for kind, sub in (("post", "content/posts"), ("series", "content/series"), ("page", "content/pages"),
+                      ("data", "data")):
+        d = os.path.join(site, sub)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            p = os.path.join(d, name)
+            if kind == "post" and os.path.isdir(p) and os.path.isfile(os.path.join(p, "index.md")):
+                files.append(("bundle", os.path.join(p, "index.md")))
+            elif os.path.isfile(p) and (name.endswith(".md") or name.endswith(".yml")):
+                files.append((kind, p))
+    return files
+
+
+def body(text):
+    """A Markdown file without its front matter."""
+    m = re.match(r"\A---[ \t]*\r?\n.*?^(---|\.\.\.)[ \t]*\r?\n", text, re.S | re.M)
+    return text[m.end():] if m else text
+
+
+def yaml_seeds(s):
+    for site in sites():
+        cfg = read(os.path.join(site, "folio.yml"))
+        s.add("yaml", cfg)
+        for kind, path in site_files(site):
+            s.add("yaml", cfg + "\n@@@ " + kind + "\n" + read(path))
+    for path in sorted(glob("tests/tmpl", ".txt")):
+        for case in spec_cases(path):
+            data = section(case, "data")
+            if data:
+                s.add("yaml", "title: t\n@@@ data\n" + data)
+
+
+def tmpl_seeds(s):
+    for path in sorted(glob("tests/tmpl", ".txt")):
+        for case in spec_cases(path):
+            parts, first = [], True
+            for kind, name, text in case:
+                if kind == "template":
+                    parts.append(text if first else "@@@ " + name + "\n" + text)
+                    first = False
+                elif kind == "options" and "strict=false" in text:
+                    parts.append("@@@ options\nstrict=false")
+            if parts and not first:
+                s.add("tmpl", "\n".join(parts))
+    for path in sorted(glob("theme/templates", "")):
+        s.add("tmpl", read(path))
+
+
+def markdown_seeds(s):
+    for path in sorted(glob("tests/markdown", ".txt")):
+        for case in spec_cases(path):
+            md = section(case, "markdown")
+            if md is None:
+                continue
+            opts = (section(case, "options") or "").split()
+            words = [] if "smart" in opts else ["nosmart"]
+            words += [w for w in opts if w in ("nomath", "safe") or w.startswith("line_offset=")]
+            s.add("markdown", "%% " + " ".join(words) + "\n" + md)
+    for case in spec_cases("tests/math/10_katex.txt"):
+        tex = section(case, "tex")
+        if tex is not None:
+            display = "display" in (section(case, "options") or "")
+            s.add("markdown", "$$\n" + tex + "\n$$\n" if display else "Inline $" + tex + "$ math.\n")
+    langs = {".c": "c", ".cpp": "cpp", ".cu": "cuda", ".py": "python", ".sh": "bash", ".rs": "rust",
+             ".js": "javascript", ".json": "json", ".go": "go"}
+    for path in sorted(glob("tests/highlight", "")):
+        ext = os.path.splitext(path)[1]
+        if ext in langs:
+            s.add("markdown", "```" + langs[ext] + " {linenos hl=\"2-3\" title=\"x\"}\n" + read(path) + "```\n")
+    for site in sites():
+        for kind, path in site_files(site):
+            if path.endswith(".md"):
+                s.add("markdown", body(read(path)))
+
+
+def serve_seeds(s):
+    src = read("tests/unit/test_serve.c")
+    urls = re.findall(r'\{"(/[^"]*|[a-z]+://[^"]*|[^"/][^"]*)", [0-9]+\}', src)
+    urls += re.findall(r'serve_resolve\(root, "([^"]*)"', src)
+    hosts = re.findall(r'serve_host_ok\("([^"]*)"', src)
+    hosts += ["localhost", "127.0.0.1:8080", "[::1]:8080", "[fe80::1]:65535", "10.0.0.7:1"]
+    pages = ["<html><body><p>x</p></body></html>", "<p>no body</p>", "</BODY></body>"]
+    for i, u in enumerate(dict.fromkeys(urls)):
+        s.add("serve", u + "\n" + hosts[i % len(hosts)] + "\n" + pages[i % len(pages)])
+    for h in dict.fromkeys(hosts):
+        s.add("serve", "/\n" + h + "\n")
+
+
+def image_seeds(s):
+    exts = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
+    for root, dirs, files in os.walk("tests/sites"):
+        dirs.sort()
+        for name in sorted(files):
+            if name.lower().endswith(exts):
+                with open(os.path.join(root, name), "rb") as f:
+                    s.add("image", f.read()[:65536])
+
+
+def toc_tree(text):
+    """A --- toc section ("h2 id | text | html", two spaces a level) as
+    nested (level, id, text, html, children)."""
+    root, stack = [], []
+    for line in text.split("\n"):
+        m = re.match(r"( *)h([1-6]) (.*?) \| (.*?) \| (.*)$", line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 2
+        node = (int(m.group(2)), m.group(3), m.group(4), m.group(5), [])
+        del stack[depth:]
+        (stack[-1][4] if stack else root).append(node)
+        stack.append(node)
+    return root
+
+
+def pack_toc(toc):
+    out = b""
+    for level, id_, text, html, children in toc:
+        f = [x.encode() for x in (id_, text, html)]
+        out += struct.pack("<5Q", level, len(children), *map(len, f)) + b"".join(f) + pack_toc(children)
+    return out
+
+
+def pack_blob(html, summary, toc):
+    h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
+    words = len(re.sub(r"<[^>]*>", " ", html).split())
+    head = struct.pack("<10Q4i", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0)
+    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc)
+
+
+def pack_file(blobs):
+    out = b"folio-md-pack 1\n" + struct.pack("<Q", len(blobs))
+    for i, (blob, reads_files) in enumerate(blobs):
+        key = hashlib.sha1(blob).digest()[:16]
+        out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)
+    return out
+
+
+def mdcache_seeds(s):
+    blobs = []
+    for path in sorted(glob("tests/markdown", ".txt")):
+        for case in spec_cases(path):
+            html = section(case, "html")
+            if html is None:
+                continue
+            toc = toc_tree(section(case, "toc") or "")
+            summary = section(case, "summary_html") or html.split("\n")[0]
+            blobs.append((pack_blob(html, summary, toc), len(blobs) % 3 == 0))
+    s.add("mdcache", pack_file([]))
+    for i in range(0, len(blobs), 3):
+        s.add("mdcache", pack_file(blobs[i:i + 3]))
+
+
+def glob(d, ext):
+    if not os.path.isdir(d):
+        return []
+    return [os.path.join(d, n) for n in os.listdir(d) if n.endswith(ext) and os.path.isfile(os.path.join(d, n))]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: seeds.py OUT")
+    out = sys.argv[1]
+    targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
+               "image": image_seeds, "mdcache": mdcache_seeds}
+    s = Seeds(out)
+    for t, fn in targets.items():
+        shutil.rmtree(os.path.join(out, t), ignore_errors=True)
+        fn(s)
+    print("seeds: " + ", ".join("%s %d" % (t, s.count.get(t, 0)) for t in targets))
+
+
+if __name__ == "__main__":
+    main()
