@@ -171,7 +171,7 @@ FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_B)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 .PHONY: fuzz fuzz-build fuzz-run
-.PRECIOUS: $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o)
+.PRECIOUS: $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o) $(FUZZ_OBJ)
 
 $(FUZZ_B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
