@@ -223,6 +223,8 @@ static void alt_text(cmark_node *img, struct buf *b)
 		cmark_node_type t = cmark_node_get_type(k);
 		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
 			buf_puts(b, cmark_node_get_literal(k));
+		else if (md_math_kind(k)) /* formulas in an alt text stay TeX */
+			buf_puts(b, cmark_node_get_string_content(k));
 		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
 			buf_putc(b, ' ');
 	}
@@ -389,9 +391,13 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 				kind = 3;
 				cmark_iter_reset(it, node, CMARK_EVENT_EXIT); /* its image is the figure's */
 			}
-		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir)
+		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir) {
 			kind = 4; /* without a site (static_dir), cmark's own <img> */
-		else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
+			/* Its alt text is taken whole, and replacing the image frees
+			 * what is inside: an image or a formula there ("![![a](b)](c)")
+			 * must not be collected too. */
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+		} else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
 			 t != CMARK_NODE_STRONG)
 			block = node;
 		if (!kind)
