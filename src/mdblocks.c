@@ -409,7 +409,10 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 		v[n++] = (struct todo){node, block, kind};
 	}
 	cmark_iter_free(it);
-	for (size_t i = 0; i < n; i++) {
+	/* Past the errors a file may print, the rest is not worth typesetting:
+	 * the page is not written, and 100,000 formulas KaTeX rejects would
+	 * take it half a minute. */
+	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS; i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
 		case 2: formula(c, v[i].node); break;
