@@ -88,10 +88,14 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 		       const char *need_fm)
 {
 	size_t len;
-	char *text = read_file(abs, &len);
+	char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
 	if (!text) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
 		diag_error(d, &loc, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (diag_too_big(d, rel, text, len, FOLIO_MAX_FILE, "split it into several files")) {
+		free(text);
 		return -1;
 	}
 	char *src = arena_strndup(a, text, len);
@@ -599,11 +603,15 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
 		snprintf(rel, sizeof rel, "data/%s", name);
 		size_t len;
-		char *text = read_file(abs, &len);
+		char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
 		const char *r = arena_strndup(a, rel, strlen(rel));
 		if (!text) {
 			struct diag_loc loc = {r, NULL, 0, 0, 0};
 			diag_error(d, &loc, "cannot read: %s", strerror(errno));
+			continue;
+		}
+		if (diag_too_big(d, r, text, len, FOLIO_MAX_FILE, "split it into several data files")) {
+			free(text);
 			continue;
 		}
 		char *src = arena_strndup(a, text, len);

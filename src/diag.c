@@ -372,6 +372,23 @@ void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...
 	va_end(ap);
 }
 
+int diag_too_big(struct diag *d, const char *path, const char *text, size_t len, size_t max, const char *hint)
+{
+	if (len <= max)
+		return 0;
+	int line = 1, col = 1;
+	for (const char *p = text, *end = text + max; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		line++;
+	const char *nl = max ? memrchr(text, '\n', max) : NULL;
+	col = (int)(max - (nl ? (size_t)(nl - text) + 1 : 0)) + 1; /* bytes, as every column */
+	if (col < 1) /* a line longer than INT_MAX bytes cannot be, at 16 MiB */
+		col = 1;
+	struct diag_loc loc = {path, NULL, 0, line, col};
+	diag_error(d, &loc, "file larger than %zu MiB: folio reads at most %zu bytes of a post, page, template or YAML file (hint: %s)",
+		   max >> 20, max, hint);
+	return 1;
+}
+
 void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)
 {
 	va_list ap;

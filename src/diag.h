@@ -70,6 +70,11 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
  * doing costly work whose errors nobody would see. */
 int diag_file_errors(struct diag *d, const char *path);
 
+/* diag_too_big: if len > max (a file read with read_file_max), reports
+ * that path is too large, at the line and column where the limit falls in
+ * text, with hint, and returns 1; else 0. */
+int diag_too_big(struct diag *d, const char *path, const char *text, size_t len, size_t max, const char *hint);
+
 /* diag_thread_reports: how many messages this thread has reported (to any
  * collector), so that a caller can tell whether a piece of work said
  * anything. */
