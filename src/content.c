@@ -494,7 +494,19 @@ static void load_file(struct walk *w, enum kind kind, const char *abs, const cha
 	struct str slug = {arena_strndup(a, name, sl), sl};
 	const char *r = arena_strndup(a, rel, strlen(rel));
 	void *item = NULL;
-	if (!slug_valid(slug)) {
+	if (utf8_valid_prefix(rel, strlen(rel)) != strlen(rel)) {
+		/* shown with \xHH for the bytes that are not UTF-8 */
+		struct buf path, base;
+		buf_init(&path);
+		buf_init(&base);
+		utf8_show(&path, str_from(r));
+		utf8_show(&base, str_from(bundle ? name : strrchr(rel, '/') + 1));
+		struct diag_loc loc = {path.p, NULL, 0, 0, 0};
+		diag_error(w->d, &loc, "%s name '%s' is not UTF-8 (rename it: the name makes the page's URL)",
+			   bundle ? "folder" : "file", base.p);
+		buf_fini(&path);
+		buf_fini(&base);
+	} else if (!slug_valid(slug)) {
 		struct diag_loc loc = {r, NULL, 0, 0, 0};
 		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
 			   bundle ? "folder" : "file", bundle ? name : strrchr(rel, '/') + 1);

@@ -3,6 +3,8 @@
  * end of the tag, so one pass reports every error of a template. */
 #include "internal.h"
 
+#include "slug.h"
+
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1460,7 +1462,23 @@ int tmpl_env_add(struct tmpl_env *env, const char *name, const char *path, const
 	p.d = d;
 	int before = d->errors;
 	size_t ntoks = 0;
-	p.toks = tmpl_lex(env->arena, t, d, &ntoks);
+	/* Template text is copied to pages as it is: bytes that are not UTF-8
+	 * would make a page that is not (and <meta charset="utf-8"> a lie). */
+	size_t ok = utf8_valid_prefix(src, len);
+	if (ok < len) {
+		int line = 1;
+		size_t ls = 0;
+		for (size_t i = 0; i < ok; i++)
+			if (src[i] == '\n') {
+				line++;
+				ls = i + 1;
+			}
+		struct diag_loc loc = {t->path, t->src, t->len, line, (int)(ok - ls) + 1};
+		diag_error(d, &loc, "not UTF-8: byte 0x%02X here (hint: save the file as UTF-8)", (unsigned char)src[ok]);
+		p.toks = NULL;
+	} else {
+		p.toks = tmpl_lex(env->arena, t, d, &ntoks);
+	}
 	if (!p.toks) {
 		t->has_errors = 1;
 	} else {
