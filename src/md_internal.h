@@ -19,6 +19,11 @@ struct md_ctx {
 	const struct md_options *o;
 	struct md_doc *out;
 	int errors;
+	/* for find_in_source (mdblocks.c): where each line of src starts,
+	 * made on first use, and where the last search of a block ended */
+	size_t *lines, nlines;
+	int find_block;
+	size_t find_next;
 };
 
 /* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */

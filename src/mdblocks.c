@@ -310,37 +310,60 @@ static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
 	buf_fini(&out);
 }
 
-/* find_in_source: the place of the first occurrence of needle in the file
- * at or after body line `line` (cmark gives no positions to inline nodes:
- * an image's place is found from its paragraph's). Leaves line/col alone
- * when not found within a few lines. */
-static void find_in_source(const struct md_ctx *c, const char *needle, int *line, int *col)
+/* src_lines: indexes where the lines of c->src start, once per document. */
+static void src_lines(struct md_ctx *c)
+{
+	if (c->lines)
+		return;
+	size_t cap = 64;
+	c->lines = xmalloc(cap * sizeof *c->lines);
+	c->lines[c->nlines++] = 0;
+	for (const char *p = c->src, *end = c->src + c->src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+		if (c->nlines == cap) {
+			cap *= 2;
+			c->lines = xrealloc(c->lines, cap * sizeof *c->lines);
+		}
+		c->lines[c->nlines++] = (size_t)(p - c->src) + 1;
+	}
+}
+
+/* find_in_source: the place of needle in the file within 200 lines after
+ * body line `line` (cmark gives no positions to inline nodes: an image's
+ * place is found from its block's). The next search from the same block
+ * starts after this hit, so that the images of one long paragraph are
+ * found in one pass, not each from its top. Leaves line/col alone when
+ * not found. */
+static void find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
 {
 	if (!c->src || !needle || !*needle || *line <= 0)
 		return;
-	int l = 1;
-	const char *p = c->src, *end = c->src + c->src_len;
-	while (l < *line + c->line_offset && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return;
-		p = nl + 1;
-		l++;
-	}
-	const char *hit = memmem(p, (size_t)(end - p), needle, strlen(needle));
+	src_lines(c);
+	size_t first = (size_t)(*line + c->line_offset); /* 1-based, in src */
+	if (first > c->nlines)
+		return;
+	size_t from = c->lines[first - 1];
+	if (c->find_block == *line && c->find_next > from)
+		from = c->find_next;
+	size_t last = first + 200; /* the hit's line, at most */
+	size_t to = last < c->nlines ? c->lines[last] : c->src_len;
+	if (from >= to)
+		return;
+	const char *hit = memmem(c->src + from, to - from, needle, strlen(needle));
 	if (!hit)
 		return;
-	int nl_count = 0;
-	const char *ls = p;
-	for (const char *q = p; q < hit; q++)
-		if (*q == '\n') {
-			nl_count++;
-			ls = q + 1;
-		}
-	if (nl_count > 200)
-		return;
-	*line += nl_count;
-	*col = (int)(hit - ls) + 1;
+	size_t off = (size_t)(hit - c->src);
+	c->find_block = *line;
+	c->find_next = off + 1;
+	size_t lo = first - 1, hi = last < c->nlines ? last : c->nlines; /* the line: lines[l] <= off */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line += (int)(lo - (first - 1));
+	*col = (int)(off - c->lines[lo]) + 1;
 }
 
 static void image(struct md_ctx *c, cmark_node *img, int line, int col)
