@@ -69,6 +69,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	/* The options are folio's only in braces: `cuda {hl="3"}`. Other words
 	 * after the language (`ruby startline=3`) are left alone, as in
 	 * CommonMark and GitHub. */
+	int bad = 0;
 	if (info && *info) {
 		const char *brace = strchr(info, '{');
 		struct str spec = str_from(info);
@@ -78,11 +79,15 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 				k++;
 			spec.len = k;
 		}
-		if (code_opts_parse(c->a, spec, &o, &err))
+		if (code_opts_parse(c->a, spec, &o, &err)) {
 			report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
+			bad = 1;
+		}
 	}
 	int highlighted = 0;
-	if (o.lang.len && c->o->highlight) {
+	/* not after an error: the page is not written, and 1 MB of code takes
+	 * the highlighter a second */
+	if (o.lang.len && c->o->highlight && !bad) {
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
 		else
@@ -231,6 +236,63 @@ static void alt_text(cmark_node *img, struct buf *b)
 	cmark_iter_free(it);
 }
 
+struct md_image {
+	char *path; /* NULL: a free slot */
+	int found, w, h;
+};
+
+void md_images_free(struct md_ctx *c)
+{
+	for (size_t i = 0; i < c->cap_images; i++)
+		free(c->images[i].path);
+	free(c->images);
+	c->images = NULL;
+	c->nimages = c->cap_images = 0;
+}
+
+/* image_file: what the file at path says of its size, read once per
+ * document however often the image appears (40,000 times: 40,000 opens).
+ * Takes path. */
+static const struct md_image *image_file(struct md_ctx *c, char *path)
+{
+	if ((c->nimages + 1) * 2 > c->cap_images) {
+		size_t cap = c->cap_images ? c->cap_images * 2 : 16;
+		struct md_image *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < c->cap_images; i++) {
+			if (!c->images[i].path)
+				continue;
+			size_t j = hash_bytes(c->images[i].path, strlen(c->images[i].path)) & (cap - 1);
+			while (t[j].path)
+				j = (j + 1) & (cap - 1);
+			t[j] = c->images[i];
+		}
+		free(c->images);
+		c->images = t;
+		c->cap_images = cap;
+	}
+	size_t j = hash_bytes(path, strlen(path)) & (c->cap_images - 1);
+	while (c->images[j].path) {
+		if (strcmp(c->images[j].path, path) == 0) {
+			free(path);
+			return &c->images[j];
+		}
+		j = (j + 1) & (c->cap_images - 1);
+	}
+	struct md_image *im = &c->images[j];
+	im->path = path;
+	im->w = im->h = 0;
+	c->nimages++;
+	FILE *f = fopen(path, "rb");
+	im->found = f != NULL;
+	if (f) {
+		unsigned char head[65536];
+		size_t n = fread(head, 1, sizeof head, f);
+		fclose(f);
+		image_size(head, n, &im->w, &im->h); /* unknown kinds are written without a size */
+	}
+	return im;
+}
+
 /* image_html: <img> for an image node, sized when local. 0, or -1 after an
  * error (the image is still written, without a size). */
 static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int with_title, struct buf *out)
@@ -248,18 +310,15 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			report(c, DIAG_ERROR, line, col, "image '%s': %s", url, why);
 			rc = -1;
 		} else {
-			FILE *f = fopen(path, "rb");
-			if (!f) {
+			const struct md_image *im = image_file(c, path);
+			if (!im->found) {
 				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
 				       url[0] == '/' ? "looked in static/" : "looked beside the post");
 				rc = -1;
 			} else {
-				unsigned char head[65536];
-				size_t n = fread(head, 1, sizeof head, f);
-				fclose(f);
-				image_size(head, n, &w, &h); /* unknown kinds are written without a size */
+				w = im->w;
+				h = im->h;
 			}
-			free(path);
 		}
 	}
 	buf_puts(out, "<img src=\"");
