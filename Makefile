@@ -1,5 +1,5 @@
 # folio: a static site generator for long-form technical blogs.
-# Targets: all test asan regress regress-update bench bench-tmpl format deps demo clean
+# Targets: all test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
 
 CC ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -49,7 +49,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps test test-run asan regress regress-update bench bench-tmpl format clean demo
+.PHONY: FORCE all deps test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
 
 all: folio
 
@@ -140,6 +140,18 @@ bench: deps
 bench-tmpl: deps
 	@$(MAKE) --no-print-directory $(B)/bench_tmpl
 	@$(B)/bench_tmpl bench/tmpl
+
+# Build time of each pathological input of tests/pathological/gen.py (1 MiB
+# each) against the goal of 0.5 s, median of 3 cold builds, beside the time
+# cmark-gfm alone takes for the same Markdown. BENCH_ARGS: e.g. --runs 5.
+$(B)/cmark_time: tests/pathological/cmark_time.c | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $< $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
+		$(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a
+
+bench-patho: deps
+	@$(MAKE) --no-print-directory folio $(B)/cmark_time
+	@python3 tests/pathological/measure.py --folio ./folio --cmark $(B)/cmark_time $(BENCH_ARGS)
 
 format:
 	clang-format -i $(SRC) $(HDR) $(TEST_SRC)

@@ -224,6 +224,11 @@ uint64_t hash_bytes(const void *p, size_t n)
 
 char *read_file(const char *path, size_t *len)
 {
+	return read_file_max(path, SIZE_MAX - 1, len);
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len)
+{
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -231,7 +236,10 @@ char *read_file(const char *path, size_t *len)
 	buf_init(&b);
 	buf_reserve(&b, 4096);
 	for (;;) {
-		size_t n = fread(b.p + b.len, 1, b.cap - b.len - 1, f);
+		size_t want = b.cap - b.len - 1;
+		if (want > max + 1 - b.len)
+			want = max + 1 - b.len;
+		size_t n = want ? fread(b.p + b.len, 1, want, f) : 0;
 		b.len += n;
 		if (n == 0)
 			break;

@@ -57,6 +57,16 @@ uint64_t hash_bytes(const void *p, size_t n);
  * by the caller. Returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
 
+/* The largest file folio parses: a post, page or series, folio.yml, a data
+ * file or a template (static files are copied, not read). The longest real
+ * posts are some 200 KB; 16 MiB stops a file that is not one (a log, a
+ * dump) before it takes gigabytes of memory. See folio-site(5), LIMITS. */
+#define FOLIO_MAX_FILE ((size_t)16 << 20)
+
+/* read_file_max: read_file, but at most max + 1 bytes: *len > max means
+ * the file is larger than max (the buffer holds its first max + 1 bytes). */
+char *read_file_max(const char *path, size_t max, size_t *len);
+
 /* write_full: writes all of data to fd, again after EINTR and short
  * writes. 0, or -1 with errno set. Every file folio writes goes through
  * it, so the test hook FOLIO_FAIL_WRITE_AFTER=BYTES (a full disk after

@@ -158,7 +158,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	char path[4096];
 	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
 	if (!text) {
 		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
 		if (errno == ENOENT)
@@ -166,6 +166,10 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 				   site_dir);
 		else
 			diag_error(d, &loc, "cannot read %s: %s", path, strerror(errno));
+		return 1;
+	}
+	if (diag_too_big(d, "folio.yml", text, len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {
+		free(text);
 		return 1;
 	}
 	c->src = arena_strndup(a, text, len);

@@ -89,10 +89,14 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 		       const char *need_fm)
 {
 	size_t len;
-	char *text = read_file(abs, &len);
+	char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
 	if (!text) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
 		diag_error(d, &loc, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (diag_too_big(d, rel, text, len, FOLIO_MAX_FILE, "split it into several files")) {
+		free(text);
 		return -1;
 	}
 	char *src = arena_strndup(a, text, len);
@@ -517,7 +521,19 @@ static void read_task(struct walk *w, struct task *t, struct arena *a)
 	t->a = a;
 	struct str slug = {arena_strndup(a, t->name, t->sl), t->sl};
 	const char *r = arena_strndup(a, t->rel, strlen(t->rel));
-	if (!slug_valid(slug)) {
+	if (utf8_valid_prefix(t->rel, strlen(t->rel)) != strlen(t->rel)) {
+		/* shown with \xHH for the bytes that are not UTF-8 */
+		struct buf path, base;
+		buf_init(&path);
+		buf_init(&base);
+		utf8_show(&path, str_from(r));
+		utf8_show(&base, str_from(t->bundle ? t->name : strrchr(t->rel, '/') + 1));
+		struct diag_loc loc = {path.p, NULL, 0, 0, 0};
+		diag_error(w->d, &loc, "%s name '%s' is not UTF-8 (rename it: the name makes the page's URL)",
+			   t->bundle ? "folder" : "file", base.p);
+		buf_fini(&path);
+		buf_fini(&base);
+	} else if (!slug_valid(slug)) {
 		struct diag_loc loc = {r, NULL, 0, 0, 0};
 		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
 			   t->bundle ? "folder" : "file", t->bundle ? t->name : strrchr(t->rel, '/') + 1);
@@ -715,11 +731,15 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
 		snprintf(rel, sizeof rel, "data/%s", name);
 		size_t len;
-		char *text = read_file(abs, &len);
+		char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
 		const char *r = arena_strndup(a, rel, strlen(rel));
 		if (!text) {
 			struct diag_loc loc = {r, NULL, 0, 0, 0};
 			diag_error(d, &loc, "cannot read: %s", strerror(errno));
+			continue;
+		}
+		if (diag_too_big(d, r, text, len, FOLIO_MAX_FILE, "split it into several data files")) {
+			free(text);
 			continue;
 		}
 		char *src = arena_strndup(a, text, len);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define DIAG_STR_(x) #x
+#define DIAG_STR(x) DIAG_STR_(x)
+
 void diag_init(struct diag *d, FILE *out)
 {
 	memset(d, 0, sizeof *d);
@@ -15,6 +18,50 @@ void diag_init(struct diag *d, FILE *out)
 	const char *nc = getenv("NO_COLOR");
 	d->color = out && isatty(fileno(out)) && !(nc && *nc);
 	pthread_mutex_init(&d->lock, NULL);
+}
+
+struct diag_file {
+	char *path; /* NULL: a free slot */
+	int errors;
+};
+
+/* file_slot: the counter of path, made if need be. Called with d->lock held. */
+static struct diag_file *file_slot(struct diag *d, const char *path)
+{
+	if ((d->nfiles + 1) * 2 > d->cap_files) {
+		size_t cap = d->cap_files ? d->cap_files * 2 : 16;
+		struct diag_file *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < d->cap_files; i++) {
+			if (!d->files[i].path)
+				continue;
+			size_t j = hash_bytes(d->files[i].path, strlen(d->files[i].path)) & (cap - 1);
+			while (t[j].path)
+				j = (j + 1) & (cap - 1);
+			t[j] = d->files[i];
+		}
+		free(d->files);
+		d->files = t;
+		d->cap_files = cap;
+	}
+	size_t n = strlen(path);
+	size_t j = hash_bytes(path, n) & (d->cap_files - 1);
+	while (d->files[j].path) {
+		if (strcmp(d->files[j].path, path) == 0)
+			return &d->files[j];
+		j = (j + 1) & (d->cap_files - 1);
+	}
+	d->files[j].path = xstrndup(path, n);
+	d->files[j].errors = 0;
+	d->nfiles++;
+	return &d->files[j];
+}
+
+int diag_file_errors(struct diag *d, const char *path)
+{
+	pthread_mutex_lock(&d->lock);
+	int n = file_slot(d, path)->errors;
+	pthread_mutex_unlock(&d->lock);
+	return n;
 }
 
 struct diag_pending {
@@ -28,6 +75,11 @@ void diag_fini(struct diag *d)
 {
 	diag_flush(d);
 	free(d->pending);
+	for (size_t i = 0; i < d->cap_files; i++)
+		free(d->files[i].path);
+	free(d->files);
+	d->files = NULL;
+	d->nfiles = d->cap_files = 0;
 	for (size_t i = 0; i < d->cap_seen; i++)
 		free(d->seen[i]);
 	free(d->seen);
@@ -157,66 +209,116 @@ unsigned long diag_thread_reports(void)
 	return thread_reports;
 }
 
+/* emit: prints or holds one new message (formatted as plain, with msg and
+ * notes for the coloured form). Called with d->lock held. */
+static void emit(struct diag *d, enum diag_level level, const struct diag_loc *loc,
+		 const struct diag_note *notes, size_t nnotes, const char *msg, const struct buf *plain)
+{
+	struct buf colored;
+	buf_init(&colored);
+	if (d->color) {
+		format_one(&colored, level, loc, msg, 1);
+		for (size_t i = 0; i < nnotes; i++)
+			format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
+	}
+	if (d->defer) {
+		if (d->npending == d->cap_pending) {
+			d->cap_pending = d->cap_pending ? d->cap_pending * 2 : 32;
+			d->pending = xrealloc(d->pending, d->cap_pending * sizeof *d->pending);
+		}
+		struct diag_pending *p = &d->pending[d->npending];
+		const char *path = loc && loc->path ? loc->path : "";
+		p->path = xstrndup(path, strlen(path));
+		p->line = loc ? loc->line : 0;
+		p->col = loc ? loc->col : 0;
+		p->seq = d->npending++;
+		p->plain = xstrndup(plain->p, plain->len);
+		p->colored = d->color ? xstrndup(colored.p, colored.len) : NULL;
+	} else {
+		if (d->capture)
+			buf_append(d->capture, plain->p, plain->len);
+		if (d->out) {
+			if (d->color)
+				fwrite(colored.p, 1, colored.len, d->out);
+			else
+				fwrite(plain->p, 1, plain->len, d->out);
+			fflush(d->out);
+		}
+	}
+	buf_fini(&colored);
+}
+
+/* past_limit: 1 if loc's file has had DIAG_MAX_FILE_ERRORS errors already:
+ * then this one is only counted (once, as any message: the key is its
+ * place and text, without the excerpt that would cost a scan of the file),
+ * and the first one past the limit prints a note instead. Called with
+ * d->lock held. */
+static int past_limit(struct diag *d, enum diag_level level, const struct diag_loc *loc, const char *msg)
+{
+	if (level != DIAG_ERROR || !loc || !loc->path)
+		return 0;
+	struct diag_file *f = file_slot(d, loc->path);
+	if (f->errors < DIAG_MAX_FILE_ERRORS)
+		return 0;
+	struct buf key;
+	buf_init(&key);
+	buf_putc(&key, '\001'); /* apart from the printed messages */
+	diag_format_loc(&key, loc);
+	buf_printf(&key, ": %s", msg);
+	if (seen_insert(d, key.p, key.len)) {
+		d->errors++;
+		if (f->errors++ == DIAG_MAX_FILE_ERRORS) {
+			struct diag_loc at = *loc;
+			at.src = NULL; /* no excerpt */
+			const char *note = "more than " DIAG_STR(DIAG_MAX_FILE_ERRORS)
+					   " errors in this file: the others are not shown (fix these first)";
+			struct buf plain;
+			buf_init(&plain);
+			format_one(&plain, DIAG_NOTE, &at, note, 0);
+			emit(d, DIAG_NOTE, &at, NULL, 0, note, &plain);
+			buf_fini(&plain);
+		}
+	}
+	buf_fini(&key);
+	return 1;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
 	thread_reports++;
-	struct buf msg, plain, colored;
+	struct buf msg, plain;
 	buf_init(&msg);
 	buf_init(&plain);
-	buf_init(&colored);
 	buf_vprintf(&msg, fmt, ap);
 
+	pthread_mutex_lock(&d->lock);
+	if (past_limit(d, level, loc, msg.p)) {
+		pthread_mutex_unlock(&d->lock);
+		buf_fini(&msg);
+		return;
+	}
+	pthread_mutex_unlock(&d->lock);
+
+	/* formatted without the lock: an excerpt scans the file */
 	format_one(&plain, level, loc, msg.p, 0);
 	for (size_t i = 0; i < nnotes; i++)
 		format_one(&plain, DIAG_NOTE, &notes[i].loc, notes[i].msg, 0);
 
 	pthread_mutex_lock(&d->lock);
 	if (seen_insert(d, plain.p, plain.len)) {
-		if (level == DIAG_ERROR)
+		if (level == DIAG_ERROR) {
 			d->errors++;
-		else if (level == DIAG_WARNING)
+			if (loc && loc->path)
+				file_slot(d, loc->path)->errors++;
+		} else if (level == DIAG_WARNING) {
 			d->warnings++;
-		if (d->defer) {
-			if (d->npending == d->cap_pending) {
-				d->cap_pending = d->cap_pending ? d->cap_pending * 2 : 32;
-				d->pending = xrealloc(d->pending, d->cap_pending * sizeof *d->pending);
-			}
-			struct diag_pending *p = &d->pending[d->npending];
-			const char *path = loc && loc->path ? loc->path : "";
-			p->path = xstrndup(path, strlen(path));
-			p->line = loc ? loc->line : 0;
-			p->col = loc ? loc->col : 0;
-			p->seq = d->npending++;
-			p->plain = xstrndup(plain.p, plain.len);
-			if (d->color) {
-				format_one(&colored, level, loc, msg.p, 1);
-				for (size_t i = 0; i < nnotes; i++)
-					format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
-				p->colored = xstrndup(colored.p, colored.len);
-			} else {
-				p->colored = NULL;
-			}
-		} else if (d->out || d->capture) {
-			if (d->capture)
-				buf_append(d->capture, plain.p, plain.len);
 		}
-		if (!d->defer && d->out) {
-			if (d->color) {
-				format_one(&colored, level, loc, msg.p, 1);
-				for (size_t i = 0; i < nnotes; i++)
-					format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
-				fwrite(colored.p, 1, colored.len, d->out);
-			} else {
-				fwrite(plain.p, 1, plain.len, d->out);
-			}
-			fflush(d->out);
-		}
+		emit(d, level, loc, notes, nnotes, msg.p, &plain);
 	}
 	pthread_mutex_unlock(&d->lock);
 	buf_fini(&msg);
 	buf_fini(&plain);
-	buf_fini(&colored);
 }
 
 static int cmp_pending(const void *x, const void *y)
@@ -268,6 +370,23 @@ void diag_error(struct diag *d, const struct diag_loc *loc, const char *fmt, ...
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, loc, NULL, 0, fmt, ap);
 	va_end(ap);
+}
+
+int diag_too_big(struct diag *d, const char *path, const char *text, size_t len, size_t max, const char *hint)
+{
+	if (len <= max)
+		return 0;
+	int line = 1, col = 1;
+	for (const char *p = text, *end = text + max; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		line++;
+	const char *nl = max ? memrchr(text, '\n', max) : NULL;
+	col = (int)(max - (nl ? (size_t)(nl - text) + 1 : 0)) + 1; /* bytes, as every column */
+	if (col < 1) /* a line longer than INT_MAX bytes cannot be, at 16 MiB */
+		col = 1;
+	struct diag_loc loc = {path, NULL, 0, line, col};
+	diag_error(d, &loc, "file larger than %zu MiB: folio reads at most %zu bytes of a post, page, template or YAML file (hint: %s)",
+		   max >> 20, max, hint);
+	return 1;
 }
 
 void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, ...)

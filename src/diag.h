@@ -43,7 +43,15 @@ struct diag {
 	int defer;
 	struct diag_pending *pending;
 	size_t npending, cap_pending;
+	struct diag_file *files; /* hash table of errors per path (open addressing) */
+	size_t nfiles, cap_files;
 };
+
+/* At most this many errors of one file are printed (as clang's
+ * -ferror-limit): the 1,000th error of a file tells nothing the first ones
+ * did not, and a post of 100,000 bad formulas would flood the terminal and
+ * take minutes. The others still count; one note says they were left out. */
+#define DIAG_MAX_FILE_ERRORS 100
 
 /* diag_init: out may be NULL. Colour is on when out is a terminal and the
  * environment has no NO_COLOR. */
@@ -56,6 +64,16 @@ void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *l
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
+
+/* diag_file_errors: how many errors have been reported for path (those
+ * past DIAG_MAX_FILE_ERRORS too), so that a pass over a file can stop
+ * doing costly work whose errors nobody would see. */
+int diag_file_errors(struct diag *d, const char *path);
+
+/* diag_too_big: if len > max (a file read with read_file_max), reports
+ * that path is too large, at the line and column where the limit falls in
+ * text, with hint, and returns 1; else 0. */
+int diag_too_big(struct diag *d, const char *path, const char *text, size_t len, size_t max, const char *hint);
 
 /* diag_thread_reports: how many messages this thread has reported (to any
  * collector), so that a caller can tell whether a piece of work said

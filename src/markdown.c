@@ -1334,7 +1334,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		cmark_parser_attach_syntax_extension(parser, ext_math);
 	/* Directives (:::note ... :::) become raw HTML lines, line for line,
 	 * before cmark sees the text: positions stay right. */
-	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0};
+	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0, NULL, 0, 0, 0, NULL, 0, 0};
 	struct directive *dirs = NULL;
 	struct buf rewritten;
 	buf_init(&rewritten);
@@ -1440,6 +1440,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	buf_fini(&rewritten);
 	free(hs);
 	free(r.lines);
+	free(mc.lines);
+	md_images_free(&mc);
 	cmark_node_free(root);
 	cmark_parser_free(parser);
 	mdmem_end();

@@ -19,6 +19,14 @@ struct md_ctx {
 	const struct md_options *o;
 	struct md_doc *out;
 	int errors;
+	/* for find_in_source (mdblocks.c): where each line of src starts,
+	 * made on first use, and where the last search of a block ended */
+	size_t *lines, nlines;
+	int find_block;
+	size_t find_next;
+	/* local images looked up so far (mdblocks.c), by file */
+	struct md_image *images;
+	size_t nimages, cap_images;
 };
 
 /* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */
@@ -35,6 +43,9 @@ void md_plain_text(cmark_node *n, struct buf *b);
  * alone in its paragraph with a title made a <figure>. Errors and warnings
  * go to c->d; returns the number of errors. */
 int md_blocks(struct md_ctx *c, cmark_node *root);
+
+/* md_images_free: frees what the image pass remembered of c's images. */
+void md_images_free(struct md_ctx *c);
 
 struct directive;
 /* md_directives_check: every directive must be one folio has, with its

@@ -69,6 +69,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	/* The options are folio's only in braces: `cuda {hl="3"}`. Other words
 	 * after the language (`ruby startline=3`) are left alone, as in
 	 * CommonMark and GitHub. */
+	int bad = 0;
 	if (info && *info) {
 		const char *brace = strchr(info, '{');
 		struct str spec = str_from(info);
@@ -78,11 +79,15 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 				k++;
 			spec.len = k;
 		}
-		if (code_opts_parse(c->a, spec, &o, &err))
+		if (code_opts_parse(c->a, spec, &o, &err)) {
 			report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
+			bad = 1;
+		}
 	}
 	int highlighted = 0;
-	if (o.lang.len && c->o->highlight) {
+	/* not after an error: the page is not written, and 1 MB of code takes
+	 * the highlighter a second */
+	if (o.lang.len && c->o->highlight && !bad) {
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
 		else
@@ -223,10 +228,69 @@ static void alt_text(cmark_node *img, struct buf *b)
 		cmark_node_type t = cmark_node_get_type(k);
 		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
 			buf_puts(b, cmark_node_get_literal(k));
+		else if (md_math_kind(k)) /* formulas in an alt text stay TeX */
+			buf_puts(b, cmark_node_get_string_content(k));
 		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
 			buf_putc(b, ' ');
 	}
 	cmark_iter_free(it);
+}
+
+struct md_image {
+	char *path; /* NULL: a free slot */
+	int found, w, h;
+};
+
+void md_images_free(struct md_ctx *c)
+{
+	for (size_t i = 0; i < c->cap_images; i++)
+		free(c->images[i].path);
+	free(c->images);
+	c->images = NULL;
+	c->nimages = c->cap_images = 0;
+}
+
+/* image_file: what the file at path says of its size, read once per
+ * document however often the image appears (40,000 times: 40,000 opens).
+ * Takes path. */
+static const struct md_image *image_file(struct md_ctx *c, char *path)
+{
+	if ((c->nimages + 1) * 2 > c->cap_images) {
+		size_t cap = c->cap_images ? c->cap_images * 2 : 16;
+		struct md_image *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < c->cap_images; i++) {
+			if (!c->images[i].path)
+				continue;
+			size_t j = hash_bytes(c->images[i].path, strlen(c->images[i].path)) & (cap - 1);
+			while (t[j].path)
+				j = (j + 1) & (cap - 1);
+			t[j] = c->images[i];
+		}
+		free(c->images);
+		c->images = t;
+		c->cap_images = cap;
+	}
+	size_t j = hash_bytes(path, strlen(path)) & (c->cap_images - 1);
+	while (c->images[j].path) {
+		if (strcmp(c->images[j].path, path) == 0) {
+			free(path);
+			return &c->images[j];
+		}
+		j = (j + 1) & (c->cap_images - 1);
+	}
+	struct md_image *im = &c->images[j];
+	im->path = path;
+	im->w = im->h = 0;
+	c->nimages++;
+	FILE *f = fopen(path, "rb");
+	im->found = f != NULL;
+	if (f) {
+		unsigned char head[65536];
+		size_t n = fread(head, 1, sizeof head, f);
+		fclose(f);
+		image_size(head, n, &im->w, &im->h); /* unknown kinds are written without a size */
+	}
+	return im;
 }
 
 /* image_html: <img> for an image node, sized when local. 0, or -1 after an
@@ -246,18 +310,15 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			report(c, DIAG_ERROR, line, col, "image '%s': %s", url, why);
 			rc = -1;
 		} else {
-			FILE *f = fopen(path, "rb");
-			if (!f) {
+			const struct md_image *im = image_file(c, path);
+			if (!im->found) {
 				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
 				       url[0] == '/' ? "looked in static/" : "looked beside the post");
 				rc = -1;
 			} else {
-				unsigned char head[65536];
-				size_t n = fread(head, 1, sizeof head, f);
-				fclose(f);
-				image_size(head, n, &w, &h); /* unknown kinds are written without a size */
+				w = im->w;
+				h = im->h;
 			}
-			free(path);
 		}
 	}
 	buf_puts(out, "<img src=\"");
@@ -308,37 +369,60 @@ static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
 	buf_fini(&out);
 }
 
-/* find_in_source: the place of the first occurrence of needle in the file
- * at or after body line `line` (cmark gives no positions to inline nodes:
- * an image's place is found from its paragraph's). Leaves line/col alone
- * when not found within a few lines. */
-static void find_in_source(const struct md_ctx *c, const char *needle, int *line, int *col)
+/* src_lines: indexes where the lines of c->src start, once per document. */
+static void src_lines(struct md_ctx *c)
+{
+	if (c->lines)
+		return;
+	size_t cap = 64;
+	c->lines = xmalloc(cap * sizeof *c->lines);
+	c->lines[c->nlines++] = 0;
+	for (const char *p = c->src, *end = c->src + c->src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+		if (c->nlines == cap) {
+			cap *= 2;
+			c->lines = xrealloc(c->lines, cap * sizeof *c->lines);
+		}
+		c->lines[c->nlines++] = (size_t)(p - c->src) + 1;
+	}
+}
+
+/* find_in_source: the place of needle in the file within 200 lines after
+ * body line `line` (cmark gives no positions to inline nodes: an image's
+ * place is found from its block's). The next search from the same block
+ * starts after this hit, so that the images of one long paragraph are
+ * found in one pass, not each from its top. Leaves line/col alone when
+ * not found. */
+static void find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
 {
 	if (!c->src || !needle || !*needle || *line <= 0)
 		return;
-	int l = 1;
-	const char *p = c->src, *end = c->src + c->src_len;
-	while (l < *line + c->line_offset && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return;
-		p = nl + 1;
-		l++;
-	}
-	const char *hit = memmem(p, (size_t)(end - p), needle, strlen(needle));
+	src_lines(c);
+	size_t first = (size_t)(*line + c->line_offset); /* 1-based, in src */
+	if (first > c->nlines)
+		return;
+	size_t from = c->lines[first - 1];
+	if (c->find_block == *line && c->find_next > from)
+		from = c->find_next;
+	size_t last = first + 200; /* the hit's line, at most */
+	size_t to = last < c->nlines ? c->lines[last] : c->src_len;
+	if (from >= to)
+		return;
+	const char *hit = memmem(c->src + from, to - from, needle, strlen(needle));
 	if (!hit)
 		return;
-	int nl_count = 0;
-	const char *ls = p;
-	for (const char *q = p; q < hit; q++)
-		if (*q == '\n') {
-			nl_count++;
-			ls = q + 1;
-		}
-	if (nl_count > 200)
-		return;
-	*line += nl_count;
-	*col = (int)(hit - ls) + 1;
+	size_t off = (size_t)(hit - c->src);
+	c->find_block = *line;
+	c->find_next = off + 1;
+	size_t lo = first - 1, hi = last < c->nlines ? last : c->nlines; /* the line: lines[l] <= off */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line += (int)(lo - (first - 1));
+	*col = (int)(off - c->lines[lo]) + 1;
 }
 
 static void image(struct md_ctx *c, cmark_node *img, int line, int col)
@@ -389,9 +473,13 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 				kind = 3;
 				cmark_iter_reset(it, node, CMARK_EVENT_EXIT); /* its image is the figure's */
 			}
-		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir)
+		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir) {
 			kind = 4; /* without a site (static_dir), cmark's own <img> */
-		else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
+			/* Its alt text is taken whole, and replacing the image frees
+			 * what is inside: an image or a formula there ("![![a](b)](c)")
+			 * must not be collected too. */
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+		} else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
 			 t != CMARK_NODE_STRONG)
 			block = node;
 		if (!kind)
@@ -403,7 +491,10 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 		v[n++] = (struct todo){node, block, kind};
 	}
 	cmark_iter_free(it);
-	for (size_t i = 0; i < n; i++) {
+	/* Past the errors a file may print, the rest is not worth typesetting:
+	 * the page is not written, and 100,000 formulas KaTeX rejects would
+	 * take it half a minute. */
+	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS; i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
 		case 2: formula(c, v[i].node); break;

@@ -51,13 +51,17 @@ static void add_site_templates(struct tmpl_env *env, struct diag *d, const char 
 			add_site_templates(env, d, path, name, errors);
 		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 			size_t len;
-			char *src = read_file(path, &len);
+			char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
 			char shown[2100];
 			snprintf(shown, sizeof shown, "templates/%s", name);
 			if (!src) {
 				struct diag_loc loc = {shown, NULL, 0, 0, 0};
 				diag_error(d, &loc, "cannot read: %s", strerror(errno));
 				(*errors)++;
+			} else if (diag_too_big(d, shown, src, len, FOLIO_MAX_FILE,
+						"split it into templates joined with include")) {
+				(*errors)++;
+				free(src);
 			} else {
 				*errors += tmpl_env_add(env, name, shown, src, len, d);
 				free(src);

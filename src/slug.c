@@ -36,9 +36,59 @@ struct str slugify(struct arena *a, struct str text)
 	return s;
 }
 
+size_t utf8_valid_prefix(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		unsigned c = u[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t k;
+		unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+		if (c >= 0xC2 && c <= 0xDF)
+			k = 2;
+		else if (c >= 0xE0 && c <= 0xEF) {
+			k = 3;
+			if (c == 0xE0)
+				lo = 0xA0; /* overlong */
+			else if (c == 0xED)
+				hi = 0x9F; /* surrogates */
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			k = 4;
+			if (c == 0xF0)
+				lo = 0x90; /* overlong */
+			else if (c == 0xF4)
+				hi = 0x8F; /* past U+10FFFF */
+		} else
+			return i;
+		if (n - i < k || u[i + 1] < lo || u[i + 1] > hi)
+			return i;
+		for (size_t j = 2; j < k; j++)
+			if ((u[i + j] & 0xC0) != 0x80)
+				return i;
+		i += k;
+	}
+	return n;
+}
+
+void utf8_show(struct buf *b, struct str s)
+{
+	size_t i = 0;
+	while (i < s.len) {
+		size_t ok = utf8_valid_prefix(s.p + i, s.len - i);
+		buf_append(b, s.p + i, ok);
+		i += ok;
+		if (i < s.len)
+			buf_printf(b, "\\x%02X", (unsigned char)s.p[i++]);
+	}
+}
+
 int slug_valid(struct str s)
 {
-	if (!s.len || str_eq_cstr(s, ".") || str_eq_cstr(s, ".."))
+	if (!s.len || str_eq_cstr(s, ".") || str_eq_cstr(s, "..") || utf8_valid_prefix(s.p, s.len) != s.len)
 		return 0;
 	for (size_t i = 0; i < s.len; i++) {
 		unsigned char c = (unsigned char)s.p[i];

@@ -163,6 +163,7 @@ struct tmpl {
 	const struct node *extends; /* NULL, or the N_EXTENDS node (e: the parent's name) */
 	int has_errors;
 	uint32_t dep; /* recorded by renders that use it (0: none) */
+	size_t pos;   /* its place in env->tmpls */
 	/* blocks defined in this template (nested ones included), by name */
 	struct node **blocks;
 	size_t nblocks;
@@ -200,6 +201,9 @@ struct tmpl_env {
 	struct arena *arena;
 	struct tmpl **tmpls;
 	size_t ntmpls, cap_tmpls;
+	/* by name: hash table of positions in tmpls plus one (0: free), for
+	 * a site with thousands of templates */
+	size_t *by_name, cap_by_name;
 	struct filter_def *filters;
 	size_t nfilters;
 	struct tmap *globals;

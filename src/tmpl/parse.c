@@ -3,6 +3,8 @@
  * end of the tag, so one pass reports every error of a template. */
 #include "internal.h"
 
+#include "slug.h"
+
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1332,6 +1334,7 @@ void tmpl_env_free(struct tmpl_env *env)
 		return;
 	arena_free(env->arena);
 	free(env->tmpls);
+	free(env->by_name);
 	free(env->filters);
 	free(env->base_url);
 	free(env);
@@ -1374,14 +1377,33 @@ void tmpl_env_set_global_dep(struct tmpl_env *env, const char *name, struct tval
 	env->global_deps[at] = dep;
 }
 
+/* name_slot: the slot of the table by_name that holds name, or the free
+ * one where it would go. */
+static size_t name_slot(const struct tmpl_env *env, struct str name)
+{
+	size_t mask = env->cap_by_name - 1, j = hash_bytes(name.p, name.len) & mask;
+	while (env->by_name[j] && !str_eq_cstr(name, env->tmpls[env->by_name[j] - 1]->name))
+		j = (j + 1) & mask;
+	return j;
+}
+
+/* find_pos: the position of the template called name in env->tmpls, or
+ * SIZE_MAX. */
+static size_t find_pos(const struct tmpl_env *env, struct str name)
+{
+	if (!env->cap_by_name)
+		return SIZE_MAX;
+	size_t k = env->by_name[name_slot(env, name)];
+	return k ? k - 1 : SIZE_MAX;
+}
+
 int tmpl_env_set_template_dep(struct tmpl_env *env, const char *name, uint32_t dep)
 {
-	for (size_t i = 0; i < env->ntmpls; i++)
-		if (!strcmp(env->tmpls[i]->name, name)) {
-			env->tmpls[i]->dep = dep;
-			return 0;
-		}
-	return -1;
+	size_t i = find_pos(env, str_from(name));
+	if (i == SIZE_MAX)
+		return -1;
+	env->tmpls[i]->dep = dep;
+	return 0;
 }
 
 void tmpl_env_set_missing_dep(struct tmpl_env *env, uint32_t dep)
@@ -1431,11 +1453,11 @@ const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str 
 
 const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name)
 {
-	for (size_t i = 0; i < env->ntmpls; i++)
-		if (str_eq_cstr(name, env->tmpls[i]->name)) {
-			tmpl_deps_touch(env->tmpls[i]->dep);
-			return env->tmpls[i];
-		}
+	size_t i = find_pos(env, name);
+	if (i != SIZE_MAX) {
+		tmpl_deps_touch(env->tmpls[i]->dep);
+		return env->tmpls[i];
+	}
 	tmpl_deps_touch(env->missing_dep); /* `ignore missing`: it may appear later */
 	return NULL;
 }
@@ -1460,7 +1482,23 @@ int tmpl_env_add(struct tmpl_env *env, const char *name, const char *path, const
 	p.d = d;
 	int before = d->errors;
 	size_t ntoks = 0;
-	p.toks = tmpl_lex(env->arena, t, d, &ntoks);
+	/* Template text is copied to pages as it is: bytes that are not UTF-8
+	 * would make a page that is not (and <meta charset="utf-8"> a lie). */
+	size_t ok = utf8_valid_prefix(src, len);
+	if (ok < len) {
+		int line = 1;
+		size_t ls = 0;
+		for (size_t i = 0; i < ok; i++)
+			if (src[i] == '\n') {
+				line++;
+				ls = i + 1;
+			}
+		struct diag_loc loc = {t->path, t->src, t->len, line, (int)(ok - ls) + 1};
+		diag_error(d, &loc, "not UTF-8: byte 0x%02X here (hint: save the file as UTF-8)", (unsigned char)src[ok]);
+		p.toks = NULL;
+	} else {
+		p.toks = tmpl_lex(env->arena, t, d, &ntoks);
+	}
 	if (!p.toks) {
 		t->has_errors = 1;
 	} else {
@@ -1476,17 +1514,26 @@ int tmpl_env_add(struct tmpl_env *env, const char *name, const char *path, const
 			}
 		}
 	}
-	for (size_t i = 0; i < env->ntmpls; i++) {
-		if (!strcmp(env->tmpls[i]->name, name)) {
-			env->tmpls[i] = t;
-			return d->errors - before;
-		}
+	size_t i = find_pos(env, str_from(name));
+	if (i != SIZE_MAX) {
+		t->pos = i;
+		env->tmpls[i] = t;
+		return d->errors - before;
 	}
 	if (env->ntmpls == env->cap_tmpls) {
 		env->cap_tmpls = env->cap_tmpls ? env->cap_tmpls * 2 : 16;
 		env->tmpls = xrealloc(env->tmpls, env->cap_tmpls * sizeof *env->tmpls);
 	}
+	if ((env->ntmpls + 1) * 2 > env->cap_by_name) {
+		free(env->by_name);
+		env->cap_by_name = env->cap_by_name ? env->cap_by_name * 2 : 64;
+		env->by_name = xcalloc(env->cap_by_name, sizeof *env->by_name);
+		for (size_t k = 0; k < env->ntmpls; k++)
+			env->by_name[name_slot(env, str_from(env->tmpls[k]->name))] = k + 1;
+	}
+	t->pos = env->ntmpls;
 	env->tmpls[env->ntmpls++] = t;
+	env->by_name[name_slot(env, str_from(name))] = env->ntmpls;
 	return d->errors - before;
 }
 
@@ -1505,10 +1552,7 @@ struct link_state {
 
 static size_t tmpl_index(const struct tmpl_env *env, const struct tmpl *t)
 {
-	for (size_t i = 0; i < env->ntmpls; i++)
-		if (env->tmpls[i] == t)
-			return i;
-	return 0;
+	return env->tmpls[t->pos] == t ? t->pos : 0;
 }
 
 static void link_tmpl(struct link_state *ls, const struct tmpl *t);

@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""gen.py: pathological sites for folio, one per case, written by code.
+
+Every case is a small site whose one post (or folio.yml, a data file, a
+template) is the pathological input: the deep nesting, openers without
+closers and amplification tricks that md4c's and cmark's pathological tests
+use, and the bombs and limits of YAML and of the template language.
+
+A case is either
+  render  the site builds (exit 0) and its pages are well-formed UTF-8, or
+  error   the build fails at once (exit 1) with a diagnostic that contains
+          the case's `expect` text, in the form path:line:col: error: ...
+(`either` cases may do either, e.g. a formula KaTeX refuses.)
+
+    gen.py list                   the cases: NAME KIND, one a line
+    gen.py write NAME DIR [SIZE]  writes the case's site into DIR (SIZE:
+                                  bytes of pathological input, default 1 MiB)
+
+run.py (the test) and measure.py (the benchmark) import this module.
+"""
+import os
+import struct
+import sys
+import zlib
+
+MIB = 1 << 20
+
+CONFIG = 'title: "Pathological"\nbase_url: "https://example.org/"\n'
+FRONT = '---\ntitle: "Case"\ndate: 2026-01-01\n---\n'
+
+
+def fill(unit, size):
+    """unit repeated to about size bytes (at least once)."""
+    if isinstance(unit, str):
+        unit = unit.encode()
+    return unit * max(1, size // len(unit))
+
+
+def grow(make, size):
+    """make(0) + make(1) + ... up to about size bytes: for inputs whose
+    parts grow (one more backtick, one more level of indentation)."""
+    parts, n, i = [], 0, 1
+    while n < size:
+        p = make(i)
+        if isinstance(p, str):
+            p = p.encode()
+        parts.append(p)
+        n += len(p)
+        i += 1
+    return b"".join(parts)
+
+
+def wrap(text, width=72, prefix=b""):
+    """text (bytes) cut into lines of width bytes, so a run of inline
+    openers stays one paragraph without being one 1 MB line. prefix starts
+    every line: "x " keeps a line from starting an HTML block."""
+    return b"\n".join(prefix + text[i:i + width] for i in range(0, len(text), width)) + b"\n"
+
+
+def png(w, h):
+    """A w x h grey PNG."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + b"\x80" * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+IMAGE = {"static/i.png": png(3, 2)}
+
+
+class Case:
+    def __init__(self, name, kind, files, expect=None, what="", balanced=True, post="posts/case"):
+        self.name = name
+        self.kind = kind  # "render", "error" or "either"
+        self.files = files  # size -> {relative path: bytes}
+        self.expect = expect  # text the first error contains (error cases)
+        self.what = what
+        self.balanced = balanced  # the post's HTML has matching tags
+        self.post = post  # the post's page folder, for the output checks
+
+
+CASES = []
+
+
+def md(name, body, what="", balanced=True, kind="render", expect=None, extra=None):
+    """A case whose one post's body is body(size) (bytes); extra: more files."""
+
+    def files(size):
+        f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + body(size)}
+        f.update(extra or {})
+        return f
+
+    CASES.append(Case(name, kind, files, expect, what, balanced))
+
+
+def site(name, kind, files, expect=None, what="", balanced=True, post="posts/case"):
+    CASES.append(Case(name, kind, files, expect, what, balanced, post))
+
+
+# ---------------------------------------------------------------- Markdown
+# Block nesting.
+md("blockquote-deep", lambda n: fill("> ", n) + b"a\n", "one line of 500k '> '")
+md("blockquote-stairs", lambda n: grow(lambda i: "> " * i + "a\n", n), "lines one '>' deeper each")
+md("blockquote-lazy", lambda n: fill("> a\nb\n", n), "lazy continuation lines")
+md("list-deep", lambda n: fill("- ", n) + b"a\n", "one line of 500k '- '")
+md("list-ordered-deep", lambda n: fill("1. ", n) + b"a\n", "one line of 333k '1. '")
+md("list-stairs", lambda n: grow(lambda i: "  " * i + "- a\n", n), "items indented one level deeper each")
+md("list-quote-deep", lambda n: fill("- > ", n) + b"a\n", "lists and quotes interleaved")
+md("list-many", lambda n: fill("- a\n", n), "250k items")
+md("tasklist-many", lambda n: fill("- [ ] a\n- [x] b\n", n), "task list items")
+md("html-block-deep", lambda n: b"<div>\n\n" * (n // 15) + b"</div>\n\n" * (n // 15), "nested <div> blocks")
+md("indented-code", lambda n: fill("    a\n", n), "one long indented code block")
+md("setext-many", lambda n: fill("a\n=\n\n", n), "setext headings")
+md("paragraphs-many", lambda n: fill("a\n\n", n), "350k paragraphs")
+# Brackets, links and images.
+md("brackets-open", lambda n: wrap(fill("[", n)), "'[' without ']'")
+md("brackets-close", lambda n: wrap(fill("]", n)), "']' without '['")
+md("brackets-nested", lambda n: wrap(fill("[", n // 2) + b"a" + fill("]", n // 2)), "[[[...a...]]]")
+md("links-nested", lambda n: wrap(fill("[", n // 5) + b"a" + fill("](b)", n * 4 // 5)), "[[[a](b)](b)](b)")
+md("images-nested", lambda n: wrap(fill("![", n // 4) + b"a" + fill("](/i.png)", n * 3 // 4)),
+   "![![![a](/i.png)](/i.png)](/i.png): images in alt texts", extra=IMAGE)
+md("links-unclosed-dest", lambda n: wrap(fill("[a](", n)), "'[a](' without ')'")
+md("link-dest-parens", lambda n: b"[a](" + fill("(", n) + b")\n", "a destination of 1M '('")
+md("linkref-many", lambda n: grow(lambda i: "[r%d]: /u%d\n" % (i, i), n // 2) + grow(lambda i: "[r%d] " % i, n // 2),
+   "50k definitions, each used")
+md("linkref-longlabel", lambda n: b"[" + b"x" * 999 + b"]: /u\n\n" + wrap(fill(b"[" + b"x" * 999 + b"] ", n)),
+   "a 999-character label used 1000 times")
+md("linkref-expansion", lambda n: b"[a]: /" + b"u" * 4000 + b"\n\n" + wrap(fill("[a] ", n)),
+   "a 4 KB destination used 250k times (1 GB of output if expanded)")
+md("linkref-undefined", lambda n: wrap(fill("[a][b]", n)), "[a][b][a][b]... no definitions")
+md("linkref-defs-only", lambda n: fill("[a]: /u\n", n), "one label defined 125k times")
+md("images-many", lambda n: grow(lambda i: '![a](/i.png?%d "t")\n\n' % i, n), "figures: images alone with a title",
+   extra=IMAGE)
+md("images-inline", lambda n: wrap(grow(lambda i: '![a](/i.png?%d) ' % i, n)), "images in one paragraph", extra=IMAGE)
+md("images-missing", lambda n: grow(lambda i: '![a](/no%d.png "t")\n\n' % i, n), "40k missing images",
+   kind="error", expect="not found")
+md("footnotes-many", lambda n: grow(lambda i: "[^%d] " % i, n // 2) + b"\n\n" +
+   grow(lambda i: "[^%d]: n\n" % i, n // 2), "footnote references and definitions")
+md("footnotes-chain", lambda n: b"[^1]\n\n" + grow(lambda i: "[^%d]: [^%d]\n" % (i, i + 1), n),
+   "each footnote refers to the next")
+md("footnote-self", lambda n: wrap(fill("[^a] ", n)) + b"\n[^a]: [^a] [^a]\n", "a footnote that refers to itself")
+# Emphasis and code spans.
+md("emph-open", lambda n: wrap(fill("*a ", n)), "'*a ' without closers")
+md("emph-under-open", lambda n: wrap(fill("_a ", n)), "'_a ' without closers")
+md("emph-close", lambda n: wrap(fill("a* ", n)), "closers without openers")
+md("emph-nested", lambda n: wrap(fill("*", n // 2) + b"a" + fill("*", n // 2)), "***...a...***")
+md("emph-mixed", lambda n: wrap(fill("*a **a ", n)), "single and double openers")
+md("emph-alternating", lambda n: wrap(fill("*_", n // 2) + b"a" + fill("_*", n // 2)), "*_*_...a..._*_*")
+md("strike-open", lambda n: wrap(fill("~~a ", n)), "'~~a ' without closers")
+md("tildes", lambda n: wrap(fill("~", n)), "1M '~'")
+md("backticks-grow", lambda n: wrap(grow(lambda i: "e" + "`" * i, n)), "runs of 1, 2, 3... backticks")
+md("backticks-open", lambda n: wrap(fill("`a ", n)), "'`a ' without closers")
+md("smart-quotes", lambda n: wrap(fill("\"'a ", n)), "quotes for smart punctuation")
+# Raw HTML and entities (after a letter, so they stay inline).
+md("html-comment-open", lambda n: wrap(fill("a <!-- ", n), prefix=b"x "), "'<!--' without '-->'")
+md("html-cdata-open", lambda n: wrap(fill("a <![CDATA[ ", n), prefix=b"x "), "'<![CDATA[' without ']]>'")
+md("html-pi-open", lambda n: wrap(fill("a <? ", n), prefix=b"x "), "'<?' without '?>'")
+md("html-decl-open", lambda n: wrap(fill("a <!A ", n), prefix=b"x "), "'<!A' without '>'")
+md("html-tag-open", lambda n: wrap(fill('a <a href="', n), prefix=b"x "), "'<a href=\"' without a closing quote")
+md("lt-many", lambda n: wrap(fill("<", n), prefix=b"x "), "1M '<'")
+md("entities-open", lambda n: wrap(fill("&#", n)), "'&#' without ';'")
+md("entities-many", lambda n: wrap(fill("&amp;&#x41;&copy; ", n)), "entities")
+# GFM extensions.
+md("autolink-www", lambda n: wrap(fill("www.", n)), "'www.' repeated")
+md("autolink-email", lambda n: wrap(fill("a@b.", n)), "'a@b.' repeated")
+md("autolink-underscores", lambda n: b"www.a" + fill("_", n) + b"\n", "www.a followed by 1M '_'")
+md("autolink-angle", lambda n: wrap(fill("<http://a", n)), "'<http://a' without '>'")
+md("table-wide", lambda n: fill("|a", n // 2) + b"|\n" + fill("|-", n // 2) + b"|\n|b|\n",
+   "a header of 250k columns")
+md("table-rows", lambda n: b"|a|b|\n|-|-|\n" + fill("|c|d|\n", n), "170k rows")
+md("table-pad", lambda n: fill("|a", 20000) + b"|\n" + fill("|-", 20000) + b"|\n" + fill("|\n", n),
+   "10k columns, then 500k empty rows to pad")
+md("table-pipes", lambda n: b"|a|\n|-|\n" + fill("|", n) + b"\n", "one row of 1M '|'")
+# folio's extensions: math, directives, headings, code blocks.
+md("math-open", lambda n: wrap(fill("$a ", n)), "'$a ' without closers", kind="either")
+md("math-dollars", lambda n: wrap(fill("$", n)), "1M '$'", kind="either")
+md("math-display-open", lambda n: wrap(fill("$$a ", n)), "'$$a ' without closers", kind="either")
+md("math-same", lambda n: wrap(fill("$x^2$ ", n)), "170k copies of one formula", kind="either")
+md("math-braces", lambda n: b"$" + fill("{", 50000) + fill("}", 50000) + b"$\n", "a formula nested 50k deep",
+   kind="either")
+md("math-in-emph", lambda n: wrap(fill("*$a$ _$b$ ", n)), "formulas among emphasis openers", kind="either")
+md("directive-open", lambda n: fill(":::note\n", n), "':::note' without ':::'", kind="either")
+md("directive-deep", lambda n: fill(":::note\n", n // 2) + fill(":::\n", n // 2), "callouts nested 65k deep",
+   kind="either")
+md("directive-close", lambda n: fill(":::\n", n), "':::' without an opener", kind="either")
+md("directive-colons", lambda n: fill(":", n) + b"\n", "one line of 1M ':'", kind="either")
+md("directive-attrs", lambda n: b":::note{" + grow(lambda i: "k%d=v " % i, n) + b"}\n:::\n", "1M of attributes",
+   kind="either")
+md("directive-unclosed-attrs", lambda n: fill(":::note{a=\"\n", n), "attributes never closed", kind="either")
+md("headings-same", lambda n: fill("# a\n", n), "250k headings with the same id")
+md("headings-collide", lambda n: grow(lambda i: "## a\n## a-%d\n" % i, n), "'a', 'a-1', 'a', 'a-2'... clashing")
+md("headings-customid", lambda n: fill("## a {#x}\n", n), "one custom id 100k times", kind="either")
+md("heading-long", lambda n: b"# " + fill("ab ", n) + b"\n", "one heading of 1 MB")
+md("headings-levels", lambda n: grow(lambda i: "#" * (i % 6 + 1) + " h\n", n), "levels 1-6 in turn (TOC)")
+md("fences-many", lambda n: fill("```c\nint x;\n```\n", n), "70k highlighted code blocks")
+md("fence-unclosed", lambda n: b"```\n" + fill("a\n", n), "a fence never closed")
+md("fence-c-nested", lambda n: b"```c\n" + fill("{", n // 2) + fill("}", n // 2) + b"\n```\n",
+   "C nested 500k braces deep")
+md("fence-python-nested", lambda n: b"```python\nx = " + fill("(", n // 2) + fill(")", n // 2) + b"\n```\n",
+   "Python nested 500k parentheses deep")
+md("fence-hl-range", lambda n: b'```c {hl="1-4000000000" linenos}\n' + fill("x;\n", n) + b"```\n",
+   "a highlighted range of 4 billion lines", kind="either")
+md("fence-backticks", lambda n: grow(lambda i: "`" * (i + 2) + "\n", n), "fences of 3, 4, 5... backticks")
+# Text shapes.
+md("long-word", lambda n: fill("a", n) + b"\n", "one word of 1 MB")
+md("long-line", lambda n: fill("a ", n) + b"\n", "one line of 500k words")
+md("nul-bytes", lambda n: b"a" + fill(b"\0", n) + b"\n", "1M NUL bytes")
+md("carriage-returns", lambda n: fill(b"a\r", n), "lines ended by CR only")
+md("tabs", lambda n: fill(b"\t", n) + b"a\n", "1M tabs")
+md("more-many", lambda n: fill("a\n<!--more-->\n", n), "the summary separator 75k times")
+md("backslashes", lambda n: wrap(fill("\\", n)), "1M backslashes")
+
+# ---------------------------------------------------------------- YAML
+BOMB = "".join("l%d: &l%d [%s]\n" % (i, i, ",".join(["*l%d" % (i - 1)] * 9)) for i in range(1, 10))
+BOMB = 'l0: &l0 "lol"\n' + BOMB
+
+
+def bomb_files(where):
+    def files(size):
+        f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + b"a\n"}
+        if where == "config":
+            f["folio.yml"] = (CONFIG + BOMB).encode()
+        elif where == "front":
+            f["content/posts/case.md"] = ("---\ntitle: \"Case\"\ndate: 2026-01-01\nx:\n" +
+                                          "".join("  " + l + "\n" for l in BOMB.splitlines()) + "---\na\n").encode()
+        else:
+            f["data/bomb.yml"] = BOMB.encode()
+        return f
+    return files
+
+
+site("yaml-bomb-config", "error", bomb_files("config"), "aliases", "billion laughs in folio.yml")
+site("yaml-bomb-front", "error", bomb_files("front"), "aliases", "billion laughs in front matter")
+site("yaml-bomb-data", "error", bomb_files("data"), "aliases", "billion laughs in a data file")
+
+DEEP = 100000
+
+
+def deep_files(where, opener, tail=""):
+    text = opener * DEEP + tail
+
+    def files(size):
+        f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + b"a\n"}
+        if where == "config":
+            f["folio.yml"] = (CONFIG + "menu: " + text + "\n").encode()
+        elif where == "front":
+            f["content/posts/case.md"] = ("---\ntitle: \"Case\"\ndate: 2026-01-01\ntags: " + text +
+                                          "\n---\na\n").encode()
+        else:
+            f["data/deep.yml"] = (text + "\n").encode()
+        return f
+    return files
+
+
+site("yaml-deep-flow-config", "error", deep_files("config", "["), "nested deeper", "100k '[' in folio.yml")
+site("yaml-deep-flow-front", "error", deep_files("front", "["), "nested deeper", "100k '[' in front matter")
+site("yaml-deep-map-front", "error", deep_files("front", "{a: "), "nested deeper", "100k '{a: ' in front matter")
+site("yaml-deep-block-data", "error", deep_files("data", "- ", "a"), "nested deeper", "100k '- ' in a data file")
+site("yaml-deep-block-front", "error",
+     lambda size: {"folio.yml": CONFIG.encode(),
+                   "content/posts/case.md": ("---\ntitle: \"Case\"\ndate: 2026-01-01\ntags:\n" +
+                                             "".join("  " * i + "- \n" for i in range(1, 2000)) + "---\na\n").encode()},
+     "nested deeper", "a block list indented 2000 levels deep")
+site("yaml-long-key", "error",
+     lambda size: {"folio.yml": CONFIG.encode(),
+                   "content/posts/case.md": FRONT.encode()[:-4] + fill("k", size) + b": 1\n---\na\n"},
+     "YAML", "a front matter key of 1 MB")
+site("yaml-many-keys", "error",
+     lambda size: {"folio.yml": CONFIG.encode(),
+                   "content/posts/case.md": FRONT.encode()[:-4] + b"x:\n" +
+                   grow(lambda i: "  k%d: 1\n" % i, size) + b"  k1: 2\n---\na\n"},
+     "k1", "a map of 100k keys with one twice")
+
+# ---------------------------------------------------------------- sizes
+def big_post(size):
+    # The size limit is on the file, whatever the scale of the run.
+    return {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + fill("word ", 100 * MIB)}
+
+
+site("post-100mb", "error", big_post, "larger than", "a post of 100 MB")
+site("config-20mb", "error",
+     lambda size: {"folio.yml": (CONFIG + "description: \"" + "d" * (20 * MIB) + "\"\n").encode(),
+                   "content/posts/case.md": FRONT.encode() + b"a\n"}, "larger than", "a folio.yml of 20 MB")
+
+# ---------------------------------------------------------------- templates
+def tmpl_site(templates, body=b"a\n"):
+    def files(size):
+        f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + body}
+        for k, v in templates(size).items():
+            f["templates/" + k] = v.encode() if isinstance(v, str) else v
+        return f
+    return files
+
+
+def include_chain(n):
+    t = {"post.html": '{% include "c1.html" %}\n'}
+    for i in range(1, n):
+        t["c%d.html" % i] = '{%% include "c%d.html" %%}\n' % (i + 1)
+    t["c%d.html" % n] = "end\n"
+    return t
+
+
+def extends_chain(n):
+    t = {"post.html": '{% extends "e1.html" %}\n'}
+    for i in range(1, n):
+        t["e%d.html" % i] = '{%% extends "e%d.html" %%}\n' % (i + 1)
+    t["e%d.html" % n] = "{% block main %}end{% endblock %}\n"
+    return t
+
+
+site("include-chain", "error", tmpl_site(lambda s: include_chain(10000)), "deeper", "10,000 includes deep")
+site("include-self", "error", tmpl_site(lambda s: {"post.html": '{% include "post.html" %}'}), "includes itself",
+     "a template that includes itself")
+site("extends-chain", "error", tmpl_site(lambda s: extends_chain(10000)), "levels", "10,000 parents deep")
+site("extends-cycle", "error",
+     tmpl_site(lambda s: {"post.html": '{% extends "a.html" %}', "a.html": '{% extends "b.html" %}',
+                          "b.html": '{% extends "a.html" %}'}), "extend", "a extends b extends a")
+site("macro-recursive", "error",
+     tmpl_site(lambda s: {"post.html": "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}"}), "deeper",
+     "a macro that calls itself")
+site("macro-fork", "error",
+     tmpl_site(lambda s: {"post.html": "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% endif %}"
+                                       "{% endmacro %}{{ m(90) }}"}), "",
+     "a macro that calls itself twice, 90 deep (2^90 calls)")
+site("output-1gb-loop", "error",
+     tmpl_site(lambda s: {"post.html": "{% for i in range(1000000) %}" + "0123456789" * 100 + "{% endfor %}"}),
+     "output larger",
+     "a loop printing 1 GB")
+site("output-1gb-nested", "error",
+     tmpl_site(lambda s: {"post.html": "{% for i in range(100000) %}{% for j in range(100000) %}"
+                                       "0123456789{% endfor %}{% endfor %}"}), "output larger",
+     "nested loops printing 100 GB")
+site("output-1gb-repeat", "error",
+     tmpl_site(lambda s: {"post.html": '{{ "0123456789" * 100000000 }}'}), "more than 67108864",
+     "a string repeated to 1 GB")
+site("output-doubling", "error",
+     tmpl_site(lambda s: {"post.html": '{% set ns = namespace(s="ab") %}{% for i in range(40) %}'
+                                       '{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}'}), "longer than",
+     "a string doubled 40 times, never printed")
+site("output-content-repeat", "error",
+     tmpl_site(lambda s: {"post.html": "{% for i in range(1000) %}{{ post.content }}{% endfor %}"},
+               body=fill("word ", 200000) + b"\n"), "output larger", "a 1 MB post printed 1000 times")
+site("loop-silent", "error",
+     tmpl_site(lambda s: {"post.html": "{% for i in range(1000000000) %}{% endfor %}"}), "",
+     "a loop of a billion empty iterations")
+site("template-deep-if", "either",
+     tmpl_site(lambda s: {"post.html": "{% if 1 %}" * 100000 + "x" + "{% endif %}" * 100000}), "",
+     "'if' nested 100k deep")
+site("template-deep-parens", "either",
+     tmpl_site(lambda s: {"post.html": "{{ " + "(" * 100000 + "1" + ")" * 100000 + " }}"}), "",
+     "an expression nested 100k deep")
+site("template-deep-list", "either",
+     tmpl_site(lambda s: {"post.html": "{{ " + "[" * 100000 + "]" * 100000 + " }}"}), "",
+     "a list literal nested 100k deep")
+site("template-unclosed-tags", "error",
+     tmpl_site(lambda s: {"post.html": "{% for x in y %}" * 100000}), "", "100k 'for' never closed")
+site("template-open-braces", "either",
+     tmpl_site(lambda s: {"post.html": "{" * (1 << 20)}), "", "1M '{'")
+site("template-big", "error",
+     tmpl_site(lambda s: {"post.html": "x" * (20 * MIB)}), "larger than", "a template of 20 MB")
+
+# ---------------------------------------------------------------- UTF-8
+BAD = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80", b"\xfe\xfe"]
+
+
+def bad_utf8():
+    return b"a".join(BAD)
+
+
+site("utf8-front-matter", "either",
+     lambda s: {"folio.yml": CONFIG.encode(),
+                "content/posts/case.md": b'---\ntitle: "T' + bad_utf8() + b'"\ndate: 2026-01-01\n'
+                b'summary: "s' + bad_utf8() + b'"\ntags: [t' + b"\xff" + b"]\n---\na\n"},
+     what="invalid UTF-8 in title, summary and tags")
+site("utf8-config", "either",
+     lambda s: {"folio.yml": CONFIG.encode() + b'tagline: "t' + bad_utf8() + b'"\n',
+                "content/posts/case.md": FRONT.encode() + b"a\n"}, what="invalid UTF-8 in folio.yml")
+md("utf8-body", lambda n: fill(b"# h" + bad_utf8() + b"\n\nw" + bad_utf8() + b" *e" + b"\xff" + b"* `c" + b"\xe2" +
+                                b"` $x" + b"\xff" + b"$ [l\xff](/u\xff \"t\xff\") ![i\xff](/i.png?\xff)\n\n"
+                                b"```c\nint \xff;\n```\n\n:::note{title=\"n\xff\"}\nb\xff\n:::\n\n", n // 8),
+   "invalid UTF-8 in headings, text, code, math, links, images, directives", extra=IMAGE)
+md("utf8-body-bytes", lambda n: bytes(range(128, 256)) * (n // 1024) + b"\n", "every non-ASCII byte, in order")
+site("utf8-template", "either",
+     tmpl_site(lambda s: {"post.html": b"<!doctype html><html><head><meta charset=\"utf-8\"><title>x</title>"
+                                       b"</head><body>" + bad_utf8() + b"{{ post.title }}</body></html>\n"}),
+     what="invalid UTF-8 in a template")
+site("utf8-file-name", "either",
+     lambda s: {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + b"a\n",
+                b"content/posts/bad\xff\xfename.md": FRONT.encode() + b"b\n"},
+     what="a post whose file name is not UTF-8")
+site("utf8-data", "either",
+     lambda s: {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + b"a\n",
+                "data/d.yml": b"x: \"" + bad_utf8() + b"\"\n"}, what="invalid UTF-8 in a data file")
+
+
+def by_name(name):
+    for c in CASES:
+        if c.name == name:
+            return c
+    raise KeyError(name)
+
+
+def write(case, root, size=MIB):
+    """Writes case's site into root (made if need be)."""
+    for rel, data in case.files(size).items():
+        if isinstance(rel, str):
+            rel = rel.encode()
+        path = os.path.join(os.fsencode(root), rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "list":
+        for c in CASES:
+            print(c.name, c.kind)
+        return 0
+    if len(argv) in (4, 5) and argv[1] == "write":
+        write(by_name(argv[2]), argv[3], int(argv[4]) if len(argv) == 5 else MIB)
+        return 0
+    sys.stderr.write("usage: gen.py list | gen.py write NAME DIR [SIZE]\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
