@@ -67,6 +67,18 @@ if [ "${1:-}" = fuzz ]; then
 	say "clang $(clang -dumpversion) links libFuzzer targets"
 fi
 
+# valgrind, for `make valgrind` (which is run by hand, not by make test):
+# installed when missing, and only by root.
+if command -v valgrind >/dev/null 2>&1; then
+	say "valgrind present"
+elif [ "$(id -u)" = 0 ]; then
+	say "installing valgrind"
+	[ -n "$missing" ] || apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+else
+	say "valgrind is not installed (make valgrind needs it; run this script as root to install it)"
+fi
+
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 # The pinned packages of other parts (highlighting, math) are fetched by
 # their own scripts, which reuse the private apt configuration made here.

@@ -53,7 +53,6 @@ static cmark_syntax_extension *ext_table, *ext_strike, *ext_autolink, *ext_taskl
 static cmark_syntax_extension *ext_math;    /* $...$ and $$...$$: parsed and rendered */
 static cmark_syntax_extension *ext_heading; /* render-only: ids and anchors of headings */
 static cmark_node_type node_math_inline, node_math_display;
-static cmark_llist *pinned_lists[3]; /* kept reachable: see pin_special_chars */
 
 /* ---- small helpers ---- */
 
@@ -357,13 +356,13 @@ static cmark_node *strike_match(cmark_syntax_extension *self, cmark_parser *pars
 }
 
 /* pin_special_chars: marks ext's special characters for good and takes
- * them off ext (the list is kept in pinned_lists, reachable). */
-static void pin_special_chars(cmark_syntax_extension *ext, int slot)
+ * them off ext (the list, which nothing reads again, is freed). */
+static void pin_special_chars(cmark_syntax_extension *ext)
 {
 	for (cmark_llist *l = ext->special_inline_chars; l; l = l->next)
 		cmark_inlines_add_special_character((unsigned char)(uintptr_t)l->data,
 		                                    ext->emphasis);
-	pinned_lists[slot] = ext->special_inline_chars;
+	cmark_llist_free(cmark_get_default_mem_allocator(), ext->special_inline_chars);
 	ext->special_inline_chars = NULL;
 }
 
@@ -395,9 +394,9 @@ static void md_init_once(void)
 	cmark_syntax_extension_set_can_contain_func(ext_heading, heading_can_contain);
 	cmark_syntax_extension_set_html_render_func(ext_heading, heading_html);
 
-	pin_special_chars(ext_autolink, 0);
-	pin_special_chars(ext_math, 1);
-	pin_special_chars(ext_strike, 2);
+	pin_special_chars(ext_autolink);
+	pin_special_chars(ext_math);
+	pin_special_chars(ext_strike);
 	cmark_syntax_extension_set_special_inline_chars(
 	    ext_strike, cmark_llist_append(cmark_get_default_mem_allocator(), NULL,
 	                                   (void *)(uintptr_t)STRIKE_DELIM));

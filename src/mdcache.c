@@ -86,6 +86,8 @@ struct md_key md_cache_key(uint64_t salt, int kind, const char *path, size_t len
                            const char *asset_dir)
 {
 	XXH3_state_t st;
+	/* a reset with a seed reads the state's last seed: it must be set */
+	XXH3_INITSTATE(&st);
 	XXH3_128bits_reset_withSeed(&st, salt);
 	/* lengths first, so that no two field lists hash alike */
 	uint64_t head[6] = {(uint64_t)kind, (uint64_t)body_line, strlen(path), asset_dir ? strlen(asset_dir) + 1 : 0,

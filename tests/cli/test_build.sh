@@ -180,8 +180,10 @@ rm -rf "$TMP/site"
 # folder.
 
 BIG=$TMP/big
-# under the sanitizers a build is ten times slower: a smaller corpus
+# under the sanitizers a build is ten times slower, under valgrind fifty
+# times: a smaller corpus
 case $FOLIO in *asan*) : "${BIG_POSTS:=600}" ;; esac
+[ -n "${FOLIO_VALGRIND:-}" ] && : "${BIG_POSTS:=200}"
 OUT=$TMP/public
 GEN=
 for g in ../shared/bench/gen_corpus.py; do [ -f "$g" ] && GEN=$g && break; done

@@ -141,15 +141,16 @@ if [ "$mounted" = 1 ] && command -v curl >/dev/null 2>&1 && command -v python3 >
 	TMPDIR=$DISK "$FOLIO" serve "$SITE" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 	spid=$!
 	up=0
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $((100 * ${WAIT_SCALE:-1}))); do
 		curl -s -o /dev/null --max-time 1 "$url/" && up=1 && break
 		sleep 0.1
 	done
 	check "serve: the server answers" test "$up" -eq 1
 	curl -s --max-time 5 "$url/posts/$slug/" >"$TMP/before.html"
-	# wait_err TEXT: until the server's stderr says TEXT (at most 10 s)
+	# wait_err TEXT: until the server's stderr says TEXT (at most 10 s,
+	# times WAIT_SCALE: tests/valgrind.sh sets it)
 	wait_err() {
-		for _ in $(seq 1 100); do
+		for _ in $(seq 1 $((100 * ${WAIT_SCALE:-1}))); do
 			grep -q "$1" "$TMP/serve.err" && return 0
 			sleep 0.1
 		done
@@ -169,7 +170,7 @@ if [ "$mounted" = 1 ] && command -v curl >/dev/null 2>&1 && command -v python3 >
 	n=$(grep -c "rebuilt" "$TMP/serve.err")
 	rm -f "$DISK/filler"
 	touch "$post"
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $((100 * ${WAIT_SCALE:-1}))); do
 		[ "$(grep -c "rebuilt" "$TMP/serve.err")" -gt "$n" ] && break
 		sleep 0.1
 	done

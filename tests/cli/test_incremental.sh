@@ -6,6 +6,8 @@
 # waits for the rebuild, and compares the server's folder with a fresh
 # build, file by file.
 . "$(dirname "$0")/lib.sh"
+# WAIT_SCALE (tests/valgrind.sh sets it) multiplies the longest waits
+ws=${WAIT_SCALE:-1}
 
 spid=""
 cleanup() {
@@ -32,7 +34,7 @@ builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
 # settle N: waits until more than N builds are done and no other follows
 # within 300 ms (an edit is one burst; the debounce is 50 ms)
 settle() {
-	for _ in $(seq 1 200); do
+	for _ in $(seq 1 $((200 * ws))); do
 		[ "$(builds)" -gt "$1" ] && break
 		sleep 0.05
 	done
@@ -141,13 +143,13 @@ ln -s "$TMP/linked/content" "$TMP/site2/content"
 port2=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 TMPDIR=$TMP/tmp2 "$FOLIO" serve "$TMP/site2" --port "$port2" >/dev/null 2>"$TMP/serve2.err" &
 spid=$!
-for _ in $(seq 1 200); do
+for _ in $(seq 1 $((200 * ws))); do
 	grep -q 'serving' "$TMP/serve2.err" && break
 	sleep 0.05
 done
 printf '\nWritten through the link.\n' >>"$TMP/linked/content/posts/$(basename "$post")"
 got=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 $((100 * ws))); do
 	got=$(curl -s "http://127.0.0.1:$port2/posts/$(basename "$post" .md)/" 2>/dev/null)
 	case "$got" in *"Written through the link"*) break ;; esac
 	sleep 0.1

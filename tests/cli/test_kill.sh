@@ -11,8 +11,10 @@
 
 SITE=$TMP/site
 OUT=$TMP/public
-# under the sanitizers a build is several times slower: a smaller site
+# under the sanitizers or valgrind a build is several times slower: a
+# smaller site
 case $FOLIO in *asan*) : "${KILL_POSTS:=80}" ;; esac
+[ -n "${FOLIO_VALGRIND:-}" ] && : "${KILL_POSTS:=80}"
 mkdir -p "$SITE/content/posts"
 printf 'title: "Old Title"\nbase_url: "https://example.org/"\n' >"$SITE/folio.yml"
 awk -v dir="$SITE/content/posts" -v n="${KILL_POSTS:-200}" 'BEGIN {

@@ -2,6 +2,8 @@
 # requests and Host headers refused, rebuild on change with Server-Sent
 # Events (reload, error), and a clean exit on SIGTERM.
 . "$(dirname "$0")/lib.sh"
+# WAIT_SCALE (tests/valgrind.sh sets it) multiplies the longest waits
+ws=${WAIT_SCALE:-1}
 
 spid=""
 # the server is always stopped, even when a check fails or the test is killed
@@ -42,7 +44,7 @@ url=http://127.0.0.1:$port
 TMPDIR=$TMP "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 spid=$!
 up=0
-for _ in $(seq 1 100); do
+for _ in $(seq 1 $((100 * ws))); do
 	if curl -s -o /dev/null --max-time 1 "$url/"; then
 		up=1
 		break
@@ -177,25 +179,25 @@ s.sendall(sys.stdin.buffer.read())
 print(s.recv(100).split(b" ")[1].decode())' "$port")
 check "a request without Host is refused" test "$r" = 403
 
-# wait_for FILE TEXT: until FILE contains TEXT (at most 10 s)
+# wait_for FILE TEXT: until FILE contains TEXT (at most 10 s times ws)
 wait_for() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $((100 * ws))); do
 		grep -q "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
 }
-# wait_rebuilds N: until the server has said "rebuilt" N times (at most 10 s)
+# wait_rebuilds N: until the server has said "rebuilt" N times (at most 10 s times ws)
 wait_rebuilds() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $((100 * ws))); do
 		[ "$(grep -c "rebuilt" "$TMP/serve.err")" -ge "$1" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
-# events: follows the event stream into FILE for at most 10 s
+# events: follows the event stream into FILE for at most 10 s times ws
 events() {
-	curl -sN --max-time 10 "$url/__folio/events" >"$1" &
+	curl -sN --max-time $((10 * ws)) "$url/__folio/events" >"$1" &
 	echo $! >>"$TMP/curl.pid"
 	wait_for "$1" "^event: "
 }
@@ -242,7 +244,7 @@ check "fixing it sends reload" grep -q "event: reload" "$TMP/sse2"
 
 kill -TERM "$spid"
 code=none
-for _ in $(seq 1 50); do
+for _ in $(seq 1 $((50 * ws))); do
 	if ! kill -0 "$spid" 2>/dev/null; then
 		wait "$spid"
 		code=$?

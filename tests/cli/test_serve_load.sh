@@ -6,6 +6,8 @@
 # the 99th percentile latency are printed as notes (not asserted: these
 # machines are shared).
 . "$(dirname "$0")/lib.sh"
+# WAIT_SCALE (tests/valgrind.sh sets it) multiplies the longest waits
+ws=${WAIT_SCALE:-1}
 
 SECONDS_UNDER_LOAD=${LOAD_SECONDS:-20}
 spid=""
@@ -40,7 +42,7 @@ mkdir "$TMP/tmp"
 TMPDIR=$TMP/tmp "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 spid=$!
 up=0
-for _ in $(seq 1 100); do
+for _ in $(seq 1 $((100 * ws))); do
 	if curl -s -o /dev/null --max-time 1 "$url/"; then
 		up=1
 		break
