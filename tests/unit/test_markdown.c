@@ -448,6 +448,41 @@ static void test_summary(void)
 	buf_fini(&md);
 }
 
+/* render_site: md_render as in a site build: images are checked against
+ * static_dir. */
+static int render_site(const char *md, const char *static_dir, struct md_doc *doc, struct buf *errs)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = errs;
+	struct md_options o = {.math = 1, .unsafe = 1, .static_dir = static_dir};
+	size_t n = strlen(md);
+	int rc = md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 0, doc);
+	diag_fini(&d);
+	return rc;
+}
+
+/* Images inside an image's alt text are its text, not images of their own
+ * (replacing the outer one frees them: the pass once read them freed and
+ * never ended). */
+static void test_nested_images(void)
+{
+	struct md_doc doc;
+	struct buf errs;
+	buf_init(&errs);
+	render_site("![![![a $x$](/in.png)](/mid.png)](/out.png)\n", "/nonexistent", &doc, &errs);
+	STR_EQ(doc.html.p, "<p><img src=\"/out.png\" alt=\"a x\" loading=\"lazy\" decoding=\"async\"></p>\n");
+	STR_EQ(errs.p, "content/posts/p.md:1:35: error: image '/out.png' not found (looked in static/)\n"
+		       " 1 | ![![![a $x$](/in.png)](/mid.png)](/out.png)\n"
+		       "   |                                   ^\n");
+	/* two images with one address: each error at its own place */
+	buf_reset(&errs);
+	render_site("![a](/m.png) and ![b](/m.png)\n", "/nonexistent", &doc, &errs);
+	OK(errs.p && strstr(errs.p, "p.md:1:6: error: image '/m.png' not found") != NULL);
+	OK(errs.p && strstr(errs.p, "p.md:1:23: error: image '/m.png' not found") != NULL);
+	buf_fini(&errs);
+}
+
 static void test_counts(void)
 {
 	struct md_doc doc;
@@ -904,6 +939,7 @@ void test_markdown(void)
 	test_headings();
 	test_summary();
 	test_counts();
+	test_nested_images();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
