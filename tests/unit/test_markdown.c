@@ -445,6 +445,19 @@ static void test_summary(void)
 	STR_EQ(doc.summary_text.p, "T Intro one. Intro two.");
 	OK(strstr(doc.html.p, "<h1 id=\"t\">") != NULL); /* the body keeps its ids */
 	OK(strstr(doc.html.p, "fnref") != NULL);
+
+	/* a first paragraph of more than 64 KiB of text: its HTML summary is
+	 * the cut text, not a second copy of the page */
+	buf_reset(&md);
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&md, "*a* <b ");
+	buf_puts(&md, "\n");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	OK(ends_with(doc.summary_text, "…"));
+	OK(strncmp(doc.summary_html.p, "<p>a &lt;b a &lt;b", 18) == 0);
+	OK(ends_with(doc.summary_html, "…</p>\n"));
+	OK(strstr(doc.summary_html.p, "<em>") == NULL);
+	OK(doc.summary_html.len < 2000);
 	buf_fini(&md);
 }
 
