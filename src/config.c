@@ -4,6 +4,7 @@
 
 #include "math.h"
 #include "schema.h"
+#include "slug.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -267,7 +268,17 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 
 	if (base_url_override)
 		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));
-	if (c->base_url.len) {
+	if (base_url_override && utf8_valid_prefix(base_url_override, strlen(base_url_override)) !=
+				     strlen(base_url_override)) {
+		/* it goes into every page */
+		struct buf shown;
+		buf_init(&shown);
+		utf8_show(&shown, str_from(base_url_override));
+		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+		diag_error(d, &loc, "base URL '%s' is not UTF-8", shown.p);
+		buf_fini(&shown);
+		s.errors++;
+	} else if (c->base_url.len) {
 		struct str b = c->base_url;
 		if (!(str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))) {
 			if (base_url_override) {

@@ -248,11 +248,19 @@ static void emit(struct diag *d, enum diag_level level, const struct diag_loc *l
 	buf_fini(&colored);
 }
 
+/* short_key: an error's place and text, without the excerpt that would
+ * cost a scan of the file, apart from the printed messages (\001). */
+static void short_key(struct buf *key, const struct diag_loc *loc, const char *msg)
+{
+	buf_putc(key, '\001');
+	diag_format_loc(key, loc);
+	buf_printf(key, ": %s", msg);
+}
+
 /* past_limit: 1 if loc's file has had DIAG_MAX_FILE_ERRORS errors already:
- * then this one is only counted (once, as any message: the key is its
- * place and text, without the excerpt that would cost a scan of the file),
- * and the first one past the limit prints a note instead. Called with
- * d->lock held. */
+ * then this one is only counted (once, as any message: by its short key,
+ * which the printed ones have too), and the first one past the limit
+ * prints a note instead. Called with d->lock held. */
 static int past_limit(struct diag *d, enum diag_level level, const struct diag_loc *loc, const char *msg)
 {
 	if (level != DIAG_ERROR || !loc || !loc->path)
@@ -262,9 +270,7 @@ static int past_limit(struct diag *d, enum diag_level level, const struct diag_l
 		return 0;
 	struct buf key;
 	buf_init(&key);
-	buf_putc(&key, '\001'); /* apart from the printed messages */
-	diag_format_loc(&key, loc);
-	buf_printf(&key, ": %s", msg);
+	short_key(&key, loc, msg);
 	if (seen_insert(d, key.p, key.len)) {
 		d->errors++;
 		if (f->errors++ == DIAG_MAX_FILE_ERRORS) {
@@ -309,8 +315,14 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 	if (seen_insert(d, plain.p, plain.len)) {
 		if (level == DIAG_ERROR) {
 			d->errors++;
-			if (loc && loc->path)
+			if (loc && loc->path) {
 				file_slot(d, loc->path)->errors++;
+				struct buf key; /* for the same error again, past the limit */
+				buf_init(&key);
+				short_key(&key, loc, msg.p);
+				seen_insert(d, key.p, key.len);
+				buf_fini(&key);
+			}
 		} else if (level == DIAG_WARNING) {
 			d->warnings++;
 		}
@@ -384,8 +396,13 @@ int diag_too_big(struct diag *d, const char *path, const char *text, size_t len,
 	if (col < 1) /* a line longer than INT_MAX bytes cannot be, at 16 MiB */
 		col = 1;
 	struct diag_loc loc = {path, NULL, 0, line, col};
-	diag_error(d, &loc, "file larger than %zu MiB: folio reads at most %zu bytes of a post, page, template or YAML file (hint: %s)",
-		   max >> 20, max, hint);
+	char size[32];
+	if (max && max % ((size_t)1 << 20) == 0)
+		snprintf(size, sizeof size, "%zu MiB", max >> 20);
+	else
+		snprintf(size, sizeof size, "%zu bytes", max);
+	diag_error(d, &loc, "file larger than %s: folio reads at most %zu bytes of a post, page, template or YAML file (hint: %s)",
+		   size, max, hint);
 	return 1;
 }
 

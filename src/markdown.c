@@ -44,6 +44,9 @@
 #endif
 
 #define SUMMARY_MAX    300 /* code points of summary_text, the "…" included */
+/* bytes of text in a first paragraph past which summary_html is the cut
+ * summary_text, not the paragraph's HTML (see summary) */
+#define SUMMARY_HTML_MAX (64 * 1024)
 #define SUMMARY_BACKUP 30  /* a cut backs up to a space at most this many code points */
 
 /* Set once by md_init_once, read-only afterwards (which is what makes
@@ -938,6 +941,7 @@ struct mdr {
 	size_t *lines; /* start of each line of text, built on first use */
 	size_t nlines;
 	int errors;
+	size_t summary_len; /* bytes of plain text in the summary's blocks, uncut */
 };
 
 /* line_starts: indexes the lines of the text as cmark counts them (\n,
@@ -1228,6 +1232,18 @@ static void summary(struct mdr *r, cmark_node *root, cmark_node *more, cmark_nod
 	if (more) {
 		from = cmark_node_first_child(root);
 		to = more;
+	} else if (first_para && r->summary_len > SUMMARY_HTML_MAX) {
+		/* A first paragraph of a whole book is no summary: its HTML is
+		 * the cut text, not a second copy of the page (rendered again,
+		 * and kept twice in the cache). */
+		struct buf html;
+		buf_init(&html);
+		buf_puts(&html, "<p>");
+		buf_put_html_text(&html, out->summary_text.p, out->summary_text.len);
+		buf_puts(&html, "</p>\n");
+		out->summary_html = arena_str(r->a, html.p, html.len);
+		buf_fini(&html);
+		return;
 	} else if (first_para) {
 		from = first_para;
 		to = cmark_node_next(first_para);
@@ -1286,6 +1302,7 @@ static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmar
 		plain_text(b, &text);
 		buf_putc(&text, ' ');
 	}
+	r->summary_len = text.len;
 	fold_space(&folded, text.p ? text.p : "", text.len);
 	out->summary_text = cut_summary(r->a, folded.p ? folded.p : "", folded.len);
 	buf_fini(&text);
@@ -1312,7 +1329,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	assert(a && o && out && (text || !len));
 	md_init();
 	memset(out, 0, sizeof *out);
-	struct mdr r = {a, d, path, src, src_len, text, len, line_offset, NULL, 0, 0};
+	struct mdr r = {a, d, path, src, src_len, text, len, line_offset, NULL, 0, 0, 0};
 	int options =
 	    CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
 	if (o->unsafe)

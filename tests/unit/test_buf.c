@@ -78,6 +78,17 @@ void test_buf(void)
 		INT_EQ(n, sizeof data);
 		OK(f && memcmp(f, data, sizeof data) == 0 && f[n] == '\0');
 		free(f);
+		/* read_file_max: at most max + 1 bytes, so a larger file shows */
+		f = read_file_max(path, 100, &n);
+		INT_EQ(n, 101);
+		OK(f && memcmp(f, data, 101) == 0 && f[n] == '\0');
+		free(f);
+		f = read_file_max(path, sizeof data, &n);
+		INT_EQ(n, sizeof data);
+		free(f);
+		f = read_file_max(path, 0, &n);
+		INT_EQ(n, 1);
+		free(f);
 		unlink(path);
 	}
 	OK(read_file("/nonexistent/folio/file", &n) == NULL);

@@ -364,6 +364,9 @@ static void test_base_url(void)
 	INT_EQ(load_with("title: T\nbase_url: nonsense\n", "https://ok.example/"), 0);
 	INT_EQ(load_with("title: T\nbase_url: https://example.org/\n", "example.org"), 1);
 	STR_EQ(t_msgs(&cap), "--base-url: error: base URL 'example.org' must start with http://, https:// or /");
+	/* it goes into every page: it must be UTF-8 (folio.yml's is, as YAML) */
+	INT_EQ(load_with("title: T\n", "https://ex.org/\xff/"), 1);
+	STR_EQ(t_msgs(&cap), "--base-url: error: base URL 'https://ex.org/\\xFF/' is not UTF-8");
 }
 
 void test_config(void)

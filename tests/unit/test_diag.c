@@ -71,6 +71,57 @@ void test_diag(void)
 		diag_error(&d, &l4, "message %d", i);
 	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1000);
 
+	/* at most DIAG_MAX_FILE_ERRORS errors of a file are printed; the
+	 * others count, and the first of them prints a note instead */
+	for (int defer = 0; defer < 2; defer++) {
+		struct diag dl;
+		struct buf lc;
+		buf_init(&lc);
+		diag_init(&dl, NULL);
+		dl.capture = &lc;
+		dl.defer = defer;
+		static char big[160 * 2];
+		for (int i = 0; i < 160; i++)
+			memcpy(big + 2 * i, "x\n", 2);
+		for (int i = 1; i <= 150; i++) {
+			struct diag_loc at = {"content/posts/big.md", big, sizeof big, i, 1};
+			diag_error(&dl, &at, "bad %d", i);
+			diag_error(&dl, &at, "bad %d", i); /* the same: once */
+		}
+		struct diag_loc other = {"content/posts/small.md", NULL, 0, 3, 1};
+		diag_error(&dl, &other, "fine");
+		struct diag_loc w = {"content/posts/big.md", NULL, 0, 200, 1};
+		diag_warning(&dl, &w, "still shown");
+		diag_flush(&dl);
+		INT_EQ(dl.errors, 151);
+		INT_EQ(dl.warnings, 1);
+		int shown = 0;
+		for (const char *p = lc.p; (p = strstr(p, "big.md:")); p++)
+			if (strncmp(strchr(p, ' '), " error: bad ", 12) == 0)
+				shown++;
+		INT_EQ(shown, DIAG_MAX_FILE_ERRORS);
+		OK(strstr(lc.p, "content/posts/big.md:100:1: error: bad 100\n") != NULL);
+		OK(strstr(lc.p, "bad 101") == NULL);
+		OK(strstr(lc.p, "content/posts/big.md:101:1: note: more than 100 errors in this file: the others are "
+				"not shown (fix these first)\n") != NULL);
+		OK(strstr(lc.p, "content/posts/small.md:3:1: error: fine\n") != NULL);
+		OK(strstr(lc.p, "content/posts/big.md:200:1: warning: still shown\n") != NULL);
+		diag_fini(&dl);
+		buf_fini(&lc);
+	}
+
+	/* diag_too_big: the place where the limit falls */
+	buf_reset(&cap);
+	const char *text = "ab\ncdef\ngh";
+	OK(!diag_too_big(&d, "content/posts/x.md", text, 9, 9, "split it"));
+	OK(diag_too_big(&d, "content/posts/x.md", text, 10, 9, "split it"));
+	STR_EQ(cap.p, "content/posts/x.md:3:2: error: file larger than 9 bytes: folio reads at most 9 bytes of a post, "
+		      "page, template or YAML file (hint: split it)\n");
+	buf_reset(&cap);
+	OK(diag_too_big(&d, "t.html", text, 6, 5, "split it"));
+	STR_EQ(cap.p, "t.html:2:3: error: file larger than 5 bytes: folio reads at most 5 bytes of a post, page, "
+		      "template or YAML file (hint: split it)\n");
+
 	const char *keys[] = {"title", "date", "tags", "summary", NULL};
 	STR_EQ(diag_suggest("titel", 5, keys), "title");
 	STR_EQ(diag_suggest("tag", 3, keys), "tags");

@@ -445,7 +445,55 @@ static void test_summary(void)
 	STR_EQ(doc.summary_text.p, "T Intro one. Intro two.");
 	OK(strstr(doc.html.p, "<h1 id=\"t\">") != NULL); /* the body keeps its ids */
 	OK(strstr(doc.html.p, "fnref") != NULL);
+
+	/* a first paragraph of more than 64 KiB of text: its HTML summary is
+	 * the cut text, not a second copy of the page */
+	buf_reset(&md);
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&md, "*a* <b ");
+	buf_puts(&md, "\n");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	OK(ends_with(doc.summary_text, "…"));
+	OK(strncmp(doc.summary_html.p, "<p>a &lt;b a &lt;b", 18) == 0);
+	OK(ends_with(doc.summary_html, "…</p>\n"));
+	OK(strstr(doc.summary_html.p, "<em>") == NULL);
+	OK(doc.summary_html.len < 2000);
 	buf_fini(&md);
+}
+
+/* render_site: md_render as in a site build: images are checked against
+ * static_dir. */
+static int render_site(const char *md, const char *static_dir, struct md_doc *doc, struct buf *errs)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = errs;
+	struct md_options o = {.math = 1, .unsafe = 1, .static_dir = static_dir};
+	size_t n = strlen(md);
+	int rc = md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 0, doc);
+	diag_fini(&d);
+	return rc;
+}
+
+/* Images inside an image's alt text are its text, not images of their own
+ * (replacing the outer one frees them: the pass once read them freed and
+ * never ended). */
+static void test_nested_images(void)
+{
+	struct md_doc doc;
+	struct buf errs;
+	buf_init(&errs);
+	render_site("![![![a $x$](/in.png)](/mid.png)](/out.png)\n", "/nonexistent", &doc, &errs);
+	STR_EQ(doc.html.p, "<p><img src=\"/out.png\" alt=\"a x\" loading=\"lazy\" decoding=\"async\"></p>\n");
+	STR_EQ(errs.p, "content/posts/p.md:1:35: error: image '/out.png' not found (looked in static/)\n"
+		       " 1 | ![![![a $x$](/in.png)](/mid.png)](/out.png)\n"
+		       "   |                                   ^\n");
+	/* two images with one address: each error at its own place */
+	buf_reset(&errs);
+	render_site("![a](/m.png) and ![b](/m.png)\n", "/nonexistent", &doc, &errs);
+	OK(errs.p && strstr(errs.p, "p.md:1:6: error: image '/m.png' not found") != NULL);
+	OK(errs.p && strstr(errs.p, "p.md:1:23: error: image '/m.png' not found") != NULL);
+	buf_fini(&errs);
 }
 
 static void test_counts(void)
@@ -904,6 +952,7 @@ void test_markdown(void)
 	test_headings();
 	test_summary();
 	test_counts();
+	test_nested_images();
 	test_random_bytes();
 	test_threads();
 	test_pathological();

@@ -86,6 +86,8 @@ void test_slug(void)
 	OK(valid("a_b"));
 	OK(valid("..."));
 	OK(!valid(""));
+	OK(!valid("ab\xff"));
+	OK(!valid("\xc3"));
 	OK(!valid("."));
 	OK(!valid(".."));
 	OK(!valid("a/b"));
@@ -100,4 +102,36 @@ void test_slug(void)
 
 	arena_free(arena);
 	arena = NULL;
+
+	/* utf8_valid_prefix: strict UTF-8 (RFC 3629) */
+	static const struct {
+		const char *s;
+		size_t n, ok;
+	} u8[] = {
+	    {"abc", 3, 3},
+	    {"\xc3\xa9t\xc3\xa9", 5, 5},         /* été */
+	    {"\xe2\x86\x92", 3, 3},               /* U+2192 */
+	    {"\xf0\x9f\x9a\x80", 4, 4},          /* U+1F680 */
+	    {"\xf4\x8f\xbf\xbf", 4, 4},          /* U+10FFFF */
+	    {"a\xff", 2, 1},                       /* never in UTF-8 */
+	    {"a\x80", 2, 1},                       /* a lone continuation byte */
+	    {"\xc0\xaf", 2, 0},                   /* overlong '/' */
+	    {"\xe0\x80\xaf", 3, 0},              /* overlong, three bytes */
+	    {"\xf0\x80\x80\xaf", 4, 0},         /* overlong, four bytes */
+	    {"\xed\xa0\x80", 3, 0},              /* a surrogate */
+	    {"\xf4\x90\x80\x80", 4, 0},         /* past U+10FFFF */
+	    {"\xf5\x80\x80\x80", 4, 0},
+	    {"ab\xe2\x82", 4, 2},                 /* cut short */
+	    {"\xe2\x82x", 3, 0},                  /* a continuation missing */
+	    {"a\0b", 3, 3},                        /* NUL is UTF-8 */
+	};
+	for (size_t i = 0; i < sizeof u8 / sizeof *u8; i++)
+		INT_EQ(utf8_valid_prefix(u8[i].s, u8[i].n), u8[i].ok);
+
+	/* utf8_show: bytes that are not UTF-8 as \xHH */
+	struct buf b;
+	buf_init(&b);
+	utf8_show(&b, str_from("bad\xff\xfe-\xc3\xa9.md"));
+	STR_EQ(b.p, "bad\\xFF\\xFE-\xc3\xa9.md");
+	buf_fini(&b);
 }

@@ -641,6 +641,12 @@ static void test_error_paths(void)
 		"{% extends 'p.html' %}{% block a %}{{ super() }}{{ super() }}{% endblock %}",
 	};
 	INT_EQ(add(env, "p.html", "{% block a %}{{ 1 / 0 }}{% endblock %}"), 0);
+	/* text that is not UTF-8 would go to pages as it is */
+	INT_EQ(add(env, "u.html", "ok\n\xc3\xa9 {{ x }} \xff"), 1);
+	STR_EQ(text(&errs), "templates/u.html:2:12: error: not UTF-8: byte 0xFF here (hint: save the file as UTF-8)\n"
+			    " 2 | \xc3\xa9 {{ x }} \xff\n"
+			    "   |           ^\n");
+	OK(render(env, "u.html", NULL, &out) > 0);
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "bad%zu.html", i);
