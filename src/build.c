@@ -1034,7 +1034,8 @@ static int inputs_walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino,
 		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
 	}
 	closedir(dh);
-	qsort(names, n, sizeof *names, cmp_name);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_name);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX];
