@@ -46,7 +46,7 @@ def is_asan(path):
         return False
 
 
-TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*>|</?(?:script|style|textarea|title)\b", re.S)
+TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*>", re.S)
 RAW_TEXT = re.compile(r"<(script|style|textarea|title)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 
 
