@@ -128,7 +128,10 @@ def run_folio(site, out, limit, asan):
 
     t0 = time.monotonic()
     with open(os.path.join(os.path.dirname(out), "stderr"), "wb+") as err:
-        p = subprocess.Popen([FOLIO, "build", site, "-o", out], stdout=subprocess.DEVNULL, stderr=err,
+        # Two threads: the one post is built on one, and the address space
+        # limit must not depend on the machine's cores (each thread has its
+        # stack and a malloc arena of 64 MiB reserved).
+        p = subprocess.Popen([FOLIO, "build", site, "-o", out, "-j", "2"], stdout=subprocess.DEVNULL, stderr=err,
                              preexec_fn=prepare, env=dict(os.environ, NO_COLOR="1"))
         killed = 0
         while True:
