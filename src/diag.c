@@ -56,14 +56,6 @@ static struct diag_file *file_slot(struct diag *d, const char *path)
 	return &d->files[j];
 }
 
-int diag_file_errors(struct diag *d, const char *path)
-{
-	pthread_mutex_lock(&d->lock);
-	int n = file_slot(d, path)->errors;
-	pthread_mutex_unlock(&d->lock);
-	return n;
-}
-
 struct diag_pending {
 	char *path;
 	int line, col;

@@ -65,11 +65,6 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
 
-/* diag_file_errors: how many errors have been reported for path (those
- * past DIAG_MAX_FILE_ERRORS too), so that a pass over a file can stop
- * doing costly work whose errors nobody would see. */
-int diag_file_errors(struct diag *d, const char *path);
-
 /* diag_too_big: if len > max (a file read with read_file_max), reports
  * that path is too large, at the line and column where the limit falls in
  * text, with hint, and returns 1; else 0. */

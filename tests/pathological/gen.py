@@ -237,8 +237,8 @@ site("yaml-bomb-data", "error", bomb_files("data"), "aliases", "billion laughs i
 DEEP = 100000
 
 
-def deep_files(where, opener, tail=""):
-    text = opener * DEEP + tail
+def deep_files(where, opener, tail="", head=""):
+    text = head + opener * DEEP + tail
 
     def files(size):
         f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + b"a\n"}
@@ -257,6 +257,11 @@ site("yaml-deep-flow-config", "error", deep_files("config", "["), "nested deeper
 site("yaml-deep-flow-front", "error", deep_files("front", "["), "nested deeper", "100k '[' in front matter")
 site("yaml-deep-map-front", "error", deep_files("front", "{a: "), "nested deeper", "100k '{a: ' in front matter")
 site("yaml-deep-block-data", "error", deep_files("data", "- ", "a"), "nested deeper", "100k '- ' in a data file")
+site("yaml-deep-block-config", "error", deep_files("config", "- ", "a", "\n  "), "nested deeper",
+     "100k '- ' in folio.yml")
+site("yaml-deep-block-front-line", "error", deep_files("front", "- ", "a", "\n  "), "nested deeper",
+     "100k '- ' in front matter, on one line")
+site("yaml-deep-flow-data", "error", deep_files("data", "[{a: "), "nested deeper", "100k '[{a: ' in a data file")
 site("yaml-deep-block-front", "error",
      lambda size: {"folio.yml": CONFIG.encode(),
                    "content/posts/case.md": ("---\ntitle: \"Case\"\ndate: 2026-01-01\ntags:\n" +
