@@ -156,9 +156,9 @@ bench-patho: deps
 # The whole test suite under valgrind memcheck (tests/valgrind.sh): the
 # unit tests and every folio a test runs, on the release build (-O2 -g),
 # with no memory errors and no definite or indirect leaks. Needs valgrind
-# (scripts/deps.sh installs it when run as root). Takes about 25 minutes
-# on a busy 2-core machine: run by hand, not by CI, which would then take
-# most of its 30 minutes.
+# (scripts/deps.sh installs it when run as root). Takes about half an
+# hour on a 2-core machine (30 minutes of CPU; valgrind runs one thread at
+# a time): run by hand, not by CI, whose 30 minutes it would fill alone.
 .PHONY: valgrind
 valgrind: deps
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests

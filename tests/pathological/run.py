@@ -15,7 +15,11 @@ Prints FAIL lines and ends with "N passed, N failed". Under an ASan build
 (detected from the binary) the limit is four times as long (ASan makes
 folio's own code some 3 times slower; the slowest case takes 6 s there)
 and there is no address space limit (ASan reserves terabytes); the inputs
-stay 1 MiB, and the largest build then takes some 900 MB.
+stay 1 MiB, and the largest build then takes some 900 MB. Under valgrind
+(FOLIO_VALGRIND set, by `make valgrind`) the inputs are 64 KiB (the same
+shapes: valgrind looks for memory errors, not for what size costs), the
+limit is sixty times as long, and there is no address space limit either
+(valgrind's own memory would count).
 """
 import os
 import re
@@ -120,7 +124,8 @@ def check_pages(case, out):
 
 def run_folio(site, out, limit, asan):
     """Runs folio build; (exit status or -signal, seconds, max RSS in MiB,
-    stderr bytes, 1 if killed for taking too long)."""
+    stderr bytes, 1 if killed for taking too long). asan: no address space
+    limit."""
 
     def prepare():
         os.setsid()
@@ -196,8 +201,10 @@ def main(argv):
     verbose = "-v" in argv
     names = [a for a in argv[1:] if a != "-v"]
     asan = is_asan(FOLIO)
-    size = int(os.environ.get("PATHO_SIZE", gen.MIB))
-    limit = float(os.environ.get("PATHO_LIMIT", "5")) * (4 if asan else 1)
+    valgrind = bool(os.environ.get("FOLIO_VALGRIND"))
+    size = int(os.environ.get("PATHO_SIZE", gen.MIB // 16 if valgrind else gen.MIB))
+    limit = float(os.environ.get("PATHO_LIMIT", "5")) * (60 if valgrind else 4 if asan else 1)
+    asan = asan or valgrind  # neither gets an address space limit
     cases = [gen.by_name(n) for n in names] if names else gen.CASES
     passed = failed = 0
     tmp = tempfile.mkdtemp(prefix="folio-patho-")
