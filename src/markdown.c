@@ -1350,7 +1350,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		cmark_parser_attach_syntax_extension(parser, ext_math);
 	/* Directives (:::note ... :::) become raw HTML lines, line for line,
 	 * before cmark sees the text: positions stay right. */
-	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0, NULL, 0, 0, 0, NULL, 0, 0};
+	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0, NULL, 0, 0, 0, NULL, 0, 0, MD_HL_BUDGET};
 	struct directive *dirs = NULL;
 	struct buf rewritten;
 	buf_init(&rewritten);

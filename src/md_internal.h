@@ -27,7 +27,18 @@ struct md_ctx {
 	/* local images looked up so far (mdblocks.c), by file */
 	struct md_image *images;
 	size_t nimages, cap_images;
+	/* code the highlighter may still be given in this document (see
+	 * MD_HL_BUDGET); 0 once a block did not fit */
+	size_t hl_left;
 };
+
+/* MD_HL_BUDGET: the bytes of code one document may have highlighted (each
+ * block counts its size plus MD_HL_BLOCK_COST). tree-sitter takes 0.7 s
+ * for 1 MiB of real C and over 2 s for 1 MiB of unclosed parentheses, so
+ * this keeps any page's highlighting under a third of a second; blocks
+ * past it come out as plain code, with a warning. */
+#define MD_HL_BUDGET ((size_t)128 << 10)
+#define MD_HL_BLOCK_COST 64
 
 /* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */
 int md_math_kind(cmark_node *n);

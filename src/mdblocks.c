@@ -87,7 +87,17 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	int highlighted = 0;
 	/* not after an error: the page is not written, and 1 MB of code takes
 	 * the highlighter a second */
-	if (o.lang.len && c->o->highlight && !bad) {
+	if (o.lang.len && c->o->highlight && !bad && c->hl_left > 0 &&
+	    clen + MD_HL_BLOCK_COST > c->hl_left) {
+		c->hl_left = 0;
+		report(c, DIAG_WARNING, line, col,
+		       "code block: not highlighted, nor are the ones after it: a page's code is "
+		       "highlighted up to %zu KiB (see LIMITS in folio-site(5)); split the page, or "
+		       "give big listings no language",
+		       MD_HL_BUDGET >> 10);
+	}
+	if (o.lang.len && c->o->highlight && !bad && c->hl_left > 0) {
+		c->hl_left -= clen + MD_HL_BLOCK_COST;
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
 		else

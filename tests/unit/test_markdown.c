@@ -496,6 +496,71 @@ static void test_nested_images(void)
 	buf_fini(&errs);
 }
 
+/* The highlight budget (MD_HL_BUDGET): a page's code blocks are given to
+ * the highlighter until they add up to 128 KiB; the block past it and the
+ * ones after it are plain, with one warning at the first. */
+static int hl_calls;
+static int count_hl(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len)
+{
+	(void)lang;
+	(void)lang_len;
+	hl_calls++;
+	buf_puts(out, "<b>");
+	buf_put_html_text(out, code, len);
+	buf_puts(out, "</b>");
+	return 0;
+}
+
+static void hl_budget_doc(struct buf *md, const size_t *sizes, size_t n)
+{
+	buf_reset(md);
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(md, sizes[i] & 1 ? "```\n" : "```c\n");
+		for (size_t k = 0; k + 1 < sizes[i]; k++)
+			buf_putc(md, 'x');
+		buf_puts(md, "\n```\n\n");
+	}
+}
+
+static void test_hl_budget(void)
+{
+	struct buf md, errs;
+	buf_init(&md);
+	buf_init(&errs);
+	struct md_options o = {.unsafe = 1, .highlight = count_hl};
+	struct md_doc doc;
+	struct diag d;
+	/* the first block takes 100000 + 64 of 131072; the second (31000 + 64)
+	 * does not fit in the 31008 left; the third is small but after it */
+	const size_t over[] = {100000, 31000, 10};
+	hl_budget_doc(&md, over, 3);
+	diag_init(&d, NULL);
+	d.capture = &errs;
+	hl_calls = 0;
+	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, &doc);
+	diag_fini(&d);
+	OK(hl_calls == 1);
+	OK(errs.p && strstr(errs.p, "p.md:5:1: warning: code block: not highlighted, nor are the ones "
+	                            "after it: a page's code is highlighted up to 128 KiB") != NULL);
+	OK(errs.p && strstr(strstr(errs.p, ": warning:") + 1, ": warning:") == NULL); /* one */
+	OK(doc.html.p && strstr(doc.html.p, "<b>") != NULL);
+	OK(doc.html.p && strstr(strstr(doc.html.p, "</b>"), "<b>") == NULL);
+	/* exactly the budget, and a block without a language between (not
+	 * counted): every block highlighted, no warning */
+	const size_t fits[] = {100000, 5001, 31008 - 64};
+	hl_budget_doc(&md, fits, 3);
+	buf_reset(&errs);
+	diag_init(&d, NULL);
+	d.capture = &errs;
+	hl_calls = 0;
+	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, &doc);
+	diag_fini(&d);
+	OK(hl_calls == 2);
+	OK(errs.len == 0);
+	buf_fini(&md);
+	buf_fini(&errs);
+}
+
 static void test_counts(void)
 {
 	struct md_doc doc;
@@ -953,6 +1018,7 @@ void test_markdown(void)
 	test_summary();
 	test_counts();
 	test_nested_images();
+	test_hl_budget();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
