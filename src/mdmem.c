@@ -40,6 +40,7 @@ struct state {
 	int depth;
 	size_t in_use;
 	int registered;
+	int system; /* this document uses cmark's default allocator */
 };
 
 static _Thread_local struct state S;
@@ -239,8 +240,17 @@ static void mm_free(void *p)
 
 static cmark_mem mem = {mm_calloc, mm_realloc, mm_free};
 
-cmark_mem *mdmem_begin(void)
+cmark_mem *mdmem_begin(size_t doc_len)
 {
+	if (S.depth == 0 && doc_len > MDMEM_MAX_DOC) {
+		S.depth++;
+		S.system = 1;
+		return cmark_get_default_mem_allocator();
+	}
+	if (S.system) {
+		S.depth++;
+		return cmark_get_default_mem_allocator();
+	}
 	if (!S.registered) {
 		(void)pthread_once(&key_once, make_key);
 		(void)pthread_setspecific(key, &S);
@@ -252,8 +262,12 @@ cmark_mem *mdmem_begin(void)
 
 void mdmem_end(void)
 {
-	if (S.depth > 0 && --S.depth == 0)
-		release(&S, 1);
+	if (S.depth > 0 && --S.depth == 0) {
+		if (S.system)
+			S.system = 0;
+		else
+			release(&S, 1);
+	}
 }
 
 size_t mdmem_in_use(void)
@@ -263,5 +277,5 @@ size_t mdmem_in_use(void)
 
 cmark_mem *mdmem_current(void)
 {
-	return S.depth > 0 ? &mem : cmark_get_default_mem_allocator();
+	return S.depth > 0 && !S.system ? &mem : cmark_get_default_mem_allocator();
 }

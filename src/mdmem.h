@@ -13,10 +13,17 @@
 #include <cmark-gfm.h>
 #include <stddef.h>
 
-/* mdmem_begin: the allocator for one document on this thread. Calls nest:
- * memory is released at the outermost mdmem_end. Nodes and buffers made
- * with it must not outlive that call. */
-cmark_mem *mdmem_begin(void);
+/* mdmem_begin: the allocator for one document of doc_len bytes on this
+ * thread. Calls nest: memory is released at the outermost mdmem_end. Nodes
+ * and buffers made with it must not outlive that call, and must be freed
+ * as with any cmark allocator. A document of more than MDMEM_MAX_DOC bytes
+ * gets cmark's default allocator instead (as do the calls nested in it):
+ * cmark frees much of what it allocates while it parses (a table's rows,
+ * its delimiter stack), which a bump allocator keeps until the end, so
+ * 1 MiB of table rows took 340 MB. Small documents, the common case, gain
+ * from the bump allocator; large ones lose. */
+#define MDMEM_MAX_DOC ((size_t)128 << 10)
+cmark_mem *mdmem_begin(size_t doc_len);
 
 /* mdmem_end: ends the document mdmem_begin started; at depth 0, every
  * block handed out since is released (chunks are kept for the next

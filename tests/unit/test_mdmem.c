@@ -28,7 +28,7 @@ static void test_blocks(void)
 {
 	INT_EQ(mdmem_in_use(), 0);
 	OK(mdmem_current() == cmark_get_default_mem_allocator());
-	cmark_mem *m = mdmem_begin();
+	cmark_mem *m = mdmem_begin(0);
 	OK(mdmem_current() == m);
 
 	/* calloc zeroes, even where an earlier block was freed */
@@ -90,7 +90,7 @@ static void test_blocks(void)
 	OK(mdmem_in_use() > 5000 * 16);
 
 	/* nesting: released at the outermost end only */
-	OK(mdmem_begin() == m);
+	OK(mdmem_begin(0) == m);
 	mdmem_end();
 	OK(mdmem_in_use() > 0);
 	OK(mdmem_current() == m);
@@ -102,7 +102,7 @@ static void test_blocks(void)
 	INT_EQ(mdmem_in_use(), 0);
 
 	/* chunks kept from the last document serve the next one */
-	m = mdmem_begin();
+	m = mdmem_begin(0);
 	unsigned char *e = m->calloc(1, 32);
 	OK(all_zero(e, 32));
 	mdmem_end();
@@ -111,7 +111,7 @@ static void test_blocks(void)
 /* render: a document through cmark with the allocator, as md_render does */
 static char *render(const char *md)
 {
-	cmark_mem *m = mdmem_begin();
+	cmark_mem *m = mdmem_begin(0);
 	cmark_parser *ps = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, m);
 	cmark_parser_feed(ps, md, strlen(md));
 	cmark_node *root = cmark_parser_finish(ps);
@@ -170,9 +170,35 @@ static void test_documents(void)
 	}
 }
 
+/* A document of more than MDMEM_MAX_DOC bytes, and every call nested in
+ * it, gets cmark's default allocator; the next small one the bump one. */
+static void test_large(void)
+{
+	cmark_mem *sys = cmark_get_default_mem_allocator();
+	cmark_mem *bump = mdmem_begin(0);
+	mdmem_end();
+	OK(bump != sys);
+	OK(mdmem_begin(MDMEM_MAX_DOC + 1) == sys);
+	OK(mdmem_current() == sys);
+	OK(mdmem_begin(0) == sys); /* nested in the large one */
+	void *p = mdmem_current()->calloc(1, 100);
+	INT_EQ(mdmem_in_use(), 0); /* not the bump allocator's */
+	sys->free(p);
+	mdmem_end();
+	OK(mdmem_current() == sys);
+	mdmem_end();
+	OK(mdmem_current() == sys); /* outside any document */
+	OK(mdmem_begin(MDMEM_MAX_DOC) == bump); /* at the limit: still small */
+	OK(mdmem_begin(MDMEM_MAX_DOC + 1) == bump); /* nested: the outer one decides */
+	mdmem_end();
+	mdmem_end();
+	INT_EQ(mdmem_in_use(), 0);
+}
+
 void test_mdmem(void)
 {
 	t_current = "mdmem";
 	test_blocks();
 	test_documents();
+	test_large();
 }
