@@ -165,8 +165,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (has_word(opts, n, "notex"))
 			o.typeset = NULL;
 		const char *lo = memmem(opts, n, "line_offset=", 12);
-		if (lo)
-			line_offset = atoi(lo + 12) % 100000;
+		/* digits within the option line: the input has no NUL after it */
+		for (const char *q = lo ? lo + 12 : NULL; q && q < opts + n && *q >= '0' && *q <= '9'; q++)
+			line_offset = (line_offset * 10 + (*q - '0')) % 100000;
 		text += nl ? ol + 1 : ol;
 		len -= nl ? ol + 1 : ol;
 	}
