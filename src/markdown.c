@@ -872,55 +872,6 @@ void md_slugify(struct buf *b, struct str text)
 	}
 }
 
-/* A set of the ids given in one document, with GitHub's counters: an id
- * maps to how many times it was asked for as a base (see unique_id). */
-struct idslot {
-	const char *key;
-	size_t len;
-	size_t count;
-	size_t first; /* index of the heading that took it */
-};
-
-struct idmap {
-	struct idslot *slots;
-	size_t cap, n;
-};
-
-/* idmap_get: the slot of key, or NULL; with add, adds it (key must outlive
- * the map) and returns its slot. */
-static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, int add)
-{
-	if (add && (m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct idslot *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->slots[i].key)
-				continue;
-			size_t j = hash_bytes(m->slots[i].key, m->slots[i].len) & (cap - 1);
-			while (t[j].key)
-				j = (j + 1) & (cap - 1);
-			t[j] = m->slots[i];
-		}
-		free(m->slots);
-		m->slots = t;
-		m->cap = cap;
-	}
-	if (!m->cap)
-		return NULL;
-	size_t j = hash_bytes(key, len) & (m->cap - 1);
-	while (m->slots[j].key) {
-		if (m->slots[j].len == len && memcmp(m->slots[j].key, key, len) == 0)
-			return &m->slots[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	if (!add)
-		return NULL;
-	m->slots[j].key = key;
-	m->slots[j].len = len;
-	m->n++;
-	return &m->slots[j];
-}
-
 /* ---- rendering one document ---- */
 
 struct heading {
@@ -929,6 +880,54 @@ struct heading {
 	struct str custom; /* the {#id} given, or {NULL, 0} */
 	struct str id, text, html;
 };
+
+/* A set of the ids given in one document, with GitHub's counters: an id
+ * maps to how many times it was asked for as a base (see unique_id). A slot
+ * holds the index of the heading that took the id, whose id field is the
+ * key: 12 bytes a slot, and the table is sized once for all the headings
+ * (262,144 headings "# a" once made 64 MB of tables, grown by doubling). */
+struct idslot {
+	uint32_t hash;
+	uint32_t first; /* 1 + the index of the heading that took it; 0: empty */
+	uint32_t count;
+};
+
+struct idmap {
+	struct idslot *slots;
+	size_t mask;
+	const struct heading *hs;
+};
+
+static void idmap_init(struct idmap *m, const struct heading *hs, size_t n)
+{
+	size_t cap = 64;
+	while (cap < n + n / 2 + 1)
+		cap *= 2;
+	m->slots = xcalloc(cap, sizeof *m->slots);
+	m->mask = cap - 1;
+	m->hs = hs;
+}
+
+/* idmap_get: the slot of key, or NULL; with add, gives it to heading index
+ * (whose id must be key) and returns its slot. Each heading adds at most
+ * one id, so the table never fills. */
+static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, int add, size_t index)
+{
+	uint32_t h = (uint32_t)hash_bytes(key, len);
+	size_t j = h & m->mask;
+	while (m->slots[j].first) {
+		struct str k = m->hs[m->slots[j].first - 1].id;
+		if (m->slots[j].hash == h && k.len == len && memcmp(k.p, key, len) == 0)
+			return &m->slots[j];
+		j = (j + 1) & m->mask;
+	}
+	if (!add)
+		return NULL;
+	m->slots[j].hash = h;
+	m->slots[j].first = (uint32_t)index + 1;
+	m->slots[j].count = 0;
+	return &m->slots[j];
+}
 
 struct mdr {
 	struct arena *a;
@@ -1092,22 +1091,27 @@ static void toc_html(cmark_node *h, struct buf *b)
 /* unique_id: GitHub's de-duplication (github-slugger): the first "intro"
  * stays, the next ones become "intro-1", "intro-2"..., skipping any id
  * already given. The base's counter makes it linear overall. */
-static struct str unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base,
-                            size_t index)
+static void unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base,
+                      struct heading *hs, size_t index)
 {
-	struct idslot *s = idmap_get(ids, base.p, base.len, 0);
+	struct idslot *s = idmap_get(ids, base.p, base.len, 0, 0);
 	struct str id = base;
 	if (s) {
+		char num[24];
 		do {
 			s->count++;
+			int k = (int)sizeof num;
+			for (uint32_t c = s->count; c; c /= 10)
+				num[--k] = (char)('0' + c % 10);
 			buf_reset(tmp);
-			buf_printf(tmp, "%.*s-%zu", STR_FMT(base), s->count);
-		} while (idmap_get(ids, tmp->p, tmp->len, 0));
+			buf_append(tmp, base.p, base.len);
+			buf_putc(tmp, '-');
+			buf_append(tmp, num + k, sizeof num - (size_t)k);
+		} while (idmap_get(ids, tmp->p, tmp->len, 0, 0));
 		id = arena_str(r->a, tmp->p, tmp->len);
 	}
-	s = idmap_get(ids, id.p, id.len, 1);
-	s->first = index;
-	return id;
+	hs[index].id = id;
+	idmap_get(ids, id.p, id.len, 1, index);
 }
 
 /* assign_ids: the ids of all headings. Custom ids first, so that they are
@@ -1115,18 +1119,20 @@ static struct str unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, s
  * gets a suffix, not the custom one. A custom id given twice is an error. */
 static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 {
-	struct idmap ids = {NULL, 0, 0};
+	struct idmap ids;
+	idmap_init(&ids, hs, n);
 	struct buf tmp, slug;
 	buf_init(&tmp);
 	buf_init(&slug);
 	for (size_t i = 0; i < n; i++) {
 		if (!hs[i].custom.p)
 			continue;
-		struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 0);
+		hs[i].id = hs[i].custom;
+		struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 0, 0);
 		if (s) {
 			int line, col, first_line, first_col;
 			locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
-			locate_custom_id(r, hs[s->first].node, hs[i].custom, &first_line,
+			locate_custom_id(r, hs[s->first - 1].node, hs[i].custom, &first_line,
 			                 &first_col);
 			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset,
 			                       col};
@@ -1136,10 +1142,8 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 				           STR_FMT(hs[i].custom), first_line + r->line_offset);
 			r->errors++;
 		} else {
-			s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 1);
-			s->first = i;
+			idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 1, i);
 		}
-		hs[i].id = hs[i].custom;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (hs[i].custom.p)
@@ -1149,7 +1153,7 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 		buf_reset(&slug);
 		md_slugify(&slug, str_trim(buf_str(&tmp)));
 		struct str base = arena_str(r->a, slug.p, slug.len);
-		hs[i].id = unique_id(r, &ids, &tmp, base, i);
+		unique_id(r, &ids, &tmp, base, hs, i);
 	}
 	free(ids.slots);
 	buf_fini(&tmp);
