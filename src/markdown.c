@@ -1344,7 +1344,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	/* A parser of its own per document: nothing is shared but the
 	 * extensions, which are read-only after md_init. Not tagfilter: raw
 	 * HTML passes through. */
-	cmark_mem *mem = mdmem_begin(len);
+	cmark_mem *mem = mdmem_begin();
 	cmark_parser *parser = cmark_parser_new_with_mem(options, mem);
 	cmark_parser_attach_syntax_extension(parser, ext_table);
 	cmark_parser_attach_syntax_extension(parser, ext_strike);

@@ -4,7 +4,8 @@
  * and frees them one by one at the end: a tenth of a cold build went to
  * malloc and free. md_render instead gives its parser this allocator.
  * Allocations come from chunks the thread keeps between documents; free
- * gives back only the newest block; mdmem_end releases everything at once.
+ * gives back the newest block to its chunk and small blocks to free lists
+ * of their size; mdmem_end releases everything at once.
  * cmark's allocator interface has no context pointer, so the state is the
  * calling thread's. */
 #ifndef FOLIO_MDMEM_H
@@ -13,17 +14,10 @@
 #include <cmark-gfm.h>
 #include <stddef.h>
 
-/* mdmem_begin: the allocator for one document of doc_len bytes on this
- * thread. Calls nest: memory is released at the outermost mdmem_end. Nodes
- * and buffers made with it must not outlive that call, and must be freed
- * as with any cmark allocator. A document of more than MDMEM_MAX_DOC bytes
- * gets cmark's default allocator instead (as do the calls nested in it):
- * cmark frees much of what it allocates while it parses (a table's rows,
- * its delimiter stack), which a bump allocator keeps until the end, so
- * 1 MiB of table rows took 340 MB. Small documents, the common case, gain
- * from the bump allocator; large ones lose. */
-#define MDMEM_MAX_DOC ((size_t)128 << 10)
-cmark_mem *mdmem_begin(size_t doc_len);
+/* mdmem_begin: the allocator for one document on this thread. Calls nest:
+ * memory is released at the outermost mdmem_end. Nodes and buffers made
+ * with it must not outlive that call. */
+cmark_mem *mdmem_begin(void);
 
 /* mdmem_end: ends the document mdmem_begin started; at depth 0, every
  * block handed out since is released (chunks are kept for the next

@@ -1,6 +1,6 @@
 /* test_mdmem.c: cmark's per-thread bump allocator: zeroed callocs,
  * alignment, growth in place and by copy, large blocks, free of the newest
- * block, nesting, release at the outermost end, and a whole document
+ * block, free lists of small blocks, nesting, release at the outermost end, and a whole document
  * parsed and rendered through it on several threads. */
 #include "harness.h"
 
@@ -28,7 +28,7 @@ static void test_blocks(void)
 {
 	INT_EQ(mdmem_in_use(), 0);
 	OK(mdmem_current() == cmark_get_default_mem_allocator());
-	cmark_mem *m = mdmem_begin(0);
+	cmark_mem *m = mdmem_begin();
 	OK(mdmem_current() == m);
 
 	/* calloc zeroes, even where an earlier block was freed */
@@ -55,11 +55,19 @@ static void test_blocks(void)
 	/* shrinking keeps the block */
 	OK(m->realloc(b3, 10) == b3);
 
-	/* a freed older block is not handed out again */
+	/* a freed older block is handed out again for the same size, zeroed by
+	 * calloc; the block a realloc copied from too */
+	memset(c, 0xCD, 16);
 	m->free(c);
 	unsigned char *d = m->calloc(1, 16);
-	OK(d != b && d != c);
+	OK(d == c);
 	OK(all_zero(d, 16));
+	unsigned char *e1 = m->calloc(1, 48), *e2 = m->calloc(1, 16);
+	unsigned char *e3 = m->realloc(e1, 3000); /* copied: e1 is not the newest */
+	OK(e3 != e1);
+	unsigned char *e4 = m->calloc(3, 16);
+	OK(e4 == e1 && all_zero(e4, 48));
+	(void)e2;
 
 	/* large blocks: their own malloc, grown, freed, and copied across */
 	unsigned char *big = m->realloc(NULL, 1 << 20);
@@ -90,7 +98,7 @@ static void test_blocks(void)
 	OK(mdmem_in_use() > 5000 * 16);
 
 	/* nesting: released at the outermost end only */
-	OK(mdmem_begin(0) == m);
+	OK(mdmem_begin() == m);
 	mdmem_end();
 	OK(mdmem_in_use() > 0);
 	OK(mdmem_current() == m);
@@ -102,7 +110,7 @@ static void test_blocks(void)
 	INT_EQ(mdmem_in_use(), 0);
 
 	/* chunks kept from the last document serve the next one */
-	m = mdmem_begin(0);
+	m = mdmem_begin();
 	unsigned char *e = m->calloc(1, 32);
 	OK(all_zero(e, 32));
 	mdmem_end();
@@ -111,7 +119,7 @@ static void test_blocks(void)
 /* render: a document through cmark with the allocator, as md_render does */
 static char *render(const char *md)
 {
-	cmark_mem *m = mdmem_begin(0);
+	cmark_mem *m = mdmem_begin();
 	cmark_parser *ps = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, m);
 	cmark_parser_feed(ps, md, strlen(md));
 	cmark_node *root = cmark_parser_finish(ps);
@@ -170,35 +178,9 @@ static void test_documents(void)
 	}
 }
 
-/* A document of more than MDMEM_MAX_DOC bytes, and every call nested in
- * it, gets cmark's default allocator; the next small one the bump one. */
-static void test_large(void)
-{
-	cmark_mem *sys = cmark_get_default_mem_allocator();
-	cmark_mem *bump = mdmem_begin(0);
-	mdmem_end();
-	OK(bump != sys);
-	OK(mdmem_begin(MDMEM_MAX_DOC + 1) == sys);
-	OK(mdmem_current() == sys);
-	OK(mdmem_begin(0) == sys); /* nested in the large one */
-	void *p = mdmem_current()->calloc(1, 100);
-	INT_EQ(mdmem_in_use(), 0); /* not the bump allocator's */
-	sys->free(p);
-	mdmem_end();
-	OK(mdmem_current() == sys);
-	mdmem_end();
-	OK(mdmem_current() == sys); /* outside any document */
-	OK(mdmem_begin(MDMEM_MAX_DOC) == bump); /* at the limit: still small */
-	OK(mdmem_begin(MDMEM_MAX_DOC + 1) == bump); /* nested: the outer one decides */
-	mdmem_end();
-	mdmem_end();
-	INT_EQ(mdmem_in_use(), 0);
-}
-
 void test_mdmem(void)
 {
 	t_current = "mdmem";
 	test_blocks();
 	test_documents();
-	test_large();
 }
