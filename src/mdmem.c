@@ -8,6 +8,25 @@
 
 #include "arena.h"
 
+/* Under AddressSanitizer, memory no block holds (a chunk's free space, a
+ * freed block, a block on a free list) is poisoned, so that a read or
+ * write of freed memory inside a chunk is reported as with malloc. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MDMEM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MDMEM_ASAN 1
+#endif
+#endif
+#ifdef MDMEM_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Every block starts with a header holding its usable size; the low bit
  * marks a block with a malloc of its own (too large for a chunk), which is
  * also linked into the thread's list of large blocks. */
@@ -73,6 +92,7 @@ static void release(struct state *s, int keep)
 			s->spare = c;
 			s->nspare++;
 		} else {
+			UNPOISON(cdata(c), CHUNK_SIZE);
 			free(c);
 		}
 		c = next;
@@ -90,6 +110,7 @@ static void release(struct state *s, int keep)
 	if (!keep) {
 		for (c = s->spare; c;) {
 			struct chunk *next = c->next;
+			UNPOISON(cdata(c), CHUNK_SIZE);
 			free(c);
 			c = next;
 		}
@@ -149,6 +170,7 @@ static void put_free(void *p, size_t have)
 	memcpy(p, &S.free_list[have / ALIGN], sizeof p);
 	S.free_list[have / ALIGN] = p;
 	S.in_use -= have;
+	POISON(p, have);
 }
 
 /* alloc: n bytes, not zeroed. */
@@ -165,6 +187,7 @@ static void *alloc(size_t n)
 		return big_alloc(need);
 	if (need <= FREE_MAX && S.free_list[need / ALIGN]) {
 		void *p = S.free_list[need / ALIGN];
+		UNPOISON(p, need);
 		memcpy(&S.free_list[need / ALIGN], p, sizeof p);
 		S.in_use += need;
 		return p;
@@ -181,8 +204,10 @@ static void *alloc(size_t n)
 		c->used = 0;
 		c->next = S.cur;
 		S.cur = c;
+		POISON(cdata(c), CHUNK_SIZE);
 	}
 	char *p = cdata(c) + c->used + HDR;
+	UNPOISON(p - HDR, HDR + need);
 	c->used += HDR + need;
 	*hdr(p) = need;
 	S.last = p;
@@ -232,6 +257,7 @@ static void *mm_realloc(void *p, size_t n)
 		/* the newest block grows in place while its chunk has room */
 		size_t start = (size_t)((char *)p - cdata(c));
 		if (start + need <= CHUNK_SIZE) {
+			UNPOISON(p, need);
 			c->used = start + need;
 			*hdr(p) = need;
 			S.in_use += need - have;
@@ -262,6 +288,7 @@ static void mm_free(void *p)
 		c->used = (size_t)((char *)p - HDR - cdata(c));
 		S.in_use -= have;
 		S.last = NULL;
+		POISON((char *)p - HDR, HDR + have);
 	} else {
 		put_free(p, have);
 	}

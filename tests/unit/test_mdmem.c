@@ -6,6 +6,16 @@
 
 #include "mdmem.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifdef TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,6 +72,14 @@ static void test_blocks(void)
 	unsigned char *d = m->calloc(1, 16);
 	OK(d == c);
 	OK(all_zero(d, 16));
+#ifdef TEST_ASAN
+	/* under ASan, a freed block is poisoned until it is handed out again */
+	unsigned char *f1 = m->calloc(1, 32), *f2 = m->calloc(1, 32);
+	m->free(f1);
+	OK(__asan_address_is_poisoned(f1));
+	OK(!__asan_address_is_poisoned(f2));
+	OK(m->calloc(1, 32) == f1 && !__asan_address_is_poisoned(f1));
+#endif
 	unsigned char *e1 = m->calloc(1, 48), *e2 = m->calloc(1, 16);
 	unsigned char *e3 = m->realloc(e1, 3000); /* copied: e1 is not the newest */
 	OK(e3 != e1);
