@@ -511,35 +511,40 @@ static int count_hl(struct buf *out, const char *lang, size_t lang_len, const ch
 	return 0;
 }
 
-static void hl_budget_doc(struct buf *md, const size_t *sizes, size_t n)
+/* hl_budget_render: a document of code blocks of these sizes (odd: no
+ * language) through md_render with count_hl; returns how many blocks the
+ * highlighter was given; errs gets the diagnostics. */
+static int hl_budget_render(const size_t *sizes, size_t n, struct md_doc *doc, struct buf *errs)
 {
-	buf_reset(md);
+	struct buf md;
+	buf_init(&md);
 	for (size_t i = 0; i < n; i++) {
-		buf_puts(md, sizes[i] & 1 ? "```\n" : "```c\n");
+		buf_puts(&md, sizes[i] & 1 ? "```\n" : "```c\n");
 		for (size_t k = 0; k + 1 < sizes[i]; k++)
-			buf_putc(md, 'x');
-		buf_puts(md, "\n```\n\n");
+			buf_putc(&md, 'x');
+		buf_puts(&md, "\n```\n\n");
 	}
+	struct md_options o = {.unsafe = 1, .highlight = count_hl};
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(errs);
+	d.capture = errs;
+	hl_calls = 0;
+	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, doc);
+	diag_fini(&d);
+	buf_fini(&md);
+	return hl_calls;
 }
 
 static void test_hl_budget(void)
 {
-	struct buf md, errs;
-	buf_init(&md);
+	struct buf errs;
 	buf_init(&errs);
-	struct md_options o = {.unsafe = 1, .highlight = count_hl};
 	struct md_doc doc;
-	struct diag d;
 	/* the first block takes 100000 + 64 of 131072; the second (31000 + 64)
 	 * does not fit in the 31008 left; the third is small but after it */
 	const size_t over[] = {100000, 31000, 10};
-	hl_budget_doc(&md, over, 3);
-	diag_init(&d, NULL);
-	d.capture = &errs;
-	hl_calls = 0;
-	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, &doc);
-	diag_fini(&d);
-	OK(hl_calls == 1);
+	INT_EQ(hl_budget_render(over, 3, &doc, &errs), 1);
 	OK(errs.p && strstr(errs.p, "p.md:5:1: warning: code block: not highlighted, nor are the ones "
 	                            "after it: a page's code is highlighted up to 128 KiB") != NULL);
 	OK(errs.p && strstr(strstr(errs.p, ": warning:") + 1, ": warning:") == NULL); /* one */
@@ -548,16 +553,8 @@ static void test_hl_budget(void)
 	/* exactly the budget, and a block without a language between (not
 	 * counted): every block highlighted, no warning */
 	const size_t fits[] = {100000, 5001, 31008 - 64};
-	hl_budget_doc(&md, fits, 3);
-	buf_reset(&errs);
-	diag_init(&d, NULL);
-	d.capture = &errs;
-	hl_calls = 0;
-	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, &doc);
-	diag_fini(&d);
-	OK(hl_calls == 2);
+	INT_EQ(hl_budget_render(fits, 3, &doc, &errs), 2);
 	OK(errs.len == 0);
-	buf_fini(&md);
 	buf_fini(&errs);
 }
 
