@@ -463,11 +463,17 @@ long directive_scan(struct arena *a, struct diag *d, const char *path, const cha
 	enum html_kind html = HTML_NONE;
 	int line = 0;
 	for (size_t at = 0; at < len;) {
+		/* a line ends at \n, \r\n or a lone \r, as in CommonMark: a
+		 * directive's line must be the line cmark sees (its attributes
+		 * become one line of HTML) */
 		const char *b = text + at, *nl = memchr(b, '\n', len - at);
 		const char *e = nl ? nl : text + len;
+		const char *cr = memchr(b, '\r', (size_t)(e - b));
 		size_t next = nl ? (size_t)(nl - text) + 1 : len;
-		if (e > b && e[-1] == '\r')
-			e--;
+		if (cr) {
+			next = (size_t)(cr - text) + (cr + 1 == nl ? 2 : 1);
+			e = cr;
+		}
 		line++;
 		const char *p = b;
 		while (p < e && p - b < 4 && *p == ' ')

@@ -506,6 +506,14 @@ static void test_rewrite(void)
 	STR_EQ(rewrite(":::note\r\nx\r\n:::\r\n"),
 	       "<!----><div class=\"d-note\">\r\nx\r\n<!----></div>\r\n");
 	STR_EQ(rewrite(":::note\n:::"), "<!----><div class=\"d-note\">\n<!----></div>");
+	/* a lone \r ends a line too, as for cmark: attributes cut by one are
+	 * unclosed, not a line of HTML holding a line break (found by
+	 * fuzz_markdown: the rewrite's one-line assertion failed) */
+	STR_EQ(rewrite(":::note\rx\r:::\r"), "<!----><div class=\"d-note\">\rx\r<!----></div>\r");
+	STR_EQ(rewrite(":::note\r\r\n:::"), "<!----><div class=\"d-note\">\r\r\n<!----></div>");
+	STR_EQ(errs(":::video{src=\"clip\rb.mp4\"}\n:::\n"),
+	       "x.md:1:14: error: unclosed quote in the value of 'src' (hint: end it with \", and "
+	       "write \\\" for a \" inside)");
 	STR_EQ(rewrite(":::a\n:::b\n:::\n:::\n:::c\n:::\n"),
 	       "<!----><div class=\"d-a\">\n<!----><div class=\"d-b\">\n<!----></div>\n"
 	       "<!----></div>\n<!----><div class=\"d-c\">\n<!----></div>\n");
