@@ -29,6 +29,17 @@ check() {
 	fi
 }
 
+# stop_serve: stops the server whose pid is $spid, if one runs: TERM, then
+# KILL after 0.2 s. The serve tests call it from their EXIT trap.
+spid=""
+stop_serve() {
+	if [ -n "$spid" ]; then
+		kill -TERM "$spid" 2>/dev/null
+		sleep 0.2
+		kill -KILL "$spid" 2>/dev/null
+	fi
+}
+
 contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 
 finish() {

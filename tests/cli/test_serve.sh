@@ -8,11 +8,7 @@ ws=${WAIT_SCALE:-1}
 spid=""
 # the server is always stopped, even when a check fails or the test is killed
 cleanup() {
-	if [ -n "$spid" ]; then
-		kill -TERM "$spid" 2>/dev/null
-		sleep 0.2
-		kill -KILL "$spid" 2>/dev/null
-	fi
+	stop_serve
 	for p in $(cat "$TMP"/curl.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
 	rm -rf "$TMP"
 }

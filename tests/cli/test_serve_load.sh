@@ -13,11 +13,7 @@ SECONDS_UNDER_LOAD=${LOAD_SECONDS:-20}
 spid=""
 cleanup() {
 	for p in $(cat "$TMP"/bg.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
-	if [ -n "$spid" ]; then
-		kill -TERM "$spid" 2>/dev/null
-		sleep 0.2
-		kill -KILL "$spid" 2>/dev/null
-	fi
+	stop_serve
 	rm -rf "$TMP"
 }
 trap cleanup EXIT

@@ -22,11 +22,7 @@ fi
 
 spid=""
 cleanup() {
-	if [ -n "$spid" ]; then
-		kill -TERM "$spid" 2>/dev/null
-		sleep 0.2
-		kill -KILL "$spid" 2>/dev/null
-	fi
+	stop_serve
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
