@@ -2,6 +2,7 @@
  * and a cache of results keyed by xxHash, in memory and in the site's
  * .folio-cache/math/. */
 #include "math.h"
+#include "sanitize.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -76,18 +77,10 @@ static const char glue_js[] =
  * so that realistic formulas never reach the limit there either. Under
  * valgrind (`make valgrind`; its header comes with it) KaTeX is ten to
  * twenty times slower, and gets twenty times the time. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef FOLIO_ASAN
 #define TIME_SCALE 3
 #else
 #define TIME_SCALE 1
-#endif
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
 #endif
 
 static int time_scale(void)

@@ -11,15 +11,8 @@
 /* Under AddressSanitizer, memory no block holds (a chunk's free space, a
  * freed block, a block on a free list) is poisoned, so that a read or
  * write of freed memory inside a chunk is reported as with malloc. */
-#if defined(__SANITIZE_ADDRESS__)
-#define MDMEM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MDMEM_ASAN 1
-#endif
-#endif
-#ifdef MDMEM_ASAN
-#include <sanitizer/asan_interface.h>
+#include "sanitize.h"
+#ifdef FOLIO_ASAN
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #else

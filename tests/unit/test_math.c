@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "math.h"
+#include "sanitize.h"
 
 static double now_s(void)
 {
@@ -444,18 +445,10 @@ static void *patho_thread(void *p)
 /* Time limits are CPU time, 3 times longer under ASan and 20 times under
  * valgrind (see math.c); the wall-clock bounds below leave room for a busy
  * machine. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef FOLIO_ASAN
 #define ASAN_SCALE 3
 #else
 #define ASAN_SCALE 1
-#endif
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
 #endif
 #define SCALE (ASAN_SCALE * (RUNNING_ON_VALGRIND ? 20 : 1))
 

@@ -6,16 +6,7 @@
 
 #include "mdmem.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "sanitize.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -72,7 +63,7 @@ static void test_blocks(void)
 	unsigned char *d = m->calloc(1, 16);
 	OK(d == c);
 	OK(all_zero(d, 16));
-#ifdef TEST_ASAN
+#ifdef FOLIO_ASAN
 	/* under ASan, a freed block is poisoned until it is handed out again */
 	unsigned char *f1 = m->calloc(1, 32), *f2 = m->calloc(1, 32);
 	m->free(f1);
