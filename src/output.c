@@ -139,10 +139,13 @@ static int replaceable(const char *path)
 	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && (has_marker(path) || dir_is_empty(path));
 }
 
+/* rm_entry: one entry of remove_tree's walk; the folder itself and its
+ * marker are left for remove_tree to delete last. */
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
-	(void)ftw;
+	if (ftw->level == 0 || (ftw->level == 1 && !strcmp(path + ftw->base, OUTPUT_MARKER)))
+		return 0;
 	kill_point("remove");
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
@@ -151,7 +154,18 @@ int remove_tree(const char *dir)
 {
 	/* FTW_PHYS: links are deleted, never followed; FTW_MOUNT: nothing on
 	 * another file system mounted inside is touched */
-	return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
+		return -1;
+	/* the marker goes last, once nothing else is left: a removal that is
+	 * killed halfway leaves a folder that still says it is folio's, which
+	 * the next build deletes (clean_stale) */
+	char m[PATH_MAX * 2 + 32];
+	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+	kill_point("remove");
+	if (unlink(m) != 0 && errno != ENOENT)
+		return -1;
+	kill_point("remove");
+	return rmdir(dir);
 }
 
 /* absolute: dir made absolute, even if it does not exist yet (its parent
@@ -254,14 +268,22 @@ static void clean_stale(const char *parent, const char *base)
 			close(fd);
 			continue;
 		}
-		/* a build killed before its marker: an empty folder, removed once
-		 * the process of its name is gone (rmdir never removes anything
-		 * else) */
-		const char *tag = de->d_name + strlen(prefix) - strlen("folio-");
-		if (!strncmp(tag, STAGING_TAG, strlen(STAGING_TAG))) {
-			long pid = strtol(tag + strlen(STAGING_TAG), NULL, 10);
-			if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-				rmdir(p);
+		/* no marker: a build killed before it wrote one (an empty folder,
+		 * or one holding only the marker's temporary file), or a removal
+		 * killed after its last step but one (an empty folder); deleted
+		 * once the process of its name is gone. Nothing else is touched:
+		 * rmdir only removes an empty folder. */
+		const char *tag = de->d_name + strlen(prefix) - strlen("folio-"), *num = NULL;
+		if (!strncmp(tag, STAGING_TAG, strlen(STAGING_TAG)))
+			num = tag + strlen(STAGING_TAG);
+		else if (!strncmp(tag, ASIDE_TAG, strlen(ASIDE_TAG)))
+			num = tag + strlen(ASIDE_TAG);
+		long pid = num ? strtol(num, NULL, 10) : 0;
+		if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+			char t[PATH_MAX * 2 + 40];
+			snprintf(t, sizeof t, "%s/%s.new", p, OUTPUT_MARKER);
+			unlink(t);
+			rmdir(p);
 		}
 	}
 	closedir(dh);

@@ -133,6 +133,54 @@ check "killed between the two renames: the next build says it put the old site b
 	"$OUT: warning: a build was killed while it swapped the site in; the site it replaced is back"
 after_kill "killed between the two renames"
 
+# Killed at every step of the old site's removal (each file, each folder,
+# then the marker, then the folder itself), with both ways to swap: OUT is
+# the new site, and the next build deletes what is left of the old one. A
+# small site of its own, so that every step is tried.
+SMALL=$TMP/small
+SOUT=$TMP/small-out
+mkdir -p "$SMALL/content/posts"
+printf 'title: "A"\nbase_url: "https://example.org/"\n' >"$SMALL/folio.yml"
+for i in 1 2 3; do
+	printf -- '---\ntitle: "Post %d"\ndate: 2025-01-0%d\ntags: [t%d]\n---\nText %d.\n' $i $i $i $i >"$SMALL/content/posts/p$i.md"
+done
+small_title() { sed -i "s/^title: .*/title: \"$1\"/" "$SMALL/folio.yml"; }
+for t in A B; do
+	small_title "$t"
+	run build "$SMALL" -o "$TMP/small-$t"
+	eval "small_$t=\$(manifest \"\$TMP/small-$t\")"
+done
+steps=$(find "$TMP/small-A" | wc -l)
+rm -rf "$TMP/small-A" "$TMP/small-B"
+run build "$SMALL" -o "$SOUT" # B
+small_cur=B
+stride=1
+[ -n "${FOLIO_VALGRIND:-}" ] && stride=4
+k=1
+while [ "$k" -le "$steps" ]; do
+	for extra in "" FOLIO_NO_EXCHANGE=1; do
+		if [ "$small_cur" = A ]; then small_next=B; else small_next=A; fi
+		small_title "$small_next"
+		env $extra FOLIO_KILL_AT=remove:$k "$FOLIO" build "$SMALL" -o "$SOUT" >/dev/null 2>&1
+		rc=$?
+		kills=$((kills + 1))
+		eval "want=\$small_$small_next"
+		what="the old site's removal killed at step $k of $steps${extra:+ ($extra)}"
+		check "$what: the build was killed there" test "$rc" -eq 137
+		check "$what: OUT is the whole new site" test "$(manifest "$SOUT")" = "$want"
+		small_cur=$small_next
+		if [ "$small_cur" = A ]; then small_next=B; else small_next=A; fi
+		small_title "$small_next"
+		run build "$SMALL" -o "$SOUT"
+		eval "want=\$small_$small_next"
+		check "$what: the next build gives the whole new site" test "$rc" -eq 0 -a "$(manifest "$SOUT")" = "$want"
+		check "$what: the next build leaves nothing of the old one" \
+			test "$(find "$TMP" -maxdepth 1 -name '.small-out.folio-*' | wc -l)" -eq 0
+		small_cur=$small_next
+	done
+	k=$((k + stride))
+done
+
 # The first build into a new folder, killed: no output, then a whole one.
 rm -rf "$OUT"
 flip

@@ -413,15 +413,35 @@ static void test_staging_without_marker(void)
 	snprintf(alive, sizeof alive, "%s/.out.folio-staging-1", root); /* init */
 	OK(mkdir(dead, 0755) == 0);
 	OK(mkdir(alive, 0755) == 0);
+	/* killed while it wrote its marker, under a temporary name: that
+	 * file goes with the folder; anything else keeps the folder */
+	char dead_tmp[700], dead_full[700];
+	snprintf(dead_tmp, sizeof dead_tmp, "%s/.out.folio-staging-99999998", root);
+	snprintf(dead_full, sizeof dead_full, "%s/.out.folio-staging-99999997", root);
+	t_write(dead_tmp, OUTPUT_MARKER ".new", "This folder was written");
+	t_write(dead_full, "keep.txt", "not folio's");
+	/* an old site set aside, whose removal was killed before its last
+	 * step: an empty folder, removed once its process is gone */
+	char aside_dead[700], aside_alive[700];
+	snprintf(aside_dead, sizeof aside_dead, "%s/.out.folio-old-99999999", root);
+	snprintf(aside_alive, sizeof aside_alive, "%s/.out.folio-old-1", root);
+	OK(mkdir(aside_dead, 0755) == 0);
+	OK(mkdir(aside_alive, 0755) == 0);
 	dbegin();
 	struct output *o = output_begin(&d, out, site);
 	OK(o != NULL);
 	OK(!t_exists(dead, ""));
 	OK(t_exists(alive, ""));
+	OK(!t_exists(dead_tmp, ""));
+	STR_EQ(t_read(dead_full, "keep.txt"), "not folio's");
+	OK(!t_exists(aside_dead, ""));
+	OK(t_exists(aside_alive, ""));
 	if (o)
 		output_abort(o);
 	STR_EQ(dend(), "");
 	rmdir(alive);
+	rmdir(aside_alive);
+	t_rmtree(dead_full);
 	INT_EQ(staging_count(), 0);
 }
 
@@ -466,6 +486,13 @@ static void test_remove_tree(void)
 	INT_EQ(remove_tree(path), 0);
 	OK(!t_exists(root, "tree"));
 	OK(t_exists(target, "thesis.tex"));
+	/* a folder with its marker, a subfolder beside it: all gone */
+	t_write(path, OUTPUT_MARKER, "x");
+	t_write(path, "z/y.html", "x");
+	INT_EQ(remove_tree(path), 0);
+	OK(!t_exists(root, "tree"));
+	/* a folder that is gone already: an error, nothing else */
+	OK(remove_tree(path) != 0);
 }
 
 void test_output(void)
