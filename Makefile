@@ -21,6 +21,9 @@ EXTRA_CPPFLAGS :=
 CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include $(EXTRA_CPPFLAGS)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
+# --build-id: folio tells itself from another build by the linker's hash
+# of the executable (build.c, binary_hash) rather than reading the file
+LDFLAGS_ALL = -Wl,--build-id $(LDFLAGS)
 # libmicrohttpd (folio serve): static when the system has the archive; the
 # TLS library it was built against stays a shared one.
 MHD_LIBS = $(if $(wildcard $(SYS_LIB)/libmicrohttpd.a),$(SYS_LIB)/libmicrohttpd.a -lgnutls,-lmicrohttpd)
@@ -96,19 +99,19 @@ $(ASAN_B)/%.o: %.c $(HDR) Makefile | deps/.stamp
 	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
 folio: $(SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 test: deps
 	@$(MAKE) --no-print-directory test-run
@@ -208,7 +211,7 @@ $(FUZZ_B)/src/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/math.o: | $(MATH_DIR)/.stamp
 
 $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 fuzz:
 	@sh scripts/deps.sh fuzz

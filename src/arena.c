@@ -62,6 +62,12 @@ struct arena {
 	void *last;      /* newest allocation, for in-place arena_realloc */
 	size_t last_len; /* its rounded length */
 	struct arena *kids, *sibling; /* arenas freed with this one */
+	struct owned *owned;          /* malloc'd blocks freed with it */
+};
+
+struct owned {
+	struct owned *next;
+	void *block;
 };
 
 struct arena *arena_new(void)
@@ -78,6 +84,8 @@ void arena_free(struct arena *a)
 		arena_free(k);
 		k = next;
 	}
+	for (struct owned *o = a->owned; o; o = o->next)
+		free(o->block);
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
@@ -182,6 +190,14 @@ void arena_adopt(struct arena *a, struct arena *child)
 {
 	child->sibling = a->kids;
 	a->kids = child;
+}
+
+void arena_own(struct arena *a, void *block)
+{
+	struct owned *o = alloc(a, sizeof *o);
+	o->block = block;
+	o->next = a->owned;
+	a->owned = o;
 }
 
 size_t arena_used(const struct arena *a)

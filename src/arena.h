@@ -36,6 +36,10 @@ void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n);
  * freed otherwise. Not thread-safe, as the rest. */
 void arena_adopt(struct arena *a, struct arena *child);
 
+/* arena_own: block (from malloc) is freed by arena_free(a): memory made
+ * elsewhere that lives as long as the arena, without a copy. */
+void arena_own(struct arena *a, void *block);
+
 /* arena_used: bytes handed out so far (for tests and statistics). */
 size_t arena_used(const struct arena *a);
 

@@ -18,6 +18,8 @@
 #include "version.h"
 
 #include <dirent.h>
+#include <elf.h>
+#include <link.h>
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -213,18 +215,62 @@ static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
 	closedir(dh);
 }
 
-/* binary_hash: a hash of folio's own executable: rendered Markdown kept
- * on disk is only reused by the very folio that rendered it (its
- * grammars, its cmark-gfm, its passes). Once per process. */
+/* build_id: the executable's GNU build ID (the linker's hash of all it
+ * linked, -Wl,--build-id), read from the note in its loaded image. */
+struct build_id {
+	const unsigned char *p;
+	size_t len;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct build_id *id = arg;
+	/* the first object is the executable itself */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t left = ph->p_memsz;
+		while (left >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+			size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
+			if (sizeof *nh + name + desc > left)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p + sizeof *nh, "GNU", 4) &&
+			    nh->n_descsz >= 8) {
+				id->p = p + sizeof *nh + name;
+				id->len = nh->n_descsz;
+				return 1;
+			}
+			p += sizeof *nh + name + desc;
+			left -= sizeof *nh + name + desc;
+		}
+	}
+	return 1; /* only the executable */
+}
+
+/* binary_hash: a hash that tells folio's own executable from any other
+ * build: rendered Markdown kept on disk is only reused by the very folio
+ * that rendered it (its grammars, its cmark-gfm, its passes). The build ID
+ * where the executable has one, else a hash of the file (19 MB to read).
+ * Once per process. */
 static uint64_t binary_hash(void)
 {
 	static uint64_t h;
 	if (h)
 		return h;
-	size_t len;
-	char *exe = read_file("/proc/self/exe", &len);
-	h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
-	free(exe);
+	struct build_id id = {NULL, 0};
+	dl_iterate_phdr(find_build_id, &id);
+	if (id.p) {
+		h = XXH3_64bits(id.p, id.len);
+	} else {
+		size_t len;
+		char *exe = read_file("/proc/self/exe", &len);
+		h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
+		free(exe);
+	}
 	if (!h)
 		h = 1;
 	return h;

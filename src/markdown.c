@@ -1450,8 +1450,15 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 
 	size_t hlen;
 	char *html = render_html(root, options, cmark_parser_get_syntax_extensions(parser), &hlen);
-	out->html = arena_str(a, html, hlen);
-	mem->free(html);
+	/* the HTML of a big page is kept where cmark wrote it, not copied */
+	void *block = mdmem_take(html);
+	if (block) {
+		arena_own(a, block);
+		out->html = (struct str){html, hlen};
+	} else {
+		out->html = arena_str(a, html, hlen);
+		mem->free(html);
+	}
 
 	summary(&r, root, more, first_para, options, out);
 	out->toc = build_toc(a, hs, nh, &out->ntoc);

@@ -264,6 +264,10 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.has_more = doc->has_more;
 	h.has_model3d = doc->has_model3d;
 	h.has_video = doc->has_video;
+	/* room for the strings at once: a big page's HTML is not copied
+	 * again and again as the buffer doubles */
+	buf_reserve(&b, sizeof h + doc->html.len + doc->summary_html.len + doc->summary_text.len + 3 +
+				doc->ntoc * 32);
 	buf_append(&b, &h, sizeof h);
 	/* each string NUL-terminated, as the renderer's are */
 	buf_append(&b, doc->html.p, doc->html.len);
@@ -435,7 +439,16 @@ int md_cache_save(struct md_cache *c)
 			continue;
 		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, e->len};
 		buf_append(&b, f, sizeof f);
-		buf_append(&b, e->blob, e->len);
+		if (e->len >= (1u << 16)) {
+			/* a large entry (a big page's HTML) is written from where
+			 * it is, not copied first */
+			rc = write_full(fd, b.p, b.len);
+			if (rc == 0)
+				rc = write_full(fd, e->blob, e->len);
+			buf_reset(&b);
+		} else {
+			buf_append(&b, e->blob, e->len);
+		}
 		buf_append(&b, pad, ((e->len + 7) & ~(size_t)7) - e->len);
 		if (b.len >= (1u << 20)) {
 			rc = write_full(fd, b.p, b.len);

@@ -306,6 +306,17 @@ void mdmem_end(void)
 		release(&S, 1);
 }
 
+void *mdmem_take(void *p)
+{
+	size_t have = *hdr(p);
+	if (!(have & 1))
+		return NULL;
+	struct big *b = big_of(p);
+	big_unlink(b);
+	S.in_use -= have & ~(size_t)1;
+	return b;
+}
+
 size_t mdmem_in_use(void)
 {
 	return S.in_use;

@@ -29,6 +29,14 @@ void mdmem_end(void);
  * document's tree are made with it. */
 cmark_mem *mdmem_current(void);
 
+/* mdmem_take: p, a block of this thread's open document, outlives the
+ * document: for a large block (one with a malloc of its own: the HTML of
+ * a big page), the malloc'd block that holds it is returned, p stays
+ * valid until that is freed with free(), and mdmem_end leaves it alone.
+ * NULL for a small block, which goes with the document as before: the
+ * caller copies it. */
+void *mdmem_take(void *p);
+
 /* mdmem_in_use: bytes handed out and not yet released on this thread (for
  * tests). */
 size_t mdmem_in_use(void);

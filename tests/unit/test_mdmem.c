@@ -177,6 +177,23 @@ static void test_documents(void)
 	free(want);
 	INT_EQ(mdmem_in_use(), 0);
 
+	/* a large block taken out of the document outlives it; a small one
+	 * cannot be taken */
+	cmark_mem *m = mdmem_begin();
+	char *small = m->calloc(1, 64);
+	OK(mdmem_take(small) == NULL);
+	size_t bign = 1 << 20;
+	char *large = m->calloc(1, bign);
+	memset(large, 'z', bign);
+	size_t used = mdmem_in_use();
+	void *block = mdmem_take(large);
+	OK(block != NULL && (char *)block < large && large - (char *)block <= 64);
+	OK(mdmem_in_use() + bign <= used);
+	mdmem_end();
+	INT_EQ(mdmem_in_use(), 0);
+	OK(large[0] == 'z' && large[bign - 1] == 'z');
+	free(block);
+
 	int right[3] = {0, 0, 0};
 	pthread_t th[3];
 	for (int i = 0; i < 3; i++)
