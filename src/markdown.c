@@ -1428,9 +1428,11 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		buf_init(&folded);
 		fold_space(&folded, tmp.p ? tmp.p : "", tmp.len);
 		hs[i].text = arena_str(a, folded.p ? folded.p : "", folded.len);
-		buf_reset(&folded);
-		toc_html(hs[i].node, &folded);
-		hs[i].html = arena_str(a, folded.p ? folded.p : "", folded.len);
+		if (i < MD_TOC_MAX) { /* only the TOC's entries need it */
+			buf_reset(&folded);
+			toc_html(hs[i].node, &folded);
+			hs[i].html = arena_str(a, folded.p ? folded.p : "", folded.len);
+		}
 		buf_fini(&folded);
 	}
 	assign_ids(&r, hs, nh);
@@ -1461,7 +1463,15 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	}
 
 	summary(&r, root, more, first_para, options, out);
-	out->toc = build_toc(a, hs, nh, &out->ntoc);
+	out->toc = build_toc(a, hs, nh < MD_TOC_MAX ? nh : MD_TOC_MAX, &out->ntoc);
+	if (nh > MD_TOC_MAX && !o->toc_hidden && d) {
+		struct diag_loc loc = {path, src, src_len, cmark_node_get_start_line(hs[MD_TOC_MAX].node) + line_offset,
+				       1};
+		diag_warning(d, &loc,
+			     "table of contents: lists the page's first %d headings, not all %zu (see LIMITS in "
+			     "folio-site(5)); split the page, or hide its contents with toc: false",
+			     MD_TOC_MAX, nh);
+	}
 
 	buf_fini(&tmp);
 	buf_fini(&rewritten);

@@ -34,7 +34,15 @@ struct md_options {
 	 * not checked at all. */
 	const char *asset_dir;
 	const char *static_dir;
+	int toc_hidden; /* the page does not show its table of contents: no
+	                 * warning when the TOC is cut (MD_TOC_MAX) */
 };
+
+/* A table of contents lists at most a page's first MD_TOC_MAX headings
+ * (every heading still has its id and anchor): 262,144 headings made a
+ * TOC that took longer to render than the page. With more, md_render
+ * warns, unless the page hides its TOC. */
+#define MD_TOC_MAX 1000
 
 /* One heading of the table of contents; a tree: children are the headings
  * of the next deeper level under it. Strings are owned by the arena. */

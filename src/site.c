@@ -57,6 +57,16 @@ static void job_parts(const struct md_job *j, struct source **s, struct md_doc *
 	}
 }
 
+/* toc_hidden: the job's page does not show its table of contents. */
+static int toc_hidden(const struct md_job *j)
+{
+	switch (j->kind) {
+	case JOB_POST: return ((struct post *)j->item)->toc == 0;
+	case JOB_SERIES: return 1; /* a series guide has no TOC */
+	default: return ((struct page *)j->item)->toc == 0;
+	}
+}
+
 static void job_done(struct md_pool *p, const struct md_job *j)
 {
 	if (j->kind == JOB_POST) {
@@ -78,6 +88,10 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	j->key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body_len, s->body_hash, s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
+	/* kept while its TOC was hidden, and shown now: rendered again, for
+	 * the warning that the TOC is cut */
+	if (doc->nheadings > MD_TOC_MAX && !toc_hidden(j))
+		return 0;
 	job_done(p, j);
 	return 1;
 }
@@ -88,6 +102,7 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	struct source *s;
 	struct md_doc *doc;
 	job_parts(j, &s, &doc, &o.asset_dir);
+	o.toc_hidden = toc_hidden(j);
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports();
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);

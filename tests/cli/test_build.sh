@@ -280,4 +280,32 @@ run build "$BIG" -o "$OUT" --future
 check "two builds at once: the next build succeeds" test "$rc" -eq 0
 check "two builds at once: no staging folder is left" test "$(staging_left)" -eq 0
 
+# A table of contents lists a page's first 1000 headings, with a warning
+# that names the limit, unless the page hides it; a build from the cache
+# says it again once the TOC is shown.
+TOCS=$TMP/tocs
+mkdir -p "$TOCS/content/posts"
+printf 'title: "T"\nbase_url: "https://example.org/"\n' >"$TOCS/folio.yml"
+toc_post() {
+	{
+		printf -- '---\ntitle: "Long"\ndate: 2025-01-01\n%b---\n' "$1"
+		awk 'BEGIN { for (i = 1; i <= 1001; i++) printf "## Part %d\n\n", i }'
+	} >"$TOCS/content/posts/long.md"
+}
+toc_warning="warning: table of contents: lists the page's first 1000 headings, not all 1001 (see LIMITS in folio-site(5))"
+toc_post ""
+run build "$TOCS" -o "$TMP/tocs-out"
+check "1001 headings: the build succeeds" test "$rc" -eq 0
+check "1001 headings: a warning names the TOC limit" contains "$err" "content/posts/long.md:2005:1: $toc_warning"
+page=$(cat "$TMP/tocs-out/posts/long/index.html")
+check "1001 headings: the TOC ends at the 1000th" contains "$page" '<a href="#part-1000">Part 1000</a>'
+check "1001 headings: the TOC leaves out the 1001st" test "$(grep -c 'href="#part-1001"' "$TMP/tocs-out/posts/long/index.html")" -eq 1
+check "1001 headings: the 1001st heading is on the page" contains "$page" '<h2 id="part-1001">'
+toc_post 'toc: false\n'
+run build "$TOCS" -o "$TMP/tocs-out"
+check "a hidden TOC: no warning" test "$rc" -eq 0 -a -z "$err"
+toc_post 'toc: true\n'
+run build "$TOCS" -o "$TMP/tocs-out"
+check "shown again, from the cache: the warning again" contains "$err" "$toc_warning"
+
 finish

@@ -558,6 +558,60 @@ static void test_hl_budget(void)
 	buf_fini(&errs);
 }
 
+/* toc_entries: the entries of a TOC tree, at every level. */
+static size_t toc_entries(const struct md_toc *t, size_t n)
+{
+	size_t k = n;
+	for (size_t i = 0; i < n; i++)
+		k += toc_entries(t[i].children, t[i].nchildren);
+	return k;
+}
+
+/* toc_cap_render: n headings (levels 2 and 3 in turn) through md_render;
+ * errs gets the diagnostics. */
+static void toc_cap_render(size_t n, int hidden, struct md_doc *doc, struct buf *errs)
+{
+	struct buf md;
+	buf_init(&md);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&md, "%s Part %zu\n\n", i % 2 ? "###" : "##", i + 1);
+	struct md_options o = {.unsafe = 1, .toc_hidden = hidden};
+	struct diag d;
+	diag_init(&d, NULL);
+	buf_reset(errs);
+	d.capture = errs;
+	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, doc);
+	diag_fini(&d);
+	buf_fini(&md);
+}
+
+static void test_toc_cap(void)
+{
+	struct buf errs;
+	buf_init(&errs);
+	struct md_doc doc;
+	/* exactly the limit: all of them, no warning */
+	toc_cap_render(MD_TOC_MAX, 0, &doc, &errs);
+	INT_EQ(toc_entries(doc.toc, doc.ntoc), MD_TOC_MAX);
+	INT_EQ(errs.len, 0);
+	/* one more: the first MD_TOC_MAX, a warning at the first left out
+	 * (two lines a heading), and the page still has every heading */
+	toc_cap_render(MD_TOC_MAX + 1, 0, &doc, &errs);
+	INT_EQ(doc.nheadings, MD_TOC_MAX + 1);
+	INT_EQ(toc_entries(doc.toc, doc.ntoc), MD_TOC_MAX);
+	OK(doc.ntoc && !strcmp(doc.toc[doc.ntoc - 1].children[0].text.p, "Part 1000"));
+	char want[160];
+	snprintf(want, sizeof want, "p.md:%d:1: warning: table of contents: lists the page's first %d headings, not all %d",
+		 2 * MD_TOC_MAX + 1, MD_TOC_MAX, MD_TOC_MAX + 1);
+	OK(errs.p && strstr(errs.p, want) != NULL);
+	OK(doc.html.p && strstr(doc.html.p, "<h2 id=\"part-1001\">") != NULL);
+	/* a page that hides its TOC: cut the same, no warning */
+	toc_cap_render(MD_TOC_MAX + 1, 1, &doc, &errs);
+	INT_EQ(toc_entries(doc.toc, doc.ntoc), MD_TOC_MAX);
+	INT_EQ(errs.len, 0);
+	buf_fini(&errs);
+}
+
 static void test_counts(void)
 {
 	struct md_doc doc;
@@ -1016,6 +1070,7 @@ void test_markdown(void)
 	test_counts();
 	test_nested_images();
 	test_hl_budget();
+	test_toc_cap();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
