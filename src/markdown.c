@@ -535,11 +535,21 @@ static int is_block(cmark_node *n)
  * and math as written, a space for each line break and between blocks,
  * code blocks' text, raw HTML without its tags. Images (their alt text) and
  * footnote references are left out. Not folded: see fold_space. */
+static void plain_text_max(cmark_node *root, struct buf *b, size_t max);
+
 static void plain_text(cmark_node *root, struct buf *b)
+{
+	plain_text_max(root, b, SIZE_MAX);
+}
+
+/* plain_text_max: the same, stopping once b holds more than max bytes:
+ * what needs only the text's start (is there any, the summary) does not
+ * walk a paragraph of a megabyte to its end. */
+static void plain_text_max(cmark_node *root, struct buf *b, size_t max)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+	while (b->len <= max && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(n);
 		if (is_math(n)) {
@@ -599,6 +609,15 @@ static void fold_space(struct buf *out, const char *s, size_t n)
 		pending = 0;
 		buf_putc(out, s[i]);
 	}
+}
+
+/* code_points: how many UTF-8 sequences s[0..n) starts. */
+static size_t code_points(const char *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return k;
 }
 
 /* cut_summary: s (folded, valid UTF-8) cut to SUMMARY_MAX code points at
@@ -1302,12 +1321,20 @@ static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmar
 	struct buf text, folded;
 	buf_init(&text);
 	buf_init(&folded);
-	for (cmark_node *b = from; b && b != to; b = cmark_node_next(b)) {
-		plain_text(b, &text);
-		buf_putc(&text, ' ');
+	/* the text's start is enough: whether it is longer than
+	 * SUMMARY_HTML_MAX, and its first SUMMARY_MAX code points, unless
+	 * folding spaces left fewer of them (then the whole text) */
+	for (size_t max = SUMMARY_HTML_MAX;; max = SIZE_MAX) {
+		buf_reset(&text);
+		for (cmark_node *b = from; b && b != to && text.len <= max; b = cmark_node_next(b)) {
+			plain_text_max(b, &text, max);
+			buf_putc(&text, ' ');
+		}
+		fold_space(&folded, text.p ? text.p : "", text.len);
+		if (text.len <= max || max == SIZE_MAX || code_points(folded.p, folded.len) > SUMMARY_MAX)
+			break;
 	}
 	r->summary_len = text.len;
-	fold_space(&folded, text.p ? text.p : "", text.len);
 	out->summary_text = cut_summary(r->a, folded.p ? folded.p : "", folded.len);
 	buf_fini(&text);
 	buf_fini(&folded);
@@ -1401,8 +1428,14 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 			break;
 		case CMARK_NODE_PARAGRAPH:
 			if (top && !first_para && !more) {
+				/* any text at all: its start says, unless that is
+				 * all spaces */
 				buf_reset(&tmp);
-				plain_text(n, &tmp);
+				plain_text_max(n, &tmp, 4096);
+				if (!str_trim(buf_str(&tmp)).len && tmp.len > 4096) {
+					buf_reset(&tmp);
+					plain_text(n, &tmp);
+				}
 				if (str_trim(buf_str(&tmp)).len)
 					first_para = n;
 			}

@@ -431,6 +431,33 @@ static void test_summary(void)
 	INT_EQ(code_points(doc.summary_text), 300);
 	OK(valid_utf8(doc.summary_text));
 
+	/* a first paragraph longer than 64 KiB: its summary is taken from
+	 * its start, the same as from a shorter one; its HTML is the text */
+	buf_reset(&md);
+	for (int i = 0; i < 20000; i++)
+		buf_printf(&md, "word%d ", i);
+	render(md.p, 0, 1, 0, &doc, NULL);
+	OK(code_points(doc.summary_text) <= 300 && code_points(doc.summary_text) > 250);
+	OK(ends_with(doc.summary_text, "…"));
+	OK(!strncmp(doc.summary_text.p, "word0 word1 word2 ", 18));
+	OK(!strncmp(doc.summary_html.p, "<p>word0 word1 ", 15));
+	OK(ends_with(doc.summary_html, "…</p>\n"));
+	/* ... even when its first 64 KiB are spaces: the whole text then */
+	buf_reset(&md);
+	for (int i = 0; i < 70000; i++)
+		buf_puts(&md, "&#32;");
+	buf_puts(&md, "late words\n");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.summary_text.p, "late words");
+	/* a first paragraph whose first 4 KiB of text are spaces still has
+	 * text: it is the summary, not the paragraph after it */
+	buf_reset(&md);
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&md, "&#32;");
+	buf_puts(&md, "x\n\nSecond.\n");
+	render(md.p, 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.summary_text.p, "x");
+
 	/* short: as is */
 	render("Short *one*.\n\nTwo.\n", 0, 1, 0, &doc, NULL);
 	STR_EQ(doc.summary_text.p, "Short one.");
