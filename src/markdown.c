@@ -1512,7 +1512,10 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	free(r.lines);
 	free(mc.lines);
 	md_images_free(&mc);
-	cmark_node_free(root);
+	/* the tree is not freed node by node: every node and buffer of it
+	 * came from this document's mdmem, which mdmem_end releases at once
+	 * (a walk of the whole tree, 50 ms for 1 MiB of table rows) */
+	(void)root;
 	cmark_parser_free(parser);
 	mdmem_end();
 	return r.errors ? -1 : 0;
