@@ -1400,8 +1400,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	cmark_node *root = cmark_parser_finish(parser);
 
 	/* Pass 1: the headings, the <!--more--> marker, the first paragraph.
-	 * Paragraphs and headings are not entered: their inlines do not
-	 * matter here. */
+	 * Paragraphs, headings and tables are not entered: their inlines do
+	 * not matter here. */
 	struct heading *hs = NULL;
 	size_t nh = 0, caph = 0;
 	cmark_node *more = NULL, *first_para = NULL;
@@ -1445,7 +1445,11 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 			if (top && !more && is_more(n))
 				more = n;
 			break;
-		default: break;
+		default:
+			/* a table holds no heading and no paragraph */
+			if (cmark_node_get_syntax_extension(n) == ext_table)
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
 		}
 	}
 	cmark_iter_free(it);

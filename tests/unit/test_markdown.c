@@ -458,6 +458,12 @@ static void test_summary(void)
 	render(md.p, 0, 1, 0, &doc, NULL);
 	STR_EQ(doc.summary_text.p, "x");
 
+	/* a table first: the summary is the paragraph after it, and a
+	 * heading after the table is still found */
+	render("| a | b |\n|---|---|\n| c | d |\n\nAfter *it*.\n\n## Then\n", 0, 1, 0, &doc, NULL);
+	STR_EQ(doc.summary_text.p, "After it.");
+	INT_EQ(doc.nheadings, 1);
+
 	/* short: as is */
 	render("Short *one*.\n\nTwo.\n", 0, 1, 0, &doc, NULL);
 	STR_EQ(doc.summary_text.p, "Short one.");
