@@ -382,6 +382,17 @@ static int ends_with(struct str s, const char *suffix)
 	return s.len >= n && memcmp(s.p + s.len - n, suffix, n) == 0;
 }
 
+/* render_after_spaces: a first paragraph of n spaces (written as
+ * entities, which cmark keeps) followed by tail, through render. */
+static void render_after_spaces(struct buf *md, int n, const char *tail, struct md_doc *doc)
+{
+	buf_reset(md);
+	for (int i = 0; i < n; i++)
+		buf_puts(md, "&#32;");
+	buf_puts(md, tail);
+	render(md->p, 0, 1, 0, doc, NULL);
+}
+
 static void test_summary(void)
 {
 	struct md_doc doc;
@@ -443,19 +454,11 @@ static void test_summary(void)
 	OK(!strncmp(doc.summary_html.p, "<p>word0 word1 ", 15));
 	OK(ends_with(doc.summary_html, "…</p>\n"));
 	/* ... even when its first 64 KiB are spaces: the whole text then */
-	buf_reset(&md);
-	for (int i = 0; i < 70000; i++)
-		buf_puts(&md, "&#32;");
-	buf_puts(&md, "late words\n");
-	render(md.p, 0, 1, 0, &doc, NULL);
+	render_after_spaces(&md, 70000, "late words\n", &doc);
 	STR_EQ(doc.summary_text.p, "late words");
 	/* a first paragraph whose first 4 KiB of text are spaces still has
 	 * text: it is the summary, not the paragraph after it */
-	buf_reset(&md);
-	for (int i = 0; i < 5000; i++)
-		buf_puts(&md, "&#32;");
-	buf_puts(&md, "x\n\nSecond.\n");
-	render(md.p, 0, 1, 0, &doc, NULL);
+	render_after_spaces(&md, 5000, "x\n\nSecond.\n", &doc);
 	STR_EQ(doc.summary_text.p, "x");
 
 	/* a table first: the summary is the paragraph after it, and a
