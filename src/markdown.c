@@ -765,75 +765,85 @@ static void sink_wc(void *ctx, const char *p, size_t n)
 		wc_break(ctx);
 }
 
-/* count: fills the counts of out from the tree: prose words (text, inline
- * code and math, the text of raw HTML; not image alt text), code words (code
- * blocks), images (Markdown images and <img> tags), CJK characters and math
- * spans. */
-static void count(cmark_node *root, struct md_doc *out)
+/* The counts of a document, made in md_blocks' walk (count_node), before
+ * formulas become MathML: prose words (text, inline code and math, the
+ * text of raw HTML; not image alt text), code words (code blocks), images
+ * (Markdown images and <img> tags), CJK characters and math spans. */
+struct counter {
+	struct wc prose, code;
+	struct md_doc *out;
+	cmark_node *skip; /* nothing inside it counts, until its exit */
+};
+
+static void count_node(void *ctx, cmark_node *n, cmark_event_type ev)
 {
-	struct wc prose = {0, 0, 0, 0, 1}, code = {0, 0, 0, 0, 0};
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (is_math(n)) {
-			if (ev == CMARK_EVENT_ENTER) {
-				const char *tex = cmark_node_get_string_content(n);
-				out->math_spans++;
-				wc_feed(&prose, tex, strlen(tex));
-			}
-			continue;
-		}
-		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE: {
-			const char *lit = cmark_node_get_literal(n);
-			wc_feed(&prose, lit, strlen(lit));
-			break;
-		}
-		case CMARK_NODE_CODE_BLOCK: {
-			const char *lit = cmark_node_get_literal(n);
-			wc_feed(&code, lit, strlen(lit));
-			wc_break(&code);
-			wc_break(&prose);
-			break;
-		}
-		case CMARK_NODE_HTML_BLOCK: {
-			const char *h = cmark_node_get_literal(n);
-			wc_break(&prose);
-			html_text(h, strlen(h), sink_wc, &prose, &out->images);
-			wc_break(&prose);
-			break;
-		}
-		case CMARK_NODE_HTML_INLINE: {
-			/* one tag: <img> counts, <br> ends a word, <sub> does
-			 * not (H<sub>2</sub>O is one word) */
-			const char *h = cmark_node_get_literal(n);
-			html_text(h, strlen(h), sink_wc, &prose, &out->images);
-			break;
-		}
-		case CMARK_NODE_SOFTBREAK:
-		case CMARK_NODE_LINEBREAK: wc_break(&prose); break;
-		case CMARK_NODE_IMAGE:
-			out->images++;
-			wc_break(&prose);
-			cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* alt text is not read */
-			break;
-		case CMARK_NODE_FOOTNOTE_REFERENCE:
-			if (ev == CMARK_EVENT_ENTER)
-				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
-			break;
-		default:
-			if (is_block(n))
-				wc_break(&prose);
-			break;
-		}
+	struct counter *k = ctx;
+	struct md_doc *out = k->out;
+	if (k->skip) {
+		if (n == k->skip && ev == CMARK_EVENT_EXIT)
+			k->skip = NULL;
+		return;
 	}
-	cmark_iter_free(it);
-	wc_break(&prose);
-	out->words = prose.words;
-	out->cjk_chars = prose.cjk;
-	out->code_words = code.words;
+	if (is_math(n)) {
+		if (ev == CMARK_EVENT_ENTER) {
+			const char *tex = cmark_node_get_string_content(n);
+			out->math_spans++;
+			wc_feed(&k->prose, tex, strlen(tex));
+		}
+		return;
+	}
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE: {
+		const char *lit = cmark_node_get_literal(n);
+		wc_feed(&k->prose, lit, strlen(lit));
+		break;
+	}
+	case CMARK_NODE_CODE_BLOCK: {
+		const char *lit = cmark_node_get_literal(n);
+		wc_feed(&k->code, lit, strlen(lit));
+		wc_break(&k->code);
+		wc_break(&k->prose);
+		break;
+	}
+	case CMARK_NODE_HTML_BLOCK: {
+		const char *h = cmark_node_get_literal(n);
+		wc_break(&k->prose);
+		html_text(h, strlen(h), sink_wc, &k->prose, &out->images);
+		wc_break(&k->prose);
+		break;
+	}
+	case CMARK_NODE_HTML_INLINE: {
+		/* one tag: <img> counts, <br> ends a word, <sub> does not
+		 * (H<sub>2</sub>O is one word) */
+		const char *h = cmark_node_get_literal(n);
+		html_text(h, strlen(h), sink_wc, &k->prose, &out->images);
+		break;
+	}
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK: wc_break(&k->prose); break;
+	case CMARK_NODE_IMAGE:
+		out->images++;
+		wc_break(&k->prose);
+		k->skip = n; /* alt text is not read */
+		break;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		if (ev == CMARK_EVENT_ENTER)
+			k->skip = n;
+		break;
+	default:
+		if (is_block(n))
+			wc_break(&k->prose);
+		break;
+	}
+}
+
+static void count_end(struct counter *k)
+{
+	wc_break(&k->prose);
+	k->out->words = k->prose.words;
+	k->out->cjk_chars = k->prose.cjk;
+	k->out->code_words = k->code.words;
 }
 
 /* md_reading_minutes: the weights: prose at wpm words a minute, code at a
@@ -1479,13 +1489,15 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	}
 	out->nheadings = nh;
 
-	/* Pass 2: the counts, once the {#id}s are out of the text. */
-	count(root, out);
 
 	summary_text(&r, root, more, first_para, out);
 
-	/* Pass 3: code, math, images and figures become folio's HTML. */
-	r.errors += md_blocks(&mc, root);
+	/* Pass 2: the counts (once the {#id}s are out of the text) in the
+	 * walk that collects them; then code, math, images and figures
+	 * become folio's HTML. */
+	struct counter k = {{0, 0, 0, 0, 1}, {0, 0, 0, 0, 0}, out, NULL};
+	r.errors += md_blocks(&mc, root, count_node, &k);
+	count_end(&k);
 
 	size_t hlen;
 	char *html = render_html(root, options, cmark_parser_get_syntax_extensions(parser), &hlen);

@@ -457,7 +457,7 @@ struct todo {
 	int kind;                 /* 1 code, 2 math, 3 figure, 4 image */
 };
 
-int md_blocks(struct md_ctx *c, cmark_node *root)
+int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx)
 {
 	/* collect first: nodes are replaced, which an iterator must not see */
 	struct todo *v = NULL;
@@ -465,8 +465,18 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	cmark_node *block = root;
+	/* the walk enters everything, for visit; what is inside skip is not
+	 * collected, until skip's exit */
+	cmark_node *skip = NULL;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
+		if (visit)
+			visit(visit_ctx, node, ev);
+		if (skip) {
+			if (node == skip && ev == CMARK_EVENT_EXIT)
+				skip = NULL;
+			continue;
+		}
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
 		cmark_node_type t = cmark_node_get_type(node);
@@ -481,14 +491,14 @@ int md_blocks(struct md_ctx *c, cmark_node *root)
 			const char *title = img ? cmark_node_get_title(img) : NULL;
 			if (img && title && *title) {
 				kind = 3;
-				cmark_iter_reset(it, node, CMARK_EVENT_EXIT); /* its image is the figure's */
+				skip = node; /* its image is the figure's */
 			}
 		} else if (t == CMARK_NODE_IMAGE && c->o->static_dir) {
 			kind = 4; /* without a site (static_dir), cmark's own <img> */
 			/* Its alt text is taken whole, and replacing the image frees
 			 * what is inside: an image or a formula there ("![![a](b)](c)")
 			 * must not be collected too. */
-			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+			skip = node;
 		} else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
 			 t != CMARK_NODE_STRONG)
 			block = node;

@@ -667,6 +667,25 @@ static void test_counts(void)
 	INT_EQ(doc.math_spans, 0);
 }
 
+/* The counts are made in the walk that finds figures and images, which
+ * skips what they hold: the counts still see everything they read. */
+static void test_counts_beside_figures(void)
+{
+	struct md_doc doc;
+	render("![alt $x$ words](a.png \"Caption\")\n\n"
+	       "One two[^1] $y$ ![in $z$ line](b.png) three.\n\n"
+	       "[^1]: Note four.\n\n"
+	       "> ![quoted](c.png \"T\")\n",
+	       0, 1, 0, &doc, NULL);
+	/* One two y three (the footnote reference is no word), Note four;
+	 * three images, none of their alt text, and only the formula outside
+	 * them */
+	INT_EQ(doc.words, 6);
+	INT_EQ(doc.images, 3);
+	INT_EQ(doc.math_spans, 1);
+	OK(doc.html.p && strstr(doc.html.p, "<figcaption>Caption</figcaption>") != NULL);
+}
+
 /* Random bytes (NULs, invalid UTF-8, markup): no crash, and everything
  * that comes out is valid UTF-8 (invalid input is replaced, never passed). */
 static void test_random_bytes(void)
@@ -1107,6 +1126,7 @@ void test_markdown(void)
 	test_nested_images();
 	test_hl_budget();
 	test_toc_cap();
+	test_counts_beside_figures();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
