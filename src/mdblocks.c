@@ -9,6 +9,7 @@
 #include "directive.h"
 #include "imagesize.h"
 
+#include <assert.h>
 #include <cmark-gfm-extension_api.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -33,14 +34,13 @@ static void report(struct md_ctx *c, enum diag_level level, int line, int col, c
 }
 
 /* replace: puts raw HTML (a block or an inline, as the node was) in place
- * of n, and frees n. */
+ * of n, and frees n. html[len] is a NUL, as a buf's bytes end. */
 static void replace(cmark_node *n, const char *html, size_t len, int block)
 {
 	cmark_node *h = cmark_node_new_with_mem(block ? CMARK_NODE_HTML_BLOCK : CMARK_NODE_HTML_INLINE,
 	                                        mdmem_current());
-	char *lit = xstrndup(html, len);
-	cmark_node_set_literal(h, lit);
-	free(lit);
+	assert(html[len] == '\0');
+	cmark_node_set_literal(h, html);
 	cmark_node_insert_before(n, h);
 	cmark_node_free(n);
 }
@@ -139,18 +139,19 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 
 /* ---- math ---- */
 
-static void formula(struct md_ctx *c, cmark_node *n)
+/* formula: typesets n; out and err are the caller's, reused from one
+ * formula to the next (170,000 formulas: 340,000 mallocs less). */
+static void formula(struct md_ctx *c, cmark_node *n, struct buf *out, struct buf *err)
 {
 	const char *tex = cmark_node_get_string_content(n);
 	int display = md_math_kind(n) == 2;
-	struct buf out, err;
-	buf_init(&out);
-	buf_init(&err);
+	buf_reset(out);
+	buf_reset(err);
 	int pos = -1;
-	buf_puts(&out, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
-	if (c->o->typeset(c->o->typeset_ctx, tex, strlen(tex), display, &out, &err, &pos) == 0) {
-		buf_puts(&out, "</span>");
-		replace(n, out.p, out.len, 0);
+	buf_puts(out, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
+	if (c->o->typeset(c->o->typeset_ctx, tex, strlen(tex), display, out, err, &pos) == 0) {
+		buf_puts(out, "</span>");
+		replace(n, out->p, out->len, 0);
 	} else {
 		int line, col;
 		md_math_where(n, &line, &col);
@@ -173,10 +174,8 @@ static void formula(struct md_ctx *c, cmark_node *n)
 				col = pos - last;
 			}
 		}
-		report(c, DIAG_ERROR, line, col, "math: %s", err.p ? err.p : "cannot typeset this formula");
+		report(c, DIAG_ERROR, line, col, "math: %s", err->p && err->len ? err->p : "cannot typeset this formula");
 	}
-	buf_fini(&out);
-	buf_fini(&err);
 }
 
 /* ---- images ---- */
@@ -514,15 +513,20 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 	/* Past the errors a file may print, the rest is not worth typesetting:
 	 * the page is not written, and 100,000 formulas KaTeX rejects would
 	 * take it half a minute. */
+	struct buf mout, merr;
+	buf_init(&mout);
+	buf_init(&merr);
 	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS; i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
-		case 2: formula(c, v[i].node); break;
+		case 2: formula(c, v[i].node, &mout, &merr); break;
 		case 3: figure(c, v[i].node, lone_image(v[i].node)); break;
 		default:
 			image(c, v[i].node, cmark_node_get_start_line(v[i].block), cmark_node_get_start_column(v[i].block));
 		}
 	}
+	buf_fini(&mout);
+	buf_fini(&merr);
 	free(v);
 	return c->errors;
 }
