@@ -1,8 +1,8 @@
 # math.mk: what src/math.c links with: QuickJS (its static library) and
 # KaTeX from deps/math/ (the Debian 13 packages, fetched by
 # scripts/deps-math.sh), xxHash from the system. KaTeX is embedded as
-# build/gen/katex.c (scripts/embed-katex.c), so the installed binary needs
-# no other files.
+# bytecode in build/gen/katex.c (scripts/embed-katex.c), so the installed
+# binary needs no other files.
 #
 # For the Makefile, which includes this file, it adds to
 #   WIRED_SRC, WIRED_TESTS     src/math.c, tests/unit/test_math.c
@@ -38,9 +38,10 @@ $(MATH_DIR)/.stamp: scripts/deps-math.sh | deps/.stamp
 # math.c includes quickjs/quickjs.h.
 $(MATH_B)/src/math.o $(MATH_ASAN_B)/src/math.o: | $(MATH_DIR)/.stamp
 
-build/embed-katex: scripts/embed-katex.c
+# embed-katex compiles KaTeX to bytecode with the QuickJS folio links.
+build/embed-katex: scripts/embed-katex.c $(MATH_DIR)/.stamp
 	@mkdir -p build
-	$(CC) -O2 -o $@ $<
+	$(CC) -O2 -isystem $(MATH_DIR)/usr/include -o $@ $< $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a -lm -pthread
 
 build/gen/katex.c: build/embed-katex $(MATH_DIR)/.stamp
 	@mkdir -p build/gen

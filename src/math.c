@@ -22,8 +22,8 @@
 #include "version.h"
 
 /* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
-extern const char math_katex_js[];
-extern const size_t math_katex_js_len;
+extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */
+extern const size_t math_katex_bc_len;
 
 /* The glue folio runs after KaTeX: one function per render. macros arrive
  * as JSON, parsed once per distinct text, and are copied for every formula
@@ -237,10 +237,12 @@ static struct math_js *interp_new(struct buf *err)
 	JS_SetMemoryLimit(js->rt, MATH_MEMORY_LIMIT);
 	JS_SetInterruptHandler(js->rt, interp_interrupt, js);
 	interp_set_stack(js);
-	set_deadline(js, 60); /* loading takes ~40 ms */
+	set_deadline(js, 60); /* loading takes a few ms */
 
 	const char *what = "katex.min.js";
-	JSValue v = JS_Eval(js->ctx, math_katex_js, math_katex_js_len, what, JS_EVAL_TYPE_GLOBAL);
+	JSValue v = JS_ReadObject(js->ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
+	if (!JS_IsException(v))
+		v = JS_EvalFunction(js->ctx, v); /* takes v */
 	if (!JS_IsException(v)) {
 		JS_FreeValue(js->ctx, v);
 		what = "folio's KaTeX glue";
@@ -410,7 +412,7 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 	XXH3_64bits_reset(st);
 	static const char tag[] = "folio math cache 1\n" FOLIO_VERSION "\n";
 	XXH3_64bits_update(st, tag, sizeof tag);
-	XXH3_64bits_update(st, math_katex_js, math_katex_js_len);
+	XXH3_64bits_update(st, math_katex_bc, math_katex_bc_len);
 	XXH3_64bits_update(st, glue_js, sizeof glue_js);
 	XXH3_64bits_update(st, c->macros_json, c->macros_json_len);
 	c->salt = XXH3_64bits_digest(st);
