@@ -640,6 +640,12 @@ static void test_error_paths(void)
 		"{% if %}{% elif %}{% else %}{% endif %}{{ a | nofilter(1, b=2) }}{% endblock %}",
 		"{% extends 'p.html' %}{% block a %}{{ super() }}{{ super() }}{% endblock %}",
 	};
+	/* a render stops at its 101st error (the ones after would not be
+	 * shown): the same error in each of 1000 iterations */
+	INT_EQ(add(env, "errloop.html", "{% for i in range(1000) %}[{{ i }}]{{ nope }}{% endfor %}"), 0);
+	INT_EQ(render(env, "errloop.html", NULL, &out), DIAG_MAX_FILE_ERRORS + 1);
+	OK(strstr(text(&out), "[100]") != NULL);
+	OK(strstr(text(&out), "[101]") == NULL);
 	INT_EQ(add(env, "p.html", "{% block a %}{{ 1 / 0 }}{% endblock %}"), 0);
 	/* text that is not UTF-8 would go to pages as it is */
 	INT_EQ(add(env, "u.html", "ok\n\xc3\xa9 {{ x }} \xff"), 1);
