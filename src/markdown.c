@@ -299,21 +299,24 @@ static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer
 	(void)ext;
 	(void)options;
 	const char *id = cmark_node_get_user_data(node);
-	int level = cmark_node_get_heading_level(node);
-	char tag[16];
+	/* cmark keeps a heading's level within 1..6 */
+	char digit = (char)('0' + cmark_node_get_heading_level(node));
 	if (ev == CMARK_EVENT_ENTER) {
 		if (r->html->size && r->html->ptr[r->html->size - 1] != '\n')
 			cmark_strbuf_putc(r->html, '\n');
-		snprintf(tag, sizeof tag, "<h%d id=\"", level);
-		cmark_strbuf_puts(r->html, tag);
+		cmark_strbuf_put(r->html, (const unsigned char *)"<h", 2);
+		cmark_strbuf_putc(r->html, digit);
+		cmark_strbuf_put(r->html, (const unsigned char *)" id=\"", 5);
 		strbuf_put_html_text(r->html, id, strlen(id));
-		cmark_strbuf_puts(r->html, "\">");
+		cmark_strbuf_put(r->html, (const unsigned char *)"\">", 2);
 	} else {
-		cmark_strbuf_puts(r->html, " <a class=\"anchor\" href=\"#");
+		static const char anchor[] = " <a class=\"anchor\" href=\"#";
+		static const char label[] = "\" aria-label=\"Link to this section\">#</a></h";
+		cmark_strbuf_put(r->html, (const unsigned char *)anchor, sizeof anchor - 1);
 		strbuf_put_html_text(r->html, id, strlen(id));
-		snprintf(tag, sizeof tag, "</h%d>\n", level);
-		cmark_strbuf_puts(r->html, "\" aria-label=\"Link to this section\">#</a>");
-		cmark_strbuf_puts(r->html, tag);
+		cmark_strbuf_put(r->html, (const unsigned char *)label, sizeof label - 1);
+		cmark_strbuf_putc(r->html, digit);
+		cmark_strbuf_put(r->html, (const unsigned char *)">\n", 2);
 	}
 }
 
@@ -907,6 +910,7 @@ struct heading {
 	cmark_node *node;
 	int level;
 	struct str custom; /* the {#id} given, or {NULL, 0} */
+	struct str base;   /* else the slug of its text, before unique_id */
 	struct str id, text, html;
 };
 
@@ -1150,9 +1154,8 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 {
 	struct idmap ids;
 	idmap_init(&ids, hs, n);
-	struct buf tmp, slug;
+	struct buf tmp;
 	buf_init(&tmp);
-	buf_init(&slug);
 	for (size_t i = 0; i < n; i++) {
 		if (!hs[i].custom.p)
 			continue;
@@ -1177,16 +1180,10 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (hs[i].custom.p)
 			continue;
-		buf_reset(&tmp);
-		plain_text(hs[i].node, &tmp);
-		buf_reset(&slug);
-		md_slugify(&slug, str_trim(buf_str(&tmp)));
-		struct str base = arena_str(r->a, slug.p, slug.len);
-		unique_id(r, &ids, &tmp, base, hs, i);
+		unique_id(r, &ids, &tmp, hs[i].base, hs, i);
 	}
 	free(ids.slots);
 	buf_fini(&tmp);
-	buf_fini(&slug);
 }
 
 /* build_toc: nests the headings: each is a child of the nearest heading
@@ -1465,23 +1462,38 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	cmark_iter_free(it);
 	out->has_more = more != NULL;
 
-	/* The headings: {#id}, text, TOC HTML, then ids. */
+	/* The headings: {#id}, the slug, the TOC's text and HTML, then ids.
+	 * A heading of one text node (most are) needs no walk for them. */
+	struct buf folded, slug;
+	buf_init(&folded);
+	buf_init(&slug);
 	for (size_t i = 0; i < nh; i++) {
-		cmark_consolidate_text_nodes(hs[i].node);
-		hs[i].custom = take_custom_id(a, hs[i].node);
+		cmark_node *h = hs[i].node, *only = cmark_node_first_child(h);
+		int plain = only == cmark_node_last_child(h) &&
+		            (!only || cmark_node_get_type(only) == CMARK_NODE_TEXT);
+		if (!plain)
+			cmark_consolidate_text_nodes(h);
+		hs[i].custom = take_custom_id(a, h);
 		buf_reset(&tmp);
-		plain_text(hs[i].node, &tmp);
-		struct buf folded;
-		buf_init(&folded);
-		fold_space(&folded, tmp.p ? tmp.p : "", tmp.len);
-		hs[i].text = arena_str(a, folded.p ? folded.p : "", folded.len);
-		if (i < MD_TOC_MAX) { /* only the TOC's entries need it */
+		if (!plain)
+			plain_text(h, &tmp);
+		else if ((only = cmark_node_first_child(h)) != NULL)
+			buf_puts(&tmp, cmark_node_get_literal(only));
+		if (!hs[i].custom.p) {
+			buf_reset(&slug);
+			md_slugify(&slug, str_trim(buf_str(&tmp)));
+			hs[i].base = arena_str(a, slug.p, slug.len);
+		}
+		if (i < MD_TOC_MAX) { /* only the TOC's entries need these */
+			fold_space(&folded, tmp.p ? tmp.p : "", tmp.len);
+			hs[i].text = arena_str(a, folded.p ? folded.p : "", folded.len);
 			buf_reset(&folded);
-			toc_html(hs[i].node, &folded);
+			toc_html(h, &folded);
 			hs[i].html = arena_str(a, folded.p ? folded.p : "", folded.len);
 		}
-		buf_fini(&folded);
 	}
+	buf_fini(&folded);
+	buf_fini(&slug);
 	assign_ids(&r, hs, nh);
 	for (size_t i = 0; i < nh; i++) {
 		cmark_node_set_user_data(hs[i].node, (void *)hs[i].id.p);
