@@ -361,6 +361,25 @@ static cmark_node *strike_match(cmark_syntax_extension *self, cmark_parser *pars
 	return res;
 }
 
+/* Autolink's postprocessing walks the whole tree once more (after
+ * consolidating its text again) to turn e-mail addresses in text into
+ * links; URLs and www. are matched inline. Every address has an '@', which
+ * the text of a document has as itself, or as a numeric reference (&#64;)
+ * or the entity &commat;. A document with none of them is left as it is:
+ * the walk would change nothing (1 MiB of emphasis: 14% of its build). */
+static cmark_postprocess_func autolink_post_orig;
+static _Thread_local int doc_may_hold_at;
+
+static cmark_node *autolink_post(cmark_syntax_extension *ext, cmark_parser *parser, cmark_node *root)
+{
+	return doc_may_hold_at ? autolink_post_orig(ext, parser, root) : root;
+}
+
+static int may_hold_at(const char *text, size_t len)
+{
+	return memchr(text, '@', len) || memmem(text, len, "&#", 2) || memmem(text, len, "&commat;", 8);
+}
+
 /* pin_special_chars: marks ext's special characters for good and takes
  * them off ext (the list, which nothing reads again, is freed). */
 static void pin_special_chars(cmark_syntax_extension *ext)
@@ -409,6 +428,9 @@ static void md_init_once(void)
 	cmark_syntax_extension_set_emphasis(ext_strike, 0);
 	strike_match_orig = ext_strike->match_inline;
 	cmark_syntax_extension_set_match_inline_func(ext_strike, strike_match);
+	autolink_post_orig = ext_autolink->postprocess_func;
+	assert(autolink_post_orig);
+	cmark_syntax_extension_set_postprocess_func(ext_autolink, autolink_post);
 }
 
 void md_init(void)
@@ -1404,6 +1426,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	}
 	if (len)
 		cmark_parser_feed(parser, text, len);
+	doc_may_hold_at = len && may_hold_at(text, len);
 	cmark_node *root = cmark_parser_finish(parser);
 
 	/* Pass 1: the headings, the <!--more--> marker, the first paragraph.
