@@ -30,10 +30,13 @@
  *  - render.h: struct cmark_html_renderer, whose `html` buffer an
  *    html_render_func writes to (the extensions in cmark-gfm do the same);
  *  - houdini.h: HTML entity decoding (plain text of raw HTML);
+ *  - node.h and buffer.h: a formula's TeX is set straight into its node;
  *  - syntax_extension.h and inlines.h: to pin the special characters of the
  *    inline extensions once, at init (see pin_special_chars). */
+#include <cmark-gfm/buffer.h>
 #include <cmark-gfm/chunk.h>
 #include <cmark-gfm/houdini.h>
+#include <cmark-gfm/node.h>
 #include <cmark-gfm/inlines.h>
 #include <cmark-gfm/render.h>
 #include <cmark-gfm/syntax_extension.h>
@@ -209,10 +212,9 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 	}
 	cmark_node *node = cmark_node_new_with_mem_and_ext(
 	    display ? node_math_display : node_math_inline, mem, self);
-	size_t len = (size_t)(end - pos - delim);
-	char *tex = xstrndup((const char *)s + pos + delim, len);
-	cmark_node_set_string_content(node, tex);
-	free(tex);
+	/* the TeX, copied once (cmark_node_set_string_content wants a C
+	 * string, which would be a second copy) */
+	cmark_strbuf_set(&node->content, s + pos + delim, end - pos - delim);
 	/* The line: newlines before pos in the container's text. Counted on
 	 * from the last formula of the same text, so a paragraph of many
 	 * formulas costs one pass, not one per formula. */

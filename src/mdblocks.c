@@ -11,6 +11,10 @@
 
 #include <assert.h>
 #include <cmark-gfm-extension_api.h>
+/* node.h (an internal header Debian's libcmark-gfm-dev installs, like the
+ * ones markdown.c uses): a typeset formula's raw HTML node refers to the
+ * one copy of its HTML (see typeset_ref) */
+#include <cmark-gfm/node.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,17 +145,80 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 
 /* formula: typesets n; out and err are the caller's, reused from one
  * formula to the next (170,000 formulas: 340,000 mallocs less). */
-static void formula(struct md_ctx *c, cmark_node *n, struct buf *out, struct buf *err)
+/* The formulas a document typeset, by kind and TeX: a formula given again
+ * (a symbol used all through a post) is neither typeset nor copied again,
+ * and its raw HTML nodes all refer to the one copy, in the arena. */
+struct typeset_memo {
+	struct typeset_slot {
+		uint64_t hash;
+		const char *tex; /* NULL: a free slot */
+		size_t tex_len;
+		int display;
+		struct str html;
+	} *slots;
+	size_t cap, n;
+};
+
+static struct typeset_slot *memo_find(struct typeset_memo *m, uint64_t h, const char *tex, size_t len,
+                                      int display)
+{
+	size_t j = (size_t)h & (m->cap - 1);
+	while (m->slots[j].tex) {
+		struct typeset_slot *e = &m->slots[j];
+		if (e->hash == h && e->display == display && e->tex_len == len && memcmp(e->tex, tex, len) == 0)
+			break;
+		j = (j + 1) & (m->cap - 1);
+	}
+	return &m->slots[j];
+}
+
+static void memo_grow(struct typeset_memo *m)
+{
+	struct typeset_memo g = {xcalloc(m->cap ? m->cap * 2 : 64, sizeof *g.slots), m->cap ? m->cap * 2 : 64, m->n};
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].tex)
+			*memo_find(&g, m->slots[i].hash, m->slots[i].tex, m->slots[i].tex_len, m->slots[i].display) =
+			    m->slots[i];
+	free(m->slots);
+	*m = g;
+}
+
+/* typeset_ref: puts a raw HTML node that refers to html (which outlives the
+ * tree) in place of formula n, and frees n. */
+static void typeset_ref(cmark_node *n, struct str html)
+{
+	cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, mdmem_current());
+	/* not owned (alloc 0): cmark neither frees it nor copies it, unless
+	 * something asks for the literal as a C string */
+	h->as.literal = (cmark_chunk){(unsigned char *)html.p, (bufsize_t)html.len, 0};
+	cmark_node_insert_before(n, h);
+	cmark_node_free(n);
+}
+
+static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, struct buf *out,
+                    struct buf *err)
 {
 	const char *tex = cmark_node_get_string_content(n);
+	size_t tex_len = strlen(tex);
 	int display = md_math_kind(n) == 2;
+	if ((memo->n + 1) * 2 > memo->cap)
+		memo_grow(memo);
+	uint64_t h = hash_bytes(tex, tex_len);
+	struct typeset_slot *e = memo_find(memo, h, tex, tex_len, display);
+	if (e->tex) {
+		typeset_ref(n, e->html);
+		return;
+	}
 	buf_reset(out);
 	buf_reset(err);
 	int pos = -1;
 	buf_puts(out, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
-	if (c->o->typeset(c->o->typeset_ctx, tex, strlen(tex), display, out, err, &pos) == 0) {
+	if (c->o->typeset(c->o->typeset_ctx, tex, tex_len, display, out, err, &pos) == 0) {
 		buf_puts(out, "</span>");
-		replace(n, out->p, out->len, 0);
+		*e = (struct typeset_slot){h, arena_strndup(c->a, tex, tex_len), tex_len, display,
+		                           {arena_strndup(c->a, out->p, out->len), out->len}};
+		memo->n++;
+		typeset_ref(n, e->html);
 	} else {
 		int line, col;
 		md_math_where(n, &line, &col);
@@ -516,10 +583,11 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 	struct buf mout, merr;
 	buf_init(&mout);
 	buf_init(&merr);
+	struct typeset_memo memo = {NULL, 0, 0};
 	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS; i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
-		case 2: formula(c, v[i].node, &mout, &merr); break;
+		case 2: formula(c, v[i].node, &memo, &mout, &merr); break;
 		case 3: figure(c, v[i].node, lone_image(v[i].node)); break;
 		default:
 			image(c, v[i].node, cmark_node_get_start_line(v[i].block), cmark_node_get_start_column(v[i].block));
@@ -527,6 +595,7 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 	}
 	buf_fini(&mout);
 	buf_fini(&merr);
+	free(memo.slots);
 	free(v);
 	return c->errors;
 }

@@ -686,6 +686,66 @@ static void test_counts_beside_figures(void)
 	OK(doc.html.p && strstr(doc.html.p, "<figcaption>Caption</figcaption>") != NULL);
 }
 
+/* fake_typeset: "<T kind>tex</T>" for any formula but "bad", which fails;
+ * counts its calls. */
+static int ts_calls;
+
+static int fake_typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out,
+                        struct buf *err, int *pos)
+{
+	(void)ctx;
+	ts_calls++;
+	*pos = -1;
+	if (len == 3 && memcmp(tex, "bad", 3) == 0) {
+		buf_puts(err, "bad formula");
+		*pos = 0;
+		return -1;
+	}
+	buf_puts(out, display ? "<T d>" : "<T i>");
+	buf_append(out, tex, len);
+	buf_puts(out, "</T>");
+	return 0;
+}
+
+/* count_of: how many times needle is in h. */
+static int count_of(const char *h, const char *needle)
+{
+	int n = 0;
+	for (const char *p = h; p && (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* A formula given again in a document is typeset once (inline and display
+ * apart), and every copy of it comes out the same, in the summary too; one
+ * that fails is tried, and reported, each time. */
+static void test_formula_repeated(void)
+{
+	static const char md[] = "$a$ and $a$, $$a$$ then $b$ and $a$.\n\n"
+	                         "$bad$ $bad$ $a$\n\n$$a$$\n";
+	struct md_options o = {.math = 1, .unsafe = 1, .typeset = fake_typeset};
+	struct diag d;
+	diag_init(&d, NULL);
+	struct buf errs;
+	buf_init(&errs);
+	d.capture = &errs;
+	ts_calls = 0;
+	struct md_doc doc;
+	size_t n = strlen(md);
+	INT_EQ(md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 0, &doc), -1);
+	diag_fini(&d);
+	INT_EQ(ts_calls, 5); /* a, a display, b, bad, bad */
+	INT_EQ(count_of(errs.p, ": error: math: bad formula"), 2);
+	OK(errs.p && strstr(errs.p, "p.md:3:2: error") && strstr(errs.p, "p.md:3:8: error"));
+	OK(doc.html.p != NULL);
+	INT_EQ(count_of(doc.html.p, "<span class=\"math inline\"><T i>a</T></span>"), 4);
+	INT_EQ(count_of(doc.html.p, "<span class=\"math display\"><T d>a</T></span>"), 2);
+	INT_EQ(count_of(doc.html.p, "<T i>b</T>"), 1);
+	INT_EQ(count_of(doc.summary_html.p, "<span class=\"math inline\"><T i>a</T></span>"), 3);
+	INT_EQ(count_of(doc.summary_html.p, "<T d>a</T>"), 1);
+	buf_fini(&errs);
+}
+
 /* Random bytes (NULs, invalid UTF-8, markup): no crash, and everything
  * that comes out is valid UTF-8 (invalid input is replaced, never passed). */
 static void test_random_bytes(void)
@@ -1127,6 +1187,7 @@ void test_markdown(void)
 	test_hl_budget();
 	test_toc_cap();
 	test_counts_beside_figures();
+	test_formula_repeated();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
