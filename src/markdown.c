@@ -67,6 +67,15 @@ static int is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* literal: the text of a text, code, raw HTML or code block node, as cmark
+ * keeps it (cmark_node_get_literal would first copy a text that points into
+ * its paragraph, as most do, into a C string of its own). */
+static struct str literal(cmark_node *n)
+{
+	const cmark_chunk *c = n->type == CMARK_NODE_CODE_BLOCK ? &n->as.code.literal : &n->as.literal;
+	return (struct str){c->len ? (const char *)c->data : "", (size_t)c->len};
+}
+
 static int is_math(cmark_node *n)
 {
 	cmark_node_type t = cmark_node_get_type(n);
@@ -586,7 +595,7 @@ static void plain_text_max(cmark_node *root, struct buf *b, size_t max)
 		}
 		switch (t) {
 		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE: buf_puts(b, cmark_node_get_literal(n)); break;
+		case CMARK_NODE_CODE: buf_append(b, literal(n).p, literal(n).len); break;
 		case CMARK_NODE_CODE_BLOCK:
 			buf_putc(b, ' ');
 			buf_puts(b, cmark_node_get_literal(n));
@@ -822,29 +831,29 @@ static void count_node(void *ctx, cmark_node *n, cmark_event_type ev)
 	switch (cmark_node_get_type(n)) {
 	case CMARK_NODE_TEXT:
 	case CMARK_NODE_CODE: {
-		const char *lit = cmark_node_get_literal(n);
-		wc_feed(&k->prose, lit, strlen(lit));
+		struct str lit = literal(n);
+		wc_feed(&k->prose, lit.p, lit.len);
 		break;
 	}
 	case CMARK_NODE_CODE_BLOCK: {
-		const char *lit = cmark_node_get_literal(n);
-		wc_feed(&k->code, lit, strlen(lit));
+		struct str lit = literal(n);
+		wc_feed(&k->code, lit.p, lit.len);
 		wc_break(&k->code);
 		wc_break(&k->prose);
 		break;
 	}
 	case CMARK_NODE_HTML_BLOCK: {
-		const char *h = cmark_node_get_literal(n);
+		struct str h = literal(n);
 		wc_break(&k->prose);
-		html_text(h, strlen(h), sink_wc, &k->prose, &out->images);
+		html_text(h.p, h.len, sink_wc, &k->prose, &out->images);
 		wc_break(&k->prose);
 		break;
 	}
 	case CMARK_NODE_HTML_INLINE: {
 		/* one tag: <img> counts, <br> ends a word, <sub> does not
 		 * (H<sub>2</sub>O is one word) */
-		const char *h = cmark_node_get_literal(n);
-		html_text(h, strlen(h), sink_wc, &k->prose, &out->images);
+		struct str h = literal(n);
+		html_text(h.p, h.len, sink_wc, &k->prose, &out->images);
 		break;
 	}
 	case CMARK_NODE_SOFTBREAK:
@@ -1056,8 +1065,9 @@ static struct str take_custom_id(struct arena *a, cmark_node *h)
 	cmark_node *last = cmark_node_last_child(h);
 	if (!last || cmark_node_get_type(last) != CMARK_NODE_TEXT)
 		return none;
-	const char *lit = cmark_node_get_literal(last);
-	size_t n = strlen(lit);
+	struct str text = literal(last);
+	const char *lit = text.p;
+	size_t n = text.len;
 	while (n && is_space((unsigned char)lit[n - 1]))
 		n--;
 	if (n < 4 || lit[n - 1] != '}')
@@ -1503,7 +1513,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		if (!plain)
 			plain_text(h, &tmp);
 		else if ((only = cmark_node_first_child(h)) != NULL)
-			buf_puts(&tmp, cmark_node_get_literal(only));
+			buf_append(&tmp, literal(only).p, literal(only).len);
 		if (!hs[i].custom.p) {
 			buf_reset(&slug);
 			md_slugify(&slug, str_trim(buf_str(&tmp)));
