@@ -947,52 +947,105 @@ struct heading {
 	struct str id, text, html;
 };
 
-/* A set of the ids given in one document, with GitHub's counters: an id
- * maps to how many times it was asked for as a base (see unique_id). A slot
- * holds the index of the heading that took the id, whose id field is the
- * key: 12 bytes a slot, and the table is sized once for all the headings
- * (262,144 headings "# a" once made 64 MB of tables, grown by doubling). */
+/* The ids of one document's headings, as github-slugger keeps them, with
+ * its counters: a slot per id taken as it is (a custom id, or the first
+ * heading of a slug) and per slug asked for again, which counts how often
+ * (see unique_id). The numbered ids unique_id makes ("intro-1") get no
+ * slot: "B-N" is taken once B's counter reaches N. So 262,144 headings "# a"
+ * make one slot, not a table of 262,144 ids that each new one is looked
+ * up in (a cache miss each: a tenth of such a build). */
 struct idslot {
+	const char *key; /* NULL: a free slot */
+	size_t len;
 	uint32_t hash;
-	uint32_t first; /* 1 + the index of the heading that took it; 0: empty */
-	uint32_t count;
+	uint32_t first;   /* 1 + the index of the heading that took it as it is; 0: none */
+	uint32_t count;   /* times asked for as a slug again */
+	uint32_t numbered; /* an id "KEY-N" (N a number) was taken as it is */
 };
 
 struct idmap {
 	struct idslot *slots;
-	size_t mask;
-	const struct heading *hs;
+	size_t cap, n;
 };
 
-static void idmap_init(struct idmap *m, const struct heading *hs, size_t n)
+static struct idslot *idmap_find(const struct idmap *m, const char *key, size_t len, uint32_t h)
 {
-	size_t cap = 64;
-	while (cap < n + n / 2 + 1)
-		cap *= 2;
-	m->slots = xcalloc(cap, sizeof *m->slots);
-	m->mask = cap - 1;
-	m->hs = hs;
+	size_t j = h & (m->cap - 1);
+	while (m->slots[j].key &&
+	       !(m->slots[j].hash == h && m->slots[j].len == len && memcmp(m->slots[j].key, key, len) == 0))
+		j = (j + 1) & (m->cap - 1);
+	return &m->slots[j];
 }
 
-/* idmap_get: the slot of key, or NULL; with add, gives it to heading index
- * (whose id must be key) and returns its slot. Each heading adds at most
- * one id, so the table never fills. */
-static struct idslot *idmap_get(struct idmap *m, const char *key, size_t len, int add, size_t index)
+/* idmap_get: the slot of key, or NULL. */
+static struct idslot *idmap_get(const struct idmap *m, const char *key, size_t len)
 {
-	uint32_t h = (uint32_t)hash_bytes(key, len);
-	size_t j = h & m->mask;
-	while (m->slots[j].first) {
-		struct str k = m->hs[m->slots[j].first - 1].id;
-		if (m->slots[j].hash == h && k.len == len && memcmp(k.p, key, len) == 0)
-			return &m->slots[j];
-		j = (j + 1) & m->mask;
+	struct idslot *s = idmap_find(m, key, len, (uint32_t)hash_bytes(key, len));
+	return s->key ? s : NULL;
+}
+
+/* idmap_add: the slot of key, made if need be (key must outlive the map);
+ * a later add may move it. */
+static struct idslot *idmap_add(struct idmap *m, const char *key, size_t len)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		struct idmap g = {xcalloc(m->cap * 2, sizeof *g.slots), m->cap * 2, m->n};
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slots[i].key)
+				*idmap_find(&g, m->slots[i].key, m->slots[i].len, m->slots[i].hash) = m->slots[i];
+		free(m->slots);
+		*m = g;
 	}
-	if (!add)
-		return NULL;
-	m->slots[j].hash = h;
-	m->slots[j].first = (uint32_t)index + 1;
-	m->slots[j].count = 0;
-	return &m->slots[j];
+	uint32_t h = (uint32_t)hash_bytes(key, len);
+	struct idslot *s = idmap_find(m, key, len, h);
+	if (!s->key) {
+		*s = (struct idslot){key, len, h, 0, 0, 0};
+		m->n++;
+	}
+	return s;
+}
+
+/* numbered: key is "B-N", N a number as unique_id writes them (no leading
+ * zero, 1 to 2^32-1): B's length in *blen, N in *num. */
+static int numbered(const char *key, size_t len, size_t *blen, uint32_t *num)
+{
+	size_t d = len;
+	while (d > 0 && key[d - 1] >= '0' && key[d - 1] <= '9')
+		d--;
+	if (d == len || d < 1 || key[d - 1] != '-' || key[d] == '0' || len - d > 10)
+		return 0;
+	uint64_t v = 0;
+	for (size_t i = d; i < len; i++)
+		v = v * 10 + (uint64_t)(key[i] - '0');
+	if (v > UINT32_MAX)
+		return 0;
+	*blen = d - 1;
+	*num = (uint32_t)v;
+	return 1;
+}
+
+/* id_taken: key is an id of the document already. */
+static int id_taken(const struct idmap *m, const char *key, size_t len)
+{
+	const struct idslot *s = idmap_get(m, key, len);
+	if (s && s->first)
+		return 1;
+	size_t blen;
+	uint32_t num;
+	if (!numbered(key, len, &blen, &num))
+		return 0;
+	s = idmap_get(m, key, blen);
+	return s && s->count >= num;
+}
+
+/* id_take: heading index takes key as it is. */
+static void id_take(struct idmap *m, const char *key, size_t len, size_t index)
+{
+	size_t blen;
+	uint32_t num;
+	if (numbered(key, len, &blen, &num))
+		idmap_add(m, key, blen)->numbered = 1;
+	idmap_add(m, key, len)->first = (uint32_t)index + 1;
 }
 
 struct mdr {
@@ -1157,28 +1210,35 @@ static void toc_html(cmark_node *h, struct buf *b)
 
 /* unique_id: GitHub's de-duplication (github-slugger): the first "intro"
  * stays, the next ones become "intro-1", "intro-2"..., skipping any id
- * already given. The base's counter makes it linear overall. */
+ * already given. The base's counter makes it linear overall, and a
+ * numbered id is looked up only if some heading took one of the base's
+ * numbered ids as it is. */
 static void unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct str base,
                       struct heading *hs, size_t index)
 {
-	struct idslot *s = idmap_get(ids, base.p, base.len, 0, 0);
-	struct str id = base;
-	if (s) {
-		char num[24];
-		do {
-			s->count++;
-			int k = (int)sizeof num;
-			for (uint32_t c = s->count; c; c /= 10)
-				num[--k] = (char)('0' + c % 10);
-			buf_reset(tmp);
-			buf_append(tmp, base.p, base.len);
-			buf_putc(tmp, '-');
-			buf_append(tmp, num + k, sizeof num - (size_t)k);
-		} while (idmap_get(ids, tmp->p, tmp->len, 0, 0));
-		id = arena_str(r->a, tmp->p, tmp->len);
+	if (!id_taken(ids, base.p, base.len)) {
+		hs[index].id = base;
+		id_take(ids, base.p, base.len, index);
+		return;
 	}
-	hs[index].id = id;
-	idmap_get(ids, id.p, id.len, 1, index);
+	struct idslot *s = idmap_add(ids, base.p, base.len);
+	char num[24];
+	for (;;) {
+		s->count++;
+		int k = (int)sizeof num;
+		for (uint32_t c = s->count; c; c /= 10)
+			num[--k] = (char)('0' + c % 10);
+		buf_reset(tmp);
+		buf_append(tmp, base.p, base.len);
+		buf_putc(tmp, '-');
+		buf_append(tmp, num + k, sizeof num - (size_t)k);
+		/* below the counter it was not taken as a number; as it is only
+		 * if the base says some numbered id was */
+		const struct idslot *t = s->numbered ? idmap_get(ids, tmp->p, tmp->len) : NULL;
+		if (!t || !t->first)
+			break;
+	}
+	hs[index].id = arena_str(r->a, tmp->p, tmp->len);
 }
 
 /* assign_ids: the ids of all headings. Custom ids first, so that they are
@@ -1186,16 +1246,15 @@ static void unique_id(struct mdr *r, struct idmap *ids, struct buf *tmp, struct 
  * gets a suffix, not the custom one. A custom id given twice is an error. */
 static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 {
-	struct idmap ids;
-	idmap_init(&ids, hs, n);
+	struct idmap ids = {xcalloc(64, sizeof *ids.slots), 64, 0};
 	struct buf tmp;
 	buf_init(&tmp);
 	for (size_t i = 0; i < n; i++) {
 		if (!hs[i].custom.p)
 			continue;
 		hs[i].id = hs[i].custom;
-		struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 0, 0);
-		if (s) {
+		const struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len);
+		if (s && s->first) {
 			int line, col, first_line, first_col;
 			locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
 			locate_custom_id(r, hs[s->first - 1].node, hs[i].custom, &first_line,
@@ -1208,7 +1267,7 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 				           STR_FMT(hs[i].custom), first_line + r->line_offset);
 			r->errors++;
 		} else {
-			idmap_get(&ids, hs[i].custom.p, hs[i].custom.len, 1, i);
+			id_take(&ids, hs[i].custom.p, hs[i].custom.len, i);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {

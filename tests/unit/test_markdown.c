@@ -746,6 +746,91 @@ static void test_formula_repeated(void)
 	buf_fini(&errs);
 }
 
+/* Heading ids against github-slugger's rule, written the plain way: every
+ * id given is kept in a list, and a slug's counter counts on until its
+ * numbered id is not in it. Random documents of headings whose slugs are
+ * their text (numbered ones, ones that only look numbered, custom ids). */
+#define SLUG_MAX 64
+
+struct slug_ref {
+	char ids[80][SLUG_MAX];
+	int count[80];
+	int n;
+};
+
+static int ref_find(const struct slug_ref *s, const char *id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->ids[i], id) == 0)
+			return i;
+	return -1;
+}
+
+static void ref_add(struct slug_ref *s, const char *id)
+{
+	snprintf(s->ids[s->n], SLUG_MAX, "%s", id);
+	s->count[s->n++] = 0;
+}
+
+static void test_heading_ids_random(void)
+{
+	static const char *const pool[] = {"a", "a-1", "a-2", "a-10", "a-01", "a-1-1", "b", "b-1",
+	                                   "a-0", "a--1", "-1", "a-4294967296"};
+	const int npool = (int)(sizeof pool / sizeof *pool);
+	uint64_t seed = 42;
+	int bad = 0;
+	for (int round = 0; round < 300 && !bad; round++) {
+		struct buf md;
+		buf_init(&md);
+		struct slug_ref ref = {.n = 0};
+		const char *texts[60];
+		int custom[60];
+		int nh = 10 + (int)(seed % 50);
+		for (int i = 0; i < nh; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			texts[i] = pool[(seed >> 33) % (uint64_t)npool];
+			/* one heading in eight takes its text as a custom id, if no
+			 * other did */
+			custom[i] = (seed >> 20) % 8 == 0 && ref_find(&ref, texts[i]) < 0;
+			if (custom[i])
+				ref_add(&ref, texts[i]);
+			buf_printf(&md, custom[i] ? "## x {#%s}\n" : "## %s\n", texts[i]);
+		}
+		char want[60][SLUG_MAX];
+		for (int i = 0; i < nh; i++) {
+			if (custom[i]) {
+				snprintf(want[i], SLUG_MAX, "%s", texts[i]);
+				continue;
+			}
+			char id[SLUG_MAX];
+			snprintf(id, sizeof id, "%s", texts[i]);
+			int b = ref_find(&ref, texts[i]);
+			while (ref_find(&ref, id) >= 0) {
+				ref.count[b]++;
+				snprintf(id, sizeof id, "%s-%d", texts[i], ref.count[b]);
+			}
+			ref_add(&ref, id);
+			snprintf(want[i], SLUG_MAX, "%s", id);
+		}
+		struct md_doc doc;
+		struct md_options o = {.unsafe = 1};
+		INT_EQ(md_render(A, &o, NULL, "p.md", md.p, md.len, md.p, md.len, 0, &doc), 0);
+		if (doc.ntoc != (size_t)nh) {
+			t_fail(__FILE__, __LINE__, "%zu TOC entries, not %d", doc.ntoc, nh);
+			bad = 1;
+		}
+		for (int i = 0; !bad && i < nh; i++)
+			if (!str_eq_cstr(doc.toc[i].id, want[i])) {
+				t_fail(__FILE__, __LINE__, "round %d, heading %d (%s): id %.*s, not %s\n%s", round, i,
+				       texts[i], STR_FMT(doc.toc[i].id), want[i], md.p);
+				bad = 1;
+			}
+		if (!bad)
+			t_passed++;
+		buf_fini(&md);
+	}
+}
+
 /* Random bytes (NULs, invalid UTF-8, markup): no crash, and everything
  * that comes out is valid UTF-8 (invalid input is replaced, never passed). */
 static void test_random_bytes(void)
@@ -1188,6 +1273,7 @@ void test_markdown(void)
 	test_toc_cap();
 	test_counts_beside_figures();
 	test_formula_repeated();
+	test_heading_ids_random();
 	test_random_bytes();
 	test_threads();
 	test_pathological();
