@@ -312,8 +312,10 @@ static void md_pack_path(const char *site_dir, char *out, size_t n)
 
 /* md_save: saves mc into the site's .folio-cache (made if need be); a
  * failure is a warning. */
-static void md_save(struct md_cache *mc, const char *site_dir, struct diag *d)
+static void md_save(struct md_cache *mc, const char *site_dir)
 {
+	struct diag dg, *d = &dg;
+	diag_init(d, stderr);
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir);
 	mkdir(dir, 0755);
@@ -322,6 +324,7 @@ static void md_save(struct md_cache *mc, const char *site_dir, struct diag *d)
 		diag_warning(d, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
 			     strerror(errno));
 	}
+	diag_fini(d);
 }
 
 
@@ -542,6 +545,9 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 		s->md = md_cache_open(path);
 	}
 	md_prepare(st, s->md);
+	/* folio build: one build, whose HTML the cache refers to until it is
+	 * saved (see below) */
+	st->opts.md_borrow = s->to_output;
 	st->opts.related_cache = s->related;
 }
 
@@ -567,13 +573,8 @@ void build_session_free(struct build_session *s)
 	if (!s)
 		return;
 	thread_cleanup();
-	if (s->md && s->committed) {
-		/* for the next build or server */
-		struct diag d;
-		diag_init(&d, stderr);
-		md_save(s->md, s->site_dir, &d);
-		diag_fini(&d);
-	}
+	if (s->md && s->committed)
+		md_save(s->md, s->site_dir); /* for the next build or server */
 	md_cache_free(s->md);
 	content_cache_free(s->content);
 	related_cache_free(s->related);
@@ -1022,6 +1023,15 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	res->posts = st.have_site ? st.site.nposts : 0;
 	s->next_future = st.have_site ? st.site.next_future : 0;
 	double t0 = st.t0;
+	if (s->md && s->to_output) {
+		/* The cache refers to this build's HTML (md_borrow): it is saved
+		 * if the build was committed, and freed, before the arena goes. */
+		md_cache_sweep(s->md);
+		if (s->committed)
+			md_save(s->md, s->site_dir);
+		md_cache_free(s->md);
+		s->md = NULL;
+	}
 	stages_free(&st, d, 1);
 	if (s->md)
 		md_cache_sweep(s->md);

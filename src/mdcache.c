@@ -26,6 +26,9 @@ struct entry {
 	int mapped;  /* the blob is in the file's mapping (not freed) */
 	int in_file; /* the file holds this entry */
 	int damaged; /* from the file, and not a whole blob: never returned */
+	/* borrowed (md_cache_put with borrow): the HTML is not in the blob,
+	 * whose header still gives its length, but where the build has it */
+	const char *html;
 };
 
 struct md_cache {
@@ -206,15 +209,19 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 		return 0;
 	}
 	e->used = 1;
-	const char *blob = e->blob;
+	const char *blob = e->blob, *e_html = e->html;
 	pthread_mutex_unlock(&c->lock);
 	/* the blob is not freed before the next sweep, and never changes */
 	struct header h;
 	memcpy(&h, blob, sizeof h);
 	const char *p = blob + sizeof h;
 	memset(doc, 0, sizeof *doc);
-	doc->html = (struct str){p, (size_t)h.html};
-	p += h.html + 1;
+	if (e_html) {
+		doc->html = (struct str){e_html, (size_t)h.html};
+	} else {
+		doc->html = (struct str){p, (size_t)h.html};
+		p += h.html + 1;
+	}
 	doc->summary_html = (struct str){p, (size_t)h.summary_html};
 	p += h.summary_html + 1;
 	doc->summary_text = (struct str){p, (size_t)h.summary_text};
@@ -245,7 +252,8 @@ static void grow(struct md_cache *c)
 	free(old);
 }
 
-void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc)
+void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc,
+                  int borrow)
 {
 	struct buf b;
 	buf_init(&b);
@@ -266,12 +274,14 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.has_video = doc->has_video;
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
-	buf_reserve(&b, sizeof h + doc->html.len + doc->summary_html.len + doc->summary_text.len + 3 +
-				doc->ntoc * 32);
+	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +
+				3 + doc->ntoc * 32);
 	buf_append(&b, &h, sizeof h);
 	/* each string NUL-terminated, as the renderer's are */
-	buf_append(&b, doc->html.p, doc->html.len);
-	buf_putc(&b, 0);
+	if (!borrow) {
+		buf_append(&b, doc->html.p, doc->html.len);
+		buf_putc(&b, 0);
+	}
 	buf_append(&b, doc->summary_html.p, doc->summary_html.len);
 	buf_putc(&b, 0);
 	buf_append(&b, doc->summary_text.p, doc->summary_text.len);
@@ -298,7 +308,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 		if (!e->mapped)
 			free(e->blob);
 	}
-	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0};
+	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0, borrow ? doc->html.p : NULL};
 	c->n++;
 	c->bytes += len;
 	if (c->n * 2 > c->cap)
@@ -385,7 +395,7 @@ struct md_cache *md_cache_open(const char *path)
 			break;
 		struct entry *e = find(c, &k);
 		if (!e->blob) {
-			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0};
+			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0, NULL};
 			c->n++;
 			c->bytes += (size_t)bl;
 			c->from_file++;
@@ -399,6 +409,14 @@ struct md_cache *md_cache_open(const char *path)
 	c->map = map;
 	c->map_len = len;
 	return c;
+}
+
+/* entry_html_len: the length of a borrowed entry's HTML, from its header. */
+static size_t entry_html_len(const struct entry *e)
+{
+	struct header h;
+	memcpy(&h, e->blob, sizeof h);
+	return (size_t)h.html;
 }
 
 int md_cache_save(struct md_cache *c)
@@ -437,9 +455,19 @@ int md_cache_save(struct md_cache *c)
 		const struct entry *e = &c->slots[i];
 		if (!e->blob)
 			continue;
-		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, e->len};
+		size_t html = e->html ? entry_html_len(e) + 1 : 0, len = e->len + html;
+		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, len};
 		buf_append(&b, f, sizeof f);
-		if (e->len >= (1u << 16)) {
+		if (e->html) {
+			/* the blob as put would have made it: the header, then the
+			 * HTML (with its NUL), written from where the build has it */
+			buf_append(&b, e->blob, sizeof(struct header));
+			rc = write_full(fd, b.p, b.len);
+			if (rc == 0)
+				rc = write_full(fd, e->html, html);
+			buf_reset(&b);
+			buf_append(&b, e->blob + sizeof(struct header), e->len - sizeof(struct header));
+		} else if (e->len >= (1u << 16)) {
 			/* a large entry (a big page's HTML) is written from where
 			 * it is, not copied first */
 			rc = write_full(fd, b.p, b.len);
@@ -449,7 +477,7 @@ int md_cache_save(struct md_cache *c)
 		} else {
 			buf_append(&b, e->blob, e->len);
 		}
-		buf_append(&b, pad, ((e->len + 7) & ~(size_t)7) - e->len);
+		buf_append(&b, pad, ((len + 7) & ~(size_t)7) - len);
 		if (b.len >= (1u << 20)) {
 			rc = write_full(fd, b.p, b.len);
 			buf_reset(&b);

@@ -52,9 +52,13 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 
 /* md_cache_put: stores a copy of doc under k. An entry of the same key
  * stored with another files_stamp (one md_cache_get does not return) is
- * replaced; one it returns is kept (a build may point into it).
- * Thread-safe. */
-void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc);
+ * replaced; one it returns is kept (a build may point into it). With
+ * borrow, doc's HTML is not copied: the entry refers to it, so it must
+ * stay as it is until the cache is saved and freed (a build that saves
+ * its cache before its arena goes: a big page's HTML is not copied, nor
+ * its memory touched, a second time). Thread-safe. */
+void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc,
+                  int borrow);
 
 /* md_cache_sweep: drops the entries that neither md_cache_get returned nor
  * md_cache_put stored since the last sweep. Call it after a build, once

@@ -109,7 +109,7 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	/* a document with a warning or an error is rendered again next time,
 	 * so that its messages are reported again */
 	if (mc && diag_thread_reports() == said)
-		md_cache_put(mc, &j->key, p->opts->files_stamp, doc);
+		md_cache_put(mc, &j->key, p->opts->files_stamp, doc, p->opts->md_borrow);
 	job_done(p, j);
 }
 

@@ -47,6 +47,8 @@ struct build_opts {
 	 * the files documents may read (static/, bundles). */
 	struct md_cache *md_cache;
 	uint64_t md_salt, files_stamp;
+	int md_borrow; /* the cache refers to the HTML in the build's arena
+	                * (see md_cache_put), and is saved before it goes */
 	/* Related posts kept between builds (NULL: none): reused while every
 	 * published post keeps its place, date, tags and series neighbours. */
 	struct related_cache *related_cache;

@@ -131,6 +131,18 @@ check "a truncated pages' state gives a fresh build's output" test -z "$d"
 grep -q "Yet another line, changed" "$TMP/o/$page"
 check "and the change is in it" test $? -eq 0
 
+# a cache that cannot be saved is a warning, after a build that succeeds
+# (its pages hold the HTML the cache would have kept)
+rm -rf "$site/.folio-cache" "$TMP/nosave"
+mkdir -p "$pack"
+run build "$site" -o "$TMP/nosave"
+check "a cache that cannot be saved: the build succeeds" test "$rc" -eq 0
+check "and says so" grep -q "markdown.pack: warning: cannot save the rendered Markdown (Is a directory)" "$TMP/err"
+d=$(diff -r "$TMP/nosave" "$TMP/o" 2>&1)
+out=$d
+check "and writes the site all the same" test -z "$d"
+rm -rf "$TMP/nosave"
+
 # a build with errors writes no cache
 rm -rf "$site/.folio-cache"
 printf -- '---\ntitle: [broken\n---\nx\n' >"$site/content/posts/broken.md"

@@ -125,7 +125,7 @@ static void cache_round_trip(const struct md_doc *doc, const char *body, size_t 
 	struct md_key k = md_cache_key(1, 0, "content/posts/fuzz.md", len, md_cache_body_hash(body, len), line_offset,
 				       NULL);
 	struct md_cache *c = md_cache_open(pack);
-	md_cache_put(c, &k, 7, doc);
+	md_cache_put(c, &k, 7, doc, 0);
 	if (md_cache_save(c) != 0)
 		fuzz_die(pack);
 	md_cache_free(c);

@@ -182,7 +182,7 @@ static void test_round_trip(void)
 	INT_EQ(md_cache_bytes(c), 0);
 	struct md_doc d = sample();
 	struct md_key k = key_of("content/posts/a.md");
-	md_cache_put(c, &k, 0, &d);
+	md_cache_put(c, &k, 0, &d, 0);
 	INT_EQ(md_cache_count(c), 1);
 	OK(md_cache_bytes(c) >= d.html.len + d.summary_html.len + d.summary_text.len);
 
@@ -217,7 +217,7 @@ static void test_round_trip(void)
 	struct md_doc empty;
 	memset(&empty, 0, sizeof empty);
 	struct md_key ke = key_of("content/pages/empty.md");
-	md_cache_put(c, &ke, 0, &empty);
+	md_cache_put(c, &ke, 0, &empty, 0);
 	memset(&got, 0xAB, sizeof got);
 	INT_EQ(md_cache_get(c, &ke, 0, a, &got), 1);
 	doc_same(&got, &empty);
@@ -252,10 +252,10 @@ static void test_files_stamp(void)
 	model.has_model3d = 1;
 	video.has_video = 1;
 	struct md_key kp = key_of("plain"), ki = key_of("img"), km = key_of("model"), kv = key_of("video");
-	md_cache_put(c, &kp, 100, &plain);
-	md_cache_put(c, &ki, 100, &img);
-	md_cache_put(c, &km, 100, &model);
-	md_cache_put(c, &kv, 100, &video);
+	md_cache_put(c, &kp, 100, &plain, 0);
+	md_cache_put(c, &ki, 100, &img, 0);
+	md_cache_put(c, &km, 100, &model, 0);
+	md_cache_put(c, &kv, 100, &video, 0);
 	INT_EQ(md_cache_count(c), 4);
 
 	/* with the stamp they were stored with: all found */
@@ -281,7 +281,7 @@ static void test_files_stamp(void)
 	/* rendered again with the new stamp, it replaces the old entry */
 	struct md_doc fresh = got;
 	fresh.html = STR_LIT("<p>new size</p>");
-	md_cache_put(c, &ki, 101, &fresh);
+	md_cache_put(c, &ki, 101, &fresh, 0);
 	INT_EQ(md_cache_count(c), 4);
 	INT_EQ(md_cache_get(c, &ki, 101, a, &got), 1);
 	OK(str_eq_cstr(got.html, "<p>new size</p>"));
@@ -302,9 +302,9 @@ static void test_sweep(void)
 	struct md_key ka = key_of("a"), kb = key_of("b"), kc = key_of("c");
 
 	/* the bytes of each alone */
-	md_cache_put(c, &ka, 0, &da);
+	md_cache_put(c, &ka, 0, &da, 0);
 	size_t bytes_a = md_cache_bytes(c);
-	md_cache_put(c, &kb, 0, &db);
+	md_cache_put(c, &kb, 0, &db, 0);
 	size_t bytes_ab = md_cache_bytes(c);
 	OK(bytes_a > 0);
 	OK(bytes_ab > bytes_a);
@@ -336,17 +336,17 @@ static void test_sweep(void)
 	/* a miss (another stamp) is not a use */
 	struct md_doc img = sample();
 	img.images = 1;
-	md_cache_put(c, &kc, 7, &img);
+	md_cache_put(c, &kc, 7, &img, 0);
 	md_cache_sweep(c);
 	INT_EQ(md_cache_get(c, &kc, 8, a, &got), 0);
 	md_cache_sweep(c);
 	INT_EQ(md_cache_count(c), 0);
 
 	/* the same key twice: the first stays (a build may point into it) */
-	md_cache_put(c, &ka, 0, &da);
+	md_cache_put(c, &ka, 0, &da, 0);
 	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
 	const char *first = got.html.p;
-	md_cache_put(c, &ka, 0, &db);
+	md_cache_put(c, &ka, 0, &db, 0);
 	INT_EQ(md_cache_count(c), 1);
 	INT_EQ(md_cache_bytes(c), bytes_a);
 	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
@@ -354,7 +354,7 @@ static void test_sweep(void)
 	doc_same(&got, &da);
 	/* and the second put counts as a use: it survives the sweeps */
 	md_cache_sweep(c);
-	md_cache_put(c, &ka, 0, &db);
+	md_cache_put(c, &ka, 0, &db, 0);
 	md_cache_sweep(c);
 	INT_EQ(md_cache_count(c), 1);
 	INT_EQ(md_cache_get(c, &ka, 0, a, &got), 1);
@@ -381,7 +381,7 @@ static void test_many(void)
 		d.html = (struct str){html, strlen(html)};
 		d.words = (size_t)i;
 		struct md_key k = md_cache_key(9, 0, path, 10, 1, 0, NULL);
-		md_cache_put(c, &k, 0, &d);
+		md_cache_put(c, &k, 0, &d, 0);
 	}
 	INT_EQ(md_cache_count(c), MANY);
 	int found = 0, right = 0;
@@ -442,7 +442,7 @@ static void *worker_run(void *arg)
 		memset(&d, 0, sizeof d);
 		d.html = (struct str){html, strlen(html)};
 		struct md_key k = md_cache_key(0, 0, path, 0, 1, 0, NULL);
-		md_cache_put(w->c, &k, 0, &d);
+		md_cache_put(w->c, &k, 0, &d, 0);
 	}
 	for (int i = 0; i < 500; i++) {
 		snprintf(path, sizeof path, "t%d/p%d", w->id, i);
@@ -507,8 +507,8 @@ static void test_damaged_pack(void)
 	memset(&empty, 0, sizeof empty);
 	struct md_key k1 = key_of("content/posts/a.md"), k2 = key_of("content/posts/b.md");
 	struct md_cache *c = md_cache_open(path);
-	md_cache_put(c, &k1, 0, &d);
-	md_cache_put(c, &k2, 0, &empty);
+	md_cache_put(c, &k1, 0, &d, 0);
+	md_cache_put(c, &k2, 0, &empty, 0);
 	INT_EQ(md_cache_save(c), 0);
 	md_cache_free(c);
 	size_t len;
@@ -562,7 +562,7 @@ static void test_damaged_pack(void)
 		INT_EQ(md_cache_get(c, &k2, 0, a, &got), 1);
 		doc_same(&got, &empty);
 		/* the build renders it again and stores it over the damaged one */
-		md_cache_put(c, &k1, 0, &d);
+		md_cache_put(c, &k1, 0, &d, 0);
 		INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
 		doc_same(&got, &d);
 		INT_EQ(md_cache_count(c), 2);
