@@ -581,6 +581,65 @@ static void test_damaged_pack(void)
 	free(dir);
 }
 
+/* Borrowed entries (folio build): the cache refers to the document's HTML,
+ * and the pack written from them is the one copies would make: read back,
+ * byte for byte the same file, beside an entry that was copied. */
+static void test_borrowed(void)
+{
+	char *dir = t_tmpdir();
+	char path[4096], path2[4096];
+	snprintf(path, sizeof path, "%s/markdown.pack", dir);
+	snprintf(path2, sizeof path2, "%s/copied.pack", dir);
+	struct md_doc d = sample(), e = sample(), big = sample();
+	e.html = s_of("<p>another</p>\n");
+	/* a page whose HTML is larger than the writes the pack gathers */
+	struct buf h;
+	buf_init(&h);
+	for (int i = 0; i < 30000; i++)
+		buf_printf(&h, "<p>%d</p>\n", i);
+	big.html = (struct str){arena_strndup(arena, h.p, h.len), h.len};
+	buf_fini(&h);
+	struct md_key k1 = key_of("content/posts/a.md"), k2 = key_of("content/posts/b.md"),
+	              k3 = key_of("content/posts/c.md");
+	struct md_cache *c = md_cache_open(path), *cc = md_cache_open(path2);
+	md_cache_put(c, &k1, 0, &d, 1);
+	md_cache_put(c, &k2, 0, &e, 0);
+	md_cache_put(c, &k3, 0, &big, 1);
+	md_cache_put(cc, &k1, 0, &d, 0);
+	md_cache_put(cc, &k2, 0, &e, 0);
+	md_cache_put(cc, &k3, 0, &big, 0);
+	struct arena *a = arena_new();
+	struct md_doc got;
+	INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
+	doc_same(&got, &d);
+	OK(got.html.p == d.html.p); /* not a copy */
+	INT_EQ(md_cache_get(c, &k3, 0, a, &got), 1);
+	OK(got.html.p == big.html.p);
+	INT_EQ(md_cache_save(c), 0);
+	INT_EQ(md_cache_save(cc), 0);
+	md_cache_free(c);
+	md_cache_free(cc);
+	size_t n1, n2;
+	char *f1 = read_file(path, &n1), *f2 = read_file(path2, &n2);
+	OK(f1 && f2 && n1 == n2 && memcmp(f1, f2, n1) == 0);
+	free(f1);
+	free(f2);
+	/* the document may go now: the file has it */
+	memset((char *)d.html.p, 'x', d.html.len);
+	c = md_cache_open(path);
+	INT_EQ(md_cache_count(c), 3);
+	INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
+	STR_EQ(got.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	INT_EQ(md_cache_get(c, &k2, 0, a, &got), 1);
+	doc_same(&got, &e);
+	INT_EQ(md_cache_get(c, &k3, 0, a, &got), 1);
+	doc_same(&got, &big);
+	md_cache_free(c);
+	arena_free(a);
+	t_rmtree(dir);
+	free(dir);
+}
+
 void test_mdcache(void)
 {
 	t_current = "mdcache";
@@ -592,6 +651,7 @@ void test_mdcache(void)
 	test_many();
 	test_threads();
 	test_damaged_pack();
+	test_borrowed();
 	arena_free(arena);
 	arena = NULL;
 }
