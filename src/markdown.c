@@ -593,21 +593,25 @@ static void plain_text_max(cmark_node *root, struct buf *b, size_t max)
 				buf_puts(b, cmark_node_get_string_content(n));
 			continue;
 		}
+		struct str lit;
 		switch (t) {
 		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE: buf_append(b, literal(n).p, literal(n).len); break;
+		case CMARK_NODE_CODE:
+			lit = literal(n);
+			buf_append(b, lit.p, lit.len);
+			break;
 		case CMARK_NODE_CODE_BLOCK:
+			lit = literal(n);
 			buf_putc(b, ' ');
-			buf_puts(b, cmark_node_get_literal(n));
-			buf_putc(b, ' ');
-			break;
-		case CMARK_NODE_HTML_BLOCK: {
-			const char *h = cmark_node_get_literal(n);
-			buf_putc(b, ' ');
-			html_text(h, strlen(h), sink_buf, b, NULL);
+			buf_append(b, lit.p, lit.len);
 			buf_putc(b, ' ');
 			break;
-		}
+		case CMARK_NODE_HTML_BLOCK:
+			lit = literal(n);
+			buf_putc(b, ' ');
+			html_text(lit.p, lit.len, sink_buf, b, NULL);
+			buf_putc(b, ' ');
+			break;
 		case CMARK_NODE_SOFTBREAK:
 		case CMARK_NODE_LINEBREAK: buf_putc(b, ' '); break;
 		case CMARK_NODE_IMAGE:
@@ -1179,20 +1183,22 @@ static void toc_html(cmark_node *h, struct buf *b)
 			buf_puts(b, enter ? "<del>" : "</del>");
 			continue;
 		}
+		struct str lit;
 		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_TEXT: {
-			const char *lit = cmark_node_get_literal(n);
-			buf_put_html_text(b, lit, strlen(lit));
+		case CMARK_NODE_TEXT:
+			lit = literal(n);
+			buf_put_html_text(b, lit.p, lit.len);
 			break;
-		}
-		case CMARK_NODE_CODE: {
-			const char *lit = cmark_node_get_literal(n);
+		case CMARK_NODE_CODE:
+			lit = literal(n);
 			buf_puts(b, "<code>");
-			buf_put_html_text(b, lit, strlen(lit));
+			buf_put_html_text(b, lit.p, lit.len);
 			buf_puts(b, "</code>");
 			break;
-		}
-		case CMARK_NODE_HTML_INLINE: buf_puts(b, cmark_node_get_literal(n)); break;
+		case CMARK_NODE_HTML_INLINE:
+			lit = literal(n);
+			buf_append(b, lit.p, lit.len);
+			break;
 		case CMARK_NODE_SOFTBREAK:
 		case CMARK_NODE_LINEBREAK: buf_putc(b, ' '); break;
 		case CMARK_NODE_EMPH: buf_puts(b, enter ? "<em>" : "</em>"); break;
