@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "arena.h"
 
@@ -49,6 +51,27 @@ struct big {
 #define CHUNK_HDR ((sizeof(struct chunk) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
 #define BIG_HDR ((sizeof(struct big) + ALIGN - 1) & ~(size_t)(ALIGN - 1))
 
+/* A document past AHEAD_AFTER chunks (8 MiB: prose takes some 18 bytes
+ * of nodes a byte, so 450 KB of it, twice the longest real posts; 1 MiB
+ * of pathological Markdown takes 150-300 MB) takes its next chunks
+ * from the reserve: chunks whose pages a helper thread has already
+ * touched, so that the kernel's work of mapping and zeroing them (a third
+ * of such a document's time) is done on another core while the parser
+ * goes on. The helper keeps AHEAD chunks ready while a document draws on
+ * them; when none does, it sleeps and the reserve is freed. */
+#define AHEAD_AFTER 32
+#define AHEAD 32
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct chunk *ready;
+	size_t nready;
+	int drawing; /* documents taking chunks from the reserve now */
+	int starved; /* malloc failed: no more until none draws */
+	int started; /* 1: the helper runs; -1: it could not be started */
+} R = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
+
 struct state {
 	struct chunk *cur;  /* the chunk being filled; earlier ones follow */
 	struct chunk *spare; /* released chunks, kept for the next document */
@@ -56,6 +79,9 @@ struct state {
 	struct big *bigs;
 	char *last; /* the newest small block's data, for in-place growth */
 	void *free_list[NCLASS]; /* freed small blocks by size / ALIGN */
+	size_t nchunks;  /* chunks the open document has taken */
+	size_t reserved; /* how many of them came from the reserve */
+	int drawing;     /* 1: it takes them from the reserve */
 	int depth;
 	size_t in_use;
 	int registered;
@@ -75,8 +101,11 @@ static size_t *hdr(void *p)
 	return (size_t *)((char *)p - HDR);
 }
 
+static void stop_drawing(struct state *s);
+
 static void release(struct state *s, int keep)
 {
+	stop_drawing(s);
 	struct chunk *c = s->cur;
 	while (c) {
 		struct chunk *next = c->next;
@@ -91,6 +120,7 @@ static void release(struct state *s, int keep)
 		c = next;
 	}
 	s->cur = NULL;
+	s->nchunks = s->reserved = 0;
 	for (struct big *b = s->bigs; b;) {
 		struct big *next = b->next;
 		free(b);
@@ -121,6 +151,107 @@ static void thread_exit(void *p)
 static void make_key(void)
 {
 	(void)pthread_key_create(&key, thread_exit);
+}
+
+/* helper: fills the reserve up to AHEAD chunks while a document draws
+ * on it, writing one byte of each page of every chunk it adds. */
+static void *helper(void *arg)
+{
+	(void)arg;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t step = pg > 0 ? (size_t)pg : 4096;
+	pthread_mutex_lock(&R.lock);
+	for (;;) {
+		while (!R.drawing || R.starved || R.nready >= AHEAD)
+			pthread_cond_wait(&R.wake, &R.lock);
+		pthread_mutex_unlock(&R.lock);
+		struct chunk *c = malloc(CHUNK_HDR + CHUNK_SIZE);
+		if (c) {
+			/* the whole pages inside the chunk in one call where the
+			 * kernel can (Linux 5.14), else a write to each page */
+			uintptr_t lo = ((uintptr_t)c + step - 1) & ~(uintptr_t)(step - 1);
+			uintptr_t hi = ((uintptr_t)c + CHUNK_HDR + CHUNK_SIZE) & ~(uintptr_t)(step - 1);
+			volatile char *b = (volatile char *)c;
+			b[0] = 0;
+			if (hi <= lo || madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0)
+				for (size_t i = 0; i < CHUNK_HDR + CHUNK_SIZE; i += step)
+					b[i] = 0;
+			b[CHUNK_HDR + CHUNK_SIZE - 1] = 0;
+		}
+		pthread_mutex_lock(&R.lock);
+		if (!c) {
+			/* out of memory: the parser's own malloc reports it */
+			R.starved = 1;
+			continue;
+		}
+		if (!R.drawing) {
+			free(c);
+			continue;
+		}
+		c->next = R.ready;
+		R.ready = c;
+		R.nready++;
+	}
+	return NULL;
+}
+
+/* start_drawing: the open document takes its chunks from the reserve
+ * from now on; the helper starts the first time. */
+static void start_drawing(struct state *s)
+{
+	pthread_mutex_lock(&R.lock);
+	if (!R.started) {
+		pthread_t t;
+		pthread_attr_t at;
+		R.started = -1;
+		if (pthread_attr_init(&at) == 0) {
+			if (pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
+			    pthread_create(&t, &at, helper, NULL) == 0)
+				R.started = 1;
+			pthread_attr_destroy(&at);
+		}
+	}
+	if (R.started > 0) {
+		s->drawing = 1;
+		R.drawing++;
+		pthread_cond_signal(&R.wake);
+	}
+	pthread_mutex_unlock(&R.lock);
+}
+
+static void stop_drawing(struct state *s)
+{
+	if (!s->drawing)
+		return;
+	s->drawing = 0;
+	struct chunk *c = NULL;
+	pthread_mutex_lock(&R.lock);
+	if (--R.drawing == 0) {
+		c = R.ready;
+		R.ready = NULL;
+		R.nready = 0;
+		R.starved = 0;
+	}
+	pthread_mutex_unlock(&R.lock);
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+/* reserve_take: a chunk from the reserve, or NULL if none is ready. */
+static struct chunk *reserve_take(void)
+{
+	pthread_mutex_lock(&R.lock);
+	struct chunk *c = R.ready;
+	if (c) {
+		R.ready = c->next;
+		R.nready--;
+	}
+	pthread_cond_signal(&R.wake);
+	pthread_mutex_unlock(&R.lock);
+	return c;
 }
 
 static void *big_alloc(size_t n)
@@ -166,6 +297,29 @@ static void put_free(void *p, size_t have)
 	POISON(p, have);
 }
 
+/* new_chunk: the next chunk to fill: a kept one, one from the reserve
+ * once the document is large, or a new one. */
+static struct chunk *new_chunk(void)
+{
+	struct chunk *c;
+	if (++S.nchunks == AHEAD_AFTER)
+		start_drawing(&S);
+	if (S.spare) {
+		c = S.spare;
+		S.spare = c->next;
+		S.nspare--;
+	} else if (!S.drawing || !(c = reserve_take())) {
+		c = xmalloc(CHUNK_HDR + CHUNK_SIZE);
+	} else {
+		S.reserved++;
+	}
+	c->used = 0;
+	c->next = S.cur;
+	S.cur = c;
+	POISON(cdata(c), CHUNK_SIZE);
+	return c;
+}
+
 /* alloc: n bytes, not zeroed. */
 static void *alloc(size_t n)
 {
@@ -186,19 +340,8 @@ static void *alloc(size_t n)
 		return p;
 	}
 	struct chunk *c = S.cur;
-	if (!c || CHUNK_SIZE - c->used < HDR + need) {
-		if (S.spare) {
-			c = S.spare;
-			S.spare = c->next;
-			S.nspare--;
-		} else {
-			c = xmalloc(CHUNK_HDR + CHUNK_SIZE);
-		}
-		c->used = 0;
-		c->next = S.cur;
-		S.cur = c;
-		POISON(cdata(c), CHUNK_SIZE);
-	}
+	if (!c || CHUNK_SIZE - c->used < HDR + need)
+		c = new_chunk();
 	char *p = cdata(c) + c->used + HDR;
 	UNPOISON(p - HDR, HDR + need);
 	c->used += HDR + need;
@@ -320,6 +463,19 @@ void *mdmem_take(void *p)
 size_t mdmem_in_use(void)
 {
 	return S.in_use;
+}
+
+size_t mdmem_reserved(void)
+{
+	return S.reserved;
+}
+
+size_t mdmem_reserve_ready(void)
+{
+	pthread_mutex_lock(&R.lock);
+	size_t n = R.nready;
+	pthread_mutex_unlock(&R.lock);
+	return n;
 }
 
 cmark_mem *mdmem_current(void)

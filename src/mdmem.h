@@ -41,4 +41,10 @@ void *mdmem_take(void *p);
  * tests). */
 size_t mdmem_in_use(void);
 
+/* mdmem_reserved: how many chunks this thread's open document took from
+ * the reserve that a helper thread fills for a large document (in
+ * mdmem.c); mdmem_reserve_ready: how many are ready now (for tests). */
+size_t mdmem_reserved(void);
+size_t mdmem_reserve_ready(void);
+
 #endif

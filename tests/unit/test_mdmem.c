@@ -1,7 +1,8 @@
 /* test_mdmem.c: cmark's per-thread bump allocator: zeroed callocs,
  * alignment, growth in place and by copy, large blocks, free of the newest
- * block, free lists of small blocks, nesting, release at the outermost end, and a whole document
- * parsed and rendered through it on several threads. */
+ * block, free lists of small blocks, nesting, release at the outermost end, a whole document
+ * parsed and rendered through it on several threads, and the reserve of
+ * touched chunks that a large document draws on. */
 #include "harness.h"
 
 #include "mdmem.h"
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int aligned(const void *p)
 {
@@ -204,9 +206,100 @@ static void test_documents(void)
 	}
 }
 
+/* wait_ready: waits up to 20 s for the helper to have a chunk ready */
+static int wait_ready(void)
+{
+	struct timespec pause = {0, 5 * 1000 * 1000};
+	for (int i = 0; i < 4000 && mdmem_reserve_ready() == 0; i++)
+		nanosleep(&pause, NULL);
+	return mdmem_reserve_ready() > 0;
+}
+
+/* list_of: a list of n items "- a N" */
+static char *list_of(int n)
+{
+	char *md = malloc((size_t)n * 16 + 1), *p = md;
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "- a %d\n", i);
+	return md;
+}
+
+static void *big_worker(void *arg)
+{
+	int *right = arg;
+	for (int round = 0; round < 2; round++) {
+		char *md = list_of(20000);
+		char *got = render(md);
+		int items = 0;
+		for (const char *p = got; (p = strstr(p, "<li>a ")); p++)
+			items++;
+		*right += items == 20000 && strstr(got, "<li>a 19999</li>\n</ul>") != NULL;
+		free(got);
+		free(md);
+	}
+	return NULL;
+}
+
+static void test_reserve(void)
+{
+	/* a small document never wakes the helper */
+	cmark_mem *m = mdmem_begin();
+	for (int i = 0; i < 64 * 8; i++)
+		m->calloc(1, 4000);
+	INT_EQ(mdmem_reserve_ready(), 0);
+	mdmem_end();
+	INT_EQ(mdmem_reserve_ready(), 0);
+
+	/* past 8 MiB (64 blocks of 4000 bytes fill a chunk), the next chunks
+	 * come from the reserve; every block is zeroed, and none overlaps
+	 * another */
+	m = mdmem_begin();
+	enum { BLOCKS = 64 * 48 };
+	unsigned char **p = malloc(BLOCKS * sizeof *p);
+	int zero = 0;
+	for (int i = 0; i < 64 * 40; i++) {
+		p[i] = m->calloc(1, 4000);
+		zero += all_zero(p[i], 4000);
+		memset(p[i], i & 0xFF, 4000);
+	}
+	INT_EQ(zero, 64 * 40);
+	OK(wait_ready());
+	size_t before = mdmem_reserved();
+	for (int i = 64 * 40; i < BLOCKS; i++) {
+		p[i] = m->calloc(1, 4000);
+		zero += all_zero(p[i], 4000);
+		memset(p[i], i & 0xFF, 4000);
+	}
+	INT_EQ(zero, BLOCKS);
+	OK(mdmem_reserved() > before);
+	int right = 0;
+	for (int i = 0; i < BLOCKS; i++)
+		right += p[i][0] == (i & 0xFF) && p[i][3999] == (i & 0xFF);
+	INT_EQ(right, BLOCKS);
+	free(p);
+	/* the document's end frees what is left of the reserve */
+	mdmem_end();
+	INT_EQ(mdmem_reserve_ready(), 0);
+	INT_EQ(mdmem_reserved(), 0);
+	INT_EQ(mdmem_in_use(), 0);
+
+	/* two threads with large documents at once: while one still draws on
+	 * the reserve, the other's end leaves it alone */
+	int r[2] = {0, 0};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, big_worker, &r[i]);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		INT_EQ(r[i], 2);
+	}
+	INT_EQ(mdmem_reserve_ready(), 0);
+}
+
 void test_mdmem(void)
 {
 	t_current = "mdmem";
 	test_blocks();
 	test_documents();
+	test_reserve();
 }
