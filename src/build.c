@@ -327,6 +327,44 @@ static void md_save(struct md_cache *mc, const char *site_dir)
 	diag_fini(d);
 }
 
+/* A folio build writes its Markdown cache on a thread of its own, from
+ * when the Markdown is rendered until the pages are written: the pack
+ * holds the HTML of every document, as much as the pages themselves, and
+ * writing it after them made the build that much longer. */
+struct saver {
+	struct md_cache *mc;
+	const char *site_dir;
+	pthread_t th;
+	int started;
+};
+
+static void *save_md(void *arg)
+{
+	struct saver *sv = arg;
+	md_cache_sweep(sv->mc);
+	md_save(sv->mc, sv->site_dir);
+	return NULL;
+}
+
+/* save_start: the Markdown stage is over (every document was looked up
+ * or stored): the cache is saved beside the rest of the build. */
+static void save_start(struct saver *sv, struct md_cache *mc, const char *site_dir)
+{
+	sv->mc = mc;
+	sv->site_dir = site_dir;
+	sv->started = pthread_create(&sv->th, NULL, save_md, sv) == 0;
+}
+
+/* save_end: waits for the save; without a thread, saves now if the build
+ * was committed. */
+static void save_end(struct saver *sv, int committed)
+{
+	if (sv->started)
+		pthread_join(sv->th, NULL);
+	else if (sv->mc && committed)
+		save_md(sv);
+	sv->started = 0;
+}
 
 /* ---- a session: builds that redo only what changed ---- */
 
@@ -859,6 +897,9 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	struct stages st;
 	stages_run(&st, &s->req, d, session_prepare, s, s->content);
 	int errors = st.errors;
+	struct saver saver = {0};
+	if (!errors && s->md && s->to_output)
+		save_start(&saver, s->md, s->site_dir);
 	double t_plan = 0, t_render = 0, t_commit = 0;
 	char *state = NULL;
 	if (!errors && s->to_output) {
@@ -1025,10 +1066,9 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	double t0 = st.t0;
 	if (s->md && s->to_output) {
 		/* The cache refers to this build's HTML (md_borrow): it is saved
-		 * if the build was committed, and freed, before the arena goes. */
-		md_cache_sweep(s->md);
-		if (s->committed)
-			md_save(s->md, s->site_dir);
+		 * (when the Markdown stage went without error), and freed, before
+		 * the arena goes. */
+		save_end(&saver, s->committed);
 		md_cache_free(s->md);
 		s->md = NULL;
 	}
