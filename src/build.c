@@ -643,11 +643,13 @@ struct round {
 	uint64_t *vars_fp;       /* by job */
 };
 
-static int session_sink(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read)
+static int session_sink(void *ctx, size_t job, const struct str *parts, size_t nparts,
+			const struct tmpl_deps *read)
 {
 	struct round *r = ctx;
 	const struct render_job *j = &r->plan->jobs[job];
-	if (r->s->to_output ? output_write(r->s->o, j->out, data, len) : live_write(r->s->live, j->out, data, len))
+	if (r->s->to_output ? output_write_parts(r->s->o, j->out, parts, nparts)
+			    : live_write_parts(r->s->live, j->out, parts, nparts))
 		return -1;
 	struct page_rec *rec = xcalloc(1, sizeof *rec);
 	rec->out = xstrndup(j->out, strlen(j->out));

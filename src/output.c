@@ -640,8 +640,52 @@ static int lost(struct output *o)
 	return f;
 }
 
+/* parts_len, parts_hash, write_parts: a file's bytes given in parts (a
+ * page whose post HTML was not copied into it, see tmpl_render_pieces):
+ * their length, their XXH3 (the same as of the bytes in one piece), and
+ * writing them to fd (0, or -1 with errno set). */
+static size_t parts_len(const struct str *v, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += v[i].len;
+	return len;
+}
+
+static uint64_t parts_hash(const struct str *v, size_t n)
+{
+	if (n == 1)
+		return XXH3_64bits(v[0].p, v[0].len);
+	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_64bits_reset(h);
+	for (size_t i = 0; i < n; i++)
+		XXH3_64bits_update(h, v[i].p, v[i].len);
+	uint64_t r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return r;
+}
+
+static int write_parts(int fd, const struct str *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (write_full(fd, v[i].p, v[i].len) != 0)
+			return -1;
+	return 0;
+}
+
 int output_write(struct output *o, const char *rel, const void *data, size_t len)
 {
+	struct str s = {data, len};
+	return output_write_parts(o, rel, &s, 1);
+}
+
+int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts)
+{
+	size_t len = parts_len(parts, nparts);
 	if (!safe_rel(rel)) {
 		out_error(o->d, rel, "refusing to write outside the output folder");
 		return -1;
@@ -652,7 +696,7 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	if (make_parents(o->staging, path))
 		return write_failed(o, rel, "cannot make its folder", errno);
-	struct mfile mf = {(char *)rel, XXH3_64bits(data, len), len, 0, 0, 0};
+	struct mfile mf = {(char *)rel, parts_hash(parts, nparts), len, 0, 0, 0};
 	/* the same bytes as the last build's file, which is still as that
 	 * build left it: a second name for it instead of a new file */
 	const struct mfile *was = manifest_find(&o->old, rel);
@@ -671,7 +715,7 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return write_failed(o, rel, "cannot write", errno);
-	if (write_full(fd, data, len) != 0) {
+	if (write_parts(fd, parts, nparts) != 0) {
 		int e = errno;
 		close(fd);
 		return write_failed(o, rel, "cannot write", e);
@@ -1148,13 +1192,14 @@ static void live_temp_path(const struct live *l, const char *rel, char *out, siz
 		snprintf(out, n, "%s/.%s.folio-new", l->dir, rel);
 }
 
-/* write_new: path made (or emptied) with data. 0, or -1 with errno set. */
-static int write_new(const char *path, const void *data, size_t len)
+/* write_new: path made (or emptied) with the parts' bytes. 0, or -1 with
+ * errno set. */
+static int write_new(const char *path, const struct str *parts, size_t nparts)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write_full(fd, data, len) != 0) {
+	if (write_parts(fd, parts, nparts) != 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -1165,12 +1210,17 @@ static int write_new(const char *path, const void *data, size_t len)
 
 int live_write(void *ctx, const char *rel, const void *data, size_t len)
 {
-	struct live *l = ctx;
+	struct str s = {data, len};
+	return live_write_parts(ctx, rel, &s, 1);
+}
+
+int live_write_parts(struct live *l, const char *rel, const struct str *parts, size_t nparts)
+{
 	if (!safe_rel(rel)) {
 		out_error(l->d, rel, "refusing to write outside the output folder");
 		return -1;
 	}
-	uint64_t h = XXH3_64bits(data, len);
+	uint64_t h = parts_hash(parts, nparts);
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
 	snprintf(path, sizeof path, "%s/%s", l->dir, rel);
 	live_temp_path(l, rel, tmp, sizeof tmp);
@@ -1190,7 +1240,7 @@ int live_write(void *ctx, const char *rel, const void *data, size_t len)
 	pthread_mutex_unlock(&l->lock);
 	if (lost)
 		return -1; /* the round is lost: the files in place stay */
-	if (make_parents(l->dir, path) || write_new(tmp, data, len)) {
+	if (make_parents(l->dir, path) || write_new(tmp, parts, nparts)) {
 		int e = errno;
 		unlink(tmp);
 		pthread_mutex_lock(&l->lock);

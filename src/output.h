@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "diag.h"
 
 #define OUTPUT_MARKER ".folio-output"
@@ -34,6 +35,9 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
  * "OUT/rel: error: cannot write: REASON; HINT"; after it, every write
  * fails at once without a message. */
 int output_write(struct output *o, const char *rel, const void *data, size_t len);
+/* output_write_parts: output_write of the parts' bytes, one after the
+ * other (a page with its post's HTML left where it is). */
+int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts);
 
 /* output_copy_tree: copies every file below src_dir to rel_dir ("" for the
  * top) in the staging folder, skipping hidden and editor files; with
@@ -121,6 +125,8 @@ struct live *live_open(struct diag *d, const char *dir);
  * struct live). Written beside the old file as a hidden temporary one.
  * Thread-safe. */
 int live_write(void *ctx, const char *rel, const void *data, size_t len);
+/* live_write_parts: live_write of the parts' bytes, one after the other. */
+int live_write_parts(struct live *l, const char *rel, const struct str *parts, size_t nparts);
 
 /* live_copy: the site's file path as rel (an output_sink copy): not read
  * at all when it is the file (same inode, size and times) copied last time.

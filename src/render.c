@@ -704,11 +704,33 @@ struct pool {
 	size_t rendered;
 };
 
+/* split_page: the page tmpl_render_pieces made, as parts in order: out's
+ * bytes cut at each piece's offset, and the pieces (room for 2n + 1 in
+ * parts). Returns how many (at least one). */
+static size_t split_page(const struct buf *out, const struct tmpl_pieces *ps, struct str *parts)
+{
+	const char *text = out->p ? out->p : "";
+	size_t n = 0, from = 0;
+	for (size_t k = 0; k < ps->n; k++) {
+		size_t at = ps->v[k].at;
+		if (at > from)
+			parts[n++] = (struct str){text + from, at - from};
+		parts[n++] = ps->v[k].s;
+		from = at;
+	}
+	if (out->len > from || n == 0)
+		parts[n++] = (struct str){text + from, out->len - from};
+	return n;
+}
+
 static void *render_worker(void *arg)
 {
 	struct pool *p = arg;
 	struct buf out;
 	buf_init(&out);
+	struct tmpl_pieces pieces = {NULL, 0, 0};
+	struct str *parts = NULL;
+	size_t cap_parts = 0;
 	struct tmpl_deps rec;
 	if (p->dep_bits)
 		tmpl_deps_init(&rec, p->dep_bits);
@@ -728,10 +750,16 @@ static void *render_worker(void *arg)
 			tmpl_deps_clear(&rec);
 			tmpl_deps_record(&rec);
 		}
-		int e = tmpl_render(p->env, j->tmpl, &j->vars, &out, scratch, p->d);
+		int e = tmpl_render_pieces(p->env, j->tmpl, &j->vars, &out, &pieces, scratch, p->d);
 		tmpl_deps_record(NULL);
-		if (!e)
-			e = p->sink(p->ctx, i, out.p ? out.p : "", out.len, p->dep_bits ? &rec : NULL) ? 1 : 0;
+		if (!e) {
+			if (2 * pieces.n + 1 > cap_parts) {
+				cap_parts = 2 * pieces.n + 1;
+				parts = xrealloc(parts, cap_parts * sizeof *parts);
+			}
+			size_t n = split_page(&out, &pieces, parts);
+			e = p->sink(p->ctx, i, parts, n, p->dep_bits ? &rec : NULL) ? 1 : 0;
+		}
 		arena_free(scratch);
 		mine++;
 		if (e) {
@@ -746,6 +774,8 @@ static void *render_worker(void *arg)
 	if (p->dep_bits)
 		tmpl_deps_fini(&rec);
 	buf_fini(&out);
+	free(pieces.v);
+	free(parts);
 	return NULL;
 }
 
@@ -856,11 +886,11 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	return j.errors;
 }
 
-static int write_page(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read)
+static int write_page(void *ctx, size_t job, const struct str *parts, size_t nparts, const struct tmpl_deps *read)
 {
 	(void)read;
 	const struct render_plan *plan = ((void **)ctx)[0];
-	return output_write(((void **)ctx)[1], plan->jobs[job].out, data, len);
+	return output_write_parts(((void **)ctx)[1], plan->jobs[job].out, parts, nparts);
 }
 
 static int write_file(void *ctx, const char *rel, const void *data, size_t len)

@@ -67,9 +67,11 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 		const struct render_deps *deps, struct render_plan *plan);
 
 /* render_page_fn: receives one rendered page (job: its index in the plan;
- * read: what it read, or NULL when nothing is recorded). Called on worker
- * threads. 0, or -1 after reporting an error. */
-typedef int (*render_page_fn)(void *ctx, size_t job, const char *data, size_t len, const struct tmpl_deps *read);
+ * its bytes: the nparts parts, one after the other, see
+ * tmpl_render_pieces; read: what it read, or NULL when nothing is
+ * recorded). Called on worker threads. 0, or -1 after reporting an error. */
+typedef int (*render_page_fn)(void *ctx, size_t job, const struct str *parts, size_t nparts,
+			      const struct tmpl_deps *read);
 
 /* render_pages: renders the pages of plan with want[i] set (want NULL:
  * all) on `jobs` threads, each handed to sink. With dep_bits (the number of

@@ -180,6 +180,25 @@ int tmpl_env_has(const struct tmpl_env *env, const char *name);
 int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval *vars,
 		struct buf *out, struct arena *scratch, struct diag *d);
 
+/* tmpl_render_pieces: tmpl_render, but a string of TMPL_PIECE_MIN bytes or
+ * more printed as it is (a post's HTML through `safe`, a long run of a
+ * template's text) is not copied into out: it is recorded in pieces
+ * (emptied first; pieces->v is malloc'd, the caller frees it), to come
+ * before out's byte `at`. The page is out's bytes with each piece put in at
+ * its offset, in order; the pieces' bytes belong to the values and to
+ * scratch, and stay valid while they do. The output cap counts them. */
+#define TMPL_PIECE_MIN ((size_t)64 << 10)
+struct tmpl_piece {
+	size_t at;
+	struct str s;
+};
+struct tmpl_pieces {
+	struct tmpl_piece *v;
+	size_t n, cap;
+};
+int tmpl_render_pieces(const struct tmpl_env *env, const char *name, const struct tval *vars, struct buf *out,
+		       struct tmpl_pieces *pieces, struct arena *scratch, struct diag *d);
+
 /* ---- Dependencies -------------------------------------------------------- */
 
 /* What a render read, for incremental rebuilds (folio serve): ids

@@ -155,7 +155,8 @@ static void output_cap_error(struct render *r, int line, int col)
  * already hold more than the cap). */
 static size_t room(const struct render *r)
 {
-	return r->out->len < r->env->max_output ? r->env->max_output - r->out->len : 0;
+	size_t len = r->out->len + (r->out == r->page ? r->spliced : 0);
+	return len < r->env->max_output ? r->env->max_output - len : 0;
 }
 
 /* emit: appends p[0..n) as is; line and col are where it comes from, for
@@ -166,6 +167,16 @@ static void emit(struct render *r, const char *p, size_t n, int line, int col)
 		return;
 	if (n > room(r)) {
 		output_cap_error(r, line, col);
+		return;
+	}
+	if (n >= TMPL_PIECE_MIN && r->pieces && r->out == r->page) {
+		struct tmpl_pieces *ps = r->pieces;
+		if (ps->n == ps->cap) {
+			ps->cap = ps->cap ? 2 * ps->cap : 4;
+			ps->v = xrealloc(ps->v, ps->cap * sizeof *ps->v);
+		}
+		ps->v[ps->n++] = (struct tmpl_piece){r->out->len, {p, n}};
+		r->spliced += n;
 		return;
 	}
 	buf_append(r->out, p, n);
@@ -1436,11 +1447,21 @@ static void render_tmpl(struct render *r, const struct tmpl *t, struct scope *s)
 int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval *vars, struct buf *out,
 		struct arena *scratch, struct diag *d)
 {
+	return tmpl_render_pieces(env, name, vars, out, NULL, scratch, d);
+}
+
+int tmpl_render_pieces(const struct tmpl_env *env, const char *name, const struct tval *vars, struct buf *out,
+		       struct tmpl_pieces *pieces, struct arena *scratch, struct diag *d)
+{
 	struct render r;
 	memset(&r, 0, sizeof r);
 	r.env = env;
 	r.a = scratch;
 	r.out = out;
+	r.page = out;
+	r.pieces = pieces;
+	if (pieces)
+		pieces->n = 0;
 	r.d = d;
 	r.vars = vars;
 	const struct tmpl *t = tmpl_env_find(env, str_from(name));

@@ -310,6 +310,11 @@ struct render {
 	/* inheritance: the block chain of the template being rendered */
 	struct block_chain *blocks;
 	const struct tval *vars;
+	/* tmpl_render_pieces: the page's own buffer (a capture's is not),
+	 * the long strings left out of it, and their bytes */
+	struct buf *page;
+	struct tmpl_pieces *pieces;
+	size_t spliced;
 };
 
 struct tmpl_call {

@@ -308,4 +308,36 @@ toc_post 'toc: true\n'
 run build "$TOCS" -o "$TMP/tocs-out"
 check "shown again, from the cache: the warning again" contains "$err" "$toc_warning"
 
+# A post whose HTML is longer than 64 KiB is written into its page from
+# where the build has it, not copied into the page first (see
+# tmpl_render_pieces): the page is what a copy would have made, wherever
+# the template prints it, in a capture too, and again from the cache.
+LONG=$TMP/longpost
+mkdir -p "$LONG/content/posts" "$LONG/templates"
+printf 'title: "T"\nbase_url: "https://example.org/"\n' >"$LONG/folio.yml"
+{
+	printf -- '---\ntitle: "Long"\ndate: 2025-01-01\n---\n'
+	awk 'BEGIN { for (i = 1; i <= 3000; i++) printf "Paragraph %d of a long post.\n\n", i }'
+} >"$LONG/content/posts/long.md"
+printf '%s\n' '<main>{{ post.content }}</main>{% set c %}{{ post.content }}{% endset %}<i>{{ post.content | length }} {{ c | length }}</i><main>{{ post.content }}</main>' >"$LONG/templates/post.html"
+# whole PAGE: "ok" if it is <main>X</main><i>N N</i><main>X</main> with X
+# the 3000 paragraphs in order and N the length of X
+long_page() {
+	python3 - "$1" <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.fullmatch(r"<main>(.*)</main><i>(\d+) (\d+)</i><main>(.*)</main>\n", page, re.S)
+want = "".join("<p>Paragraph %d of a long post.</p>\n" % i for i in range(1, 3001))
+print("ok" if m and m.group(1) == want and m.group(4) == want and int(m.group(2)) == len(want)
+      and m.group(3) == m.group(2) else "not ok: %d bytes" % len(page))
+PY
+}
+for pass_ in cold cached; do
+	run build "$LONG" -o "$TMP/longpost-out"
+	check "a 100 KB post ($pass_): the build succeeds" test "$rc" -eq 0
+	r=$(long_page "$TMP/longpost-out/posts/long/index.html")
+	out=$r
+	check "a 100 KB post ($pass_): the page holds its HTML whole, twice, and its length" test "$r" = ok
+done
+
 finish

@@ -472,6 +472,45 @@ static void test_write_failure(void)
 	INT_EQ(staging_count(), 0);
 }
 
+/* A file given in parts is their bytes one after the other; its hash is
+ * that of the same bytes in one piece, so a later build that writes them
+ * whole finds the file unchanged and links it. */
+static void test_parts(void)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	struct str parts[4] = {STR_LIT("<html>"), STR_LIT(""), STR_LIT("the post"), STR_LIT("</html>")};
+	INT_EQ(output_write_parts(o, "p.html", parts, 4), 0);
+	INT_EQ(output_write_parts(o, "one.html", parts + 2, 1), 0);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "p.html"), "<html>the post</html>");
+	STR_EQ(t_read(out, "one.html"), "the post");
+	char path[700];
+	struct stat was, now;
+	snprintf(path, sizeof path, "%s/p.html", out);
+	OK(stat(path, &was) == 0);
+
+	dbegin();
+	o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "p.html", "<html>the post</html>", 21), 0);
+	INT_EQ(output_linked(o), 1);
+	struct str other[2] = {STR_LIT("the "), STR_LIT("post!")};
+	INT_EQ(output_write_parts(o, "one.html", other, 2), 0);
+	INT_EQ(output_linked(o), 1);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	OK(stat(path, &now) == 0);
+	OK(now.st_ino == was.st_ino);
+	STR_EQ(t_read(out, "one.html"), "the post!");
+}
+
 static void test_remove_tree(void)
 {
 	char path[700];
@@ -512,6 +551,7 @@ void test_output(void)
 	test_aside_restored();
 	test_staging_without_marker();
 	test_write_failure();
+	test_parts();
 	test_remove_tree();
 	t_rmtree(root);
 	free(root);

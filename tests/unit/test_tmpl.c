@@ -498,6 +498,89 @@ static void test_options(void)
 	tmpl_env_free(env);
 }
 
+/* ---- pieces: long strings left where they are ---- */
+
+/* joined: the page that out and pieces describe, in one buffer */
+static void joined(const struct buf *out, const struct tmpl_pieces *ps, struct buf *page)
+{
+	buf_reset(page);
+	size_t from = 0;
+	for (size_t k = 0; k < ps->n; k++) {
+		OK(ps->v[k].at >= from && ps->v[k].at <= out->len);
+		buf_append(page, text(out) + from, ps->v[k].at - from);
+		buf_append(page, ps->v[k].s.p, ps->v[k].s.len);
+		from = ps->v[k].at;
+	}
+	buf_append(page, text(out) + from, out->len - from);
+}
+
+static void test_pieces(void)
+{
+	struct tmpl_env *env = tmpl_env_new();
+	struct arena *a = arena_new();
+	size_t n = TMPL_PIECE_MIN + 5;
+	char *big = arena_alloc(a, n + 1);
+	for (size_t i = 0; i < n; i++)
+		big[i] = (char)('a' + i % 26);
+	big[n] = '\0';
+	struct tmap *vars = tmap_new(a, 4);
+	tmap_set_cstr(a, vars, "big", tv_safe((struct str){big, n}));
+	tmap_set_cstr(a, vars, "small", tv_safe(STR_LIT("<b>")));
+	tmap_set_cstr(a, vars, "text", tv_str((struct str){big, n}));
+	struct tval vv = tv_map(vars);
+	INT_EQ(add(env, "base.html", "<html>{% block body %}{% endblock %}</html>"), 0);
+	INT_EQ(add(env, "p.html",
+		   "{% extends 'base.html' %}{% block body %}<main>{{ big | safe }}{{ small }}{{ big }}</main>"
+		   "{% set cap %}[{{ big }}]{% endset %}{{ cap | length }}{{ text }}{% endblock %}"),
+	       0);
+	INT_EQ(check(env), 0);
+	struct buf want, out, page;
+	buf_init(&want);
+	buf_init(&out);
+	buf_init(&page);
+	INT_EQ(render(env, "p.html", &vv, &want), 0);
+	struct tmpl_pieces ps = {NULL, 0, 0};
+	struct diag d;
+	diag_init(&d, NULL);
+	struct arena *scratch = arena_new();
+	INT_EQ(tmpl_render_pieces(env, "p.html", &vv, &out, &ps, scratch, &d), 0);
+	/* the two prints of big as it is are pieces, not copies; the capture
+	 * (whose length is printed) and the escaped text are copied */
+	INT_EQ(ps.n, 2);
+	OK(ps.v[0].s.p == big && ps.v[0].s.len == n && ps.v[1].s.p == big);
+	INT_EQ(ps.v[0].at, strlen("<html><main>"));
+	INT_EQ(ps.v[1].at, strlen("<html><main><b>"));
+	INT_EQ(out.len + 2 * n, want.len);
+	joined(&out, &ps, &page);
+	OK(page.len == want.len && memcmp(page.p, want.p, want.len) == 0);
+	/* a second render empties the list first; without pieces, nothing
+	 * is left out */
+	buf_reset(&out);
+	INT_EQ(tmpl_render_pieces(env, "p.html", &vv, &out, &ps, scratch, &d), 0);
+	INT_EQ(ps.n, 2);
+	buf_reset(&out);
+	INT_EQ(tmpl_render_pieces(env, "p.html", &vv, &out, NULL, scratch, &d), 0);
+	OK(out.len == want.len && memcmp(out.p, want.p, want.len) == 0);
+
+	/* the output cap counts the pieces' bytes */
+	tmpl_env_set_limits(env, 2 * n, 100);
+	INT_EQ(add(env, "three.html", "{{ big | safe }}{{ big | safe }}{{ big | safe }}"), 0);
+	buf_reset(&out);
+	buf_reset(&errs);
+	d.capture = &errs;
+	INT_EQ(tmpl_render_pieces(env, "three.html", &vv, &out, &ps, scratch, &d), 1);
+	INT_EQ(ps.n, 2);
+	OK(strstr(text(&errs), "output") != NULL);
+	diag_fini(&d);
+	free(ps.v);
+	arena_free(scratch);
+	buf_fini(&want);
+	buf_fini(&out);
+	buf_fini(&page);
+	arena_free(a);
+	tmpl_env_free(env);
+}
+
 /* ---- repeated and concurrent renders ---- */
 
 static const char *const page_src[] = {
@@ -674,6 +757,7 @@ void test_tmpl(void)
 	test_objects();
 	test_filters_and_globals();
 	test_options();
+	test_pieces();
 	test_repeat();
 	test_threads();
 	test_error_paths();
