@@ -154,7 +154,8 @@ static void make_key(void)
 }
 
 /* helper: fills the reserve up to AHEAD chunks while a document draws
- * on it, writing one byte of each page of every chunk it adds. */
+ * on it, having the kernel map every page of each chunk it adds. A chunk
+ * it made after the last such document ended is freed. */
 static void *helper(void *arg)
 {
 	(void)arg;

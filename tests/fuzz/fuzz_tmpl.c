@@ -12,7 +12,10 @@
  *
  * A part named "options" holds words instead: "strict=false" turns strict
  * undefined variables off. When the set has no syntax or link error, every
- * template is rendered, recording what it read (as folio serve does).
+ * template is rendered, recording what it read (as folio serve does), and
+ * rendered again as a build does, with its long strings ("big" in the
+ * model: 64 KiB of HTML) left out as pieces: put back, they must give the
+ * same bytes and the same errors.
  *
  * The caps are lower than a build's so that runaway loops end quickly: 1 MiB
  * of output, a nesting depth of 32, and (the fuzz build's -DTMPL_MAX_STEPS)
@@ -123,6 +126,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_die("the model is not a map");
 	vars.u.map->dep = 1; /* renders record the fields they read */
 	tmap_set_cstr(model_arena, vars.u.map, "content", tv_safe(STR_LIT("<p>safe <em>HTML</em></p>")));
+	/* a post's HTML long enough to be a piece of its page, not a copy
+	 * (tmpl_render_pieces) */
+	size_t bign = TMPL_PIECE_MIN + 13;
+	char *big = arena_alloc(model_arena, bign + 1);
+	for (size_t i = 0; i < bign; i++)
+		big[i] = "<p>long & post</p>\n"[i % 20];
+	tmap_set_cstr(model_arena, vars.u.map, "big", tv_safe((struct str){big, bign}));
 	tmap_set_cstr(model_arena, vars.u.map, "objs", tv_obj(&seq_class, NULL));
 	tmap_set_cstr(model_arena, vars.u.map, "obj", tv_obj(&obj_class, (const void *)(uintptr_t)7));
 	return 0;
@@ -140,9 +150,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tmpl_env_set_global_dep(env, "build", tv_int(42), 100);
 
 	struct diag d;
-	struct buf cap, out;
+	struct buf cap, out, split, whole;
+	struct tmpl_pieces pieces = {NULL, 0, 0};
 	buf_init(&cap);
 	buf_init(&out);
+	buf_init(&split);
+	buf_init(&whole);
 	diag_init(&d, NULL);
 	d.capture = &cap;
 
@@ -173,9 +186,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct arena *scratch = arena_new();
 		for (size_t i = 0; i < tmpl_env_count(env); i++) {
 			buf_reset(&out);
-			tmpl_render(env, tmpl_env_name(env, i), &vars, &out, scratch, &d);
+			int e = tmpl_render(env, tmpl_env_name(env, i), &vars, &out, scratch, &d);
 			if (out.len > (1u << 20))
 				abort(); /* the output cap holds */
+			/* the same page with its long strings left out as pieces:
+			 * put back, they give the same bytes and the same errors */
+			buf_reset(&split);
+			int e2 = tmpl_render_pieces(env, tmpl_env_name(env, i), &vars, &split, &pieces, scratch, &d);
+			size_t from = 0;
+			buf_reset(&whole);
+			for (size_t k = 0; k < pieces.n; k++) {
+				if (pieces.v[k].at < from || pieces.v[k].at > split.len)
+					abort();
+				buf_append(&whole, split.p + from, pieces.v[k].at - from);
+				buf_append(&whole, pieces.v[k].s.p, pieces.v[k].s.len);
+				from = pieces.v[k].at;
+			}
+			buf_append(&whole, split.p ? split.p + from : "", split.len - from);
+			if (e != e2 || (!e && (whole.len != out.len || memcmp(whole.p, out.p ? out.p : "", out.len))))
+				abort();
+			if (whole.len > (1u << 20))
+				abort();
 			if (getenv("FUZZ_SHOW"))
 				fprintf(stderr, "--- %s\n%.*s\n", tmpl_env_name(env, i), STR_FMT(buf_str(&out)));
 			tmpl_deps_clear(&deps);
@@ -190,6 +221,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_fini(&d);
 	buf_fini(&cap);
 	buf_fini(&out);
+	buf_fini(&split);
+	buf_fini(&whole);
+	free(pieces.v);
 	tmpl_env_free(env);
 	return 0;
 }

@@ -4,7 +4,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
 
   yaml      each test site's folio.yml, alone and with each of its posts,
             series, pages and data files; the data of tests/tmpl/ cases
-  tmpl      the cases of tests/tmpl/*.txt and the theme's templates
+  tmpl      the cases of tests/tmpl/*.txt, the theme's templates, and one
+            that prints the long post of fuzz_tmpl.c's model
   markdown  the cases of tests/markdown/*.txt, the formulas of
             tests/math/, the code of tests/highlight/, every post body
   serve     the request targets and Host headers of tests/unit/test_serve.c
@@ -133,6 +134,11 @@ def tmpl_seeds(s):
                 s.add("tmpl", "\n".join(parts))
     for path in sorted(glob("theme/templates", "")):
         s.add("tmpl", read(path))
+    # the model's long post ("big"), a piece of its page where a build
+    # prints it as it is, a copy in a capture or a macro
+    s.add("tmpl", "{% extends 'base.html' %}{% block body %}<main>{{ big }}</main>"
+          "{% set c %}{{ big }}{% endset %}{{ c | length }}{{ m(big) }}{{ big | safe }}{{ super() }}{% endblock %}\n"
+          "@@@ base.html\n{% macro m(x) %}[{{ x }}]{% endmacro %}<body>{% block body %}{{ big }}{% endblock %}</body>")
 
 
 def markdown_seeds(s):
