@@ -159,9 +159,23 @@ static size_t room(const struct render *r)
 	return len < r->env->max_output ? r->env->max_output - len : 0;
 }
 
+/* add_piece: p[0..n) is a piece of the page (tmpl_render_pieces), to come
+ * before what the page's buffer holds next. Out of line: emit, which
+ * every run of text goes through, stays small. */
+static __attribute__((noinline)) void add_piece(struct render *r, const char *p, size_t n)
+{
+	struct tmpl_pieces *ps = r->pieces;
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 4;
+		ps->v = xrealloc(ps->v, ps->cap * sizeof *ps->v);
+	}
+	ps->v[ps->n++] = (struct tmpl_piece){r->out->len, {p, n}};
+	r->spliced += n;
+}
+
 /* emit: appends p[0..n) as is; line and col are where it comes from, for
  * the error when it would pass max_output. */
-static void emit(struct render *r, const char *p, size_t n, int line, int col)
+static inline __attribute__((always_inline)) void emit(struct render *r, const char *p, size_t n, int line, int col)
 {
 	if (r->fatal)
 		return;
@@ -170,13 +184,7 @@ static void emit(struct render *r, const char *p, size_t n, int line, int col)
 		return;
 	}
 	if (n >= TMPL_PIECE_MIN && r->pieces && r->out == r->page) {
-		struct tmpl_pieces *ps = r->pieces;
-		if (ps->n == ps->cap) {
-			ps->cap = ps->cap ? 2 * ps->cap : 4;
-			ps->v = xrealloc(ps->v, ps->cap * sizeof *ps->v);
-		}
-		ps->v[ps->n++] = (struct tmpl_piece){r->out->len, {p, n}};
-		r->spliced += n;
+		add_piece(r, p, n);
 		return;
 	}
 	buf_append(r->out, p, n);
