@@ -19,7 +19,9 @@
 /* ---- Values ------------------------------------------------------------ */
 
 enum tval_kind {
-	TV_UNDEF, /* a name or attribute that does not exist: u.s is its spelling */
+	TV_UNDEF, /* a name that does not exist: u.s is its spelling (with
+		   * safe = 1, the whole message); a field or item: u.missing
+		   * (safe = 2) */
 	TV_NONE,
 	TV_BOOL,
 	TV_INT,
@@ -35,6 +37,7 @@ struct tlist;
 struct tmap;
 struct tobj_class;
 struct tfunc;
+struct tmissing;
 
 /* A dynamic value: small, copied by value. Strings, lists and maps point to
  * memory owned by whoever made them (an arena); a value never owns memory. */
@@ -53,6 +56,7 @@ struct tval {
 			const void *self;
 		} obj;
 		const struct tfunc *func;
+		const struct tmissing *missing;
 	} u;
 };
 

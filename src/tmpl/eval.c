@@ -127,8 +127,15 @@ static const char *suggest_name(struct render *r, struct scope *s, struct str na
 
 /* undefined_error: an undefined value was used where a value is needed;
  * s is the scope it was looked up in, for a suggestion. */
+static struct str missing_message(struct render *r, const struct tmissing *m);
+
 static void undefined_error(struct render *r, const struct expr *e, const struct tval *v, struct scope *s)
 {
+	if (v->safe == 2) { /* a missing field or item */
+		struct str msg = missing_message(r, v->u.missing);
+		expr_error(r, e, "%.*s", STR_FMT(msg));
+		return;
+	}
 	if (v->safe) { /* u.s is a full message */
 		expr_error(r, e, "%.*s", STR_FMT(v->u.s));
 		return;
@@ -325,38 +332,62 @@ static int eval_defined(struct render *r, const struct expr *e, struct scope *s,
 	return 0;
 }
 
+/* A missing field or item: what its message needs. Most are never
+ * reported (`{% if post.image %}`, `is defined`, `default`), so the
+ * message, with its suggestion, is made only when one is. */
+struct tmissing {
+	struct tval base;
+	struct str key;
+	int index;
+};
+
 /* undef_attr: the undefined value for a missing field `key` of basev (an
- * index when index is set), carrying its message. */
+ * index when index is set). */
 static struct tval undef_attr(struct render *r, const struct tval *basev, struct str key, int index)
 {
 	if (basev->kind == TV_UNDEF) {
 		/* propagate: `a.b` where a is undefined is undefined as `a` */
 		return *basev;
 	}
+	struct tmissing *m = arena_alloc(r->a, sizeof *m);
+	m->base = *basev;
+	m->key = (struct str){arena_strndup(r->a, key.p, key.len), key.len};
+	m->index = index;
 	struct tval u = tv_undef();
+	u.u.missing = m;
+	u.safe = 2;
+	return u;
+}
+
+/* missing_message: the message of a missing field or item, in the
+ * arena. */
+static struct str missing_message(struct render *r, const struct tmissing *m)
+{
 	struct buf b;
 	buf_init(&b);
-	const char *cand[64];
-	size_t k = 0;
-	if (basev->kind == TV_MAP)
-		for (size_t i = 0; i < basev->u.map->len && k < 63; i++)
-			cand[k++] = arena_strndup(r->a, basev->u.map->keys[i].p, basev->u.map->keys[i].len);
-	else if (basev->kind == TV_OBJ && basev->u.obj.cls->fields)
-		for (size_t i = 0; basev->u.obj.cls->fields[i] && k < 63; i++)
-			cand[k++] = basev->u.obj.cls->fields[i];
-	cand[k] = NULL;
-	const char *sug = index ? NULL : diag_suggest(key.p, key.len, cand);
-	if (index)
-		buf_printf(&b, "no item [%.*s] in %s", STR_FMT(key), tval_type_name(basev));
+	const struct tval *basev = &m->base;
+	const char *sug = NULL;
+	if (!m->index) {
+		const char *cand[64];
+		size_t k = 0;
+		if (basev->kind == TV_MAP)
+			for (size_t i = 0; i < basev->u.map->len && k < 63; i++)
+				cand[k++] = arena_strndup(r->a, basev->u.map->keys[i].p, basev->u.map->keys[i].len);
+		else if (basev->kind == TV_OBJ && basev->u.obj.cls->fields)
+			for (size_t i = 0; basev->u.obj.cls->fields[i] && k < 63; i++)
+				cand[k++] = basev->u.obj.cls->fields[i];
+		cand[k] = NULL;
+		sug = diag_suggest(m->key.p, m->key.len, cand);
+	}
+	if (m->index)
+		buf_printf(&b, "no item [%.*s] in %s", STR_FMT(m->key), tval_type_name(basev));
 	else
-		buf_printf(&b, "%s has no attribute '%.*s'", tval_type_name(basev), STR_FMT(key));
+		buf_printf(&b, "%s has no attribute '%.*s'", tval_type_name(basev), STR_FMT(m->key));
 	if (sug)
 		buf_printf(&b, " (did you mean '%s'?)", sug);
-	u.u.s.p = arena_strndup(r->a, b.p, b.len);
-	u.u.s.len = b.len;
-	u.safe = 1;
+	struct str msg = {arena_strndup(r->a, b.p ? b.p : "", b.len), b.len};
 	buf_fini(&b);
-	return u;
+	return msg;
 }
 
 static int get_attr(struct render *r, const struct tval *base, struct str key, struct tval *out)
