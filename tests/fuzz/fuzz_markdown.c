@@ -24,9 +24,17 @@
  * cache and read back (what the next build would use), which must give the
  * same document.
  *
+ * md_render parses a text without a '[' without cmark-gfm's footnotes (no
+ * footnote can open without one). An input with no '[' is also parsed by
+ * cmark-gfm alone, with footnotes and without, which must give the same
+ * HTML.
+ *
  * With FUZZ_SHOW set in the environment, the HTML and the diagnostics of
  * each input are printed (to look at what an input does). */
 #include "fuzz.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
 
 #include "highlight.h"
 #include "markdown.h"
@@ -145,6 +153,38 @@ static void cache_round_trip(const struct md_doc *doc, const char *body, size_t 
 	md_cache_free(c);
 }
 
+/* stock_html: text parsed and rendered by cmark-gfm with GitHub's
+ * extensions and parse_options, rendered with md_render's options. */
+static char *stock_html(const char *text, size_t len, int parse_options)
+{
+	const int render = CMARK_OPT_FOOTNOTES | CMARK_OPT_UNSAFE | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
+	cmark_parser *p = cmark_parser_new(parse_options | CMARK_OPT_UNSAFE | CMARK_OPT_VALIDATE_UTF8 |
+					   CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES);
+	static const char *const exts[] = {"table", "strikethrough", "autolink", "tasklist"};
+	for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+		cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension(exts[i]));
+	cmark_parser_feed(p, text, len);
+	cmark_node *doc = cmark_parser_finish(p);
+	char *html = cmark_render_html(doc, render, cmark_parser_get_syntax_extensions(p));
+	cmark_node_free(doc);
+	cmark_parser_free(p);
+	return html;
+}
+
+static void footnotes_need_a_bracket(const char *text, size_t len)
+{
+	if (memchr(text, '[', len))
+		return;
+	char *with = stock_html(text, len, CMARK_OPT_FOOTNOTES), *without = stock_html(text, len, 0);
+	if (strcmp(with, without)) {
+		fprintf(stderr, "a text with no '[' is not the same without footnotes:\n%s\n---\n%s\n", with,
+			without);
+		abort();
+	}
+	free(with);
+	free(without);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -203,6 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	cache_round_trip(&doc, body, len, line_offset);
+	footnotes_need_a_bracket(body, len);
 
 	diag_fini(&d);
 	buf_fini(&cap);
