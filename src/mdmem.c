@@ -62,6 +62,23 @@ struct big {
 #define AHEAD_AFTER 32
 #define AHEAD 32
 
+/* A large block that grows by PREFAULT_MIN or more (the HTML of a big
+ * page, which cmark's renderer grows by half each time) has the pages of
+ * its new part mapped by the helper too, PREFAULT_STEP at a time, while
+ * the renderer still writes the part before: a page it reaches is then
+ * there, instead of a fault on the renderer's thread (57 MB of HTML: 14,000
+ * of them). The helper keeps the last NPREFAULT such ranges; a range is
+ * dropped when its block grows again or is freed. Mapping the pages of a
+ * range that was unmapped meanwhile fails, and one mapped again by
+ * another allocation is only prefaulted: neither changes any memory. */
+#define PREFAULT_MIN ((size_t)1 << 20)
+#define PREFAULT_STEP ((size_t)1 << 20)
+#define NPREFAULT 8
+
+struct range {
+	char *lo, *hi;
+};
+
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -70,7 +87,9 @@ static struct {
 	int drawing; /* documents taking chunks from the reserve now */
 	int starved; /* malloc failed: no more until none draws */
 	int started; /* 1: the helper runs; -1: it could not be started */
-} R = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
+	struct range pre[NPREFAULT]; /* oldest first */
+	int npre;
+} R = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0, {{NULL, NULL}}, 0};
 
 struct state {
 	struct chunk *cur;  /* the chunk being filled; earlier ones follow */
@@ -102,6 +121,7 @@ static size_t *hdr(void *p)
 }
 
 static void stop_drawing(struct state *s);
+static void forget_big(struct big *b);
 
 static void release(struct state *s, int keep)
 {
@@ -123,6 +143,7 @@ static void release(struct state *s, int keep)
 	s->nchunks = s->reserved = 0;
 	for (struct big *b = s->bigs; b;) {
 		struct big *next = b->next;
+		forget_big(b);
 		free(b);
 		b = next;
 	}
@@ -153,32 +174,62 @@ static void make_key(void)
 	(void)pthread_key_create(&key, thread_exit);
 }
 
+static size_t page_size(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	return pg > 0 ? (size_t)pg : 4096;
+}
+
+/* fill_chunk: a new chunk whose pages the kernel has mapped, or NULL */
+static struct chunk *fill_chunk(size_t step)
+{
+	struct chunk *c = malloc(CHUNK_HDR + CHUNK_SIZE);
+	if (c) {
+		/* the whole pages inside the chunk in one call where the
+		 * kernel can (Linux 5.14), else a write to each page */
+		uintptr_t lo = ((uintptr_t)c + step - 1) & ~(uintptr_t)(step - 1);
+		uintptr_t hi = ((uintptr_t)c + CHUNK_HDR + CHUNK_SIZE) & ~(uintptr_t)(step - 1);
+		volatile char *b = (volatile char *)c;
+		b[0] = 0;
+		if (hi <= lo || madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0)
+			for (size_t i = 0; i < CHUNK_HDR + CHUNK_SIZE; i += step)
+				b[i] = 0;
+		b[CHUNK_HDR + CHUNK_SIZE - 1] = 0;
+	}
+	return c;
+}
+
+static int reserve_wanted(void)
+{
+	return R.drawing && !R.starved && R.nready < AHEAD;
+}
+
 /* helper: fills the reserve up to AHEAD chunks while a document draws
- * on it, having the kernel map every page of each chunk it adds. A chunk
- * it made after the last such document ended is freed. */
+ * on it, having the kernel map every page of each chunk it adds, and maps
+ * the pages of the ranges of growing blocks (a chunk first while the
+ * reserve is below half). A chunk it made after the last such document
+ * ended is freed. */
 static void *helper(void *arg)
 {
 	(void)arg;
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t step = pg > 0 ? (size_t)pg : 4096;
+	size_t step = page_size();
 	pthread_mutex_lock(&R.lock);
 	for (;;) {
-		while (!R.drawing || R.starved || R.nready >= AHEAD)
+		while (!reserve_wanted() && !R.npre)
 			pthread_cond_wait(&R.wake, &R.lock);
-		pthread_mutex_unlock(&R.lock);
-		struct chunk *c = malloc(CHUNK_HDR + CHUNK_SIZE);
-		if (c) {
-			/* the whole pages inside the chunk in one call where the
-			 * kernel can (Linux 5.14), else a write to each page */
-			uintptr_t lo = ((uintptr_t)c + step - 1) & ~(uintptr_t)(step - 1);
-			uintptr_t hi = ((uintptr_t)c + CHUNK_HDR + CHUNK_SIZE) & ~(uintptr_t)(step - 1);
-			volatile char *b = (volatile char *)c;
-			b[0] = 0;
-			if (hi <= lo || madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0)
-				for (size_t i = 0; i < CHUNK_HDR + CHUNK_SIZE; i += step)
-					b[i] = 0;
-			b[CHUNK_HDR + CHUNK_SIZE - 1] = 0;
+		if (R.npre && !(reserve_wanted() && R.nready < AHEAD / 2)) {
+			struct range *r = &R.pre[0];
+			char *lo = r->lo, *hi = (size_t)(r->hi - lo) > PREFAULT_STEP ? lo + PREFAULT_STEP : r->hi;
+			r->lo = hi;
+			if (r->lo == r->hi)
+				memmove(R.pre, R.pre + 1, (size_t)--R.npre * sizeof *R.pre);
+			pthread_mutex_unlock(&R.lock);
+			(void)madvise(lo, (size_t)(hi - lo), MADV_POPULATE_WRITE);
+			pthread_mutex_lock(&R.lock);
+			continue;
 		}
+		pthread_mutex_unlock(&R.lock);
+		struct chunk *c = fill_chunk(step);
 		pthread_mutex_lock(&R.lock);
 		if (!c) {
 			/* out of memory: the parser's own malloc reports it */
@@ -196,11 +247,10 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-/* start_drawing: the open document takes its chunks from the reserve
- * from now on; the helper starts the first time. */
-static void start_drawing(struct state *s)
+/* start_helper: the helper runs from the first call on (R.lock held):
+ * 1, or 0 if it could not be started. */
+static int start_helper(void)
 {
-	pthread_mutex_lock(&R.lock);
 	if (!R.started) {
 		pthread_t t;
 		pthread_attr_t at;
@@ -212,7 +262,52 @@ static void start_drawing(struct state *s)
 			pthread_attr_destroy(&at);
 		}
 	}
-	if (R.started > 0) {
+	return R.started > 0;
+}
+
+/* forget_locked: drops the ranges inside [lo, hi) (R.lock held). */
+static void forget_locked(const char *lo, const char *hi)
+{
+	int k = 0;
+	for (int i = 0; i < R.npre; i++)
+		if (!(R.pre[i].lo >= lo && R.pre[i].lo < hi))
+			R.pre[k++] = R.pre[i];
+	R.npre = k;
+}
+
+/* prefault: the helper is to map the pages of [lo, hi), which replaces
+ * any range of the block's old place [old_lo, old_hi). */
+static void prefault(const char *old_lo, const char *old_hi, char *lo, char *hi)
+{
+	size_t step = page_size();
+	lo = (char *)(((uintptr_t)lo + step - 1) & ~(uintptr_t)(step - 1));
+	hi = (char *)((uintptr_t)hi & ~(uintptr_t)(step - 1));
+	pthread_mutex_lock(&R.lock);
+	forget_locked(old_lo, old_hi);
+	if (hi > lo && start_helper()) {
+		if (R.npre == NPREFAULT)
+			memmove(R.pre, R.pre + 1, (size_t)--R.npre * sizeof *R.pre);
+		R.pre[R.npre++] = (struct range){lo, hi};
+		pthread_cond_signal(&R.wake);
+	}
+	pthread_mutex_unlock(&R.lock);
+}
+
+/* forget: a block at [lo, hi) is freed: the helper leaves its pages. */
+static void forget(const char *lo, const char *hi)
+{
+	pthread_mutex_lock(&R.lock);
+	if (R.npre)
+		forget_locked(lo, hi);
+	pthread_mutex_unlock(&R.lock);
+}
+
+/* start_drawing: the open document takes its chunks from the reserve
+ * from now on; the helper starts the first time. */
+static void start_drawing(struct state *s)
+{
+	pthread_mutex_lock(&R.lock);
+	if (start_helper()) {
 		s->drawing = 1;
 		R.drawing++;
 		pthread_cond_signal(&R.wake);
@@ -272,6 +367,13 @@ static void *big_alloc(size_t n)
 static struct big *big_of(void *p)
 {
 	return (struct big *)((char *)p - HDR - BIG_HDR);
+}
+
+/* forget_big: b is freed or done with: the helper leaves its pages. */
+static void forget_big(struct big *b)
+{
+	char *lo = (char *)b;
+	forget(lo, lo + BIG_HDR + HDR + (*(size_t *)(lo + BIG_HDR) & ~(size_t)1));
 }
 
 static void big_unlink(struct big *b)
@@ -374,6 +476,7 @@ static void *mm_realloc(void *p, size_t n)
 			return p;
 		struct big *b = big_of(p);
 		struct big *prev = b->prev, *next = b->next;
+		char *old_lo = (char *)b, *old_hi = old_lo + BIG_HDR + HDR + have;
 		struct big *nb = xrealloc(b, BIG_HDR + HDR + need);
 		if (prev)
 			prev->next = nb;
@@ -384,6 +487,8 @@ static void *mm_realloc(void *p, size_t n)
 		char *q = (char *)nb + BIG_HDR + HDR;
 		*hdr(q) = need | 1;
 		S.in_use += need - have;
+		if (need - have >= PREFAULT_MIN)
+			prefault(old_lo, old_hi, q + have, q + need);
 		return q;
 	}
 	if (n <= have)
@@ -416,6 +521,7 @@ static void mm_free(void *p)
 	if (have & 1) {
 		big_unlink(big_of(p));
 		S.in_use -= have & ~(size_t)1;
+		forget_big(big_of(p));
 		free(big_of(p));
 		return;
 	}
@@ -457,6 +563,7 @@ void *mdmem_take(void *p)
 		return NULL;
 	struct big *b = big_of(p);
 	big_unlink(b);
+	forget_big(b); /* its writer is done */
 	S.in_use -= have & ~(size_t)1;
 	return b;
 }
@@ -475,6 +582,14 @@ size_t mdmem_reserve_ready(void)
 {
 	pthread_mutex_lock(&R.lock);
 	size_t n = R.nready;
+	pthread_mutex_unlock(&R.lock);
+	return n;
+}
+
+size_t mdmem_prefault_pending(void)
+{
+	pthread_mutex_lock(&R.lock);
+	size_t n = (size_t)R.npre;
 	pthread_mutex_unlock(&R.lock);
 	return n;
 }

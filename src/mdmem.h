@@ -47,4 +47,8 @@ size_t mdmem_in_use(void);
 size_t mdmem_reserved(void);
 size_t mdmem_reserve_ready(void);
 
+/* mdmem_prefault_pending: how many ranges of grown large blocks the
+ * helper has still to map (for tests). */
+size_t mdmem_prefault_pending(void);
+
 #endif

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static int aligned(const void *p)
 {
@@ -296,10 +298,78 @@ static void test_reserve(void)
 	INT_EQ(mdmem_reserve_ready(), 0);
 }
 
+/* resident: whether every page of [p, p + n) is mapped */
+static int resident(const char *p, size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1), hi = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
+	size_t pages = (hi - lo) / pg;
+	unsigned char *v = malloc(pages ? pages : 1);
+	int all = mincore((void *)lo, hi - lo, v) == 0;
+	for (size_t i = 0; all && i < pages; i++)
+		all = v[i] & 1;
+	free(v);
+	return all;
+}
+
+/* populate_write_works: whether this kernel maps pages for madvise */
+static int populate_write_works(void)
+{
+	size_t n = 1 << 16;
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	int ok = madvise(p, n, MADV_POPULATE_WRITE) == 0;
+	munmap(p, n);
+	return ok;
+}
+
+static void test_prefault(void)
+{
+	cmark_mem *m = mdmem_begin();
+	/* a large block grown by 8 MiB: the helper maps its new pages while
+	 * what was written before stays */
+	size_t small = 64 << 10, large = (size_t)8 << 20;
+	char *p = m->realloc(NULL, small);
+	memset(p, 'x', small);
+	p = m->realloc(p, large);
+	int kept = 1;
+	for (size_t i = 0; i < small; i++)
+		kept &= p[i] == 'x';
+	OK(kept);
+	if (populate_write_works()) {
+		struct timespec pause = {0, 5 * 1000 * 1000};
+		for (int i = 0; i < 4000 && !resident(p + small, large - small); i++)
+			nanosleep(&pause, NULL);
+		OK(resident(p + small, large - small));
+	}
+	/* the block grows again, to 64 MiB: the new part replaces the old
+	 * one; freed at once, before the helper is through, it is left */
+	p = m->realloc(p, 8 * large);
+	OK(mdmem_prefault_pending() <= 1);
+	p[8 * large - 1] = 'y';
+	OK(p[0] == 'x' && p[small - 1] == 'x');
+	m->free(p);
+	INT_EQ(mdmem_prefault_pending(), 0);
+	/* growing by less than 1 MiB asks for nothing; a block taken out of
+	 * the document is done with */
+	p = m->realloc(NULL, small);
+	p = m->realloc(p, small + (512 << 10));
+	INT_EQ(mdmem_prefault_pending(), 0);
+	p = m->realloc(p, large);
+	void *own = mdmem_take(p);
+	OK(own != NULL);
+	INT_EQ(mdmem_prefault_pending(), 0);
+	mdmem_end();
+	free(own);
+	INT_EQ(mdmem_in_use(), 0);
+}
+
 void test_mdmem(void)
 {
 	t_current = "mdmem";
 	test_blocks();
 	test_documents();
 	test_reserve();
+	test_prefault();
 }
