@@ -716,6 +716,53 @@ static int count_of(const char *h, const char *needle)
 	return n;
 }
 
+/* A large document with nothing for md_blocks to change is counted on a
+ * thread of its own while it renders: its counts are still those of its
+ * parts. One with a code block, a figure or formulas to typeset is not:
+ * its code (lines marked), figure and formulas are still folio's. */
+static void test_counts_large(void)
+{
+	const char *unit = "Some words *em* and `code`, <img src=\"b.png\"> \xe6\x97\xa5\xe6\x9c\xac $x$ here.\n\n";
+	enum { N = 6000 };
+	struct md_doc one, big;
+	render(unit, 0, 1, 0, &one, NULL);
+	OK(one.words > 0 && one.images == 1 && one.cjk_chars == 2 && one.math_spans == 1);
+	struct buf md;
+	buf_init(&md);
+	for (int i = 0; i < N; i++)
+		buf_puts(&md, unit);
+	render(md.p, 0, 1, 0, &big, NULL);
+	INT_EQ(big.words, N * one.words);
+	INT_EQ(big.images, N * one.images);
+	INT_EQ(big.cjk_chars, N * one.cjk_chars);
+	INT_EQ(big.math_spans, N * one.math_spans);
+	INT_EQ(big.code_words, 0);
+	const char *tails[] = {"```c {hl=\"1\"}\nint x = 1;\n```\n", "![alt](x.png \"Caption\")\n"};
+	for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+		struct md_doc alone;
+		render(tails[t], 0, 1, 0, &alone, NULL);
+		size_t base = md.len;
+		buf_puts(&md, tails[t]);
+		render(md.p, 0, 1, 0, &big, NULL);
+		OK(big.html.len >= alone.html.len &&
+		   !memcmp(big.html.p + big.html.len - alone.html.len, alone.html.p, alone.html.len));
+		INT_EQ(big.words, N * one.words + alone.words);
+		INT_EQ(big.code_words, alone.code_words);
+		md.len = base;
+		md.p[base] = '\0';
+	}
+	/* formulas to typeset: md_blocks typesets them */
+	struct diag d;
+	diag_init(&d, NULL);
+	struct md_options o = {.math = 1, .unsafe = 1, .typeset = fake_typeset};
+	ts_calls = 0;
+	md_render(A, &o, &d, "content/posts/p.md", md.p, md.len, md.p, md.len, 0, &big);
+	diag_fini(&d);
+	INT_EQ(count_of(big.html.p, "<T i>x</T>"), N);
+	INT_EQ(big.math_spans, N);
+	buf_fini(&md);
+}
+
 /* A formula given again in a document is typeset once (inline and display
  * apart), and every copy of it comes out the same, in the summary too; one
  * that fails is tried, and reported, each time. */
@@ -1272,6 +1319,7 @@ void test_markdown(void)
 	test_hl_budget();
 	test_toc_cap();
 	test_counts_beside_figures();
+	test_counts_large();
 	test_formula_repeated();
 	test_heading_ids_random();
 	test_random_bytes();
