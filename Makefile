@@ -185,14 +185,16 @@ demo: deps
 # replays tests/fuzz/regressions/TARGET/*, then fuzzes each target for N
 # seconds (tests/fuzz/run.sh); a crash, leak or hang fails it. The fuzz
 # build lowers the template engine's step and memory budgets, so that a
-# runaway loop ends quickly.
+# runaway loop ends quickly, and the sizes past which a Markdown document
+# is large (mdmem's reserve, prefaulted blocks, counting beside the
+# render), so that inputs of a few KiB take those paths.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
 FUZZ_TARGETS := yaml tmpl markdown serve image mdcache
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432
+	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384
 FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_B)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 

@@ -1639,14 +1639,14 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	 * walk that collects them; then code, math, images and figures
 	 * become folio's HTML. */
 	struct counter k = {{0, 0, 0, 0, 1}, {0, 0, 0, 0, 0}, out, NULL};
-	/* A large document (one that draws on mdmem's reserve) that holds
+	/* A large document (one past mdmem's reserve threshold) that holds
 	 * nothing md_blocks would change (no code block, no formula to
 	 * typeset, no image: every image opens with "![" in the text) is
 	 * counted on a thread of its own while it renders: both only read
 	 * the tree, and each of these walks takes a tenth of such a build. */
 	pthread_t counting;
 	struct count_job job = {root, &k};
-	int beside = mdmem_reserved() > 0 && !has_code && !(o->math && o->typeset && memchr(text, '$', len)) &&
+	int beside = mdmem_large() && !has_code && !(o->math && o->typeset && memchr(text, '$', len)) &&
 	             !memmem(text, len, "![", 2) && pthread_create(&counting, NULL, count_walk, &job) == 0;
 	if (!beside)
 		r.errors += md_blocks(&mc, root, count_node, &k);

@@ -59,7 +59,10 @@ struct big {
  * of such a document's time) is done on another core while the parser
  * goes on. The helper keeps AHEAD chunks ready while a document draws on
  * them; when none does, it sleeps and the reserve is freed. */
-#define AHEAD_AFTER 32
+#ifndef MDMEM_AHEAD_AFTER
+#define MDMEM_AHEAD_AFTER 32 /* the fuzz build lowers it (-D) */
+#endif
+#define AHEAD_AFTER MDMEM_AHEAD_AFTER
 #define AHEAD 32
 
 /* A large block that grows by PREFAULT_MIN or more (the HTML of a big
@@ -71,7 +74,10 @@ struct big {
  * dropped when its block grows again or is freed. Mapping the pages of a
  * range that was unmapped meanwhile fails, and one mapped again by
  * another allocation is only prefaulted: neither changes any memory. */
-#define PREFAULT_MIN ((size_t)1 << 20)
+#ifndef MDMEM_PREFAULT_MIN
+#define MDMEM_PREFAULT_MIN ((size_t)1 << 20) /* the fuzz build lowers it */
+#endif
+#define PREFAULT_MIN ((size_t)MDMEM_PREFAULT_MIN)
 #define PREFAULT_STEP ((size_t)1 << 20)
 #define NPREFAULT 8
 
@@ -576,6 +582,11 @@ size_t mdmem_in_use(void)
 size_t mdmem_reserved(void)
 {
 	return S.reserved;
+}
+
+int mdmem_large(void)
+{
+	return S.nchunks >= AHEAD_AFTER;
 }
 
 size_t mdmem_reserve_ready(void)
