@@ -166,6 +166,13 @@ def markdown_seeds(s):
         for kind, path in site_files(site):
             if path.endswith(".md"):
                 s.add("markdown", body(read(path)))
+    # Large documents (past the fuzz build's lowered threshold, some
+    # 1,000 nodes): counted beside their render, with and without what
+    # md_blocks replaces, and footnotes whose HTML grows by much.
+    s.add("markdown", "*_" * 1500 + "a" + "_*" * 1500 + "\n")
+    s.add("markdown", "[^a] " * 1200 + "\n\n[^a]: [^a] *b* <img src=\"c.png\"> \u65e5\u672c\n")
+    s.add("markdown", "| a | b |\n|---|---|\n" + "| *c* | `d` |\n" * 450 + "\n```c {hl=\"1\"}\nint x;\n```\n")
+    s.add("markdown", "- *a* $x$ ![i](b.png \"T\")\n" * 250)
 
 
 def serve_seeds(s):
