@@ -106,11 +106,14 @@ static void kill_point(const char *point)
 		raise(SIGKILL);
 }
 
+/* has_marker: whether dir holds folio's marker, a file it writes: a
+ * folder, a link or a named pipe of that name is not one. */
 static int has_marker(const char *dir)
 {
 	char p[PATH_MAX * 2 + 32];
 	snprintf(p, sizeof p, "%s/%s", dir, OUTPUT_MARKER);
-	return access(p, F_OK) == 0;
+	struct stat st;
+	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* dir_is_empty: 1 only for a folder that can be read and holds nothing;
@@ -209,7 +212,7 @@ static int lock_marker(const char *dir)
 {
 	char m[PATH_MAX * 2 + 32];
 	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
-	int fd = open(m, O_RDONLY | O_CLOEXEC);
+	int fd = open(m, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
 		fd = -1;

@@ -96,6 +96,24 @@ echo "a file" >"$TMP/a-file"
 refused "it exists and is not a folder$hint" "$TMP/a-file"
 rm -rf "$TMP/home" "$TMP/dotfiles-only" "$TMP/a-file"
 
+# a .folio-output that is not the file folio writes (a folder, a link to
+# folio's marker, a named pipe, which would also block a reader) does not
+# make a folder folio's
+for kind in folder link pipe; do
+	mkdir -p "$TMP/impostor"
+	echo "years of work" >"$TMP/impostor/thesis.tex"
+	case $kind in
+	folder) mkdir "$TMP/impostor/.folio-output" ;;
+	link)
+		echo "This folder was written by folio." >"$TMP/marker"
+		ln -s "$TMP/marker" "$TMP/impostor/.folio-output"
+		;;
+	pipe) mkfifo "$TMP/impostor/.folio-output" ;;
+	esac
+	refused "$not_folio" "$TMP/impostor"
+	rm -rf "$TMP/impostor" "$TMP/marker"
+done
+
 # refused before the site is read: a site with errors gets the refusal
 cp -r "$SITE" "$TMP/broken"
 echo "titel: x" >>"$TMP/broken/folio.yml"
