@@ -4,11 +4,13 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct str str_from(const char *cstr)
 {
@@ -227,29 +229,65 @@ char *read_file(const char *path, size_t *len)
 	return read_file_max(path, SIZE_MAX - 1, len);
 }
 
+int open_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a named pipe for reading waits for a writer;
+	 * this way it returns at once, and is refused below. It changes
+	 * nothing for a regular file. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENXIO) /* a socket, or a device without its driver */
+			errno = FOLIO_ENOTREG;
+		return -1;
+	}
+	struct stat st;
+	int e = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? FOLIO_ENOTREG : 0;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+const char *file_strerror(int err)
+{
+	if (err == FOLIO_ENOTREG)
+		return "not a regular file (a named pipe, a socket or a device: folio reads only files)";
+	return strerror(err);
+}
+
 char *read_file_max(const char *path, size_t max, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open_regular(path);
+	if (fd < 0)
 		return NULL;
 	struct buf b;
 	buf_init(&b);
 	buf_reserve(&b, 4096);
+	int err = 0;
 	for (;;) {
 		size_t want = b.cap - b.len - 1;
 		if (want > max + 1 - b.len)
 			want = max + 1 - b.len;
-		size_t n = want ? fread(b.p + b.len, 1, want, f) : 0;
-		b.len += n;
+		if (!want)
+			break;
+		ssize_t n = read(fd, b.p + b.len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
 		if (n == 0)
 			break;
+		b.len += (size_t)n;
 		buf_reserve(&b, 4096);
 	}
-	int err = ferror(f);
-	fclose(f);
+	close(fd);
 	if (err) {
 		buf_fini(&b);
-		errno = EIO;
+		errno = err;
 		return NULL;
 	}
 	b.p[b.len] = '\0';

@@ -54,7 +54,10 @@ char *buf_detach(struct buf *b, size_t *len);
 uint64_t hash_bytes(const void *p, size_t n);
 
 /* read_file: reads a whole file into a malloc'd NUL-terminated buffer owned
- * by the caller. Returns NULL and sets errno on failure. */
+ * by the caller. Returns NULL and sets errno on failure: EISDIR for a
+ * folder, FOLIO_ENOTREG for anything else that is not a regular file (a
+ * named pipe, which would never end or wait for a writer; a socket; a
+ * device such as /dev/zero). Show errno with file_strerror. */
 char *read_file(const char *path, size_t *len);
 
 /* The largest file folio parses: a post, page or series, folio.yml, a data
@@ -66,6 +69,18 @@ char *read_file(const char *path, size_t *len);
 /* read_file_max: read_file, but at most max + 1 bytes: *len > max means
  * the file is larger than max (the buffer holds its first max + 1 bytes). */
 char *read_file_max(const char *path, size_t max, size_t *len);
+
+/* open_regular: path opened for reading, if it is a regular file (after
+ * links): a descriptor, or -1 with errno set as read_file sets it. Never
+ * waits, even for a named pipe. */
+int open_regular(const char *path);
+
+/* FOLIO_ENOTREG: the errno of open_regular and read_file for a path that
+ * is neither a regular file nor a folder; not one of the system's. */
+#define FOLIO_ENOTREG 4095
+
+/* file_strerror: strerror, and what FOLIO_ENOTREG means. */
+const char *file_strerror(int err);
 
 /* write_full: writes all of data to fd, again after EINTR and short
  * writes. 0, or -1 with errno set. Every file folio writes goes through

@@ -186,8 +186,9 @@ static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 	arena_free(st->a);
 }
 
-/* stamp_tree: adds every file below dir (path, size, time, inode) to h. */
-static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
+/* stamp_tree: adds every file below dir (path, size, time, inode) to h;
+ * links are followed as output_copy_tree follows them (struct held). */
+static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct held *up)
 {
 	DIR *dh = opendir(dir);
 	if (!dh || depth > 32) {
@@ -209,10 +210,20 @@ static void stamp_tree(XXH3_state_t *h, const char *dir, int depth)
 		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
 				(int64_t)sb.st_ino};
 		XXH3_64bits_update(h, f, sizeof f);
-		if (S_ISDIR(sb.st_mode))
-			stamp_tree(h, p, depth + 1);
+		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb)) {
+			struct held here = {sb.st_dev, sb.st_ino, p, up};
+			stamp_tree(h, p, depth + 1, &here);
+		}
 	}
 	closedir(dh);
+}
+
+static void stamp_dir(XXH3_state_t *h, const char *dir)
+{
+	struct held *top = held_root(dir);
+	if (top)
+		stamp_tree(h, dir, 0, top);
+	held_free(top);
 }
 
 /* build_id: the executable's GNU build ID (the linker's hash of all it
@@ -295,10 +306,10 @@ static void md_prepare(struct stages *st, struct md_cache *mc)
 	XXH3_64bits_update(h, flags, sizeof flags);
 	st->opts.md_salt = XXH3_64bits_digest(h);
 	XXH3_64bits_reset(h);
-	stamp_tree(h, st->opts.static_dir, 0);
+	stamp_dir(h, st->opts.static_dir);
 	for (size_t i = 0; i < st->content.nposts; i++)
 		if (st->content.posts[i]->bundle_dir)
-			stamp_tree(h, st->content.posts[i]->bundle_dir, 0);
+			stamp_dir(h, st->content.posts[i]->bundle_dir);
 	st->opts.files_stamp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	st->opts.md_cache = mc;

@@ -166,7 +166,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 			diag_error(d, &loc, "no folio.yml in '%s' (is this a site folder? 'folio new site DIR' makes one)",
 				   site_dir);
 		else
-			diag_error(d, &loc, "cannot read %s: %s", path, strerror(errno));
+			diag_error(d, &loc, "cannot read %s: %s", path, file_strerror(errno));
 		return 1;
 	}
 	if (diag_too_big(d, "folio.yml", text, len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {

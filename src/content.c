@@ -92,7 +92,7 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 	char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
 	if (!text) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
-		diag_error(d, &loc, "cannot read: %s", strerror(errno));
+		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 		return -1;
 	}
 	if (diag_too_big(d, rel, text, len, FOLIO_MAX_FILE, "split it into several files")) {
@@ -735,7 +735,7 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 		const char *r = arena_strndup(a, rel, strlen(rel));
 		if (!text) {
 			struct diag_loc loc = {r, NULL, 0, 0, 0};
-			diag_error(d, &loc, "cannot read: %s", strerror(errno));
+			diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 			continue;
 		}
 		if (diag_too_big(d, r, text, len, FOLIO_MAX_FILE, "split it into several data files")) {

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -314,7 +315,8 @@ static void alt_text(cmark_node *img, struct buf *b)
 
 struct md_image {
 	char *path; /* NULL: a free slot */
-	int found, w, h;
+	int err;    /* 0: a file that could be read; else its errno */
+	int w, h;
 };
 
 void md_images_free(struct md_ctx *c)
@@ -358,12 +360,20 @@ static const struct md_image *image_file(struct md_ctx *c, char *path)
 	im->path = path;
 	im->w = im->h = 0;
 	c->nimages++;
-	FILE *f = fopen(path, "rb");
-	im->found = f != NULL;
-	if (f) {
+	int fd = open_regular(path);
+	im->err = fd < 0 ? errno : 0;
+	if (fd >= 0) {
 		unsigned char head[65536];
-		size_t n = fread(head, 1, sizeof head, f);
-		fclose(f);
+		size_t n = 0;
+		while (n < sizeof head) {
+			ssize_t k = read(fd, head + n, sizeof head - n);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			n += (size_t)k;
+		}
+		close(fd);
 		image_size(head, n, &im->w, &im->h); /* unknown kinds are written without a size */
 	}
 	return im;
@@ -387,9 +397,12 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			rc = -1;
 		} else {
 			const struct md_image *im = image_file(c, path);
-			if (!im->found) {
+			if (im->err == ENOENT || im->err == ENOTDIR) {
 				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
 				       url[0] == '/' ? "looked in static/" : "looked beside the post");
+				rc = -1;
+			} else if (im->err) {
+				report(c, DIAG_ERROR, line, col, "image '%s' cannot be read: %s", url, file_strerror(im->err));
 				rc = -1;
 			} else {
 				w = im->w;
@@ -648,13 +661,17 @@ static void check_file(struct md_ctx *c, const struct directive *dir, const char
 				diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
 			c->errors++;
 		} else {
-			FILE *f = fopen(path, "rb");
-			if (f)
-				fclose(f);
-			else {
-				if (c->d)
+			int fd = open_regular(path);
+			if (fd >= 0) {
+				close(fd);
+			} else {
+				int e = errno;
+				if (c->d && (e == ENOENT || e == ENOTDIR))
 					diag_error(c->d, &loc, ":::%.*s %s '%s' not found (%s)", STR_FMT(dir->name), key, url,
 						   url[0] == '/' ? "looked in static/" : "looked beside the post");
+				else if (c->d)
+					diag_error(c->d, &loc, ":::%.*s %s '%s' cannot be read: %s", STR_FMT(dir->name), key,
+						   url, file_strerror(e));
 				c->errors++;
 			}
 			free(path);

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/file.h>
@@ -53,13 +54,29 @@ struct output {
 	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
 };
 
+static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
+{
+	struct diag_loc loc = {path, NULL, 0, 0, 0};
+	diag_vreport(d, level, &loc, NULL, 0, fmt, ap);
+}
+
 static void out_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void out_error(struct diag *d, const char *path, const char *fmt, ...)
 {
-	struct diag_loc loc = {path, NULL, 0, 0, 0};
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	out_report(d, DIAG_ERROR, path, fmt, ap);
+	va_end(ap);
+}
+
+static void out_warning(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void out_warning(struct diag *d, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	out_report(d, DIAG_WARNING, path, fmt, ap);
 	va_end(ap);
 }
 
@@ -799,7 +816,68 @@ struct copy {
 	const struct output_sink *sink;
 };
 
-static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md)
+struct held *held_root(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	char *real = realpath(dir, NULL);
+	size_t len = real ? strlen(real) : 0, depth = 2;
+	for (size_t i = 0; i < len; i++)
+		depth += real[i] == '/';
+	struct held *v = xcalloc(depth, sizeof *v);
+	v[0] = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL};
+	/* then "/" and each folder down to dir's parent, each linked to the
+	 * one that holds it; dir itself is linked to the last */
+	size_t n = 1;
+	for (size_t end = 0; end < len; end++) {
+		if (end && real[end] != '/')
+			continue;
+		char *prefix = xstrndup(real, end ? end : 1);
+		struct stat a;
+		if (stat(prefix, &a) == 0 && n < depth) {
+			v[n] = (struct held){a.st_dev, a.st_ino, prefix, n > 1 ? &v[n - 1] : NULL};
+			v[0].up = &v[n++];
+		} else {
+			free(prefix);
+		}
+	}
+	free(real);
+	return v;
+}
+
+const struct held *held_find(const struct held *h, const struct stat *st)
+{
+	while (h && !(h->dev == st->st_dev && h->ino == st->st_ino))
+		h = h->up;
+	return h;
+}
+
+void held_free(struct held *h)
+{
+	if (!h)
+		return;
+	for (const struct held *p = h; p; p = p->up)
+		free((char *)p->path);
+	free(h);
+}
+
+/* not_there: the warning for an entry that stat cannot follow: a link to
+ * nothing, or one of a circle of links. */
+static void not_there(struct diag *d, const char *path, int err)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		out_warning(d, path, "cannot read: %s; not copied", strerror(err));
+	else if (err == ELOOP)
+		out_warning(d, path, "a link in a circle of links, which leads to no file; not copied");
+	else if (err == ENOENT || err == ENOTDIR)
+		out_warning(d, path, "a link to nothing: what it points to does not exist; not copied");
+	else
+		out_warning(d, path, "a link that cannot be followed: %s; not copied", strerror(err));
+}
+
+static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md, const struct held *up)
 {
 	DIR *dh = opendir(src);
 	if (!dh) {
@@ -815,10 +893,21 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 		snprintf(s, sizeof s, "%s/%s", src, de->d_name);
 		snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
 		struct stat st;
-		if (stat(s, &st) != 0)
-			continue; /* a dangling link */
+		if (stat(s, &st) != 0) {
+			not_there(c->d, s, errno);
+			continue;
+		}
 		if (S_ISDIR(st.st_mode)) {
-			long k = copy_rec(c, s, r, 0);
+			const struct held *h = held_find(up, &st);
+			if (h) {
+				out_warning(c->d, s,
+					     "a link to '%s', a folder that holds it: copying it would never end; not copied "
+					     "(link to a folder outside it)",
+					     h->path);
+				continue;
+			}
+			struct held here = {st.st_dev, st.st_ino, s, up};
+			long k = copy_rec(c, s, r, 0, &here);
 			if (k < 0) {
 				closedir(dh);
 				return -1;
@@ -832,7 +921,7 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 				size_t len;
 				char *data = read_file(s, &len);
 				if (!data) {
-					out_error(c->d, s, "cannot read: %s", strerror(errno));
+					out_error(c->d, s, "cannot read: %s", file_strerror(errno));
 					closedir(dh);
 					return -1;
 				}
@@ -844,6 +933,8 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 				return -1;
 			}
 			count++;
+		} else {
+			out_warning(c->d, s, "%s; not copied", file_strerror(FOLIO_ENOTREG));
 		}
 	}
 	closedir(dh);
@@ -853,11 +944,13 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md,
 			 const struct output_sink *sink)
 {
-	struct stat st;
-	if (stat(src_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	struct held *top = held_root(src_dir);
+	if (!top)
 		return 0;
 	struct copy c = {d, sink};
-	return copy_rec(&c, src_dir, rel_dir, skip_md);
+	long r = copy_rec(&c, src_dir, rel_dir, skip_md, top);
+	held_free(top);
+	return r;
 }
 
 static int write_to_output(void *ctx, const char *rel, const void *data, size_t len)
@@ -1287,7 +1380,7 @@ int live_copy(void *ctx, const char *rel, const char *path, const struct stat *s
 	size_t len;
 	char *data = read_file(path, &len);
 	if (!data) {
-		out_error(l->d, path, "cannot read: %s", strerror(errno));
+		out_error(l->d, path, "cannot read: %s", file_strerror(errno));
 		return -1;
 	}
 	int rc = live_write(l, rel, data, len);

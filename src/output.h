@@ -5,6 +5,8 @@
 #define FOLIO_OUTPUT_H
 
 #include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -39,9 +41,30 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
  * other (a page with its post's HTML left where it is). */
 int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts);
 
+/* A folder being walked and the folders that hold it, on the disk and in
+ * the walk, each linked to the one above: a link inside to one of them
+ * (static/up -> ..) would be walked without end. Links to anything else
+ * are followed. */
+struct held {
+	dev_t dev;
+	ino_t ino;
+	const char *path;
+	const struct held *up;
+};
+/* held_root: the chain for a walk of dir: dir, then the folders that
+ * hold it on the disk, up to "/". NULL if dir is not a folder. Free with
+ * held_free. */
+struct held *held_root(const char *dir);
+/* held_find: the folder of the chain h that st is, or NULL. */
+const struct held *held_find(const struct held *h, const struct stat *st);
+void held_free(struct held *h);
+
 /* output_copy_tree: copies every file below src_dir to rel_dir ("" for the
  * top) in the staging folder, skipping hidden and editor files; with
- * skip_md, Markdown files are left out (a post bundle's index.md).
+ * skip_md, Markdown files are left out (a post bundle's index.md). Links
+ * are followed, but not to a folder that holds them (struct held); such
+ * a link, a link to nothing and what is neither a file nor a folder (a
+ * named pipe) are skipped with a warning.
  * Returns the number of files copied, or -1 after reporting an error. */
 long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md);
 

@@ -49,14 +49,14 @@ static void add_site_templates(struct tmpl_env *env, struct diag *d, const char 
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			add_site_templates(env, d, path, name, errors);
-		} else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		} else if (stat(path, &st) == 0) { /* a named pipe or a device: an error of read_file */
 			size_t len;
 			char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
 			char shown[2100];
 			snprintf(shown, sizeof shown, "templates/%s", name);
 			if (!src) {
 				struct diag_loc loc = {shown, NULL, 0, 0, 0};
-				diag_error(d, &loc, "cannot read: %s", strerror(errno));
+				diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 				(*errors)++;
 			} else if (diag_too_big(d, shown, src, len, FOLIO_MAX_FILE,
 						"split it into templates joined with include")) {

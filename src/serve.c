@@ -615,17 +615,21 @@ static int ignored(const char *name)
 
 /* watch_tree: watches dir and every folder below it (not hidden ones, not
  * the site's public/ output). */
-static void watch_tree_at(struct watches *w, const char *dir, int depth);
+static void watch_tree_at(struct watches *w, const char *dir, int depth, const struct held *up);
 
 static void watch_tree(struct watches *w, const char *dir)
 {
-	watch_tree_at(w, dir, 0);
+	struct held *top = held_root(dir);
+	if (top)
+		watch_tree_at(w, dir, 0, top);
+	held_free(top);
 }
 
 /* watch_tree_at: links to folders are followed (a site's content/ may be
- * one), but a folder already watched under another name (a link to it, or
- * a loop of links) is not walked again. */
-static void watch_tree_at(struct watches *w, const char *dir, int depth)
+ * one), but not to a folder that holds them, which the build does not
+ * follow either (struct held), and a folder already watched under another
+ * name (a link to it) is not walked again. */
+static void watch_tree_at(struct watches *w, const char *dir, int depth, const struct held *up)
 {
 	if (depth > 64)
 		return;
@@ -660,8 +664,10 @@ static void watch_tree_at(struct watches *w, const char *dir, int depth)
 		if (!strcmp(dir, w->site) && !strcmp(e->d_name, "public"))
 			continue;
 		struct stat sb;
-		if (stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode))
-			watch_tree_at(w, sub, depth + 1);
+		if (stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) && !held_find(up, &sb)) {
+			struct held here = {sb.st_dev, sb.st_ino, sub, up};
+			watch_tree_at(w, sub, depth + 1, &here);
+		}
 	}
 	closedir(dp);
 }

@@ -3,9 +3,79 @@
 
 #include "buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+/* not_files: read_file refuses what is not a regular file, at once: a
+ * named pipe with no writer (fopen would wait for one for ever), a
+ * device, a socket, a folder; and through a link too. */
+static void not_files(void)
+{
+	char *dir = t_tmpdir();
+	char p[600], q[600];
+	size_t n = 7;
+	errno = 0;
+	snprintf(p, sizeof p, "%s/pipe.md", dir);
+	OK(mkfifo(p, 0644) == 0);
+	OK(read_file(p, &n) == NULL);
+	INT_EQ(errno, FOLIO_ENOTREG);
+	OK(open_regular(p) < 0);
+	INT_EQ(errno, FOLIO_ENOTREG);
+	snprintf(q, sizeof q, "%s/link.md", dir);
+	OK(symlink(p, q) == 0);
+	OK(read_file_max(q, 100, &n) == NULL);
+	INT_EQ(errno, FOLIO_ENOTREG);
+
+	OK(read_file_max("/dev/zero", 100, &n) == NULL); /* would fill the buffer */
+	INT_EQ(errno, FOLIO_ENOTREG);
+	OK(read_file("/dev/null", &n) == NULL);
+	INT_EQ(errno, FOLIO_ENOTREG);
+
+	/* a socket cannot be opened at all (ENXIO): the same error */
+	snprintf(p, sizeof p, "%s/sock", dir);
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	OK(s >= 0 && strlen(p) < sizeof sa.sun_path);
+	if (s >= 0 && strlen(p) < sizeof sa.sun_path) {
+		memcpy(sa.sun_path, p, strlen(p) + 1);
+		OK(bind(s, (struct sockaddr *)&sa, sizeof sa) == 0);
+		OK(read_file(p, &n) == NULL);
+		INT_EQ(errno, FOLIO_ENOTREG);
+	}
+	if (s >= 0)
+		close(s);
+
+	OK(read_file(dir, &n) == NULL);
+	INT_EQ(errno, EISDIR);
+	STR_EQ(file_strerror(EISDIR), strerror(EISDIR));
+	OK(strstr(file_strerror(FOLIO_ENOTREG), "not a regular file (a named pipe") != NULL);
+
+	/* a regular file through a link is read */
+	snprintf(p, sizeof p, "%s/real.md", dir);
+	FILE *f = fopen(p, "w");
+	OK(f != NULL);
+	if (f) {
+		fputs("text", f);
+		fclose(f);
+	}
+	snprintf(q, sizeof q, "%s/to-real.md", dir);
+	OK(symlink(p, q) == 0);
+	char *t = read_file(q, &n);
+	OK(t && n == 4 && !strcmp(t, "text"));
+	free(t);
+	int fd = open_regular(q);
+	OK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	t_rmtree(dir);
+	free(dir);
+}
 
 void test_buf(void)
 {
@@ -92,4 +162,6 @@ void test_buf(void)
 		unlink(path);
 	}
 	OK(read_file("/nonexistent/folio/file", &n) == NULL);
+	INT_EQ(errno, ENOENT);
+	not_files();
 }

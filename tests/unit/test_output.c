@@ -2,6 +2,7 @@
  * staging folder, the atomic swap, stale staging folders and abort. */
 #include "harness.h"
 
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "output.h"
@@ -194,6 +195,113 @@ static void test_copy_tree(void)
 	OK(!t_exists(out, "x.swp"));
 	OK(t_exists(out, "posts/bundle/img/logo.svg"));
 	OK(!t_exists(out, "posts/bundle/notes.md"));
+}
+
+/* test_copy_links: links are followed, but not to a folder that holds
+ * them (which would be copied without end); a link to nothing, a circle
+ * of links and a named pipe are skipped with a warning. */
+static void test_copy_links(void)
+{
+	char src[600], p[700], ext[600];
+	snprintf(src, sizeof src, "%s/linked", site);
+	snprintf(ext, sizeof ext, "%s/elsewhere", root);
+	t_write(src, "a.txt", "a");
+	t_write(ext, "e.txt", "e");
+	t_write(src, "m/in-m.txt", "m");
+	t_write(src, "n/in-n.txt", "n");
+	struct {
+		const char *name, *target;
+	} links[] = {
+		{"up", ".."}, {"top", root}, {"here", "."}, {"self", "self"}, {"nothing", "no-such-file"},
+		{"m/to-n", "../n"}, {"n/to-m", "../m"}, {"ext", ext}, {"b.txt", "a.txt"},
+	};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s/%s", src, links[i].name);
+		OK(symlink(links[i].target, p) == 0);
+	}
+	snprintf(p, sizeof p, "%s/pipe", src);
+	OK(mkfifo(p, 0644) == 0);
+
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	/* a.txt, b.txt, ext/e.txt, m/in-m.txt, m/to-n/in-n.txt, n/in-n.txt,
+	 * n/to-m/in-m.txt */
+	INT_EQ(output_copy_tree(o, src, "", 0), 7);
+	INT_EQ(output_commit(o), 0);
+	const char *msgs = dend();
+	char want[8192];
+	snprintf(want, sizeof want,
+		 "%s/here: warning: a link to '%s', a folder that holds it: copying it would never end; not copied "
+		 "(link to a folder outside it)\n"
+		 "%s/m/to-n/to-m: warning: a link to '%s/m', a folder that holds it: copying it would never end; not "
+		 "copied (link to a folder outside it)\n"
+		 "%s/n/to-m/to-n: warning: a link to '%s/n', a folder that holds it: copying it would never end; not "
+		 "copied (link to a folder outside it)\n"
+		 "%s/nothing: warning: a link to nothing: what it points to does not exist; not copied\n"
+		 "%s/pipe: warning: not a regular file (a named pipe, a socket or a device: folio reads only "
+		 "files); not copied\n"
+		 "%s/self: warning: a link in a circle of links, which leads to no file; not copied\n"
+		 "%s/top: warning: a link to '%s', a folder that holds it: copying it would never end; not copied "
+		 "(link to a folder outside it)\n",
+		 src, src, src, src, src, src, src, src, src, src, root);
+	/* readdir's order is the file system's: compare sorted lines */
+	char *got = xstrndup(msgs, strlen(msgs));
+	size_t nl = 0;
+	char *lines[64];
+	for (char *t = strtok(got, "\n"); t && nl < 64; t = strtok(NULL, "\n"))
+		lines[nl++] = t;
+	for (size_t i = 1; i < nl; i++)
+		for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+			char *x = lines[j];
+			lines[j] = lines[j - 1];
+			lines[j - 1] = x;
+		}
+	struct buf sorted;
+	buf_init(&sorted);
+	for (size_t i = 0; i < nl; i++) {
+		buf_puts(&sorted, lines[i]);
+		buf_putc(&sorted, '\n');
+	}
+	/* "up" leads to the site folder, which holds it on the disk */
+	char up[1400];
+	snprintf(up, sizeof up,
+		 "%s/up: warning: a link to '%s', a folder that holds it: copying it would never end; not copied (link "
+		 "to a folder outside it)\n",
+		 src, site);
+	OK(strstr(sorted.p ? sorted.p : "", up) != NULL);
+	/* the rest, with "up" taken out */
+	char *at = sorted.p ? strstr(sorted.p, up) : NULL;
+	if (at)
+		memmove(at, at + strlen(up), strlen(at + strlen(up)) + 1);
+	STR_EQ(sorted.p ? sorted.p : "", want);
+	buf_fini(&sorted);
+	free(got);
+	STR_EQ(t_read(out, "a.txt"), "a");
+	STR_EQ(t_read(out, "b.txt"), "a");
+	STR_EQ(t_read(out, "ext/e.txt"), "e");
+	STR_EQ(t_read(out, "m/to-n/in-n.txt"), "n");
+	STR_EQ(t_read(out, "n/to-m/in-m.txt"), "m");
+	OK(!t_exists(out, "up"));
+	OK(!t_exists(out, "top"));
+	OK(!t_exists(out, "here"));
+	OK(!t_exists(out, "m/to-n/to-m"));
+	OK(!t_exists(out, "pipe"));
+
+	/* the chain of a walk: the folder, then every folder above it, up to
+	 * "/" (a link to /, not made here: a regression would copy the disk) */
+	struct held *h = held_root(src);
+	OK(h != NULL);
+	struct stat st;
+	OK(stat("/", &st) == 0 && held_find(h, &st) != NULL);
+	OK(stat(root, &st) == 0 && held_find(h, &st) != NULL);
+	OK(stat(src, &st) == 0 && held_find(h, &st) == h);
+	OK(stat(ext, &st) == 0 && held_find(h, &st) == NULL);
+	held_free(h);
+	OK(held_root(p) == NULL); /* the pipe: not a folder */
+	t_rmtree(src);
 }
 
 static void test_stale_staging(void)
@@ -553,6 +661,7 @@ void test_output(void)
 	test_write_failure();
 	test_parts();
 	test_remove_tree();
+	test_copy_links();
 	t_rmtree(root);
 	free(root);
 	root = NULL;

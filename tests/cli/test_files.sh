@@ -1,0 +1,194 @@
+# test_files.sh: what is not a plain file, wherever folio reads or copies
+# one: named pipes (which never end, and whose open waits for a writer),
+# sockets, devices, folders with a file's name, links to nothing, circles
+# of links, and links to a folder that holds them (static/up -> ..), which
+# would be copied without end. Each build must end within seconds: with an
+# error where folio reads a file (folio.yml, content, data, templates, an
+# image or a model it looks at), with a warning and the entry skipped where
+# it copies a tree (static/, bundles). folio serve watches such a tree
+# without following those links either.
+. "$(dirname "$0")/lib.sh"
+ws=${WAIT_SCALE:-1} # valgrind's runs wait longer
+
+SITE=$TMP/site
+cp -r tests/sites/bundle/site "$SITE"
+mkdir -p "$SITE/static" "$SITE/data" "$SITE/templates" "$SITE/content/pages" "$SITE/content/series"
+echo "css" >"$SITE/static/extra.css"
+NOT_FILE="not a regular file (a named pipe, a socket or a device: folio reads only files)"
+
+# build_in SECONDS: folio build of SITE into TMP/public, stopped after SECONDS
+# (exit 124: it hung)
+build_in() {
+	timeout "$1" "$FOLIO" build "$SITE" -o "$TMP/public" >"$TMP/build.out" 2>"$TMP/build.err"
+	rc=$?
+	out=$(cat "$TMP/build.out")
+	err=$(cat "$TMP/build.err")
+}
+
+# socket PATH: a Unix socket bound at PATH, left behind by its process
+socket() {
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$1"
+}
+
+run build "$SITE" -o "$TMP/public"
+check "the site builds as it is" test "$rc" -eq 0
+
+# refused PATH WHAT: with PATH made as WHAT (pipe, socket, zero, folder),
+# the build ends at once with exit 1 and "REL: error: cannot read: ..."
+refused() {
+	p=$1 what=$2
+	rel=${p#"$SITE"/}
+	case $what in
+	pipe) mkfifo "$p" ;;
+	socket) socket "$p" ;;
+	zero) ln -s /dev/zero "$p" ;;
+	folder) mkdir "$p" ;;
+	esac
+	build_in $((20 * ws))
+	check "$rel as a $what: the build ends (no hang)" test "$rc" -ne 124
+	check "$rel as a $what: exit 1" test "$rc" -eq 1
+	if [ "$what" = folder ]; then
+		check "$rel as a $what: says why" contains "$err" "$rel: error: cannot read: Is a directory"
+	else
+		check "$rel as a $what: says why" contains "$err" "$rel: error: cannot read: $NOT_FILE"
+	fi
+	check "$rel as a $what: the last site stays" test -f "$TMP/public/index.html"
+	rm -rf "$p"
+}
+
+refused "$SITE/content/posts/pipe.md" pipe
+refused "$SITE/content/posts/socket.md" socket
+refused "$SITE/content/posts/zero.md" zero
+refused "$SITE/content/pages/pipe.md" pipe
+refused "$SITE/content/pages/folder.md" folder
+refused "$SITE/content/series/pipe.md" pipe
+refused "$SITE/data/pipe.yml" pipe
+refused "$SITE/templates/post.html" pipe
+refused "$SITE/templates/zero.html" zero
+
+# folio.yml: the message names the path it read
+mv "$SITE/folio.yml" "$TMP/folio.yml"
+mkfifo "$SITE/folio.yml"
+build_in $((20 * ws))
+check "folio.yml as a pipe: the build ends" test "$rc" -ne 124
+check "folio.yml as a pipe: exit 1" test "$rc" -eq 1
+check "folio.yml as a pipe: says why" contains "$err" "folio.yml: error: cannot read $SITE/folio.yml: $NOT_FILE"
+rm "$SITE/folio.yml"
+mv "$TMP/folio.yml" "$SITE/folio.yml"
+
+# images and a 3D model that are not files: errors at their place; a
+# missing one is still "not found"
+F=$SITE/content/posts/figures
+mkdir -p "$F"
+mkfifo "$F/pipe.png" "$F/pipe.glb" "$SITE/static/pipe.svg"
+mkdir "$F/folder.png"
+cat >"$F/index.md" <<'EOF'
+---
+title: "Figures"
+date: 2026-02-11
+---
+![a pipe](pipe.png)
+
+![a folder](folder.png)
+
+![a pipe in static](/pipe.svg)
+
+![gone](gone.png)
+
+:::model3d{src="pipe.glb"}
+:::
+EOF
+build_in $((20 * ws))
+check "images that are not files: the build ends" test "$rc" -ne 124
+check "images that are not files: exit 1" test "$rc" -eq 1
+check "a pipe as an image: an error at the image" contains "$err" "content/posts/figures/index.md:5:11: error: image 'pipe.png' cannot be read: $NOT_FILE"
+check "a folder as an image: an error at the image" contains "$err" "content/posts/figures/index.md:7:13: error: image 'folder.png' cannot be read: Is a directory"
+check "a pipe in static/ as an image: an error at the image" contains "$err" "content/posts/figures/index.md:9:21: error: image '/pipe.svg' cannot be read: $NOT_FILE"
+check "a missing image is not found" contains "$err" "content/posts/figures/index.md:11:9: error: image 'gone.png' not found (looked beside the post)"
+check "a pipe as a model: an error at the directive" contains "$err" "content/posts/figures/index.md:13:12: error: :::model3d src 'pipe.glb' cannot be read: $NOT_FILE"
+rm -rf "$F" "$SITE/static/pipe.svg"
+
+# copied trees: what is not a file or cannot be followed is skipped with a
+# warning, and the build goes on; links to files and to folders elsewhere
+# are followed
+mkdir -p "$TMP/elsewhere/fonts" "$SITE/static/m" "$SITE/static/n"
+echo "font" >"$TMP/elsewhere/fonts/a.woff2"
+echo "m" >"$SITE/static/m/m.txt"
+echo "n" >"$SITE/static/n/n.txt"
+ln -s .. "$SITE/static/up"
+ln -s "$TMP" "$SITE/static/holder" # not /: a regression would copy the disk
+ln -s . "$SITE/static/here"
+ln -s self "$SITE/static/self"
+ln -s nowhere "$SITE/static/dangling"
+ln -s ../n "$SITE/static/m/to-n"
+ln -s ../m "$SITE/static/n/to-m"
+ln -s "$TMP/elsewhere/fonts" "$SITE/static/fonts"
+ln -s extra.css "$SITE/static/same.css"
+mkfifo "$SITE/static/pipe"
+socket "$SITE/static/socket"
+B=$SITE/content/posts/measuring-bandwidth
+ln -s ../.. "$B/data/up" # in a bundle, to the posts
+rm -rf "$TMP/public"
+build_in $((20 * ws))
+check "links in static/: the build ends" test "$rc" -ne 124
+check "links in static/: the build succeeds" test "$rc" -eq 0
+holds="a folder that holds it: copying it would never end; not copied (link to a folder outside it)"
+check "a link to the site: a warning" contains "$err" "$SITE/static/up: warning: a link to '$(cd "$SITE" && pwd -P)', $holds"
+check "a link to a folder above the site: a warning" contains "$err" "$SITE/static/holder: warning: a link to '$(cd "$TMP" && pwd -P)', $holds"
+check "a link to static/ itself: a warning" contains "$err" "$SITE/static/here: warning: a link to '$SITE/static', $holds"
+check "two folders linked to each other: a warning" contains "$err" "$SITE/static/m/to-n/to-m: warning: a link to '$SITE/static/m', $holds"
+check "a link to its bundle's posts: a warning" contains "$err" "$B/data/up: warning: a link to '$(cd "$SITE/content/posts" && pwd -P)', $holds"
+check "a circle of links: a warning" contains "$err" "$SITE/static/self: warning: a link in a circle of links, which leads to no file; not copied"
+check "a link to nothing: a warning" contains "$err" "$SITE/static/dangling: warning: a link to nothing: what it points to does not exist; not copied"
+check "a named pipe: a warning" contains "$err" "$SITE/static/pipe: warning: $NOT_FILE; not copied"
+check "a socket: a warning" contains "$err" "$SITE/static/socket: warning: $NOT_FILE; not copied"
+check "nothing else is said" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
+check "the build says it had warnings" contains "$out" "with warnings"
+check "a linked file is copied" test "$(cat "$TMP/public/same.css" 2>/dev/null)" = css
+check "a linked folder elsewhere is copied" test "$(cat "$TMP/public/fonts/a.woff2" 2>/dev/null)" = font
+check "a linked sibling is copied once" test "$(cat "$TMP/public/m/to-n/n.txt" 2>/dev/null)" = n
+check "what loops is not copied" test ! -e "$TMP/public/up" -a ! -e "$TMP/public/holder" -a ! -e "$TMP/public/here" -a ! -e "$TMP/public/m/to-n/to-m"
+check "the bundle's files are still copied" test -f "$TMP/public/posts/measuring-bandwidth/data/runs.csv"
+check "and nothing of its link" test ! -e "$TMP/public/posts/measuring-bandwidth/data/up"
+n=$(find "$TMP/public" | wc -l)
+check "the output is the site, not the disk ($n entries)" test "$n" -lt 200
+build_in $((20 * ws))
+check "a second build, from the cache: the same warnings" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
+
+# folio serve: it watches the site without following the links to the
+# folders that hold it, and serves what the build copied
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+spid=""
+trap 'stop_serve; rm -rf "$TMP"' EXIT
+TMPDIR=$TMP "$FOLIO" serve "$SITE" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+spid=$!
+up=0
+for _ in $(seq 1 $((100 * ws))); do
+	if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/fonts/a.woff2"; then
+		up=1
+		break
+	fi
+	sleep 0.1
+done
+check "serve: it starts and answers" test "$up" -eq 1
+r=$(curl -s "http://127.0.0.1:$port/fonts/a.woff2")
+check "serve: the linked folder is served" test "$r" = font
+watches=0
+for f in /proc/"$spid"/fdinfo/*; do
+	k=$(grep -c '^inotify' "$f" 2>/dev/null)
+	[ "${k:-0}" -gt "$watches" ] && watches=$k
+done
+out=$watches
+check "serve: it watches the site's folders, not the disk ($watches)" test "$watches" -gt 0 -a "$watches" -lt 40
+echo "changed" >"$TMP/elsewhere/fonts/a.woff2"
+got=""
+for _ in $(seq 1 $((100 * ws))); do
+	got=$(curl -s --max-time 1 "http://127.0.0.1:$port/fonts/a.woff2")
+	[ "$got" = changed ] && break
+	sleep 0.1
+done
+check "serve: a change in a linked folder is rebuilt" test "$got" = changed
+stop_serve
+spid=""
+
+finish
