@@ -364,7 +364,7 @@ struct md_cache *md_cache_open(const char *path)
 {
 	struct md_cache *c = md_cache_new();
 	c->path = xstrndup(path, strlen(path));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path); /* a named pipe would wait for a writer */
 	struct stat st;
 	if (fd < 0)
 		return c;

@@ -5,13 +5,15 @@
 # would be copied without end. Each build must end within seconds: with an
 # error where folio reads a file (folio.yml, content, data, templates, an
 # image or a model it looks at), with a warning and the entry skipped where
-# it copies a tree (static/, bundles). folio serve watches such a tree
-# without following those links either.
+# it copies a tree (static/, bundles). folio's own cache files are read
+# as missing. folio serve watches such a tree without following those
+# links either.
 . "$(dirname "$0")/lib.sh"
 ws=${WAIT_SCALE:-1} # valgrind's runs wait longer
 
 SITE=$TMP/site
 cp -r tests/sites/bundle/site "$SITE"
+rm -rf "$SITE/.folio-cache" "$SITE/public" # of other tests' builds
 mkdir -p "$SITE/static" "$SITE/data" "$SITE/templates" "$SITE/content/pages" "$SITE/content/series"
 echo "css" >"$SITE/static/extra.css"
 NOT_FILE="not a regular file (a named pipe, a socket or a device: folio reads only files)"
@@ -154,6 +156,21 @@ n=$(find "$TMP/public" | wc -l)
 check "the output is the site, not the disk ($n entries)" test "$n" -lt 200
 build_in $((20 * ws))
 check "a second build, from the cache: the same warnings" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
+
+# folio's own cache files as named pipes: read as missing, and replaced
+n=0
+for f in "$SITE"/.folio-cache/* "$SITE"/.folio-cache/math/*; do
+	[ -f "$f" ] || continue
+	rm "$f"
+	mkfifo "$f"
+	n=$((n + 1))
+done
+check "the cache has files ($n)" test "$n" -ge 3
+build_in $((20 * ws))
+check "a cache of named pipes: the build ends" test "$rc" -ne 124
+check "a cache of named pipes: the build succeeds" test "$rc" -eq 0
+left=$(find "$SITE/.folio-cache" -type p | wc -l)
+check "the cache files are files again ($left pipes left)" test "$left" -eq 0
 
 # folio serve: it watches the site without following the links to the
 # folders that hold it, and serves what the build copied
