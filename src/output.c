@@ -890,8 +890,12 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 		if (skip_name(de->d_name, skip_md))
 			continue;
 		char s[PATH_MAX], r[PATH_MAX];
-		snprintf(s, sizeof s, "%s/%s", src, de->d_name);
-		snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+		if (snprintf(s, sizeof s, "%s/%s", src, de->d_name) >= (int)sizeof s ||
+		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int)sizeof r) {
+			out_warning(c->d, src, "'%s' is not copied: its path would be longer than %d bytes", de->d_name,
+				    PATH_MAX - 1);
+			continue;
+		}
 		struct stat st;
 		if (stat(s, &st) != 0) {
 			not_there(c->d, s, errno);

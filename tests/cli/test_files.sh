@@ -157,6 +157,23 @@ check "the output is the site, not the disk ($n entries)" test "$n" -lt 200
 build_in $((20 * ws))
 check "a second build, from the cache: the same warnings" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
 
+# a tree deeper than a path can name: the entry past the limit is skipped
+# with a warning, never copied to a cut path
+rm -rf "$TMP/public"
+python3 -c '
+import os, sys
+os.chdir(sys.argv[1])
+for i in range(250):
+    os.mkdir("d%018d" % i)
+    os.chdir("d%018d" % i)
+open("leaf.txt", "w").write("leaf")
+' "$SITE/static"
+build_in $((20 * ws))
+check "a deep tree: the build succeeds" test "$rc" -eq 0
+check "a deep tree: one warning, at the entry past the limit" test "$(printf '%s\n' "$err" | grep -c "/d0*[0-9]*: warning: 'd0*[0-9]*' is not copied: its path would be longer than 4095 bytes$")" -eq 1
+check "a deep tree: nothing at a cut path" test "$(find "$TMP/public" -name 'd*' | wc -l)" -le 204
+rm -rf "$SITE/static/d000000000000000000"
+
 # folio's own cache files as named pipes: read as missing, and replaced
 n=0
 for f in "$SITE"/.folio-cache/* "$SITE"/.folio-cache/math/*; do
