@@ -40,6 +40,33 @@ stop_serve() {
 	fi
 }
 
+# free_port: a loopback port that nothing listens on now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# serve_start SITE [TMPDIR]: folio serve of SITE on a free loopback port,
+# in the background: sets $port, $url and $spid; its output goes to
+# $TMP/serve.out and $TMP/serve.err, its scratch folders to TMPDIR
+# (default $TMP). serve_wait: then sets up=1 once it answers (within 10 s,
+# times WAIT_SCALE), else up=0.
+serve_start() {
+	port=$(free_port)
+	url=http://127.0.0.1:$port
+	TMPDIR=${2:-$TMP} "$FOLIO" serve "$1" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+	spid=$!
+}
+serve_wait() {
+	up=0
+	for _ in $(seq 1 $((100 * ${WAIT_SCALE:-1}))); do
+		if curl -s -o /dev/null --max-time 1 "$url/"; then
+			up=1
+			return
+		fi
+		sleep 0.1
+	done
+}
+
 contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 
 finish() {

@@ -59,11 +59,6 @@ if [ "$rc" -ne 0 ]; then
 	exit 1
 fi
 
-# free_port: a loopback port nothing listens on now.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
 # serving PORT: whether the server answers on PORT (within 10 seconds).
 serving() {
 	python3 - "$1" <<'EOF'

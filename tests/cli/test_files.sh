@@ -191,21 +191,11 @@ check "the cache files are files again ($left pipes left)" test "$left" -eq 0
 
 # folio serve: it watches the site without following the links to the
 # folders that hold it, and serves what the build copied
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-spid=""
 trap 'stop_serve; rm -rf "$TMP"' EXIT
-TMPDIR=$TMP "$FOLIO" serve "$SITE" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
-spid=$!
-up=0
-for _ in $(seq 1 $((100 * ws))); do
-	if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/fonts/a.woff2"; then
-		up=1
-		break
-	fi
-	sleep 0.1
-done
+serve_start "$SITE"
+serve_wait
 check "serve: it starts and answers" test "$up" -eq 1
-r=$(curl -s "http://127.0.0.1:$port/fonts/a.woff2")
+r=$(curl -s "$url/fonts/a.woff2")
 check "serve: the linked folder is served" test "$r" = font
 watches=0
 for f in /proc/"$spid"/fdinfo/*; do
@@ -217,7 +207,7 @@ check "serve: it watches the site's folders, not the disk ($watches)" test "$wat
 echo "changed" >"$TMP/elsewhere/fonts/a.woff2"
 got=""
 for _ in $(seq 1 $((100 * ws))); do
-	got=$(curl -s --max-time 1 "http://127.0.0.1:$port/fonts/a.woff2")
+	got=$(curl -s --max-time 1 "$url/fonts/a.woff2")
 	[ "$got" = changed ] && break
 	sleep 0.1
 done

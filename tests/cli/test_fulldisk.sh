@@ -136,7 +136,7 @@ if [ "$mounted" = 1 ] && command -v curl >/dev/null 2>&1 && command -v python3 >
 	post=$SITE/content/posts/gpu-memory-hierarchy.md
 	[ -f "$post" ] || post=$(find "$SITE/content/posts" -name '*.md' | sort | head -1)
 	slug=$(basename "$post" .md)
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	port=$(free_port)
 	url=http://127.0.0.1:$port
 	TMPDIR=$DISK "$FOLIO" serve "$SITE" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 	spid=$!

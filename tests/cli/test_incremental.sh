@@ -20,10 +20,8 @@ trap 'exit 1' INT TERM
 site=$TMP/site
 cp -r examples/techblog "$site"
 rm -rf "$site/public" "$site/.folio-cache"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir "$TMP/tmp"
-TMPDIR=$TMP/tmp "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
-spid=$!
+serve_start "$site" "$TMP/tmp"
 
 # builds: how many builds the server has finished (good or bad)
 builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
@@ -136,7 +134,7 @@ mkdir "$TMP/site2"
 cp "$TMP/site2.yml" "$TMP/site2/folio.yml"
 cp -r "$site/data" "$site/static" "$site/templates" "$TMP/site2/"
 ln -s "$TMP/linked/content" "$TMP/site2/content"
-port2=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port2=$(free_port)
 TMPDIR=$TMP/tmp2 "$FOLIO" serve "$TMP/site2" --port "$port2" >/dev/null 2>"$TMP/serve2.err" &
 spid=$!
 for _ in $(seq 1 $((200 * ws))); do

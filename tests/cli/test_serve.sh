@@ -35,18 +35,8 @@ check "help serve" contains "$out" "usage: folio serve"
 "$FOLIO" new site "$TMP/site" >/dev/null
 site=$TMP/site
 post=$site/content/posts/why-this-blog.md
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-url=http://127.0.0.1:$port
-TMPDIR=$TMP "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
-spid=$!
-up=0
-for _ in $(seq 1 $((100 * ws))); do
-	if curl -s -o /dev/null --max-time 1 "$url/"; then
-		up=1
-		break
-	fi
-	sleep 0.1
-done
+serve_start "$site"
+serve_wait
 out=$(cat "$TMP/serve.out")
 err=$(cat "$TMP/serve.err")
 check "the server answers" test "$up" -eq 1

@@ -32,19 +32,9 @@ site=$TMP/site
 cp -r examples/techblog "$site"
 rm -rf "$site/public" "$site/.folio-cache"
 post=gpu-systems-05-coalescing-shared-memory-and-reduction-patterns
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-url=http://127.0.0.1:$port
 mkdir "$TMP/tmp"
-TMPDIR=$TMP/tmp "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
-spid=$!
-up=0
-for _ in $(seq 1 $((100 * ws))); do
-	if curl -s -o /dev/null --max-time 1 "$url/"; then
-		up=1
-		break
-	fi
-	sleep 0.1
-done
+serve_start "$site" "$TMP/tmp"
+serve_wait
 out=""
 err=$(cat "$TMP/serve.err")
 check "the server answers" test "$up" -eq 1

@@ -42,10 +42,8 @@ cp -r examples/techblog "$site"
 rm -rf "$site/public" "$site/.folio-cache"
 post=$site/content/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns.md
 [ -f "$post" ] || post=$(ls "$site"/content/posts/*.md | head -n 1)
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir "$TMP/tmp"
-TMPDIR=$TMP/tmp "$FOLIO" serve "$site" --port "$port" >"$TMP/serve.out" 2>"$TMP/serve.err" &
-spid=$!
+serve_start "$site" "$TMP/tmp"
 
 # The edits, from one python3 process (a process per edit and per poll
 # would be most of the time): each rewrites the post whole, then waits
