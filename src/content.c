@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *difficulty_name(int d)
 {
@@ -763,6 +764,64 @@ int content_failed(const struct content *c, struct str slug)
 	return 0;
 }
 
+/* The folders of a site (folio-site(5), THE SITE FOLDER), and what a
+ * build without them leaves out. */
+static const struct {
+	const char *rel, *what;
+} site_folders[] = {
+	{"content", "posts, series and pages"}, {"content/posts", "posts"}, {"content/series", "series"},
+	{"content/pages", "pages"},             {"data", "data files"},     {"static", "static files"},
+	{"templates", "templates"},
+};
+
+/* check_folders: a folder of the site that is missing is an empty one,
+ * but one that is there and cannot be read is an error: a link to
+ * nothing (a drive not mounted), a file of that name, a folder folio may
+ * not read. Built without it, the site would lose its pages or files and
+ * replace the one that had them. Returns the number of errors; the
+ * files that can be read are still read, so that all errors show. */
+static int check_folders(struct diag *d, const char *site_dir)
+{
+	int errors = 0;
+	for (size_t i = 0; i < sizeof site_folders / sizeof *site_folders; i++) {
+		const char *rel = site_folders[i].rel, *what = site_folders[i].what;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", site_dir, rel);
+		struct stat ls, st;
+		if (lstat(path, &ls) != 0)
+			continue; /* missing: empty */
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		if (stat(path, &st) != 0) {
+			int err = errno;
+			char to[4096];
+			ssize_t n = readlink(path, to, sizeof to - 1);
+			to[n > 0 ? n : 0] = '\0';
+			if (err == ELOOP)
+				diag_error(d, &loc, "a link in a circle of links: the build would leave out the site's %s "
+					   "(make it a link to a folder, or remove it)", what);
+			else
+				diag_error(d, &loc, "a link to '%s', which does not exist: the build would leave out the "
+					   "site's %s (restore or mount what it points to, or remove the link)", to, what);
+			errors++;
+		} else if (!S_ISDIR(st.st_mode)) {
+			diag_error(d, &loc, "not a folder: the build would leave out the site's %s (rename the file)",
+				   what);
+			errors++;
+		} else {
+			DIR *dh = opendir(path);
+			if (!dh) {
+				diag_error(d, &loc, "cannot read the folder: %s", strerror(errno));
+				errors++;
+			} else {
+				closedir(dh);
+			}
+		}
+		if (i == 0 && errors)
+			break; /* content/: its subfolders would say it again */
+	}
+	return errors;
+}
+
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
 	return content_load_cached(a, d, site_dir, cfg, c, NULL, 1);
@@ -782,6 +841,7 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 		}
 		free_later(cc);
 	}
+	check_folders(d, site_dir);
 	struct walk w = {a, d, cfg, c, cc, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);

@@ -78,6 +78,41 @@ check "folio.yml as a pipe: says why" contains "$err" "folio.yml: error: cannot 
 rm "$SITE/folio.yml"
 mv "$TMP/folio.yml" "$SITE/folio.yml"
 
+# the site's folders: one that is missing is empty, but one that is there
+# and cannot be read (a link to a drive not mounted, a file of that name,
+# a circle of links) is an error, and the last site stays
+folder_error() {
+	rel=$1 what=$2 kind=$3 msg=$4
+	mv "$SITE/$rel" "$TMP/moved" 2>/dev/null
+	case $kind in
+	dangling) ln -s "$TMP/not-mounted/$rel" "$SITE/$rel" ;;
+	file) echo "not a folder" >"$SITE/$rel" ;;
+	circle) ln -s "$(basename "$rel")" "$SITE/$rel" ;;
+	esac
+	build_in $((20 * ws))
+	check "$rel as a $kind: exit 1" test "$rc" -eq 1
+	check "$rel as a $kind: says why" contains "$err" "$rel: error: $msg: the build would leave out the site's $what"
+	check "$rel as a $kind: the last site stays" test -f "$TMP/public/index.html" -a -f "$TMP/public/extra.css"
+	rm -f "$SITE/$rel"
+	mv "$TMP/moved" "$SITE/$rel" 2>/dev/null
+}
+for f in "content:posts, series and pages" "content/posts:posts" "content/series:series" "content/pages:pages" \
+	"data:data files" "static:static files" "templates:templates"; do
+	rel=${f%%:*} what=${f#*:}
+	folder_error "$rel" "$what" dangling "a link to '$TMP/not-mounted/$rel', which does not exist"
+	folder_error "$rel" "$what" file "not a folder"
+done
+folder_error static "static files" circle "a link in a circle of links"
+check "content/ as a link to nothing: one error, not one for each of its folders" test "$(
+	mv "$SITE/content" "$TMP/moved"
+	ln -s "$TMP/nowhere" "$SITE/content"
+	"$FOLIO" build "$SITE" -o "$TMP/public" 2>&1 | grep -c 'error:'
+	rm "$SITE/content"
+	mv "$TMP/moved" "$SITE/content"
+)" -eq 1
+run build "$SITE" -o "$TMP/public"
+check "the site builds again" test "$rc" -eq 0
+
 # images and a 3D model that are not files: errors at their place; a
 # missing one is still "not found"
 F=$SITE/content/posts/figures

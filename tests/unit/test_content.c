@@ -447,6 +447,35 @@ static void test_data_errors(void)
 		STR_EQ(sv(c.data[0].name), "ok");
 }
 
+/* test_folder_errors: a missing folder is an empty one; one that is there
+ * but cannot be read (a link to nothing, a file of that name) is an
+ * error, and the rest is still read */
+static void test_folder_errors(void)
+{
+	reset_site();
+	t_write(site, "content/posts/a.md", "---\ntitle: A\ndate: 2026-01-01\n---\nx\n");
+	INT_EQ(load(), 0); /* no series, pages, data, static or templates */
+	STR_EQ(t_msgs(&cap), "");
+	char p[700];
+	snprintf(p, sizeof p, "%s/static", site);
+	OK(symlink("/nonexistent/folio/static", p) == 0);
+	snprintf(p, sizeof p, "%s/data", site);
+	FILE *f = fopen(p, "w");
+	OK(f != NULL);
+	if (f)
+		fclose(f);
+	snprintf(p, sizeof p, "%s/content/pages", site);
+	OK(symlink("pages", p) == 0);
+	INT_EQ(load(), 3);
+	STR_EQ(t_msgs(&cap),
+	       "content/pages: error: a link in a circle of links: the build would leave out the site's pages (make it "
+	       "a link to a folder, or remove it)\n"
+	       "data: error: not a folder: the build would leave out the site's data files (rename the file)\n"
+	       "static: error: a link to '/nonexistent/folio/static', which does not exist: the build would leave out "
+	       "the site's static files (restore or mount what it points to, or remove the link)");
+	INT_EQ(c.nposts, 1); /* still read */
+}
+
 /* ---- reading on several threads ---- */
 
 /* threads_load: the site read on `jobs` threads, into a new arena (*a);
@@ -848,6 +877,7 @@ void test_content(void)
 	test_post_errors();
 	test_series_and_pages();
 	test_data_errors();
+	test_folder_errors();
 	test_threads();
 	test_cache();
 	t_rmtree(site);
