@@ -210,8 +210,8 @@ static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct
 		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
 				(int64_t)sb.st_ino};
 		XXH3_64bits_update(h, f, sizeof f);
-		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb)) {
-			struct held here = {sb.st_dev, sb.st_ino, p, up};
+		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN)) {
+			struct held here = {sb.st_dev, sb.st_ino, p, up, 0};
 			stamp_tree(h, p, depth + 1, &here);
 		}
 	}

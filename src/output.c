@@ -821,44 +821,62 @@ struct held *held_root(const char *dir)
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return NULL;
-	char *real = realpath(dir, NULL);
-	size_t len = real ? strlen(real) : 0, depth = 2;
-	for (size_t i = 0; i < len; i++)
-		depth += real[i] == '/';
-	struct held *v = xcalloc(depth, sizeof *v);
-	v[0] = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL};
-	/* then "/" and each folder down to dir's parent, each linked to the
-	 * one that holds it; dir itself is linked to the last */
-	size_t n = 1;
-	for (size_t end = 0; end < len; end++) {
+	struct held *h = xmalloc(sizeof *h);
+	*h = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL, 1};
+	return h;
+}
+
+/* held_expand: the folders that hold the walk's root h on the disk, "/"
+ * last, linked above it: a realpath and a stat for each, so only once a
+ * link to a folder shows up, which most trees never have. */
+static void held_expand(struct held *h)
+{
+	h->pending = 0;
+	char *real = realpath(h->path, NULL);
+	if (!real)
+		return;
+	size_t len = strlen(real);
+	struct held *up = NULL;
+	for (size_t end = 0; end < len; end++) { /* "/", then each folder down to the root's parent */
 		if (end && real[end] != '/')
 			continue;
 		char *prefix = xstrndup(real, end ? end : 1);
 		struct stat a;
-		if (stat(prefix, &a) == 0 && n < depth) {
-			v[n] = (struct held){a.st_dev, a.st_ino, prefix, n > 1 ? &v[n - 1] : NULL};
-			v[0].up = &v[n++];
-		} else {
+		if (stat(prefix, &a) != 0) {
 			free(prefix);
+			continue;
 		}
+		struct held *n = xmalloc(sizeof *n);
+		*n = (struct held){a.st_dev, a.st_ino, prefix, up, 0};
+		up = n;
 	}
+	h->up = up;
 	free(real);
-	return v;
 }
 
-const struct held *held_find(const struct held *h, const struct stat *st)
+const struct held *held_find(const struct held *h, const struct stat *st, int link)
 {
-	while (h && !(h->dev == st->st_dev && h->ino == st->st_ino))
-		h = h->up;
-	return h;
+	for (; h; h = h->up) {
+		if (h->dev == st->st_dev && h->ino == st->st_ino)
+			return h;
+		if (h->pending && link)
+			held_expand((struct held *)h); /* the root, which held_root allocated */
+	}
+	return NULL;
 }
 
 void held_free(struct held *h)
 {
 	if (!h)
 		return;
-	for (const struct held *p = h; p; p = p->up)
+	const struct held *p = h->up;
+	while (p) {
+		const struct held *next = p->up;
 		free((char *)p->path);
+		free((struct held *)p);
+		p = next;
+	}
+	free((char *)h->path);
 	free(h);
 }
 
@@ -902,7 +920,7 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			const struct held *h = held_find(up, &st);
+			const struct held *h = held_find(up, &st, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN);
 			if (h) {
 				out_warning(c->d, s,
 					     "a link to '%s', a folder that holds it: copying it would never end; not copied "
@@ -910,7 +928,7 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 					     h->path);
 				continue;
 			}
-			struct held here = {st.st_dev, st.st_ino, s, up};
+			struct held here = {st.st_dev, st.st_ino, s, up, 0};
 			long k = copy_rec(c, s, r, 0, &here);
 			if (k < 0) {
 				closedir(dh);

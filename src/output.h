@@ -50,13 +50,17 @@ struct held {
 	ino_t ino;
 	const char *path;
 	const struct held *up;
+	int pending; /* the walk's root, whose folders on the disk are not looked up yet */
 };
-/* held_root: the chain for a walk of dir: dir, then the folders that
- * hold it on the disk, up to "/". NULL if dir is not a folder. Free with
- * held_free. */
+/* held_root: the chain for a walk of dir, dir alone until held_find
+ * needs the folders that hold it on the disk, up to "/". NULL if dir is
+ * not a folder. Free with held_free. */
 struct held *held_root(const char *dir);
-/* held_find: the folder of the chain h that st is, or NULL. */
-const struct held *held_find(const struct held *h, const struct stat *st);
+/* held_find: the folder of the chain h that st is, or NULL. With link
+ * (st is what a link, or an entry of unknown type, leads to), the
+ * folders above the walk's root are looked at too: only a link can lead
+ * there. */
+const struct held *held_find(const struct held *h, const struct stat *st, int link);
 void held_free(struct held *h);
 
 /* output_copy_tree: copies every file below src_dir to rel_dir ("" for the

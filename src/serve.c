@@ -664,8 +664,9 @@ static void watch_tree_at(struct watches *w, const char *dir, int depth, const s
 		if (!strcmp(dir, w->site) && !strcmp(e->d_name, "public"))
 			continue;
 		struct stat sb;
-		if (stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) && !held_find(up, &sb)) {
-			struct held here = {sb.st_dev, sb.st_ino, sub, up};
+		if (stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    !held_find(up, &sb, e->d_type == DT_LNK || e->d_type == DT_UNKNOWN)) {
+			struct held here = {sb.st_dev, sb.st_ino, sub, up, 0};
 			watch_tree_at(w, sub, depth + 1, &here);
 		}
 	}
