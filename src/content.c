@@ -782,9 +782,12 @@ static const struct {
  * files that can be read are still read, so that all errors show. */
 static int check_folders(struct diag *d, const char *site_dir)
 {
-	int errors = 0;
+	int errors = 0, content_bad = 0;
 	for (size_t i = 0; i < sizeof site_folders / sizeof *site_folders; i++) {
 		const char *rel = site_folders[i].rel, *what = site_folders[i].what;
+		if (content_bad && !strncmp(rel, "content/", 8))
+			continue; /* content/ said it for them */
+		int before = errors;
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", site_dir, rel);
 		struct stat ls, st;
@@ -816,8 +819,8 @@ static int check_folders(struct diag *d, const char *site_dir)
 				closedir(dh);
 			}
 		}
-		if (i == 0 && errors)
-			break; /* content/: its subfolders would say it again */
+		if (i == 0)
+			content_bad = errors > before;
 	}
 	return errors;
 }

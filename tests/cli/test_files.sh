@@ -103,13 +103,16 @@ for f in "content:posts, series and pages" "content/posts:posts" "content/series
 	folder_error "$rel" "$what" file "not a folder"
 done
 folder_error static "static files" circle "a link in a circle of links"
-check "content/ as a link to nothing: one error, not one for each of its folders" test "$(
+check "content/ as a link to nothing, and static/: one error each, none for content's folders" test "$(
 	mv "$SITE/content" "$TMP/moved"
+	mv "$SITE/static" "$TMP/moved-static"
 	ln -s "$TMP/nowhere" "$SITE/content"
+	ln -s "$TMP/nowhere" "$SITE/static"
 	"$FOLIO" build "$SITE" -o "$TMP/public" 2>&1 | grep -c 'error:'
-	rm "$SITE/content"
+	rm "$SITE/content" "$SITE/static"
 	mv "$TMP/moved" "$SITE/content"
-)" -eq 1
+	mv "$TMP/moved-static" "$SITE/static"
+)" -eq 2
 run build "$SITE" -o "$TMP/public"
 check "the site builds again" test "$rc" -eq 0
 
