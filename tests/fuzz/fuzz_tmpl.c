@@ -193,17 +193,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 * put back, they give the same bytes and the same errors */
 			buf_reset(&split);
 			int e2 = tmpl_render_pieces(env, tmpl_env_name(env, i), &vars, &split, &pieces, scratch, &d);
+			/* a page may be all pieces: split then holds no bytes,
+			 * and no buffer (NULL, which no offset may be added to) */
+			const char *sp = split.p ? split.p : "";
 			size_t from = 0;
 			buf_reset(&whole);
 			for (size_t k = 0; k < pieces.n; k++) {
 				if (pieces.v[k].at < from || pieces.v[k].at > split.len)
 					abort();
-				buf_append(&whole, split.p + from, pieces.v[k].at - from);
+				buf_append(&whole, sp + from, pieces.v[k].at - from);
 				buf_append(&whole, pieces.v[k].s.p, pieces.v[k].s.len);
 				from = pieces.v[k].at;
 			}
-			buf_append(&whole, split.p ? split.p + from : "", split.len - from);
-			if (e != e2 || (!e && (whole.len != out.len || memcmp(whole.p, out.p ? out.p : "", out.len))))
+			buf_append(&whole, sp + from, split.len - from);
+			if (e != e2 ||
+			    (!e && (whole.len != out.len || memcmp(whole.p ? whole.p : "", out.p ? out.p : "", out.len))))
 				abort();
 			if (whole.len > (1u << 20))
 				abort();
