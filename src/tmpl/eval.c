@@ -487,16 +487,29 @@ static int arith(struct render *r, const struct expr *e, enum op op, const struc
 		return 0;
 	}
 	if (op == OP_MUL && a->kind == TV_STR && b->kind == TV_INT) {
-		if (b->u.i > 0 && a->u.s.len && (uint64_t)b->u.i > r->env->max_output / a->u.s.len) {
+		/* the count is not bounded by the cap when nothing is repeated:
+		 * "" * 10000000000 is "" at once, not ten billion empty copies */
+		size_t len = a->u.s.len;
+		if (b->u.i <= 0 || !len) {
+			*out = tv_str(STR_LIT(""));
+			out->safe = a->safe;
+			return 0;
+		}
+		if ((uint64_t)b->u.i > r->env->max_output / len) {
 			expr_error(r, e, "string repeated into more than %zu bytes", r->env->max_output);
 			return -1;
 		}
-		struct buf buf;
-		buf_init(&buf);
-		for (int64_t i = 0; i < b->u.i; i++)
-			buf_put_str(&buf, a->u.s);
-		*out = tv_str((struct str){arena_strndup(r->a, buf.p ? buf.p : "", buf.len), buf.len});
-		buf_fini(&buf);
+		/* one copy, then the copies made so far copied after them */
+		size_t total = len * (size_t)b->u.i;
+		char *p = arena_alloc(r->a, total + 1);
+		memcpy(p, a->u.s.p, len);
+		for (size_t have = len; have < total;) {
+			size_t k = have < total - have ? have : total - have;
+			memcpy(p + have, p, k);
+			have += k;
+		}
+		*out = tv_str((struct str){p, total});
+		out->safe = a->safe;
 		return 0;
 	}
 	if (!tval_is_number(a) || !tval_is_number(b)) {

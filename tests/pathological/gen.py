@@ -339,6 +339,10 @@ site("output-1gb-nested", "error",
 site("output-1gb-repeat", "error",
      tmpl_site(lambda s: {"post.html": '{{ "0123456789" * 100000000 }}'}), "more than 67108864",
      "a string repeated to 1 GB")
+site("repeat-empty", "render",
+     tmpl_site(lambda s: {"post.html": '<!doctype html><html><body>[{{ "" * 9223372036854775807 }}]'
+                                       '</body></html>\n'}), None,
+     "the empty string repeated 2^63 - 1 times")
 site("output-doubling", "error",
      tmpl_site(lambda s: {"post.html": '{% set ns = namespace(s="ab") %}{% for i in range(40) %}'
                                        '{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}'}), "longer than",
