@@ -188,6 +188,24 @@ static void put_escaped(struct buf *b, const char *s, size_t n, int apos)
 	buf_append(b, s + start, n - start);
 }
 
+size_t html_escaped_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = n;
+	for (size_t i = 0; i < n; i++) {
+		if (!(ESC[u[i]] & 3))
+			continue;
+		switch (s[i]) {
+		case '&': len += 4; break;
+		case '<':
+		case '>': len += 3; break;
+		case '"': len += 5; break;
+		default: len += 4; break; /* &#39; */
+		}
+	}
+	return len;
+}
+
 void buf_put_html(struct buf *b, const char *s, size_t n)
 {
 	put_escaped(b, s, n, 1);

@@ -42,6 +42,8 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* buf_put_html: appends s with & < > " ' escaped for HTML text and attributes. */
 void buf_put_html(struct buf *b, const char *s, size_t n);
+/* html_escaped_len: how long s is once buf_put_html has escaped it. */
+size_t html_escaped_len(const char *s, size_t n);
 /* buf_put_html_text: the same without ' (as cmark escapes text), for HTML
  * that must match cmark's byte for byte. */
 void buf_put_html_text(struct buf *b, const char *s, size_t n);

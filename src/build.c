@@ -52,10 +52,21 @@ static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struc
 	if (in->kind == TV_STR) { /* a post's content in a feed: no copy first */
 		s = in->u.s;
 	} else {
-		tval_to_text(&t, in, a);
+		if (tval_to_text(&t, in, a, tmpl_call_max_output(c))) {
+			buf_fini(&t);
+			tmpl_call_error(c, "the %s as text is longer than %zu bytes", tval_type_name(in),
+					tmpl_call_max_output(c));
+			return -1;
+		}
 		s = buf_str(&t);
 	}
-	buf_reserve(&b, s.len + s.len / 8);
+	size_t n = html_escaped_len(s.p ? s.p : "", s.len);
+	if (n > tmpl_call_max_output(c)) {
+		buf_fini(&t);
+		tmpl_call_error(c, "the result is longer than %zu bytes", tmpl_call_max_output(c));
+		return -1;
+	}
+	buf_reserve(&b, n);
 	buf_put_html(&b, s.p ? s.p : "", s.len);
 	buf_fini(&t);
 	*out = tv_safe((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});

@@ -122,11 +122,15 @@ int tval_truthy(const struct tval *v);
 const char *tval_type_name(const struct tval *v);
 /* tval_to_text: appends the plain-text form of v (no escaping). Integers in
  * decimal, floats as Python prints them (2.5, 3.0, 1e+16), booleans as true
- * and false, none and undefined as nothing, lists and maps as JSON. */
-void tval_to_text(struct buf *b, const struct tval *v, struct arena *a);
+ * and false, none and undefined as nothing, lists and maps as JSON. Returns
+ * 0, or -1 if the text is longer than limit bytes (b then holds a part of
+ * it: writing stops soon after the limit). */
+int tval_to_text(struct buf *b, const struct tval *v, struct arena *a, size_t limit);
 /* tval_to_json: appends v as JSON. With html_safe, <, >, & and ' are written
- * as \u escapes so the result can sit inside <script> or an attribute. */
-void tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe);
+ * as \u escapes so the result can sit inside <script> or an attribute.
+ * Returns as tval_to_text does: lists that hold one list many times over
+ * are small in memory, and may be too large to write out. */
+int tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe, size_t limit);
 
 struct ynode;
 /* tval_from_yaml: converts a YAML tree (see yaml.h) into values in a: maps,
@@ -269,6 +273,9 @@ void tmpl_env_add_filter(struct tmpl_env *env, const char *name, tmpl_filter_fn 
 /* For filter implementations: the scratch arena, and error reporting at the
  * filter's position in the template. */
 struct arena *tmpl_call_arena(struct tmpl_call *c);
+/* tmpl_call_max_output: the longest string a filter should make (the
+ * render's output cap, see tmpl_env_set_limits). */
+size_t tmpl_call_max_output(struct tmpl_call *c);
 const struct tmpl_env *tmpl_call_env(struct tmpl_call *c);
 void tmpl_call_error(struct tmpl_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

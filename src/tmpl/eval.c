@@ -241,6 +241,20 @@ static int charge_step(struct render *r, int line, int col)
 	return 0;
 }
 
+int tmpl_steps_over(struct render *r, const struct tmpl *t, int line, int col)
+{
+	if (r->steps <= TMPL_MAX_STEPS)
+		return 0;
+	if (!r->fatal) {
+		render_error(r, t, line, col,
+			     "more than %d loop iterations, macro calls and values compared (lists that hold "
+			     "the same list many times over?)",
+			     TMPL_MAX_STEPS);
+		r->fatal = 1;
+	}
+	return -1;
+}
+
 /* ---- scopes ---- */
 
 static struct scope *scope_new(struct render *r, struct scope *parent)
@@ -446,8 +460,10 @@ static int concat_text(struct render *r, const struct expr *e, const struct tval
 		       struct tval *out)
 {
 	int safe = (a->kind == TV_STR && a->safe) || (b->kind == TV_STR && b->safe);
-	struct str t[2] = {tval_text(a, r->a), tval_text(b, r->a)};
-	if (t[0].len > r->env->max_output || t[1].len > r->env->max_output - t[0].len) {
+	struct str t[2];
+	size_t cap = r->env->max_output;
+	if (tval_text(a, r->a, cap, &t[0]) || tval_text(b, r->a, cap, &t[1]) || t[0].len > cap ||
+	    t[1].len > cap - t[0].len) {
 		expr_error(r, e, "string longer than %zu bytes (a runaway loop?)", r->env->max_output);
 		return -1;
 	}
@@ -616,10 +632,12 @@ static int contains(struct render *r, const struct expr *e, const struct tval *i
 	*res = 0;
 	for (int64_t i = 0; i < n; i++) {
 		struct tval x;
-		if (tval_item(coll, (size_t)i, &x, r->a) && tval_equal(item, &x, r->a)) {
+		if (tval_item(coll, (size_t)i, &x, r->a) && tval_equal(item, &x, r->a, &r->steps)) {
 			*res = 1;
 			break;
 		}
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
 	}
 	return 0;
 }
@@ -726,6 +744,14 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 	if (f->fn(&c, &in, args, out)) {
 		if (r->errors == before)
 			expr_error(r, e, "filter '%s' failed", f->name);
+		return -1;
+	}
+	/* each string a filter makes stays under the cap, so that filters
+	 * chained (escape | escape | ...) cannot multiply a string past it */
+	if (out->kind == TV_STR && out->u.s.len > r->env->max_output &&
+	    !(in.kind == TV_STR && out->u.s.p == in.u.s.p)) {
+		expr_error(r, e, "filter '%s' made a string longer than %zu bytes (a runaway loop?)", f->name,
+			   r->env->max_output);
 		return -1;
 	}
 	return 0;
@@ -922,7 +948,9 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 		if (e->op == OP_EQ || e->op == OP_NE) {
 			if (eval(r, e->a, s, &a) || eval(r, e->b, s, &b))
 				return -1;
-			int eq = tval_equal(&a, &b, r->a);
+			int eq = tval_equal(&a, &b, r->a, &r->steps);
+			if (tmpl_steps_over(r, r->cur, e->line, e->col))
+				return -1;
 			*out = tv_bool(e->op == OP_EQ ? eq : !eq);
 			return 0;
 		}
@@ -934,7 +962,9 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 		case OP_GT:
 		case OP_GE: {
 			int ok;
-			int c = tval_compare(&a, &b, &ok);
+			int c = tval_compare(&a, &b, &ok, &r->steps);
+			if (tmpl_steps_over(r, r->cur, e->line, e->col))
+				return -1;
 			if (!ok) {
 				expr_error(r, e, "cannot compare %s with %s", tval_type_name(&a), tval_type_name(&b));
 				return -1;
@@ -1326,8 +1356,11 @@ static void exec_output(struct render *r, const struct node *n, struct scope *s)
 		return;
 	case TV_FUNC: expr_error(r, n->e, "cannot print a macro or function (call it with '()')"); return;
 	default: {
-		struct str t = tval_text(&v, r->a);
-		emit_escaped(r, t.p, t.len, n->e->line, n->e->col);
+		struct str t;
+		if (tval_text(&v, r->a, room(r), &t))
+			output_cap_error(r, n->e->line, n->e->col);
+		else
+			emit_escaped(r, t.p, t.len, n->e->line, n->e->col);
 	}
 	}
 }
@@ -1535,6 +1568,11 @@ int tmpl_render_pieces(const struct tmpl_env *env, const char *name, const struc
 struct arena *tmpl_call_arena(struct tmpl_call *c)
 {
 	return c->r->a;
+}
+
+size_t tmpl_call_max_output(struct tmpl_call *c)
+{
+	return c->r->env->max_output;
 }
 
 const struct tmpl_env *tmpl_call_env(struct tmpl_call *c)

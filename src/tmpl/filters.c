@@ -31,7 +31,7 @@ static int need_str(struct tmpl_call *c, const struct tval *v, const char *what,
 		return 0;
 	}
 	if (v->kind == TV_INT || v->kind == TV_FLOAT || v->kind == TV_BOOL || v->kind == TV_NONE) {
-		*out = tval_text(v, ARENA(c));
+		(void)tval_text(v, ARENA(c), SIZE_MAX, out); /* a scalar's text is short */
 		return 0;
 	}
 	tmpl_call_error(c, "%s must be a string, not %s", what, tval_type_name(v));
@@ -56,6 +56,32 @@ static int need_list(struct tmpl_call *c, const struct tval *v, struct tlist **o
 	}
 	tmpl_call_error(c, "needs a list, not %s", tval_type_name(v));
 	return -1;
+}
+
+/* text_of: v as text (tval_text), at most the output cap long. */
+static int text_of(struct tmpl_call *c, const struct tval *v, struct str *out)
+{
+	size_t cap = tmpl_call_max_output(c);
+	if (!tval_text(v, ARENA(c), cap, out))
+		return 0;
+	tmpl_call_error(c, "the %s as text is longer than %zu bytes (does it hold one list many times over?)",
+			tval_type_name(v), cap);
+	return -1;
+}
+
+/* too_long: 1, with the error, if a result of n bytes would pass the cap. */
+static int too_long(struct tmpl_call *c, size_t n)
+{
+	if (n <= tmpl_call_max_output(c))
+		return 0;
+	tmpl_call_error(c, "the result is longer than %zu bytes (a runaway loop?)", tmpl_call_max_output(c));
+	return 1;
+}
+
+/* steps_over: a comparison used up the render's steps (tval_equal). */
+static int steps_over(struct tmpl_call *c)
+{
+	return tmpl_steps_over(c->r, c->t, c->e->line, c->e->col);
 }
 
 /* attr_path: item's field `path`, dotted ("series.title"); 0 if missing. */
@@ -94,9 +120,16 @@ static int f_escape(struct tmpl_call *c, const struct tval *in, const struct tva
 		*out = *in;
 		return 0;
 	}
-	struct str s = tval_text(in, ARENA(c));
+	struct str s;
+	if (text_of(c, in, &s))
+		return -1;
+	/* escaped, a string may grow six times: measured first, not made */
+	size_t n = html_escaped_len(s.p, s.len);
+	if (too_long(c, n))
+		return -1;
 	struct buf b;
 	buf_init(&b);
+	buf_reserve(&b, n);
 	buf_put_html(&b, s.p, s.len);
 	*out = tv_safe(keep(c, &b));
 	return 0;
@@ -105,14 +138,20 @@ static int f_escape(struct tmpl_call *c, const struct tval *in, const struct tva
 static int f_safe(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	(void)args;
-	*out = tv_safe(tval_text(in, ARENA(c)));
+	struct str s;
+	if (text_of(c, in, &s))
+		return -1;
+	*out = tv_safe(s);
 	return 0;
 }
 
 static int f_string(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	(void)args;
-	*out = tv_str(tval_text(in, ARENA(c)));
+	struct str s;
+	if (text_of(c, in, &s))
+		return -1;
+	*out = tv_str(s);
 	out->safe = in->kind == TV_STR && in->safe;
 	return 0;
 }
@@ -366,7 +405,10 @@ static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct 
 		tmap_touch(in->u.map);
 		for (size_t i = 0; i < in->u.map->len; i++) {
 			parts[0] = in->u.map->keys[i];
-			parts[1] = tval_text(&in->u.map->vals[i], ARENA(c));
+			if (text_of(c, &in->u.map->vals[i], &parts[1])) {
+				buf_fini(&b);
+				return -1;
+			}
 			if (i)
 				buf_putc(&b, '&');
 			for (int k = 0; k < 2; k++) {
@@ -430,6 +472,12 @@ static int f_replace(struct tmpl_call *c, const struct tval *in, const struct tv
 			if (!hit)
 				break;
 			buf_append(&b, s.p + i, (size_t)(hit - (s.p + i)));
+			/* a short text replaced by a long one, many times */
+			if (b.len + to.len < b.len || too_long(c, b.len + to.len)) {
+				buf_fini(&b);
+				buf_fini(&esc);
+				return -1;
+			}
 			buf_put_str(&b, to);
 			i = (size_t)(hit - s.p) + from.len;
 			if (count > 0)
@@ -668,11 +716,20 @@ static int f_join(struct tmpl_call *c, const struct tval *in, const struct tval 
 			buf_fini(&b);
 			return -1;
 		}
-		struct str t = tval_text(it, ARENA(c));
+		struct str t;
+		if (text_of(c, it, &t)) {
+			buf_fini(&b);
+			return -1;
+		}
 		if (safe && !(it->kind == TV_STR && it->safe))
 			buf_put_html(&b, t.p, t.len);
 		else
 			buf_put_str(&b, t);
+		/* many items, or one long one many times over */
+		if (too_long(c, b.len)) {
+			buf_fini(&b);
+			return -1;
+		}
 	}
 	*out = tv_str(keep(c, &b));
 	out->safe = (unsigned char)safe;
@@ -720,7 +777,7 @@ struct sort_item {
 	struct tval key, item;
 };
 
-static int key_cmp(const struct tval *a, const struct tval *b, int fold, int *ok)
+static int key_cmp(const struct tval *a, const struct tval *b, int fold, int *ok, long *steps)
 {
 	if (fold && a->kind == TV_STR && b->kind == TV_STR) {
 		*ok = 1;
@@ -742,23 +799,23 @@ static int key_cmp(const struct tval *a, const struct tval *b, int fold, int *ok
 		int ma = a->kind == TV_NONE || a->kind == TV_UNDEF, mb = b->kind == TV_NONE || b->kind == TV_UNDEF;
 		return mb - ma;
 	}
-	return tval_compare(a, b, ok);
+	return tval_compare(a, b, ok, steps);
 }
 
 /* merge_sort: stable, O(n log n), with a scratch array. On keys that
  * cannot be ordered returns -1 and points *bad at the two of them. */
-static int merge_sort(struct sort_item *v, struct sort_item *tmp, size_t n, int fold, int rev,
+static int merge_sort(struct sort_item *v, struct sort_item *tmp, size_t n, int fold, int rev, long *steps,
 		      const struct tval *bad[2])
 {
 	if (n < 2)
 		return 0;
 	size_t h = n / 2;
-	if (merge_sort(v, tmp, h, fold, rev, bad) || merge_sort(v + h, tmp, n - h, fold, rev, bad))
+	if (merge_sort(v, tmp, h, fold, rev, steps, bad) || merge_sort(v + h, tmp, n - h, fold, rev, steps, bad))
 		return -1;
 	size_t i = 0, j = h, k = 0;
 	while (i < h && j < n) {
 		int ok;
-		int cmp = key_cmp(&v[j].key, &v[i].key, fold, &ok);
+		int cmp = key_cmp(&v[j].key, &v[i].key, fold, &ok, steps);
 		if (!ok) {
 			bad[0] = &v[i].key;
 			bad[1] = &v[j].key;
@@ -796,7 +853,10 @@ static int f_sort(struct tmpl_call *c, const struct tval *in, const struct tval 
 			v[i].key = tv_none();
 	}
 	const struct tval *bad[2];
-	if (merge_sort(v, tmp, l->len, fold, rev, bad)) {
+	int unordered = merge_sort(v, tmp, l->len, fold, rev, &c->r->steps, bad);
+	if (steps_over(c))
+		return -1;
+	if (unordered) {
 		tmpl_call_error(c, "cannot compare %s with %s", tval_type_name(bad[0]), tval_type_name(bad[1]));
 		return -1;
 	}
@@ -820,7 +880,9 @@ static int f_group_by(struct tmpl_call *c, const struct tval *in, const struct t
 		struct tval key;
 		if (!attr_path(c, &l->items[i], path, &key))
 			key = tv_none();
-		struct str kt = tval_text(&key, ARENA(c));
+		struct str kt;
+		if (text_of(c, &key, &kt))
+			return -1;
 		/* keys of different types with the same text stay apart */
 		struct buf kb;
 		buf_init(&kb);
@@ -860,9 +922,11 @@ static int f_where(struct tmpl_call *c, const struct tval *in, const struct tval
 		int has = attr_path(c, &l->items[i], path, &v);
 		int keep_it;
 		if (given(&args[1]))
-			keep_it = has && tval_equal(&v, &args[1], ARENA(c));
+			keep_it = has && tval_equal(&v, &args[1], ARENA(c), &c->r->steps);
 		else
 			keep_it = has && tval_truthy(&v);
+		if (steps_over(c))
+			return -1;
 		if (keep_it)
 			tlist_push(ARENA(c), r, l->items[i]);
 	}
@@ -909,7 +973,7 @@ static int f_unique(struct tmpl_call *c, const struct tval *in, const struct tva
 			struct buf kb;
 			buf_init(&kb);
 			buf_printf(&kb, "%d:", it->kind);
-			tval_to_text(&kb, it, ARENA(c));
+			(void)tval_to_text(&kb, it, ARENA(c), SIZE_MAX); /* a scalar */
 			struct str k = keep(c, &kb);
 			if (tmap_get(seen, k))
 				continue;
@@ -917,7 +981,9 @@ static int f_unique(struct tmpl_call *c, const struct tval *in, const struct tva
 		} else {
 			int dup = 0;
 			for (size_t j = 0; j < r->len && !dup; j++)
-				dup = tval_equal(it, &r->items[j], ARENA(c));
+				dup = tval_equal(it, &r->items[j], ARENA(c), &c->r->steps);
+			if (steps_over(c))
+				return -1;
 			if (dup)
 				continue;
 		}
@@ -1108,7 +1174,12 @@ static int f_json(struct tmpl_call *c, const struct tval *in, const struct tval 
 	(void)args;
 	struct buf b;
 	buf_init(&b);
-	tval_to_json(&b, in, ARENA(c), 1);
+	if (tval_to_json(&b, in, ARENA(c), 1, tmpl_call_max_output(c))) {
+		buf_fini(&b);
+		tmpl_call_error(c, "the JSON is longer than %zu bytes (does it hold one list many times over?)",
+				tmpl_call_max_output(c));
+		return -1;
+	}
 	*out = tv_safe(keep(c, &b));
 	return 0;
 }

@@ -245,12 +245,14 @@ static inline void tmap_touch_key(const struct tmap *m, long pos)
 
 /* tval_equal: Jinja's ==: numbers by value, strings by bytes, lists and maps
  * deeply; different types are unequal, and so are values nested more than
- * 64 levels deep (the recursion must stay bounded). */
-int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar);
+ * 64 levels deep (the recursion must stay bounded). Each value looked at
+ * adds one to *steps (a render's r->steps); past TMPL_MAX_STEPS the answer
+ * is 0, and the caller reports the error (see tmpl_steps_over). */
+int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar, long *steps);
 /* tval_compare: <0, 0, >0 for numbers and strings (and lists of them);
  * returns 0 and sets *ok = 0 when the types cannot be ordered (or nest
- * more than 64 levels deep). */
-int tval_compare(const struct tval *a, const struct tval *b, int *ok);
+ * more than 64 levels deep, or *steps passes TMPL_MAX_STEPS, as above). */
+int tval_compare(const struct tval *a, const struct tval *b, int *ok, long *steps);
 /* tval_length: items of a list, map or sequence object; characters of a
  * string. -1 if v has no length. */
 int64_t tval_length(const struct tval *v);
@@ -261,8 +263,10 @@ int tval_attr(const struct tval *v, struct str key, struct tval *out, struct are
 /* tval_as_list: a list of the items of v (list, sequence object, map keys,
  * string characters). 0 if v cannot be iterated. */
 int tval_as_list(const struct tval *v, struct arena *a, struct tlist **out);
-/* tval_text: v as a string in the arena (see tval_to_text). */
-struct str tval_text(const struct tval *v, struct arena *a);
+/* tval_text: v as a string in the arena (see tval_to_text): a string is
+ * itself; text made for any other value may be at most limit bytes, or
+ * the result is -1 (and *out empty). */
+int tval_text(const struct tval *v, struct arena *a, size_t limit, struct str *out);
 /* tval_number: 1 if v is an int or float (bools are not numbers here). */
 int tval_is_number(const struct tval *v);
 double tval_as_double(const struct tval *v);
@@ -325,5 +329,9 @@ struct tmpl_call {
 
 void render_error(struct render *r, const struct tmpl *t, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* tmpl_steps_over: -1, with the error (once) and the render stopped, if
+ * r->steps has passed TMPL_MAX_STEPS (a comparison may have used them up);
+ * else 0. */
+int tmpl_steps_over(struct render *r, const struct tmpl *t, int line, int col);
 
 #endif

@@ -281,8 +281,9 @@ static void format_float(struct buf *b, double f)
 		buf_putc(b, '0');
 }
 
-void tval_to_text(struct buf *b, const struct tval *v, struct arena *a)
+int tval_to_text(struct buf *b, const struct tval *v, struct arena *a, size_t limit)
 {
+	size_t start = b->len;
 	switch (v->kind) {
 	case TV_UNDEF: break;
 	case TV_NONE: break; /* none prints as nothing, and joins as nothing */
@@ -291,20 +292,23 @@ void tval_to_text(struct buf *b, const struct tval *v, struct arena *a)
 	case TV_FLOAT: format_float(b, v->u.f); break;
 	case TV_STR: buf_put_str(b, v->u.s); break;
 	case TV_FUNC: buf_puts(b, "<function>"); break;
-	default: tval_to_json(b, v, a, 0); break;
+	default: return tval_to_json(b, v, a, 0, limit);
 	}
+	return b->len - start > limit ? -1 : 0;
 }
 
-struct str tval_text(const struct tval *v, struct arena *a)
+int tval_text(const struct tval *v, struct arena *a, size_t limit, struct str *out)
 {
-	if (v->kind == TV_STR)
-		return v->u.s;
+	if (v->kind == TV_STR) {
+		*out = v->u.s;
+		return 0;
+	}
 	struct buf b;
 	buf_init(&b);
-	tval_to_text(&b, v, a);
-	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
+	int over = tval_to_text(&b, v, a, limit);
+	*out = over ? (struct str){"", 0} : (struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len};
 	buf_fini(&b);
-	return s;
+	return over;
 }
 
 static void json_string(struct buf *b, struct str s, int html_safe)
@@ -337,8 +341,25 @@ static void json_string(struct buf *b, struct str s, int html_safe)
 	buf_putc(b, '"');
 }
 
-static void json_value(struct buf *b, const struct tval *v, struct arena *a, int html_safe, int depth)
+/* json_out: where JSON goes, and when to stop: values that share their
+ * parts ([x, x] nested forty times) are small in memory but huge as text. */
+struct json_out {
+	struct buf *b;
+	struct arena *a;
+	int html_safe;
+	size_t end; /* b->len past which writing stops */
+	int over;
+};
+
+static void json_value(struct json_out *o, const struct tval *v, int depth)
 {
+	struct buf *b = o->b;
+	struct arena *a = o->a;
+	int html_safe = o->html_safe;
+	if (o->over || b->len > o->end) {
+		o->over = 1;
+		return;
+	}
 	if (depth > 64) { /* a self-referencing object must not recurse forever */
 		buf_puts(b, "null");
 		return;
@@ -361,7 +382,7 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 		for (size_t i = 0; i < v->u.list->len; i++) {
 			if (i)
 				buf_putc(b, ',');
-			json_value(b, &v->u.list->items[i], a, html_safe, depth + 1);
+			json_value(o, &v->u.list->items[i], depth + 1);
 		}
 		buf_putc(b, ']');
 		break;
@@ -373,7 +394,7 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 				buf_putc(b, ',');
 			json_string(b, v->u.map->keys[i], html_safe);
 			buf_putc(b, ':');
-			json_value(b, &v->u.map->vals[i], a, html_safe, depth + 1);
+			json_value(o, &v->u.map->vals[i], depth + 1);
 		}
 		buf_putc(b, '}');
 		break;
@@ -388,7 +409,7 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 					buf_putc(b, ',');
 				if (!cls->at(v->u.obj.self, i, &it, a))
 					it = tv_none();
-				json_value(b, &it, a, html_safe, depth + 1);
+				json_value(o, &it, depth + 1);
 			}
 			buf_putc(b, ']');
 		} else {
@@ -401,7 +422,7 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 					buf_putc(b, ',');
 				json_string(b, str_from(cls->fields[i]), html_safe);
 				buf_putc(b, ':');
-				json_value(b, &f, a, html_safe, depth + 1);
+				json_value(o, &f, depth + 1);
 			}
 			buf_putc(b, '}');
 		}
@@ -410,9 +431,11 @@ static void json_value(struct buf *b, const struct tval *v, struct arena *a, int
 	}
 }
 
-void tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe)
+int tval_to_json(struct buf *b, const struct tval *v, struct arena *a, int html_safe, size_t limit)
 {
-	json_value(b, v, a, html_safe, 0);
+	struct json_out o = {b, a, html_safe, limit > SIZE_MAX - b->len ? SIZE_MAX : b->len + limit, 0};
+	json_value(&o, v, 0);
+	return o.over || b->len > o.end ? -1 : 0;
 }
 
 struct tval tval_from_yaml(struct arena *a, const struct ynode *n)
@@ -464,16 +487,18 @@ double tval_as_double(const struct tval *v)
  * off the stack. */
 #define TVAL_MAX_NEST 64
 
-static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, int depth);
+static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, long *steps, int depth);
 
-int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar)
+int tval_equal(const struct tval *a, const struct tval *b, struct arena *ar, long *steps)
 {
-	return equal_at(a, b, ar, 0);
+	return equal_at(a, b, ar, steps, 0);
 }
 
-static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, int depth)
+/* Every value looked at is a step: lists that hold the same list twice,
+ * nested forty times, are 2^40 values to compare, though few in memory. */
+static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar, long *steps, int depth)
 {
-	if (depth > TVAL_MAX_NEST)
+	if (depth > TVAL_MAX_NEST || ++*steps > TMPL_MAX_STEPS)
 		return 0;
 	if (tval_is_number(a) && tval_is_number(b)) {
 		if (a->kind == TV_INT && b->kind == TV_INT)
@@ -493,7 +518,7 @@ static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar
 			struct tval x, y;
 			tval_item(a, (size_t)i, &x, ar);
 			tval_item(b, (size_t)i, &y, ar);
-			if (!equal_at(&x, &y, ar, depth + 1))
+			if (!equal_at(&x, &y, ar, steps, depth + 1))
 				return 0;
 		}
 		return 1;
@@ -502,20 +527,24 @@ static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar
 	case TV_BOOL: return a->u.b == b->u.b;
 	case TV_STR: return str_eq(a->u.s, b->u.s);
 	case TV_LIST:
+		if (a->u.list == b->u.list) /* the same list (as Python's `is`) */
+			return 1;
 		if (a->u.list->len != b->u.list->len)
 			return 0;
 		for (size_t i = 0; i < a->u.list->len; i++)
-			if (!equal_at(&a->u.list->items[i], &b->u.list->items[i], ar, depth + 1))
+			if (!equal_at(&a->u.list->items[i], &b->u.list->items[i], ar, steps, depth + 1))
 				return 0;
 		return 1;
 	case TV_MAP:
+		if (a->u.map == b->u.map)
+			return 1;
 		tmap_touch(a->u.map);
 		tmap_touch(b->u.map);
 		if (a->u.map->len != b->u.map->len)
 			return 0;
 		for (size_t i = 0; i < a->u.map->len; i++) {
 			const struct tval *o = tmap_get(b->u.map, a->u.map->keys[i]);
-			if (!o || !equal_at(&a->u.map->vals[i], o, ar, depth + 1))
+			if (!o || !equal_at(&a->u.map->vals[i], o, ar, steps, depth + 1))
 				return 0;
 		}
 		return 1;
@@ -525,16 +554,16 @@ static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar
 	}
 }
 
-static int compare_at(const struct tval *a, const struct tval *b, int *ok, int depth);
+static int compare_at(const struct tval *a, const struct tval *b, int *ok, long *steps, int depth);
 
-int tval_compare(const struct tval *a, const struct tval *b, int *ok)
+int tval_compare(const struct tval *a, const struct tval *b, int *ok, long *steps)
 {
-	return compare_at(a, b, ok, 0);
+	return compare_at(a, b, ok, steps, 0);
 }
 
-static int compare_at(const struct tval *a, const struct tval *b, int *ok, int depth)
+static int compare_at(const struct tval *a, const struct tval *b, int *ok, long *steps, int depth)
 {
-	*ok = depth <= TVAL_MAX_NEST;
+	*ok = depth <= TVAL_MAX_NEST && ++*steps <= TMPL_MAX_STEPS;
 	if (!*ok)
 		return 0;
 	if (tval_is_number(a) && tval_is_number(b)) {
@@ -548,9 +577,11 @@ static int compare_at(const struct tval *a, const struct tval *b, int *ok, int d
 	if (a->kind == TV_BOOL && b->kind == TV_BOOL)
 		return a->u.b - b->u.b;
 	if (a->kind == TV_LIST && b->kind == TV_LIST) {
+		if (a->u.list == b->u.list)
+			return 0;
 		size_t n = a->u.list->len < b->u.list->len ? a->u.list->len : b->u.list->len;
 		for (size_t i = 0; i < n; i++) {
-			int c = compare_at(&a->u.list->items[i], &b->u.list->items[i], ok, depth + 1);
+			int c = compare_at(&a->u.list->items[i], &b->u.list->items[i], ok, steps, depth + 1);
 			if (!*ok || c)
 				return c;
 		}

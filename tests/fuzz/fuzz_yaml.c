@@ -89,9 +89,9 @@ static void in_memory(struct arena *a, struct diag *d, const struct fuzz_part *p
 	walk(root, 0);
 	struct tval v = tval_from_yaml(a, root);
 	buf_reset(json);
-	tval_to_json(json, &v, a, 1);
+	(void)tval_to_json(json, &v, a, 1, 1u << 24);
 	buf_reset(json);
-	tval_to_text(json, &v, a);
+	(void)tval_to_text(json, &v, a, 1u << 24);
 	/* the first line as a date, as front matter dates are read */
 	const char *nl = memchr(p->text, '\n', p->len);
 	struct str line = {p->text, nl ? (size_t)(nl - p->text) : p->len};

@@ -343,6 +343,33 @@ site("repeat-empty", "render",
      tmpl_site(lambda s: {"post.html": '<!doctype html><html><body>[{{ "" * 9223372036854775807 }}]'
                                        '</body></html>\n'}), None,
      "the empty string repeated 2^63 - 1 times")
+site("replace-blowup", "error",
+     tmpl_site(lambda s: {"post.html": '{{ ("x" * 1000000) | replace("x", "y" * 60000000) }}'}), "longer than",
+     "a million characters each replaced by 60 MB (60 TB)")
+site("join-blowup", "error",
+     tmpl_site(lambda s: {"post.html": '{{ range(1000000) | join("y" * 60000000) }}'}), "longer than",
+     "a million numbers joined by 60 MB (60 TB)")
+site("escape-chain", "error",
+     tmpl_site(lambda s: {"post.html": '{{ ("&" * 60000000) | escape | escape | escape }}'}), "longer than",
+     "60 MB of '&' escaped three times (7.5 GB)")
+
+
+def shared_list(name="ns"):
+    """a list holding one list twice, nested 40 deep: 2^40 strings in 40 lists."""
+    return ('{%% set %s = namespace(v="x") %%}{%% for i in range(40) %%}{%% set %s.v = [%s.v, %s.v] %%}'
+            '{%% endfor %%}' % (name, name, name, name))
+
+
+site("shared-list-print", "error", tmpl_site(lambda s: {"post.html": shared_list() + "{{ ns.v }}"}),
+     "output larger", "a list of 2^40 strings (40 lists in memory) printed")
+site("shared-list-json", "error", tmpl_site(lambda s: {"post.html": shared_list() + "{{ ns.v | json }}"}),
+     "longer than", "a list of 2^40 strings written as JSON")
+site("shared-list-compare", "error",
+     tmpl_site(lambda s: {"post.html": shared_list() + shared_list("ns2") + "{{ ns.v == ns2.v }}"}),
+     "values compared", "two lists of 2^40 strings compared")
+site("shared-list-sort", "error",
+     tmpl_site(lambda s: {"post.html": shared_list() + shared_list("ns2") + "{{ [ns.v, ns2.v] | sort }}"}),
+     "values compared", "two lists of 2^40 strings sorted")
 site("output-doubling", "error",
      tmpl_site(lambda s: {"post.html": '{% set ns = namespace(s="ab") %}{% for i in range(40) %}'
                                        '{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}'}), "longer than",

@@ -120,6 +120,13 @@ void test_buf(void)
 	buf_reset(&b);
 	buf_put_html(&b, "plain \xC3\xA9", 8);
 	STR_EQ(b.p, "plain \xC3\xA9");
+	/* html_escaped_len measures what buf_put_html makes, byte for byte */
+	const char *esc[] = {"", "plain", "a<b>&\"c'd", "&&&&", "''\"\"<<>>", "x\xC3\xA9&"};
+	for (size_t i = 0; i < sizeof esc / sizeof *esc; i++) {
+		buf_reset(&b);
+		buf_put_html(&b, esc[i], strlen(esc[i]));
+		INT_EQ(html_escaped_len(esc[i], strlen(esc[i])), b.len);
+	}
 
 	/* growth across many appends keeps every byte */
 	buf_reset(&b);

@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include "tmpl.h"
+#include "tmpl/internal.h" /* tval_text, tval_equal, tval_compare, TMPL_MAX_STEPS */
 
 #include <pthread.h>
 #include <stdint.h>
@@ -75,7 +76,7 @@ static void test_values(void)
 	const int truth[] = {0, 0, 1, 1, 1, 1, 1};
 	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
 		buf_reset(&b);
-		tval_to_text(&b, &vals[i], a);
+		INT_EQ(tval_to_text(&b, &vals[i], a, SIZE_MAX), 0);
 		STR_EQ(text(&b), texts[i]);
 		STR_EQ(tval_type_name(&vals[i]), types[i]);
 		INT_EQ(tval_truthy(&vals[i]), truth[i]);
@@ -91,7 +92,7 @@ static void test_values(void)
 	for (size_t i = 0; i < sizeof fs / sizeof *fs; i++) {
 		struct tval f = tv_float(fs[i]);
 		buf_reset(&b);
-		tval_to_text(&b, &f, a);
+		INT_EQ(tval_to_text(&b, &f, a, SIZE_MAX), 0);
 		STR_EQ(text(&b), ftexts[i]);
 	}
 
@@ -113,11 +114,56 @@ static void test_values(void)
 	l->len = 2;
 	struct tval mv = tv_map(m);
 	buf_reset(&b);
-	tval_to_json(&b, &mv, a, 0);
+	INT_EQ(tval_to_json(&b, &mv, a, 0, SIZE_MAX), 0);
 	STR_EQ(text(&b), "{\"s\":\"</script>&'\\\"\\n\",\"l\":[0,1],\"n\":null}");
 	buf_reset(&b);
-	tval_to_json(&b, &mv, a, 1);
+	INT_EQ(tval_to_json(&b, &mv, a, 1, SIZE_MAX), 0);
 	STR_EQ(text(&b), "{\"s\":\"\\u003c/script\\u003e\\u0026\\u0027\\\"\\n\",\"l\":[0,1],\"n\":null}");
+	/* the limit: exactly as long passes, a byte shorter does not */
+	buf_reset(&b);
+	INT_EQ(tval_to_json(&b, &lv, a, 0, 5), 0); /* [0,1] */
+	STR_EQ(text(&b), "[0,1]");
+	buf_reset(&b);
+	INT_EQ(tval_to_json(&b, &lv, a, 0, 4), -1);
+	buf_reset(&b);
+	INT_EQ(tval_to_text(&b, &lv, a, 4), -1);
+	struct str t;
+	INT_EQ(tval_text(&lv, a, 4, &t), -1);
+	INT_EQ(t.len, 0);
+	INT_EQ(tval_text(&lv, a, 5, &t), 0);
+	INT_EQ(t.len, 5);
+
+	/* a list that holds one list twice, 60 times over: 2^60 leaves in
+	 * 60 lists. Writing it stops at the limit, right after passing it;
+	 * comparing it with a copy stops when the steps run out. */
+	struct tval dag = tv_cstr("x"), dag2 = tv_cstr("x");
+	for (int i = 0; i < 60; i++) {
+		struct tlist *p = tlist_new(a, 2), *q = tlist_new(a, 2);
+		tlist_push(a, p, dag);
+		tlist_push(a, p, dag);
+		tlist_push(a, q, dag2);
+		tlist_push(a, q, dag2);
+		dag = tv_list(p);
+		dag2 = tv_list(q);
+	}
+	buf_reset(&b);
+	INT_EQ(tval_to_json(&b, &dag, a, 0, 1000), -1);
+	INT_EQ(b.len > 1000 && b.len < 1200, 1);
+	long steps = 0;
+	INT_EQ(tval_equal(&dag, &dag, a, &steps), 1); /* the same list: at once */
+	INT_EQ(steps, 1);
+	steps = TMPL_MAX_STEPS - 1000; /* (all of them would take a while under valgrind) */
+	INT_EQ(tval_equal(&dag, &dag2, a, &steps), 0);
+	INT_EQ(steps, TMPL_MAX_STEPS + 1);
+	int ok;
+	steps = TMPL_MAX_STEPS - 100;
+	INT_EQ(tval_compare(&dag, &dag2, &ok, &steps), 0);
+	INT_EQ(ok, 0);
+	INT_EQ(steps, TMPL_MAX_STEPS + 1);
+	steps = 0;
+	struct tval one = tv_int(1), two = tv_int(2);
+	INT_EQ(tval_compare(&one, &two, &ok, &steps) < 0 && ok, 1);
+	INT_EQ(steps, 1);
 
 	buf_fini(&b);
 	arena_free(a);
