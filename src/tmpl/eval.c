@@ -241,15 +241,32 @@ static int charge_step(struct render *r, int line, int col)
 	return 0;
 }
 
+/* charge_work: n bytes of text and k items of lists gone through, as steps
+ * (see TMPL_STEP_BYTES); tmpl_steps_over then says if they ran out. */
+static inline void charge_work(struct render *r, size_t bytes, size_t items)
+{
+	r->steps += (long)(bytes / TMPL_STEP_BYTES + items / TMPL_STEP_ITEMS);
+}
+
+/* value_work: what going through v once costs (a string's bytes, a list's
+ * items; a map or object is looked up, not gone through). */
+static void value_work(struct render *r, const struct tval *v)
+{
+	if (v->kind == TV_STR)
+		charge_work(r, v->u.s.len, 0);
+	else if (v->kind == TV_LIST)
+		charge_work(r, 0, v->u.list->len);
+}
+
 int tmpl_steps_over(struct render *r, const struct tmpl *t, int line, int col)
 {
 	if (r->steps <= TMPL_MAX_STEPS)
 		return 0;
 	if (!r->fatal) {
 		render_error(r, t, line, col,
-			     "more than %d loop iterations, macro calls and values compared (lists that hold "
-			     "the same list many times over?)",
-			     TMPL_MAX_STEPS);
+			     "more than %d steps of work: loop iterations, macro calls, values compared, and "
+			     "each %d bytes or %d list items gone through (a runaway loop?)",
+			     TMPL_MAX_STEPS, TMPL_STEP_BYTES, TMPL_STEP_ITEMS);
 		r->fatal = 1;
 	}
 	return -1;
@@ -429,10 +446,11 @@ static int get_index(struct render *r, const struct expr *e, const struct tval *
 		if (n >= 0 && i < 0)
 			i += n;
 		if (base->kind == TV_STR) {
+			charge_work(r, base->u.s.len, 0); /* counted, then gone through */
+			if (tmpl_steps_over(r, r->cur, e->line, e->col))
+				return -1;
 			if (i >= 0 && i < n) {
-				size_t pos = 0;
-				for (int64_t k = 0; k < i; k++)
-					pos += utf8_len(base->u.s.p + pos, base->u.s.len - pos);
+				size_t pos = utf8_offset(base->u.s, (size_t)i);
 				struct str c = {base->u.s.p + pos, utf8_len(base->u.s.p + pos, base->u.s.len - pos)};
 				*out = tv_str(c);
 				return 0;
@@ -467,6 +485,9 @@ static int concat_text(struct render *r, const struct expr *e, const struct tval
 		expr_error(r, e, "string longer than %zu bytes (a runaway loop?)", r->env->max_output);
 		return -1;
 	}
+	charge_work(r, t[0].len + t[1].len, 0);
+	if (tmpl_steps_over(r, r->cur, e->line, e->col))
+		return -1;
 	const struct tval *parts[2] = {a, b};
 	struct buf buf;
 	buf_init(&buf);
@@ -494,6 +515,9 @@ static int arith(struct render *r, const struct expr *e, enum op op, const struc
 				   r->env->max_output / sizeof(struct tval));
 			return -1;
 		}
+		charge_work(r, 0, a->u.list->len + b->u.list->len);
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
 		struct tlist *l = tlist_new(r->a, a->u.list->len + b->u.list->len);
 		for (size_t i = 0; i < a->u.list->len; i++)
 			tlist_push(r->a, l, a->u.list->items[i]);
@@ -517,6 +541,9 @@ static int arith(struct render *r, const struct expr *e, enum op op, const struc
 		}
 		/* one copy, then the copies made so far copied after them */
 		size_t total = len * (size_t)b->u.i;
+		charge_work(r, total, 0);
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
 		char *p = arena_alloc(r->a, total + 1);
 		memcpy(p, a->u.s.p, len);
 		for (size_t have = len; have < total;) {
@@ -612,6 +639,9 @@ static int contains(struct render *r, const struct expr *e, const struct tval *i
 			expr_error(r, e, "'in' a string needs a string on the left, not %s", tval_type_name(item));
 			return -1;
 		}
+		charge_work(r, coll->u.s.len, 0);
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
 		*res = item->u.s.len == 0 || memmem(coll->u.s.p, coll->u.s.len, item->u.s.p, item->u.s.len) != NULL;
 		return 0;
 	}
@@ -739,6 +769,12 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 		if (eval_defined(r, e->args[i], s, &args[i]))
 			return -1;
 	}
+	/* a filter goes through its input and arguments (about once) */
+	value_work(r, &in);
+	for (int i = 0; i < f->nparams; i++)
+		value_work(r, &args[i]);
+	if (tmpl_steps_over(r, r->cur, e->line, e->col))
+		return -1;
 	struct tmpl_call c = {r, e, r->cur};
 	int before = r->errors;
 	if (f->fn(&c, &in, args, out)) {
@@ -754,7 +790,9 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 			   r->env->max_output);
 		return -1;
 	}
-	return 0;
+	if (out->kind == TV_STR && !(in.kind == TV_STR && out->u.s.p == in.u.s.p))
+		value_work(r, out); /* and writes what it makes */
+	return tmpl_steps_over(r, r->cur, e->line, e->col);
 }
 
 static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
@@ -1280,6 +1318,16 @@ static void exec_for(struct render *r, const struct node *n, struct scope *s)
 		return;
 	}
 	struct tlist *keys = NULL, *items = NULL;
+	if (coll.kind == TV_STR) {
+		/* one item per character: the cap on lists holds (a loop over
+		 * 60 MB would take 1.4 GB of items before its first step) */
+		value_work(r, &coll);
+		size_t cap = r->env->max_output / sizeof(struct tval);
+		if (coll.u.s.len > cap && utf8_count(coll.u.s) > cap) {
+			expr_error(r, n->e, "cannot loop over a string of more than %zu characters", cap);
+			return;
+		}
+	}
 	if (!tval_as_list(&coll, r->a, &keys)) {
 		expr_error(r, n->e, "cannot loop over %s", tval_type_name(&coll));
 		return;

@@ -598,15 +598,15 @@ static int f_length(struct tmpl_call *c, const struct tval *in, const struct tva
 static int first_last(struct tmpl_call *c, const struct tval *in, struct tval *out, int last)
 {
 	if (in->kind == TV_STR) {
-		struct tlist *l;
-		tval_as_list(in, ARENA(c), &l);
-		if (!l->len) {
+		struct str s = in->u.s;
+		if (!s.len) {
 			*out = tv_undef();
 			out->u.s = last ? STR_LIT("last: the string is empty") : STR_LIT("first: the string is empty");
 			out->safe = 1;
 			return 0;
 		}
-		*out = l->items[last ? l->len - 1 : 0];
+		size_t at = last ? utf8_offset(s, utf8_count(s) - 1) : 0;
+		*out = tv_str((struct str){s.p + at, utf8_len(s.p + at, s.len - at)});
 		return 0;
 	}
 	int64_t n = tval_length(in);
@@ -640,12 +640,14 @@ static int f_slice(struct tmpl_call *c, const struct tval *in, const struct tval
 	int64_t start, end;
 	if (need_int(c, &args[0], "start", &start))
 		return -1;
-	struct tlist *l;
+	struct tlist *l = NULL;
+	int64_t n;
 	if (in->kind == TV_STR)
-		tval_as_list(in, ARENA(c), &l);
+		n = (int64_t)utf8_count(in->u.s); /* characters, not a list of them */
 	else if (need_list(c, in, &l))
 		return -1;
-	int64_t n = (int64_t)l->len;
+	else
+		n = (int64_t)l->len;
 	end = n;
 	if (given(&args[1]) && args[1].kind != TV_NONE && need_int(c, &args[1], "end", &end))
 		return -1;
@@ -657,12 +659,12 @@ static int f_slice(struct tmpl_call *c, const struct tval *in, const struct tval
 		start = n;
 	if (end > n)
 		end = n;
-	if (in->kind == TV_STR) {
-		struct buf b;
-		buf_init(&b);
-		for (int64_t i = start; i < end; i++)
-			buf_put_str(&b, l->items[i].u.s);
-		*out = tv_str(keep(c, &b));
+	if (in->kind == TV_STR) { /* the bytes from character start to character end */
+		struct str s = in->u.s;
+		size_t from = utf8_offset(s, (size_t)start);
+		size_t to = end > start ? from + utf8_offset((struct str){s.p + from, s.len - from}, (size_t)(end - start))
+					: from;
+		*out = tv_str((struct str){arena_strndup(ARENA(c), s.p + from, to - from), to - from});
 		out->safe = in->safe;
 		return 0;
 	}
@@ -740,13 +742,15 @@ static int f_reverse(struct tmpl_call *c, const struct tval *in, const struct tv
 {
 	(void)args;
 	struct tlist *l;
-	if (in->kind == TV_STR) {
-		tval_as_list(in, ARENA(c), &l);
-		struct buf b;
-		buf_init(&b);
-		for (size_t i = l->len; i-- > 0;)
-			buf_put_str(&b, l->items[i].u.s);
-		*out = tv_str(keep(c, &b));
+	if (in->kind == TV_STR) { /* the characters in reverse, each kept whole */
+		struct str s = in->u.s;
+		char *p = arena_alloc(ARENA(c), s.len + 1);
+		for (size_t i = 0; i < s.len;) {
+			size_t n = utf8_len(s.p + i, s.len - i);
+			memcpy(p + s.len - i - n, s.p + i, n);
+			i += n;
+		}
+		*out = tv_str((struct str){p, s.len});
 		return 0;
 	}
 	if (need_list(c, in, &l))

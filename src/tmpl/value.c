@@ -525,7 +525,9 @@ static int equal_at(const struct tval *a, const struct tval *b, struct arena *ar
 	}
 	switch (a->kind) {
 	case TV_BOOL: return a->u.b == b->u.b;
-	case TV_STR: return str_eq(a->u.s, b->u.s);
+	case TV_STR:
+		*steps += (long)(a->u.s.len / TMPL_STEP_BYTES);
+		return str_eq(a->u.s, b->u.s);
 	case TV_LIST:
 		if (a->u.list == b->u.list) /* the same list (as Python's `is`) */
 			return 1;
@@ -572,8 +574,10 @@ static int compare_at(const struct tval *a, const struct tval *b, int *ok, long 
 		double x = tval_as_double(a), y = tval_as_double(b);
 		return (x > y) - (x < y);
 	}
-	if (a->kind == TV_STR && b->kind == TV_STR)
+	if (a->kind == TV_STR && b->kind == TV_STR) {
+		*steps += (long)(a->u.s.len / TMPL_STEP_BYTES);
 		return str_cmp(a->u.s, b->u.s);
+	}
 	if (a->kind == TV_BOOL && b->kind == TV_BOOL)
 		return a->u.b - b->u.b;
 	if (a->kind == TV_LIST && b->kind == TV_LIST) {
@@ -603,12 +607,42 @@ size_t utf8_len(const char *s, size_t n)
 	return need;
 }
 
+/* ascii8: the 8 bytes at p are all ASCII (one character each). */
+static inline int ascii8(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return !(w & 0x8080808080808080ull);
+}
+
 size_t utf8_count(struct str s)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < s.len; i += utf8_len(s.p + i, s.len - i))
-		n++;
+	size_t n = 0, i = 0;
+	while (i < s.len) {
+		if (s.len - i >= 8 && ascii8(s.p + i)) {
+			i += 8;
+			n += 8;
+		} else {
+			i += utf8_len(s.p + i, s.len - i);
+			n++;
+		}
+	}
 	return n;
+}
+
+size_t utf8_offset(struct str s, size_t k)
+{
+	size_t i = 0;
+	while (k && i < s.len) {
+		if (k >= 8 && s.len - i >= 8 && ascii8(s.p + i)) {
+			i += 8;
+			k -= 8;
+		} else {
+			i += utf8_len(s.p + i, s.len - i);
+			k--;
+		}
+	}
+	return i;
 }
 
 int64_t tval_length(const struct tval *v)

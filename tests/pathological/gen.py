@@ -370,6 +370,35 @@ site("shared-list-compare", "error",
 site("shared-list-sort", "error",
      tmpl_site(lambda s: {"post.html": shared_list() + shared_list("ns2") + "{{ [ns.v, ns2.v] | sort }}"}),
      "values compared", "two lists of 2^40 strings sorted")
+BIG_S = '{% set s = "x" * 60000000 %}'
+site("filter-loop", "error",
+     tmpl_site(lambda s: {"post.html": BIG_S + "{% for i in range(1000000) %}{% if s | length %}{% endif %}{% endfor %}"}),
+     "steps of work", "a filter over 60 MB, a million times (60 TB read, nothing printed)")
+site("index-loop", "error",
+     tmpl_site(lambda s: {"post.html": BIG_S + "{% for i in range(1000000) %}{% if s[-1] %}{% endif %}{% endfor %}"}),
+     "steps of work", "the last character of 60 MB, a million times")
+site("contains-loop", "error",
+     tmpl_site(lambda s: {"post.html": BIG_S + '{% for i in range(1000000) %}{% if "y" in s %}{% endif %}{% endfor %}'}),
+     "steps of work", "a search through 60 MB, a million times")
+site("compare-loop", "error",
+     tmpl_site(lambda s: {"post.html": BIG_S + '{% set t = "x" * 60000000 %}'
+                                       "{% for i in range(1000000) %}{% if s == t %}{% endif %}{% endfor %}"}),
+     "steps of work", "two strings of 60 MB compared a million times")
+site("string-loop", "error",
+     tmpl_site(lambda s: {"post.html": BIG_S + "{% for c in s %}{% endfor %}"}), "more than 2796202 characters",
+     "a loop over the characters of 60 MB")
+site("string-first-last", "render",
+     tmpl_site(lambda s: {"post.html": BIG_S + "<!doctype html><html><body>{{ s | first }}{{ s | last }}"
+                                       "{{ s | reverse | length }}{{ s | slice(-3) }}</body></html>\n"}), None,
+     "first, last, reverse and slice of 60 MB")
+site("list-sum-loop", "error",
+     tmpl_site(lambda s: {"post.html": "{% set l = range(1000000) %}"
+                                       "{% for i in range(1000000) %}{% if l | sum %}{% endif %}{% endfor %}"}),
+     "steps of work", "a list of a million numbers summed a million times")
+site("list-copy-loop", "error",
+     tmpl_site(lambda s: {"post.html": "{% set l = range(1000000) %}"
+                                       "{% for i in range(1000000) %}{% set m = l + [] %}{% endfor %}"}),
+     "", "a list of a million numbers copied a million times")
 site("output-doubling", "error",
      tmpl_site(lambda s: {"post.html": '{% set ns = namespace(s="ab") %}{% for i in range(40) %}'
                                        '{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}'}), "longer than",

@@ -160,6 +160,17 @@ static void test_values(void)
 	INT_EQ(tval_compare(&dag, &dag2, &ok, &steps), 0);
 	INT_EQ(ok, 0);
 	INT_EQ(steps, TMPL_MAX_STEPS + 1);
+	/* strings cost a step per TMPL_STEP_BYTES bytes, as well */
+	char *long_a = arena_alloc(a, 1601), *long_b = arena_alloc(a, 1601);
+	memset(long_a, 'q', 1600);
+	memset(long_b, 'q', 1600);
+	struct tval sa = tv_str((struct str){long_a, 1600}), sb = tv_str((struct str){long_b, 1600});
+	steps = 0;
+	INT_EQ(tval_equal(&sa, &sb, a, &steps), 1);
+	INT_EQ(steps, 1 + 1600 / TMPL_STEP_BYTES);
+	steps = 0;
+	INT_EQ(tval_compare(&sa, &sb, &ok, &steps) == 0 && ok, 1);
+	INT_EQ(steps, 1 + 1600 / TMPL_STEP_BYTES);
 	steps = 0;
 	struct tval one = tv_int(1), two = tv_int(2);
 	INT_EQ(tval_compare(&one, &two, &ok, &steps) < 0 && ok, 1);
