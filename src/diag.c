@@ -406,7 +406,10 @@ void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, .
 	va_end(ap);
 }
 
-static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+/* edit_distance: Levenshtein's distance of a and b, or some number above
+ * max as soon as every cell of a row is above max (the rows' minimum never
+ * falls). Strings over 64 bytes are (size_t)-1 away from anything. */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb, size_t max)
 {
 	size_t row[65];
 	if (nb > 64 || na > 64)
@@ -416,6 +419,7 @@ static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
 	for (size_t i = 1; i <= na; i++) {
 		size_t diag = row[0];
 		row[0] = i;
+		size_t low = i;
 		for (size_t j = 1; j <= nb; j++) {
 			size_t up = row[j];
 			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
@@ -425,28 +429,79 @@ static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
 			row[j] = best;
+			if (best < low)
+				low = best;
 			diag = up;
 		}
+		if (low > max)
+			return low;
 	}
 	return row[nb];
 }
 
+/* guess_limit: the most edits that still make a likely typo of a word of
+ * len bytes: a third of it, at least two ("titel" -> "title" is 2, "tag"
+ * -> "tags" 1); a name of one or two letters is too short for a guess to
+ * mean anything ("x" -> "y"). */
+static size_t guess_limit(size_t len)
+{
+	return len < 3 ? 0 : len / 3 > 2 ? len / 3 : 2;
+}
+
+void diag_guess_init(struct diag_guess *g, const char *word, size_t len)
+{
+	g->word = word;
+	g->len = len;
+	g->best = NULL;
+	g->best_len = 0;
+	g->best_d = (size_t)-1;
+}
+
+void diag_guess_try(struct diag_guess *g, const char *cand, size_t n)
+{
+	/* Only a candidate closer than the best so far, and close enough
+	 * to be a typo, counts: the search stops at that bound, and the
+	 * distance is at least the difference in length. After an exact
+	 * match there is nothing to suggest. */
+	size_t bound = guess_limit(g->len);
+	if (g->best_d <= bound) {
+		if (g->best_d == 0)
+			return;
+		bound = g->best_d - 1;
+	}
+	size_t diff = n > g->len ? n - g->len : g->len - n;
+	if (diff > bound)
+		return;
+	size_t d = edit_distance(g->word, g->len, cand, n, bound);
+	if (d <= bound) {
+		g->best_d = d;
+		g->best = cand;
+		g->best_len = n;
+	}
+}
+
+const char *diag_guess_best(const struct diag_guess *g, size_t *n)
+{
+	if (!g->best || g->best_d == 0 || g->best_d > guess_limit(g->len))
+		return NULL;
+	*n = g->best_len;
+	return g->best;
+}
+
 const char *diag_suggest(const char *word, size_t len, const char *const *candidates)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
-	for (size_t i = 0; candidates[i]; i++) {
-		size_t d = edit_distance(word, len, candidates[i], strlen(candidates[i]));
-		if (d < best_d) {
-			best_d = d;
-			best = candidates[i];
-		}
-	}
-	/* A third of the word's length, at least two edits: "titel" -> "title"
-	 * (2), "tag" -> "tags"; a name of one or two letters is too short for
-	 * a guess to mean anything ("x" -> "y"). */
-	if (len < 3)
-		return NULL;
-	size_t limit = len / 3 > 2 ? len / 3 : 2;
-	return best && best_d <= limit && best_d > 0 ? best : NULL;
+	struct diag_guess g;
+	size_t n;
+	diag_guess_init(&g, word, len);
+	for (size_t i = 0; candidates[i]; i++)
+		diag_guess_try(&g, candidates[i], strlen(candidates[i]));
+	return diag_guess_best(&g, &n);
+}
+
+int diag_file_full(struct diag *d, const char *path)
+{
+	pthread_mutex_lock(&d->lock);
+	int full = path && file_slot(d, path)->errors >= DIAG_MAX_FILE_ERRORS;
+	pthread_mutex_unlock(&d->lock);
+	return full;
 }

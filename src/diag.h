@@ -89,6 +89,23 @@ void diag_flush(struct diag *d);
  * close enough to be a likely typo; else NULL. candidates ends with NULL. */
 const char *diag_suggest(const char *word, size_t len, const char *const *candidates);
 
+/* The same search over candidates given one at a time, as pointer+length
+ * text that is not copied: diag_guess_try each, then diag_guess_best (NULL
+ * or a candidate's pointer, its length in *n). Words or candidates longer
+ * than 64 bytes are never suggested. */
+struct diag_guess {
+	const char *word, *best;
+	size_t len, best_len, best_d;
+};
+void diag_guess_init(struct diag_guess *g, const char *word, size_t len);
+void diag_guess_try(struct diag_guess *g, const char *cand, size_t n);
+const char *diag_guess_best(const struct diag_guess *g, size_t *n);
+
+/* diag_file_full: 1 if path has had DIAG_MAX_FILE_ERRORS errors, so that
+ * its next ones are only counted: a caller may skip the work of a hint
+ * that no one will see (a "did you mean" over thousands of names). */
+int diag_file_full(struct diag *d, const char *path);
+
 /* diag_format_loc: appends "path:line:col" (as much as is known) to b. */
 void diag_format_loc(struct buf *b, const struct diag_loc *loc);
 

@@ -261,16 +261,26 @@ static void *index_get(const struct index *ix, struct str key)
 	return NULL;
 }
 
-/* suggest: the closest key of ix to word, for "did you mean". */
-static const char *suggest(struct arena *a, const struct index *ix, struct str word)
+/* suggest: the closest key of ix to word, for "did you mean" in an error of
+ * file path; NULL when the file's errors are no longer shown (a series
+ * listing 100,000 missing posts does not search the posts 100,000 times).
+ * At most 4096 keys are looked at. */
+static const char *suggest(struct arena *a, struct diag *d, const char *path, const struct index *ix,
+			   struct str word)
 {
-	const char **cand = arena_alloc(a, (ix->n + 1) * sizeof *cand);
-	size_t k = 0;
-	for (size_t i = 0; i < ix->cap && k < 4096; i++)
-		if (ix->vals[i])
-			cand[k++] = arena_strndup(a, ix->keys[i].p, ix->keys[i].len);
-	cand[k] = NULL;
-	return diag_suggest(word.p, word.len, cand);
+	if (diag_file_full(d, path))
+		return NULL;
+	struct diag_guess g;
+	diag_guess_init(&g, word.p, word.len);
+	for (size_t i = 0, k = 0; i < ix->cap && k < 4096; i++) {
+		if (ix->vals[i]) {
+			diag_guess_try(&g, ix->keys[i].p, ix->keys[i].len);
+			k++;
+		}
+	}
+	size_t n;
+	const char *best = diag_guess_best(&g, &n);
+	return best ? arena_strndup(a, best, n) : NULL;
 }
 
 static int cmp_post_date(const void *x, const void *y)
@@ -419,7 +429,7 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 			continue;
 		struct series *se = index_get(&sx, p->series_slug);
 		if (!se) {
-			const char *sug = suggest(a, &sx, p->series_slug);
+			const char *sug = suggest(a, d, p->s.path, &sx, p->series_slug);
 			if (sug)
 				err_at(d, &p->s, p->series_node, "unknown series '%.*s' (did you mean '%s'?)",
 				       STR_FMT(p->series_slug), sug);
@@ -450,7 +460,7 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 					continue;
 				}
 				if (!p) {
-					const char *sug = suggest(a, posts_by_slug, se->post_slugs[k]);
+					const char *sug = suggest(a, d, se->s.path, posts_by_slug, se->post_slugs[k]);
 					err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
 					       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 					errors++;
@@ -532,7 +542,7 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 				errors++; /* its file's error is reported */
 			} else if (!p || p->series != se) {
 				if (!p) {
-					const char *sug = suggest(a, posts_by_slug, se->recommended_start);
+					const char *sug = suggest(a, d, se->s.path, posts_by_slug, se->recommended_start);
 					err_at(d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
 					       STR_FMT(se->recommended_start), sug ? " (did you mean '" : "", sug ? sug : "",
 					       sug ? "'?)" : "");
@@ -855,7 +865,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 			struct ynode at = {0};
 			at.line = cfg->start_here.line;
 			at.col = cfg->start_here.col;
-			const char *sug = suggest(a, &pages, cfg->start_here.slug);
+			const char *sug = suggest(a, d, cfg_src.path, &pages, cfg->start_here.slug);
 			err_at(d, &cfg_src, &at, "start_here names no page: '%.*s'%s%s%s (pages are the files in content/pages/)",
 			       STR_FMT(cfg->start_here.slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 		}
@@ -870,7 +880,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 			struct ynode at = {0};
 			at.line = r->line;
 			at.col = r->col;
-			const char *sug = suggest(a, &by_slug, r->slug);
+			const char *sug = suggest(a, d, cfg_src.path, &by_slug, r->slug);
 			err_at(d, &cfg_src, &at, "best_of names no post: '%.*s'%s%s%s", STR_FMT(r->slug),
 			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 			continue;
@@ -892,7 +902,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 				struct ynode at = {0};
 				at.line = r->line;
 				at.col = r->col;
-				const char *sug = suggest(a, &sx, r->slug);
+				const char *sug = suggest(a, d, cfg_src.path, &sx, r->slug);
 				err_at(d, &cfg_src, &at, "featured_series names no series: '%.*s'%s%s%s", STR_FMT(r->slug),
 				       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 				continue;

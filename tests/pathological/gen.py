@@ -425,6 +425,39 @@ site("template-open-braces", "either",
 site("template-big", "error",
      tmpl_site(lambda s: {"post.html": "x" * (20 * MIB)}), "larger than", "a template of 20 MB")
 
+# ---------------------------------------------------------------- site checks
+# "Did you mean" searches every post's slug: an error that names a missing
+# post must not search them again once its file's errors are no longer
+# shown, nor copy them all each time.
+def many_posts(size):
+    """min(4096, size / 256) posts, slugs of some 30 letters."""
+    return {"content/posts/p%d-a-post-about-something.md" % i: FRONT.encode() + b"a\n"
+            for i in range(min(4096, size // 256))}
+
+
+def missing_slugs(size, indent):
+    return grow(lambda i: "%s- missing-%d-a-post-about-something\n" % (indent, i), size)
+
+
+def series_missing(size):
+    f = {"folio.yml": CONFIG.encode(),
+         "content/series/s.md": b'---\ntitle: "S"\ndescription: "d"\nposts:\n' + missing_slugs(size, "  ") +
+         b"---\n"}
+    f.update(many_posts(size))
+    return f
+
+
+def best_of_missing(size):
+    f = {"folio.yml": CONFIG.encode() + b"best_of:\n" + missing_slugs(size, "  ")}
+    f.update(many_posts(size))
+    return f
+
+
+site("series-missing-posts", "error", series_missing, "no post",
+     "a series listing 30k posts that do not exist, beside 4096 that do")
+site("best-of-missing-posts", "error", best_of_missing, "best_of names no post",
+     "best_of naming 30k posts that do not exist, beside 4096 that do")
+
 # ---------------------------------------------------------------- UTF-8
 BAD = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80", b"\xfe\xfe"]
 

@@ -83,8 +83,11 @@ void test_diag(void)
 		static char big[160 * 2];
 		for (int i = 0; i < 160; i++)
 			memcpy(big + 2 * i, "x\n", 2);
+		int wrong = 0; /* diag_file_full: from the 100th error on */
 		for (int i = 1; i <= 150; i++) {
 			struct diag_loc at = {"content/posts/big.md", big, sizeof big, i, 1};
+			if (diag_file_full(&dl, "content/posts/big.md") != (i > DIAG_MAX_FILE_ERRORS))
+				wrong++;
 			diag_error(&dl, &at, "bad %d", i);
 			diag_error(&dl, &at, "bad %d", i); /* the same: once */
 		}
@@ -92,6 +95,9 @@ void test_diag(void)
 		diag_error(&dl, &other, "fine");
 		struct diag_loc w = {"content/posts/big.md", NULL, 0, 200, 1};
 		diag_warning(&dl, &w, "still shown");
+		INT_EQ(wrong, 0);
+		OK(!diag_file_full(&dl, "content/posts/small.md"));
+		OK(!diag_file_full(&dl, NULL));
 		diag_flush(&dl);
 		INT_EQ(dl.errors, 151);
 		INT_EQ(dl.warnings, 1);
@@ -128,6 +134,37 @@ void test_diag(void)
 	OK(diag_suggest("zzzzzz", 6, keys) == NULL);
 	OK(diag_suggest("title", 5, keys) == NULL); /* an exact match is no typo */
 	OK(diag_suggest("x", 1, keys) == NULL);
+
+	/* diag_guess: candidates as pointer+length, not NUL-terminated */
+	const char *names = "series-oneXseries-two";
+	struct diag_guess g;
+	size_t gn = 0;
+	diag_guess_init(&g, "seires-two", 10);
+	diag_guess_try(&g, names, 10);
+	diag_guess_try(&g, names + 11, 10);
+	OK(diag_guess_best(&g, &gn) == names + 11);
+	INT_EQ(gn, 10);
+	diag_guess_init(&g, "series-one", 10); /* exact: no typo */
+	diag_guess_try(&g, names + 11, 10);
+	diag_guess_try(&g, names, 10);
+	OK(diag_guess_best(&g, &gn) == NULL);
+	diag_guess_init(&g, "abcdefghi", 9); /* 4 letters more than the 3 edits allowed */
+	diag_guess_try(&g, "abcdefghijklm", 13);
+	OK(diag_guess_best(&g, &gn) == NULL);
+	diag_guess_init(&g, "abcdefghi", 9);
+	diag_guess_try(&g, "abcdefghijkl", 12);
+	OK(diag_guess_best(&g, &gn) != NULL);
+	char longw[66];
+	memset(longw, 'a', sizeof longw);
+	diag_guess_init(&g, longw, 65); /* over 64 bytes: never measured */
+	diag_guess_try(&g, longw, 64);
+	OK(diag_guess_best(&g, &gn) == NULL);
+	diag_guess_init(&g, longw, 64);
+	diag_guess_try(&g, longw, 63);
+	OK(diag_guess_best(&g, &gn) == longw);
+	/* the first of equally close candidates, as diag_suggest */
+	const char *ties[] = {"titla", "titlb", "title", NULL};
+	STR_EQ(diag_suggest("titlx", 5, ties), "titla");
 
 	diag_fini(&d);
 	buf_fini(&cap);
