@@ -10,7 +10,11 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <xxhash.h>
 
 struct str str_from(const char *cstr)
 {
@@ -240,6 +244,26 @@ uint64_t hash_bytes(const void *p, size_t n)
 		h *= 1099511628211ULL;
 	}
 	return h;
+}
+
+static uint64_t key_seed;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void key_init(void)
+{
+	uint64_t s;
+	if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		s = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 32) ^ ((uint64_t)getpid() << 16);
+	}
+	key_seed = s;
+}
+
+uint64_t hash_keyed(const void *p, size_t n)
+{
+	pthread_once(&key_once, key_init);
+	return XXH3_64bits_withSeed(p, n, key_seed);
 }
 
 char *read_file(const char *path, size_t *len)

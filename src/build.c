@@ -153,6 +153,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	if (st->mc) {
 		opts->typeset = typeset;
 		opts->typeset_ctx = st->mc;
+		opts->typeset_seconds = math_doc_seconds();
 	}
 	if (!opts->now) {
 		const char *sde = getenv("SOURCE_DATE_EPOCH");

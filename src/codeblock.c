@@ -33,9 +33,10 @@ static size_t hl_num(const char *s, size_t n)
 	return v ? v : (size_t)-1; /* -1: a zero, told apart from no number */
 }
 
-/* parse_hl: checks the list s[0..n) and finds its largest line (mark NULL),
- * or marks its lines in mark. Returns 0, or -1 with a message in err. */
-static int parse_hl(struct str v, size_t *max, unsigned char *mark, struct buf *err)
+/* parse_hl: checks the list s[0..n), counts its items in *count and finds
+ * its largest line (ranges NULL), or puts its items in ranges. Returns 0,
+ * or -1 with a message in err. */
+static int parse_hl(struct str v, size_t *max, size_t *count, struct code_range *ranges, struct buf *err)
 {
 	if (!str_trim(v).len) /* hl="": nothing highlighted */
 		return 0;
@@ -77,13 +78,20 @@ static int parse_hl(struct str v, size_t *max, unsigned char *mark, struct buf *
 			           STR_FMT(item), STR_FMT(h), STR_FMT(l));
 			return -1;
 		}
-		if (mark)
-			memset(mark + lo - 1, 1, hi - lo + 1);
+		if (ranges)
+			ranges[*count] = (struct code_range){lo, hi};
+		++*count;
 		if (hi > *max)
 			*max = hi;
 		i = e + 1;
 	}
 	return 0;
+}
+
+static int cmp_range(const void *x, const void *y)
+{
+	const struct code_range *a = x, *b = y;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
 /* ---- the options ---- */
@@ -155,13 +163,31 @@ static int option(struct arena *a, const struct dattr *at, struct code_opts *o, 
 	if (str_eq_cstr(k, "title")) {
 		o->title = v;
 	} else if (str_eq_cstr(k, "hl")) {
-		size_t max = 0;
-		if (parse_hl(v, &max, NULL, err) < 0)
+		size_t max = 0, count = 0;
+		if (parse_hl(v, &max, &count, NULL, err) < 0)
 			return -1;
-		o->hl = max ? arena_alloc(a, max) : NULL;
+		/* ranges, not a bitmap of lines: hl=100000 on an empty block
+		 * costs no 100 KB, and "1-100000" many times no memset each */
+		o->hl = NULL;
+		o->nranges = 0;
 		o->nhl = max;
-		if (max)
-			parse_hl(v, &max, o->hl, err);
+		if (count) {
+			struct code_range *r = arena_alloc(a, count * sizeof *r);
+			count = 0;
+			parse_hl(v, &max, &count, r, err);
+			qsort(r, count, sizeof *r, cmp_range);
+			size_t kept = 0; /* merged: sorted, apart, not touching */
+			for (size_t i = 0; i < count; i++) {
+				if (kept && r[i].lo <= r[kept - 1].hi + 1) {
+					if (r[i].hi > r[kept - 1].hi)
+						r[kept - 1].hi = r[i].hi;
+				} else {
+					r[kept++] = r[i];
+				}
+			}
+			o->hl = r;
+			o->nranges = kept;
+		}
 	} else {
 		long n = 0;
 		size_t i = 0;
@@ -220,7 +246,17 @@ int code_opts_parse(struct arena *a, struct str info, struct code_opts *o, struc
 
 int code_opts_hl(const struct code_opts *o, size_t line)
 {
-	return o && line >= 1 && line <= o->nhl && o->hl[line - 1];
+	if (!o || !o->nranges || line < o->hl[0].lo)
+		return 0;
+	size_t lo = 0, hi = o->nranges; /* the last range starting at or before line */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->hl[mid].lo <= line)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return line <= o->hl[lo].hi;
 }
 
 /* ---- wrapping ---- */
@@ -254,13 +290,17 @@ static int tag_is(const char *t, size_t n, const char *name)
 	        t[k + 1] == '\f' || t[k + 1] == '\r');
 }
 
-void code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o)
+int code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o, size_t max)
 {
 	struct str *open = NULL; /* the open spans' start tags, outermost first */
 	size_t nopen = 0, cap = 0, line = 0;
 	int in_line = 0;
 	for (size_t i = 0; i < len;) {
 		if (!in_line) {
+			if (out->len > max) {
+				free(open);
+				return -1;
+			}
 			line_open(out, o, ++line, open, nopen);
 			in_line = 1;
 		}
@@ -310,4 +350,5 @@ void code_wrap_lines(struct buf *out, const char *html, size_t len, const struct
 	if (in_line)
 		line_close(out, nopen);
 	free(open);
+	return out->len > max ? -1 : 0;
 }

@@ -9,14 +9,19 @@
 #include "arena.h"
 #include "buf.h"
 
-/* Line numbers named in hl are at most this (a bitmap of that many bytes
- * at worst, whatever the info string says). */
+/* Line numbers named in hl are at most this. */
 #define CODE_HL_MAX 100000
+
+/* Lines lo to hi (1-based, both included). */
+struct code_range {
+	size_t lo, hi;
+};
 
 struct code_opts {
 	struct str lang;   /* the first word, e.g. "cuda"; empty if none */
 	struct str title;  /* e.g. "kernel.cu"; empty if none */
-	unsigned char *hl; /* hl[i]: whether line i + 1 is highlighted, for i < nhl */
+	struct code_range *hl; /* the highlighted lines: sorted, merged; NULL if none */
+	size_t nranges;
 	size_t nhl;        /* the largest line number named in hl (0: none) */
 	int linenos;       /* show line numbers */
 	int start;         /* the first line's number; 1 unless start= says */
@@ -60,7 +65,9 @@ int code_opts_hl(const struct code_opts *o, size_t line);
  * becomes "\n") stay between the line elements, for <pre>. Robust to any
  * input: a '<' that starts no complete tag on its line is escaped, a
  * </span> closing nothing is dropped. o may be NULL (no numbers, no
- * highlighted lines). */
-void code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o);
+ * highlighted lines). Returns 0; or -1 as soon as out is longer than max
+ * bytes (its end then cut anywhere): line numbers make some 80 bytes of
+ * each line of code, 1 MB of empty lines 80 MB. */
+int code_wrap_lines(struct buf *out, const char *html, size_t len, const struct code_opts *o, size_t max);
 
 #endif

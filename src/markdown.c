@@ -1004,7 +1004,7 @@ static struct idslot *idmap_find(const struct idmap *m, const char *key, size_t 
 /* idmap_get: the slot of key, or NULL. */
 static struct idslot *idmap_get(const struct idmap *m, const char *key, size_t len)
 {
-	struct idslot *s = idmap_find(m, key, len, (uint32_t)hash_bytes(key, len));
+	struct idslot *s = idmap_find(m, key, len, (uint32_t)hash_keyed(key, len));
 	return s->key ? s : NULL;
 }
 
@@ -1020,7 +1020,7 @@ static struct idslot *idmap_add(struct idmap *m, const char *key, size_t len)
 		free(m->slots);
 		*m = g;
 	}
-	uint32_t h = (uint32_t)hash_bytes(key, len);
+	uint32_t h = (uint32_t)hash_keyed(key, len);
 	struct idslot *s = idmap_find(m, key, len, h);
 	if (!s->key) {
 		*s = (struct idslot){key, len, h, 0, 0, 0};
@@ -1282,9 +1282,17 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 		const struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len);
 		if (s && s->first) {
 			int line, col, first_line, first_col;
-			locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
-			locate_custom_id(r, hs[s->first - 1].node, hs[i].custom, &first_line,
-			                 &first_col);
+			if (r->d && diag_file_full(r->d, r->path)) {
+				/* counted, not shown: no search of the lines for
+				 * the place (100,000 duplicates of one long heading) */
+				line = cmark_node_get_start_line(hs[i].node);
+				col = cmark_node_get_start_column(hs[i].node);
+				first_line = cmark_node_get_start_line(hs[s->first - 1].node);
+			} else {
+				locate_custom_id(r, hs[i].node, hs[i].custom, &line, &col);
+				locate_custom_id(r, hs[s->first - 1].node, hs[i].custom, &first_line,
+				                 &first_col);
+			}
 			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset,
 			                       col};
 			if (r->d)
@@ -1497,7 +1505,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	cmark_mem *mem = mdmem_begin();
 	/* Directives (:::note ... :::) become raw HTML lines, line for line,
 	 * before cmark sees the text: positions stay right. */
-	struct md_ctx mc = {a, d, path, src, src_len, line_offset, o, out, 0, NULL, 0, 0, 0, NULL, 0, 0, MD_HL_BUDGET};
+	struct md_ctx mc = {.a = a, .d = d, .path = path, .src = src, .src_len = src_len, .line_offset = line_offset,
+	                    .o = o, .out = out, .hl_left = MD_HL_BUDGET, .raw_left = MD_RAW_BUDGET};
 	struct directive *dirs = NULL;
 	struct buf rewritten;
 	buf_init(&rewritten);

@@ -28,6 +28,9 @@ struct md_options {
 	md_highlight_fn highlight; /* NULL: code blocks are escaped plain text */
 	md_typeset_fn typeset;     /* NULL: math stays as escaped TeX in its span */
 	void *typeset_ctx;
+	/* CPU seconds typeset may take for the formulas of one document
+	 * (0: no limit); past them the rest are not typeset, with an error */
+	double typeset_seconds;
 	/* Where local images are: a relative src is looked up in asset_dir (a
 	 * post bundle's folder; NULL: the image must not be relative), an
 	 * absolute one (/img/x.png) in static_dir. NULL static_dir: images are

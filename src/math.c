@@ -2,6 +2,8 @@
  * and a cache of results keyed by xxHash, in memory and in the site's
  * .folio-cache/math/. */
 #include "math.h"
+
+#include "slug.h"
 #include "sanitize.h"
 
 #include <errno.h>
@@ -86,6 +88,11 @@ static const char glue_js[] =
 static int time_scale(void)
 {
 	return TIME_SCALE * (RUNNING_ON_VALGRIND ? 20 : 1);
+}
+
+double math_doc_seconds(void)
+{
+	return MATH_DOC_TIME_LIMIT_S * time_scale();
 }
 
 struct math_js {
@@ -707,6 +714,26 @@ static void fail(struct math_cache *c, int *err_pos, int pos)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* bad_html: 1, with a message in err, if KaTeX's html for len bytes of TeX may not go
+ * in a page: much longer than the TeX (MATH_MAX_GROWTH), or holding a NUL
+ * (KaTeX's \char0; the page would end there) or a lone surrogate (no
+ * UTF-8). Checked on cache hits too: the cache file is not trusted. */
+static int bad_html(size_t len, const char *html, size_t html_len, struct buf *err)
+{
+	if (html_len > MATH_MAX_GROWTH * len + MATH_GROWTH_SLACK) {
+		buf_printf(err,
+		           "formula makes %zu bytes of MathML, more than %d times its TeX "
+		           "(hint: a macro that expands many times)",
+		           html_len, MATH_MAX_GROWTH);
+		return 1;
+	}
+	if (memchr(html, '\0', html_len) || utf8_valid_prefix(html, html_len) != html_len) {
+		buf_puts(err, "formula makes a character a page cannot hold (U+0000 or not UTF-8)");
+		return 1;
+	}
+	return 0;
+}
+
 int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
                 struct buf *err, int *err_pos)
 {
@@ -727,6 +754,12 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 
 	pthread_mutex_lock(&c->lock);
 	struct entry *hit = cache_find(c, h, tex, len, display);
+	if (hit && bad_html(len, hit->data + hit->tex_len, hit->html_len, err)) {
+		pthread_mutex_unlock(&c->lock);
+		fail(c, err_pos, -1);
+		buf_fini(&scratch);
+		return -1;
+	}
 	if (hit) {
 		hit->used = 1;
 		c->stats.cached++;
@@ -793,6 +826,12 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 		return -1;
 	}
 
+	if (bad_html(len, html, html_len, err)) {
+		JS_FreeCString(ctx, html);
+		fail(c, err_pos, -1);
+		buf_fini(&scratch);
+		return -1;
+	}
 	struct entry *e = entry_new(h, tex, len, display, html, html_len);
 	JS_FreeCString(ctx, html);
 	e->used = 1;

@@ -21,6 +21,16 @@ extern const char math_katex_version[];
  * what the calling thread has left. */
 #define MATH_MAX_LEN      16384
 #define MATH_TIME_LIMIT_S 1
+/* MATH_MAX_GROWTH: a formula's MathML may be at most this many times its
+ * TeX, plus MATH_GROWTH_SLACK bytes (real formulas: 10 to 50 times, the
+ * short ones most, "x" is 210 bytes): "\def\a{x+x+...}\def\b{\a\a...}"
+ * would make 1,000 times, 200 KB from 270 bytes, repeated all through a
+ * page. MATH_DOC_TIME_LIMIT_S: CPU seconds for the formulas of one page
+ * (md_options' typeset_seconds; math_doc_seconds scales it as the
+ * per-formula limit is, for sanitizers and valgrind). */
+#define MATH_MAX_GROWTH   64
+#define MATH_GROWTH_SLACK 4096
+#define MATH_DOC_TIME_LIMIT_S 3
 #define MATH_MEMORY_LIMIT (128u << 20)
 #define MATH_MAX_STACK    (4u << 20)
 
@@ -81,6 +91,9 @@ int math_cache_close(struct math_cache *c);
  *   formula nested too deeply
  *   formula takes longer than 1 s to typeset
  *   formula needs more than 128 MB to typeset
+ *   formula makes 204800 bytes of MathML, more than 64 times its TeX
+ *   (hint: a macro that expands many times)
+ *   formula makes a character a page cannot hold (U+0000 or not UTF-8)
  * err and err_pos may be NULL.
  * Thread-safe: any number of threads may render with one cache. A thread
  * starts its own QuickJS runtime on its first formula not in the cache
@@ -88,6 +101,9 @@ int math_cache_close(struct math_cache *c);
  * thread's exit. */
 int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
                 struct buf *err, int *err_pos);
+
+/* math_doc_seconds: MATH_DOC_TIME_LIMIT_S, scaled for slow builds. */
+double math_doc_seconds(void);
 
 /* math_thread_cleanup: frees the calling thread's QuickJS runtime, if it
  * has one. Other threads' runtimes are freed when they exit; the main

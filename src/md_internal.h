@@ -24,13 +24,31 @@ struct md_ctx {
 	size_t *lines, nlines;
 	int find_block;
 	size_t find_next;
+	size_t find_left; /* bytes the searches may still read */
 	/* local images looked up so far (mdblocks.c), by file */
 	struct md_image *images;
 	size_t nimages, cap_images;
 	/* code the highlighter may still be given in this document (see
 	 * MD_HL_BUDGET); 0 once a block did not fit */
 	size_t hl_left;
+	/* HTML the block passes may still put in (see MD_RAW_BUDGET), and
+	 * whether a piece did not fit (the passes then stop) */
+	size_t raw_left;
+	int raw_over;
+	/* CPU seconds the formulas took so far (see md_options'
+	 * typeset_seconds), and whether they took too long */
+	double math_s;
+	int math_over;
 };
+
+/* MD_RAW_BUDGET: the bytes of HTML the block passes may put in one
+ * document: code blocks (with line numbers some 80 bytes a line) and
+ * formulas (each use counts its MathML again: it is one copy in memory,
+ * but every copy in the page). A page may be 64 MiB (the templates'
+ * output limit, folio-template(5)); past this the document is an error,
+ * rather than a page cmark's renderer would abort the process for (past
+ * 1 GiB) or the templates reject after building it. */
+#define MD_RAW_BUDGET ((size_t)64 << 20)
 
 /* MD_HL_BUDGET: the bytes of code one document may have highlighted (each
  * block counts its size plus MD_HL_BLOCK_COST). tree-sitter takes 0.7 s

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
@@ -55,6 +56,22 @@ static void esc(struct buf *b, const char *s, size_t n)
 	buf_put_html(b, s, n);
 }
 
+
+/* raw_fits: takes n bytes of the document's HTML budget (MD_RAW_BUDGET);
+ * 0, with one error for the document, when they do not fit. */
+static int raw_fits(struct md_ctx *c, size_t n, int line, int col, const char *what)
+{
+	if (!c->raw_over && n <= c->raw_left) {
+		c->raw_left -= n;
+		return 1;
+	}
+	if (!c->raw_over)
+		report(c, DIAG_ERROR, line, col,
+		       "%s: the page's HTML would be larger than %zu MiB (see LIMITS in folio-site(5)); split the page",
+		       what, MD_RAW_BUDGET >> 20);
+	c->raw_over = 1;
+	return 0;
+}
 
 /* ---- code blocks ---- */
 
@@ -127,8 +144,9 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_putc(&out, '"');
 	}
 	buf_putc(&out, '>');
+	int fits = 1;
 	if (o.linenos || o.nhl)
-		code_wrap_lines(&out, hl.p ? hl.p : "", hl.len, &o);
+		fits = code_wrap_lines(&out, hl.p ? hl.p : "", hl.len, &o, c->raw_left) == 0;
 	else
 		buf_append(&out, hl.p ? hl.p : "", hl.len);
 	buf_puts(&out, "</code></pre>");
@@ -136,7 +154,8 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_puts(&out, "</figure>");
 	buf_putc(&out, '\n');
 	(void)highlighted;
-	replace(n, out.p, out.len, 1);
+	if (raw_fits(c, fits ? out.len : (size_t)-1, line, col, "code block"))
+		replace(n, out.p, out.len, 1);
 	buf_fini(&err);
 	buf_fini(&hl);
 	buf_fini(&out);
@@ -155,7 +174,8 @@ struct typeset_memo {
 		const char *tex; /* NULL: a free slot */
 		size_t tex_len;
 		int display;
-		struct str html;
+		struct str html; /* or the error's message */
+		int failed, pos; /* an error, at pos in tex (or -1) */
 	} *slots;
 	size_t cap, n;
 };
@@ -196,6 +216,40 @@ static void typeset_ref(cmark_node *n, struct str html)
 	cmark_node_free(n);
 }
 
+static double thread_cpu_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* formula_error: reports msg about formula n (tex), at pos in it (or -1). */
+static void formula_error(struct md_ctx *c, cmark_node *n, const char *tex, int display, int pos, const char *msg)
+{
+	int line, col;
+	md_math_where(n, &line, &col);
+	/* the formula's text starts after its $ or $$; on its first line
+	 * the problem's column follows from the offset */
+	if (col > 0) {
+		col += display ? 2 : 1;
+		if (pos >= 0 && !memchr(tex, '\n', (size_t)pos)) {
+			col += pos;
+		} else if (pos >= 0) {
+			/* on a later line of the formula: count its lines; the
+			 * column is the offset in that line (formulas spread over
+			 * lines are rarely indented) */
+			int last = -1;
+			for (int i = 0; i < pos; i++)
+				if (tex[i] == '\n') {
+					line++;
+					last = i;
+				}
+			col = pos - last;
+		}
+	}
+	report(c, DIAG_ERROR, line, col, "math: %s", msg);
+}
+
 static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, struct buf *out,
                     struct buf *err)
 {
@@ -204,45 +258,54 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 	int display = md_math_kind(n) == 2;
 	if ((memo->n + 1) * 2 > memo->cap)
 		memo_grow(memo);
-	uint64_t h = hash_bytes(tex, tex_len);
+	uint64_t h = hash_keyed(tex, tex_len);
 	struct typeset_slot *e = memo_find(memo, h, tex, tex_len, display);
+	int line, col;
+	if (e->tex && e->failed) { /* a wrong formula given again: the same error, not typeset again */
+		formula_error(c, n, tex, display, e->pos, e->html.p);
+		return;
+	}
 	if (e->tex) {
+		if (e->html.len > c->raw_left) {
+			md_math_where(n, &line, &col);
+			raw_fits(c, e->html.len, line, col, "math");
+			return;
+		}
+		c->raw_left -= e->html.len;
 		typeset_ref(n, e->html);
+		return;
+	}
+	if (c->o->typeset_seconds > 0 && c->math_s > c->o->typeset_seconds) {
+		md_math_where(n, &line, &col);
+		report(c, DIAG_ERROR, line, col,
+		       "math: the page's formulas take longer than %g s to typeset; the rest are not (split the page)",
+		       c->o->typeset_seconds);
+		c->math_over = 1;
 		return;
 	}
 	buf_reset(out);
 	buf_reset(err);
 	int pos = -1;
 	buf_puts(out, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
-	if (c->o->typeset(c->o->typeset_ctx, tex, tex_len, display, out, err, &pos) == 0) {
+	double t0 = c->o->typeset_seconds > 0 ? thread_cpu_s() : 0;
+	int rc = c->o->typeset(c->o->typeset_ctx, tex, tex_len, display, out, err, &pos);
+	if (c->o->typeset_seconds > 0)
+		c->math_s += thread_cpu_s() - t0;
+	if (rc == 0) {
 		buf_puts(out, "</span>");
+		md_math_where(n, &line, &col);
+		if (!raw_fits(c, out->len, line, col, "math"))
+			return;
 		*e = (struct typeset_slot){h, arena_strndup(c->a, tex, tex_len), tex_len, display,
-		                           {arena_strndup(c->a, out->p, out->len), out->len}};
+		                           {arena_strndup(c->a, out->p, out->len), out->len}, 0, -1};
 		memo->n++;
 		typeset_ref(n, e->html);
 	} else {
-		int line, col;
-		md_math_where(n, &line, &col);
-		/* the formula's text starts after its $ or $$; on its first line
-		 * the problem's column follows from the offset */
-		if (col > 0) {
-			col += display ? 2 : 1;
-			if (pos >= 0 && !memchr(tex, '\n', (size_t)pos)) {
-				col += pos;
-			} else if (pos >= 0) {
-				/* on a later line of the formula: count its lines; the
-				 * column is the offset in that line (formulas spread over
-				 * lines are rarely indented) */
-				int last = -1;
-				for (int i = 0; i < pos; i++)
-					if (tex[i] == '\n') {
-						line++;
-						last = i;
-					}
-				col = pos - last;
-			}
-		}
-		report(c, DIAG_ERROR, line, col, "math: %s", err->p && err->len ? err->p : "cannot typeset this formula");
+		struct str msg = err->p && err->len ? (struct str){err->p, err->len} : STR_LIT("cannot typeset this formula");
+		*e = (struct typeset_slot){h, arena_strndup(c->a, tex, tex_len), tex_len, display,
+		                           {arena_strndup(c->a, msg.p, msg.len), msg.len}, 1, pos};
+		memo->n++;
+		formula_error(c, n, tex, display, pos, e->html.p);
 	}
 }
 
@@ -339,7 +402,7 @@ static const struct md_image *image_file(struct md_ctx *c, char *path)
 		for (size_t i = 0; i < c->cap_images; i++) {
 			if (!c->images[i].path)
 				continue;
-			size_t j = hash_bytes(c->images[i].path, strlen(c->images[i].path)) & (cap - 1);
+			size_t j = hash_keyed(c->images[i].path, strlen(c->images[i].path)) & (cap - 1);
 			while (t[j].path)
 				j = (j + 1) & (cap - 1);
 			t[j] = c->images[i];
@@ -348,7 +411,7 @@ static const struct md_image *image_file(struct md_ctx *c, char *path)
 		c->images = t;
 		c->cap_images = cap;
 	}
-	size_t j = hash_bytes(path, strlen(path)) & (c->cap_images - 1);
+	size_t j = hash_keyed(path, strlen(path)) & (c->cap_images - 1);
 	while (c->images[j].path) {
 		if (strcmp(c->images[j].path, path) == 0) {
 			free(path);
@@ -466,6 +529,7 @@ static void src_lines(struct md_ctx *c)
 	size_t cap = 64;
 	c->lines = xmalloc(cap * sizeof *c->lines);
 	c->lines[c->nlines++] = 0;
+	c->find_left = 4 * c->src_len + ((size_t)1 << 20);
 	for (const char *p = c->src, *end = c->src + c->src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
 		if (c->nlines == cap) {
 			cap *= 2;
@@ -480,7 +544,9 @@ static void src_lines(struct md_ctx *c)
  * place is found from its block's). The next search from the same block
  * starts after this hit, so that the images of one long paragraph are
  * found in one pass, not each from its top. Leaves line/col alone when
- * not found. */
+ * not found, or when the document's searches have read four times the
+ * file: the images of a reference ("![a][r]", no "](" in the file)
+ * would each search the whole long line again. */
 static void find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
 {
 	if (!c->src || !needle || !*needle || *line <= 0)
@@ -494,9 +560,11 @@ static void find_in_source(struct md_ctx *c, const char *needle, int *line, int 
 		from = c->find_next;
 	size_t last = first + 200; /* the hit's line, at most */
 	size_t to = last < c->nlines ? c->lines[last] : c->src_len;
-	if (from >= to)
+	if (from >= to || to - from > c->find_left)
 		return;
-	const char *hit = memmem(c->src + from, to - from, needle, strlen(needle));
+	size_t nlen = strlen(needle);
+	const char *hit = memmem(c->src + from, to - from, needle, nlen);
+	c->find_left -= hit ? (size_t)(hit - (c->src + from)) + nlen : to - from;
 	if (!hit)
 		return;
 	size_t off = (size_t)(hit - c->src);
@@ -597,7 +665,7 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 	buf_init(&mout);
 	buf_init(&merr);
 	struct typeset_memo memo = {NULL, 0, 0};
-	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS; i++) {
+	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS && !c->raw_over && !c->math_over; i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
 		case 2: formula(c, v[i].node, &memo, &mout, &merr); break;

@@ -144,6 +144,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.md.highlight = opts->highlight;
 	p.md.typeset = opts->typeset;
 	p.md.typeset_ctx = opts->typeset_ctx;
+	p.md.typeset_seconds = opts->typeset_seconds;
 	p.md.static_dir = opts->static_dir;
 	p.njobs = c->nposts + c->nseries + c->npages;
 	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);

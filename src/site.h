@@ -42,6 +42,7 @@ struct build_opts {
 	md_highlight_fn highlight;
 	md_typeset_fn typeset;
 	void *typeset_ctx;
+	double typeset_seconds; /* md_options' */
 	/* Rendered documents kept between builds (NULL: none); md_salt is
 	 * what every key includes (config, options), files_stamp the state of
 	 * the files documents may read (static/, bundles). */

@@ -152,7 +152,7 @@ static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 			if (!f->hash[i])
 				continue;
 			struct str k = b->stack[f->hash[i] - 1]->str;
-			size_t j = hash_bytes(k.p, k.len) & (cap - 1);
+			size_t j = hash_keyed(k.p, k.len) & (cap - 1);
 			while (t[j])
 				j = (j + 1) & (cap - 1);
 			t[j] = f->hash[i];
@@ -162,7 +162,7 @@ static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 		f->hcap = cap;
 	}
 	struct str key = b->stack[at]->str;
-	size_t j = hash_bytes(key.p, key.len) & (f->hcap - 1);
+	size_t j = hash_keyed(key.p, key.len) & (f->hcap - 1);
 	while (f->hash[j]) {
 		if (str_eq(b->stack[f->hash[j] - 1]->str, key))
 			return f->hash[j] - 1;

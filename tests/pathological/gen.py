@@ -202,6 +202,58 @@ md("fence-python-nested", lambda n: b"```python\nx = " + fill("(", n // 2) + fil
 md("fence-hl-range", lambda n: b'```c {hl="1-4000000000" linenos}\n' + fill("x;\n", n) + b"```\n",
    "a highlighted range of 4 billion lines", kind="either")
 md("fence-backticks", lambda n: grow(lambda i: "`" * (i + 2) + "\n", n), "fences of 3, 4, 5... backticks")
+md("fence-hl-empty", lambda n: fill("```{hl=100000}\n```\n", n),
+   "55k empty blocks each naming line 100,000 in hl (100 KB each as a bitmap)")
+md("fence-hl-repeat", lambda n: b'```{hl="' + grow(lambda i: "1-100000," , n - 20) + b'1"}\nx\n```\n',
+   "hl naming lines 1-100000 100k times")
+md("fence-linenos-empty", lambda n: b"```{linenos}\n" + fill("\n", n) + b"```\n",
+   "line numbers on 1M empty lines: 80 MB of markup", kind="error", expect="larger than 64 MiB")
+md("fence-unknown-warnings", lambda n: fill("\n", n - 21000) + fill("```zz\n```\n", 21000),
+   "2,100 warnings after 1M empty lines, each with the line")
+# Formulas KaTeX makes big: a macro expanded 100 times makes 200 KB of
+# MathML from 270 bytes; repeated, the page's HTML would pass 1 GiB, where
+# cmark's renderer aborts.
+AMP = "\\def\\a{%s}\\def\\b{%s}\\def\\c{%s}\\c" % ("x+" * 100, "\\a" * 10, "\\b" * 10)
+md("math-amplified", lambda n: fill("$%s$\n\n" % AMP, n), "one formula of 200 KB of MathML, 3,800 times",
+   kind="error", expect="more than 64 times its TeX")
+md("math-amplified-distinct", lambda n: grow(lambda i: "$%s y_{%d}$\n\n" % (AMP, i), n),
+   "3,700 different formulas of 200 KB of MathML each", kind="error", expect="math:")
+md("math-nul", lambda n: fill("$\\char0$ a\n\n", n), "KaTeX's \\char0 makes a NUL", kind="error",
+   expect="cannot hold")
+# Searches through the file for a place, once per node.
+md("customid-dup-long", lambda n: b"# " + fill("x", n // 2) + b" &#123;#dup}\n\n" + fill("# {#dup}\n", n // 2),
+   "a duplicate {#id} 50k times, the first heading 500 KB long", kind="error", expect="duplicate heading id")
+md("images-by-reference", lambda n: b"[r]: #\n\n" + fill("![a][r]", n) + b"\n",
+   "150k images by reference on one line (no '](' to find)")
+
+
+def fnv_colliding(stages, bits=20):
+    """2**stages slugs whose FNV-1a hashes share their low bits: FNV's low
+    bits depend on the input's low bits only, so one colliding pair of
+    4-letter blocks a stage is found quickly."""
+    mask = (1 << bits) - 1
+    prime, state = 1099511628211 & mask, 1469598103934665603 & mask
+    alpha = "abcdefghijklmnopqrstuvwxyz0123456789"
+    pairs = []
+    for _ in range(stages):
+        seen = {}
+        for blk in ("q" + a + b + c for a in alpha for b in alpha for c in alpha):
+            t = state
+            for ch in blk.encode():
+                t = ((t ^ ch) * prime) & mask
+            if t in seen:
+                pairs.append((seen[t], blk))
+                state = t
+                break
+            seen[t] = blk
+    out = [""]
+    for a, b in pairs:
+        out = [x + a for x in out] + [x + b for x in out]
+    return out
+
+
+md("headings-fnv-colliding", lambda n: "".join("# %s\n" % s for s in fnv_colliding(max(1, (n // 64).bit_length() - 1))).encode(),
+   "16k headings whose slugs all fall in one slot of an FNV table")
 # Text shapes.
 md("long-word", lambda n: fill("a", n) + b"\n", "one word of 1 MB")
 md("long-line", lambda n: fill("a ", n) + b"\n", "one line of 500k words")

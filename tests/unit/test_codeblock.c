@@ -46,7 +46,7 @@ static const char *wrap(const char *html, const struct code_opts *o)
 {
 	buf_reset(&out);
 	buf_puts(&out, "");
-	code_wrap_lines(&out, html, strlen(html), o);
+	INT_EQ(code_wrap_lines(&out, html, strlen(html), o, (size_t)-1), 0);
 	return out.p;
 }
 
@@ -116,6 +116,14 @@ static void test_parse(void)
 	OK(!code_opts_hl(&o, 100001));
 	OK(!code_opts_hl(&o, 0));
 	OK(!code_opts_hl(NULL, 1));
+	/* kept as sorted, merged ranges */
+	INT_EQ(parse("c {hl=\"9-10,5,1,3-4,11,20\"}", &o), 0);
+	STR_EQ(hl_list(&o), "1,3,4,5,9,10,11,20");
+	INT_EQ(o.nranges, 4);
+	INT_EQ(parse("c {hl=\"1-100000,1-100000,50-60,100000\"}", &o), 0);
+	INT_EQ(o.nranges, 1);
+	OK(code_opts_hl(&o, 1) && code_opts_hl(&o, 77777) && code_opts_hl(&o, 100000));
+	OK(!code_opts_hl(&o, 100001));
 	INT_EQ(parse("c {start=1000000000}", &o), 0);
 	INT_EQ(o.start, 1000000000);
 
@@ -192,7 +200,7 @@ static void test_wrap(void)
 	/* empty code; empty lines */
 	STR_EQ(wrap("", NULL), "");
 	buf_reset(&out);
-	code_wrap_lines(&out, NULL, 0, NULL);
+	code_wrap_lines(&out, NULL, 0, NULL, (size_t)-1);
 	INT_EQ(out.len, 0);
 	STR_EQ(wrap("\n", NULL), "<span class=\"line\"></span>\n");
 	STR_EQ(wrap("a\n\nb\n", NULL), "<span class=\"line\">a</span>\n<span class=\"line\">"
@@ -243,6 +251,16 @@ static void test_wrap(void)
 	STR_EQ(wrap("a < b <", NULL), "<span class=\"line\">a &lt; b &lt;</span>");
 	STR_EQ(wrap("<<span>x</span>", NULL), "<span class=\"line\">&lt;<span>x</span></span>");
 	STR_EQ(wrap("<spanx>y</spanx>", NULL), "<span class=\"line\"><spanx>y</spanx></span>");
+
+	/* max: stops once out is longer */
+	buf_reset(&out);
+	INT_EQ(code_wrap_lines(&out, "a\nb\nc\n", 6, NULL, 25), -1);
+	OK(out.len > 25 && out.len < 60);
+	buf_reset(&out);
+	INT_EQ(code_wrap_lines(&out, "a\nb\nc\n", 6, NULL, 84), 0);
+	INT_EQ(out.len, 84);
+	buf_reset(&out);
+	INT_EQ(code_wrap_lines(&out, "a\nb\nc\n", 6, NULL, 83), -1);
 	/* a deep stack of spans, each crossing many lines */
 	{
 		struct buf in;
@@ -252,7 +270,7 @@ static void test_wrap(void)
 		for (int i = 0; i < 100; i++)
 			buf_puts(&in, "x\n");
 		buf_reset(&out);
-		code_wrap_lines(&out, in.p, in.len, NULL);
+		code_wrap_lines(&out, in.p, in.len, NULL, (size_t)-1);
 		/* per line: the line's span, 1000 reopened, 1000 closed */
 		size_t opens = 0, closes = 0;
 		for (const char *p = out.p; (p = strstr(p, "<span")); p++)

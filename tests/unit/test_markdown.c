@@ -765,7 +765,8 @@ static void test_counts_large(void)
 
 /* A formula given again in a document is typeset once (inline and display
  * apart), and every copy of it comes out the same, in the summary too; one
- * that fails is tried, and reported, each time. */
+ * that fails is tried once, and reported each time (a formula that takes
+ * KaTeX its whole second is not tried a hundred times). */
 static void test_formula_repeated(void)
 {
 	static const char md[] = "$a$ and $a$, $$a$$ then $b$ and $a$.\n\n"
@@ -781,7 +782,7 @@ static void test_formula_repeated(void)
 	size_t n = strlen(md);
 	INT_EQ(md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 0, &doc), -1);
 	diag_fini(&d);
-	INT_EQ(ts_calls, 5); /* a, a display, b, bad, bad */
+	INT_EQ(ts_calls, 4); /* a, a display, b, bad */
 	INT_EQ(count_of(errs.p, ": error: math: bad formula"), 2);
 	OK(errs.p && strstr(errs.p, "p.md:3:2: error") && strstr(errs.p, "p.md:3:8: error"));
 	OK(doc.html.p != NULL);
@@ -791,6 +792,81 @@ static void test_formula_repeated(void)
 	INT_EQ(count_of(doc.summary_html.p, "<span class=\"math inline\"><T i>a</T></span>"), 3);
 	INT_EQ(count_of(doc.summary_html.p, "<T d>a</T>"), 1);
 	buf_fini(&errs);
+}
+
+/* A typeset that makes 8 MiB for "big" and spends 20 ms of CPU on "slow". */
+static int costly_typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out,
+                          struct buf *err, int *pos)
+{
+	if (len == 3 && memcmp(tex, "big", 3) == 0) {
+		ts_calls++;
+		*pos = -1;
+		buf_reserve(out, 8u << 20);
+		memset(out->p + out->len, 'x', 8u << 20);
+		out->len += 8u << 20;
+		out->p[out->len] = '\0';
+		return 0;
+	}
+	if (len > 4 && memcmp(tex, "slow", 4) == 0) {
+		struct timespec t0, t;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < 0.02);
+	}
+	return fake_typeset(ctx, tex, len, display, out, err, pos);
+}
+
+/* The block passes' limits on one document: the HTML they put in (each
+ * copy of a formula counts) and the CPU time of its formulas. */
+/* failing_render: the diagnostics of md, whose render must fail (in the arena). */
+static const char *failing_render(const struct md_options *o, const struct buf *md)
+{
+	struct diag d;
+	struct buf errs;
+	struct md_doc doc;
+	diag_init(&d, NULL);
+	buf_init(&errs);
+	d.capture = &errs;
+	INT_EQ(md_render(A, o, &d, "content/posts/p.md", md->p, md->len, md->p, md->len, 0, &doc), -1);
+	diag_fini(&d);
+	const char *r = arena_strndup(A, errs.p ? errs.p : "", errs.len);
+	buf_fini(&errs);
+	return r;
+}
+
+static void test_block_budgets(void)
+{
+	struct md_options o = {.math = 1, .unsafe = 1, .typeset = costly_typeset};
+	struct buf md;
+	buf_init(&md);
+	for (int i = 0; i < 8; i++) /* 7 copies (and their spans) fit in 64 MiB, the 8th does not */
+		buf_puts(&md, "$big$\n\n");
+	ts_calls = 0;
+	const char *errs = failing_render(&o, &md);
+	INT_EQ(ts_calls, 1);
+	OK(strstr(errs, "p.md:15:1: error: math: the page's HTML would be larger than 64 MiB"));
+	INT_EQ(count_of(errs, "error:"), 1);
+
+	/* a code block's line numbers, past the budget: one error */
+	buf_reset(&md);
+	buf_puts(&md, "```{linenos}\n");
+	for (int i = 0; i < 900000; i++)
+		buf_putc(&md, '\n');
+	buf_puts(&md, "```\n");
+	errs = failing_render(&o, &md);
+	OK(strstr(errs, "p.md:1:1: error: code block: the page's HTML would be larger than 64 MiB"));
+	INT_EQ(count_of(errs, "error:"), 1);
+
+	/* formulas that take longer than typeset_seconds: the rest are not typeset */
+	buf_reset(&md);
+	for (int i = 0; i < 50; i++)
+		buf_printf(&md, "$slow%d$\n\n", i);
+	o.typeset_seconds = 0.1;
+	errs = failing_render(&o, &md);
+	OK(strstr(errs, "error: math: the page's formulas take longer than 0.1 s to typeset"));
+	INT_EQ(count_of(errs, "error:"), 1);
+	buf_fini(&md);
 }
 
 /* Heading ids against github-slugger's rule, written the plain way: every
@@ -1321,6 +1397,7 @@ void test_markdown(void)
 	test_counts_beside_figures();
 	test_counts_large();
 	test_formula_repeated();
+	test_block_budgets();
 	test_heading_ids_random();
 	test_random_bytes();
 	test_threads();
