@@ -1077,25 +1077,31 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	/* the macro body sees its parameters and the render's top scope, not the caller's locals */
 	struct scope *ms = scope_new(r, r->top);
 	const struct tmpl *caller_t = r->cur;
+	/* The frame first: a default is evaluated in the macro, and one that
+	 * calls the macro again ({% macro m(b=m()) %}) is a recursion the
+	 * depth limit must see, not one that overflows the C stack. */
+	char what[96];
+	snprintf(what, sizeof what, "in macro '%.*s' called from here", STR_FMT(m->name));
+	const char *w = arena_strndup(r->a, what, strlen(what));
+	if (push_frame(r, caller_t, e->line, e->col, w))
+		return -1;
 	for (size_t k = 0; k < m->nparams; k++) {
 		if (!given[k]) {
 			if (!m->defaults[k]) {
+				pop_frame(r);
 				expr_error(r, e, "macro '%.*s' requires argument '%.*s'", STR_FMT(m->name), STR_FMT(m->params[k]));
 				return -1;
 			}
 			r->cur = m->owner;
 			int err = eval(r, m->defaults[k], ms, &args[k]);
 			r->cur = caller_t;
-			if (err)
+			if (err) {
+				pop_frame(r);
 				return -1;
+			}
 		}
 		scope_set(r, ms, m->params[k], args[k]);
 	}
-	char what[96];
-	snprintf(what, sizeof what, "in macro '%.*s' called from here", STR_FMT(m->name));
-	const char *w = arena_strndup(r->a, what, strlen(what));
-	if (push_frame(r, caller_t, e->line, e->col, w))
-		return -1;
 	struct buf *saved_out = r->out;
 	struct buf tmp;
 	buf_init(&tmp);

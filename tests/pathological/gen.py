@@ -376,6 +376,9 @@ site("extends-cycle", "error",
 site("macro-recursive", "error",
      tmpl_site(lambda s: {"post.html": "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}"}), "deeper",
      "a macro that calls itself")
+site("macro-default-recursive", "error",
+     tmpl_site(lambda s: {"post.html": '{% macro m(a, b=m("x")) %}{{ a }}{{ b }}{% endmacro %}{{ m("x") }}'}),
+     "deeper", "a macro whose default value calls the macro (the fuzzer's stack overflow)")
 site("macro-fork", "error",
      tmpl_site(lambda s: {"post.html": "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% endif %}"
                                        "{% endmacro %}{{ m(90) }}"}), "",
