@@ -513,6 +513,12 @@ site("series-missing-posts", "error", series_missing, "no post",
      "a series listing 30k posts that do not exist, beside 4096 that do")
 site("best-of-missing-posts", "error", best_of_missing, "best_of names no post",
      "best_of naming 30k posts that do not exist, beside 4096 that do")
+site("tags-many", "error",
+     lambda s: {"folio.yml": CONFIG.encode(),
+                "content/posts/case.md": b'---\ntitle: "Case"\ndate: 2026-01-01\ntags:\n' +
+                grow(lambda i: "  - tag-%d\n" % i, s) + b"---\na\n"},
+     "a post may have at most 32",
+     "one post with 1 MiB of tags: each tag's pages show them all (5000 wrote 2 GB)")
 
 # ---------------------------------------------------------------- UTF-8
 BAD = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80", b"\xfe\xfe"]

@@ -362,6 +362,26 @@ static void test_post_errors(void)
 	t_write(site, "content/posts/nodate.md", "---\ntitle: T\n---\n");
 	INT_EQ(load(), 1);
 	STR_EQ(t_msgs(&cap), "content/posts/nodate.md:1:1: error: missing required key 'date'");
+
+	/* 32 tags are allowed; the 33rd is an error where it is written */
+	reset_site();
+	char fm[1024];
+	int at = snprintf(fm, sizeof fm, "---\ntitle: T\ndate: 2026-01-01\ntags:\n");
+	for (int i = 0; i < 32; i++)
+		at += snprintf(fm + at, sizeof fm - (size_t)at, "  - t%d\n", i);
+	snprintf(fm + at, sizeof fm - (size_t)at, "---\nx\n");
+	t_write(site, "content/posts/many.md", fm);
+	INT_EQ(load(), 0);
+	INT_EQ(c.nposts, 1);
+	if (c.nposts == 1)
+		INT_EQ(c.posts[0]->ntags, 32);
+	reset_site();
+	snprintf(fm + at, sizeof fm - (size_t)at, "  - t32\n  - t33\n---\nx\n");
+	t_write(site, "content/posts/many.md", fm);
+	INT_EQ(load(), 1);
+	STR_EQ(t_msgs(&cap), "content/posts/many.md:37:5: error: 'tags' lists 34 tags; a post may have at most 32 "
+			     "(hint: keep the few readers browse by; see LIMITS in folio-site(5))");
+	INT_EQ(c.nposts, 0);
 }
 
 static void test_series_and_pages(void)
