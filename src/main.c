@@ -13,8 +13,10 @@
 #include "serve.h"
 #include "version.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
 
@@ -168,6 +170,27 @@ static const char *option_value(int argc, char **argv, int *i, const char *shrt,
 	return NULL;
 }
 
+/* site_dir_check: 0 if dir is a folder; else 1 after saying what it is. */
+static int site_dir_check(struct diag *d, const char *dir)
+{
+	struct stat st;
+	const char *why = NULL;
+	char buf[256];
+	if (stat(dir, &st) != 0) {
+		if (errno == ENOENT)
+			why = "no such folder (hint: 'folio new site DIR' makes a site)";
+		else {
+			snprintf(buf, sizeof buf, "cannot open the site folder: %s", strerror(errno));
+			why = buf;
+		}
+	} else if (!S_ISDIR(st.st_mode))
+		why = "not a folder (hint: give the site's folder, the one that holds folio.yml)";
+	if (!why)
+		return 0;
+	diag_error(d, &(struct diag_loc){dir, NULL, 0, 0, 0}, "%s", why);
+	return 1;
+}
+
 static int cmd_build(int argc, char **argv)
 {
 	struct build_request req;
@@ -205,11 +228,19 @@ static int cmd_build(int argc, char **argv)
 	diag_init(&d, stderr);
 	d.defer = 1; /* sorted by place: the same order on any number of threads */
 	/* a folder that must not be replaced is refused before the site is
-	 * read (the build checks it again when it begins writing) */
+	 * read (the build checks it again when it begins writing); the site
+	 * folder first, or a mistyped one reads as a problem with the output */
 	char out_default[4096];
-	snprintf(out_default, sizeof out_default, "%s/public", req.site_dir);
+	int errors = site_dir_check(&d, req.site_dir);
+	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s/public", req.site_dir) >=
+			       sizeof out_default) {
+		diag_error(&d, &(struct diag_loc){req.site_dir, NULL, 0, 0, 0},
+			   "the path is too long for its output folder (hint: build from nearer, or give -o)");
+		errors = 1;
+	}
 	struct build_result res;
-	int errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
+	if (!errors)
+		errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
 	if (!errors)
 		errors = build_site(&req, &d, &res);
 	diag_flush(&d);

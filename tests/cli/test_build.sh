@@ -131,6 +131,19 @@ check "a folder without folio.yml ends with the summary" contains "$err" "folio:
 check "a folder without folio.yml writes nothing" test ! -e "$TMP/nas-out"
 run build "$TMP/no-such-folder" -o "$TMP/nas-out"
 check "a missing site folder exits 1" test "$rc" -eq 1
+check "a missing site folder is explained" contains "$err" \
+	"$TMP/no-such-folder: error: no such folder (hint: 'folio new site DIR' makes a site)"
+# without -o, the output folder would be inside it: the site folder is named first
+run build "$TMP/no-such-folder/sub"
+check "a missing site folder without -o exits 1" test "$rc" -eq 1
+check "a missing site folder without -o is named, not its output" contains "$err" \
+	"$TMP/no-such-folder/sub: error: no such folder"
+check "a missing site folder without -o gives one error" contains "$err" "folio: 1 error; nothing was written"
+: >"$TMP/a-file"
+run build "$TMP/a-file"
+check "a file as the site folder exits 1" test "$rc" -eq 1
+check "a file as the site folder is explained" contains "$err" \
+	"$TMP/a-file: error: not a folder (hint: give the site's folder, the one that holds folio.yml)"
 run build "$SITE" -o "$TMP/x" --base-url example.org
 check "a bad --base-url exits 1" test "$rc" -eq 1
 check "a bad --base-url is explained" contains "$err" \
