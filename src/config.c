@@ -15,6 +15,11 @@ static const char *const top_keys[] = {"title", "tagline", "description", "base_
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
 	"math", "highlight", "smart_punctuation", "search", NULL};
 
+/* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
+#define EVERY_PAGE "every page"
+/* a menu is a few links; 10,000 of them made each page 450 KB */
+#define MENU_MAX 32
+
 static void slug_ref_at(struct slug_ref *r, const struct ynode *n)
 {
 	r->slug = str_trim(n->str);
@@ -29,6 +34,7 @@ static void read_author(struct schema *s, const struct ynode *root, struct confi
 		return;
 	if (n->kind == YNODE_SCALAR) { /* author: Jae */
 		c->author_name = n->str;
+		schema_check_len(s, n, "'author'", SCHEMA_TEXT_MAX, EVERY_PAGE);
 		return;
 	}
 	if (n->kind != YNODE_MAP) {
@@ -44,6 +50,9 @@ static void read_author(struct schema *s, const struct ynode *root, struct confi
 	s->map_col = col;
 	schema_str(s, n, "url", 0, &c->author_url);
 	schema_str(s, n, "email", 0, &c->author_email);
+	static const char *const what[] = {"'author.name'", "'author.url'", "'author.email'"};
+	for (int i = 0; i < 3; i++)
+		schema_check_len(s, schema_node(n, keys[i]), what[i], SCHEMA_TEXT_MAX, EVERY_PAGE);
 }
 
 static void read_best_of(struct schema *s, const struct ynode *root, struct config *c)
@@ -110,6 +119,10 @@ static void read_menu(struct schema *s, const struct ynode *root, struct config 
 		schema_error(s, n, "'menu' must be a list of {label, url}, found %s", kind_a(n));
 		return;
 	}
+	if (n->len > MENU_MAX)
+		schema_error(s, n->items[MENU_MAX],
+			     "'menu' has %zu items, more than %d: the menu is on every page (see LIMITS in folio-site(5))",
+			     n->len, MENU_MAX);
 	c->menu = arena_alloc(s->a, (n->len + 1) * sizeof *c->menu);
 	for (size_t i = 0; i < n->len; i++) {
 		const struct ynode *it = n->items[i];
@@ -124,6 +137,8 @@ static void read_menu(struct schema *s, const struct ynode *root, struct config 
 		s->map_col = it->col;
 		if (schema_str(s, it, "label", 1, &m->label) == 1 && schema_str(s, it, "url", 1, &m->url) == 1)
 			c->nmenu++;
+		schema_check_len(s, schema_node(it, "label"), "a menu item's 'label'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		schema_check_len(s, schema_node(it, "url"), "a menu item's 'url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
 		s->map_line = s->map_col = 0;
 	}
 }
@@ -194,6 +209,13 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	schema_str(&s, r, "base_url", 0, &c->base_url);
 	c->language = STR_LIT("en");
 	schema_str(&s, r, "language", 0, &c->language);
+	static const char *const texts[] = {"title", "tagline", "language"};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		char what[32];
+		snprintf(what, sizeof what, "'%s'", texts[i]);
+		schema_check_len(&s, schema_node(r, texts[i]), what, SCHEMA_TEXT_MAX, EVERY_PAGE);
+	}
+	schema_check_len(&s, schema_node(r, "description"), "'description'", SCHEMA_DESCRIPTION_MAX, EVERY_PAGE);
 	c->timezone = STR_LIT("UTC");
 	if (schema_str(&s, r, "timezone", 0, &c->timezone) == 1) {
 		char *tz = arena_strndup(a, c->timezone.p, c->timezone.len);
@@ -268,7 +290,12 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 
 	if (base_url_override)
 		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));
-	if (base_url_override && utf8_valid_prefix(base_url_override, strlen(base_url_override)) !=
+	if (base_url_override && strlen(base_url_override) > SCHEMA_TEXT_MAX) {
+		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+		diag_error(d, &loc, "base URL is %zu bytes long, more than %d: it is repeated on every page",
+			   strlen(base_url_override), SCHEMA_TEXT_MAX);
+		s.errors++;
+	} else if (base_url_override && utf8_valid_prefix(base_url_override, strlen(base_url_override)) !=
 				     strlen(base_url_override)) {
 		/* it goes into every page */
 		struct buf shown;
@@ -280,6 +307,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 		s.errors++;
 	} else if (c->base_url.len) {
 		struct str b = c->base_url;
+		if (!base_url_override)
+			schema_check_len(&s, schema_node(r, "base_url"), "'base_url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
 		if (!(str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))) {
 			if (base_url_override) {
 				struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};

@@ -27,6 +27,8 @@ const char *difficulty_name(int d)
  * tags, so a post's share of the site grows as the square of its tags: one
  * post with 5000 tags wrote 2 GB. Real posts have 2 to 5. */
 #define POST_MAX_TAGS 32
+/* where a post's tags and category are repeated (see SCHEMA_TAG_MAX) */
+#define EVERY_LIST "every list of posts the post is in"
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
@@ -200,11 +202,15 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct conf
 	schema_str(&s, m, "summary", 0, &p->summary);
 	schema_str(&s, m, "category", 0, &p->category);
 	p->category = str_trim(p->category);
+	schema_check_len(&s, schema_node(m, "category"), "'category'", SCHEMA_TAG_MAX, EVERY_LIST);
 	if (schema_str_list(&s, m, "tags", &p->tags, &p->ntags) == 1 && p->ntags > POST_MAX_TAGS)
 		schema_error(&s, schema_node(m, "tags")->items[POST_MAX_TAGS],
 			     "'tags' lists %zu tags; a post may have at most %d (hint: keep the few readers "
 			     "browse by; see LIMITS in folio-site(5))",
 			     p->ntags, POST_MAX_TAGS);
+	else if (p->ntags)
+		for (size_t i = 0; i < p->ntags; i++)
+			schema_check_len(&s, schema_node(m, "tags")->items[i], "a tag", SCHEMA_TAG_MAX, EVERY_LIST);
 	if (schema_str(&s, m, "series", 0, &p->series_slug) == 1) {
 		p->series_slug = str_trim(p->series_slug);
 		p->series_node = schema_node(m, "series");
@@ -254,6 +260,8 @@ static struct series *load_series(struct arena *a, struct diag *d, const char *a
 	se->slug = slug;
 	schema_check_keys(&s, m, series_keys, "series");
 	schema_str(&s, m, "title", 1, &se->title);
+	schema_check_len(&s, schema_node(m, "title"), "a series' 'title'", SCHEMA_TEXT_MAX,
+			 "every post of the series");
 	schema_str(&s, m, "description", 1, &se->description);
 	read_difficulty(&s, m, &se->difficulty);
 	schema_str(&s, m, "best_for", 0, &se->best_for);
@@ -582,10 +590,13 @@ static void finish_task(struct walk *w, struct task *t)
 	}
 	if (t->item) {
 		push_item(w, t->kind, t->item);
-	} else if (t->kind == K_POST && slug_valid((struct str){t->name, t->sl})) {
+	} else if (t->kind != K_PAGE && slug_valid((struct str){t->name, t->sl})) {
 		struct str *f = arena_alloc(w->a, sizeof *f);
 		*f = (struct str){arena_strndup(w->a, t->name, t->sl), t->sl};
-		push(w->a, (void ***)&c->failed, &c->nfailed, f);
+		if (t->kind == K_POST)
+			push(w->a, (void ***)&c->failed, &c->nfailed, f);
+		else
+			push(w->a, (void ***)&c->failed_series, &c->nfailed_series, f);
 	}
 	if (!w->cc)
 		return;
@@ -765,12 +776,22 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 	free_list(names, n);
 }
 
-int content_failed(const struct content *c, struct str slug)
+static int listed(struct str *const *list, size_t n, struct str slug)
 {
-	for (size_t i = 0; i < c->nfailed; i++)
-		if (str_eq(*c->failed[i], slug))
+	for (size_t i = 0; i < n; i++)
+		if (str_eq(*list[i], slug))
 			return 1;
 	return 0;
+}
+
+int content_failed(const struct content *c, struct str slug)
+{
+	return listed(c->failed, c->nfailed, slug);
+}
+
+int content_series_failed(const struct content *c, struct str slug)
+{
+	return listed(c->failed_series, c->nfailed_series, slug);
 }
 
 /* The folders of a site (folio-site(5), THE SITE FOLDER), and what a

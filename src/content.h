@@ -111,10 +111,16 @@ struct content {
 	 * nothing more about it */
 	struct str **failed;
 	size_t nfailed;
+	/* the same for series files: their posts do not each report the
+	 * series unknown */
+	struct str **failed_series;
+	size_t nfailed_series;
 };
 
-/* content_failed: whether slug is that of a post file that failed. */
+/* content_failed: whether slug is that of a post file that failed;
+ * content_series_failed: of a series file. */
 int content_failed(const struct content *c, struct str slug);
+int content_series_failed(const struct content *c, struct str slug);
 
 /* content_load: reads every post, series, page and data file of the site
  * in a deterministic order (by path). Each front matter problem is reported

@@ -108,6 +108,15 @@ int schema_str(struct schema *s, const struct ynode *m, const char *key, int req
 	return 1;
 }
 
+int schema_check_len(struct schema *s, const struct ynode *n, const char *what, size_t max, const char *where)
+{
+	if (!n || n->kind != YNODE_SCALAR || n->str.len <= max)
+		return 0;
+	schema_error(s, n, "%s is %zu bytes long, more than %zu: it is repeated on %s (see LIMITS in folio-site(5))",
+		     what, n->str.len, max, where);
+	return -1;
+}
+
 int schema_int(struct schema *s, const struct ynode *m, const char *key, int64_t min, int64_t max, int64_t *out)
 {
 	const struct ynode *n = yaml_map_get(m, key);

@@ -52,6 +52,19 @@ int schema_str_list(struct schema *s, const struct ynode *m, const char *key, st
  * with an offset. A time without an offset is in timezone tz (IANA name). */
 int schema_date(struct schema *s, const struct ynode *m, const char *key, int required, const char *tz,
 		struct fdate *out);
+/* Texts that folio repeats on many pages have a bound, so that the size of
+ * a site stays in proportion to its sources: a 100 KB site title in 2000
+ * pages was 1.6 GB. SCHEMA_TEXT_MAX is for a name or a line (a title, a
+ * tag, a menu label, a URL), SCHEMA_DESCRIPTION_MAX for the site's
+ * description. */
+#define SCHEMA_TEXT_MAX 1024
+#define SCHEMA_TAG_MAX 256
+#define SCHEMA_DESCRIPTION_MAX 4096
+/* schema_check_len: 0 if n (a scalar, or NULL) has at most max bytes; else
+ * an error at n naming what it is and where it is repeated (`where`, "every
+ * page"), and -1. */
+int schema_check_len(struct schema *s, const struct ynode *n, const char *what, size_t max, const char *where);
+
 /* schema_node: the value node of key (NULL if absent). */
 const struct ynode *schema_node(const struct ynode *m, const char *key);
 

@@ -429,6 +429,10 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 		if (!p->series_slug.len)
 			continue;
 		struct series *se = index_get(&sx, p->series_slug);
+		if (!se && content_series_failed(c, p->series_slug)) {
+			errors++; /* its file's error is reported */
+			continue;
+		}
 		if (!se) {
 			const char *sug = suggest(a, d, p->s.path, &sx, p->series_slug);
 			if (sug)
@@ -899,6 +903,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		for (size_t i = 0; i < cfg->nfeatured_series; i++) {
 			const struct slug_ref *r = &cfg->featured_series[i];
 			struct series *se = index_get(&sx, r->slug);
+			if (!se && content_series_failed(c, r->slug))
+				continue; /* its file's error is reported */
 			if (!se) {
 				struct ynode at = {0};
 				at.line = r->line;

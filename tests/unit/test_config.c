@@ -369,6 +369,79 @@ static void test_base_url(void)
 	STR_EQ(t_msgs(&cap), "--base-url: error: base URL 'https://ex.org/\\xFF/' is not UTF-8");
 }
 
+/* yml_text: "KEY: \"x...x\"\n" with n x's (arena) */
+static const char *yml_text(const char *key, size_t n)
+{
+	size_t kl = strlen(key);
+	char *s = arena_alloc(arena, kl + n + 8);
+	memcpy(s, key, kl);
+	memcpy(s + kl, ": \"", 3);
+	memset(s + kl + 3, 'x', n);
+	memcpy(s + kl + 3 + n, "\"\n", 3);
+	return s;
+}
+
+static const char *cat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = arena_alloc(arena, la + lb + 1);
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb + 1);
+	return s;
+}
+
+/* texts repeated on every page have a bound; at the bound they load */
+static void test_text_limits(void)
+{
+	/* base_url: "https://xxx...", 1024 bytes in all */
+	const char *url = yml_text("base_url", 1024);
+	char *u = arena_strndup(arena, url, strlen(url));
+	memcpy(u + strlen("base_url: \""), "https://", 8);
+	const char *ok = cat(cat(cat(yml_text("title", 1024), yml_text("tagline", 1024)),
+				 cat(yml_text("description", 4096), u)),
+			     cat(yml_text("language", 1024), "author:\n  name: A\n  "));
+	ok = cat(cat(ok, yml_text("email", 1024)), "menu:\n  - {url: /a/, label: L}\n");
+	INT_EQ(load(ok), 0);
+	INT_EQ((int)cfg.title.len, 1024);
+	INT_EQ((int)cfg.base_url.len, 1024);
+	INT_EQ((int)cfg.description.len, 4096);
+	INT_EQ((int)cfg.author_email.len, 1024);
+
+	STR_EQ(err1(yml_text("title", 1025)), "folio.yml:1:8: error: 'title' is 1025 bytes long, more than 1024: it is "
+					       "repeated on every page (see LIMITS in folio-site(5))");
+	STR_EQ(err1(cat("title: T\n", yml_text("description", 4097))),
+	       "folio.yml:2:14: error: 'description' is 4097 bytes long, more than 4096: it is repeated on every page "
+	       "(see LIMITS in folio-site(5))");
+	STR_EQ(err1(cat("title: T\n", yml_text("author", 2000))),
+	       "folio.yml:2:9: error: 'author' is 2000 bytes long, more than 1024: it is repeated on every page (see "
+	       "LIMITS in folio-site(5))");
+	STR_EQ(err1(cat("title: T\nauthor:\n  name: A\n  ", yml_text("email", 1025))),
+	       "folio.yml:4:10: error: 'author.email' is 1025 bytes long, more than 1024: it is repeated on every page "
+	       "(see LIMITS in folio-site(5))");
+	STR_EQ(err1(cat("title: T\nmenu:\n  - {url: /a/, ", cat(yml_text("label", 1500), "}\n"))),
+	       "folio.yml:3:23: error: a menu item's 'label' is 1500 bytes long, more than 1024: it is repeated on every "
+	       "page (see LIMITS in folio-site(5))");
+	/* a base_url that is overridden is not used, nor checked */
+	INT_EQ(load_with(cat("title: T\n", yml_text("base_url", 5000)), "https://ok.example/"), 0);
+	char big[1100];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	memcpy(big, "https://", 8);
+	INT_EQ(load_with("title: T\n", big), 1);
+	STR_EQ(t_msgs(&cap), "--base-url: error: base URL is 1099 bytes long, more than 1024: it is repeated on every "
+			     "page");
+
+	/* 32 menu items load; the 33rd is an error where it is written */
+	const char *menu = "title: T\nmenu:\n";
+	for (int i = 0; i < 32; i++)
+		menu = cat(menu, "  - {label: L, url: /u/}\n");
+	INT_EQ(load(menu), 0);
+	INT_EQ((int)cfg.nmenu, 32);
+	STR_EQ(err1(cat(menu, "  - {label: L, url: /u/}\n")),
+	       "folio.yml:35:5: error: 'menu' has 33 items, more than 32: the menu is on every page (see LIMITS in "
+	       "folio-site(5))");
+}
+
 void test_config(void)
 {
 	t_current = "config";
@@ -385,6 +458,7 @@ void test_config(void)
 	test_switches();
 	test_timezone();
 	test_base_url();
+	test_text_limits();
 	t_rmtree(dir);
 	free(dir);
 	buf_fini(&cap);

@@ -434,6 +434,22 @@ static void test_home_lists(void)
 	INT_EQ(s.nbest_of, 0);
 }
 
+/* a series file with an error is not reported again as unknown by each of
+ * its posts, nor by featured_series */
+static void test_failed_series(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\nfeatured_series: [broken]\n");
+	series("broken", "weight: heavy\n");
+	post("p-one", "date: 2026-01-01\nseries: broken\n");
+	post("p-two", "date: 2026-01-02\nseries: broken\n");
+	post("p-typo", "date: 2026-01-03\nseries: brokn\n");
+	OK(build() >= 1);
+	STR_EQ(t_msgs(&cap),
+	       "content/series/broken.md:4:9: error: 'weight' must be an integer, found 'heavy'\n"
+	       "content/posts/p-typo.md:4:9: error: unknown series 'brokn' (series are the files in content/series/)");
+}
+
 static void test_series_errors(void)
 {
 	new_site();
@@ -511,6 +527,7 @@ void test_site(void)
 	test_related();
 	test_home_lists();
 	test_series_errors();
+	test_failed_series();
 	test_site_errors();
 	if (built)
 		site_free(&s);
