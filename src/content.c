@@ -27,8 +27,6 @@ const char *difficulty_name(int d)
  * tags, so a post's share of the site grows as the square of its tags: one
  * post with 5000 tags wrote 2 GB. Real posts have 2 to 5. */
 #define POST_MAX_TAGS 32
-/* where a post's tags and category are repeated (see SCHEMA_TAG_MAX) */
-#define EVERY_LIST "every list of posts the post is in"
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
@@ -202,15 +200,11 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct conf
 	schema_str(&s, m, "summary", 0, &p->summary);
 	schema_str(&s, m, "category", 0, &p->category);
 	p->category = str_trim(p->category);
-	schema_check_len(&s, schema_node(m, "category"), "'category'", SCHEMA_TAG_MAX, EVERY_LIST);
 	if (schema_str_list(&s, m, "tags", &p->tags, &p->ntags) == 1 && p->ntags > POST_MAX_TAGS)
 		schema_error(&s, schema_node(m, "tags")->items[POST_MAX_TAGS],
 			     "'tags' lists %zu tags; a post may have at most %d (hint: keep the few readers "
 			     "browse by; see LIMITS in folio-site(5))",
 			     p->ntags, POST_MAX_TAGS);
-	else if (p->ntags)
-		for (size_t i = 0; i < p->ntags; i++)
-			schema_check_len(&s, schema_node(m, "tags")->items[i], "a tag", SCHEMA_TAG_MAX, EVERY_LIST);
 	if (schema_str(&s, m, "series", 0, &p->series_slug) == 1) {
 		p->series_slug = str_trim(p->series_slug);
 		p->series_node = schema_node(m, "series");

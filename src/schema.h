@@ -55,10 +55,9 @@ int schema_date(struct schema *s, const struct ynode *m, const char *key, int re
 /* Texts that folio repeats on many pages have a bound, so that the size of
  * a site stays in proportion to its sources: a 100 KB site title in 2000
  * pages was 1.6 GB. SCHEMA_TEXT_MAX is for a name or a line (a title, a
- * tag, a menu label, a URL), SCHEMA_DESCRIPTION_MAX for the site's
- * description. */
+ * menu label, a URL), SCHEMA_DESCRIPTION_MAX for the site's description.
+ * (A tag is not one: each card that shows it is a post that spells it.) */
 #define SCHEMA_TEXT_MAX 1024
-#define SCHEMA_TAG_MAX 256
 #define SCHEMA_DESCRIPTION_MAX 4096
 /* schema_check_len: 0 if n (a scalar, or NULL) has at most max bytes; else
  * an error at n naming what it is and where it is repeated (`where`, "every

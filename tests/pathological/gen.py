@@ -520,6 +520,29 @@ site("tags-many", "error",
      "a post may have at most 32",
      "one post with 1 MiB of tags: each tag's pages show them all (5000 wrote 2 GB)")
 
+
+def with_posts(size, files, front=b""):
+    """files plus min(4096, size / 256) posts, each with `front` in its
+    front matter: texts repeated on every page multiply by them."""
+    f = dict(files)
+    for i in range(min(4096, size // 256)):
+        f["content/posts/p%d.md" % i] = b'---\ntitle: "Case"\ndate: 2026-01-01\n' + front + b"---\na\n"
+    return f
+
+
+site("site-title-long", "error",
+     lambda s: with_posts(s, {"folio.yml": b'title: "' + fill("t", s) + b'"\n'}),
+     "it is repeated on every page", "a 1 MiB site title, beside 4096 posts (100 KB in 2000 made 1.6 GB)")
+site("menu-many", "error",
+     lambda s: with_posts(s, {"folio.yml": CONFIG.encode() + b"menu:\n" +
+                              grow(lambda i: '  - {label: "M%d", url: "/m%d/"}\n' % (i, i), s)}),
+     "the menu is on every page", "1 MiB of menu items, beside 4096 posts")
+site("series-title-long", "error",
+     lambda s: with_posts(s, {"folio.yml": CONFIG.encode(),
+                              "content/series/s.md": b'---\ntitle: "' + fill("s", s) + b'"\ndescription: "d"\n---\n'},
+                          b"series: s\n"),
+     "it is repeated on every post of the series", "a 1 MiB series title on 4096 posts; they do not each say it is unknown")
+
 # ---------------------------------------------------------------- UTF-8
 BAD = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80", b"\xfe\xfe"]
 
