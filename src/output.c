@@ -632,6 +632,14 @@ static int safe_rel(const char *rel)
 	       !(strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/.."));
 }
 
+/* rel_fits: whether dir/rel, with room for a temporary name beside it,
+ * fits a path: one that does not is refused, never cut short (a path cut
+ * short names another file). */
+static int rel_fits(const char *dir, const char *rel)
+{
+	return strlen(dir) + strlen(rel) + 48 < PATH_MAX;
+}
+
 /* write_failed: rel could not be written (errno e). The first failure is
  * reported, naming the file as it would be in the output; later ones are
  * not (a full disk fails every file after the first, and the build is lost
@@ -712,6 +720,8 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 	}
 	if (lost(o))
 		return -1;
+	if (!rel_fits(o->staging, rel))
+		return write_failed(o, rel, "cannot make its folder", ENAMETOOLONG);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	if (make_parents(o->staging, path))
@@ -772,7 +782,7 @@ char *output_cache_file(const struct output *o, const char *name)
 int output_link(struct output *o, const char *rel)
 {
 	const struct mfile *was = manifest_find(&o->old, rel);
-	if (!was || !safe_rel(rel))
+	if (!was || !safe_rel(rel) || !rel_fits(o->out, rel) || !rel_fits(o->staging, rel))
 		return -1;
 	char old[PATH_MAX], path[PATH_MAX];
 	struct stat st;
@@ -796,6 +806,8 @@ int output_link(struct output *o, const char *rel)
 
 int output_exists(struct output *o, const char *rel)
 {
+	if (!rel_fits(o->staging, rel))
+		return 0; /* and writing it fails */
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	return access(path, F_OK) == 0;
@@ -1340,8 +1352,9 @@ int live_write_parts(struct live *l, const char *rel, const struct str *parts, s
 	}
 	uint64_t h = parts_hash(parts, nparts);
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
-	snprintf(path, sizeof path, "%s/%s", l->dir, rel);
-	live_temp_path(l, rel, tmp, sizeof tmp);
+	int fits = rel_fits(l->dir, rel);
+	snprintf(path, sizeof path, "%s/%s", l->dir, fits ? rel : "");
+	live_temp_path(l, fits ? rel : "-", tmp, sizeof tmp);
 	pthread_mutex_lock(&l->lock);
 	struct live_file *f = live_find(l, rel, 1);
 	f->round = l->round;
@@ -1358,8 +1371,8 @@ int live_write_parts(struct live *l, const char *rel, const struct str *parts, s
 	pthread_mutex_unlock(&l->lock);
 	if (lost)
 		return -1; /* the round is lost: the files in place stay */
-	if (make_parents(l->dir, path) || write_new(tmp, parts, nparts)) {
-		int e = errno;
+	if (!fits || make_parents(l->dir, path) || write_new(tmp, parts, nparts)) {
+		int e = fits ? errno : ENAMETOOLONG;
 		unlink(tmp);
 		pthread_mutex_lock(&l->lock);
 		int first = !l->failed;

@@ -513,6 +513,30 @@ static void test_paths(void)
 	live_close(l);
 }
 
+/* a path too long for the system is refused, not cut short */
+static void test_long_path(void)
+{
+	dbegin();
+	struct live *l = live_open(&d, out);
+	OK(l != NULL);
+	if (!l) {
+		dend();
+		return;
+	}
+	char rel[4200];
+	size_t n = 0;
+	while (n < 4080)
+		n += (size_t)snprintf(rel + n, sizeof rel - n, "a/");
+	snprintf(rel + n, sizeof rel - n, "index.html");
+	INT_EQ(wr(l, rel, "x"), -1);
+	const char *msg = dend();
+	OK(strstr(msg, "index.html: error: cannot write: File name too long (the last good build is still served)") !=
+	   NULL);
+	OK(!t_exists(out, "a"));
+	INT_EQ(temp_count(root), 0);
+	live_close(l);
+}
+
 /* ---- writes from several threads ---- */
 
 struct writer {
@@ -579,6 +603,7 @@ void test_live(void)
 	test_twice_and_abort();
 	test_copy();
 	test_paths();
+	test_long_path();
 	test_threads();
 	t_rmtree(root);
 	free(root);

@@ -163,6 +163,29 @@ static void test_write_paths(void)
 	OK(!t_exists(root, "escape.html"));
 }
 
+/* a path too long for the system is refused: cut short, it would name
+ * another file */
+static void test_long_path(void)
+{
+	char rel[4200];
+	size_t n = 0;
+	while (n < 4080)
+		n += (size_t)snprintf(rel + n, sizeof rel - n, "a/");
+	snprintf(rel + n, sizeof rel - n, "index.html");
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_exists(o, rel), 0);
+	INT_EQ(output_write(o, rel, "x", 1), -1);
+	INT_EQ(output_count(o), 0);
+	output_abort(o);
+	const char *msg = dend();
+	OK(strstr(msg, "index.html: error: cannot make its folder: File name too long") != NULL);
+	OK(!t_exists(root, "a"));
+}
+
 static void test_copy_tree(void)
 {
 	char src[600];
@@ -657,6 +680,7 @@ void test_output(void)
 	t_write(site, "folio.yml", "title: T\n");
 	test_first_and_second_build();
 	test_write_paths();
+	test_long_path();
 	test_copy_tree();
 	test_stale_staging();
 	test_refusals();
