@@ -34,6 +34,18 @@ static const char *dend(void)
 	return t_msgs(&cap);
 }
 
+/* open_out: a live on out, with the messages captured (dend ends them);
+ * NULL, after a failed check, if it cannot be opened. */
+static struct live *open_out(void)
+{
+	dbegin();
+	struct live *l = live_open(&d, out);
+	OK(l != NULL);
+	if (!l)
+		dend();
+	return l;
+}
+
 /* temp_count: files below dir whose names end in ".folio-new". */
 static int temp_count(const char *dir)
 {
@@ -176,13 +188,9 @@ static void test_open(void)
 static void test_rounds(void)
 {
 	size_t w = 99, r = 99;
-	dbegin();
-	struct live *l = live_open(&d, out);
-	OK(l != NULL);
-	if (!l) {
-		dend();
+	struct live *l = open_out();
+	if (!l)
 		return;
-	}
 
 	/* round 1: new files, folders made on the way */
 	INT_EQ(wr(l, "index.html", "home 1"), 0);
@@ -283,13 +291,9 @@ static void test_rounds(void)
 static void test_twice_and_abort(void)
 {
 	size_t w = 99, r = 99;
-	dbegin();
-	struct live *l = live_open(&d, out);
-	OK(l != NULL);
-	if (!l) {
-		dend();
+	struct live *l = open_out();
+	if (!l)
 		return;
-	}
 	/* a new live on a folio folder knows nothing of what is in it: the
 	 * first round writes everything */
 	INT_EQ(wr(l, "style.css", "css"), 0);
@@ -382,13 +386,9 @@ static void test_copy(void)
 	snprintf(path, sizeof path, "%s/logo.svg", src);
 	snprintf(gone, sizeof gone, "%s/no-such-file.svg", src);
 	t_write(src, "logo.svg", "<svg>one</svg>");
-	dbegin();
-	struct live *l = live_open(&d, out);
-	OK(l != NULL);
-	if (!l) {
-		dend();
+	struct live *l = open_out();
+	if (!l)
 		return;
-	}
 	struct stat st;
 	OK(stat(path, &st) == 0);
 	INT_EQ(live_copy(l, "img/logo.svg", path, &st), 0);
@@ -477,13 +477,9 @@ static void test_copy(void)
 
 static void test_paths(void)
 {
-	dbegin();
-	struct live *l = live_open(&d, out);
-	OK(l != NULL);
-	if (!l) {
-		dend();
+	struct live *l = open_out();
+	if (!l)
 		return;
-	}
 	char path[800];
 	snprintf(path, sizeof path, "%s/logo.svg", src);
 	struct stat st;
@@ -516,13 +512,9 @@ static void test_paths(void)
 /* a path too long for the system is refused, not cut short */
 static void test_long_path(void)
 {
-	dbegin();
-	struct live *l = live_open(&d, out);
-	OK(l != NULL);
-	if (!l) {
-		dend();
+	struct live *l = open_out();
+	if (!l)
 		return;
-	}
 	char rel[4200];
 	size_t n = 0;
 	while (n < 4080)
