@@ -11,6 +11,7 @@
 #pragma weak hl_render
 #pragma weak hl_thread_cleanup
 #include "content.h"
+#include "links.h"
 #include "output.h"
 #include "render.h"
 #include "site.h"
@@ -106,10 +107,45 @@ struct stages {
 	struct math_cache *mc;
 	struct site site;
 	int have_site; /* site_build ran (site_free is due) */
+	const char *base_path; /* of base_url: "/" or "/blog/" */
 	struct tmpl_env *env;
 	int errors;
 	double t0, t_cfg, t_content, t_site, t_tmpl;
 };
+
+/* ---- links of post bodies: `.md` and `@/` links to the page they name,
+ * root-relative URLs under a sub-path base_url ---- */
+
+static const char *resolve_md(void *ctx, const char *path, size_t len)
+{
+	const struct tval *v = tmap_get(ctx, (struct str){path, len});
+	return v ? v->u.s.p : NULL;
+}
+
+static void rewrite_doc(struct arena *a, struct md_doc *doc, const char *src, const char *base, struct tmap *m)
+{
+	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
+	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
+}
+
+/* rewrite_bodies: the HTML of every post, series guide and page with its
+ * links made final (links_rewrite). */
+static void rewrite_bodies(struct arena *a, struct site *s, const char *base)
+{
+	struct tmap *m = tmap_new(a, s->nposts + s->nseries + s->npages + 1);
+	for (size_t i = 0; i < s->nposts; i++)
+		tmap_set(a, m, str_from(s->posts[i]->s.path), tv_str(s->posts[i]->url));
+	for (size_t i = 0; i < s->nseries; i++)
+		tmap_set(a, m, str_from(s->series[i]->s.path), tv_str(s->series[i]->url));
+	for (size_t i = 0; i < s->npages; i++)
+		tmap_set(a, m, str_from(s->pages[i]->s.path), tv_str(s->pages[i]->url));
+	for (size_t i = 0; i < s->nposts; i++)
+		rewrite_doc(a, &s->posts[i]->doc, s->posts[i]->s.path, base, m);
+	for (size_t i = 0; i < s->nseries; i++)
+		rewrite_doc(a, &s->series[i]->doc, s->series[i]->s.path, base, m);
+	for (size_t i = 0; i < s->npages; i++)
+		rewrite_doc(a, &s->pages[i]->doc, s->pages[i]->s.path, base, m);
+}
 
 /* prepare_md: set by the session, called once the content is loaded (the
  * Markdown cache's salt and file stamp depend on it). */
@@ -163,6 +199,9 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 		prep(prep_ctx, st, req->site_dir);
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
 	st->have_site = 1;
+	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	if (!st->errors)
+		rewrite_bodies(a, &st->site, st->base_path);
 	st->t_site = now_seconds();
 
 	st->env = tmpl_env_new();
@@ -397,6 +436,8 @@ struct page_rec {
 	uint64_t vars_fp; /* its variables and template name */
 	uint32_t *deps;
 	size_t ndeps;
+	char *links; /* its ids and links (links_record), or NULL */
+	size_t links_len;
 	int kept; /* still a page of the site (while records are swapped) */
 };
 
@@ -520,6 +561,7 @@ static void rec_free(struct page_rec *r)
 		return;
 	free(r->out);
 	free(r->deps);
+	free(r->links);
 	free(r);
 }
 
@@ -664,6 +706,7 @@ struct round {
 	const struct render_plan *plan;
 	struct page_rec **fresh; /* by job; NULL: not rendered in this round */
 	uint64_t *vars_fp;       /* by job */
+	int links;               /* record each page's links */
 };
 
 static int session_sink(void *ctx, size_t job, const struct str *parts, size_t nparts,
@@ -681,6 +724,9 @@ static int session_sink(void *ctx, size_t job, const struct str *parts, size_t n
 	rec->deps = xmalloc((rec->ndeps + 1) * sizeof *rec->deps);
 	if (rec->ndeps)
 		memcpy(rec->deps, read->ids, rec->ndeps * sizeof *rec->deps);
+	size_t ol = strlen(j->out);
+	if (r->links && ol >= 5 && !strcmp(j->out + ol - 5, ".html"))
+		rec->links = links_record(parts, nparts, &rec->links_len);
 	r->fresh[job] = rec; /* each job is rendered by one thread */
 	return 0;
 }
@@ -728,14 +774,77 @@ static int write_output(void *ctx, const char *rel, const void *data, size_t len
 	return output_write(ctx, rel, data, len);
 }
 
+/* ---- the links of every page, checked (links.h) ---- */
+
+/* A sink that notes each file it is handed, for the check. */
+struct noting_sink {
+	const struct output_sink *inner;
+	struct links_check *lc;
+};
+
+static int noting_write(void *ctx, const char *rel, const void *data, size_t len)
+{
+	struct noting_sink *n = ctx;
+	links_check_file(n->lc, rel);
+	return n->inner->write(n->inner->ctx, rel, data, len);
+}
+
+static int noting_copy(void *ctx, const char *rel, const char *path, const struct stat *st)
+{
+	struct noting_sink *n = ctx;
+	links_check_file(n->lc, rel);
+	return n->inner->copy(n->inner->ctx, rel, path, st);
+}
+
+/* check_links: every page's links (its record, fresh or kept from the
+ * last build) against the files of this build. Returns the number of
+ * errors. */
+static int check_links(struct build_session *s, struct stages *st, const struct render_plan *plan,
+		       const struct round *r, struct links_check *lc, struct diag *d, struct build_result *res)
+{
+	for (size_t i = 0; i < plan->njobs; i++) {
+		const struct render_job *j = &plan->jobs[i];
+		const struct page_rec *rec = r->fresh[i] ? r->fresh[i] : rec_find(s, j->out);
+		const struct source *src = j->src;
+		links_check_page(lc, j->out, rec ? rec->links : NULL, rec ? rec->links_len : 0, src ? src->path : NULL,
+				 src ? src->src : NULL, src ? src->len : 0, src ? src->ignore_links : NULL,
+				 src ? src->nignore_links : 0);
+	}
+	/* where a link that is not in its page's source is looked for */
+	size_t ntmpl = tmpl_env_count(st->env);
+	struct links_text *t = xcalloc(ntmpl + 2, sizeof *t);
+	size_t n = 0;
+	t[n++] = (struct links_text){st->cfg.path, st->cfg.src, st->cfg.src_len};
+	char **names = xcalloc(ntmpl + 1, sizeof *names);
+	for (size_t i = 0; i < ntmpl; i++) {
+		struct str src = tmpl_env_source(st->env, i);
+		const char *name = tmpl_env_name(st->env, i);
+		size_t len = strlen(name) + 11;
+		names[i] = xmalloc(len);
+		snprintf(names[i], len, "templates/%s", name);
+		t[n++] = (struct links_text){names[i], src.p, src.len};
+	}
+	links_check_texts(lc, t, n);
+	size_t broken = links_check_run(lc, d, s->site_dir);
+	res->links = links_check_count(lc);
+	if (s->req.external)
+		links_check_external(lc, s->site_dir, s->req.external, s->req.external_ctx);
+	for (size_t i = 0; i < ntmpl; i++)
+		free(names[i]);
+	free(names);
+	free(t);
+	return broken ? 1 : 0;
+}
+
 /* ---- the state of a folio build kept for the next one: the ids, the
  * fingerprints and what each page read. SITE/.folio-cache/pages-HASH:
  * "folio-pages 1\n" padded to 16 bytes, folio's executable's hash, the
  * config's fingerprint, next_id, then the keys (id, count, length, bytes),
  * the fingerprints (count, values) and the records (vars fingerprint,
- * number of ids, length of the path, the path, the ids). ---- */
+ * number of ids, length of the path, the path, the ids, length of the
+ * links, the links). ---- */
 
-#define STATE_MAGIC "folio-pages 1\n"
+#define STATE_MAGIC "folio-pages 2\n"
 
 static void put32(struct buf *b, uint32_t v)
 {
@@ -776,6 +885,9 @@ static void session_save(struct build_session *s, const char *path)
 		put32(&b, n);
 		buf_append(&b, r->out, n);
 		buf_append(&b, r->deps, r->ndeps * sizeof *r->deps);
+		put64(&b, r->links_len);
+		if (r->links_len)
+			buf_append(&b, r->links, r->links_len);
 	}
 	char tmp[4200];
 	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
@@ -872,6 +984,10 @@ static void session_load(struct build_session *s, const char *path)
 		uint32_t nd = get_u32(&r), ol = get_u32(&r);
 		const char *out = take(&r, ol);
 		const void *ids = take(&r, (size_t)nd * sizeof(uint32_t));
+		uint64_t ll = get_u64(&r);
+		const char *lk = ll && ll <= (uint64_t)(r.end - r.p) ? take(&r, (size_t)ll) : NULL;
+		if (ll && (!lk || lk[ll - 1] != '\0'))
+			r.bad = 1; /* records end with a NUL */
 		if (r.bad)
 			break;
 		struct page_rec *rec = xcalloc(1, sizeof *rec);
@@ -880,6 +996,11 @@ static void session_load(struct build_session *s, const char *path)
 		rec->ndeps = nd;
 		rec->deps = xmalloc(((size_t)nd + 1) * sizeof *rec->deps);
 		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
+		if (ll) {
+			rec->links = xmalloc((size_t)ll);
+			memcpy(rec->links, lk, (size_t)ll);
+			rec->links_len = (size_t)ll;
+		}
 		recs[got] = rec;
 	}
 	if (r.bad) {
@@ -993,11 +1114,13 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		XXH3_64bits_update(h, st.cfg.src ? st.cfg.src : "", st.cfg.src_len);
 		int64_t flags[4] = {s->req.drafts, s->req.future, st.opts.highlight != NULL, st.opts.typeset != NULL};
 		XXH3_64bits_update(h, flags, sizeof flags);
+		/* --base-url: every page's links */
+		XXH3_64bits_update(h, st.cfg.base_url.p ? st.cfg.base_url.p : "", st.cfg.base_url.len);
 		uint64_t cfg_fp = XXH3_64bits_digest(h);
 		int all = !s->built || cfg_fp != s->cfg_fp;
 
 		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
-				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp)};
+				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF};
 		unsigned char *want = xcalloc(plan.njobs + 1, 1);
 		for (size_t i = 0; i < plan.njobs; i++) {
 			const struct render_job *j = &plan.jobs[i];
@@ -1020,10 +1143,16 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 
 		struct output_sink live_sink = {live_write, live_copy, s->live};
 		struct output_sink out_sink = {write_output, NULL, s->o};
-		errors += render_static(d, &st.site, s->site_dir, s->to_output ? &out_sink : &live_sink);
+		struct links_check *lc = r.links ? links_check_new(st.base_path, (enum links_mode)st.cfg.links_check) : NULL;
+		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc};
+		struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
+		errors += render_static(d, &st.site, s->site_dir, lc ? &noting : ns.inner);
 		if (!errors)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
 					       &res->rendered);
+		if (!errors && lc)
+			errors += check_links(s, &st, &plan, &r, lc, d, res);
+		links_check_free(lc);
 		t_render = now_seconds();
 		size_t removed = 0;
 		if (!errors && s->to_output) {

@@ -15,6 +15,11 @@ struct build_request {
 	int drafts, future;
 	int jobs;    /* 0: the number of processors */
 	int64_t now; /* 0: the clock (or SOURCE_DATE_EPOCH) */
+	int check;   /* folio check: the output is thrown away, no state or cache is kept */
+	/* with it, each http(s) link of the site and its place (folio check
+	 * --external) */
+	void (*external)(void *ctx, const char *url, const char *path, int line, int col);
+	void *external_ctx;
 };
 
 struct build_result {
@@ -25,6 +30,7 @@ struct build_result {
 	size_t written;  /* files written by this build (a session leaves unchanged ones alone) */
 	size_t removed;  /* files a session deleted (pages that are gone) */
 	int unchanged;   /* nothing changed since the last build: its output was kept */
+	size_t links;    /* internal links checked */
 	double seconds;
 };
 

@@ -13,12 +13,39 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
 /* a menu is a few links; 10,000 of them made each page 450 KB */
 #define MENU_MAX 32
+
+/* read_links: links: {check: error|warn|off} (folio-site(5), LINKS). */
+static void read_links(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const keys[] = {"check", NULL};
+	c->links_check = CONFIG_LINKS_ERROR;
+	const struct ynode *l = schema_node(r, "links");
+	if (!l || yaml_is_null(l))
+		return;
+	if (l->kind != YNODE_MAP) {
+		schema_error(s, l, "'links' must be a map, e.g. {check: warn}, found %s", kind_a(l));
+		return;
+	}
+	schema_check_keys(s, l, keys, "links");
+	struct str v = STR_LIT("error");
+	if (schema_str(s, l, "check", 0, &v) == 1) {
+		if (str_eq_cstr(v, "error"))
+			c->links_check = CONFIG_LINKS_ERROR;
+		else if (str_eq_cstr(v, "warn"))
+			c->links_check = CONFIG_LINKS_WARN;
+		else if (str_eq_cstr(v, "off"))
+			c->links_check = CONFIG_LINKS_OFF;
+		else
+			schema_error(s, schema_node(l, "check"), "links.check must be 'error', 'warn' or 'off', found '%.*s'",
+				     STR_FMT(v));
+	}
+}
 
 static void slug_ref_at(struct slug_ref *r, const struct ynode *n)
 {
@@ -287,6 +314,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
 	c->search = 1;
 	schema_bool(&s, r, "search", &c->search);
+	read_links(&s, r, c);
 
 	if (base_url_override)
 		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));

@@ -44,7 +44,10 @@ struct config {
 	struct str highlight_theme;
 	int smart_punctuation;
 	int search;
+	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */
 };
+
+enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
 
 /* config_load: reads DIR/folio.yml into cfg (strings in the arena). Every
  * problem is reported to d; returns the number of errors (0: cfg is valid).

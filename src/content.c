@@ -30,11 +30,11 @@ const char *difficulty_name(int d)
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
-	NULL};
+	"ignore_links", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
-	"recommended_start", "posts", "featured", "weight", NULL};
+	"recommended_start", "posts", "featured", "weight", "ignore_links", NULL};
 static const char *const page_keys[] = {"title", "description", "slug", "draft", "toc", "aliases", "template",
-	NULL};
+	"ignore_links", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -174,6 +174,21 @@ static void read_aliases(struct schema *s, const struct ynode *m, struct str **o
 	}
 }
 
+/* read_ignore_links: ignore_links, the patterns of links not to check
+ * (fnmatch), as C strings in a. */
+static void read_ignore_links(struct arena *a, struct schema *s, const struct ynode *m, struct source *src)
+{
+	struct str *v = NULL;
+	size_t n = 0;
+	if (schema_str_list(s, m, "ignore_links", &v, &n) != 1 || !n)
+		return;
+	const char **out = arena_alloc(a, n * sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		out[i] = arena_strndup(a, v[i].p, v[i].len);
+	src->ignore_links = out;
+	src->nignore_links = n;
+}
+
 /* push: appends item to a list of the build (in its arena a). */
 static void push(struct arena *a, void ***list, size_t *n, void *item)
 {
@@ -221,6 +236,7 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct conf
 	p->slug = slug;
 	read_slug(&s, m, &p->slug);
 	read_aliases(&s, m, &p->aliases, &p->naliases);
+	read_ignore_links(a, &s, m, &p->s);
 	p->toc = -1;
 	schema_bool(&s, m, "toc", &p->toc);
 	if (schema_int(&s, m, "reading_time", 1, 10000, &v) == 1)
@@ -253,6 +269,7 @@ static struct series *load_series(struct arena *a, struct diag *d, const char *a
 	const struct ynode *m = se->s.fm;
 	se->slug = slug;
 	schema_check_keys(&s, m, series_keys, "series");
+	read_ignore_links(a, &s, m, &se->s);
 	schema_str(&s, m, "title", 1, &se->title);
 	schema_check_len(&s, schema_node(m, "title"), "a series' 'title'", SCHEMA_TEXT_MAX,
 			 "every post of the series");
@@ -289,6 +306,7 @@ static struct page *load_page(struct arena *a, struct diag *d, const char *abs, 
 	pg->toc = -1;
 	schema_bool(&s, m, "toc", &pg->toc);
 	read_aliases(&s, m, &pg->aliases, &pg->naliases);
+	read_ignore_links(a, &s, m, &pg->s);
 	if (schema_str(&s, m, "template", 0, &pg->template_name) == 1) {
 		struct str t = pg->template_name;
 		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)

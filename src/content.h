@@ -24,6 +24,8 @@ struct source {
 	int body_line;     /* lines before the body */
 	const struct ynode *fm; /* the front matter map */
 	uint64_t body_hash; /* 0, or a hash of the body (set once, by site.c) */
+	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
+	size_t nignore_links;
 };
 
 struct series;

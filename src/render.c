@@ -496,8 +496,14 @@ static int add_job(struct arena *a, struct jobs *j, const char *tmpl, const char
 		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);
 		j->cap = cap;
 	}
-	j->v[j->n++] = (struct render_job){tmpl, out, tv_map(vars)};
+	j->v[j->n++] = (struct render_job){tmpl, out, tv_map(vars), NULL};
 	return 0;
+}
+
+/* from_source: the last job is made from s (its links are looked for there). */
+static void from_source(struct jobs *j, const struct source *s)
+{
+	j->v[j->n - 1].src = s;
 }
 
 static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
@@ -618,7 +624,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 		const struct post *p = s->posts[i];
 		struct tmap *vars = page_vars(a, "post", S(p->url), S(p->title));
 		set(a, vars, "post", md->post_vals[i]);
-		add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars);
+		if (!add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars))
+			from_source(j, &p->s);
 	}
 	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), tv_cstr("Series"));
 	add_job(a, j, "series_index.html", "series/index.html", sv);
@@ -626,7 +633,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 		const struct series *se = s->series[i];
 		struct tmap *vars = page_vars(a, "series", S(se->url), S(se->title));
 		set(a, vars, "series", md->series_vals[i]);
-		add_job(a, j, "series.html", fmt(a, "series/%.*s/index.html", STR_FMT(se->slug)), vars);
+		if (!add_job(a, j, "series.html", fmt(a, "series/%.*s/index.html", STR_FMT(se->slug)), vars))
+			from_source(j, &se->s);
 		if (c->feeds)
 			feed_job(md, j, "atom.xml", fmt(a, "series/%.*s/feed.xml", STR_FMT(se->slug)), S(se->title), S(se->url),
 				 C(a, "%.*sfeed.xml", STR_FMT(se->url)), se->posts, se->nposts);
@@ -667,7 +675,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 				  "no template '%s' (neither the theme nor templates/ has it)", tmpl);
 			continue;
 		}
-		add_job(a, j, tmpl, fmt(a, "%.*s/index.html", STR_FMT(pg->slug)), vars);
+		if (!add_job(a, j, tmpl, fmt(a, "%.*s/index.html", STR_FMT(pg->slug)), vars))
+			from_source(j, &pg->s);
 	}
 	if (c->feeds) {
 		feed_job(md, j, "atom.xml", "feed.xml", S(c->title), tv_cstr("/"), tv_cstr("/feed.xml"), s->posts, s->nposts);

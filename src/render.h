@@ -24,11 +24,13 @@ extern const size_t theme_nfiles;
 int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir);
 
 /* One page of the site: its template, its path in the output
- * ("posts/x/index.html") and the variables it is rendered with. */
+ * ("posts/x/index.html"), the variables it is rendered with and the file
+ * it is made from. */
 struct render_job {
 	const char *tmpl;
 	const char *out;
 	struct tval vars;
+	const struct source *src; /* the post, page or series it shows, or NULL */
 };
 
 /* Ids for incremental rebuilds: id returns the first of n consecutive

@@ -857,7 +857,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		if (!bad && (!pg->draft || opts->drafts))
 			s->pages[s->npages++] = pg;
 	}
-	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL, 0};
+	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL, 0, NULL, 0};
 	if (cfg->start_here.slug.len) {
 		s->start_here = index_get(&pages, cfg->start_here.slug);
 		if (s->start_here && s->start_here->draft && !opts->drafts) {
