@@ -122,6 +122,14 @@ static const char *resolve_md(void *ctx, const char *path, size_t len)
 	return v ? v->u.s.p : NULL;
 }
 
+/* left_out_url: the URL a post of slug will have once it is published. */
+static const char *left_out_url(struct arena *a, struct str slug)
+{
+	char *u = arena_alloc(a, slug.len + 9);
+	snprintf(u, slug.len + 9, "/posts/%.*s/", STR_FMT(slug));
+	return u;
+}
+
 static void rewrite_doc(struct arena *a, struct md_doc *doc, const char *src, const char *base, struct tmap *m)
 {
 	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
@@ -139,6 +147,12 @@ static void rewrite_bodies(struct arena *a, struct site *s, const char *base)
 		tmap_set(a, m, str_from(s->series[i]->s.path), tv_str(s->series[i]->url));
 	for (size_t i = 0; i < s->npages; i++)
 		tmap_set(a, m, str_from(s->pages[i]->s.path), tv_str(s->pages[i]->url));
+	/* a link to a post this build leaves out goes where it will be */
+	for (size_t i = 0; i < s->content->nposts; i++) {
+		const struct post *p = s->content->posts[i];
+		if (p->index < 0)
+			tmap_set(a, m, str_from(p->s.path), tv_cstr(left_out_url(a, p->slug)));
+	}
 	for (size_t i = 0; i < s->nposts; i++)
 		rewrite_doc(a, &s->posts[i]->doc, s->posts[i]->s.path, base, m);
 	for (size_t i = 0; i < s->nseries; i++)
@@ -810,6 +824,27 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 				 src ? src->src : NULL, src ? src->len : 0, src ? src->ignore_links : NULL,
 				 src ? src->nignore_links : 0);
 	}
+	/* posts and pages left out of this build: a link to one is a warning */
+	for (size_t i = 0; i < st->content.nposts; i++) {
+		const struct post *p = st->content.posts[i];
+		if (p->index >= 0)
+			continue;
+		char out[600], why[128];
+		snprintf(out, sizeof out, "posts/%.*s/index.html", STR_FMT(p->slug));
+		if (p->draft)
+			snprintf(why, sizeof why, "a draft");
+		else
+			snprintf(why, sizeof why, "dated %.*s, in the future", (int)(p->date.iso.len < 10 ? p->date.iso.len : 10),
+				 p->date.iso.p);
+		links_check_later(lc, out, why);
+	}
+	for (size_t i = 0; i < st->content.npages; i++) {
+		const struct page *pg = st->content.pages[i];
+		char out[600];
+		snprintf(out, sizeof out, "%.*s/index.html", STR_FMT(pg->slug));
+		if (pg->draft && !s->req.drafts)
+			links_check_later(lc, out, "a draft");
+	}
 	/* where a link that is not in its page's source is looked for */
 	size_t ntmpl = tmpl_env_count(st->env);
 	struct links_text *t = xcalloc(ntmpl + 2, sizeof *t);
@@ -1044,7 +1079,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	stages_run(&st, &s->req, d, session_prepare, s, s->content);
 	int errors = st.errors;
 	struct saver saver = {0};
-	if (!errors && s->md && s->to_output)
+	if (!errors && s->md && s->to_output && !s->req.check)
 		save_start(&saver, s->md, s->site_dir);
 	double t_plan = 0, t_render = 0, t_commit = 0;
 	char *state = NULL;
@@ -1052,7 +1087,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		s->o = output_begin(d, s->out_dir, s->site_dir);
 		if (!s->o) {
 			errors++;
-		} else if ((state = output_cache_file(s->o, "pages"))) {
+		} else if (!s->req.check && (state = output_cache_file(s->o, "pages"))) {
 			/* what the last build into this folder read; the file goes
 			 * now and comes back only with this build's, so that it never
 			 * describes another build than the output's */
@@ -1487,7 +1522,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		r.out_dir = out_default;
 	}
 	double t0 = now_seconds();
-	char *up = uptodate_path(&r);
+	char *up = r.check ? NULL : uptodate_path(&r);
 	uint64_t key = up ? uptodate_key(&r) : 0;
 	struct uptodate u;
 	if (key && uptodate_load(up, &u) == 0 && u.key == key &&
@@ -1519,7 +1554,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		if (uptodate_key(&r) == key)
 			uptodate_save(up, &u);
 	}
-	if (!errors)
+	if (!errors && !r.check)
 		prune_states(r.site_dir);
 	build_session_free(s);
 	free(up);

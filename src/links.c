@@ -613,6 +613,9 @@ struct links_check {
 	size_t checked;
 	const char **urls; /* the page URLs, for "did you mean" */
 	size_t nurls;
+	struct sset later; /* out of a page left out of this build -> its reason (in why) */
+	char **why;
+	size_t nwhy;
 };
 
 struct links_check *links_check_new(const char *base_path, enum links_mode mode)
@@ -639,7 +642,22 @@ void links_check_free(struct links_check *lc)
 		free((char *)lc->urls[i]);
 	free(lc->urls);
 	free((char *)lc->base);
+	for (size_t i = 0; i < lc->nwhy * 2; i++)
+		free(lc->why[i]);
+	free(lc->why);
+	sset_free(&lc->later);
 	free(lc);
+}
+
+void links_check_later(struct links_check *lc, const char *out, const char *why)
+{
+	if (sset_get(&lc->later, out, strlen(out)) != (size_t)-1)
+		return;
+	lc->why = xrealloc(lc->why, (lc->nwhy + 1) * 2 * sizeof *lc->why);
+	lc->why[lc->nwhy * 2] = xstrndup(out, strlen(out));
+	lc->why[lc->nwhy * 2 + 1] = xstrndup(why, strlen(why));
+	sset_put(&lc->later, lc->why[lc->nwhy * 2], strlen(out), lc->nwhy * 2 + 1);
+	lc->nwhy++;
 }
 
 void links_check_file(struct links_check *lc, const char *out)
@@ -1024,6 +1042,21 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 				skip = fnmatch(p->ignore[k], u, 0) == 0;
 			if (skip)
 				continue;
+			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
+			if (later != (size_t)-1) {
+				/* a draft or a post of the future: dead until it is out */
+				buf_reset(&msg);
+				buf_printf(&msg, "link '%s' leads to ", u);
+				url_of(&msg, t.rel.p);
+				buf_printf(&msg, ", which this build leaves out (%s): the link is dead until it is published",
+					   lc->why[later]);
+				buf_putc(&msg, '\0');
+				enum links_mode m = lc->mode;
+				lc->mode = LINKS_WARN;
+				report(lc, d, p, site_dir, u, ul, msg.p);
+				lc->mode = m;
+				continue;
+			}
 			broken++;
 			buf_reset(&msg);
 			buf_reset(&hint);

@@ -83,6 +83,11 @@ void links_check_free(struct links_check *lc);
  * build writes. */
 void links_check_file(struct links_check *lc, const char *out);
 
+/* links_check_later: out is the page of a post or page this build leaves
+ * out (why: "a draft", "dated 2026-09-24, in the future"): a link to it is
+ * a warning, not an error. */
+void links_check_later(struct links_check *lc, const char *out, const char *why);
+
 /* links_check_page: out is a page with the ids and links of rec (from
  * links_record; borrowed until the check has run; may be NULL). src is
  * the site-relative file it is made from (or NULL), whose text (may be

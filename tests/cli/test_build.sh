@@ -21,7 +21,13 @@ manifest() {
 run build "$SITE" -o "$TMP/a"
 check "techblog builds" test "$rc" -eq 0
 check "techblog build prints a summary line" contains "$out" "folio: built "
-check "techblog build prints nothing on stderr" test -z "$err"
+# on the tests' clock (2026-09-21) the last posts are still to come, and
+# the posts before them link to them: a warning each, nothing else
+check "techblog build warns only of links to posts still to come" sh -c \
+	'! printf "%s\n" "$1" | grep -E "^[a-z]" | grep -v "which this build leaves out (dated 2026-09-2[2-9], in the future)"' \
+	_ "$err"
+check "techblog build warns of a link to a post still to come" contains "$err" \
+	"warning: link '/posts/gpu-systems-20-from-nsight-to-triton-to-flashattention/' leads to"
 check "the output carries the marker" test -f "$TMP/a/.folio-output"
 
 if command -v xmllint >/dev/null 2>&1; then
