@@ -458,6 +458,7 @@ struct page_rec {
 struct build_session {
 	struct build_request req;
 	char *site_dir, *out_dir, *base_url;
+	char *base_path; /* of the last build without errors: "/" or "/blog/" */
 	struct md_cache *md;
 	struct content_cache *content;
 	struct related_cache *related;
@@ -685,10 +686,16 @@ struct build_session *build_session_new(const struct build_request *req)
 	return s;
 }
 
+const char *build_session_base_path(const struct build_session *s)
+{
+	return s->base_path ? s->base_path : "/";
+}
+
 void build_session_free(struct build_session *s)
 {
 	if (!s)
 		return;
+	free(s->base_path);
 	thread_cleanup();
 	if (s->md && s->committed)
 		md_save(s->md, s->site_dir); /* for the next build or server */
@@ -1224,6 +1231,8 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			s->nfp = nfp;
 			fp = NULL;
 			s->cfg_fp = cfg_fp;
+			free(s->base_path);
+			s->base_path = xstrndup(st.base_path, strlen(st.base_path));
 			s->built = 1;
 			s->committed = 1;
 			res->removed = removed;

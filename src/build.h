@@ -58,4 +58,9 @@ void build_session_free(struct build_session *s);
  * rendered now. */
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res);
 
+/* build_session_base_path: the path of base_url ("/" or "/blog/") of the
+ * last build without errors ("/" before one), where the site is served;
+ * valid until the next run. */
+const char *build_session_base_path(const struct build_session *s);
+
 #endif

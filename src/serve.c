@@ -210,7 +210,7 @@ static const char reload_script[] =
     "    var go = function () { window.scrollTo(0, +y); };\n"
     "    if (document.readyState === 'complete') go(); else window.addEventListener('load', go);\n"
     "  }\n"
-    "  var es = new EventSource('" EVENTS_PATH "');\n"
+    "  var es = new EventSource('\001" EVENTS_PATH "');\n"
     "  es.addEventListener('reload', function () {\n"
     "    sessionStorage.setItem(key, String(window.scrollY));\n"
     "    location.reload();\n"
@@ -238,8 +238,11 @@ static const char reload_script[] =
     "})();\n"
     "</script>\n";
 
-void serve_inject(struct buf *out, const char *html, size_t len)
+void serve_inject(struct buf *out, const char *html, size_t len, const char *base)
 {
+	/* the script's \001 is the base path ("/blog/" -> "/blog") */
+	const char *mark = memchr(reload_script, '\001', sizeof reload_script - 1);
+	size_t bl = base && *base ? strlen(base) - (base[strlen(base) - 1] == '/') : 0;
 	/* the last </body>, in any case */
 	size_t at = len;
 	for (size_t i = len; i >= 7; i--) {
@@ -249,7 +252,9 @@ void serve_inject(struct buf *out, const char *html, size_t len)
 		}
 	}
 	buf_append(out, html, at);
-	buf_append(out, reload_script, sizeof reload_script - 1);
+	buf_append(out, reload_script, (size_t)(mark - reload_script));
+	buf_append(out, base, bl);
+	buf_append(out, mark + 1, sizeof reload_script - 1 - (size_t)(mark + 1 - reload_script));
 	buf_append(out, html + at, len - at);
 }
 
@@ -264,6 +269,7 @@ struct state {
 	char root[PATH_MAX]; /* the output folder, resolved on every request */
 	const char *bind;
 	int port;
+	char base[1100]; /* the path of base_url ("/" or "/blog/"): the site is served there */
 };
 
 static struct state st = {
@@ -479,7 +485,11 @@ static enum MHD_Result send_file(struct MHD_Connection *c, const char *path, uns
 		while ((k = read(fd, chunk, sizeof chunk)) > 0)
 			buf_append(&page, chunk, (size_t)k);
 		close(fd);
-		serve_inject(&b, page.p ? page.p : "", page.len);
+		char base[sizeof st.base];
+		pthread_mutex_lock(&st.lock);
+		memcpy(base, st.base, sizeof base);
+		pthread_mutex_unlock(&st.lock);
+		serve_inject(&b, page.p ? page.p : "", page.len, base);
 		buf_fini(&page);
 		size_t len;
 		char *body = buf_detach(&b, &len);
@@ -536,6 +546,26 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		MHD_destroy_response(r);
 		return ret;
 	}
+	/* the site lives under the path of its base_url, as it will when
+	 * deployed: "/" and "/blog" lead there, other paths are not the site's */
+	char base[sizeof st.base];
+	pthread_mutex_lock(&st.lock);
+	memcpy(base, st.base, sizeof base);
+	pthread_mutex_unlock(&st.lock);
+	const char *full = url;
+	size_t bl = strlen(base);
+	if (bl > 1) {
+		if (!strcmp(url, "/") || (strlen(url) == bl - 1 && !strncmp(url, base, bl - 1))) {
+			struct MHD_Response *r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+			MHD_add_response_header(r, "Location", base);
+			enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_FOUND, r);
+			MHD_destroy_response(r);
+			return ret;
+		}
+		if (strncmp(url, base, bl) != 0)
+			return send_not_found(c, st.root);
+		url += bl - 1;
+	}
 	if (!strcmp(url, EVENTS_PATH)) {
 		struct stream *s = calloc(1, sizeof *s);
 		if (!s)
@@ -559,7 +589,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	case 301: {
 		struct buf loc;
 		buf_init(&loc);
-		buf_printf(&loc, "%s/", url);
+		buf_printf(&loc, "%s/", full);
 		struct MHD_Response *r =
 		    MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 		MHD_add_response_header(r, "Location", loc.p);
@@ -762,6 +792,8 @@ static void rebuild(struct build_session *sess, int first)
 	pthread_mutex_lock(&st.lock);
 	free(st.error);
 	st.error = error;
+	if (!errors)
+		snprintf(st.base, sizeof st.base, "%s", build_session_base_path(sess));
 	if (!first)
 		st.seq++;
 	pthread_cond_broadcast(&st.changed);
@@ -875,9 +907,9 @@ int serve_run(const struct serve_options *o)
 			        "this site, drafts "
 			        "included\n",
 			        bind);
-		fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d/ (Ctrl-C stops)\n",
+		fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d%s (Ctrl-C stops)\n",
 		        o->site_dir, strchr(bind, ':') ? "[" : "", bind,
-		        strchr(bind, ':') ? "]" : "", o->port);
+		        strchr(bind, ':') ? "]" : "", o->port, st.base[0] ? st.base : "/");
 		double due = -1;
 		for (;;) {
 			struct pollfd p[2] = {{.fd = sfd, .events = POLLIN},

@@ -39,8 +39,9 @@ int serve_host_ok(const char *host, const char *bind, int port);
 
 /* serve_inject: the script that folio serve adds to HTML pages before the
  * last </body> (or at the end). Appends the page with the script to out
- * (a struct buf). */
+ * (a struct buf). base is the path the site is served under ("/",
+ * "/blog/"), for the script's own URL. */
 struct buf;
-void serve_inject(struct buf *out, const char *html, size_t len);
+void serve_inject(struct buf *out, const char *html, size_t len, const char *base);
 
 #endif

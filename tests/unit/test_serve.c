@@ -167,13 +167,13 @@ void test_serve(void)
 	struct buf b;
 	buf_init(&b);
 	const char *page = "<html><body><p>x</p></BODY></html>";
-	serve_inject(&b, page, strlen(page));
+	serve_inject(&b, page, strlen(page), "/");
 	buf_putc(&b, '\0');
 	OK(strstr(b.p, "EventSource('/__folio/events')") != NULL);
 	OK(strstr(b.p, "<p>x</p><script>") != NULL);
 	OK(strstr(b.p, "</script>\n</BODY></html>") != NULL);
 	buf_reset(&b);
-	serve_inject(&b, "<p>no body</p>", 14);
+	serve_inject(&b, "<p>no body</p>", 14, "/");
 	buf_putc(&b, '\0');
 	OK(!strncmp(b.p, "<p>no body</p><script>", 22));
 	buf_fini(&b);
