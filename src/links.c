@@ -597,7 +597,15 @@ struct lpage {
 	const char *const *ignore;
 	size_t nignore;
 	char *read; /* src_text read here */
+	struct sset ids; /* the ids of rec, made when a link first asks */
+	int has_ids;
+	size_t shown, hidden; /* problems reported, and past the limit */
 };
+
+/* LINKS_SHOWN: the most problems told of one page; the rest are counted
+ * (the 1,000th broken link of a page tells nothing the first ones did not,
+ * and finding each one in the source costs a search of it). */
+#define LINKS_SHOWN 50
 
 struct links_check {
 	const char *base;
@@ -634,8 +642,10 @@ void links_check_free(struct links_check *lc)
 		free(lc->files[i]);
 	free(lc->files);
 	sset_free(&lc->fileset);
-	for (size_t i = 0; i < lc->npages; i++)
+	for (size_t i = 0; i < lc->npages; i++) {
 		free(lc->pages[i].read);
+		sset_free(&lc->pages[i].ids);
+	}
 	free(lc->pages);
 	sset_free(&lc->pageset);
 	for (size_t i = 0; i < lc->nurls; i++)
@@ -705,18 +715,25 @@ size_t links_check_count(const struct links_check *lc)
 	return lc->checked;
 }
 
-/* page_has_id: whether the page's record lists id. */
-static int page_has_id(const struct lpage *p, const char *id, size_t n)
+/* page_has_id: whether the page's record lists id (a set of them is made
+ * at the first question, so that a page of 100k headings and a contents
+ * list of links to them is checked in linear time). */
+static int page_has_id(const struct lpage *cp, const char *id, size_t n)
 {
-	const char *r = p->rec, *end = p->rec + p->rec_len;
-	while (r && r < end) {
-		size_t l = strlen(r);
-		if (r[0] == 'i' && l - 1 == n && !memcmp(r + 1, id, n))
-			return 1;
-		r += l + 1;
+	struct lpage *p = (struct lpage *)cp;
+	if (!p->has_ids) {
+		p->has_ids = 1;
+		const char *r = p->rec, *end = p->rec + p->rec_len;
+		for (; r && r < end; r += strlen(r) + 1)
+			if (r[0] == 'i')
+				sset_put(&p->ids, r + 1, strlen(r + 1), 0);
 	}
-	return 0;
+	return p->ids.n && sset_get(&p->ids, id, n) != (size_t)-1;
 }
+
+/* SHOWN_MAX: the most bytes of a URL a message shows ("…" after). */
+#define SHOWN_MAX 200
+#define SHOWN(s, n) (int)((n) > SHOWN_MAX ? SHOWN_MAX : (n)), (s), ((n) > SHOWN_MAX ? "…" : "")
 
 /* url_of: the URL of out, for messages ("posts/x/index.html" ->
  * "/posts/x/"). */
@@ -726,7 +743,7 @@ static void url_of(struct buf *b, const char *out)
 	buf_putc(b, '/');
 	if (n >= 10 && !strcmp(out + n - 10, "index.html"))
 		n -= 10;
-	buf_append(b, out, n);
+	buf_printf(b, "%.*s%s", SHOWN(out, n));
 }
 
 /* The outcome of resolving a link. */
@@ -946,6 +963,12 @@ static void report(struct links_check *lc, struct diag *d, const struct lpage *p
 	struct place pl;
 	memset(&pl, 0, sizeof pl);
 	enum diag_level lv = lc->mode == LINKS_WARN ? DIAG_WARNING : DIAG_ERROR;
+	struct lpage *mp = (struct lpage *)p;
+	if (mp->shown >= LINKS_SHOWN) {
+		mp->hidden++;
+		return;
+	}
+	mp->shown++;
 	if (locate(lc, p, site_dir, u, ul, &pl)) {
 		for (size_t i = 0; i < pl.n; i++) {
 			struct diag_loc loc = {pl.path, pl.text, pl.len, 0, 0};
@@ -1042,34 +1065,36 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 				skip = fnmatch(p->ignore[k], u, 0) == 0;
 			if (skip)
 				continue;
+			/* shown as written: without the base path folio put in front */
+			const char *full = u;
+			size_t bl = strlen(lc->base);
+			if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
+				u += bl - 1;
+			size_t sl = strlen(u);
 			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
 			if (later != (size_t)-1) {
 				/* a draft or a post of the future: dead until it is out */
 				buf_reset(&msg);
-				buf_printf(&msg, "link '%s' leads to ", u);
+				buf_printf(&msg, "link '%.*s%s' leads to ", SHOWN(u, sl));
 				url_of(&msg, t.rel.p);
 				buf_printf(&msg, ", which this build leaves out (%s): the link is dead until it is published",
 					   lc->why[later]);
 				buf_putc(&msg, '\0');
 				enum links_mode m = lc->mode;
 				lc->mode = LINKS_WARN;
-				report(lc, d, p, site_dir, u, ul, msg.p);
+				report(lc, d, p, site_dir, full, ul, msg.p);
 				lc->mode = m;
 				continue;
 			}
 			broken++;
 			buf_reset(&msg);
 			buf_reset(&hint);
-			/* shown as written: without the base path folio put in front */
-			const char *full = u;
-			size_t bl = strlen(lc->base);
-			if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
-				u += bl - 1;
 			int want_hint = hints < 200;
 			switch (v) {
 			case V_NO_FILE:
 				if (ul >= 2 && u[0] == '@' && u[1] == '/') {
-					buf_printf(&msg, "broken link '%s': no post, page or series content/%s", u, u + 2);
+					buf_printf(&msg, "broken link '%.*s%s': no post, page or series content/%.*s%s", SHOWN(u, sl),
+						   SHOWN(u + 2, sl - 2));
 					break;
 				}
 				if (p->src && is_md_link(u, ul)) {
@@ -1084,36 +1109,37 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 					pct_decode(&mp, u, pl);
 					buf_putc(&mp, '\0');
 					if (normalize(mp.p) == 0)
-						buf_printf(&msg, "broken link '%s': no post, page or series %s", u, mp.p);
+						buf_printf(&msg, "broken link '%.*s%s': no post, page or series %.*s%s", SHOWN(u, sl),
+							   SHOWN(mp.p, strlen(mp.p)));
 					else
-						buf_printf(&msg, "broken link '%s': it climbs out of the site", u);
+						buf_printf(&msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
 					buf_fini(&mp);
 					break;
 				}
-				buf_printf(&msg, "broken link '%s': the site has no page or file ", u);
+				buf_printf(&msg, "broken link '%.*s%s': the site has no page or file ", SHOWN(u, sl));
 				url_of(&msg, t.rel.p);
 				if (want_hint && suggest_url(lc, t.rel.p, &hint))
 					buf_printf(&msg, " (did you mean '%.*s'?)", (int)hint.len, hint.p);
 				break;
 			case V_NO_ID: {
-				buf_printf(&msg, "broken link '%s': ", u);
+				buf_printf(&msg, "broken link '%.*s%s': ", SHOWN(u, sl));
 				if (t.page == p)
 					buf_puts(&msg, "this page");
 				else
 					url_of(&msg, t.page->out);
-				buf_printf(&msg, " has no element with id '%.*s'", (int)t.frag_len, t.frag);
+				buf_printf(&msg, " has no element with id '%.*s%s'", SHOWN(t.frag, t.frag_len));
 				if (want_hint && suggest_id(t.page, t.frag, t.frag_len, &hint))
 					buf_printf(&msg, " (did you mean '#%.*s'?)", (int)hint.len, hint.p);
 				break;
 			}
 			case V_OUT_OF_BASE:
 				buf_printf(&msg,
-					   "broken link '%s': the site is served under %s (in a template, write the "
+					   "broken link '%.*s%s': the site is served under %s (in a template, write the "
 					   "URL with '| rel_url')",
-					   u, lc->base);
+					   SHOWN(u, sl), lc->base);
 				break;
 			case V_OUT_OF_SITE:
-				buf_printf(&msg, "broken link '%s': it climbs out of the site", u);
+				buf_printf(&msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
 				break;
 			default:
 				break;
@@ -1121,6 +1147,16 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 			hints += want_hint;
 			buf_putc(&msg, '\0');
 			report(lc, d, p, site_dir, full, ul, msg.p);
+		}
+		if (p->hidden) {
+			struct buf pu;
+			buf_init(&pu);
+			url_of(&pu, p->out);
+			buf_putc(&pu, '\0');
+			struct diag_loc loc = {p->src ? p->src : p->out, NULL, 0, 0, 0};
+			diag_report(d, DIAG_NOTE, &loc, NULL, 0, "%zu more link problems on the page %s were not shown",
+				    p->hidden, pu.p);
+			buf_fini(&pu);
 		}
 	}
 	buf_fini(&t.rel);

@@ -25,7 +25,11 @@ import zlib
 
 MIB = 1 << 20
 
-CONFIG = 'title: "Pathological"\nbase_url: "https://example.org/"\n'
+# The links these inputs write lead nowhere ('[a](b)' a million times): they
+# are checked, as every build checks them, but only warned of, so that a
+# case tests its parser; the links-* cases below check with errors on.
+CONFIG = 'title: "Pathological"\nbase_url: "https://example.org/"\nlinks:\n  check: warn\n'
+STRICT = 'title: "Pathological"\nbase_url: "https://example.org/"\n'
 FRONT = '---\ntitle: "Case"\ndate: 2026-01-01\n---\n'
 
 
@@ -83,11 +87,12 @@ class Case:
 CASES = []
 
 
-def md(name, body, what="", balanced=True, kind="render", expect=None, extra=None):
-    """A case whose one post's body is body(size) (bytes); extra: more files."""
+def md(name, body, what="", balanced=True, kind="render", expect=None, extra=None, config=None):
+    """A case whose one post's body is body(size) (bytes); extra: more files;
+    config: folio.yml (CONFIG if None)."""
 
     def files(size):
-        f = {"folio.yml": CONFIG.encode(), "content/posts/case.md": FRONT.encode() + body(size)}
+        f = {"folio.yml": (config or CONFIG).encode(), "content/posts/case.md": FRONT.encode() + body(size)}
         f.update(extra or {})
         return f
 
@@ -126,6 +131,21 @@ md("linkref-many", lambda n: grow(lambda i: "[r%d]: /u%d\n" % (i, i), n // 2) + 
    "50k definitions, each used")
 md("linkref-longlabel", lambda n: b"[" + b"x" * 999 + b"]: /u\n\n" + wrap(fill(b"[" + b"x" * 999 + b"] ", n)),
    "a 999-character label used 1000 times")
+# The link check (links.check: error): many broken links, fragments and
+# .md links, each told once at most 50 times a page and found in linear time.
+md("links-broken-many", lambda n: fill("[a](/nope/) ", n), "100k links to a page that is not there",
+   kind="error", expect="broken link", config=STRICT)
+md("links-fragment-many", lambda n: fill("# h\n\n[a](#h) [b](#nope)\n\n", n),
+   "many headings, links to them and to a missing id", kind="error", expect="has no element with id",
+   config=STRICT)
+md("links-fragment-ok", lambda n: grow(lambda i: "# h%d\n[a](#h%d)\n" % (i, i), n),
+   "50k headings, each linked to", config=STRICT)
+md("links-md-many", lambda n: fill("[a](x.md#y) [b](@/posts/none.md) ", n), ".md and @/ links to no post",
+   kind="error", expect="no post, page or series", config=STRICT)
+md("links-climb", lambda n: b"[a](" + fill("../", n) + b"x)\n", "a relative link 1M '../' deep",
+   kind="error", expect="climbs out of the site", config=STRICT)
+md("links-raw-html", lambda n: fill('<a href="/nope/" id="x"><img src="/n.png" srcset="/a.png 1x, /b.png 2x"></a>\n', n),
+   "raw HTML links, images and srcsets to nothing", kind="error", expect="broken link", config=STRICT)
 md("linkref-expansion", lambda n: b"[a]: /" + b"u" * 4000 + b"\n\n" + wrap(fill("[a] ", n)),
    "a 4 KB destination used 250k times (1 GB of output if expanded)")
 md("linkref-undefined", lambda n: wrap(fill("[a][b]", n)), "[a][b][a][b]... no definitions")
