@@ -1,5 +1,5 @@
 # folio: a static site generator for long-form technical blogs.
-# Targets: all test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
+# Targets: all check test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
 
 CC ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -52,7 +52,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
+.PHONY: FORCE all deps check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
 
 all: folio
 
@@ -118,6 +118,13 @@ test: deps
 
 test-run: folio $(B)/unit_tests
 	@FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
+
+# The quick loop (under a minute): the unit tests, the golden sites and the
+# suites that build small sites; `make test` runs everything.
+CHECK_SUITES := test_sites test_links test_files test_new test_usage test_man1 test_man5
+check: deps
+	@$(MAKE) --no-print-directory folio $(B)/unit_tests
+	@SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh: runs every test suite and ends with one line "total: N passed, N failed".
-# FOLIO is the binary under test, UNIT the unit-test binary (set by the Makefile).
+# FOLIO is the binary under test, UNIT the unit-test binary (set by the Makefile);
+# SUITES, when set, names the CLI suites to run (make check: the quick ones).
 set -u
 FOLIO=${FOLIO:-./folio}
 UNIT=${UNIT:-build/release/unit_tests}
@@ -38,7 +39,12 @@ rc=$?
 printf '%s\n' "$out" | grep -avE '^unit: ' | grep -aE 'FAIL|ERROR|runtime error|Sanitizer|^---|^template spec|^man page' | head -200
 count unit "$out" "$rc"
 
-for t in tests/cli/test_*.sh; do
+if [ -n "${SUITES:-}" ]; then
+	list=$(for n in $SUITES; do printf 'tests/cli/%s.sh\n' "$n"; done)
+else
+	list=$(ls tests/cli/test_*.sh)
+fi
+for t in $list; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	out=$(sh "$t" 2>&1)
