@@ -4,6 +4,7 @@
 
 #include "math.h"
 #include "schema.h"
+#include "sitefile.h"
 #include "slug.h"
 
 #include <errno.h>
@@ -200,6 +201,11 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	c->path = "folio.yml";
 	char path[4096];
 	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
+	char *root = site_root(site_dir);
+	int bad = site_check(d, root, path, "folio.yml");
+	free(root);
+	if (bad)
+		return 1; /* a link outside the site, to nothing, or in a circle: never read */
 	size_t len;
 	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
 	if (!text) {

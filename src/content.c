@@ -1,6 +1,7 @@
 /* content.c: walks content/ and data/, splits front matter, and checks it. */
 #include "content.h"
 
+#include "sitefile.h"
 #include "slug.h"
 
 #include <dirent.h>
@@ -491,6 +492,7 @@ struct walk {
 	const struct config *cfg;
 	struct content *c;
 	struct content_cache *cc; /* or NULL */
+	const char *root;         /* the site folder's realpath (NULL: unknown) */
 	struct task *tasks;
 	size_t ntasks, cap;
 };
@@ -716,6 +718,8 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/content/%s", site, sub);
 	size_t n;
+	if (site_where(w->root, dir, NULL, 0) != SITE_INSIDE)
+		return; /* check_folders said why: never listed */
 	char **names = list_dir(dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
@@ -723,12 +727,17 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 			continue;
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
+		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
+		if (site_check_link(d, w->root, abs, rel) != 0)
+			continue; /* a link outside the site, to nothing, or in a circle: never read */
 		struct stat st;
 		int have = stat(abs, &st) == 0;
 		if (kind == K_POST && have && S_ISDIR(st.st_mode)) {
 			char idx[8192 + 16];
 			snprintf(idx, sizeof idx, "%s/index.md", abs);
 			snprintf(rel, sizeof rel, "content/%s/%s/index.md", sub, name);
+			if (site_check_link(d, w->root, idx, rel) != 0)
+				continue;
 			if (!is_file(idx)) {
 				struct diag_loc loc = {arena_strndup(a, rel, strlen(rel) - 9), NULL, 0, 0, 0};
 				diag_warning(d, &loc, "a folder in content/posts without index.md is skipped");
@@ -748,11 +757,15 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 	free_list(names, n);
 }
 
-static void load_data(struct arena *a, struct diag *d, const char *site, struct content *c)
+static void load_data(struct arena *a, struct diag *d, const char *site, const char *site_real, struct content *c)
 {
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/data", site);
 	size_t n;
+	if (site_where(site_real, dir, NULL, 0) != SITE_INSIDE) {
+		c->data = arena_alloc(a, sizeof *c->data);
+		return; /* check_folders said why: never listed */
+	}
 	char **names = list_dir(dir, &n);
 	c->data = arena_alloc(a, (n + 1) * sizeof *c->data);
 	for (size_t i = 0; i < n; i++) {
@@ -763,9 +776,11 @@ static void load_data(struct arena *a, struct diag *d, const char *site, struct 
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
 		snprintf(rel, sizeof rel, "data/%s", name);
+		const char *r = arena_strndup(a, rel, strlen(rel));
+		if (site_check_link(d, site_real, abs, r) != 0)
+			continue;
 		size_t len;
 		char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
-		const char *r = arena_strndup(a, rel, strlen(rel));
 		if (!text) {
 			struct diag_loc loc = {r, NULL, 0, 0, 0};
 			diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
@@ -822,7 +837,7 @@ static const struct {
  * not read. Built without it, the site would lose its pages or files and
  * replace the one that had them. Returns the number of errors; the
  * files that can be read are still read, so that all errors show. */
-static int check_folders(struct diag *d, const char *site_dir)
+static int check_folders(struct diag *d, const char *site_dir, const char *root)
 {
 	int errors = 0, content_bad = 0;
 	for (size_t i = 0; i < sizeof site_folders / sizeof *site_folders; i++) {
@@ -852,6 +867,8 @@ static int check_folders(struct diag *d, const char *site_dir)
 			diag_error(d, &loc, "not a folder: the build would leave out the site's %s (rename the file)",
 				   what);
 			errors++;
+		} else if (site_check(d, root, path, rel) != 0) {
+			errors++; /* a link to a folder outside the site: never listed */
 		} else {
 			DIR *dh = opendir(path);
 			if (!dh) {
@@ -886,13 +903,15 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 		}
 		free_later(cc);
 	}
-	check_folders(d, site_dir);
-	struct walk w = {a, d, cfg, c, cc, NULL, 0, 0};
+	char *root = site_root(site_dir);
+	check_folders(d, site_dir, root);
+	struct walk w = {a, d, cfg, c, cc, root, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);
 	walk(&w, site_dir, "pages", K_PAGE);
 	load_tasks(&w, jobs);
-	load_data(a, d, site_dir, c);
+	load_data(a, d, site_dir, root, c);
+	free(root);
 	if (cc)
 		cache_sweep(cc, 0);
 	return d->errors - before;

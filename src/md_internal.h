@@ -28,6 +28,10 @@ struct md_ctx {
 	/* local images looked up so far (mdblocks.c), by file */
 	struct md_image *images;
 	size_t nimages, cap_images;
+	/* the site folder's realpath (the folder of o->static_dir), looked up
+	 * on first use: files named outside it are refused (sitefile.h) */
+	char *site_real;
+	int site_looked;
 	/* code the highlighter may still be given in this document (see
 	 * MD_HL_BUDGET); 0 once a block did not fit */
 	size_t hl_left;

@@ -8,6 +8,7 @@
 #include "codeblock.h"
 #include "directive.h"
 #include "imagesize.h"
+#include "sitefile.h"
 
 #include <assert.h>
 #include <cmark-gfm-extension_api.h>
@@ -16,6 +17,7 @@
  * one copy of its HTML (see typeset_ref) */
 #include <cmark-gfm/node.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,13 +381,56 @@ static void alt_text(cmark_node *img, struct buf *b)
 struct md_image {
 	char *path; /* NULL: a free slot */
 	int err;    /* 0: a file that could be read; else its errno */
+	char *why;  /* set: a link outside the site, to nothing or in a circle (never read) */
 	int w, h;
 };
 
+/* refused: why path, a file the document names, is not read: a link
+ * (there or above it) leads outside the site, to nothing or round a
+ * circle (malloc'd); NULL when it may be read. */
+static char *refused(struct md_ctx *c, const char *path)
+{
+	if (!c->site_looked) {
+		c->site_looked = 1;
+		const char *sd = c->o->static_dir;
+		size_t n = sd ? strlen(sd) : 0;
+		if (n > 7 && !strcmp(sd + n - 7, "/static")) {
+			char *dir = xstrndup(sd, n - 7);
+			c->site_real = site_root(dir);
+			free(dir);
+		}
+	}
+	if (!c->site_real)
+		return NULL;
+	char to[PATH_MAX];
+	struct buf b;
+	buf_init(&b);
+	switch (site_where(c->site_real, path, to, sizeof to)) {
+	case SITE_OUTSIDE:
+		buf_printf(&b, "symlink points outside the site (to %s) (hint: folio reads only files inside the site "
+			   "folder: copy it into the site)", to);
+		break;
+	case SITE_LOOP:
+		buf_puts(&b, "symlink in a circle of links, which leads to no file");
+		break;
+	case SITE_DANGLING:
+		buf_printf(&b, "symlink to '%s', which does not exist", to);
+		break;
+	default:
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
 void md_images_free(struct md_ctx *c)
 {
-	for (size_t i = 0; i < c->cap_images; i++)
+	free(c->site_real);
+	c->site_real = NULL;
+	c->site_looked = 0;
+	for (size_t i = 0; i < c->cap_images; i++) {
 		free(c->images[i].path);
+		free(c->images[i].why);
+	}
 	free(c->images);
 	c->images = NULL;
 	c->nimages = c->cap_images = 0;
@@ -423,7 +468,8 @@ static const struct md_image *image_file(struct md_ctx *c, char *path)
 	im->path = path;
 	im->w = im->h = 0;
 	c->nimages++;
-	int fd = open_regular(path);
+	im->why = refused(c, path);
+	int fd = im->why ? -1 : open_regular(path);
 	im->err = fd < 0 ? errno : 0;
 	if (fd >= 0) {
 		unsigned char head[65536];
@@ -460,7 +506,10 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			rc = -1;
 		} else {
 			const struct md_image *im = image_file(c, path);
-			if (im->err == ENOENT || im->err == ENOTDIR) {
+			if (im->why) {
+				report(c, DIAG_ERROR, line, col, "image '%s': %s", url, im->why);
+				rc = -1;
+			} else if (im->err == ENOENT || im->err == ENOTDIR) {
 				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
 				       url[0] == '/' ? "looked in static/" : "looked beside the post");
 				rc = -1;
@@ -729,8 +778,14 @@ static void check_file(struct md_ctx *c, const struct directive *dir, const char
 				diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
 			c->errors++;
 		} else {
-			int fd = open_regular(path);
-			if (fd >= 0) {
+			char *no = refused(c, path);
+			int fd = no ? -1 : open_regular(path);
+			if (no) {
+				if (c->d)
+					diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, no);
+				c->errors++;
+				free(no);
+			} else if (fd >= 0) {
 				close(fd);
 			} else {
 				int e = errno;

@@ -3,6 +3,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "sitefile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -826,6 +827,8 @@ static int skip_name(const char *name, int skip_md)
 struct copy {
 	struct diag *d;
 	const struct output_sink *sink;
+	const char *root; /* the site folder's realpath: links outside it, to nothing, in a circle are errors */
+	int *refused;     /* set when one was: the rest is still looked at, so that every one is told */
 };
 
 struct held *held_root(const char *dir)
@@ -927,12 +930,22 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 			continue;
 		}
 		struct stat st;
+		if (c->root && (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) &&
+		    site_check_link(c->d, c->root, s, s) != 0) {
+			*c->refused = 1; /* outside the site, to nothing, or in a circle: never followed */
+			continue;
+		}
 		if (stat(s, &st) != 0) {
 			not_there(c->d, s, errno);
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			const struct held *h = held_find(up, &st, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN);
+			if (h && c->root) {
+				site_report_cycle(c->d, s, h->path);
+				*c->refused = 1;
+				continue;
+			}
 			if (h) {
 				out_warning(c->d, s,
 					     "a link to '%s', a folder that holds it: copying it would never end; not copied "
@@ -975,16 +988,20 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 	return count;
 }
 
-long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md,
+long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
 			 const struct output_sink *sink)
 {
+	enum site_where w = site_where(root, src_dir, NULL, 0);
+	if (w != SITE_INSIDE)
+		return w == SITE_MISSING ? 0 : -1; /* the site's check of its folders said why */
 	struct held *top = held_root(src_dir);
 	if (!top)
 		return 0;
-	struct copy c = {d, sink};
+	int refused = 0;
+	struct copy c = {d, sink, root, &refused};
 	long r = copy_rec(&c, src_dir, rel_dir, skip_md, top);
 	held_free(top);
-	return r;
+	return refused ? -1 : r;
 }
 
 static int write_to_output(void *ctx, const char *rel, const void *data, size_t len)
@@ -995,7 +1012,7 @@ static int write_to_output(void *ctx, const char *rel, const void *data, size_t 
 long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
 {
 	struct output_sink sink = {write_to_output, NULL, o};
-	return output_copy_tree_to(o->d, src_dir, rel_dir, skip_md, &sink);
+	return output_copy_tree_to(o->d, NULL, src_dir, rel_dir, skip_md, &sink);
 }
 
 size_t output_count(const struct output *o)

@@ -87,8 +87,13 @@ struct output_sink {
 	void *ctx;
 };
 
-/* output_copy_tree_to: output_copy_tree into sink. */
-long output_copy_tree_to(struct diag *d, const char *src_dir, const char *rel_dir, int skip_md,
+/* output_copy_tree_to: output_copy_tree into sink; with root (the site
+ * folder's realpath, sitefile.h), only what is inside the site: a link
+ * outside it, to nothing, in a circle or to a folder that holds it is an
+ * error, never followed (the others are still copied, so that each is
+ * told), and src_dir itself must lead inside it. NULL root: as
+ * output_copy_tree. */
+long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
 			 const struct output_sink *sink);
 
 /* output_exists: whether rel was already written (static files yield to

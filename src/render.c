@@ -4,6 +4,7 @@
 #include "render.h"
 
 #include "schema.h"
+#include "sitefile.h"
 #include "slug.h"
 
 #include <stdarg.h>
@@ -24,7 +25,10 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static void add_site_templates(struct tmpl_env *env, struct diag *d, const char *dir, const char *rel, int *errors)
+/* add_site_templates: the templates below dir; links are followed inside
+ * the site (root) only, and not to a folder that holds them (up). */
+static void add_site_templates(struct tmpl_env *env, struct diag *d, const char *dir, const char *rel, int *errors,
+			       const char *root, const struct held *up)
 {
 	DIR *dh = opendir(dir);
 	if (!dh)
@@ -46,14 +50,22 @@ static void add_site_templates(struct tmpl_env *env, struct diag *d, const char 
 		char path[4096], name[2048];
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		snprintf(name, sizeof name, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+		char shown[2100];
+		snprintf(shown, sizeof shown, "templates/%s", name);
 		struct stat st;
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			add_site_templates(env, d, path, name, errors);
-		} else if (stat(path, &st) == 0) { /* a named pipe or a device: an error of read_file */
+		const struct held *h;
+		int have = stat(path, &st) == 0;
+		if (site_check_link(d, root, path, shown) != 0) {
+			(*errors)++; /* outside the site, to nothing, or in a circle: never read */
+		} else if (have && S_ISDIR(st.st_mode) && (h = held_find(up, &st, 1))) {
+			site_report_cycle(d, shown, h->path);
+			(*errors)++;
+		} else if (have && S_ISDIR(st.st_mode)) {
+			struct held here = {st.st_dev, st.st_ino, path, up, 0};
+			add_site_templates(env, d, path, name, errors, root, &here);
+		} else if (have) { /* a named pipe or a device: an error of read_file */
 			size_t len;
 			char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
-			char shown[2100];
-			snprintf(shown, sizeof shown, "templates/%s", name);
 			if (!src) {
 				struct diag_loc loc = {shown, NULL, 0, 0, 0};
 				diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
@@ -85,7 +97,15 @@ int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site
 	}
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/templates", site_dir);
-	add_site_templates(env, d, dir, "", &errors);
+	char *root = site_root(site_dir);
+	enum site_where w = site_where(root, dir, NULL, 0);
+	struct held *top = w == SITE_INSIDE ? held_root(dir) : NULL;
+	if (top)
+		add_site_templates(env, d, dir, "", &errors, root, top);
+	else if (w != SITE_MISSING)
+		errors++; /* outside the site, or a link to nothing: content_load said why */
+	held_free(top);
+	free(root);
 	if (!errors)
 		errors += tmpl_env_check(env, d);
 	return errors;
@@ -852,7 +872,8 @@ int render_static(struct diag *d, const struct site *s, const char *site_dir, co
 	}
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/static", site_dir);
-	if (output_copy_tree_to(d, dir, "", 0, sink) < 0)
+	char *root = site_root(site_dir);
+	if (output_copy_tree_to(d, root, dir, "", 0, sink) < 0)
 		errors++;
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
@@ -860,9 +881,10 @@ int render_static(struct diag *d, const struct site *s, const char *site_dir, co
 			continue;
 		char rel[1024];
 		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
-		if (output_copy_tree_to(d, p->bundle_dir, rel, 1, sink) < 0)
+		if (output_copy_tree_to(d, root, p->bundle_dir, rel, 1, sink) < 0)
 			errors++;
 	}
+	free(root);
 	return errors;
 }
 

@@ -109,11 +109,11 @@ int serve_resolve(const char *root, const char *url, char *out, size_t n)
 	char full[PATH_MAX * 2], real[PATH_MAX];
 	snprintf(full, sizeof full, "%s%s", real_root, path);
 	if (!realpath(full, real))
-		return errno == ENOENT || errno == ENOTDIR ? 404 : 403;
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 404 : 403;
 	size_t rl = strlen(real_root);
 	int inside = !strncmp(real, real_root, rl) && (real[rl] == '/' || real[rl] == '\0');
 	if (!inside)
-		return 403;
+		return 404; /* a link out of root: as if there were nothing (folio-site(5)) */
 	struct stat st;
 	if (stat(real, &st) != 0)
 		return 404;
@@ -125,7 +125,7 @@ int serve_resolve(const char *root, const char *url, char *out, size_t n)
 		if (!realpath(idx, real))
 			return 404;
 		if (strncmp(real, real_root, rl) || real[rl] != '/')
-			return 403;
+			return 404;
 		if (stat(real, &st) != 0)
 			return 404;
 	}

@@ -26,8 +26,9 @@ int serve_run(const struct serve_options *o);
  * segment starting with '.') are not served.
  * Returns 0 with the file's real path in out (n bytes), 301 when url names
  * a folder without its final '/' (out is then empty), 400 for a malformed
- * or hostile target, 403 for a link out of root, 404 when there is no
- * such file. */
+ * or hostile target, 404 when there is no such file or it is behind a
+ * link out of root (whose target is not told), 403 when it cannot be
+ * looked at (a folder folio may not read). */
 int serve_resolve(const char *root, const char *url, char *out, size_t n);
 
 /* serve_host_ok: whether a Host header is one folio serve answers:

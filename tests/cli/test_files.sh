@@ -5,9 +5,10 @@
 # would be copied without end. Each build must end within seconds: with an
 # error where folio reads a file (folio.yml, content, data, templates, an
 # image or a model it looks at), with a warning and the entry skipped where
-# it copies a tree (static/, bundles). folio's own cache files are read
-# as missing. folio serve watches such a tree without following those
-# links either.
+# it copies a tree (static/, bundles) for what is not a file, with an
+# error for a link that cannot be followed (test_symlinks.sh: links out of
+# the site). folio's own cache files are read as missing. folio serve
+# watches such a tree without following those links either.
 . "$(dirname "$0")/lib.sh"
 ws=${WAIT_SCALE:-1} # valgrind's runs wait longer
 
@@ -51,6 +52,8 @@ refused() {
 	check "$rel as a $what: exit 1" test "$rc" -eq 1
 	if [ "$what" = folder ]; then
 		check "$rel as a $what: says why" contains "$err" "$rel: error: cannot read: Is a directory"
+	elif [ "$what" = zero ]; then # a device outside the site: never opened
+		check "$rel as a $what: says why" contains "$err" "$rel: error: symlink points outside the site (to /dev/zero)"
 	else
 		check "$rel as a $what: says why" contains "$err" "$rel: error: cannot read: $NOT_FILE"
 	fi
@@ -148,11 +151,13 @@ check "a missing image is not found" contains "$err" "content/posts/figures/inde
 check "a pipe as a model: an error at the directive" contains "$err" "content/posts/figures/index.md:13:12: error: :::model3d src 'pipe.glb' cannot be read: $NOT_FILE"
 rm -rf "$F" "$SITE/static/pipe.svg"
 
-# copied trees: what is not a file or cannot be followed is skipped with a
-# warning, and the build goes on; links to files and to folders elsewhere
-# are followed
-mkdir -p "$TMP/elsewhere/fonts" "$SITE/static/m" "$SITE/static/n"
+# copied trees: a link that cannot be followed (to a folder that holds it,
+# to nothing, in a circle, out of the site) is an error, and nothing is
+# written; what is not a file is skipped with a warning; links to files
+# and folders inside the site are followed
+mkdir -p "$TMP/elsewhere/fonts" "$SITE/static/m" "$SITE/static/n" "$SITE/fonts"
 echo "font" >"$TMP/elsewhere/fonts/a.woff2"
+echo "font" >"$SITE/fonts/a.woff2"
 echo "m" >"$SITE/static/m/m.txt"
 echo "n" >"$SITE/static/n/n.txt"
 ln -s .. "$SITE/static/up"
@@ -171,29 +176,37 @@ ln -s ../.. "$B/data/up" # in a bundle, to the posts
 rm -rf "$TMP/public"
 build_in $((20 * ws))
 check "links in static/: the build ends" test "$rc" -ne 124
-check "links in static/: the build succeeds" test "$rc" -eq 0
-holds="a folder that holds it: copying it would never end; not copied (link to a folder outside it)"
-check "a link to the site: a warning" contains "$err" "$SITE/static/up: warning: a link to '$(cd "$SITE" && pwd -P)', $holds"
-check "a link to a folder above the site: a warning" contains "$err" "$SITE/static/holder: warning: a link to '$(cd "$TMP" && pwd -P)', $holds"
-check "a link to static/ itself: a warning" contains "$err" "$SITE/static/here: warning: a link to '$SITE/static', $holds"
-check "two folders linked to each other: a warning" contains "$err" "$SITE/static/m/to-n/to-m: warning: a link to '$SITE/static/m', $holds"
-check "a link to its bundle's posts: a warning" contains "$err" "$B/data/up: warning: a link to '$(cd "$SITE/content/posts" && pwd -P)', $holds"
-check "a circle of links: a warning" contains "$err" "$SITE/static/self: warning: a link in a circle of links, which leads to no file; not copied"
-check "a link to nothing: a warning" contains "$err" "$SITE/static/dangling: warning: a link to nothing: what it points to does not exist; not copied"
+check "links in static/: the build fails" test "$rc" -eq 1
+check "links in static/: nothing is written" test ! -e "$TMP/public"
+holds="a folder that holds it: following it would never end"
+check "a link to the site: an error" contains "$err" "$SITE/static/up: error: symlink to '$(cd "$SITE" && pwd -P)', $holds"
+check "a link to a folder above the site: an error" contains "$err" "$SITE/static/holder: error: symlink points outside the site (to $(cd "$TMP" && pwd -P))"
+check "a link to static/ itself: an error" contains "$err" "$SITE/static/here: error: symlink to '$SITE/static', $holds"
+check "two folders linked to each other: an error" contains "$err" "/to-m: error: symlink to '$SITE/static/m', $holds"
+check "a link to its bundle's posts: an error" contains "$err" "$B/data/up: error: symlink to '$(cd "$SITE/content/posts" && pwd -P)', $holds"
+check "a circle of links: an error" contains "$err" "$SITE/static/self: error: symlink in a circle of links, which leads to no file"
+check "a link to nothing: an error" contains "$err" "$SITE/static/dangling: error: symlink to 'nowhere', which does not exist"
+check "a link out of the site: an error" contains "$err" "$SITE/static/fonts: error: symlink points outside the site (to $(cd "$TMP/elsewhere/fonts" && pwd -P))"
+check "each error has its hint" test "$(printf '%s\n' "$err" | grep -c ': note: hint: ')" -eq "$(printf '%s\n' "$err" | grep -c ': error: ')"
 check "a named pipe: a warning" contains "$err" "$SITE/static/pipe: warning: $NOT_FILE; not copied"
 check "a socket: a warning" contains "$err" "$SITE/static/socket: warning: $NOT_FILE; not copied"
-check "nothing else is said" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
+build_in $((20 * ws))
+check "a second build, from the cache: the same errors" test "$rc" -eq 1 -a "$(printf '%s\n' "$err" | grep -c ': error: ')" -eq 9
+
+rm "$SITE/static/up" "$SITE/static/holder" "$SITE/static/here" "$SITE/static/self" "$SITE/static/dangling" \
+	"$SITE/static/n/to-m" "$SITE/static/fonts" "$B/data/up"
+ln -s ../fonts "$SITE/static/fonts"
+build_in $((20 * ws))
+check "links inside the site: the build succeeds" test "$rc" -eq 0
+check "only the pipe and the socket are warned of" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 2
 check "the build says it had warnings" contains "$out" "with warnings"
 check "a linked file is copied" test "$(cat "$TMP/public/same.css" 2>/dev/null)" = css
-check "a linked folder elsewhere is copied" test "$(cat "$TMP/public/fonts/a.woff2" 2>/dev/null)" = font
-check "a linked sibling is copied once" test "$(cat "$TMP/public/m/to-n/n.txt" 2>/dev/null)" = n
-check "what loops is not copied" test ! -e "$TMP/public/up" -a ! -e "$TMP/public/holder" -a ! -e "$TMP/public/here" -a ! -e "$TMP/public/m/to-n/to-m"
+check "a linked folder in the site is copied" test "$(cat "$TMP/public/fonts/a.woff2" 2>/dev/null)" = font
+check "a linked sibling is copied" test "$(cat "$TMP/public/m/to-n/n.txt" 2>/dev/null)" = n
 check "the bundle's files are still copied" test -f "$TMP/public/posts/measuring-bandwidth/data/runs.csv"
-check "and nothing of its link" test ! -e "$TMP/public/posts/measuring-bandwidth/data/up"
 n=$(find "$TMP/public" | wc -l)
 check "the output is the site, not the disk ($n entries)" test "$n" -lt 200
-build_in $((20 * ws))
-check "a second build, from the cache: the same warnings" test "$(printf '%s\n' "$err" | grep -c ': warning: ')" -eq 10
+check "the output holds no link" test "$(find "$TMP/public" -type l | wc -l)" -eq 0
 
 # a tree deeper than a path can name: the entry past the limit is skipped
 # with a warning, never copied to a cut path
@@ -242,7 +255,7 @@ for f in /proc/"$spid"/fdinfo/*; do
 done
 out=$watches
 check "serve: it watches the site's folders, not the disk ($watches)" test "$watches" -gt 0 -a "$watches" -lt 40
-echo "changed" >"$TMP/elsewhere/fonts/a.woff2"
+echo "changed" >"$SITE/fonts/a.woff2"
 got=""
 for _ in $(seq 1 $((100 * ws))); do
 	got=$(curl -s --max-time 1 "$url/fonts/a.woff2")

@@ -126,14 +126,14 @@ rc=$?
 spid=""
 check "the server exits 0" test "$rc" -eq 0
 
-# a site whose content/ is a link to a folder elsewhere is watched too
-mkdir -p "$TMP/linked" "$TMP/tmp2"
-cp -r "$site/content" "$TMP/linked/content"
+# a site whose content/ is a link to another folder of the site is watched
+# too (one outside the site is refused: test_symlinks.sh)
+mkdir -p "$TMP/site2/linked" "$TMP/tmp2"
+cp -r "$site/content" "$TMP/site2/linked/content"
 cp "$site/folio.yml" "$TMP/site2.yml"
-mkdir "$TMP/site2"
 cp "$TMP/site2.yml" "$TMP/site2/folio.yml"
 cp -r "$site/data" "$site/static" "$site/templates" "$TMP/site2/"
-ln -s "$TMP/linked/content" "$TMP/site2/content"
+ln -s linked/content "$TMP/site2/content"
 port2=$(free_port)
 TMPDIR=$TMP/tmp2 "$FOLIO" serve "$TMP/site2" --port "$port2" >/dev/null 2>"$TMP/serve2.err" &
 spid=$!
@@ -141,7 +141,7 @@ for _ in $(seq 1 $((200 * ws))); do
 	grep -q 'serving' "$TMP/serve2.err" && break
 	sleep 0.05
 done
-printf '\nWritten through the link.\n' >>"$TMP/linked/content/posts/$(basename "$post")"
+printf '\nWritten through the link.\n' >>"$TMP/site2/linked/content/posts/$(basename "$post")"
 got=""
 for _ in $(seq 1 $((100 * ws))); do
 	got=$(curl -s "http://127.0.0.1:$port2/posts/$(basename "$post" .md)/" 2>/dev/null)

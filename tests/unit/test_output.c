@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "output.h"
+#include "sitefile.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -670,6 +671,57 @@ static void test_remove_tree(void)
 	OK(remove_tree(path) != 0);
 }
 
+
+/* site_where (sitefile.h): where a path of the site leads after links */
+static void test_site_where(void)
+{
+	char sroot[700], p[800], to[4096], ext[700];
+	snprintf(sroot, sizeof sroot, "%s/sw", root);
+	snprintf(ext, sizeof ext, "%s/sw-out", root);
+	t_write(sroot, "static/a.txt", "a");
+	t_write(ext, "secret", "s");
+	char *real = site_root(sroot), *real_ext = site_root(ext);
+	OK(real && real_ext);
+	if (!real || !real_ext)
+		return;
+	struct {
+		const char *name, *target;
+	} links[] = {
+		{"static/in", "a.txt"}, {"static/out", ext}, {"static/loop-a", "loop-b"}, {"static/loop-b", "loop-a"},
+		{"static/none", "nowhere"}, {"up", "static"},
+	};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s/%s", sroot, links[i].name);
+		OK(symlink(links[i].target, p) == 0);
+	}
+	snprintf(p, sizeof p, "%s/static/a.txt", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_INSIDE);
+	snprintf(p, sizeof p, "%s/static/in", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_INSIDE);
+	snprintf(p, sizeof p, "%s/up/in", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_INSIDE);
+	snprintf(p, sizeof p, "%s/static/out", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_OUTSIDE);
+	STR_EQ(to, real_ext);
+	snprintf(p, sizeof p, "%s/static/out/secret", sroot); /* a link above the file */
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_OUTSIDE);
+	snprintf(p, sizeof p, "%s/static/loop-a", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_LOOP);
+	snprintf(p, sizeof p, "%s/static/none", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_DANGLING);
+	STR_EQ(to, "nowhere");
+	snprintf(p, sizeof p, "%s/static/missing", sroot);
+	INT_EQ(site_where(real, p, to, sizeof to), SITE_MISSING);
+	snprintf(p, sizeof p, "%s/static/out", sroot);
+	INT_EQ(site_where(NULL, p, to, sizeof to), SITE_INSIDE); /* no site: anywhere */
+	/* a prefix of the name is not inside: /x/sw-out is not in /x/sw */
+	OK(!site_inside(real, real_ext));
+	OK(site_inside(real, real));
+	OK(site_inside("/", real));
+	free(real);
+	free(real_ext);
+}
+
 void test_output(void)
 {
 	t_current = "output";
@@ -691,6 +743,7 @@ void test_output(void)
 	test_parts();
 	test_remove_tree();
 	test_copy_links();
+	test_site_where();
 	t_rmtree(root);
 	free(root);
 	root = NULL;

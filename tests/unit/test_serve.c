@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* Request targets that must never reach a file: each with the status it
- * gets (400 malformed or hostile, 403 a link out, 404 nothing there). */
+ * gets (400 malformed or hostile, 404 nothing there or a link out). */
 static const struct {
 	const char *url;
 	int want;
@@ -60,10 +60,10 @@ static const struct {
     {"http://evil.example/index.html", 400},
     {"https://127.0.0.1/index.html", 400},
     {"/etc/passwd", 404},
-    {"/out", 403},
-    {"/out/passwd", 403},
-    {"/outfile", 403},
-    {"/outdir/", 403},
+    {"/out", 404},
+    {"/out/passwd", 404},
+    {"/outfile", 404},
+    {"/outdir/", 404},
     {"/.folio-output", 404},
     {"/.hidden", 404},
     {"/posts/.secret", 404},
