@@ -17,6 +17,8 @@ kept in --corpora):
   - Hugo on bench/hugo/ (the same content, one page per post, home, tag,
     category and series pages, a year archive, feeds, sitemap), cold,
     alternating with folio's like-for-like cold runs;
+  - the link check's cost: cold full-feature builds with links.check on
+    (the default) and off, alternating, and the number of links checked;
   - the floor: `cp -r` of folio's output folder, on the same file system.
 Each figure is one warm-up run, then --runs measured runs: median, min and
 max of wall time, user and system CPU (of the process and its threads, from
@@ -55,6 +57,24 @@ def rm(path):
         os.unlink(path)
 
 
+def make_twin(site, suffix, extra):
+    """A site beside site with the same content and folio.yml plus extra.
+    Its folders are hard links of site's files (a symbolic link out of a
+    site folder is an error to folio)."""
+    twin = site + suffix
+    if not os.path.exists(os.path.join(twin, "folio.yml")):
+        rm(twin)
+        os.makedirs(twin)
+        with open(os.path.join(site, "folio.yml")) as f:
+            cfg = f.read()
+        with open(os.path.join(twin, "folio.yml"), "w") as f:
+            f.write(cfg.rstrip("\n") + "\n" + extra)
+        for sub in ("content", "static", "data", "templates"):
+            if os.path.exists(os.path.join(site, sub)):
+                shutil.copytree(os.path.join(site, sub), os.path.join(twin, sub), copy_function=os.link)
+    return twin
+
+
 def corpus(args, n):
     """The folio site of n posts, and a like-for-like twin sharing its
     content (highlighting and math off)."""
@@ -63,16 +83,7 @@ def corpus(args, n):
         gen = os.path.join(ROOT, "..", "shared", "bench", "gen_corpus.py")
         print(f"bench: generating the {n}-post corpus into {site}", flush=True)
         subprocess.run([sys.executable, gen, "--posts", str(n), "--seed", "1", "--out", site], check=True)
-    twin = site + "-lfl"
-    if not os.path.exists(os.path.join(twin, "folio.yml")):
-        os.makedirs(twin, exist_ok=True)
-        with open(os.path.join(site, "folio.yml")) as f:
-            cfg = f.read()
-        with open(os.path.join(twin, "folio.yml"), "w") as f:
-            f.write(cfg.rstrip("\n") + "\n# like for like with the Hugo site\nhighlight: false\nmath: false\n")
-        for sub in ("content", "static", "data", "templates"):
-            if os.path.exists(os.path.join(site, sub)):
-                os.symlink(os.path.abspath(os.path.join(site, sub)), os.path.join(twin, sub))
+    twin = make_twin(site, "-lfl", "# like for like with the Hugo site\nhighlight: false\nmath: false\n")
     md = 0
     for dirpath, _, files in os.walk(os.path.join(site, "content")):
         md += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files if f.endswith(".md"))
@@ -141,6 +152,7 @@ def main():
         "user and sys are CPU seconds, RSS is the peak in MB")
     say()
     scaling = {}
+    nlinks, link_cost = {}, {}
     for n in [int(x) for x in args.sizes.split(",")]:
         site, twin, md = corpus(args, n)
         for dname, dbase in dests:
@@ -216,9 +228,26 @@ def main():
             warm = [folio_touched(twin) for _ in range(args.runs + 1)][1:]
             res["lfl-touched"] = stats(warm, md)
             say(f"| folio, like for like, warm (one post touched) | {fmt(res['lfl-touched'])} |")
-            full = [folio_cold(site) for _ in range(args.runs + 1)][1:]
+            # the cost of the link check: cold builds with links.check on
+            # (the default) and off, alternating
+            nolinks = make_twin(site, "-nolinks", "links:\n  check: off\n")
+            full, off = [], []
+            for i in range(args.runs + 1):
+                a = folio_cold(site)
+                b = folio_cold(nolinks)
+                if i:
+                    full.append(a)
+                    off.append(b)
             res["full-cold"] = stats(full, md)
             say(f"| folio, highlighting and math, cold | {fmt(res['full-cold'])} |")
+            res["nolinks-cold"] = stats(off, md)
+            say(f"| folio, highlighting and math, cold, links.check: off | {fmt(res['nolinks-cold'])} |")
+            links = re.search(r"(\d+) internal links", run([args.folio, "check", site, "--future"])[4])
+            nlinks[n] = int(links.group(1)) if links else 0
+            cpu_on = statistics.median(r[1] + r[2] for r in full)
+            cpu_off = statistics.median(r[1] + r[2] for r in off)
+            link_cost[(n, dname)] = (statistics.median(r[1] for r in full), statistics.median(r[1] for r in off),
+                                     cpu_on, cpu_off)
             warm = [folio_warm(site) for _ in range(args.runs + 1)][1:]
             res["full-warm"] = stats(warm, md)
             say(f"| folio, highlighting and math, warm | {fmt(res['full-warm'])} |")
@@ -240,6 +269,11 @@ def main():
                     f"Hugo's build / folio's warm rebuild, wall: {h['wall'][0] / w['wall'][0]:.1f}x "
                     f"(one post touched: {h['wall'][0] / res['lfl-touched']['wall'][0]:.1f}x)")
                 say()
+            on_u, off_u, on_c, off_c = link_cost[(n, dname)]
+            say(f"Link check: {nlinks[n]} internal links; a cold build's user CPU {on_u:.2f} s with "
+                f"links.check on, {off_u:.2f} s off ({(on_u / off_u - 1) * 100:+.1f}%; user+sys "
+                f"{(on_c / off_c - 1) * 100:+.1f}%); goal: at most +10%")
+            say()
             scaling[(n, dname)] = res["lfl-cold"]["wall"][0]
             rm(out)
             rm(hout)
