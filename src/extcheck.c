@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "buf.h"
 
 #define EXT_MAX_REDIRECTS 10
@@ -74,31 +75,9 @@ struct run {
 	size_t ncache;
 };
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-	if (!p) {
-		perror("folio");
-		abort();
-	}
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 static char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		perror("folio");
-		abort();
-	}
-	return p;
 }
 
 static int is_http(const char *url)
@@ -198,12 +177,7 @@ static size_t host_of(struct run *r, const char *url, char **req)
 	if (i == r->nhosts) {
 		if (r->nhosts == r->cap_hosts) {
 			r->cap_hosts = r->cap_hosts ? 2 * r->cap_hosts : 16;
-			struct host *nh = realloc(r->hosts, r->cap_hosts * sizeof *nh);
-			if (!nh) {
-				perror("folio");
-				abort();
-			}
-			r->hosts = nh;
+			r->hosts = xrealloc(r->hosts, r->cap_hosts * sizeof *r->hosts);
 		}
 		r->hosts[r->nhosts].name = xstrdup(host);
 		r->hosts[r->nhosts].active = 0;
@@ -267,12 +241,7 @@ static void cache_load(struct run *r, const char *path)
 			continue;
 		if (r->ncache == ncap) {
 			ncap = ncap ? 2 * ncap : 64;
-			struct centry *nc = realloc(r->cache, ncap * sizeof *nc);
-			if (!nc) {
-				perror("folio");
-				abort();
-			}
-			r->cache = nc;
+			r->cache = xrealloc(r->cache, ncap * sizeof *r->cache);
 		}
 		struct centry *e = &r->cache[r->ncache++];
 		e->t = t;

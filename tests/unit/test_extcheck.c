@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const srv_paths[] = {"/ok", "/r1", "/r2", "/temp", "/gone", "/err", "/slow", "/nohead", "/delay"};
+static const char *const srv_paths[] = {"/ok", "/r1", "/r2", "/temp", "/gone", "/err", "/slow", "/nohead", "/delay", "/loop", "/away"};
 #define NPATHS (sizeof srv_paths / sizeof srv_paths[0])
 
 /* Shared with the server's process (mmap'd before the fork). */
@@ -31,7 +31,7 @@ struct srv_shared {
 	int fragments; /* request targets with a '#' */
 };
 static struct srv_shared *sh;
-static int srv_fd = -1;
+static int srv_fd = -1, srv_port;
 
 static int path_index(const char *p, size_t n)
 {
@@ -102,7 +102,13 @@ static void *conn_main(void *arg)
 		reply(fd, 301, "Moved Permanently", "Location: /r2\r\n", "", head);
 	else if (!strcmp(p, "/r2"))
 		reply(fd, 301, "Moved Permanently", "Location: /ok\r\n", "", head);
-	else if (!strcmp(p, "/temp"))
+	else if (!strcmp(p, "/loop"))
+		reply(fd, 302, "Found", "Location: /loop\r\n", "", head);
+	else if (!strcmp(p, "/away")) {
+		char loc[128];
+		snprintf(loc, sizeof loc, "Location: http://localhost:%d/ok#top\r\n", srv_port);
+		reply(fd, 308, "Permanent Redirect", loc, "", head);
+	} else if (!strcmp(p, "/temp"))
 		reply(fd, 302, "Found", "Location: /ok\r\n", "", head);
 	else if (!strcmp(p, "/err"))
 		reply(fd, 500, "Internal Server Error", "", "oops", head);
@@ -214,6 +220,7 @@ void test_extcheck(void)
 	memset(sh, 0, sizeof *sh);
 	int port, closed_port;
 	srv_fd = listen_any(&port);
+	srv_port = port;
 	int cfd = listen_any(&closed_port);
 	close(cfd); /* nothing listens there now: connection refused */
 	fflush(NULL);
@@ -366,6 +373,28 @@ void test_extcheck(void)
 	__atomic_store_n(&sh->max, 0, __ATOMIC_SEQ_CST);
 	INT_EQ(check(delays, 3, &po), 0);
 	INT_EQ(sh->max, 1);
+
+	/* A redirect loop; a permanent redirect to another host name (queued
+	 * again there), its #fragment kept in the message. */
+	char lp[2][128];
+	snprintf(lp[0], sizeof lp[0], "http://127.0.0.1:%d/loop", port);
+	snprintf(lp[1], sizeof lp[1], "http://127.0.0.1:%d/away", port);
+	const char *more[] = {lp[0], lp[1]};
+	struct extcheck_opts mo = {.max_per_host = 1, .timeout_s = 2};
+	memcpy(before, sh->hits, sizeof before);
+	INT_EQ(check(more, 2, &mo), 1);
+	msgs = t_msgs(&cap);
+	snprintf(line, sizeof line, "content/posts/a.md:1:3: error: broken link '%s': more than 10 redirects", lp[0]);
+	OK(has(msgs, line));
+	snprintf(line, sizeof line,
+		 "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://localhost:%d/ok#top' (308): write "
+		 "the new address",
+		 lp[1], port);
+	OK(has(msgs, line));
+	INT_EQ(sh->hits[9], before[9] + 11);
+	INT_EQ(sh->hits[0], before[0] + 1);
+	INT_EQ(st.redirected, 1);
+	INT_EQ(st.broken, 1);
 
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
