@@ -22,14 +22,14 @@
 #include "buf.h"
 
 #define EXT_MAX_REDIRECTS 10
-#define EXT_USER_AGENT "folio-linkcheck/1"
-#define EXT_CACHE_MAGIC "folio-linkcheck 1"
+#define EXT_USER_AGENT    "folio-linkcheck/1"
+#define EXT_CACHE_MAGIC   "folio-linkcheck 1"
 
 enum job_state { J_QUEUED, J_ACTIVE, J_DONE };
 
 struct job {
-	char *key;  /* the URL asked, fragment left out */
-	char *cur;  /* the URL of the current hop */
+	char *key; /* the URL asked, fragment left out */
+	char *cur; /* the URL of the current hop */
 	size_t host;
 	enum job_state state;
 	CURL *h;
@@ -298,17 +298,18 @@ static void cache_save(struct run *r, const char *path, long long now, struct di
 	buf_puts(&b, EXT_CACHE_MAGIC "\n");
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *j = &r->jobs[i];
-		if (!cacheable(j) || !cache_key_ok(j->key) || (j->perm_code && !cache_key_ok(j->perm_url)))
+		if (!cacheable(j) || !cache_key_ok(j->key) ||
+		    (j->perm_code && !cache_key_ok(j->perm_url)))
 			continue;
-		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", j->from_cache ? j->cache_time : now, j->status,
-			   j->perm_code, j->key, j->perm_code ? j->perm_url : "-");
+		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", j->from_cache ? j->cache_time : now,
+		           j->status, j->perm_code, j->key, j->perm_code ? j->perm_url : "-");
 	}
 	for (size_t i = 0; i < r->ncache; i++) {
 		const struct centry *e = &r->cache[i];
 		if (e->seen || !cache_fresh(r, e->t, now))
 			continue;
 		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", e->t, e->status, e->redir, e->url,
-			   e->newurl ? e->newurl : "-");
+		           e->newurl ? e->newurl : "-");
 	}
 	struct buf tmp;
 	buf_init(&tmp);
@@ -371,7 +372,8 @@ static void progress(struct run *r, int force)
 		return;
 	struct timeval now;
 	gettimeofday(&now, NULL);
-	long ms = (now.tv_sec - r->last_progress.tv_sec) * 1000 + (now.tv_usec - r->last_progress.tv_usec) / 1000;
+	long ms = (now.tv_sec - r->last_progress.tv_sec) * 1000 +
+	          (now.tv_usec - r->last_progress.tv_usec) / 1000;
 	if (!force && ms < 100)
 		return;
 	r->last_progress = now;
@@ -394,7 +396,8 @@ static void job_done(struct run *r, struct job *j)
 	progress(r, r->ndone == r->nfetch);
 }
 
-static void job_fail(struct run *r, struct job *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void job_fail(struct run *r, struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static void job_fail(struct run *r, struct job *j, const char *fmt, ...)
 {
@@ -456,9 +459,7 @@ static void curl_failure(struct run *r, struct job *j, CURLcode res)
 {
 	const char *eb = j->errbuf[0] ? j->errbuf : curl_easy_strerror(res);
 	switch (res) {
-	case CURLE_OPERATION_TIMEDOUT:
-		job_fail(r, j, "timed out after %d s", r->timeout_s);
-		return;
+	case CURLE_OPERATION_TIMEDOUT: job_fail(r, j, "timed out after %d s", r->timeout_s); return;
 	case CURLE_COULDNT_RESOLVE_HOST:
 		job_fail(r, j, "host '%s' not found (DNS)", r->hosts[j->host].name);
 		return;
@@ -471,9 +472,7 @@ static void curl_failure(struct run *r, struct job *j, CURLcode res)
 			job_fail(r, j, "could not connect (%s)", eb);
 		return;
 	}
-	case CURLE_SSL_CONNECT_ERROR:
-		job_fail(r, j, "TLS handshake failed (%s)", eb);
-		return;
+	case CURLE_SSL_CONNECT_ERROR: job_fail(r, j, "TLS handshake failed (%s)", eb); return;
 	case CURLE_PEER_FAILED_VERIFICATION:
 		job_fail(r, j, "TLS certificate not valid (%s)", eb);
 		return;
@@ -513,7 +512,8 @@ static void finish(struct run *r, struct job *j, CURLcode res)
 		return;
 	}
 	char *loc = NULL;
-	if (code >= 300 && code < 400 && curl_easy_getinfo(j->h, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc) {
+	if (code >= 300 && code < 400 &&
+	    curl_easy_getinfo(j->h, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc) {
 		int perm = code == 301 || code == 308;
 		if (j->hops == 0) {
 			j->perm_open = perm;
@@ -591,13 +591,36 @@ static void run_transfers(struct run *r)
 
 /* ---- the run ---- */
 
+/* put_url: u in quotes, cut after EXT_URL_SHOWN bytes (at a character's
+ * start) when it is much longer: a message shows where a URL is, not all
+ * of a 10 KB query. */
+#define EXT_URL_SHOWN 150
+static void put_url(struct buf *b, const char *u)
+{
+	size_t n = strlen(u);
+	buf_putc(b, '\'');
+	if (n <= EXT_URL_SHOWN + 20) {
+		buf_append(b, u, n);
+	} else {
+		size_t k = EXT_URL_SHOWN;
+		while (k > 0 && ((unsigned char)u[k] & 0xC0) == 0x80)
+			k--;
+		buf_append(b, u, k);
+		buf_puts(b, "...");
+	}
+	buf_putc(b, '\'');
+}
+
 static void report(const struct job *j, const struct extlink *l, struct diag *d, int *errors)
 {
 	struct diag_loc loc = {l->path, l->src, l->src_len, l->line, l->col};
 	const char *moved = j->hops && j->cur && !j->from_cache ? j->cur : NULL;
+	struct buf m;
+	buf_init(&m);
 	if (j->err || j->status >= 400) {
-		struct buf m;
-		buf_init(&m);
+		buf_puts(&m, "broken link ");
+		put_url(&m, l->url);
+		buf_puts(&m, ": ");
 		if (j->err) {
 			buf_puts(&m, j->err);
 		} else {
@@ -606,19 +629,26 @@ static void report(const struct job *j, const struct extlink *l, struct diag *d,
 			if (why)
 				buf_printf(&m, " %s", why);
 		}
-		if (moved)
-			buf_printf(&m, " (redirected to '%s')", moved);
-		diag_error(d, &loc, "broken link '%s': %s", l->url, m.p);
-		buf_fini(&m);
+		if (moved) {
+			buf_puts(&m, " (redirected to ");
+			put_url(&m, moved);
+			buf_putc(&m, ')');
+		}
+		diag_error(d, &loc, "%s", m.p);
 		(*errors)++;
 	} else if (j->perm_code && j->perm_url) {
-		diag_warning(d, &loc, "link '%s' redirects to '%s' (%d): write the new address", l->url, j->perm_url,
-			     j->perm_code);
+		buf_puts(&m, "link ");
+		put_url(&m, l->url);
+		buf_puts(&m, " redirects to ");
+		put_url(&m, j->perm_url);
+		buf_printf(&m, " (%d): write the new address", j->perm_code);
+		diag_warning(d, &loc, "%s", m.p);
 	}
+	buf_fini(&m);
 }
 
-int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o, struct diag *d,
-		 struct extcheck_stats *st)
+int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o,
+                 struct diag *d, struct extcheck_stats *st)
 {
 	static const struct extcheck_opts none;
 	if (!o)

@@ -56,7 +56,7 @@ struct extcheck_stats {
  * a "folio-linkcheck 1" line, then "TIME\tSTATUS\tREDIRECT\tURL\tNEW" lines
  * (REDIRECT 0 and NEW "-" when not permanently redirected). o may be NULL,
  * st too. Returns the number of errors reported (places of broken links). */
-int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o, struct diag *d,
-		 struct extcheck_stats *st);
+int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o,
+                 struct diag *d, struct extcheck_stats *st);
 
 #endif

@@ -20,7 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const srv_paths[] = {"/ok", "/r1", "/r2", "/temp", "/gone", "/err", "/slow", "/nohead", "/delay", "/loop", "/away"};
+static const char *const srv_paths[] = {"/ok",   "/r1",     "/r2",    "/temp", "/gone", "/err",
+                                        "/slow", "/nohead", "/delay", "/loop", "/away"};
 #define NPATHS (sizeof srv_paths / sizeof srv_paths[0])
 
 /* Shared with the server's process (mmap'd before the fork). */
@@ -41,11 +42,13 @@ static int path_index(const char *p, size_t n)
 	return -1;
 }
 
-static void reply(int fd, int code, const char *status, const char *extra, const char *body, int head)
+static void reply(int fd, int code, const char *status, const char *extra, const char *body,
+                  int head)
 {
 	char out[512];
-	int n = snprintf(out, sizeof out, "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n%s",
-			 code, status, strlen(body), extra, head ? "" : body);
+	int n = snprintf(out, sizeof out,
+	                 "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n%s",
+	                 code, status, strlen(body), extra, head ? "" : body);
 	send(fd, out, (size_t)n, MSG_NOSIGNAL);
 }
 
@@ -54,7 +57,8 @@ static void *conn_main(void *arg)
 	int fd = (int)(intptr_t)arg;
 	int c = __atomic_add_fetch(&sh->cur, 1, __ATOMIC_SEQ_CST);
 	int m = __atomic_load_n(&sh->max, __ATOMIC_SEQ_CST);
-	while (c > m && !__atomic_compare_exchange_n(&sh->max, &m, c, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	while (c > m &&
+	       !__atomic_compare_exchange_n(&sh->max, &m, c, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		;
 	char req[4096];
 	size_t len = 0;
@@ -113,7 +117,8 @@ static void *conn_main(void *arg)
 	else if (!strcmp(p, "/err"))
 		reply(fd, 500, "Internal Server Error", "", "oops", head);
 	else if (!strcmp(p, "/nohead"))
-		reply(fd, head ? 405 : 200, head ? "Method Not Allowed" : "OK", "", "a body of some length", head);
+		reply(fd, head ? 405 : 200, head ? "Method Not Allowed" : "OK", "",
+		      "a body of some length", head);
 	else
 		reply(fd, 404, "Not Found", "", "nothing here", head);
 	close(fd);
@@ -162,11 +167,13 @@ static struct extcheck_stats st;
  * i + 1, column 3), messages in cap; returns its value. */
 static int check(const char *const *urls, size_t n, const struct extcheck_opts *o)
 {
-	static const char src[] = "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\n"
-				  "line 10\nline 11\nline 12\nline 13\n";
+	static const char src[] =
+	    "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\n"
+	    "line 10\nline 11\nline 12\nline 13\n";
 	struct extlink links[16];
 	for (size_t i = 0; i < n && i < 16; i++)
-		links[i] = (struct extlink){urls[i], "content/posts/a.md", (int)i + 1, 3, src, sizeof src - 1};
+		links[i] = (struct extlink){urls[i], "content/posts/a.md", (int)i + 1, 3,
+		                            src,     sizeof src - 1};
 	struct diag d;
 	diag_init(&d, NULL);
 	buf_reset(&cap);
@@ -236,7 +243,8 @@ void test_extcheck(void)
 	close(srv_fd);
 
 	char u[16][128];
-	const char *names[] = {"/ok", "/r1", "/temp", "/gone", "/gone#section", "/err", "/slow", "/nohead"};
+	const char *names[] = {"/ok",           "/r1",  "/temp", "/gone",
+	                       "/gone#section", "/err", "/slow", "/nohead"};
 	for (size_t i = 0; i < 8; i++)
 		snprintf(u[i], sizeof u[i], "http://127.0.0.1:%d%s", port, names[i]);
 	snprintf(u[8], sizeof u[8], "http://127.0.0.1:%d/", closed_port);
@@ -261,23 +269,32 @@ void test_extcheck(void)
 	OK(secs < 3.0);
 	const char *msgs = t_msgs(&cap);
 	snprintf(line, sizeof line,
-		 "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://127.0.0.1:%d/ok' (301): write the new "
-		 "address",
-		 u[1], port);
+	         "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://127.0.0.1:%d/ok' "
+	         "(301): write the new "
+	         "address",
+	         u[1], port);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:4:3: error: broken link '%s': 404 Not Found", u[3]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:4:3: error: broken link '%s': 404 Not Found", u[3]);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:5:3: error: broken link '%s': 404 Not Found", u[4]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:5:3: error: broken link '%s': 404 Not Found", u[4]);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:6:3: error: broken link '%s': 500 Internal Server Error", u[5]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:6:3: error: broken link '%s': 500 Internal Server Error",
+	         u[5]);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:7:3: error: broken link '%s': timed out after 1 s", u[6]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:7:3: error: broken link '%s': timed out after 1 s", u[6]);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:9:3: error: broken link '%s': connection refused", u[8]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:9:3: error: broken link '%s': connection refused", u[8]);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:10:3: error: broken link '%s': TLS handshake failed (", u[9]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:10:3: error: broken link '%s': TLS handshake failed (", u[9]);
 	OK(has(msgs, line));
-	OK(has(msgs, "content/posts/a.md:12:3: error: broken link 'http://[bad/': not a valid URL"));
+	OK(has(msgs,
+	       "content/posts/a.md:12:3: error: broken link 'http://[bad/': not a valid URL"));
 	OK(strstr(msgs, ":1:3:") == NULL);  /* /ok */
 	OK(strstr(msgs, ":3:3:") == NULL);  /* /temp: a temporary redirect is fine */
 	OK(strstr(msgs, ":8:3:") == NULL);  /* /nohead: GET after HEAD's 405 */
@@ -325,11 +342,13 @@ void test_extcheck(void)
 	INT_EQ(sh->hits[5], before[5] + 1);
 	msgs = t_msgs(&cap);
 	snprintf(line, sizeof line,
-		 "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://127.0.0.1:%d/ok' (301): write the new "
-		 "address",
-		 u[1], port);
+	         "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://127.0.0.1:%d/ok' "
+	         "(301): write the new "
+	         "address",
+	         u[1], port);
 	OK(has(msgs, line));
-	snprintf(line, sizeof line, "content/posts/a.md:3:3: error: broken link '%s': 404 Not Found", u[3]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:3:3: error: broken link '%s': 404 Not Found", u[3]);
 	OK(has(msgs, line));
 	/* Entries of URLs not in this run stay in the file. */
 	snprintf(line, sizeof line, "\t%s\t-\n", u[7]);
@@ -384,17 +403,31 @@ void test_extcheck(void)
 	memcpy(before, sh->hits, sizeof before);
 	INT_EQ(check(more, 2, &mo), 1);
 	msgs = t_msgs(&cap);
-	snprintf(line, sizeof line, "content/posts/a.md:1:3: error: broken link '%s': more than 10 redirects", lp[0]);
+	snprintf(line, sizeof line,
+	         "content/posts/a.md:1:3: error: broken link '%s': more than 10 redirects", lp[0]);
 	OK(has(msgs, line));
 	snprintf(line, sizeof line,
-		 "content/posts/a.md:2:3: warning: link '%s' redirects to 'http://localhost:%d/ok#top' (308): write "
-		 "the new address",
-		 lp[1], port);
+	         "content/posts/a.md:2:3: warning: link '%s' redirects to "
+	         "'http://localhost:%d/ok#top' (308): write "
+	         "the new address",
+	         lp[1], port);
 	OK(has(msgs, line));
 	INT_EQ(sh->hits[9], before[9] + 11);
 	INT_EQ(sh->hits[0], before[0] + 1);
 	INT_EQ(st.redirected, 1);
 	INT_EQ(st.broken, 1);
+
+	/* A long URL is cut in the message. */
+	char longu[512];
+	int k = snprintf(longu, sizeof longu, "http://127.0.0.1:%d/gone?q=", port);
+	memset(longu + k, 'x', 300);
+	longu[k + 300] = '\0';
+	const char *lu[] = {longu};
+	INT_EQ(check(lu, 1, &mo), 1);
+	msgs = t_msgs(&cap);
+	snprintf(line, sizeof line, "broken link '%.150s...': 404 Not Found", longu);
+	OK(has(msgs, line));
+	OK(strstr(msgs, longu) == NULL);
 
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
