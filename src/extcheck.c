@@ -194,6 +194,15 @@ static int centry_cmp(const void *a, const void *b)
 	return strcmp(((const struct centry *)a)->url, ((const struct centry *)b)->url);
 }
 
+static int centry_newest_first(const void *a, const void *b)
+{
+	const struct centry *x = a, *y = b;
+	int c = strcmp(x->url, y->url);
+	if (c)
+		return c;
+	return x->t > y->t ? -1 : x->t < y->t;
+}
+
 static int cache_key_ok(const char *s)
 {
 	if (!*s)
@@ -253,8 +262,20 @@ static void cache_load(struct run *r, const char *path)
 	}
 	free(line);
 	fclose(f);
-	if (r->ncache)
-		qsort(r->cache, r->ncache, sizeof *r->cache, centry_cmp);
+	if (!r->ncache)
+		return;
+	/* A URL written twice (two runs that raced) keeps its newest answer. */
+	qsort(r->cache, r->ncache, sizeof *r->cache, centry_newest_first);
+	size_t k = 1;
+	for (size_t i = 1; i < r->ncache; i++) {
+		if (strcmp(r->cache[i].url, r->cache[k - 1].url) == 0) {
+			free(r->cache[i].url);
+			free(r->cache[i].newurl);
+		} else {
+			r->cache[k++] = r->cache[i];
+		}
+	}
+	r->ncache = k;
 }
 
 static int cache_fresh(const struct run *r, long long t, long long now)

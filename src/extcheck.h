@@ -46,7 +46,7 @@ struct extcheck_stats {
  * 10). Reports to d, at every place the URL is written:
  *   error   "broken link 'URL': 404 Not Found" (any 4xx/5xx), "...: timed
  *           out after 10 s", "...: TLS handshake failed (...)", "...: host
- *           not found (DNS)", "...: connection refused", ...
+ *           'NAME' not found (DNS)", "...: connection refused", ...
  *   warning "link 'URL' redirects to 'NEW' (301): write the new address"
  *           when the first answer is 301 or 308 (NEW is where the run of
  *           permanent redirects ends); 302, 303 and 307 are fine.

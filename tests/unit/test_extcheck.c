@@ -417,6 +417,21 @@ void test_extcheck(void)
 	INT_EQ(st.redirected, 1);
 	INT_EQ(st.broken, 1);
 
+	/* A URL twice in the cache file: its newest answer holds, written once. */
+	char dup[128], text[512];
+	snprintf(dup, sizeof dup, "http://127.0.0.1:%d/gone?dup", port);
+	long long now = (long long)time(NULL);
+	snprintf(text, sizeof text, "folio-linkcheck 1\n%lld\t404\t0\t%s\t-\n%lld\t200\t0\t%s\t-\n",
+	         now - 10, dup, now - 5, dup);
+	t_write(dir, "cache.txt", text);
+	const char *du[] = {dup};
+	memcpy(before, sh->hits, sizeof before);
+	INT_EQ(check(du, 1, &o), 0);
+	INT_EQ(st.cached, 1);
+	INT_EQ(sh->hits[4], before[4]);
+	snprintf(text, sizeof text, "folio-linkcheck 1\n%lld\t200\t0\t%s\t-\n", now - 5, dup);
+	STR_EQ(t_read(dir, "cache.txt"), text);
+
 	/* A long URL is cut in the message. */
 	char longu[512];
 	int k = snprintf(longu, sizeof longu, "http://127.0.0.1:%d/gone?q=", port);
