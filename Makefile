@@ -35,13 +35,13 @@ LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
 # when their fragment in mk/ says so (WIRED_SRC, WIRED_TESTS).
-OPTIONAL_SRC := src/highlight.c src/math.c
-OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c
+OPTIONAL_SRC := src/highlight.c src/math.c src/extcheck.c
+OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c tests/unit/test_extcheck.c
 WIRED_SRC :=
 WIRED_TESTS :=
 THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
-WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk
+WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk
 -include $(WIRED_MK)
 SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))

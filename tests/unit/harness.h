@@ -81,6 +81,7 @@ void test_build(void);
  * (mk/): their tests are weak symbols, run when present. */
 void test_math(void) __attribute__((weak));
 void test_highlight(void) __attribute__((weak));
+void test_extcheck(void) __attribute__((weak));
 void test_tmpl_spec(const char *dir);
 void test_tmpl_man(const char *path);
 

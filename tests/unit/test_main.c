@@ -133,6 +133,8 @@ int main(int argc, char **argv)
 		test_math();
 	if (test_highlight)
 		test_highlight();
+	if (test_extcheck)
+		test_extcheck();
 	test_tmpl_spec(spec_dir);
 	test_tmpl_man(argc > 2 ? argv[2] : "man/folio-template.5");
 	buf_fini(&t_scratch);
