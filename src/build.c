@@ -869,8 +869,11 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 	links_check_texts(lc, t, n);
 	size_t broken = links_check_run(lc, d, s->site_dir);
 	res->links = links_check_count(lc);
-	if (s->req.external)
-		links_check_external(lc, s->site_dir, s->req.external, s->req.external_ctx);
+	if (s->req.external) {
+		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;
+		links_check_external(lc, s->site_dir, self, s->req.external, s->req.external_ctx);
+		free(self);
+	}
 	for (size_t i = 0; i < ntmpl; i++)
 		free(names[i]);
 	free(names);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- the scanner ---- */
 
@@ -1165,8 +1166,14 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	return lc->mode == LINKS_ERROR ? broken : 0;
 }
 
-void links_check_external(struct links_check *lc, const char *site_dir, links_external_fn fn, void *ctx)
+void links_check_external(struct links_check *lc, const char *site_dir, const char *self, links_external_fn fn,
+			  void *ctx)
 {
+	size_t self_len = self ? strlen(self) : 0;
+	if (self_len && self[self_len - 1] == '/')
+		self_len--; /* https://example.org/blog matches too */
+	if (self_len && strncmp(self, "http://", 7) && strncmp(self, "https://", 8))
+		self_len = 0;
 	struct sset seen = {0};
 	struct buf keys;
 	buf_init(&keys);
@@ -1178,6 +1185,9 @@ void links_check_external(struct links_check *lc, const char *site_dir, links_ex
 		for (; r && r < end; r += strlen(r) + 1) {
 			const char *u = r + 1;
 			if (r[0] != 'l' || (strncmp(u, "http://", 7) && strncmp(u, "https://", 8)))
+				continue;
+			if (self_len && !strncasecmp(u, self, self_len) &&
+			    (u[self_len] == '\0' || u[self_len] == '/' || u[self_len] == '#' || u[self_len] == '?'))
 				continue;
 			struct place pl;
 			memset(&pl, 0, sizeof pl);

@@ -113,8 +113,11 @@ size_t links_check_count(const struct links_check *lc);
 
 /* links_external: for `folio check --external`, every http(s) link of the
  * pages given, once per page and URL, with the place of its text: fn is
- * called with the URL and its place. */
+ * called with the URL and its place. Links into self (the site's own
+ * absolute base_url, or NULL), such as its canonical and feed links, are
+ * the site itself, not yet at that address: they are left out. */
 typedef void (*links_external_fn)(void *ctx, const char *url, const char *path, int line, int col);
-void links_check_external(struct links_check *lc, const char *site_dir, links_external_fn fn, void *ctx);
+void links_check_external(struct links_check *lc, const char *site_dir, const char *self, links_external_fn fn,
+			  void *ctx);
 
 #endif

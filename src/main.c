@@ -6,8 +6,11 @@
 #include <utf8proc.h>
 #include <yaml.h>
 
+#include "arena.h"
+#include "buf.h"
 #include "build.h"
 #include "diag.h"
+#include "extcheck.h"
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -17,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
 
@@ -60,6 +64,26 @@ static const struct command commands[] = {
 	 "  --future           include posts dated in the future\n"
 	 "\n"
 	 "Exit status: 0 stopped by a signal, 1 the server could not start,\n"
+	 "2 usage errors.\n"},
+	{"check", "check the site's links and files without writing anything",
+	 "usage: folio check [DIR] [--drafts] [--future] [--base-url URL] [-j N]\n"
+	 "                   [--external]\n"
+	 "\n"
+	 "Runs everything a build checks on the site in DIR (default: the current\n"
+	 "folder), every internal link, image and #fragment included, and writes\n"
+	 "nothing: no output folder, no cache. With --external it also checks each\n"
+	 "http(s) link of the site: concurrently (at most 2 at a time per host),\n"
+	 "HEAD then GET where HEAD is refused, redirects followed (a permanent one\n"
+	 "is a warning naming the new address); results are kept for a day in\n"
+	 "DIR/.folio-cache/external-links.\n"
+	 "\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
+	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
+	 "  --external         check http(s) links too (needs the network)\n"
+	 "\n"
+	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
 	 "2 usage errors.\n"},
 	{"new", "create a new site or a new post",
 	 "usage: folio new site DIR\n"
@@ -292,6 +316,160 @@ static int cmd_serve(int argc, char **argv)
 	return serve_run(&o);
 }
 
+/* ---- folio check ---- */
+
+/* The http(s) links a check build found, with their places, for
+ * extcheck; the source texts are read once each, for the excerpts. */
+struct extlinks {
+	const char *site_dir;
+	struct extlink *v;
+	size_t n, cap;
+	char **paths, **texts;
+	size_t *lens;
+	size_t npaths;
+};
+
+static void ext_add(void *ctx, const char *url, const char *path, int line, int col)
+{
+	struct extlinks *e = ctx;
+	size_t k = 0;
+	while (k < e->npaths && strcmp(e->paths[k], path))
+		k++;
+	if (k == e->npaths) {
+		e->paths = xrealloc(e->paths, (k + 1) * sizeof *e->paths);
+		e->texts = xrealloc(e->texts, (k + 1) * sizeof *e->texts);
+		e->lens = xrealloc(e->lens, (k + 1) * sizeof *e->lens);
+		e->paths[k] = xstrndup(path, strlen(path));
+		char full[4200];
+		snprintf(full, sizeof full, "%s/%s", e->site_dir, path);
+		e->lens[k] = 0;
+		e->texts[k] = line ? read_file(full, &e->lens[k]) : NULL;
+		e->npaths++;
+	}
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 64;
+		e->v = xrealloc(e->v, e->cap * sizeof *e->v);
+	}
+	e->v[e->n++] = (struct extlink){
+		.url = xstrndup(url, strlen(url)),
+		.path = e->paths[k],
+		.line = line,
+		.col = col,
+		.src = e->texts[k],
+		.src_len = e->lens[k],
+	};
+}
+
+static void ext_free(struct extlinks *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free((char *)e->v[i].url);
+	for (size_t i = 0; i < e->npaths; i++) {
+		free(e->paths[i]);
+		free(e->texts[i]);
+	}
+	free(e->v);
+	free(e->paths);
+	free(e->texts);
+	free(e->lens);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	int external = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			req.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			req.future = 1;
+		else if (!strcmp(a, "--external"))
+			external = 1;
+		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
+			req.base_url = v;
+		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("check", "-j needs a number of threads from 1 to 256, not '%s'", v);
+			req.jobs = (int)n;
+		} else if (missing)
+			return usage_error("check", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("check", "unknown option '%s'", a);
+		else if (req.site_dir)
+			return usage_error("check", "one site folder only (got a second: '%s')", a);
+		else
+			req.site_dir = a;
+	}
+	if (!req.site_dir)
+		req.site_dir = ".";
+	struct diag d;
+	diag_init(&d, stderr);
+	d.defer = 1;
+	int errors = site_dir_check(&d, req.site_dir);
+	/* the build writes into a folder of its own, deleted after: the
+	 * site's output and its cache are left as they are */
+	char tmp[4096];
+	const char *td = getenv("TMPDIR");
+	snprintf(tmp, sizeof tmp, "%s/folio-check-XXXXXX", td && *td ? td : "/tmp");
+	if (!errors && !mkdtemp(tmp)) {
+		diag_error(&d, &(struct diag_loc){tmp, NULL, 0, 0, 0}, "cannot make a scratch folder: %s",
+			   strerror(errno));
+		errors = 1;
+		tmp[0] = '\0';
+	}
+	char out[4200];
+	snprintf(out, sizeof out, "%s/out", tmp);
+	req.out_dir = out;
+	req.check = 1;
+	struct extlinks ext;
+	memset(&ext, 0, sizeof ext);
+	ext.site_dir = req.site_dir;
+	if (external) {
+		req.external = ext_add;
+		req.external_ctx = &ext;
+	}
+	struct build_result res;
+	memset(&res, 0, sizeof res);
+	if (!errors)
+		errors = build_site(&req, &d, &res);
+	if (tmp[0])
+		remove_tree(tmp);
+	struct extcheck_stats st;
+	memset(&st, 0, sizeof st);
+	if (!errors && external && ext.n) {
+		diag_flush(&d); /* the site's warnings before the network's */
+		char cache[4200];
+		snprintf(cache, sizeof cache, "%s/.folio-cache/external-links", req.site_dir);
+		struct extcheck_opts o;
+		memset(&o, 0, sizeof o); /* zero: the defaults */
+		o.cache_path = cache;
+		o.progress = isatty(2);
+		errors = extcheck_run(ext.v, ext.n, &o, &d, &st) ? 1 : 0;
+	}
+	diag_flush(&d);
+	ext_free(&ext);
+	if (errors) {
+		int n = d.errors ? d.errors : errors;
+		fprintf(stderr, "folio: %d error%s%s\n", n, n == 1 ? "" : "s",
+			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "");
+		diag_fini(&d);
+		return EXIT_SITE;
+	}
+	printf("folio: checked %zu pages (%zu posts, %zu files), %zu internal link%s", res.pages, res.posts,
+	       res.files, res.links, res.links == 1 ? "" : "s");
+	if (external)
+		printf(", %zu external address%s (%zu from the cache)", st.urls, st.urls == 1 ? "" : "es",
+		       st.cached);
+	printf("; no error%s\n", d.warnings ? ", with warnings" : "");
+	diag_fini(&d);
+	return EXIT_OK;
+}
+
 static int cmd_new(int argc, char **argv)
 {
 	if (argc < 1)
@@ -365,6 +543,8 @@ int main(int argc, char **argv)
 		return cmd_build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "serve"))
 		return cmd_serve(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);

@@ -1,0 +1,269 @@
+# test_links.sh: every internal link, image and #fragment is checked at each
+# build (links.check), .md and @/ links, links under a sub-path base_url
+# (a crawl of the example blog served under /blog/), folio serve under a
+# base path, and folio check (--external against a local server).
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000
+
+# site DIR: a small site of two posts, a page and a template of its own.
+site() {
+	mkdir -p "$1/content/posts" "$1/content/pages" "$1/static/img" "$1/templates"
+	cat >"$1/folio.yml" <<'YML'
+title: Links
+base_url: https://example.org/
+YML
+	cat >"$1/content/posts/warps.md" <<'MD'
+---
+title: Warps
+date: 2026-01-02
+tags: [cuda]
+---
+## Warp scheduling
+
+Text.
+MD
+	cat >"$1/content/posts/blocks.md" <<'MD'
+---
+title: Blocks
+date: 2026-01-03
+---
+See [warps](warps.md#warp-scheduling), [again](@/posts/warps.md) and
+[about](@/pages/about.md), ![fig](/img/a.png) and [up](#intro).
+
+## Intro
+
+<a href="/tags/cuda/">cuda</a> <img src="/img/a.png" alt="">
+MD
+	cat >"$1/content/pages/about.md" <<'MD'
+---
+title: About
+---
+About [the feed](/feed.xml).
+MD
+	printf 'PNG' >"$1/static/img/a.png"
+}
+
+# ---- a site without a broken link ----
+
+S=$TMP/ok
+site "$S"
+run build "$S" -o "$TMP/ok-out"
+check "a site without broken links builds" test "$rc" -eq 0
+check "... and says nothing" test -z "$err"
+check ".md links become the post's URL, with the fragment" \
+	grep -q 'href="/posts/warps/#warp-scheduling"' "$TMP/ok-out/posts/blocks/index.html"
+check "@/ links become the post's URL" grep -q 'href="/posts/warps/"' "$TMP/ok-out/posts/blocks/index.html"
+check "@/ links to a page" grep -q 'href="/about/"' "$TMP/ok-out/posts/blocks/index.html"
+
+# ---- each kind of broken link, at its place ----
+
+B=$TMP/broken
+site "$B"
+cat >"$B/content/posts/bad.md" <<'MD'
+---
+title: Bad
+date: 2026-01-04
+---
+[a](/posts/warp/) [b](/img/nope.png)
+[c](#nowhere) [d](/posts/warps/#nowhere)
+[e](nothere.md) [f](@/posts/nothere.md) [g](warps.md#nope)
+<a href="/series/none/">h</a>
+
+## Heading
+MD
+run build "$B" -o "$TMP/broken-out"
+check "broken links fail the build" test "$rc" -eq 1
+check "nothing is written" test ! -e "$TMP/broken-out"
+check "a missing page, with a close name" contains "$err" \
+	"content/posts/bad.md:5:5: error: broken link '/posts/warp/': the site has no page or file /posts/warp/ (did you mean '/posts/warps/'?)"
+check "a missing static file" contains "$err" \
+	"content/posts/bad.md:5:23: error: broken link '/img/nope.png': the site has no page or file /img/nope.png"
+check "a fragment on the same page" contains "$err" \
+	"content/posts/bad.md:6:5: error: broken link '#nowhere': this page has no element with id 'nowhere'"
+check "a fragment on another page" contains "$err" \
+	"content/posts/bad.md:6:19: error: broken link '/posts/warps/#nowhere': /posts/warps/ has no element with id 'nowhere'"
+check "a .md link to no post" contains "$err" \
+	"content/posts/bad.md:7:5: error: broken link 'nothere.md': no post, page or series content/posts/nothere.md"
+check "an @/ link to no post" contains "$err" \
+	"content/posts/bad.md:7:21: error: broken link '@/posts/nothere.md': no post, page or series content/posts/nothere.md"
+check "a .md link's fragment is checked on its post" contains "$err" \
+	"content/posts/bad.md:7:45: error: broken link '/posts/warps/#nope': /posts/warps/ has no element with id 'nope'"
+check "a link in raw HTML" contains "$err" \
+	"content/posts/bad.md:8:10: error: broken link '/series/none/': the site has no page or file /series/none/"
+check "the source line is shown" contains "$err" " 5 | [a](/posts/warp/) [b](/img/nope.png)"
+
+# a link that a template writes is reported at the template's line
+T=$TMP/tmpl
+site "$T"
+mkdir -p "$T/templates"
+cat >"$T/templates/404.html" <<'TPL'
+<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body><main><h1>Not found</h1>
+<p>Try <a href="{{ "/archives/" | rel_url }}">the archive</a>.</p></main></body></html>
+TPL
+run build "$T" -o "$TMP/tmpl-out"
+check "a template's broken link fails the build" test "$rc" -eq 1
+check "... reported at the template's line" contains "$err" \
+	"templates/404.html:4:21: error: broken link '/archives/': the site has no page or file /archives/ (did you mean '/archive/'?)"
+
+# ---- links.check and ignore_links ----
+
+W=$TMP/warn
+cp -r "$B" "$W"
+printf 'links:\n  check: warn\n' >>"$W/folio.yml"
+run build "$W" -o "$TMP/warn-out"
+check "links.check: warn builds" test "$rc" -eq 0
+check "... with warnings" contains "$err" \
+	"content/posts/bad.md:5:5: warning: broken link '/posts/warp/'"
+O=$TMP/off
+cp -r "$B" "$O"
+printf 'links:\n  check: off\n' >>"$O/folio.yml"
+run build "$O" -o "$TMP/off-out"
+check "links.check: off builds" test "$rc" -eq 0
+check "... in silence" test -z "$err"
+X=$TMP/badmode
+cp -r "$S" "$X"
+printf 'links:\n  check: maybe\n' >>"$X/folio.yml"
+run build "$X" -o "$TMP/badmode-out"
+check "a wrong links.check is an error" contains "$err" \
+	"folio.yml:4:10: error: links.check must be 'error', 'warn' or 'off', found 'maybe'"
+I=$TMP/ignore
+site "$I"
+cat >"$I/content/posts/ign.md" <<'MD'
+---
+title: Ignored
+date: 2026-01-05
+ignore_links: ["/downloads/*"]
+---
+[a](/downloads/big.tar) is uploaded by hand.
+MD
+run build "$I" -o "$TMP/ignore-out"
+check "ignore_links leaves a link unchecked" test "$rc" -eq 0
+
+# a link to a draft is a warning that says so
+D=$TMP/draft
+site "$D"
+cat >"$D/content/posts/soon.md" <<'MD'
+---
+title: Soon
+date: 2026-01-06
+draft: true
+---
+Soon.
+MD
+printf '\nNext: [soon](soon.md).\n' >>"$D/content/posts/warps.md"
+run build "$D" -o "$TMP/draft-out"
+check "a link to a draft builds" test "$rc" -eq 0
+check "... with a warning naming the draft" contains "$err" \
+	"warning: link '/posts/soon/' leads to /posts/soon/, which this build leaves out (a draft): the link is dead until it is published"
+
+# ---- folio check ----
+
+run check "$S"
+check "folio check passes a good site" test "$rc" -eq 0
+check "... and counts the links" contains "$out" "internal links"
+check "folio check writes no output" test ! -e "$S/public"
+run check "$B"
+check "folio check fails on a broken link" test "$rc" -eq 1
+check "... at its place" contains "$err" "content/posts/bad.md:5:5: error: broken link '/posts/warp/'"
+check "folio check writes nothing there either" test ! -e "$B/public"
+run check "$TMP/no-such-site"
+check "folio check of a missing folder exits 1" test "$rc" -eq 1
+run check "$S" --frobnicate
+check "folio check: an unknown option exits 2" test "$rc" -eq 2
+
+# ---- folio check --external, against a local server ----
+
+xport=$(free_port)
+mkdir -p "$TMP/ext/dir"
+echo ok >"$TMP/ext/ok.html"
+echo in >"$TMP/ext/dir/index.html"
+python3 -m http.server "$xport" --bind 127.0.0.1 --directory "$TMP/ext" >"$TMP/ext.log" 2>&1 &
+xpid=$!
+for _ in $(seq 1 50); do
+	curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$xport/ok.html" && break
+	sleep 0.1
+done
+E=$TMP/extsite
+site "$E"
+cat >"$E/content/posts/out.md" <<MD
+---
+title: Out
+date: 2026-01-07
+---
+[fine](http://127.0.0.1:$xport/ok.html) and [again](http://127.0.0.1:$xport/ok.html#part).
+[gone](http://127.0.0.1:$xport/gone.html)
+[moved](http://127.0.0.1:$xport/dir)
+MD
+run check "$E"
+check "folio check leaves external links alone without --external" test "$rc" -eq 0
+run check "$E" --external
+check "a dead external link fails folio check --external" test "$rc" -eq 1
+check "... at its place, with the server's answer" contains "$err" \
+	"content/posts/out.md:6:8: error: broken link 'http://127.0.0.1:$xport/gone.html': 404"
+check "a permanent redirect is a warning naming the new address" contains "$err" \
+	"content/posts/out.md:7:9: warning: link 'http://127.0.0.1:$xport/dir' redirects to 'http://127.0.0.1:$xport/dir/' (301)"
+check "... and the good link is no error" test -z "$(printf '%s\n' "$err" | grep "ok.html")"
+check "folio check --external writes no output" test ! -e "$E/public"
+check "the answers are kept in .folio-cache" grep -q "ok.html" "$E/.folio-cache/external-links"
+sed -i '/gone.html/d; /\/dir)/d' "$E/content/posts/out.md"
+hits=$(grep -c "ok.html" "$TMP/ext.log")
+run check "$E" --external
+check "without the dead link, folio check --external passes" test "$rc" -eq 0
+check "... counting the addresses, from the cache" contains "$out" "1 external address (1 from the cache)"
+check "... without asking the server again" test "$(grep -c "ok.html" "$TMP/ext.log")" -eq "$hits"
+kill "$xpid" 2>/dev/null
+wait "$xpid" 2>/dev/null
+run check "$E" --external
+check "a cached answer needs no server" test "$rc" -eq 0
+rm -rf "$E/.folio-cache"
+run check "$E" --external
+check "with no cache and no server, the link is broken" test "$rc" -eq 1
+check "... connection refused" contains "$err" "connection refused"
+
+# ---- a sub-path deploy: the example blog under /blog/, crawled ----
+
+port=$(free_port)
+mkdir -p "$TMP/www"
+run build examples/techblog -o "$TMP/www/blog" --future --base-url "http://127.0.0.1:$port/blog/"
+check "the example blog builds under /blog/" test "$rc" -eq 0
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$TMP/www" >/dev/null 2>&1 &
+hpid=$!
+for _ in $(seq 1 50); do
+	curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/blog/" && break
+	sleep 0.1
+done
+crawl=$(python3 "$(dirname "$0")/crawl.py" "http://127.0.0.1:$port/blog/" 2>&1)
+crc=$?
+kill "$hpid" 2>/dev/null
+wait "$hpid" 2>/dev/null
+check "a crawl of /blog/ finds no broken link or image" test "$crc" -eq 0
+check "... over every page" sh -c 'printf "%s\n" "$1" | grep -qE "^crawled [0-9]{3,} pages"' _ "$crawl"
+[ "$crc" -eq 0 ] || printf '%s\n' "$crawl" | head -20
+check "post bodies carry the base path" grep -q 'href="/blog/posts/' \
+	"$TMP/www/blog/posts/gpu-systems-02-the-thread-warp-and-block-execution-model/index.html"
+
+# ---- folio serve under a base path ----
+
+SP=$TMP/sub
+site "$SP"
+sed -i 's|^base_url:.*|base_url: https://example.org/blog/|' "$SP/folio.yml"
+serve_start "$SP"
+serve_wait
+check "serve under a base path starts" test "$up" -eq 1
+code=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$url/")
+check "/ leads to the base path" test "$code" = "302 $url/blog/"
+body=$(curl -s "$url/blog/posts/blocks/")
+check "pages are served under it" contains "$body" 'href="/blog/posts/warps/#warp-scheduling"'
+check "the reload script listens under it" contains "$body" "EventSource('/blog/__folio/events')"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$url/posts/blocks/")
+check "a path outside the base path is not the site's" test "$code" = 404
+ev=$(curl -s -N --max-time 1 "$url/blog/__folio/events" | head -1)
+check "the events stream is under it" test "$ev" = "event: hello"
+check "serve announces the base path" contains "$(cat "$TMP/serve.err")" "/blog/ (Ctrl-C stops)"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+
+finish
