@@ -315,7 +315,7 @@ static void term_add(struct arena *a, struct term *t, struct post *p)
 struct spelling {
 	struct str text;
 	size_t uses;            /* the posts that write it */
-	struct post *first;     /* the first of them met (newest first) */
+	struct post *first;     /* the oldest of them */
 	const struct ynode *at; /* where first writes it */
 	struct post *last;      /* the last post counted */
 	struct spelling *next;  /* the next spelling of the same name */
@@ -402,6 +402,7 @@ static int cmp_year(const void *x, const void *y)
 }
 
 /* build_terms: groups published posts (newest first) by tag or category.
+ * Messages name the oldest post that writes each spelling.
  * Spellings that differ in case and spacing only are one term, named by
  * the spelling most of its posts write (a warning lists the others); two
  * names with one URL (term_slug) are an error. Fills s->post_terms. */
@@ -418,7 +419,9 @@ static void build_terms(struct arena *a, struct diag *d, struct site *s, int cat
 	struct tname **names = arena_alloc(a, guess * sizeof *names);
 	struct tname ***names_tail = arena_alloc(a, guess * sizeof *names_tail);
 	size_t n = 0;
-	for (size_t i = 0; i < s->nposts; i++) {
+	/* oldest first, so that the older of two spellings or names is the
+	 * one the messages take as known; the lists are turned round after */
+	for (size_t i = s->nposts; i-- > 0;) {
 		struct post *p = s->posts[i];
 		struct post_terms *pt = &s->post_terms[p->index];
 		size_t cnt = categories ? (p->category.len ? 1 : 0) : p->ntags;
@@ -479,7 +482,13 @@ static void build_terms(struct arena *a, struct diag *d, struct site *s, int cat
 	qsort(order, n, sizeof *order, cmp_term_order);
 	struct term *sorted = arena_alloc(a, (n + 1) * sizeof *sorted);
 	for (size_t j = 0; j < n; j++) {
-		sorted[j] = terms[order[j].i];
+		struct term *t = &terms[order[j].i];
+		for (size_t k = 0; k < t->nposts / 2; k++) {
+			struct post *x = t->posts[k];
+			t->posts[k] = t->posts[t->nposts - 1 - k];
+			t->posts[t->nposts - 1 - k] = x;
+		}
+		sorted[j] = *t;
 		at[order[j].i] = j;
 		sorted[j].name = best_spelling(names[order[j].i])->text;
 	}
