@@ -361,7 +361,7 @@ static void term_messages(struct diag *d, const struct term *t, const struct tna
 			const struct spelling *sp = nm->spellings, *other = names->spellings;
 			err_at(d, &sp->first->s, sp->at,
 			       "%s '%.*s' and %s '%.*s' (%s) would share the URL /%s/%.*s/ (hint: rename one of them; "
-			       "see TAGS AND CATEGORIES in folio-site(5))",
+			       "see POSTS in folio-site(5))",
 			       what, STR_FMT(sp->text), what, STR_FMT(other->text), other->first->s.path, base,
 			       STR_FMT(t->slug));
 		}

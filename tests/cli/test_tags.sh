@@ -79,7 +79,7 @@ check "a b and a/b share /tags/a-b/" contains "$err" \
 	"content/posts/modern-cpp.md:4:15: error: tag 'a b' and tag 'a/b' (content/posts/plain-c.md) would share the URL /tags/a-b/"
 check "R and D and R&D share /categories/r-and-d/" contains "$err" \
 	"content/posts/more.md:4:11: error: category 'R and D' and category 'R&D' (content/posts/async-cs.md) would share the URL /categories/r-and-d/"
-check "the hint points to the manual" contains "$err" "see TAGS AND CATEGORIES in folio-site(5)"
+check "the hint points to the manual" contains "$err" "see POSTS in folio-site(5)"
 check "no site is written" test ! -e "$TMP/langs-out2/index.html"
 
 finish

@@ -418,13 +418,13 @@ static void test_term_names(void)
 	INT_EQ(build(), 4);
 	STR_EQ(t_msgs(&cap),
 	       "content/posts/y.md:4:12: error: tag 'a/b' and tag 'a b' (content/posts/x.md) would share the URL "
-	       "/tags/a-b/ (hint: rename one of them; see TAGS AND CATEGORIES in folio-site(5))\n"
+	       "/tags/a-b/ (hint: rename one of them; see POSTS in folio-site(5))\n"
 	       "content/posts/z.md:4:8: error: tag 'A-B' and tag 'a b' (content/posts/x.md) would share the URL "
-	       "/tags/a-b/ (hint: rename one of them; see TAGS AND CATEGORIES in folio-site(5))\n"
+	       "/tags/a-b/ (hint: rename one of them; see POSTS in folio-site(5))\n"
 	       "content/posts/y.md:4:19: error: tag 'C--' and tag 'C' (content/posts/x.md) would share the URL /tags/c/ "
-	       "(hint: rename one of them; see TAGS AND CATEGORIES in folio-site(5))\n"
+	       "(hint: rename one of them; see POSTS in folio-site(5))\n"
 	       "content/posts/y.md:5:11: error: category 'R and D' and category 'R&D' (content/posts/x.md) would share "
-	       "the URL /categories/r-and-d/ (hint: rename one of them; see TAGS AND CATEGORIES in folio-site(5))");
+	       "the URL /categories/r-and-d/ (hint: rename one of them; see POSTS in folio-site(5))");
 }
 
 /* Years follow the local date, posts the instant: with posts written in
