@@ -37,8 +37,10 @@ struct post {
 	int has_updated;
 	struct str *tags;
 	size_t ntags;
-	struct str *tag_slugs;   /* the URL slug of each tag ("_" for one without letters) */
-	struct str category_slug; /* the same for the category */
+	/* slugify of each tag ("_" for one without letters), and of the
+	 * category: not the URLs, which are term_slug's (site.h, post_terms) */
+	struct str *tag_slugs;
+	struct str category_slug;
 	struct str series_slug;
 	const struct ynode *series_node; /* for "unknown series" */
 	int series_order;                /* 0: none given */

@@ -250,10 +250,12 @@ static void build_posts(struct model *md)
 		set(a, m, "image", p->image.len ? S(p->image) : tv_none());
 		set(a, m, "content", tv_safe(p->doc.html));
 		set(a, m, "has_more", tv_bool(p->doc.has_more));
-		set(a, m, "category", p->category.len ? term_ref(a, "categories", p->category, p->category_slug) : tv_none());
-		struct tlist *tags = tlist_new(a, p->ntags);
-		for (size_t k = 0; k < p->ntags; k++)
-			tlist_push(a, tags, term_ref(a, "tags", p->tags[k], p->tag_slugs[k]));
+		/* the terms as the site names them: one spelling of each */
+		const struct post_terms *pt = &s->post_terms[i];
+		set(a, m, "category", pt->category ? term_ref(a, "categories", pt->category->name, pt->category->slug) : tv_none());
+		struct tlist *tags = tlist_new(a, pt->ntags);
+		for (size_t k = 0; k < pt->ntags; k++)
+			tlist_push(a, tags, term_ref(a, "tags", pt->tags[k]->name, pt->tags[k]->slug));
 		set(a, m, "tags", tv_list(tags));
 		set(a, m, "reading_time", tv_int(p->minutes));
 		set(a, m, "words", tv_int((int64_t)p->doc.words));

@@ -301,18 +301,6 @@ static int cmp_series(const void *x, const void *y)
 	return c ? c : str_cmp(a->slug, b->slug);
 }
 
-static int cmp_term(const void *x, const void *y)
-{
-	const struct term *a = x, *b = y;
-	return str_cmp(a->slug, b->slug);
-}
-
-static int cmp_year(const void *x, const void *y)
-{
-	const struct year *a = x, *b = y;
-	return (a->year < b->year) - (a->year > b->year);
-}
-
 static void term_add(struct arena *a, struct term *t, struct post *p)
 {
 	if (t->nposts == t->cap) {
@@ -323,41 +311,201 @@ static void term_add(struct arena *a, struct term *t, struct post *p)
 	t->posts[t->nposts++] = p;
 }
 
-/* build_terms: groups posts (newest first) by tag or category slug. */
-static void build_terms(struct arena *a, struct site *s, int categories)
+/* One spelling of a term, exactly as front matter writes it. */
+struct spelling {
+	struct str text;
+	size_t uses;            /* the posts that write it */
+	struct post *first;     /* the oldest of them */
+	const struct ynode *at; /* where first writes it */
+	struct post *last;      /* the last post counted */
+	struct spelling *next;  /* the next spelling of the same name */
+	struct tname *name;
+};
+
+/* A name: the spellings that differ in case and spacing only (term_key). A
+ * term has one; a second is another name with the same URL, an error. */
+struct tname {
+	struct spelling *spellings, **tail;
+	struct tname *next;
+	size_t term; /* in build_terms' unsorted array */
+};
+
+/* term_at: where post p writes its k-th tag (or its category). */
+static const struct ynode *term_at(const struct post *p, size_t k, int categories)
 {
-	struct index ix;
+	const struct ynode *n = schema_node(p->s.fm, categories ? "category" : "tags");
+	if (n && n->kind == YNODE_SEQ)
+		return k < n->len ? n->items[k] : n;
+	return n;
+}
+
+/* best_spelling: the name's spelling most posts write; of equals, the
+ * first in byte order (so "CUDA" before "Cuda" before "cuda"). */
+static struct spelling *best_spelling(const struct tname *nm)
+{
+	struct spelling *best = nm->spellings;
+	for (struct spelling *sp = best->next; sp; sp = sp->next)
+		if (sp->uses > best->uses || (sp->uses == best->uses && str_cmp(sp->text, best->text) < 0))
+			best = sp;
+	return best;
+}
+
+/* term_messages: the warning for a name written in several spellings, and
+ * the error for names that share a term's URL. */
+static void term_messages(struct diag *d, const struct term *t, const struct tname *names, int categories)
+{
+	const char *what = categories ? "category" : "tag";
+	const char *base = categories ? "categories" : "tags";
+	for (const struct tname *nm = names; nm; nm = nm->next) {
+		if (nm != names) {
+			const struct spelling *sp = nm->spellings, *other = names->spellings;
+			err_at(d, &sp->first->s, sp->at,
+			       "%s '%.*s' and %s '%.*s' (%s) would share the URL /%s/%.*s/ (hint: rename one of them; "
+			       "see POSTS in folio-site(5))",
+			       what, STR_FMT(sp->text), what, STR_FMT(other->text), other->first->s.path, base,
+			       STR_FMT(t->slug));
+		}
+		if (!nm->spellings->next)
+			continue;
+		const struct spelling *best = best_spelling(nm), *here = nm->spellings;
+		if (here == best)
+			here = here->next;
+		struct buf b;
+		buf_init(&b);
+		int k = 0;
+		for (const struct spelling *sp = nm->spellings; sp; sp = sp->next)
+			if (sp != here)
+				buf_printf(&b, "%s'%.*s' (%s)", k++ ? ", " : "", STR_FMT(sp->text), sp->first->s.path);
+		struct diag_loc loc = {here->first->s.path, here->first->s.src, here->first->s.len,
+				       here->at ? here->at->line : 1, here->at ? here->at->col : 1};
+		diag_report(d, DIAG_WARNING, &loc, NULL, 0, "%s '%.*s' is also written %.*s; all are shown as '%.*s'",
+			    what, STR_FMT(here->text), (int)b.len, b.p ? b.p : "", STR_FMT(best->text));
+		buf_fini(&b);
+	}
+}
+
+struct term_order {
+	struct str slug;
+	size_t i;
+};
+
+static int cmp_term_order(const void *x, const void *y)
+{
+	const struct term_order *a = x, *b = y;
+	return str_cmp(a->slug, b->slug);
+}
+
+static int cmp_year(const void *x, const void *y)
+{
+	const struct year *a = x, *b = y;
+	return (a->year < b->year) - (a->year > b->year);
+}
+
+/* build_terms: groups published posts (newest first) by tag or category.
+ * Messages name the oldest post that writes each spelling.
+ * Spellings that differ in case and spacing only are one term, named by
+ * the spelling most of its posts write (a warning lists the others); two
+ * names with one URL (term_slug) are an error. Fills s->post_terms. */
+static void build_terms(struct arena *a, struct diag *d, struct site *s, int categories)
+{
+	struct index by_text, by_key, by_slug;
 	size_t guess = 16;
 	for (size_t i = 0; i < s->nposts; i++)
 		guess += categories ? 1 : s->posts[i]->ntags;
-	index_init(a, &ix, guess);
+	index_init(a, &by_text, guess);
+	index_init(a, &by_key, guess);
+	index_init(a, &by_slug, guess);
 	struct term *terms = arena_alloc(a, guess * sizeof *terms);
+	struct tname **names = arena_alloc(a, guess * sizeof *names);
+	struct tname ***names_tail = arena_alloc(a, guess * sizeof *names_tail);
 	size_t n = 0;
-	for (size_t i = 0; i < s->nposts; i++) {
+	/* oldest first, so that the older of two spellings or names is the
+	 * one the messages take as known; the lists are turned round after */
+	for (size_t i = s->nposts; i-- > 0;) {
 		struct post *p = s->posts[i];
+		struct post_terms *pt = &s->post_terms[p->index];
 		size_t cnt = categories ? (p->category.len ? 1 : 0) : p->ntags;
+		if (!categories)
+			pt->tags = arena_alloc(a, (cnt + 1) * sizeof *pt->tags);
 		for (size_t k = 0; k < cnt; k++) {
-			struct str name = categories ? p->category : p->tags[k];
-			struct str slug = categories ? p->category_slug : p->tag_slugs[k];
-			struct term *t = index_get(&ix, slug);
-			if (!t) {
-				t = &terms[n++];
-				t->name = name;
-				t->slug = slug;
-				index_put(&ix, slug, t);
+			struct str text = categories ? p->category : p->tags[k];
+			struct spelling *sp = index_get(&by_text, text);
+			if (!sp) {
+				struct str key = term_key(a, text);
+				struct tname *nm = index_get(&by_key, key);
+				if (!nm) {
+					struct str slug = term_slug(a, text);
+					struct term *t = index_get(&by_slug, slug);
+					if (!t) {
+						t = &terms[n];
+						t->slug = slug;
+						names_tail[n] = &names[n];
+						n++;
+						index_put(&by_slug, slug, t);
+					}
+					nm = arena_alloc(a, sizeof *nm);
+					nm->term = (size_t)(t - terms);
+					nm->tail = &nm->spellings;
+					*names_tail[nm->term] = nm;
+					names_tail[nm->term] = &nm->next;
+					index_put(&by_key, key, nm);
+				}
+				sp = arena_alloc(a, sizeof *sp);
+				sp->text = text;
+				sp->first = p;
+				sp->at = term_at(p, k, categories);
+				sp->name = nm;
+				*nm->tail = sp;
+				nm->tail = &sp->next;
+				index_put(&by_text, text, sp);
 			}
-			/* a post listing the same tag twice appears once */
-			if (!t->nposts || t->posts[t->nposts - 1] != p)
-				term_add(a, t, p);
+			if (sp->last != p) {
+				sp->uses++;
+				sp->last = p;
+			}
+			struct term *t = &terms[sp->name->term];
+			/* a post writing one term twice (in any spelling) appears once */
+			if (t->nposts && t->posts[t->nposts - 1] == p)
+				continue;
+			term_add(a, t, p);
+			if (categories)
+				pt->category = t;
+			else
+				pt->tags[pt->ntags++] = t;
 		}
 	}
-	/* sort by slug; the index pointed into `terms`, which is not used again */
-	qsort(terms, n, sizeof *terms, cmp_term);
+	/* sorted by slug; the posts' terms follow them */
+	struct term_order *order = arena_alloc(a, (n + 1) * sizeof *order);
+	size_t *at = arena_alloc(a, (n + 1) * sizeof *at);
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct term_order){terms[i].slug, i};
+	qsort(order, n, sizeof *order, cmp_term_order);
+	struct term *sorted = arena_alloc(a, (n + 1) * sizeof *sorted);
+	for (size_t j = 0; j < n; j++) {
+		struct term *t = &terms[order[j].i];
+		for (size_t k = 0; k < t->nposts / 2; k++) {
+			struct post *x = t->posts[k];
+			t->posts[k] = t->posts[t->nposts - 1 - k];
+			t->posts[t->nposts - 1 - k] = x;
+		}
+		sorted[j] = *t;
+		at[order[j].i] = j;
+		sorted[j].name = best_spelling(names[order[j].i])->text;
+	}
+	for (size_t i = 0; i < s->nposts; i++) {
+		struct post_terms *pt = &s->post_terms[i];
+		if (categories && pt->category)
+			pt->category = &sorted[at[pt->category - terms]];
+		for (size_t k = 0; !categories && k < pt->ntags; k++)
+			pt->tags[k] = &sorted[at[pt->tags[k] - terms]];
+	}
+	for (size_t j = 0; j < n; j++)
+		term_messages(d, &sorted[j], names[order[j].i], categories);
 	if (categories) {
-		s->categories = terms;
+		s->categories = sorted;
 		s->ncategories = n;
 	} else {
-		s->tags = terms;
+		s->tags = sorted;
 		s->ntags = n;
 	}
 }
@@ -606,8 +754,9 @@ static uint64_t related_shape(const struct site *s, int max)
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
 		uint64_t x = hash_bytes(p->slug.p, p->slug.len) ^ (uint64_t)p->date.utc * 0x9e3779b97f4a7c15ULL;
-		for (size_t t = 0; t < p->ntags; t++)
-			x = x * 31 + hash_bytes(p->tag_slugs[t].p, p->tag_slugs[t].len);
+		const struct post_terms *pt = &s->post_terms[i];
+		for (size_t t = 0; t < pt->ntags; t++)
+			x = x * 31 + hash_bytes(pt->tags[t]->slug.p, pt->tags[t]->slug.len);
 		x = x * 31 + (uint64_t)(p->series_prev ? p->series_prev->index + 1 : 0);
 		x = x * 31 + (uint64_t)(p->series_next ? p->series_next->index + 1 : 0);
 		h = (h ^ x) * 0xff51afd7ed558ccdULL;
@@ -669,11 +818,6 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 	}
 	int *score = xcalloc(n + 1, sizeof *score);
 	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8 + (size_t)max) * sizeof *cands);
-	/* each tag's list position of each post, found through a per-tag index */
-	struct index tag_ix;
-	index_init(a, &tag_ix, s->ntags);
-	for (size_t t = 0; t < s->ntags; t++)
-		index_put(&tag_ix, s->tags[t].slug, &s->tags[t]);
 	for (size_t i = 0; i < n; i++) {
 		struct post *p = s->posts[i];
 		struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
@@ -683,10 +827,9 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 		if (p->series_next && k < (size_t)max)
 			out[k++] = (struct related){p->series_next, reasons[1]};
 		size_t nc = 0;
-		for (size_t t = 0; t < p->ntags && t < 64; t++) {
-			struct term *tg = index_get(&tag_ix, p->tag_slugs[t]);
-			if (!tg)
-				continue;
+		const struct post_terms *pt = &s->post_terms[i];
+		for (size_t t = 0; t < pt->ntags && t < 64; t++) {
+			const struct term *tg = pt->tags[t];
 			/* find p in the tag's date-sorted list by binary search on the index */
 			size_t lo = 0, hi = tg->nposts;
 			while (lo < hi) {
@@ -824,8 +967,9 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		s->series[s->nseries++] = c->series[i];
 	qsort(s->series, s->nseries, sizeof *s->series, cmp_series);
 
-	build_terms(a, s, 0);
-	build_terms(a, s, 1);
+	s->post_terms = arena_alloc(a, (s->nposts + 1) * sizeof *s->post_terms);
+	build_terms(a, d, s, 0);
+	build_terms(a, d, s, 1);
 	build_years(a, s);
 	build_related(a, s, opts->max_related, opts->related_cache);
 

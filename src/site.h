@@ -8,8 +8,9 @@
 #include "content.h"
 #include "mdcache.h"
 
-/* A tag or a category: its name as first written, its URL slug, and its
- * posts, newest first. */
+/* A tag or a category: its name (the spelling most of its posts use; see
+ * build_terms in site.c), its URL slug (term_slug), and its posts, newest
+ * first. */
 struct term {
 	struct str name, slug;
 	struct post **posts;
@@ -30,6 +31,14 @@ struct related {
 struct best_pick {
 	struct post *post;
 	struct str note;
+};
+
+/* The terms of one published post, in the order of its front matter, each
+ * once (a tag written twice, or in two spellings, is listed once). */
+struct post_terms {
+	struct term **tags;
+	size_t ntags;
+	struct term *category; /* NULL: none */
 };
 
 struct build_opts {
@@ -73,6 +82,7 @@ struct site {
 	size_t ntags;
 	struct term *categories;
 	size_t ncategories;
+	struct post_terms *post_terms; /* per post (by post->index) */
 	struct year *years; /* newest first */
 	size_t nyears;
 	struct page **pages;

@@ -97,3 +97,71 @@ int slug_valid(struct str s)
 	}
 	return 1;
 }
+
+/* word_byte: c starts a letter, a digit or a non-ASCII
+ * character: what a leading '.' or a '#' must be next to. */
+static int word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+struct str term_slug(struct arena *a, struct str name)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t i = 0;
+	while (i < name.len && (name.p[i] == ' ' || name.p[i] == '\t'))
+		i++;
+	if (i + 1 < name.len && name.p[i] == '.' && word_byte((unsigned char)name.p[i + 1])) {
+		buf_puts(&b, "dot");
+		i++;
+	}
+	for (; i < name.len; i++) {
+		char c = name.p[i];
+		if (c == '+')
+			buf_puts(&b, " plus ");
+		else if (c == '&')
+			buf_puts(&b, " and ");
+		else if (c == '#' && i > 0 && word_byte((unsigned char)name.p[i - 1]))
+			buf_puts(&b, " sharp ");
+		else
+			buf_putc(&b, c);
+	}
+	struct str s = slugify(a, (struct str){b.p ? b.p : "", b.len});
+	buf_fini(&b);
+	if (!s.len)
+		s = STR_LIT("_");
+	return s;
+}
+
+struct str term_key(struct arena *a, struct str name)
+{
+	struct buf b;
+	buf_init(&b);
+	int space = 0;
+	for (size_t i = 0; i < name.len;) {
+		unsigned char c = (unsigned char)name.p[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = 1;
+			i++;
+			continue;
+		}
+		if (space && b.len)
+			buf_putc(&b, ' ');
+		space = 0;
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)name.p + i, (utf8proc_ssize_t)(name.len - i), &cp);
+		if (n < 1) { /* invalid UTF-8: kept as it is */
+			buf_putc(&b, (char)c);
+			i++;
+			continue;
+		}
+		i += (size_t)n;
+		utf8proc_uint8_t enc[4];
+		utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
+		buf_append(&b, enc, (size_t)k);
+	}
+	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
+	buf_fini(&b);
+	return s;
+}

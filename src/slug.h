@@ -12,6 +12,22 @@
  * "über-gpu". Empty when text has no letter or digit. Owned by the arena. */
 struct str slugify(struct arena *a, struct str text);
 
+/* term_slug: the URL slug of a tag or a category: slugify after a few
+ * signs that tell names apart are spelled out as words: each '+' is "plus"
+ * ("C++" -> "c-plus-plus"), '#' after a letter or digit is "sharp" ("C#" ->
+ * "c-sharp", "F#" -> "f-sharp"; elsewhere '#' separates), '&' is "and"
+ * ("R&D" -> "r-and-d"), and a '.' that starts the name before a letter or
+ * digit is "dot", joined to it (".NET" -> "dotnet"). Names that differ only
+ * in case or spacing get one slug. "_" when nothing is left ("!!!"), so
+ * that every term has a URL. Owned by the arena. */
+struct str term_slug(struct arena *a, struct str name);
+
+/* term_key: what makes two spellings of a term one name: each code point
+ * lower-cased (as slugify does), white space trimmed and each run of it one
+ * space. "Deep  Learning" and "deep learning" have one key. Owned by the
+ * arena. */
+struct str term_key(struct arena *a, struct str name);
+
 /* slug_valid: whether s may be used as given in a URL: non-empty, no '/',
  * no white space, not "." or "..", no control characters, valid UTF-8. */
 int slug_valid(struct str s);

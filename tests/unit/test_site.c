@@ -278,7 +278,14 @@ static void test_terms_years(void)
 	post("t4", "date: 2025-06-01\ntags: [\"+++\"]\ncategory: ML Systems\nreading_time: 5\n");
 	post("t5", "date: 2026-03-01\ncategory: Compilers\nreading_time: 6\n"); /* same day as t3 */
 	INT_EQ(build(), 0);
-	STR_EQ(t_msgs(&cap), "");
+	/* spellings of one name in case: one term, a warning */
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/t2.md:4:8: warning: tag 'cuda' is also written 'CUDA' (content/posts/t1.md), 'Cuda' "
+	       "(content/posts/t3.md); all are shown as 'CUDA'\n"
+	       "content/posts/t3.md:4:14: warning: tag 'Gpu' is also written 'gpu' (content/posts/t1.md); all are "
+	       "shown as 'gpu'\n"
+	       "content/posts/t1.md:5:11: warning: category 'ml systems' is also written 'ML Systems' "
+	       "(content/posts/t4.md); all are shown as 'ML Systems'");
 	/* newest first; the same instant: by slug */
 	STR_EQ(posts_of(s.posts, s.nposts), "t3 t5 t2 t1 t4");
 	INT_EQ(s.total_minutes, 20);
@@ -290,21 +297,32 @@ static void test_terms_years(void)
 	OK(find("t4")->older == NULL);
 	STR_EQ(sv(find("t1")->url), "/posts/t1/");
 
-	/* tags by slug; the name as first met in the newest-first list */
+	/* tags by slug; the name the spelling most posts write, of equals the
+	 * first in byte order */
 	INT_EQ(s.ntags, 4);
 	if (s.ntags == 4) {
-		STR_EQ(sv(s.tags[0].slug), "_"); /* a tag with no letter or digit */
-		STR_EQ(sv(s.tags[0].name), "+++");
-		STR_EQ(sv(s.tags[1].slug), "c");
-		STR_EQ(sv(s.tags[1].name), "C++");
-		STR_EQ(sv(s.tags[2].slug), "cuda");
-		STR_EQ(sv(s.tags[2].name), "Cuda");
-		STR_EQ(posts_of(s.tags[2].posts, s.tags[2].nposts), "t3 t2 t1");
-		STR_EQ(sv(s.tags[3].slug), "gpu");
-		STR_EQ(sv(s.tags[3].name), "Gpu");
+		STR_EQ(sv(s.tags[0].slug), "c-plus-plus");
+		STR_EQ(sv(s.tags[0].name), "C++");
+		STR_EQ(sv(s.tags[1].slug), "cuda");
+		STR_EQ(sv(s.tags[1].name), "CUDA"); /* CUDA, cuda, Cuda: one post each */
+		STR_EQ(posts_of(s.tags[1].posts, s.tags[1].nposts), "t3 t2 t1");
+		STR_EQ(sv(s.tags[2].slug), "gpu");
+		STR_EQ(sv(s.tags[2].name), "gpu"); /* two posts against one */
 		/* t3 lists the tag twice and appears once */
-		STR_EQ(posts_of(s.tags[3].posts, s.tags[3].nposts), "t3 t1");
+		STR_EQ(posts_of(s.tags[2].posts, s.tags[2].nposts), "t3 t1");
+		STR_EQ(sv(s.tags[3].slug), "plus-plus-plus");
+		STR_EQ(sv(s.tags[3].name), "+++");
 	}
+	/* each post's terms as the site names them, each once */
+	struct post_terms *pt = &s.post_terms[find("t3")->index];
+	INT_EQ(pt->ntags, 2);
+	if (pt->ntags == 2) {
+		STR_EQ(sv(pt->tags[0]->name), "CUDA");
+		STR_EQ(sv(pt->tags[1]->name), "gpu");
+	}
+	OK(pt->category == NULL);
+	pt = &s.post_terms[find("t1")->index];
+	OK(pt->category && str_eq_cstr(pt->category->name, "ML Systems"));
 	INT_EQ(s.ncategories, 2);
 	if (s.ncategories == 2) {
 		STR_EQ(sv(s.categories[0].slug), "compilers");
@@ -334,6 +352,79 @@ static void test_terms_years(void)
 		STR_EQ(posts_of(s.years[0].posts, s.years[0].nposts), "new-year");
 		INT_EQ(s.years[1].year, 2025);
 	}
+}
+
+/* tags_of: "slug=Name (posts)" of every tag. */
+static const char *tags_of(void)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < s.ntags; i++)
+		buf_printf(&b, "%s%.*s=%.*s (%s)", i ? ", " : "", STR_FMT(s.tags[i].slug), STR_FMT(s.tags[i].name),
+			   posts_of(s.tags[i].posts, s.tags[i].nposts));
+	const char *r = arena_strndup(arena, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* Names that slugify once merged (C, C++, C#) are terms of their own;
+ * spellings in case and spacing are one term; names that still share a URL
+ * are an error. */
+static void test_term_names(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("c1", "date: 2026-01-01\ntags: [C, \"C++\", \"C#\"]\n");
+	post("c2", "date: 2026-01-02\ntags: [\"C++\", \"F#\", .NET, \"R&D\"]\n");
+	post("c3", "date: 2026-01-03\ntags:\n  - \"C#\"\n  - deep learning\n");
+	post("c4", "date: 2026-01-04\ntags: [\"Deep  Learning\", deep learning, DEEP LEARNING]\n");
+	post("c5", "date: 2026-01-05\ntags: [\"deep learning\"]\n");
+	post("draft", "date: 2026-01-06\ndraft: true\ntags: [\"Deep Learning\", \"c--\"]\n"); /* not built */
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "content/posts/c4.md:4:8: warning: tag 'Deep  Learning' is also written 'deep learning' "
+			     "(content/posts/c3.md), 'DEEP LEARNING' (content/posts/c4.md); all are shown as 'deep learning'");
+	STR_EQ(tags_of(), "c=C (c1), c-plus-plus=C++ (c2 c1), c-sharp=C# (c3 c1), deep-learning=deep learning (c5 c4 c3), "
+			  "dotnet=.NET (c2), f-sharp=F# (c2), r-and-d=R&D (c2)");
+	/* c4 writes one name three ways: it is listed once */
+	struct post_terms *pt = &s.post_terms[find("c4")->index];
+	INT_EQ(pt->ntags, 1);
+	if (pt->ntags == 1)
+		STR_EQ(sv(pt->tags[0]->slug), "deep-learning");
+
+	/* the spelling most posts write wins; of equals, the first in byte
+	 * order, whatever the order of the posts */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("a", "date: 2026-01-01\ntags: [cuda]\ncategory: ml\n");
+	post("b", "date: 2026-01-02\ntags: [Cuda]\ncategory: ML\n");
+	post("c", "date: 2026-01-03\ntags: [CUDA]\ncategory: ML\n");
+	INT_EQ(build(), 0);
+	STR_EQ(tags_of(), "cuda=CUDA (c b a)");
+	INT_EQ(s.ncategories, 1);
+	if (s.ncategories == 1)
+		STR_EQ(sv(s.categories[0].name), "ML");
+	STR_EQ(t_msgs(&cap), "content/posts/a.md:4:8: warning: tag 'cuda' is also written 'Cuda' (content/posts/b.md), "
+			     "'CUDA' (content/posts/c.md); all are shown as 'CUDA'\n"
+			     "content/posts/a.md:5:11: warning: category 'ml' is also written 'ML' (content/posts/b.md); all "
+			     "are shown as 'ML'");
+
+	/* two names, one URL: an error at each later name (oldest first),
+	 * naming the first and the oldest post that writes it */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("x", "date: 2026-01-01\ntags: [\"a b\", C]\ncategory: R&D\n");
+	post("y", "date: 2026-01-02\ntags: [ok, \"a/b\", \"C--\"]\ncategory: R and D\n");
+	post("z", "date: 2026-01-03\ntags: [A-B]\n");
+	INT_EQ(build(), 4);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/y.md:4:12: error: tag 'a/b' and tag 'a b' (content/posts/x.md) would share the URL "
+	       "/tags/a-b/ (hint: rename one of them; see POSTS in folio-site(5))\n"
+	       "content/posts/z.md:4:8: error: tag 'A-B' and tag 'a b' (content/posts/x.md) would share the URL "
+	       "/tags/a-b/ (hint: rename one of them; see POSTS in folio-site(5))\n"
+	       "content/posts/y.md:4:19: error: tag 'C--' and tag 'C' (content/posts/x.md) would share the URL /tags/c/ "
+	       "(hint: rename one of them; see POSTS in folio-site(5))\n"
+	       "content/posts/y.md:5:11: error: category 'R and D' and category 'R&D' (content/posts/x.md) would share "
+	       "the URL /categories/r-and-d/ (hint: rename one of them; see POSTS in folio-site(5))");
 }
 
 /* Years follow the local date, posts the instant: with posts written in
@@ -523,6 +614,7 @@ void test_site(void)
 	test_series_order();
 	test_drafts_and_future();
 	test_terms_years();
+	test_term_names();
 	test_years_mixed_offsets();
 	test_related();
 	test_home_lists();

@@ -20,6 +20,20 @@ static const char *slug_n(const char *text, size_t n)
 	return s.p ? s.p : "(null)";
 }
 
+static const char *tslug(const char *text)
+{
+	struct str s = term_slug(arena, str_from(text));
+	OK(s.p != NULL && s.len > 0);
+	return s.p ? arena_strndup(arena, s.p, s.len) : "(null)";
+}
+
+static const char *tkey(const char *text)
+{
+	struct str s = term_key(arena, str_from(text));
+	OK(s.p != NULL && s.p[s.len] == '\0');
+	return s.p ? s.p : "(null)";
+}
+
 static int valid(const char *s)
 {
 	return slug_valid(str_from(s));
@@ -77,6 +91,52 @@ void test_slug(void)
 	/* a length, not a NUL, ends the text */
 	STR_EQ(slug_n("abc def", 3), "abc");
 	STR_EQ(slug_n("a\0b", 3), "a-b");
+
+	/* term_slug: the signs that tell names of languages apart are words */
+	STR_EQ(tslug("C"), "c");
+	STR_EQ(tslug("C++"), "c-plus-plus");
+	STR_EQ(tslug("C#"), "c-sharp");
+	STR_EQ(tslug("F#"), "f-sharp");
+	STR_EQ(tslug(".NET"), "dotnet");
+	STR_EQ(tslug("R&D"), "r-and-d");
+	STR_EQ(tslug("Q&A"), "q-and-a");
+	STR_EQ(tslug("Notepad++"), "notepad-plus-plus");
+	STR_EQ(tslug("A+B"), "a-plus-b");
+	STR_EQ(tslug("+1"), "plus-1");
+	STR_EQ(tslug("+++"), "plus-plus-plus");
+	STR_EQ(tslug("C# 12"), "c-sharp-12");
+	STR_EQ(tslug("  .NET Core"), "dotnet-core");
+	/* '#' away from a letter or digit, and a '.' not at the start, are
+	 * separators as in slugify */
+	STR_EQ(tslug("#rust"), "rust");
+	STR_EQ(tslug("a # b"), "a-b");
+	STR_EQ(tslug("ASP.NET"), "asp-net");
+	STR_EQ(tslug("Node.js"), "node-js");
+	STR_EQ(tslug("..."), "_");
+	STR_EQ(tslug(". NET"), "net");
+	/* otherwise slugify's rules: case and spacing do not matter */
+	STR_EQ(tslug("CUDA"), "cuda");
+	STR_EQ(tslug("Deep  Learning"), "deep-learning");
+	STR_EQ(tslug("deep learning"), "deep-learning");
+	STR_EQ(tslug("a/b"), "a-b");
+	STR_EQ(tslug("C--"), "c");
+	STR_EQ(tslug("Über GPU"), "über-gpu");
+	STR_EQ(tslug("컴파일러"), "컴파일러");
+	/* nothing left: "_", still a URL */
+	STR_EQ(tslug("!!!"), "_");
+	STR_EQ(tslug(""), "_");
+	/* the title slug is not changed by these rules */
+	STR_EQ(slug("C++ & C#"), "c-c");
+
+	/* term_key: case and white space runs do not matter, the rest does */
+	STR_EQ(tkey("CUDA"), "cuda");
+	STR_EQ(tkey("Cuda"), "cuda");
+	STR_EQ(tkey("  Deep \t Learning "), "deep learning");
+	STR_EQ(tkey("deep-learning"), "deep-learning");
+	STR_EQ(tkey("ÉCOLE"), "école");
+	STR_EQ(tkey("C++"), "c++");
+	STR_EQ(tkey("C#"), "c#");
+	STR_EQ(tkey(""), "");
 
 	/* slug_valid: one URL path segment */
 	OK(valid("hello"));
