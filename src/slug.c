@@ -1,6 +1,8 @@
 /* slug.c: URL slugs. */
 #include "slug.h"
 
+#include <ctype.h>
+
 #include <utf8proc.h>
 
 struct str slugify(struct arena *a, struct str text)
@@ -141,7 +143,13 @@ struct str term_key(struct arena *a, struct str name)
 	int space = 0;
 	for (size_t i = 0; i < name.len;) {
 		unsigned char c = (unsigned char)name.p[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		/* a hyphen or an underscore between two letters or digits is
+		 * spacing too: "deep-learning", "deep_learning" and "Deep
+		 * Learning" are one name; "C--" stays itself */
+		int joins = (c == '-' || c == '_') && i > 0 && i + 1 < name.len &&
+			    (isalnum((unsigned char)name.p[i - 1]) || (unsigned char)name.p[i - 1] >= 0x80) &&
+			    (isalnum((unsigned char)name.p[i + 1]) || (unsigned char)name.p[i + 1] >= 0x80);
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || joins) {
 			space = 1;
 			i++;
 			continue;

@@ -23,9 +23,10 @@ struct str slugify(struct arena *a, struct str text);
 struct str term_slug(struct arena *a, struct str name);
 
 /* term_key: what makes two spellings of a term one name: each code point
- * lower-cased (as slugify does), white space trimmed and each run of it one
- * space. "Deep  Learning" and "deep learning" have one key. Owned by the
- * arena. */
+ * lower-cased (as slugify does), white space trimmed and each run of it
+ * one space, a hyphen or underscore between two letters or digits a space.
+ * "Deep  Learning", "deep-learning" and "deep_learning" have one key; "C--"
+ * and "C" do not. Owned by the arena. */
 struct str term_key(struct arena *a, struct str name);
 
 /* slug_valid: whether s may be used as given in a URL: non-empty, no '/',

@@ -128,11 +128,15 @@ void test_slug(void)
 	/* the title slug is not changed by these rules */
 	STR_EQ(slug("C++ & C#"), "c-c");
 
-	/* term_key: case and white space runs do not matter, the rest does */
+	/* term_key: case and runs of white space, hyphens and underscores do
+	 * not matter, the rest does */
 	STR_EQ(tkey("CUDA"), "cuda");
 	STR_EQ(tkey("Cuda"), "cuda");
 	STR_EQ(tkey("  Deep \t Learning "), "deep learning");
-	STR_EQ(tkey("deep-learning"), "deep-learning");
+	STR_EQ(tkey("deep-learning"), "deep learning");
+	STR_EQ(tkey("deep_learning"), "deep learning");
+	STR_EQ(tkey("C--"), "c--");
+	STR_EQ(tkey("-x"), "-x");
 	STR_EQ(tkey("ÉCOLE"), "école");
 	STR_EQ(tkey("C++"), "c++");
 	STR_EQ(tkey("C#"), "c#");
