@@ -271,6 +271,10 @@ const char *links_base_path(struct arena *a, const char *u, size_t n)
 	else if (!n || u[0] != '/')
 		return "/";
 	const char *slash = memchr(p, '/', (size_t)(end - p));
+	/* a '/' of the query or the fragment is none of the path's */
+	for (const char *c = p; slash && c < slash; c++)
+		if (*c == '?' || *c == '#')
+			slash = NULL;
 	if (!slash)
 		return "/";
 	size_t len = (size_t)(end - slash);

@@ -200,6 +200,10 @@ static void test_base_path(void)
 	STR_EQ(base("x.org/blog"), "/");
 	STR_EQ(base("https://x.org/a/b/?q=1"), "/a/b/");
 	STR_EQ(base("https://x.org/a#f"), "/a/");
+	/* a '/' in the query or the fragment of a URL with no path */
+	STR_EQ(base("https://x.org?q=/a"), "/");
+	STR_EQ(base("https://x.org#/a/"), "/");
+	STR_EQ(base("https://x.org/b?q=/a"), "/b/");
 	STR_EQ(links_base_path(arena, "https://x.org/blog/zzz", 19), "/blog/");
 	STR_EQ(links_base_path(arena, "https://x.org/blog/", 0), "/");
 }
