@@ -727,7 +727,7 @@ static int page_has_id(const struct lpage *cp, const char *id, size_t n)
 	struct lpage *p = (struct lpage *)cp;
 	if (!p->has_ids) {
 		p->has_ids = 1;
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1)
 			if (r[0] == 'i')
 				sset_put(&p->ids, r + 1, strlen(r + 1), 0);
@@ -1024,7 +1024,7 @@ static int suggest_id(const struct lpage *p, const char *id, size_t n, struct bu
 {
 	struct diag_guess g;
 	diag_guess_init(&g, id, n);
-	const char *r = p->rec, *end = p->rec + p->rec_len;
+	const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 	while (r && r < end) {
 		size_t l = strlen(r);
 		if (r[0] == 'i')
@@ -1052,7 +1052,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	buf_init(&hint);
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			if (r[0] != 'l')
 				continue;
@@ -1178,7 +1178,7 @@ void links_check_external(struct links_check *lc, const char *site_dir, links_ex
 	size_t nowned = 0, cap = 0;
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			const char *u = r + 1;
 			if (r[0] != 'l' || (strncmp(u, "http://", 7) && strncmp(u, "https://", 8)))
