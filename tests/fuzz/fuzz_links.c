@@ -223,6 +223,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct arena *a = arena_new();
 	const char *nl = memchr(text, '\n', size);
 	size_t first = nl ? (size_t)(nl - text) : size;
+	const char *nul = memchr(text, '\0', first);
+	if (nul)
+		first = (size_t)(nul - text); /* a base_url is a C string */
 	const char *bp = links_base_path(a, text, first < 300 ? first : 300);
 	if (bp[0] != '/' || bp[strlen(bp) - 1] != '/')
 		abort();
