@@ -1076,6 +1076,16 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 				u += bl - 1;
 			size_t sl = strlen(u);
 			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
+			if (v == V_NO_FILE && later == (size_t)-1) {
+				/* a folder ("/posts/draft"): its index.html */
+				size_t n = t.rel.len;
+				buf_puts(&t.rel, "/index.html");
+				later = sset_get(&lc->later, t.rel.p, t.rel.len);
+				if (later == (size_t)-1) {
+					t.rel.len = n;
+					t.rel.p[n] = '\0';
+				}
+			}
 			if (later != (size_t)-1) {
 				/* a draft or a post of the future: dead until it is out */
 				buf_reset(&msg);

@@ -623,6 +623,19 @@ static void test_check_modes(void)
 	INT_EQ(d.errors, 0);
 	INT_EQ(d.warnings, 2);
 	check_end();
+
+	/* ... written as its folder without the last '/' too */
+	check_begin("/blog/", LINKS_ERROR);
+	site();
+	links_check_later(lc, "posts/draft/index.html", "a draft");
+	page("index.html", "<a href=\"/blog/posts/draft\"><a href=\"/blog/posts/draft#x\">", NULL, NULL, NULL, 0);
+	STR_EQ(run(NULL), "index.html: warning: link '/posts/draft' leads to /posts/draft/, which this build leaves out "
+			  "(a draft): the link is dead until it is published (on the page /)\n"
+			  "index.html: warning: link '/posts/draft#x' leads to /posts/draft/, which this build leaves out "
+			  "(a draft): the link is dead until it is published (on the page /)");
+	INT_EQ(broken, 0);
+	INT_EQ(d.errors, 0);
+	check_end();
 }
 
 static void test_check_cap(void)
