@@ -1106,19 +1106,19 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 			int want_hint = hints < 200;
 			switch (v) {
 			case V_NO_FILE:
-				if (ul >= 2 && u[0] == '@' && u[1] == '/') {
+				if (sl >= 2 && u[0] == '@' && u[1] == '/') {
 					buf_printf(&msg, "broken link '%.*s%s': no post, page or series content/%.*s%s", SHOWN(u, sl),
 						   SHOWN(u + 2, sl - 2));
 					break;
 				}
-				if (p->src && is_md_link(u, ul)) {
+				if (p->src && is_md_link(u, sl)) {
 					struct buf mp;
 					buf_init(&mp);
 					const char *slash = strrchr(p->src, '/');
 					if (slash)
 						buf_append(&mp, p->src, (size_t)(slash - p->src) + 1);
 					size_t pl = 0;
-					while (pl < ul && u[pl] != '#' && u[pl] != '?')
+					while (pl < sl && u[pl] != '#' && u[pl] != '?')
 						pl++;
 					pct_decode(&mp, u, pl);
 					buf_putc(&mp, '\0');
