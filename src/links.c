@@ -50,8 +50,8 @@ static int scan_srcset(const char *v, size_t n, size_t at, links_scan_fn fn, voi
 			i++;
 		size_t e = i;
 		int ended = e > s && v[e - 1] == ',';
-		if (ended)
-			e--;
+		while (e > s && v[e - 1] == ',')
+			e--; /* all trailing commas, as a browser reads it */
 		if (e > s) {
 			int r = fn(ctx, LINKS_URL, v + s, e - s, at + s);
 			if (r)

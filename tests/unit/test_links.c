@@ -91,6 +91,8 @@ static void test_scan(void)
 	STR_EQ(scan("<img srcset=\"a.png\">"), "U:a.png@13");
 	STR_EQ(scan("<img srcset=\", , ,\">"), "");
 	STR_EQ(scan("<img srcset=\"\">"), "");
+	/* a URL's trailing commas are none of it */
+	STR_EQ(scan("<img srcset=\"a.png,, b.png,,,\">"), "U:a.png@13 U:b.png@21");
 	/* a URL with a comma inside is one URL */
 	STR_EQ(scan("<img srcset=\"a,b.png 1x\">"), "U:a,b.png@13");
 	/* a quoted value may hold what looks like a tag */
