@@ -745,8 +745,8 @@ static void url_of(struct buf *b, const char *out)
 {
 	size_t n = strlen(out);
 	buf_putc(b, '/');
-	if (n >= 10 && !strcmp(out + n - 10, "index.html"))
-		n -= 10;
+	if (n >= 10 && !strcmp(out + n - 10, "index.html") && (n == 10 || out[n - 11] == '/'))
+		n -= 10; /* a folder's index, not myindex.html */
 	buf_printf(b, "%.*s%s", SHOWN(out, n));
 }
 

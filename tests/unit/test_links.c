@@ -537,6 +537,16 @@ static void test_check_broken(void)
 	INT_EQ(d.errors, 2);
 	check_end();
 
+	/* a file whose name ends in index.html is not a folder's index */
+	check_begin("/", LINKS_ERROR);
+	site();
+	page("index.html", "<a href=\"/myindex.html\"><a href=\"/docs/index.html\">", NULL, NULL, NULL, 0);
+	STR_EQ(run(NULL), "index.html: error: broken link '/myindex.html': the site has no page or file /myindex.html "
+			  "(on the page /)\n"
+			  "index.html: error: broken link '/docs/index.html': the site has no page or file /docs/ (on the "
+			  "page /)");
+	check_end();
+
 	/* a link written as a longer URL's start is not its place */
 	check_begin("/", LINKS_ERROR);
 	site();
