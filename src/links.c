@@ -51,8 +51,8 @@ static int scan_srcset(const char *v, size_t n, size_t at, links_scan_fn fn, voi
 			i++;
 		size_t e = i;
 		int ended = e > s && v[e - 1] == ',';
-		if (ended)
-			e--;
+		while (e > s && v[e - 1] == ',')
+			e--; /* all trailing commas, as a browser reads it */
 		if (e > s) {
 			int r = fn(ctx, LINKS_URL, v + s, e - s, at + s);
 			if (r)
@@ -272,6 +272,10 @@ const char *links_base_path(struct arena *a, const char *u, size_t n)
 	else if (!n || u[0] != '/')
 		return "/";
 	const char *slash = memchr(p, '/', (size_t)(end - p));
+	/* a '/' of the query or the fragment is none of the path's */
+	for (const char *c = p; slash && c < slash; c++)
+		if (*c == '?' || *c == '#')
+			slash = NULL;
 	if (!slash)
 		return "/";
 	size_t len = (size_t)(end - slash);
@@ -724,7 +728,7 @@ static int page_has_id(const struct lpage *cp, const char *id, size_t n)
 	struct lpage *p = (struct lpage *)cp;
 	if (!p->has_ids) {
 		p->has_ids = 1;
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1)
 			if (r[0] == 'i')
 				sset_put(&p->ids, r + 1, strlen(r + 1), 0);
@@ -742,8 +746,8 @@ static void url_of(struct buf *b, const char *out)
 {
 	size_t n = strlen(out);
 	buf_putc(b, '/');
-	if (n >= 10 && !strcmp(out + n - 10, "index.html"))
-		n -= 10;
+	if (n >= 10 && !strcmp(out + n - 10, "index.html") && (n == 10 || out[n - 11] == '/'))
+		n -= 10; /* a folder's index, not myindex.html */
 	buf_printf(b, "%.*s%s", SHOWN(out, n));
 }
 
@@ -1021,7 +1025,7 @@ static int suggest_id(const struct lpage *p, const char *id, size_t n, struct bu
 {
 	struct diag_guess g;
 	diag_guess_init(&g, id, n);
-	const char *r = p->rec, *end = p->rec + p->rec_len;
+	const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 	while (r && r < end) {
 		size_t l = strlen(r);
 		if (r[0] == 'i')
@@ -1049,7 +1053,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	buf_init(&hint);
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			if (r[0] != 'l')
 				continue;
@@ -1073,6 +1077,16 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 				u += bl - 1;
 			size_t sl = strlen(u);
 			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
+			if (v == V_NO_FILE && later == (size_t)-1) {
+				/* a folder ("/posts/draft"): its index.html */
+				size_t n = t.rel.len;
+				buf_puts(&t.rel, "/index.html");
+				later = sset_get(&lc->later, t.rel.p, t.rel.len);
+				if (later == (size_t)-1) {
+					t.rel.len = n;
+					t.rel.p[n] = '\0';
+				}
+			}
 			if (later != (size_t)-1) {
 				/* a draft or a post of the future: dead until it is out */
 				buf_reset(&msg);
@@ -1093,19 +1107,19 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 			int want_hint = hints < 200;
 			switch (v) {
 			case V_NO_FILE:
-				if (ul >= 2 && u[0] == '@' && u[1] == '/') {
+				if (sl >= 2 && u[0] == '@' && u[1] == '/') {
 					buf_printf(&msg, "broken link '%.*s%s': no post, page or series content/%.*s%s", SHOWN(u, sl),
 						   SHOWN(u + 2, sl - 2));
 					break;
 				}
-				if (p->src && is_md_link(u, ul)) {
+				if (p->src && is_md_link(u, sl)) {
 					struct buf mp;
 					buf_init(&mp);
 					const char *slash = strrchr(p->src, '/');
 					if (slash)
 						buf_append(&mp, p->src, (size_t)(slash - p->src) + 1);
 					size_t pl = 0;
-					while (pl < ul && u[pl] != '#' && u[pl] != '?')
+					while (pl < sl && u[pl] != '#' && u[pl] != '?')
 						pl++;
 					pct_decode(&mp, u, pl);
 					buf_putc(&mp, '\0');
@@ -1181,7 +1195,7 @@ void links_check_external(struct links_check *lc, const char *site_dir, const ch
 	size_t nowned = 0, cap = 0;
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
-		const char *r = p->rec, *end = p->rec + p->rec_len;
+		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			const char *u = r + 1;
 			if (r[0] != 'l' || (strncmp(u, "http://", 7) && strncmp(u, "https://", 8)))

@@ -12,6 +12,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   image     every image file of tests/sites/
   mdcache   .folio-cache/markdown.pack files holding the tests/markdown/
             cases' HTML and tables of contents (the layout of mdcache.c)
+  links     the HTML of the tests/markdown/ cases, the theme's templates,
+            and pages of links written for it (@@@ OUT between pages)
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -252,6 +254,32 @@ def mdcache_seeds(s):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
 
 
+def links_seeds(s):
+    for path in sorted(glob("tests/markdown", ".txt")):
+        for case in spec_cases(path):
+            html = section(case, "html")
+            if html:
+                s.add("links", html)
+    for path in sorted(glob("theme/templates", "")):
+        s.add("links", read(path))
+    pages = [
+        '<h2 id="intro">I</h2><a href="#intro">x</a> <a href="#intr">y</a> <a href="#top">t</a>',
+        '<a href="x.md">x</a> <a href="../posts/b/index.md#s">b</a> <a href="@/posts/x.md#frag">c</a>'
+        ' <a href="a%20b.md?v=1&amp;w=2">d</a> <a href="../../../../up.md">e</a>',
+        '<img src="/img/a.png" srcset="/img/a.png 1x, /img/b.png 2x,c.png 100w" alt="">'
+        '<video poster=/p.jpg src=\'v.mp4\'></video><A HREF=/files/a%20b.pdf>f</A>',
+        '<!-- <a href="/no/"> --><script>"<a href=/no/>"</script><style>a{}</style><a name=n href=/skip/x>',
+        '<a href="https://e.org/">e</a> <a href="//cdn.e.org/x.js">c</a> <a href="mailto:a@e.org">m</a>'
+        ' <a href="/posts/draft/">d</a> <a href="/posts/x">p</a> <a href="/blog/posts/x/">b</a>',
+        '<a href="&#x2F;posts&#47;x&#x2f;">x</a> <a href=\'/a&amp;b\'>y</a> <a href="&#0;&#xD800;&#x110000;">z</a>',
+    ]
+    for p in pages:
+        s.add("links", p)
+    s.add("links", "https://x.org/blog/\n" + "\n".join(pages))
+    s.add("links", pages[0] + "\n@@@ posts/x/index.html\n" + pages[1] + "\n@@@ about/index.html\n" + pages[2])
+    s.add("links", "".join('<a href="/missing-%d/">' % i for i in range(60)) + "\n@@@ a/\n" + pages[4])
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -263,7 +291,7 @@ def main():
         sys.exit("usage: seeds.py OUT")
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
-               "image": image_seeds, "mdcache": mdcache_seeds}
+               "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

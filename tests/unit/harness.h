@@ -77,6 +77,7 @@ void test_mdmem(void);
 void test_live(void);
 void test_deps(void);
 void test_build(void);
+void test_links(void);
 /* Parts that need libraries of their own are built only when wired in
  * (mk/): their tests are weak symbols, run when present. */
 void test_math(void) __attribute__((weak));

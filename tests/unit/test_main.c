@@ -129,6 +129,7 @@ int main(int argc, char **argv)
 	test_live();
 	test_deps();
 	test_build();
+	test_links();
 	if (test_math)
 		test_math();
 	if (test_highlight)
