@@ -200,7 +200,7 @@ static void check(struct fuzz_part *parts, size_t nparts, const char *whole, siz
 	if (mode == LINKS_ERROR && broken && !d.errors)
 		abort();
 	externals = 0;
-	links_check_external(lc, NULL, on_external, NULL);
+	links_check_external(lc, NULL, "https://example.org/blog/", on_external, NULL);
 	diag_fini(&d);
 	buf_fini(&cap);
 	links_check_free(lc);

@@ -749,12 +749,21 @@ static void test_external(void)
 	     "content/posts/x.md", "[a](https://e.org/)\n[b](https://e.org/) [c](http://f.org/a)", NULL, 0);
 	page("index.html", "<a href=\"https://e.org/\">", NULL, NULL, NULL, 0);
 	buf_reset(&ext);
-	links_check_external(lc, NULL, on_external, NULL);
+	links_check_external(lc, NULL, NULL, on_external, NULL);
 	buf_putc(&ext, '\0');
 	STR_EQ(ext.p, "https://e.org/ content/posts/x.md:1:5\n"
 		      "https://e.org/ content/posts/x.md:2:5\n"
 		      "http://f.org/a content/posts/x.md:2:25\n"
 		      "https://e.org/ index.html:0:0\n");
+	/* links into the site's own base_url are the site, not external */
+	buf_reset(&ext);
+	links_check_external(lc, NULL, "https://E.org", on_external, NULL);
+	buf_putc(&ext, '\0');
+	STR_EQ(ext.p, "http://f.org/a content/posts/x.md:2:25\n");
+	buf_reset(&ext);
+	links_check_external(lc, NULL, "https://e.org/blog/", on_external, NULL);
+	buf_putc(&ext, '\0');
+	OK(strstr(ext.p, "https://e.org/ content/posts/x.md:1:5") != NULL);
 	check_end();
 	buf_fini(&ext);
 }
