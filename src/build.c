@@ -1091,7 +1091,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	struct saver saver = {0};
 	if (!errors && s->md && s->to_output && !s->req.check)
 		save_start(&saver, s->md, s->site_dir);
-	double t_plan = 0, t_render = 0, t_commit = 0;
+	double t_plan = 0, t_render = 0, t_commit = 0, t_links = 0;
 	char *state = NULL;
 	if (!errors && s->to_output) {
 		s->o = output_begin(d, s->out_dir, s->site_dir);
@@ -1195,10 +1195,12 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		if (!errors)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
 					       &res->rendered);
+		double t_check = now_seconds();
 		if (!errors && lc)
 			errors += check_links(s, &st, &plan, &r, lc, d, res);
 		links_check_free(lc);
 		t_render = now_seconds();
+		t_links = t_render - t_check;
 		size_t removed = 0;
 		if (!errors && s->to_output) {
 			res->files = output_count(s->o);
@@ -1280,10 +1282,10 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0 && t_plan > 0)
 		fprintf(stderr,
 			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
-			"plan %.1f, render+write %.1f, commit %.1f\n",
+			"plan %.1f, render+write %.1f (of which the link check %.1f), commit %.1f\n",
 			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
 			(st.t_tmpl - st.t_site) * 1e3, (t_plan - st.t_tmpl) * 1e3, (t_render - t_plan) * 1e3,
-			(t_commit - t_render) * 1e3);
+			t_links * 1e3, (t_commit - t_render) * 1e3);
 	return errors;
 }
 

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,10 +476,18 @@ static int sset_put(struct sset *s, const char *k, size_t len, size_t val)
 	return 1;
 }
 
+static void sset_grow_to(struct sset *s, size_t cap);
+
 static void sset_grow(struct sset *s)
 {
+	sset_grow_to(s, s->cap ? s->cap * 2 : 256);
+}
+
+/* sset_grow_to: room for cap slots (a power of two), kept entries moved. */
+static void sset_grow_to(struct sset *s, size_t cap)
+{
 	struct sset t = {0};
-	t.cap = s->cap ? s->cap * 2 : 256;
+	t.cap = cap;
 	t.k = xcalloc(t.cap, sizeof *t.k);
 	t.len = xcalloc(t.cap, sizeof *t.len);
 	t.val = xcalloc(t.cap, sizeof *t.val);
@@ -567,31 +576,99 @@ static int record_one(void *ctx, enum links_kind kind, const char *v, size_t n, 
 	return 0;
 }
 
+/* A thread's scratch for links_record, kept from page to page: a build
+ * records thousands of pages on each render thread, and fresh buffers for
+ * each (the whole page, when it comes in parts, and the table) cost a page
+ * fault per 4 KiB touched. Freed when the thread ends. */
+struct rec_scratch {
+	struct buf all, out, tmp;
+	uint32_t *slot;
+	size_t cap;
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *p)
+{
+	struct rec_scratch *sc = p;
+	buf_fini(&sc->all);
+	buf_fini(&sc->out);
+	buf_fini(&sc->tmp);
+	free(sc->slot);
+	free(sc);
+}
+
+static void scratch_key_make(void)
+{
+	pthread_key_create(&scratch_key, scratch_free);
+}
+
+static struct rec_scratch *scratch(void)
+{
+	pthread_once(&scratch_once, scratch_key_make);
+	struct rec_scratch *sc = pthread_getspecific(scratch_key);
+	if (!sc) {
+		sc = xcalloc(1, sizeof *sc);
+		buf_init(&sc->all);
+		buf_init(&sc->out);
+		buf_init(&sc->tmp);
+		pthread_setspecific(scratch_key, sc);
+	}
+	return sc;
+}
+
+/* SCRATCH_KEEP: the most bytes of a scratch buffer kept for the next page
+ * (a 100 MB page's buffers are not held for the rest of the build). */
+#define SCRATCH_KEEP ((size_t)8 << 20)
+
+static void scratch_trim(struct buf *b)
+{
+	if (b->cap > SCRATCH_KEEP) {
+		buf_fini(b);
+		buf_init(b);
+	}
+}
+
 char *links_record(const struct str *parts, size_t nparts, size_t *len)
 {
+	struct rec_scratch *sc = scratch();
 	struct recorder r;
 	memset(&r, 0, sizeof r);
-	buf_init(&r.out);
-	buf_init(&r.tmp);
-	buf_reserve(&r.out, 4096);
+	r.out = sc->out;
+	r.tmp = sc->tmp;
+	r.slot = sc->slot;
+	r.cap = sc->cap;
+	buf_reset(&r.out);
+	if (r.cap)
+		memset(r.slot, 0, r.cap * sizeof *r.slot);
 	if (nparts == 1) {
 		links_scan(parts[0].p, parts[0].len, record_one, &r);
 	} else {
-		struct buf all;
-		buf_init(&all);
+		buf_reset(&sc->all);
 		for (size_t i = 0; i < nparts; i++)
-			buf_append(&all, parts[i].p, parts[i].len);
-		links_scan(all.p ? all.p : "", all.len, record_one, &r);
-		buf_fini(&all);
+			buf_append(&sc->all, parts[i].p, parts[i].len);
+		links_scan(sc->all.p ? sc->all.p : "", sc->all.len, record_one, &r);
+		scratch_trim(&sc->all);
 	}
-	free(r.slot);
-	buf_fini(&r.tmp);
-	if (!r.out.len) {
-		buf_fini(&r.out);
-		*len = 0;
-		return NULL;
+	char *rec = NULL;
+	*len = r.out.len;
+	if (r.out.len) {
+		rec = xmalloc(r.out.len);
+		memcpy(rec, r.out.p, r.out.len);
 	}
-	return buf_detach(&r.out, len);
+	sc->out = r.out;
+	sc->tmp = r.tmp;
+	scratch_trim(&sc->out);
+	scratch_trim(&sc->tmp);
+	if (r.cap > 4096) { /* a table of thousands of links is not cleared for each page after */
+		free(r.slot);
+		r.slot = NULL;
+		r.cap = 0;
+	}
+	sc->slot = r.slot;
+	sc->cap = r.cap;
+	return rec;
 }
 
 /* ---- the check ---- */
@@ -728,8 +805,15 @@ static int page_has_id(const struct lpage *cp, const char *id, size_t n)
 	struct lpage *p = (struct lpage *)cp;
 	if (!p->has_ids) {
 		p->has_ids = 1;
-		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
-		for (; r && r < end; r += strlen(r) + 1)
+		const char *r, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
+		size_t nids = 0, cap = 8;
+		for (r = p->rec; r && r < end; r += strlen(r) + 1)
+			nids += r[0] == 'i';
+		while (cap < nids * 2 + 2)
+			cap *= 2; /* sized once: most pages have a few ids */
+		if (nids)
+			sset_grow_to(&p->ids, cap);
+		for (r = p->rec; r && r < end; r += strlen(r) + 1)
 			if (r[0] == 'i')
 				sset_put(&p->ids, r + 1, strlen(r + 1), 0);
 	}
@@ -1048,6 +1132,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	struct target t;
 	memset(&t, 0, sizeof t);
 	buf_init(&t.rel);
+	struct sset good = {0}; /* root-relative URLs found good (keys in the records) */
 	struct buf msg, hint;
 	buf_init(&msg);
 	buf_init(&hint);
@@ -1059,12 +1144,23 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 				continue;
 			const char *u = r + 1;
 			size_t ul = strlen(u);
+			/* a root-relative URL means the same on every page: once
+			 * found good, it is good everywhere (the links of a theme's
+			 * header, footer and cards repeat on thousands of pages) */
+			int rooted = ul >= 1 && u[0] == '/' && !(ul >= 2 && u[1] == '/');
+			if (rooted && sset_get(&good, u, ul) != (size_t)-1) {
+				lc->checked++;
+				continue;
+			}
 			enum verdict v = resolve(lc, p, u, ul, &t);
 			if (v == V_EXTERNAL)
 				continue;
 			lc->checked++;
-			if (v == V_OK)
+			if (v == V_OK) {
+				if (rooted)
+					sset_put(&good, u, ul, 0);
 				continue;
+			}
 			int skip = 0;
 			for (size_t k = 0; k < p->nignore && !skip; k++)
 				skip = fnmatch(p->ignore[k], u, 0) == 0;
@@ -1177,6 +1273,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	buf_fini(&t.rel);
 	buf_fini(&msg);
 	buf_fini(&hint);
+	sset_free(&good);
 	return lc->mode == LINKS_ERROR ? broken : 0;
 }
 
