@@ -1474,6 +1474,150 @@ static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmar
 	buf_fini(&folded);
 }
 
+/* ---- display math blocks ----
+ *
+ * mdmath.c finds the $$ blocks before parsing and leaves a raw HTML block
+ * <pre data-folio-math="K"> for each; here each becomes a paragraph that
+ * holds one display formula, as "$$...$$" alone in a paragraph always was,
+ * so that the counts, the summary and typesetting treat it the same. A raw
+ * HTML line just above a block (which an HTML block would run on from) is
+ * split off. A fenced code block whose info string is "math" is display
+ * math too. */
+
+static const char MATH_MARK[] = "<pre data-folio-math=\"";
+
+static cmark_node *math_para(cmark_mem *mem, const char *tex, size_t n, int line, int col)
+{
+	cmark_node *p = cmark_node_new_with_mem(CMARK_NODE_PARAGRAPH, mem);
+	cmark_node *m = cmark_node_new_with_mem_and_ext(node_math_display, mem, ext_math);
+	cmark_strbuf_set(&m->content, (const unsigned char *)tex, (bufsize_t)n);
+	cmark_node_set_user_data(m, (void *)md_math_pack(line, col));
+	cmark_node_append_child(p, m);
+	p->start_line = p->end_line = line;
+	p->start_column = col;
+	return p;
+}
+
+static void html_block_before(cmark_mem *mem, cmark_node *n, const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && is_space((unsigned char)s[i]))
+		i++;
+	if (i == len)
+		return;
+	cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, mem);
+	char *lit = xstrndup(s, len);
+	cmark_node_set_literal(h, lit);
+	free(lit);
+	cmark_node_insert_before(n, h);
+}
+
+/* after_blocks: the text after a block's closing $$, parsed on its own
+ * (on its line of the body, for positions), its blocks put before n. */
+static void after_blocks(cmark_parser *like, int options, const struct md_mblock *b, cmark_node *n)
+{
+	cmark_mem *mem = mdmem_current();
+	cmark_parser *p = cmark_parser_new_with_mem(options, mem);
+	for (cmark_llist *l = cmark_parser_get_syntax_extensions(like); l; l = l->next)
+		cmark_parser_attach_syntax_extension(p, l->data);
+	for (int i = 1; i < b->after_line; i++)
+		cmark_parser_feed(p, "\n", 1);
+	cmark_parser_feed(p, b->after, b->after_len);
+	cmark_node *root = cmark_parser_finish(p), *c;
+	while ((c = cmark_node_first_child(root)) != NULL)
+		cmark_node_insert_before(n, c);
+	cmark_parser_free(p);
+}
+
+static int is_math_fence(cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	int flen, foff;
+	char fch;
+	if (!info || !cmark_node_get_fenced(n, &flen, &foff, &fch))
+		return 0;
+	while (*info == ' ' || *info == '\t')
+		info++;
+	return strncmp(info, "math", 4) == 0 && (!info[4] || info[4] == ' ' || info[4] == '\t');
+}
+
+static void math_blocks_apply(cmark_parser *parser, int options, cmark_node *root, const struct md_mblock *bs,
+                              size_t nb, int fences)
+{
+	cmark_mem *mem = mdmem_current();
+	cmark_node **v = NULL;
+	size_t n = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *x = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node_type t = cmark_node_get_type(x);
+		int take = 0;
+		if (t == CMARK_NODE_PARAGRAPH || t == CMARK_NODE_HEADING ||
+		    cmark_node_get_syntax_extension(x) == ext_table)
+			cmark_iter_reset(it, x, CMARK_EVENT_EXIT);
+		else if (t == CMARK_NODE_HTML_BLOCK)
+			take = nb && memmem(literal(x).p, literal(x).len, MATH_MARK, sizeof MATH_MARK - 1);
+		else if (t == CMARK_NODE_CODE_BLOCK)
+			take = fences && is_math_fence(x);
+		if (take) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				v = xrealloc(v, cap * sizeof *v);
+			}
+			v[n++] = x;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++) {
+		cmark_node *x = v[i];
+		struct str lit = literal(x);
+		if (cmark_node_get_type(x) == CMARK_NODE_CODE_BLOCK) {
+			char *tex = xmalloc(lit.len + 1);
+			tex[0] = '\n';
+			memcpy(tex + 1, lit.p, lit.len);
+			cmark_node_insert_before(x, math_para(mem, tex, lit.len + 1, cmark_node_get_start_line(x),
+			                                      cmark_node_get_start_column(x)));
+			free(tex);
+			cmark_node_free(x);
+			continue;
+		}
+		size_t pos = 0;
+		const char *m;
+		while ((m = memmem(lit.p + pos, lit.len - pos, MATH_MARK, sizeof MATH_MARK - 1)) != NULL) {
+			size_t at = (size_t)(m - lit.p), ls = at;
+			while (ls > pos && lit.p[ls - 1] != '\n')
+				ls--;
+			size_t k = 0, d = at + sizeof MATH_MARK - 1;
+			while (d < lit.len && lit.p[d] >= '0' && lit.p[d] <= '9')
+				k = k * 10 + (size_t)(lit.p[d++] - '0');
+			const char *end = memmem(lit.p + at, lit.len - at, "</pre>", 6);
+			if (k >= nb || !end) { /* not one of ours: left as HTML */
+				pos = at + 1;
+				continue;
+			}
+			html_block_before(mem, x, lit.p + pos, ls - pos);
+			const struct md_mblock *b = &bs[k];
+			cmark_node_insert_before(x, math_para(mem, b->tex, b->tex_len, b->line, b->col));
+			if (b->after_len)
+				after_blocks(parser, options, b, x);
+			const char *nl = memchr(end, '\n', (size_t)(lit.p + lit.len - end));
+			pos = nl ? (size_t)(nl - lit.p) + 1 : lit.len;
+		}
+		html_block_before(mem, x, lit.p + pos, lit.len - pos);
+		cmark_node_free(x);
+	}
+	free(v);
+}
+
+static int has_math_fence(const char *text, size_t len)
+{
+	return memmem(text, len, "```math", 7) || memmem(text, len, "~~~math", 7) ||
+	       memmem(text, len, "``` math", 8) || memmem(text, len, "~~~ math", 8);
+}
+
 /* has_fence: whether text holds ":::" anywhere (a directive may open
  * there): memchr for each ':' beats memmem's general search. */
 static int has_fence(const char *text, size_t len)
@@ -1520,6 +1664,17 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		text = rewritten.p;
 		len = rewritten.len;
 	}
+	/* Display math blocks become raw HTML blocks, line for line: what is
+	 * inside them is TeX, which Markdown must not read. */
+	struct md_mblock *mbs = NULL;
+	size_t nmb = 0;
+	struct buf mathtext;
+	buf_init(&mathtext);
+	if (o->math && len && memmem(text, len, "$$", 2) && md_math_blocks(&mc, text, len, &mathtext, &mbs, &nmb)) {
+		text = mathtext.p;
+		len = mathtext.len;
+	}
+	r.errors += mc.errors;
 	/* Every footnote, its definition as its references, opens with a
 	 * '[' that the text has as itself (a bracket made by an escape or an
 	 * entity opens nothing). Without one, the parse is made without
@@ -1543,6 +1698,9 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		cmark_parser_feed(parser, text, len);
 	doc_may_hold_at = len && may_hold_at(text, len);
 	cmark_node *root = cmark_parser_finish(parser);
+	int math_fences = o->math && len && has_math_fence(text, len);
+	if (nmb || math_fences)
+		math_blocks_apply(parser, parse_options, root, mbs, nmb, math_fences);
 
 	/* Pass 1: the headings, the <!--more--> marker, the first paragraph.
 	 * Paragraphs, headings and tables are not entered: their inlines do
@@ -1688,6 +1846,8 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 
 	buf_fini(&tmp);
 	buf_fini(&rewritten);
+	buf_fini(&mathtext);
+	free(mbs);
 	free(hs);
 	free(r.lines);
 	free(mc.lines);

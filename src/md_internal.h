@@ -82,6 +82,28 @@ typedef void (*md_visit_fn)(void *ctx, cmark_node *n, cmark_event_type ev);
  * walk of a big tree instead of two (each node a cache miss). */
 int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx);
 
+/* A display math block found before parsing (mdmath.c): its TeX (owned by
+ * the arena; the lines below the opening one without their containers'
+ * prefixes), where its "$$" opens (body line, 1-based byte column), and the
+ * text after its closing "$$" on that line (in the body; a paragraph). */
+struct md_mblock {
+	const char *tex;
+	size_t tex_len;
+	int line, col;
+	const char *after;
+	size_t after_len;
+	int after_line;
+};
+
+/* md_math_blocks: finds the display math blocks of t[0..len) (see mdmath.c)
+ * into *bs (*nb of them; the caller frees *bs). If there are any, out holds
+ * t with each block made, line for line, a raw HTML block <pre
+ * data-folio-math="K">...</pre> (K its index), and it returns 1; else 0,
+ * out untouched. An unclosed "$$" is an error (to c->d, counted in
+ * c->errors) and is left as it is. */
+int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out, struct md_mblock **bs,
+                   size_t *nb);
+
 /* md_images_free: frees what the image pass remembered of c's images. */
 void md_images_free(struct md_ctx *c);
 

@@ -268,11 +268,14 @@ static void test_md_math(void)
 	       "<p><code>$x$</code> and</p>\n<pre><code>$y$\n</code></pre>\n");
 	STR_EQ(html_of("$a<b>&\"c$"),
 	       "<p><span class=\"math inline\">a&lt;b&gt;&amp;&quot;c</span></p>\n");
-	/* no diagnostics for math */
+	/* no diagnostics for inline math; an unclosed $$ block is an error
+	 * at its opening, in the file (after the front matter's lines) */
 	struct buf errs;
 	buf_init(&errs);
-	INT_EQ(render("$$ never closed\n\n$x", 0, 1, 0, &doc, &errs), 0);
+	INT_EQ(render("$x and $$ y\n\n$x", 0, 1, 0, &doc, &errs), 0);
 	INT_EQ(errs.len, 0);
+	INT_EQ(render("text\n\n> $$ never closed\n\n$x", 0, 1, 3, &doc, &errs), -1);
+	OK(errs.p && strstr(errs.p, "content/posts/p.md:6:3: error: display math: no closing $$ below this one"));
 	buf_fini(&errs);
 }
 
