@@ -1178,9 +1178,13 @@ static struct str take_custom_id(struct arena *a, cmark_node *h)
 /* toc_html: the inline HTML of heading h's content for the table of
  * contents: like the body's, but links give only their text (a TOC entry is
  * a link itself, and links do not nest), and images and footnote references
- * are left out. */
-static void toc_html(cmark_node *h, struct buf *b)
+ * are left out. Formulas are typeset as in the body (MathML), or their TeX
+ * if they cannot be. */
+static void toc_html(const struct md_options *o, cmark_node *h, struct buf *b)
 {
+	struct buf ms, merr;
+	buf_init(&ms);
+	buf_init(&merr);
 	cmark_iter *it = cmark_iter_new(h);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -1191,10 +1195,14 @@ static void toc_html(cmark_node *h, struct buf *b)
 		if (is_math(n)) {
 			if (enter) {
 				const char *tex = cmark_node_get_string_content(n);
-				buf_puts(b, cmark_node_get_type(n) == node_math_display
-				                ? "<span class=\"math display\">"
-				                : "<span class=\"math inline\">");
-				buf_put_html_text(b, tex, strlen(tex));
+				int display = cmark_node_get_type(n) == node_math_display, pos = -1;
+				buf_puts(b, display ? "<span class=\"math display\">" : "<span class=\"math inline\">");
+				/* typeset as in the body (where an error is reported) */
+				buf_reset(&ms);
+				if (o->typeset && o->typeset(o->typeset_ctx, tex, strlen(tex), display, &ms, &merr, &pos) == 0)
+					buf_append(b, ms.p ? ms.p : "", ms.len);
+				else
+					buf_put_html_text(b, tex, strlen(tex));
 				buf_puts(b, "</span>");
 			}
 			continue;
@@ -1232,6 +1240,8 @@ static void toc_html(cmark_node *h, struct buf *b)
 		}
 	}
 	cmark_iter_free(it);
+	buf_fini(&ms);
+	buf_fini(&merr);
 }
 
 /* unique_id: GitHub's de-duplication (github-slugger): the first "intro"
@@ -1786,7 +1796,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 			fold_space(&folded, tmp.p ? tmp.p : "", tmp.len);
 			hs[i].text = arena_str(a, folded.p ? folded.p : "", folded.len);
 			buf_reset(&folded);
-			toc_html(h, &folded);
+			toc_html(o, h, &folded);
 			hs[i].html = arena_str(a, folded.p ? folded.p : "", folded.len);
 		}
 	}

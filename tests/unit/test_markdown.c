@@ -797,6 +797,35 @@ static void test_formula_repeated(void)
 	buf_fini(&errs);
 }
 
+/* Display math blocks are typeset like $$...$$ in a paragraph, and a
+ * wrong one is reported where its TeX is; a heading's formula is typeset
+ * in the table of contents too, and its plain text is the TeX. */
+static void test_math_blocks_typeset(void)
+{
+	static const char md[] = "## Loss $L_t$ and $bad$\n\n$$\nx\n+ y\n$$\n\n- item\n  $$bad$$\n\n```math\nz\n```\n";
+	struct md_options o = {.math = 1, .unsafe = 1, .typeset = fake_typeset};
+	struct diag d;
+	diag_init(&d, NULL);
+	struct buf errs;
+	buf_init(&errs);
+	d.capture = &errs;
+	struct md_doc doc;
+	size_t n = strlen(md);
+	INT_EQ(md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 2, &doc), -1);
+	diag_fini(&d);
+	OK(errs.p && strstr(errs.p, "p.md:3:17: error: math: bad formula"));
+	OK(errs.p && strstr(errs.p, "p.md:11:5: error: math: bad formula"));
+	INT_EQ(count_of(errs.p, "error:"), 2);
+	OK(strstr(doc.html.p, "<p><span class=\"math display\"><T d>\nx\n+ y\n</T></span></p>") != NULL);
+	OK(strstr(doc.html.p, "<T d>\nz\n</T>") != NULL);
+	INT_EQ(doc.math_spans, 5);
+	INT_EQ(doc.ntoc, 1);
+	STR_EQ(doc.toc[0].text.p, "Loss L_t and bad");
+	STR_EQ(doc.toc[0].html.p, "Loss <span class=\"math inline\"><T i>L_t</T></span> and "
+	                          "<span class=\"math inline\">bad</span>");
+	buf_fini(&errs);
+}
+
 /* A typeset that makes 8 MiB for "big" and spends 20 ms of CPU on "slow". */
 static int costly_typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out,
                           struct buf *err, int *pos)
@@ -1400,6 +1429,7 @@ void test_markdown(void)
 	test_counts_beside_figures();
 	test_counts_large();
 	test_formula_repeated();
+	test_math_blocks_typeset();
 	test_block_budgets();
 	test_heading_ids_random();
 	test_random_bytes();
