@@ -19,7 +19,8 @@ HL_ASAN_B := $(or $(ASAN_B),build/asan)
 HL_LIST := scripts/grammars.txt
 HL_TS := deps/usr
 # deps/grammars/NAME-VERSION/FILE for each file grammars.txt lists.
-HL_FILES := $(shell awk '$$1 ~ /^[a-z]/ && NF >= 4 { for (i = 4; i <= NF; i++) print "deps/grammars/" $$1 "-" $$2 "/" $$i }' $(HL_LIST))
+# (NAME without the @scope/ of a scoped package).
+HL_FILES := $(shell awk '$$1 ~ /^[a-z@]/ && NF >= 4 { n = $$1; sub(/^@[^\/]*\//, "", n); for (i = 4; i <= NF; i++) print "deps/grammars/" n "-" $$2 "/" $$i }' $(HL_LIST))
 HL_C := $(filter %.c,$(HL_FILES))
 HL_SCM := $(filter %.scm,$(HL_FILES))
 HL_OBJ := $(patsubst deps/grammars/%.c,grammars/%.o,$(HL_C)) build/gen/hl_queries.o
@@ -42,8 +43,9 @@ $(HL_C) $(HL_SCM): | deps/.stamp-highlight
 $(HL_B)/src/highlight.o $(HL_ASAN_B)/src/highlight.o: | deps/.stamp-highlight
 
 # Grammars are generated code: their own tree_sitter/ headers (included as
-# <tree_sitter/parser.h> by some), no warnings.
-HL_GRAMMAR_FLAGS = -std=gnu11 -w -Ideps/grammars/$(firstword $(subst /, ,$*))/src
+# <tree_sitter/parser.h> by some, also from shared headers outside the
+# source's folder, as TypeScript's common/scanner.h), no warnings.
+HL_GRAMMAR_FLAGS = -std=gnu11 -w -I$(dir $<)
 
 $(HL_B)/grammars/%.o: deps/grammars/%.c
 	@mkdir -p $(dir $@)

@@ -8,8 +8,9 @@
 #    ships them, with the system's) and unpacked into deps/usr, never
 #    installed;
 #  - the grammars pinned in scripts/grammars.txt: `npm pack NAME@VERSION`
-#    into deps/grammars/NAME-VERSION/, the tarball's sha256 checked, then
-#    unpacked there, the listed files and the parser's ABI checked.
+#    into deps/grammars/NAME-VERSION/ (NAME without its @scope/), the
+#    tarball's sha256 checked, then unpacked there, the listed files and
+#    the parser's ABI checked.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -95,7 +96,8 @@ fetch() {
 	version=$2
 	sum=$3
 	shift 3
-	dir="deps/grammars/$name-$version"
+	# a scoped package (@scope/tree-sitter-x) goes into tree-sitter-x-VERSION
+	dir="deps/grammars/${name##*/}-$version"
 	if [ -f "$dir/.sha256" ] && [ "$(cat "$dir/.sha256")" = "$sum" ]; then
 		ok=1
 		for f in "$@"; do [ -f "$dir/$f" ] || ok=0; done
@@ -106,7 +108,8 @@ fetch() {
 	fi
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	tgz="$name-$version.tgz"
+	# npm names the tarball of @scope/x scope-x-VERSION.tgz
+	tgz="$(printf %s "$name" | sed 's,^@,,; s,/,-,')-$version.tgz"
 	(cd "$dir" && npm pack --silent --loglevel=error "$name@$version" >/dev/null) ||
 		die "npm pack $name@$version failed"
 	[ -f "$dir/$tgz" ] || die "npm pack $name@$version made no $tgz"
@@ -132,8 +135,8 @@ fetch() {
 	say "fetched $name $version into $dir (sha256 checked)"
 }
 
-# Lines of grammars.txt that start with a letter are grammars.
-grep '^[a-z]' "$LIST" | while read -r name version sum files; do
+# Lines of grammars.txt that start with a letter or @ are grammars.
+grep '^[a-z@]' "$LIST" | while read -r name version sum files; do
 	# shellcheck disable=SC2086
 	fetch "$name" "$version" "$sum" $files
 done

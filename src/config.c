@@ -310,12 +310,15 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 			}
 		}
 	}
-	static const char *const hl_keys[] = {"theme", NULL};
+	static const char *const hl_keys[] = {"theme", "warn_unknown", NULL};
 	c->highlight = 1;
 	c->highlight_theme = STR_LIT("default");
+	c->highlight_warn_unknown = 1;
 	const struct ynode *h = read_switch(&s, r, "highlight", &c->highlight, hl_keys);
-	if (h)
+	if (h) {
 		schema_str(&s, h, "theme", 0, &c->highlight_theme);
+		schema_bool(&s, h, "warn_unknown", &c->highlight_warn_unknown);
+	}
 	c->smart_punctuation = 1;
 	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
 	c->search = 1;

@@ -42,6 +42,7 @@ struct config {
 	const struct ynode *math_macros; /* a map, or NULL */
 	int highlight;
 	struct str highlight_theme;
+	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */
 	int smart_punctuation;
 	int search;
 	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */

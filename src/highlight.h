@@ -3,6 +3,7 @@
 #ifndef FOLIO_HIGHLIGHT_H
 #define FOLIO_HIGHLIGHT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct buf;
@@ -45,10 +46,25 @@ struct buf;
 
 /* hl_lookup: the canonical language for an info-string word (ASCII case
  * ignored): "cu" -> "cuda", "py" and "triton" -> "python", "sh", "shell"
- * and "console" -> "bash", "c++", "cc" and "cxx" -> "cpp", "js" ->
- * "javascript", "rs" -> "rust". Returns a static string, or NULL if folio
- * has no grammar for it. */
+ * and "zsh" -> "bash", "c++", "cc", "cxx" and "hpp" -> "cpp", "js" ->
+ * "javascript", "rs" -> "rust", "yml" -> "yaml", "ts" -> "typescript",
+ * "kt" -> "kotlin", "rb" -> "ruby", "hs" -> "haskell", "ml" -> "ocaml",
+ * "jl" -> "julia", "cs", "c#" -> "csharp", "makefile" -> "make", "md" ->
+ * "markdown", "patch" -> "diff", ... (hl_aliases in highlight.c). Two
+ * languages are folio's own, line by line: "diff" (each added, removed,
+ * hunk and header line in a span of class hl-diff-add, hl-diff-del,
+ * hl-diff-hunk, hl-diff-header) and "console" (the commands after a "$ "
+ * prompt as bash, the prompt in hl-prompt, the output plain; all plain
+ * without a prompt). Returns a static string, or NULL if folio has no
+ * grammar for it. */
 const char *hl_lookup(const char *lang, size_t len);
+
+/* hl_is_plain: whether an info-string word (ASCII case ignored) is one
+ * shown as plain text without a warning: none at all, "text", "plain",
+ * "txt", "output", "math", and the languages folio has no grammar for
+ * (assembly: "asm", "nasm", "ptx", ...; "llvm"; "dockerfile"). hl_render
+ * gives them 0. */
+bool hl_is_plain(const char *lang, size_t len);
 
 /* hl_render: appends code[0..len) highlighted as lang (canonical name or
  * alias, lang_len bytes) to out. Returns 0, or -1 if the language is

@@ -26,6 +26,7 @@ struct md_options {
 	             * with the TeX, HTML-escaped; off: dollars are plain text */
 	int unsafe; /* raw HTML passes through (folio always sets it) */
 	md_highlight_fn highlight; /* NULL: code blocks are escaped plain text */
+	int hl_quiet_unknown;      /* no warning for a code block's unknown language */
 	md_typeset_fn typeset;     /* NULL: math stays as escaped TeX in its span */
 	void *typeset_ctx;
 	/* CPU seconds typeset may take for the formulas of one document

@@ -124,7 +124,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		c->hl_left -= clen + MD_HL_BLOCK_COST;
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
-		else
+		else if (!c->o->hl_quiet_unknown)
 			report(c, DIAG_WARNING, line, col,
 			       "unknown language '%.*s' in a code block: shown as plain text (see folio-site(5) for the languages)",
 			       STR_FMT(o.lang));

@@ -142,6 +142,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.md.math = site->cfg->math;
 	p.md.unsafe = 1;
 	p.md.highlight = opts->highlight;
+	p.md.hl_quiet_unknown = !site->cfg->highlight_warn_unknown;
 	p.md.typeset = opts->typeset;
 	p.md.typeset_ctx = opts->typeset_ctx;
 	p.md.typeset_seconds = opts->typeset_seconds;

@@ -136,7 +136,34 @@ static void test_lookup(void)
 	STR_EQ(hl_lookup("triton", 6), "python");
 	STR_EQ(hl_lookup("sh", 2), "bash");
 	STR_EQ(hl_lookup("shell", 5), "bash");
-	STR_EQ(hl_lookup("console", 7), "bash");
+	STR_EQ(hl_lookup("console", 7), "console");
+	STR_EQ(hl_lookup("zsh", 3), "bash");
+	STR_EQ(hl_lookup("yml", 3), "yaml");
+	STR_EQ(hl_lookup("ts", 2), "typescript");
+	STR_EQ(hl_lookup("TSX", 3), "tsx");
+	STR_EQ(hl_lookup("kt", 2), "kotlin");
+	STR_EQ(hl_lookup("rb", 2), "ruby");
+	STR_EQ(hl_lookup("hs", 2), "haskell");
+	STR_EQ(hl_lookup("ml", 2), "ocaml");
+	STR_EQ(hl_lookup("jl", 2), "julia");
+	STR_EQ(hl_lookup("cs", 2), "csharp");
+	STR_EQ(hl_lookup("c#", 2), "csharp");
+	STR_EQ(hl_lookup("csharp", 6), "csharp");
+	STR_EQ(hl_lookup("hpp", 3), "cpp");
+	STR_EQ(hl_lookup("Makefile", 8), "make");
+	STR_EQ(hl_lookup("md", 2), "markdown");
+	STR_EQ(hl_lookup("patch", 5), "diff");
+	STR_EQ(hl_lookup("postgresql", 10), "sql");
+	STR_EQ(hl_lookup("svg", 3), "xml");
+	/* plain text, no grammar, no warning */
+	OK(hl_lookup("text", 4) == NULL);
+	OK(hl_lookup("asm", 3) == NULL);
+	static const char *const plain[] = {"", "text", "plain", "txt", "output", "math", "asm",
+	                                    "nasm", "ptx", "llvm", "dockerfile", "Docker", NULL};
+	for (int i = 0; plain[i]; i++)
+		OK(hl_is_plain(plain[i], strlen(plain[i])));
+	OK(!hl_is_plain("brainfuck", 9));
+	OK(!hl_is_plain("c", 1));
 	STR_EQ(hl_lookup("c++", 3), "cpp");
 	STR_EQ(hl_lookup("cc", 2), "cpp");
 	STR_EQ(hl_lookup("cxx", 3), "cpp");
@@ -156,14 +183,14 @@ static void test_lookup(void)
 	int n = 0;
 	for (; langs[n]; n++)
 		STR_EQ(hl_lookup(langs[n], strlen(langs[n])), langs[n]);
-	INT_EQ(n, 9);
+	INT_EQ(n, 33);
 
 	/* every class is "hl-" and a name, listed once */
 	const char *const *cls = hl_classes();
 	int k = 0;
 	for (; cls[k]; k++)
 		OK(strncmp(cls[k], "hl-", 3) == 0);
-	INT_EQ(k, 33);
+	INT_EQ(k, 38);
 }
 
 /* Each language loads (grammar ABI, query compiled) and highlights. */
@@ -191,6 +218,13 @@ static void test_languages(void)
 	    {"go", "go f()",
 	     "<span class=\"hl-keyword\">go</span> <span "
 	     "class=\"hl-function\">f</span>()"},
+	    {"diff", "@@ -1 +1 @@\n-a\n+b\n c",
+	     "<span class=\"hl-diff-hunk\">@@ -1 +1 @@</span>\n"
+	     "<span class=\"hl-diff-del\">-a</span>\n"
+	     "<span class=\"hl-diff-add\">+b</span>\n c"},
+	    {"console", "$ echo hi\nhi\n",
+	     "<span class=\"hl-prompt\">$</span> <span class=\"hl-function\">echo</span> hi\nhi\n"},
+	    {"console", "hi < 1\n", "hi &lt; 1\n"},
 	};
 	t_current = "highlight languages";
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -209,7 +243,13 @@ static void test_plain(void)
 	       "a &lt; b &amp;&amp; &quot;c&quot; &gt; 'd'\n");
 	INT_EQ(rc, -1);
 	STR_EQ(render("", "x", 1, &rc), "x");
-	INT_EQ(rc, -1);
+	INT_EQ(rc, 0);
+	STR_EQ(render("text", "<x>", 3, &rc), "&lt;x&gt;");
+	INT_EQ(rc, 0);
+	STR_EQ(render("ptx", "ld.global.f32 %f1, [%rd1];", 26, &rc), "ld.global.f32 %f1, [%rd1];");
+	INT_EQ(rc, 0);
+	STR_EQ(render("math", "a<b", 3, &rc), "a&lt;b");
+	INT_EQ(rc, 0);
 	STR_EQ(render("c", "", 0, &rc), "");
 	INT_EQ(rc, 0);
 	STR_EQ(render("nope", "", 0, &rc), "");
