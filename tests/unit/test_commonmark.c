@@ -20,13 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPEC_PATH "deps/commonmark/spec.txt"
+#define SPEC_PATH     "deps/commonmark/spec.txt"
 #define SPEC_EXAMPLES 652
 
 /* The examples folio renders differently, and why (the same list as
  * folio-site(5), MARKDOWN, "CommonMark conformance"). */
-#define FIGURE "an image alone in its paragraph with a title is a <figure> whose <figcaption> is the title"
-#define AUTOLINK "GFM autolinks: a bare address (https://, www., an e-mail address) is a link, in <...> too"
+#define FIGURE                                                                                     \
+	"an image alone in its paragraph with a title is a <figure>, the title its <figcaption>"
+#define AUTOLINK "GFM autolinks: a bare https://, www. or e-mail address is a link, in <...> too"
 
 static const struct {
 	int number;
@@ -91,12 +92,13 @@ static size_t ws_len(const char *s, size_t n)
 static int is_block_tag(const char *t)
 {
 	static const char *const tags[] = {
-	    "article", "header", "aside",  "hgroup",   "blockquote", "hr",      "iframe", "body",       "li",
-	    "map",     "button", "object", "canvas",   "ol",         "caption", "output", "col",        "p",
-	    "colgroup", "pre",   "dd",     "progress", "section",    "dl",      "table",  "td",         "dt",
-	    "tbody",   "embed",  "textarea", "fieldset", "tfoot",    "figcaption", "th",  "figure",     "thead",
-	    "footer",  "tr",     "form",   "ul",       "h1",         "h2",      "h3",     "h4",         "h5",
-	    "h6",      "video",  "script", "style"};
+	    "article",  "header",   "aside",    "hgroup", "blockquote", "hr",     "iframe",
+	    "body",     "li",       "map",      "button", "object",     "canvas", "ol",
+	    "caption",  "output",   "col",      "p",      "colgroup",   "pre",    "dd",
+	    "progress", "section",  "dl",       "table",  "td",         "dt",     "tbody",
+	    "embed",    "textarea", "fieldset", "tfoot",  "figcaption", "th",     "figure",
+	    "thead",    "footer",   "tr",       "form",   "ul",         "h1",     "h2",
+	    "h3",       "h4",       "h5",       "h6",     "video",      "script", "style"};
 	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
 		if (strcmp(t, tags[i]) == 0)
 			return 1;
@@ -242,7 +244,8 @@ static void unescape_attr(struct buf *b, const char *s, size_t n)
 	static const struct {
 		const char *name;
 		char c;
-	} named[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+	} named[] = {
+	    {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
 	buf_puts(b, "");
 	for (size_t i = 0; i < n;) {
 		size_t len;
@@ -285,7 +288,8 @@ static size_t start_tag(struct norm *z, const char *s, size_t n)
 	size_t na = 0;
 	int selfclose = 0, closed = 0;
 	while (i < n) {
-		while (i < n && (is_ws((unsigned char)s[i]) || (s[i] == '/' && !(i + 1 < n && s[i + 1] == '>'))))
+		while (i < n && (is_ws((unsigned char)s[i]) ||
+		                 (s[i] == '/' && !(i + 1 < n && s[i + 1] == '>'))))
 			i++;
 		if (i >= n)
 			break;
@@ -301,13 +305,16 @@ static size_t start_tag(struct norm *z, const char *s, size_t n)
 		}
 		size_t ks = i;
 		i++;
-		while (i < n && !is_ws((unsigned char)s[i]) && s[i] != '/' && s[i] != '=' && s[i] != '>')
+		while (i < n && !is_ws((unsigned char)s[i]) && s[i] != '/' && s[i] != '=' &&
+		       s[i] != '>')
 			i++;
 		struct attr *a = na < sizeof attrs / sizeof attrs[0] ? &attrs[na++] : NULL;
 		if (a) {
 			size_t kl = i - ks < sizeof a->key - 1 ? i - ks : sizeof a->key - 1;
 			for (size_t k = 0; k < kl; k++)
-				a->key[k] = (char)(s[ks + k] >= 'A' && s[ks + k] <= 'Z' ? s[ks + k] | 0x20 : s[ks + k]);
+				a->key[k] =
+				    (char)(s[ks + k] >= 'A' && s[ks + k] <= 'Z' ? s[ks + k] | 0x20
+				                                                : s[ks + k]);
 			a->key[kl] = '\0';
 			buf_init(&a->val);
 			a->has_val = 0;
@@ -398,7 +405,8 @@ static void normalize(const char *s, struct buf *out)
 				continue;
 			}
 			size_t k = 1;
-			while (k < left && (((p[k] | 0x20) >= 'a' && (p[k] | 0x20) <= 'z') || (k > 1 && p[k] >= '0' && p[k] <= '9')))
+			while (k < left && (((p[k] | 0x20) >= 'a' && (p[k] | 0x20) <= 'z') ||
+			                    (k > 1 && p[k] >= '0' && p[k] <= '9')))
 				k++;
 			if (k > 1 && k < left && p[k] == ';') {
 				buf_append(out, p, k + 1); /* kept as written */
@@ -420,7 +428,8 @@ static void normalize(const char *s, struct buf *out)
 				continue;
 			}
 		} else if (left >= 2 && (p[1] == '!' || p[1] == '?')) {
-			const char *e = strncmp(p, "<![CDATA[", 9) == 0 ? strstr(p, "]]>") : strchr(p, '>');
+			const char *e =
+			    strncmp(p, "<![CDATA[", 9) == 0 ? strstr(p, "]]>") : strchr(p, '>');
 			if (e) {
 				size_t len = (size_t)(strchr(e, '>') + 1 - p);
 				buf_append(out, p, len);
@@ -428,14 +437,17 @@ static void normalize(const char *s, struct buf *out)
 				i += len;
 				continue;
 			}
-		} else if (left >= 3 && p[1] == '/' && ((p[2] | 0x20) >= 'a' && (p[2] | 0x20) <= 'z')) {
+		} else if (left >= 3 && p[1] == '/' &&
+		           ((p[2] | 0x20) >= 'a' && (p[2] | 0x20) <= 'z')) {
 			const char *e = memchr(p, '>', left);
 			if (e) {
 				char name[32];
 				size_t nl = 0;
-				for (const char *q = p + 2; q < e && !is_ws((unsigned char)*q) && *q != '/'; q++)
+				for (const char *q = p + 2;
+				     q < e && !is_ws((unsigned char)*q) && *q != '/'; q++)
 					if (nl < sizeof name - 1)
-						name[nl++] = (char)(*q >= 'A' && *q <= 'Z' ? *q | 0x20 : *q);
+						name[nl++] =
+						    (char)(*q >= 'A' && *q <= 'Z' ? *q | 0x20 : *q);
 				name[nl] = '\0';
 				if (strcmp(name, "pre") == 0)
 					z.in_pre = 0;
@@ -469,7 +481,8 @@ static void drop_heading_ids(const char *h, struct buf *out)
 	buf_reset(out);
 	buf_puts(out, "");
 	while (*h) {
-		if (h[0] == '<' && h[1] == 'h' && h[2] >= '1' && h[2] <= '6' && strncmp(h + 3, " id=\"", 5) == 0) {
+		if (h[0] == '<' && h[1] == 'h' && h[2] >= '1' && h[2] <= '6' &&
+		    strncmp(h + 3, " id=\"", 5) == 0) {
 			const char *e = strstr(h + 8, "\">");
 			if (e) {
 				buf_append(out, h, 3);
@@ -532,7 +545,9 @@ void test_commonmark(void)
 	size_t len;
 	char *spec = read_file(SPEC_PATH, &len);
 	if (!spec) {
-		t_fail(__FILE__, __LINE__, "%s is missing: make deps (scripts/deps-commonmark.sh) fetches it", SPEC_PATH);
+		t_fail(__FILE__, __LINE__,
+		       "%s is missing: make deps (scripts/deps-commonmark.sh) fetches it",
+		       SPEC_PATH);
 		return;
 	}
 	const char *end = strstr(spec, "\n<!-- END TESTS -->");
@@ -552,7 +567,8 @@ void test_commonmark(void)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		const char *next = nl ? nl + 1 : end;
-		if ((size_t)(eol - p) != sizeof fence - 1 + 8 || strncmp(p, fence, sizeof fence - 1) != 0 ||
+		if ((size_t)(eol - p) != sizeof fence - 1 + 8 ||
+		    strncmp(p, fence, sizeof fence - 1) != 0 ||
 		    strncmp(p + sizeof fence - 1, " example", 8) != 0) {
 			p = next;
 			continue;
@@ -579,19 +595,22 @@ void test_commonmark(void)
 			if (!same)
 				t_passed++;
 			else
-				t_fail(__FILE__, __LINE__, "example %d passes, but is listed as an exception (%s)",
+				t_fail(__FILE__, __LINE__,
+				       "example %d passes, but is listed as an exception (%s)",
 				       number, reason);
 		} else if (same) {
 			passed++;
 			t_passed++;
 		} else {
-			t_fail(__FILE__, __LINE__, "example %d:\n--- markdown\n%s--- got\n%s--- want\n%s", number,
-			       md.p, got.p, want.p);
+			t_fail(__FILE__, __LINE__,
+			       "example %d:\n--- markdown\n%s--- got\n%s--- want\n%s", number, md.p,
+			       got.p, want.p);
 		}
 		p = strchr(close, '\n') ? strchr(close, '\n') + 1 : end;
 	}
 	INT_EQ(number, SPEC_EXAMPLES);
-	printf("commonmark: %d of %d examples pass; %d documented exceptions\n", passed, number, excepted);
+	printf("commonmark: %d of %d examples pass; %d documented exceptions\n", passed, number,
+	       excepted);
 	buf_fini(&md);
 	buf_fini(&want);
 	buf_fini(&got);
