@@ -1380,6 +1380,32 @@ static int is_more(cmark_node *n)
 	return inner.len == 4 && strncasecmp(inner.p, "more", 4) == 0;
 }
 
+/* unnest_strong: cmark-gfm's HTML renderer writes no tags for a strong
+ * emphasis directly inside another ("****foo****" gives one <strong>, as
+ * GitHub shows it), where CommonMark nests them. Each such inner strong
+ * becomes a custom inline that writes its tags itself (the tree's other
+ * readers take it as a plain inline container). A strong opens with "**"
+ * or "__": without either in the text, there is nothing to walk. */
+static void unnest_strong(cmark_node *root, const char *text, size_t len)
+{
+	if (!memmem(text, len, "**", 2) && !memmem(text, len, "__", 2))
+		return;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_STRONG ||
+		    cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_STRONG)
+			continue;
+		/* entered before its children: a strong inside it has a custom
+		 * parent, and keeps its own tags */
+		cmark_node_set_type(n, CMARK_NODE_CUSTOM_INLINE);
+		cmark_node_set_on_enter(n, "<strong>");
+		cmark_node_set_on_exit(n, "</strong>");
+	}
+	cmark_iter_free(it);
+}
+
 static char *render_html(cmark_node *n, int options, cmark_llist *exts, size_t *len)
 {
 	char *html = cmark_render_html(n, options, exts);
@@ -1811,6 +1837,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 
 
 	summary_text(&r, root, more, first_para, out);
+	unnest_strong(root, text, len);
 
 	/* Pass 2: the counts (once the {#id}s are out of the text) in the
 	 * walk that collects them; then code, math, images and figures

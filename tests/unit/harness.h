@@ -68,6 +68,7 @@ void test_content(void);
 void test_site(void);
 void test_output(void);
 void test_markdown(void);
+void test_commonmark(void);
 void test_imagesize(void);
 void test_directive(void);
 void test_codeblock(void);

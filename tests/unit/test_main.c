@@ -114,6 +114,7 @@ int main(int argc, char **argv)
 	test_yaml();
 	test_tmpl();
 	test_markdown();
+	test_commonmark();
 	test_config();
 	test_schema();
 	test_slug();
