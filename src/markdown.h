@@ -40,7 +40,23 @@ struct md_options {
 	const char *static_dir;
 	int toc_hidden; /* the page does not show its table of contents: no
 	                 * warning when the TOC is cut (MD_TOC_MAX) */
+	/* where a code block's unknown language is noted, to be told once per
+	 * language for the whole build (NULL: a warning at each block) */
+	struct md_unknown *unknown;
 };
+
+/* md_unknown: the unknown languages of the code blocks of one build
+ * (mdunknown.c). md_unknown_add is thread-safe; md_unknown_report warns
+ * once per language, at its first block (by path, line and column), with
+ * the number of blocks and the files; md_unknown_thread_count counts the
+ * blocks this thread noted (a document that noted one is not cached, so
+ * that its warning comes again). */
+struct md_unknown;
+struct md_unknown *md_unknown_new(void);
+void md_unknown_add(struct md_unknown *u, const char *lang, size_t lang_len, const struct diag_loc *loc);
+void md_unknown_report(struct md_unknown *u, struct diag *d);
+void md_unknown_free(struct md_unknown *u);
+unsigned long md_unknown_thread_count(void);
 
 /* A table of contents lists at most a page's first MD_TOC_MAX headings
  * (every heading still has its id and anchor): 262,144 headings made a

@@ -124,7 +124,10 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		c->hl_left -= clen + MD_HL_BLOCK_COST;
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
-		else if (!c->o->hl_quiet_unknown)
+		else if (!c->o->hl_quiet_unknown && c->o->unknown && c->d) {
+			struct diag_loc loc = {c->path, c->src, c->src_len, line > 0 ? line + c->line_offset : 0, col};
+			md_unknown_add(c->o->unknown, o.lang.p, o.lang.len, &loc);
+		} else if (!c->o->hl_quiet_unknown)
 			report(c, DIAG_WARNING, line, col,
 			       "unknown language '%.*s' in a code block: shown as plain text (see folio-site(5) for the languages)",
 			       STR_FMT(o.lang));

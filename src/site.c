@@ -104,11 +104,11 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	job_parts(j, &s, &doc, &o.asset_dir);
 	o.toc_hidden = toc_hidden(j);
 	struct md_cache *mc = p->opts->md_cache;
-	unsigned long said = diag_thread_reports();
+	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
 	/* a document with a warning or an error is rendered again next time,
 	 * so that its messages are reported again */
-	if (mc && diag_thread_reports() == said)
+	if (mc && diag_thread_reports() == said && md_unknown_thread_count() == noted)
 		md_cache_put(mc, &j->key, p->opts->files_stamp, doc, p->opts->md_borrow);
 	job_done(p, j);
 }
@@ -143,6 +143,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.md.unsafe = 1;
 	p.md.highlight = opts->highlight;
 	p.md.hl_quiet_unknown = !site->cfg->highlight_warn_unknown;
+	p.md.unknown = md_unknown_new();
 	p.md.typeset = opts->typeset;
 	p.md.typeset_ctx = opts->typeset_ctx;
 	p.md.typeset_seconds = opts->typeset_seconds;
@@ -195,6 +196,8 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	free(th);
 	free(args);
 	free(p.jobs);
+	md_unknown_report(p.md.unknown, d);
+	md_unknown_free(p.md.unknown);
 }
 
 void site_free(struct site *s)

@@ -359,4 +359,25 @@ for pass_ in cold cached; do
 	check "a 100 KB post ($pass_): the page holds its HTML whole, twice, and its length" test "$r" = ok
 done
 
+# an unknown language is told once per build, naming its files; again at
+# the next build (a page that warned is not kept in the cache); never with
+# highlight: {warn_unknown: false}; plain-text names never
+UK=$TMP/unknown-lang
+"$FOLIO" new site "$UK" >/dev/null
+for i in 1 2 3 4; do
+	printf -- '---\ntitle: U%s\ndate: 2026-01-0%s\n---\n```vhdl\nx\n```\n\n```vhdl\ny\n```\n\n```text\nplain\n```\n\n```output\n$ ok\n```\n' "$i" "$i" \
+		>"$UK/content/posts/u$i.md"
+done
+for pass_ in first again; do
+	run build "$UK" -o "$TMP/unknown-out"
+	check "unknown language ($pass_): one warning for the build" \
+		test "$(printf '%s\n' "$err" | grep -c "unknown language")" -eq 1
+	check "unknown language ($pass_): at its first block, with the count and the files" contains "$err" \
+		"content/posts/u1.md:5:1: warning: unknown language 'vhdl' in 8 code blocks of 4 files (content/posts/u1.md, content/posts/u2.md, content/posts/u3.md, ...)"
+done
+check "text and output blocks warn of nothing" test -z "$(printf '%s\n' "$err" | grep -E "'(text|output)'")"
+printf 'highlight: {warn_unknown: false}\n' >>"$UK/folio.yml"
+run build "$UK" -o "$TMP/unknown-out"
+check "highlight.warn_unknown: false silences it" test -z "$(printf '%s\n' "$err" | grep "unknown language")"
+
 finish
