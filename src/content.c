@@ -31,11 +31,11 @@ const char *difficulty_name(int d)
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
-	"ignore_links", NULL};
+	"ignore_links", "math", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
-	"recommended_start", "posts", "featured", "weight", "ignore_links", NULL};
+	"recommended_start", "posts", "featured", "weight", "ignore_links", "math", NULL};
 static const char *const page_keys[] = {"title", "description", "slug", "draft", "toc", "aliases", "template",
-	"ignore_links", NULL};
+	"ignore_links", "math", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -175,6 +175,15 @@ static void read_aliases(struct schema *s, const struct ynode *m, struct str **o
 	}
 }
 
+/* read_math: math: false turns the file's math off (math: true is the
+ * site's setting, as it is without the key). */
+static void read_math(struct schema *s, const struct ynode *m, struct source *src)
+{
+	int on = 1;
+	if (schema_bool(s, m, "math", &on) == 1)
+		src->math_off = !on;
+}
+
 /* read_ignore_links: ignore_links, the patterns of links not to check
  * (fnmatch), as C strings in a. */
 static void read_ignore_links(struct arena *a, struct schema *s, const struct ynode *m, struct source *src)
@@ -238,6 +247,7 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct conf
 	read_slug(&s, m, &p->slug);
 	read_aliases(&s, m, &p->aliases, &p->naliases);
 	read_ignore_links(a, &s, m, &p->s);
+	read_math(&s, m, &p->s);
 	p->toc = -1;
 	schema_bool(&s, m, "toc", &p->toc);
 	if (schema_int(&s, m, "reading_time", 1, 10000, &v) == 1)
@@ -271,6 +281,7 @@ static struct series *load_series(struct arena *a, struct diag *d, const char *a
 	se->slug = slug;
 	schema_check_keys(&s, m, series_keys, "series");
 	read_ignore_links(a, &s, m, &se->s);
+	read_math(&s, m, &se->s);
 	schema_str(&s, m, "title", 1, &se->title);
 	schema_check_len(&s, schema_node(m, "title"), "a series' 'title'", SCHEMA_TEXT_MAX,
 			 "every post of the series");
@@ -308,6 +319,7 @@ static struct page *load_page(struct arena *a, struct diag *d, const char *abs, 
 	schema_bool(&s, m, "toc", &pg->toc);
 	read_aliases(&s, m, &pg->aliases, &pg->naliases);
 	read_ignore_links(a, &s, m, &pg->s);
+	read_math(&s, m, &pg->s);
 	if (schema_str(&s, m, "template", 0, &pg->template_name) == 1) {
 		struct str t = pg->template_name;
 		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)

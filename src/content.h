@@ -26,6 +26,7 @@ struct source {
 	uint64_t body_hash; /* 0, or a hash of the body (set once, by site.c) */
 	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
 	size_t nignore_links;
+	int math_off; /* front matter math: false (dollar signs are text here) */
 };
 
 struct series;

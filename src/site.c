@@ -85,7 +85,9 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	/* a file the content cache kept has its hash from an earlier build */
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
-	j->key = md_cache_key(p->opts->md_salt, (int)j->kind, s->path, s->body_len, s->body_hash, s->body_line, asset_dir);
+	/* math: false renders another document from the same body */
+	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
+			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
 	/* kept while its TOC was hidden, and shown now: rendered again, for
@@ -103,6 +105,8 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	struct md_doc *doc;
 	job_parts(j, &s, &doc, &o.asset_dir);
 	o.toc_hidden = toc_hidden(j);
+	if (s->math_off)
+		o.math = 0;
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
@@ -1005,7 +1009,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		if (!bad && (!pg->draft || opts->drafts))
 			s->pages[s->npages++] = pg;
 	}
-	struct source cfg_src = {cfg->path, cfg->src, cfg->src_len, NULL, 0, 0, NULL, 0, NULL, 0};
+	struct source cfg_src = {.path = cfg->path, .src = cfg->src, .len = cfg->src_len};
 	if (cfg->start_here.slug.len) {
 		s->start_here = index_get(&pages, cfg->start_here.slug);
 		if (s->start_here && s->start_here->draft && !opts->drafts) {

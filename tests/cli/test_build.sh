@@ -380,4 +380,21 @@ printf 'highlight: {warn_unknown: false}\n' >>"$UK/folio.yml"
 run build "$UK" -o "$TMP/unknown-out"
 check "highlight.warn_unknown: false silences it" test -z "$(printf '%s\n' "$err" | grep "unknown language")"
 
+# math: false in a front matter: dollar signs are text in that post only,
+# the cache included (the same body renders to another page)
+MO=$TMP/math-off
+"$FOLIO" new site "$MO" >/dev/null
+printf -- '---\ntitle: Formula\ndate: 2026-01-03\n---\nIt is $x_1$.\n' >"$MO/content/posts/formula.md"
+printf -- '---\ntitle: Prices\ndate: 2026-01-04\n---\nIt is $x_1$.\n' >"$MO/content/posts/prices.md"
+run build "$MO"
+check "math on: both posts typeset" test "$(grep -l 'math inline' "$MO/public/posts/formula/index.html" "$MO/public/posts/prices/index.html" | wc -l)" -eq 2
+sed -i 's/^date: 2026-01-04/date: 2026-01-04\nmath: false/' "$MO/content/posts/prices.md"
+run build "$MO"
+check "math: false builds" test "$rc" -eq 0
+check "math: false: that post's dollars are text" grep -q '<p>It is \$x_1\$.</p>' "$MO/public/posts/prices/index.html"
+check "math: false: the other post still typesets" grep -q 'math inline' "$MO/public/posts/formula/index.html"
+sed -i 's/^math: false/math: maybe/' "$MO/content/posts/prices.md"
+run build "$MO"
+check "math: maybe is an error at its value" contains "$err" "content/posts/prices.md:4:7: error: 'math' must be true or false, found 'maybe'"
+
 finish
