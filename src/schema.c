@@ -38,6 +38,10 @@ int schema_check_keys(struct schema *s, const struct ynode *m, const char *const
 		if (ok)
 			continue;
 		const char *sug = diag_suggest(k->str.p, k->str.len, allowed);
+		/* two edits of four letters, the first among them, is another
+		 * word: 'date' is not a typo of 'math' */
+		if (sug && k->str.len <= 4 && k->str.len && sug[0] != k->str.p[0])
+			sug = NULL;
 		if (sug)
 			schema_error(s, k, "unknown %s key '%.*s' (did you mean '%s'?)", what, STR_FMT(k->str), sug);
 		else
