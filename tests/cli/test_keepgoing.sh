@@ -7,8 +7,6 @@
 
 export SOURCE_DATE_EPOCH=1790000000
 
-contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
-
 site=$TMP/site
 mkdir -p "$site/content/posts" "$site/static"
 cat >"$site/folio.yml" <<'YML'
