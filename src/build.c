@@ -110,6 +110,7 @@ struct stages {
 	const char *base_path; /* of base_url: "/" or "/blog/" */
 	struct tmpl_env *env;
 	int errors;
+	int cfg_errors; /* of folio.yml: its settings (base_url) may be wrong */
 	double t0, t_cfg, t_content, t_site, t_tmpl;
 };
 
@@ -173,6 +174,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	st->a = arena_new();
 	struct arena *a = st->a;
 	st->errors += config_load(a, d, req->site_dir, req->base_url, &st->cfg);
+	st->cfg_errors = st->errors;
 	st->t_cfg = now_seconds();
 	if (!st->cfg.root || st->cfg.root->kind != YNODE_MAP) {
 		/* no settings to go on; with some wrong ones, the content is
@@ -214,7 +216,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
 	st->have_site = 1;
 	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
-	if (!st->errors)
+	if (!st->errors || req->keep_going)
 		rewrite_bodies(a, &st->site, st->base_path);
 	st->t_site = now_seconds();
 
@@ -458,7 +460,7 @@ struct page_rec {
 struct build_session {
 	struct build_request req;
 	char *site_dir, *out_dir, *base_url;
-	char *base_path; /* of the last build without errors: "/" or "/blog/" */
+	char *base_path; /* of the last build committed: "/" or "/blog/" */
 	struct md_cache *md;
 	struct content_cache *content;
 	struct related_cache *related;
@@ -1088,15 +1090,21 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	struct stages st;
 	stages_run(&st, &s->req, d, session_prepare, s, s->content);
 	int errors = st.errors;
+	/* stop: no going on. Without keep_going, at the first stage with
+	 * errors; with it, only when what the next stage needs is missing (no
+	 * settings, no output folder): the pages that can be are written. */
+	int kg = s->req.keep_going;
+	int stop = errors && !(kg && st.have_site && st.env);
 	struct saver saver = {0};
 	if (!errors && s->md && s->to_output && !s->req.check)
 		save_start(&saver, s->md, s->site_dir);
 	double t_plan = 0, t_render = 0, t_commit = 0, t_links = 0;
 	char *state = NULL;
-	if (!errors && s->to_output) {
+	if (!stop && s->to_output) {
 		s->o = output_begin(d, s->out_dir, s->site_dir);
 		if (!s->o) {
 			errors++;
+			stop = 1;
 		} else if (!s->req.check && (state = output_cache_file(s->o, "pages"))) {
 			/* what the last build into this folder read; the file goes
 			 * now and comes back only with this build's, so that it never
@@ -1106,17 +1114,21 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			s->state_loaded = 1;
 			unlink(state);
 		}
-	} else if (!errors && !s->live) {
+	} else if (!stop && !s->live) {
 		s->live = live_open(d, s->out_dir);
-		if (!s->live)
+		if (!s->live) {
 			errors++;
+			stop = 1;
+		}
 	}
 	struct render_plan plan;
 	memset(&plan, 0, sizeof plan);
 	struct render_deps deps = {session_id, s};
-	if (!errors)
+	if (!stop) {
 		errors += render_plan(st.a, d, &st.site, st.env, &deps, &plan);
-	if (!errors) {
+		stop = errors && !kg;
+	}
+	if (!stop) {
 		/* the templates' ids, then every fingerprint of this build */
 		size_t ntmpl = tmpl_env_count(st.env);
 		uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
@@ -1192,44 +1204,66 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc};
 		struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
 		errors += render_static(d, &st.site, s->site_dir, lc ? &noting : ns.inner);
-		if (!errors)
+		stop = errors && !kg;
+		if (!stop)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
 					       &res->rendered);
+		stop = errors && !kg;
 		double t_check = now_seconds();
-		if (!errors && lc)
+		/* (after errors in folio.yml, a wrong base_url would make every
+		 * link look broken) */
+		if (!stop && lc && !st.cfg_errors)
 			errors += check_links(s, &st, &plan, &r, lc, d, res);
+		stop = errors && !kg;
 		links_check_free(lc);
 		t_render = now_seconds();
 		t_links = t_render - t_check;
 		size_t removed = 0;
-		if (!errors && s->to_output) {
+		if (!stop && s->to_output) {
 			res->files = output_count(s->o);
 			res->written = res->files - output_linked(s->o);
-			if (output_commit(s->o))
+			if (output_commit(s->o)) {
 				errors++;
+				stop = 1;
+			}
 			s->o = NULL;
-		} else if (!errors) {
+		} else if (!stop) {
 			for (size_t i = 0; i < plan.njobs; i++)
 				if (!want[i])
 					live_keep(s->live, plan.jobs[i].out);
-			if (live_commit(s->live, &res->written, &removed))
+			/* with errors (keep_going), nothing is deleted: a page
+			 * that could not be made this time (a post whose front
+			 * matter is wrong) is still served as it was */
+			if (errors)
+				live_keep_all(s->live);
+			if (live_commit(s->live, &res->written, &removed)) {
 				errors++;
+				stop = 1;
+			}
 		}
-		if (!errors) {
-			/* the records now: fresh ones, or the old ones of clean pages */
+		if (!stop) {
+			/* the records now: fresh ones, or the old ones of clean
+			 * pages; a page that could not be rendered (keep_going)
+			 * has none, so that the next build renders it again */
 			for (size_t i = 0; i < s->nrecs; i++)
 				s->recs[i]->kept = 0;
 			struct page_rec **recs = xcalloc(plan.njobs + 1, sizeof *recs);
+			size_t nrecs = 0;
 			for (size_t i = 0; i < plan.njobs; i++) {
-				recs[i] = r.fresh[i] ? r.fresh[i] : rec_find(s, plan.jobs[i].out);
-				recs[i]->kept = 1;
+				struct page_rec *rec = r.fresh[i] ? r.fresh[i]
+						       : want[i]  ? NULL
+								  : rec_find(s, plan.jobs[i].out);
+				if (rec && !rec->kept) {
+					rec->kept = 1;
+					recs[nrecs++] = rec;
+				}
 			}
 			for (size_t i = 0; i < s->nrecs; i++)
 				if (!s->recs[i]->kept)
 					rec_free(s->recs[i]);
 			free(s->recs);
 			s->recs = recs;
-			s->nrecs = plan.njobs;
+			s->nrecs = nrecs;
 			rec_reindex(s);
 			free(s->fp);
 			s->fp = fp;
@@ -1240,6 +1274,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			s->base_path = xstrndup(st.base_path, strlen(st.base_path));
 			s->built = 1;
 			s->committed = 1;
+			res->committed = 1;
 			res->removed = removed;
 			t_commit = now_seconds();
 			if (state)

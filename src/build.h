@@ -16,6 +16,11 @@ struct build_request {
 	int jobs;    /* 0: the number of processors */
 	int64_t now; /* 0: the clock (or SOURCE_DATE_EPOCH) */
 	int check;   /* folio check: the output is thrown away, no state or cache is kept */
+	/* keep_going (folio build --keep-going, folio serve): errors do not
+	 * stop the output: every page that can be rendered is written and the
+	 * output is swapped in all the same (for previewing); the errors are
+	 * still reported and counted */
+	int keep_going;
 	/* with it, each http(s) link of the site and its place (folio check
 	 * --external) */
 	void (*external)(void *ctx, const char *url, const char *path, int line, int col);
@@ -30,12 +35,14 @@ struct build_result {
 	size_t written;  /* files written by this build (a session leaves unchanged ones alone) */
 	size_t removed;  /* files a session deleted (pages that are gone) */
 	int unchanged;   /* nothing changed since the last build: its output was kept */
+	int committed;   /* the output was swapped in (with errors: keep_going) */
 	size_t links;    /* internal links checked */
 	double seconds;
 };
 
-/* build_site: builds the site. Nothing is written when any error is found.
- * Returns the number of errors (all reported to d). */
+/* build_site: builds the site. Nothing is written when any error is found,
+ * unless req->keep_going (then res->committed says whether the output was
+ * written). Returns the number of errors (all reported to d). */
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res);
 
 /* A session: the builds of one `folio serve`, each into the same folder
@@ -46,7 +53,9 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
  * tag, year, page or global of the model, or a template), when its own
  * variables changed, or when folio.yml did. Files whose bytes did not
  * change are not written again. After a build with errors the folder stays
- * as the last good build left it. */
+ * as the last good build left it, unless req->keep_going: then the pages
+ * that could be rendered are written (a page that could not be is left
+ * as it was, and rendered again by the next build). */
 struct build_session;
 
 /* build_session_new: copies what req points to; req->out_dir is required. */
@@ -59,7 +68,8 @@ void build_session_free(struct build_session *s);
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res);
 
 /* build_session_base_path: the path of base_url ("/" or "/blog/") of the
- * last build without errors ("/" before one), where the site is served;
+ * last build committed (without errors, or with keep_going; "/" before
+ * one), where the site is served;
  * valid until the next run. */
 const char *build_session_base_path(const struct build_session *s);
 

@@ -128,22 +128,12 @@ static int seen_insert(struct diag *d, const char *msg, size_t n)
 	return 1;
 }
 
-void diag_format_loc(struct buf *b, const struct diag_loc *loc)
-{
-	buf_puts(b, loc && loc->path ? loc->path : "folio");
-	if (loc && loc->line > 0) {
-		buf_printf(b, ":%d", loc->line);
-		if (loc->col > 0)
-			buf_printf(b, ":%d", loc->col);
-	}
-}
-
-/* excerpt: the source line of loc and a caret under its column. Tabs are
- * kept in the caret line so the caret lines up whatever the tab width. */
-static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
+/* find_line: the text of loc's line, without its end of line (or 0 if the
+ * source is unknown or has no such line). */
+static int find_line(const struct diag_loc *loc, const char **lp, size_t *ln)
 {
 	if (!loc || !loc->src || loc->line <= 0)
-		return;
+		return 0;
 	const char *p = loc->src, *end = loc->src + loc->src_len;
 	int l = 1;
 	struct line_at *at = &last_line;
@@ -155,9 +145,11 @@ static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
 	for (; l < loc->line && p < end; l++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
-			return;
+			return 0;
 		p = nl + 1;
 	}
+	if (l < loc->line)
+		return 0;
 	*at = (struct line_at){g, loc->src, loc->src_len, l, p};
 	const char *eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol)
@@ -165,16 +157,99 @@ static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
 	size_t n = (size_t)(eol - p);
 	if (n && p[n - 1] == '\r')
 		n--;
-	if (n > 400) /* a minified line would drown the message */
+	*lp = p;
+	*ln = n;
+	return 1;
+}
+
+/* chars: how many characters (UTF-8 code points: every byte but a
+ * continuation byte starts one) the n bytes at p hold. */
+static size_t chars(const char *p, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)p[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* char_col: loc's column (bytes, 1-based) in characters of its line, as an
+ * editor counts; a column past the end of the line counts the bytes past
+ * it as characters. Without the source text, the byte column. */
+static int char_col(const struct diag_loc *loc)
+{
+	const char *p;
+	size_t n;
+	if (!loc || loc->col <= 0 || !find_line(loc, &p, &n))
+		return loc ? loc->col : 0;
+	size_t b = (size_t)loc->col - 1;
+	size_t c = b <= n ? chars(p, b) : chars(p, n) + (b - n);
+	return c + 1 > (size_t)loc->col ? loc->col : (int)c + 1;
+}
+
+static void format_loc(struct buf *b, const struct diag_loc *loc, int col)
+{
+	buf_puts(b, loc && loc->path ? loc->path : "folio");
+	if (loc && loc->line > 0) {
+		buf_printf(b, ":%d", loc->line);
+		if (col > 0)
+			buf_printf(b, ":%d", col);
+	}
+}
+
+void diag_format_loc(struct buf *b, const struct diag_loc *loc)
+{
+	format_loc(b, loc, char_col(loc));
+}
+
+/* A line longer than EXCERPT_LONG characters is shown as EXCERPT_WIDTH of
+ * them around the column (a paragraph is often one line of thousands, a
+ * minified file one line of millions), with "…" where it was cut:
+ * EXCERPT_BEFORE of them before the column, unless the line ends sooner. */
+#define EXCERPT_LONG 400
+#define EXCERPT_WIDTH 100
+#define EXCERPT_BEFORE 60
+
+/* skip_chars: the byte offset k characters on from byte i of p[0..n). */
+static size_t skip_chars(const char *p, size_t n, size_t i, size_t k)
+{
+	while (i < n && k) {
+		i++;
+		while (i < n && ((unsigned char)p[i] & 0xC0) == 0x80)
+			i++;
+		k--;
+	}
+	return i;
+}
+
+/* excerpt: the source line of loc and a caret under its column. Tabs are
+ * kept in the caret line so the caret lines up whatever the tab width;
+ * every other character takes one column. */
+static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
+{
+	const char *p;
+	size_t n;
+	if (!find_line(loc, &p, &n))
 		return;
+	size_t col = loc->col > 0 ? (size_t)loc->col - 1 : 0; /* bytes */
+	if (col > n)
+		col = n;
+	size_t from = 0, to = n, nchars = chars(p, n);
+	if (nchars > EXCERPT_LONG) {
+		size_t before = chars(p, col);
+		size_t first = before > EXCERPT_BEFORE ? before - EXCERPT_BEFORE : 0;
+		if (first + EXCERPT_WIDTH > nchars)
+			first = nchars - EXCERPT_WIDTH;
+		from = skip_chars(p, n, 0, first);
+		to = skip_chars(p, n, from, EXCERPT_WIDTH);
+	}
+	const char *pre = from > 0 ? "\xE2\x80\xA6" : "", *post = to < n ? "\xE2\x80\xA6" : "";
 	char num[16];
 	int w = snprintf(num, sizeof num, "%d", loc->line);
-	buf_printf(b, " %s | %.*s\n", num, (int)n, p);
+	buf_printf(b, " %s | %s%.*s%s\n", num, pre, (int)(to - from), p + from, post);
 	if (loc->col <= 0)
 		return;
-	buf_printf(b, " %*s | ", w, "");
-	size_t col = (size_t)loc->col - 1;
-	for (size_t i = 0; i < col && i < n; i++) {
+	buf_printf(b, " %*s | %s", w, "", *pre ? " " : "");
+	for (size_t i = from; i < col && i < to; i++) {
 		unsigned char c = (unsigned char)p[i];
 		if (c == '\t')
 			buf_putc(b, '\t');
@@ -272,7 +347,7 @@ static void emit(struct diag *d, enum diag_level level, const struct diag_loc *l
 static void short_key(struct buf *key, const struct diag_loc *loc, const char *msg)
 {
 	buf_putc(key, '\001');
-	diag_format_loc(key, loc);
+	format_loc(key, loc, loc ? loc->col : 0); /* bytes: no scan of the line */
 	buf_printf(key, ": %s", msg);
 }
 
@@ -411,8 +486,9 @@ int diag_too_big(struct diag *d, const char *path, const char *text, size_t len,
 	for (const char *p = text, *end = text + max; (p = memchr(p, '\n', (size_t)(end - p))); p++)
 		line++;
 	const char *nl = max ? memrchr(text, '\n', max) : NULL;
-	col = (int)(max - (nl ? (size_t)(nl - text) + 1 : 0)) + 1; /* bytes, as every column */
-	if (col < 1) /* a line longer than INT_MAX bytes cannot be, at 16 MiB */
+	size_t bol = nl ? (size_t)(nl - text) + 1 : 0;
+	col = (int)chars(text + bol, max - bol) + 1; /* characters, as every printed column */
+	if (col < 1) /* a line longer than INT_MAX characters cannot be, at 16 MiB */
 		col = 1;
 	struct diag_loc loc = {path, NULL, 0, line, col};
 	char size[32];

@@ -12,7 +12,9 @@ enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
 /* Where a message points. path is site-relative as the user should see it;
  * src/src_len is the whole text of that file (or NULL: no excerpt); line and
- * col are 1-based (0: unknown). col counts bytes. */
+ * col are 1-based (0: unknown). col counts bytes from the start of the line;
+ * when src is known, the printed column counts characters (UTF-8 code
+ * points, as an editor does), converted when the message is formatted. */
 struct diag_loc {
 	const char *path;
 	const char *src;
@@ -106,7 +108,8 @@ const char *diag_guess_best(const struct diag_guess *g, size_t *n);
  * that no one will see (a "did you mean" over thousands of names). */
 int diag_file_full(struct diag *d, const char *path);
 
-/* diag_format_loc: appends "path:line:col" (as much as is known) to b. */
+/* diag_format_loc: appends "path:line:col" (as much as is known) to b,
+ * the column in characters if loc->src is known. */
 void diag_format_loc(struct buf *b, const struct diag_loc *loc);
 
 #endif

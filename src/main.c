@@ -33,6 +33,7 @@ struct command {
 static const struct command commands[] = {
 	{"build", "build the site into a folder of static files",
 	 "usage: folio build [DIR] [-o OUT] [--drafts] [--future] [--base-url URL] [-j N]\n"
+	 "                   [--keep-going]\n"
 	 "\n"
 	 "Builds the site in DIR (default: the current folder) into OUT (default:\n"
 	 "DIR/public). The site is written to a staging folder and swapped in with\n"
@@ -44,10 +45,15 @@ static const struct command commands[] = {
 	 "  --future           include posts dated in the future\n"
 	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
 	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
+	 "  -k, --keep-going   write the site even when there are errors, for\n"
+	 "                     previewing: every page that can be is written (a bad\n"
+	 "                     formula shows as its TeX in a red box, a missing\n"
+	 "                     image as its alt text); the errors are still printed\n"
+	 "                     and the exit status is still 1\n"
 	 "\n"
-	 "Every error is reported as path:line:col: error: message; nothing is\n"
-	 "written when there is one. Exit status: 0 built, 1 errors in the site,\n"
-	 "2 usage errors.\n"},
+	 "Every error is reported as path:line:col: error: message (the column\n"
+	 "in characters); nothing is written when there is one, unless\n"
+	 "--keep-going. Exit status: 0 built, 1 errors in the site, 2 usage errors.\n"},
 	{"serve", "build the site, serve it locally and rebuild on changes",
 	 "usage: folio serve [DIR] [--port PORT] [--bind ADDR] [--drafts] [--future]\n"
 	 "\n"
@@ -55,7 +61,8 @@ static const struct command commands[] = {
 	 "folder (never DIR/public) and serves it on http://127.0.0.1:PORT/. When a\n"
 	 "file of the site changes, the site is rebuilt and open tabs reload,\n"
 	 "keeping their scroll position; a build error is shown in every open tab\n"
-	 "(and on stderr) until it is fixed. Ctrl-C stops the server.\n"
+	 "(and on stderr) until it is fixed, over the pages written all the same\n"
+	 "(as folio build --keep-going writes them). Ctrl-C stops the server.\n"
 	 "\n"
 	 "  -p, --port PORT    the TCP port (default: 8080)\n"
 	 "  --bind ADDR        the numeric address to listen on (default: 127.0.0.1;\n"
@@ -227,6 +234,8 @@ static int cmd_build(int argc, char **argv)
 			req.drafts = 1;
 		else if (!strcmp(a, "--future"))
 			req.future = 1;
+		else if (!strcmp(a, "--keep-going") || !strcmp(a, "-k"))
+			req.keep_going = 1;
 		else if ((v = option_value(argc, argv, &i, "-o", "--output", &missing)))
 			req.out_dir = v;
 		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
@@ -263,15 +272,18 @@ static int cmd_build(int argc, char **argv)
 		errors = 1;
 	}
 	struct build_result res;
+	memset(&res, 0, sizeof res);
 	if (!errors)
 		errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
 	if (!errors)
 		errors = build_site(&req, &d, &res);
 	diag_flush(&d);
 	if (errors) {
-		fprintf(stderr, "folio: %d error%s%s; nothing was written\n", d.errors ? d.errors : errors,
+		fprintf(stderr, "folio: %d error%s%s; %s\n", d.errors ? d.errors : errors,
 			(d.errors ? d.errors : errors) == 1 ? "" : "s",
-			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "");
+			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "",
+			res.committed ? "the site was written anyway (--keep-going), for previewing"
+				      : "nothing was written");
 		diag_fini(&d);
 		return EXIT_SITE;
 	}

@@ -255,6 +255,28 @@ static void formula_error(struct md_ctx *c, cmark_node *n, const char *tex, int 
 	report(c, DIAG_ERROR, line, col, "math: %s", msg);
 }
 
+/* formula_box: puts in place of failed formula n its TeX in a visible box
+ * with the message as its title, <span class="math-error" title="MSG">TeX
+ * </span> (display: also "display"), so that a page written all the same
+ * (folio build --keep-going, folio serve) shows where and what is wrong. */
+static void formula_box(struct md_ctx *c, cmark_node *n, const char *tex, size_t tex_len, int display,
+			struct str msg)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, display ? "<span class=\"math-error display\" title=\"math: "
+			     : "<span class=\"math-error\" title=\"math: ");
+	buf_put_html(&b, msg.p, msg.len);
+	buf_puts(&b, "\">");
+	buf_put_html_text(&b, tex, tex_len);
+	buf_puts(&b, "</span>");
+	if (!c->raw_over && b.len <= c->raw_left) { /* else left as the TeX it was */
+		c->raw_left -= b.len;
+		typeset_ref(n, (struct str){arena_strndup(c->a, b.p, b.len), b.len});
+	}
+	buf_fini(&b);
+}
+
 static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, struct buf *out,
                     struct buf *err)
 {
@@ -268,6 +290,7 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 	int line, col;
 	if (e->tex && e->failed) { /* a wrong formula given again: the same error, not typeset again */
 		formula_error(c, n, tex, display, e->pos, e->html.p);
+		formula_box(c, n, tex, tex_len, display, e->html);
 		return;
 	}
 	if (e->tex) {
@@ -311,6 +334,7 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 		                           {arena_strndup(c->a, msg.p, msg.len), msg.len}, 1, pos};
 		memo->n++;
 		formula_error(c, n, tex, display, pos, e->html.p);
+		formula_box(c, n, tex, tex_len, display, e->html);
 	}
 }
 
@@ -492,7 +516,11 @@ static const struct md_image *image_file(struct md_ctx *c, char *path)
 }
 
 /* image_html: <img> for an image node, sized when local. 0, or -1 after an
- * error (the image is still written, without a size). */
+ * error: then, in place of the image, its alt text (or its URL, without
+ * one) in a visible box, <span class="image-error" title="MESSAGE">ALT
+ * </span>, which a page written all the same (folio build --keep-going,
+ * folio serve) shows; and no link to the missing file for the link check
+ * to report a second time. */
 static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int with_title, struct buf *out)
 {
 	const char *url = cmark_node_get_url(img);
@@ -500,30 +528,43 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 	struct buf alt;
 	buf_init(&alt);
 	alt_text(img, &alt);
-	int w = 0, h = 0, rc = 0;
+	int w = 0, h = 0;
 	if (url && is_local(url) && c->o->static_dir) {
 		const char *why = NULL;
 		char *path = local_path(c, url, &why);
+		struct buf msg;
+		buf_init(&msg);
 		if (!path) {
-			report(c, DIAG_ERROR, line, col, "image '%s': %s", url, why);
-			rc = -1;
+			buf_printf(&msg, "image '%s': %s", url, why);
 		} else {
 			const struct md_image *im = image_file(c, path);
 			if (im->why) {
-				report(c, DIAG_ERROR, line, col, "image '%s': %s", url, im->why);
-				rc = -1;
+				buf_printf(&msg, "image '%s': %s", url, im->why);
 			} else if (im->err == ENOENT || im->err == ENOTDIR) {
-				report(c, DIAG_ERROR, line, col, "image '%s' not found (%s)", url,
-				       url[0] == '/' ? "looked in static/" : "looked beside the post");
-				rc = -1;
+				buf_printf(&msg, "image '%s' not found (%s)", url,
+				           url[0] == '/' ? "looked in static/" : "looked beside the post");
 			} else if (im->err) {
-				report(c, DIAG_ERROR, line, col, "image '%s' cannot be read: %s", url, file_strerror(im->err));
-				rc = -1;
+				buf_printf(&msg, "image '%s' cannot be read: %s", url, file_strerror(im->err));
 			} else {
 				w = im->w;
 				h = im->h;
 			}
 		}
+		if (msg.len) {
+			report(c, DIAG_ERROR, line, col, "%s", msg.p);
+			buf_puts(out, "<span class=\"image-error\" title=\"");
+			esc(out, msg.p, msg.len);
+			buf_puts(out, "\">");
+			if (alt.len)
+				esc(out, alt.p, alt.len);
+			else
+				esc(out, url, strlen(url));
+			buf_puts(out, "</span>");
+			buf_fini(&msg);
+			buf_fini(&alt);
+			return -1;
+		}
+		buf_fini(&msg);
 	}
 	buf_puts(out, "<img src=\"");
 	esc(out, url ? url : "", url ? strlen(url) : 0);
@@ -539,7 +580,7 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 		buf_printf(out, " width=\"%d\" height=\"%d\"", w, h);
 	buf_puts(out, " loading=\"lazy\" decoding=\"async\">");
 	buf_fini(&alt);
-	return rc;
+	return 0;
 }
 
 /* lone_image: the image that is alone in paragraph p (white space aside). */

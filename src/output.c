@@ -1461,6 +1461,15 @@ void live_keep(struct live *l, const char *rel)
 	pthread_mutex_unlock(&l->lock);
 }
 
+void live_keep_all(struct live *l)
+{
+	pthread_mutex_lock(&l->lock);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->files[i].exists && !l->files[i].staged)
+			l->files[i].round = l->round;
+	pthread_mutex_unlock(&l->lock);
+}
+
 /* remove_empty_parents: rmdir's rel's folders, deepest first, while empty. */
 static void remove_empty_parents(const struct live *l, const char *rel)
 {

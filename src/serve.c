@@ -776,8 +776,9 @@ static void rebuild(struct build_session *sess, int first)
 	char *error = NULL;
 	if (errors) {
 		int n = d.errors ? d.errors : errors;
-		fprintf(stderr, "folio serve: %d error%s; still serving the last good build\n", n,
-		        n == 1 ? "" : "s");
+		fprintf(stderr, "folio serve: %d error%s; %s\n", n, n == 1 ? "" : "s",
+		        res.committed ? "the pages that could be built were written anyway"
+		                      : "still serving the last good build");
 		buf_printf(&cap, "folio: %d error%s\n", n, n == 1 ? "" : "s");
 		error = strdup(cap.p ? cap.p : "");
 	} else {
@@ -792,7 +793,7 @@ static void rebuild(struct build_session *sess, int first)
 	pthread_mutex_lock(&st.lock);
 	free(st.error);
 	st.error = error;
-	if (!errors)
+	if (!errors || res.committed)
 		snprintf(st.base, sizeof st.base, "%s", build_session_base_path(sess));
 	if (!first)
 		st.seq++;
@@ -883,6 +884,7 @@ int serve_run(const struct serve_options *o)
 	req.out_dir = out_dir;
 	req.drafts = opt.drafts;
 	req.future = opt.future;
+	req.keep_going = 1; /* the pages are shown even with errors; the overlay shows these */
 	struct build_session *sess = build_session_new(&req);
 	rebuild(sess, 1);
 	struct stat ob;

@@ -228,6 +228,22 @@ sed -i '2d' "$post"
 wait_for "$TMP/sse2" "event: reload"
 check "fixing it sends reload" grep -q "event: reload" "$TMP/sse2"
 
+# serve keeps going: with an error, the pages are written all the same and
+# the error is sent (and shown over them)
+events "$TMP/sse4"
+printf '\n![Missing chart](/img/none.png)\n\nKEEPGOING-MARKER\n' >>"$post"
+wait_for "$TMP/sse4" "event: error"
+check "keep going: the error is sent" grep -q "image '/img/none.png' not found" "$TMP/sse4"
+check "keep going: stderr says the pages were written" \
+	grep -q "error; the pages that could be built were written anyway" "$TMP/serve.err"
+r=$(get "$url/posts/why-this-blog/")
+check "keep going: the page is written all the same" grep -q "KEEPGOING-MARKER" "$TMP/body"
+check "keep going: the missing image is its alt text in a box" \
+	grep -q '<span class="image-error" title="[^"]*">Missing chart</span>' "$TMP/body"
+sed -i '/none.png/d; /KEEPGOING-MARKER/d' "$post"
+wait_for "$TMP/sse4" "event: reload"
+check "keep going: fixing it sends reload" grep -q "event: reload" "$TMP/sse4"
+
 kill -TERM "$spid"
 code=none
 for _ in $(seq 1 $((50 * ws))); do

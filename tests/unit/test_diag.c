@@ -4,6 +4,18 @@
 
 #include "diag.h"
 
+/* caret_at: how many spaces a caret line "   | ...^\n" has before its
+ * caret, or -1 if it is not one. */
+static int caret_at(const char *l)
+{
+	if (strncmp(l, "   | ", 5) != 0)
+		return -1;
+	int n = 0;
+	for (l += 5; *l == ' '; l++)
+		n++;
+	return strcmp(l, "^\n") == 0 ? n : -1;
+}
+
 void test_diag(void)
 {
 	t_current = "diag";
@@ -58,7 +70,90 @@ void test_diag(void)
 	const char *u = "t: \xC3\xA9\xC3\xA9x";
 	struct diag_loc l6 = {"f", u, strlen(u), 1, 8};
 	diag_error(&d, &l6, "here");
-	STR_EQ(cap.p, "f:1:8: error: here\n 1 | t: \xC3\xA9\xC3\xA9x\n   |      ^\n");
+	STR_EQ(cap.p, "f:1:6: error: here\n 1 | t: \xC3\xA9\xC3\xA9x\n   |      ^\n");
+
+	/* the printed column counts characters: an arrow (3 bytes) before
+	 * it is one; a tab is one; the caret keeps the tab */
+	buf_reset(&cap);
+	const char *arrow = "a \xE2\x86\x92 b\tc\n";
+	struct diag_loc l6b = {"f", arrow, strlen(arrow), 1, 9}; /* the c */
+	diag_error(&d, &l6b, "c");
+	STR_EQ(cap.p, "f:1:7: error: c\n 1 | a \xE2\x86\x92 b\tc\n   |      \t^\n");
+	buf_reset(&cap);
+	struct diag_format_test {
+		int col;
+		const char *want;
+	} at_ends[] = {{1, "f:1:1: error: first\n 1 | a \xE2\x86\x92 b\tc\n   | ^\n"},
+		       {10, "f:1:8: error: first\n 1 | a \xE2\x86\x92 b\tc\n   |      \t ^\n"}};
+	for (size_t i = 0; i < 2; i++) {
+		buf_reset(&cap);
+		struct diag_loc e = {"f", arrow, strlen(arrow), 1, at_ends[i].col};
+		diag_error(&d, &e, "first");
+		STR_EQ(cap.p, at_ends[i].want);
+	}
+	/* without the source text, the byte column as it is */
+	buf_reset(&cap);
+	struct buf fl;
+	buf_init(&fl);
+	struct diag_loc nosrc = {"f", NULL, 0, 1, 10};
+	diag_format_loc(&fl, &nosrc);
+	STR_EQ(fl.p, "f:1:10");
+	buf_reset(&fl);
+	diag_format_loc(&fl, &l6b);
+	STR_EQ(fl.p, "f:1:7");
+	buf_fini(&fl);
+
+	/* a line of 5,000 characters: a window of 100 around the column,
+	 * "…" where it was cut, the column in characters */
+	{
+		struct buf line;
+		buf_init(&line);
+		buf_puts(&line, "intro\n");
+		for (int i = 0; i < 1000; i++) /* 1,000 arrows: 3,000 bytes */
+			buf_puts(&line, "\xE2\x86\x92");
+		for (int i = 0; i < 3990; i++)
+			buf_putc(&line, (char)('a' + i % 26));
+		buf_puts(&line, "ERROR\tend!\nlast\n"); /* 5,000 characters */
+		const char *bol = strchr(line.p, '\n') + 1;
+		size_t err = (size_t)(strstr(line.p, "ERROR") - bol); /* bytes */
+		struct diag_loc lg = {"long.md", line.p, line.len, 2, (int)err + 1};
+		buf_reset(&cap);
+		diag_error(&d, &lg, "long");
+		/* ERROR is character 4,991 */
+		OK(strncmp(cap.p, "long.md:2:4991: error: long\n 2 | \xE2\x80\xA6", 33) == 0);
+		const char *r1 = strchr(cap.p, '\n') + 1, *r2 = strchr(r1, '\n') + 1;
+		/* 60 characters before the column, 40 from it: to the end */
+		INT_EQ(r2 - r1, (long)(strlen(" 2 | ") + 3 + 100 + 1));
+		OK(strncmp(r2 - 11, "ERROR\tend!\n", 11) == 0);
+		INT_EQ(caret_at(r2), 1 + 90); /* the window ends with the line */
+		/* near the start of the line, among the arrows: cut on the right */
+		struct diag_loc ls = {"long.md", line.p, line.len, 2, 3 * 10 + 1};
+		buf_reset(&cap);
+		diag_error(&d, &ls, "arrow");
+		r1 = strchr(cap.p, '\n') + 1;
+		r2 = strchr(r1, '\n') + 1;
+		OK(strncmp(cap.p, "long.md:2:11: error: arrow\n 2 | \xE2\x86\x92", 30) == 0);
+		INT_EQ(r2 - r1, (long)(strlen(" 2 | ") + 3 * 100 + 3 + 1));
+		OK(strncmp(r2 - 4, "\xE2\x80\xA6\n", 4) == 0);
+		INT_EQ(caret_at(r2), 10);
+		/* in the middle: cut on both sides */
+		struct diag_loc lm = {"long.md", line.p, line.len, 2, 3000 + 2000 + 1};
+		buf_reset(&cap);
+		diag_error(&d, &lm, "middle");
+		r1 = strchr(cap.p, '\n') + 1;
+		r2 = strchr(r1, '\n') + 1;
+		OK(strncmp(cap.p, "long.md:2:3001: error: middle\n 2 | \xE2\x80\xA6", 35) == 0);
+		INT_EQ(r2 - r1, (long)(strlen(" 2 | ") + 3 + 100 + 3 + 1));
+		OK(strncmp(r2 - 4, "\xE2\x80\xA6\n", 4) == 0);
+		INT_EQ(caret_at(r2), 1 + 60);
+		/* at column 1 of the long line */
+		struct diag_loc l1c = {"long.md", line.p, line.len, 2, 1};
+		buf_reset(&cap);
+		diag_error(&d, &l1c, "start");
+		OK(strncmp(cap.p, "long.md:2:1: error: start\n", 26) == 0);
+		OK(strstr(cap.p, "\n   | ^\n") != NULL);
+		buf_fini(&line);
+	}
 
 	/* a line past the end of the source: no excerpt */
 	buf_reset(&cap);
@@ -69,7 +164,7 @@ void test_diag(void)
 	/* many distinct messages grow the seen-set */
 	for (int i = 0; i < 1000; i++)
 		diag_error(&d, &l4, "message %d", i);
-	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1000);
+	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 1000);
 
 	/* at most DIAG_MAX_FILE_ERRORS errors of a file are printed; the
 	 * others count, and the first of them prints a note instead */

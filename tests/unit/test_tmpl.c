@@ -789,7 +789,7 @@ static void test_error_paths(void)
 	INT_EQ(add(env, "p.html", "{% block a %}{{ 1 / 0 }}{% endblock %}"), 0);
 	/* text that is not UTF-8 would go to pages as it is */
 	INT_EQ(add(env, "u.html", "ok\n\xc3\xa9 {{ x }} \xff"), 1);
-	STR_EQ(text(&errs), "templates/u.html:2:12: error: not UTF-8: byte 0xFF here (hint: save the file as UTF-8)\n"
+	STR_EQ(text(&errs), "templates/u.html:2:11: error: not UTF-8: byte 0xFF here (hint: save the file as UTF-8)\n"
 			    " 2 | \xc3\xa9 {{ x }} \xff\n"
 			    "   |           ^\n");
 	OK(render(env, "u.html", NULL, &out) > 0);
