@@ -730,6 +730,7 @@ struct round {
 	struct page_rec **fresh; /* by job; NULL: not rendered in this round */
 	uint64_t *vars_fp;       /* by job */
 	int links;               /* record each page's links */
+	int write_failed;        /* a page could not be written (set by any thread) */
 };
 
 static int session_sink(void *ctx, size_t job, const struct str *parts, size_t nparts,
@@ -738,8 +739,10 @@ static int session_sink(void *ctx, size_t job, const struct str *parts, size_t n
 	struct round *r = ctx;
 	const struct render_job *j = &r->plan->jobs[job];
 	if (r->s->to_output ? output_write_parts(r->s->o, j->out, parts, nparts)
-			    : live_write_parts(r->s->live, j->out, parts, nparts))
+			    : live_write_parts(r->s->live, j->out, parts, nparts)) {
+		__atomic_store_n(&r->write_failed, 1, __ATOMIC_RELAXED);
 		return -1;
+	}
 	struct page_rec *rec = xcalloc(1, sizeof *rec);
 	rec->out = xstrndup(j->out, strlen(j->out));
 	rec->vars_fp = r->vars_fp[job];
@@ -802,21 +805,30 @@ static int write_output(void *ctx, const char *rel, const void *data, size_t len
 /* A sink that notes each file it is handed, for the check. */
 struct noting_sink {
 	const struct output_sink *inner;
-	struct links_check *lc;
+	struct links_check *lc; /* NULL: links are not checked */
+	int failed;             /* a file could not be written */
 };
 
 static int noting_write(void *ctx, const char *rel, const void *data, size_t len)
 {
 	struct noting_sink *n = ctx;
-	links_check_file(n->lc, rel);
-	return n->inner->write(n->inner->ctx, rel, data, len);
+	if (n->lc)
+		links_check_file(n->lc, rel);
+	int rc = n->inner->write(n->inner->ctx, rel, data, len);
+	if (rc)
+		n->failed = 1;
+	return rc;
 }
 
 static int noting_copy(void *ctx, const char *rel, const char *path, const struct stat *st)
 {
 	struct noting_sink *n = ctx;
-	links_check_file(n->lc, rel);
-	return n->inner->copy(n->inner->ctx, rel, path, st);
+	if (n->lc)
+		links_check_file(n->lc, rel);
+	int rc = n->inner->copy(n->inner->ctx, rel, path, st);
+	if (rc)
+		n->failed = 1;
+	return rc;
 }
 
 /* check_links: every page's links (its record, fresh or kept from the
@@ -1177,7 +1189,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		int all = !s->built || cfg_fp != s->cfg_fp;
 
 		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
-				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF};
+				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF, 0};
 		unsigned char *want = xcalloc(plan.njobs + 1, 1);
 		for (size_t i = 0; i < plan.njobs; i++) {
 			const struct render_job *j = &plan.jobs[i];
@@ -1201,9 +1213,9 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		struct output_sink live_sink = {live_write, live_copy, s->live};
 		struct output_sink out_sink = {write_output, NULL, s->o};
 		struct links_check *lc = r.links ? links_check_new(st.base_path, (enum links_mode)st.cfg.links_check) : NULL;
-		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc};
+		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
 		struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
-		errors += render_static(d, &st.site, s->site_dir, lc ? &noting : ns.inner);
+		errors += render_static(d, &st.site, s->site_dir, &noting);
 		stop = errors && !kg;
 		if (!stop)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
@@ -1218,6 +1230,11 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		links_check_free(lc);
 		t_render = now_seconds();
 		t_links = t_render - t_check;
+		/* keep_going writes what could be made, never what could not be
+		 * written: after a failed write (a full disk) the last good
+		 * build stays */
+		if (ns.failed || __atomic_load_n(&r.write_failed, __ATOMIC_RELAXED))
+			stop = 1;
 		size_t removed = 0;
 		if (!stop && s->to_output) {
 			res->files = output_count(s->o);
