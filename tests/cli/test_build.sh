@@ -397,4 +397,44 @@ sed -i 's/^math: false/math: maybe/' "$MO/content/posts/prices.md"
 run build "$MO"
 check "math: maybe is an error at its value" contains "$err" "content/posts/prices.md:4:7: error: 'math' must be true or false, found 'maybe'"
 
+# positions are exact in every container (list items, quotes, tables,
+# footnotes, directives, display math over several lines), in characters
+PO=$TMP/positions
+"$FOLIO" new site "$PO" >/dev/null
+cat >"$PO/content/posts/pos.md" <<'MD'
+---
+title: Positions
+date: 2026-01-02
+---
+Intro → text.
+
+- item one
+  - nested item → with $\frac{1}{$ bad math
+> quote with $\badmacro$ here
+
+| a | b |
+|---|---|
+| x | $\oops$ |
+
+Footnote ref[^1].
+
+[^1]: A footnote with $\nope$ inside.
+
+$$
+a = b
++ \undefinedcmd
+$$
+
+:::note
+A note with $\inside$ it.
+:::
+MD
+run build "$PO"
+check "positions: a nested list item, in characters after an arrow" contains "$err" "content/posts/pos.md:8:34: error: math:"
+check "positions: a block quote" contains "$err" "content/posts/pos.md:9:15: error: math: Undefined control sequence: \\badmacro"
+check "positions: a table cell" contains "$err" "content/posts/pos.md:13:7: error: math: Undefined control sequence: \\oops"
+check "positions: a footnote" contains "$err" "content/posts/pos.md:17:24: error: math: Undefined control sequence: \\nope"
+check "positions: display math over lines" contains "$err" "content/posts/pos.md:21:3: error: math: Undefined control sequence: \\undefinedcmd"
+check "positions: a directive" contains "$err" "content/posts/pos.md:25:14: error: math: Undefined control sequence: \\inside"
+
 finish
