@@ -196,9 +196,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_init(&page);
 	char *h = malloc(html_len ? html_len : 1);
 	memcpy(h, html, html_len);
-	serve_inject(&page, h, html_len);
+	/* at the root and under a base path: the script is added, with the
+	 * events URL under that path */
+	serve_inject(&page, h, html_len, html_len & 1 ? "/blog/" : "/");
 	if (page.len <= html_len)
 		abort(); /* the script is added */
+	if ((html_len & 1) && !memmem(page.p, page.len, "/blog/__folio/events", 20))
+		abort();
 	buf_fini(&page);
 	free(h);
 	free(url);
