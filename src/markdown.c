@@ -1556,10 +1556,20 @@ static void after_blocks(cmark_parser *like, int options, const struct md_mblock
 	cmark_parser *p = cmark_parser_new_with_mem(options, mem);
 	for (cmark_llist *l = cmark_parser_get_syntax_extensions(like); l; l = l->next)
 		cmark_parser_attach_syntax_extension(p, l->data);
-	for (int i = 1; i < b->after_line; i++)
-		cmark_parser_feed(p, "\n", 1);
 	cmark_parser_feed(p, b->after, b->after_len);
 	cmark_node *root = cmark_parser_finish(p), *c;
+	/* its lines count from the block's closing line (not by feeding as
+	 * many newlines first: a line of a thousand "$$a $$" would be
+	 * quadratic) */
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
+		if (ev == CMARK_EVENT_ENTER) {
+			cmark_node *x = cmark_iter_get_node(it);
+			x->start_line += b->after_line - 1;
+			x->end_line += b->after_line - 1;
+		}
+	cmark_iter_free(it);
 	while ((c = cmark_node_first_child(root)) != NULL)
 		cmark_node_insert_before(n, c);
 	cmark_parser_free(p);
