@@ -288,10 +288,38 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 					     STR_FMT(content));
 		}
 	}
-	static const char *const math_keys[] = {"macros", NULL};
+	static const char *const math_keys[] = {"macros", "delimiters", NULL};
 	c->math = 1;
+	c->math_dollars = 1;
 	const struct ynode *m = read_switch(&s, r, "math", &c->math, math_keys);
 	if (m) {
+		const struct ynode *dn = schema_node(m, "delimiters");
+		struct str *dv = NULL;
+		size_t nd = 0;
+		int got = 0;
+		if (dn && dn->kind == YNODE_SCALAR && !yaml_is_null(dn)) {
+			dv = (struct str *)&dn->str; /* one name alone */
+			nd = 1;
+			got = 1;
+		} else {
+			got = schema_str_list(&s, m, "delimiters", &dv, &nd) == 1;
+		}
+		if (got) {
+			c->math_dollars = 0;
+			for (size_t i = 0; i < nd; i++) {
+				if (str_eq_cstr(dv[i], "dollars"))
+					c->math_dollars = 1;
+				else if (str_eq_cstr(dv[i], "brackets"))
+					c->math_brackets = 1;
+				else
+					schema_error(&s, dn->kind == YNODE_SEQ ? dn->items[i] : dn,
+						     "math.delimiters: unknown delimiters '%.*s' (known: dollars for $...$ "
+						     "and $$...$$, brackets for \\(...\\) and \\[...\\])",
+						     STR_FMT(dv[i]));
+			}
+			if (!nd)
+				schema_error(&s, dn, "math.delimiters is empty (to turn math off, write math: false)");
+		}
 		const struct ynode *mac = schema_node(m, "macros");
 		if (mac && !yaml_is_null(mac)) {
 			if (mac->kind != YNODE_MAP)

@@ -40,6 +40,8 @@ struct config {
 	int feeds_full; /* feed entries carry the full content, not the summary */
 	int math;
 	const struct ynode *math_macros; /* a map, or NULL */
+	int math_dollars;  /* math.delimiters has dollars: $...$, $$...$$ (default) */
+	int math_brackets; /* ... has brackets: \(...\), \[...\] (off by default) */
 	int highlight;
 	struct str highlight_theme;
 	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */

@@ -196,11 +196,26 @@ int md_math_kind(cmark_node *n)
 	return t == node_math_inline ? 1 : t == node_math_display ? 2 : 0;
 }
 
+/* scan_bracket: s[pos] is a sentinel (MD_BSENT) before '(' or '['. Returns
+ * the index of the sentinel of its closer (")" or "]"), or -1. */
+static int scan_bracket(const unsigned char *s, int n, int pos)
+{
+	unsigned char want = s[pos + 1] == '(' ? ')' : ']';
+	for (int i = pos + 2; i + 1 < n; i++)
+		if (s[i] == MD_BSENT && s[i + 1] == want)
+			return i;
+	return -1;
+}
+
+/* Whether $ is plain text in the document this thread parses
+ * (math.delimiters without dollars). */
+static _Thread_local int doc_no_dollars;
+
 static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser,
                               cmark_node *parent, unsigned char c, cmark_inline_parser *ip)
 {
 	(void)parser;
-	if (c != '$')
+	if ((c != '$' || doc_no_dollars) && c != MD_BSENT)
 		return NULL;
 	/* new nodes use the allocator of the document's parser */
 	cmark_mem *mem = mdmem_current();
@@ -208,22 +223,42 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 	const unsigned char *s = chunk->data;
 	int n = chunk->len;
 	int pos = cmark_inline_parser_get_offset(ip);
-	int display = pos + 1 < n && s[pos + 1] == '$';
-	int delim = display ? 2 : 1;
-	int end = display ? scan_display(s, n, pos) : scan_inline(s, n, pos);
-	if (end < 0) {
-		if (!display)
-			return NULL; /* cmark makes the '$' text */
-		cmark_node *text = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
-		cmark_node_set_literal(text, "$$");
-		cmark_inline_parser_set_offset(ip, pos + 2);
-		return text;
+	int display, end;
+	if (c == MD_BSENT) {
+		unsigned char b = pos + 1 < n ? s[pos + 1] : 0;
+		display = b == '[';
+		end = b == '(' || b == '[' ? scan_bracket(s, n, pos) : -1;
+		if (end < 0) {
+			/* the sentinel and its bracket as text (not a bracket
+			 * that opens a link): the escape it was */
+			cmark_node *text = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
+			char lit[3] = {(char)MD_BSENT, (char)b, 0};
+			cmark_node_set_literal(text, b ? lit : "\\");
+			cmark_inline_parser_set_offset(ip, pos + (b ? 2 : 1));
+			return text;
+		}
+	} else {
+		display = pos + 1 < n && s[pos + 1] == '$';
+		end = display ? scan_display(s, n, pos) : scan_inline(s, n, pos);
+		if (end < 0) {
+			if (!display)
+				return NULL; /* cmark makes the '$' text */
+			cmark_node *text = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
+			cmark_node_set_literal(text, "$$");
+			cmark_inline_parser_set_offset(ip, pos + 2);
+			return text;
+		}
 	}
+	int delim = display || c == MD_BSENT ? 2 : 1;
 	cmark_node *node = cmark_node_new_with_mem_and_ext(
 	    display ? node_math_display : node_math_inline, mem, self);
 	/* the TeX, copied once (cmark_node_set_string_content wants a C
 	 * string, which would be a second copy) */
 	cmark_strbuf_set(&node->content, s + pos + delim, end - pos - delim);
+	if (c == MD_BSENT)
+		for (bufsize_t i = 0; i < node->content.size; i++)
+			if (node->content.ptr[i] == MD_BSENT)
+				node->content.ptr[i] = '\\';
 	/* The line: newlines before pos in the container's text. Counted on
 	 * from the last formula of the same text, so a paragraph of many
 	 * formulas costs one pass, not one per formula. */
@@ -419,8 +454,10 @@ static void md_init_once(void)
 	ext_math = cmark_syntax_extension_new("folio-math");
 	cmark_syntax_extension_set_match_inline_func(ext_math, math_match);
 	cmark_syntax_extension_set_special_inline_chars(
-	    ext_math,
-	    cmark_llist_append(cmark_get_default_mem_allocator(), NULL, (void *)(uintptr_t)'$'));
+	    ext_math, cmark_llist_append(cmark_get_default_mem_allocator(),
+	                                 cmark_llist_append(cmark_get_default_mem_allocator(), NULL,
+	                                                    (void *)(uintptr_t)'$'),
+	                                 (void *)(uintptr_t)MD_BSENT));
 	cmark_syntax_extension_set_get_type_string_func(ext_math, math_type_string);
 	cmark_syntax_extension_set_can_contain_func(ext_math, math_can_contain);
 	cmark_syntax_extension_set_html_render_func(ext_math, math_html);
@@ -1658,6 +1695,75 @@ static void math_blocks_apply(cmark_parser *parser, int options, cmark_node *roo
 	free(v);
 }
 
+/* unsentinel_tree: gives back what md_math_sentinels took: in code, raw
+ * HTML and TeX a sentinel is the backslash it was; in text, info strings,
+ * a link's URL and title, the escape it was (nothing). */
+static void unsentinel_tree(cmark_node *root)
+{
+	struct buf b;
+	buf_init(&b);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *x = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(x);
+		if (md_math_kind(x)) {
+			for (bufsize_t i = 0; i < x->content.size; i++)
+				if (x->content.ptr[i] == MD_BSENT)
+					x->content.ptr[i] = '\\';
+			continue;
+		}
+		const char *v;
+		if (t == CMARK_NODE_TEXT) {
+			struct str l = literal(x);
+			if (!memchr(l.p, MD_BSENT, l.len))
+				continue;
+			buf_reset(&b);
+			for (size_t i = 0; i < l.len; i++)
+				if (l.p[i] != MD_BSENT)
+					buf_putc(&b, l.p[i]);
+			buf_putc(&b, 0);
+			cmark_node_set_literal(x, b.p);
+		} else if (t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
+		           t == CMARK_NODE_HTML_INLINE) {
+			struct str l = literal(x);
+			if (!memchr(l.p, MD_BSENT, l.len))
+				continue;
+			buf_reset(&b);
+			md_unsentinel(&b, l.p, l.len);
+			buf_putc(&b, 0);
+			cmark_node_set_literal(x, b.p);
+			if (t == CMARK_NODE_CODE_BLOCK && (v = cmark_node_get_fence_info(x)) && strchr(v, MD_BSENT)) {
+				buf_reset(&b); /* escapes count in an info string */
+				for (; *v; v++)
+					if (*v != MD_BSENT)
+						buf_putc(&b, *v);
+				buf_putc(&b, 0);
+				cmark_node_set_fence_info(x, b.p);
+			}
+		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			for (int k = 0; k < 2; k++) {
+				v = k ? cmark_node_get_title(x) : cmark_node_get_url(x);
+				if (!v || !strchr(v, MD_BSENT))
+					continue;
+				buf_reset(&b);
+				for (; *v; v++)
+					if (*v != MD_BSENT)
+						buf_putc(&b, *v);
+				buf_putc(&b, 0);
+				if (k)
+					cmark_node_set_title(x, b.p);
+				else
+					cmark_node_set_url(x, b.p);
+			}
+		}
+	}
+	cmark_iter_free(it);
+	buf_fini(&b);
+}
+
 static int has_math_fence(const char *text, size_t len)
 {
 	return memmem(text, len, "```math", 7) || memmem(text, len, "~~~math", 7) ||
@@ -1713,10 +1819,17 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	/* Display math blocks become raw HTML blocks, line for line: what is
 	 * inside them is TeX, which Markdown must not read. */
 	struct md_mblock *mbs = NULL;
-	size_t nmb = 0;
-	struct buf mathtext;
+	size_t nmb = 0, nsent = 0;
+	struct buf mathtext, senttext;
 	buf_init(&mathtext);
-	if (o->math && len && memmem(text, len, "$$", 2) && md_math_blocks(&mc, text, len, &mathtext, &mbs, &nmb)) {
+	buf_init(&senttext);
+	if (o->math && o->brackets && len && (nsent = md_math_sentinels(text, len, &senttext)) > 0) {
+		text = senttext.p;
+		len = senttext.len;
+	}
+	if (o->math && len &&
+	    ((!o->no_dollars && memmem(text, len, "$$", 2)) || (nsent && memmem(text, len, "\x02[", 2))) &&
+	    md_math_blocks(&mc, text, len, &mathtext, &mbs, &nmb)) {
 		text = mathtext.p;
 		len = mathtext.len;
 	}
@@ -1743,10 +1856,13 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	if (len)
 		cmark_parser_feed(parser, text, len);
 	doc_may_hold_at = len && may_hold_at(text, len);
+	doc_no_dollars = o->no_dollars;
 	cmark_node *root = cmark_parser_finish(parser);
 	int math_fences = o->math && len && has_math_fence(text, len);
 	if (nmb || math_fences)
 		math_blocks_apply(parser, parse_options, root, mbs, nmb, math_fences);
+	if (nsent)
+		unsentinel_tree(root);
 
 	/* Pass 1: the headings, the <!--more--> marker, the first paragraph.
 	 * Paragraphs, headings and tables are not entered: their inlines do
@@ -1894,6 +2010,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	buf_fini(&tmp);
 	buf_fini(&rewritten);
 	buf_fini(&mathtext);
+	buf_fini(&senttext);
 	free(mbs);
 	free(hs);
 	free(r.lines);

@@ -24,6 +24,9 @@ struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
 	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
 	             * with the TeX, HTML-escaped; off: dollars are plain text */
+	int no_dollars; /* with math: $ is plain text (math.delimiters without dollars) */
+	int brackets;   /* with math: \(...\) is inline math, \[...\] display math
+	                 * (math.delimiters: brackets), outside code */
 	int unsafe; /* raw HTML passes through (folio always sets it) */
 	md_highlight_fn highlight; /* NULL: code blocks are escaped plain text */
 	int hl_quiet_unknown;      /* no warning for a code block's unknown language */

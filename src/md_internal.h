@@ -104,6 +104,23 @@ struct md_mblock {
 int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out, struct md_mblock **bs,
                    size_t *nb);
 
+/* With math.delimiters: brackets, the backslash of each \(, \), \[ and \]
+ * (one that no backslash before it escapes) becomes MD_BSENT before cmark
+ * parses: cmark would read "\(" as an escaped "(", and an inline extension
+ * cannot take the backslash from it. The math extension takes the
+ * sentinel's pairs; markdown.c gives every other one back (a backslash in
+ * code, raw HTML and TeX; nothing, as the escape it was, in text). The
+ * text keeps its length, so positions stay right. */
+#define MD_BSENT '\x02'
+
+/* md_math_sentinels: t[0..len) into out with the sentinels (and a byte
+ * MD_BSENT of t made U+001A, so that it cannot pass for one). Returns the
+ * number of sentinels; 0 leaves out untouched. */
+size_t md_math_sentinels(const char *t, size_t len, struct buf *out);
+
+/* md_unsentinel: s[0..n) with each MD_BSENT made a backslash, into out. */
+void md_unsentinel(struct buf *out, const char *s, size_t n);
+
 /* md_images_free: frees what the image pass remembered of c's images. */
 void md_images_free(struct md_ctx *c);
 

@@ -8,7 +8,9 @@
  * its place. Container prefixes are followed the way CommonMark opens them
  * (block quotes, list items, footnotes), and fenced code, HTML comments and
  * <pre>, <script>, <style>, <textarea> blocks are skipped, so a "$$" there
- * stays what it was. */
+ * stays what it was. With math.delimiters: brackets, a line that opens
+ * with \[ runs to the next \] the same way (the text has sentinels for
+ * their backslashes by then: md_math_sentinels). */
 #include "md_internal.h"
 
 #include <string.h>
@@ -105,13 +107,14 @@ static int list_marker(const char *s, size_t j, size_t e, int in_para, size_t *k
 	return 1;
 }
 
-/* find_dd: the next unescaped "$$" in s[i..e), or e. */
-static size_t find_dd(const char *s, size_t i, size_t e)
+/* find_dd: the next unescaped closer c0 c1 ("$$", or MD_BSENT "]") in
+ * s[i..e), or e. */
+static size_t find_dd(const char *s, size_t i, size_t e, char c0, char c1)
 {
 	while (i + 1 < e) {
 		if (s[i] == '\\')
 			i += 2;
-		else if (s[i] == '$' && s[i + 1] == '$')
+		else if (s[i] == c0 && s[i + 1] == c1)
 			return i;
 		else
 			i++;
@@ -119,8 +122,106 @@ static size_t find_dd(const char *s, size_t i, size_t e)
 	return e;
 }
 
+/* opener: s[j..e) opens display math: "$$" (unless dollars are off) or
+ * \[ (MD_BSENT "[", with brackets). Returns the closer's second byte. */
+static char opener(const struct md_ctx *c, const char *s, size_t j, size_t e)
+{
+	if (j + 1 >= e)
+		return 0;
+	if (s[j] == '$' && s[j + 1] == '$' && !c->o->no_dollars)
+		return '$';
+	if (s[j] == MD_BSENT && s[j + 1] == '[')
+		return ']';
+	return 0;
+}
+
+/* skip_ws: past spaces, tabs and at most one newline. */
+static size_t skip_ws(const char *t, size_t j, size_t len)
+{
+	int nl = 0;
+	while (j < len && (t[j] == ' ' || t[j] == '\t' || (t[j] == '\n' && !nl++)))
+		j++;
+	return j;
+}
+
+/* dest_end: t[i] is the '(' of "](": the end of the link destination and
+ * title that may follow (their escapes are theirs, not math), or i. */
+static size_t dest_end(const char *t, size_t i, size_t len)
+{
+	size_t j = skip_ws(t, i + 1, len);
+	if (j < len && t[j] == '<') {
+		const char *gt = memchr(t + j, '>', len - j);
+		if (!gt)
+			return i;
+		j = (size_t)(gt - t) + 1;
+	} else {
+		int depth = 0;
+		for (; j < len; j++) {
+			char b = t[j];
+			if (b == '\\')
+				j++;
+			else if (b == '(')
+				depth++;
+			else if (b == ')' && depth-- == 0)
+				return j;
+			else if ((unsigned char)b <= ' ')
+				break;
+		}
+	}
+	j = skip_ws(t, j, len);
+	if (j < len && (t[j] == '"' || t[j] == '\'' || t[j] == '(')) {
+		char close = t[j] == '(' ? ')' : t[j];
+		for (j++; j < len && t[j] != close; j++)
+			if (t[j] == '\\')
+				j++;
+	}
+	return j < len ? j : len;
+}
+
+size_t md_math_sentinels(const char *t, size_t len, struct buf *out)
+{
+	size_t n = 0, copied = 0, dest = 0; /* t[..dest) may be a link destination */
+	for (size_t i = 0; i < len; i++) {
+		if (t[i] == ']' && i + 1 < len && t[i + 1] == '(') {
+			size_t e = dest_end(t, i + 1, len);
+			if (e > dest)
+				dest = e;
+		} else if (t[i] == MD_BSENT) {
+			buf_append(out, t + copied, i - copied);
+			buf_putc(out, 0x1a);
+			copied = i + 1;
+		} else if (t[i] == '\\' && i + 1 < len) {
+			char b = t[i + 1];
+			if (i >= dest && (b == '(' || b == ')' || b == '[' || b == ']')) {
+				buf_append(out, t + copied, i - copied);
+				buf_putc(out, MD_BSENT);
+				copied = i + 1;
+				n++;
+			}
+			i++; /* the escaped byte */
+		}
+	}
+	if (!n) {
+		buf_reset(out);
+		return 0;
+	}
+	buf_append(out, t + copied, len - copied);
+	return n;
+}
+
+void md_unsentinel(struct buf *out, const char *s, size_t n)
+{
+	size_t copied = 0;
+	for (const char *p; (p = memchr(s + copied, MD_BSENT, n - copied)) != NULL;) {
+		buf_append(out, s + copied, (size_t)(p - s) - copied);
+		buf_putc(out, '\\');
+		copied = (size_t)(p - s) + 1;
+	}
+	buf_append(out, s + copied, n - copied);
+}
+
 /* starts_block: the line's text s[j..e) (no containers) opens a block. */
-static int starts_block(const char *s, size_t i, size_t e)
+static int starts_block(const struct md_ctx *c, const char *s, size_t i, size_t e)
 {
 	int cols;
 	size_t j = indent_of(s, i, e, &cols), k;
@@ -128,7 +229,7 @@ static int starts_block(const char *s, size_t i, size_t e)
 		return 0;
 	if (s[j] == '>' || s[j] == '#' || s[j] == '<' || list_marker(s, j, e, 1, &k))
 		return 1;
-	if (j + 1 < e && s[j] == '$' && s[j + 1] == '$')
+	if (opener(c, s, j, e))
 		return 1;
 	return j + 2 < e && (s[j] == '`' || s[j] == '~') && s[j + 1] == s[j] && s[j + 2] == s[j];
 }
@@ -184,7 +285,10 @@ static void add_block(struct md_ctx *c, struct md_mblock **bs, size_t *nb, size_
 	for (size_t i = 0; i < tex->len;) {
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t k = u[i] && u[i] < 0x80 ? 1 : utf8proc_iterate(u + i, (utf8proc_ssize_t)(tex->len - i), &cp);
-		if (k < 1 || !u[i]) {
+		if (u[i] == MD_BSENT) {
+			buf_putc(&v, '\\');
+			i++;
+		} else if (k < 1 || !u[i]) {
 			buf_puts(&v, "\xef\xbf\xbd");
 			i++;
 		} else {
@@ -251,7 +355,7 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
 			fence_depth = -1; /* its container ended */
 		}
 		if (m < depth) {
-			if (!(in_para && !blank && !starts_block(t, i, e)))
+			if (!(in_para && !blank && !starts_block(c, t, i, e)))
 				depth = m; /* else a lazy continuation line */
 		}
 		if (blank) {
@@ -318,8 +422,10 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
 			in_para = 0;
 			goto next;
 		}
-		if (t[j] == '$' && j + 1 < e && t[j + 1] == '$') {
-			size_t q = j, close = find_dd(t, q + 2, e);
+		char c1 = opener(c, t, j, e);
+		if (c1) {
+			char c0 = c1 == '$' ? '$' : MD_BSENT;
+			size_t q = j, close = find_dd(t, q + 2, e, c0, c1);
 			int col = (int)(q - ls) + 1;
 			buf_reset(&tex);
 			if (close < e) {
@@ -349,7 +455,7 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
 				line2++;
 				int m2;
 				size_t i2 = match_ctrs(t, l2, e2, st, depth, &m2);
-				size_t cl = find_dd(t, i2, e2);
+				size_t cl = find_dd(t, i2, e2, c0, c1);
 				buf_putc(&tex, '\n');
 				buf_append(&tex, t + i2, cl - i2);
 				if (cl < e2) {
@@ -362,7 +468,8 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
 			if (!found) {
 				struct diag_loc loc = {c->path, c->src, c->src_len, line + c->line_offset, col};
 				if (c->d)
-					diag_error(c->d, &loc, "display math: no closing $$ below this one");
+					diag_error(c->d, &loc, c1 == '$' ? "display math: no closing $$ below this one"
+					                                 : "display math: no closing \\] below this one");
 				c->errors++;
 				break; /* no "$$" below: nothing more to find */
 			}

@@ -144,6 +144,8 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.d = d;
 	p.md.smart = site->cfg->smart_punctuation;
 	p.md.math = site->cfg->math;
+	p.md.no_dollars = !site->cfg->math_dollars;
+	p.md.brackets = site->cfg->math_brackets;
 	p.md.unsafe = 1;
 	p.md.highlight = opts->highlight;
 	p.md.hl_quiet_unknown = !site->cfg->highlight_warn_unknown;

@@ -397,6 +397,33 @@ sed -i 's/^math: false/math: maybe/' "$MO/content/posts/prices.md"
 run build "$MO"
 check "math: maybe is an error at its value" contains "$err" "content/posts/prices.md:4:7: error: 'math' must be true or false, found 'maybe'"
 
+# math.delimiters: brackets as MathJax writes them; unknown names and an
+# empty list are errors at their place
+MB=$TMP/math-brackets
+"$FOLIO" new site "$MB" >/dev/null
+printf -- '---\ntitle: Brackets\ndate: 2026-01-03\n---\nIt is \\(x_1\\).\n\n\\[\ny\n\n+ z\n\\]\n' >"$MB/content/posts/br.md"
+run build "$MB"
+check "brackets off: an escaped parenthesis" grep -q '<p>It is (x_1).</p>' "$MB/public/posts/br/index.html"
+printf 'math:\n  delimiters: [dollars, brackets]\n' >>"$MB/folio.yml"
+run build "$MB"
+check "brackets on: builds" test "$rc" -eq 0
+check "brackets on: inline math" grep -q '<p>It is <span class="math inline">' "$MB/public/posts/br/index.html"
+check "brackets on: a display block over a blank line" test "$(grep -c 'class="math display"' "$MB/public/posts/br/index.html")" -eq 1
+sed -i 's/delimiters: \[dollars, brackets\]/delimiters: [dollars, parens]/' "$MB/folio.yml"
+run build "$MB"
+check "math.delimiters: an unknown name" contains "$err" "folio.yml:$(grep -n parens "$MB/folio.yml" | cut -d: -f1):25: error: math.delimiters: unknown delimiters 'parens'"
+sed -i 's/delimiters: .*/delimiters: []/' "$MB/folio.yml"
+run build "$MB"
+check "math.delimiters: an empty list" contains "$err" "error: math.delimiters is empty (to turn math off, write math: false)"
+sed -i 's/delimiters: .*/delimiters: brackets/' "$MB/folio.yml"
+printf -- '---\ntitle: Price\ndate: 2026-01-04\n---\nIt costs $5 and $x$.\n\n\\[\nnever closed\n' >"$MB/content/posts/price.md"
+run build "$MB"
+check "brackets alone: an unclosed \\[ is an error at its place" contains "$err" 'content/posts/price.md:7:1: error: display math: no closing \] below this one'
+sed -i '$d' "$MB/content/posts/price.md"
+sed -i '$d' "$MB/content/posts/price.md"
+run build "$MB"
+check "brackets alone: dollars are text" grep -q '<p>It costs \$5 and \$x\$.</p>' "$MB/public/posts/price/index.html"
+
 # positions are exact in every container (list items, quotes, tables,
 # footnotes, directives, display math over several lines), in characters
 PO=$TMP/positions

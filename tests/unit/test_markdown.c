@@ -279,6 +279,96 @@ static void test_md_math(void)
 	buf_fini(&errs);
 }
 
+/* math.delimiters: brackets (\( \) and \[ \]) and without dollars */
+static const char *html_with(const char *md, int no_dollars, int brackets, struct md_doc *doc, struct buf *errs)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = errs;
+	struct md_options o = {.math = 1, .unsafe = 1, .no_dollars = no_dollars, .brackets = brackets};
+	size_t n = strlen(md);
+	md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 0, doc);
+	diag_fini(&d);
+	return doc->html.p;
+}
+
+static void test_md_brackets(void)
+{
+	struct md_doc doc;
+	STR_EQ(html_with("\\(a_1\\) and \\[b\\] and $c$", 0, 1, &doc, NULL),
+	       "<p><span class=\"math inline\">a_1</span> and <span class=\"math display\">b</span> and "
+	       "<span class=\"math inline\">c</span></p>\n");
+	INT_EQ(doc.math_spans, 3);
+	/* off by default: \( is an escaped parenthesis */
+	STR_EQ(html_with("\\(a\\) \\[b\\]", 0, 0, &doc, NULL), "<p>(a) [b]</p>\n");
+	/* without dollars, $ is text */
+	STR_EQ(html_with("$a$ \\(b\\)", 1, 1, &doc, NULL), "<p>$a$ <span class=\"math inline\">b</span></p>\n");
+	STR_EQ(html_with("$$\nx_1\n$$\n", 1, 1, &doc, NULL), "<p>$$\nx_1\n$$</p>\n");
+	/* code, raw HTML, fences and escapes keep their backslashes */
+	STR_EQ(html_with("`\\(x\\)` \\\\(y\\\\) <b title=\"\\(z\\)\">w</b>", 0, 1, &doc, NULL),
+	       "<p><code>\\(x\\)</code> \\(y\\) <b title=\"\\(z\\)\">w</b></p>\n");
+	STR_EQ(html_with("```\n\\[x\\]\n```\n\n    \\(i\\)\n", 0, 1, &doc, NULL),
+	       "<pre><code>\\[x\\]\n</code></pre>\n<pre><code>\\(i\\)\n</code></pre>\n");
+	/* TeX byte for byte, backslashes inside included */
+	STR_EQ(html_with("\\(\\{a\\} *b* \\\\ c\\)", 0, 1, &doc, NULL),
+	       "<p><span class=\"math inline\">\\{a\\} *b* \\\\ c</span></p>\n");
+	/* a lone opener or closer is the escape it was: no link opens */
+	STR_EQ(html_with("a \\[x](y) and \\) b", 0, 1, &doc, NULL), "<p>a [x](y) and ) b</p>\n");
+	STR_EQ(html_with("[t \\(x\\)](/u \"a\\(b\")", 0, 1, &doc, NULL),
+	       "<p><a href=\"/u\" title=\"a(b\">t <span class=\"math inline\">x</span></a></p>\n");
+	/* a display block: Markdown does not read its lines */
+	STR_EQ(html_with("\\[\nC = A\n+ B\n\n- D_1 _e_\n\\]\n", 0, 1, &doc, NULL),
+	       "<p><span class=\"math display\">\nC = A\n+ B\n\n- D_1 _e_\n</span></p>\n");
+	STR_EQ(html_with("> \\[\n> x\n> \\] after\n", 0, 1, &doc, NULL),
+	       "<blockquote>\n<p><span class=\"math display\">\nx\n</span></p>\n<p>after</p>\n</blockquote>\n");
+	/* a byte that looks like the sentinel is not one */
+	html_with("a\x02(b\x02) \\(c\\)", 0, 1, &doc, NULL);
+	INT_EQ(doc.math_spans, 1);
+	struct buf errs;
+	buf_init(&errs);
+	html_with("text\n\n\\[\nnever closed\n", 0, 1, &doc, &errs);
+	OK(errs.p && strstr(errs.p, "content/posts/p.md:3:1: error: display math: no closing \\] below this one"));
+	buf_fini(&errs);
+}
+
+/* Random documents with backslashes and brackets that give no formula: the
+ * same HTML with brackets on as off (a sentinel left over is the escape). */
+static void test_brackets_are_neutral(void)
+{
+	static const char *const bits[] = {"a", " ", "`", "[", "]", "[a](", "](", "\"", "(", ")", "\\", "\\(", "\\)",
+	                                   "\\[", "\\]", "\n", "\n\n", "<b>", "> ", "    ", "x", "é"};
+	unsigned seed = 777;
+	struct buf md;
+	buf_init(&md);
+	int same = 1, compared = 0;
+	for (int i = 0; i < 3000 && same; i++) {
+		buf_reset(&md);
+		int n = 3 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 30;
+		for (int k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			buf_puts(&md, bits[(seed >> 16) % (sizeof bits / sizeof bits[0])]);
+		}
+		struct md_doc on, off;
+		struct buf errs;
+		buf_init(&errs);
+		html_with(md.p, 0, 1, &on, &errs);
+		size_t nerr = errs.len;
+		buf_fini(&errs);
+		if (on.math_spans || nerr) /* a formula, or an unclosed \[ */
+			continue;
+		html_with(md.p, 0, 0, &off, NULL);
+		compared++;
+		if (!str_eq(on.html, off.html)) {
+			t_fail(__FILE__, __LINE__, "brackets changed a document without formulas:\n%s\n--- on\n%s--- off\n%s",
+			       md.p, on.html.p, off.html.p);
+			same = 0;
+		}
+	}
+	OK(same);
+	OK(compared > 100);
+	buf_fini(&md);
+}
+
 /* ---- headings ---- */
 
 static void test_headings(void)
@@ -1422,6 +1512,8 @@ void test_markdown(void)
 	test_plain_commonmark();
 	test_math_is_neutral();
 	test_md_math();
+	test_md_brackets();
+	test_brackets_are_neutral();
 	test_headings();
 	test_summary();
 	test_counts();
