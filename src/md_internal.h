@@ -43,6 +43,14 @@ struct md_ctx {
 	 * typeset_seconds), and whether they took too long */
 	double math_s;
 	int math_over;
+	/* the file attributes of directives found wrong (md_directives_check),
+	 * with their messages: md_directive_emit shows the error in place of
+	 * the media, without the link the link check would report again */
+	struct md_bad_file {
+		const void *attr; /* a struct dattr */
+		char *msg;        /* in the arena */
+	} *bad_files;
+	size_t nbad_files;
 };
 
 /* MD_RAW_BUDGET: the bytes of HTML the block passes may put in one

@@ -451,6 +451,9 @@ static char *refused(struct md_ctx *c, const char *path)
 
 void md_images_free(struct md_ctx *c)
 {
+	free(c->bad_files);
+	c->bad_files = NULL;
+	c->nbad_files = 0;
 	free(c->site_real);
 	c->site_real = NULL;
 	c->site_looked = 0;
@@ -807,43 +810,55 @@ static struct str dattr_value(const struct directive *dir, const char *key)
 }
 
 /* check_file: a local file a directive names must exist. */
+/* bad_file: the message of a file attribute found wrong, or NULL. */
+static const char *bad_file(const struct md_ctx *c, const struct dattr *at)
+{
+	for (size_t i = 0; at && i < c->nbad_files; i++)
+		if (c->bad_files[i].attr == at)
+			return c->bad_files[i].msg;
+	return NULL;
+}
+
 static void check_file(struct md_ctx *c, const struct directive *dir, const char *key)
 {
 	const struct dattr *at = directive_attr(dir, key);
 	if (!at || at->flag || !c->o->static_dir)
 		return;
 	char *url = xstrndup(at->value.p, at->value.len);
+	struct buf msg;
+	buf_init(&msg);
 	if (is_local(url)) {
 		const char *why = NULL;
 		char *path = local_path(c, url, &why);
-		struct diag_loc loc = {c->path, c->src, c->src_len, at->line, at->col};
 		if (!path) {
-			if (c->d)
-				diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
-			c->errors++;
+			buf_printf(&msg, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
 		} else {
 			char *no = refused(c, path);
 			int fd = no ? -1 : open_regular(path);
 			if (no) {
-				if (c->d)
-					diag_error(c->d, &loc, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, no);
-				c->errors++;
+				buf_printf(&msg, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, no);
 				free(no);
 			} else if (fd >= 0) {
 				close(fd);
+			} else if (errno == ENOENT || errno == ENOTDIR) {
+				buf_printf(&msg, ":::%.*s %s '%s' not found (%s)", STR_FMT(dir->name), key, url,
+				           url[0] == '/' ? "looked in static/" : "looked beside the post");
 			} else {
-				int e = errno;
-				if (c->d && (e == ENOENT || e == ENOTDIR))
-					diag_error(c->d, &loc, ":::%.*s %s '%s' not found (%s)", STR_FMT(dir->name), key, url,
-						   url[0] == '/' ? "looked in static/" : "looked beside the post");
-				else if (c->d)
-					diag_error(c->d, &loc, ":::%.*s %s '%s' cannot be read: %s", STR_FMT(dir->name), key,
-						   url, file_strerror(e));
-				c->errors++;
+				buf_printf(&msg, ":::%.*s %s '%s' cannot be read: %s", STR_FMT(dir->name), key, url,
+				           file_strerror(errno));
 			}
 			free(path);
 		}
 	}
+	if (msg.len) {
+		struct diag_loc loc = {c->path, c->src, c->src_len, at->line, at->col};
+		if (c->d)
+			diag_error(c->d, &loc, "%s", msg.p);
+		c->errors++;
+		c->bad_files = xrealloc(c->bad_files, (c->nbad_files + 1) * sizeof *c->bad_files);
+		c->bad_files[c->nbad_files++] = (struct md_bad_file){at, arena_strndup(c->a, msg.p, msg.len)};
+	}
+	buf_fini(&msg);
 	free(url);
 }
 
@@ -960,6 +975,21 @@ void md_directive_emit(struct buf *out, const struct directive *dir, int closing
 	struct str w = dattr_value(dir, "width"), h = dattr_value(dir, "height");
 	if (!alt.p)
 		alt = caption;
+	const char *bad = bad_file(c, directive_attr(dir, "src"));
+	if (bad_file(c, directive_attr(dir, "poster")))
+		poster = (struct str){NULL, 0}; /* reported: no link to it */
+	if (bad) {
+		/* reported: shown in place, for a page written all the same */
+		buf_puts(out, "<figure class=\"media\"><span class=\"image-error\" title=\"");
+		esc(out, bad, strlen(bad));
+		buf_puts(out, "\">");
+		if (alt.p)
+			esc(out, alt.p, alt.len);
+		else
+			esc(out, src.p, src.len);
+		buf_puts(out, "</span></figure>");
+		return;
+	}
 	buf_printf(out, "<figure class=\"%s\">", !strcmp(k->name, "model3d") ? "model3d" : "media");
 	if (!strcmp(k->name, "model3d")) {
 		c->out->has_model3d = 1;

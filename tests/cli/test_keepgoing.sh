@@ -87,6 +87,19 @@ check "-k: exit 1" test "$rc" -eq 1
 check "-k: the template error" contains "$err" "templates/page.html:1:"
 check "-k: the posts are written" test -f "$good"
 
+# a directive's missing file: reported once (not again by the link
+# check), shown in place with its caption, and no link to it
+printf -- '---\ntitle: Clip\ndate: 2026-01-04\n---\n:::video{src="/clips/none.mp4" poster="/clips/none.png" caption="The warp"}\n:::\n' \
+	>"$site/content/posts/clip.md"
+run build "$site" -k
+check "video: exit 1" test "$rc" -eq 1
+check "video: the missing file, once" test "$(printf '%s\n' "$err" | grep -c "error: .*none.mp4")" -eq 1
+check "video: the missing poster, once" test "$(printf '%s\n' "$err" | grep -c "error: .*none.png")" -eq 1
+check "video: no broken-link report" test -z "$(printf '%s\n' "$err" | grep "broken link")"
+check "video: an error box with its caption" grep -q '<span class="image-error" title=":::video src &#39;/clips/none.mp4&#39; not found (looked in static/)">The warp</span>' "$site/public/posts/clip/index.html"
+check "video: no link to the missing file" test "$(grep -c 'none.mp4"' "$site/public/posts/clip/index.html")" -eq 0
+rm "$site/content/posts/clip.md"
+
 # folio help build documents it
 run help build
 check "help build: --keep-going" contains "$out" "--keep-going"
