@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <utf8proc.h>
+
 #define DIAG_STR_(x) #x
 #define DIAG_STR(x) DIAG_STR_(x)
 
@@ -223,7 +225,8 @@ static size_t skip_chars(const char *p, size_t n, size_t i, size_t k)
 
 /* excerpt: the source line of loc and a caret under its column. Tabs are
  * kept in the caret line so the caret lines up whatever the tab width;
- * every other character takes one column. */
+ * every other character takes the columns a terminal gives it (utf8proc's
+ * width: 2 for CJK, 0 for a combining mark). */
 static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
 {
 	const char *p;
@@ -249,12 +252,25 @@ static void excerpt(struct buf *b, const struct diag_loc *loc, int color)
 	if (loc->col <= 0)
 		return;
 	buf_printf(b, " %*s | %s", w, "", *pre ? " " : "");
-	for (size_t i = from; i < col && i < to; i++) {
+	for (size_t i = from; i < col && i < to;) {
 		unsigned char c = (unsigned char)p[i];
-		if (c == '\t')
+		if (c == '\t') {
 			buf_putc(b, '\t');
-		else if ((c & 0xC0) != 0x80) /* one column per character */
+			i++;
+			continue;
+		}
+		/* as many columns as a terminal gives the character: two for
+		 * CJK and most emoji, none for a combining mark */
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p + i, (utf8proc_ssize_t)(to - i), &cp);
+		int cw = 1;
+		if (k < 1)
+			k = 1;
+		else
+			cw = utf8proc_charwidth(cp);
+		for (; cw > 0; cw--)
 			buf_putc(b, ' ');
+		i += (size_t)k;
 	}
 	buf_puts(b, color ? "\033[1;32m^\033[0m\n" : "^\n");
 }

@@ -79,6 +79,13 @@ void test_diag(void)
 	struct diag_loc l6b = {"f", arrow, strlen(arrow), 1, 9}; /* the c */
 	diag_error(&d, &l6b, "c");
 	STR_EQ(cap.p, "f:1:7: error: c\n 1 | a \xE2\x86\x92 b\tc\n   |      \t^\n");
+	/* the caret lines up under wide characters (CJK: two columns each)
+	 * and combining marks (none), while the column counts characters */
+	buf_reset(&cap);
+	const char *cjk = "\xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 $x\n"; /* 日本 é(combining) $x */
+	struct diag_loc l6c = {"f", cjk, strlen(cjk), 1, 12}; /* the $ */
+	diag_error(&d, &l6c, "wide");
+	STR_EQ(cap.p, "f:1:7: error: wide\n 1 | \xE6\x97\xA5\xE6\x9C\xAC e\xCC\x81 $x\n   |        ^\n");
 	buf_reset(&cap);
 	struct diag_format_test {
 		int col;
@@ -164,7 +171,7 @@ void test_diag(void)
 	/* many distinct messages grow the seen-set */
 	for (int i = 0; i < 1000; i++)
 		diag_error(&d, &l4, "message %d", i);
-	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1 + 2 + 4 + 1000);
+	INT_EQ(d.errors, 1 + 2 + 1 + 1 + 1 + 1 + 1 + 2 + 4 + 1000);
 
 	/* at most DIAG_MAX_FILE_ERRORS errors of a file are printed; the
 	 * others count, and the first of them prints a note instead */
