@@ -279,7 +279,9 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 		}
 	seen.pos = pos;
 	int line = cmark_node_get_start_line(parent) + seen.lines;
-	int col = seen.last_nl < 0 ? cmark_node_get_start_column(parent) + pos : pos - seen.last_nl;
+	/* an ATX heading's text starts after its "## " (internal_offset) */
+	int col = seen.last_nl < 0 ? cmark_node_get_start_column(parent) + parent->internal_offset + pos
+	                           : pos - seen.last_nl;
 	cmark_node_set_user_data(node, (void *)md_math_pack(line, col));
 	cmark_inline_parser_set_offset(ip, end + delim);
 	return node;

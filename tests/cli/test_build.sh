@@ -455,6 +455,8 @@ $$
 :::note
 A note with $\inside$ it.
 :::
+
+> ## A heading → with $\inheading$ in a quote
 MD
 run build "$PO"
 check "positions: a nested list item, in characters after an arrow" contains "$err" "content/posts/pos.md:8:34: error: math:"
@@ -463,5 +465,6 @@ check "positions: a table cell" contains "$err" "content/posts/pos.md:13:7: erro
 check "positions: a footnote" contains "$err" "content/posts/pos.md:17:24: error: math: Undefined control sequence: \\nope"
 check "positions: display math over lines" contains "$err" "content/posts/pos.md:21:3: error: math: Undefined control sequence: \\undefinedcmd"
 check "positions: a directive" contains "$err" "content/posts/pos.md:25:14: error: math: Undefined control sequence: \\inside"
+check "positions: a heading in a quote" contains "$err" "content/posts/pos.md:28:24: error: math: Undefined control sequence: \\inheading"
 
 finish
