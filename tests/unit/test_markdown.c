@@ -905,7 +905,7 @@ static void test_math_blocks_typeset(void)
 	size_t n = strlen(md);
 	INT_EQ(md_render(A, &o, &d, "content/posts/p.md", md, n, md, n, 2, &doc), -1);
 	diag_fini(&d);
-	OK(errs.p && strstr(errs.p, "p.md:3:17: error: math: bad formula"));
+	OK(errs.p && strstr(errs.p, "p.md:3:20: error: math: bad formula"));
 	OK(errs.p && strstr(errs.p, "p.md:11:5: error: math: bad formula"));
 	INT_EQ(count_of(errs.p, "error:"), 2);
 	OK(strstr(doc.html.p, "<p><span class=\"math display\"><T d>\nx\n+ y\n</T></span></p>") != NULL);
