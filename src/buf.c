@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -381,3 +382,24 @@ int write_full(int fd, const void *data, size_t len)
 	}
 	return 0;
 }
+
+char *path_absolute(const char *dir)
+{
+	char *r = realpath(dir, NULL);
+	if (r)
+		return r;
+	char *copy1 = xstrndup(dir, strlen(dir)), *copy2 = xstrndup(dir, strlen(dir));
+	char *parent = realpath(dirname(copy1), NULL);
+	char *res = NULL;
+	if (parent) {
+		const char *base = basename(copy2);
+		size_t n = strlen(parent) + strlen(base) + 2;
+		res = xmalloc(n);
+		snprintf(res, n, "%s/%s", strcmp(parent, "/") ? parent : "", base);
+		free(parent);
+	}
+	free(copy1);
+	free(copy2);
+	return res;
+}
+

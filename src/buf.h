@@ -97,4 +97,9 @@ const char *file_strerror(int err);
  * BYTES bytes: ENOSPC) is here. */
 int write_full(int fd, const void *data, size_t len);
 
+/* path_absolute: dir as an absolute path without symbolic links; one that
+ * does not exist yet is its parent's real path and its own name. malloc'd,
+ * or NULL when not even the parent resolves. */
+char *path_absolute(const char *dir);
+
 #endif

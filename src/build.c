@@ -1,6 +1,8 @@
 /* build.c: one build from start to end, with one arena. */
 #include "build.h"
 
+#include "cache.h"
+
 #include "config.h"
 #include "highlight.h"
 #include "math.h"
@@ -91,9 +93,7 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 		mac[i].name = m->keys[i]->str;
 		mac[i].expansion = m->items[i]->str;
 	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir);
-	return math_cache_open(dir, mac, n);
+	return math_cache_open(site_dir, mac, n);
 }
 
 /* ---- the stages every build runs: config, content, Markdown, model,
@@ -241,7 +241,7 @@ static void thread_cleanup(void)
 static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 {
 	if (st->mc && math_cache_close(st->mc) != 0) {
-		struct diag_loc loc = {".folio-cache", NULL, 0, 0, 0};
+		struct diag_loc loc = {CACHE_DIR, NULL, 0, 0, 0};
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
 	if (!keep_thread)
@@ -382,23 +382,13 @@ static void md_prepare(struct stages *st, struct md_cache *mc)
 	st->opts.md_cache = mc;
 }
 
-/* md_pack_path: where a site keeps its rendered Markdown. */
-static void md_pack_path(const char *site_dir, char *out, size_t n)
-{
-	snprintf(out, n, "%s/.folio-cache/markdown.pack", site_dir);
-}
-
-/* md_save: saves mc into the site's .folio-cache (made if need be); a
- * failure is a warning. */
+/* md_save: saves mc into the site's cache; a failure is a warning. */
 static void md_save(struct md_cache *mc, const char *site_dir)
 {
 	struct diag dg, *d = &dg;
 	diag_init(d, stderr);
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir);
-	mkdir(dir, 0755);
-	if (md_cache_save(mc) != 0) {
-		struct diag_loc loc = {".folio-cache/markdown.pack", NULL, 0, 0, 0};
+	if (cache_open_dir(site_dir, NULL) != 0 || md_cache_save(mc) != 0) {
+		struct diag_loc loc = {CACHE_DIR "/markdown.pack", NULL, 0, 0, 0};
 		diag_warning(d, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
 			     strerror(errno));
 	}
@@ -660,9 +650,9 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 {
 	struct build_session *s = ctx;
 	if (!s->md) {
-		char path[4096];
-		md_pack_path(site_dir, path, sizeof path);
+		char *path = cache_path(site_dir, "markdown.pack");
 		s->md = md_cache_open(path);
+		free(path);
 	}
 	md_prepare(st, s->md);
 	/* folio build: one build, whose HTML the cache refers to until it is
@@ -948,14 +938,7 @@ static void session_save(struct build_session *s, const char *path)
 		if (r->links_len)
 			buf_append(&b, r->links, r->links_len);
 	}
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ok = fd >= 0 && write_full(fd, b.p, b.len) == 0;
-	if (fd >= 0 && close(fd) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0)
-		unlink(tmp); /* the next build renders every page: slower, not wrong */
+	(void)cache_write(path, b.p, b.len); /* if not: the next build renders every page */
 	buf_fini(&b);
 }
 
@@ -1124,7 +1107,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			if (!s->state_loaded)
 				session_load(s, state);
 			s->state_loaded = 1;
-			unlink(state);
+			cache_remove(state);
 		}
 	} else if (!stop && !s->live) {
 		s->live = live_open(d, s->out_dir);
@@ -1455,7 +1438,7 @@ static uint64_t uptodate_key(const struct build_request *r)
 /* uptodate_path: the state file of out_dir's builds, beside its manifest. */
 static char *uptodate_path(const struct build_request *r)
 {
-	return output_cache_path(r->site_dir, r->out_dir, "uptodate");
+	return cache_output_path(r->site_dir, r->out_dir, "uptodate");
 }
 
 static int uptodate_load(const char *path, struct uptodate *u)
@@ -1478,93 +1461,11 @@ static int uptodate_load(const char *path, struct uptodate *u)
 
 static void uptodate_save(const char *path, const struct uptodate *u)
 {
-	char text[256], tmp[PATH_MAX + 32];
+	char text[256];
 	int n = snprintf(text, sizeof text, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC,
 			 (unsigned long long)u->key, (long long)u->next_future, (unsigned long long)u->pages,
 			 (unsigned long long)u->posts, (unsigned long long)u->files);
-	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int ok = fd >= 0 && write_full(fd, text, (size_t)n) == 0;
-	if (fd >= 0 && close(fd) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0)
-		unlink(tmp); /* the next build does the work: slower, not wrong */
-}
-
-/* KEEP_OUTPUTS: how many output folders keep their state files (manifest,
- * pages, uptodate) in .folio-cache; those of the folders built least
- * recently go, so that building into many folders (tests, previews) does
- * not grow the cache without end. */
-#define KEEP_OUTPUTS 8
-
-struct state_group {
-	char hash[17];
-	int64_t mtime_ns; /* its newest file */
-};
-
-static int cmp_group(const void *x, const void *y)
-{
-	const struct state_group *a = x, *b = y;
-	return a->mtime_ns > b->mtime_ns ? -1 : a->mtime_ns < b->mtime_ns ? 1 : strcmp(a->hash, b->hash);
-}
-
-static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", NULL};
-
-/* state_hash: the HASH of a state file's name KIND-HASH, or NULL. */
-static const char *state_hash(const char *name)
-{
-	for (int k = 0; STATE_KINDS[k]; k++) {
-		size_t n = strlen(STATE_KINDS[k]);
-		if (!strncmp(name, STATE_KINDS[k], n) && strlen(name + n) == 16 &&
-		    strspn(name + n, "0123456789abcdef") == 16)
-			return name + n;
-	}
-	return NULL;
-}
-
-/* prune_states: removes the state files of all but the KEEP_OUTPUTS output
- * folders built last into the site's .folio-cache. */
-static void prune_states(const char *site_dir)
-{
-	char dir[PATH_MAX];
-	if (snprintf(dir, sizeof dir, "%s/.folio-cache", site_dir) >= (int)sizeof dir)
-		return;
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return;
-	struct state_group *g = NULL;
-	size_t n = 0, cap = 0;
-	for (struct dirent *de; (de = readdir(dh));) {
-		const char *h = state_hash(de->d_name);
-		struct stat st;
-		if (!h || fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			continue;
-		int64_t t = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-		size_t i = 0;
-		while (i < n && strcmp(g[i].hash, h))
-			i++;
-		if (i == n) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				g = xrealloc(g, cap * sizeof *g);
-			}
-			memcpy(g[n].hash, h, 17);
-			g[n++].mtime_ns = t;
-		} else if (t > g[i].mtime_ns) {
-			g[i].mtime_ns = t;
-		}
-	}
-	if (n > KEEP_OUTPUTS) {
-		qsort(g, n, sizeof *g, cmp_group);
-		for (size_t i = KEEP_OUTPUTS; i < n; i++)
-			for (int k = 0; STATE_KINDS[k]; k++) {
-				char name[64];
-				snprintf(name, sizeof name, "%s%s", STATE_KINDS[k], g[i].hash);
-				(void)unlinkat(dirfd(dh), name, 0);
-			}
-	}
-	closedir(dh);
-	free(g);
+	(void)cache_write(path, text, (size_t)n); /* if not: the next build does the work */
 }
 
 /* build_now: the clock a build goes by (as stages_run reads it). */
@@ -1604,7 +1505,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		return 0;
 	}
 	if (up)
-		unlink(up); /* it describes the output only until this build swaps */
+		cache_remove(up); /* it describes the output only until this build swaps */
 	struct build_session *s = build_session_new(&r);
 	content_cache_free(s->content);
 	s->content = NULL; /* one build reads each file once */
@@ -1621,7 +1522,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 			uptodate_save(up, &u);
 	}
 	if (!errors && !r.check)
-		prune_states(r.site_dir);
+		cache_prune(r.site_dir);
 	build_session_free(s);
 	free(up);
 	return errors;

@@ -6,6 +6,8 @@
  * tell a permanent first answer from a temporary one. */
 #include "extcheck.h"
 
+#include "cache.h"
+
 #include <curl/curl.h>
 #include <ctype.h>
 #include <errno.h>
@@ -332,24 +334,10 @@ static void cache_save(struct run *r, const char *path, long long now, struct di
 		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", e->t, e->status, e->redir, e->url,
 		           e->newurl ? e->newurl : "-");
 	}
-	struct buf tmp;
-	buf_init(&tmp);
-	buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(tmp.p, "w");
-	int ok = f != NULL;
-	if (f) {
-		ok = fwrite(b.p, 1, b.len, f) == b.len;
-		ok = (fclose(f) == 0) && ok;
-	}
-	if (ok && rename(tmp.p, path) != 0)
-		ok = 0;
-	if (!ok) {
-		int e = errno;
-		unlink(tmp.p);
+	if (cache_write(path, b.p, b.len) != 0) {
 		struct diag_loc loc = {.path = path};
-		diag_warning(d, &loc, "cannot write the link cache: %s", strerror(e));
+		diag_warning(d, &loc, "cannot write the link cache: %s", strerror(errno));
 	}
-	buf_fini(&tmp);
 	buf_fini(&b);
 }
 

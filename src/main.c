@@ -8,6 +8,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "cache.h"
 #include "build.h"
 #include "diag.h"
 #include "extcheck.h"
@@ -455,13 +456,13 @@ static int cmd_check(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	if (!errors && external && ext.n) {
 		diag_flush(&d); /* the site's warnings before the network's */
-		char cache[4200];
-		snprintf(cache, sizeof cache, "%s/.folio-cache/external-links", req.site_dir);
+		char *cache = cache_open_dir(req.site_dir, NULL) == 0 ? cache_path(req.site_dir, "external-links") : NULL;
 		struct extcheck_opts o;
 		memset(&o, 0, sizeof o); /* zero: the defaults */
 		o.cache_path = cache;
 		o.progress = isatty(2);
 		errors = extcheck_run(ext.v, ext.n, &o, &d, &st) ? 1 : 0;
+		free(cache);
 	}
 	diag_flush(&d);
 	ext_free(&ext);

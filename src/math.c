@@ -3,6 +3,8 @@
  * .folio-cache/math/. */
 #include "math.h"
 
+#include "cache.h"
+
 #include "slug.h"
 #include "sanitize.h"
 
@@ -442,19 +444,12 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 
 #define CACHE_MAGIC "folio-math-cache 1"
 
-static char *cache_path(const struct math_cache *c, const char *name)
+/* mc_file: the cache's file, SITE/.folio-cache/math/SALT.cache. */
+static char *mc_file(const struct math_cache *c)
 {
-	struct buf b;
-	buf_init(&b);
-	buf_printf(&b, "%s/math%s%s", c->dir, name ? "/" : "", name ? name : "");
-	return buf_detach(&b, NULL);
-}
-
-static char *cache_file(const struct math_cache *c)
-{
-	char name[32];
-	snprintf(name, sizeof name, "%016llx.cache", (unsigned long long)c->salt);
-	return cache_path(c, name);
+	char name[40];
+	snprintf(name, sizeof name, "math/%016llx.cache", (unsigned long long)c->salt);
+	return cache_path(c->dir, name);
 }
 
 /* parse_num: a decimal number ending in stop at *p (advanced past stop). */
@@ -478,7 +473,7 @@ static int parse_num(const char **p, const char *end, char stop, size_t *out)
 
 static void cache_load(struct math_cache *c)
 {
-	char *path = cache_file(c);
+	char *path = mc_file(c);
 	size_t len;
 	char *text = read_file(path, &len);
 	free(path);
@@ -538,22 +533,12 @@ bad:
 	free(text);
 }
 
-static int mkdir_one(const char *path)
+/* mc_write: writes every entry used in this run or unused for fewer than
+ * MATH_CACHE_KEEP runs, then deletes the other caches in math/. */
+static int mc_write(struct math_cache *c)
 {
-	return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-/* cache_write: writes every entry used in this run or unused for fewer
- * than MATH_CACHE_KEEP runs, then deletes the other caches in DIR/math/. */
-static int cache_write(struct math_cache *c)
-{
-	char *mdir = cache_path(c, NULL);
-	if (mkdir_one(c->dir) || mkdir_one(mdir)) {
-		int e = errno;
-		free(mdir);
-		errno = e;
+	if (cache_open_dir(c->dir, "math") != 0)
 		return -1;
-	}
 	struct buf b;
 	buf_init(&b);
 	buf_printf(&b, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
@@ -569,50 +554,17 @@ static int cache_write(struct math_cache *c)
 			n++;
 		}
 	buf_printf(&b, "end %zu %016llx\n", n, (unsigned long long)XXH64(b.p, b.len, 0));
-
-	char *final = cache_file(c);
-	struct buf tmp;
-	buf_init(&tmp);
-	static unsigned counter;
-	buf_printf(&tmp, "%s/.tmp-%ld-%u", mdir, (long)getpid(),
-	           __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-	int rc = -1;
-	FILE *f = fopen(tmp.p, "wb");
-	if (f) {
-		size_t w = fwrite(b.p, 1, b.len, f);
-		int closed = fclose(f);
-		if (w == b.len && closed == 0 && rename(tmp.p, final) == 0)
-			rc = 0;
-	}
+	char *final = mc_file(c);
+	int rc = cache_write(final, b.p, b.len);
 	int saved = errno;
-	if (f && rc != 0)
-		unlink(tmp.p);
 	if (rc == 0) {
-		/* Caches of other macros or versions will not be read again;
-		 * a temporary file an hour old was left by a build that died. */
-		DIR *d = opendir(mdir);
-		const char *base = strrchr(final, '/') + 1;
-		time_t now = time(NULL);
-		for (struct dirent *de; d && (de = readdir(d));) {
-			size_t l = strlen(de->d_name);
-			int stale = l > 6 && strcmp(de->d_name + l - 6, ".cache") == 0 &&
-			            strcmp(de->d_name, base) != 0;
-			char *old = cache_path(c, de->d_name);
-			struct stat st;
-			if (!stale && strncmp(de->d_name, ".tmp-", 5) == 0 && stat(old, &st) == 0 &&
-			    st.st_mtime < now - 3600)
-				stale = 1;
-			if (stale)
-				unlink(old);
-			free(old);
-		}
-		if (d)
-			closedir(d);
+		/* caches of other macros or versions will not be read again */
+		char *mdir = cache_path(c->dir, "math");
+		cache_sweep(mdir, ".cache", strrchr(final, '/') + 1);
+		free(mdir);
 	}
-	buf_fini(&tmp);
 	buf_fini(&b);
 	free(final);
-	free(mdir);
 	errno = saved;
 	return rc;
 }
@@ -630,7 +582,7 @@ int math_cache_close(struct math_cache *c)
 			for (struct entry *e = c->buckets[i]; e && !write; e = e->next)
 				write = !e->used;
 		if (write)
-			rc = cache_write(c);
+			rc = mc_write(c);
 	}
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (struct entry *e = c->buckets[i], *next; e; e = next) {

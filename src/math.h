@@ -50,10 +50,10 @@ struct math_cache;
 /* math_cache_open: a new cache, owned by the caller (math_cache_close frees
  * it). macros[0..nmacros) are given to KaTeX for every formula (copied, in
  * order; a name that fails math_macro_check is passed on but never
- * matches). dir, or NULL for memory only, is the site's cache folder, e.g.
- * "SITE/.folio-cache" (made when the cache is written; SITE must exist):
- * the formulas of earlier builds with the same folio version, KaTeX and
- * macros are read from dir/math/ here; a missing, stale or damaged file is
+ * matches). dir, or NULL for memory only, is the site folder, whose cache
+ * (cache.h) keeps the formulas in .folio-cache/math/: those of earlier
+ * builds with the same folio version, KaTeX and macros are read here and
+ * written by math_cache_close; a missing, stale or damaged file is
  * an empty cache, never an error. Does not load KaTeX (each thread's first
  * typesetting does), so a site without math pays nothing. */
 struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros,

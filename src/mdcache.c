@@ -2,6 +2,8 @@
  * that the build's md_doc points into, in an open-addressing table. */
 #include "mdcache.h"
 
+#include "cache.h"
+
 #include "buf.h"
 
 #include <errno.h>
@@ -436,11 +438,8 @@ int md_cache_save(struct md_cache *c)
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
-	size_t n = strlen(c->path) + 32;
-	char *tmp = xmalloc(n);
-	snprintf(tmp, n, "%s.tmp.%ld", c->path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int rc = fd < 0 ? -1 : 0;
+	struct cache_file cf;
+	int rc = cache_file_open(&cf, c->path), fd = rc == 0 ? cf.fd : -1;
 	char head[PACK_HEAD];
 	memset(head, 0, sizeof head);
 	memcpy(head, PACK_MAGIC, strlen(PACK_MAGIC));
@@ -487,22 +486,15 @@ int md_cache_save(struct md_cache *c)
 		rc = write_full(fd, b.p, b.len);
 	buf_fini(&b);
 	int saved = errno;
-	if (fd >= 0 && close(fd) != 0 && rc == 0) {
-		rc = -1;
+	if (fd >= 0 && rc != 0)
+		cache_file_abort(&cf);
+	else if (fd >= 0 && (rc = cache_file_commit(&cf)) != 0)
 		saved = errno;
-	}
-	if (rc == 0 && rename(tmp, c->path) != 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc != 0) {
-		unlink(tmp);
-	} else { /* a later save compares with what the file holds now */
+	if (rc == 0) { /* a later save compares with what the file holds now */
 		c->from_file = used;
 		for (size_t i = 0; i < c->cap; i++)
 			c->slots[i].in_file = c->slots[i].blob != NULL;
 	}
-	free(tmp);
 	pthread_mutex_unlock(&c->lock);
 	errno = saved;
 	return rc;

@@ -1,6 +1,8 @@
 /* output.c: the staging folder, writes, copies, the marker and the swap. */
 #include "output.h"
 
+#include "cache.h"
+
 #include "arena.h"
 #include "buf.h"
 #include "sitefile.h"
@@ -50,6 +52,7 @@ struct output {
 	size_t linked; /* files taken from the last build's output */
 	struct manifest old, now;
 	char *manifest; /* its file, or NULL */
+	char *site_dir; /* whose cache holds it */
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
 	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
@@ -187,28 +190,6 @@ int remove_tree(const char *dir)
 		return -1;
 	kill_point("remove");
 	return rmdir(dir);
-}
-
-/* absolute: dir made absolute, even if it does not exist yet (its parent
- * must). Caller frees. */
-static char *absolute(const char *dir)
-{
-	char *r = realpath(dir, NULL);
-	if (r)
-		return r;
-	char *copy1 = xstrndup(dir, strlen(dir)), *copy2 = xstrndup(dir, strlen(dir));
-	char *parent = realpath(dirname(copy1), NULL);
-	char *res = NULL;
-	if (parent) {
-		const char *base = basename(copy2);
-		size_t n = strlen(parent) + strlen(base) + 2;
-		res = xmalloc(n);
-		snprintf(res, n, "%s/%s", strcmp(parent, "/") ? parent : "", base);
-		free(parent);
-	}
-	free(copy1);
-	free(copy2);
-	return res;
 }
 
 static int is_prefix_dir(const char *parent, const char *child)
@@ -405,7 +386,7 @@ static void manifest_load(struct manifest *m, const char *p)
 	manifest_reindex(m);
 }
 
-/* manifest_save: m as file p (through a temporary file and a rename). */
+/* manifest_save: m as the cache's file p. */
 static int manifest_save(const struct manifest *m, const char *p)
 {
 	struct buf b;
@@ -418,16 +399,7 @@ static int manifest_save(const struct manifest *m, const char *p)
 		buf_printf(&b, "%016llx %llu %lld %lld %s\n", (unsigned long long)f->hash, (unsigned long long)f->size,
 			   (long long)f->mtime_ns, (long long)f->ino, f->rel);
 	}
-	char tmp[PATH_MAX + 32];
-	snprintf(tmp, sizeof tmp, "%s.%ld", p, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int rc = fd < 0 || write_full(fd, b.p, b.len) != 0 ? -1 : 0;
-	if (fd >= 0 && close(fd) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, p) != 0)
-		rc = -1;
-	if (rc != 0)
-		unlink(tmp);
+	int rc = cache_write(p, b.p, b.len);
 	buf_fini(&b);
 	return rc;
 }
@@ -492,7 +464,7 @@ static const char *why_refused(const char *out, const char *site, char *buf, siz
  * abs_out is not NULL and the check passed. */
 static int check_out(struct diag *d, const char *out_dir, const char *site_dir, char **abs_out)
 {
-	char *out = absolute(out_dir);
+	char *out = path_absolute(out_dir);
 	if (!out) {
 		out_error(d, out_dir, "the output folder's parent does not exist");
 		return -1;
@@ -556,14 +528,7 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	if (check_out(d, out_dir, site_dir, &out))
 		return NULL;
 	/* the manifest of this output, kept with the site */
-	char *mpath = NULL, *site = realpath(site_dir, NULL);
-	if (site) {
-		size_t n = strlen(site) + 64;
-		mpath = xmalloc(n);
-		snprintf(mpath, n, "%s/.folio-cache/output-%016llx", site,
-			 (unsigned long long)XXH3_64bits(out, strlen(out)));
-	}
-	free(site);
+	char *mpath = cache_output_path(site_dir, out, "output");
 	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
 	const char *parent = dirname(copy1), *base = basename(copy2);
 	struct stat st;
@@ -577,6 +542,7 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	o->out = out;
 	o->shown = xstrndup(out_dir, strlen(out_dir));
 	o->manifest = mpath;
+	o->site_dir = xstrndup(site_dir, strlen(site_dir));
 	o->lock_fd = -1;
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->staging = xmalloc(n);
@@ -768,16 +734,7 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 
 char *output_cache_file(const struct output *o, const char *name)
 {
-	if (!o->manifest)
-		return NULL;
-	/* the manifest is .folio-cache/output-HASH */
-	const char *dash = strrchr(o->manifest, '-'), *slash = strrchr(o->manifest, '/');
-	if (!dash || !slash || dash < slash)
-		return NULL;
-	size_t n = (size_t)(slash - o->manifest) + strlen(name) + strlen(dash) + 2;
-	char *p = xmalloc(n);
-	snprintf(p, n, "%.*s/%s%s", (int)(slash - o->manifest), o->manifest, name, dash);
-	return p;
+	return o->manifest ? cache_output_sibling(o->manifest, name) : NULL;
 }
 
 int output_link(struct output *o, const char *rel)
@@ -1030,6 +987,7 @@ static void output_free(struct output *o)
 	manifest_fini(&o->old);
 	manifest_fini(&o->now);
 	free(o->manifest);
+	free(o->site_dir);
 	if (o->lock_fd >= 0)
 		close(o->lock_fd); /* releases the lock */
 	pthread_mutex_destroy(&o->lock);
@@ -1097,13 +1055,8 @@ static void remove_old(const char *dir, size_t files)
 static void committed(struct output *o)
 {
 	kill_point("removed");
-	if (o->manifest) {
-		char *dir = xstrndup(o->manifest, strlen(o->manifest));
-		mkdir(dirname(dir), 0755); /* the site's .folio-cache */
-		free(dir);
-		if (manifest_save(&o->now, o->manifest) != 0)
-			unlink(o->manifest);
-	}
+	if (o->manifest && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->now, o->manifest) != 0))
+		cache_remove(o->manifest);
 	kill_point("done");
 	output_free(o);
 }
@@ -1179,7 +1132,7 @@ int output_commit(struct output *o)
 	/* the old manifest goes first: until the new one is saved, a build
 	 * must not trust what it says of the folder */
 	if (o->manifest)
-		unlink(o->manifest);
+		cache_remove(o->manifest);
 	kill_point("commit");
 	if (!has_marker(o->staging)) {
 		out_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
@@ -1575,20 +1528,6 @@ void live_close(struct live *l)
 
 /* ---- an output as the last build left it ---- */
 
-char *output_cache_path(const char *site_dir, const char *out_dir, const char *name)
-{
-	char *out = absolute(out_dir), *site = realpath(site_dir, NULL);
-	char *p = NULL;
-	if (out && site) {
-		size_t n = strlen(site) + strlen(name) + 64;
-		p = xmalloc(n);
-		snprintf(p, n, "%s/.folio-cache/%s-%016llx", site, name,
-			 (unsigned long long)XXH3_64bits(out, strlen(out)));
-	}
-	free(out);
-	free(site);
-	return p;
-}
 
 /* same_walk: counts in *found the files below dir (rel its path in the
  * output) that m has as they are; -1 at the first that it does not have,
@@ -1633,7 +1572,7 @@ static int same_walk(const struct manifest *m, const char *dir, const char *rel,
 
 int output_unchanged(const char *site_dir, const char *out_dir)
 {
-	char *mpath = output_cache_path(site_dir, out_dir, "output");
+	char *mpath = cache_output_path(site_dir, out_dir, "output");
 	if (!mpath)
 		return -1;
 	struct manifest m;

@@ -118,11 +118,6 @@ size_t output_count(const struct output *o);
  * that of this output folder (malloc'd; NULL without a site folder). */
 char *output_cache_file(const struct output *o, const char *name);
 
-/* output_cache_path: the same file for the output folder out_dir of the
- * site in site_dir, before any build begins (malloc'd; NULL when either
- * cannot be resolved). */
-char *output_cache_path(const char *site_dir, const char *out_dir, const char *name);
-
 /* output_unchanged: 0 when out_dir holds exactly the files the last
  * build's manifest lists, each as that build left it (size, time, inode),
  * and nothing else but folio's marker; else -1. */

@@ -245,7 +245,7 @@ static void test_math_disk_cache(void)
 	buf_init(&out);
 	int pos;
 
-	struct math_cache *c = math_cache_open(dir, m1, 1);
+	struct math_cache *c = math_cache_open(site, m1, 1);
 	for (int i = 0; i < 3; i++) {
 		buf_init(&first[i]);
 		INT_EQ(render(c, disk_tex[i], i == 1, &first[i], &pos), 0);
@@ -257,7 +257,7 @@ static void test_math_disk_cache(void)
 	snprintf(first_name, sizeof first_name, "%s", name);
 
 	/* Read back: every formula from the disk, byte for byte. */
-	c = math_cache_open(dir, m1, 1);
+	c = math_cache_open(site, m1, 1);
 	struct math_stats s;
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 3);
@@ -274,7 +274,7 @@ static void test_math_disk_cache(void)
 	INT_EQ(math_cache_close(c), 0);
 
 	/* Other macros: another cache, and the old one is deleted. */
-	c = math_cache_open(dir, m2, 1);
+	c = math_cache_open(site, m2, 1);
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 0);
 	INT_EQ(render(c, disk_tex[2], 0, &out, &pos), 0);
@@ -295,7 +295,7 @@ static void test_math_disk_cache(void)
 		t_write(dir, name, text);
 		free(text);
 	}
-	c = math_cache_open(dir, m2, 1);
+	c = math_cache_open(site, m2, 1);
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 0);
 	INT_EQ(render(c, disk_tex[2], 0, &out, &pos), 0);
@@ -304,7 +304,7 @@ static void test_math_disk_cache(void)
 	/* Entries unused for MATH_CACHE_KEEP runs are dropped. */
 	size_t kept[MATH_CACHE_KEEP + 1];
 	for (int run = 0; run <= MATH_CACHE_KEEP; run++) {
-		c = math_cache_open(dir, m2, 1);
+		c = math_cache_open(site, m2, 1);
 		math_stats(c, &s);
 		kept[run] = s.disk_entries;
 		math_cache_close(c);
@@ -315,7 +315,7 @@ static void test_math_disk_cache(void)
 
 	/* A cache folder that cannot be made: close says so. */
 	t_write(site, "file", "x");
-	snprintf(path, sizeof path, "%s/file/cache", site);
+	snprintf(path, sizeof path, "%s/file", site);
 	c = math_cache_open(path, NULL, 0);
 	INT_EQ(render(c, "z", 0, &out, &pos), 0);
 	INT_EQ(math_cache_close(c), -1);

@@ -1,0 +1,81 @@
+/* cache.h: the site's .folio-cache/ folder, which only this module lays
+ * out, versions, writes into and cleans. Other modules ask it for a path
+ * (cache_path, cache_output_path) and hand it bytes (cache_write) or an
+ * open file to fill (cache_file_open ... cache_file_commit).
+ *
+ * Layout, below SITE/.folio-cache/:
+ *   VERSION                 "folio-cache N": the layout; another N (an older
+ *                           or newer folio) and the folder is emptied first
+ *   markdown.pack           rendered Markdown (mdcache.c's format)
+ *   math/KEY.cache          typeset formulas, one file per KaTeX and macros
+ *   external-links          the last answers of `folio check --external`
+ *   output-HASH, pages-HASH, uptodate-HASH
+ *                           the state of the output folder whose absolute
+ *                           path hashes to HASH (its manifest, what each page
+ *                           read, the up-to-date check), for the
+ *                           CACHE_KEEP_OUTPUTS folders built into last
+ * Every file is written whole to a temporary name beside it and renamed
+ * over the old one: a reader sees the old file or the new, never a part.
+ * Losing any of them is never wrong, only slower: the next build redoes
+ * the work. */
+#ifndef FOLIO_CACHE_H
+#define FOLIO_CACHE_H
+
+#include <stddef.h>
+
+#define CACHE_DIR ".folio-cache"
+#define CACHE_VERSION 1
+
+/* CACHE_KEEP_OUTPUTS: how many output folders keep their state files;
+ * those of the folders built into least recently go (cache_prune), so that
+ * building into many folders (tests, previews) does not grow the cache
+ * without end. */
+#define CACHE_KEEP_OUTPUTS 8
+
+/* cache_path: SITE/.folio-cache/NAME (NAME NULL: the folder itself);
+ * malloc'd. */
+char *cache_path(const char *site_dir, const char *name);
+
+/* cache_output_path: the state file KIND-HASH of the output folder out_dir
+ * (HASH: of its absolute path); malloc'd, or NULL when the site or the
+ * output's parent cannot be resolved. */
+char *cache_output_path(const char *site_dir, const char *out_dir, const char *kind);
+
+/* cache_output_sibling: the state file KIND-HASH of the same output folder
+ * as the state file path (any kind); malloc'd, or NULL. */
+char *cache_output_sibling(const char *path, const char *kind);
+
+/* cache_open_dir: makes SITE/.folio-cache (and SUB below it, if not NULL)
+ * if need be, first emptying a folder of another layout version. 0, or
+ * -1 with errno. */
+int cache_open_dir(const char *site_dir, const char *sub);
+
+/* A file being written: cache_file_open creates a temporary file beside
+ * path; cache_file_commit closes it and renames it to path (0), or removes
+ * it (-1, errno set); cache_file_abort removes it. */
+struct cache_file {
+	int fd;
+	char *tmp;
+	const char *path;
+};
+int cache_file_open(struct cache_file *f, const char *path);
+int cache_file_commit(struct cache_file *f);
+void cache_file_abort(struct cache_file *f);
+
+/* cache_write: the file path made p[0..n), whole or not at all. 0, or -1
+ * with errno. */
+int cache_write(const char *path, const void *p, size_t n);
+
+/* cache_remove: removes the cache's file path, if it is there. */
+void cache_remove(const char *path);
+
+/* cache_sweep: in the folder dir (of the cache), removes the files whose
+ * names end with suffix except keep, and temporary files older than an
+ * hour (left by a build that died). */
+void cache_sweep(const char *dir, const char *suffix, const char *keep);
+
+/* cache_prune: removes the state files of all but the CACHE_KEEP_OUTPUTS
+ * output folders built into last. */
+void cache_prune(const char *site_dir);
+
+#endif
