@@ -162,7 +162,7 @@ int cache_open_dir(const char *site_dir, const char *sub)
 	int n = snprintf(want, sizeof want, "folio-cache %d\n", CACHE_VERSION);
 	int rc = mkdir_one(dir);
 	if (rc == 0) {
-		int fd = open(vpath, O_RDONLY | O_CLOEXEC);
+		int fd = open_regular(vpath); /* not a pipe that never ends */
 		ssize_t got = fd >= 0 ? read(fd, have, sizeof have - 1) : -1;
 		if (fd >= 0)
 			close(fd);
