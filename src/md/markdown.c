@@ -4,7 +4,7 @@
 #include "markdown.h"
 
 #include "directive.h"
-#include "md_internal.h"
+#include "internal.h"
 #include "mdmem.h"
 
 #include <assert.h>

@@ -11,7 +11,7 @@
  * stays what it was. With math.delimiters: brackets, a line that opens
  * with \[ runs to the next \] the same way (the text has sentinels for
  * their backslashes by then: md_math_sentinels). */
-#include "md_internal.h"
+#include "internal.h"
 
 #include <string.h>
 #include <strings.h>
