@@ -1,4 +1,4 @@
-/* mdblocks.c: the passes over a parsed document that turn its blocks into
+/* blocks.c: the passes over a parsed document that turn its blocks into
  * folio's HTML: highlighted code with options, typeset math, sized local
  * images and figures. They replace nodes by raw HTML nodes, so cmark still
  * renders the document in one pass. */

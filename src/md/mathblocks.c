@@ -1,4 +1,4 @@
-/* mdmath.c: display math blocks. A line that opens with "$$" (after its
+/* mathblocks.c: display math blocks. A line that opens with "$$" (after its
  * containers' prefixes: "> ", a list item's indent, a footnote's) starts
  * display math that runs to the next "$$", across blank lines and whatever
  * Markdown would see in the TeX. Found here, before cmark parses the text:
