@@ -35,7 +35,7 @@ LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
 # when their fragment in mk/ says so (WIRED_SRC, WIRED_TESTS).
-OPTIONAL_SRC := src/highlight.c src/math.c src/extcheck.c
+OPTIONAL_SRC := src/md/highlight.c src/md/math.c src/extcheck.c
 OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c tests/unit/test_extcheck.c
 WIRED_SRC :=
 WIRED_TESTS :=
@@ -43,10 +43,10 @@ THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
 WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk
 -include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c)) $(WIRED_SRC) build/gen/theme.c
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h tests/unit/*.h)
+HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan
@@ -216,8 +216,8 @@ $(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
-$(FUZZ_B)/src/highlight.o: | deps/.stamp-highlight
-$(FUZZ_B)/src/math.o: | $(MATH_DIR)/.stamp
+$(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
+$(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
 $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)

@@ -1,11 +1,11 @@
-# highlight.mk: what src/highlight.c links with: the tree-sitter runtime
+# highlight.mk: what src/md/highlight.c links with: the tree-sitter runtime
 # (deps/usr, from the Debian 13 packages), the grammars of
 # scripts/grammars.txt (deps/grammars, compiled here in both flavours) and
 # their highlight queries (embedded as build/gen/hl_queries.c). Everything
 # is fetched by scripts/deps-highlight.sh.
 #
 # For the Makefile, which includes this file, it adds to
-#   WIRED_SRC, WIRED_TESTS   src/highlight.c, tests/unit/test_highlight.c
+#   WIRED_SRC, WIRED_TESTS   src/md/highlight.c, tests/unit/test_highlight.c
 #   EXTRA_OBJ, EXTRA_ASAN_OBJ  the grammars and the queries, per flavour
 #   EXTRA_LIBS               the tree-sitter static library
 #   EXTRA_CPPFLAGS           its include path
@@ -25,7 +25,7 @@ HL_C := $(filter %.c,$(HL_FILES))
 HL_SCM := $(filter %.scm,$(HL_FILES))
 HL_OBJ := $(patsubst deps/grammars/%.c,grammars/%.o,$(HL_C)) build/gen/hl_queries.o
 
-WIRED_SRC += src/highlight.c
+WIRED_SRC += src/md/highlight.c
 WIRED_TESTS += tests/unit/test_highlight.c
 EXTRA_OBJ += $(HL_OBJ:%=$(HL_B)/%)
 EXTRA_ASAN_OBJ += $(HL_OBJ:%=$(HL_ASAN_B)/%)
@@ -40,7 +40,7 @@ deps/.stamp-highlight: $(HL_LIST) scripts/deps-highlight.sh
 $(HL_C) $(HL_SCM): | deps/.stamp-highlight
 
 # highlight.c includes tree_sitter/api.h.
-$(HL_B)/src/highlight.o $(HL_ASAN_B)/src/highlight.o: | deps/.stamp-highlight
+$(HL_B)/src/md/highlight.o $(HL_ASAN_B)/src/md/highlight.o: | deps/.stamp-highlight
 
 # Grammars are generated code: their own tree_sitter/ headers (included as
 # <tree_sitter/parser.h> by some, also from shared headers outside the

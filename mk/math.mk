@@ -1,11 +1,11 @@
-# math.mk: what src/math.c links with: QuickJS (its static library) and
+# math.mk: what src/md/math.c links with: QuickJS (its static library) and
 # KaTeX from deps/math/ (the Debian 13 packages, fetched by
 # scripts/deps-math.sh), xxHash from the system. KaTeX is embedded as
 # bytecode in build/gen/katex.c (scripts/embed-katex.c), so the installed
 # binary needs no other files.
 #
 # For the Makefile, which includes this file, it adds to
-#   WIRED_SRC, WIRED_TESTS     src/math.c, tests/unit/test_math.c
+#   WIRED_SRC, WIRED_TESTS     src/md/math.c, tests/unit/test_math.c
 #   EXTRA_OBJ, EXTRA_ASAN_OBJ  the embedded KaTeX, per flavour
 #   EXTRA_LIBS                 libquickjs.a, and libxxhash.a (else -lxxhash)
 #   EXTRA_CPPFLAGS             QuickJS's include path
@@ -22,7 +22,7 @@ MATH_KATEX_JS := $(MATH_DIR)/usr/share/javascript/katex/katex.min.js
 # libxxhash-dev does), so that the binary does not need libxxhash0.
 MATH_XXHASH := $(or $(wildcard $(SYS_LIB)/libxxhash.a),-lxxhash)
 
-WIRED_SRC += src/math.c
+WIRED_SRC += src/md/math.c
 WIRED_TESTS += tests/unit/test_math.c
 EXTRA_OBJ += $(MATH_B)/build/gen/katex.o
 EXTRA_ASAN_OBJ += $(MATH_ASAN_B)/build/gen/katex.o
@@ -36,7 +36,7 @@ $(MATH_DIR)/.stamp: scripts/deps-math.sh | deps/.stamp
 	@sh scripts/deps-math.sh && touch $@
 
 # math.c includes quickjs/quickjs.h.
-$(MATH_B)/src/math.o $(MATH_ASAN_B)/src/math.o: | $(MATH_DIR)/.stamp
+$(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
 # embed-katex compiles KaTeX to bytecode with the QuickJS folio links.
 build/embed-katex: scripts/embed-katex.c $(MATH_DIR)/.stamp

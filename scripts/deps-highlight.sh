@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps-highlight.sh: fetches what src/highlight.c needs, idempotently, one
+# deps-highlight.sh: fetches what src/md/highlight.c needs, idempotently, one
 # line of output per step (called by scripts/deps.sh and by make when
 # deps/.stamp-highlight is missing or older than scripts/grammars.txt):
 #  - the tree-sitter 0.22 runtime: the Debian 13 packages libtree-sitter-dev

@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps-math.sh: what the math module (src/math.c) needs, idempotently, one
+# deps-math.sh: what the math module (src/md/math.c) needs, idempotently, one
 # line of output per step. Run by deps.sh. xxHash comes from the running
 # Debian release (apt-get); QuickJS and KaTeX are pinned to Debian 13
 # (trixie): their packages are downloaded with deps.sh's private apt

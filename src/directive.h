@@ -66,7 +66,7 @@ struct directive {
  *   unclosed ':::note' (hint: end it with a line ':::')
  *   ':::' closes nothing (hint: delete it, or open a directive above it with ':::name')
  *   bad attribute syntax at '...' (hint: ...)
- * and the others in directive.c. At most DIRECTIVE_MAX_ERRORS are reported
+ * and the others in md/directive.c. At most DIRECTIVE_MAX_ERRORS are reported
  * for one text; only the outermost of several unclosed directives is (one
  * error says how many are inside it). A malformed opening line still opens
  * a directive, so that its closing line is not an error too.

@@ -32,7 +32,7 @@ struct buf;
  * tree-sitter.json says), with all their predicates (#match? in Rust regex
  * syntax, #eq?, #any-of?, their not- and any- forms; #set!, #is? and
  * #is-not? ignored, as the highlighter ignores them); for Go and Python
- * folio appends a few patterns of its own (see hl_langs in highlight.c).
+ * folio appends a few patterns of its own (see hl_langs in md/highlight.c).
  *
  * Precedence, as tree-sitter's highlighter (0.21 and later) applies it:
  * when several patterns capture the same node, the last pattern in the
@@ -50,7 +50,7 @@ struct buf;
  * "javascript", "rs" -> "rust", "yml" -> "yaml", "ts" -> "typescript",
  * "kt" -> "kotlin", "rb" -> "ruby", "hs" -> "haskell", "ml" -> "ocaml",
  * "jl" -> "julia", "cs", "c#" -> "csharp", "makefile" -> "make", "md" ->
- * "markdown", "patch" -> "diff", ... (hl_aliases in highlight.c). Two
+ * "markdown", "patch" -> "diff", ... (hl_aliases in md/highlight.c). Two
  * languages are folio's own, line by line: "diff" (each added, removed,
  * hunk and header line in a span of class hl-diff-add, hl-diff-del,
  * hl-diff-hunk, hl-diff-header) and "console" (the commands after a "$ "

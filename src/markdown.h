@@ -49,7 +49,7 @@ struct md_options {
 };
 
 /* md_unknown: the unknown languages of the code blocks of one build
- * (mdunknown.c). md_unknown_add is thread-safe; md_unknown_report warns
+ * (md/unknown.c). md_unknown_add is thread-safe; md_unknown_report warns
  * once per language, at its first block (by path, line and column), with
  * the number of blocks and the files; md_unknown_thread_count counts the
  * blocks this thread noted (a document that noted one is not cached, so
@@ -104,7 +104,7 @@ struct md_doc {
 
 /* md_init: registers cmark-gfm's extensions and folio's math extension,
  * and marks the inline extensions' special characters once for the whole
- * process (see markdown.c: cmark-gfm otherwise marks and unmarks them in a
+ * process (see md/markdown.c: cmark-gfm otherwise marks and unmarks them in a
  * global table on every parse, which races). Idempotent and thread-safe;
  * md_render calls it. */
 void md_init(void);

@@ -42,13 +42,13 @@ void *mdmem_take(void *p);
 size_t mdmem_in_use(void);
 
 /* mdmem_large: whether this thread's open document has taken more than
- * AHEAD_AFTER chunks (in mdmem.c: 8 MiB), from where it draws on the
+ * AHEAD_AFTER chunks (in md/mem.c: 8 MiB), from where it draws on the
  * reserve a helper thread fills. */
 int mdmem_large(void);
 
 /* mdmem_reserved: how many chunks this thread's open document took from
  * the reserve that a helper thread fills for a large document (in
- * mdmem.c); mdmem_reserve_ready: how many are ready now (for tests). */
+ * md/mem.c); mdmem_reserve_ready: how many are ready now (for tests). */
 size_t mdmem_reserved(void);
 size_t mdmem_reserve_ready(void);
 

@@ -1,6 +1,6 @@
 /* fuzz_image.c: libFuzzer target for image_size and image_kind, which read
  * the headers of a site's images (PNG, JPEG, GIF, WebP, SVG) to write
- * their width and height. An input is the file's bytes; as mdblocks.c
+ * their width and height. An input is the file's bytes; as src/md/blocks.c
  * does, only its first 64 KiB are read. Besides crashes, the target checks
  * imagesize.h's promises: a size is at least 1x1, and a file whose size is
  * known has a known kind. */

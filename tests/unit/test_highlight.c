@@ -1,4 +1,4 @@
-/* test_highlight.c: syntax highlighting (src/highlight.c): languages and
+/* test_highlight.c: syntax highlighting (src/md/highlight.c): languages and
  * aliases, escaping, precedence and predicates, the golden files of
  * tests/highlight/ (REGRESS_UPDATE=1 rewrites them), threads, and
  * pathological input. */

@@ -1,4 +1,4 @@
-/* mdmem.c: the per-thread bump allocator md_render gives cmark-gfm. */
+/* mem.c: the per-thread bump allocator md_render gives cmark-gfm. */
 #include "mdmem.h"
 
 #include <pthread.h>

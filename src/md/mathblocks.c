@@ -1,4 +1,4 @@
-/* mdmath.c: display math blocks. A line that opens with "$$" (after its
+/* mathblocks.c: display math blocks. A line that opens with "$$" (after its
  * containers' prefixes: "> ", a list item's indent, a footnote's) starts
  * display math that runs to the next "$$", across blank lines and whatever
  * Markdown would see in the TeX. Found here, before cmark parses the text:
@@ -11,7 +11,7 @@
  * stays what it was. With math.delimiters: brackets, a line that opens
  * with \[ runs to the next \] the same way (the text has sentinels for
  * their backslashes by then: md_math_sentinels). */
-#include "md_internal.h"
+#include "internal.h"
 
 #include <string.h>
 #include <strings.h>

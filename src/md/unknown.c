@@ -1,4 +1,4 @@
-/* mdunknown.c: the unknown languages of a build's code blocks, each told
+/* unknown.c: the unknown languages of a build's code blocks, each told
  * once. A blog that writes ```text-like names folio has no grammar for
  * (```mermaid, ```vhdl) in forty posts got forty warnings on every build;
  * now one per language, at its first block, naming the files. */

@@ -4,7 +4,7 @@
 #include "markdown.h"
 
 #include "directive.h"
-#include "md_internal.h"
+#include "internal.h"
 #include "mdmem.h"
 
 #include <assert.h>
@@ -1561,13 +1561,13 @@ static void summary_text(struct mdr *r, cmark_node *root, cmark_node *more, cmar
 
 /* ---- display math blocks ----
  *
- * mdmath.c finds the $$ blocks before parsing and leaves a raw HTML block
- * <pre data-folio-math="K"> for each; here each becomes a paragraph that
- * holds one display formula, as "$$...$$" alone in a paragraph always was,
- * so that the counts, the summary and typesetting treat it the same. A raw
- * HTML line just above a block (which an HTML block would run on from) is
- * split off. A fenced code block whose info string is "math" is display
- * math too. */
+ * mathblocks.c finds the $$ blocks before parsing and leaves a raw HTML
+ * block <pre data-folio-math="K"> for each; here each becomes a paragraph
+ * that holds one display formula, as "$$...$$" alone in a paragraph always
+ * was, so that the counts, the summary and typesetting treat it the same.
+ * A raw HTML line just above a block (which an HTML block would run on
+ * from) is split off. A fenced code block whose info string is "math" is
+ * display math too. */
 
 static const char MATH_MARK[] = "<pre data-folio-math=\"";
 

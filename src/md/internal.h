@@ -1,5 +1,5 @@
-/* md_internal.h: what markdown.c shares with mdblocks.c. Not for other
- * modules: they use markdown.h. */
+/* internal.h: what markdown.c shares with blocks.c and mathblocks.c. Not
+ * for other modules: they use markdown.h. */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
@@ -19,13 +19,13 @@ struct md_ctx {
 	const struct md_options *o;
 	struct md_doc *out;
 	int errors;
-	/* for find_in_source (mdblocks.c): where each line of src starts,
+	/* for find_in_source (blocks.c): where each line of src starts,
 	 * made on first use, and where the last search of a block ended */
 	size_t *lines, nlines;
 	int find_block;
 	size_t find_next;
 	size_t find_left; /* bytes the searches may still read */
-	/* local images looked up so far (mdblocks.c), by file */
+	/* local images looked up so far (blocks.c), by file */
 	struct md_image *images;
 	size_t nimages, cap_images;
 	/* the site folder's realpath (the folder of o->static_dir), looked up
@@ -90,10 +90,11 @@ typedef void (*md_visit_fn)(void *ctx, cmark_node *n, cmark_event_type ev);
  * walk of a big tree instead of two (each node a cache miss). */
 int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx);
 
-/* A display math block found before parsing (mdmath.c): its TeX (owned by
- * the arena; the lines below the opening one without their containers'
- * prefixes), where its "$$" opens (body line, 1-based byte column), and the
- * text after its closing "$$" on that line (in the body; a paragraph). */
+/* A display math block found before parsing (mathblocks.c): its TeX
+ * (owned by the arena; the lines below the opening one without their
+ * containers' prefixes), where its "$$" opens (body line, 1-based byte
+ * column), and the text after its closing "$$" on that line (in the body;
+ * a paragraph). */
 struct md_mblock {
 	const char *tex;
 	size_t tex_len;
@@ -103,11 +104,11 @@ struct md_mblock {
 	int after_line;
 };
 
-/* md_math_blocks: finds the display math blocks of t[0..len) (see mdmath.c)
- * into *bs (*nb of them; the caller frees *bs). If there are any, out holds
- * t with each block made, line for line, a raw HTML block <pre
- * data-folio-math="K">...</pre> (K its index), and it returns 1; else 0,
- * out untouched. An unclosed "$$" is an error (to c->d, counted in
+/* md_math_blocks: finds the display math blocks of t[0..len) (see
+ * mathblocks.c) into *bs (*nb of them; the caller frees *bs). If there are
+ * any, out holds t with each block made, line for line, a raw HTML block
+ * <pre data-folio-math="K">...</pre> (K its index), and it returns 1; else
+ * 0, out untouched. An unclosed "$$" is an error (to c->d, counted in
  * c->errors) and is left as it is. */
 int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out, struct md_mblock **bs,
                    size_t *nb);

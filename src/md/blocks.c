@@ -1,8 +1,8 @@
-/* mdblocks.c: the passes over a parsed document that turn its blocks into
+/* blocks.c: the passes over a parsed document that turn its blocks into
  * folio's HTML: highlighted code with options, typeset math, sized local
  * images and figures. They replace nodes by raw HTML nodes, so cmark still
  * renders the document in one pass. */
-#include "md_internal.h"
+#include "internal.h"
 #include "mdmem.h"
 
 #include "codeblock.h"
