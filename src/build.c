@@ -17,6 +17,7 @@
 #include "output.h"
 #include "render.h"
 #include "site.h"
+#include "theme.h"
 #include "tmpl.h"
 #include "version.h"
 
@@ -224,8 +225,27 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	tmpl_env_add_filter(st->env, "forceescape", f_forceescape, "");
 	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	tmpl_env_set_base_url(st->env, base);
-	st->errors += render_load_templates(st->env, d, req->site_dir);
+	st->errors += theme_load_templates(st->env, d, req->site_dir);
 	st->t_tmpl = now_seconds();
+}
+
+/* copy_static: the theme's static files, the site's and the bundles' (see
+ * output_static); model-viewer's script only for a site with a model. */
+static int copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
+{
+	int models = 0;
+	for (size_t i = 0; i < s->nposts && !models; i++)
+		models = s->posts[i]->doc.has_model3d;
+	for (size_t i = 0; i < s->npages && !models; i++)
+		models = s->pages[i]->doc.has_model3d;
+	struct output_bundle *b = xcalloc(s->nposts + 1, sizeof *b);
+	size_t nb = 0;
+	for (size_t i = 0; i < s->nposts; i++)
+		if (s->posts[i]->bundle_dir)
+			b[nb++] = (struct output_bundle){s->posts[i]->bundle_dir, s->posts[i]->slug};
+	int errors = output_static(d, site_dir, models, b, nb, sink);
+	free(b);
+	return errors;
 }
 
 /* thread_cleanup: frees this thread's KaTeX and highlighters. */
@@ -1198,7 +1218,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		struct links_check *lc = r.links ? links_check_new(st.base_path, (enum links_mode)st.cfg.links_check) : NULL;
 		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
 		struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
-		errors += render_static(d, &st.site, s->site_dir, &noting);
+		errors += copy_static(d, &st.site, s->site_dir, &noting);
 		stop = errors && !kg;
 		if (!stop)
 			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,

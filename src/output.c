@@ -2,6 +2,7 @@
 #include "output.h"
 
 #include "cache.h"
+#include "theme.h"
 
 #include "arena.h"
 #include "buf.h"
@@ -1587,4 +1588,36 @@ int output_unchanged(const char *site_dir, const char *out_dir)
 	manifest_fini(&m);
 	free(mpath);
 	return rc;
+}
+
+/* ---- the static files of a site ---- */
+
+int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
+		  const struct output_sink *sink)
+{
+	int errors = 0;
+	/* the theme's files first; the site's static/ replaces them */
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "static/", 7) && sink->write(sink->ctx, f->name + 7, f->data, f->len))
+			errors++;
+	}
+	for (size_t i = 0; models && i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "assets/", 7) && sink->write(sink->ctx, f->name, f->data, f->len))
+			errors++;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/static", site_dir);
+	char *root = site_root(site_dir);
+	if (output_copy_tree_to(d, root, dir, "", 0, sink) < 0)
+		errors++;
+	for (size_t i = 0; i < nb; i++) {
+		char rel[1024];
+		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(b[i].slug));
+		if (output_copy_tree_to(d, root, b[i].dir, rel, 1, sink) < 0)
+			errors++;
+	}
+	free(root);
+	return errors;
 }

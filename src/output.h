@@ -96,6 +96,20 @@ struct output_sink {
 long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
 			 const struct output_sink *sink);
 
+/* A post bundle: its folder, copied to posts/SLUG/. */
+struct output_bundle {
+	const char *dir;
+	struct str slug;
+};
+
+/* output_static: the theme's static files, its assets/ (model-viewer's
+ * script, a megabyte: only with models set, for a site that shows a 3D
+ * model), the site's static/ folder, which replaces theme files, and each
+ * bundle's files (without its Markdown), handed to sink in that order.
+ * Returns the number of errors. */
+int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
+		  const struct output_sink *sink);
+
 /* output_exists: whether rel was already written (static files yield to
  * generated pages, or the other way round, as the caller decides). */
 int output_exists(struct output *o, const char *rel);

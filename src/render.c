@@ -4,112 +4,15 @@
 #include "render.h"
 
 #include "schema.h"
-#include "sitefile.h"
 #include "slug.h"
 
 #include <stdarg.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* ---- templates ---- */
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* add_site_templates: the templates below dir; links are followed inside
- * the site (root) only, and not to a folder that holds them (up). */
-static void add_site_templates(struct tmpl_env *env, struct diag *d, const char *dir, const char *rel, int *errors,
-			       const char *root, const struct held *up)
-{
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	while ((de = readdir(dh))) {
-		if (de->d_name[0] == '.' || ends_with(de->d_name, "~") || ends_with(de->d_name, ".swp"))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xrealloc(names, cap * sizeof *names);
-		}
-		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
-	}
-	closedir(dh);
-	for (size_t i = 0; i < n; i++) {
-		char path[4096], name[2048];
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		snprintf(name, sizeof name, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
-		char shown[2100];
-		snprintf(shown, sizeof shown, "templates/%s", name);
-		struct stat st;
-		const struct held *h;
-		int have = stat(path, &st) == 0;
-		if (site_check_link(d, root, path, shown) != 0) {
-			(*errors)++; /* outside the site, to nothing, or in a circle: never read */
-		} else if (have && S_ISDIR(st.st_mode) && (h = held_find(up, &st, 1))) {
-			site_report_cycle(d, shown, h->path);
-			(*errors)++;
-		} else if (have && S_ISDIR(st.st_mode)) {
-			struct held here = {st.st_dev, st.st_ino, path, up, 0};
-			add_site_templates(env, d, path, name, errors, root, &here);
-		} else if (have) { /* a named pipe or a device: an error of read_file */
-			size_t len;
-			char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
-			if (!src) {
-				struct diag_loc loc = {shown, NULL, 0, 0, 0};
-				diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
-				(*errors)++;
-			} else if (diag_too_big(d, shown, src, len, FOLIO_MAX_FILE,
-						"split it into templates joined with include")) {
-				(*errors)++;
-				free(src);
-			} else {
-				*errors += tmpl_env_add(env, name, shown, src, len, d);
-				free(src);
-			}
-		}
-		free(names[i]);
-	}
-	free(names);
-}
-
-int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir)
-{
-	int errors = 0;
-	for (size_t i = 0; i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (strncmp(f->name, "templates/", 10))
-			continue;
-		char shown[512];
-		snprintf(shown, sizeof shown, "(theme) %s", f->name);
-		errors += tmpl_env_add(env, f->name + 10, shown, f->data, f->len, d);
-	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/templates", site_dir);
-	char *root = site_root(site_dir);
-	enum site_where w = site_where(root, dir, NULL, 0);
-	struct held *top = w == SITE_INSIDE ? held_root(dir) : NULL;
-	if (top)
-		add_site_templates(env, d, dir, "", &errors, root, top);
-	else if (w != SITE_MISSING)
-		errors++; /* outside the site, or a link to nothing: content_load said why */
-	held_free(top);
-	free(root);
-	if (!errors)
-		errors += tmpl_env_check(env, d);
-	return errors;
-}
 
 /* ---- values ---- */
 
@@ -850,46 +753,6 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 	return p.errors;
 }
 
-int render_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
-{
-	output_write_fn write = sink->write;
-	void *ctx = sink->ctx;
-	int errors = 0;
-	/* the theme's files first; the site's static/ replaces them */
-	for (size_t i = 0; i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "static/", 7) && write(ctx, f->name + 7, f->data, f->len))
-			errors++;
-	}
-	/* model-viewer's script (a megabyte) only for a site that shows a model */
-	int models = 0;
-	for (size_t i = 0; i < s->nposts && !models; i++)
-		models = s->posts[i]->doc.has_model3d;
-	for (size_t i = 0; i < s->npages && !models; i++)
-		models = s->pages[i]->doc.has_model3d;
-	for (size_t i = 0; models && i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "assets/", 7) && write(ctx, f->name, f->data, f->len))
-			errors++;
-	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/static", site_dir);
-	char *root = site_root(site_dir);
-	if (output_copy_tree_to(d, root, dir, "", 0, sink) < 0)
-		errors++;
-	for (size_t i = 0; i < s->nposts; i++) {
-		const struct post *p = s->posts[i];
-		if (!p->bundle_dir)
-			continue;
-		char rel[1024];
-		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(p->slug));
-		if (output_copy_tree_to(d, root, p->bundle_dir, rel, 1, sink) < 0)
-			errors++;
-	}
-	free(root);
-	return errors;
-}
-
 int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
 		const struct render_deps *deps, struct render_plan *plan)
 {
@@ -917,32 +780,4 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	plan->jobs = j.v;
 	plan->njobs = j.n;
 	return j.errors;
-}
-
-static int write_page(void *ctx, size_t job, const struct str *parts, size_t nparts, const struct tmpl_deps *read)
-{
-	(void)read;
-	const struct render_plan *plan = ((void **)ctx)[0];
-	return output_write_parts(((void **)ctx)[1], plan->jobs[job].out, parts, nparts);
-}
-
-static int write_file(void *ctx, const char *rel, const void *data, size_t len)
-{
-	return output_write(ctx, rel, data, len);
-}
-
-int render_site(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env, struct output *o,
-		const char *site_dir, int jobs, size_t *pages)
-{
-	struct render_plan plan;
-	int errors = render_plan(a, d, s, env, NULL, &plan);
-	struct output_sink sink = {write_file, NULL, o};
-	errors += render_static(d, s, site_dir, &sink);
-	if (errors) {
-		*pages = 0;
-		return errors;
-	}
-	void *ctx[2] = {&plan, o};
-	errors += render_pages(&plan, env, d, NULL, jobs, 0, write_page, ctx, pages);
-	return errors;
 }

@@ -1,27 +1,12 @@
 /* render.h: the model handed to templates, and every page of the site
- * rendered into the output. No file reading here except the site's own
- * templates/ folder; writing goes through output.h. */
+ * rendered and handed to a sink. No I/O here: templates are read by
+ * theme.c, pages written and static files copied by the caller's sink
+ * (output.h). */
 #ifndef FOLIO_RENDER_H
 #define FOLIO_RENDER_H
 
-#include "output.h"
 #include "site.h"
 #include "tmpl.h"
-
-/* One file of the embedded default theme ("templates/post.html",
- * "static/style.css"), made by the build from theme/. */
-struct theme_file {
-	const char *name;
-	const char *data;
-	size_t len;
-};
-extern const struct theme_file theme_files[];
-extern const size_t theme_nfiles;
-
-/* render_load_templates: adds the theme's templates to env, then the site's
- * templates/ files, which replace theme files of the same name. Reports
- * syntax errors and then links the set. Returns the number of errors. */
-int render_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir);
 
 /* One page of the site: its template, its path in the output
  * ("posts/x/index.html"), the variables it is rendered with and the file
@@ -82,16 +67,5 @@ typedef int (*render_page_fn)(void *ctx, size_t job, const struct str *parts, si
 int render_pages(const struct render_plan *plan, const struct tmpl_env *env, struct diag *d,
 		 const unsigned char *want, int jobs, size_t dep_bits, render_page_fn sink, void *ctx,
 		 size_t *rendered);
-
-/* render_static: the theme's static files, model-viewer's script (for a
- * site with a model), the site's static/ folder and post bundles' files,
- * each handed to sink. Returns the number of errors. */
-int render_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink);
-
-/* render_site: renders every page of s into o on `jobs` threads, plus the
- * theme's static files, the site's static/ folder and post bundles' files.
- * Returns the number of errors; *pages counts the pages rendered. */
-int render_site(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env, struct output *o,
-		const char *site_dir, int jobs, size_t *pages);
 
 #endif
