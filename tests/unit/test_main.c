@@ -126,6 +126,7 @@ int main(int argc, char **argv)
 	test_codeblock();
 	test_serve();
 	test_mdcache();
+	test_cachedir();
 	test_mdmem();
 	test_live();
 	test_deps();
