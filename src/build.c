@@ -2,6 +2,7 @@
 #include "build.h"
 
 #include "cache.h"
+#include "rebuild.h"
 
 #include "config.h"
 #include "highlight.h"
@@ -456,17 +457,6 @@ static void save_end(struct saver *sv, int committed)
 
 /* ---- a session: builds that redo only what changed ---- */
 
-/* What one page read when it was last rendered. */
-struct page_rec {
-	char *out;
-	uint64_t vars_fp; /* its variables and template name */
-	uint32_t *deps;
-	size_t ndeps;
-	char *links; /* its ids and links (links_record), or NULL */
-	size_t links_len;
-	int kept; /* still a page of the site (while records are swapped) */
-};
-
 struct build_session {
 	struct build_request req;
 	char *site_dir, *out_dir, *base_url;
@@ -479,192 +469,10 @@ struct build_session {
 	int to_output;     /* folio build: a staging folder and the swap */
 	struct output *o;  /* during such a build */
 	int state_loaded;
-	/* ids: "post:slug" -> its block of ids, for the life of the session */
-	char **keys;
-	uint32_t *key_id, *key_n; /* first id, and how many */
-	size_t nkeys, cap_keys;
-	uint32_t next_id;
-	uint32_t *key_index;
-	size_t key_index_cap;
-	/* fingerprints, by id, of what the folder in place was made from */
-	uint64_t *fp;
-	size_t nfp;
-	uint64_t cfg_fp;
-	/* by output path */
-	struct page_rec **recs;
-	size_t nrecs;
-	uint32_t *rec_index;
-	size_t rec_index_cap;
-	int built;     /* the records describe the folder (a build was committed, or loaded) */
+	/* what is rendered again (rebuild.h) */
+	struct rebuild *rb;
 	int committed; /* a build of this session was committed */
 };
-
-static void key_reindex(struct build_session *s)
-{
-	size_t cap = 1024;
-	while (cap < s->nkeys * 2 + 2)
-		cap *= 2;
-	free(s->key_index);
-	s->key_index = xcalloc(cap, sizeof *s->key_index);
-	s->key_index_cap = cap;
-	for (size_t i = 0; i < s->nkeys; i++) {
-		size_t j = hash_bytes(s->keys[i], strlen(s->keys[i])) & (cap - 1);
-		while (s->key_index[j])
-			j = (j + 1) & (cap - 1);
-		s->key_index[j] = (uint32_t)(i + 1);
-	}
-}
-
-/* session_id: the first of n ids of key (ids start at 1): the same block
- * as before when it is big enough, else a new one. Called from the main
- * thread only (render_plan). */
-static uint32_t session_id(void *ctx, const char *key, size_t len, size_t n)
-{
-	struct build_session *s = ctx;
-	size_t mask = s->key_index_cap - 1, j = hash_bytes(key, len) & mask;
-	while (s->key_index[j]) {
-		size_t k = s->key_index[j] - 1;
-		if (strlen(s->keys[k]) == len && !memcmp(s->keys[k], key, len)) {
-			if (s->key_n[k] >= n)
-				return s->key_id[k];
-			s->key_id[k] = s->next_id; /* the old ids are never given again */
-			s->key_n[k] = (uint32_t)n;
-			s->next_id += (uint32_t)n;
-			return s->key_id[k];
-		}
-		j = (j + 1) & mask;
-	}
-	if (s->nkeys == s->cap_keys) {
-		s->cap_keys = s->cap_keys ? s->cap_keys * 2 : 1024;
-		s->keys = xrealloc(s->keys, s->cap_keys * sizeof *s->keys);
-		s->key_id = xrealloc(s->key_id, s->cap_keys * sizeof *s->key_id);
-		s->key_n = xrealloc(s->key_n, s->cap_keys * sizeof *s->key_n);
-	}
-	s->keys[s->nkeys] = xstrndup(key, len);
-	s->key_id[s->nkeys] = s->next_id;
-	s->key_n[s->nkeys] = (uint32_t)n;
-	s->next_id += (uint32_t)n;
-	s->nkeys++;
-	if (s->nkeys * 2 + 2 > s->key_index_cap)
-		key_reindex(s);
-	else
-		s->key_index[j] = (uint32_t)s->nkeys;
-	return s->key_id[s->nkeys - 1];
-}
-
-static struct page_rec *rec_find(const struct build_session *s, const char *out)
-{
-	if (!s->rec_index_cap)
-		return NULL;
-	size_t mask = s->rec_index_cap - 1, j = hash_bytes(out, strlen(out)) & mask;
-	while (s->rec_index[j]) {
-		struct page_rec *r = s->recs[s->rec_index[j] - 1];
-		if (!strcmp(r->out, out))
-			return r;
-		j = (j + 1) & mask;
-	}
-	return NULL;
-}
-
-static void rec_reindex(struct build_session *s)
-{
-	size_t cap = 1024;
-	while (cap < s->nrecs * 2 + 2)
-		cap *= 2;
-	free(s->rec_index);
-	s->rec_index = xcalloc(cap, sizeof *s->rec_index);
-	s->rec_index_cap = cap;
-	for (size_t i = 0; i < s->nrecs; i++) {
-		size_t j = hash_bytes(s->recs[i]->out, strlen(s->recs[i]->out)) & (cap - 1);
-		while (s->rec_index[j])
-			j = (j + 1) & (cap - 1);
-		s->rec_index[j] = (uint32_t)(i + 1);
-	}
-}
-
-static void rec_free(struct page_rec *r)
-{
-	if (!r)
-		return;
-	free(r->out);
-	free(r->deps);
-	free(r->links);
-	free(r);
-}
-
-/* mix: folds x into h (a 64-bit multiply-xorshift step; the strings
- * themselves are hashed with xxHash). */
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 33);
-}
-
-/* hash_val: a value's fingerprint. A map with an id counts by its id alone
- * (what it holds has its own fingerprint), except at the top. */
-static uint64_t hash_val(const struct tval *v, int top)
-{
-	uint64_t h = mix((uint64_t)v->kind << 8 | v->safe, 0);
-	switch (v->kind) {
-	case TV_BOOL: return mix(h, (uint64_t)v->u.b);
-	case TV_INT: return mix(h, (uint64_t)v->u.i);
-	case TV_FLOAT: {
-		uint64_t bits;
-		memcpy(&bits, &v->u.f, sizeof bits);
-		return mix(h, bits);
-	}
-	case TV_UNDEF:
-	case TV_STR: return mix(h, XXH3_64bits_withSeed(v->u.s.p, v->u.s.len, v->u.s.len));
-	case TV_LIST:
-		h = mix(h, v->u.list->len);
-		for (size_t i = 0; i < v->u.list->len; i++)
-			h = mix(h, hash_val(&v->u.list->items[i], 0));
-		return h;
-	case TV_MAP: {
-		const struct tmap *m = v->u.map;
-		if (m->dep && !top)
-			return mix(h, 0x100000000ULL | m->dep);
-		h = mix(h, m->len);
-		for (size_t i = 0; i < m->len; i++) {
-			h = mix(h, XXH3_64bits(m->keys[i].p, m->keys[i].len));
-			h = mix(h, hash_val(&m->vals[i], 0));
-		}
-		return h;
-	}
-	default: /* objects and functions are not part of the model */
-		return h;
-	}
-}
-
-static uint64_t fingerprint(const struct tval *v, const char *extra)
-{
-	uint64_t r = hash_val(v, 1);
-	if (extra)
-		r = mix(r, XXH3_64bits(extra, strlen(extra)));
-	return r ? r : 1; /* 0 means "absent" */
-}
-
-/* fingerprint_dep: the fingerprints of a value with an id: a global's by
- * its value (a map with an id in it by identity: its keys are read through
- * their own ids); a map's, for each key, and for the whole. */
-static void fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
-{
-	if (!dv->is_map) {
-		uint64_t r = hash_val(&dv->v, 0);
-		fp[dv->id] = r ? r : 1;
-		return;
-	}
-	const struct tmap *m = dv->v.u.map;
-	uint64_t whole = mix(0, m->len);
-	for (size_t i = 0; i < m->len; i++) {
-		uint64_t f = mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(&m->vals[i], 0));
-		if (i < TMPL_DEP_FIELDS)
-			fp[dv->id + 1 + i] = f ? f : 1;
-		whole = mix(whole, f);
-	}
-	fp[dv->id] = whole ? whole : 1;
-}
 
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 {
@@ -693,8 +501,7 @@ struct build_session *build_session_new(const struct build_request *req)
 	s->req.base_url = s->base_url;
 	s->content = content_cache_new();
 	s->related = related_cache_new();
-	s->next_id = 1;
-	key_reindex(s);
+	s->rb = rebuild_new();
 	return s;
 }
 
@@ -715,17 +522,7 @@ void build_session_free(struct build_session *s)
 	content_cache_free(s->content);
 	related_cache_free(s->related);
 	live_close(s->live);
-	for (size_t i = 0; i < s->nkeys; i++)
-		free(s->keys[i]);
-	free(s->keys);
-	free(s->key_id);
-	free(s->key_n);
-	free(s->key_index);
-	free(s->fp);
-	for (size_t i = 0; i < s->nrecs; i++)
-		rec_free(s->recs[i]);
-	free(s->recs);
-	free(s->rec_index);
+	rebuild_free(s->rb);
 	free(s->site_dir);
 	free(s->out_dir);
 	free(s->base_url);
@@ -737,7 +534,7 @@ void build_session_free(struct build_session *s)
 struct round {
 	struct build_session *s;
 	const struct render_plan *plan;
-	struct page_rec **fresh; /* by job; NULL: not rendered in this round */
+	struct rebuild_page **fresh; /* by job; NULL: not rendered in this round */
 	uint64_t *vars_fp;       /* by job */
 	int links;               /* record each page's links */
 	int write_failed;        /* a page could not be written (set by any thread) */
@@ -753,13 +550,7 @@ static int session_sink(void *ctx, size_t job, const struct str *parts, size_t n
 		__atomic_store_n(&r->write_failed, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
-	struct page_rec *rec = xcalloc(1, sizeof *rec);
-	rec->out = xstrndup(j->out, strlen(j->out));
-	rec->vars_fp = r->vars_fp[job];
-	rec->ndeps = read ? read->n : 0;
-	rec->deps = xmalloc((rec->ndeps + 1) * sizeof *rec->deps);
-	if (rec->ndeps)
-		memcpy(rec->deps, read->ids, rec->ndeps * sizeof *rec->deps);
+	struct rebuild_page *rec = rebuild_record(j->out, r->vars_fp[job], read ? read->ids : NULL, read ? read->n : 0);
 	size_t ol = strlen(j->out);
 	if (r->links && ol >= 5 && !strcmp(j->out + ol - 5, ".html"))
 		rec->links = links_record(parts, nparts, &rec->links_len);
@@ -849,7 +640,7 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 {
 	for (size_t i = 0; i < plan->njobs; i++) {
 		const struct render_job *j = &plan->jobs[i];
-		const struct page_rec *rec = r->fresh[i] ? r->fresh[i] : rec_find(s, j->out);
+		const struct rebuild_page *rec = r->fresh[i] ? r->fresh[i] : rebuild_last(s->rb, j->out);
 		const struct source *src = j->src;
 		links_check_page(lc, j->out, rec ? rec->links : NULL, rec ? rec->links_len : 0, src ? src->path : NULL,
 				 src ? src->src : NULL, src ? src->len : 0, src ? src->ignore_links : NULL,
@@ -905,197 +696,26 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 	return broken ? 1 : 0;
 }
 
-/* ---- the state of a folio build kept for the next one: the ids, the
- * fingerprints and what each page read. SITE/.folio-cache/pages-HASH:
- * "folio-pages 1\n" padded to 16 bytes, folio's executable's hash, the
- * config's fingerprint, next_id, then the keys (id, count, length, bytes),
- * the fingerprints (count, values) and the records (vars fingerprint,
- * number of ids, length of the path, the path, the ids, length of the
- * links, the links). ---- */
-
-#define STATE_MAGIC "folio-pages 2\n"
-
-static void put32(struct buf *b, uint32_t v)
-{
-	buf_append(b, &v, sizeof v);
-}
-
-static void put64(struct buf *b, uint64_t v)
-{
-	buf_append(b, &v, sizeof v);
-}
+/* ---- the state of a folio build kept for the next one (rebuild.h's
+ * bytes), in the cache's pages-HASH file of its output ---- */
 
 static void session_save(struct build_session *s, const char *path)
 {
 	struct buf b;
 	buf_init(&b);
-	char head[16] = {0};
-	memcpy(head, STATE_MAGIC, strlen(STATE_MAGIC));
-	buf_append(&b, head, sizeof head);
-	put64(&b, binary_hash());
-	put64(&b, s->cfg_fp);
-	put32(&b, s->next_id);
-	put64(&b, s->nkeys);
-	for (size_t i = 0; i < s->nkeys; i++) {
-		uint32_t n = (uint32_t)strlen(s->keys[i]);
-		put32(&b, s->key_id[i]);
-		put32(&b, s->key_n[i]);
-		put32(&b, n);
-		buf_append(&b, s->keys[i], n);
-	}
-	put64(&b, s->nfp);
-	buf_append(&b, s->fp, s->nfp * sizeof *s->fp);
-	put64(&b, s->nrecs);
-	for (size_t i = 0; i < s->nrecs; i++) {
-		const struct page_rec *r = s->recs[i];
-		uint32_t n = (uint32_t)strlen(r->out);
-		put64(&b, r->vars_fp);
-		put32(&b, (uint32_t)r->ndeps);
-		put32(&b, n);
-		buf_append(&b, r->out, n);
-		buf_append(&b, r->deps, r->ndeps * sizeof *r->deps);
-		put64(&b, r->links_len);
-		if (r->links_len)
-			buf_append(&b, r->links, r->links_len);
-	}
+	rebuild_save(s->rb, binary_hash(), &b);
 	(void)cache_write(path, b.p, b.len); /* if not: the next build renders every page */
 	buf_fini(&b);
 }
 
-struct reader {
-	const char *p, *end;
-	int bad;
-};
-
-static const void *take(struct reader *r, size_t n)
-{
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		return NULL;
-	}
-	const void *at = r->p;
-	r->p += n;
-	return at;
-}
-
-static uint64_t get_u64(struct reader *r)
-{
-	const void *p = take(r, 8);
-	uint64_t v = 0;
-	if (p)
-		memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get_u32(struct reader *r)
-{
-	const void *p = take(r, 4);
-	uint32_t v = 0;
-	if (p)
-		memcpy(&v, p, 4);
-	return v;
-}
-
 /* session_load: the state in path, if it is whole and from this folio;
- * else s stays new (every page is rendered). */
+ * else every page is rendered. */
 static void session_load(struct build_session *s, const char *path)
 {
 	size_t len;
 	char *text = read_file(path, &len);
-	if (!text)
-		return;
-	struct reader r = {text, text + len, 0};
-	const char *head = take(&r, 16);
-	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != binary_hash()) {
-		free(text);
-		return;
-	}
-	uint64_t cfg_fp = get_u64(&r);
-	uint32_t next_id = get_u32(&r);
-	uint64_t nkeys = get_u64(&r);
-	struct build_session t;
-	memset(&t, 0, sizeof t);
-	t.next_id = 1;
-	key_reindex(&t);
-	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
-		uint32_t id = get_u32(&r), n = get_u32(&r), kl = get_u32(&r);
-		const char *k = take(&r, kl);
-		if (!k || !n || id == 0 || (uint64_t)id + n > next_id) {
-			r.bad = 1;
-			break;
-		}
-		/* interned as new, then given its old block */
-		size_t before = t.nkeys;
-		session_id(&t, k, kl, n);
-		if (t.nkeys != before + 1) {
-			r.bad = 1; /* a key twice */
-			break;
-		}
-		t.key_id[t.nkeys - 1] = id;
-		t.key_n[t.nkeys - 1] = n;
-	}
-	uint64_t nfp = get_u64(&r);
-	const void *fps = nfp <= next_id + 1 ? take(&r, nfp * sizeof(uint64_t)) : NULL;
-	if (!fps)
-		r.bad = 1;
-	uint64_t nrecs = r.bad ? 0 : get_u64(&r);
-	struct page_rec **recs = r.bad ? NULL : xcalloc(nrecs + 1, sizeof *recs);
-	uint64_t got = 0;
-	for (; !r.bad && got < nrecs; got++) {
-		uint64_t vfp = get_u64(&r);
-		uint32_t nd = get_u32(&r), ol = get_u32(&r);
-		const char *out = take(&r, ol);
-		const void *ids = take(&r, (size_t)nd * sizeof(uint32_t));
-		uint64_t ll = get_u64(&r);
-		const char *lk = ll && ll <= (uint64_t)(r.end - r.p) ? take(&r, (size_t)ll) : NULL;
-		if (ll && (!lk || lk[ll - 1] != '\0'))
-			r.bad = 1; /* records end with a NUL */
-		if (r.bad)
-			break;
-		struct page_rec *rec = xcalloc(1, sizeof *rec);
-		rec->out = xstrndup(out, ol);
-		rec->vars_fp = vfp;
-		rec->ndeps = nd;
-		rec->deps = xmalloc(((size_t)nd + 1) * sizeof *rec->deps);
-		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
-		if (ll) {
-			rec->links = xmalloc((size_t)ll);
-			memcpy(rec->links, lk, (size_t)ll);
-			rec->links_len = (size_t)ll;
-		}
-		recs[got] = rec;
-	}
-	if (r.bad) {
-		for (uint64_t i = 0; i < got; i++)
-			rec_free(recs[i]);
-		free(recs);
-		for (size_t i = 0; i < t.nkeys; i++)
-			free(t.keys[i]);
-		free(t.keys);
-		free(t.key_id);
-		free(t.key_n);
-		free(t.key_index);
-		free(text);
-		return;
-	}
-	/* all of it read: it becomes the session's */
-	s->keys = t.keys;
-	s->key_id = t.key_id;
-	s->key_n = t.key_n;
-	s->nkeys = t.nkeys;
-	s->cap_keys = t.cap_keys;
-	free(s->key_index);
-	s->key_index = t.key_index;
-	s->key_index_cap = t.key_index_cap;
-	s->next_id = next_id;
-	s->fp = xmalloc((nfp + 1) * sizeof *s->fp);
-	memcpy(s->fp, fps, nfp * sizeof *s->fp);
-	s->nfp = nfp;
-	s->cfg_fp = cfg_fp;
-	s->recs = recs;
-	s->nrecs = nrecs;
-	rec_reindex(s);
-	s->built = 1;
+	if (text)
+		(void)rebuild_load(s->rb, binary_hash(), text, len);
 	free(text);
 }
 
@@ -1138,7 +758,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	}
 	struct render_plan plan;
 	memset(&plan, 0, sizeof plan);
-	struct render_deps deps = {session_id, s};
+	struct render_deps deps = {rebuild_id, s->rb};
 	if (!stop) {
 		errors += render_plan(st.a, d, &st.site, st.env, &deps, &plan);
 		stop = errors && !kg;
@@ -1150,10 +770,10 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		for (size_t i = 0; i < ntmpl; i++) {
 			char key[600];
 			int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st.env, i));
-			tmpl_ids[i] = session_id(s, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
+			tmpl_ids[i] = rebuild_id(s->rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
 			tmpl_env_set_template_dep(st.env, tmpl_env_name(st.env, i), tmpl_ids[i]);
 		}
-		size_t nfp = s->next_id;
+		size_t nfp = rebuild_nids(s->rb);
 		uint64_t *fp = xcalloc(nfp, sizeof *fp);
 		XXH3_state_t *h = XXH3_createState();
 		if (!h) {
@@ -1161,7 +781,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			exit(1);
 		}
 		for (size_t i = 0; i < plan.nvals; i++)
-			fingerprint_dep(fp, &plan.vals[i]);
+			rebuild_fingerprint_dep(fp, &plan.vals[i]);
 		for (size_t i = 0; i < ntmpl; i++) {
 			struct str src = tmpl_env_source(st.env, i);
 			uint64_t f = XXH3_64bits(src.p, src.len);
@@ -1170,7 +790,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		free(tmpl_ids);
 		/* a page that looked for a missing template depends on the set's
 		 * names: one added later is found */
-		uint32_t names_id = session_id(s, "templates:names", 15, 1);
+		uint32_t names_id = rebuild_id(s->rb, "templates:names", 15, 1);
 		if (names_id >= nfp) {
 			fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
 			memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
@@ -1178,7 +798,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		}
 		uint64_t names = 1;
 		for (size_t i = 0; i < ntmpl; i++)
-			names = mix(names, XXH3_64bits(tmpl_env_name(st.env, i), strlen(tmpl_env_name(st.env, i))));
+			names = rebuild_mix(names, XXH3_64bits(tmpl_env_name(st.env, i), strlen(tmpl_env_name(st.env, i))));
 		fp[names_id] = names ? names : 1;
 		tmpl_env_set_missing_dep(st.env, names_id);
 		/* the config (and the options) touch every page */
@@ -1189,22 +809,14 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		/* --base-url: every page's links */
 		XXH3_64bits_update(h, st.cfg.base_url.p ? st.cfg.base_url.p : "", st.cfg.base_url.len);
 		uint64_t cfg_fp = XXH3_64bits_digest(h);
-		int all = !s->built || cfg_fp != s->cfg_fp;
 
 		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
 				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF, 0};
 		unsigned char *want = xcalloc(plan.njobs + 1, 1);
 		for (size_t i = 0; i < plan.njobs; i++) {
 			const struct render_job *j = &plan.jobs[i];
-			r.vars_fp[i] = fingerprint(&j->vars, j->tmpl);
-			const struct page_rec *old = all ? NULL : rec_find(s, j->out);
-			int dirty = !old || old->vars_fp != r.vars_fp[i];
-			for (size_t k = 0; old && !dirty && k < old->ndeps; k++) {
-				uint32_t id = old->deps[k];
-				uint64_t was = id < s->nfp ? s->fp[id] : 0, now = id < nfp ? fp[id] : 0;
-				dirty = was != now;
-			}
-			want[i] = (unsigned char)dirty;
+			r.vars_fp[i] = rebuild_fingerprint(&j->vars, j->tmpl);
+			want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r.vars_fp[i], fp, nfp, cfg_fp);
 		}
 		XXH3_freeState(h);
 		/* into a new folder, a clean page is the last build's file, if it
@@ -1265,34 +877,14 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			/* the records now: fresh ones, or the old ones of clean
 			 * pages; a page that could not be rendered (keep_going)
 			 * has none, so that the next build renders it again */
-			for (size_t i = 0; i < s->nrecs; i++)
-				s->recs[i]->kept = 0;
-			struct page_rec **recs = xcalloc(plan.njobs + 1, sizeof *recs);
-			size_t nrecs = 0;
-			for (size_t i = 0; i < plan.njobs; i++) {
-				struct page_rec *rec = r.fresh[i] ? r.fresh[i]
-						       : want[i]  ? NULL
-								  : rec_find(s, plan.jobs[i].out);
-				if (rec && !rec->kept) {
-					rec->kept = 1;
-					recs[nrecs++] = rec;
-				}
-			}
-			for (size_t i = 0; i < s->nrecs; i++)
-				if (!s->recs[i]->kept)
-					rec_free(s->recs[i]);
-			free(s->recs);
-			s->recs = recs;
-			s->nrecs = nrecs;
-			rec_reindex(s);
-			free(s->fp);
-			s->fp = fp;
-			s->nfp = nfp;
+			const char **outs = xcalloc(plan.njobs + 1, sizeof *outs);
+			for (size_t i = 0; i < plan.njobs; i++)
+				outs[i] = plan.jobs[i].out;
+			rebuild_commit(s->rb, r.fresh, outs, want, plan.njobs, fp, nfp, cfg_fp);
 			fp = NULL;
-			s->cfg_fp = cfg_fp;
+			free(outs);
 			free(s->base_path);
 			s->base_path = xstrndup(st.base_path, strlen(st.base_path));
-			s->built = 1;
 			s->committed = 1;
 			res->committed = 1;
 			res->removed = removed;
@@ -1306,7 +898,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 				live_abort(s->live);
 			s->o = NULL;
 			for (size_t i = 0; i < plan.njobs; i++)
-				rec_free(r.fresh[i]);
+				rebuild_page_free(r.fresh[i]);
 		}
 		free(want);
 		free(r.fresh);

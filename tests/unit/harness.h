@@ -75,6 +75,7 @@ void test_codeblock(void);
 void test_serve(void);
 void test_mdcache(void);
 void test_cachedir(void);
+void test_rebuild(void);
 void test_mdmem(void);
 void test_live(void);
 void test_deps(void);

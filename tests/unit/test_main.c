@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	test_serve();
 	test_mdcache();
 	test_cachedir();
+	test_rebuild();
 	test_mdmem();
 	test_live();
 	test_deps();

@@ -1,0 +1,466 @@
+/* rebuild.c: what a session of builds renders again (see rebuild.h). */
+#include "rebuild.h"
+
+#include "arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+struct rebuild {
+	/* ids: "post:slug" -> its block of ids, for the life of the session */
+	char **keys;
+	uint32_t *key_id, *key_n; /* first id, and how many */
+	size_t nkeys, cap_keys;
+	uint32_t next_id;
+	uint32_t *key_index;
+	size_t key_index_cap;
+	/* fingerprints, by id, of what the output in place was made from */
+	uint64_t *fp;
+	size_t nfp;
+	uint64_t cfg_fp;
+	/* by output path */
+	struct rebuild_page **recs;
+	size_t nrecs;
+	uint32_t *rec_index;
+	size_t rec_index_cap;
+	int built;
+};
+
+static void key_reindex(struct rebuild *rb)
+{
+	size_t cap = 1024;
+	while (cap < rb->nkeys * 2 + 2)
+		cap *= 2;
+	free(rb->key_index);
+	rb->key_index = xcalloc(cap, sizeof *rb->key_index);
+	rb->key_index_cap = cap;
+	for (size_t i = 0; i < rb->nkeys; i++) {
+		size_t j = hash_bytes(rb->keys[i], strlen(rb->keys[i])) & (cap - 1);
+		while (rb->key_index[j])
+			j = (j + 1) & (cap - 1);
+		rb->key_index[j] = (uint32_t)(i + 1);
+	}
+}
+
+struct rebuild *rebuild_new(void)
+{
+	struct rebuild *rb = xcalloc(1, sizeof *rb);
+	rb->next_id = 1;
+	key_reindex(rb);
+	return rb;
+}
+
+void rebuild_page_free(struct rebuild_page *p)
+{
+	if (!p)
+		return;
+	free(p->out);
+	free(p->deps);
+	free(p->links);
+	free(p);
+}
+
+/* forget: rb as new, its memory freed (not rb itself). */
+static void forget(struct rebuild *rb)
+{
+	for (size_t i = 0; i < rb->nkeys; i++)
+		free(rb->keys[i]);
+	free(rb->keys);
+	free(rb->key_id);
+	free(rb->key_n);
+	free(rb->key_index);
+	free(rb->fp);
+	for (size_t i = 0; i < rb->nrecs; i++)
+		rebuild_page_free(rb->recs[i]);
+	free(rb->recs);
+	free(rb->rec_index);
+	memset(rb, 0, sizeof *rb);
+	rb->next_id = 1;
+	key_reindex(rb);
+}
+
+void rebuild_free(struct rebuild *rb)
+{
+	if (!rb)
+		return;
+	forget(rb);
+	free(rb->key_index);
+	free(rb);
+}
+
+uint32_t rebuild_id(void *ctx, const char *key, size_t len, size_t n)
+{
+	struct rebuild *rb = ctx;
+	size_t mask = rb->key_index_cap - 1, j = hash_bytes(key, len) & mask;
+	while (rb->key_index[j]) {
+		size_t k = rb->key_index[j] - 1;
+		if (strlen(rb->keys[k]) == len && !memcmp(rb->keys[k], key, len)) {
+			if (rb->key_n[k] >= n)
+				return rb->key_id[k];
+			rb->key_id[k] = rb->next_id; /* the old ids are never given again */
+			rb->key_n[k] = (uint32_t)n;
+			rb->next_id += (uint32_t)n;
+			return rb->key_id[k];
+		}
+		j = (j + 1) & mask;
+	}
+	if (rb->nkeys == rb->cap_keys) {
+		rb->cap_keys = rb->cap_keys ? rb->cap_keys * 2 : 1024;
+		rb->keys = xrealloc(rb->keys, rb->cap_keys * sizeof *rb->keys);
+		rb->key_id = xrealloc(rb->key_id, rb->cap_keys * sizeof *rb->key_id);
+		rb->key_n = xrealloc(rb->key_n, rb->cap_keys * sizeof *rb->key_n);
+	}
+	rb->keys[rb->nkeys] = xstrndup(key, len);
+	rb->key_id[rb->nkeys] = rb->next_id;
+	rb->key_n[rb->nkeys] = (uint32_t)n;
+	rb->next_id += (uint32_t)n;
+	rb->nkeys++;
+	if (rb->nkeys * 2 + 2 > rb->key_index_cap)
+		key_reindex(rb);
+	else
+		rb->key_index[j] = (uint32_t)rb->nkeys;
+	return rb->key_id[rb->nkeys - 1];
+}
+
+size_t rebuild_nids(const struct rebuild *rb)
+{
+	return rb->next_id;
+}
+
+/* ---- fingerprints ---- */
+
+uint64_t rebuild_mix(uint64_t h, uint64_t x)
+{
+	/* a 64-bit multiply-xorshift step; strings are hashed with xxHash */
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
+/* hash_val: a value's fingerprint. A map with an id counts by its id alone
+ * (what it holds has its own fingerprint), except at the top. */
+static uint64_t hash_val(const struct tval *v, int top)
+{
+	uint64_t h = rebuild_mix((uint64_t)v->kind << 8 | v->safe, 0);
+	switch (v->kind) {
+	case TV_BOOL: return rebuild_mix(h, (uint64_t)v->u.b);
+	case TV_INT: return rebuild_mix(h, (uint64_t)v->u.i);
+	case TV_FLOAT: {
+		uint64_t bits;
+		memcpy(&bits, &v->u.f, sizeof bits);
+		return rebuild_mix(h, bits);
+	}
+	case TV_UNDEF:
+	case TV_STR: return rebuild_mix(h, XXH3_64bits_withSeed(v->u.s.p, v->u.s.len, v->u.s.len));
+	case TV_LIST:
+		h = rebuild_mix(h, v->u.list->len);
+		for (size_t i = 0; i < v->u.list->len; i++)
+			h = rebuild_mix(h, hash_val(&v->u.list->items[i], 0));
+		return h;
+	case TV_MAP: {
+		const struct tmap *m = v->u.map;
+		if (m->dep && !top)
+			return rebuild_mix(h, 0x100000000ULL | m->dep);
+		h = rebuild_mix(h, m->len);
+		for (size_t i = 0; i < m->len; i++) {
+			h = rebuild_mix(h, XXH3_64bits(m->keys[i].p, m->keys[i].len));
+			h = rebuild_mix(h, hash_val(&m->vals[i], 0));
+		}
+		return h;
+	}
+	default: /* objects and functions are not part of the model */
+		return h;
+	}
+}
+
+uint64_t rebuild_fingerprint(const struct tval *v, const char *extra)
+{
+	uint64_t r = hash_val(v, 1);
+	if (extra)
+		r = rebuild_mix(r, XXH3_64bits(extra, strlen(extra)));
+	return r ? r : 1; /* 0 means "absent" */
+}
+
+void rebuild_fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
+{
+	/* a global's by its value (a map with an id in it by identity: its
+	 * keys are read through their own ids); a map's, for each key, and
+	 * for the whole */
+	if (!dv->is_map) {
+		uint64_t r = hash_val(&dv->v, 0);
+		fp[dv->id] = r ? r : 1;
+		return;
+	}
+	const struct tmap *m = dv->v.u.map;
+	uint64_t whole = rebuild_mix(0, m->len);
+	for (size_t i = 0; i < m->len; i++) {
+		uint64_t f = rebuild_mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(&m->vals[i], 0));
+		if (i < TMPL_DEP_FIELDS)
+			fp[dv->id + 1 + i] = f ? f : 1;
+		whole = rebuild_mix(whole, f);
+	}
+	fp[dv->id] = whole ? whole : 1;
+}
+
+/* ---- records ---- */
+
+const struct rebuild_page *rebuild_last(const struct rebuild *rb, const char *out)
+{
+	if (!rb->rec_index_cap)
+		return NULL;
+	size_t mask = rb->rec_index_cap - 1, j = hash_bytes(out, strlen(out)) & mask;
+	while (rb->rec_index[j]) {
+		const struct rebuild_page *r = rb->recs[rb->rec_index[j] - 1];
+		if (!strcmp(r->out, out))
+			return r;
+		j = (j + 1) & mask;
+	}
+	return NULL;
+}
+
+static void rec_reindex(struct rebuild *rb)
+{
+	size_t cap = 1024;
+	while (cap < rb->nrecs * 2 + 2)
+		cap *= 2;
+	free(rb->rec_index);
+	rb->rec_index = xcalloc(cap, sizeof *rb->rec_index);
+	rb->rec_index_cap = cap;
+	for (size_t i = 0; i < rb->nrecs; i++) {
+		size_t j = hash_bytes(rb->recs[i]->out, strlen(rb->recs[i]->out)) & (cap - 1);
+		while (rb->rec_index[j])
+			j = (j + 1) & (cap - 1);
+		rb->rec_index[j] = (uint32_t)(i + 1);
+	}
+}
+
+int rebuild_dirty(const struct rebuild *rb, const char *out, uint64_t vars_fp, const uint64_t *fp, size_t nfp,
+                  uint64_t cfg_fp)
+{
+	if (!rb->built || cfg_fp != rb->cfg_fp)
+		return 1;
+	const struct rebuild_page *old = rebuild_last(rb, out);
+	if (!old || old->vars_fp != vars_fp)
+		return 1;
+	for (size_t k = 0; k < old->ndeps; k++) {
+		uint32_t id = old->deps[k];
+		uint64_t was = id < rb->nfp ? rb->fp[id] : 0, now = id < nfp ? fp[id] : 0;
+		if (was != now)
+			return 1;
+	}
+	return 0;
+}
+
+struct rebuild_page *rebuild_record(const char *out, uint64_t vars_fp, const uint32_t *ids, size_t n)
+{
+	struct rebuild_page *rec = xcalloc(1, sizeof *rec);
+	rec->out = xstrndup(out, strlen(out));
+	rec->vars_fp = vars_fp;
+	rec->ndeps = n;
+	rec->deps = xmalloc((n + 1) * sizeof *rec->deps);
+	if (n)
+		memcpy(rec->deps, ids, n * sizeof *rec->deps);
+	return rec;
+}
+
+void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char *const *outs,
+                    const unsigned char *want, size_t n, uint64_t *fp, size_t nfp, uint64_t cfg_fp)
+{
+	for (size_t i = 0; i < rb->nrecs; i++)
+		rb->recs[i]->kept = 0;
+	struct rebuild_page **recs = xcalloc(n + 1, sizeof *recs);
+	size_t nrecs = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rebuild_page *rec = fresh[i]          ? fresh[i]
+		                           : want && want[i] ? NULL
+		                                             : (struct rebuild_page *)rebuild_last(rb, outs[i]);
+		if (rec && !rec->kept) {
+			rec->kept = 1;
+			recs[nrecs++] = rec;
+		}
+	}
+	for (size_t i = 0; i < rb->nrecs; i++)
+		if (!rb->recs[i]->kept)
+			rebuild_page_free(rb->recs[i]);
+	free(rb->recs);
+	rb->recs = recs;
+	rb->nrecs = nrecs;
+	rec_reindex(rb);
+	free(rb->fp);
+	rb->fp = fp;
+	rb->nfp = nfp;
+	rb->cfg_fp = cfg_fp;
+	rb->built = 1;
+}
+
+int rebuild_built(const struct rebuild *rb)
+{
+	return rb->built;
+}
+
+/* ---- the state as bytes: "folio-pages 2\n" padded to 16 bytes, the
+ * stamp, the config's fingerprint, next_id, then the keys (id, count,
+ * length, bytes), the fingerprints (count, values) and the records (vars
+ * fingerprint, number of ids, length of the path, the path, the ids,
+ * length of the links, the links). ---- */
+
+#define STATE_MAGIC "folio-pages 2\n"
+
+static void put32(struct buf *b, uint32_t v)
+{
+	buf_append(b, &v, sizeof v);
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	buf_append(b, &v, sizeof v);
+}
+
+void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b)
+{
+	char head[16] = {0};
+	memcpy(head, STATE_MAGIC, strlen(STATE_MAGIC));
+	buf_append(b, head, sizeof head);
+	put64(b, stamp);
+	put64(b, rb->cfg_fp);
+	put32(b, rb->next_id);
+	put64(b, rb->nkeys);
+	for (size_t i = 0; i < rb->nkeys; i++) {
+		uint32_t n = (uint32_t)strlen(rb->keys[i]);
+		put32(b, rb->key_id[i]);
+		put32(b, rb->key_n[i]);
+		put32(b, n);
+		buf_append(b, rb->keys[i], n);
+	}
+	put64(b, rb->nfp);
+	buf_append(b, rb->fp, rb->nfp * sizeof *rb->fp);
+	put64(b, rb->nrecs);
+	for (size_t i = 0; i < rb->nrecs; i++) {
+		const struct rebuild_page *r = rb->recs[i];
+		uint32_t n = (uint32_t)strlen(r->out);
+		put64(b, r->vars_fp);
+		put32(b, (uint32_t)r->ndeps);
+		put32(b, n);
+		buf_append(b, r->out, n);
+		buf_append(b, r->deps, r->ndeps * sizeof *r->deps);
+		put64(b, r->links_len);
+		if (r->links_len)
+			buf_append(b, r->links, r->links_len);
+	}
+}
+
+struct reader {
+	const char *p, *end;
+	int bad;
+};
+
+static const void *take(struct reader *r, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	const void *at = r->p;
+	r->p += n;
+	return at;
+}
+
+static uint64_t get_u64(struct reader *r)
+{
+	const void *p = take(r, 8);
+	uint64_t v = 0;
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+	const void *p = take(r, 4);
+	uint32_t v = 0;
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
+{
+	struct reader r = {p, p + len, 0};
+	const char *head = take(&r, 16);
+	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != stamp)
+		return -1;
+	forget(rb);
+	uint64_t cfg_fp = get_u64(&r);
+	uint32_t next_id = get_u32(&r);
+	uint64_t nkeys = get_u64(&r);
+	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
+		uint32_t id = get_u32(&r), n = get_u32(&r), kl = get_u32(&r);
+		const char *k = take(&r, kl);
+		if (!k || !n || id == 0 || (uint64_t)id + n > next_id) {
+			r.bad = 1;
+			break;
+		}
+		/* interned as new, then given its old block */
+		size_t before = rb->nkeys;
+		rebuild_id(rb, k, kl, n);
+		if (rb->nkeys != before + 1) {
+			r.bad = 1; /* a key twice */
+			break;
+		}
+		rb->key_id[rb->nkeys - 1] = id;
+		rb->key_n[rb->nkeys - 1] = n;
+	}
+	uint64_t nfp = r.bad ? 0 : get_u64(&r);
+	const void *fps = !r.bad && nfp <= (uint64_t)next_id + 1 ? take(&r, nfp * sizeof(uint64_t)) : NULL;
+	if (!fps)
+		r.bad = 1;
+	uint64_t nrecs = r.bad ? 0 : get_u64(&r);
+	if (!r.bad && nrecs > (uint64_t)(r.end - r.p) / 24)
+		r.bad = 1; /* each record takes 24 bytes at least */
+	struct rebuild_page **recs = r.bad ? NULL : xcalloc(nrecs + 1, sizeof *recs);
+	uint64_t got = 0;
+	for (; !r.bad && got < nrecs; got++) {
+		uint64_t vfp = get_u64(&r);
+		uint32_t nd = get_u32(&r), ol = get_u32(&r);
+		const char *out = take(&r, ol);
+		const void *ids = take(&r, (size_t)nd * sizeof(uint32_t));
+		uint64_t ll = get_u64(&r);
+		const char *lk = ll && ll <= (uint64_t)(r.end - r.p) ? take(&r, (size_t)ll) : NULL;
+		if (ll && (!lk || lk[ll - 1] != '\0'))
+			r.bad = 1; /* records end with a NUL */
+		if (r.bad)
+			break;
+		struct rebuild_page *rec = xcalloc(1, sizeof *rec);
+		rec->out = xstrndup(out, ol);
+		rec->vars_fp = vfp;
+		rec->ndeps = nd;
+		rec->deps = xmalloc(((size_t)nd + 1) * sizeof *rec->deps);
+		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
+		if (ll) {
+			rec->links = xmalloc((size_t)ll);
+			memcpy(rec->links, lk, (size_t)ll);
+			rec->links_len = (size_t)ll;
+		}
+		recs[got] = rec;
+	}
+	if (r.bad) {
+		for (uint64_t i = 0; i < got; i++)
+			rebuild_page_free(recs[i]);
+		free(recs);
+		forget(rb);
+		return -1;
+	}
+	/* all of it read */
+	rb->next_id = next_id;
+	rb->fp = xmalloc((nfp + 1) * sizeof *rb->fp);
+	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);
+	rb->nfp = nfp;
+	rb->cfg_fp = cfg_fp;
+	rb->recs = recs;
+	rb->nrecs = nrecs;
+	rec_reindex(rb);
+	rb->built = 1;
+	return 0;
+}

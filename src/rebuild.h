@@ -1,0 +1,92 @@
+/* rebuild.h: what a session of builds renders again, and why. The one
+ * place that knows it: the ids of the inputs pages read (a post, a tag, a
+ * global, a template), their fingerprints at the last committed build,
+ * and what each page read then. A page is rendered again when it is new,
+ * when its own variables changed, or when any input it read has another
+ * fingerprint now; every other page is the last build's file. No file
+ * system here: the state goes to and from bytes (rebuild_save,
+ * rebuild_load), which the caller keeps in the cache (cache.h).
+ *
+ * A build with it:
+ *   ids = rebuild_id(...)            while the template values are made
+ *   fp[] = rebuild_fingerprint_*()   of every value with an id
+ *   rebuild_dirty(rb, page, ...)     for each page: render it again?
+ *   rebuild_record(...)              for each page rendered: what it read
+ *   rebuild_commit(rb, ...)          once the build is in place */
+#ifndef FOLIO_REBUILD_H
+#define FOLIO_REBUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "render.h"
+
+/* What one page read when it was last rendered. */
+struct rebuild_page {
+	char *out;        /* its path in the output */
+	uint64_t vars_fp; /* its variables and template name */
+	uint32_t *deps;   /* the ids it read */
+	size_t ndeps;
+	char *links; /* its ids and links (links_record), or NULL */
+	size_t links_len;
+	int kept; /* (while rebuild_commit swaps the records) */
+};
+
+struct rebuild;
+
+struct rebuild *rebuild_new(void);
+void rebuild_free(struct rebuild *rb);
+
+/* rebuild_id: the first of n consecutive ids of key ("post:slug",
+ * "tag:cuda", "global:site"; ids start at 1): the same block in every
+ * build of the session when it is big enough, else a new one (old ids are
+ * never given again). A struct render_deps' id function (ctx: rb). */
+uint32_t rebuild_id(void *rb, const char *key, size_t len, size_t n);
+
+/* rebuild_nids: one past the highest id given: the size of a build's
+ * fingerprint array. */
+size_t rebuild_nids(const struct rebuild *rb);
+
+/* Fingerprints (never 0, which means "absent"): of a page's variables
+ * (with its template's name as extra), and of each value with an id into
+ * fp (a map: the whole and each of its first TMPL_DEP_FIELDS keys). */
+uint64_t rebuild_fingerprint(const struct tval *v, const char *extra);
+void rebuild_fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv);
+uint64_t rebuild_mix(uint64_t h, uint64_t x);
+
+/* rebuild_dirty: whether the page out must be rendered again, given its
+ * variables' fingerprint now, every input's fingerprint now (fp[0..nfp))
+ * and the fingerprint of the config and options (a change: every page). */
+int rebuild_dirty(const struct rebuild *rb, const char *out, uint64_t vars_fp, const uint64_t *fp, size_t nfp,
+                  uint64_t cfg_fp);
+
+/* rebuild_last: what page out read at the last committed build, or NULL. */
+const struct rebuild_page *rebuild_last(const struct rebuild *rb, const char *out);
+
+/* rebuild_record: a new record of what a page read (ids[0..n)); its links
+ * are set by the caller (malloc'd). rebuild_page_free frees one that is
+ * not committed. */
+struct rebuild_page *rebuild_record(const char *out, uint64_t vars_fp, const uint32_t *ids, size_t n);
+void rebuild_page_free(struct rebuild_page *p);
+
+/* rebuild_commit: the build is in place. Its pages, outs[0..n): fresh[i]
+ * the record of a page rendered now (taken), or NULL; then the last record
+ * of that page is kept if the page was clean (want[i] 0), else it has
+ * none and is rendered next time (it could not be made). fp[0..nfp) (taken)
+ * and cfg_fp become the last build's fingerprints. */
+void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char *const *outs,
+                    const unsigned char *want, size_t n, uint64_t *fp, size_t nfp, uint64_t cfg_fp);
+
+/* rebuild_built: whether the records describe an output (a build was
+ * committed, or a state loaded). */
+int rebuild_built(const struct rebuild *rb);
+
+/* rebuild_save: the state as bytes, appended to out, marked with stamp (the
+ * executable's hash: another folio's state is not read). rebuild_load: rb
+ * (new) from such bytes; 0, or -1 (damaged, cut, or another stamp) with rb
+ * left new, so that every page is rendered. */
+void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out);
+int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
+
+#endif

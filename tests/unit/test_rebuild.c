@@ -1,0 +1,209 @@
+/* test_rebuild.c: what a session renders again (rebuild.c), without a file
+ * system: ids, fingerprints, the dirty decision, committing, and the state
+ * as bytes. */
+#include "harness.h"
+
+#include "arena.h"
+#include "rebuild.h"
+
+#include <stdlib.h>
+
+/* A build of two pages: "a.html" reads the post's title (id post+1), "b.html"
+ * reads the global (id g). fp is this build's fingerprint array. */
+struct two {
+	uint32_t post, g;
+	uint64_t *fp;
+	size_t nfp;
+};
+
+static void two_build(struct rebuild *rb, struct arena *a, const char *title, int64_t global, struct two *t)
+{
+	struct tmap *m = tmap_new(a, 4);
+	tmap_set_cstr(a, m, "title", tv_cstr(title));
+	t->post = rebuild_id(rb, "post:hello", 10, TMPL_DEP_FIELDS + 1);
+	t->g = rebuild_id(rb, "global:n", 8, 1);
+	m->dep = t->post;
+	t->nfp = rebuild_nids(rb);
+	t->fp = calloc(t->nfp, sizeof *t->fp);
+	struct render_dep_val dv = {t->post, 1, tv_map(m)};
+	rebuild_fingerprint_dep(t->fp, &dv);
+	struct render_dep_val gv = {t->g, 0, tv_int(global)};
+	rebuild_fingerprint_dep(t->fp, &gv);
+}
+
+static void test_ids(void)
+{
+	struct rebuild *rb = rebuild_new();
+	uint32_t a = rebuild_id(rb, "post:a", 6, 3), b = rebuild_id(rb, "tag:x", 5, 1);
+	INT_EQ(a, 1);
+	INT_EQ(b, 4);
+	INT_EQ(rebuild_id(rb, "post:a", 6, 3), 1); /* the same block */
+	INT_EQ(rebuild_id(rb, "post:a", 6, 2), 1); /* smaller fits */
+	INT_EQ(rebuild_id(rb, "post:a", 6, 5), 5); /* bigger: a new block, never the old ids */
+	INT_EQ(rebuild_nids(rb), 10);
+	/* many keys: the index grows, every id stays */
+	int same = 1;
+	for (int i = 0; i < 5000; i++) {
+		char k[32];
+		int n = snprintf(k, sizeof k, "k:%d", i);
+		rebuild_id(rb, k, (size_t)n, 1);
+	}
+	for (int i = 0; i < 5000; i++) {
+		char k[32];
+		int n = snprintf(k, sizeof k, "k:%d", i);
+		same &= rebuild_id(rb, k, (size_t)n, 1) == (uint32_t)(10 + i);
+	}
+	OK(same);
+	rebuild_free(rb);
+}
+
+static uint64_t fpv(struct tval v, const char *extra)
+{
+	return rebuild_fingerprint(&v, extra);
+}
+
+static void test_fingerprints(void)
+{
+	struct arena *a = arena_new();
+	struct tmap *m1 = tmap_new(a, 2), *m2 = tmap_new(a, 2);
+	tmap_set_cstr(a, m1, "t", tv_cstr("x"));
+	tmap_set_cstr(a, m2, "t", tv_cstr("x"));
+	uint64_t f1 = fpv(tv_undef(), NULL);
+	OK(f1 != 0);
+	OK(fpv(tv_map(m1), "post.html") == fpv(tv_map(m2), "post.html"));
+	OK(fpv(tv_map(m1), "post.html") != fpv(tv_map(m1), "page.html"));
+	tmap_set_cstr(a, m2, "t", tv_cstr("y"));
+	OK(fpv(tv_map(m1), NULL) != fpv(tv_map(m2), NULL));
+	/* text and HTML of the same bytes differ */
+	OK(fpv(tv_str(STR_LIT("<b>")), NULL) != fpv(tv_safe(STR_LIT("<b>")), NULL));
+	/* a map with an id inside a value counts by its id */
+	struct tmap *outer1 = tmap_new(a, 1), *outer2 = tmap_new(a, 1);
+	m1->dep = 7;
+	m2->dep = 7;
+	tmap_set_cstr(a, outer1, "p", tv_map(m1));
+	tmap_set_cstr(a, outer2, "p", tv_map(m2));
+	OK(fpv(tv_map(outer1), NULL) == fpv(tv_map(outer2), NULL));
+	arena_free(a);
+}
+
+static void test_dirty_and_commit(void)
+{
+	struct arena *a = arena_new();
+	struct rebuild *rb = rebuild_new();
+	struct two t;
+	two_build(rb, a, "Hello", 1, &t);
+	uint64_t va = 11, vb = 22, cfg = 99;
+	/* nothing built yet: every page */
+	OK(!rebuild_built(rb));
+	OK(rebuild_dirty(rb, "a.html", va, t.fp, t.nfp, cfg));
+	struct rebuild_page *fresh[2];
+	uint32_t ra[] = {t.post + 1}, rbd[] = {t.g};
+	fresh[0] = rebuild_record("a.html", va, ra, 1);
+	fresh[1] = rebuild_record("b.html", vb, rbd, 1);
+	const char *outs[] = {"a.html", "b.html"};
+	unsigned char want[] = {1, 1};
+	rebuild_commit(rb, fresh, outs, want, 2, t.fp, t.nfp, cfg);
+	OK(rebuild_built(rb));
+	OK(rebuild_last(rb, "a.html") != NULL);
+	OK(rebuild_last(rb, "c.html") == NULL);
+
+	/* the same inputs: clean */
+	two_build(rb, a, "Hello", 1, &t);
+	OK(!rebuild_dirty(rb, "a.html", va, t.fp, t.nfp, cfg));
+	OK(!rebuild_dirty(rb, "b.html", vb, t.fp, t.nfp, cfg));
+	/* its own variables, the config, a new page: dirty */
+	OK(rebuild_dirty(rb, "a.html", va + 1, t.fp, t.nfp, cfg));
+	OK(rebuild_dirty(rb, "a.html", va, t.fp, t.nfp, cfg + 1));
+	OK(rebuild_dirty(rb, "c.html", va, t.fp, t.nfp, cfg));
+	free(t.fp);
+	/* the title changes: the page that read it, not the other */
+	two_build(rb, a, "Hello again", 1, &t);
+	OK(rebuild_dirty(rb, "a.html", va, t.fp, t.nfp, cfg));
+	OK(!rebuild_dirty(rb, "b.html", vb, t.fp, t.nfp, cfg));
+	/* commit: a.html rendered again, b.html clean and kept, c.html
+	 * could not be made (no record: rendered next time) */
+	fresh[0] = rebuild_record("a.html", va, ra, 1);
+	fresh[1] = NULL;
+	struct rebuild_page *none = NULL;
+	struct rebuild_page *f3[] = {fresh[0], fresh[1], none};
+	const char *outs3[] = {"a.html", "b.html", "c.html"};
+	unsigned char want3[] = {1, 0, 1};
+	rebuild_commit(rb, f3, outs3, want3, 3, t.fp, t.nfp, cfg);
+	OK(rebuild_last(rb, "b.html") != NULL);
+	OK(rebuild_last(rb, "c.html") == NULL);
+	two_build(rb, a, "Hello again", 1, &t);
+	OK(!rebuild_dirty(rb, "a.html", va, t.fp, t.nfp, cfg));
+	OK(rebuild_dirty(rb, "c.html", 5, t.fp, t.nfp, cfg));
+
+	/* a page gone from the site loses its record */
+	struct rebuild_page *f1[] = {NULL};
+	const char *outs1[] = {"a.html"};
+	unsigned char want1[] = {0};
+	rebuild_commit(rb, f1, outs1, want1, 1, t.fp, t.nfp, cfg);
+	OK(rebuild_last(rb, "b.html") == NULL);
+	OK(rebuild_last(rb, "a.html") != NULL);
+	rebuild_free(rb);
+	arena_free(a);
+}
+
+static void test_state_bytes(void)
+{
+	struct arena *a = arena_new();
+	struct rebuild *rb = rebuild_new();
+	struct two t;
+	two_build(rb, a, "Hello", 1, &t);
+	uint32_t ra[] = {t.post + 1};
+	struct rebuild_page *fresh[] = {rebuild_record("a.html", 11, ra, 1)};
+	fresh[0]->links = malloc(4);
+	memcpy(fresh[0]->links, "a\tb", 4);
+	fresh[0]->links_len = 4;
+	const char *outs[] = {"a.html"};
+	rebuild_commit(rb, fresh, outs, NULL, 1, t.fp, t.nfp, 42);
+	struct buf b;
+	buf_init(&b);
+	rebuild_save(rb, 0xabc, &b);
+
+	/* read back: the same ids, the same decisions, the same links */
+	struct rebuild *back = rebuild_new();
+	INT_EQ(rebuild_load(back, 0xabc, b.p, b.len), 0);
+	OK(rebuild_built(back));
+	INT_EQ(rebuild_id(back, "post:hello", 10, TMPL_DEP_FIELDS + 1), t.post);
+	INT_EQ(rebuild_nids(back), rebuild_nids(rb));
+	two_build(back, a, "Hello", 1, &t);
+	OK(!rebuild_dirty(back, "a.html", 11, t.fp, t.nfp, 42));
+	const struct rebuild_page *p = rebuild_last(back, "a.html");
+	OK(p && p->links_len == 4 && !memcmp(p->links, "a\tb", 4));
+	free(t.fp);
+	rebuild_free(back);
+
+	/* another folio's state, and every cut of it: not read, rb stays new */
+	back = rebuild_new();
+	INT_EQ(rebuild_load(back, 0xabd, b.p, b.len), -1);
+	OK(!rebuild_built(back));
+	int all_refused = 1;
+	for (size_t n = 0; n < b.len; n++)
+		all_refused &= rebuild_load(back, 0xabc, b.p, n) == -1 && !rebuild_built(back);
+	OK(all_refused);
+	/* damaged bytes never crash; a load either works or leaves rb new */
+	int consistent = 1;
+	for (size_t i = 16; i < b.len; i++) {
+		b.p[i] ^= 0x5a;
+		int rc = rebuild_load(back, 0xabc, b.p, b.len);
+		consistent &= (rc == 0) == rebuild_built(back);
+		b.p[i] ^= 0x5a;
+	}
+	OK(consistent);
+	rebuild_free(back);
+	buf_fini(&b);
+	rebuild_free(rb);
+	arena_free(a);
+}
+
+void test_rebuild(void)
+{
+	t_current = "rebuild";
+	test_ids();
+	test_fingerprints();
+	test_dirty_and_commit();
+	test_state_bytes();
+}
