@@ -238,13 +238,9 @@ char *buf_detach(struct buf *b, size_t *len)
 
 uint64_t hash_bytes(const void *p, size_t n)
 {
-	const unsigned char *s = p;
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
+	/* xxHash: FNV-1a's byte at a time was an eighth of a 10k-post
+	 * session's rebuild (every page path, link and key is hashed) */
+	return XXH3_64bits(p, n);
 }
 
 static uint64_t key_seed;

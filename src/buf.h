@@ -51,8 +51,8 @@ struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);
 
-/* hash_bytes: FNV-1a of p[0..n), for the hash tables of folio's indexes
- * (small keys; not for content hashes, which use xxHash). */
+/* hash_bytes: a hash of p[0..n) (XXH3) for the hash tables of folio's
+ * indexes; kept in memory only, never written. */
 uint64_t hash_bytes(const void *p, size_t n);
 
 /* hash_keyed: XXH3 of p[0..n) with a seed drawn once per process, for the

@@ -133,8 +133,12 @@ static const char *left_out_url(struct arena *a, struct str slug)
 	return u;
 }
 
-static void rewrite_doc(struct arena *a, struct md_doc *doc, const char *src, const char *base, struct tmap *m)
+static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct tmap *m)
 {
+	/* nothing to change: not scanned again at each build of a session */
+	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
+		return;
+	const char *src = s->path;
 	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
 	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
 }
@@ -157,11 +161,11 @@ static void rewrite_bodies(struct arena *a, struct site *s, const char *base)
 			tmap_set(a, m, str_from(p->s.path), tv_cstr(left_out_url(a, p->slug)));
 	}
 	for (size_t i = 0; i < s->nposts; i++)
-		rewrite_doc(a, &s->posts[i]->doc, s->posts[i]->s.path, base, m);
+		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, m);
 	for (size_t i = 0; i < s->nseries; i++)
-		rewrite_doc(a, &s->series[i]->doc, s->series[i]->s.path, base, m);
+		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, m);
 	for (size_t i = 0; i < s->npages; i++)
-		rewrite_doc(a, &s->pages[i]->doc, s->pages[i]->s.path, base, m);
+		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, m);
 }
 
 /* prepare_md: set by the session, called once the content is loaded (the

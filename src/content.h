@@ -27,6 +27,11 @@ struct source {
 	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
 	size_t nignore_links;
 	int math_off; /* front matter math: false (dollar signs are text here) */
+	/* whether the body may hold a link that links_rewrite changes without
+	 * a sub-path base (".md", "@/", or a character reference that may
+	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,
+	 * so that a session's rebuild does not scan every body again. */
+	int link_hint;
 };
 
 struct series;

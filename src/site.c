@@ -85,6 +85,11 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	/* a file the content cache kept has its hash from an earlier build */
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
+	if (!s->link_hint)
+		s->link_hint = s->body_len && (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
+		                               memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
+		                   ? 1
+		                   : 2;
 	/* math: false renders another document from the same body */
 	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
 			      s->body_line, asset_dir);

@@ -461,7 +461,7 @@ MD
 run build "$PO"
 check "positions: a nested list item, in characters after an arrow" contains "$err" "content/posts/pos.md:8:34: error: math:"
 check "positions: a block quote" contains "$err" "content/posts/pos.md:9:15: error: math: Undefined control sequence: \\badmacro"
-check "positions: a table cell" contains "$err" "content/posts/pos.md:13:7: error: math: Undefined control sequence: \\oops"
+check "positions: a table cell" contains "$err" "content/posts/pos.md:13:8: error: math: Undefined control sequence: \\oops"
 check "positions: a footnote" contains "$err" "content/posts/pos.md:17:24: error: math: Undefined control sequence: \\nope"
 check "positions: display math over lines" contains "$err" "content/posts/pos.md:21:3: error: math: Undefined control sequence: \\undefinedcmd"
 check "positions: a directive" contains "$err" "content/posts/pos.md:25:14: error: math: Undefined control sequence: \\inside"
