@@ -1,5 +1,5 @@
 # folio: a static site generator for long-form technical blogs.
-# Targets: all check test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
+# Targets: all check unit test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
 
 CC ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -125,6 +125,14 @@ build/gen/unit_list.h: FORCE
 
 $(TEST_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o): build/gen/unit_list.h
 $(TEST_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o): CPPFLAGS_ALL += -iquote build/gen
+
+# One unit module or a few, alone: make unit M=markdown (or M="markdown
+# yaml", M=markdown,yaml); without M, every one. `build/release/unit_tests
+# -h` tells its options (-l lists the modules, -t times each).
+.PHONY: unit
+unit:
+	@$(MAKE) --no-print-directory $(B)/unit_tests
+	@$(B)/unit_tests $(addprefix -m ,$(M)) tests/tmpl man/folio-template.5
 
 test: deps
 	@$(MAKE) --no-print-directory test-run
