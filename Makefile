@@ -141,11 +141,14 @@ test-run: folio $(B)/unit_tests
 	@FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
 
 # The quick loop (under a minute): the unit tests, the golden sites and the
-# suites that build small sites; `make test` runs everything.
-CHECK_SUITES := test_sites test_links test_files test_new test_usage test_man1 test_man5
+# suites that build small sites; `make test` runs everything. They run two
+# at a time (CHECK_JOBS), the unit tests and the longest suites first, so
+# that the two cores finish together.
+CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage
+CHECK_JOBS := 2
 check: deps
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests
-	@SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
+	@JOBS=$(CHECK_JOBS) SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests
