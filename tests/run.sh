@@ -2,7 +2,23 @@
 # run.sh: runs every test suite and ends with one line "total: N passed, N failed".
 # FOLIO is the binary under test, UNIT the unit-test binary (set by the Makefile);
 # SUITES, when set, names the CLI suites to run (make check: the quick ones).
+# JOBS=N runs the unit tests and the suites N at a time (make check: 2), in
+# the order given (the longest first, for the best fit); their reports still
+# come in that order. Unset, they run one at a time (make test, asan,
+# valgrind: suites that time folio or a server want the machine alone).
 set -u
+# run.sh --job DIR NAME: runs one of them (unit, or a suite's file) for the
+# parallel run, into DIR/NAME.out, then DIR/NAME.rc (which says it is done).
+if [ "${1:-}" = --job ]; then
+	name=$(basename "$3" .sh)
+	if [ "$3" = unit ]; then
+		"${UNIT:-build/release/unit_tests}" tests/tmpl man/folio-template.5 >"$2/$name.out" 2>&1
+	else
+		sh "$3" >"$2/$name.out" 2>&1
+	fi
+	echo $? >"$2/$name.rc.tmp" && mv "$2/$name.rc.tmp" "$2/$name.rc"
+	exit 0
+fi
 FOLIO=${FOLIO:-./folio}
 UNIT=${UNIT:-build/release/unit_tests}
 export FOLIO
@@ -34,24 +50,57 @@ count() {
 	echo "$name: $p passed, $f failed"
 }
 
-out=$("$UNIT" tests/tmpl man/folio-template.5 2>&1)
-rc=$?
-printf '%s\n' "$out" | grep -avE '^unit: ' | grep -aE 'FAIL|ERROR|runtime error|Sanitizer|^---|^template spec|^man page' | head -200
-count unit "$out" "$rc"
+# report NAME OUT RC: prints a finished run's failures and counts it.
+report() {
+	if [ "$1" = unit ]; then
+		printf '%s\n' "$2" | grep -avE '^unit: ' | grep -aE 'FAIL|ERROR|runtime error|Sanitizer|^---|^template spec|^man page' | head -200
+	else
+		printf '%s\n' "$2" | grep -aE '^FAIL' | head -50
+	fi
+	count "$1" "$2" "$3"
+}
 
 if [ -n "${SUITES:-}" ]; then
 	list=$(for n in $SUITES; do printf 'tests/cli/%s.sh\n' "$n"; done)
 else
 	list=$(ls tests/cli/test_*.sh)
 fi
+jobs=unit
 for t in $list; do
-	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	out=$(sh "$t" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" | grep -aE '^FAIL' | head -50
-	count "$name" "$out" "$rc"
+	[ -f "$t" ] && jobs="$jobs $t"
 done
+
+if [ "${JOBS:-1}" -gt 1 ]; then
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/folio-run.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+	trap 'exit 130' INT TERM
+	export UNIT
+	printf '%s\n' $jobs | xargs -P "$JOBS" -I{} sh "$0" --job "$dir" {} &
+	xpid=$!
+	for t in $jobs; do
+		name=$(basename "$t" .sh)
+		# wait for it, unless xargs has ended without running it
+		while [ ! -f "$dir/$name.rc" ] && kill -0 "$xpid" 2>/dev/null; do
+			sleep 0.1
+		done
+		if [ -f "$dir/$name.rc" ]; then
+			report "$name" "$(cat "$dir/$name.out")" "$(cat "$dir/$name.rc")"
+		else
+			report "$name" "" 1
+		fi
+	done
+	wait "$xpid"
+else
+	for t in $jobs; do
+		if [ "$t" = unit ]; then
+			out=$("$UNIT" tests/tmpl man/folio-template.5 2>&1)
+		else
+			out=$(sh "$t" 2>&1)
+		fi
+		rc=$?
+		report "$(basename "$t" .sh)" "$out" "$rc"
+	done
+fi
 
 [ -n "$suites_failed" ] && echo "failed suites:$suites_failed"
 echo "total: $passed passed, $failed failed"

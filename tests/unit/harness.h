@@ -55,38 +55,17 @@ const char *t_read(const char *dir, const char *rel);
  * buffer, valid until the next call). */
 const char *t_msgs(const struct buf *cap);
 
-/* Every test_<module>.c defines one entry point, listed in test_main.c. */
-void test_arena(void);
-void test_buf(void);
-void test_diag(void);
-void test_yaml(void);
-void test_tmpl(void);
-void test_config(void);
-void test_schema(void);
-void test_slug(void);
-void test_content(void);
-void test_site(void);
-void test_output(void);
-void test_markdown(void);
-void test_commonmark(void);
-void test_imagesize(void);
-void test_directive(void);
-void test_codeblock(void);
-void test_serve(void);
-void test_mdcache(void);
-void test_cachedir(void);
-void test_rebuild(void);
-void test_mdmem(void);
-void test_live(void);
-void test_deps(void);
-void test_build(void);
-void test_links(void);
-/* Parts that need libraries of their own are built only when wired in
- * (mk/): their tests are weak symbols, run when present. */
-void test_math(void) __attribute__((weak));
-void test_highlight(void) __attribute__((weak));
-void test_extcheck(void) __attribute__((weak));
-void test_tmpl_spec(const char *dir);
-void test_tmpl_man(const char *path);
+/* The spec cases' folder and the template man page, for test_tmpl_spec
+ * (tests/tmpl and man/folio-template.5 unless the arguments name others). */
+extern const char *t_spec_dir, *t_man_page;
+
+/* Every tests/unit/test_<module>.c defines one entry point,
+ * void test_<module>(void), and that is all it takes to add a module:
+ * the Makefile lists the modules it builds as UNIT(<module>) lines in
+ * build/gen/unit_list.h, which declares them here and which test_main.c
+ * runs (in the order of their names). */
+#define UNIT(name) void test_##name(void);
+#include "unit_list.h"
+#undef UNIT
 
 #endif

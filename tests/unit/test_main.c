@@ -1,4 +1,7 @@
-/* test_main.c: runs every unit test module and the template spec cases. */
+/* test_main.c: runs the unit test modules, every one (the template spec
+ * cases and the template man page's examples among them) or those -m
+ * names. The modules are build/gen/unit_list.h's, which the Makefile
+ * writes from the tests/unit/test_*.c it builds. */
 #include "harness.h"
 
 #include "buf.h"
@@ -8,10 +11,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int t_passed, t_failed;
 const char *t_current = "";
+const char *t_spec_dir = "tests/tmpl", *t_man_page = "man/folio-template.5";
 
 void t_fail(const char *file, int line, const char *fmt, ...)
 {
@@ -105,42 +110,110 @@ const char *t_msgs(const struct buf *cap)
 	return t_scratch.p ? t_scratch.p : "";
 }
 
+static const struct unit {
+	const char *name;
+	void (*run)(void);
+} units[] = {
+#define UNIT(name) {#name, test_##name},
+#include "unit_list.h"
+#undef UNIT
+};
+enum { NUNITS = sizeof units / sizeof units[0] };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: unit_tests [-t] [-m MODULE[,MODULE...]]... [SPEC_DIR [MAN_PAGE]]\n"
+	           "       unit_tests -l\n"
+	           "Runs the unit test modules (every one without -m) and ends with\n"
+	           "\"unit: N passed, N failed\". SPEC_DIR (tests/tmpl) and MAN_PAGE\n"
+	           "(man/folio-template.5) are what the tmpl_spec module reads.\n"
+	           "  -m MODULE  run this module (test_MODULE.c) only; repeat or list with commas\n"
+	           "  -l         list the modules, one a line\n"
+	           "  -t         print each module's time on stderr\n"
+	           "modules:");
+	for (int i = 0; i < NUNITS; i++)
+		fprintf(f, " %s", units[i].name);
+	fputc('\n', f);
+}
+
+/* find_unit: the index of the module a name means, -1 if none. Besides
+ * the bare name, "test_NAME", "test_NAME.c" and "tests/unit/test_NAME.c"
+ * are understood (a path completed in the shell). */
+static int find_unit(const char *name, size_t len)
+{
+	const char *slash = memrchr(name, '/', len);
+	if (slash) {
+		len -= (size_t)(slash + 1 - name);
+		name = slash + 1;
+	}
+	if (len > 5 && memcmp(name, "test_", 5) == 0)
+		name += 5, len -= 5;
+	if (len > 2 && memcmp(name + len - 2, ".c", 2) == 0)
+		len -= 2;
+	for (int i = 0; i < NUNITS; i++)
+		if (strlen(units[i].name) == len && memcmp(units[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int main(int argc, char **argv)
 {
-	const char *spec_dir = argc > 1 ? argv[1] : "tests/tmpl";
-	test_arena();
-	test_buf();
-	test_diag();
-	test_yaml();
-	test_tmpl();
-	test_markdown();
-	test_commonmark();
-	test_config();
-	test_schema();
-	test_slug();
-	test_content();
-	test_site();
-	test_output();
-	test_imagesize();
-	test_directive();
-	test_codeblock();
-	test_serve();
-	test_mdcache();
-	test_cachedir();
-	test_rebuild();
-	test_mdmem();
-	test_live();
-	test_deps();
-	test_build();
-	test_links();
-	if (test_math)
-		test_math();
-	if (test_highlight)
-		test_highlight();
-	if (test_extcheck)
-		test_extcheck();
-	test_tmpl_spec(spec_dir);
-	test_tmpl_man(argc > 2 ? argv[2] : "man/folio-template.5");
+	char chosen[NUNITS];
+	int any = 0, timed = 0, opt;
+	memset(chosen, 0, sizeof chosen);
+	while ((opt = getopt(argc, argv, "m:lth")) != -1) {
+		switch (opt) {
+		case 'm':
+			for (const char *p = optarg; *p;) {
+				size_t n = strcspn(p, ", ");
+				if (n) {
+					int u = find_unit(p, n);
+					if (u < 0) {
+						fprintf(stderr, "unit_tests: no module '%.*s'\n",
+						        (int)n, p);
+						usage(stderr);
+						return 2;
+					}
+					chosen[u] = 1;
+					any = 1;
+				}
+				p += n;
+				p += strspn(p, ", ");
+			}
+			break;
+		case 'l':
+			for (int i = 0; i < NUNITS; i++)
+				printf("%s\n", units[i].name);
+			return 0;
+		case 't': timed = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind > 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (optind < argc)
+		t_spec_dir = argv[optind];
+	if (optind + 1 < argc)
+		t_man_page = argv[optind + 1];
+	for (int i = 0; i < NUNITS; i++) {
+		if (any && !chosen[i])
+			continue;
+		t_current = units[i].name;
+		double start = now();
+		units[i].run();
+		if (timed)
+			fprintf(stderr, "time: %-12s %7.2f s\n", units[i].name, now() - start);
+	}
 	buf_fini(&t_scratch);
 	printf("unit: %d passed, %d failed\n", t_passed, t_failed);
 	return t_failed ? 1 : 0;

@@ -1,5 +1,6 @@
 /* test_tmpl_spec.c: runs the spec-style template cases in tests/tmpl/ (*.txt),
- * and the examples of man/folio-template.5.
+ * and the examples of man/folio-template.5 (t_spec_dir and t_man_page: the
+ * unit tests' arguments can name others).
  *
  * A case file holds cases like this (one trailing newline of each section is
  * dropped):
@@ -225,13 +226,13 @@ static void roff_unescape(struct buf *b, const char *p, size_t n)
 	}
 }
 
-/* test_tmpl_man: every example of the man page is a case. An example is
+/* run_man: every example of the man page is a case. An example is
  * marked in the roff source:
  *   .\" example            the next .EX/.EE block is the template
  *   .\" data: {k: v}       optional, YAML on one line
  *   .\" output             the next .EX/.EE block is the expected output
  *   (or .\" error: the expected diagnostics) */
-void test_tmpl_man(const char *path)
+static void run_man(const char *path)
 {
 	size_t len;
 	char *text = read_file(path, &len);
@@ -293,7 +294,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void test_tmpl_spec(const char *dir)
+static void run_spec_dir(const char *dir)
 {
 	DIR *dh = opendir(dir);
 	if (!dh) {
@@ -328,4 +329,10 @@ void test_tmpl_spec(const char *dir)
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	fprintf(stderr, "template spec: %d cases in %d files\n", total, n);
+}
+
+void test_tmpl_spec(void)
+{
+	run_spec_dir(t_spec_dir);
+	run_man(t_man_page);
 }
