@@ -82,25 +82,20 @@ static int is_math(cmark_node *n)
 	return t == node_math_inline || t == node_math_display;
 }
 
-/* strbuf_put_esc: appends s[0..n) to a cmark buffer with & < > " escaped,
- * as cmark escapes text. */
+/* strbuf_put_html_text: appends s[0..n) to a cmark buffer with & < > "
+ * escaped, as cmark escapes text. */
 static void strbuf_put_html_text(cmark_strbuf *b, const char *s, size_t n)
 {
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (;;) {
 		const char *rep;
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		default: continue;
-		}
-		cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(i - start));
+		size_t run = html_esc_run(s, n, 0, &rep);
+		cmark_strbuf_put(b, (const unsigned char *)s, (bufsize_t)run);
+		if (run == n)
+			break;
 		cmark_strbuf_puts(b, rep);
-		start = i + 1;
+		s += run + 1;
+		n -= run + 1;
 	}
-	cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(n - start));
 }
 
 
