@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "highlight.h"
+#include "index.h"
 #include "math.h"
 
 /* Highlighting is in the binary when its grammars are (mk/highlight.mk
@@ -464,8 +465,7 @@ struct build_session {
 	uint32_t *key_id, *key_n; /* first id, and how many */
 	size_t nkeys, cap_keys;
 	uint32_t next_id;
-	uint32_t *key_index;
-	size_t key_index_cap;
+	struct index key_index; /* position + 1, by key */
 	/* fingerprints, by id, of what the folder in place was made from */
 	uint64_t *fp;
 	size_t nfp;
@@ -473,26 +473,27 @@ struct build_session {
 	/* by output path */
 	struct page_rec **recs;
 	size_t nrecs;
-	uint32_t *rec_index;
-	size_t rec_index_cap;
+	struct index rec_index; /* position + 1, by output path */
 	int built;     /* the records describe the folder (a build was committed, or loaded) */
 	int committed; /* a build of this session was committed */
 };
 
+static uint64_t key_hash(const void *ctx, uint32_t v)
+{
+	const char *k = ((const struct build_session *)ctx)->keys[v - 1];
+	return hash_bytes(k, strlen(k));
+}
+
+static int key_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const char *k = ((const struct build_session *)ctx)->keys[v - 1];
+	const struct str *want = key;
+	return strlen(k) == want->len && !memcmp(k, want->p, want->len);
+}
+
 static void key_reindex(struct build_session *s)
 {
-	size_t cap = 1024;
-	while (cap < s->nkeys * 2 + 2)
-		cap *= 2;
-	free(s->key_index);
-	s->key_index = xcalloc(cap, sizeof *s->key_index);
-	s->key_index_cap = cap;
-	for (size_t i = 0; i < s->nkeys; i++) {
-		size_t j = hash_bytes(s->keys[i], strlen(s->keys[i])) & (cap - 1);
-		while (s->key_index[j])
-			j = (j + 1) & (cap - 1);
-		s->key_index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild(&s->key_index, s->nkeys, 1024, key_hash, s);
 }
 
 /* session_id: the first of n ids of key (ids start at 1): the same block
@@ -501,18 +502,17 @@ static void key_reindex(struct build_session *s)
 static uint32_t session_id(void *ctx, const char *key, size_t len, size_t n)
 {
 	struct build_session *s = ctx;
-	size_t mask = s->key_index_cap - 1, j = hash_bytes(key, len) & mask;
-	while (s->key_index[j]) {
-		size_t k = s->key_index[j] - 1;
-		if (strlen(s->keys[k]) == len && !memcmp(s->keys[k], key, len)) {
-			if (s->key_n[k] >= n)
-				return s->key_id[k];
-			s->key_id[k] = s->next_id; /* the old ids are never given again */
-			s->key_n[k] = (uint32_t)n;
-			s->next_id += (uint32_t)n;
+	struct str want = {key, len};
+	uint64_t h = hash_bytes(key, len);
+	uint32_t v = index_get(&s->key_index, h, key_eq, s, &want);
+	if (v) {
+		size_t k = v - 1;
+		if (s->key_n[k] >= n)
 			return s->key_id[k];
-		}
-		j = (j + 1) & mask;
+		s->key_id[k] = s->next_id; /* the old ids are never given again */
+		s->key_n[k] = (uint32_t)n;
+		s->next_id += (uint32_t)n;
+		return s->key_id[k];
 	}
 	if (s->nkeys == s->cap_keys) {
 		s->cap_keys = s->cap_keys ? s->cap_keys * 2 : 1024;
@@ -525,41 +525,24 @@ static uint32_t session_id(void *ctx, const char *key, size_t len, size_t n)
 	s->key_n[s->nkeys] = (uint32_t)n;
 	s->next_id += (uint32_t)n;
 	s->nkeys++;
-	if (s->nkeys * 2 + 2 > s->key_index_cap)
-		key_reindex(s);
-	else
-		s->key_index[j] = (uint32_t)s->nkeys;
+	index_add(&s->key_index, h, (uint32_t)s->nkeys, 1024, key_hash, s);
 	return s->key_id[s->nkeys - 1];
+}
+
+static const char *rec_out(const void *ctx, uint32_t v)
+{
+	return ((const struct build_session *)ctx)->recs[v - 1]->out;
 }
 
 static struct page_rec *rec_find(const struct build_session *s, const char *out)
 {
-	if (!s->rec_index_cap)
-		return NULL;
-	size_t mask = s->rec_index_cap - 1, j = hash_bytes(out, strlen(out)) & mask;
-	while (s->rec_index[j]) {
-		struct page_rec *r = s->recs[s->rec_index[j] - 1];
-		if (!strcmp(r->out, out))
-			return r;
-		j = (j + 1) & mask;
-	}
-	return NULL;
+	uint32_t v = index_get_str(&s->rec_index, out, rec_out, s);
+	return v ? s->recs[v - 1] : NULL;
 }
 
 static void rec_reindex(struct build_session *s)
 {
-	size_t cap = 1024;
-	while (cap < s->nrecs * 2 + 2)
-		cap *= 2;
-	free(s->rec_index);
-	s->rec_index = xcalloc(cap, sizeof *s->rec_index);
-	s->rec_index_cap = cap;
-	for (size_t i = 0; i < s->nrecs; i++) {
-		size_t j = hash_bytes(s->recs[i]->out, strlen(s->recs[i]->out)) & (cap - 1);
-		while (s->rec_index[j])
-			j = (j + 1) & (cap - 1);
-		s->rec_index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild_str(&s->rec_index, s->nrecs, 1024, rec_out, s);
 }
 
 static void rec_free(struct page_rec *r)
@@ -700,12 +683,12 @@ void build_session_free(struct build_session *s)
 	free(s->keys);
 	free(s->key_id);
 	free(s->key_n);
-	free(s->key_index);
+	index_fini(&s->key_index);
 	free(s->fp);
 	for (size_t i = 0; i < s->nrecs; i++)
 		rec_free(s->recs[i]);
 	free(s->recs);
-	free(s->rec_index);
+	index_fini(&s->rec_index);
 	free(s->site_dir);
 	free(s->out_dir);
 	free(s->base_url);
@@ -1054,7 +1037,7 @@ static void session_load(struct build_session *s, const char *path)
 		free(t.keys);
 		free(t.key_id);
 		free(t.key_n);
-		free(t.key_index);
+		index_fini(&t.key_index);
 		free(text);
 		return;
 	}
@@ -1064,9 +1047,8 @@ static void session_load(struct build_session *s, const char *path)
 	s->key_n = t.key_n;
 	s->nkeys = t.nkeys;
 	s->cap_keys = t.cap_keys;
-	free(s->key_index);
+	index_fini(&s->key_index);
 	s->key_index = t.key_index;
-	s->key_index_cap = t.key_index_cap;
 	s->next_id = next_id;
 	s->fp = xmalloc((nfp + 1) * sizeof *s->fp);
 	memcpy(s->fp, fps, nfp * sizeof *s->fp);

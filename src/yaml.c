@@ -1,6 +1,8 @@
 /* yaml.c: libyaml events -> folio's YAML tree, with positions and diagnostics. */
 #include "yaml.h"
 
+#include "index.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +22,7 @@
 struct frame {
 	struct ynode *node;
 	size_t base;
-	size_t *hash; /* map: 1 + index of a key in the stack, 0: empty slot */
-	size_t hcap, hlen;
+	struct index keys; /* map: 1 + index of a key in the stack */
 	int hashed; /* map: the keys so far are in hash */
 };
 
@@ -141,35 +142,27 @@ static void push(struct builder *b, struct ynode *n)
 	b->stack[b->nstack++] = n;
 }
 
+static uint64_t key_hash(const void *ctx, uint32_t v)
+{
+	struct str k = ((const struct builder *)ctx)->stack[v - 1]->str;
+	return hash_keyed(k.p, k.len);
+}
+
+static int key_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return str_eq(((const struct builder *)ctx)->stack[v - 1]->str, *(const struct str *)key);
+}
+
 /* hash_find_or_add: the stack index of a key equal to the one at stack[at],
- * or at itself after remembering it. The table stays at most half full. */
+ * or at itself after remembering it. */
 static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 {
-	if ((f->hlen + 1) * 2 > f->hcap) {
-		size_t cap = f->hcap ? f->hcap * 2 : 64;
-		size_t *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < f->hcap; i++) {
-			if (!f->hash[i])
-				continue;
-			struct str k = b->stack[f->hash[i] - 1]->str;
-			size_t j = hash_keyed(k.p, k.len) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = f->hash[i];
-		}
-		free(f->hash);
-		f->hash = t;
-		f->hcap = cap;
-	}
 	struct str key = b->stack[at]->str;
-	size_t j = hash_keyed(key.p, key.len) & (f->hcap - 1);
-	while (f->hash[j]) {
-		if (str_eq(b->stack[f->hash[j] - 1]->str, key))
-			return f->hash[j] - 1;
-		j = (j + 1) & (f->hcap - 1);
-	}
-	f->hash[j] = at + 1;
-	f->hlen++;
+	uint64_t h = hash_keyed(key.p, key.len);
+	uint32_t v = index_get(&f->keys, h, key_eq, b, &key);
+	if (v)
+		return v - 1;
+	index_add(&f->keys, h, (uint32_t)(at + 1), 64, key_hash, b);
 	return at;
 }
 
@@ -239,10 +232,10 @@ static int coll_open(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
 	struct frame *f = &b->frames[b->depth++];
 	f->node = new_node(b, kind, m);
 	f->base = b->nstack;
-	f->hlen = 0;
 	f->hashed = 0;
-	if (f->hash)
-		memset(f->hash, 0, f->hcap * sizeof *f->hash);
+	if (f->keys.cap)
+		memset(f->keys.slot, 0, f->keys.cap * sizeof *f->keys.slot);
+	f->keys.n = 0;
 	return 1;
 }
 
@@ -491,7 +484,7 @@ struct ynode *yaml_parse(struct arena *a, struct diag *d, const char *path, cons
 	yaml_parser_delete(&p);
 
 	for (int i = 0; i < YAML_MAX_DEPTH; i++)
-		free(b.frames[i].hash);
+		index_fini(&b.frames[i].keys);
 	free(b.stack);
 	if (!ok || b.errors)
 		return NULL;

@@ -58,6 +58,7 @@ const char *t_msgs(const struct buf *cap);
 /* Every test_<module>.c defines one entry point, listed in test_main.c. */
 void test_arena(void);
 void test_buf(void);
+void test_index(void);
 void test_diag(void);
 void test_yaml(void);
 void test_tmpl(void);

@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 	const char *spec_dir = argc > 1 ? argv[1] : "tests/tmpl";
 	test_arena();
 	test_buf();
+	test_index();
 	test_diag();
 	test_yaml();
 	test_tmpl();
