@@ -2,11 +2,11 @@
 #include "content.h"
 
 #include "index.h"
+#include "pool.h"
 #include "sitefile.h"
 #include "slug.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
@@ -670,8 +670,6 @@ static void load_tasks(struct walk *w, int jobs)
 	if ((size_t)n > todo / 32 + 1)
 		n = (int)(todo / 32 + 1);
 	struct reader *rs = xcalloc((size_t)n, sizeof *rs);
-	pthread_t *th = xcalloc((size_t)n, sizeof *th);
-	int started = 1;
 	for (int i = 0; i < n; i++) {
 		/* without a cache, each thread reads into an arena of its own,
 		 * freed with the build's */
@@ -681,16 +679,11 @@ static void load_tasks(struct walk *w, int jobs)
 			arena_adopt(w->a, rs[i].a);
 		}
 	}
-	while (started < n && pthread_create(&th[started], NULL, read_some, &rs[started]) == 0)
-		started++;
-	read_some(&rs[0]);
-	for (int i = 1; i < started; i++)
-		pthread_join(th[i], NULL);
+	int started = pool_run(n, read_some, rs, sizeof *rs, 1);
 	/* the shares of threads that could not start */
 	for (size_t i = 0; started < n && i < w->ntasks; i++)
 		if (!w->tasks[i].hit && !w->tasks[i].a)
 			read_task(w, &w->tasks[i], w->cc ? arena_new() : w->a);
-	free(th);
 	free(rs);
 	for (size_t i = 0; i < w->ntasks; i++) {
 		struct task *t = &w->tasks[i];

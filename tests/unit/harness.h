@@ -59,6 +59,7 @@ const char *t_msgs(const struct buf *cap);
 void test_arena(void);
 void test_buf(void);
 void test_index(void);
+void test_pool(void);
 void test_diag(void);
 void test_yaml(void);
 void test_tmpl(void);

@@ -111,6 +111,7 @@ int main(int argc, char **argv)
 	test_arena();
 	test_buf();
 	test_index();
+	test_pool();
 	test_diag();
 	test_yaml();
 	test_tmpl();
