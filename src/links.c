@@ -935,14 +935,9 @@ static size_t find_all(const char *text, size_t len, const char *s, size_t n, si
 
 static void line_col(const char *text, size_t off, int *line, int *col)
 {
-	int l = 1;
-	size_t ls = 0;
-	for (size_t i = 0; i < off; i++)
-		if (text[i] == '\n') {
-			l++;
-			ls = i + 1;
-		}
-	*line = l;
+	size_t l, ls;
+	diag_line_col(text, off, &l, &ls);
+	*line = (int)l + 1;
 	*col = (int)(off - ls) + 1;
 }
 

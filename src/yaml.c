@@ -41,12 +41,10 @@ struct cursor {
 struct builder {
 	struct arena *a;
 	struct diag *d;
-	const char *path, *src;
-	size_t src_len;
+	struct diag_src in; /* the file and where the YAML is in it */
 	const char *text;
 	size_t len;
 	size_t skip; /* bytes of a UTF-8 BOM that libyaml is not given */
-	int line_offset;
 	struct cursor cur;
 	struct ynode **stack;
 	size_t nstack, capstack;
@@ -71,19 +69,11 @@ static int clamp_int(size_t v)
  * (only used for errors, which end the parse or are rare). */
 static struct diag_loc loc_at_byte(const struct builder *b, size_t byte)
 {
-	size_t line = 0, start = 0;
+	size_t line, start;
 	if (byte > b->len)
 		byte = b->len;
-	for (size_t i = 0; i < byte; i++) {
-		if (b->text[i] == '\n') {
-			line++;
-			start = i + 1;
-		}
-	}
-	struct diag_loc loc = {b->path, b->src, b->src_len, 0, 0};
-	loc.line = clamp_int(line) + 1 + b->line_offset;
-	loc.col = clamp_int(byte - start) + 1;
-	return loc;
+	diag_line_col(b->text, byte, &line, &start);
+	return diag_src_at(&b->in, clamp_int(line) + 1, clamp_int(byte - start) + 1);
 }
 
 /* seek: moves the cursor to character index of libyaml's input. */
@@ -110,10 +100,7 @@ static void seek(struct builder *b, size_t index)
 static struct diag_loc loc_at_mark(struct builder *b, yaml_mark_t m)
 {
 	seek(b, m.index);
-	struct diag_loc loc = {b->path, b->src, b->src_len, 0, 0};
-	loc.line = clamp_int(b->cur.line) + 1 + b->line_offset;
-	loc.col = clamp_int(b->cur.byte - b->cur.line_start) + 1;
-	return loc;
+	return diag_src_at(&b->in, clamp_int(b->cur.line) + 1, clamp_int(b->cur.byte - b->cur.line_start) + 1);
 }
 
 static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
@@ -128,7 +115,7 @@ static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark
 
 static void node_error(struct builder *b, const struct ynode *n, const char *msg)
 {
-	struct diag_loc loc = {b->path, b->src, b->src_len, n->line, n->col};
+	struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, n->line, n->col};
 	diag_error(b->d, &loc, "%s", msg);
 	b->errors++;
 }
@@ -211,7 +198,7 @@ static void add(struct builder *b, struct ynode *n)
 	}
 	struct ynode *first = find_duplicate(b, f, b->nstack - 1);
 	if (first) {
-		struct diag_loc loc = {b->path, b->src, b->src_len, n->line, n->col};
+		struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, n->line, n->col};
 		diag_error(b->d, &loc, "duplicate key '%.*s' (first defined on line %d)",
 		           STR_FMT(n->str), first->line);
 		b->errors++;
@@ -462,12 +449,9 @@ struct ynode *yaml_parse(struct arena *a, struct diag *d, const char *path, cons
 	memset(&b, 0, sizeof b);
 	b.a = a;
 	b.d = d;
-	b.path = path;
-	b.src = src;
-	b.src_len = src_len;
+	b.in = (struct diag_src){path, src, src_len, line_offset};
 	b.text = text ? text : "";
 	b.len = text ? len : 0;
-	b.line_offset = line_offset;
 	/* libyaml would skip a BOM without counting it in its marks, or (with
 	 * the encoding forced, as below) count it as a column; dropping it here
 	 * keeps marks and bytes in step. UTF-8 is forced so that a UTF-16 file
