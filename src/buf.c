@@ -161,59 +161,54 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ESC: which bytes put_escaped replaces: 1 for & < > ", 2 for ' (escaped
- * only in attributes). */
-static const unsigned char ESC[256] = {['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 2};
+/* ESC: which bytes HTML escaping stops at: 1 for & < > ", 2 for ' (escaped
+ * only in attributes), 4 for a newline (a stop for callers that handle it,
+ * never replaced here). REP: what each becomes. */
+static const unsigned char ESC[256] = {['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 2, ['\n'] = 4};
+static const char *const REP[256] = {
+	['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;"};
 
-/* put_escaped: s with & < > " escaped, and ' too when apos. The bytes
- * between replacements go in as runs. */
-static void put_escaped(struct buf *b, const char *s, size_t n, int apos)
+size_t html_esc_run(const char *s, size_t n, unsigned flags, const char **rep)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	unsigned mask = apos ? 3 : 1;
-	size_t start = 0, i = 0;
+	unsigned mask = 1 | flags;
+	size_t i = 0;
+	while (i < n && !(ESC[u[i]] & mask))
+		i++;
+	*rep = i < n ? REP[u[i]] : NULL;
+	return i;
+}
+
+/* put_escaped: s escaped as html_esc_run says; the bytes between
+ * replacements go in as runs. */
+static void put_escaped(struct buf *b, const char *s, size_t n, unsigned flags)
+{
 	buf_reserve(b, n);
 	for (;;) {
-		while (i < n && !(ESC[u[i]] & mask))
-			i++;
-		if (i == n)
-			break;
 		const char *rep;
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		default: rep = "&#39;"; break;
-		}
-		buf_append(b, s + start, i - start);
+		size_t run = html_esc_run(s, n, flags, &rep);
+		buf_append(b, s, run);
+		if (run == n)
+			break;
 		buf_puts(b, rep);
-		start = ++i;
+		s += run + 1;
+		n -= run + 1;
 	}
-	buf_append(b, s + start, n - start);
 }
 
 size_t html_escaped_len(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len = n;
-	for (size_t i = 0; i < n; i++) {
-		if (!(ESC[u[i]] & 3))
-			continue;
-		switch (s[i]) {
-		case '&': len += 4; break;
-		case '<':
-		case '>': len += 3; break;
-		case '"': len += 5; break;
-		default: len += 4; break; /* &#39; */
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (ESC[u[i]] & 3)
+			len += strlen(REP[u[i]]) - 1;
 	return len;
 }
 
 void buf_put_html(struct buf *b, const char *s, size_t n)
 {
-	put_escaped(b, s, n, 1);
+	put_escaped(b, s, n, HTML_ESC_APOS);
 }
 
 void buf_put_html_text(struct buf *b, const char *s, size_t n)

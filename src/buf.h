@@ -47,6 +47,13 @@ size_t html_escaped_len(const char *s, size_t n);
 /* buf_put_html_text: the same without ' (as cmark escapes text), for HTML
  * that must match cmark's byte for byte. */
 void buf_put_html_text(struct buf *b, const char *s, size_t n);
+/* html_esc_run: the length of the leading run of s[0..n) that HTML
+ * escaping leaves as it is, for escapers that write elsewhere than a buf.
+ * If the run ends before n, *rep is what the byte there becomes, or NULL
+ * for a newline (a stop only with HTML_ESC_NL); otherwise *rep is NULL.
+ * & < > " are always escaped; ' (as &#39;) with HTML_ESC_APOS. */
+enum { HTML_ESC_APOS = 2, HTML_ESC_NL = 4 };
+size_t html_esc_run(const char *s, size_t n, unsigned flags, const char **rep);
 struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);

@@ -16,6 +16,7 @@
 #include "content.h"
 #include "links.h"
 #include "output.h"
+#include "pool.h"
 #include "render.h"
 #include "site.h"
 #include "theme.h"
@@ -585,18 +586,9 @@ static void link_clean(struct output *o, const struct render_plan *plan, unsigne
 {
 	int n = jobs > 1 && plan->njobs > 256 ? jobs : 1;
 	struct linker *k = xcalloc((size_t)n, sizeof *k);
-	pthread_t *th = xcalloc((size_t)n, sizeof *th);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		k[i] = (struct linker){o, plan, want, n, i};
-		if (i > 0 && pthread_create(&th[i], NULL, link_some, &k[i]) != 0) {
-			fputs("folio: cannot start a thread\n", stderr);
-			exit(1);
-		}
-	}
-	link_some(&k[0]);
-	for (int i = 1; i < n; i++)
-		pthread_join(th[i], NULL);
-	free(th);
+	pool_run(n, link_some, k, sizeof *k, 0);
 	free(k);
 }
 

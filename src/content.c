@@ -1,11 +1,12 @@
 /* content.c: walks content/ and data/, splits front matter, and checks it. */
 #include "content.h"
 
+#include "index.h"
+#include "pool.h"
 #include "sitefile.h"
 #include "slug.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
@@ -400,8 +401,7 @@ struct cached {
 struct content_cache {
 	struct cached *v;
 	size_t n, cap;
-	uint32_t *index; /* open addressing: position + 1 */
-	size_t index_cap;
+	struct index index; /* position + 1, by path */
 	uint64_t salt;   /* of the config the files were read with */
 	struct arena **later; /* arenas of files read once (they said something) */
 	size_t nlater;
@@ -412,34 +412,20 @@ struct content_cache *content_cache_new(void)
 	return xcalloc(1, sizeof(struct content_cache));
 }
 
+static const char *cached_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct content_cache *)ctx)->v[v - 1].rel;
+}
+
 static void cache_reindex(struct content_cache *cc)
 {
-	size_t cap = 64;
-	while (cap < cc->n * 2 + 2)
-		cap *= 2;
-	free(cc->index);
-	cc->index = xcalloc(cap, sizeof *cc->index);
-	cc->index_cap = cap;
-	for (size_t i = 0; i < cc->n; i++) {
-		size_t j = hash_bytes(cc->v[i].rel, strlen(cc->v[i].rel)) & (cap - 1);
-		while (cc->index[j])
-			j = (j + 1) & (cap - 1);
-		cc->index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild_str(&cc->index, cc->n, 64, cached_rel, cc);
 }
 
 static struct cached *cache_find(struct content_cache *cc, const char *rel)
 {
-	if (!cc->index_cap)
-		return NULL;
-	size_t mask = cc->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
-	while (cc->index[j]) {
-		struct cached *e = &cc->v[cc->index[j] - 1];
-		if (!strcmp(e->rel, rel))
-			return e;
-		j = (j + 1) & mask;
-	}
-	return NULL;
+	uint32_t v = index_get_str(&cc->index, rel, cached_rel, cc);
+	return v ? &cc->v[v - 1] : NULL;
 }
 
 static void free_later(struct content_cache *cc)
@@ -476,7 +462,7 @@ void content_cache_free(struct content_cache *cc)
 	cache_sweep(cc, 1);
 	free_later(cc);
 	free(cc->v);
-	free(cc->index);
+	index_fini(&cc->index);
 	free(cc);
 }
 
@@ -645,14 +631,10 @@ static void finish_task(struct walk *w, struct task *t)
 		cc->v = xrealloc(cc->v, cc->cap * sizeof *cc->v);
 	}
 	cc->v[cc->n++] = (struct cached){xstrndup(t->rel, strlen(t->rel)), t->kind, t->a, t->item, t->sig, 1};
-	if (cc->n * 2 + 2 > cc->index_cap || e) {
-		cache_reindex(cc);
-	} else {
-		size_t mask = cc->index_cap - 1, j = hash_bytes(t->rel, strlen(t->rel)) & mask;
-		while (cc->index[j])
-			j = (j + 1) & mask;
-		cc->index[j] = (uint32_t)cc->n;
-	}
+	if (e)
+		cache_reindex(cc); /* the old version's path changed */
+	else
+		index_add_str(&cc->index, t->rel, (uint32_t)cc->n, 64, cached_rel, cc);
 }
 
 struct reader {
@@ -688,8 +670,6 @@ static void load_tasks(struct walk *w, int jobs)
 	if ((size_t)n > todo / 32 + 1)
 		n = (int)(todo / 32 + 1);
 	struct reader *rs = xcalloc((size_t)n, sizeof *rs);
-	pthread_t *th = xcalloc((size_t)n, sizeof *th);
-	int started = 1;
 	for (int i = 0; i < n; i++) {
 		/* without a cache, each thread reads into an arena of its own,
 		 * freed with the build's */
@@ -699,16 +679,11 @@ static void load_tasks(struct walk *w, int jobs)
 			arena_adopt(w->a, rs[i].a);
 		}
 	}
-	while (started < n && pthread_create(&th[started], NULL, read_some, &rs[started]) == 0)
-		started++;
-	read_some(&rs[0]);
-	for (int i = 1; i < started; i++)
-		pthread_join(th[i], NULL);
+	int started = pool_run(n, read_some, rs, sizeof *rs, 1);
 	/* the shares of threads that could not start */
 	for (size_t i = 0; started < n && i < w->ntasks; i++)
 		if (!w->tasks[i].hit && !w->tasks[i].a)
 			read_task(w, &w->tasks[i], w->cc ? arena_new() : w->a);
-	free(th);
 	free(rs);
 	for (size_t i = 0; i < w->ntasks; i++) {
 		struct task *t = &w->tasks[i];

@@ -83,6 +83,18 @@ struct diag_pending {
 	char *plain, *colored;
 };
 
+void diag_line_col(const char *text, size_t off, size_t *line, size_t *line_start)
+{
+	size_t l = 0, ls = 0;
+	for (size_t i = 0; i < off; i++)
+		if (text[i] == '\n') {
+			l++;
+			ls = i + 1;
+		}
+	*line = l;
+	*line_start = ls;
+}
+
 void diag_fini(struct diag *d)
 {
 	atomic_fetch_add(&generation, 1);

@@ -22,6 +22,25 @@ struct diag_loc {
 	int line, col;
 };
 
+/* A text of a file that messages point into (front matter, a Markdown
+ * body): the file's path and whole text (for excerpts), and how many of
+ * the file's lines come before the text. */
+struct diag_src {
+	const char *path, *src;
+	size_t src_len;
+	int line_offset;
+};
+
+/* diag_src_at: where line and col of the text are in the file. */
+static inline struct diag_loc diag_src_at(const struct diag_src *s, int line, int col)
+{
+	return (struct diag_loc){s->path, s->src, s->src_len, line + s->line_offset, col};
+}
+
+/* diag_line_col: the line of text[off] (0-based: the '\n's before it) and
+ * the offset where that line starts. */
+void diag_line_col(const char *text, size_t off, size_t *line, size_t *line_start);
+
 /* A secondary line printed under an error, e.g. "included from here". */
 struct diag_note {
 	struct diag_loc loc;

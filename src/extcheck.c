@@ -7,6 +7,7 @@
 #include "extcheck.h"
 
 #include "cache.h"
+#include "index.h"
 
 #include <curl/curl.h>
 #include <ctype.h>
@@ -656,6 +657,11 @@ static void report(const struct job *j, const struct extlink *l, struct diag *d,
 	buf_fini(&m);
 }
 
+static const char *job_key(const void *ctx, uint32_t v)
+{
+	return ((const struct job *)ctx)[v - 1].key;
+}
+
 int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o,
                  struct diag *d, struct extcheck_stats *st)
 {
@@ -674,28 +680,24 @@ int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_op
 
 	/* The distinct URLs, in the order first written: a hash set of keys
 	 * (open addressing), and each link's job. */
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	size_t *slots = xcalloc(cap, sizeof *slots); /* job index + 1 */
-	size_t *of = xcalloc(n, sizeof *of);         /* link -> job index + 1 (0: skipped) */
+	struct index slots = {0}; /* job index + 1 */
+	size_t *of = xcalloc(n, sizeof *of); /* link -> job index + 1 (0: skipped) */
 	r.jobs = xcalloc(n, sizeof *r.jobs);
 	for (size_t i = 0; i < n; i++) {
 		if (!links[i].url || !is_http(links[i].url))
 			continue;
 		char *key = without_fragment(links[i].url);
-		size_t s = (size_t)hash_bytes(key, strlen(key)) & (cap - 1);
-		while (slots[s] && strcmp(r.jobs[slots[s] - 1].key, key) != 0)
-			s = (s + 1) & (cap - 1);
-		if (!slots[s]) {
+		uint32_t v = index_get_str(&slots, key, job_key, r.jobs);
+		if (!v) {
 			r.jobs[r.njobs].key = key;
-			slots[s] = ++r.njobs;
+			v = (uint32_t)++r.njobs;
+			index_add_str(&slots, key, v, 16, job_key, r.jobs);
 		} else {
 			free(key);
 		}
-		of[i] = slots[s];
+		of[i] = v;
 	}
-	free(slots);
+	index_fini(&slots);
 
 	long long now = (long long)time(NULL);
 	if (o->cache_path)

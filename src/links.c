@@ -3,6 +3,8 @@
  * internal link, image and #fragment (see links.h). */
 #include "links.h"
 
+#include "index.h"
+
 #include <ctype.h>
 #include <fnmatch.h>
 #include <pthread.h>
@@ -526,20 +528,20 @@ static void sset_free(struct sset *s)
 
 struct recorder {
 	struct buf out, tmp;
-	uint32_t *slot; /* offsets + 1 of the entries in out (open addressing) */
-	size_t n, cap;
+	struct index ix; /* offsets + 1 of the entries in out */
 };
 
-static uint32_t *rec_slot(struct recorder *r, const char *k, size_t len)
+static uint64_t rec_hash(const void *ctx, uint32_t v)
 {
-	size_t mask = r->cap - 1, j = hash_bytes(k, len) & mask;
-	while (r->slot[j]) {
-		const char *e = r->out.p + r->slot[j] - 1;
-		if (strlen(e) == len && !memcmp(e, k, len))
-			break;
-		j = (j + 1) & mask;
-	}
-	return &r->slot[j];
+	const char *e = ((const struct recorder *)ctx)->out.p + v - 1;
+	return hash_bytes(e, strlen(e));
+}
+
+static int rec_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const char *e = ((const struct recorder *)ctx)->out.p + v - 1;
+	const struct str *k = key;
+	return strlen(e) == k->len && !memcmp(e, k->p, k->len);
 }
 
 static int record_one(void *ctx, enum links_kind kind, const char *v, size_t n, size_t at)
@@ -553,26 +555,14 @@ static int record_one(void *ctx, enum links_kind kind, const char *v, size_t n, 
 		return 0; /* href="": the page itself */
 	if (memchr(r->tmp.p, '\0', r->tmp.len) || r->out.len + r->tmp.len + 1 >= UINT32_MAX)
 		return 0; /* never a name of the site */
-	if ((r->n + 1) * 2 > r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		uint32_t *old = r->slot;
-		size_t old_cap = r->cap;
-		r->slot = xcalloc(cap, sizeof *r->slot);
-		r->cap = cap;
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i]) {
-				const char *e = r->out.p + old[i] - 1;
-				*rec_slot(r, e, strlen(e)) = old[i];
-			}
-		free(old);
-	}
-	uint32_t *s = rec_slot(r, r->tmp.p, r->tmp.len);
-	if (*s)
+	struct str k = {r->tmp.p, r->tmp.len};
+	uint64_t h = hash_bytes(k.p, k.len);
+	if (index_get(&r->ix, h, rec_eq, r, &k))
 		return 0;
-	*s = (uint32_t)r->out.len + 1;
+	uint32_t off = (uint32_t)r->out.len + 1;
 	buf_append(&r->out, r->tmp.p, r->tmp.len);
 	buf_putc(&r->out, '\0');
-	r->n++;
+	index_add(&r->ix, h, off, 256, rec_hash, r);
 	return 0;
 }
 
@@ -582,8 +572,7 @@ static int record_one(void *ctx, enum links_kind kind, const char *v, size_t n, 
  * fault per 4 KiB touched. Freed when the thread ends. */
 struct rec_scratch {
 	struct buf all, out, tmp;
-	uint32_t *slot;
-	size_t cap;
+	struct index ix;
 };
 
 static pthread_key_t scratch_key;
@@ -595,7 +584,7 @@ static void scratch_free(void *p)
 	buf_fini(&sc->all);
 	buf_fini(&sc->out);
 	buf_fini(&sc->tmp);
-	free(sc->slot);
+	index_fini(&sc->ix);
 	free(sc);
 }
 
@@ -637,11 +626,11 @@ char *links_record(const struct str *parts, size_t nparts, size_t *len)
 	memset(&r, 0, sizeof r);
 	r.out = sc->out;
 	r.tmp = sc->tmp;
-	r.slot = sc->slot;
-	r.cap = sc->cap;
+	r.ix = sc->ix;
 	buf_reset(&r.out);
-	if (r.cap)
-		memset(r.slot, 0, r.cap * sizeof *r.slot);
+	if (r.ix.cap)
+		memset(r.ix.slot, 0, r.ix.cap * sizeof *r.ix.slot);
+	r.ix.n = 0;
 	if (nparts == 1) {
 		links_scan(parts[0].p, parts[0].len, record_one, &r);
 	} else {
@@ -661,13 +650,9 @@ char *links_record(const struct str *parts, size_t nparts, size_t *len)
 	sc->tmp = r.tmp;
 	scratch_trim(&sc->out);
 	scratch_trim(&sc->tmp);
-	if (r.cap > 4096) { /* a table of thousands of links is not cleared for each page after */
-		free(r.slot);
-		r.slot = NULL;
-		r.cap = 0;
-	}
-	sc->slot = r.slot;
-	sc->cap = r.cap;
+	if (r.ix.cap > 4096) /* a table of thousands of links is not cleared for each page after */
+		index_fini(&r.ix);
+	sc->ix = r.ix;
 	return rec;
 }
 
@@ -950,14 +935,9 @@ static size_t find_all(const char *text, size_t len, const char *s, size_t n, si
 
 static void line_col(const char *text, size_t off, int *line, int *col)
 {
-	int l = 1;
-	size_t ls = 0;
-	for (size_t i = 0; i < off; i++)
-		if (text[i] == '\n') {
-			l++;
-			ls = i + 1;
-		}
-	*line = l;
+	size_t l, ls;
+	diag_line_col(text, off, &l, &ls);
+	*line = (int)l + 1;
 	*col = (int)(off - ls) + 1;
 }
 

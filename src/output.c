@@ -6,6 +6,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "index.h"
 #include "sitefile.h"
 
 #include <dirent.h>
@@ -40,8 +41,7 @@ struct mfile {
 struct manifest {
 	struct mfile *v;
 	size_t n, cap;
-	uint32_t *index; /* open addressing: position + 1 */
-	size_t index_cap;
+	struct index index; /* position + 1, by path */
 };
 
 struct output {
@@ -299,34 +299,20 @@ static void clean_stale(const char *parent, const char *base)
  * modification time (ns), inode, path. */
 #define MANIFEST_MAGIC "folio-manifest 1\n"
 
+static const char *mfile_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct manifest *)ctx)->v[v - 1].rel;
+}
+
 static void manifest_reindex(struct manifest *m)
 {
-	size_t cap = 64;
-	while (cap < m->n * 2 + 2)
-		cap *= 2;
-	free(m->index);
-	m->index = xcalloc(cap, sizeof *m->index);
-	m->index_cap = cap;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t j = hash_bytes(m->v[i].rel, strlen(m->v[i].rel)) & (cap - 1);
-		while (m->index[j])
-			j = (j + 1) & (cap - 1);
-		m->index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild_str(&m->index, m->n, 64, mfile_rel, m);
 }
 
 static const struct mfile *manifest_find(const struct manifest *m, const char *rel)
 {
-	if (!m->index_cap)
-		return NULL;
-	size_t mask = m->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
-	while (m->index[j]) {
-		const struct mfile *f = &m->v[m->index[j] - 1];
-		if (!strcmp(f->rel, rel))
-			return f;
-		j = (j + 1) & mask;
-	}
-	return NULL;
+	uint32_t v = index_get_str(&m->index, rel, mfile_rel, m);
+	return v ? &m->v[v - 1] : NULL;
 }
 
 static void manifest_add(struct manifest *m, const struct mfile *f)
@@ -354,7 +340,7 @@ static void manifest_fini(struct manifest *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->v[i].rel);
 	free(m->v);
-	free(m->index);
+	index_fini(&m->index);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1208,38 +1194,27 @@ struct live {
 	pthread_mutex_t lock;
 	struct live_file *files;
 	size_t n, cap;
-	uint32_t *index; /* open addressing: position + 1 */
-	size_t index_cap;
+	struct index index; /* position + 1, by path */
 	unsigned long round;
 	int failed; /* a write of this round failed (reported once) */
 };
 
+static const char *live_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct live *)ctx)->files[v - 1].rel;
+}
+
 static void live_reindex(struct live *l)
 {
-	size_t cap = 64;
-	while (cap < l->n * 2 + 2)
-		cap *= 2;
-	free(l->index);
-	l->index = xcalloc(cap, sizeof *l->index);
-	l->index_cap = cap;
-	for (size_t i = 0; i < l->n; i++) {
-		size_t j = hash_bytes(l->files[i].rel, strlen(l->files[i].rel)) & (cap - 1);
-		while (l->index[j])
-			j = (j + 1) & (cap - 1);
-		l->index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild_str(&l->index, l->n, 64, live_rel, l);
 }
 
 /* live_find: rel's entry, made if add. Locked. */
 static struct live_file *live_find(struct live *l, const char *rel, int add)
 {
-	size_t mask = l->index_cap - 1, j = hash_bytes(rel, strlen(rel)) & mask;
-	while (l->index[j]) {
-		struct live_file *f = &l->files[l->index[j] - 1];
-		if (!strcmp(f->rel, rel))
-			return f;
-		j = (j + 1) & mask;
-	}
+	uint32_t v = index_get_str(&l->index, rel, live_rel, l);
+	if (v)
+		return &l->files[v - 1];
 	if (!add)
 		return NULL;
 	if (l->n == l->cap) {
@@ -1249,10 +1224,7 @@ static struct live_file *live_find(struct live *l, const char *rel, int add)
 	struct live_file *f = &l->files[l->n++];
 	memset(f, 0, sizeof *f);
 	f->rel = xstrndup(rel, strlen(rel));
-	if (l->n * 2 + 2 > l->index_cap)
-		live_reindex(l);
-	else
-		l->index[j] = (uint32_t)l->n;
+	index_add_str(&l->index, f->rel, (uint32_t)l->n, 64, live_rel, l);
 	return f;
 }
 
@@ -1521,7 +1493,7 @@ void live_close(struct live *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->files[i].rel);
 	free(l->files);
-	free(l->index);
+	index_fini(&l->index);
 	free(l->dir);
 	pthread_mutex_destroy(&l->lock);
 	free(l);

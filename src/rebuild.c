@@ -2,6 +2,7 @@
 #include "rebuild.h"
 
 #include "arena.h"
+#include "index.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,7 @@ struct rebuild {
 	uint32_t *key_id, *key_n; /* first id, and how many */
 	size_t nkeys, cap_keys;
 	uint32_t next_id;
-	uint32_t *key_index;
-	size_t key_index_cap;
+	struct index key_index; /* position + 1, by key */
 	/* fingerprints, by id, of what the output in place was made from */
 	uint64_t *fp;
 	size_t nfp;
@@ -23,32 +23,32 @@ struct rebuild {
 	/* by output path */
 	struct rebuild_page **recs;
 	size_t nrecs;
-	uint32_t *rec_index;
-	size_t rec_index_cap;
+	struct index rec_index; /* position + 1, by output path */
 	int built;
 };
 
-static void key_reindex(struct rebuild *rb)
+static uint64_t key_hash(const void *ctx, uint32_t v)
 {
-	size_t cap = 1024;
-	while (cap < rb->nkeys * 2 + 2)
-		cap *= 2;
-	free(rb->key_index);
-	rb->key_index = xcalloc(cap, sizeof *rb->key_index);
-	rb->key_index_cap = cap;
-	for (size_t i = 0; i < rb->nkeys; i++) {
-		size_t j = hash_bytes(rb->keys[i], strlen(rb->keys[i])) & (cap - 1);
-		while (rb->key_index[j])
-			j = (j + 1) & (cap - 1);
-		rb->key_index[j] = (uint32_t)(i + 1);
-	}
+	const char *k = ((const struct rebuild *)ctx)->keys[v - 1];
+	return hash_bytes(k, strlen(k));
+}
+
+static int key_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const char *k = ((const struct rebuild *)ctx)->keys[v - 1];
+	const struct str *want = key;
+	return strlen(k) == want->len && !memcmp(k, want->p, want->len);
+}
+
+static const char *rec_out(const void *ctx, uint32_t v)
+{
+	return ((const struct rebuild *)ctx)->recs[v - 1]->out;
 }
 
 struct rebuild *rebuild_new(void)
 {
 	struct rebuild *rb = xcalloc(1, sizeof *rb);
 	rb->next_id = 1;
-	key_reindex(rb);
 	return rb;
 }
 
@@ -70,15 +70,14 @@ static void forget(struct rebuild *rb)
 	free(rb->keys);
 	free(rb->key_id);
 	free(rb->key_n);
-	free(rb->key_index);
+	index_fini(&rb->key_index);
 	free(rb->fp);
 	for (size_t i = 0; i < rb->nrecs; i++)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
-	free(rb->rec_index);
+	index_fini(&rb->rec_index);
 	memset(rb, 0, sizeof *rb);
 	rb->next_id = 1;
-	key_reindex(rb);
 }
 
 void rebuild_free(struct rebuild *rb)
@@ -86,25 +85,23 @@ void rebuild_free(struct rebuild *rb)
 	if (!rb)
 		return;
 	forget(rb);
-	free(rb->key_index);
 	free(rb);
 }
 
 uint32_t rebuild_id(void *ctx, const char *key, size_t len, size_t n)
 {
 	struct rebuild *rb = ctx;
-	size_t mask = rb->key_index_cap - 1, j = hash_bytes(key, len) & mask;
-	while (rb->key_index[j]) {
-		size_t k = rb->key_index[j] - 1;
-		if (strlen(rb->keys[k]) == len && !memcmp(rb->keys[k], key, len)) {
-			if (rb->key_n[k] >= n)
-				return rb->key_id[k];
-			rb->key_id[k] = rb->next_id; /* the old ids are never given again */
-			rb->key_n[k] = (uint32_t)n;
-			rb->next_id += (uint32_t)n;
+	struct str want = {key, len};
+	uint64_t h = hash_bytes(key, len);
+	uint32_t v = index_get(&rb->key_index, h, key_eq, rb, &want);
+	if (v) {
+		size_t k = v - 1;
+		if (rb->key_n[k] >= n)
 			return rb->key_id[k];
-		}
-		j = (j + 1) & mask;
+		rb->key_id[k] = rb->next_id; /* the old ids are never given again */
+		rb->key_n[k] = (uint32_t)n;
+		rb->next_id += (uint32_t)n;
+		return rb->key_id[k];
 	}
 	if (rb->nkeys == rb->cap_keys) {
 		rb->cap_keys = rb->cap_keys ? rb->cap_keys * 2 : 1024;
@@ -117,10 +114,7 @@ uint32_t rebuild_id(void *ctx, const char *key, size_t len, size_t n)
 	rb->key_n[rb->nkeys] = (uint32_t)n;
 	rb->next_id += (uint32_t)n;
 	rb->nkeys++;
-	if (rb->nkeys * 2 + 2 > rb->key_index_cap)
-		key_reindex(rb);
-	else
-		rb->key_index[j] = (uint32_t)rb->nkeys;
+	index_add(&rb->key_index, h, (uint32_t)rb->nkeys, 1024, key_hash, rb);
 	return rb->key_id[rb->nkeys - 1];
 }
 
@@ -208,32 +202,13 @@ void rebuild_fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
 
 const struct rebuild_page *rebuild_last(const struct rebuild *rb, const char *out)
 {
-	if (!rb->rec_index_cap)
-		return NULL;
-	size_t mask = rb->rec_index_cap - 1, j = hash_bytes(out, strlen(out)) & mask;
-	while (rb->rec_index[j]) {
-		const struct rebuild_page *r = rb->recs[rb->rec_index[j] - 1];
-		if (!strcmp(r->out, out))
-			return r;
-		j = (j + 1) & mask;
-	}
-	return NULL;
+	uint32_t v = index_get_str(&rb->rec_index, out, rec_out, rb);
+	return v ? rb->recs[v - 1] : NULL;
 }
 
 static void rec_reindex(struct rebuild *rb)
 {
-	size_t cap = 1024;
-	while (cap < rb->nrecs * 2 + 2)
-		cap *= 2;
-	free(rb->rec_index);
-	rb->rec_index = xcalloc(cap, sizeof *rb->rec_index);
-	rb->rec_index_cap = cap;
-	for (size_t i = 0; i < rb->nrecs; i++) {
-		size_t j = hash_bytes(rb->recs[i]->out, strlen(rb->recs[i]->out)) & (cap - 1);
-		while (rb->rec_index[j])
-			j = (j + 1) & (cap - 1);
-		rb->rec_index[j] = (uint32_t)(i + 1);
-	}
+	index_rebuild_str(&rb->rec_index, rb->nrecs, 1024, rec_out, rb);
 }
 
 int rebuild_dirty(const struct rebuild *rb, const char *out, uint64_t vars_fp, const uint64_t *fp, size_t nfp,

@@ -3,6 +3,7 @@
  * and renders them on worker threads. */
 #include "render.h"
 
+#include "pool.h"
 #include "schema.h"
 #include "slug.h"
 
@@ -632,8 +633,8 @@ struct pool {
 	size_t dep_bits;
 	render_page_fn sink;
 	void *ctx;
-	size_t next;
-	pthread_mutex_t lock;
+	struct pool_queue queue; /* the jobs not yet taken, one at a time */
+	pthread_mutex_t lock;    /* for errors and rendered */
 	int errors;
 	size_t rendered;
 };
@@ -669,12 +670,8 @@ static void *render_worker(void *arg)
 	if (p->dep_bits)
 		tmpl_deps_init(&rec, p->dep_bits);
 	size_t mine = 0;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t i = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (i >= p->plan->njobs)
-			break;
+	size_t i, end;
+	while (pool_take(&p->queue, &i, &end)) {
 		if (p->want && !p->want[i])
 			continue;
 		const struct render_job *j = &p->plan->jobs[i];
@@ -737,16 +734,9 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 	int n = jobs > 0 ? jobs : 1;
 	if ((size_t)n > todo / 4 + 1)
 		n = (int)(todo / 4 + 1);
-	pthread_t *th = xcalloc((size_t)n, sizeof *th);
-	for (int i = 1; i < n; i++)
-		if (pthread_create(&th[i], NULL, render_worker, &p) != 0) {
-			fputs("folio: cannot start a thread\n", stderr);
-			exit(1);
-		}
-	render_worker(&p);
-	for (int i = 1; i < n; i++)
-		pthread_join(th[i], NULL);
-	free(th);
+	pool_queue_init(&p.queue, plan->njobs, 1);
+	pool_run(n, render_worker, &p, 0, 0);
+	pool_queue_fini(&p.queue);
 	pthread_mutex_destroy(&p.lock);
 	if (rendered)
 		*rendered = p.rendered;

@@ -3,9 +3,9 @@
  * here is quadratic in posts, tags or series. */
 #include "site.h"
 
+#include "pool.h"
 #include "slug.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +27,7 @@ struct md_pool {
 	struct diag *d;
 	struct md_job *jobs;
 	size_t njobs;
-	size_t next; /* the next job to take */
-	pthread_mutex_t lock;
+	struct pool_queue queue; /* the jobs not yet taken */
 	struct arena **arenas;
 };
 
@@ -126,17 +125,10 @@ static void *worker(void *arg)
 {
 	struct worker_arg *w = arg;
 	struct md_pool *p = w->pool;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		/* take jobs in small batches: fewer lock round trips */
-		size_t start = p->next, end = start + 8 < p->njobs ? start + 8 : p->njobs;
-		p->next = end;
-		pthread_mutex_unlock(&p->lock);
-		if (start >= end)
-			break;
+	size_t start, end;
+	while (pool_take(&p->queue, &start, &end))
 		for (size_t i = start; i < end; i++)
 			run_job(p, p->arenas[w->id], &p->jobs[i]);
-	}
 	return NULL;
 }
 
@@ -188,23 +180,14 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	}
 	if ((size_t)n > p.njobs / 8 + 1)
 		n = (int)(p.njobs / 8 + 1);
-	pthread_mutex_init(&p.lock, NULL);
+	/* jobs are taken in small batches: fewer lock round trips */
+	pool_queue_init(&p.queue, p.njobs, 8);
 	p.arenas = site->worker_arenas;
-	pthread_t *th = xcalloc((size_t)n, sizeof *th);
 	struct worker_arg *args = xcalloc((size_t)n, sizeof *args);
-	for (int i = 0; i < n; i++) {
-		args[i].pool = &p;
-		args[i].id = i;
-		if (i > 0 && pthread_create(&th[i], NULL, worker, &args[i]) != 0) {
-			fputs("folio: cannot start a thread\n", stderr);
-			exit(1);
-		}
-	}
-	worker(&args[0]); /* the calling thread works too */
-	for (int i = 1; i < n; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&p.lock);
-	free(th);
+	for (int i = 0; i < n; i++)
+		args[i] = (struct worker_arg){&p, i};
+	pool_run(n, worker, args, sizeof *args, 0);
+	pool_queue_fini(&p.queue);
 	free(args);
 	free(p.jobs);
 	md_unknown_report(p.md.unknown, d);

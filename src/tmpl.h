@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "index.h"
 #include "buf.h"
 #include "diag.h"
 
@@ -71,8 +72,7 @@ struct tmap {
 	size_t len, cap;
 	struct str *keys;
 	struct tval *vals;
-	uint32_t *index; /* open-addressing table of (position + 1), or NULL */
-	size_t index_cap;
+	struct index index; /* position + 1, by key; no slots below TMAP_LINEAR keys */
 	uint32_t dep; /* 0, or the first of the TMPL_DEP_FIELDS + 1 ids that
 	               * renders record when they read this map (see
 	               * tmpl_deps_record) */

@@ -1,6 +1,8 @@
 /* yaml.c: libyaml events -> folio's YAML tree, with positions and diagnostics. */
 #include "yaml.h"
 
+#include "index.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +22,7 @@
 struct frame {
 	struct ynode *node;
 	size_t base;
-	size_t *hash; /* map: 1 + index of a key in the stack, 0: empty slot */
-	size_t hcap, hlen;
+	struct index keys; /* map: 1 + index of a key in the stack */
 	int hashed; /* map: the keys so far are in hash */
 };
 
@@ -40,12 +41,10 @@ struct cursor {
 struct builder {
 	struct arena *a;
 	struct diag *d;
-	const char *path, *src;
-	size_t src_len;
+	struct diag_src in; /* the file and where the YAML is in it */
 	const char *text;
 	size_t len;
 	size_t skip; /* bytes of a UTF-8 BOM that libyaml is not given */
-	int line_offset;
 	struct cursor cur;
 	struct ynode **stack;
 	size_t nstack, capstack;
@@ -70,19 +69,11 @@ static int clamp_int(size_t v)
  * (only used for errors, which end the parse or are rare). */
 static struct diag_loc loc_at_byte(const struct builder *b, size_t byte)
 {
-	size_t line = 0, start = 0;
+	size_t line, start;
 	if (byte > b->len)
 		byte = b->len;
-	for (size_t i = 0; i < byte; i++) {
-		if (b->text[i] == '\n') {
-			line++;
-			start = i + 1;
-		}
-	}
-	struct diag_loc loc = {b->path, b->src, b->src_len, 0, 0};
-	loc.line = clamp_int(line) + 1 + b->line_offset;
-	loc.col = clamp_int(byte - start) + 1;
-	return loc;
+	diag_line_col(b->text, byte, &line, &start);
+	return diag_src_at(&b->in, clamp_int(line) + 1, clamp_int(byte - start) + 1);
 }
 
 /* seek: moves the cursor to character index of libyaml's input. */
@@ -109,10 +100,7 @@ static void seek(struct builder *b, size_t index)
 static struct diag_loc loc_at_mark(struct builder *b, yaml_mark_t m)
 {
 	seek(b, m.index);
-	struct diag_loc loc = {b->path, b->src, b->src_len, 0, 0};
-	loc.line = clamp_int(b->cur.line) + 1 + b->line_offset;
-	loc.col = clamp_int(b->cur.byte - b->cur.line_start) + 1;
-	return loc;
+	return diag_src_at(&b->in, clamp_int(b->cur.line) + 1, clamp_int(b->cur.byte - b->cur.line_start) + 1);
 }
 
 static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
@@ -127,7 +115,7 @@ static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark
 
 static void node_error(struct builder *b, const struct ynode *n, const char *msg)
 {
-	struct diag_loc loc = {b->path, b->src, b->src_len, n->line, n->col};
+	struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, n->line, n->col};
 	diag_error(b->d, &loc, "%s", msg);
 	b->errors++;
 }
@@ -141,35 +129,27 @@ static void push(struct builder *b, struct ynode *n)
 	b->stack[b->nstack++] = n;
 }
 
+static uint64_t key_hash(const void *ctx, uint32_t v)
+{
+	struct str k = ((const struct builder *)ctx)->stack[v - 1]->str;
+	return hash_keyed(k.p, k.len);
+}
+
+static int key_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return str_eq(((const struct builder *)ctx)->stack[v - 1]->str, *(const struct str *)key);
+}
+
 /* hash_find_or_add: the stack index of a key equal to the one at stack[at],
- * or at itself after remembering it. The table stays at most half full. */
+ * or at itself after remembering it. */
 static size_t hash_find_or_add(struct builder *b, struct frame *f, size_t at)
 {
-	if ((f->hlen + 1) * 2 > f->hcap) {
-		size_t cap = f->hcap ? f->hcap * 2 : 64;
-		size_t *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < f->hcap; i++) {
-			if (!f->hash[i])
-				continue;
-			struct str k = b->stack[f->hash[i] - 1]->str;
-			size_t j = hash_keyed(k.p, k.len) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = f->hash[i];
-		}
-		free(f->hash);
-		f->hash = t;
-		f->hcap = cap;
-	}
 	struct str key = b->stack[at]->str;
-	size_t j = hash_keyed(key.p, key.len) & (f->hcap - 1);
-	while (f->hash[j]) {
-		if (str_eq(b->stack[f->hash[j] - 1]->str, key))
-			return f->hash[j] - 1;
-		j = (j + 1) & (f->hcap - 1);
-	}
-	f->hash[j] = at + 1;
-	f->hlen++;
+	uint64_t h = hash_keyed(key.p, key.len);
+	uint32_t v = index_get(&f->keys, h, key_eq, b, &key);
+	if (v)
+		return v - 1;
+	index_add(&f->keys, h, (uint32_t)(at + 1), 64, key_hash, b);
 	return at;
 }
 
@@ -218,7 +198,7 @@ static void add(struct builder *b, struct ynode *n)
 	}
 	struct ynode *first = find_duplicate(b, f, b->nstack - 1);
 	if (first) {
-		struct diag_loc loc = {b->path, b->src, b->src_len, n->line, n->col};
+		struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, n->line, n->col};
 		diag_error(b->d, &loc, "duplicate key '%.*s' (first defined on line %d)",
 		           STR_FMT(n->str), first->line);
 		b->errors++;
@@ -239,10 +219,10 @@ static int coll_open(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
 	struct frame *f = &b->frames[b->depth++];
 	f->node = new_node(b, kind, m);
 	f->base = b->nstack;
-	f->hlen = 0;
 	f->hashed = 0;
-	if (f->hash)
-		memset(f->hash, 0, f->hcap * sizeof *f->hash);
+	if (f->keys.cap)
+		memset(f->keys.slot, 0, f->keys.cap * sizeof *f->keys.slot);
+	f->keys.n = 0;
 	return 1;
 }
 
@@ -469,12 +449,9 @@ struct ynode *yaml_parse(struct arena *a, struct diag *d, const char *path, cons
 	memset(&b, 0, sizeof b);
 	b.a = a;
 	b.d = d;
-	b.path = path;
-	b.src = src;
-	b.src_len = src_len;
+	b.in = (struct diag_src){path, src, src_len, line_offset};
 	b.text = text ? text : "";
 	b.len = text ? len : 0;
-	b.line_offset = line_offset;
 	/* libyaml would skip a BOM without counting it in its marks, or (with
 	 * the encoding forced, as below) count it as a column; dropping it here
 	 * keeps marks and bytes in step. UTF-8 is forced so that a UTF-16 file
@@ -491,7 +468,7 @@ struct ynode *yaml_parse(struct arena *a, struct diag *d, const char *path, cons
 	yaml_parser_delete(&p);
 
 	for (int i = 0; i < YAML_MAX_DEPTH; i++)
-		free(b.frames[i].hash);
+		index_fini(&b.frames[i].keys);
 	free(b.stack);
 	if (!ok || b.errors)
 		return NULL;

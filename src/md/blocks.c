@@ -30,7 +30,9 @@ static void report(struct md_ctx *c, enum diag_level level, int line, int col, c
 	__attribute__((format(printf, 5, 6)));
 static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
 {
-	struct diag_loc loc = {c->path, c->src, c->src_len, line > 0 ? line + c->line_offset : 0, col};
+	struct diag_loc loc = diag_src_at(&c->in, line, col);
+	if (line <= 0)
+		loc.line = 0;
 	if (c->d) { /* md_render takes no collector in tests of the HTML alone */
 		va_list ap;
 		va_start(ap, fmt);
@@ -125,7 +127,9 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		if (c->o->highlight(&hl, o.lang.p, o.lang.len, code ? code : "", clen) == 0)
 			highlighted = 1;
 		else if (!c->o->hl_quiet_unknown && c->o->unknown && c->d) {
-			struct diag_loc loc = {c->path, c->src, c->src_len, line > 0 ? line + c->line_offset : 0, col};
+			struct diag_loc loc = diag_src_at(&c->in, line, col);
+	if (line <= 0)
+		loc.line = 0;
 			md_unknown_add(c->o->unknown, o.lang.p, o.lang.len, &loc);
 		} else if (!c->o->hl_quiet_unknown)
 			report(c, DIAG_WARNING, line, col,
@@ -617,7 +621,7 @@ static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
 	buf_fini(&out);
 }
 
-/* src_lines: indexes where the lines of c->src start, once per document. */
+/* src_lines: indexes where the lines of c->in.src start, once per document. */
 static void src_lines(struct md_ctx *c)
 {
 	if (c->lines)
@@ -625,13 +629,13 @@ static void src_lines(struct md_ctx *c)
 	size_t cap = 64;
 	c->lines = xmalloc(cap * sizeof *c->lines);
 	c->lines[c->nlines++] = 0;
-	c->find_left = 4 * c->src_len + ((size_t)1 << 20);
-	for (const char *p = c->src, *end = c->src + c->src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+	c->find_left = 4 * c->in.src_len + ((size_t)1 << 20);
+	for (const char *p = c->in.src, *end = c->in.src + c->in.src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
 		if (c->nlines == cap) {
 			cap *= 2;
 			c->lines = xrealloc(c->lines, cap * sizeof *c->lines);
 		}
-		c->lines[c->nlines++] = (size_t)(p - c->src) + 1;
+		c->lines[c->nlines++] = (size_t)(p - c->in.src) + 1;
 	}
 }
 
@@ -645,25 +649,25 @@ static void src_lines(struct md_ctx *c)
  * would each search the whole long line again. */
 static void find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
 {
-	if (!c->src || !needle || !*needle || *line <= 0)
+	if (!c->in.src || !needle || !*needle || *line <= 0)
 		return;
 	src_lines(c);
-	size_t first = (size_t)(*line + c->line_offset); /* 1-based, in src */
+	size_t first = (size_t)(*line + c->in.line_offset); /* 1-based, in src */
 	if (first > c->nlines)
 		return;
 	size_t from = c->lines[first - 1];
 	if (c->find_block == *line && c->find_next > from)
 		from = c->find_next;
 	size_t last = first + 200; /* the hit's line, at most */
-	size_t to = last < c->nlines ? c->lines[last] : c->src_len;
+	size_t to = last < c->nlines ? c->lines[last] : c->in.src_len;
 	if (from >= to || to - from > c->find_left)
 		return;
 	size_t nlen = strlen(needle);
-	const char *hit = memmem(c->src + from, to - from, needle, nlen);
-	c->find_left -= hit ? (size_t)(hit - (c->src + from)) + nlen : to - from;
+	const char *hit = memmem(c->in.src + from, to - from, needle, nlen);
+	c->find_left -= hit ? (size_t)(hit - (c->in.src + from)) + nlen : to - from;
 	if (!hit)
 		return;
-	size_t off = (size_t)(hit - c->src);
+	size_t off = (size_t)(hit - c->in.src);
 	c->find_block = *line;
 	c->find_next = off + 1;
 	size_t lo = first - 1, hi = last < c->nlines ? last : c->nlines; /* the line: lines[l] <= off */
@@ -851,7 +855,7 @@ static void check_file(struct md_ctx *c, const struct directive *dir, const char
 		}
 	}
 	if (msg.len) {
-		struct diag_loc loc = {c->path, c->src, c->src_len, at->line, at->col};
+		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, at->line, at->col};
 		if (c->d)
 			diag_error(c->d, &loc, "%s", msg.p);
 		c->errors++;
@@ -866,7 +870,7 @@ int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct directive *dir = &dirs[i];
-		struct diag_loc loc = {c->path, c->src, c->src_len, dir->line, dir->col};
+		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
 		const struct dir_kind *k = dir_kind(dir->name);
 		if (!k) {
 			const char *names[8];
@@ -893,7 +897,7 @@ int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n
 			if (known)
 				continue;
 			const char *sug = diag_suggest(at->key.p, at->key.len, k->attrs);
-			struct diag_loc al = {c->path, c->src, c->src_len, at->line, at->col};
+			struct diag_loc al = {c->in.path, c->in.src, c->in.src_len, at->line, at->col};
 			if (c->d)
 				diag_error(c->d, &al, ":::%s has no attribute '%.*s'%s%s%s", k->name, STR_FMT(at->key),
 					   sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
@@ -917,7 +921,7 @@ int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n
 		struct str mode = dattr_value(dir, "mode");
 		if (mode.len && !str_eq_cstr(mode, "video") && !str_eq_cstr(mode, "animation")) {
 			const struct dattr *at = directive_attr(dir, "mode");
-			struct diag_loc al = {c->path, c->src, c->src_len, at->line, at->col};
+			struct diag_loc al = {c->in.path, c->in.src, c->in.src_len, at->line, at->col};
 			if (c->d)
 				diag_error(c->d, &al, "mode must be 'video' or 'animation', not '%.*s'", STR_FMT(mode));
 			c->errors++;

@@ -201,10 +201,8 @@ enum html_kind { HTML_NONE, HTML_RAW, HTML_COMMENT, HTML_PI, HTML_DECL, HTML_CDA
 struct scan {
 	struct arena *a;
 	struct diag *d;
-	const char *path, *src;
-	size_t src_len;
+	struct diag_src in; /* the file and where the Markdown is in it */
 	const char *text;
-	int line_offset;
 	int errors;
 	struct directive *dirs; /* malloc'd while scanning */
 	size_t ndirs, cap_dirs;
@@ -217,7 +215,7 @@ static void scan_error(struct scan *s, int line, int col, const struct diag_note
 {
 	s->errors++;
 	if (s->d && s->errors <= DIRECTIVE_MAX_ERRORS) {
-		struct diag_loc loc = {s->path, s->src, s->src_len, line + s->line_offset, col};
+		struct diag_loc loc = diag_src_at(&s->in, line, col);
 		diag_report(s->d, DIAG_ERROR, &loc, note, note ? 1 : 0, "%s", s->msg.p);
 	}
 	buf_reset(&s->msg);
@@ -291,7 +289,7 @@ static struct directive *push(struct scan *s, int line, int col, size_t at, size
 	}
 	struct directive *dir = &s->dirs[s->ndirs];
 	memset(dir, 0, sizeof *dir);
-	dir->line = line + s->line_offset;
+	dir->line = line + s->in.line_offset;
 	dir->col = col;
 	dir->parent = s->nstack ? (long)s->stack[s->nstack - 1] : -1;
 	dir->depth = (int)s->nstack;
@@ -372,7 +370,7 @@ static void opening(struct scan *s, int line, int col, const char *b, const char
 	}
 	dir->nattrs = (size_t)n;
 	for (size_t i = 0; i < dir->nattrs; i++) {
-		dir->attrs[i].line = line + s->line_offset;
+		dir->attrs[i].line = line + s->in.line_offset;
 		dir->attrs[i].col += base - 1;
 	}
 	const char *t = q + end + 1;
@@ -402,7 +400,7 @@ static void closing(struct scan *s, int line, int col, size_t at, size_t end, in
 		return;
 	}
 	struct directive *dir = &s->dirs[s->stack[--s->nstack]];
-	dir->close_line = line + s->line_offset;
+	dir->close_line = line + s->in.line_offset;
 	dir->close_at = at;
 	dir->close_end = end;
 	if (dir->col != col) {
@@ -450,11 +448,8 @@ long directive_scan(struct arena *a, struct diag *d, const char *path, const cha
 	memset(&s, 0, sizeof s);
 	s.a = a;
 	s.d = d;
-	s.path = path;
-	s.src = src;
-	s.src_len = src_len;
+	s.in = (struct diag_src){path, src, src_len, line_offset};
 	s.text = text;
-	s.line_offset = line_offset;
 	buf_init(&s.msg);
 
 	char fence = 0; /* in fenced code: its character, length and line */

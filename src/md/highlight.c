@@ -1012,23 +1012,24 @@ static void stack_pop(struct buf *out, struct hl_stack *stk)
  * stk (if any). */
 static void put_text(struct buf *out, const char *s, size_t n, struct hl_stack *stk)
 {
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (;;) {
 		const char *rep;
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\n': rep = NULL; break;
-		default: continue;
+		size_t run = html_esc_run(s, n, HTML_ESC_NL, &rep);
+		if (run == n) {
+			if (n > 0) {
+				if (stk)
+					stack_resume(out, stk);
+				buf_append(out, s, n);
+			}
+			return;
 		}
-		if (i > start || rep) {
+		if (run > 0 || rep) {
 			if (stk)
 				stack_resume(out, stk);
-			buf_append(out, s + start, i - start);
+			buf_append(out, s, run);
 		}
-		start = i + 1;
+		s += run + 1;
+		n -= run + 1;
 		if (rep) {
 			buf_puts(out, rep);
 			continue;
@@ -1039,11 +1040,6 @@ static void put_text(struct buf *out, const char *s, size_t n, struct hl_stack *
 			stk->suspended = true;
 		}
 		buf_putc(out, '\n');
-	}
-	if (n > start) {
-		if (stk)
-			stack_resume(out, stk);
-		buf_append(out, s + start, n - start);
 	}
 }
 

@@ -13,9 +13,7 @@
 struct md_ctx {
 	struct arena *a;
 	struct diag *d;
-	const char *path, *src;
-	size_t src_len;
-	int line_offset;
+	struct diag_src in; /* the file and where the Markdown is in it */
 	const struct md_options *o;
 	struct md_doc *out;
 	int errors;

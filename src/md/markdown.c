@@ -82,25 +82,20 @@ static int is_math(cmark_node *n)
 	return t == node_math_inline || t == node_math_display;
 }
 
-/* strbuf_put_esc: appends s[0..n) to a cmark buffer with & < > " escaped,
- * as cmark escapes text. */
+/* strbuf_put_html_text: appends s[0..n) to a cmark buffer with & < > "
+ * escaped, as cmark escapes text. */
 static void strbuf_put_html_text(cmark_strbuf *b, const char *s, size_t n)
 {
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (;;) {
 		const char *rep;
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		default: continue;
-		}
-		cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(i - start));
+		size_t run = html_esc_run(s, n, 0, &rep);
+		cmark_strbuf_put(b, (const unsigned char *)s, (bufsize_t)run);
+		if (run == n)
+			break;
 		cmark_strbuf_puts(b, rep);
-		start = i + 1;
+		s += run + 1;
+		n -= run + 1;
 	}
-	cmark_strbuf_put(b, (const unsigned char *)s + start, (bufsize_t)(n - start));
 }
 
 
@@ -1119,11 +1114,9 @@ static void id_take(struct idmap *m, const char *key, size_t len, size_t index)
 struct mdr {
 	struct arena *a;
 	struct diag *d;
-	const char *path, *src;
-	size_t src_len;
+	struct diag_src in; /* the file and where the Markdown is in it */
 	const char *text;
 	size_t len;
-	int line_offset;
 	size_t *lines; /* start of each line of text, built on first use */
 	size_t nlines;
 	int errors;
@@ -1336,7 +1329,7 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 		const struct idslot *s = idmap_get(&ids, hs[i].custom.p, hs[i].custom.len);
 		if (s && s->first) {
 			int line, col, first_line, first_col;
-			if (r->d && diag_file_full(r->d, r->path)) {
+			if (r->d && diag_file_full(r->d, r->in.path)) {
 				/* counted, not shown: no search of the lines for
 				 * the place (100,000 duplicates of one long heading) */
 				line = cmark_node_get_start_line(hs[i].node);
@@ -1347,12 +1340,11 @@ static void assign_ids(struct mdr *r, struct heading *hs, size_t n)
 				locate_custom_id(r, hs[s->first - 1].node, hs[i].custom, &first_line,
 				                 &first_col);
 			}
-			struct diag_loc loc = {r->path, r->src, r->src_len, line + r->line_offset,
-			                       col};
+			struct diag_loc loc = diag_src_at(&r->in, line, col);
 			if (r->d)
 				diag_error(r->d, &loc,
 				           "duplicate heading id '%.*s' (first used on line %d)",
-				           STR_FMT(hs[i].custom), first_line + r->line_offset);
+				           STR_FMT(hs[i].custom), first_line + r->in.line_offset);
 			r->errors++;
 		} else {
 			id_take(&ids, hs[i].custom.p, hs[i].custom.len, i);
@@ -1813,7 +1805,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	assert(a && o && out && (text || !len));
 	md_init();
 	memset(out, 0, sizeof *out);
-	struct mdr r = {a, d, path, src, src_len, text, len, line_offset, NULL, 0, 0, 0};
+	struct mdr r = {a, d, {path, src, src_len, line_offset}, text, len, NULL, 0, 0, 0};
 	int options =
 	    CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
 	if (o->unsafe)
@@ -1824,7 +1816,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	cmark_mem *mem = mdmem_begin();
 	/* Directives (:::note ... :::) become raw HTML lines, line for line,
 	 * before cmark sees the text: positions stay right. */
-	struct md_ctx mc = {.a = a, .d = d, .path = path, .src = src, .src_len = src_len, .line_offset = line_offset,
+	struct md_ctx mc = {.a = a, .d = d, .in = {path, src, src_len, line_offset},
 	                    .o = o, .out = out, .hl_left = MD_HL_BUDGET, .raw_left = MD_RAW_BUDGET};
 	struct directive *dirs = NULL;
 	struct buf rewritten;

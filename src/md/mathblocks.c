@@ -466,7 +466,7 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
 				l2 = n2;
 			}
 			if (!found) {
-				struct diag_loc loc = {c->path, c->src, c->src_len, line + c->line_offset, col};
+				struct diag_loc loc = diag_src_at(&c->in, line, col);
 				if (c->d)
 					diag_error(c->d, &loc, c1 == '$' ? "display math: no closing $$ below this one"
 					                                 : "display math: no closing \\] below this one");

@@ -4,6 +4,7 @@
 #define FOLIO_TMPL_INTERNAL_H
 
 #include "../tmpl.h"
+#include "../index.h"
 
 /* ---- Tokens (lex.c) ---- */
 
@@ -201,9 +202,9 @@ struct tmpl_env {
 	struct arena *arena;
 	struct tmpl **tmpls;
 	size_t ntmpls, cap_tmpls;
-	/* by name: hash table of positions in tmpls plus one (0: free), for
-	 * a site with thousands of templates */
-	size_t *by_name, cap_by_name;
+	/* by name: positions in tmpls plus one, for a site with thousands
+	 * of templates */
+	struct index by_name;
 	struct filter_def *filters;
 	size_t nfilters;
 	struct tmap *globals;

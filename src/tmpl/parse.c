@@ -1334,7 +1334,7 @@ void tmpl_env_free(struct tmpl_env *env)
 		return;
 	arena_free(env->arena);
 	free(env->tmpls);
-	free(env->by_name);
+	index_fini(&env->by_name);
 	free(env->filters);
 	free(env->base_url);
 	free(env);
@@ -1377,23 +1377,22 @@ void tmpl_env_set_global_dep(struct tmpl_env *env, const char *name, struct tval
 	env->global_deps[at] = dep;
 }
 
-/* name_slot: the slot of the table by_name that holds name, or the free
- * one where it would go. */
-static size_t name_slot(const struct tmpl_env *env, struct str name)
+static uint64_t name_hash(const void *ctx, uint32_t v)
 {
-	size_t mask = env->cap_by_name - 1, j = hash_bytes(name.p, name.len) & mask;
-	while (env->by_name[j] && !str_eq_cstr(name, env->tmpls[env->by_name[j] - 1]->name))
-		j = (j + 1) & mask;
-	return j;
+	const char *name = ((const struct tmpl_env *)ctx)->tmpls[v - 1]->name;
+	return hash_bytes(name, strlen(name));
+}
+
+static int name_eq(const void *ctx, uint32_t v, const void *name)
+{
+	return str_eq_cstr(*(const struct str *)name, ((const struct tmpl_env *)ctx)->tmpls[v - 1]->name);
 }
 
 /* find_pos: the position of the template called name in env->tmpls, or
  * SIZE_MAX. */
 static size_t find_pos(const struct tmpl_env *env, struct str name)
 {
-	if (!env->cap_by_name)
-		return SIZE_MAX;
-	size_t k = env->by_name[name_slot(env, name)];
+	uint32_t k = index_get(&env->by_name, hash_bytes(name.p, name.len), name_eq, env, &name);
 	return k ? k - 1 : SIZE_MAX;
 }
 
@@ -1524,16 +1523,9 @@ int tmpl_env_add(struct tmpl_env *env, const char *name, const char *path, const
 		env->cap_tmpls = env->cap_tmpls ? env->cap_tmpls * 2 : 16;
 		env->tmpls = xrealloc(env->tmpls, env->cap_tmpls * sizeof *env->tmpls);
 	}
-	if ((env->ntmpls + 1) * 2 > env->cap_by_name) {
-		free(env->by_name);
-		env->cap_by_name = env->cap_by_name ? env->cap_by_name * 2 : 64;
-		env->by_name = xcalloc(env->cap_by_name, sizeof *env->by_name);
-		for (size_t k = 0; k < env->ntmpls; k++)
-			env->by_name[name_slot(env, str_from(env->tmpls[k]->name))] = k + 1;
-	}
 	t->pos = env->ntmpls;
 	env->tmpls[env->ntmpls++] = t;
-	env->by_name[name_slot(env, str_from(name))] = env->ntmpls;
+	index_add(&env->by_name, hash_bytes(name, strlen(name)), (uint32_t)env->ntmpls, 64, name_hash, env);
 	return d->errors - before;
 }
 

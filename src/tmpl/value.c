@@ -118,41 +118,34 @@ struct tmap *tmap_new(struct arena *a, size_t cap)
 
 static void tmap_index_insert(struct tmap *m, size_t pos)
 {
-	size_t mask = m->index_cap - 1;
-	size_t j = hash_bytes(m->keys[pos].p, m->keys[pos].len) & mask;
-	while (m->index[j])
-		j = (j + 1) & mask;
-	m->index[j] = (uint32_t)(pos + 1);
+	index_place(&m->index, hash_bytes(m->keys[pos].p, m->keys[pos].len), (uint32_t)(pos + 1));
 }
 
+/* tmap_reindex: the index made anew, in the arena (maps are never freed
+ * one by one). */
 static void tmap_reindex(struct arena *a, struct tmap *m)
 {
-	size_t cap = 16;
-	while (cap < m->len * 2 + 2)
-		cap *= 2;
-	m->index = arena_alloc(a, cap * sizeof *m->index);
-	m->index_cap = cap;
+	m->index.cap = index_size(m->len, 16);
+	m->index.slot = arena_alloc(a, m->index.cap * sizeof *m->index.slot);
+	m->index.n = 0;
 	for (size_t i = 0; i < m->len; i++)
 		tmap_index_insert(m, i);
 }
 
+static int tmap_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return str_eq(((const struct tmap *)ctx)->keys[v - 1], *(const struct str *)key);
+}
+
 static long tmap_find(const struct tmap *m, struct str key)
 {
-	if (!m->index) {
+	if (!m->index.cap) {
 		for (size_t i = 0; i < m->len; i++)
 			if (str_eq(m->keys[i], key))
 				return (long)i;
 		return -1;
 	}
-	size_t mask = m->index_cap - 1;
-	size_t j = hash_bytes(key.p, key.len) & mask;
-	while (m->index[j]) {
-		size_t pos = m->index[j] - 1;
-		if (str_eq(m->keys[pos], key))
-			return (long)pos;
-		j = (j + 1) & mask;
-	}
-	return -1;
+	return (long)*index_slot(&m->index, hash_bytes(key.p, key.len), tmap_eq, m, &key) - 1;
 }
 
 void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
@@ -171,7 +164,7 @@ void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
 	m->keys[m->len] = key;
 	m->vals[m->len] = v;
 	m->len++;
-	if (m->index && m->len * 2 + 2 <= m->index_cap)
+	if (m->index.cap && m->len * 2 + 2 <= m->index.cap)
 		tmap_index_insert(m, m->len - 1);
 	else if (m->len > TMAP_LINEAR)
 		tmap_reindex(a, m);

@@ -127,6 +127,23 @@ void test_buf(void)
 		buf_put_html(&b, esc[i], strlen(esc[i]));
 		INT_EQ(html_escaped_len(esc[i], strlen(esc[i])), b.len);
 	}
+	/* the text variant leaves ' alone, as cmark does */
+	buf_reset(&b);
+	buf_put_html_text(&b, "a<b>&\"c'd\n", 10);
+	STR_EQ(b.p, "a&lt;b&gt;&amp;&quot;c'd\n");
+	/* html_esc_run, the one scanner under every escaper: the run up to
+	 * the next byte to replace, and what it becomes */
+	const char *rep = "x";
+	INT_EQ(html_esc_run("ab'c\nd", 6, 0, &rep), 6);
+	OK(rep == NULL);
+	INT_EQ(html_esc_run("ab'c\nd", 6, HTML_ESC_APOS, &rep), 2);
+	STR_EQ(rep, "&#39;");
+	INT_EQ(html_esc_run("abc\n<", 5, HTML_ESC_NL, &rep), 3);
+	OK(rep == NULL); /* a newline: the caller's to write */
+	INT_EQ(html_esc_run("abc\n<", 5, 0, &rep), 4);
+	STR_EQ(rep, "&lt;");
+	INT_EQ(html_esc_run("", 0, HTML_ESC_APOS | HTML_ESC_NL, &rep), 0);
+	OK(rep == NULL);
 
 	/* growth across many appends keeps every byte */
 	buf_reset(&b);

@@ -268,6 +268,25 @@ void test_diag(void)
 	const char *ties[] = {"titla", "titlb", "title", NULL};
 	STR_EQ(diag_suggest("titlx", 5, ties), "titla");
 
+	/* a text inside a file: its lines moved by those before it */
+	struct diag_src in = {"content/posts/a.md", "---\ntitle: x\n---\nbody", 22, 3};
+	struct diag_loc at = diag_src_at(&in, 1, 2);
+	STR_EQ(at.path, "content/posts/a.md");
+	OK(at.src == in.src && at.src_len == 22);
+	INT_EQ(at.line, 4);
+	INT_EQ(at.col, 2);
+	/* diag_line_col: '\n' ends a line, nothing else does */
+	size_t line, start;
+	diag_line_col("ab\ncd\r\nef", 9, &line, &start);
+	INT_EQ(line, 2);
+	INT_EQ(start, 7);
+	diag_line_col("ab\rcd", 4, &line, &start);
+	INT_EQ(line, 0);
+	INT_EQ(start, 0);
+	diag_line_col("ab\n", 3, &line, &start);
+	INT_EQ(line, 1);
+	INT_EQ(start, 3);
+
 	diag_fini(&d);
 	buf_fini(&cap);
 }

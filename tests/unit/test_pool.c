@@ -1,0 +1,79 @@
+/* test_pool.c: the worker threads (pool.c): every call made once, each
+ * with its own argument, and the job queue handing out every job once. */
+#include "harness.h"
+
+#include "pool.h"
+
+#include <string.h>
+
+struct share {
+	int id, ran;
+};
+
+static void *mark(void *arg)
+{
+	struct share *s = arg;
+	s->ran++;
+	return NULL;
+}
+
+struct jobs {
+	struct pool_queue q;
+	unsigned char done[1000];
+	pthread_mutex_t lock;
+	size_t batches;
+};
+
+static void *take_all(void *arg)
+{
+	struct jobs *j = arg;
+	size_t start, end;
+	while (pool_take(&j->q, &start, &end)) {
+		for (size_t i = start; i < end; i++)
+			j->done[i]++;
+		pthread_mutex_lock(&j->lock);
+		j->batches++;
+		pthread_mutex_unlock(&j->lock);
+	}
+	return NULL;
+}
+
+void test_pool(void)
+{
+	/* each call its own argument, the first on this thread */
+	struct share s[4];
+	memset(s, 0, sizeof s);
+	INT_EQ(pool_run(4, mark, s, sizeof *s, 0), 4);
+	OK(s[0].ran == 1 && s[1].ran == 1 && s[2].ran == 1 && s[3].ran == 1);
+	INT_EQ(pool_run(0, mark, s, sizeof *s, 1), 1); /* at least the caller */
+	INT_EQ(s[0].ran, 2);
+
+	/* the queue in batches: [0,3) [3,6) [6,9) [9,10), then nothing */
+	struct pool_queue q;
+	size_t a, b;
+	pool_queue_init(&q, 10, 3);
+	OK(pool_take(&q, &a, &b) && a == 0 && b == 3);
+	OK(pool_take(&q, &a, &b) && a == 3 && b == 6);
+	OK(pool_take(&q, &a, &b) && a == 6 && b == 9);
+	OK(pool_take(&q, &a, &b) && a == 9 && b == 10);
+	OK(!pool_take(&q, &a, &b));
+	OK(!pool_take(&q, &a, &b));
+	pool_queue_fini(&q);
+	pool_queue_init(&q, 0, 8);
+	OK(!pool_take(&q, &a, &b));
+	pool_queue_fini(&q);
+
+	/* shared by threads (size 0: one argument for all): each job once */
+	static struct jobs j;
+	memset(&j, 0, sizeof j);
+	pool_queue_init(&j.q, 1000, 8);
+	pthread_mutex_init(&j.lock, NULL);
+	INT_EQ(pool_run(3, take_all, &j, 0, 0), 3);
+	int once = 1;
+	for (size_t i = 0; i < 1000; i++)
+		once &= j.done[i] == 1;
+	OK(once);
+	INT_EQ(j.batches, 125);
+	pthread_mutex_destroy(&j.lock);
+	pool_queue_fini(&j.q);
+}
