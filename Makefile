@@ -148,7 +148,7 @@ CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 te
 CHECK_JOBS := 2
 check: deps
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests
-	@JOBS=$(CHECK_JOBS) SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
+	@TEST_JOBS=$(CHECK_JOBS) SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests

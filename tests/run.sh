@@ -2,9 +2,9 @@
 # run.sh: runs every test suite and ends with one line "total: N passed, N failed".
 # FOLIO is the binary under test, UNIT the unit-test binary (set by the Makefile);
 # SUITES, when set, names the CLI suites to run (make check: the quick ones).
-# JOBS=N runs the unit tests and the suites N at a time (make check: 2), in
-# the order given (the longest first, for the best fit); their reports still
-# come in that order. Unset, they run one at a time (make test, asan,
+# TEST_JOBS=N runs the unit tests and the suites N at a time (make check: 2),
+# in the order given (the longest first, for the best fit); their reports
+# still come in that order. Unset, they run one at a time (make test, asan,
 # valgrind: suites that time folio or a server want the machine alone).
 set -u
 # run.sh --job DIR NAME: runs one of them (unit, or a suite's file) for the
@@ -70,12 +70,12 @@ for t in $list; do
 	[ -f "$t" ] && jobs="$jobs $t"
 done
 
-if [ "${JOBS:-1}" -gt 1 ]; then
+if [ "${TEST_JOBS:-1}" -gt 1 ]; then
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/folio-run.XXXXXX")
 	trap 'rm -rf "$dir"' EXIT
 	trap 'exit 130' INT TERM
 	export UNIT
-	printf '%s\n' $jobs | xargs -P "$JOBS" -I{} sh "$0" --job "$dir" {} &
+	printf '%s\n' $jobs | xargs -P "$TEST_JOBS" -I{} sh "$0" --job "$dir" {} &
 	xpid=$!
 	for t in $jobs; do
 		name=$(basename "$t" .sh)
