@@ -262,6 +262,20 @@ def main():
             res["cp"] = stats(cps, md)
             say(f"| floor: cp -r of folio's output | {fmt(res['cp'])} |")
             say()
+            if dname == dests[-1][0]:
+                # folio serve: from saving a post to the reload event an
+                # open tab receives (bench/serve_reload.py); goal at 10k:
+                # median <= 50 ms, max <= 100 ms
+                sr = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "serve_reload.py"), "--folio",
+                                     args.folio, "--site", site, "--runs", "9", "--future"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                m = re.search(r"median ([\d.]+) ms, min ([\d.]+) ms, max ([\d.]+) ms", sr.stdout)
+                if m:
+                    say(f"folio serve, one post edited, saved to reload (9 runs): median {m.group(1)} ms, "
+                        f"min {m.group(2)} ms, max {m.group(3)} ms; goal: median <= 50 ms, max <= 100 ms")
+                else:
+                    say("folio serve: serve_reload.py failed:\n" + sr.stdout[-1000:])
+                say()
             if "hugo" in res:
                 h, c, w = res["hugo"], res["lfl-cold"], res["lfl-warm"]
                 say(f"Hugo/folio, like for like, cold: user CPU {h['user'][0] / c['user'][0]:.1f}x, "

@@ -715,6 +715,63 @@ static void session_load(struct build_session *s, const char *path)
 	free(text);
 }
 
+/* inputs_fingerprint: the fingerprints of everything a page may read in
+ * this build, by id (*nfp_out of them: the values of plan, the templates
+ * and their names), and in *cfg_fp that of the config and the options,
+ * which every page reads. */
+static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages *st, const struct render_plan *plan,
+				    size_t *nfp_out, uint64_t *cfg_fp)
+{
+	/* the templates' ids, then every fingerprint of this build */
+	size_t ntmpl = tmpl_env_count(st->env);
+	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
+	for (size_t i = 0; i < ntmpl; i++) {
+		char key[600];
+		int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st->env, i));
+		tmpl_ids[i] = rebuild_id(s->rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
+		tmpl_env_set_template_dep(st->env, tmpl_env_name(st->env, i), tmpl_ids[i]);
+	}
+	size_t nfp = rebuild_nids(s->rb);
+	uint64_t *fp = xcalloc(nfp, sizeof *fp);
+	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	for (size_t i = 0; i < plan->nvals; i++)
+		rebuild_fingerprint_dep(fp, &plan->vals[i]);
+	for (size_t i = 0; i < ntmpl; i++) {
+		struct str src = tmpl_env_source(st->env, i);
+		uint64_t f = XXH3_64bits(src.p, src.len);
+		fp[tmpl_ids[i]] = f ? f : 1;
+	}
+	free(tmpl_ids);
+	/* a page that looked for a missing template depends on the set's
+	 * names: one added later is found */
+	uint32_t names_id = rebuild_id(s->rb, "templates:names", 15, 1);
+	if (names_id >= nfp) {
+		fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
+		memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
+		nfp = names_id + 1;
+	}
+	uint64_t names = 1;
+	for (size_t i = 0; i < ntmpl; i++)
+		names = rebuild_mix(names, XXH3_64bits(tmpl_env_name(st->env, i), strlen(tmpl_env_name(st->env, i))));
+	fp[names_id] = names ? names : 1;
+	tmpl_env_set_missing_dep(st->env, names_id);
+	/* the config (and the options) touch every page */
+	XXH3_64bits_reset(h);
+	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
+	int64_t flags[4] = {s->req.drafts, s->req.future, st->opts.highlight != NULL, st->opts.typeset != NULL};
+	XXH3_64bits_update(h, flags, sizeof flags);
+	/* --base-url: every page's links */
+	XXH3_64bits_update(h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	*cfg_fp = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	*nfp_out = nfp;
+	return fp;
+}
+
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)
 {
 	memset(res, 0, sizeof *res);
@@ -760,51 +817,9 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		stop = errors && !kg;
 	}
 	if (!stop) {
-		/* the templates' ids, then every fingerprint of this build */
-		size_t ntmpl = tmpl_env_count(st.env);
-		uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
-		for (size_t i = 0; i < ntmpl; i++) {
-			char key[600];
-			int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st.env, i));
-			tmpl_ids[i] = rebuild_id(s->rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
-			tmpl_env_set_template_dep(st.env, tmpl_env_name(st.env, i), tmpl_ids[i]);
-		}
-		size_t nfp = rebuild_nids(s->rb);
-		uint64_t *fp = xcalloc(nfp, sizeof *fp);
-		XXH3_state_t *h = XXH3_createState();
-		if (!h) {
-			fputs("folio: out of memory\n", stderr);
-			exit(1);
-		}
-		for (size_t i = 0; i < plan.nvals; i++)
-			rebuild_fingerprint_dep(fp, &plan.vals[i]);
-		for (size_t i = 0; i < ntmpl; i++) {
-			struct str src = tmpl_env_source(st.env, i);
-			uint64_t f = XXH3_64bits(src.p, src.len);
-			fp[tmpl_ids[i]] = f ? f : 1;
-		}
-		free(tmpl_ids);
-		/* a page that looked for a missing template depends on the set's
-		 * names: one added later is found */
-		uint32_t names_id = rebuild_id(s->rb, "templates:names", 15, 1);
-		if (names_id >= nfp) {
-			fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
-			memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
-			nfp = names_id + 1;
-		}
-		uint64_t names = 1;
-		for (size_t i = 0; i < ntmpl; i++)
-			names = rebuild_mix(names, XXH3_64bits(tmpl_env_name(st.env, i), strlen(tmpl_env_name(st.env, i))));
-		fp[names_id] = names ? names : 1;
-		tmpl_env_set_missing_dep(st.env, names_id);
-		/* the config (and the options) touch every page */
-		XXH3_64bits_reset(h);
-		XXH3_64bits_update(h, st.cfg.src ? st.cfg.src : "", st.cfg.src_len);
-		int64_t flags[4] = {s->req.drafts, s->req.future, st.opts.highlight != NULL, st.opts.typeset != NULL};
-		XXH3_64bits_update(h, flags, sizeof flags);
-		/* --base-url: every page's links */
-		XXH3_64bits_update(h, st.cfg.base_url.p ? st.cfg.base_url.p : "", st.cfg.base_url.len);
-		uint64_t cfg_fp = XXH3_64bits_digest(h);
+		size_t nfp;
+		uint64_t cfg_fp;
+		uint64_t *fp = inputs_fingerprint(s, &st, &plan, &nfp, &cfg_fp);
 
 		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
 				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF, 0};
@@ -814,7 +829,6 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 			r.vars_fp[i] = rebuild_fingerprint(&j->vars, j->tmpl);
 			want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r.vars_fp[i], fp, nfp, cfg_fp);
 		}
-		XXH3_freeState(h);
 		/* into a new folder, a clean page is the last build's file, if it
 		 * is still there as that build wrote it */
 		if (s->to_output)

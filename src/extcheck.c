@@ -218,9 +218,15 @@ static int cache_key_ok(const char *s)
 
 static void cache_load(struct run *r, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* read as every file folio reads (a regular file only: a named pipe
+	 * in its place is no cache), then parsed line by line */
+	size_t tlen;
+	char *text = read_file_max(path, (size_t)64 << 20, &tlen);
+	FILE *f = text && tlen ? fmemopen(text, tlen, "r") : NULL;
+	if (!f) {
+		free(text);
 		return;
+	}
 	char *line = NULL;
 	size_t cap = 0, ncap = 0;
 	ssize_t len;
@@ -265,6 +271,7 @@ static void cache_load(struct run *r, const char *path)
 	}
 	free(line);
 	fclose(f);
+	free(text);
 	if (!r->ncache)
 		return;
 	/* A URL written twice (two runs that raced) keeps its newest answer. */
