@@ -6,8 +6,9 @@
  *
  * An input is a post's body. A first line "%% WORDS" sets options other
  * than the build's (smart punctuation, math, raw HTML, highlighting and
- * typesetting all on): nosmart, nomath, safe, nohl, notex, and
- * line_offset=N (lines of front matter before the body).
+ * typesetting all on): nosmart, nomath, safe, nohl, notex, brackets
+ * (math.delimiters with \\( \\[), nodollars, and line_offset=N (lines of
+ * front matter before the body).
  *
  * Images and directives' files are looked up in the media-figures test
  * site (its static/ and its bundle's folder), relative to the working
@@ -204,6 +205,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.highlight = NULL;
 		if (has_word(opts, n, "notex"))
 			o.typeset = NULL;
+		o.brackets = has_word(opts, n, "brackets");
+		o.no_dollars = has_word(opts, n, "nodollars");
 		const char *lo = memmem(opts, n, "line_offset=", 12);
 		/* digits within the option line: the input has no NUL after it */
 		for (const char *q = lo ? lo + 12 : NULL; q && q < opts + n && *q >= '0' && *q <= '9'; q++)

@@ -175,6 +175,11 @@ def markdown_seeds(s):
     s.add("markdown", "[^a] " * 1200 + "\n\n[^a]: [^a] *b* <img src=\"c.png\"> \u65e5\u672c\n")
     s.add("markdown", "| a | b |\n|---|---|\n" + "| *c* | `d` |\n" * 450 + "\n```c {hl=\"1\"}\nint x;\n```\n")
     s.add("markdown", "- *a* $x$ ![i](b.png \"T\")\n" * 250)
+    # math.delimiters: brackets (and without dollars): \( \) \[ \] among
+    # code, links, titles and escapes
+    s.add("markdown", "%% brackets\nInline \\(a_1\\) and \\[b\\] `\\(c\\)` [l](u\\)v \"t\\(\") \\\\(d\\\\)\n\n"
+          "\\[\n+ x\n\n- y\n\\]\n\n> \\[\n> z\n> \\] after\n")
+    s.add("markdown", "%% brackets nodollars\n$a$ \\(b\\) $$\nc\n$$\n\\[ unclosed\n")
 
 
 def serve_seeds(s):
