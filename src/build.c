@@ -476,6 +476,9 @@ struct build_session {
 	int state_loaded;
 	/* what is rendered again (rebuild.h) */
 	struct rebuild *rb;
+	/* the last link check of folio serve found nothing, in this set of
+	 * files (links_check_files); 0: check every page */
+	uint64_t links_clean;
 	int committed; /* a build of this session was committed */
 };
 
@@ -678,7 +681,30 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 		t[n++] = (struct links_text){names[i], src.p, src.len};
 	}
 	links_check_texts(lc, t, n);
+	/* folio serve, after a check that found nothing: when the same files
+	 * are written and the pages rendered again have the same ids, only
+	 * their links are checked (the others' cannot have broken) */
+	unsigned char *only = NULL;
+	uint64_t files = links_check_files(lc);
+	if (!s->to_output && s->links_clean && s->links_clean == files) {
+		only = xcalloc(plan->njobs + 1, 1);
+		for (size_t i = 0; i < plan->njobs && only; i++) {
+			const struct rebuild_page *was = rebuild_last(s->rb, plan->jobs[i].out);
+			const struct rebuild_page *now = r->fresh[i];
+			if (!now)
+				continue;
+			if (!was || !links_record_same_ids(was->links, was->links_len, now->links, now->links_len)) {
+				free(only);
+				only = NULL; /* a page gained or lost an id: all of them */
+				break;
+			}
+			only[i] = 1;
+		}
+	}
+	links_check_only(lc, only);
 	size_t broken = links_check_run(lc, d, s->site_dir);
+	s->links_clean = !s->to_output && !links_check_reported(lc) ? files : 0;
+	free(only);
 	res->links = links_check_count(lc);
 	if (s->req.external) {
 		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;

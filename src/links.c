@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <xxhash.h>
+
 /* ---- the scanner ---- */
 
 static int is_space(int c)
@@ -691,6 +693,8 @@ struct links_check {
 	struct sset later; /* out of a page left out of this build -> its reason (in why) */
 	char **why;
 	size_t nwhy;
+	const unsigned char *only; /* NULL, or the pages to check (links_check_only) */
+	size_t reported;           /* by the last run */
 };
 
 struct links_check *links_check_new(const char *base_path, enum links_mode mode)
@@ -780,6 +784,53 @@ void links_check_texts(struct links_check *lc, const struct links_text *t, size_
 size_t links_check_count(const struct links_check *lc)
 {
 	return lc->checked;
+}
+
+uint64_t links_check_files(const struct links_check *lc)
+{
+	/* a sum: the same set in any order */
+	uint64_t h = lc->nfiles * 0x9e3779b97f4a7c15ULL + lc->npages;
+	for (size_t i = 0; i < lc->nfiles; i++)
+		h += XXH3_64bits(lc->files[i], strlen(lc->files[i]));
+	for (size_t i = 0; i < lc->npages; i++)
+		h += XXH3_64bits_withSeed(lc->pages[i].out, strlen(lc->pages[i].out), 1);
+	for (size_t i = 0; i < lc->nwhy; i++)
+		h += XXH3_64bits_withSeed(lc->why[i], strlen(lc->why[i]), 2 + i);
+	return h ? h : 1;
+}
+
+/* next_id: the next "i" entry of a record from *r, or NULL. */
+static const char *next_id(const char **r, const char *end)
+{
+	while (*r && *r < end) {
+		const char *e = *r;
+		*r += strlen(e) + 1;
+		if (e[0] == 'i')
+			return e;
+	}
+	return NULL;
+}
+
+int links_record_same_ids(const char *a, size_t alen, const char *b, size_t blen)
+{
+	const char *ae = a ? a + alen : NULL, *be = b ? b + blen : NULL;
+	for (;;) {
+		const char *x = next_id(&a, ae), *y = next_id(&b, be);
+		if (!x || !y)
+			return !x && !y;
+		if (strcmp(x, y))
+			return 0;
+	}
+}
+
+void links_check_only(struct links_check *lc, const unsigned char *which)
+{
+	lc->only = which;
+}
+
+size_t links_check_reported(const struct links_check *lc)
+{
+	return lc->reported;
 }
 
 /* page_has_id: whether the page's record lists id (a set of them is made
@@ -1033,6 +1084,7 @@ static void report(struct links_check *lc, struct diag *d, const struct lpage *p
 	memset(&pl, 0, sizeof pl);
 	enum diag_level lv = lc->mode == LINKS_WARN ? DIAG_WARNING : DIAG_ERROR;
 	struct lpage *mp = (struct lpage *)p;
+	lc->reported++;
 	if (mp->shown >= LINKS_SHOWN) {
 		mp->hidden++;
 		return;
@@ -1107,6 +1159,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 {
 	size_t broken = 0, hints = 0;
 	lc->checked = 0;
+	lc->reported = 0;
 	if (lc->mode == LINKS_OFF)
 		return 0;
 	struct target t;
@@ -1118,6 +1171,8 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 	buf_init(&hint);
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
+		if (lc->only && !lc->only[i])
+			continue;
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			if (r[0] != 'l')
@@ -1272,6 +1327,8 @@ void links_check_external(struct links_check *lc, const char *site_dir, const ch
 	size_t nowned = 0, cap = 0;
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
+		if (lc->only && !lc->only[i])
+			continue;
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (; r && r < end; r += strlen(r) + 1) {
 			const char *u = r + 1;

@@ -111,6 +111,18 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 /* links_check_count: the number of links checked by the last run. */
 size_t links_check_count(const struct links_check *lc);
 
+/* For a session (folio serve) whose last check found nothing: when a
+ * rebuild writes the same files (links_check_files: a hash of the set,
+ * and of the pages left out) and the pages it rendered again have the
+ * same ids as before (links_record_same_ids), the other pages' links
+ * cannot have broken, and links_check_only limits the run to the pages
+ * with which[i] set (i: the order of links_check_page). links_check_reported
+ * counts what the last run reported (errors and warnings). */
+uint64_t links_check_files(const struct links_check *lc);
+int links_record_same_ids(const char *a, size_t alen, const char *b, size_t blen);
+void links_check_only(struct links_check *lc, const unsigned char *which);
+size_t links_check_reported(const struct links_check *lc);
+
 /* links_external: for `folio check --external`, every http(s) link of the
  * pages given, once per page and URL, with the place of its text: fn is
  * called with the URL and its place. Links into self (the site's own

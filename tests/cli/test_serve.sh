@@ -244,6 +244,36 @@ sed -i '/none.png/d; /KEEPGOING-MARKER/d' "$post"
 wait_for "$TMP/sse4" "event: reload"
 check "keep going: fixing it sends reload" grep -q "event: reload" "$TMP/sse4"
 
+# the link check of a rebuild: after a check that found nothing, a page
+# rendered again is checked alone, unless a page lost an id, which may
+# break another page's link: then every page is (and the break is told)
+events "$TMP/sse5"
+printf '\n## Serve anchor\n\nANCHOR-MARKER\n' >>"$post"
+printf -- '---\ntitle: "Linker"\ndate: 2024-01-03\n---\nSee [the anchor](/posts/why-this-blog/#serve-anchor).\n' \
+	>"$site/content/posts/linker.md"
+wait_for "$TMP/sse5" "event: reload"
+sleep 0.5
+check "links: a link to a new anchor is good" sh -c "! grep -q 'event: error' '$TMP/sse5'"
+events "$TMP/sse6"
+printf '\nA [dead link](/posts/nowhere-at-all/).\n' >>"$post"
+wait_for "$TMP/sse6" "event: error"
+check "links: a broken link in the page rendered again" grep -q "broken link '/posts/nowhere-at-all/'" "$TMP/sse6"
+sed -i '/nowhere-at-all/d' "$post"
+wait_for "$TMP/sse6" "event: reload"
+check "links: fixed" grep -q "event: reload" "$TMP/sse6"
+events "$TMP/sse7"
+printf '\nA line that changes no id.\n' >>"$post"
+wait_for "$TMP/sse7" "event: reload"
+check "links: an edit that changes no id is clean" sh -c "! grep -q 'event: error' '$TMP/sse7'"
+events "$TMP/sse8"
+sed -i 's/^## Serve anchor$/## Another name/' "$post"
+wait_for "$TMP/sse8" "event: error"
+check "links: an id gone breaks another page's link, which is told" \
+	grep -q "linker.md:5:.*broken link '/posts/why-this-blog/#serve-anchor'.*has no element with id 'serve-anchor'" "$TMP/sse8"
+sed -i 's/^## Another name$/## Serve anchor/' "$post"
+wait_for "$TMP/sse8" "event: reload"
+check "links: the id back, the error goes" grep -q "event: reload" "$TMP/sse8"
+
 kill -TERM "$spid"
 code=none
 for _ in $(seq 1 $((50 * ws))); do
