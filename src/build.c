@@ -745,9 +745,35 @@ static void session_load(struct build_session *s, const char *path)
  * this build, by id (*nfp_out of them: the values of plan, the templates
  * and their names), and in *cfg_fp that of the config and the options,
  * which every page reads. */
+/* know_html: tells rebuild.c the hash of a document's HTML, kept in its
+ * source from an earlier build of the session when it was rendered under
+ * the same Markdown salt and file stamp and not rewritten since
+ * (rewrite_doc), else made now and kept: a rebuild does not hash every
+ * post's HTML (80 MB at 10,000 posts) to fingerprint the values. */
+static void know_html(struct rebuild *rb, struct source *src, const struct md_doc *doc, uint64_t salt,
+		      const char *base)
+{
+	if (src->link_hint != 2 || !doc->html.len || (base && strcmp(base, "/")))
+		return;
+	if (src->html_salt != salt || src->html_len != doc->html.len || !src->html_hash) {
+		src->html_hash = rebuild_text_hash(doc->html.p, doc->html.len);
+		src->html_salt = salt;
+		src->html_len = doc->html.len;
+	}
+	rebuild_known(rb, doc->html.p, doc->html.len, src->html_hash);
+}
+
 static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages *st, const struct render_plan *plan,
 				    size_t *nfp_out, uint64_t *cfg_fp)
 {
+	uint64_t salt = rebuild_mix(st->opts.md_salt, st->opts.files_stamp);
+	const struct site *site = &st->site;
+	for (size_t i = 0; i < site->nposts; i++)
+		know_html(s->rb, &site->posts[i]->s, &site->posts[i]->doc, salt, st->base_path);
+	for (size_t i = 0; i < site->nseries; i++)
+		know_html(s->rb, &site->series[i]->s, &site->series[i]->doc, salt, st->base_path);
+	for (size_t i = 0; i < site->npages; i++)
+		know_html(s->rb, &site->pages[i]->s, &site->pages[i]->doc, salt, st->base_path);
 	/* the templates' ids, then every fingerprint of this build */
 	size_t ntmpl = tmpl_env_count(st->env);
 	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
@@ -765,7 +791,7 @@ static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages
 		exit(1);
 	}
 	for (size_t i = 0; i < plan->nvals; i++)
-		rebuild_fingerprint_dep(fp, &plan->vals[i]);
+		rebuild_fingerprint_dep(s->rb, fp, &plan->vals[i]);
 	for (size_t i = 0; i < ntmpl; i++) {
 		struct str src = tmpl_env_source(st->env, i);
 		uint64_t f = XXH3_64bits(src.p, src.len);
@@ -852,7 +878,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		unsigned char *want = xcalloc(plan.njobs + 1, 1);
 		for (size_t i = 0; i < plan.njobs; i++) {
 			const struct render_job *j = &plan.jobs[i];
-			r.vars_fp[i] = rebuild_fingerprint(&j->vars, j->tmpl);
+			r.vars_fp[i] = rebuild_fingerprint(s->rb, &j->vars, j->tmpl);
 			want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r.vars_fp[i], fp, nfp, cfg_fp);
 		}
 		/* into a new folder, a clean page is the last build's file, if it
@@ -958,6 +984,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		md_cache_free(s->md);
 		s->md = NULL;
 	}
+	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
 	stages_free(&st, d, 1);
 	if (s->md)
 		md_cache_sweep(s->md);

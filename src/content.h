@@ -32,6 +32,11 @@ struct source {
 	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,
 	 * so that a session's rebuild does not scan every body again. */
 	int link_hint;
+	/* rebuild_text_hash of the body's HTML as last rendered, with the
+	 * Markdown cache's salt and file stamp it was rendered under (set by
+	 * build.c, kept while the content cache keeps the file) */
+	uint64_t html_hash, html_salt;
+	size_t html_len;
 };
 
 struct series;

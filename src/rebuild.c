@@ -25,7 +25,67 @@ struct rebuild {
 	size_t nrecs;
 	struct index rec_index; /* position + 1, by output path */
 	int built;
+	/* texts whose hash is known (rebuild_known), for this build */
+	struct known {
+		const char *p;
+		size_t len;
+		uint64_t h;
+	} *known;
+	size_t nknown, cap_known;
+	struct index known_index;
 };
+
+static uint64_t ptr_hash(const void *p)
+{
+	uintptr_t v = (uintptr_t)p;
+	return XXH3_64bits(&v, sizeof v);
+}
+
+static uint64_t known_hash(const void *ctx, uint32_t v)
+{
+	return ptr_hash(((const struct rebuild *)ctx)->known[v - 1].p);
+}
+
+static int known_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return ((const struct rebuild *)ctx)->known[v - 1].p == key;
+}
+
+uint64_t rebuild_text_hash(const char *p, size_t len)
+{
+	return XXH3_64bits_withSeed(p, len, len);
+}
+
+void rebuild_known(struct rebuild *rb, const char *p, size_t len, uint64_t h)
+{
+	if (!p || index_get(&rb->known_index, ptr_hash(p), known_eq, rb, p))
+		return;
+	if (rb->nknown == rb->cap_known) {
+		rb->cap_known = rb->cap_known ? rb->cap_known * 2 : 1024;
+		rb->known = xrealloc(rb->known, rb->cap_known * sizeof *rb->known);
+	}
+	rb->known[rb->nknown++] = (struct known){p, len, h};
+	index_add(&rb->known_index, ptr_hash(p), (uint32_t)rb->nknown, 1024, known_hash, rb);
+}
+
+void rebuild_known_clear(struct rebuild *rb)
+{
+	free(rb->known);
+	rb->known = NULL;
+	rb->nknown = rb->cap_known = 0;
+	index_fini(&rb->known_index);
+}
+
+/* text_hash: rebuild_text_hash of s, known or made. */
+static uint64_t text_hash(const struct rebuild *rb, struct str s)
+{
+	if (rb && rb->nknown && s.len >= 256) {
+		uint32_t v = index_get(&rb->known_index, ptr_hash(s.p), known_eq, rb, s.p);
+		if (v && rb->known[v - 1].len == s.len)
+			return rb->known[v - 1].h;
+	}
+	return rebuild_text_hash(s.p, s.len);
+}
 
 static uint64_t key_hash(const void *ctx, uint32_t v)
 {
@@ -76,6 +136,7 @@ static void forget(struct rebuild *rb)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
 	index_fini(&rb->rec_index);
+	rebuild_known_clear(rb);
 	memset(rb, 0, sizeof *rb);
 	rb->next_id = 1;
 }
@@ -135,7 +196,7 @@ uint64_t rebuild_mix(uint64_t h, uint64_t x)
 
 /* hash_val: a value's fingerprint. A map with an id counts by its id alone
  * (what it holds has its own fingerprint), except at the top. */
-static uint64_t hash_val(const struct tval *v, int top)
+static uint64_t hash_val(const struct rebuild *rb, const struct tval *v, int top)
 {
 	uint64_t h = rebuild_mix((uint64_t)v->kind << 8 | v->safe, 0);
 	switch (v->kind) {
@@ -147,11 +208,11 @@ static uint64_t hash_val(const struct tval *v, int top)
 		return rebuild_mix(h, bits);
 	}
 	case TV_UNDEF:
-	case TV_STR: return rebuild_mix(h, XXH3_64bits_withSeed(v->u.s.p, v->u.s.len, v->u.s.len));
+	case TV_STR: return rebuild_mix(h, text_hash(rb, v->u.s));
 	case TV_LIST:
 		h = rebuild_mix(h, v->u.list->len);
 		for (size_t i = 0; i < v->u.list->len; i++)
-			h = rebuild_mix(h, hash_val(&v->u.list->items[i], 0));
+			h = rebuild_mix(h, hash_val(rb, &v->u.list->items[i], 0));
 		return h;
 	case TV_MAP: {
 		const struct tmap *m = v->u.map;
@@ -160,7 +221,7 @@ static uint64_t hash_val(const struct tval *v, int top)
 		h = rebuild_mix(h, m->len);
 		for (size_t i = 0; i < m->len; i++) {
 			h = rebuild_mix(h, XXH3_64bits(m->keys[i].p, m->keys[i].len));
-			h = rebuild_mix(h, hash_val(&m->vals[i], 0));
+			h = rebuild_mix(h, hash_val(rb, &m->vals[i], 0));
 		}
 		return h;
 	}
@@ -169,28 +230,28 @@ static uint64_t hash_val(const struct tval *v, int top)
 	}
 }
 
-uint64_t rebuild_fingerprint(const struct tval *v, const char *extra)
+uint64_t rebuild_fingerprint(const struct rebuild *rb, const struct tval *v, const char *extra)
 {
-	uint64_t r = hash_val(v, 1);
+	uint64_t r = hash_val(rb, v, 1);
 	if (extra)
 		r = rebuild_mix(r, XXH3_64bits(extra, strlen(extra)));
 	return r ? r : 1; /* 0 means "absent" */
 }
 
-void rebuild_fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv)
+void rebuild_fingerprint_dep(const struct rebuild *rb, uint64_t *fp, const struct render_dep_val *dv)
 {
 	/* a global's by its value (a map with an id in it by identity: its
 	 * keys are read through their own ids); a map's, for each key, and
 	 * for the whole */
 	if (!dv->is_map) {
-		uint64_t r = hash_val(&dv->v, 0);
+		uint64_t r = hash_val(rb, &dv->v, 0);
 		fp[dv->id] = r ? r : 1;
 		return;
 	}
 	const struct tmap *m = dv->v.u.map;
 	uint64_t whole = rebuild_mix(0, m->len);
 	for (size_t i = 0; i < m->len; i++) {
-		uint64_t f = rebuild_mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(&m->vals[i], 0));
+		uint64_t f = rebuild_mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(rb, &m->vals[i], 0));
 		if (i < TMPL_DEP_FIELDS)
 			fp[dv->id + 1 + i] = f ? f : 1;
 		whole = rebuild_mix(whole, f);

@@ -51,9 +51,18 @@ size_t rebuild_nids(const struct rebuild *rb);
 /* Fingerprints (never 0, which means "absent"): of a page's variables
  * (with its template's name as extra), and of each value with an id into
  * fp (a map: the whole and each of its first TMPL_DEP_FIELDS keys). */
-uint64_t rebuild_fingerprint(const struct tval *v, const char *extra);
-void rebuild_fingerprint_dep(uint64_t *fp, const struct render_dep_val *dv);
+uint64_t rebuild_fingerprint(const struct rebuild *rb, const struct tval *v, const char *extra);
+void rebuild_fingerprint_dep(const struct rebuild *rb, uint64_t *fp, const struct render_dep_val *dv);
 uint64_t rebuild_mix(uint64_t h, uint64_t x);
+
+/* rebuild_known: the fingerprint of the text p[0..len) (a document's HTML,
+ * its pointer as the build holds it) is h, which the caller knew from an
+ * earlier build (rebuild_text_hash of the same text): fingerprints use it
+ * instead of hashing megabytes of HTML again. For this build only:
+ * rebuild_known_clear forgets them. */
+uint64_t rebuild_text_hash(const char *p, size_t len);
+void rebuild_known(struct rebuild *rb, const char *p, size_t len, uint64_t h);
+void rebuild_known_clear(struct rebuild *rb);
 
 /* rebuild_dirty: whether the page out must be rendered again, given its
  * variables' fingerprint now, every input's fingerprint now (fp[0..nfp))

@@ -26,9 +26,9 @@ static void two_build(struct rebuild *rb, struct arena *a, const char *title, in
 	t->nfp = rebuild_nids(rb);
 	t->fp = calloc(t->nfp, sizeof *t->fp);
 	struct render_dep_val dv = {t->post, 1, tv_map(m)};
-	rebuild_fingerprint_dep(t->fp, &dv);
+	rebuild_fingerprint_dep(rb, t->fp, &dv);
 	struct render_dep_val gv = {t->g, 0, tv_int(global)};
-	rebuild_fingerprint_dep(t->fp, &gv);
+	rebuild_fingerprint_dep(rb, t->fp, &gv);
 }
 
 static void test_ids(void)
@@ -59,7 +59,7 @@ static void test_ids(void)
 
 static uint64_t fpv(struct tval v, const char *extra)
 {
-	return rebuild_fingerprint(&v, extra);
+	return rebuild_fingerprint(NULL, &v, extra);
 }
 
 static void test_fingerprints(void)
@@ -83,6 +83,25 @@ static void test_fingerprints(void)
 	tmap_set_cstr(a, outer1, "p", tv_map(m1));
 	tmap_set_cstr(a, outer2, "p", tv_map(m2));
 	OK(fpv(tv_map(outer1), NULL) == fpv(tv_map(outer2), NULL));
+
+	/* a known text's hash is used for it: the same fingerprint as made,
+	 * and (for a text told with another hash) that hash */
+	struct rebuild *rb = rebuild_new();
+	char *big = arena_alloc(a, 4096);
+	memset(big, 'x', 4095);
+	big[4095] = '\0';
+	struct tval bv = tv_safe((struct str){big, 4095});
+	uint64_t plain = rebuild_fingerprint(rb, &bv, NULL);
+	rebuild_known(rb, big, 4095, rebuild_text_hash(big, 4095));
+	OK(rebuild_fingerprint(rb, &bv, NULL) == plain);
+	rebuild_known_clear(rb);
+	rebuild_known(rb, big, 4095, 12345);
+	OK(rebuild_fingerprint(rb, &bv, NULL) != plain);
+	struct tval shorter = tv_safe((struct str){big, 4000}); /* another length: not the known text */
+	OK(rebuild_fingerprint(rb, &shorter, NULL) == rebuild_fingerprint(NULL, &shorter, NULL));
+	rebuild_known_clear(rb);
+	OK(rebuild_fingerprint(rb, &bv, NULL) == plain);
+	rebuild_free(rb);
 	arena_free(a);
 }
 
