@@ -1,13 +1,10 @@
-/* output.c: the staging folder, writes, copies, the marker and the swap. */
-#include "output.h"
-
-#include "cache.h"
-#include "theme.h"
+/* staging.c: the staging folder, writes and links into it, the marker, the
+ * swap and its commit or abort. */
+#include "internal.h"
 
 #include "arena.h"
 #include "buf.h"
-#include "index.h"
-#include "sitefile.h"
+#include "cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,37 +25,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-/* One file of a build's manifest: what was written where, so that the
- * next build can link a file whose bytes are the same instead of writing
- * it again. */
-struct mfile {
-	char *rel;
-	uint64_t hash, size;
-	int64_t mtime_ns, ino; /* as the output holds it */
-	size_t seq;            /* the order of writes, for one written twice */
-};
-
-struct manifest {
-	struct mfile *v;
-	size_t n, cap;
-	struct index index; /* position + 1, by path */
-};
-
-struct output {
-	struct diag *d;
-	char *out;     /* the output folder, absolute */
-	char *shown;   /* the output folder as given, for messages */
-	char *staging; /* the folder being written */
-	size_t files;
-	size_t linked; /* files taken from the last build's output */
-	struct manifest old, now;
-	char *manifest; /* its file, or NULL */
-	char *site_dir; /* whose cache holds it */
-	int lock_fd; /* holds a lock on the staging folder's marker while building */
-	pthread_mutex_t lock;
-	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
-};
-
 static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
@@ -67,8 +33,7 @@ static void out_report(struct diag *d, enum diag_level level, const char *path, 
 	diag_vreport(d, level, &loc, NULL, 0, fmt, ap);
 }
 
-static void out_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void out_error(struct diag *d, const char *path, const char *fmt, ...)
+void output_error(struct diag *d, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -76,8 +41,7 @@ static void out_error(struct diag *d, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void out_warning(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void out_warning(struct diag *d, const char *path, const char *fmt, ...)
+void output_warning(struct diag *d, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -128,9 +92,9 @@ static void kill_point(const char *point)
 		raise(SIGKILL);
 }
 
-/* has_marker: whether dir holds folio's marker, a file it writes: a
+/* output_has_marker: whether dir holds folio's marker, a file it writes: a
  * folder, a link or a named pipe of that name is not one. */
-static int has_marker(const char *dir)
+int output_has_marker(const char *dir)
 {
 	char p[PATH_MAX * 2 + 32];
 	snprintf(p, sizeof p, "%s/%s", dir, OUTPUT_MARKER);
@@ -138,9 +102,9 @@ static int has_marker(const char *dir)
 	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* dir_is_empty: 1 only for a folder that can be read and holds nothing;
- * a folder that cannot be read counts as full. */
-static int dir_is_empty(const char *dir)
+/* output_dir_is_empty: 1 only for a folder that can be read and holds
+ * nothing; a folder that cannot be read counts as full. */
+int output_dir_is_empty(const char *dir)
 {
 	DIR *dh = opendir(dir);
 	if (!dh)
@@ -161,7 +125,7 @@ static int dir_is_empty(const char *dir)
 static int replaceable(const char *path)
 {
 	struct stat st;
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && (has_marker(path) || dir_is_empty(path));
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && (output_has_marker(path) || output_dir_is_empty(path));
 }
 
 /* rm_entry: one entry of remove_tree's walk; the folder itself and its
@@ -292,110 +256,6 @@ static void clean_stale(const char *parent, const char *base)
 	closedir(dh);
 }
 
-/* ---- the manifest: SITE/.folio-cache/output-HASH, HASH that of the
- * output folder's absolute path (kept with the site, not in the output,
- * whose bytes stay those of the pages) ----
- * "folio-manifest 1", then a line per file: hash (16 hex digits), size,
- * modification time (ns), inode, path. */
-#define MANIFEST_MAGIC "folio-manifest 1\n"
-
-static const char *mfile_rel(const void *ctx, uint32_t v)
-{
-	return ((const struct manifest *)ctx)->v[v - 1].rel;
-}
-
-static void manifest_reindex(struct manifest *m)
-{
-	index_rebuild_str(&m->index, m->n, 64, mfile_rel, m);
-}
-
-static const struct mfile *manifest_find(const struct manifest *m, const char *rel)
-{
-	uint32_t v = index_get_str(&m->index, rel, mfile_rel, m);
-	return v ? &m->v[v - 1] : NULL;
-}
-
-static void manifest_add(struct manifest *m, const struct mfile *f)
-{
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 1024;
-		m->v = xrealloc(m->v, m->cap * sizeof *m->v);
-	}
-	m->v[m->n] = *f;
-	m->v[m->n].rel = xstrndup(f->rel, strlen(f->rel));
-	m->v[m->n].seq = m->n;
-	m->n++;
-}
-
-/* cmp_mfile: by path, then in the order written */
-static int cmp_mfile(const void *x, const void *y)
-{
-	const struct mfile *a = x, *b = y;
-	int c = strcmp(a->rel, b->rel);
-	return c ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static void manifest_fini(struct manifest *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->v[i].rel);
-	free(m->v);
-	index_fini(&m->index);
-	memset(m, 0, sizeof *m);
-}
-
-/* manifest_load: the manifest in file p; empty if there is none or a
- * damaged one. */
-static void manifest_load(struct manifest *m, const char *p)
-{
-	size_t len;
-	char *text = read_file(p, &len);
-	if (!text)
-		return;
-	if (strncmp(text, MANIFEST_MAGIC, strlen(MANIFEST_MAGIC)) == 0) {
-		char *line = text + strlen(MANIFEST_MAGIC);
-		while (*line) {
-			char *nl = strchr(line, '\n');
-			if (!nl)
-				break; /* a cut line: the rest is not trusted */
-			*nl = '\0';
-			unsigned long long h, size;
-			long long mt, ino;
-			int at = 0;
-			if (sscanf(line, "%16llx %llu %lld %lld %n", &h, &size, &mt, &ino, &at) == 4 && at > 0 && line[at]) {
-				struct mfile f = {line + at, h, size, mt, ino, 0};
-				manifest_add(m, &f);
-			}
-			line = nl + 1;
-		}
-	}
-	free(text);
-	manifest_reindex(m);
-}
-
-/* manifest_save: m as the cache's file p. */
-static int manifest_save(const struct manifest *m, const char *p)
-{
-	struct buf b;
-	buf_init(&b);
-	buf_puts(&b, MANIFEST_MAGIC);
-	for (size_t i = 0; i < m->n; i++) {
-		const struct mfile *f = &m->v[i];
-		if (strchr(f->rel, '\n'))
-			continue;
-		buf_printf(&b, "%016llx %llu %lld %lld %s\n", (unsigned long long)f->hash, (unsigned long long)f->size,
-			   (long long)f->mtime_ns, (long long)f->ino, f->rel);
-	}
-	int rc = cache_write(p, b.p, b.len);
-	buf_fini(&b);
-	return rc;
-}
-
-static int64_t mtime_ns(const struct stat *st)
-{
-	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-}
-
 /* why_refused: why the folder out (absolute) must not be replaced by a
  * build of site (absolute, or NULL when it does not exist), or NULL.
  * buf holds a reason that names a folder. */
@@ -439,7 +299,7 @@ static const char *why_refused(const char *out, const char *site, char *buf, siz
 	if (stat(out, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
 			return "it exists and is not a folder";
-		if (!has_marker(out) && !dir_is_empty(out))
+		if (!output_has_marker(out) && !output_dir_is_empty(out))
 			return "it is not empty and was not made by folio (no " OUTPUT_MARKER " file in it); "
 			       "choose another folder with -o, or empty it yourself";
 	}
@@ -453,7 +313,7 @@ static int check_out(struct diag *d, const char *out_dir, const char *site_dir, 
 {
 	char *out = path_absolute(out_dir);
 	if (!out) {
-		out_error(d, out_dir, "the output folder's parent does not exist");
+		output_error(d, out_dir, "the output folder's parent does not exist");
 		return -1;
 	}
 	char *site = site_dir ? realpath(site_dir, NULL) : NULL, buf[PATH_MAX + 128];
@@ -461,8 +321,8 @@ static int check_out(struct diag *d, const char *out_dir, const char *site_dir, 
 	free(site);
 	if (why) {
 		/* a reason that does not say what to do gets the general advice */
-		out_error(d, out_dir, "refusing to write the site here: %s%s", why,
-			  strstr(why, "choose") ? "" : "; choose another folder with -o");
+		output_error(d, out_dir, "refusing to write the site here: %s%s", why,
+			     strstr(why, "choose") ? "" : "; choose another folder with -o");
 		free(out);
 		return -1;
 	}
@@ -539,8 +399,8 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	pthread_mutex_init(&o->lock, NULL);
 	if (mkdir(o->staging, 0755) != 0 && errno != EEXIST) {
 		int e = errno;
-		out_error(d, out_dir, "cannot make the staging folder %s beside it: %s%s", o->staging, strerror(e),
-			  disk_hint(e));
+		output_error(d, out_dir, "cannot make the staging folder %s beside it: %s%s", o->staging, strerror(e),
+			     disk_hint(e));
 		o->staging[0] = '\0';
 		output_abort(o);
 		return NULL;
@@ -550,21 +410,21 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	o->lock_fd = write_marker(o->staging);
 	if (o->lock_fd < 0) {
 		int e = errno;
-		out_error(d, out_dir, "cannot write the marker of the staging folder %s: %s%s", o->staging, strerror(e),
-			  disk_hint(e));
+		output_error(d, out_dir, "cannot write the marker of the staging folder %s: %s%s", o->staging, strerror(e),
+			     disk_hint(e));
 		output_abort(o);
 		return NULL;
 	}
-	if (o->manifest && has_marker(o->out))
+	if (o->manifest && output_has_marker(o->out))
 		manifest_load(&o->old, o->manifest);
 	kill_point("marker");
 	return o;
 }
 
-/* make_parents: makes the folders of path below the staging folder, never
- * the staging folder itself: if it is gone, the build must fail rather than
- * write a partial site into a new one. */
-static int make_parents(const char *staging, const char *path)
+/* output_make_parents: makes the folders of path below the staging folder,
+ * never the staging folder itself: if it is gone, the build must fail
+ * rather than write a partial site into a new one. */
+int output_make_parents(const char *staging, const char *path)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof tmp, "%s", path);
@@ -580,16 +440,16 @@ static int make_parents(const char *staging, const char *path)
 	return 0;
 }
 
-static int safe_rel(const char *rel)
+int output_safe_rel(const char *rel)
 {
 	return rel[0] && rel[0] != '/' && !strstr(rel, "../") && strcmp(rel, "..") &&
 	       !(strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/.."));
 }
 
-/* rel_fits: whether dir/rel, with room for a temporary name beside it,
- * fits a path: one that does not is refused, never cut short (a path cut
- * short names another file). */
-static int rel_fits(const char *dir, const char *rel)
+/* output_rel_fits: whether dir/rel, with room for a temporary name beside
+ * it, fits a path: one that does not is refused, never cut short (a path
+ * cut short names another file). */
+int output_rel_fits(const char *dir, const char *rel)
 {
 	return strlen(dir) + strlen(rel) + 48 < PATH_MAX;
 }
@@ -609,7 +469,7 @@ static int write_failed(struct output *o, const char *rel, const char *what, int
 		char path[PATH_MAX * 2];
 		snprintf(path, sizeof path, "%s%s%s", o->shown,
 			 o->shown[0] && o->shown[strlen(o->shown) - 1] == '/' ? "" : "/", rel);
-		out_error(o->d, path, "%s: %s%s", what, strerror(e), disk_hint(e));
+		output_error(o->d, path, "%s: %s%s", what, strerror(e), disk_hint(e));
 	}
 	return -1;
 }
@@ -622,10 +482,10 @@ static int lost(struct output *o)
 	return f;
 }
 
-/* parts_len, parts_hash, write_parts: a file's bytes given in parts (a
- * page whose post HTML was not copied into it, see tmpl_render_pieces):
- * their length, their XXH3 (the same as of the bytes in one piece), and
- * writing them to fd (0, or -1 with errno set). */
+/* parts_len, output_parts_hash, output_parts_write: a file's bytes given
+ * in parts (a page whose post HTML was not copied into it, see
+ * tmpl_render_pieces): their length, their XXH3 (the same as of the bytes
+ * in one piece), and writing them to fd (0, or -1 with errno set). */
 static size_t parts_len(const struct str *v, size_t n)
 {
 	size_t len = 0;
@@ -634,7 +494,7 @@ static size_t parts_len(const struct str *v, size_t n)
 	return len;
 }
 
-static uint64_t parts_hash(const struct str *v, size_t n)
+uint64_t output_parts_hash(const struct str *v, size_t n)
 {
 	if (n == 1)
 		return XXH3_64bits(v[0].p, v[0].len);
@@ -651,7 +511,7 @@ static uint64_t parts_hash(const struct str *v, size_t n)
 	return r;
 }
 
-static int write_parts(int fd, const struct str *v, size_t n)
+int output_parts_write(int fd, const struct str *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (write_full(fd, v[i].p, v[i].len) != 0)
@@ -668,19 +528,19 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts)
 {
 	size_t len = parts_len(parts, nparts);
-	if (!safe_rel(rel)) {
-		out_error(o->d, rel, "refusing to write outside the output folder");
+	if (!output_safe_rel(rel)) {
+		output_error(o->d, rel, "refusing to write outside the output folder");
 		return -1;
 	}
 	if (lost(o))
 		return -1;
-	if (!rel_fits(o->staging, rel))
+	if (!output_rel_fits(o->staging, rel))
 		return write_failed(o, rel, "cannot make its folder", ENAMETOOLONG);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
-	if (make_parents(o->staging, path))
+	if (output_make_parents(o->staging, path))
 		return write_failed(o, rel, "cannot make its folder", errno);
-	struct mfile mf = {(char *)rel, parts_hash(parts, nparts), len, 0, 0, 0};
+	struct mfile mf = {(char *)rel, output_parts_hash(parts, nparts), len, 0, 0, 0};
 	/* the same bytes as the last build's file, which is still as that
 	 * build left it: a second name for it instead of a new file */
 	const struct mfile *was = manifest_find(&o->old, rel);
@@ -699,7 +559,7 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return write_failed(o, rel, "cannot write", errno);
-	if (write_parts(fd, parts, nparts) != 0) {
+	if (output_parts_write(fd, parts, nparts) != 0) {
 		int e = errno;
 		close(fd);
 		return write_failed(o, rel, "cannot write", e);
@@ -707,7 +567,7 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 	struct stat st;
 	if (fstat(fd, &st) == 0) {
 		mf.ino = (int64_t)st.st_ino;
-		mf.mtime_ns = mtime_ns(&st);
+		mf.mtime_ns = output_mtime_ns(&st);
 	}
 	if (close(fd) != 0)
 		return write_failed(o, rel, "cannot write", errno);
@@ -727,16 +587,16 @@ char *output_cache_file(const struct output *o, const char *name)
 int output_link(struct output *o, const char *rel)
 {
 	const struct mfile *was = manifest_find(&o->old, rel);
-	if (!was || !safe_rel(rel) || !rel_fits(o->out, rel) || !rel_fits(o->staging, rel))
+	if (!was || !output_safe_rel(rel) || !output_rel_fits(o->out, rel) || !output_rel_fits(o->staging, rel))
 		return -1;
 	char old[PATH_MAX], path[PATH_MAX];
 	struct stat st;
 	snprintf(old, sizeof old, "%s/%s", o->out, rel);
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	if (lstat(old, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
-	    mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
+	    output_mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
 		return -1;
-	if (make_parents(o->staging, path) || link(old, path) != 0)
+	if (output_make_parents(o->staging, path) || link(old, path) != 0)
 		return -1;
 	struct mfile mf = *was;
 	mf.rel = (char *)rel;
@@ -751,212 +611,11 @@ int output_link(struct output *o, const char *rel)
 
 int output_exists(struct output *o, const char *rel)
 {
-	if (!rel_fits(o->staging, rel))
+	if (!output_rel_fits(o->staging, rel))
 		return 0; /* and writing it fails */
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	return access(path, F_OK) == 0;
-}
-
-static int skip_name(const char *name, int skip_md)
-{
-	size_t n = strlen(name);
-	if (name[0] == '.' || name[0] == '#' || (n && name[n - 1] == '~'))
-		return 1;
-	if (n > 4 && (!strcmp(name + n - 4, ".swp") || !strcmp(name + n - 4, ".tmp")))
-		return 1;
-	return skip_md && n > 3 && !strcmp(name + n - 3, ".md");
-}
-
-struct copy {
-	struct diag *d;
-	const struct output_sink *sink;
-	const char *root; /* the site folder's realpath: links outside it, to nothing, in a circle are errors */
-	int *refused;     /* set when one was: the rest is still looked at, so that every one is told */
-};
-
-struct held *held_root(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return NULL;
-	struct held *h = xmalloc(sizeof *h);
-	*h = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL, 1};
-	return h;
-}
-
-/* held_expand: the folders that hold the walk's root h on the disk, "/"
- * last, linked above it: a realpath and a stat for each, so only once a
- * link to a folder shows up, which most trees never have. */
-static void held_expand(struct held *h)
-{
-	h->pending = 0;
-	char *real = realpath(h->path, NULL);
-	if (!real)
-		return;
-	size_t len = strlen(real);
-	struct held *up = NULL;
-	for (size_t end = 0; end < len; end++) { /* "/", then each folder down to the root's parent */
-		if (end && real[end] != '/')
-			continue;
-		char *prefix = xstrndup(real, end ? end : 1);
-		struct stat a;
-		if (stat(prefix, &a) != 0) {
-			free(prefix);
-			continue;
-		}
-		struct held *n = xmalloc(sizeof *n);
-		*n = (struct held){a.st_dev, a.st_ino, prefix, up, 0};
-		up = n;
-	}
-	h->up = up;
-	free(real);
-}
-
-const struct held *held_find(const struct held *h, const struct stat *st, int link)
-{
-	for (; h; h = h->up) {
-		if (h->dev == st->st_dev && h->ino == st->st_ino)
-			return h;
-		if (h->pending && link)
-			held_expand((struct held *)h); /* the root, which held_root allocated */
-	}
-	return NULL;
-}
-
-void held_free(struct held *h)
-{
-	if (!h)
-		return;
-	const struct held *p = h->up;
-	while (p) {
-		const struct held *next = p->up;
-		free((char *)p->path);
-		free((struct held *)p);
-		p = next;
-	}
-	free((char *)h->path);
-	free(h);
-}
-
-/* not_there: the warning for an entry that stat cannot follow: a link to
- * nothing, or one of a circle of links. */
-static void not_there(struct diag *d, const char *path, int err)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-		out_warning(d, path, "cannot read: %s; not copied", strerror(err));
-	else if (err == ELOOP)
-		out_warning(d, path, "a link in a circle of links, which leads to no file; not copied");
-	else if (err == ENOENT || err == ENOTDIR)
-		out_warning(d, path, "a link to nothing: what it points to does not exist; not copied");
-	else
-		out_warning(d, path, "a link that cannot be followed: %s; not copied", strerror(err));
-}
-
-static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md, const struct held *up)
-{
-	DIR *dh = opendir(src);
-	if (!dh) {
-		out_error(c->d, src, "cannot read the folder: %s", strerror(errno));
-		return -1;
-	}
-	long count = 0;
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (skip_name(de->d_name, skip_md))
-			continue;
-		char s[PATH_MAX], r[PATH_MAX];
-		if (snprintf(s, sizeof s, "%s/%s", src, de->d_name) >= (int)sizeof s ||
-		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int)sizeof r) {
-			out_warning(c->d, src, "'%s' is not copied: its path would be longer than %d bytes", de->d_name,
-				    PATH_MAX - 1);
-			continue;
-		}
-		struct stat st;
-		if (c->root && (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) &&
-		    site_check_link(c->d, c->root, s, s) != 0) {
-			*c->refused = 1; /* outside the site, to nothing, or in a circle: never followed */
-			continue;
-		}
-		if (stat(s, &st) != 0) {
-			not_there(c->d, s, errno);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			const struct held *h = held_find(up, &st, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN);
-			if (h && c->root) {
-				site_report_cycle(c->d, s, h->path);
-				*c->refused = 1;
-				continue;
-			}
-			if (h) {
-				out_warning(c->d, s,
-					     "a link to '%s', a folder that holds it: copying it would never end; not copied "
-					     "(link to a folder outside it)",
-					     h->path);
-				continue;
-			}
-			struct held here = {st.st_dev, st.st_ino, s, up, 0};
-			long k = copy_rec(c, s, r, 0, &here);
-			if (k < 0) {
-				closedir(dh);
-				return -1;
-			}
-			count += k;
-		} else if (S_ISREG(st.st_mode)) {
-			int rc;
-			if (c->sink->copy) {
-				rc = c->sink->copy(c->sink->ctx, r, s, &st);
-			} else {
-				size_t len;
-				char *data = read_file(s, &len);
-				if (!data) {
-					out_error(c->d, s, "cannot read: %s", file_strerror(errno));
-					closedir(dh);
-					return -1;
-				}
-				rc = c->sink->write(c->sink->ctx, r, data, len);
-				free(data);
-			}
-			if (rc) {
-				closedir(dh);
-				return -1;
-			}
-			count++;
-		} else {
-			out_warning(c->d, s, "%s; not copied", file_strerror(FOLIO_ENOTREG));
-		}
-	}
-	closedir(dh);
-	return count;
-}
-
-long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
-			 const struct output_sink *sink)
-{
-	enum site_where w = site_where(root, src_dir, NULL, 0);
-	if (w != SITE_INSIDE)
-		return w == SITE_MISSING ? 0 : -1; /* the site's check of its folders said why */
-	struct held *top = held_root(src_dir);
-	if (!top)
-		return 0;
-	int refused = 0;
-	struct copy c = {d, sink, root, &refused};
-	long r = copy_rec(&c, src_dir, rel_dir, skip_md, top);
-	held_free(top);
-	return refused ? -1 : r;
-}
-
-static int write_to_output(void *ctx, const char *rel, const void *data, size_t len)
-{
-	return output_write(ctx, rel, data, len);
-}
-
-long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
-{
-	struct output_sink sink = {write_to_output, NULL, o};
-	return output_copy_tree_to(o->d, NULL, src_dir, rel_dir, skip_md, &sink);
 }
 
 size_t output_count(const struct output *o)
@@ -988,7 +647,7 @@ void output_abort(struct output *o)
 {
 	if (!o)
 		return;
-	if (o->staging[0] && has_marker(o->staging))
+	if (o->staging[0] && output_has_marker(o->staging))
 		remove_tree(o->staging);
 	else if (o->staging[0])
 		rmdir(o->staging);
@@ -1006,7 +665,7 @@ void output_abort(struct output *o)
 #define BACKGROUND_REMOVE_FILES 10000
 static void remove_old(const char *dir, size_t files)
 {
-	if (!has_marker(dir)) {
+	if (!output_has_marker(dir)) {
 		rmdir(dir);
 		return;
 	}
@@ -1052,10 +711,10 @@ static void committed(struct output *o)
  * replaced meanwhile by something else, which is left alone. -1. */
 static int not_ours(struct output *o)
 {
-	out_error(o->d, o->shown,
-		  "refusing to replace it: during the build it became something that folio did not make "
-		  "(it is not a folder, or it is not empty and has no " OUTPUT_MARKER " file); it is left as it is "
-		  "and the new site is not written; choose another folder with -o");
+	output_error(o->d, o->shown,
+		     "refusing to replace it: during the build it became something that folio did not make "
+		     "(it is not a folder, or it is not empty and has no " OUTPUT_MARKER " file); it is left as it is "
+		     "and the new site is not written; choose another folder with -o");
 	output_abort(o);
 	return -1;
 }
@@ -1075,8 +734,8 @@ static int swap_with_renames(struct output *o)
 	free(copy2);
 	int lock = lock_marker(o->out);
 	if (rename(o->out, old) != 0) {
-		out_error(o->d, o->shown, "cannot move the old site aside: %s (the site already there is kept as it was)",
-			  strerror(errno));
+		output_error(o->d, o->shown, "cannot move the old site aside: %s (the site already there is kept as it was)",
+			     strerror(errno));
 		if (lock >= 0)
 			close(lock);
 		output_abort(o);
@@ -1088,8 +747,8 @@ static int swap_with_renames(struct output *o)
 		rename(old, o->out);
 		if (lock >= 0)
 			close(lock);
-		out_error(o->d, o->shown, "cannot move the new site into place: %s (the site already there is kept as it was)",
-			  strerror(e));
+		output_error(o->d, o->shown, "cannot move the new site into place: %s (the site already there is kept as it was)",
+			     strerror(e));
 		output_abort(o);
 		return -1;
 	}
@@ -1105,7 +764,7 @@ int output_commit(struct output *o)
 	struct stat st;
 	/* a file written twice (a theme file, then the site's own) is listed
 	 * twice: the last one counts, as manifest_load keeps the first */
-	qsort(o->now.v, o->now.n, sizeof *o->now.v, cmp_mfile);
+	qsort(o->now.v, o->now.n, sizeof *o->now.v, manifest_cmp);
 	size_t keep = 0;
 	for (size_t i = 0; i < o->now.n; i++) {
 		if (keep && !strcmp(o->now.v[keep - 1].rel, o->now.v[i].rel)) {
@@ -1121,9 +780,9 @@ int output_commit(struct output *o)
 	if (o->manifest)
 		cache_remove(o->manifest);
 	kill_point("commit");
-	if (!has_marker(o->staging)) {
-		out_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
-					 "the old site is kept", o->staging);
+	if (!output_has_marker(o->staging)) {
+		output_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
+					    "the old site is kept", o->staging);
 		output_free(o);
 		return -1;
 	}
@@ -1131,7 +790,7 @@ int output_commit(struct output *o)
 		/* the first build: rename(2) puts the whole folder in at once,
 		 * and fails rather than replace anything but an empty folder */
 		if (rename(o->staging, o->out) != 0) {
-			out_error(o->d, o->shown, "cannot move the new site into place: %s", strerror(errno));
+			output_error(o->d, o->shown, "cannot move the new site into place: %s", strerror(errno));
 			output_abort(o);
 			return -1;
 		}
@@ -1151,9 +810,9 @@ int output_commit(struct output *o)
 		if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP)
 			return swap_with_renames(o);
 		int e = errno;
-		out_error(o->d, o->shown, "cannot swap the new site in: %s (the site already there is kept as it was)%s",
-			  strerror(e),
-			  e == EBUSY || e == EXDEV ? "; folio swaps the whole folder, so it must not be a mount point" : "");
+		output_error(o->d, o->shown, "cannot swap the new site in: %s (the site already there is kept as it was)%s",
+			     strerror(e),
+			     e == EBUSY || e == EXDEV ? "; folio swaps the whole folder, so it must not be a mount point" : "");
 		output_abort(o);
 		return -1;
 	}
@@ -1163,433 +822,12 @@ int output_commit(struct output *o)
 	if (!replaceable(o->staging)) {
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0)
 			return not_ours(o);
-		out_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
-					 "now at %s: move it back yourself", o->staging);
+		output_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
+					    "now at %s: move it back yourself", o->staging);
 		output_free(o);
 		return -1;
 	}
 	remove_old(o->staging, o->files); /* now the old site, with its marker */
 	committed(o);
 	return 0;
-}
-
-/* ---- a folder kept up to date in place ---- */
-
-struct live_file {
-	char *rel;
-	uint64_t hash;    /* of the bytes in place */
-	uint64_t pending; /* of the bytes in the temporary file */
-	unsigned long round; /* the last round that wrote or kept it */
-	int exists;       /* in place */
-	int staged;       /* a temporary file waits for the commit */
-	/* for a copied file: what stat(2) said of its source (in place, and
-	 * for the staged copy) */
-	struct stat src, pending_src;
-	int has_src, pending_has_src;
-};
-
-struct live {
-	struct diag *d;
-	char *dir;
-	pthread_mutex_t lock;
-	struct live_file *files;
-	size_t n, cap;
-	struct index index; /* position + 1, by path */
-	unsigned long round;
-	int failed; /* a write of this round failed (reported once) */
-};
-
-static const char *live_rel(const void *ctx, uint32_t v)
-{
-	return ((const struct live *)ctx)->files[v - 1].rel;
-}
-
-static void live_reindex(struct live *l)
-{
-	index_rebuild_str(&l->index, l->n, 64, live_rel, l);
-}
-
-/* live_find: rel's entry, made if add. Locked. */
-static struct live_file *live_find(struct live *l, const char *rel, int add)
-{
-	uint32_t v = index_get_str(&l->index, rel, live_rel, l);
-	if (v)
-		return &l->files[v - 1];
-	if (!add)
-		return NULL;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 256;
-		l->files = xrealloc(l->files, l->cap * sizeof *l->files);
-	}
-	struct live_file *f = &l->files[l->n++];
-	memset(f, 0, sizeof *f);
-	f->rel = xstrndup(rel, strlen(rel));
-	index_add_str(&l->index, f->rel, (uint32_t)l->n, 64, live_rel, l);
-	return f;
-}
-
-struct live *live_open(struct diag *d, const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || (!dir_is_empty(dir) && !has_marker(dir)))) {
-		out_error(d, dir, "refusing to write the site here: it is not empty and was not made by folio");
-		return NULL;
-	}
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		out_error(d, dir, "cannot make the folder: %s", strerror(errno));
-		return NULL;
-	}
-	char m[PATH_MAX + 32];
-	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
-	FILE *f = fopen(m, "w");
-	if (!f || fputs("This folder was written by folio serve; it is deleted when the server stops.\n", f) < 0 ||
-	    fclose(f) != 0) {
-		out_error(d, m, "cannot write: %s", strerror(errno));
-		return NULL;
-	}
-	struct live *l = xcalloc(1, sizeof *l);
-	l->d = d;
-	l->dir = xstrndup(dir, strlen(dir));
-	pthread_mutex_init(&l->lock, NULL);
-	live_reindex(l);
-	l->round = 1;
-	return l;
-}
-
-static void live_temp_path(const struct live *l, const char *rel, char *out, size_t n)
-{
-	const char *slash = strrchr(rel, '/');
-	if (slash)
-		snprintf(out, n, "%s/%.*s/.%s.folio-new", l->dir, (int)(slash - rel), rel, slash + 1);
-	else
-		snprintf(out, n, "%s/.%s.folio-new", l->dir, rel);
-}
-
-/* write_new: path made (or emptied) with the parts' bytes. 0, or -1 with
- * errno set. */
-static int write_new(const char *path, const struct str *parts, size_t nparts)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	if (write_parts(fd, parts, nparts) != 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return close(fd);
-}
-
-int live_write(void *ctx, const char *rel, const void *data, size_t len)
-{
-	struct str s = {data, len};
-	return live_write_parts(ctx, rel, &s, 1);
-}
-
-int live_write_parts(struct live *l, const char *rel, const struct str *parts, size_t nparts)
-{
-	if (!safe_rel(rel)) {
-		out_error(l->d, rel, "refusing to write outside the output folder");
-		return -1;
-	}
-	uint64_t h = parts_hash(parts, nparts);
-	char path[PATH_MAX], tmp[PATH_MAX + 32];
-	int fits = rel_fits(l->dir, rel);
-	snprintf(path, sizeof path, "%s/%s", l->dir, fits ? rel : "");
-	live_temp_path(l, fits ? rel : "-", tmp, sizeof tmp);
-	pthread_mutex_lock(&l->lock);
-	struct live_file *f = live_find(l, rel, 1);
-	f->round = l->round;
-	if (f->exists && f->hash == h) {
-		/* the bytes in place (a file written twice in a round, a theme
-		 * file and then the site's own, may end as it was) */
-		if (f->staged)
-			unlink(tmp);
-		f->staged = 0;
-		pthread_mutex_unlock(&l->lock);
-		return 0;
-	}
-	int lost = l->failed;
-	pthread_mutex_unlock(&l->lock);
-	if (lost)
-		return -1; /* the round is lost: the files in place stay */
-	if (!fits || make_parents(l->dir, path) || write_new(tmp, parts, nparts)) {
-		int e = fits ? errno : ENAMETOOLONG;
-		unlink(tmp);
-		pthread_mutex_lock(&l->lock);
-		int first = !l->failed;
-		l->failed = 1;
-		pthread_mutex_unlock(&l->lock);
-		if (first)
-			out_error(l->d, rel, "cannot write: %s%s", strerror(e),
-				  e == ENOSPC || e == EDQUOT
-					  ? "; the disk is full: free some space (the last good build is still served)"
-					  : " (the last good build is still served)");
-		return -1;
-	}
-	pthread_mutex_lock(&l->lock);
-	f = live_find(l, rel, 0); /* the table may have moved */
-	f->staged = 1;
-	f->pending = h;
-	f->pending_has_src = 0;
-	pthread_mutex_unlock(&l->lock);
-	return 0;
-}
-
-static int same_source(const struct stat *a, const struct stat *b)
-{
-	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
-int live_copy(void *ctx, const char *rel, const char *path, const struct stat *st)
-{
-	struct live *l = ctx;
-	pthread_mutex_lock(&l->lock);
-	struct live_file *f = live_find(l, rel, 0);
-	if (f && f->exists && !f->staged && f->has_src && same_source(&f->src, st)) {
-		f->round = l->round;
-		pthread_mutex_unlock(&l->lock);
-		return 0;
-	}
-	pthread_mutex_unlock(&l->lock);
-	size_t len;
-	char *data = read_file(path, &len);
-	if (!data) {
-		out_error(l->d, path, "cannot read: %s", file_strerror(errno));
-		return -1;
-	}
-	int rc = live_write(l, rel, data, len);
-	free(data);
-	if (rc)
-		return rc;
-	pthread_mutex_lock(&l->lock);
-	f = live_find(l, rel, 0);
-	if (f->staged) {
-		f->pending_src = *st;
-		f->pending_has_src = 1;
-	} else { /* the bytes were already in place */
-		f->src = *st;
-		f->has_src = 1;
-	}
-	pthread_mutex_unlock(&l->lock);
-	return 0;
-}
-
-void live_keep(struct live *l, const char *rel)
-{
-	pthread_mutex_lock(&l->lock);
-	struct live_file *f = live_find(l, rel, 0);
-	if (f)
-		f->round = l->round;
-	pthread_mutex_unlock(&l->lock);
-}
-
-void live_keep_all(struct live *l)
-{
-	pthread_mutex_lock(&l->lock);
-	for (size_t i = 0; i < l->n; i++)
-		if (l->files[i].exists && !l->files[i].staged)
-			l->files[i].round = l->round;
-	pthread_mutex_unlock(&l->lock);
-}
-
-/* remove_empty_parents: rmdir's rel's folders, deepest first, while empty. */
-static void remove_empty_parents(const struct live *l, const char *rel)
-{
-	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/%s", l->dir, rel);
-	size_t root = strlen(l->dir);
-	for (char *s = strrchr(p, '/'); s && (size_t)(s - p) > root; s = strrchr(p, '/')) {
-		*s = '\0';
-		if (rmdir(p) != 0)
-			break;
-	}
-}
-
-int live_commit(struct live *l, size_t *written, size_t *removed)
-{
-	int rc = 0;
-	size_t w = 0, r = 0, keep = 0;
-	pthread_mutex_lock(&l->lock);
-	for (size_t i = 0; i < l->n; i++) {
-		struct live_file *f = &l->files[i];
-		char path[PATH_MAX];
-		if (f->round == l->round && !f->staged) {
-			l->files[keep++] = *f; /* kept as it is: most files, most rounds */
-			continue;
-		}
-		snprintf(path, sizeof path, "%s/%s", l->dir, f->rel);
-		if (f->round == l->round && f->staged) {
-			char tmp[PATH_MAX + 32];
-			live_temp_path(l, f->rel, tmp, sizeof tmp);
-			f->staged = 0;
-			if (rename(tmp, path) != 0) {
-				out_error(l->d, f->rel, "cannot move the new file into place: %s", strerror(errno));
-				unlink(tmp);
-				rc = -1;
-			} else {
-				f->exists = 1;
-				f->hash = f->pending;
-				f->src = f->pending_src;
-				f->has_src = f->pending_has_src;
-				w++;
-			}
-		} else if (f->round != l->round) {
-			if (f->exists && unlink(path) == 0)
-				r++;
-			remove_empty_parents(l, f->rel);
-			free(f->rel);
-			continue;
-		}
-		l->files[keep++] = *f;
-	}
-	if (keep != l->n) {
-		l->n = keep;
-		live_reindex(l);
-	}
-	l->round++;
-	l->failed = 0;
-	pthread_mutex_unlock(&l->lock);
-	if (written)
-		*written = w;
-	if (removed)
-		*removed = r;
-	return rc;
-}
-
-void live_abort(struct live *l)
-{
-	pthread_mutex_lock(&l->lock);
-	size_t keep = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		struct live_file *f = &l->files[i];
-		if (f->staged) {
-			char tmp[PATH_MAX + 32];
-			live_temp_path(l, f->rel, tmp, sizeof tmp);
-			unlink(tmp);
-			f->staged = 0;
-		}
-		if (!f->exists) {
-			remove_empty_parents(l, f->rel); /* made for its temporary file */
-			free(f->rel);
-			continue;
-		}
-		l->files[keep++] = *f;
-	}
-	l->n = keep;
-	live_reindex(l);
-	l->round++;
-	l->failed = 0;
-	pthread_mutex_unlock(&l->lock);
-}
-
-void live_close(struct live *l)
-{
-	if (!l)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->files[i].rel);
-	free(l->files);
-	index_fini(&l->index);
-	free(l->dir);
-	pthread_mutex_destroy(&l->lock);
-	free(l);
-}
-
-/* ---- an output as the last build left it ---- */
-
-
-/* same_walk: counts in *found the files below dir (rel its path in the
- * output) that m has as they are; -1 at the first that it does not have,
- * or has otherwise, and at anything but files and folders. */
-static int same_walk(const struct manifest *m, const char *dir, const char *rel, size_t *found)
-{
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return -1;
-	int rc = 0;
-	for (struct dirent *de; rc == 0 && (de = readdir(dh));) {
-		const char *name = de->d_name;
-		if (!strcmp(name, ".") || !strcmp(name, ".."))
-			continue;
-		if (!rel[0] && !strcmp(name, OUTPUT_MARKER))
-			continue; /* written before the manifest's files, not in it */
-		char path[PATH_MAX], r[PATH_MAX];
-		if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
-		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", name) >= (int)sizeof r) {
-			rc = -1;
-			break;
-		}
-		struct stat st;
-		if (lstat(path, &st) != 0) {
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			rc = same_walk(m, path, r, found);
-		} else if (S_ISREG(st.st_mode)) {
-			const struct mfile *f = manifest_find(m, r);
-			if (!f || f->size != (uint64_t)st.st_size || f->mtime_ns != mtime_ns(&st) ||
-			    f->ino != (int64_t)st.st_ino)
-				rc = -1;
-			else
-				(*found)++;
-		} else {
-			rc = -1;
-		}
-	}
-	closedir(dh);
-	return rc;
-}
-
-int output_unchanged(const char *site_dir, const char *out_dir)
-{
-	char *mpath = cache_output_path(site_dir, out_dir, "output");
-	if (!mpath)
-		return -1;
-	struct manifest m;
-	memset(&m, 0, sizeof m);
-	int rc = -1;
-	if (has_marker(out_dir)) {
-		manifest_load(&m, mpath);
-		size_t found = 0;
-		if (m.n && same_walk(&m, out_dir, "", &found) == 0 && found == m.n)
-			rc = 0;
-	}
-	manifest_fini(&m);
-	free(mpath);
-	return rc;
-}
-
-/* ---- the static files of a site ---- */
-
-int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
-		  const struct output_sink *sink)
-{
-	int errors = 0;
-	/* the theme's files first; the site's static/ replaces them */
-	for (size_t i = 0; i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "static/", 7) && sink->write(sink->ctx, f->name + 7, f->data, f->len))
-			errors++;
-	}
-	for (size_t i = 0; models && i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "assets/", 7) && sink->write(sink->ctx, f->name, f->data, f->len))
-			errors++;
-	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/static", site_dir);
-	char *root = site_root(site_dir);
-	if (output_copy_tree_to(d, root, dir, "", 0, sink) < 0)
-		errors++;
-	for (size_t i = 0; i < nb; i++) {
-		char rel[1024];
-		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(b[i].slug));
-		if (output_copy_tree_to(d, root, b[i].dir, rel, 1, sink) < 0)
-			errors++;
-	}
-	free(root);
-	return errors;
 }
