@@ -1,0 +1,182 @@
+/* manifest.c: the manifest of an output, what the last build wrote where
+ * (load, save, find, add), and an output as the last build left it
+ * (output_unchanged). */
+#include "internal.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "cache.h"
+#include "index.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the manifest: SITE/.folio-cache/output-HASH, HASH that of the
+ * output folder's absolute path (kept with the site, not in the output,
+ * whose bytes stay those of the pages) ----
+ * "folio-manifest 1", then a line per file: hash (16 hex digits), size,
+ * modification time (ns), inode, path. */
+#define MANIFEST_MAGIC "folio-manifest 1\n"
+
+static const char *mfile_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct manifest *)ctx)->v[v - 1].rel;
+}
+
+static void manifest_reindex(struct manifest *m)
+{
+	index_rebuild_str(&m->index, m->n, 64, mfile_rel, m);
+}
+
+const struct mfile *manifest_find(const struct manifest *m, const char *rel)
+{
+	uint32_t v = index_get_str(&m->index, rel, mfile_rel, m);
+	return v ? &m->v[v - 1] : NULL;
+}
+
+void manifest_add(struct manifest *m, const struct mfile *f)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 1024;
+		m->v = xrealloc(m->v, m->cap * sizeof *m->v);
+	}
+	m->v[m->n] = *f;
+	m->v[m->n].rel = xstrndup(f->rel, strlen(f->rel));
+	m->v[m->n].seq = m->n;
+	m->n++;
+}
+
+/* manifest_cmp: by path, then in the order written */
+int manifest_cmp(const void *x, const void *y)
+{
+	const struct mfile *a = x, *b = y;
+	int c = strcmp(a->rel, b->rel);
+	return c ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void manifest_fini(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].rel);
+	free(m->v);
+	index_fini(&m->index);
+	memset(m, 0, sizeof *m);
+}
+
+/* manifest_load: the manifest in file p; empty if there is none or a
+ * damaged one. */
+void manifest_load(struct manifest *m, const char *p)
+{
+	size_t len;
+	char *text = read_file(p, &len);
+	if (!text)
+		return;
+	if (strncmp(text, MANIFEST_MAGIC, strlen(MANIFEST_MAGIC)) == 0) {
+		char *line = text + strlen(MANIFEST_MAGIC);
+		while (*line) {
+			char *nl = strchr(line, '\n');
+			if (!nl)
+				break; /* a cut line: the rest is not trusted */
+			*nl = '\0';
+			unsigned long long h, size;
+			long long mt, ino;
+			int at = 0;
+			if (sscanf(line, "%16llx %llu %lld %lld %n", &h, &size, &mt, &ino, &at) == 4 && at > 0 && line[at]) {
+				struct mfile f = {line + at, h, size, mt, ino, 0};
+				manifest_add(m, &f);
+			}
+			line = nl + 1;
+		}
+	}
+	free(text);
+	manifest_reindex(m);
+}
+
+/* manifest_save: m as the cache's file p. */
+int manifest_save(const struct manifest *m, const char *p)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, MANIFEST_MAGIC);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mfile *f = &m->v[i];
+		if (strchr(f->rel, '\n'))
+			continue;
+		buf_printf(&b, "%016llx %llu %lld %lld %s\n", (unsigned long long)f->hash, (unsigned long long)f->size,
+			   (long long)f->mtime_ns, (long long)f->ino, f->rel);
+	}
+	int rc = cache_write(p, b.p, b.len);
+	buf_fini(&b);
+	return rc;
+}
+
+int64_t output_mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* ---- an output as the last build left it ---- */
+
+/* same_walk: counts in *found the files below dir (rel its path in the
+ * output) that m has as they are; -1 at the first that it does not have,
+ * or has otherwise, and at anything but files and folders. */
+static int same_walk(const struct manifest *m, const char *dir, const char *rel, size_t *found)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return -1;
+	int rc = 0;
+	for (struct dirent *de; rc == 0 && (de = readdir(dh));) {
+		const char *name = de->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		if (!rel[0] && !strcmp(name, OUTPUT_MARKER))
+			continue; /* written before the manifest's files, not in it */
+		char path[PATH_MAX], r[PATH_MAX];
+		if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", name) >= (int)sizeof r) {
+			rc = -1;
+			break;
+		}
+		struct stat st;
+		if (lstat(path, &st) != 0) {
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = same_walk(m, path, r, found);
+		} else if (S_ISREG(st.st_mode)) {
+			const struct mfile *f = manifest_find(m, r);
+			if (!f || f->size != (uint64_t)st.st_size || f->mtime_ns != output_mtime_ns(&st) ||
+			    f->ino != (int64_t)st.st_ino)
+				rc = -1;
+			else
+				(*found)++;
+		} else {
+			rc = -1;
+		}
+	}
+	closedir(dh);
+	return rc;
+}
+
+int output_unchanged(const char *site_dir, const char *out_dir)
+{
+	char *mpath = cache_output_path(site_dir, out_dir, "output");
+	if (!mpath)
+		return -1;
+	struct manifest m;
+	memset(&m, 0, sizeof m);
+	int rc = -1;
+	if (output_has_marker(out_dir)) {
+		manifest_load(&m, mpath);
+		size_t found = 0;
+		if (m.n && same_walk(&m, out_dir, "", &found) == 0 && found == m.n)
+			rc = 0;
+	}
+	manifest_fini(&m);
+	free(mpath);
+	return rc;
+}

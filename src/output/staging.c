@@ -1,0 +1,833 @@
+/* staging.c: the staging folder, writes and links into it, the marker, the
+ * swap and its commit or abort. */
+#include "internal.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
+{
+	struct diag_loc loc = {path, NULL, 0, 0, 0};
+	diag_vreport(d, level, &loc, NULL, 0, fmt, ap);
+}
+
+void output_error(struct diag *d, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	out_report(d, DIAG_ERROR, path, fmt, ap);
+	va_end(ap);
+}
+
+void output_warning(struct diag *d, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	out_report(d, DIAG_WARNING, path, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- test hooks (folio(1), ENVIRONMENT) ----
+ * FOLIO_KILL_AT=POINT:N: the build kills itself with SIGKILL, as `kill -9`
+ * would, the Nth time (default 1) it passes POINT, so that a test can stop
+ * it exactly there: staging (the staging folder made, no marker yet),
+ * marker (the marker written), write (a file written), link (a file linked
+ * from the last build), commit (about to swap), swap (swapped, the old site
+ * not yet deleted), aside (no RENAME_EXCHANGE: the old site moved aside,
+ * the new one not yet in), remove (a file of the old site deleted), removed
+ * (the old site gone, the manifest not yet saved), done (the manifest
+ * saved). FOLIO_NO_EXCHANGE=1: swap as on a file system without
+ * RENAME_EXCHANGE. */
+static struct {
+	char point[16];
+	long n;
+	atomic_long seen;
+	int no_exchange;
+} hook;
+static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
+
+static void hook_init(void)
+{
+	const char *v = getenv("FOLIO_KILL_AT");
+	if (v && *v) {
+		const char *colon = strchr(v, ':');
+		size_t n = colon ? (size_t)(colon - v) : strlen(v);
+		if (n < sizeof hook.point) {
+			memcpy(hook.point, v, n);
+			hook.n = colon ? strtol(colon + 1, NULL, 10) : 1;
+			if (hook.n < 1)
+				hook.n = 1;
+		}
+	}
+	const char *x = getenv("FOLIO_NO_EXCHANGE");
+	hook.no_exchange = x && *x && strcmp(x, "0");
+}
+
+static void kill_point(const char *point)
+{
+	pthread_once(&hook_once, hook_init);
+	if (hook.point[0] && !strcmp(point, hook.point) && atomic_fetch_add(&hook.seen, 1) + 1 == hook.n)
+		raise(SIGKILL);
+}
+
+/* output_has_marker: whether dir holds folio's marker, a file it writes: a
+ * folder, a link or a named pipe of that name is not one. */
+int output_has_marker(const char *dir)
+{
+	char p[PATH_MAX * 2 + 32];
+	snprintf(p, sizeof p, "%s/%s", dir, OUTPUT_MARKER);
+	struct stat st;
+	return lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* output_dir_is_empty: 1 only for a folder that can be read and holds
+ * nothing; a folder that cannot be read counts as full. */
+int output_dir_is_empty(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return 0;
+	struct dirent *de;
+	int empty = 1;
+	while ((de = readdir(dh)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	closedir(dh);
+	return empty;
+}
+
+/* replaceable: whether the folder at path may be swapped out and deleted:
+ * it is a folder (not a link to one) that carries the marker or is empty. */
+static int replaceable(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && (output_has_marker(path) || output_dir_is_empty(path));
+}
+
+/* rm_entry: one entry of remove_tree's walk; the folder itself and its
+ * marker are left for remove_tree to delete last. */
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	if (ftw->level == 0 || (ftw->level == 1 && !strcmp(path + ftw->base, OUTPUT_MARKER)))
+		return 0;
+	kill_point("remove");
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int remove_tree(const char *dir)
+{
+	/* FTW_PHYS: links are deleted, never followed; FTW_MOUNT: nothing on
+	 * another file system mounted inside is touched */
+	if (nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
+		return -1;
+	/* the marker goes last, once nothing else is left: a removal that is
+	 * killed halfway leaves a folder that still says it is folio's, which
+	 * the next build deletes (clean_stale) */
+	char m[PATH_MAX * 2 + 32];
+	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+	kill_point("remove");
+	if (unlink(m) != 0 && errno != ENOENT)
+		return -1;
+	kill_point("remove");
+	return rmdir(dir);
+}
+
+static int is_prefix_dir(const char *parent, const char *child)
+{
+	size_t n = strlen(parent);
+	return strncmp(parent, child, n) == 0 && (child[n] == '/' || child[n] == '\0' || (n == 1 && parent[0] == '/'));
+}
+
+/* Names beside the output folder OUT: .OUT.folio-staging-PID (a build
+ * writing, or killed), .OUT.folio-old-PID (the old site moved aside for a
+ * moment where RENAME_EXCHANGE is missing). */
+#define STAGING_TAG "folio-staging-"
+#define ASIDE_TAG "folio-old-"
+
+/* lock_marker: a descriptor holding an exclusive lock on dir's marker, or
+ * -1 (no marker, or someone holds the lock: a build writing the folder,
+ * or the process deleting it). */
+static int lock_marker(const char *dir)
+{
+	char m[PATH_MAX * 2 + 32];
+	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+	int fd = open(m, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* restore_aside: out is missing, so a build that had to swap with two
+ * renames was killed between them: the old site it moved aside goes back.
+ * 1 if it did. */
+static int restore_aside(const char *parent, const char *base, const char *out)
+{
+	DIR *dh = opendir(parent);
+	if (!dh)
+		return 0;
+	char prefix[NAME_MAX + 32];
+	snprintf(prefix, sizeof prefix, ".%s." ASIDE_TAG, base);
+	struct dirent *de;
+	int done = 0;
+	while (!done && (de = readdir(dh))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		char p[PATH_MAX * 2];
+		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
+		int fd = lock_marker(p);
+		if (fd >= 0) {
+			done = rename(p, out) == 0;
+			close(fd);
+		}
+	}
+	closedir(dh);
+	return done;
+}
+
+/* clean_stale: removes the staging folders of builds that were killed. */
+static void clean_stale(const char *parent, const char *base)
+{
+	DIR *dh = opendir(parent);
+	if (!dh)
+		return;
+	char prefix[NAME_MAX + 32];
+	snprintf(prefix, sizeof prefix, ".%s.folio-", base);
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		char p[PATH_MAX * 2];
+		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
+		/* only our own (the marker is written first thing), and only if no
+		 * build is writing it now: a running build holds a lock on its
+		 * marker, which the kernel drops when that process ends, killed
+		 * or not */
+		int fd = lock_marker(p);
+		if (fd >= 0) {
+			remove_tree(p);
+			close(fd);
+			continue;
+		}
+		/* no marker: a build killed before it wrote one (an empty folder,
+		 * or one holding only the marker's temporary file), or a removal
+		 * killed after its last step but one (an empty folder); deleted
+		 * once the process of its name is gone. Nothing else is touched:
+		 * rmdir only removes an empty folder. */
+		const char *tag = de->d_name + strlen(prefix) - strlen("folio-"), *num = NULL;
+		if (!strncmp(tag, STAGING_TAG, strlen(STAGING_TAG)))
+			num = tag + strlen(STAGING_TAG);
+		else if (!strncmp(tag, ASIDE_TAG, strlen(ASIDE_TAG)))
+			num = tag + strlen(ASIDE_TAG);
+		long pid = num ? strtol(num, NULL, 10) : 0;
+		if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+			char t[PATH_MAX * 2 + 40];
+			snprintf(t, sizeof t, "%s/%s.new", p, OUTPUT_MARKER);
+			unlink(t);
+			rmdir(p);
+		}
+	}
+	closedir(dh);
+}
+
+/* why_refused: why the folder out (absolute) must not be replaced by a
+ * build of site (absolute, or NULL when it does not exist), or NULL.
+ * buf holds a reason that names a folder. */
+static const char *why_refused(const char *out, const char *site, char *buf, size_t n)
+{
+	if (!strcmp(out, "/"))
+		return "it is the root folder";
+	if (site && is_prefix_dir(out, site))
+		return "it is the site folder or contains it";
+	const char *home = getenv("HOME");
+	char *home_abs = home && *home ? realpath(home, NULL) : NULL;
+	const char *why = NULL;
+	if (home_abs && !strcmp(out, home_abs))
+		why = "it is your home folder";
+	else if (home_abs && is_prefix_dir(out, home_abs))
+		why = "it contains your home folder";
+	free(home_abs);
+	if (why)
+		return why;
+	/* the folders a build reads, and its cache; each also where a link
+	 * leads (content/ may be a link to a folder elsewhere) */
+	static const char *const srcs[] = {"content", "templates", "static", "data", ".folio-cache", NULL};
+	for (int i = 0; site && srcs[i] && !why; i++) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof p, "%s/%s", site, srcs[i]);
+		char *real = realpath(p, NULL);
+		int cache = !strcmp(srcs[i], ".folio-cache");
+		if (is_prefix_dir(p, out) || (real && is_prefix_dir(real, out))) {
+			snprintf(buf, n, cache ? "it is inside the site's cache folder %s/" : "it is inside the site's sources (%s/)",
+				 srcs[i]);
+			why = buf;
+		} else if (real && is_prefix_dir(out, real)) {
+			snprintf(buf, n, "it contains the site's %s/ folder (%s)", srcs[i], real);
+			why = buf;
+		}
+		free(real);
+	}
+	if (why)
+		return why;
+	struct stat st;
+	if (stat(out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return "it exists and is not a folder";
+		if (!output_has_marker(out) && !output_dir_is_empty(out))
+			return "it is not empty and was not made by folio (no " OUTPUT_MARKER " file in it); "
+			       "choose another folder with -o, or empty it yourself";
+	}
+	return NULL;
+}
+
+/* check_out: 0 if out_dir may be replaced by a build of site_dir; else -1
+ * after reporting why. *abs_out: out_dir made absolute (caller frees), if
+ * abs_out is not NULL and the check passed. */
+static int check_out(struct diag *d, const char *out_dir, const char *site_dir, char **abs_out)
+{
+	char *out = path_absolute(out_dir);
+	if (!out) {
+		output_error(d, out_dir, "the output folder's parent does not exist");
+		return -1;
+	}
+	char *site = site_dir ? realpath(site_dir, NULL) : NULL, buf[PATH_MAX + 128];
+	const char *why = why_refused(out, site, buf, sizeof buf);
+	free(site);
+	if (why) {
+		/* a reason that does not say what to do gets the general advice */
+		output_error(d, out_dir, "refusing to write the site here: %s%s", why,
+			     strstr(why, "choose") ? "" : "; choose another folder with -o");
+		free(out);
+		return -1;
+	}
+	if (abs_out)
+		*abs_out = out;
+	else
+		free(out);
+	return 0;
+}
+
+int output_check(struct diag *d, const char *out_dir, const char *site_dir)
+{
+	return check_out(d, out_dir, site_dir, NULL);
+}
+
+/* write_marker: the staging folder's marker, locked before it has its
+ * name (made under another, then renamed), so that no other build's
+ * clean_stale can take it for a killed build's. The locked descriptor, or
+ * -1 with errno set. */
+static int write_marker(const char *staging)
+{
+	static const char text[] = "This folder was written by folio; each build replaces it whole.\n";
+	char tmp[PATH_MAX + 64], m[PATH_MAX + 32];
+	snprintf(tmp, sizeof tmp, "%s/%s.new", staging, OUTPUT_MARKER);
+	snprintf(m, sizeof m, "%s/%s", staging, OUTPUT_MARKER);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX) != 0 || write_full(fd, text, sizeof text - 1) != 0 || rename(tmp, m) != 0) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* disk_hint: what to add to a failed write's message. */
+static const char *disk_hint(int e)
+{
+	if (e == ENOSPC || e == EDQUOT)
+		return "; the disk is full: free some space and build again (the site already there is kept as it was)";
+	return " (the site already there is kept as it was)";
+}
+
+struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
+{
+	char *out;
+	if (check_out(d, out_dir, site_dir, &out))
+		return NULL;
+	/* the manifest of this output, kept with the site */
+	char *mpath = cache_output_path(site_dir, out, "output");
+	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
+	const char *parent = dirname(copy1), *base = basename(copy2);
+	struct stat st;
+	if (lstat(out, &st) != 0 && errno == ENOENT && restore_aside(parent, base, out)) {
+		struct diag_loc loc = {out_dir, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "a build was killed while it swapped the site in; the site it replaced is back");
+	}
+	clean_stale(parent, base);
+	struct output *o = xcalloc(1, sizeof *o);
+	o->d = d;
+	o->out = out;
+	o->shown = xstrndup(out_dir, strlen(out_dir));
+	o->manifest = mpath;
+	o->site_dir = xstrndup(site_dir, strlen(site_dir));
+	o->lock_fd = -1;
+	size_t n = strlen(parent) + strlen(base) + 64;
+	o->staging = xmalloc(n);
+	snprintf(o->staging, n, "%s/.%s." STAGING_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	free(copy1);
+	free(copy2);
+	pthread_mutex_init(&o->lock, NULL);
+	if (mkdir(o->staging, 0755) != 0 && errno != EEXIST) {
+		int e = errno;
+		output_error(d, out_dir, "cannot make the staging folder %s beside it: %s%s", o->staging, strerror(e),
+			     disk_hint(e));
+		o->staging[0] = '\0';
+		output_abort(o);
+		return NULL;
+	}
+	kill_point("staging");
+	/* the marker first: a killed build's staging folder is recognisably ours */
+	o->lock_fd = write_marker(o->staging);
+	if (o->lock_fd < 0) {
+		int e = errno;
+		output_error(d, out_dir, "cannot write the marker of the staging folder %s: %s%s", o->staging, strerror(e),
+			     disk_hint(e));
+		output_abort(o);
+		return NULL;
+	}
+	if (o->manifest && output_has_marker(o->out))
+		manifest_load(&o->old, o->manifest);
+	kill_point("marker");
+	return o;
+}
+
+/* output_make_parents: makes the folders of path below the staging folder,
+ * never the staging folder itself: if it is gone, the build must fail
+ * rather than write a partial site into a new one. */
+int output_make_parents(const char *staging, const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	size_t skip = strlen(staging);
+	if (strlen(tmp) <= skip)
+		return 0;
+	for (char *p = strchr(tmp + skip + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+int output_safe_rel(const char *rel)
+{
+	return rel[0] && rel[0] != '/' && !strstr(rel, "../") && strcmp(rel, "..") &&
+	       !(strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/.."));
+}
+
+/* output_rel_fits: whether dir/rel, with room for a temporary name beside
+ * it, fits a path: one that does not is refused, never cut short (a path
+ * cut short names another file). */
+int output_rel_fits(const char *dir, const char *rel)
+{
+	return strlen(dir) + strlen(rel) + 48 < PATH_MAX;
+}
+
+/* write_failed: rel could not be written (errno e). The first failure is
+ * reported, naming the file as it would be in the output; later ones are
+ * not (a full disk fails every file after the first, and the build is lost
+ * anyway), and later writes are not tried. Always -1. */
+static int write_failed(struct output *o, const char *rel, const char *what, int e)
+{
+	pthread_mutex_lock(&o->lock);
+	int first = !o->failed;
+	if (first)
+		o->failed = e ? e : EIO;
+	pthread_mutex_unlock(&o->lock);
+	if (first) {
+		char path[PATH_MAX * 2];
+		snprintf(path, sizeof path, "%s%s%s", o->shown,
+			 o->shown[0] && o->shown[strlen(o->shown) - 1] == '/' ? "" : "/", rel);
+		output_error(o->d, path, "%s: %s%s", what, strerror(e), disk_hint(e));
+	}
+	return -1;
+}
+
+static int lost(struct output *o)
+{
+	pthread_mutex_lock(&o->lock);
+	int f = o->failed;
+	pthread_mutex_unlock(&o->lock);
+	return f;
+}
+
+/* parts_len, output_parts_hash, output_parts_write: a file's bytes given
+ * in parts (a page whose post HTML was not copied into it, see
+ * tmpl_render_pieces): their length, their XXH3 (the same as of the bytes
+ * in one piece), and writing them to fd (0, or -1 with errno set). */
+static size_t parts_len(const struct str *v, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += v[i].len;
+	return len;
+}
+
+uint64_t output_parts_hash(const struct str *v, size_t n)
+{
+	if (n == 1)
+		return XXH3_64bits(v[0].p, v[0].len);
+	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fputs("folio: out of memory\n", stderr);
+		exit(1);
+	}
+	XXH3_64bits_reset(h);
+	for (size_t i = 0; i < n; i++)
+		XXH3_64bits_update(h, v[i].p, v[i].len);
+	uint64_t r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return r;
+}
+
+int output_parts_write(int fd, const struct str *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (write_full(fd, v[i].p, v[i].len) != 0)
+			return -1;
+	return 0;
+}
+
+int output_write(struct output *o, const char *rel, const void *data, size_t len)
+{
+	struct str s = {data, len};
+	return output_write_parts(o, rel, &s, 1);
+}
+
+int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts)
+{
+	size_t len = parts_len(parts, nparts);
+	if (!output_safe_rel(rel)) {
+		output_error(o->d, rel, "refusing to write outside the output folder");
+		return -1;
+	}
+	if (lost(o))
+		return -1;
+	if (!output_rel_fits(o->staging, rel))
+		return write_failed(o, rel, "cannot make its folder", ENAMETOOLONG);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	if (output_make_parents(o->staging, path))
+		return write_failed(o, rel, "cannot make its folder", errno);
+	struct mfile mf = {(char *)rel, output_parts_hash(parts, nparts), len, 0, 0, 0};
+	/* the same bytes as the last build's file, which is still as that
+	 * build left it: a second name for it instead of a new file */
+	const struct mfile *was = manifest_find(&o->old, rel);
+	if (was && was->hash == mf.hash && was->size == len) {
+		unlink(path); /* written once already in this build */
+		if (output_link(o, rel) == 0) {
+			kill_point("write");
+			return 0;
+		}
+	}
+	/* a new file, never one opened over an earlier name: one written
+	 * twice in a build may be a link to the last build's file, which must
+	 * not change */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return write_failed(o, rel, "cannot write", errno);
+	if (output_parts_write(fd, parts, nparts) != 0) {
+		int e = errno;
+		close(fd);
+		return write_failed(o, rel, "cannot write", e);
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0) {
+		mf.ino = (int64_t)st.st_ino;
+		mf.mtime_ns = output_mtime_ns(&st);
+	}
+	if (close(fd) != 0)
+		return write_failed(o, rel, "cannot write", errno);
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	manifest_add(&o->now, &mf);
+	pthread_mutex_unlock(&o->lock);
+	kill_point("write");
+	return 0;
+}
+
+char *output_cache_file(const struct output *o, const char *name)
+{
+	return o->manifest ? cache_output_sibling(o->manifest, name) : NULL;
+}
+
+int output_link(struct output *o, const char *rel)
+{
+	const struct mfile *was = manifest_find(&o->old, rel);
+	if (!was || !output_safe_rel(rel) || !output_rel_fits(o->out, rel) || !output_rel_fits(o->staging, rel))
+		return -1;
+	char old[PATH_MAX], path[PATH_MAX];
+	struct stat st;
+	snprintf(old, sizeof old, "%s/%s", o->out, rel);
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	if (lstat(old, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
+	    output_mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
+		return -1;
+	if (output_make_parents(o->staging, path) || link(old, path) != 0)
+		return -1;
+	struct mfile mf = *was;
+	mf.rel = (char *)rel;
+	pthread_mutex_lock(&o->lock);
+	o->files++;
+	o->linked++;
+	manifest_add(&o->now, &mf);
+	pthread_mutex_unlock(&o->lock);
+	kill_point("link");
+	return 0;
+}
+
+int output_exists(struct output *o, const char *rel)
+{
+	if (!output_rel_fits(o->staging, rel))
+		return 0; /* and writing it fails */
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	return access(path, F_OK) == 0;
+}
+
+size_t output_count(const struct output *o)
+{
+	return o->files;
+}
+
+size_t output_linked(const struct output *o)
+{
+	return o->linked;
+}
+
+static void output_free(struct output *o)
+{
+	manifest_fini(&o->old);
+	manifest_fini(&o->now);
+	free(o->manifest);
+	free(o->site_dir);
+	if (o->lock_fd >= 0)
+		close(o->lock_fd); /* releases the lock */
+	pthread_mutex_destroy(&o->lock);
+	free(o->staging);
+	free(o->shown);
+	free(o->out);
+	free(o);
+}
+
+void output_abort(struct output *o)
+{
+	if (!o)
+		return;
+	if (o->staging[0] && output_has_marker(o->staging))
+		remove_tree(o->staging);
+	else if (o->staging[0])
+		rmdir(o->staging);
+	output_free(o);
+}
+
+/* remove_old: deletes the old site (dir, its marker in it) once the new
+ * one is in place. A big one is deleted by a process of its own, in the
+ * background: deleting tens of thousands of files can take longer than
+ * the build, and nothing waits for it. That process holds the lock on the
+ * marker, so a build started meanwhile leaves the folder to it (and
+ * deletes it, should it be killed: clean_stale). A folder without the
+ * marker (an empty one that the first build replaced) is only rmdir'd.
+ * Only called when no other thread runs. */
+#define BACKGROUND_REMOVE_FILES 10000
+static void remove_old(const char *dir, size_t files)
+{
+	if (!output_has_marker(dir)) {
+		rmdir(dir);
+		return;
+	}
+	if (files < BACKGROUND_REMOVE_FILES) {
+		remove_tree(dir);
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* a grandchild, in a session of its own, so that nothing waits
+		 * for it and a terminal's Ctrl-C does not reach it */
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		char m[PATH_MAX + 32];
+		snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
+		int fd = open(m, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			flock(fd, LOCK_EX);
+		remove_tree(dir);
+		_exit(0);
+	}
+	if (pid < 0) {
+		remove_tree(dir);
+		return;
+	}
+	waitpid(pid, NULL, 0);
+}
+
+/* committed: the new site is in place: its manifest is saved (a failure
+ * only costs the next build its links), and o freed. */
+static void committed(struct output *o)
+{
+	kill_point("removed");
+	if (o->manifest && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->now, o->manifest) != 0))
+		cache_remove(o->manifest);
+	kill_point("done");
+	output_free(o);
+}
+
+/* not_ours: reports that OUT, which was folio's when the build began, was
+ * replaced meanwhile by something else, which is left alone. -1. */
+static int not_ours(struct output *o)
+{
+	output_error(o->d, o->shown,
+		     "refusing to replace it: during the build it became something that folio did not make "
+		     "(it is not a folder, or it is not empty and has no " OUTPUT_MARKER " file); it is left as it is "
+		     "and the new site is not written; choose another folder with -o");
+	output_abort(o);
+	return -1;
+}
+
+/* swap_with_renames: the swap where RENAME_EXCHANGE is missing: the old
+ * site moved aside (its marker locked meanwhile, so that no other build
+ * takes it), the new one moved in, the old one deleted. A build killed
+ * between the two renames leaves no site at out, only the old one aside:
+ * the next build puts it back (restore_aside) before anything else. */
+static int swap_with_renames(struct output *o)
+{
+	char *copy1 = xstrndup(o->out, strlen(o->out)), *copy2 = xstrndup(o->out, strlen(o->out));
+	const char *parent = dirname(copy1), *base = basename(copy2);
+	char old[PATH_MAX + 64];
+	snprintf(old, sizeof old, "%s/.%s." ASIDE_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	free(copy1);
+	free(copy2);
+	int lock = lock_marker(o->out);
+	if (rename(o->out, old) != 0) {
+		output_error(o->d, o->shown, "cannot move the old site aside: %s (the site already there is kept as it was)",
+			     strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		output_abort(o);
+		return -1;
+	}
+	kill_point("aside");
+	if (rename(o->staging, o->out) != 0) {
+		int e = errno;
+		rename(old, o->out);
+		if (lock >= 0)
+			close(lock);
+		output_error(o->d, o->shown, "cannot move the new site into place: %s (the site already there is kept as it was)",
+			     strerror(e));
+		output_abort(o);
+		return -1;
+	}
+	if (lock >= 0)
+		close(lock);
+	remove_old(old, o->files);
+	committed(o);
+	return 0;
+}
+
+int output_commit(struct output *o)
+{
+	struct stat st;
+	/* a file written twice (a theme file, then the site's own) is listed
+	 * twice: the last one counts, as manifest_load keeps the first */
+	qsort(o->now.v, o->now.n, sizeof *o->now.v, manifest_cmp);
+	size_t keep = 0;
+	for (size_t i = 0; i < o->now.n; i++) {
+		if (keep && !strcmp(o->now.v[keep - 1].rel, o->now.v[i].rel)) {
+			free(o->now.v[keep - 1].rel); /* an earlier write of the same file */
+			o->now.v[keep - 1] = o->now.v[i];
+			continue;
+		}
+		o->now.v[keep++] = o->now.v[i];
+	}
+	o->now.n = keep;
+	/* the old manifest goes first: until the new one is saved, a build
+	 * must not trust what it says of the folder */
+	if (o->manifest)
+		cache_remove(o->manifest);
+	kill_point("commit");
+	if (!output_has_marker(o->staging)) {
+		output_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
+					    "the old site is kept", o->staging);
+		output_free(o);
+		return -1;
+	}
+	if (lstat(o->out, &st) != 0) {
+		/* the first build: rename(2) puts the whole folder in at once,
+		 * and fails rather than replace anything but an empty folder */
+		if (rename(o->staging, o->out) != 0) {
+			output_error(o->d, o->shown, "cannot move the new site into place: %s", strerror(errno));
+			output_abort(o);
+			return -1;
+		}
+		committed(o);
+		return 0;
+	}
+	/* what was checked when the build began may have changed since:
+	 * only a folder of folio's, or an empty one, is ever swapped out */
+	if (!replaceable(o->out))
+		return not_ours(o);
+	pthread_once(&hook_once, hook_init);
+	if (hook.no_exchange)
+		return swap_with_renames(o);
+	/* the one atomic step: the new site and the old trade places; a
+	 * reader sees the whole old site or the whole new one, never neither */
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) != 0) {
+		if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP)
+			return swap_with_renames(o);
+		int e = errno;
+		output_error(o->d, o->shown, "cannot swap the new site in: %s (the site already there is kept as it was)%s",
+			     strerror(e),
+			     e == EBUSY || e == EXDEV ? "; folio swaps the whole folder, so it must not be a mount point" : "");
+		output_abort(o);
+		return -1;
+	}
+	kill_point("swap");
+	/* the same check on what was actually swapped out, for a folder that
+	 * changed between the check and the swap: it goes back */
+	if (!replaceable(o->staging)) {
+		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0)
+			return not_ours(o);
+		output_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
+					    "now at %s: move it back yourself", o->staging);
+		output_free(o);
+		return -1;
+	}
+	remove_old(o->staging, o->files); /* now the old site, with its marker */
+	committed(o);
+	return 0;
+}

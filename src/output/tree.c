@@ -1,0 +1,249 @@
+/* tree.c: copying folders into an output (the static files of a site and
+ * of its post bundles), never following a link out of the site or round a
+ * circle (struct held). */
+#include "internal.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "sitefile.h"
+#include "theme.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int skip_name(const char *name, int skip_md)
+{
+	size_t n = strlen(name);
+	if (name[0] == '.' || name[0] == '#' || (n && name[n - 1] == '~'))
+		return 1;
+	if (n > 4 && (!strcmp(name + n - 4, ".swp") || !strcmp(name + n - 4, ".tmp")))
+		return 1;
+	return skip_md && n > 3 && !strcmp(name + n - 3, ".md");
+}
+
+struct copy {
+	struct diag *d;
+	const struct output_sink *sink;
+	const char *root; /* the site folder's realpath: links outside it, to nothing, in a circle are errors */
+	int *refused;     /* set when one was: the rest is still looked at, so that every one is told */
+};
+
+struct held *held_root(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	struct held *h = xmalloc(sizeof *h);
+	*h = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL, 1};
+	return h;
+}
+
+/* held_expand: the folders that hold the walk's root h on the disk, "/"
+ * last, linked above it: a realpath and a stat for each, so only once a
+ * link to a folder shows up, which most trees never have. */
+static void held_expand(struct held *h)
+{
+	h->pending = 0;
+	char *real = realpath(h->path, NULL);
+	if (!real)
+		return;
+	size_t len = strlen(real);
+	struct held *up = NULL;
+	for (size_t end = 0; end < len; end++) { /* "/", then each folder down to the root's parent */
+		if (end && real[end] != '/')
+			continue;
+		char *prefix = xstrndup(real, end ? end : 1);
+		struct stat a;
+		if (stat(prefix, &a) != 0) {
+			free(prefix);
+			continue;
+		}
+		struct held *n = xmalloc(sizeof *n);
+		*n = (struct held){a.st_dev, a.st_ino, prefix, up, 0};
+		up = n;
+	}
+	h->up = up;
+	free(real);
+}
+
+const struct held *held_find(const struct held *h, const struct stat *st, int link)
+{
+	for (; h; h = h->up) {
+		if (h->dev == st->st_dev && h->ino == st->st_ino)
+			return h;
+		if (h->pending && link)
+			held_expand((struct held *)h); /* the root, which held_root allocated */
+	}
+	return NULL;
+}
+
+void held_free(struct held *h)
+{
+	if (!h)
+		return;
+	const struct held *p = h->up;
+	while (p) {
+		const struct held *next = p->up;
+		free((char *)p->path);
+		free((struct held *)p);
+		p = next;
+	}
+	free((char *)h->path);
+	free(h);
+}
+
+/* not_there: the warning for an entry that stat cannot follow: a link to
+ * nothing, or one of a circle of links. */
+static void not_there(struct diag *d, const char *path, int err)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		output_warning(d, path, "cannot read: %s; not copied", strerror(err));
+	else if (err == ELOOP)
+		output_warning(d, path, "a link in a circle of links, which leads to no file; not copied");
+	else if (err == ENOENT || err == ENOTDIR)
+		output_warning(d, path, "a link to nothing: what it points to does not exist; not copied");
+	else
+		output_warning(d, path, "a link that cannot be followed: %s; not copied", strerror(err));
+}
+
+static long copy_rec(const struct copy *c, const char *src, const char *rel, int skip_md, const struct held *up)
+{
+	DIR *dh = opendir(src);
+	if (!dh) {
+		output_error(c->d, src, "cannot read the folder: %s", strerror(errno));
+		return -1;
+	}
+	long count = 0;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (skip_name(de->d_name, skip_md))
+			continue;
+		char s[PATH_MAX], r[PATH_MAX];
+		if (snprintf(s, sizeof s, "%s/%s", src, de->d_name) >= (int)sizeof s ||
+		    snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int)sizeof r) {
+			output_warning(c->d, src, "'%s' is not copied: its path would be longer than %d bytes", de->d_name,
+				       PATH_MAX - 1);
+			continue;
+		}
+		struct stat st;
+		if (c->root && (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) &&
+		    site_check_link(c->d, c->root, s, s) != 0) {
+			*c->refused = 1; /* outside the site, to nothing, or in a circle: never followed */
+			continue;
+		}
+		if (stat(s, &st) != 0) {
+			not_there(c->d, s, errno);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			const struct held *h = held_find(up, &st, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN);
+			if (h && c->root) {
+				site_report_cycle(c->d, s, h->path);
+				*c->refused = 1;
+				continue;
+			}
+			if (h) {
+				output_warning(c->d, s,
+						"a link to '%s', a folder that holds it: copying it would never end; not copied "
+						"(link to a folder outside it)",
+						h->path);
+				continue;
+			}
+			struct held here = {st.st_dev, st.st_ino, s, up, 0};
+			long k = copy_rec(c, s, r, 0, &here);
+			if (k < 0) {
+				closedir(dh);
+				return -1;
+			}
+			count += k;
+		} else if (S_ISREG(st.st_mode)) {
+			int rc;
+			if (c->sink->copy) {
+				rc = c->sink->copy(c->sink->ctx, r, s, &st);
+			} else {
+				size_t len;
+				char *data = read_file(s, &len);
+				if (!data) {
+					output_error(c->d, s, "cannot read: %s", file_strerror(errno));
+					closedir(dh);
+					return -1;
+				}
+				rc = c->sink->write(c->sink->ctx, r, data, len);
+				free(data);
+			}
+			if (rc) {
+				closedir(dh);
+				return -1;
+			}
+			count++;
+		} else {
+			output_warning(c->d, s, "%s; not copied", file_strerror(FOLIO_ENOTREG));
+		}
+	}
+	closedir(dh);
+	return count;
+}
+
+long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
+			 const struct output_sink *sink)
+{
+	enum site_where w = site_where(root, src_dir, NULL, 0);
+	if (w != SITE_INSIDE)
+		return w == SITE_MISSING ? 0 : -1; /* the site's check of its folders said why */
+	struct held *top = held_root(src_dir);
+	if (!top)
+		return 0;
+	int refused = 0;
+	struct copy c = {d, sink, root, &refused};
+	long r = copy_rec(&c, src_dir, rel_dir, skip_md, top);
+	held_free(top);
+	return refused ? -1 : r;
+}
+
+static int write_to_output(void *ctx, const char *rel, const void *data, size_t len)
+{
+	return output_write(ctx, rel, data, len);
+}
+
+long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir, int skip_md)
+{
+	struct output_sink sink = {write_to_output, NULL, o};
+	return output_copy_tree_to(o->d, NULL, src_dir, rel_dir, skip_md, &sink);
+}
+/* ---- the static files of a site ---- */
+
+int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
+		  const struct output_sink *sink)
+{
+	int errors = 0;
+	/* the theme's files first; the site's static/ replaces them */
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "static/", 7) && sink->write(sink->ctx, f->name + 7, f->data, f->len))
+			errors++;
+	}
+	for (size_t i = 0; models && i < theme_nfiles; i++) {
+		const struct theme_file *f = &theme_files[i];
+		if (!strncmp(f->name, "assets/", 7) && sink->write(sink->ctx, f->name, f->data, f->len))
+			errors++;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/static", site_dir);
+	char *root = site_root(site_dir);
+	if (output_copy_tree_to(d, root, dir, "", 0, sink) < 0)
+		errors++;
+	for (size_t i = 0; i < nb; i++) {
+		char rel[1024];
+		snprintf(rel, sizeof rel, "posts/%.*s", STR_FMT(b[i].slug));
+		if (output_copy_tree_to(d, root, b[i].dir, rel, 1, sink) < 0)
+			errors++;
+	}
+	free(root);
+	return errors;
+}
