@@ -188,6 +188,15 @@ int cache_open_dir(const char *site_dir, const char *sub)
 
 /* ---- cleaning ---- */
 
+/* stale_tmp: name (in the folder dh) is a temporary file an hour old or
+ * more, left by a build that died. */
+static int stale_tmp(DIR *dh, const char *name, time_t now)
+{
+	struct stat st;
+	return strncmp(name, ".tmp-", 5) == 0 && fstatat(dirfd(dh), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_mtime < now - 3600;
+}
+
 void cache_sweep(const char *dir, const char *suffix, const char *keep)
 {
 	DIR *dh = opendir(dir);
@@ -198,11 +207,7 @@ void cache_sweep(const char *dir, const char *suffix, const char *keep)
 	for (struct dirent *de; (de = readdir(dh));) {
 		size_t l = strlen(de->d_name);
 		int stale = l > ls && strcmp(de->d_name + l - ls, suffix) == 0 && (!keep || strcmp(de->d_name, keep) != 0);
-		struct stat st;
-		if (!stale && strncmp(de->d_name, ".tmp-", 5) == 0 &&
-		    fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime < now - 3600)
-			stale = 1;
-		if (stale)
+		if (stale || stale_tmp(dh, de->d_name, now))
 			(void)unlinkat(dirfd(dh), de->d_name, 0);
 	}
 	closedir(dh);
@@ -246,9 +251,8 @@ void cache_prune(const char *site_dir)
 	for (struct dirent *de; (de = readdir(dh));) {
 		const char *h = state_hash(de->d_name);
 		struct stat st;
-		if (!h && strncmp(de->d_name, ".tmp-", 5) == 0 &&
-		    fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime < now - 3600)
-			(void)unlinkat(dirfd(dh), de->d_name, 0); /* left by a build that died */
+		if (!h && stale_tmp(dh, de->d_name, now))
+			(void)unlinkat(dirfd(dh), de->d_name, 0);
 		if (!h || fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
 		int64_t t = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;

@@ -202,6 +202,14 @@ static int scan_bracket(const unsigned char *s, int n, int pos)
 	return -1;
 }
 
+/* sentinels_to_backslashes: TeX keeps its backslashes (md_math_sentinels). */
+static void sentinels_to_backslashes(cmark_strbuf *t)
+{
+	for (bufsize_t i = 0; i < t->size; i++)
+		if (t->ptr[i] == MD_BSENT)
+			t->ptr[i] = '\\';
+}
+
 /* Whether $ is plain text in the document this thread parses
  * (math.delimiters without dollars). */
 static _Thread_local int doc_no_dollars;
@@ -251,9 +259,7 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
 	 * string, which would be a second copy) */
 	cmark_strbuf_set(&node->content, s + pos + delim, end - pos - delim);
 	if (c == MD_BSENT)
-		for (bufsize_t i = 0; i < node->content.size; i++)
-			if (node->content.ptr[i] == MD_BSENT)
-				node->content.ptr[i] = '\\';
+		sentinels_to_backslashes(&node->content);
 	/* The line: newlines before pos in the container's text. Counted on
 	 * from the last formula of the same text, so a paragraph of many
 	 * formulas costs one pass, not one per formula. */
@@ -1702,6 +1708,20 @@ static void math_blocks_apply(cmark_parser *parser, int options, cmark_node *roo
 /* unsentinel_tree: gives back what md_math_sentinels took: in code, raw
  * HTML and TeX a sentinel is the backslash it was; in text, info strings,
  * a link's URL and title, the escape it was (nothing). */
+/* without_sentinels: s[0..n) without its sentinels, NUL-terminated in b
+ * (the escapes they were); 0 when s has none (b untouched). */
+static int without_sentinels(struct buf *b, const char *s, size_t n)
+{
+	if (!n || !memchr(s, MD_BSENT, n))
+		return 0;
+	buf_reset(b);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != MD_BSENT)
+			buf_putc(b, s[i]);
+	buf_putc(b, 0);
+	return 1;
+}
+
 static void unsentinel_tree(cmark_node *root)
 {
 	struct buf b;
@@ -1714,54 +1734,33 @@ static void unsentinel_tree(cmark_node *root)
 		cmark_node *x = cmark_iter_get_node(it);
 		cmark_node_type t = cmark_node_get_type(x);
 		if (md_math_kind(x)) {
-			for (bufsize_t i = 0; i < x->content.size; i++)
-				if (x->content.ptr[i] == MD_BSENT)
-					x->content.ptr[i] = '\\';
+			sentinels_to_backslashes(&x->content);
 			continue;
 		}
 		const char *v;
+		struct str l;
 		if (t == CMARK_NODE_TEXT) {
-			struct str l = literal(x);
-			if (!memchr(l.p, MD_BSENT, l.len))
-				continue;
-			buf_reset(&b);
-			for (size_t i = 0; i < l.len; i++)
-				if (l.p[i] != MD_BSENT)
-					buf_putc(&b, l.p[i]);
-			buf_putc(&b, 0);
-			cmark_node_set_literal(x, b.p);
+			l = literal(x);
+			if (without_sentinels(&b, l.p, l.len))
+				cmark_node_set_literal(x, b.p);
 		} else if (t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK || t == CMARK_NODE_HTML_BLOCK ||
 		           t == CMARK_NODE_HTML_INLINE) {
-			struct str l = literal(x);
+			l = literal(x);
 			if (!memchr(l.p, MD_BSENT, l.len))
 				continue;
 			buf_reset(&b);
 			md_unsentinel(&b, l.p, l.len);
 			buf_putc(&b, 0);
 			cmark_node_set_literal(x, b.p);
-			if (t == CMARK_NODE_CODE_BLOCK && (v = cmark_node_get_fence_info(x)) && strchr(v, MD_BSENT)) {
-				buf_reset(&b); /* escapes count in an info string */
-				for (; *v; v++)
-					if (*v != MD_BSENT)
-						buf_putc(&b, *v);
-				buf_putc(&b, 0);
+			/* escapes count in an info string */
+			if (t == CMARK_NODE_CODE_BLOCK && (v = cmark_node_get_fence_info(x)) &&
+			    without_sentinels(&b, v, strlen(v)))
 				cmark_node_set_fence_info(x, b.p);
-			}
 		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
-			for (int k = 0; k < 2; k++) {
-				v = k ? cmark_node_get_title(x) : cmark_node_get_url(x);
-				if (!v || !strchr(v, MD_BSENT))
-					continue;
-				buf_reset(&b);
-				for (; *v; v++)
-					if (*v != MD_BSENT)
-						buf_putc(&b, *v);
-				buf_putc(&b, 0);
-				if (k)
-					cmark_node_set_title(x, b.p);
-				else
-					cmark_node_set_url(x, b.p);
-			}
+			if ((v = cmark_node_get_url(x)) && without_sentinels(&b, v, strlen(v)))
+				cmark_node_set_url(x, b.p);
+			if ((v = cmark_node_get_title(x)) && without_sentinels(&b, v, strlen(v)))
+				cmark_node_set_title(x, b.p);
 		}
 	}
 	cmark_iter_free(it);

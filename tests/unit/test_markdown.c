@@ -207,6 +207,18 @@ static void test_plain_commonmark(void)
 	buf_fini(&norm);
 }
 
+/* random_doc: md made of min + r % span pieces of bits, chosen by a linear
+ * congruential generator from *seed (the same documents on every run). */
+static void random_doc(struct buf *md, unsigned *seed, int min, int span, const char *const *bits, size_t nbits)
+{
+	buf_reset(md);
+	int n = min + (int)((*seed = *seed * 1103515245u + 12345u) >> 16) % span;
+	for (int k = 0; k < n; k++) {
+		*seed = *seed * 1103515245u + 12345u;
+		buf_puts(md, bits[(*seed >> 16) % nbits]);
+	}
+}
+
 /* Random documents without '$': the math extension must change nothing. */
 static void test_math_is_neutral(void)
 {
@@ -220,12 +232,7 @@ static void test_math_is_neutral(void)
 	buf_init(&md);
 	int same = 1;
 	for (int i = 0; i < 300; i++) {
-		buf_reset(&md);
-		int n = 5 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 60;
-		for (int k = 0; k < n; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf_puts(&md, bits[(seed >> 16) % (sizeof bits / sizeof bits[0])]);
-		}
+		random_doc(&md, &seed, 5, 60, bits, sizeof bits / sizeof bits[0]);
 		struct md_doc on, off;
 		render(md.p, (i & 3) == 0, 1, 0, &on, NULL);
 		render(md.p, (i & 3) == 0, 0, 0, &off, NULL);
@@ -342,12 +349,7 @@ static void test_brackets_are_neutral(void)
 	buf_init(&md);
 	int same = 1, compared = 0;
 	for (int i = 0; i < 3000 && same; i++) {
-		buf_reset(&md);
-		int n = 3 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 30;
-		for (int k = 0; k < n; k++) {
-			seed = seed * 1103515245u + 12345u;
-			buf_puts(&md, bits[(seed >> 16) % (sizeof bits / sizeof bits[0])]);
-		}
+		random_doc(&md, &seed, 3, 30, bits, sizeof bits / sizeof bits[0]);
 		struct md_doc on, off;
 		struct buf errs;
 		buf_init(&errs);
