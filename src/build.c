@@ -685,7 +685,7 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 	 * are written and the pages rendered again have the same ids, only
 	 * their links are checked (the others' cannot have broken) */
 	unsigned char *only = NULL;
-	uint64_t files = links_check_files(lc);
+	uint64_t files = s->to_output ? 0 : links_check_files(lc); /* folio serve only */
 	if (!s->to_output && s->links_clean && s->links_clean == files) {
 		only = xcalloc(plan->njobs + 1, 1);
 		for (size_t i = 0; i < plan->njobs && only; i++) {
