@@ -43,10 +43,10 @@ THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
 WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk
 -include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c)) $(WIRED_SRC) build/gen/theme.c
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h tests/unit/*.h)
+HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan
