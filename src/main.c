@@ -585,6 +585,18 @@ static int cmd_import(int argc, char **argv)
 		char *dr = NULL;
 		if (!stat(s.dst, &st))
 			dr = site_root(s.dst);
+		else {
+			/* a new folder: where its parent is */
+			char parent[4096];
+			snprintf(parent, sizeof parent, "%s", s.dst);
+			size_t pl = strlen(parent);
+			while (pl > 1 && parent[pl - 1] == '/')
+				parent[--pl] = '\0';
+			char *sl = strrchr(parent, '/');
+			if (sl)
+				*(sl == parent ? sl + 1 : sl) = '\0';
+			dr = site_root(sl ? parent : ".");
+		}
 		if (dr && site_inside(s.src_root, dr)) {
 			diag_error(&d, &(struct diag_loc){s.dst, NULL, 0, 0, 0}, "%s",
 				   "DST is inside SRC (hint: write the new site somewhere else)");

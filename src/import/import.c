@@ -227,8 +227,10 @@ const char *imp_date(struct arena *a, const char *s)
 		const char *q = p + 1;
 		while (q < e && *q == ' ')
 			q++;
-		if (e - q >= 5 && digits(q, 2, &h) && q[2] == ':' && digits(q + 3, 2, &mi)) {
-			q += 5;
+		/* an hour of one digit, as Ruby reads "2019-04-25 9:00:00" */
+		int hl = e - q >= 4 && isdigit((unsigned char)q[0]) && q[1] == ':' ? 1 : 2;
+		if (e - q >= hl + 3 && digits(q, hl, &h) && q[hl] == ':' && digits(q + hl + 1, 2, &mi)) {
+			q += hl + 3;
 			if (e - q >= 3 && q[0] == ':' && digits(q + 1, 2, &se))
 				q += 3;
 			if (q < e && (*q == '.' || *q == ',')) {
@@ -422,7 +424,6 @@ static void fix_aliases(struct imp_site *s)
 
 static void doc_text(const struct imp_site *s, const struct imp_doc *d, struct buf *b)
 {
-	(void)s;
 	buf_puts(b, "---\n");
 	yaml_key_str(b, "title", d->title ? d->title : d->slug);
 	if (d->kind == IMP_SERIES) {
@@ -448,7 +449,33 @@ static void doc_text(const struct imp_site *s, const struct imp_doc *d, struct b
 		if (d->toc >= 0)
 			buf_printf(b, "toc: %s\n", d->toc ? "true" : "false");
 		yaml_key_list(b, "aliases", &d->aliases);
-		yaml_key_list(b, "ignore_links", &d->ignore_links);
+		if (d->ignore_links.n) {
+			/* links are checked as the page has them: under a base
+			 * path, with it in front */
+			const char *bp = "";
+			size_t bl = 0;
+			if (s->base_url) {
+				const char *h = strstr(s->base_url, "://");
+				bp = h ? strchr(h + 3, '/') : s->base_url;
+				bp = bp ? bp : "";
+				bl = strlen(bp);
+				while (bl && bp[bl - 1] == '/')
+					bl--;
+			}
+			buf_puts(b, "ignore_links:\n");
+			for (size_t i = 0; i < d->ignore_links.n; i++) {
+				const char *u = d->ignore_links.v[i];
+				struct buf t;
+				buf_init(&t);
+				if (u[0] == '/' && u[1] != '/')
+					buf_append(&t, bp, bl);
+				buf_puts(&t, u);
+				buf_puts(b, "  - ");
+				imp_yaml_str(b, t.p);
+				buf_putc(b, '\n');
+				buf_fini(&t);
+			}
+		}
 	}
 	buf_puts(b, "---\n");
 	buf_append(b, d->body.p, d->body.len);
@@ -562,7 +589,10 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 
 /* ---- the build of DST ---- */
 
-int imp_build(struct imp_site *s)
+/* build_once: a build of DST (drafts and future posts too) into a scratch
+ * folder that is removed; messages into cap (and to stderr when show).
+ * Returns the number of errors. */
+static int build_once(struct imp_site *s, struct buf *cap, int show)
 {
 	char tmp[4096];
 	const char *td = getenv("TMPDIR");
@@ -584,8 +614,9 @@ int imp_build(struct imp_site *s)
 	struct build_result res;
 	memset(&res, 0, sizeof res);
 	struct diag d;
-	diag_init(&d, stderr);
+	diag_init(&d, show ? stderr : NULL);
 	d.defer = 1;
+	d.capture = cap;
 	int errors = build_site(&req, &d, &res);
 	diag_flush(&d);
 	diag_fini(&d);
@@ -594,5 +625,92 @@ int imp_build(struct imp_site *s)
 	char cache[4200];
 	snprintf(cache, sizeof cache, "%s/.folio-cache", s->dst);
 	remove_tree(cache);
+	return errors;
+}
+
+/* doc_at: the document written as rel ("content/posts/x.md"). */
+static struct imp_doc *doc_at(struct imp_site *s, const char *rel, size_t n)
+{
+	char u[700];
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		snprintf(u, sizeof u, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+		if (strlen(u) == n && !memcmp(u, rel, n))
+			return d;
+	}
+	return NULL;
+}
+
+/* ignore_broken: for each "broken link 'URL'" error of a build, the URL
+ * goes into its document's ignore_links (the link was broken in the old
+ * site too: folio keeps it and says so). Returns how many documents
+ * changed (each written again). */
+static int ignore_broken(struct imp_site *s, const struct buf *cap)
+{
+	static const char mark[] = ": error: broken link '";
+	int changed = 0;
+	struct imp_list docs = {0};
+	const char *p = cap->p, *e = cap->p + cap->len;
+	while (p && p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		const char *m = memmem(p, (size_t)(le - p), mark, sizeof mark - 1);
+		if (m) {
+			const char *c1 = memchr(p, ':', (size_t)(m - p)); /* path:line:col */
+			const char *u = m + sizeof mark - 1;
+			const char *ue = memmem(u, (size_t)(le - u), "':", 2);
+			struct imp_doc *d = c1 && ue ? doc_at(s, p, (size_t)(c1 - p)) : NULL;
+			if (d) {
+				struct buf g;
+				buf_init(&g);
+				for (const char *q = u; q < ue; q++) {
+					if (*q == '*' || *q == '?' || *q == '[' || *q == '\\')
+						buf_putc(&g, '\\');
+					buf_putc(&g, *q);
+				}
+				const char *pat = arena_strndup(s->a, g.p ? g.p : "", g.len);
+				buf_fini(&g);
+				if (!imp_list_has(&d->ignore_links, pat)) {
+					imp_list_add(s->a, &d->ignore_links, pat);
+					imp_note(s->a, &s->rep, "broken link", d->src_path, 0,
+						 "'%.*s' leads to no page of the new site: kept, in ignore_links", (int)(ue - u), u);
+					if (!imp_list_has(&docs, (const char *)d)) {
+						imp_list_add(s->a, &docs, (const char *)d);
+						changed++;
+					}
+				}
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < docs.n; i++) {
+		struct imp_doc *d = (struct imp_doc *)docs.v[i];
+		char rel[700], path[4800];
+		snprintf(rel, sizeof rel, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+		snprintf(path, sizeof path, "%s/%s", s->dst, rel);
+		buf_reset(&b);
+		doc_text(s, d, &b);
+		if (unlink(path) == 0)
+			write_new(s, rel, b.p, b.len);
+	}
+	buf_fini(&b);
+	return changed;
+}
+
+int imp_build(struct imp_site *s)
+{
+	struct buf cap;
+	buf_init(&cap);
+	int errors = build_once(s, &cap, 0);
+	if (errors && ignore_broken(s, &cap)) {
+		buf_reset(&cap);
+		errors = build_once(s, &cap, 1);
+	} else if (cap.len)
+		fwrite(cap.p, 1, cap.len, stderr);
+	buf_fini(&cap);
 	return errors;
 }

@@ -109,6 +109,14 @@ static const char *stem(struct arena *a, const char *rel)
 	return astr(a, b, dot && dot > b ? (size_t)(dot - b) : strlen(b));
 }
 
+/* stem_path: rel without its extension. */
+static const char *stem_path(struct arena *a, const char *rel)
+{
+	const char *b = strrchr(rel, '/');
+	const char *dot = strrchr(b ? b : rel, '.');
+	return astr(a, rel, dot && dot > (b ? b + 1 : rel) ? (size_t)(dot - rel) : strlen(rel));
+}
+
 /* ---- walking SRC ---- */
 
 static int excluded(const struct jk *j, const char *rel, const char *name)
@@ -367,6 +375,13 @@ static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *r
 	x->text = imp_read_src(s, rel, &x->len);
 	if (!x->text)
 		return NULL;
+	/* CRLF -> LF: Windows line ends, the lines counted the same */
+	size_t k = 0;
+	for (size_t i = 0; i < x->len; i++)
+		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))
+			x->text[k++] = x->text[i];
+	x->text[k] = '\0';
+	x->len = k;
 	const char *fm = NULL;
 	size_t fm_len = 0;
 	struct source so;
@@ -650,14 +665,16 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 	struct ph ph;
 	memset(&ph, 0, sizeof ph);
 	ph.y = 1970, ph.m = 1, ph.d = 1;
-	ph.path = astr(a, path.p, path.len);
+	/* :path: the folder of a page; of a collection's document, its path
+	 * in the collection without the extension */
+	ph.path = coll ? stem_path(a, dir) : astr(a, path.p, path.len);
 	ph.basename = x->name;
 	ph.title = ph.slug = x->name;
 	ph.categories = "";
 	ph.collection = coll;
 	const char *pat = permalink;
 	if (!pat && coll)
-		pat = coll_permalink ? coll_permalink : "/:collection/:path/:basename:output_ext";
+		pat = coll_permalink ? coll_permalink : "/:collection/:path:output_ext";
 	if (!pat) {
 		int pretty = j->permalink[strlen(j->permalink) - 1] == '/';
 		pat = !strcmp(x->name, "index") ? "/:path/" : pretty ? "/:path/:basename/" : "/:path/:basename:output_ext";
@@ -688,11 +705,28 @@ static const char *doc_url(struct arena *a, const struct imp_doc *d)
 	return d->kind == IMP_POST ? afmt(a, "/posts/%s/", d->slug) : afmt(a, "/%s/", d->slug);
 }
 
+/* unresolved: a link to nothing of the site: kept (it was broken in the
+ * old site too), listed in the post's ignore_links and reported. */
+static const char *unresolved(struct jk *j, const char *kind, const char *what, const char *url)
+{
+	struct arena *a = j->s->a;
+	imp_note(a, &j->s->rep, kind, j->cur->rel, 0, "'%s' names nothing of the site: linked as %s, in ignore_links",
+		 what, url);
+	if (!imp_list_has(&j->cur->doc->ignore_links, url))
+		imp_list_add(a, &j->cur->doc->ignore_links, url);
+	return url;
+}
+
 static const char *cb_post_url(void *ctx, const char *name)
 {
 	struct jk *j = ctx;
 	struct jk_src *x = by_name(j, name);
-	return x ? doc_url(j->s->a, x->doc) : NULL;
+	if (x)
+		return doc_url(j->s->a, x->doc);
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	return unresolved(j, "Liquid post_url to no post", name,
+			  afmt(j->s->a, "/posts/%s/", clean_slug(j->s->a, dated(b) ? b + 11 : b)));
 }
 
 static const char *cb_link(void *ctx, const char *path)
@@ -704,7 +738,7 @@ static const char *cb_link(void *ctx, const char *path)
 			return doc_url(j->s->a, j->v[i].doc);
 	if (imp_copy(j->s, p, p, j->cur->rel, 0))
 		return afmt(j->s->a, "/%s", p);
-	return NULL;
+	return unresolved(j, "Liquid link to no file", path, afmt(j->s->a, "/%s", p));
 }
 
 /* url_decode: %XX -> bytes (a file name with spaces is linked as %20). */

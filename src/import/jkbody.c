@@ -21,6 +21,31 @@
  * readable for a post of 100,000 stray "{%" (the count says the rest). */
 #define JK_MAX_FINDINGS 50
 
+/* Findings per kind of one document: past JK_MAX_FINDINGS of a kind,
+ * only counted, and one line says how many more there were. */
+struct caps {
+	const char *kind[32];
+	int n[32];
+	size_t nk;
+	int math, math_line; /* $$ formulas inside paragraphs, the first one's line */
+};
+
+/* cap_take: whether a finding of kind is still listed (kinds are
+ * literals: compared by address). */
+static int cap_take(struct caps *c, const char *kind)
+{
+	size_t i = 0;
+	while (i < c->nk && c->kind[i] != kind)
+		i++;
+	if (i == c->nk) {
+		if (c->nk == 32)
+			return 0;
+		c->kind[c->nk] = kind;
+		c->n[c->nk++] = 0;
+	}
+	return ++c->n[i] <= JK_MAX_FINDINGS;
+}
+
 struct lq {
 	const struct jk_body *c;
 	const char *in;
@@ -35,7 +60,7 @@ struct lq {
 	size_t fence_len;
 	int in_hl;                /* inside {% highlight %} */
 	size_t hl_len;            /* the fence written for it */
-	int notes;                /* findings made (capped) */
+	struct caps *caps;
 };
 
 static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
@@ -45,7 +70,7 @@ static void note(struct lq *s, const char *kind, int line, const char *fmt, cons
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
 {
-	if (++s->notes > JK_MAX_FINDINGS * 4)
+	if (!cap_take(s->caps, kind))
 		return;
 	if (arglen > 80)
 		arglen = 80;
@@ -184,7 +209,8 @@ static int parse_tag(struct lq *s, size_t i, struct tag *t, int bounded)
 		close = p ? (size_t)(p - s->in) : s->n;
 	} else
 		close = find_from(s->in, s->n, i + 2, "%}", &s->next_pct);
-	if (close >= s->n || close - i > LQ_TAG_MAX)
+	if (close >= s->n || close - i > LQ_TAG_MAX || memmem(s->in + i, close - i, "\n\n", 2) ||
+	    memmem(s->in + i, close - i, "\n\r\n", 3))
 		return 0;
 	size_t j = i + 2, e = close;
 	if (j < e && s->in[j] == '-')
@@ -596,7 +622,10 @@ static void liquid(struct lq *s)
 		}
 		if (nx == '{') {
 			size_t close = find_from(s->in, s->n, i + 2, "}}", &s->next_br);
-			if (close < s->n && close - i <= LQ_TAG_MAX) {
+			/* an output never holds a blank line: "{{" then a blank
+			 * line is text (Liquid would stop with an error) */
+			if (close < s->n && close - i <= LQ_TAG_MAX && !memmem(s->in + i, close - i, "\n\n", 2) &&
+			    !memmem(s->in + i, close - i, "\n\r\n", 3)) {
 				i = do_output(s, i, close);
 				continue;
 			}
@@ -619,7 +648,8 @@ struct kd {
 	const char *in;
 	size_t n;
 	struct buf *out;
-	int notes;
+	struct caps *caps;
+	size_t para_end;      /* the end of the paragraph at the scan position (cached) */
 	size_t no_script_end; /* no </script> at or after this position */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
@@ -645,7 +675,7 @@ static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, const char *arg, size_t arglen)
 {
-	if (++k->notes > JK_MAX_FINDINGS * 4)
+	if (!cap_take(k->caps, kind))
 		return;
 	if (arglen > 80)
 		arglen = 80;
@@ -759,6 +789,32 @@ static void put_attr_text(struct buf *b, const char *p, size_t n)
 	buf_put_html(b, p, n);
 }
 
+/* para_end: where the paragraph holding in[i] ends: the next blank line
+ * (or the end). Cached: the scan moves forward. */
+static size_t para_end(struct kd *k, size_t i)
+{
+	if (k->para_end != (size_t)-1 && k->para_end > i) {
+		/* still valid when no blank line lies between */
+		return k->para_end;
+	}
+	size_t j = i;
+	while (j < k->n) {
+		const char *nl = memchr(k->in + j, '\n', k->n - j);
+		if (!nl) {
+			j = k->n;
+			break;
+		}
+		j = (size_t)(nl - k->in) + 1;
+		size_t q = j;
+		while (q < k->n && (k->in[q] == ' ' || k->in[q] == '\t' || k->in[q] == '\r'))
+			q++;
+		if (q >= k->n || k->in[q] == '\n')
+			break;
+	}
+	k->para_end = j;
+	return j;
+}
+
 /* inline_line: one line (outside code) of in[i..e), with math, attribute
  * lists, MathJax scripts and URLs; returns where the scan goes on (past
  * a script that spans lines). */
@@ -808,16 +864,26 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			continue;
 		}
 		if (ch == '$' && i + 1 < e && k->in[i + 1] == '$') {
-			const char *c2 = i + 2 < e ? memmem(k->in + i + 2, e - i - 2, "$$", 2) : NULL;
+			/* kramdown's inline math may run over lines, up to the
+			 * paragraph's end */
+			size_t pe = para_end(k, i);
+			const char *c2 = i + 2 < pe ? memmem(k->in + i + 2, pe - i - 2, "$$", 2) : NULL;
 			if (c2) {
 				struct str m = trimmed(k->in + i + 2, c2);
+				while (m.len && (m.p[0] == '\n' || m.p[0] == ' '))
+					m.p++, m.len--;
+				while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == ' ' || m.p[m.len - 1] == '\r'))
+					m.len--;
 				if (m.len) {
 					buf_putc(k->out, '$');
 					buf_put_str(k->out, m);
 					buf_putc(k->out, '$');
-					kd_note(k, "kramdown inline math", i, "'$$%.*s$$' inside a paragraph: written $...$",
-						m.p, m.len);
-					i = (size_t)(c2 - k->in) + 2;
+					if (!k->caps->math++)
+						k->caps->math_line = kd_line(k, i);
+					size_t to = (size_t)(c2 - k->in) + 2;
+					if (to > e)
+						return to;
+					i = to;
 					continue;
 				}
 			}
@@ -1025,7 +1091,17 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
-		if (blank_before && t.len >= 2 && t.p[0] == '$' && t.p[1] == '$') {
+		struct str mt = t;
+		int item = is_list_item(t);
+		if (item) {
+			/* a list item's paragraph may be a formula too */
+			while (mt.len && mt.p[0] != ' ')
+				mt.p++, mt.len--;
+			while (mt.len && mt.p[0] == ' ')
+				mt.p++, mt.len--;
+		}
+		t = mt;
+		if ((blank_before || item) && t.len >= 2 && t.p[0] == '$' && t.p[1] == '$') {
 			/* a paragraph that opens with $$: display math when the
 			 * formula is the whole paragraph, as kramdown decides */
 			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
@@ -1086,6 +1162,9 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 	struct buf mid;
 	buf_init(&mid);
 	s.out = &mid;
+	struct caps caps;
+	memset(&caps, 0, sizeof caps);
+	s.caps = &caps;
 	liquid(&s);
 	struct kd k;
 	memset(&k, 0, sizeof k);
@@ -1094,8 +1173,17 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 	k.in = mid.p ? mid.p : "";
 	k.n = mid.len;
 	k.out = out;
-	k.no_script_end = k.no_cmt_end = (size_t)-1;
+	k.no_script_end = k.no_cmt_end = k.para_end = (size_t)-1;
+	k.caps = &caps;
 	kramdown(&k);
+	if (caps.math)
+		imp_note(c->a, c->r, "kramdown inline math", c->path, caps.math_line + c->line_offset,
+			 "%d formula%s $$...$$ inside paragraphs written $...$ (this is the first)", caps.math,
+			 caps.math == 1 ? "" : "s");
+	for (size_t i = 0; i < caps.nk; i++)
+		if (caps.n[i] > JK_MAX_FINDINGS)
+			imp_note(c->a, c->r, caps.kind[i], c->path, 0, "%d more of these, not listed",
+				 caps.n[i] - JK_MAX_FINDINGS);
 	buf_fini(&mid);
 	free(s.lmap);
 }
