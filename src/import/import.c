@@ -469,7 +469,10 @@ static void doc_text(const struct imp_site *s, const struct imp_doc *d, struct b
 				buf_init(&t);
 				if (u[0] == '/' && u[1] != '/')
 					buf_append(&t, bp, bl);
-				buf_puts(&t, u);
+				/* a blank in a link is checked encoded (%20) or
+				 * trimmed: a pattern's '*' matches either */
+				for (const char *q = u; *q; q++)
+					buf_putc(&t, *q == ' ' || *q == '\n' || *q == '\t' || *q == '\r' ? '*' : *q);
 				buf_puts(b, "  - ");
 				imp_yaml_str(b, t.p);
 				buf_putc(b, '\n');
@@ -660,7 +663,11 @@ static int ignore_broken(struct imp_site *s, const struct buf *cap)
 		if (m) {
 			const char *c1 = memchr(p, ':', (size_t)(m - p)); /* path:line:col */
 			const char *u = m + sizeof mark - 1;
-			const char *ue = memmem(u, (size_t)(le - u), "':", 2);
+			/* the URL may hold a line break: its end is looked for past the line */
+			size_t room = (size_t)(e - u) < 8192 ? (size_t)(e - u) : 8192;
+			const char *ue = memmem(u, room, "':", 2);
+			if (ue && ue > le)
+				nl = memchr(ue, '\n', (size_t)(e - ue));
 			struct imp_doc *d = c1 && ue ? doc_at(s, p, (size_t)(c1 - p)) : NULL;
 			if (d) {
 				struct buf g;
@@ -676,7 +683,10 @@ static int ignore_broken(struct imp_site *s, const struct buf *cap)
 					imp_list_add(s->a, &d->ignore_links, pat);
 					imp_note(s->a, &s->rep, "broken link", d->src_path, 0,
 						 "'%.*s' leads to no page of the new site: kept, in ignore_links", (int)(ue - u), u);
-					if (!imp_list_has(&docs, (const char *)d)) {
+					int had = 0;
+					for (size_t k = 0; k < docs.n; k++)
+						had |= docs.v[k] == (const char *)d;
+					if (!had) {
 						imp_list_add(s->a, &docs, (const char *)d);
 						changed++;
 					}
@@ -706,10 +716,12 @@ int imp_build(struct imp_site *s)
 	struct buf cap;
 	buf_init(&cap);
 	int errors = build_once(s, &cap, 0);
-	if (errors && ignore_broken(s, &cap)) {
+	/* a page tells at most 50 broken links: a few rounds may be needed */
+	for (int round = 0; errors && round < 8 && ignore_broken(s, &cap); round++) {
 		buf_reset(&cap);
-		errors = build_once(s, &cap, 1);
-	} else if (cap.len)
+		errors = build_once(s, &cap, 0);
+	}
+	if (cap.len)
 		fwrite(cap.p, 1, cap.len, stderr);
 	buf_fini(&cap);
 	return errors;

@@ -336,6 +336,29 @@ static const char *expand(struct arena *a, const char *pat, const struct ph *v)
 	return r;
 }
 
+/* pretty_slug: Jekyll's slugify in "pretty" mode, case kept (:title):
+ * each run of characters other than letters, digits and ._~!$&'()+,;=@
+ * becomes one '-', with none at either end. Bytes of UTF-8 count as
+ * letters. */
+static const char *pretty_slug(struct arena *a, const char *s, int lower)
+{
+	struct buf b;
+	buf_init(&b);
+	int dash = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isalnum(*p) || *p >= 0x80 || (!lower && strchr("._~!$&'()+,;=@", *p))) {
+			if (dash && b.len)
+				buf_putc(&b, '-');
+			dash = 0;
+			buf_putc(&b, lower ? tolower(*p) : *p);
+		} else
+			dash = 1;
+	}
+	const char *r = astr(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
 /* cats_path: categories as :categories writes them: lower case, joined by '/'. */
 static const char *cats_path(struct arena *a, const struct imp_list *cats)
 {
@@ -572,8 +595,8 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	sscanf(d->date, "%d-%d-%d", &ph.y, &ph.m, &ph.d);
 	if (strlen(d->date) >= 16)
 		sscanf(d->date + 11, "%d:%d:%d", &ph.h, &ph.mi, &ph.s);
-	ph.title = slug ? slug : fslug;
-	ph.slug = slug ? slug : fslug;
+	ph.title = pretty_slug(a, slug ? slug : fslug, 0);
+	ph.slug = pretty_slug(a, slug ? slug : fslug, 1);
 	ph.categories = cats_path(a, &cats);
 	if (!draft) {
 		x->old_url = expand(a, permalink ? permalink : j->permalink, &ph);

@@ -56,6 +56,7 @@ struct lq {
 	size_t nl, capl;
 	size_t next_pct, next_br; /* cached positions of the next "%}" and "}}" (n: none) */
 	size_t no_endhl;          /* no {% endhighlight %} at or after this position */
+	size_t tail_run;          /* the longest fence from there on ((size_t)-1: not measured) */
 	char fence_ch;            /* a Markdown fence of the input is open */
 	size_t fence_len;
 	int in_hl;                /* inside {% highlight %} */
@@ -318,10 +319,18 @@ static void highlight_open(struct lq *s, const struct tag *t)
 	else {
 		s->no_endhl = t->end;
 		note(s, "Liquid highlight without endhighlight", s->line,
-		     "'{%% %.*s %%}' has no {%% endhighlight %%}: the code block runs to the end", t->args,
+		     "'{%% highlight %.*s %%}' has no {%% endhighlight %%}: the code block runs to the end", t->args,
 		     t->args_len);
 	}
-	size_t run = longest_fence_run(s->in, t->end, body_end);
+	/* without an end, the fence must outrun every fence of the rest of
+	 * the text: that is measured once */
+	size_t run;
+	if (body_end == s->n) {
+		if (s->tail_run == (size_t)-1)
+			s->tail_run = longest_fence_run(s->in, t->end, body_end);
+		run = s->tail_run;
+	} else
+		run = longest_fence_run(s->in, t->end, body_end);
 	s->hl_len = run >= 3 ? run + 1 : 3;
 	s->in_hl = 1;
 	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
@@ -464,8 +473,9 @@ static size_t do_tag(struct lq *s, struct tag *t)
 			s->line++;
 		return after;
 	}
-	if (tag_is(t, "highlight")) {
+	if (tag_is(t, "highlight") && !code) {
 		size_t b = t->end;
+		highlight_open(s, t);
 		if (b < s->n && s->in[b] == '\n') {
 			b++;
 			s->line++;
@@ -473,7 +483,6 @@ static size_t do_tag(struct lq *s, struct tag *t)
 			b += 2;
 			s->line++;
 		}
-		highlight_open(s, t);
 		return b;
 	}
 	if (tag_is(t, "endhighlight")) {
@@ -582,6 +591,7 @@ static void liquid(struct lq *s)
 {
 	size_t i = 0;
 	int unclosed = 0;
+	const char *cached_le = NULL;
 	lmap_push(s);
 	while (i < s->n) {
 		if (at_line_start(s->in, i) && !s->in_hl) {
@@ -596,8 +606,11 @@ static void liquid(struct lq *s)
 				s->fence_len = len;
 			}
 		}
-		/* the next "{" of this line, or the line's end */
-		const char *e = line_end(s->in, s->n, i);
+		/* the next "{" of this line, or the line's end (kept while the
+		 * scan is on this line: a line of 100,000 tags is one search) */
+		if (!cached_le || s->in + i > cached_le)
+			cached_le = line_end(s->in, s->n, i);
+		const char *e = cached_le;
 		const char *b = memchr(s->in + i, '{', (size_t)(e - (s->in + i)));
 		size_t stop = b ? (size_t)(b - s->in) : (size_t)(e - s->in);
 		if (!b) {
@@ -744,13 +757,18 @@ static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub,
 	} else {
 		size_t a = j;
 		int depth = 0;
-		while (j < n && !isspace((unsigned char)in[j]) && (in[j] != ')' || depth)) {
+		/* a destination longer than LQ_TAG_MAX is not one (and the
+		 * scan of "](](](..." stays linear) */
+		size_t lim = n - a > LQ_TAG_MAX ? a + LQ_TAG_MAX : n;
+		while (j < lim && !isspace((unsigned char)in[j]) && (in[j] != ')' || depth)) {
 			if (in[j] == '(')
 				depth++;
 			else if (in[j] == ')')
 				depth--;
 			j++;
 		}
+		if (j == lim && lim < n)
+			return 0;
 		*ua = a;
 		*ub = j;
 	}
@@ -769,7 +787,8 @@ static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub,
 static size_t image_start(const struct buf *o)
 {
 	int depth = 0;
-	for (size_t j = o->len; j > 0; j--) {
+	size_t stop = o->len > LQ_TAG_MAX ? o->len - LQ_TAG_MAX : 0;
+	for (size_t j = o->len; j > stop; j--) {
 		char ch = o->p[j - 1];
 		if (ch == '\n')
 			return (size_t)-1;
@@ -1158,7 +1177,7 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 	s.n = n;
 	s.line = 1;
 	s.next_pct = s.next_br = (size_t)-1;
-	s.no_endhl = (size_t)-1;
+	s.no_endhl = s.tail_run = (size_t)-1;
 	struct buf mid;
 	buf_init(&mid);
 	s.out = &mid;
