@@ -17,6 +17,7 @@
 #include "output.h"
 #include "sitefile.h"
 #include "slug.h"
+#include "yaml.h"
 
 void imp_list_add(struct arena *a, struct imp_list *l, const char *s)
 {
@@ -151,6 +152,144 @@ int imp_dst_check(struct diag *d, const char *dst)
 			return -1;
 		}
 	closedir(dh);
+	return 0;
+}
+
+/* ---- shared helpers of the readers (contracts in import.h) ---- */
+
+const char *imp_fmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *imp_fmt(struct arena *a, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+const char *imp_scalar(const struct ynode *n)
+{
+	return n && n->kind == YNODE_SCALAR && !yaml_is_null(n) ? n->str.p : NULL;
+}
+
+/* words: a list node's scalars, or a scalar's space-separated words
+ * (Jekyll's tags: "a b c"), each added to l. */
+void imp_words(struct arena *a, const struct ynode *n, struct imp_list *l, int split)
+{
+	if (!n)
+		return;
+	if (n->kind == YNODE_SEQ) {
+		for (size_t i = 0; i < n->len; i++)
+			if (imp_scalar(n->items[i]) && *imp_scalar(n->items[i]))
+				imp_list_add(a, l, imp_scalar(n->items[i]));
+		return;
+	}
+	const char *v = imp_scalar(n);
+	if (!v)
+		return;
+	if (!split) {
+		imp_list_add(a, l, v);
+		return;
+	}
+	for (const char *p = v; *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ' && *q != ',')
+			q++;
+		if (q > p)
+			imp_list_add(a, l, arena_strndup(a, p, (size_t)(q - p)));
+		p = q;
+	}
+}
+
+/* add_term: adds t to l unless one of the same key is there. */
+void imp_add_term(struct arena *a, struct imp_list *l, const char *t)
+{
+	struct str k = term_key(a, str_from(t));
+	for (size_t i = 0; i < l->n; i++)
+		if (str_eq(term_key(a, str_from(l->v[i])), k))
+			return;
+	imp_list_add(a, l, t);
+}
+
+/* title_from_slug: "my-first-post" -> "My first post". */
+const char *imp_title_from_slug(struct arena *a, const char *slug)
+{
+	char *t = (char *)arena_strndup(a, slug, strlen(slug));
+	for (char *p = t; *p; p++)
+		if (*p == '-' || *p == '_')
+			*p = ' ';
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+const char *imp_clean_slug(struct arena *a, const char *v)
+{
+	struct str sv = str_from(v);
+	if (slug_valid(sv) && !strchr(v, '%') && !strchr(v, '?') && !strchr(v, '#'))
+		return v;
+	struct str sl = slugify(a, sv);
+	return sl.len ? sl.p : "post";
+}
+
+const char *imp_alias_from(struct arena *a, const char *v)
+{
+	if (!v || !*v)
+		return NULL;
+	if (!strncmp(v, "http://", 7) || !strncmp(v, "https://", 8))
+		return NULL;
+	return v[0] == '/' ? v : imp_fmt(a, "/%s", v);
+}
+
+/* url_decode: %XX -> bytes (a file name with spaces is linked as %20). */
+char *imp_url_decode(const char *u, size_t n)
+{
+	char *r = xmalloc(n + 1), *o = r;
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] == '%' && i + 2 < n && isxdigit((unsigned char)u[i + 1]) && isxdigit((unsigned char)u[i + 2])) {
+			char h[3] = {u[i + 1], u[i + 2], 0};
+			*o++ = (char)strtol(h, NULL, 16);
+			i += 2;
+		} else
+			*o++ = u[i];
+	}
+	*o = 0;
+	return r;
+}
+
+/* normalize: a path with "." and ".." segments resolved, in place; -1
+ * when it climbs above the root. */
+int imp_normalize(char *p)
+{
+	char *segs[256];
+	int n = 0;
+	char *save = NULL;
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", p);
+	for (char *t = strtok_r(tmp, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(t, "."))
+			continue;
+		if (!strcmp(t, "..")) {
+			if (!n)
+				return -1;
+			n--;
+			continue;
+		}
+		if (n == 256)
+			return -1;
+		segs[n++] = t;
+	}
+	char out[4096];
+	size_t k = 0;
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? "/" : "", segs[i]);
+	snprintf(p, 4096, "%s", out);
 	return 0;
 }
 

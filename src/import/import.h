@@ -113,6 +113,29 @@ char *imp_read_src(struct imp_site *s, const char *rel, size_t *len);
  * after an error. */
 int imp_dst_check(struct diag *d, const char *dst);
 
+struct ynode;
+
+/* imp_fmt: printf into the arena. */
+const char *imp_fmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* imp_scalar: a scalar node's text, or NULL (not a scalar, or null). */
+const char *imp_scalar(const struct ynode *n);
+/* imp_words: a list's scalars, or a scalar (split: its words, split at
+ * blanks and commas, as Jekyll's tags), added to l. */
+void imp_words(struct arena *a, const struct ynode *n, struct imp_list *l, int split);
+/* imp_add_term: adds t to l unless a spelling of the same term is there. */
+void imp_add_term(struct arena *a, struct imp_list *l, const char *t);
+/* imp_title_from_slug: "my-first-post" -> "My first post", in the arena. */
+const char *imp_title_from_slug(struct arena *a, const char *slug);
+/* imp_clean_slug: v when folio takes it as a slug, else slugify(v) ("post" when empty). */
+const char *imp_clean_slug(struct arena *a, const char *v);
+/* imp_alias_from: an old URL as an alias path from /, or NULL (empty, or on another host). */
+const char *imp_alias_from(struct arena *a, const char *v);
+/* imp_url_decode: %XX -> bytes; malloc'd. */
+char *imp_url_decode(const char *u, size_t n);
+/* imp_normalize: "." and ".." segments of a path (4096 bytes) resolved in
+ * place, no leading '/'; -1 when it climbs above the root. */
+int imp_normalize(char *p);
+
 /* imp_fix_slugs: a document whose slug another of its kind took first
  * gets -2, -3, ... (reported); nothing is overwritten. Pages may not take
  * the names of folio's own pages. Run it before bodies link to slugs. */
@@ -161,6 +184,7 @@ struct jk_body {
 	 * for an image whose file is nowhere: the converter then writes it as
 	 * raw HTML <img>, which the caller lists in ignore_links. */
 	const char *(*url)(void *ctx, const char *url, int image, int line, int *missing);
+	int hugo; /* the text is Hugo's (shortcodes, Goldmark): no Liquid, no kramdown */
 };
 
 /* jekyll_body: converts a Jekyll post body (Liquid and kramdown) in[0..n)
@@ -168,6 +192,17 @@ struct jk_body {
  * becomes a finding. Pure: reads nothing but the text and the callbacks.
  * Linear in n. */
 void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out);
+
+/* hugo_body: converts a Hugo page body (shortcodes; Goldmark Markdown
+ * needs no change) in[0..n) to folio Markdown, appended to out, as
+ * jekyll_body does; c->post_url resolves ref and relref (NULL: /PATH).
+ * c->hugo must be set. */
+void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out);
+
+/* hugo_import: reads the Hugo site s->src into s (config, content/ with
+ * its sections and page bundles, static/). 0, or -1 when SRC is not a
+ * Hugo site (reported). */
+int hugo_import(struct imp_site *s);
 
 /* jekyll_import: reads the Jekyll site s->src into s (config, posts,
  * drafts, pages, collections, static files). 0, or -1 when SRC is not a

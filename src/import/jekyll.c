@@ -58,25 +58,6 @@ static const char *astr(struct arena *a, const char *p, size_t n)
 	return arena_strndup(a, p, n);
 }
 
-static const char *afmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *afmt(struct arena *a, const char *fmt, ...)
-{
-	struct buf b;
-	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	const char *r = astr(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return r;
-}
-
-static const char *scalar(const struct ynode *n)
-{
-	return n && n->kind == YNODE_SCALAR && !yaml_is_null(n) ? n->str.p : NULL;
-}
-
 static int has_ext(const char *name, const char *const *exts)
 {
 	const char *dot = strrchr(name, '.');
@@ -191,47 +172,6 @@ static void fm_unused(struct jk *j, const char *key, const char *path, int line)
 	j->fm_line = arena_realloc(a, j->fm_line, n * sizeof *j->fm_line, (n + 1) * sizeof *j->fm_line);
 	j->fm_count[n] = 1;
 	j->fm_line[n] = line;
-}
-
-/* words: a list node's scalars, or a scalar's space-separated words
- * (Jekyll's tags: "a b c"), each added to l. */
-static void words(struct arena *a, const struct ynode *n, struct imp_list *l, int split)
-{
-	if (!n)
-		return;
-	if (n->kind == YNODE_SEQ) {
-		for (size_t i = 0; i < n->len; i++)
-			if (scalar(n->items[i]) && *scalar(n->items[i]))
-				imp_list_add(a, l, scalar(n->items[i]));
-		return;
-	}
-	const char *v = scalar(n);
-	if (!v)
-		return;
-	if (!split) {
-		imp_list_add(a, l, v);
-		return;
-	}
-	for (const char *p = v; *p;) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		const char *q = p;
-		while (*q && *q != ' ' && *q != ',')
-			q++;
-		if (q > p)
-			imp_list_add(a, l, astr(a, p, (size_t)(q - p)));
-		p = q;
-	}
-}
-
-/* add_term: adds t to l unless one of the same key is there. */
-static void add_term(struct arena *a, struct imp_list *l, const char *t)
-{
-	struct str k = term_key(a, str_from(t));
-	for (size_t i = 0; i < l->n; i++)
-		if (str_eq(term_key(a, str_from(l->v[i])), k))
-			return;
-	imp_list_add(a, l, t);
 }
 
 /* ---- permalinks ---- */
@@ -428,35 +368,6 @@ static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *r
 	return m;
 }
 
-/* title_from_slug: "my-first-post" -> "My first post". */
-static const char *title_from_slug(struct arena *a, const char *slug)
-{
-	char *t = (char *)astr(a, slug, strlen(slug));
-	for (char *p = t; *p; p++)
-		if (*p == '-' || *p == '_')
-			*p = ' ';
-	t[0] = (char)toupper((unsigned char)t[0]);
-	return t;
-}
-
-static const char *clean_slug(struct arena *a, const char *v)
-{
-	struct str sv = str_from(v);
-	if (slug_valid(sv) && !strchr(v, '%') && !strchr(v, '?') && !strchr(v, '#'))
-		return v;
-	struct str sl = slugify(a, sv);
-	return sl.len ? sl.p : "post";
-}
-
-static const char *alias_from(struct arena *a, const char *v)
-{
-	if (!v || !*v)
-		return NULL;
-	if (!strncmp(v, "http://", 7) || !strncmp(v, "https://", 8))
-		return NULL;
-	return v[0] == '/' ? v : afmt(a, "/%s", v);
-}
-
 /* mtime_date: a draft without a date is dated by its file. */
 static const char *mtime_date(struct jk *j, const char *rel)
 {
@@ -466,7 +377,7 @@ static const char *mtime_date(struct jk *j, const char *rel)
 	time_t t = stat(p, &st) == 0 ? st.st_mtime : 0;
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	return afmt(j->s->a, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	return imp_fmt(j->s->a, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 }
 
 /* post: one post or draft. cat: the category of its folder (a/_posts/). */
@@ -494,7 +405,7 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	x->doc = d;
 	d->draft = draft;
 	const char *fslug = dated(x->name) ? x->name + 11 : x->name;
-	const char *fdate = dated(x->name) ? afmt(a, "%.10s", x->name) : NULL;
+	const char *fdate = dated(x->name) ? imp_fmt(a, "%.10s", x->name) : NULL;
 	struct imp_list cats = {0};
 	if (cat)
 		imp_list_add(a, &cats, cat);
@@ -502,7 +413,7 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	for (size_t i = 0; i < m->len; i++) {
 		const char *k = m->keys[i]->str.p;
 		const struct ynode *v = m->items[i];
-		const char *sv = scalar(v);
+		const char *sv = imp_scalar(v);
 		if (!strcmp(k, "title"))
 			d->title = sv;
 		else if (!strcmp(k, "date")) {
@@ -515,9 +426,9 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 			if (sv && !d->updated)
 				imp_note(a, &s->rep, "date not understood", rel, v->line, "'%s: %s' dropped", k, sv);
 		} else if (!strcmp(k, "categories") || !strcmp(k, "category"))
-			words(a, v, &cats, 1);
+			imp_words(a, v, &cats, 1);
 		else if (!strcmp(k, "tags") || !strcmp(k, "tag"))
-			words(a, v, &d->tags, 1);
+			imp_words(a, v, &d->tags, 1);
 		else if (!strcmp(k, "excerpt") || !strcmp(k, "summary"))
 			d->summary = sv;
 		else if (!strcmp(k, "description"))
@@ -528,15 +439,15 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 				d->draft = 1;
 		} else if (!strcmp(k, "redirect_from")) {
 			struct imp_list l = {0};
-			words(a, v, &l, 0);
+			imp_words(a, v, &l, 0);
 			for (size_t q = 0; q < l.n; q++)
-				if (alias_from(a, l.v[q]))
-					imp_list_add(a, &d->aliases, alias_from(a, l.v[q]));
+				if (imp_alias_from(a, l.v[q]))
+					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
 		} else if (!strcmp(k, "series")) {
 			const char *name = sv;
 			if (v->kind == YNODE_MAP)
-				name = scalar(yaml_map_get(v, "name")) ? scalar(yaml_map_get(v, "name"))
-								      : scalar(yaml_map_get(v, "title"));
+				name = imp_scalar(yaml_map_get(v, "name")) ? imp_scalar(yaml_map_get(v, "name"))
+								      : imp_scalar(yaml_map_get(v, "title"));
 			if (name && *name) {
 				struct str sl = slugify(a, str_from(name));
 				if (sl.len) {
@@ -545,7 +456,7 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 						struct imp_doc *sd = imp_doc_new(s, IMP_SERIES, rel);
 						sd->slug = sl.p;
 						sd->title = name;
-						sd->description = afmt(a, "The posts of the series %s.", name);
+						sd->description = imp_fmt(a, "The posts of the series %s.", name);
 						s->rep.series++;
 					}
 				}
@@ -572,15 +483,15 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 		}
 	}
 	if (!d->title) {
-		d->title = title_from_slug(a, slug ? slug : fslug);
+		d->title = imp_title_from_slug(a, slug ? slug : fslug);
 		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
 	}
-	d->slug = clean_slug(a, slug ? slug : fslug);
+	d->slug = imp_clean_slug(a, slug ? slug : fslug);
 	/* categories: folio has one; the others become tags */
 	if (cats.n) {
 		d->category = cats.v[0];
 		for (size_t i = 1; i < cats.n; i++) {
-			add_term(a, &d->tags, cats.v[i]);
+			imp_add_term(a, &d->tags, cats.v[i]);
 			imp_note(a, &s->rep, "category made a tag", rel, 0,
 				 "folio has one category per post: '%s' kept, '%s' made a tag", cats.v[0], cats.v[i]);
 		}
@@ -629,7 +540,7 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 	}
 	struct imp_doc *d = imp_doc_new(s, IMP_PAGE, rel);
 	x->doc = d;
-	const char *permalink = scalar(yaml_map_get(m, "permalink"));
+	const char *permalink = imp_scalar(yaml_map_get(m, "permalink"));
 	/* the slug: the file's name, or its folder's for an index */
 	const char *base = x->name;
 	const char *dir = coll ? rel + strlen(coll) + 2 : rel; /* below _coll/ */
@@ -642,7 +553,7 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 	for (size_t i = 0; i < m->len; i++) {
 		const char *k = m->keys[i]->str.p;
 		const struct ynode *v = m->items[i];
-		const char *sv = scalar(v);
+		const char *sv = imp_scalar(v);
 		if (!strcmp(k, "title"))
 			d->title = sv;
 		else if (!strcmp(k, "description") || !strcmp(k, "excerpt"))
@@ -653,10 +564,10 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 				d->draft = 1;
 		} else if (!strcmp(k, "redirect_from")) {
 			struct imp_list l = {0};
-			words(a, v, &l, 0);
+			imp_words(a, v, &l, 0);
 			for (size_t q = 0; q < l.n; q++)
-				if (alias_from(a, l.v[q]))
-					imp_list_add(a, &d->aliases, alias_from(a, l.v[q]));
+				if (imp_alias_from(a, l.v[q]))
+					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
 		} else if (!strcmp(k, "permalink"))
 			;
 		else if (!strcmp(k, "toc")) {
@@ -680,9 +591,9 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 		if (n && !memchr(ps, ':', n))
 			base = astr(a, ps, n);
 	}
-	d->slug = clean_slug(a, base);
+	d->slug = imp_clean_slug(a, base);
 	if (!d->title) {
-		d->title = title_from_slug(a, d->slug);
+		d->title = imp_title_from_slug(a, d->slug);
 		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
 	}
 	struct ph ph;
@@ -725,7 +636,7 @@ static struct jk_src *by_name(struct jk *j, const char *name)
 
 static const char *doc_url(struct arena *a, const struct imp_doc *d)
 {
-	return d->kind == IMP_POST ? afmt(a, "/posts/%s/", d->slug) : afmt(a, "/%s/", d->slug);
+	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
 }
 
 /* unresolved: a link to nothing of the site: kept (it was broken in the
@@ -749,7 +660,7 @@ static const char *cb_post_url(void *ctx, const char *name)
 	const char *b = strrchr(name, '/');
 	b = b ? b + 1 : name;
 	return unresolved(j, "Liquid post_url to no post", name,
-			  afmt(j->s->a, "/posts/%s/", clean_slug(j->s->a, dated(b) ? b + 11 : b)));
+			  imp_fmt(j->s->a, "/posts/%s/", imp_clean_slug(j->s->a, dated(b) ? b + 11 : b)));
 }
 
 static const char *cb_link(void *ctx, const char *path)
@@ -760,55 +671,8 @@ static const char *cb_link(void *ctx, const char *path)
 		if (!strcmp(j->v[i].rel, p))
 			return doc_url(j->s->a, j->v[i].doc);
 	if (imp_copy(j->s, p, p, j->cur->rel, 0))
-		return afmt(j->s->a, "/%s", p);
-	return unresolved(j, "Liquid link to no file", path, afmt(j->s->a, "/%s", p));
-}
-
-/* url_decode: %XX -> bytes (a file name with spaces is linked as %20). */
-static char *url_decode(const char *u, size_t n)
-{
-	char *r = xmalloc(n + 1), *o = r;
-	for (size_t i = 0; i < n; i++) {
-		if (u[i] == '%' && i + 2 < n && isxdigit((unsigned char)u[i + 1]) && isxdigit((unsigned char)u[i + 2])) {
-			char h[3] = {u[i + 1], u[i + 2], 0};
-			*o++ = (char)strtol(h, NULL, 16);
-			i += 2;
-		} else
-			*o++ = u[i];
-	}
-	*o = 0;
-	return r;
-}
-
-/* normalize: a path with "." and ".." segments resolved, in place; -1
- * when it climbs above the root. */
-static int normalize(char *p)
-{
-	char *segs[256];
-	int n = 0;
-	char *save = NULL;
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s", p);
-	for (char *t = strtok_r(tmp, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(t, "."))
-			continue;
-		if (!strcmp(t, "..")) {
-			if (!n)
-				return -1;
-			n--;
-			continue;
-		}
-		if (n == 256)
-			return -1;
-		segs[n++] = t;
-	}
-	char out[4096];
-	size_t k = 0;
-	out[0] = 0;
-	for (int i = 0; i < n; i++)
-		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? "/" : "", segs[i]);
-	snprintf(p, 4096, "%s", out);
-	return 0;
+		return imp_fmt(j->s->a, "/%s", p);
+	return unresolved(j, "Liquid link to no file", path, imp_fmt(j->s->a, "/%s", p));
 }
 
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)
@@ -825,7 +689,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 		return NULL;
 	size_t ul = strcspn(u, "?#");
 	const char *suffix = u + ul;
-	char *dec = url_decode(u, ul);
+	char *dec = imp_url_decode(u, ul);
 	char rel[4096];
 	const char *res = NULL;
 	int root = dec[0] == '/';
@@ -841,7 +705,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 		const char *ls = strrchr(base, '/');
 		snprintf(rel, sizeof rel, "%.*s/%s", (int)(ls - base), base, dec);
 	}
-	int ok = normalize(rel) == 0 && rel[0];
+	int ok = imp_normalize(rel) == 0 && rel[0];
 	int isdoc = 0;
 	if (ok) {
 		/* a link to a post's old URL goes to its new one */
@@ -854,7 +718,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 			size_t ol = strlen(o);
 			if (!strcmp(o, withslash) || (ol && o[ol - 1] == '/' && !strncmp(o, withslash, ol - 1) &&
 						      !withslash[ol - 1])) {
-				res = afmt(a, "%s%s", doc_url(a, j->v[i].doc), suffix);
+				res = imp_fmt(a, "%s%s", doc_url(a, j->v[i].doc), suffix);
 				isdoc = 1;
 				break;
 			}
@@ -867,7 +731,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 			char alt[4096];
 			const char *sl = strrchr(j->cur->rel, '/');
 			snprintf(alt, sizeof alt, "%.*s/%s", sl ? (int)(sl - j->cur->rel) : 0, j->cur->rel, dec);
-			if (normalize(alt) == 0 && imp_copy(s, alt, alt, j->cur->rel, line)) {
+			if (imp_normalize(alt) == 0 && imp_copy(s, alt, alt, j->cur->rel, line)) {
 				snprintf(rel, sizeof rel, "%s", alt);
 				found = 1;
 			}
@@ -895,7 +759,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 	if (!res && root && j->baseurl[0]) {
 		size_t bl = strlen(j->baseurl);
 		if (!strncmp(url, j->baseurl, bl) && (url[bl] == '/' || !url[bl] || url[bl] == '#'))
-			res = afmt(a, "/%s", url + bl + (url[bl] == '/'));
+			res = imp_fmt(a, "/%s", url + bl + (url[bl] == '/'));
 	}
 	free(dec);
 	return res;
@@ -933,7 +797,7 @@ static void read_config(struct jk *j)
 	for (size_t i = 0; i < m->len; i++) {
 		const char *k = m->keys[i]->str.p;
 		const struct ynode *v = m->items[i];
-		const char *sv = scalar(v);
+		const char *sv = imp_scalar(v);
 		if (!strcmp(k, "title"))
 			s->title = sv;
 		else if (!strcmp(k, "description"))
@@ -945,10 +809,10 @@ static void read_config(struct jk *j)
 				size_t n = strlen(sv);
 				while (n && sv[n - 1] == '/')
 					n--;
-				j->baseurl = afmt(a, "%s%.*s", sv[0] == '/' ? "" : "/", (int)n, sv);
+				j->baseurl = imp_fmt(a, "%s%.*s", sv[0] == '/' ? "" : "/", (int)n, sv);
 			}
 		} else if (!strcmp(k, "author")) {
-			s->author = sv ? sv : scalar(yaml_map_get(v, "name"));
+			s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
 		} else if (!strcmp(k, "timezone"))
 			s->timezone = sv;
 		else if (!strcmp(k, "permalink"))
@@ -958,7 +822,7 @@ static void read_config(struct jk *j)
 			if (yaml_as_int(v, &n) && n >= 1 && n <= 1000)
 				s->posts_per_page = (int)n;
 		} else if (!strcmp(k, "exclude")) {
-			words(a, v, &j->exclude, 0);
+			imp_words(a, v, &j->exclude, 0);
 		} else if (!strcmp(k, "collections") || !strcmp(k, "include") || !strcmp(k, "markdown") ||
 			   !strcmp(k, "kramdown"))
 			; /* read where they are used */
@@ -970,9 +834,9 @@ static void read_config(struct jk *j)
 		size_t n = strlen(url);
 		while (n && url[n - 1] == '/')
 			n--;
-		s->base_url = afmt(a, "%.*s%s/", (int)n, url, j->baseurl);
+		s->base_url = imp_fmt(a, "%.*s%s/", (int)n, url, j->baseurl);
 	} else if (j->baseurl[0])
-		s->base_url = afmt(a, "%s/", j->baseurl);
+		s->base_url = imp_fmt(a, "%s/", j->baseurl);
 }
 
 /* ---- the whole site ---- */
@@ -1064,16 +928,16 @@ int jekyll_import(struct imp_site *s)
 	/* collections */
 	const struct ynode *colls = j.cfg ? yaml_map_get(j.cfg, "collections") : NULL;
 	for (size_t i = 0; colls && i < colls->len; i++) {
-		const char *name = colls->kind == YNODE_MAP ? colls->keys[i]->str.p : scalar(colls->items[i]);
+		const char *name = colls->kind == YNODE_MAP ? colls->keys[i]->str.p : imp_scalar(colls->items[i]);
 		const struct ynode *cv = colls->kind == YNODE_MAP ? colls->items[i] : NULL;
 		if (!name || !strcmp(name, "posts") || !strcmp(name, "drafts") || !strcmp(name, "pages"))
 			continue;
 		int out = 0;
 		if (cv)
 			yaml_as_bool(yaml_map_get(cv, "output"), &out);
-		const char *perm = cv ? scalar(yaml_map_get(cv, "permalink")) : NULL;
+		const char *perm = cv ? imp_scalar(yaml_map_get(cv, "permalink")) : NULL;
 		struct imp_list docs = {0};
-		const char *dir = afmt(a, "_%s", name);
+		const char *dir = imp_fmt(a, "_%s", name);
 		walk(&j, dir, 1, 0, &docs);
 		if (!out) {
 			if (docs.n)
@@ -1095,7 +959,7 @@ int jekyll_import(struct imp_site *s)
 	for (size_t i = 0; i < j.n; i++) {
 		struct jk_src *x = &j.v[i];
 		j.cur = x;
-		struct jk_body c = {a, &s->rep, x->rel, x->body_line, &j, cb_post_url, cb_link, cb_url};
+		struct jk_body c = {a, &s->rep, x->rel, x->body_line, &j, cb_post_url, cb_link, cb_url, 0};
 		jekyll_body(&c, x->body, x->body_len, &x->doc->body);
 		free(x->text);
 		x->text = NULL;

@@ -882,7 +882,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i += 2;
 			continue;
 		}
-		if (ch == '$' && i + 1 < e && k->in[i + 1] == '$') {
+		if (ch == '$' && i + 1 < e && k->in[i + 1] == '$' && !k->c->hugo) {
 			/* kramdown's inline math may run over lines, up to the
 			 * paragraph's end */
 			size_t pe = para_end(k, i);
@@ -910,7 +910,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i += 2;
 			continue;
 		}
-		if (ch == '{' && i + 1 < e && k->in[i + 1] == ':') {
+		if (ch == '{' && i + 1 < e && k->in[i + 1] == ':' && !k->c->hugo) {
 			const char *c = memchr(k->in + i, '}', e - i);
 			if (c) {
 				kd_note(k, "kramdown attribute list", i, "'%.*s' dropped", k->in + i,
@@ -1082,19 +1082,21 @@ static void kramdown(struct kd *k)
 			in_list = 0;
 		if (ind < 4 && is_list_item(t))
 			in_list = 1;
-		if (t.len == 11 && !memcmp(t.p, "{::comment}", 11)) {
+		if (k->c->hugo)
+			; /* no kramdown */
+		else if (t.len == 11 && !memcmp(t.p, "{::comment}", 11)) {
 			buf_puts(k->out, "<!--\n");
 			in_kcomment = 1;
 			kd_note(k, "kramdown extension", i, "'%.*s' kept as an HTML comment", t.p, t.len);
 			i = next;
 			continue;
 		}
-		if ((t.len == 14 && !memcmp(t.p, "{::nomarkdown}", 14)) || (t.len == 14 && !memcmp(t.p, "{:/nomarkdown}", 14))) {
+		else if ((t.len == 14 && !memcmp(t.p, "{::nomarkdown}", 14)) || (t.len == 14 && !memcmp(t.p, "{:/nomarkdown}", 14))) {
 			kd_note(k, "kramdown extension", i, "'%.*s' dropped (its HTML is kept)", t.p, t.len);
 			i = next;
 			continue;
 		}
-		if (is_ial_line(t)) {
+		else if (is_ial_line(t)) {
 			int toc = t.len == 6 && !memcmp(t.p, "{:toc}", 6);
 			if (toc && prev_line_out < line_out) {
 				const char *pe = k->out->p + line_out;
@@ -1166,6 +1168,398 @@ static void kramdown(struct kd *k)
 			i++;
 		}
 	}
+}
+
+/* ---- Hugo: shortcodes ---- */
+
+/* A shortcode {{< name args >}} or {{% name args %}}: its name, its
+ * arguments (positional and key=value, quotes removed) and its end. */
+struct sc {
+	struct str name;
+	struct str pos[8];
+	struct str key[8], val[8];
+	int npos, nkv;
+	int closing; /* {{< /name >}} */
+	int self;    /* {{< name />}} */
+	size_t start, end;
+};
+
+static struct str sc_arg(const struct sc *c, const char *key, int pos)
+{
+	size_t kl = strlen(key);
+	for (int i = 0; i < c->nkv; i++)
+		if (c->key[i].len == kl && !memcmp(c->key[i].p, key, kl))
+			return c->val[i];
+	if (pos >= 0 && pos < c->npos)
+		return c->pos[pos];
+	return (struct str){NULL, 0};
+}
+
+/* parse_sc: the shortcode at in[i] ("{{<" or "{{%"); 0 when it is not one
+ * (no closing mark within LQ_TAG_MAX bytes, or a blank line before it). */
+static int parse_sc(struct lq *s, size_t i, struct sc *c)
+{
+	char m = s->in[i + 2];
+	const char close[3] = {m, '}', '}'};
+	size_t lim = s->n - i < LQ_TAG_MAX ? s->n - i : LQ_TAG_MAX;
+	const char *e = memmem(s->in + i + 3, lim - 3, close, 3);
+	if (!e || memmem(s->in + i, (size_t)(e - s->in) - i, "\n\n", 2))
+		return 0;
+	memset(c, 0, sizeof *c);
+	c->start = i;
+	c->end = (size_t)(e - s->in) + 3;
+	const char *p = s->in + i + 3, *q = e;
+	while (p < q && isspace((unsigned char)*p))
+		p++;
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	if (q > p && q[-1] == '/') {
+		c->self = 1;
+		q--;
+	}
+	if (p < q && *p == '/') {
+		c->closing = 1;
+		p++;
+		while (p < q && isspace((unsigned char)*p))
+			p++;
+	}
+	const char *n0 = p;
+	while (p < q && !isspace((unsigned char)*p))
+		p++;
+	c->name = (struct str){n0, (size_t)(p - n0)};
+	while (p < q) {
+		while (p < q && isspace((unsigned char)*p))
+			p++;
+		if (p >= q)
+			break;
+		const char *k0 = p, *k1 = NULL;
+		while (p < q && !isspace((unsigned char)*p) && *p != '=' && *p != '"' && *p != '`')
+			p++;
+		if (p < q && *p == '=') {
+			k1 = p;
+			p++;
+		} else
+			p = k0;
+		struct str v;
+		if (p < q && (*p == '"' || *p == '`')) {
+			char qc = *p++;
+			const char *v0 = p;
+			while (p < q && *p != qc)
+				p += *p == '\\' && qc == '"' && p + 1 < q ? 2 : 1;
+			v = (struct str){v0, (size_t)(p - v0)};
+			if (p < q)
+				p++;
+		} else {
+			const char *v0 = p;
+			while (p < q && !isspace((unsigned char)*p))
+				p++;
+			v = (struct str){v0, (size_t)(p - v0)};
+		}
+		if (k1 && c->nkv < 8) {
+			c->key[c->nkv] = (struct str){k0, (size_t)(k1 - k0)};
+			c->val[c->nkv++] = v;
+		} else if (!k1 && c->npos < 8)
+			c->pos[c->npos++] = v;
+	}
+	return c->name.len > 0;
+}
+
+static int sc_is(const struct sc *c, const char *name)
+{
+	return c->name.len == strlen(name) && !memcmp(c->name.p, name, c->name.len);
+}
+
+/* find_sc_close: the {{< /name >}} after i: fills c, or 0. */
+static int find_sc_close(struct lq *s, size_t i, struct str name, struct sc *c)
+{
+	while (i < s->n) {
+		const char *p = memmem(s->in + i, s->n - i, "{{", 2);
+		if (!p)
+			return 0;
+		size_t at = (size_t)(p - s->in);
+		if (at + 3 < s->n && (p[2] == '<' || p[2] == '%') && parse_sc(s, at, c) && c->closing &&
+		    str_eq(c->name, name))
+			return 1;
+		i = at + 2;
+	}
+	return 0;
+}
+
+static void emit_str(struct lq *s, struct str v)
+{
+	emit_gen(s, v.p, v.len);
+}
+
+/* do_sc: one shortcode; returns where the scan goes on. */
+static size_t do_sc(struct lq *s, struct sc *c)
+{
+	int code = s->fence_ch || s->in_hl;
+	int line = s->line;
+	if (c->closing) {
+		if (s->in_hl && sc_is(c, "highlight")) {
+			highlight_close(s);
+			return c->end;
+		}
+		note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
+		emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
+		return c->end;
+	}
+	if (sc_is(c, "highlight") && !code) {
+		struct str lang = sc_arg(c, "lang", 0), opts = sc_arg(c, "options", 1);
+		struct sc end;
+		size_t body_end = find_sc_close(s, c->end, c->name, &end) ? end.start : s->n;
+		size_t run = longest_fence_run(s->in, c->end, body_end);
+		s->hl_len = run >= 3 ? run + 1 : 3;
+		s->in_hl = 1;
+		if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+			emit_cstr(s, "\n");
+		for (size_t k = 0; k < s->hl_len; k++)
+			emit_cstr(s, "`");
+		emit_str(s, lang);
+		/* "linenos=table,hl_lines=8 15-17" */
+		struct buf o;
+		buf_init(&o);
+		const char *p = opts.p, *e = opts.p ? opts.p + opts.len : NULL;
+		while (p && p < e) {
+			const char *q = memchr(p, ',', (size_t)(e - p));
+			if (!q)
+				q = e;
+			if ((size_t)(q - p) >= 7 && !memcmp(p, "linenos", 7) && memcmp(p, "linenos=false", 13))
+				buf_puts(&o, o.len ? " linenos" : "linenos");
+			else if ((size_t)(q - p) > 9 && !memcmp(p, "hl_lines=", 9)) {
+				buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
+				for (const char *v = p + 9; v < q; v++)
+					if (*v == ' ') {
+						if (o.p[o.len - 1] != '"' && o.p[o.len - 1] != ',')
+							buf_putc(&o, ',');
+					} else if (*v != '"' && *v != '[' && *v != ']')
+						buf_putc(&o, *v);
+				buf_putc(&o, '"');
+			} else if ((size_t)(q - p) > 0)
+				note(s, "Hugo highlight option", line, "highlight option '%.*s' dropped", p,
+				     (size_t)(q - p));
+			p = q + 1;
+		}
+		if (o.len) {
+			emit_cstr(s, " {");
+			emit_gen(s, o.p, o.len);
+			emit_cstr(s, "}");
+		}
+		buf_fini(&o);
+		emit_cstr(s, "\n");
+		size_t b = c->end;
+		if (b < s->n && s->in[b] == '\n') {
+			b++;
+			s->line++;
+		}
+		return b;
+	}
+	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code) {
+		struct sc end;
+		if (find_sc_close(s, c->end, c->name, &end)) {
+			struct str m = trimmed(s->in + c->end, s->in + end.start);
+			while (m.len && (m.p[0] == '\n'))
+				m.p++, m.len--;
+			while (m.len && (m.p[m.len - 1] == '\n'))
+				m.len--;
+			int display = sc_arg(c, "display", 0).len || memchr(m.p, '\n', m.len) ||
+				      (m.len >= 2 && m.p[0] == '$' && m.p[1] == '$');
+			while (m.len && m.p[0] == '$')
+				m.p++, m.len--;
+			while (m.len && m.p[m.len - 1] == '$')
+				m.len--;
+			emit_cstr(s, display ? "\n$$\n" : "$");
+			emit_str(s, m);
+			emit_cstr(s, display ? "\n$$\n" : "$");
+			for (const char *p = s->in + c->end; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
+				s->line++;
+			return end.end;
+		}
+	}
+	if (sc_is(c, "figure") && !code) {
+		struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
+		struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
+		if (!title.len)
+			title = cap;
+		if (!alt.len)
+			alt = title;
+		if (src.len) {
+			if (link.len)
+				emit_cstr(s, "[");
+			emit_cstr(s, "![");
+			for (size_t k = 0; k < alt.len; k++)
+				emit_gen(s, alt.p[k] == '[' || alt.p[k] == ']' ? "" : alt.p + k, alt.p[k] == '[' || alt.p[k] == ']' ? 0 : 1);
+			emit_cstr(s, "](");
+			emit_str(s, src);
+			if (title.len) {
+				emit_cstr(s, " \"");
+				for (size_t k = 0; k < title.len; k++)
+					emit_gen(s, title.p[k] == '"' ? "'" : title.p + k, 1);
+				emit_cstr(s, "\"");
+			}
+			emit_cstr(s, ")");
+			if (link.len) {
+				emit_cstr(s, "](");
+				emit_str(s, link);
+				emit_cstr(s, ")");
+			}
+			return c->end;
+		}
+	}
+	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
+		struct str w = sc_arg(c, "path", 0);
+		char *name = arena_strndup(s->c->a, w.p ? w.p : "", w.len);
+		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : NULL;
+		if (!url) {
+			struct buf b;
+			buf_init(&b);
+			buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
+			url = arena_strndup(s->c->a, b.p, b.len);
+			buf_fini(&b);
+		}
+		emit_cstr(s, url);
+		return c->end;
+	}
+	const char *site = sc_is(c, "youtube") ? "https://www.youtube.com/watch?v="
+			   : sc_is(c, "vimeo")   ? "https://vimeo.com/"
+						 : NULL;
+	if (site && !code) {
+		struct str id = sc_arg(c, "id", 0);
+		if (id.len) {
+			emit_cstr(s, sc_is(c, "youtube") ? "[Video on YouTube](" : "[Video on Vimeo](");
+			emit_cstr(s, site);
+			emit_str(s, id);
+			emit_cstr(s, ")");
+			note(s, "Hugo video", line, "'%.*s' written as a link to the video", s->in + c->start,
+			     c->end - c->start);
+			return c->end;
+		}
+	}
+	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x")) && !code) {
+		struct buf b;
+		buf_init(&b);
+		if (sc_is(c, "gist")) {
+			struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
+			buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "",
+				   (int)id.len, id.p ? id.p : "");
+		} else {
+			struct str u = sc_arg(c, "user", -1), id = sc_arg(c, "id", 0);
+			if (u.len)
+				buf_printf(&b, "[Post on X](https://x.com/%.*s/status/%.*s)", (int)u.len, u.p,
+					   (int)id.len, id.p ? id.p : "");
+			else
+				buf_printf(&b, "[Post on X](https://x.com/i/status/%.*s)", (int)id.len, id.p ? id.p : "");
+		}
+		emit_gen(s, b.p, b.len);
+		buf_fini(&b);
+		note(s, "Hugo embed", line, "'%.*s' written as a link", s->in + c->start, c->end - c->start);
+		return c->end;
+	}
+	if (code) {
+		note(s, "Hugo shortcode in code", line, "'%.*s' inside a code block: kept as text", s->in + c->start,
+		     c->end - c->start);
+		emit_in(s, c->start, c->end);
+		return c->end;
+	}
+	note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
+	emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
+	for (const char *p = s->in + c->start; (p = memchr(p, '\n', (size_t)(s->in + c->end - p))); p++)
+		s->line++;
+	return c->end;
+}
+
+/* shortcodes: Hugo's pass one, in -> out. */
+static void shortcodes(struct lq *s)
+{
+	size_t i = 0;
+	const char *cached_le = NULL;
+	lmap_push(s);
+	while (i < s->n) {
+		if (at_line_start(s->in, i) && !s->in_hl) {
+			const char *e = line_end(s->in, s->n, i);
+			char ch;
+			size_t len;
+			if (s->fence_ch) {
+				if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
+					s->fence_ch = 0;
+			} else if (fence_open(s->in + i, e, &ch, &len)) {
+				s->fence_ch = ch;
+				s->fence_len = len;
+			}
+		}
+		if (!cached_le || s->in + i > cached_le)
+			cached_le = line_end(s->in, s->n, i);
+		const char *e = cached_le;
+		const char *b = memmem(s->in + i, (size_t)(e - (s->in + i)), "{{", 2);
+		if (!b) {
+			size_t stop = (size_t)(e - s->in);
+			emit_in(s, i, stop < s->n ? stop + 1 : stop);
+			i = stop < s->n ? stop + 1 : stop;
+			continue;
+		}
+		size_t at = (size_t)(b - s->in);
+		emit_in(s, i, at);
+		i = at;
+		struct sc c;
+		if (at + 3 < s->n && (s->in[at + 2] == '<' || s->in[at + 2] == '%')) {
+			/* {{</&#42; x &#42;/>}}, Hugo's escape: a shortcode shown as text */
+			if (at + 4 < s->n && s->in[at + 3] == '/' && s->in[at + 4] == '*') {
+				const char mk[3] = {s->in[at + 2], '}', '}'};
+				size_t lim = s->n - at < LQ_TAG_MAX ? s->n - at : LQ_TAG_MAX;
+				const char *ce = memmem(s->in + at, lim, "*/", 2);
+				if (ce && (size_t)(ce - s->in) + 5 <= s->n && !memcmp(ce + 2, mk, 3)) {
+					emit_gen(s, s->in + at, 3);
+					emit_in(s, at + 5, (size_t)(ce - s->in));
+					emit_gen(s, mk, 3);
+					i = (size_t)(ce - s->in) + 5;
+					continue;
+				}
+			}
+			if (parse_sc(s, at, &c)) {
+				i = do_sc(s, &c);
+				continue;
+			}
+		}
+		emit_in(s, i, i + 2);
+		i += 2;
+	}
+	if (s->in_hl)
+		highlight_close(s);
+}
+
+void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+{
+	struct lq s;
+	memset(&s, 0, sizeof s);
+	s.c = c;
+	s.in = in;
+	s.n = n;
+	s.line = 1;
+	s.next_pct = s.next_br = (size_t)-1;
+	s.no_endhl = s.tail_run = (size_t)-1;
+	struct buf mid;
+	buf_init(&mid);
+	s.out = &mid;
+	struct caps caps;
+	memset(&caps, 0, sizeof caps);
+	s.caps = &caps;
+	shortcodes(&s);
+	struct kd k;
+	memset(&k, 0, sizeof k);
+	k.c = c;
+	k.l = &s;
+	k.in = mid.p ? mid.p : "";
+	k.n = mid.len;
+	k.out = out;
+	k.no_script_end = k.no_cmt_end = k.para_end = (size_t)-1;
+	k.caps = &caps;
+	kramdown(&k);
+	for (size_t i = 0; i < caps.nk; i++)
+		if (caps.n[i] > JK_MAX_FINDINGS)
+			imp_note(c->a, c->r, caps.kind[i], c->path, 0, "%d more of these, not listed",
+				 caps.n[i] - JK_MAX_FINDINGS);
+	buf_fini(&mid);
+	free(s.lmap);
 }
 
 void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)

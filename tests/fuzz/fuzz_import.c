@@ -56,7 +56,7 @@ static void one(const char *text, size_t len, int with_callbacks)
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL};
+	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL, 0};
 	if (with_callbacks) {
 		c.post_url = post_url_cb;
 		c.link = link_cb;

@@ -17,7 +17,7 @@ static struct imp_report rep;
 static const char *conv(const char *in)
 {
 	memset(&rep, 0, sizeof rep);
-	struct jk_body c = {arena, &rep, "_posts/x.md", 3, NULL, NULL, NULL, NULL};
+	struct jk_body c = {arena, &rep, "_posts/x.md", 3, NULL, NULL, NULL, NULL, 0};
 	struct buf out;
 	buf_init(&out);
 	jekyll_body(&c, in, strlen(in), &out);
@@ -150,7 +150,7 @@ static void imp_test_linear(void)
 			buf_puts(&in, units[u]);
 		clock_t t0 = clock();
 		memset(&rep, 0, sizeof rep);
-		struct jk_body c = {arena, &rep, "_posts/x.md", 0, NULL, NULL, NULL, NULL};
+		struct jk_body c = {arena, &rep, "_posts/x.md", 0, NULL, NULL, NULL, NULL, 0};
 		struct buf out;
 		buf_init(&out);
 		jekyll_body(&c, in.p, in.len, &out);
