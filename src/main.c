@@ -106,14 +106,18 @@ static const struct command commands[] = {
 	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
 	 "current folder) dated now, as a draft; with --series, as the next part\n"
 	 "of that series.\n"},
-	{"import", "make a folio site from a Jekyll blog",
+	{"import", "make a folio site from a Jekyll or Hugo blog",
 	 "usage: folio import jekyll SRC DST\n"
+	 "       folio import hugo SRC DST\n"
 	 "\n"
 	 "Writes a new folio site in DST (which must not exist, or be empty) from\n"
 	 "the Jekyll site in SRC, which is only read: _config.yml, _posts/,\n"
 	 "_drafts/, pages, collections with output: true, and the files posts\n"
 	 "refer to (copied to DST/static/). Liquid and kramdown in the posts become\n"
-	 "folio Markdown; each post's old URL becomes an alias that redirects to\n"
+	 "folio Markdown. From a Hugo site: its YAML config, content/ (sections,\n"
+	 "page bundles, YAML front matter; TOML and JSON are reported) and the\n"
+	 "files of static/ and assets/ that pages refer to; shortcodes become\n"
+	 "folio Markdown. Each post's old URL becomes an alias that redirects to\n"
 	 "its new one. What could not be converted as written is listed, with\n"
 	 "file:line, in a report printed at the end and written as DST/IMPORT.md.\n"
 	 "Then DST is built (drafts and future posts included) into a scratch\n"
@@ -560,9 +564,9 @@ static int cmd_import(int argc, char **argv)
 		args[n++] = argv[i];
 	}
 	if (n < 3)
-		return usage_error("import", "%s", "needs a generator (jekyll), SRC and DST");
-	if (strcmp(args[0], "jekyll"))
-		return usage_error("import", "unknown generator '%s' (this folio imports 'jekyll')", args[0]);
+		return usage_error("import", "%s", "needs a generator (jekyll or hugo), SRC and DST");
+	if (strcmp(args[0], "jekyll") && strcmp(args[0], "hugo"))
+		return usage_error("import", "unknown generator '%s' (use 'jekyll' or 'hugo')", args[0]);
 	struct diag d;
 	diag_init(&d, stderr);
 	struct imp_site s;
@@ -575,7 +579,7 @@ static int cmd_import(int argc, char **argv)
 	int rc = EXIT_OK;
 	if (stat(s.src, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		diag_error(&d, &(struct diag_loc){s.src, NULL, 0, 0, 0}, "%s",
-			   "no such folder (hint: SRC is the Jekyll site's folder, the one with _config.yml)");
+			   "no such folder (hint: SRC is the old site's folder, the one with its config)");
 		rc = EXIT_SITE;
 	} else if (imp_dst_check(&d, s.dst))
 		rc = EXIT_SITE;
@@ -604,7 +608,7 @@ static int cmd_import(int argc, char **argv)
 		}
 		free(dr);
 	}
-	if (rc == EXIT_OK && jekyll_import(&s))
+	if (rc == EXIT_OK && (!strcmp(args[0], "hugo") ? hugo_import(&s) : jekyll_import(&s)))
 		rc = EXIT_SITE;
 	if (rc == EXIT_OK && imp_write(&s))
 		rc = EXIT_SITE;

@@ -118,7 +118,7 @@ char *imp_read_src(struct imp_site *s, const char *rel, size_t *len)
 	return read_file(p, len);
 }
 
-int imp_copy(struct imp_site *s, const char *from, const char *to, const char *by, int line)
+int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line)
 {
 	if (imp_list_has(&s->copy_to, to))
 		return 1;
@@ -127,6 +127,11 @@ int imp_copy(struct imp_site *s, const char *from, const char *to, const char *b
 	imp_list_add(s->a, &s->copy_from, arena_strndup(s->a, from, strlen(from)));
 	imp_list_add(s->a, &s->copy_to, arena_strndup(s->a, to, strlen(to)));
 	return 1;
+}
+
+int imp_copy(struct imp_site *s, const char *from, const char *to, const char *by, int line)
+{
+	return imp_copy_dst(s, from, imp_fmt(s->a, "static/%s", to), by, line);
 }
 
 int imp_dst_check(struct diag *d, const char *dst)
@@ -495,6 +500,16 @@ void imp_fix_slugs(struct imp_site *s)
 	}
 }
 
+/* doc_rel: where d is written in DST: content/KIND/SLUG.md, or
+ * content/posts/SLUG/index.md for a bundle. */
+static void doc_rel(const struct imp_doc *d, char *b, size_t cap)
+{
+	if (d->bundle)
+		snprintf(b, cap, "content/%s/%s/index.md", kind_dir(d->kind), d->slug);
+	else
+		snprintf(b, cap, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+}
+
 /* new_url: the URL folio gives d. */
 static void new_url(const struct imp_doc *d, char *b, size_t cap)
 {
@@ -639,7 +654,7 @@ static int copy_file(struct imp_site *s, const char *from, const char *to)
 		imp_note(s->a, &s->rep, "file not copied", from, 0, "cannot be read: %s", strerror(errno));
 		return 0;
 	}
-	snprintf(rel, sizeof rel, "static/%s", to);
+	snprintf(rel, sizeof rel, "%s", to);
 	int rc = write_new(s, rel, data, len);
 	free(data);
 	if (!rc)
@@ -669,10 +684,21 @@ int imp_write(struct imp_site *s)
 		if (d->skip)
 			continue;
 		char rel[700];
-		snprintf(rel, sizeof rel, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+		doc_rel(d, rel, sizeof rel);
 		buf_reset(&b);
 		doc_text(s, d, &b);
 		rc = write_new(s, rel, b.p, b.len);
+	}
+	for (size_t i = 0; i < s->ndocs && !rc; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip || !d->bundle)
+			continue;
+		/* a bundle's files beside its index.md */
+		for (size_t k = 0; k < d->bundle_files.n; k++) {
+			const char *f = d->bundle_files.v[k];
+			imp_copy_dst(s, imp_fmt(s->a, "%s/%s", d->bundle, f),
+				     imp_fmt(s->a, "content/%s/%s/%s", kind_dir(d->kind), d->slug, f), d->src_path, 0);
+		}
 	}
 	for (size_t i = 0; i < s->copy_from.n && !rc; i++)
 		rc = copy_file(s, s->copy_from.v[i], s->copy_to.v[i]);
@@ -778,7 +804,7 @@ static struct imp_doc *doc_at(struct imp_site *s, const char *rel, size_t n)
 		struct imp_doc *d = s->docs[i];
 		if (d->skip)
 			continue;
-		snprintf(u, sizeof u, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+		doc_rel(d, u, sizeof u);
 		if (strlen(u) == n && !memcmp(u, rel, n))
 			return d;
 	}
@@ -839,7 +865,7 @@ static int ignore_broken(struct imp_site *s, const struct buf *cap)
 	for (size_t i = 0; i < docs.n; i++) {
 		struct imp_doc *d = (struct imp_doc *)docs.v[i];
 		char rel[700], path[4800];
-		snprintf(rel, sizeof rel, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+		doc_rel(d, rel, sizeof rel);
 		snprintf(path, sizeof path, "%s/%s", s->dst, rel);
 		buf_reset(&b);
 		doc_text(s, d, &b);

@@ -41,6 +41,10 @@ struct imp_doc {
 	struct imp_list aliases;
 	struct imp_list ignore_links;
 	struct buf body; /* the converted body (Markdown) */
+	const char *bundle;           /* SRC-relative folder of a post's bundle, or NULL */
+	const char *page_dir;         /* a page's bundle folder (its files go to static/SLUG/) */
+	struct imp_list bundle_files; /* its files, relative to it, copied beside index.md */
+	int weight;                   /* Hugo's weight (0: none) */
 	int skip;        /* not written (could not be converted, or a collision lost) */
 };
 
@@ -103,6 +107,9 @@ struct imp_doc *imp_doc_find(const struct imp_site *s, enum imp_kind kind, const
  * inside), 0 when it is missing or leads outside (reported as such by the
  * caller's finding when it matters; a link out of SRC is reported here). */
 int imp_copy(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_copy_dst: imp_copy to a DST-relative path (a bundle's file). */
+int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line);
 
 /* imp_read_src: the SRC-relative file rel, read whole (NUL-terminated,
  * malloc'd, *len set), or NULL when it is missing, not a regular file or

@@ -665,6 +665,7 @@ struct kd {
 	size_t para_end;      /* the end of the paragraph at the scan position (cached) */
 	size_t no_script_end; /* no </script> at or after this position */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
+	int in_tag;           /* an HTML tag runs on from the line before */
 	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
 };
 
@@ -839,6 +840,8 @@ static size_t para_end(struct kd *k, size_t i)
  * a script that spans lines). */
 static size_t inline_line(struct kd *k, size_t i, size_t e)
 {
+	/* inside an HTML tag (its attributes may name files) */
+	int in_tag = k->in_tag;
 	while (i < e) {
 		char ch = k->in[i];
 		if (ch == '`') {
@@ -979,7 +982,11 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 				continue;
 			}
 		}
-		if ((ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
+		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1])))
+			in_tag = 1;
+		else if (ch == '>')
+			in_tag = 0;
+		if (in_tag && (ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
 		    isspace((unsigned char)k->in[i - 1])) {
 			int img = (ch == 's' || ch == 'S');
 			size_t kl = img ? 4 : 5;
@@ -1001,6 +1008,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 		buf_putc(k->out, ch);
 		i++;
 	}
+	k->in_tag = in_tag;
 	return e;
 }
 
@@ -1199,7 +1207,7 @@ static struct str sc_arg(const struct sc *c, const char *key, int pos)
  * (no closing mark within LQ_TAG_MAX bytes, or a blank line before it). */
 static int parse_sc(struct lq *s, size_t i, struct sc *c)
 {
-	char m = s->in[i + 2];
+	char m = s->in[i + 2] == '<' ? '>' : '%';
 	const char close[3] = {m, '}', '}'};
 	size_t lim = s->n - i < LQ_TAG_MAX ? s->n - i : LQ_TAG_MAX;
 	const char *e = memmem(s->in + i + 3, lim - 3, close, 3);
@@ -1504,7 +1512,7 @@ static void shortcodes(struct lq *s)
 		if (at + 3 < s->n && (s->in[at + 2] == '<' || s->in[at + 2] == '%')) {
 			/* {{</&#42; x &#42;/>}}, Hugo's escape: a shortcode shown as text */
 			if (at + 4 < s->n && s->in[at + 3] == '/' && s->in[at + 4] == '*') {
-				const char mk[3] = {s->in[at + 2], '}', '}'};
+				const char mk[3] = {s->in[at + 2] == '<' ? '>' : '%', '}', '}'};
 				size_t lim = s->n - at < LQ_TAG_MAX ? s->n - at : LQ_TAG_MAX;
 				const char *ce = memmem(s->in + at, lim, "*/", 2);
 				if (ce && (size_t)(ce - s->in) + 5 <= s->n && !memcmp(ce + 2, mk, 3)) {

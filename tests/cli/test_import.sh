@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_import.sh: folio import. Each tests/import/CASE/ holds src/ (a site
-# of another generator; the case's name starts with it: jekyll-...) and
+# of another generator; the case's name starts with it: jekyll-..., hugo-...) and
 # expected/ (the folio site folio import writes, IMPORT.md included). The
 # import must give that tree byte for byte, exit 0, leave src/ as it was,
 # and the new site must build with no error, each of its aliases written
@@ -109,5 +109,22 @@ check "a post that cannot be converted: exit 1" test "$rc" -eq 1
 check "a post that cannot be converted: named" \
 	sh -c "grep -q '_posts/2020-01-01-broken.md: could not be converted' '$TMP/err'"
 check "a post that cannot be converted: the others are imported" test -f "$TMP/bad-out/content/posts/fine.md"
+
+# Hugo: a TOML front matter waits for folio's TOML reader: the post is
+# named, the rest imported, exit 1
+S=$TMP/hugotoml
+mkdir -p "$S/content/posts"
+printf 'title: T\n' >"$S/hugo.yaml"
+printf -- '+++\ntitle = "Toml"\ndate = 2020-01-01\n+++\nText.\n' >"$S/content/posts/toml.md"
+printf -- '---\ntitle: Yaml\ndate: 2020-01-02\n---\nText.\n' >"$S/content/posts/yaml.md"
+run import hugo "$S" "$TMP/hugotoml-out"
+check "Hugo, TOML front matter: exit 1" test "$rc" -eq 1
+check "Hugo, TOML front matter: named" \
+	sh -c "grep -q 'content/posts/toml.md: could not be converted' '$TMP/err'"
+check "Hugo, TOML front matter: the YAML post is imported" test -f "$TMP/hugotoml-out/content/posts/yaml.md"
+mkdir -p "$TMP/nothugo"
+run import hugo "$TMP/nothugo" "$TMP/u4"
+check "SRC without content/: exit 1" test "$rc" -eq 1
+check "SRC without content/: says so" sh -c "grep -q 'not a Hugo site' '$TMP/err'"
 
 finish
