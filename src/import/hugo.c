@@ -716,6 +716,15 @@ int hugo_import(struct imp_site *s)
 			size_t dl = (size_t)(ob - o);
 			inner = !strncmp(r, o, dl) && r[dl] == '/';
 		}
+		/* name.fr.md: a translation (folio sites have one language) */
+		const char *b = strrchr(r, '/') + 1;
+		const char *d1 = strchr(b, '.'), *d2 = strrchr(b, '.');
+		if (!inner && d1 && d1 != d2 && (d2 - d1 == 3 || d2 - d1 == 6) && isalpha((unsigned char)d1[1]) &&
+		    isalpha((unsigned char)d1[2])) {
+			imp_note(a, &s->rep, "translation not imported", r, 0,
+				 "a translation ('%.*s'): a folio site has one language", (int)(d2 - d1 - 1), d1 + 1);
+			continue;
+		}
 		if (!inner)
 			read_page(&h, r, &all);
 	}

@@ -1012,6 +1012,79 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 	return e;
 }
 
+/* hugo_fence_attrs: a fence line of Goldmark with attributes,
+ * ```go {linenos=table,hl_lines=[2,"4-5"],linenostart=10}, as folio's
+ * options: linenos, hl="2,4-5", start=10; the others are dropped and
+ * reported. ls..br is the fence and language, br..le the braces. */
+static void hugo_fence_attrs(struct kd *k, const char *ls, const char *br, const char *le, size_t at)
+{
+	buf_append(k->out, ls, (size_t)(br - ls));
+	struct buf o;
+	buf_init(&o);
+	const char *p = br + 1, *e = le - 1;
+	while (p < e) {
+		while (p < e && (*p == ',' || *p == ' '))
+			p++;
+		const char *k0 = p;
+		while (p < e && *p != '=' && *p != ',' && *p != ' ')
+			p++;
+		struct str key = {k0, (size_t)(p - k0)}, val = {p, 0};
+		if (p < e && *p == '=') {
+			p++;
+			const char *v0 = p;
+			int depth = 0;
+			char q = 0;
+			while (p < e && (depth || q || (*p != ',' && *p != ' '))) {
+				if (q) {
+					if (*p == q)
+						q = 0;
+				} else if (*p == '"' || *p == '\'')
+					q = *p;
+				else if (*p == '[')
+					depth++;
+				else if (*p == ']')
+					depth--;
+				p++;
+			}
+			val = (struct str){v0, (size_t)(p - v0)};
+		}
+		if (!key.len)
+			continue;
+		if (str_eq_cstr(key, "linenos")) {
+			if (!str_eq_cstr(val, "false"))
+				buf_puts(&o, o.len ? " linenos" : "linenos");
+		} else if (str_eq_cstr(key, "hl_lines")) {
+			buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
+			int sep = 0;
+			for (size_t i = 0; i < val.len; i++) {
+				char c = val.p[i];
+				if (isdigit((unsigned char)c) || c == '-') {
+					if (sep && o.p[o.len - 1] != '"')
+						buf_putc(&o, ',');
+					sep = 0;
+					buf_putc(&o, c);
+				} else
+					sep = 1;
+			}
+			buf_putc(&o, '"');
+		} else if (str_eq_cstr(key, "file") || str_eq_cstr(key, "title")) {
+			/* a render hook's file name: folio's caption */
+			buf_printf(&o, "%stitle=%.*s", o.len ? " " : "", (int)val.len, val.p);
+		} else if (str_eq_cstr(key, "linenostart")) {
+			buf_printf(&o, "%sstart=%.*s", o.len ? " " : "", (int)val.len, val.p);
+		} else
+			kd_note(k, "Hugo code block option", at, "'%.*s' dropped", key.p, key.len);
+	}
+	if (o.len) {
+		buf_putc(k->out, '{');
+		buf_append(k->out, o.p, o.len);
+		buf_putc(k->out, '}');
+	} else
+		while (k->out->len && k->out->p[k->out->len - 1] == ' ')
+			k->out->len--;
+	buf_fini(&o);
+}
+
 static void kramdown(struct kd *k)
 {
 	size_t i = 0;
@@ -1063,9 +1136,31 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
+		if (k->c->hugo && !fch) {
+			/* a fence with attributes in a block quote or a list: its
+			 * attributes too (the fence itself is left to Markdown) */
+			const char *q = ls;
+			while (q < le && (*q == ' ' || *q == '>' || *q == '\t'))
+				q++;
+			const char *br = q > ls ? memchr(q, '{', (size_t)(le - q)) : NULL;
+			if (br && le[-1] == '}' && memchr(ls, '>', (size_t)(q - ls)) && fence_open(q, le, &ch, &len)) {
+				hugo_fence_attrs(k, ls, br, le, i);
+				buf_append(k->out, le, next - (size_t)(le - k->in));
+				i = next;
+				continue;
+			}
+		}
 		if (fence_open(ls, le, &ch, &len)) {
 			fch = ch;
 			flen = len;
+			const char *br = k->c->hugo ? memchr(ls, '{', (size_t)(le - ls)) : NULL;
+			if (br && le[-1] == '}') {
+				hugo_fence_attrs(k, ls, br, le, i);
+				buf_append(k->out, le, next - (size_t)(le - k->in));
+				i = next;
+				prev_line_out = line_out;
+				continue;
+			}
 			buf_append(k->out, ls, next - i);
 			i = next;
 			prev_line_out = line_out;
