@@ -1067,6 +1067,9 @@ static void hugo_fence_attrs(struct kd *k, const char *ls, const char *br, const
 					sep = 1;
 			}
 			buf_putc(&o, '"');
+		} else if (str_eq_cstr(key, "hl") || str_eq_cstr(key, "start")) {
+			/* folio's own (a highlight shortcode's, written by pass one) */
+			buf_printf(&o, "%s%.*s=%.*s", o.len ? " " : "", (int)key.len, key.p, (int)val.len, val.p);
 		} else if (str_eq_cstr(key, "file") || str_eq_cstr(key, "title")) {
 			/* a render hook's file name: folio's caption */
 			buf_printf(&o, "%stitle=%.*s", o.len ? " " : "", (int)val.len, val.p);
