@@ -46,6 +46,17 @@ static int cap_take(struct caps *c, const char *kind)
 	return ++c->n[i] <= JK_MAX_FINDINGS;
 }
 
+/* The next position of each closing mark at or after a scan position
+ * ((size_t)-1: not looked for yet; n: none). A scan moves forward, so an
+ * answer stays good until the scan passes it: each search of the text
+ * is made once, and a text of 100,000 unclosed marks stays linear. A
+ * search ahead of the scan (for an end tag) keeps marks of its own. */
+struct marks {
+	size_t pct, br, gt, pct2, blank, star;
+};
+
+#define MARKS_NONE {(size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1}
+
 struct lq {
 	const struct jk_body *c;
 	const char *in;
@@ -54,7 +65,8 @@ struct lq {
 	int line;                /* input line (1-based) at the scan position */
 	int *lmap;               /* output line k (0-based) -> input line */
 	size_t nl, capl;
-	size_t next_pct, next_br; /* cached positions of the next "%}" and "}}" (n: none) */
+	struct marks mk;          /* the next closing marks of the scan */
+	size_t no_close[3];       /* no {{< /highlight >}}, /katex, /math at or after this */
 	size_t no_endhl;          /* no {% endhighlight %} at or after this position */
 	size_t tail_run;          /* the longest fence from there on ((size_t)-1: not measured) */
 	char fence_ch;            /* a Markdown fence of the input is open */
@@ -127,13 +139,13 @@ static void emit_comment(struct lq *s, const char *label, const char *p, size_t 
 	emit_cstr(s, " -->");
 }
 
-/* find_from: the next position of the two bytes m at or after i, cached
- * in *cache (valid while i does not pass it), n when none. */
-static size_t find_from(const char *in, size_t n, size_t i, const char *m, size_t *cache)
+/* find_from: the next position of the bytes m (ml of them) at or after
+ * i, cached in *cache (valid while i does not pass it), n when none. */
+static size_t find_from(const char *in, size_t n, size_t i, const char *m, size_t ml, size_t *cache)
 {
 	if (*cache != (size_t)-1 && *cache >= i)
 		return *cache;
-	const char *p = i < n ? memmem(in + i, n - i, m, 2) : NULL;
+	const char *p = i < n ? memmem(in + i, n - i, m, ml) : NULL;
 	*cache = p ? (size_t)(p - in) : n;
 	return *cache;
 }
@@ -198,20 +210,13 @@ struct tag {
 	size_t start, end; /* in[start..end) is the whole tag */
 };
 
-/* parse_tag: the tag starting at in[i] = "{%"; 0 when it is not one.
- * bounded: look for its "%}" only within LQ_TAG_MAX bytes, without the
- * cache (a search away from the scan position). */
-static int parse_tag(struct lq *s, size_t i, struct tag *t, int bounded)
+/* parse_tag: the tag starting at in[i] = "{%"; 0 when it is not one
+ * (no "%}" within LQ_TAG_MAX bytes, or a blank line before it). mk: the
+ * marks of this scan. */
+static int parse_tag(struct lq *s, size_t i, struct tag *t, struct marks *mk)
 {
-	size_t close;
-	if (bounded) {
-		size_t lim = s->n - i < LQ_TAG_MAX + 2 ? s->n - i : LQ_TAG_MAX + 2;
-		const char *p = lim > 2 ? memmem(s->in + i + 2, lim - 2, "%}", 2) : NULL;
-		close = p ? (size_t)(p - s->in) : s->n;
-	} else
-		close = find_from(s->in, s->n, i + 2, "%}", &s->next_pct);
-	if (close >= s->n || close - i > LQ_TAG_MAX || memmem(s->in + i, close - i, "\n\n", 2) ||
-	    memmem(s->in + i, close - i, "\n\r\n", 3))
+	size_t close = find_from(s->in, s->n, i + 2, "%}", 2, &mk->pct);
+	if (close >= s->n || close - i > LQ_TAG_MAX || find_from(s->in, s->n, i, "\n\n", 2, &mk->blank) < close)
 		return 0;
 	size_t j = i + 2, e = close;
 	if (j < e && s->in[j] == '-')
@@ -245,6 +250,7 @@ static int tag_is(const struct tag *t, const char *name)
 static int find_end_tag(struct lq *s, size_t i, const char *name, struct tag *t)
 {
 	size_t nl = strlen(name);
+	struct marks mk = MARKS_NONE;
 	while (i < s->n) {
 		const char *p = memmem(s->in + i, s->n - i, name, nl);
 		if (!p)
@@ -253,7 +259,7 @@ static int find_end_tag(struct lq *s, size_t i, const char *name, struct tag *t)
 		size_t b = at;
 		while (b > 0 && (s->in[b - 1] == ' ' || s->in[b - 1] == '\t' || s->in[b - 1] == '-'))
 			b--;
-		if (b >= 2 && s->in[b - 2] == '{' && s->in[b - 1] == '%' && parse_tag(s, b - 2, t, 1) &&
+		if (b >= 2 && s->in[b - 2] == '{' && s->in[b - 1] == '%' && parse_tag(s, b - 2, t, &mk) &&
 		    tag_is(t, name))
 			return 1;
 		i = at + nl;
@@ -623,7 +629,7 @@ static void liquid(struct lq *s)
 		char nx = i + 1 < s->n ? s->in[i + 1] : 0;
 		if (nx == '%') {
 			struct tag t;
-			if (parse_tag(s, i, &t, 0)) {
+			if (parse_tag(s, i, &t, &s->mk)) {
 				i = do_tag(s, &t);
 				continue;
 			}
@@ -634,11 +640,11 @@ static void liquid(struct lq *s)
 			continue;
 		}
 		if (nx == '{') {
-			size_t close = find_from(s->in, s->n, i + 2, "}}", &s->next_br);
+			size_t close = find_from(s->in, s->n, i + 2, "}}", 2, &s->mk.br);
 			/* an output never holds a blank line: "{{" then a blank
 			 * line is text (Liquid would stop with an error) */
-			if (close < s->n && close - i <= LQ_TAG_MAX && !memmem(s->in + i, close - i, "\n\n", 2) &&
-			    !memmem(s->in + i, close - i, "\n\r\n", 3)) {
+			if (close < s->n && close - i <= LQ_TAG_MAX &&
+			    find_from(s->in, s->n, i, "\n\n", 2, &s->mk.blank) >= close) {
 				i = do_output(s, i, close);
 				continue;
 			}
@@ -666,6 +672,7 @@ struct kd {
 	size_t no_script_end; /* no </script> at or after this position */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	int in_tag;           /* an HTML tag runs on from the line before */
+	size_t paren;         /* the next ")" (cached, as struct marks) */
 	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
 };
 
@@ -956,7 +963,9 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 		}
 		if (ch == ']' && i + 1 < e && k->in[i + 1] == '(') {
 			size_t ua, ub, end;
-			if (link_dest(k->in, e, i + 2, &ua, &ub, &end)) {
+			/* no ")" left on the line: no link (and no scan of it) */
+			size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
+			if (close < e && close - i <= LQ_TAG_MAX + 2048 && link_dest(k->in, e, i + 2, &ua, &ub, &end)) {
 				size_t img = image_start(k->out);
 				int missing = 0;
 				size_t mark = k->out->len;
@@ -1303,14 +1312,13 @@ static struct str sc_arg(const struct sc *c, const char *key, int pos)
 
 /* parse_sc: the shortcode at in[i] ("{{<" or "{{%"); 0 when it is not one
  * (no closing mark within LQ_TAG_MAX bytes, or a blank line before it). */
-static int parse_sc(struct lq *s, size_t i, struct sc *c)
+static int parse_sc(struct lq *s, size_t i, struct sc *c, struct marks *mk)
 {
-	char m = s->in[i + 2] == '<' ? '>' : '%';
-	const char close[3] = {m, '}', '}'};
-	size_t lim = s->n - i < LQ_TAG_MAX ? s->n - i : LQ_TAG_MAX;
-	const char *e = memmem(s->in + i + 3, lim - 3, close, 3);
-	if (!e || memmem(s->in + i, (size_t)(e - s->in) - i, "\n\n", 2))
+	int gt = s->in[i + 2] == '<';
+	size_t at = find_from(s->in, s->n, i + 3, gt ? ">}}" : "%}}", 3, gt ? &mk->gt : &mk->pct2);
+	if (at >= s->n || at - i > LQ_TAG_MAX || find_from(s->in, s->n, i, "\n\n", 2, &mk->blank) < at)
 		return 0;
+	const char *e = s->in + at;
 	memset(c, 0, sizeof *c);
 	c->start = i;
 	c->end = (size_t)(e - s->in) + 3;
@@ -1378,16 +1386,28 @@ static int sc_is(const struct sc *c, const char *name)
 /* find_sc_close: the {{< /name >}} after i: fills c, or 0. */
 static int find_sc_close(struct lq *s, size_t i, struct str name, struct sc *c)
 {
+	/* one search per paired name that has no close: remembered */
+	static const char *const paired[] = {"highlight", "katex", "math"};
+	int slot = -1;
+	for (int k = 0; k < 3; k++)
+		if (str_eq_cstr(name, paired[k]))
+			slot = k;
+	if (slot >= 0 && s->no_close[slot] != (size_t)-1 && i >= s->no_close[slot])
+		return 0;
+	struct marks mk = MARKS_NONE;
+	size_t from = i;
 	while (i < s->n) {
 		const char *p = memmem(s->in + i, s->n - i, "{{", 2);
 		if (!p)
-			return 0;
+			break;
 		size_t at = (size_t)(p - s->in);
-		if (at + 3 < s->n && (p[2] == '<' || p[2] == '%') && parse_sc(s, at, c) && c->closing &&
+		if (at + 3 < s->n && (p[2] == '<' || p[2] == '%') && parse_sc(s, at, c, &mk) && c->closing &&
 		    str_eq(c->name, name))
 			return 1;
 		i = at + 2;
 	}
+	if (slot >= 0)
+		s->no_close[slot] = from;
 	return 0;
 }
 
@@ -1469,6 +1489,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 			while (m.len && (m.p[m.len - 1] == '\n'))
 				m.len--;
 			int display = sc_arg(c, "display", 0).len || memchr(m.p, '\n', m.len) ||
+				      (c->end < s->n && s->in[c->end] == '\n') ||
 				      (m.len >= 2 && m.p[0] == '$' && m.p[1] == '$');
 			while (m.len && m.p[0] == '$')
 				m.p++, m.len--;
@@ -1611,8 +1632,8 @@ static void shortcodes(struct lq *s)
 			/* {{</&#42; x &#42;/>}}, Hugo's escape: a shortcode shown as text */
 			if (at + 4 < s->n && s->in[at + 3] == '/' && s->in[at + 4] == '*') {
 				const char mk[3] = {s->in[at + 2] == '<' ? '>' : '%', '}', '}'};
-				size_t lim = s->n - at < LQ_TAG_MAX ? s->n - at : LQ_TAG_MAX;
-				const char *ce = memmem(s->in + at, lim, "*/", 2);
+				size_t cs = find_from(s->in, s->n, at + 5, "*/", 2, &s->mk.star);
+				const char *ce = cs < s->n && cs - at <= LQ_TAG_MAX ? s->in + cs : NULL;
 				if (ce && (size_t)(ce - s->in) + 5 <= s->n && !memcmp(ce + 2, mk, 3)) {
 					emit_gen(s, s->in + at, 3);
 					emit_in(s, at + 5, (size_t)(ce - s->in));
@@ -1621,7 +1642,7 @@ static void shortcodes(struct lq *s)
 					continue;
 				}
 			}
-			if (parse_sc(s, at, &c)) {
+			if (parse_sc(s, at, &c, &s->mk)) {
 				i = do_sc(s, &c);
 				continue;
 			}
@@ -1641,7 +1662,8 @@ void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *ou
 	s.in = in;
 	s.n = n;
 	s.line = 1;
-	s.next_pct = s.next_br = (size_t)-1;
+	s.mk = (struct marks)MARKS_NONE;
+	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
 	s.no_endhl = s.tail_run = (size_t)-1;
 	struct buf mid;
 	buf_init(&mid);
@@ -1657,7 +1679,7 @@ void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *ou
 	k.in = mid.p ? mid.p : "";
 	k.n = mid.len;
 	k.out = out;
-	k.no_script_end = k.no_cmt_end = k.para_end = (size_t)-1;
+	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
 	k.caps = &caps;
 	kramdown(&k);
 	for (size_t i = 0; i < caps.nk; i++)
@@ -1676,7 +1698,8 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 	s.in = in;
 	s.n = n;
 	s.line = 1;
-	s.next_pct = s.next_br = (size_t)-1;
+	s.mk = (struct marks)MARKS_NONE;
+	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
 	s.no_endhl = s.tail_run = (size_t)-1;
 	struct buf mid;
 	buf_init(&mid);
@@ -1692,7 +1715,7 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 	k.in = mid.p ? mid.p : "";
 	k.n = mid.len;
 	k.out = out;
-	k.no_script_end = k.no_cmt_end = k.para_end = (size_t)-1;
+	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
 	k.caps = &caps;
 	kramdown(&k);
 	if (caps.math)

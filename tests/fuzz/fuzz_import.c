@@ -1,11 +1,12 @@
-/* fuzz_import.c: libFuzzer target for folio import's body converter
- * (src/import/jkbody.c): a Jekyll post body, Liquid and kramdown, to
- * folio Markdown.
+/* fuzz_import.c: libFuzzer target for folio import's body converters
+ * (src/import/jkbody.c): a Jekyll post body (Liquid and kramdown) and a
+ * Hugo page body (shortcodes, Goldmark code block attributes) to folio
+ * Markdown.
  *
- * An input is the body's text. It is converted twice: with no callbacks
- * (the pure defaults), and with callbacks that resolve every post, link
- * and URL and call every other image missing, so that both the plain and
- * the rewriting paths run.
+ * An input is the body's text. It is converted four times: as Jekyll's
+ * and as Hugo's, each with no callbacks (the pure defaults), and with
+ * callbacks that resolve some posts, links and URLs and call every other
+ * image missing, so that both the plain and the rewriting paths run.
  *
  * Checked beside the sanitizers: the converter returns (pathological
  * inputs of unclosed tags, fences and formulas stay linear; libFuzzer's
@@ -51,12 +52,12 @@ static const char *url_cb(void *ctx, const char *u, int image, int line, int *mi
 	return calls % 5 ? NULL : u;
 }
 
-static void one(const char *text, size_t len, int with_callbacks)
+static void one(const char *text, size_t len, int with_callbacks, int hugo)
 {
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL, 0};
+	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo};
 	if (with_callbacks) {
 		c.post_url = post_url_cb;
 		c.link = link_cb;
@@ -64,7 +65,10 @@ static void one(const char *text, size_t len, int with_callbacks)
 	}
 	struct buf out;
 	buf_init(&out);
-	jekyll_body(&c, text, len, &out);
+	if (hugo)
+		hugo_body(&c, text, len, &out);
+	else
+		jekyll_body(&c, text, len, &out);
 	size_t lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
@@ -92,7 +96,9 @@ static void one(const char *text, size_t len, int with_callbacks)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	one((const char *)data, size, 0);
-	one((const char *)data, size, 1);
+	for (int hugo = 0; hugo < 2; hugo++) {
+		one((const char *)data, size, 0, hugo);
+		one((const char *)data, size, 1, hugo);
+	}
 	return 0;
 }

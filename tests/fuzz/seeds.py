@@ -296,7 +296,9 @@ def import_seeds(s):
                 s.add("import", read(os.path.join(root, n)))
     for unit in ["{%", "{{", "{% raw %}", "{% highlight c %}\n", "{% endhighlight %}", "$$", "$$\n",
                  "<!--", "<script type=\"math/tex\">", "](", "{:", "`", "```\n", "{% comment %}",
-                 "{::comment}\n", "- $$x\n", "[a]: /x\n", " src=\"/a.png\""]:
+                 "{::comment}\n", "- $$x\n", "[a]: /x\n", " src=\"/a.png\"", "{{< katex >}}", "{{< x",
+                 "{{< highlight go \"linenos=table\" >}}\n", "{{</* a */>}}", "```go {hl_lines=[1]}\n",
+                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)

@@ -1,5 +1,6 @@
-/* test_import.c: the Jekyll body converter (jkbody.c) as a function of
+/* test_import.c: the Jekyll and Hugo body converters (jkbody.c) as functions of
  * text, the dates of imp_date and the YAML quoting of imp_yaml_str. */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,6 +37,19 @@ static const char *finding(size_t i)
 	buf_printf(&b, "%s@%d: %s", rep.v[i].kind, rep.v[i].line, rep.v[i].what);
 	const char *r = arena_strndup(arena, b.p, b.len);
 	buf_fini(&b);
+	return r;
+}
+
+/* hconv: conv for a Hugo body. */
+static const char *hconv(const char *in)
+{
+	memset(&rep, 0, sizeof rep);
+	struct jk_body c = {arena, &rep, "content/posts/x.md", 3, NULL, NULL, NULL, NULL, 1};
+	struct buf out;
+	buf_init(&out);
+	hugo_body(&c, in, strlen(in), &out);
+	const char *r = arena_strndup(arena, out.p ? out.p : "", out.len);
+	buf_fini(&out);
 	return r;
 }
 
@@ -114,6 +128,33 @@ static void imp_test_kramdown(void)
 	STR_EQ(conv("<!-- $$x$$ {: .a} -->"), "<!-- $$x$$ {: .a} -->");
 }
 
+static void imp_test_hugo(void)
+{
+	STR_EQ(hconv("{{< highlight go \"linenos=table,hl_lines=2 3-4\" >}}\nx\n{{< /highlight >}}\n"),
+	       "```go {linenos hl=\"2,3-4\"}\nx\n```\n");
+	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"A \\\"b\\\"\" alt=\"alt\" >}}"), "![alt](/a.png \"A \\'b\\'\")");
+	STR_EQ(hconv("{{< figure src=\"/a.png\" caption=\"Cap\" >}}"), "![Cap](/a.png \"Cap\")");
+	STR_EQ(hconv("[x]({{< ref \"posts/a.md\" >}})"), "[x](/posts/a.md)");
+	STR_EQ(hconv("{{< youtube abc >}}"), "[Video on YouTube](https://www.youtube.com/watch?v=abc)");
+	STR_EQ(hconv("{{< vimeo id=\"42\" >}}"), "[Video on Vimeo](https://vimeo.com/42)");
+	STR_EQ(hconv("{{< gist u 1 >}}"), "[Gist](https://gist.github.com/u/1)");
+	STR_EQ(hconv("{{< tweet user=\"a\" id=\"9\" >}}"), "[Post on X](https://x.com/a/status/9)");
+	STR_EQ(hconv("{{< katex >}}a+b{{< /katex >}}"), "$a+b$");
+	STR_EQ(hconv("{{< math >}}\n\\int x\n{{< /math >}}\n"), "\n$$\n\\int x\n$$\n\n");
+	STR_EQ(hconv("{{< notice tip >}}\nHi\n{{< /notice >}}\n"),
+	       "<!-- hugo: {{< notice tip >}} -->\nHi\n<!-- hugo: {{< /notice >}} -->\n");
+	STR_EQ(finding(0), "Hugo shortcode@4: '{{< notice tip >}}' kept as an HTML comment");
+	STR_EQ(hconv("{{%/* x */%}} and {{</* y a=1 */>}}"), "{{% x %}} and {{< y a=1 >}}");
+	STR_EQ(hconv("```\n{{< foo >}}\n```\n"), "```\n{{< foo >}}\n```\n");
+	STR_EQ(hconv("```go {linenos=true,hl_lines=[2,\"4-5\"],linenostart=10,style=x}\na\n```\n"),
+	       "```go {linenos hl=\"2,4-5\" start=10}\na\n```\n");
+	STR_EQ(finding(0), "Hugo code block option@4: 'style' dropped");
+	STR_EQ(hconv("> ```sh {file=\"a.sh\"}\n> x\n> ```\n"), "> ```sh {title=\"a.sh\"}\n> x\n> ```\n");
+	/* no kramdown in Hugo: $$ and {: stay */
+	STR_EQ(hconv("a $$x$$ b {: .c}\n"), "a $$x$$ b {: .c}\n");
+	STR_EQ(hconv("{{< unclosed"), "{{< unclosed");
+}
+
 static void imp_test_dates(void)
 {
 	STR_EQ(date("2017-01-01"), "2017-01-01");
@@ -142,7 +183,9 @@ static void imp_test_yaml(void)
 static void imp_test_linear(void)
 {
 	static const char *const units[] = {"{%", "{{", "{% raw %}", "{% highlight c %}", "$$", "<!--",
-					    "<script type=\"math/tex\">", "](", "{:", "`", "{% comment %}x"};
+					    "<script type=\"math/tex\">", "](", "{:", "`", "{% comment %}x",
+					    "{{< highlight c >}}\n", "{{< x", "{{< katex >}}", "{{</* ", "```go {a=1}\n",
+					    "> ```go {a=1}\n", " src=\"", "](x", "<a href=\""};
 	for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
 		struct buf in;
 		buf_init(&in);
@@ -154,6 +197,10 @@ static void imp_test_linear(void)
 		struct buf out;
 		buf_init(&out);
 		jekyll_body(&c, in.p, in.len, &out);
+		OK(rep.n <= 64);
+		memset(&rep, 0, sizeof rep);
+		c.hugo = 1;
+		hugo_body(&c, in.p, in.len, &out);
 		double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 		if (s > 1.0)
 			t_fail(__FILE__, __LINE__, "100000 x '%s' took %.2f s", units[u], s);
@@ -168,6 +215,7 @@ void test_import(void)
 	arena = arena_new();
 	imp_test_liquid();
 	imp_test_kramdown();
+	imp_test_hugo();
 	imp_test_dates();
 	imp_test_yaml();
 	imp_test_linear();
