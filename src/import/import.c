@@ -728,7 +728,7 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 	buf_printf(b, "- posts: %zu (drafts among them: %zu)\n", r->posts, r->drafts);
 	buf_printf(b, "- pages: %zu\n", r->pages);
 	buf_printf(b, "- series: %zu\n", r->series);
-	buf_printf(b, "- files copied to static/: %zu\n", r->files);
+	buf_printf(b, "- files copied (to static/ or beside a bundle): %zu\n", r->files);
 	buf_printf(b, "- aliases (old URLs that redirect): %zu\n", r->aliases);
 	buf_printf(b, "- not converted as written: %zu\n", r->n);
 	if (r->failed)
