@@ -779,6 +779,9 @@ static int build_once(struct imp_site *s, struct buf *cap, int show)
 	req.check = 1;
 	req.drafts = 1;
 	req.future = 1;
+	/* every stage runs, so that a formula's error does not hide the
+	 * broken links of the link check (the output is thrown away) */
+	req.keep_going = 1;
 	struct build_result res;
 	memset(&res, 0, sizeof res);
 	struct diag d;
