@@ -304,11 +304,18 @@ static const char *cats_path(struct arena *a, const struct imp_list *cats)
 {
 	struct buf b;
 	buf_init(&b);
+	struct imp_list seen = {0};
 	for (size_t i = 0; i < cats->n; i++) {
-		if (i)
+		/* lower case, each once (Jekyll's uniq after downcase) */
+		char *lc = (char *)arena_strndup(a, cats->v[i], strlen(cats->v[i]));
+		for (char *p = lc; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		if (imp_list_has(&seen, lc))
+			continue;
+		imp_list_add(a, &seen, lc);
+		if (b.len)
 			buf_putc(&b, '/');
-		for (const char *p = cats->v[i]; *p; p++)
-			buf_putc(&b, tolower((unsigned char)*p));
+		buf_puts(&b, lc);
 	}
 	const char *r = astr(a, b.p ? b.p : "", b.len);
 	buf_fini(&b);
@@ -482,6 +489,9 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 				 "no date in the name or the front matter: dated %s, the file's time", d->date);
 		}
 	}
+	/* Jekyll themes show the description as the excerpt */
+	if (!d->summary && d->description)
+		d->summary = d->description;
 	if (!d->title) {
 		d->title = imp_title_from_slug(a, slug ? slug : fslug);
 		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
@@ -490,7 +500,10 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	/* categories: folio has one; the others become tags */
 	if (cats.n) {
 		d->category = cats.v[0];
+		struct str first = term_key(a, str_from(cats.v[0]));
 		for (size_t i = 1; i < cats.n; i++) {
+			if (str_eq(term_key(a, str_from(cats.v[i])), first))
+				continue;
 			imp_add_term(a, &d->tags, cats.v[i]);
 			imp_note(a, &s->rep, "category made a tag", rel, 0,
 				 "folio has one category per post: '%s' kept, '%s' made a tag", cats.v[0], cats.v[i]);
