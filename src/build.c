@@ -3,6 +3,7 @@
 
 #include "cache.h"
 #include "rebuild.h"
+#include "stamp.h"
 
 #include "config.h"
 #include "highlight.h"
@@ -23,9 +24,6 @@
 #include "tmpl.h"
 #include "version.h"
 
-#include <dirent.h>
-#include <elf.h>
-#include <link.h>
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -279,107 +277,6 @@ static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 	arena_free(st->a);
 }
 
-/* stamp_tree: adds every file below dir (path, size, time, inode) to h;
- * links are followed as output_copy_tree follows them (struct held). */
-static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct held *up)
-{
-	DIR *dh = opendir(dir);
-	if (!dh || depth > 32) {
-		if (dh)
-			closedir(dh);
-		return;
-	}
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char p[4096];
-		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
-			continue;
-		struct stat sb;
-		if (stat(p, &sb) != 0)
-			continue;
-		XXH3_64bits_update(h, p, strlen(p) + 1);
-		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
-				(int64_t)sb.st_ino};
-		XXH3_64bits_update(h, f, sizeof f);
-		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN)) {
-			struct held here = {sb.st_dev, sb.st_ino, p, up, 0};
-			stamp_tree(h, p, depth + 1, &here);
-		}
-	}
-	closedir(dh);
-}
-
-static void stamp_dir(XXH3_state_t *h, const char *dir)
-{
-	struct held *top = held_root(dir);
-	if (top)
-		stamp_tree(h, dir, 0, top);
-	held_free(top);
-}
-
-/* build_id: the executable's GNU build ID (the linker's hash of all it
- * linked, -Wl,--build-id), read from the note in its loaded image. */
-struct build_id {
-	const unsigned char *p;
-	size_t len;
-};
-
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	struct build_id *id = arg;
-	/* the first object is the executable itself */
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_NOTE)
-			continue;
-		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-		size_t left = ph->p_memsz;
-		while (left >= sizeof(ElfW(Nhdr))) {
-			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
-			size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
-			if (sizeof *nh + name + desc > left)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p + sizeof *nh, "GNU", 4) &&
-			    nh->n_descsz >= 8) {
-				id->p = p + sizeof *nh + name;
-				id->len = nh->n_descsz;
-				return 1;
-			}
-			p += sizeof *nh + name + desc;
-			left -= sizeof *nh + name + desc;
-		}
-	}
-	return 1; /* only the executable */
-}
-
-/* binary_hash: a hash that tells folio's own executable from any other
- * build: rendered Markdown kept on disk is only reused by the very folio
- * that rendered it (its grammars, its cmark-gfm, its passes). The build ID
- * where the executable has one, else a hash of the file (19 MB to read).
- * Once per process. */
-static uint64_t binary_hash(void)
-{
-	static uint64_t h;
-	if (h)
-		return h;
-	struct build_id id = {NULL, 0};
-	dl_iterate_phdr(find_build_id, &id);
-	if (id.p) {
-		h = XXH3_64bits(id.p, id.len);
-	} else {
-		size_t len;
-		char *exe = read_file("/proc/self/exe", &len);
-		h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
-		free(exe);
-	}
-	if (!h)
-		h = 1;
-	return h;
-}
-
 /* md_prepare: the Markdown cache mc for this build: its salt (folio, the
  * config, the options) and the stamp of the files documents read. */
 static void md_prepare(struct stages *st, struct md_cache *mc)
@@ -392,17 +289,17 @@ static void md_prepare(struct stages *st, struct md_cache *mc)
 	XXH3_64bits_reset(h);
 	static const char tag[] = "folio-md " FOLIO_VERSION;
 	XXH3_64bits_update(h, tag, sizeof tag);
-	uint64_t bin = binary_hash();
+	uint64_t bin = stamp_binary();
 	XXH3_64bits_update(h, &bin, sizeof bin);
 	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
 	XXH3_64bits_update(h, flags, sizeof flags);
 	st->opts.md_salt = XXH3_64bits_digest(h);
 	XXH3_64bits_reset(h);
-	stamp_dir(h, st->opts.static_dir);
+	stamp_files(h, st->opts.static_dir);
 	for (size_t i = 0; i < st->content.nposts; i++)
 		if (st->content.posts[i]->bundle_dir)
-			stamp_dir(h, st->content.posts[i]->bundle_dir);
+			stamp_files(h, st->content.posts[i]->bundle_dir);
 	st->opts.files_stamp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	st->opts.md_cache = mc;
@@ -725,7 +622,7 @@ static void session_save(struct build_session *s, const char *path)
 {
 	struct buf b;
 	buf_init(&b);
-	rebuild_save(s->rb, binary_hash(), &b);
+	rebuild_save(s->rb, stamp_binary(), &b);
 	(void)cache_write(path, b.p, b.len); /* if not: the next build renders every page */
 	buf_fini(&b);
 }
@@ -737,7 +634,7 @@ static void session_load(struct build_session *s, const char *path)
 	size_t len;
 	char *text = read_file(path, &len);
 	if (text)
-		(void)rebuild_load(s->rb, binary_hash(), text, len);
+		(void)rebuild_load(s->rb, stamp_binary(), text, len);
 	free(text);
 }
 
@@ -999,148 +896,44 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	return errors;
 }
 
-/* ---- a build with nothing to do ----
- *
- * When none of the site's files changed since the last build into the same
- * folder (by name, size, times and inode), with the same folio, options and
- * clock (no post left out as future has come due), and that build reported
- * nothing and its output is still exactly as it wrote it, the output is what
- * a build would write again: it is kept as it is. */
-
-#define UPTODATE_MAGIC "folio-uptodate-1"
-
-struct uptodate {
-	uint64_t key;
-	int64_t next_future;
-	uint64_t pages, posts, files;
-};
-
-static int cmp_name(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* inputs_walk: hashes the state of every file below dir that a build may
- * read (names starting with '.' aside, as folio skips them), in name order,
- * leaving out the folder (odev, oino). 0, or -1 when the tree cannot be
- * read whole (then nothing is kept). */
-static int inputs_walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int depth)
-{
-	if (depth > 40)
-		return -1; /* a loop of links, or a tree too deep to trust */
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return -1;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	for (struct dirent *de; (de = readdir(dh));) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			names = xrealloc(names, cap * sizeof *names);
-		}
-		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
-	}
-	closedir(dh);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_name);
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path) {
-			rc = -1;
-			free(names[i]);
-			continue;
-		}
-		struct stat st;
-		int64_t sig[7] = {0};
-		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
-		if (is_dir && st.st_dev == odev && st.st_ino == oino) {
-			free(names[i]);
-			continue; /* the output folder itself */
-		}
-		if (!have) {
-			sig[6] = 1; /* a dangling link */
-		} else if (is_dir) {
-			/* a folder is its listing: its own times change with files
-			 * folio skips */
-			sig[0] = (int64_t)st.st_mode;
-		} else {
-			sig[0] = (int64_t)st.st_mode;
-			sig[1] = (int64_t)st.st_size;
-			sig[2] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-			sig[3] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
-			sig[4] = (int64_t)st.st_ino;
-			sig[5] = (int64_t)st.st_dev;
-		}
-		XXH3_64bits_update(h, names[i], strlen(names[i]) + 1);
-		XXH3_64bits_update(h, sig, sizeof sig);
-		if (is_dir)
-			rc = inputs_walk(h, path, odev, oino, depth + 1);
-		XXH3_64bits_update(h, "/", 1); /* the end of a folder */
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
 /* uptodate_key: what a build into out_dir depends on besides the clock:
- * folio itself, the options and the state of the site's files (the output
+ * folio itself, the options and the stamp of the site's files (the output
  * folder, when it is inside the site, left out). 0 when it cannot be
  * known. */
 static uint64_t uptodate_key(const struct build_request *r)
 {
-	struct stat os;
-	if (stat(r->out_dir, &os) != 0) { /* no output yet: nothing to leave out */
-		os.st_dev = 0;
-		os.st_ino = 0;
-	}
 	XXH3_state_t *h = XXH3_createState();
 	if (!h)
 		return 0;
 	XXH3_64bits_reset(h);
-	int64_t head[5] = {(int64_t)binary_hash(), r->drafts, r->future, r->base_url != NULL, 0};
+	int64_t head[5] = {(int64_t)stamp_binary(), r->drafts, r->future, r->base_url != NULL, 0};
 	XXH3_64bits_update(h, head, sizeof head);
 	if (r->base_url)
 		XXH3_64bits_update(h, r->base_url, strlen(r->base_url) + 1);
-	int rc = inputs_walk(h, r->site_dir, os.st_dev, os.st_ino, 0);
+	int rc = stamp_site(h, r->site_dir, r->out_dir);
 	uint64_t k = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	return rc || !k ? 0 : k;
 }
 
-/* uptodate_path: the state file of out_dir's builds, beside its manifest. */
-static char *uptodate_path(const struct build_request *r)
-{
-	return cache_output_path(r->site_dir, r->out_dir, "uptodate");
-}
-
-static int uptodate_load(const char *path, struct uptodate *u)
+/* uptodate_load: the state of out_dir's last build (in the cache beside its
+ * manifest); 0, or -1 when there is none. */
+static int uptodate_load(const char *path, struct rebuild_uptodate *u)
 {
 	size_t len;
 	char *text = read_file(path, &len);
-	if (!text)
-		return -1;
-	unsigned long long key, pages, posts, files;
-	long long next;
-	char magic[32];
-	int ok = sscanf(text, "%31s %llx %lld %llu %llu %llu", magic, &key, &next, &pages, &posts, &files) == 6 &&
-		 !strcmp(magic, UPTODATE_MAGIC);
+	int rc = text ? rebuild_uptodate_load(u, text, len) : -1;
 	free(text);
-	if (!ok)
-		return -1;
-	*u = (struct uptodate){key, next, pages, posts, files};
-	return 0;
+	return rc;
 }
 
-static void uptodate_save(const char *path, const struct uptodate *u)
+static void uptodate_save(const char *path, const struct rebuild_uptodate *u)
 {
-	char text[256];
-	int n = snprintf(text, sizeof text, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC,
-			 (unsigned long long)u->key, (long long)u->next_future, (unsigned long long)u->pages,
-			 (unsigned long long)u->posts, (unsigned long long)u->files);
-	(void)cache_write(path, text, (size_t)n); /* if not: the next build does the work */
+	struct buf b;
+	buf_init(&b);
+	rebuild_uptodate_save(u, &b);
+	(void)cache_write(path, b.p, b.len); /* if not: the next build does the work */
+	buf_fini(&b);
 }
 
 /* build_now: the clock a build goes by (as stages_run reads it). */
@@ -1164,11 +957,10 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		r.out_dir = out_default;
 	}
 	double t0 = now_seconds();
-	char *up = r.check ? NULL : uptodate_path(&r);
+	char *up = r.check ? NULL : cache_output_path(r.site_dir, r.out_dir, "uptodate");
 	uint64_t key = up ? uptodate_key(&r) : 0;
-	struct uptodate u;
-	if (key && uptodate_load(up, &u) == 0 && u.key == key &&
-	    (r.future || !u.next_future || build_now(&r) < u.next_future) &&
+	struct rebuild_uptodate u;
+	if (key && uptodate_load(up, &u) == 0 && rebuild_uptodate(&u, key, build_now(&r), r.future) &&
 	    output_unchanged(r.site_dir, r.out_dir) == 0) {
 		memset(res, 0, sizeof *res);
 		res->pages = u.pages;
@@ -1192,7 +984,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	if (!errors && up && key && d->warnings == warnings) {
 		/* the key again: a file changed during the build is not known to
 		 * be in it */
-		u = (struct uptodate){key, s->next_future, res->pages, res->posts, res->files};
+		u = (struct rebuild_uptodate){key, s->next_future, res->pages, res->posts, res->files};
 		if (uptodate_key(&r) == key)
 			uptodate_save(up, &u);
 	}

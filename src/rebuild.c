@@ -4,6 +4,7 @@
 #include "arena.h"
 #include "index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -498,5 +499,39 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 	rb->nrecs = nrecs;
 	rec_reindex(rb);
 	rb->built = 1;
+	return 0;
+}
+
+/* ---- a folio build with nothing to do ---- */
+
+#define UPTODATE_MAGIC "folio-uptodate-1"
+
+int rebuild_uptodate(const struct rebuild_uptodate *last, uint64_t key, int64_t now, int future)
+{
+	return key && last->key == key && (future || !last->next_future || now < last->next_future);
+}
+
+void rebuild_uptodate_save(const struct rebuild_uptodate *u, struct buf *out)
+{
+	buf_printf(out, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC, (unsigned long long)u->key,
+		   (long long)u->next_future, (unsigned long long)u->pages, (unsigned long long)u->posts,
+		   (unsigned long long)u->files);
+}
+
+int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len)
+{
+	char text[256];
+	if (!len || len >= sizeof text || p[len - 1] != '\n' || memchr(p, '\0', len))
+		return -1;
+	memcpy(text, p, len);
+	text[len] = '\0';
+	unsigned long long key, pages, posts, files;
+	long long next;
+	char magic[32];
+	int end = 0;
+	if (sscanf(text, "%31s %llx %lld %llu %llu %llu\n%n", magic, &key, &next, &pages, &posts, &files, &end) != 6 ||
+	    strcmp(magic, UPTODATE_MAGIC) || (size_t)end != len)
+		return -1;
+	*u = (struct rebuild_uptodate){key, next, pages, posts, files};
 	return 0;
 }
