@@ -80,58 +80,6 @@ struct stages {
 	double t0, t_cfg, t_content, t_site, t_tmpl;
 };
 
-/* ---- links of post bodies: `.md` and `@/` links to the page they name,
- * root-relative URLs under a sub-path base_url ---- */
-
-static const char *resolve_md(void *ctx, const char *path, size_t len)
-{
-	const struct tval *v = tmap_get(ctx, (struct str){path, len});
-	return v ? v->u.s.p : NULL;
-}
-
-/* left_out_url: the URL a post of slug will have once it is published. */
-static const char *left_out_url(struct arena *a, struct str slug)
-{
-	char *u = arena_alloc(a, slug.len + 9);
-	snprintf(u, slug.len + 9, "/posts/%.*s/", STR_FMT(slug));
-	return u;
-}
-
-static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct tmap *m)
-{
-	/* nothing to change: not scanned again at each build of a session */
-	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
-		return;
-	const char *src = s->path;
-	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
-	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
-}
-
-/* rewrite_bodies: the HTML of every post, series guide and page with its
- * links made final (links_rewrite). */
-static void rewrite_bodies(struct arena *a, struct site *s, const char *base)
-{
-	struct tmap *m = tmap_new(a, s->nposts + s->nseries + s->npages + 1);
-	for (size_t i = 0; i < s->nposts; i++)
-		tmap_set(a, m, str_from(s->posts[i]->s.path), tv_str(s->posts[i]->url));
-	for (size_t i = 0; i < s->nseries; i++)
-		tmap_set(a, m, str_from(s->series[i]->s.path), tv_str(s->series[i]->url));
-	for (size_t i = 0; i < s->npages; i++)
-		tmap_set(a, m, str_from(s->pages[i]->s.path), tv_str(s->pages[i]->url));
-	/* a link to a post this build leaves out goes where it will be */
-	for (size_t i = 0; i < s->content->nposts; i++) {
-		const struct post *p = s->content->posts[i];
-		if (p->index < 0)
-			tmap_set(a, m, str_from(p->s.path), tv_cstr(left_out_url(a, p->slug)));
-	}
-	for (size_t i = 0; i < s->nposts; i++)
-		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, m);
-	for (size_t i = 0; i < s->nseries; i++)
-		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, m);
-	for (size_t i = 0; i < s->npages; i++)
-		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, m);
-}
-
 /* prepare_md: set by the session, called once the content is loaded (the
  * Markdown cache's salt and file stamp depend on it). */
 typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
@@ -187,7 +135,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	st->have_site = 1;
 	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	if (!st->errors || req->keep_going)
-		rewrite_bodies(a, &st->site, st->base_path);
+		site_rewrite_links(a, &st->site, st->base_path);
 	st->t_site = now_seconds();
 
 	st->env = tmpl_env_new();
@@ -573,54 +521,20 @@ static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages
 		know_html(s->rb, &site->series[i]->s, &site->series[i]->doc, salt, st->base_path);
 	for (size_t i = 0; i < site->npages; i++)
 		know_html(s->rb, &site->pages[i]->s, &site->pages[i]->doc, salt, st->base_path);
-	/* the templates' ids, then every fingerprint of this build */
-	size_t ntmpl = tmpl_env_count(st->env);
-	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
-	for (size_t i = 0; i < ntmpl; i++) {
-		char key[600];
-		int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st->env, i));
-		tmpl_ids[i] = rebuild_id(s->rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
-		tmpl_env_set_template_dep(st->env, tmpl_env_name(st->env, i), tmpl_ids[i]);
-	}
-	size_t nfp = rebuild_nids(s->rb);
-	uint64_t *fp = xcalloc(nfp, sizeof *fp);
+	/* the config (and the options, --base-url included) touch every page */
 	XXH3_state_t *h = XXH3_createState();
 	if (!h) {
 		fputs("folio: out of memory\n", stderr);
 		exit(1);
 	}
-	for (size_t i = 0; i < plan->nvals; i++)
-		rebuild_fingerprint_dep(s->rb, fp, &plan->vals[i]);
-	for (size_t i = 0; i < ntmpl; i++) {
-		struct str src = tmpl_env_source(st->env, i);
-		uint64_t f = XXH3_64bits(src.p, src.len);
-		fp[tmpl_ids[i]] = f ? f : 1;
-	}
-	free(tmpl_ids);
-	/* a page that looked for a missing template depends on the set's
-	 * names: one added later is found */
-	uint32_t names_id = rebuild_id(s->rb, "templates:names", 15, 1);
-	if (names_id >= nfp) {
-		fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
-		memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
-		nfp = names_id + 1;
-	}
-	uint64_t names = 1;
-	for (size_t i = 0; i < ntmpl; i++)
-		names = rebuild_mix(names, XXH3_64bits(tmpl_env_name(st->env, i), strlen(tmpl_env_name(st->env, i))));
-	fp[names_id] = names ? names : 1;
-	tmpl_env_set_missing_dep(st->env, names_id);
-	/* the config (and the options) touch every page */
 	XXH3_64bits_reset(h);
 	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int64_t flags[4] = {s->req.drafts, s->req.future, st->opts.highlight != NULL, st->opts.typeset != NULL};
 	XXH3_64bits_update(h, flags, sizeof flags);
-	/* --base-url: every page's links */
 	XXH3_64bits_update(h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	*cfg_fp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
-	*nfp_out = nfp;
-	return fp;
+	return rebuild_inputs(s->rb, plan, st->env, nfp_out);
 }
 
 /* round_open: where this round writes: folio build, a staging folder (and

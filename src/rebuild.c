@@ -3,6 +3,7 @@
 
 #include "arena.h"
 #include "index.h"
+#include "tmpl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -534,4 +535,39 @@ int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len)
 		return -1;
 	*u = (struct rebuild_uptodate){key, next, pages, posts, files};
 	return 0;
+}
+
+/* ---- the inputs of a build ---- */
+
+uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, size_t *nfp_out)
+{
+	/* the templates' ids (given to env), then every fingerprint */
+	size_t ntmpl = tmpl_env_count(env);
+	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
+	for (size_t i = 0; i < ntmpl; i++) {
+		char key[600];
+		int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(env, i));
+		tmpl_ids[i] = rebuild_id(rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
+		tmpl_env_set_template_dep(env, tmpl_env_name(env, i), tmpl_ids[i]);
+	}
+	/* a page that looked for a missing template depends on the set's
+	 * names: one added later is found */
+	uint32_t names_id = rebuild_id(rb, "templates:names", 15, 1);
+	tmpl_env_set_missing_dep(env, names_id);
+	size_t nfp = rebuild_nids(rb);
+	uint64_t *fp = xcalloc(nfp, sizeof *fp);
+	for (size_t i = 0; i < plan->nvals; i++)
+		rebuild_fingerprint_dep(rb, fp, &plan->vals[i]);
+	uint64_t names = 1;
+	for (size_t i = 0; i < ntmpl; i++) {
+		struct str src = tmpl_env_source(env, i);
+		uint64_t f = XXH3_64bits(src.p, src.len);
+		fp[tmpl_ids[i]] = f ? f : 1;
+		const char *name = tmpl_env_name(env, i);
+		names = rebuild_mix(names, XXH3_64bits(name, strlen(name)));
+	}
+	fp[names_id] = names ? names : 1;
+	free(tmpl_ids);
+	*nfp_out = nfp;
+	return fp;
 }
