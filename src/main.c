@@ -65,7 +65,8 @@ static const struct command commands[] = {
 	 "(and on stderr) until it is fixed, over the pages written all the same\n"
 	 "(as folio build --keep-going writes them). Ctrl-C stops the server.\n"
 	 "\n"
-	 "  -p, --port PORT    the TCP port (default: 8080)\n"
+	 "  -p, --port PORT    the TCP port (default: 8080, or the next free one up\n"
+	 "                     to 8089); 0: any free port, which is printed\n"
 	 "  --bind ADDR        the numeric address to listen on (default: 127.0.0.1;\n"
 	 "                     any other is announced with a warning)\n"
 	 "  --drafts           include posts and pages marked draft: true\n"
@@ -330,9 +331,10 @@ static int cmd_serve(int argc, char **argv)
 		else if ((v = option_value(argc, argv, &i, "-p", "--port", &missing))) {
 			char *end;
 			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 65535)
-				return usage_error("serve", "--port needs a port number from 1 to 65535, not '%s'", v);
+			if (*end || !*v || n < 0 || n > 65535)
+				return usage_error("serve", "--port needs a port number from 0 to 65535 (0: any free one), not '%s'", v);
 			o.port = (int)n;
+			o.port_given = 1;
 		} else if ((v = option_value(argc, argv, &i, NULL, "--bind", &missing)))
 			o.bind = v;
 		else if (missing)

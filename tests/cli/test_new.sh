@@ -208,15 +208,42 @@ check "a flow posts: list is not edited (exit 1)" test "$rc" -eq 1
 check "... and says what to do" contains "$err" "add 'flowing' to it yourself"
 check "... writing no post" test ! -e "$L/content/posts/flowing.md"
 
-# ---- the README's quick start, as written ----
+# ---- the README's quick start, as written: its new post is served ----
+trap 'stop_serve; rm -rf "$TMP"' EXIT
 Q2=$TMP/readme
 mkdir "$Q2"
-sed -n '/^## Using folio/,/^## /p' README.md | sed -n 's/^\.\/folio \(new\|build\) \([^#]*\).*$/\1 \2/p' >"$TMP/readme-cmds"
-check "the README's Using folio has new and build commands" test "$(wc -l <"$TMP/readme-cmds")" -ge 3
+sed -n '/^## Using folio/,/^## /p' README.md | sed -n 's/^\.\/folio \(new\|build\|serve\) \([^#]*\).*$/\1 \2/p' >"$TMP/readme-cmds"
+check "the README's Using folio has new, build and serve commands" \
+	test "$(grep -c '^new\|^build\|^serve' "$TMP/readme-cmds")" -ge 4
+slug=""
 while IFS= read -r args; do
 	eval "set -- $args"
-	(cd "$Q2" && "$FOLIO_ABS" "$@" >/dev/null 2>"$TMP/readme-err")
+	if [ "$1" = serve ]; then
+		# on a free port: the README's may be taken here
+		shift
+		dir=$1
+		(cd "$Q2" && TMPDIR=$TMP exec "$FOLIO_ABS" serve "$dir" --port 0 >"$TMP/rs.out" 2>"$TMP/rs.err") &
+		spid=$!
+		rport=""
+		for _ in $(seq 1 100); do
+			rport=$(sed -n 's|.*serving .* on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$TMP/rs.err")
+			[ -n "$rport" ] && break
+			sleep 0.1
+		done
+		code=$(curl -s -o "$TMP/rs.html" -w '%{http_code}' "http://127.0.0.1:$rport/posts/$slug/")
+		check "README: folio serve serves the new post ($slug)" test "$code" = 200
+		check "... with its title" grep -q "My First Kernel" "$TMP/rs.html"
+		code=$(curl -s -o "$TMP/rs2.html" -w '%{http_code}' "http://127.0.0.1:$rport/series/first-steps/")
+		check "... and its series lists it" grep -q "/posts/$slug/" "$TMP/rs2.html"
+		kill -TERM "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		spid=""
+		continue
+	fi
+	(cd "$Q2" && "$FOLIO_ABS" "$@" >"$TMP/readme-out" 2>"$TMP/readme-err")
 	check "README: folio $args" test $? -eq 0
+	s=$(sed -n 's|.*http://127.0.0.1:8080/posts/\([^/]*\)/.*|\1|p' "$TMP/readme-out")
+	[ -n "$s" ] && slug=$s
 done <"$TMP/readme-cmds"
 
 finish
