@@ -4,6 +4,8 @@
 
 #include <cmark-gfm.h>
 #include <utf8proc.h>
+#include <curl/curl.h>
+#include <microhttpd.h>
 #include <yaml.h>
 
 #include "arena.h"
@@ -12,6 +14,8 @@
 #include "build.h"
 #include "diag.h"
 #include "extcheck.h"
+#include "highlight.h"
+#include "math.h"
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -22,6 +26,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Highlighting and math are in the binary when their libraries are
+ * (mk/highlight.mk, mk/math.mk wire them in). */
+#pragma weak hl_version
+#pragma weak math_version
 
 enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
 
@@ -168,6 +177,12 @@ static int cmd_version(void)
 	printf("cmark-gfm %s\n", cmark_version_string());
 	printf("libyaml %s\n", yaml_get_version_string());
 	printf("utf8proc %s\n", utf8proc_version());
+	printf("libmicrohttpd %s\n", MHD_get_version());
+	printf("libcurl %s\n", curl_version_info(CURLVERSION_NOW)->version);
+	if (hl_version)
+		printf("%s\n", hl_version());
+	if (math_version)
+		printf("%s\n", math_version());
 	return EXIT_OK;
 }
 

@@ -6,6 +6,9 @@ check "--version exits 0" test "$rc" -eq 0
 check "--version names folio" contains "$out" "folio "
 check "--version names cmark-gfm 0.29.0.gfm.13" contains "$out" "cmark-gfm 0.29.0.gfm.13"
 check "--version names libyaml" contains "$out" "libyaml "
+check "--version names tree-sitter and its grammars" contains "$out" "tree-sitter 0.22.6 ("
+check "--version names QuickJS" contains "$out" "QuickJS 2025.04.26"
+check "--version names KaTeX" contains "$out" "KaTeX 0.16.10"
 run version
 check "version exits 0" test "$rc" -eq 0
 check "version prints the same" contains "$out" "cmark-gfm"
