@@ -3,6 +3,7 @@
 
 #include "cache.h"
 #include "rebuild.h"
+#include "stamp.h"
 
 #include "config.h"
 #include "highlight.h"
@@ -23,9 +24,6 @@
 #include "tmpl.h"
 #include "version.h"
 
-#include <dirent.h>
-#include <elf.h>
-#include <link.h>
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,41 +41,6 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* forceescape: escapes even HTML that is marked safe (a post's content in
- * an Atom <content type="html">). */
-static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	struct arena *a = tmpl_call_arena(c);
-	struct buf t, b;
-	buf_init(&t);
-	buf_init(&b);
-	struct str s;
-	if (in->kind == TV_STR) { /* a post's content in a feed: no copy first */
-		s = in->u.s;
-	} else {
-		if (tval_to_text(&t, in, a, tmpl_call_max_output(c))) {
-			buf_fini(&t);
-			tmpl_call_error(c, "the %s as text is longer than %zu bytes", tval_type_name(in),
-					tmpl_call_max_output(c));
-			return -1;
-		}
-		s = buf_str(&t);
-	}
-	size_t n = html_escaped_len(s.p ? s.p : "", s.len);
-	if (n > tmpl_call_max_output(c)) {
-		buf_fini(&t);
-		tmpl_call_error(c, "the result is longer than %zu bytes", tmpl_call_max_output(c));
-		return -1;
-	}
-	buf_reserve(&b, n);
-	buf_put_html(&b, s.p ? s.p : "", s.len);
-	buf_fini(&t);
-	*out = tv_safe((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});
-	buf_fini(&b);
-	return 0;
 }
 
 static int typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out, struct buf *err,
@@ -116,58 +79,6 @@ struct stages {
 	int cfg_errors; /* of folio.yml: its settings (base_url) may be wrong */
 	double t0, t_cfg, t_content, t_site, t_tmpl;
 };
-
-/* ---- links of post bodies: `.md` and `@/` links to the page they name,
- * root-relative URLs under a sub-path base_url ---- */
-
-static const char *resolve_md(void *ctx, const char *path, size_t len)
-{
-	const struct tval *v = tmap_get(ctx, (struct str){path, len});
-	return v ? v->u.s.p : NULL;
-}
-
-/* left_out_url: the URL a post of slug will have once it is published. */
-static const char *left_out_url(struct arena *a, struct str slug)
-{
-	char *u = arena_alloc(a, slug.len + 9);
-	snprintf(u, slug.len + 9, "/posts/%.*s/", STR_FMT(slug));
-	return u;
-}
-
-static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct tmap *m)
-{
-	/* nothing to change: not scanned again at each build of a session */
-	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
-		return;
-	const char *src = s->path;
-	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
-	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
-}
-
-/* rewrite_bodies: the HTML of every post, series guide and page with its
- * links made final (links_rewrite). */
-static void rewrite_bodies(struct arena *a, struct site *s, const char *base)
-{
-	struct tmap *m = tmap_new(a, s->nposts + s->nseries + s->npages + 1);
-	for (size_t i = 0; i < s->nposts; i++)
-		tmap_set(a, m, str_from(s->posts[i]->s.path), tv_str(s->posts[i]->url));
-	for (size_t i = 0; i < s->nseries; i++)
-		tmap_set(a, m, str_from(s->series[i]->s.path), tv_str(s->series[i]->url));
-	for (size_t i = 0; i < s->npages; i++)
-		tmap_set(a, m, str_from(s->pages[i]->s.path), tv_str(s->pages[i]->url));
-	/* a link to a post this build leaves out goes where it will be */
-	for (size_t i = 0; i < s->content->nposts; i++) {
-		const struct post *p = s->content->posts[i];
-		if (p->index < 0)
-			tmap_set(a, m, str_from(p->s.path), tv_cstr(left_out_url(a, p->slug)));
-	}
-	for (size_t i = 0; i < s->nposts; i++)
-		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, m);
-	for (size_t i = 0; i < s->nseries; i++)
-		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, m);
-	for (size_t i = 0; i < s->npages; i++)
-		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, m);
-}
 
 /* prepare_md: set by the session, called once the content is loaded (the
  * Markdown cache's salt and file stamp depend on it). */
@@ -224,11 +135,10 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	st->have_site = 1;
 	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	if (!st->errors || req->keep_going)
-		rewrite_bodies(a, &st->site, st->base_path);
+		site_rewrite_links(a, &st->site, st->base_path);
 	st->t_site = now_seconds();
 
 	st->env = tmpl_env_new();
-	tmpl_env_add_filter(st->env, "forceescape", f_forceescape, "");
 	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	tmpl_env_set_base_url(st->env, base);
 	st->errors += theme_load_templates(st->env, d, req->site_dir);
@@ -279,107 +189,6 @@ static void stages_free(struct stages *st, struct diag *d, int keep_thread)
 	arena_free(st->a);
 }
 
-/* stamp_tree: adds every file below dir (path, size, time, inode) to h;
- * links are followed as output_copy_tree follows them (struct held). */
-static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct held *up)
-{
-	DIR *dh = opendir(dir);
-	if (!dh || depth > 32) {
-		if (dh)
-			closedir(dh);
-		return;
-	}
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char p[4096];
-		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
-			continue;
-		struct stat sb;
-		if (stat(p, &sb) != 0)
-			continue;
-		XXH3_64bits_update(h, p, strlen(p) + 1);
-		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
-				(int64_t)sb.st_ino};
-		XXH3_64bits_update(h, f, sizeof f);
-		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN)) {
-			struct held here = {sb.st_dev, sb.st_ino, p, up, 0};
-			stamp_tree(h, p, depth + 1, &here);
-		}
-	}
-	closedir(dh);
-}
-
-static void stamp_dir(XXH3_state_t *h, const char *dir)
-{
-	struct held *top = held_root(dir);
-	if (top)
-		stamp_tree(h, dir, 0, top);
-	held_free(top);
-}
-
-/* build_id: the executable's GNU build ID (the linker's hash of all it
- * linked, -Wl,--build-id), read from the note in its loaded image. */
-struct build_id {
-	const unsigned char *p;
-	size_t len;
-};
-
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	struct build_id *id = arg;
-	/* the first object is the executable itself */
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_NOTE)
-			continue;
-		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-		size_t left = ph->p_memsz;
-		while (left >= sizeof(ElfW(Nhdr))) {
-			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
-			size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
-			if (sizeof *nh + name + desc > left)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p + sizeof *nh, "GNU", 4) &&
-			    nh->n_descsz >= 8) {
-				id->p = p + sizeof *nh + name;
-				id->len = nh->n_descsz;
-				return 1;
-			}
-			p += sizeof *nh + name + desc;
-			left -= sizeof *nh + name + desc;
-		}
-	}
-	return 1; /* only the executable */
-}
-
-/* binary_hash: a hash that tells folio's own executable from any other
- * build: rendered Markdown kept on disk is only reused by the very folio
- * that rendered it (its grammars, its cmark-gfm, its passes). The build ID
- * where the executable has one, else a hash of the file (19 MB to read).
- * Once per process. */
-static uint64_t binary_hash(void)
-{
-	static uint64_t h;
-	if (h)
-		return h;
-	struct build_id id = {NULL, 0};
-	dl_iterate_phdr(find_build_id, &id);
-	if (id.p) {
-		h = XXH3_64bits(id.p, id.len);
-	} else {
-		size_t len;
-		char *exe = read_file("/proc/self/exe", &len);
-		h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
-		free(exe);
-	}
-	if (!h)
-		h = 1;
-	return h;
-}
-
 /* md_prepare: the Markdown cache mc for this build: its salt (folio, the
  * config, the options) and the stamp of the files documents read. */
 static void md_prepare(struct stages *st, struct md_cache *mc)
@@ -392,72 +201,20 @@ static void md_prepare(struct stages *st, struct md_cache *mc)
 	XXH3_64bits_reset(h);
 	static const char tag[] = "folio-md " FOLIO_VERSION;
 	XXH3_64bits_update(h, tag, sizeof tag);
-	uint64_t bin = binary_hash();
+	uint64_t bin = stamp_binary();
 	XXH3_64bits_update(h, &bin, sizeof bin);
 	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
 	XXH3_64bits_update(h, flags, sizeof flags);
 	st->opts.md_salt = XXH3_64bits_digest(h);
 	XXH3_64bits_reset(h);
-	stamp_dir(h, st->opts.static_dir);
+	stamp_files(h, st->opts.static_dir);
 	for (size_t i = 0; i < st->content.nposts; i++)
 		if (st->content.posts[i]->bundle_dir)
-			stamp_dir(h, st->content.posts[i]->bundle_dir);
+			stamp_files(h, st->content.posts[i]->bundle_dir);
 	st->opts.files_stamp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	st->opts.md_cache = mc;
-}
-
-/* md_save: saves mc into the site's cache; a failure is a warning. */
-static void md_save(struct md_cache *mc, const char *site_dir)
-{
-	struct diag dg, *d = &dg;
-	diag_init(d, stderr);
-	if (cache_open_dir(site_dir, NULL) != 0 || md_cache_save(mc) != 0) {
-		struct diag_loc loc = {CACHE_DIR "/markdown.pack", NULL, 0, 0, 0};
-		diag_warning(d, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
-			     strerror(errno));
-	}
-	diag_fini(d);
-}
-
-/* A folio build writes its Markdown cache on a thread of its own, from
- * when the Markdown is rendered until the pages are written: the pack
- * holds the HTML of every document, as much as the pages themselves, and
- * writing it after them made the build that much longer. */
-struct saver {
-	struct md_cache *mc;
-	const char *site_dir;
-	pthread_t th;
-	int started;
-};
-
-static void *save_md(void *arg)
-{
-	struct saver *sv = arg;
-	md_cache_sweep(sv->mc);
-	md_save(sv->mc, sv->site_dir);
-	return NULL;
-}
-
-/* save_start: the Markdown stage is over (every document was looked up
- * or stored): the cache is saved beside the rest of the build. */
-static void save_start(struct saver *sv, struct md_cache *mc, const char *site_dir)
-{
-	sv->mc = mc;
-	sv->site_dir = site_dir;
-	sv->started = pthread_create(&sv->th, NULL, save_md, sv) == 0;
-}
-
-/* save_end: waits for the save; without a thread, saves now if the build
- * was committed. */
-static void save_end(struct saver *sv, int committed)
-{
-	if (sv->started)
-		pthread_join(sv->th, NULL);
-	else if (sv->mc && committed)
-		save_md(sv);
-	sv->started = 0;
 }
 
 /* ---- a session: builds that redo only what changed ---- */
@@ -525,7 +282,7 @@ void build_session_free(struct build_session *s)
 	free(s->base_path);
 	thread_cleanup();
 	if (s->md && s->committed)
-		md_save(s->md, s->site_dir); /* for the next build or server */
+		md_cache_store(s->md, s->site_dir); /* for the next build or server */
 	md_cache_free(s->md);
 	content_cache_free(s->content);
 	related_cache_free(s->related);
@@ -537,22 +294,33 @@ void build_session_free(struct build_session *s)
 	free(s);
 }
 
-/* One round: the plan, what is dirty, and the records of the pages
- * rendered now. */
+/* One round of a session: the stages' results, the plan, what is dirty
+ * and the records of the pages rendered now. */
 struct round {
 	struct build_session *s;
-	const struct render_plan *plan;
+	struct diag *d;
+	struct build_result *res;
+	struct stages st;
+	int errors;
+	int stop; /* no going on (see build_session_run) */
+	char *state; /* folio build: the file of what it read (session_save) */
+	struct render_plan plan;
+	const char **outs;           /* by job: its path in the output */
+	unsigned char *want;         /* by job: rendered now */
 	struct rebuild_page **fresh; /* by job; NULL: not rendered in this round */
-	uint64_t *vars_fp;       /* by job */
-	int links;               /* record each page's links */
-	int write_failed;        /* a page could not be written (set by any thread) */
+	uint64_t *vars_fp;           /* by job */
+	uint64_t *fp, cfg_fp;        /* of the inputs (inputs_fingerprint) */
+	size_t nfp;
+	int links;        /* record each page's links */
+	int write_failed; /* a page could not be written (set by any thread) */
+	double t_plan, t_render, t_links, t_commit;
 };
 
 static int session_sink(void *ctx, size_t job, const struct str *parts, size_t nparts,
 			const struct tmpl_deps *read)
 {
 	struct round *r = ctx;
-	const struct render_job *j = &r->plan->jobs[job];
+	const struct render_job *j = &r->plan.jobs[job];
 	if (r->s->to_output ? output_write_parts(r->s->o, j->out, parts, nparts)
 			    : live_write_parts(r->s->live, j->out, parts, nparts)) {
 		__atomic_store_n(&r->write_failed, 1, __ATOMIC_RELAXED);
@@ -564,35 +332,6 @@ static int session_sink(void *ctx, size_t job, const struct str *parts, size_t n
 		rec->links = links_record(parts, nparts, &rec->links_len);
 	r->fresh[job] = rec; /* each job is rendered by one thread */
 	return 0;
-}
-
-struct linker {
-	struct output *o;
-	const struct render_plan *plan;
-	unsigned char *want;
-	int step, first;
-};
-
-static void *link_some(void *arg)
-{
-	struct linker *k = arg;
-	for (size_t i = (size_t)k->first; i < k->plan->njobs; i += (size_t)k->step)
-		if (!k->want[i] && output_link(k->o, k->plan->jobs[i].out) != 0)
-			k->want[i] = 1; /* gone or changed since: rendered after all */
-	return NULL;
-}
-
-/* link_clean: the pages not in want become links to the last build's
- * files, on `jobs` threads (each its own share of the pages); those that
- * cannot are added to want. */
-static void link_clean(struct output *o, const struct render_plan *plan, unsigned char *want, int jobs)
-{
-	int n = jobs > 1 && plan->njobs > 256 ? jobs : 1;
-	struct linker *k = xcalloc((size_t)n, sizeof *k);
-	for (int i = 0; i < n; i++)
-		k[i] = (struct linker){o, plan, want, n, i};
-	pool_run(n, link_some, k, sizeof *k, 0);
-	free(k);
 }
 
 static int write_output(void *ctx, const char *rel, const void *data, size_t len)
@@ -631,23 +370,12 @@ static int noting_copy(void *ctx, const char *rel, const char *path, const struc
 	return rc;
 }
 
-/* check_links: every page's links (its record, fresh or kept from the
- * last build) against the files of this build. Returns the number of
- * errors. */
-static int check_links(struct build_session *s, struct stages *st, const struct render_plan *plan,
-		       const struct round *r, struct links_check *lc, struct diag *d, struct build_result *res)
+/* check_left_out: the posts and pages left out of this build (drafts,
+ * future posts): a link to one is a warning, not a broken link. */
+static void check_left_out(struct links_check *lc, const struct content *c, int drafts)
 {
-	for (size_t i = 0; i < plan->njobs; i++) {
-		const struct render_job *j = &plan->jobs[i];
-		const struct rebuild_page *rec = r->fresh[i] ? r->fresh[i] : rebuild_last(s->rb, j->out);
-		const struct source *src = j->src;
-		links_check_page(lc, j->out, rec ? rec->links : NULL, rec ? rec->links_len : 0, src ? src->path : NULL,
-				 src ? src->src : NULL, src ? src->len : 0, src ? src->ignore_links : NULL,
-				 src ? src->nignore_links : 0);
-	}
-	/* posts and pages left out of this build: a link to one is a warning */
-	for (size_t i = 0; i < st->content.nposts; i++) {
-		const struct post *p = st->content.posts[i];
+	for (size_t i = 0; i < c->nposts; i++) {
+		const struct post *p = c->posts[i];
 		if (p->index >= 0)
 			continue;
 		char out[600], why[128];
@@ -659,61 +387,80 @@ static int check_links(struct build_session *s, struct stages *st, const struct 
 				 p->date.iso.p);
 		links_check_later(lc, out, why);
 	}
-	for (size_t i = 0; i < st->content.npages; i++) {
-		const struct page *pg = st->content.pages[i];
+	for (size_t i = 0; i < c->npages; i++) {
+		const struct page *pg = c->pages[i];
 		char out[600];
 		snprintf(out, sizeof out, "%.*s/index.html", STR_FMT(pg->slug));
-		if (pg->draft && !s->req.drafts)
+		if (pg->draft && !drafts)
 			links_check_later(lc, out, "a draft");
 	}
-	/* where a link that is not in its page's source is looked for */
+}
+
+/* check_only: folio serve, after a check that found nothing, in the same
+ * set of files (files): the pages whose links are checked again, those
+ * rendered now, if none of them gained or lost an id (their links are the
+ * only ones that can have broken); NULL: all of them (malloc'd). */
+static unsigned char *check_only(const struct round *r, uint64_t files)
+{
+	const struct build_session *s = r->s;
+	if (s->to_output || !s->links_clean || s->links_clean != files)
+		return NULL;
+	unsigned char *only = xcalloc(r->plan.njobs + 1, 1);
+	for (size_t i = 0; i < r->plan.njobs; i++) {
+		const struct rebuild_page *was = rebuild_last(s->rb, r->outs[i]);
+		const struct rebuild_page *now = r->fresh[i];
+		if (!now)
+			continue;
+		if (!was || !links_record_same_ids(was->links, was->links_len, now->links, now->links_len)) {
+			free(only);
+			return NULL;
+		}
+		only[i] = 1;
+	}
+	return only;
+}
+
+/* check_links: every page's links (its record, fresh or kept from the
+ * last build) against the files of this build; with --external, the
+ * http(s) links too. Returns the number of errors. */
+static int check_links(struct round *r, struct links_check *lc)
+{
+	struct build_session *s = r->s;
+	const struct stages *st = &r->st;
+	for (size_t i = 0; i < r->plan.njobs; i++) {
+		const struct rebuild_page *rec = r->fresh[i] ? r->fresh[i] : rebuild_last(s->rb, r->outs[i]);
+		const struct source *src = r->plan.jobs[i].src;
+		links_check_page(lc, r->outs[i], rec ? rec->links : NULL, rec ? rec->links_len : 0,
+				 src ? src->path : NULL, src ? src->src : NULL, src ? src->len : 0,
+				 src ? src->ignore_links : NULL, src ? src->nignore_links : 0);
+	}
+	check_left_out(lc, &st->content, s->req.drafts);
+	/* where a link that is not in its page's source is looked for:
+	 * folio.yml and the templates */
 	size_t ntmpl = tmpl_env_count(st->env);
 	struct links_text *t = xcalloc(ntmpl + 2, sizeof *t);
-	size_t n = 0;
-	t[n++] = (struct links_text){st->cfg.path, st->cfg.src, st->cfg.src_len};
-	char **names = xcalloc(ntmpl + 1, sizeof *names);
+	t[0] = (struct links_text){st->cfg.path, st->cfg.src, st->cfg.src_len};
 	for (size_t i = 0; i < ntmpl; i++) {
 		struct str src = tmpl_env_source(st->env, i);
 		const char *name = tmpl_env_name(st->env, i);
 		size_t len = strlen(name) + 11;
-		names[i] = xmalloc(len);
-		snprintf(names[i], len, "templates/%s", name);
-		t[n++] = (struct links_text){names[i], src.p, src.len};
+		char *path = arena_alloc(st->a, len);
+		snprintf(path, len, "templates/%s", name);
+		t[i + 1] = (struct links_text){path, src.p, src.len};
 	}
-	links_check_texts(lc, t, n);
-	/* folio serve, after a check that found nothing: when the same files
-	 * are written and the pages rendered again have the same ids, only
-	 * their links are checked (the others' cannot have broken) */
-	unsigned char *only = NULL;
+	links_check_texts(lc, t, ntmpl + 1); /* kept until the check has run */
 	uint64_t files = s->to_output ? 0 : links_check_files(lc); /* folio serve only */
-	if (!s->to_output && s->links_clean && s->links_clean == files) {
-		only = xcalloc(plan->njobs + 1, 1);
-		for (size_t i = 0; i < plan->njobs && only; i++) {
-			const struct rebuild_page *was = rebuild_last(s->rb, plan->jobs[i].out);
-			const struct rebuild_page *now = r->fresh[i];
-			if (!now)
-				continue;
-			if (!was || !links_record_same_ids(was->links, was->links_len, now->links, now->links_len)) {
-				free(only);
-				only = NULL; /* a page gained or lost an id: all of them */
-				break;
-			}
-			only[i] = 1;
-		}
-	}
+	unsigned char *only = check_only(r, files);
 	links_check_only(lc, only);
-	size_t broken = links_check_run(lc, d, s->site_dir);
+	size_t broken = links_check_run(lc, r->d, s->site_dir);
 	s->links_clean = !s->to_output && !links_check_reported(lc) ? files : 0;
 	free(only);
-	res->links = links_check_count(lc);
+	r->res->links = links_check_count(lc);
 	if (s->req.external) {
 		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;
 		links_check_external(lc, s->site_dir, self, s->req.external, s->req.external_ctx);
 		free(self);
 	}
-	for (size_t i = 0; i < ntmpl; i++)
-		free(names[i]);
-	free(names);
 	free(t);
 	return broken ? 1 : 0;
 }
@@ -725,7 +472,7 @@ static void session_save(struct build_session *s, const char *path)
 {
 	struct buf b;
 	buf_init(&b);
-	rebuild_save(s->rb, binary_hash(), &b);
+	rebuild_save(s->rb, stamp_binary(), &b);
 	(void)cache_write(path, b.p, b.len); /* if not: the next build renders every page */
 	buf_fini(&b);
 }
@@ -737,7 +484,7 @@ static void session_load(struct build_session *s, const char *path)
 	size_t len;
 	char *text = read_file(path, &len);
 	if (text)
-		(void)rebuild_load(s->rb, binary_hash(), text, len);
+		(void)rebuild_load(s->rb, stamp_binary(), text, len);
 	free(text);
 }
 
@@ -774,373 +521,284 @@ static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages
 		know_html(s->rb, &site->series[i]->s, &site->series[i]->doc, salt, st->base_path);
 	for (size_t i = 0; i < site->npages; i++)
 		know_html(s->rb, &site->pages[i]->s, &site->pages[i]->doc, salt, st->base_path);
-	/* the templates' ids, then every fingerprint of this build */
-	size_t ntmpl = tmpl_env_count(st->env);
-	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
-	for (size_t i = 0; i < ntmpl; i++) {
-		char key[600];
-		int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(st->env, i));
-		tmpl_ids[i] = rebuild_id(s->rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
-		tmpl_env_set_template_dep(st->env, tmpl_env_name(st->env, i), tmpl_ids[i]);
-	}
-	size_t nfp = rebuild_nids(s->rb);
-	uint64_t *fp = xcalloc(nfp, sizeof *fp);
+	/* the config (and the options, --base-url included) touch every page */
 	XXH3_state_t *h = XXH3_createState();
 	if (!h) {
 		fputs("folio: out of memory\n", stderr);
 		exit(1);
 	}
-	for (size_t i = 0; i < plan->nvals; i++)
-		rebuild_fingerprint_dep(s->rb, fp, &plan->vals[i]);
-	for (size_t i = 0; i < ntmpl; i++) {
-		struct str src = tmpl_env_source(st->env, i);
-		uint64_t f = XXH3_64bits(src.p, src.len);
-		fp[tmpl_ids[i]] = f ? f : 1;
-	}
-	free(tmpl_ids);
-	/* a page that looked for a missing template depends on the set's
-	 * names: one added later is found */
-	uint32_t names_id = rebuild_id(s->rb, "templates:names", 15, 1);
-	if (names_id >= nfp) {
-		fp = xrealloc(fp, (names_id + 1) * sizeof *fp);
-		memset(fp + nfp, 0, (names_id + 1 - nfp) * sizeof *fp);
-		nfp = names_id + 1;
-	}
-	uint64_t names = 1;
-	for (size_t i = 0; i < ntmpl; i++)
-		names = rebuild_mix(names, XXH3_64bits(tmpl_env_name(st->env, i), strlen(tmpl_env_name(st->env, i))));
-	fp[names_id] = names ? names : 1;
-	tmpl_env_set_missing_dep(st->env, names_id);
-	/* the config (and the options) touch every page */
 	XXH3_64bits_reset(h);
 	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int64_t flags[4] = {s->req.drafts, s->req.future, st->opts.highlight != NULL, st->opts.typeset != NULL};
 	XXH3_64bits_update(h, flags, sizeof flags);
-	/* --base-url: every page's links */
 	XXH3_64bits_update(h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	*cfg_fp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
-	*nfp_out = nfp;
-	return fp;
+	return rebuild_inputs(s->rb, plan, st->env, nfp_out);
+}
+
+/* round_open: where this round writes: folio build, a staging folder (and
+ * the state of what the last build into it read); folio serve, the live
+ * folder. */
+static void round_open(struct round *r)
+{
+	struct build_session *s = r->s;
+	if (s->to_output) {
+		s->o = output_begin(r->d, s->out_dir, s->site_dir);
+		if (!s->o) {
+			r->errors++;
+			r->stop = 1;
+		} else if (!s->req.check && (r->state = output_cache_file(s->o, "pages"))) {
+			/* what the last build into this folder read; the file goes
+			 * now and comes back only with this build's, so that it never
+			 * describes another build than the output's */
+			if (!s->state_loaded)
+				session_load(s, r->state);
+			s->state_loaded = 1;
+			cache_remove(r->state);
+		}
+	} else if (!s->live) {
+		s->live = live_open(r->d, s->out_dir);
+		if (!s->live) {
+			r->errors++;
+			r->stop = 1;
+		}
+	}
+}
+
+/* round_plan: the pages, their fingerprints, and which are rendered now
+ * (want); into a new folder, a clean page is the last build's file, if it
+ * is still there as that build wrote it. */
+static void round_plan(struct round *r)
+{
+	struct build_session *s = r->s;
+	struct render_deps deps = {rebuild_id, s->rb};
+	r->errors += render_plan(r->st.a, r->d, &r->st.site, r->st.env, &deps, &r->plan);
+	r->stop = r->errors && !s->req.keep_going;
+	if (r->stop)
+		return;
+	size_t n = r->plan.njobs;
+	r->fp = inputs_fingerprint(s, &r->st, &r->plan, &r->nfp, &r->cfg_fp);
+	r->outs = xcalloc(n + 1, sizeof *r->outs);
+	r->want = xcalloc(n + 1, 1);
+	r->fresh = xcalloc(n + 1, sizeof *r->fresh);
+	r->vars_fp = xcalloc(n + 1, sizeof *r->vars_fp);
+	r->links = r->st.cfg.links_check != CONFIG_LINKS_OFF;
+	for (size_t i = 0; i < n; i++) {
+		const struct render_job *j = &r->plan.jobs[i];
+		r->outs[i] = j->out;
+		r->vars_fp[i] = rebuild_fingerprint(s->rb, &j->vars, j->tmpl);
+		r->want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r->vars_fp[i], r->fp, r->nfp, r->cfg_fp);
+	}
+	if (s->to_output) {
+		unsigned char *keep = xcalloc(n + 1, 1);
+		for (size_t i = 0; i < n; i++)
+			keep[i] = !r->want[i];
+		output_link_all(s->o, r->outs, keep, n, r->st.opts.jobs);
+		for (size_t i = 0; i < n; i++)
+			r->want[i] = !keep[i];
+		free(keep);
+	}
+}
+
+/* round_render: the static files copied, the pages in want rendered and
+ * written, and the links of all checked. */
+static void round_render(struct round *r)
+{
+	struct build_session *s = r->s;
+	struct stages *st = &r->st;
+	int kg = s->req.keep_going;
+	struct output_sink live_sink = {live_write, live_copy, s->live};
+	struct output_sink out_sink = {write_output, NULL, s->o};
+	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
+	struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
+	struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
+	r->errors += copy_static(r->d, &st->site, s->site_dir, &noting);
+	r->stop = r->errors && !kg;
+	if (!r->stop)
+		r->errors += render_pages(&r->plan, st->env, r->d, r->want, st->opts.jobs, r->nfp, session_sink, r,
+					  &r->res->rendered);
+	r->stop = r->errors && !kg;
+	double t_check = now_seconds();
+	/* (after errors in folio.yml, a wrong base_url would make every link
+	 * look broken) */
+	if (!r->stop && lc && !st->cfg_errors)
+		r->errors += check_links(r, lc);
+	r->stop = r->errors && !kg;
+	links_check_free(lc);
+	r->t_render = now_seconds();
+	r->t_links = r->t_render - t_check;
+	/* keep_going writes what could be made, never what could not be
+	 * written: after a failed write (a full disk) the last good build
+	 * stays */
+	if (ns.failed || __atomic_load_n(&r->write_failed, __ATOMIC_RELAXED))
+		r->stop = 1;
+}
+
+/* round_commit: the output in place (the staging folder swapped in, or
+ * the live folder's changes made), then the records of what each page
+ * read. */
+static void round_commit(struct round *r)
+{
+	struct build_session *s = r->s;
+	size_t removed = 0;
+	if (s->to_output) {
+		r->res->files = output_count(s->o);
+		r->res->written = r->res->files - output_linked(s->o);
+		int failed = output_commit(s->o);
+		s->o = NULL;
+		if (failed) {
+			r->errors++;
+			r->stop = 1;
+			return;
+		}
+	} else {
+		for (size_t i = 0; i < r->plan.njobs; i++)
+			if (!r->want[i])
+				live_keep(s->live, r->outs[i]);
+		/* with errors (keep_going), nothing is deleted: a page that could
+		 * not be made this time (a post whose front matter is wrong) is
+		 * still served as it was */
+		if (r->errors)
+			live_keep_all(s->live);
+		if (live_commit(s->live, &r->res->written, &removed)) {
+			r->errors++;
+			r->stop = 1;
+			return;
+		}
+	}
+	/* the records now: fresh ones, or the old ones of clean pages; a page
+	 * that could not be rendered (keep_going) has none, so that the next
+	 * build renders it again */
+	rebuild_commit(s->rb, r->fresh, r->outs, r->want, r->plan.njobs, r->fp, r->nfp, r->cfg_fp);
+	r->fp = NULL; /* taken, as the records in fresh are */
+	free(r->fresh);
+	r->fresh = NULL;
+	free(s->base_path);
+	s->base_path = xstrndup(r->st.base_path, strlen(r->st.base_path));
+	s->committed = 1;
+	r->res->committed = 1;
+	r->res->removed = removed;
+	r->t_commit = now_seconds();
+	if (r->state)
+		session_save(s, r->state);
+}
+
+/* round_end: what a round leaves: an output not committed is thrown away,
+ * the Markdown cache stored (folio build), the arena freed. */
+static void round_end(struct round *r)
+{
+	struct build_session *s = r->s;
+	if (s->o) {
+		output_abort(s->o);
+		s->o = NULL;
+	} else if (r->stop && !s->to_output && s->live && r->want) {
+		live_abort(s->live);
+	}
+	if (r->fresh)
+		for (size_t i = 0; i < r->plan.njobs; i++)
+			rebuild_page_free(r->fresh[i]);
+	free(r->fresh);
+	free(r->outs);
+	free(r->want);
+	free(r->vars_fp);
+	free(r->fp);
+	free(r->state);
+	r->res->pages = r->plan.njobs;
+	r->res->posts = r->st.have_site ? r->st.site.nposts : 0;
+	s->next_future = r->st.have_site ? r->st.site.next_future : 0;
+	if (s->md && s->to_output) {
+		/* The cache refers to this build's HTML (md_borrow): it is stored
+		 * (when the Markdown stage went without error), and freed, before
+		 * the arena goes. */
+		md_cache_store_end(s->md, s->committed);
+		md_cache_free(s->md);
+		s->md = NULL;
+	}
+	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
+	stages_free(&r->st, r->d, 1);
+	if (s->md)
+		md_cache_sweep(s->md);
 }
 
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)
 {
 	memset(res, 0, sizeof *res);
-	struct stages st;
-	stages_run(&st, &s->req, d, session_prepare, s, s->content);
-	int errors = st.errors;
+	struct round *r = xcalloc(1, sizeof *r);
+	r->s = s;
+	r->d = d;
+	r->res = res;
+	stages_run(&r->st, &s->req, d, session_prepare, s, s->content);
+	r->errors = r->st.errors;
 	/* stop: no going on. Without keep_going, at the first stage with
 	 * errors; with it, only when what the next stage needs is missing (no
 	 * settings, no output folder): the pages that can be are written. */
-	int kg = s->req.keep_going;
-	int stop = errors && !(kg && st.have_site && st.env);
-	struct saver saver = {0};
-	if (!errors && s->md && s->to_output && !s->req.check)
-		save_start(&saver, s->md, s->site_dir);
-	double t_plan = 0, t_render = 0, t_commit = 0, t_links = 0;
-	char *state = NULL;
-	if (!stop && s->to_output) {
-		s->o = output_begin(d, s->out_dir, s->site_dir);
-		if (!s->o) {
-			errors++;
-			stop = 1;
-		} else if (!s->req.check && (state = output_cache_file(s->o, "pages"))) {
-			/* what the last build into this folder read; the file goes
-			 * now and comes back only with this build's, so that it never
-			 * describes another build than the output's */
-			if (!s->state_loaded)
-				session_load(s, state);
-			s->state_loaded = 1;
-			cache_remove(state);
-		}
-	} else if (!stop && !s->live) {
-		s->live = live_open(d, s->out_dir);
-		if (!s->live) {
-			errors++;
-			stop = 1;
-		}
-	}
-	struct render_plan plan;
-	memset(&plan, 0, sizeof plan);
-	struct render_deps deps = {rebuild_id, s->rb};
-	if (!stop) {
-		errors += render_plan(st.a, d, &st.site, st.env, &deps, &plan);
-		stop = errors && !kg;
-	}
-	if (!stop) {
-		size_t nfp;
-		uint64_t cfg_fp;
-		uint64_t *fp = inputs_fingerprint(s, &st, &plan, &nfp, &cfg_fp);
-
-		struct round r = {s, &plan, xcalloc(plan.njobs + 1, sizeof *r.fresh),
-				  xcalloc(plan.njobs + 1, sizeof *r.vars_fp), st.cfg.links_check != CONFIG_LINKS_OFF, 0};
-		unsigned char *want = xcalloc(plan.njobs + 1, 1);
-		for (size_t i = 0; i < plan.njobs; i++) {
-			const struct render_job *j = &plan.jobs[i];
-			r.vars_fp[i] = rebuild_fingerprint(s->rb, &j->vars, j->tmpl);
-			want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r.vars_fp[i], fp, nfp, cfg_fp);
-		}
-		/* into a new folder, a clean page is the last build's file, if it
-		 * is still there as that build wrote it */
-		if (s->to_output)
-			link_clean(s->o, &plan, want, st.opts.jobs);
-		t_plan = now_seconds();
-
-		struct output_sink live_sink = {live_write, live_copy, s->live};
-		struct output_sink out_sink = {write_output, NULL, s->o};
-		struct links_check *lc = r.links ? links_check_new(st.base_path, (enum links_mode)st.cfg.links_check) : NULL;
-		struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
-		struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
-		errors += copy_static(d, &st.site, s->site_dir, &noting);
-		stop = errors && !kg;
-		if (!stop)
-			errors += render_pages(&plan, st.env, d, want, st.opts.jobs, nfp, session_sink, &r,
-					       &res->rendered);
-		stop = errors && !kg;
-		double t_check = now_seconds();
-		/* (after errors in folio.yml, a wrong base_url would make every
-		 * link look broken) */
-		if (!stop && lc && !st.cfg_errors)
-			errors += check_links(s, &st, &plan, &r, lc, d, res);
-		stop = errors && !kg;
-		links_check_free(lc);
-		t_render = now_seconds();
-		t_links = t_render - t_check;
-		/* keep_going writes what could be made, never what could not be
-		 * written: after a failed write (a full disk) the last good
-		 * build stays */
-		if (ns.failed || __atomic_load_n(&r.write_failed, __ATOMIC_RELAXED))
-			stop = 1;
-		size_t removed = 0;
-		if (!stop && s->to_output) {
-			res->files = output_count(s->o);
-			res->written = res->files - output_linked(s->o);
-			if (output_commit(s->o)) {
-				errors++;
-				stop = 1;
-			}
-			s->o = NULL;
-		} else if (!stop) {
-			for (size_t i = 0; i < plan.njobs; i++)
-				if (!want[i])
-					live_keep(s->live, plan.jobs[i].out);
-			/* with errors (keep_going), nothing is deleted: a page
-			 * that could not be made this time (a post whose front
-			 * matter is wrong) is still served as it was */
-			if (errors)
-				live_keep_all(s->live);
-			if (live_commit(s->live, &res->written, &removed)) {
-				errors++;
-				stop = 1;
-			}
-		}
-		if (!stop) {
-			/* the records now: fresh ones, or the old ones of clean
-			 * pages; a page that could not be rendered (keep_going)
-			 * has none, so that the next build renders it again */
-			const char **outs = xcalloc(plan.njobs + 1, sizeof *outs);
-			for (size_t i = 0; i < plan.njobs; i++)
-				outs[i] = plan.jobs[i].out;
-			rebuild_commit(s->rb, r.fresh, outs, want, plan.njobs, fp, nfp, cfg_fp);
-			fp = NULL;
-			free(outs);
-			free(s->base_path);
-			s->base_path = xstrndup(st.base_path, strlen(st.base_path));
-			s->committed = 1;
-			res->committed = 1;
-			res->removed = removed;
-			t_commit = now_seconds();
-			if (state)
-				session_save(s, state);
-		} else {
-			if (s->to_output && s->o)
-				output_abort(s->o);
-			else if (!s->to_output)
-				live_abort(s->live);
-			s->o = NULL;
-			for (size_t i = 0; i < plan.njobs; i++)
-				rebuild_page_free(r.fresh[i]);
-		}
-		free(want);
-		free(r.fresh);
-		free(r.vars_fp);
-		free(fp);
-	}
-	if (s->o) { /* an error before the pages */
-		output_abort(s->o);
-		s->o = NULL;
-	}
-	free(state);
-	res->pages = plan.njobs;
-	res->posts = st.have_site ? st.site.nposts : 0;
-	s->next_future = st.have_site ? st.site.next_future : 0;
-	double t0 = st.t0;
-	if (s->md && s->to_output) {
-		/* The cache refers to this build's HTML (md_borrow): it is saved
-		 * (when the Markdown stage went without error), and freed, before
-		 * the arena goes. */
-		save_end(&saver, s->committed);
-		md_cache_free(s->md);
-		s->md = NULL;
-	}
-	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
-	stages_free(&st, d, 1);
-	if (s->md)
-		md_cache_sweep(s->md);
+	r->stop = r->errors && !(s->req.keep_going && r->st.have_site && r->st.env);
+	if (!r->errors && s->md && s->to_output && !s->req.check)
+		md_cache_store_begin(s->md, s->site_dir);
+	if (!r->stop)
+		round_open(r);
+	if (!r->stop)
+		round_plan(r);
+	r->t_plan = now_seconds();
+	if (!r->stop)
+		round_render(r);
+	if (!r->stop)
+		round_commit(r);
+	double t0 = r->st.t0, t_tmpl = r->st.t_tmpl;
+	double t_cfg = r->st.t_cfg, t_content = r->st.t_content, t_site = r->st.t_site;
+	round_end(r);
 	res->seconds = now_seconds() - t0;
-	if (getenv("FOLIO_TIMINGS") && st.t_tmpl > 0 && t_plan > 0)
+	if (getenv("FOLIO_TIMINGS") && t_tmpl > 0 && r->t_render > 0)
 		fprintf(stderr,
 			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
 			"plan %.1f, render+write %.1f (of which the link check %.1f), commit %.1f\n",
-			(st.t_cfg - t0) * 1e3, (st.t_content - st.t_cfg) * 1e3, (st.t_site - st.t_content) * 1e3,
-			(st.t_tmpl - st.t_site) * 1e3, (t_plan - st.t_tmpl) * 1e3, (t_render - t_plan) * 1e3,
-			t_links * 1e3, (t_commit - t_render) * 1e3);
+			(t_cfg - t0) * 1e3, (t_content - t_cfg) * 1e3, (t_site - t_content) * 1e3, (t_tmpl - t_site) * 1e3,
+			(r->t_plan - t_tmpl) * 1e3, (r->t_render - r->t_plan) * 1e3, r->t_links * 1e3,
+			(r->t_commit - r->t_render) * 1e3);
+	int errors = r->errors;
+	free(r);
 	return errors;
 }
 
-/* ---- a build with nothing to do ----
- *
- * When none of the site's files changed since the last build into the same
- * folder (by name, size, times and inode), with the same folio, options and
- * clock (no post left out as future has come due), and that build reported
- * nothing and its output is still exactly as it wrote it, the output is what
- * a build would write again: it is kept as it is. */
-
-#define UPTODATE_MAGIC "folio-uptodate-1"
-
-struct uptodate {
-	uint64_t key;
-	int64_t next_future;
-	uint64_t pages, posts, files;
-};
-
-static int cmp_name(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* inputs_walk: hashes the state of every file below dir that a build may
- * read (names starting with '.' aside, as folio skips them), in name order,
- * leaving out the folder (odev, oino). 0, or -1 when the tree cannot be
- * read whole (then nothing is kept). */
-static int inputs_walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int depth)
-{
-	if (depth > 40)
-		return -1; /* a loop of links, or a tree too deep to trust */
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return -1;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	for (struct dirent *de; (de = readdir(dh));) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			names = xrealloc(names, cap * sizeof *names);
-		}
-		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
-	}
-	closedir(dh);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_name);
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path) {
-			rc = -1;
-			free(names[i]);
-			continue;
-		}
-		struct stat st;
-		int64_t sig[7] = {0};
-		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
-		if (is_dir && st.st_dev == odev && st.st_ino == oino) {
-			free(names[i]);
-			continue; /* the output folder itself */
-		}
-		if (!have) {
-			sig[6] = 1; /* a dangling link */
-		} else if (is_dir) {
-			/* a folder is its listing: its own times change with files
-			 * folio skips */
-			sig[0] = (int64_t)st.st_mode;
-		} else {
-			sig[0] = (int64_t)st.st_mode;
-			sig[1] = (int64_t)st.st_size;
-			sig[2] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-			sig[3] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
-			sig[4] = (int64_t)st.st_ino;
-			sig[5] = (int64_t)st.st_dev;
-		}
-		XXH3_64bits_update(h, names[i], strlen(names[i]) + 1);
-		XXH3_64bits_update(h, sig, sizeof sig);
-		if (is_dir)
-			rc = inputs_walk(h, path, odev, oino, depth + 1);
-		XXH3_64bits_update(h, "/", 1); /* the end of a folder */
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
 /* uptodate_key: what a build into out_dir depends on besides the clock:
- * folio itself, the options and the state of the site's files (the output
+ * folio itself, the options and the stamp of the site's files (the output
  * folder, when it is inside the site, left out). 0 when it cannot be
  * known. */
 static uint64_t uptodate_key(const struct build_request *r)
 {
-	struct stat os;
-	if (stat(r->out_dir, &os) != 0) { /* no output yet: nothing to leave out */
-		os.st_dev = 0;
-		os.st_ino = 0;
-	}
 	XXH3_state_t *h = XXH3_createState();
 	if (!h)
 		return 0;
 	XXH3_64bits_reset(h);
-	int64_t head[5] = {(int64_t)binary_hash(), r->drafts, r->future, r->base_url != NULL, 0};
+	int64_t head[5] = {(int64_t)stamp_binary(), r->drafts, r->future, r->base_url != NULL, 0};
 	XXH3_64bits_update(h, head, sizeof head);
 	if (r->base_url)
 		XXH3_64bits_update(h, r->base_url, strlen(r->base_url) + 1);
-	int rc = inputs_walk(h, r->site_dir, os.st_dev, os.st_ino, 0);
+	int rc = stamp_site(h, r->site_dir, r->out_dir);
 	uint64_t k = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
 	return rc || !k ? 0 : k;
 }
 
-/* uptodate_path: the state file of out_dir's builds, beside its manifest. */
-static char *uptodate_path(const struct build_request *r)
-{
-	return cache_output_path(r->site_dir, r->out_dir, "uptodate");
-}
-
-static int uptodate_load(const char *path, struct uptodate *u)
+/* uptodate_load: the state of out_dir's last build (in the cache beside its
+ * manifest); 0, or -1 when there is none. */
+static int uptodate_load(const char *path, struct rebuild_uptodate *u)
 {
 	size_t len;
 	char *text = read_file(path, &len);
-	if (!text)
-		return -1;
-	unsigned long long key, pages, posts, files;
-	long long next;
-	char magic[32];
-	int ok = sscanf(text, "%31s %llx %lld %llu %llu %llu", magic, &key, &next, &pages, &posts, &files) == 6 &&
-		 !strcmp(magic, UPTODATE_MAGIC);
+	int rc = text ? rebuild_uptodate_load(u, text, len) : -1;
 	free(text);
-	if (!ok)
-		return -1;
-	*u = (struct uptodate){key, next, pages, posts, files};
-	return 0;
+	return rc;
 }
 
-static void uptodate_save(const char *path, const struct uptodate *u)
+static void uptodate_save(const char *path, const struct rebuild_uptodate *u)
 {
-	char text[256];
-	int n = snprintf(text, sizeof text, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC,
-			 (unsigned long long)u->key, (long long)u->next_future, (unsigned long long)u->pages,
-			 (unsigned long long)u->posts, (unsigned long long)u->files);
-	(void)cache_write(path, text, (size_t)n); /* if not: the next build does the work */
+	struct buf b;
+	buf_init(&b);
+	rebuild_uptodate_save(u, &b);
+	(void)cache_write(path, b.p, b.len); /* if not: the next build does the work */
+	buf_fini(&b);
 }
 
 /* build_now: the clock a build goes by (as stages_run reads it). */
@@ -1164,11 +822,10 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		r.out_dir = out_default;
 	}
 	double t0 = now_seconds();
-	char *up = r.check ? NULL : uptodate_path(&r);
+	char *up = r.check ? NULL : cache_output_path(r.site_dir, r.out_dir, "uptodate");
 	uint64_t key = up ? uptodate_key(&r) : 0;
-	struct uptodate u;
-	if (key && uptodate_load(up, &u) == 0 && u.key == key &&
-	    (r.future || !u.next_future || build_now(&r) < u.next_future) &&
+	struct rebuild_uptodate u;
+	if (key && uptodate_load(up, &u) == 0 && rebuild_uptodate(&u, key, build_now(&r), r.future) &&
 	    output_unchanged(r.site_dir, r.out_dir) == 0) {
 		memset(res, 0, sizeof *res);
 		res->pages = u.pages;
@@ -1192,7 +849,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	if (!errors && up && key && d->warnings == warnings) {
 		/* the key again: a file changed during the build is not known to
 		 * be in it */
-		u = (struct uptodate){key, s->next_future, res->pages, res->posts, res->files};
+		u = (struct rebuild_uptodate){key, s->next_future, res->pages, res->posts, res->files};
 		if (uptodate_key(&r) == key)
 			uptodate_save(up, &u);
 	}

@@ -5,6 +5,7 @@
 #include "cache.h"
 
 #include "buf.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,10 @@ struct md_cache {
 	void *map;        /* its mapping */
 	size_t map_len;
 	size_t from_file; /* entries the file holds */
+	/* md_cache_store_begin's thread */
+	const char *site_dir;
+	pthread_t saver;
+	int saving;
 };
 
 /* The pack file: "folio-md-pack 1\n" padded to 16 bytes, the number of
@@ -498,4 +503,42 @@ int md_cache_save(struct md_cache *c)
 	pthread_mutex_unlock(&c->lock);
 	errno = saved;
 	return rc;
+}
+
+/* ---- stored beside a build ---- */
+
+void md_cache_store(struct md_cache *c, const char *site_dir)
+{
+	if (cache_open_dir(site_dir, NULL) == 0 && md_cache_save(c) == 0)
+		return;
+	int e = errno;
+	struct diag dg;
+	diag_init(&dg, stderr);
+	struct diag_loc loc = {CACHE_DIR "/markdown.pack", NULL, 0, 0, 0};
+	diag_warning(&dg, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
+		     strerror(e));
+	diag_fini(&dg);
+}
+
+static void *store(void *arg)
+{
+	struct md_cache *c = arg;
+	md_cache_sweep(c);
+	md_cache_store(c, c->site_dir);
+	return NULL;
+}
+
+void md_cache_store_begin(struct md_cache *c, const char *site_dir)
+{
+	c->site_dir = site_dir;
+	c->saving = pthread_create(&c->saver, NULL, store, c) == 0 ? 1 : -1;
+}
+
+void md_cache_store_end(struct md_cache *c, int committed)
+{
+	if (c->saving == 1)
+		pthread_join(c->saver, NULL);
+	else if (c->saving == -1 && committed)
+		store(c);
+	c->saving = 0;
 }

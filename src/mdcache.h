@@ -33,6 +33,21 @@ struct md_cache *md_cache_open(const char *path);
  * without a file), or -1 with errno set. */
 int md_cache_save(struct md_cache *c);
 
+/* md_cache_store: md_cache_save into the site's cache folder (made if
+ * missing, cache.h); a failure is a warning on stderr (the next build
+ * renders the Markdown again). */
+void md_cache_store(struct md_cache *c, const char *site_dir);
+
+/* md_cache_store_begin: the Markdown stage is over (every document was
+ * looked up or stored): the cache is swept and stored on a thread of its
+ * own, beside the rest of the build (the pack holds the HTML of every
+ * document, as much as the pages, and writing it after them made a build
+ * that much longer). md_cache_store_end waits for it; when no thread could
+ * be started, it stores the cache then if committed. Nothing may use the
+ * cache in between. */
+void md_cache_store_begin(struct md_cache *c, const char *site_dir);
+void md_cache_store_end(struct md_cache *c, int committed);
+
 /* md_cache_key: the key of a document: salt (what is the same for the
  * whole build: folio's version, the config, the options), its kind, path,
  * body (its length, and body_hash: md_cache_body_hash of it), first line

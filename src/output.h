@@ -142,6 +142,11 @@ int output_unchanged(const char *site_dir, const char *out_dir);
  * else -1 and nothing is done (the caller writes it). Thread-safe. */
 int output_link(struct output *o, const char *rel);
 
+/* output_link_all: output_link of each rels[i] whose keep[i] is set, on
+ * `jobs` threads; keep[i] is cleared for each that cannot be (the caller
+ * writes it after all). */
+void output_link_all(struct output *o, const char *const *rels, unsigned char *keep, size_t n, int jobs);
+
 /* output_linked: of those, the files whose bytes were those of the last
  * build's file, which the new site shares (a hard link) instead of a new
  * copy. The last build's output keeps a manifest (.folio-manifest: hash,

@@ -3,7 +3,9 @@
 
 #include "arena.h"
 #include "index.h"
+#include "tmpl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -499,4 +501,73 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 	rec_reindex(rb);
 	rb->built = 1;
 	return 0;
+}
+
+/* ---- a folio build with nothing to do ---- */
+
+#define UPTODATE_MAGIC "folio-uptodate-1"
+
+int rebuild_uptodate(const struct rebuild_uptodate *last, uint64_t key, int64_t now, int future)
+{
+	return key && last->key == key && (future || !last->next_future || now < last->next_future);
+}
+
+void rebuild_uptodate_save(const struct rebuild_uptodate *u, struct buf *out)
+{
+	buf_printf(out, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC, (unsigned long long)u->key,
+		   (long long)u->next_future, (unsigned long long)u->pages, (unsigned long long)u->posts,
+		   (unsigned long long)u->files);
+}
+
+int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len)
+{
+	char text[256];
+	if (!len || len >= sizeof text || p[len - 1] != '\n' || memchr(p, '\0', len))
+		return -1;
+	memcpy(text, p, len);
+	text[len] = '\0';
+	unsigned long long key, pages, posts, files;
+	long long next;
+	char magic[32];
+	int end = 0;
+	if (sscanf(text, "%31s %llx %lld %llu %llu %llu\n%n", magic, &key, &next, &pages, &posts, &files, &end) != 6 ||
+	    strcmp(magic, UPTODATE_MAGIC) || (size_t)end != len)
+		return -1;
+	*u = (struct rebuild_uptodate){key, next, pages, posts, files};
+	return 0;
+}
+
+/* ---- the inputs of a build ---- */
+
+uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, size_t *nfp_out)
+{
+	/* the templates' ids (given to env), then every fingerprint */
+	size_t ntmpl = tmpl_env_count(env);
+	uint32_t *tmpl_ids = xcalloc(ntmpl + 1, sizeof *tmpl_ids);
+	for (size_t i = 0; i < ntmpl; i++) {
+		char key[600];
+		int n = snprintf(key, sizeof key, "template:%s", tmpl_env_name(env, i));
+		tmpl_ids[i] = rebuild_id(rb, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1, 1);
+		tmpl_env_set_template_dep(env, tmpl_env_name(env, i), tmpl_ids[i]);
+	}
+	/* a page that looked for a missing template depends on the set's
+	 * names: one added later is found */
+	uint32_t names_id = rebuild_id(rb, "templates:names", 15, 1);
+	tmpl_env_set_missing_dep(env, names_id);
+	size_t nfp = rebuild_nids(rb);
+	uint64_t *fp = xcalloc(nfp, sizeof *fp);
+	for (size_t i = 0; i < plan->nvals; i++)
+		rebuild_fingerprint_dep(rb, fp, &plan->vals[i]);
+	uint64_t names = 1;
+	for (size_t i = 0; i < ntmpl; i++) {
+		struct str src = tmpl_env_source(env, i);
+		uint64_t f = XXH3_64bits(src.p, src.len);
+		fp[tmpl_ids[i]] = f ? f : 1;
+		const char *name = tmpl_env_name(env, i);
+		names = rebuild_mix(names, XXH3_64bits(name, strlen(name)));
+	}
+	fp[names_id] = names ? names : 1;
+	free(tmpl_ids);
+	*nfp_out = nfp;
+	return fp;
 }

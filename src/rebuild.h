@@ -55,6 +55,13 @@ uint64_t rebuild_fingerprint(const struct rebuild *rb, const struct tval *v, con
 void rebuild_fingerprint_dep(const struct rebuild *rb, uint64_t *fp, const struct render_dep_val *dv);
 uint64_t rebuild_mix(uint64_t h, uint64_t x);
 
+/* rebuild_inputs: the fingerprints of everything a page may read in this
+ * build, by id (*nfp of them, malloc'd): the values of plan, and the
+ * templates of env and their names (their ids are given to env, for the
+ * records of what each page used). */
+struct tmpl_env;
+uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, size_t *nfp);
+
 /* rebuild_known: the fingerprint of the text p[0..len) (a document's HTML,
  * its pointer as the build holds it) is h, which the caller knew from an
  * earlier build (rebuild_text_hash of the same text): fingerprints use it
@@ -97,5 +104,29 @@ int rebuild_built(const struct rebuild *rb);
  * left new, so that every page is rendered. */
 void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out);
 int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
+
+/* ---- a folio build with nothing to do ----
+ *
+ * When none of the site's files changed since the last build into the same
+ * folder (key: folio, the options and the stamp of every input, stamp.h),
+ * with the same clock (no post left out as future has come due), and that
+ * build reported nothing and its output is still exactly as it wrote it,
+ * the output is what a build would write again: it is kept as it is. */
+struct rebuild_uptodate {
+	uint64_t key;        /* 0: not known */
+	int64_t next_future; /* the first post left out as future, 0: none */
+	uint64_t pages, posts, files;
+};
+
+/* rebuild_uptodate: whether a build now (key, clock now, --future or not)
+ * would write what the build that last describes wrote. */
+int rebuild_uptodate(const struct rebuild_uptodate *last, uint64_t key, int64_t now, int future);
+
+/* rebuild_uptodate_save appends u as one line of text to out (its newline
+ * tells a whole line from a cut one);
+ * rebuild_uptodate_load reads it back from p[0..len): 0, or -1 when it is
+ * not such a line. */
+void rebuild_uptodate_save(const struct rebuild_uptodate *u, struct buf *out);
+int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len);
 
 #endif

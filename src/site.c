@@ -3,6 +3,7 @@
  * here is quadratic in posts, tags or series. */
 #include "site.h"
 
+#include "links.h"
 #include "pool.h"
 #include "slug.h"
 
@@ -1064,4 +1065,54 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 				s->featured[s->nfeatured++] = s->series[i];
 	}
 	return d->errors - before;
+}
+
+/* ---- the links of bodies made final: `.md` and `@/` links to the page they name,
+ * root-relative URLs under a sub-path base_url ---- */
+
+static const char *resolve_md(void *ctx, const char *path, size_t len)
+{
+	return index_get(ctx, (struct str){path, len});
+}
+
+/* left_out_url: the URL a post of slug will have once it is published. */
+static const char *left_out_url(struct arena *a, struct str slug)
+{
+	char *u = arena_alloc(a, slug.len + 9);
+	snprintf(u, slug.len + 9, "/posts/%.*s/", STR_FMT(slug));
+	return u;
+}
+
+static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct index *m)
+{
+	/* nothing to change: not scanned again at each build of a session */
+	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
+		return;
+	const char *src = s->path;
+	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
+	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
+}
+
+void site_rewrite_links(struct arena *a, struct site *s, const char *base)
+{
+	struct index m;
+	index_init(a, &m, s->nposts + s->nseries + s->npages + s->content->nposts + 1);
+	for (size_t i = 0; i < s->nposts; i++)
+		index_put(&m, str_from(s->posts[i]->s.path), (void *)s->posts[i]->url.p);
+	for (size_t i = 0; i < s->nseries; i++)
+		index_put(&m, str_from(s->series[i]->s.path), (void *)s->series[i]->url.p);
+	for (size_t i = 0; i < s->npages; i++)
+		index_put(&m, str_from(s->pages[i]->s.path), (void *)s->pages[i]->url.p);
+	/* a link to a post this build leaves out goes where it will be */
+	for (size_t i = 0; i < s->content->nposts; i++) {
+		const struct post *p = s->content->posts[i];
+		if (p->index < 0)
+			index_put(&m, str_from(p->s.path), (void *)left_out_url(a, p->slug));
+	}
+	for (size_t i = 0; i < s->nposts; i++)
+		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, &m);
+	for (size_t i = 0; i < s->nseries; i++)
+		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, &m);
+	for (size_t i = 0; i < s->npages; i++)
+		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m);
 }

@@ -105,6 +105,12 @@ struct site {
 int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
 	       const struct build_opts *opts, struct site *out);
 
+/* site_rewrite_links: the HTML of every post, series guide and page with
+ * its links made final (links_rewrite): `.md` and `@/` links to the URL of
+ * the document they name (a post left out of this build: where it will
+ * be), root-relative URLs under base's path ("/blog/"). */
+void site_rewrite_links(struct arena *a, struct site *s, const char *base);
+
 /* site_free: frees the worker arenas (the rest lives in the build's arena). */
 void site_free(struct site *s);
 

@@ -5,6 +5,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "cache.h"
+#include "pool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -607,6 +608,32 @@ int output_link(struct output *o, const char *rel)
 	pthread_mutex_unlock(&o->lock);
 	kill_point("link");
 	return 0;
+}
+
+struct linker {
+	struct output *o;
+	const char *const *rels;
+	unsigned char *keep;
+	size_t n, step, first;
+};
+
+static void *link_some(void *arg)
+{
+	struct linker *k = arg;
+	for (size_t i = k->first; i < k->n; i += k->step)
+		if (k->keep[i] && output_link(k->o, k->rels[i]) != 0)
+			k->keep[i] = 0; /* gone or changed since */
+	return NULL;
+}
+
+void output_link_all(struct output *o, const char *const *rels, unsigned char *keep, size_t n, int jobs)
+{
+	size_t t = jobs > 1 && n > 256 ? (size_t)jobs : 1;
+	struct linker *k = xcalloc(t, sizeof *k);
+	for (size_t i = 0; i < t; i++)
+		k[i] = (struct linker){o, rels, keep, n, t, i};
+	pool_run((int)t, link_some, k, sizeof *k, 0);
+	free(k);
 }
 
 int output_exists(struct output *o, const char *rel)

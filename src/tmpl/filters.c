@@ -113,13 +113,9 @@ static int attr_path(struct tmpl_call *c, const struct tval *item, struct str pa
 
 /* ---- text ---- */
 
-static int f_escape(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+/* escape_all: the input's text HTML-escaped, as markup. */
+static int escape_all(struct tmpl_call *c, const struct tval *in, struct tval *out)
 {
-	(void)args;
-	if (in->kind == TV_STR && in->safe) {
-		*out = *in;
-		return 0;
-	}
 	struct str s;
 	if (text_of(c, in, &s))
 		return -1;
@@ -133,6 +129,24 @@ static int f_escape(struct tmpl_call *c, const struct tval *in, const struct tva
 	buf_put_html(&b, s.p, s.len);
 	*out = tv_safe(keep(c, &b));
 	return 0;
+}
+
+static int f_escape(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+{
+	(void)args;
+	if (in->kind == TV_STR && in->safe) {
+		*out = *in;
+		return 0;
+	}
+	return escape_all(c, in, out);
+}
+
+/* forceescape: markup is escaped too (a post's HTML in a feed's
+ * <content type="html">). */
+static int f_forceescape(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+{
+	(void)args;
+	return escape_all(c, in, out);
 }
 
 static int f_safe(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
@@ -1439,6 +1453,7 @@ const struct filter_def tmpl_builtin_filters[] = {
 	{"e", f_escape, {NULL}, 0, 0, 0},
 	{"escape", f_escape, {NULL}, 0, 0, 0},
 	{"first", f_first, {NULL}, 0, 0, 0},
+	{"forceescape", f_forceescape, {NULL}, 0, 0, 0},
 	{"float", f_float, {"default"}, 1, 0, 0},
 	{"group_by", f_group_by, {"attribute"}, 1, 1, 0},
 	{"int", f_int, {"default"}, 1, 0, 0},

@@ -218,6 +218,38 @@ static void test_state_bytes(void)
 	arena_free(a);
 }
 
+/* The up-to-date check: the same key and no post come due, as a line of
+ * text that reads back, and nothing else reads as one. */
+static void test_uptodate(void)
+{
+	struct rebuild_uptodate u = {0x1234abcd5678ef01ull, 2000, 15069, 10000, 15400};
+	OK(rebuild_uptodate(&u, u.key, 1999, 0));
+	OK(!rebuild_uptodate(&u, u.key, 2000, 0)); /* a future post has come due */
+	OK(rebuild_uptodate(&u, u.key, 2000, 1));  /* --future: it was in already */
+	OK(!rebuild_uptodate(&u, u.key + 1, 1999, 0));
+	OK(!rebuild_uptodate(&u, 0, 1999, 0)); /* a key not known is never up to date */
+	struct rebuild_uptodate none = u;
+	none.next_future = 0;
+	OK(rebuild_uptodate(&none, u.key, 99999999999, 0));
+
+	struct buf b;
+	buf_init(&b);
+	rebuild_uptodate_save(&u, &b);
+	struct rebuild_uptodate back;
+	memset(&back, 0, sizeof back);
+	INT_EQ(rebuild_uptodate_load(&back, b.p, b.len), 0);
+	OK(!memcmp(&back, &u, sizeof u));
+	/* a line cut anywhere (its newline gone) is refused */
+	for (size_t n = 0; n < b.len; n++)
+		if (rebuild_uptodate_load(&back, b.p, n) == 0)
+			t_fail(__FILE__, __LINE__, "the line cut to %zu bytes reads back", n);
+	INT_EQ(rebuild_uptodate_load(&back, "folio-uptodate-2 0 0 0 0 0\n", 27), -1);
+	INT_EQ(rebuild_uptodate_load(&back, "folio-uptodate-1 1 2 3 4 5 6\n", 29), -1);
+	char nul[] = "folio-uptodate-1 1 2 3 4 5\n\0x";
+	INT_EQ(rebuild_uptodate_load(&back, nul, sizeof nul - 1), -1);
+	buf_fini(&b);
+}
+
 void test_rebuild(void)
 {
 	t_current = "rebuild";
@@ -225,4 +257,5 @@ void test_rebuild(void)
 	test_fingerprints();
 	test_dirty_and_commit();
 	test_state_bytes();
+	test_uptodate();
 }

@@ -1,0 +1,196 @@
+/* stamp.c: stamps of files, of folio and of a site's inputs (stamp.h). */
+#include "stamp.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "output.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* stamp_tree: adds every file below dir (path, size, time, inode) to h;
+ * links are followed as output_copy_tree follows them (struct held). */
+static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct held *up)
+{
+	DIR *dh = opendir(dir);
+	if (!dh || depth > 32) {
+		if (dh)
+			closedir(dh);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char p[4096];
+		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+			continue;
+		struct stat sb;
+		if (stat(p, &sb) != 0)
+			continue;
+		XXH3_64bits_update(h, p, strlen(p) + 1);
+		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
+				(int64_t)sb.st_ino};
+		XXH3_64bits_update(h, f, sizeof f);
+		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN)) {
+			struct held here = {sb.st_dev, sb.st_ino, p, up, 0};
+			stamp_tree(h, p, depth + 1, &here);
+		}
+	}
+	closedir(dh);
+}
+
+void stamp_files(XXH3_state_t *h, const char *dir)
+{
+	struct held *top = held_root(dir);
+	if (top)
+		stamp_tree(h, dir, 0, top);
+	held_free(top);
+}
+
+/* build_id: the executable's GNU build ID (the linker's hash of all it
+ * linked, -Wl,--build-id), read from the note in its loaded image. */
+struct build_id {
+	const unsigned char *p;
+	size_t len;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct build_id *id = arg;
+	/* the first object is the executable itself */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t left = ph->p_memsz;
+		while (left >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+			size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
+			if (sizeof *nh + name + desc > left)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p + sizeof *nh, "GNU", 4) &&
+			    nh->n_descsz >= 8) {
+				id->p = p + sizeof *nh + name;
+				id->len = nh->n_descsz;
+				return 1;
+			}
+			p += sizeof *nh + name + desc;
+			left -= sizeof *nh + name + desc;
+		}
+	}
+	return 1; /* only the executable */
+}
+
+/* stamp_binary: a hash that tells folio's own executable from any other
+ * build: rendered Markdown kept on disk is only reused by the very folio
+ * that rendered it (its grammars, its cmark-gfm, its passes). The build ID
+ * where the executable has one, else a hash of the file (19 MB to read).
+ * Once per process. */
+uint64_t stamp_binary(void)
+{
+	static uint64_t h;
+	if (h)
+		return h;
+	struct build_id id = {NULL, 0};
+	dl_iterate_phdr(find_build_id, &id);
+	if (id.p) {
+		h = XXH3_64bits(id.p, id.len);
+	} else {
+		size_t len;
+		char *exe = read_file("/proc/self/exe", &len);
+		h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
+		free(exe);
+	}
+	if (!h)
+		h = 1;
+	return h;
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* walk: hashes the state of every file below dir that a build may
+ * read (names starting with '.' aside, as folio skips them), in name order,
+ * leaving out the folder (odev, oino). 0, or -1 when the tree cannot be
+ * read whole (then nothing is kept). */
+static int walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int depth)
+{
+	if (depth > 40)
+		return -1; /* a loop of links, or a tree too deep to trust */
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return -1;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(dh));) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xrealloc(names, cap * sizeof *names);
+		}
+		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
+	}
+	closedir(dh);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_name);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path) {
+			rc = -1;
+			free(names[i]);
+			continue;
+		}
+		struct stat st;
+		int64_t sig[7] = {0};
+		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
+		if (is_dir && st.st_dev == odev && st.st_ino == oino) {
+			free(names[i]);
+			continue; /* the output folder itself */
+		}
+		if (!have) {
+			sig[6] = 1; /* a dangling link */
+		} else if (is_dir) {
+			/* a folder is its listing: its own times change with files
+			 * folio skips */
+			sig[0] = (int64_t)st.st_mode;
+		} else {
+			sig[0] = (int64_t)st.st_mode;
+			sig[1] = (int64_t)st.st_size;
+			sig[2] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+			sig[3] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+			sig[4] = (int64_t)st.st_ino;
+			sig[5] = (int64_t)st.st_dev;
+		}
+		XXH3_64bits_update(h, names[i], strlen(names[i]) + 1);
+		XXH3_64bits_update(h, sig, sizeof sig);
+		if (is_dir)
+			rc = walk(h, path, odev, oino, depth + 1);
+		XXH3_64bits_update(h, "/", 1); /* the end of a folder */
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int stamp_site(XXH3_state_t *h, const char *site_dir, const char *out_dir)
+{
+	struct stat os;
+	if (stat(out_dir, &os) != 0) { /* no output yet: nothing to leave out */
+		os.st_dev = 0;
+		os.st_ino = 0;
+	}
+	return walk(h, site_dir, os.st_dev, os.st_ino, 0);
+}
