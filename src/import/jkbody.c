@@ -114,6 +114,8 @@ static void emit_in(struct lq *s, size_t from, size_t to)
  * current input line. */
 static void emit_gen(struct lq *s, const char *p, size_t n)
 {
+	if (!n)
+		return; /* p may be NULL (an argument a shortcode does not have) */
 	buf_append(s->out, p, n);
 	for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
 		lmap_push(s);
