@@ -294,6 +294,7 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 		h->n--;
 		return;
 	}
+	x->text = imp_utf8(s, x->text, &x->len, rel);
 	size_t k = 0;
 	for (size_t i = 0; i < x->len; i++)
 		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))

@@ -298,6 +298,42 @@ int imp_normalize(char *p)
 	return 0;
 }
 
+char *imp_utf8(struct imp_site *s, char *text, size_t *len, const char *rel)
+{
+	size_t n = *len;
+	if (utf8_valid_prefix(text, n) == n)
+		return text;
+	/* each byte that is not part of valid UTF-8 is read as Latin-1
+	 * (ISO 8859-1), the usual encoding of such old posts */
+	struct buf b;
+	buf_init(&b);
+	size_t i = 0, bad = 0;
+	int first = 0;
+	while (i < n) {
+		size_t ok = utf8_valid_prefix(text + i, n - i);
+		buf_append(&b, text + i, ok);
+		i += ok;
+		if (i >= n)
+			break;
+		if (!bad++) {
+			size_t line = 0, ls;
+			diag_line_col(text, i, &line, &ls);
+			first = (int)line + 1;
+		}
+		unsigned char c = (unsigned char)text[i++];
+		buf_putc(&b, 0xC0 | (c >> 6));
+		buf_putc(&b, 0x80 | (c & 0x3F));
+	}
+	imp_note(s->a, &s->rep, "not UTF-8", rel, first,
+		 "%zu byte%s that are not UTF-8 read as Latin-1 and written as UTF-8 (this is the first line)", bad,
+		 bad == 1 ? "" : "s");
+	free(text);
+	buf_putc(&b, '\0');
+	char *r = buf_detach(&b, len);
+	(*len)--;
+	return r;
+}
+
 /* ---- YAML ---- */
 
 void imp_yaml_str(struct buf *b, const char *s)

@@ -116,6 +116,11 @@ int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const cha
  * a link out of SRC (that case reported). */
 char *imp_read_src(struct imp_site *s, const char *rel, size_t *len);
 
+/* imp_utf8: text (malloc'd, len bytes) as UTF-8: itself when it is,
+ * else a new copy (the old one freed) with each byte that is not UTF-8
+ * read as Latin-1, reported once for rel. NUL-terminated. */
+char *imp_utf8(struct imp_site *s, char *text, size_t *len, const char *rel);
+
 /* imp_dst_check: 0 when dst does not exist or is an empty folder, else -1
  * after an error. */
 int imp_dst_check(struct diag *d, const char *dst);

@@ -345,6 +345,7 @@ static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *r
 	x->text = imp_read_src(s, rel, &x->len);
 	if (!x->text)
 		return NULL;
+	x->text = imp_utf8(s, x->text, &x->len, rel);
 	/* CRLF -> LF: Windows line ends, the lines counted the same */
 	size_t k = 0;
 	for (size_t i = 0; i < x->len; i++)
