@@ -1,6 +1,7 @@
 /* test_import.c: the Jekyll and Hugo body converters (jkbody.c) as functions of
  * text, the dates of imp_date and the YAML quoting of imp_yaml_str. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -170,6 +171,29 @@ static void imp_test_dates(void)
 	STR_EQ(date("2017-01-01 10:00 +9999"), "(null)");
 }
 
+static void imp_test_utf8(void)
+{
+	struct imp_site s;
+	memset(&s, 0, sizeof s);
+	s.a = arena;
+	size_t n = 8;
+	char *t = xmalloc(n + 1);
+	memcpy(t, "ok\ncaf\xe9!", n + 1);
+	t = imp_utf8(&s, t, &n, "x.md");
+	STR_EQ(t, "ok\ncaf\xc3\xa9!");
+	INT_EQ((int)n, 9);
+	INT_EQ((int)s.rep.n, 1);
+	OK(s.rep.n == 1 && s.rep.v[0].line == 2);
+	free(t);
+	/* UTF-8 already: the same text, no finding */
+	n = 5;
+	t = xmalloc(n + 1);
+	memcpy(t, "\xc3\xa9t\xc3\xa9", n + 1);
+	char *u = imp_utf8(&s, t, &n, "y.md");
+	OK(u == t && n == 5 && s.rep.n == 1);
+	free(u);
+}
+
 static void imp_test_yaml(void)
 {
 	STR_EQ(yq("plain"), "\"plain\"");
@@ -218,6 +242,7 @@ void test_import(void)
 	imp_test_hugo();
 	imp_test_dates();
 	imp_test_yaml();
+	imp_test_utf8();
 	imp_test_linear();
 	arena_free(arena);
 }
