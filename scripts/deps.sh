@@ -150,6 +150,8 @@ for p in $PINNED_PKGS; do
 	apt-get $apt_opts -qq download "$p=$v"
 done
 cd "$top"
+. "$top/scripts/debcheck.sh"
+deb_verify "$apt_dir"/debs/*.deb
 rm -rf deps/usr
 for deb in "$apt_dir"/debs/*.deb; do
 	say "unpacking $(basename "$deb") into deps/"
