@@ -218,7 +218,10 @@ uninstall:
 
 # Builds folio and serves the example blog on http://127.0.0.1:8080 with
 # folio serve: editing a file of examples/techblog/ reloads the open tabs.
-demo: deps
+# It installs only what the build needs (deps.sh build): the tests' tools
+# (the browser, valgrind, node) come with make test.
+demo:
+	@sh scripts/deps.sh build
 	@$(MAKE) --no-print-directory folio
 	./folio serve examples/techblog --port 8080
 
