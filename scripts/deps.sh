@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 
 # Packages from the running Debian release.
-SYSTEM_PKGS="gcc make pkg-config libyaml-dev libutf8proc-dev libxml2-utils python3 groff-base tzdata libmicrohttpd-dev libcurl4-openssl-dev curl wrk"
+SYSTEM_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libxml2-utils python3 groff-base tzdata libmicrohttpd-dev libcurl4-openssl-dev curl wrk"
 # Packages pinned to Debian 13 (trixie): name=version.
 PINNED_PKGS="libcmark-gfm-dev libcmark-gfm-extensions-dev libcmark-gfm0.29.0.gfm.13 libcmark-gfm-extensions0.29.0.gfm.13"
 PINNED_VERSION="0.29.0.gfm.13"
