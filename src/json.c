@@ -210,61 +210,126 @@ static char prev_char(const struct builder *b, size_t at)
 	return at > 0 ? b->text[at - 1] : 0;
 }
 
-/* too_deep: the offset of the first '{' or '[' that opens a collection
- * deeper than YAML_MAX_DEPTH before byte end, or (size_t)-1. Strings are
- * skipped as the scanner does; text need not be valid. */
-static size_t too_deep(const struct builder *b, size_t end)
+/* What the text holds open at a byte: the brackets (where the innermost
+ * YAML_MAX_DEPTH + 1 are) and a string not yet closed. Found by skipping
+ * strings as the scanner does; the text need not be valid. */
+struct open_state {
+	size_t open[YAML_MAX_DEPTH + 1];
+	int depth;
+	size_t deep;   /* the first bracket past YAML_MAX_DEPTH, or (size_t)-1 */
+	size_t string; /* where an unclosed string starts, or (size_t)-1 */
+};
+
+static void open_at(const struct builder *b, size_t end, struct open_state *st)
 {
-	int depth = 0;
+	st->depth = 0;
+	st->deep = st->string = (size_t)-1;
 	for (size_t p = 0; p < end && p < b->len; p++) {
 		char c = b->text[p];
 		if (c == '"') {
-			for (p++; p < b->len && b->text[p] != '"'; p++)
-				if (b->text[p] == '\\')
-					p++;
+			size_t q = p + 1;
+			while (q < end && q < b->len && b->text[q] != '"')
+				q += b->text[q] == '\\' ? 2 : 1;
+			if (q >= end || q >= b->len) {
+				st->string = p;
+				return;
+			}
+			p = q;
 		} else if (c == '{' || c == '[') {
-			if (++depth > YAML_MAX_DEPTH)
-				return p;
-		} else if (c == '}' || c == ']') {
-			depth--;
+			if (st->depth == YAML_MAX_DEPTH) {
+				st->deep = p;
+				return;
+			}
+			st->open[st->depth++] = p;
+		} else if ((c == '}' || c == ']') && st->depth > 0) {
+			st->depth--;
 		}
 	}
-	return (size_t)-1;
 }
 
 /* report_syntax: cJSON's error, at the byte where it stopped. cJSON says
- * nothing but where: the message names what is there, and the hint the
- * likely mistake, from the bytes around it. */
+ * nothing but where (at a string it could not read, one byte past its
+ * start; at the end of the text, on the last byte): the message says what
+ * is there, and the hint the likely mistake, from what is open there and
+ * the bytes around it. */
 static void report_syntax(struct builder *b, size_t at)
 {
-	size_t deep = too_deep(b, at);
-	if (deep != (size_t)-1) {
-		struct diag_loc loc = loc_at(b, deep);
+	struct open_state st;
+	struct diag_loc loc, open_loc;
+	open_at(b, at, &st);
+	if (st.deep != (size_t)-1) {
+		loc = loc_at(b, st.deep);
 		diag_error(b->d, &loc, "JSON nested deeper than %d levels", YAML_MAX_DEPTH);
 		return;
 	}
-	struct diag_loc loc = loc_at(b, at);
-	if (at >= b->len) {
-		diag_error(b->d, &loc,
-		           "JSON: unexpected end of text (hint: a '}', ']' or '\"' is missing, or a value after ':' or ',')");
+	if (at < b->len && (b->text[at] == '}' || b->text[at] == ']') && st.string == (size_t)-1 &&
+	    st.depth > 0 && b->text[st.open[st.depth - 1]] != (b->text[at] == '}' ? '{' : '[')) {
+		open_loc = loc_at(b, st.open[st.depth - 1]);
+		loc = loc_at(b, at);
+		diag_error(b->d, &loc, "JSON: syntax error at '%c' (hint: the '%c' on line %d is not closed)",
+		           b->text[at], b->text[st.open[st.depth - 1]], open_loc.line);
 		return;
 	}
-	char c = b->text[at], before = prev_char(b, at);
+	if (at + 1 >= b->len) { /* the end: what is left open? */
+		open_at(b, b->len, &st);
+		if (st.deep != (size_t)-1) {
+			loc = loc_at(b, st.deep);
+			diag_error(b->d, &loc, "JSON nested deeper than %d levels", YAML_MAX_DEPTH);
+			return;
+		}
+		if (st.string != (size_t)-1) {
+			loc = loc_at(b, st.string);
+			diag_error(b->d, &loc, "JSON: this string is not closed (hint: a '\"' is missing at its end)");
+			return;
+		}
+		if (st.depth > 0) {
+			/* just after the last thing written */
+			size_t end = b->len;
+			while (end > 0 && (unsigned char)b->text[end - 1] <= ' ')
+				end--;
+			open_loc = loc_at(b, st.open[st.depth - 1]);
+			loc = loc_at(b, end);
+			diag_error(b->d, &loc, "JSON: unexpected end of text (hint: the '%c' on line %d is not closed)",
+			           b->text[st.open[st.depth - 1]], open_loc.line);
+			return;
+		}
+	}
+	if (st.string != (size_t)-1 && st.string + 1 == at) {
+		/* a string cJSON could not read: not closed on its line, or
+		 * broken by a control character */
+		loc = loc_at(b, st.string);
+		diag_error(b->d, &loc, "JSON: this string is not closed (hint: a '\"' is missing at its end)");
+		return;
+	}
+	char c = b->text[at];
 	const char *hint = NULL;
-	if (c == '\'')
+	if (at > 0 && st.depth > 0 && b->text[st.open[st.depth - 1]] == '{' &&
+	    (prev_char(b, at - 1) == '{' || prev_char(b, at - 1) == ',') && b->text[at - 1] != '"') {
+		/* a key cJSON wanted as a string: it points one past */
+		at--;
+		c = b->text[at];
+		hint = c == '\'' ? "JSON strings and keys take double quotes"
+		       : c == '/' || c == '#' ? "JSON has no comments"
+		       : c == '}' ? "remove the comma before it"
+		                  : "write keys in double quotes: {\"key\": value}";
+	} else if (c == '\'') {
 		hint = "JSON strings and keys take double quotes";
-	else if (c == '/' || c == '#')
+	} else if (c == '/' || c == '#') {
 		hint = "JSON has no comments";
-	else if ((c == '}' || c == ']') && before == ',')
+	} else if ((c == '}' || c == ']') && prev_char(b, at) == ',') {
 		hint = "remove the comma before it";
-	else if (before == '{' || (before == ',' && c != '"' && c != '{' && c != '['))
-		hint = "write keys in double quotes: {\"key\": value}";
-	else if (c == '"' || c == '{' || c == '[')
+	} else if (c == '"' || c == '{' || c == '[') {
 		hint = "a ',' is missing before it";
-	else if (c == '\\' || (unsigned char)c < ' ')
+	} else if (c == '\\' || (unsigned char)c < ' ') {
 		hint = "in a string write \\\\ \\\" \\n \\t or \\uXXXX, not other escapes or control characters";
-	else if (c == '=')
+	} else if (c == '=') {
 		hint = "write \"key\": value";
+	} else if (isalpha((unsigned char)c) && at > 0 && isdigit((unsigned char)b->text[at - 1])) {
+		hint = "write numbers as 12, -3.5 or 1e6, or text in double quotes";
+	} else if (isalpha((unsigned char)c)) {
+		hint = "write text in double quotes; true, false and null are lower case";
+	}
+	loc = loc_at(b, at);
 	if ((unsigned char)c >= ' ' && (unsigned char)c < 0x7F) {
 		if (hint)
 			diag_error(b->d, &loc, "JSON: syntax error at '%c' (hint: %s)", c, hint);
