@@ -260,7 +260,7 @@ $(FUZZ_B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
 
-$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h Makefile | deps/.stamp
+$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h tests/fuzz/tree.h Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
@@ -272,7 +272,7 @@ $(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
 $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 fuzz:
 	@sh scripts/deps.sh fuzz

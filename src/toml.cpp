@@ -10,6 +10,11 @@
 #define TOML_EXCEPTIONS 0
 #define TOML_ENABLE_FORMATTERS 0
 #define TOML_ENABLE_UNRELEASED_FEATURES 0
+/* Values within values (arrays, inline tables) nest at most as deep as
+ * folio reads: toml++ stops deeper ones itself (see deep_key for why
+ * depth matters before folio's own check). The value is YAML_MAX_DEPTH
+ * (yaml.h is C; a static_assert below keeps them equal). */
+#define TOML_MAX_NESTED_VALUES 64
 #include <toml++/toml.hpp>
 
 #include <algorithm>
@@ -29,6 +34,8 @@ extern "C" {
 #include "toml.h"
 #pragma GCC diagnostic pop
 }
+
+static_assert(TOML_MAX_NESTED_VALUES == YAML_MAX_DEPTH, "toml++'s nesting limit is folio's");
 
 namespace {
 
@@ -242,6 +249,59 @@ ynode *walk(conv &c, const toml::node &v, int depth)
 	return n;
 }
 
+/* deep_key: where a dotted key or table header of more than YAML_MAX_DEPTH
+ * parts has its (YAML_MAX_DEPTH + 1)th '.', or SIZE_MAX if none has.
+ *
+ * Each part of a key is a level of tables, and toml++ walks and frees its
+ * tree recursively: "k.k.k...= 1" of 100,000 parts overflows the stack
+ * before folio sees the tree. Such a key could only be refused as too deep
+ * afterwards, so it is refused before. This is no parser: it only counts
+ * the '.' between the bytes that end a key (= , [ ] { } # and line ends),
+ * skipping strings (which may be key parts) as TOML writes them, so a
+ * key's dots are counted whatever its spacing and quoting. In a valid
+ * document only a key has more than one '.' in such a run, so nothing
+ * folio would read is refused; with keys of at most 64 parts and values
+ * nested at most TOML_MAX_NESTED_VALUES deep, a tree is a few thousand
+ * levels deep at most, which toml++'s recursion takes. */
+size_t deep_key(const char *t, size_t n)
+{
+	size_t dots = 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = t[i];
+		if (ch == '"' || ch == '\'') {
+			size_t j = i + 1;
+			if (i + 2 < n && t[i + 1] == ch && t[i + 2] == ch) {
+				/* a multi-line string: to the next run of three or
+				 * more quotes (the last three close it) */
+				for (j = i + 3; j < n; j++) {
+					if (ch == '"' && t[j] == '\\')
+						j++;
+					else if (t[j] == ch && j + 2 < n && t[j + 1] == ch && t[j + 2] == ch)
+						break;
+				}
+				while (j < n && t[j] == ch)
+					j++;
+				i = j - 1;
+			} else {
+				while (j < n && t[j] != ch && t[j] != '\n')
+					j += ch == '"' && t[j] == '\\' ? 2 : 1;
+				i = j < n && t[j] == '\n' ? j - 1 : j;
+			}
+			continue;
+		}
+		if (ch == '#') {
+			while (i + 1 < n && t[i + 1] != '\n')
+				i++;
+		} else if (ch == '.') {
+			if (++dots > YAML_MAX_DEPTH)
+				return i;
+		} else if (std::strchr("=,[]{}\n", ch)) {
+			dots = 0;
+		}
+	}
+	return SIZE_MAX;
+}
+
 /* hint_for: a hint for the mistakes people make most in TOML front matter
  * and config files, from toml++'s message; NULL if none fits. */
 const char *hint_for(std::string_view msg, bool at_eol)
@@ -280,6 +340,16 @@ const char *hint_for(std::string_view msg, bool at_eol)
 
 struct ynode *parse(conv &c)
 {
+	size_t deep = deep_key(c.text, c.len);
+	if (deep != SIZE_MAX) {
+		/* the byte is known: its line, and the bytes before it there */
+		size_t line = static_cast<size_t>(std::upper_bound(c.line_start.begin(), c.line_start.end(), deep) -
+		                                  c.line_start.begin());
+		diag_loc loc = diag_src_at(&c.in, clamp_int(line), clamp_int(deep - c.line_start[line - 1]) + 1);
+		diag_error(c.d, &loc, "TOML nested deeper than %d levels (hint: a key of more than %d parts)",
+		           YAML_MAX_DEPTH, YAML_MAX_DEPTH);
+		return nullptr;
+	}
 	std::string_view sv(c.text, c.len);
 	toml::parse_result r = toml::parse(sv);
 	if (!r) {
@@ -297,6 +367,10 @@ struct ynode *parse(conv &c)
 			}
 		}
 		diag_loc loc = loc_of(c, e.source().begin);
+		if (msg.find("TOML_MAX_NESTED_VALUES") != std::string_view::npos) {
+			diag_error(c.d, &loc, "TOML nested deeper than %d levels", YAML_MAX_DEPTH);
+			return nullptr;
+		}
 		bool at_eol = c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
 		const char *hint = hint_for(msg, at_eol);
 		const char *in = what.empty() ? "" : std::strchr("aeiou", what[0]) ? "in an " : "in a ";

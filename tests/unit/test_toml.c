@@ -368,6 +368,7 @@ static double now(void)
 static void test_limits(void)
 {
 	struct buf b;
+	struct ynode *r;
 	buf_init(&b);
 
 	/* 64 levels of tables are fine, 65 are not: inline, headers, dotted */
@@ -401,6 +402,43 @@ static void test_limits(void)
 	INT_EQ(last_errors, 1);
 	OK(strncmp(t_msgs(&cap), "t.toml:1:", 9) == 0);
 
+	/* A key of more than 64 parts is refused before toml++ makes its
+	 * tables (whose recursive walks a key of 100,000 parts would
+	 * overflow), however written: spaced, quoted, after a multi-line
+	 * literal string with a quote in it. 64 parts are read. */
+	buf_reset(&b);
+	buf_puts(&b, "k");
+	for (int k = 1; k < 64; k++)
+		buf_puts(&b, ".k");
+	buf_puts(&b, " = 1\n");
+	r = parse(b.p);
+	OK(r != NULL);
+	buf_reset(&b);
+	buf_puts(&b, "t = {a = \'\'\'x\'y\'\'\', k");
+	for (int k = 1; k < 70; k++)
+		buf_puts(&b, k % 2 ? " . \"k\"" : ".'k'");
+	buf_puts(&b, " = 1}\n");
+	OK(parse(b.p) == NULL);
+	STR_EQ(t_msgs(&cap), "t.toml:1:343: error: TOML nested deeper than 64 levels (hint: a key of more than 64 parts)");
+	/* dots in values and strings are not key parts */
+	buf_reset(&b);
+	buf_puts(&b, "f = [");
+	for (int k = 0; k < 1000; k++)
+		buf_printf(&b, "%s%d.5, 1979-05-27T00:32:00.5", k ? ", " : "", k);
+	buf_puts(&b, "]\ns = \"");
+	for (int k = 0; k < 1000; k++)
+		buf_puts(&b, "a.");
+	buf_puts(&b, "\"\nm = \"\"\"\n");
+	for (int k = 0; k < 1000; k++)
+		buf_puts(&b, "a.\"");
+	buf_puts(&b, "\"\"\"\n# ");
+	for (int k = 0; k < 1000; k++)
+		buf_puts(&b, "a.");
+	buf_puts(&b, "\n");
+	r = parse(b.p);
+	OK(r && r->len == 3);
+	STR_EQ(diags(), "");
+
 	/* pathological inputs finish fast: 100,000 levels of '[', a dotted
 	 * key of 100,000 parts, 100,000 keys, a 1 MB string */
 	double t0 = now();
@@ -430,7 +468,7 @@ static void test_limits(void)
 	buf_reset(&b);
 	for (int k = 0; k < 100000; k++)
 		buf_printf(&b, "key%d = %d\n", k, k);
-	struct ynode *r = parse(b.p);
+	r = parse(b.p);
 	OK(r && r->len == 100000);
 	STR_EQ(r ? r->keys[12345]->str.p : "", "key12345");
 	STR_EQ(pos(r ? r->items[99999] : NULL), "100000:12");
