@@ -29,8 +29,9 @@ CXXWARN := $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN)) -Wmiss
 CXXFLAGS_ALL = -std=c++17 $(CXXWARN) $(CFLAGS) -pthread
 # The C++ runtime: linked statically into the release flavour, so that
 # folio needs no libstdc++.so (it is one binary with the system's C
-# libraries); the sanitizer and fuzz flavours link the shared one.
-LIBSTDCXX_A := $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
+# libraries); the sanitizer and fuzz flavours link the shared one. Asked
+# of g++ when linking (=, not :=), after make deps has installed it.
+LIBSTDCXX_A = $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
 # --build-id: folio tells itself from another build by the linker's hash
 # of the executable (build.c, binary_hash) rather than reading the file
 LDFLAGS_ALL = -Wl,--build-id $(LDFLAGS)

@@ -3,11 +3,28 @@
  * its errors as folio's diagnostics. The only C++ in folio; everything it
  * gives back is C data in the caller's arena. */
 
-/* toml++ compiled into this file alone; its parse errors as results, not
- * exceptions (exceptions stay on in the compiler for std::bad_alloc); TOML
- * 1.0 only; no printers (folio writes no TOML). */
+/* toml++ compiled into this file alone, with exceptions: its parse errors
+ * are thrown, and so are its internal checks (TOML_ASSERT), which the
+ * release build keeps: toml++ 3.4.0 has inputs that fail one (a date-time
+ * whose 't' is followed by a letter, "1979-05-27twT07:00:00"), and an
+ * assert() would end folio. Thrown, they unwind the parser as its own
+ * errors do and are reported as errors of the text. TOML 1.0 only; no
+ * printers (folio writes no TOML). */
+#include <stdexcept>
+
+namespace folio_toml {
+struct check_failed : std::logic_error {
+	using std::logic_error::logic_error;
+};
+[[noreturn]] inline void fail_check(const char *expr)
+{
+	throw check_failed(expr);
+}
+} // namespace folio_toml
+
+#define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : folio_toml::fail_check(#expr))
 #define TOML_HEADER_ONLY 1
-#define TOML_EXCEPTIONS 0
+#define TOML_EXCEPTIONS 1
 #define TOML_ENABLE_FORMATTERS 0
 #define TOML_ENABLE_UNRELEASED_FEATURES 0
 /* Values within values (arrays, inline tables) nest at most as deep as
@@ -338,6 +355,32 @@ const char *hint_for(std::string_view msg, bool at_eol)
 	return nullptr;
 }
 
+/* report: toml++'s syntax error, at its position, with its message (less
+ * its "Error while parsing X: ", which becomes "in a X: ") and a hint. */
+void report(conv &c, const toml::parse_error &e)
+{
+	std::string_view msg = e.description();
+	constexpr std::string_view prefix = "Error while parsing ";
+	std::string_view what;
+	if (msg.substr(0, prefix.size()) == prefix) {
+		size_t colon = msg.find(": ");
+		if (colon != std::string_view::npos) {
+			what = msg.substr(prefix.size(), colon - prefix.size());
+			msg = msg.substr(colon + 2);
+		}
+	}
+	diag_loc loc = loc_of(c, e.source().begin);
+	if (msg.find("TOML_MAX_NESTED_VALUES") != std::string_view::npos) {
+		diag_error(c.d, &loc, "TOML nested deeper than %d levels", YAML_MAX_DEPTH);
+		return;
+	}
+	bool at_eol = c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
+	const char *hint = hint_for(msg, at_eol);
+	const char *in = what.empty() ? "" : std::strchr("aeiou", what[0]) ? "in an " : "in a ";
+	diag_error(c.d, &loc, "TOML: %s%.*s%s%.*s%s%s%s", in, int(what.size()), what.data(), what.empty() ? "" : ": ",
+	           int(msg.size()), msg.data(), hint ? " (hint: " : "", hint ? hint : "", hint ? ")" : "");
+}
+
 struct ynode *parse(conv &c)
 {
 	size_t deep = deep_key(c.text, c.len);
@@ -350,36 +393,22 @@ struct ynode *parse(conv &c)
 		           YAML_MAX_DEPTH, YAML_MAX_DEPTH);
 		return nullptr;
 	}
-	std::string_view sv(c.text, c.len);
-	toml::parse_result r = toml::parse(sv);
-	if (!r) {
-		const toml::parse_error &e = r.error();
-		std::string_view msg = e.description();
-		/* toml++ prefixes "Error while parsing X: "; folio's message
-		 * says TOML: and keeps the rest, which names what was wrong */
-		constexpr std::string_view prefix = "Error while parsing ";
-		std::string_view what;
-		if (msg.substr(0, prefix.size()) == prefix) {
-			size_t colon = msg.find(": ");
-			if (colon != std::string_view::npos) {
-				what = msg.substr(prefix.size(), colon - prefix.size());
-				msg = msg.substr(colon + 2);
-			}
-		}
-		diag_loc loc = loc_of(c, e.source().begin);
-		if (msg.find("TOML_MAX_NESTED_VALUES") != std::string_view::npos) {
-			diag_error(c.d, &loc, "TOML nested deeper than %d levels", YAML_MAX_DEPTH);
-			return nullptr;
-		}
-		bool at_eol = c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
-		const char *hint = hint_for(msg, at_eol);
-		const char *in = what.empty() ? "" : std::strchr("aeiou", what[0]) ? "in an " : "in a ";
-		diag_error(c.d, &loc, "TOML: %s%.*s%s%.*s%s%s%s", in, int(what.size()),
-		           what.data(), what.empty() ? "" : ": ", int(msg.size()), msg.data(), hint ? " (hint: " : "",
-		           hint ? hint : "", hint ? ")" : "");
+	toml::table t;
+	try {
+		t = toml::parse(std::string_view(c.text, c.len));
+	} catch (const toml::parse_error &e) {
+		report(c, e);
+		return nullptr;
+	} catch (const folio_toml::check_failed &e) {
+		/* where toml++ was is not known: the start of the text */
+		diag_loc loc = loc_of(c, toml::source_position{1, 1});
+		diag_error(c.d, &loc,
+		           "TOML: toml++ cannot read this text (its check '%s' failed) "
+		           "(hint: check the spelling of dates, times and numbers)",
+		           e.what());
 		return nullptr;
 	}
-	ynode *root = walk(c, r.table(), 0);
+	ynode *root = walk(c, t, 0);
 	if (!root || c.errors)
 		return nullptr;
 	root->line = 1 + c.in.line_offset;

@@ -290,6 +290,12 @@ static void test_errors(void)
 	                                 "saw comma (hint: a value is missing before this comma)");
 	STR_EQ(msgs_of("[tbl\nx = 1\n"), "t.toml:1:5: error: TOML: in a table header: expected ']', saw '\\n' "
 	                                  "(hint: close the table header with ']' on its line)");
+	/* toml++ 3.4.0 fails an internal check here (an assert() that would
+	 * end folio): an error of the text instead */
+	STR_EQ(msgs_of("d = 1979-05-27twT07:32:00Z\n"),
+	       "t.toml:1:1: error: TOML: toml++ cannot read this text (its check 'is_decimal_digit(*cp)' failed) "
+	       "(hint: check the spelling of dates, times and numbers)");
+	OK(parse("d = 1979-05-27tx\n") == NULL);
 	/* with the excerpt, after a +++ line */
 	const char *fm = "+++\ntitle = \"T\"\ndraft = yes\n+++\n";
 	OK(parse_in(fm, strlen(fm), 4, 1) == NULL);
