@@ -321,7 +321,7 @@ size_t deep_key(const char *t, size_t n)
 
 /* hint_for: a hint for the mistakes people make most in TOML front matter
  * and config files, from toml++'s message; NULL if none fits. */
-const char *hint_for(std::string_view msg, bool at_eol)
+const char *hint_for(std::string_view msg, bool at_eol, bool non_ascii)
 {
 	auto has = [&](std::string_view s) { return msg.find(s) != std::string_view::npos; };
 	if (has("cannot redefine existing"))
@@ -332,6 +332,8 @@ const char *hint_for(std::string_view msg, bool at_eol)
 		/* a bare word as a value: title = Hello */
 		return "quote text values: key = \"value\"";
 	}
+	if (has("expected '='") && non_ascii)
+		return "bare keys are ASCII letters, digits, '_' and '-': quote others (\"caf\xc3\xa9\" = 1)";
 	if (has("expected '=', saw") || has("expected '='"))
 		return "write key = value";
 	if (has("unknown escape sequence"))
@@ -375,7 +377,8 @@ void report(conv &c, const toml::parse_error &e)
 		return;
 	}
 	bool at_eol = c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
-	const char *hint = hint_for(msg, at_eol);
+	bool non_ascii = c.cur_byte < c.len && static_cast<unsigned char>(c.text[c.cur_byte]) >= 0x80;
+	const char *hint = hint_for(msg, at_eol, non_ascii);
 	const char *in = what.empty() ? "" : std::strchr("aeiou", what[0]) ? "in an " : "in a ";
 	diag_error(c.d, &loc, "TOML: %s%.*s%s%.*s%s%s%s", in, int(what.size()), what.data(), what.empty() ? "" : ": ",
 	           int(msg.size()), msg.data(), hint ? " (hint: " : "", hint ? hint : "", hint ? ")" : "");
