@@ -99,8 +99,9 @@ static void skip_string(struct builder *b)
 static size_t skip_token(struct builder *b)
 {
 	size_t start = b->pos;
-	while (b->pos < b->len && (isalnum((unsigned char)b->text[b->pos]) || b->text[b->pos] == '+' ||
-	                           b->text[b->pos] == '-' || b->text[b->pos] == '.'))
+	while (b->pos < b->len &&
+	       (isalnum((unsigned char)b->text[b->pos]) || b->text[b->pos] == '+' ||
+	        b->text[b->pos] == '-' || b->text[b->pos] == '.'))
 		b->pos++;
 	return b->pos - start;
 }
@@ -143,9 +144,10 @@ static void check_duplicates(struct builder *b, const struct ynode *m)
 				index_add(&ix, h, (uint32_t)(i + 1), 64, key_hash, m->keys);
 		}
 		if (first) {
-			struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, k->line, k->col};
-			diag_error(b->d, &loc, "duplicate key '%.*s' (first defined on line %d)", STR_FMT(k->str),
-			           first->line);
+			struct diag_loc loc = {b->in.path, b->in.src, b->in.src_len, k->line,
+			                       k->col};
+			diag_error(b->d, &loc, "duplicate key '%.*s' (first defined on line %d)",
+			           STR_FMT(k->str), first->line);
 			b->errors++;
 		}
 	}
@@ -266,7 +268,8 @@ static void report_syntax(struct builder *b, size_t at)
 	    st.depth > 0 && b->text[st.open[st.depth - 1]] != (b->text[at] == '}' ? '{' : '[')) {
 		open_loc = loc_at(b, st.open[st.depth - 1]);
 		loc = loc_at(b, at);
-		diag_error(b->d, &loc, "JSON: syntax error at '%c' (hint: the '%c' on line %d is not closed)",
+		diag_error(b->d, &loc,
+		           "JSON: syntax error at '%c' (hint: the '%c' on line %d is not closed)",
 		           b->text[at], b->text[st.open[st.depth - 1]], open_loc.line);
 		return;
 	}
@@ -279,7 +282,9 @@ static void report_syntax(struct builder *b, size_t at)
 		}
 		if (st.string != (size_t)-1) {
 			loc = loc_at(b, st.string);
-			diag_error(b->d, &loc, "JSON: this string is not closed (hint: a '\"' is missing at its end)");
+			diag_error(
+			    b->d, &loc,
+			    "JSON: this string is not closed (hint: a '\"' is missing at its end)");
 			return;
 		}
 		if (st.depth > 0) {
@@ -289,7 +294,9 @@ static void report_syntax(struct builder *b, size_t at)
 				end--;
 			open_loc = loc_at(b, st.open[st.depth - 1]);
 			loc = loc_at(b, end);
-			diag_error(b->d, &loc, "JSON: unexpected end of text (hint: the '%c' on line %d is not closed)",
+			diag_error(b->d, &loc,
+			           "JSON: unexpected end of text (hint: the '%c' on line %d is not "
+			           "closed)",
 			           b->text[st.open[st.depth - 1]], open_loc.line);
 			return;
 		}
@@ -298,20 +305,22 @@ static void report_syntax(struct builder *b, size_t at)
 		/* a string cJSON could not read: not closed on its line, or
 		 * broken by a control character */
 		loc = loc_at(b, st.string);
-		diag_error(b->d, &loc, "JSON: this string is not closed (hint: a '\"' is missing at its end)");
+		diag_error(b->d, &loc,
+		           "JSON: this string is not closed (hint: a '\"' is missing at its end)");
 		return;
 	}
 	char c = b->text[at];
 	const char *hint = NULL;
 	if (at > 0 && st.depth > 0 && b->text[st.open[st.depth - 1]] == '{' &&
-	    (prev_char(b, at - 1) == '{' || prev_char(b, at - 1) == ',') && b->text[at - 1] != '"') {
+	    (prev_char(b, at - 1) == '{' || prev_char(b, at - 1) == ',') &&
+	    b->text[at - 1] != '"') {
 		/* a key cJSON wanted as a string: it points one past */
 		at--;
 		c = b->text[at];
-		hint = c == '\'' ? "JSON strings and keys take double quotes"
+		hint = c == '\''              ? "JSON strings and keys take double quotes"
 		       : c == '/' || c == '#' ? "JSON has no comments"
-		       : c == '}' ? "remove the comma before it"
-		                  : "write keys in double quotes: {\"key\": value}";
+		       : c == '}'             ? "remove the comma before it"
+		                              : "write keys in double quotes: {\"key\": value}";
 	} else if (c == '\'') {
 		hint = "JSON strings and keys take double quotes";
 	} else if (c == '/' || c == '#') {
@@ -321,7 +330,8 @@ static void report_syntax(struct builder *b, size_t at)
 	} else if (c == '"' || c == '{' || c == '[') {
 		hint = "a ',' is missing before it";
 	} else if (c == '\\' || (unsigned char)c < ' ') {
-		hint = "in a string write \\\\ \\\" \\n \\t or \\uXXXX, not other escapes or control characters";
+		hint = "in a string write \\\\ \\\" \\n \\t or \\uXXXX, not other escapes or "
+		       "control characters";
 	} else if (c == '=') {
 		hint = "write \"key\": value";
 	} else if (isalpha((unsigned char)c) && at > 0 && isdigit((unsigned char)b->text[at - 1])) {
@@ -342,8 +352,8 @@ static void report_syntax(struct builder *b, size_t at)
 	}
 }
 
-struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, const char *src, size_t src_len,
-                         const char *text, size_t len, int line_offset)
+struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, const char *src,
+                         size_t src_len, const char *text, size_t len, int line_offset)
 {
 	struct builder b;
 	memset(&b, 0, sizeof b);

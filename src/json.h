@@ -21,9 +21,10 @@
  * after the value; invalid UTF-8; duplicate keys; nesting deeper than
  * YAML_MAX_DEPTH) are reported to d as path:line:col: error: ..., and the
  * result is NULL. A string's "\u0000" ends it (cJSON's strings are C
- * strings). Not thread-safe on errors only: cJSON then writes a global of
- * its own, which no one reads. */
-struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, const char *src, size_t src_len,
-			 const char *text, size_t len, int line_offset);
+ * strings), and control characters in strings are kept (cJSON lets them
+ * through). Thread-safe: cJSON's parses take turns (on an error it writes
+ * a global of its own). */
+struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, const char *src,
+                         size_t src_len, const char *text, size_t len, int line_offset);
 
 #endif

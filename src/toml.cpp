@@ -12,7 +12,8 @@
  * printers (folio writes no TOML). */
 #include <stdexcept>
 
-namespace folio_toml {
+namespace folio_toml
+{
 struct check_failed : std::logic_error {
 	using std::logic_error::logic_error;
 };
@@ -22,10 +23,10 @@ struct check_failed : std::logic_error {
 }
 } // namespace folio_toml
 
-#define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : folio_toml::fail_check(#expr))
-#define TOML_HEADER_ONLY 1
-#define TOML_EXCEPTIONS 1
-#define TOML_ENABLE_FORMATTERS 0
+#define TOML_ASSERT(expr)               ((expr) ? static_cast<void>(0) : folio_toml::fail_check(#expr))
+#define TOML_HEADER_ONLY                1
+#define TOML_EXCEPTIONS                 1
+#define TOML_ENABLE_FORMATTERS          0
 #define TOML_ENABLE_UNRELEASED_FEATURES 0
 /* Values within values (arrays, inline tables) nest at most as deep as
  * folio reads: toml++ stops deeper ones itself (see deep_key for why
@@ -54,7 +55,8 @@ extern "C" {
 
 static_assert(TOML_MAX_NESTED_VALUES == YAML_MAX_DEPTH, "toml++'s nesting limit is folio's");
 
-namespace {
+namespace
+{
 
 [[noreturn]] void oom()
 {
@@ -155,13 +157,15 @@ std::string_view float_text(double v, char (&buf)[64])
  * parser reads them (schema.c, parse_date_text). */
 size_t date_text(const toml::date &d, char *buf, size_t cap)
 {
-	int n = std::snprintf(buf, cap, "%04u-%02u-%02u", unsigned(d.year), unsigned(d.month), unsigned(d.day));
+	int n = std::snprintf(buf, cap, "%04u-%02u-%02u", unsigned(d.year), unsigned(d.month),
+	                      unsigned(d.day));
 	return n < 0 ? 0 : std::min(static_cast<size_t>(n), cap - 1);
 }
 
 size_t time_text(const toml::time &t, char *buf, size_t cap)
 {
-	int n = std::snprintf(buf, cap, "%02u:%02u:%02u", unsigned(t.hour), unsigned(t.minute), unsigned(t.second));
+	int n = std::snprintf(buf, cap, "%02u:%02u:%02u", unsigned(t.hour), unsigned(t.minute),
+	                      unsigned(t.second));
 	if (n > 0 && t.nanosecond) {
 		/* the fraction as written, up to nanoseconds, without its
 		 * trailing zeros */
@@ -170,7 +174,8 @@ size_t time_text(const toml::time &t, char *buf, size_t cap)
 		size_t k = std::strlen(frac);
 		while (k > 1 && frac[k - 1] == '0')
 			k--;
-		n += std::snprintf(buf + n, cap - static_cast<size_t>(n), ".%.*s", static_cast<int>(k), frac);
+		n += std::snprintf(buf + n, cap - static_cast<size_t>(n), ".%.*s",
+		                   static_cast<int>(k), frac);
 	}
 	return n < 0 ? 0 : std::min(static_cast<size_t>(n), cap - 1);
 }
@@ -193,9 +198,11 @@ ynode *scalar_of(conv &c, const toml::node &v)
 	case toml::node_type::boolean:
 		return new_scalar(c, p, v.as_boolean()->get() ? "true" : "false", 0);
 	case toml::node_type::date:
-		return new_scalar(c, p, std::string_view(buf, date_text(v.as_date()->get(), buf, sizeof buf)), 0);
+		return new_scalar(
+		    c, p, std::string_view(buf, date_text(v.as_date()->get(), buf, sizeof buf)), 0);
 	case toml::node_type::time:
-		return new_scalar(c, p, std::string_view(buf, time_text(v.as_time()->get(), buf, sizeof buf)), 0);
+		return new_scalar(
+		    c, p, std::string_view(buf, time_text(v.as_time()->get(), buf, sizeof buf)), 0);
 	case toml::node_type::date_time: {
 		const toml::date_time &dt = v.as_date_time()->get();
 		size_t n = date_text(dt.date, buf, sizeof buf);
@@ -206,9 +213,9 @@ ynode *scalar_of(conv &c, const toml::node &v)
 			if (m == 0)
 				buf[n++] = 'Z';
 			else
-				n += static_cast<size_t>(std::snprintf(buf + n, sizeof buf - n, "%c%02d:%02d",
-				                                       m < 0 ? '-' : '+', std::abs(m) / 60,
-				                                       std::abs(m) % 60));
+				n += static_cast<size_t>(std::snprintf(
+				    buf + n, sizeof buf - n, "%c%02d:%02d", m < 0 ? '-' : '+',
+				    std::abs(m) / 60, std::abs(m) % 60));
 		}
 		return new_scalar(c, p, std::string_view(buf, std::min(n, sizeof buf - 1)), 0);
 	}
@@ -258,7 +265,8 @@ ynode *walk(conv &c, const toml::node &v, int depth)
 		ynode *kn = new_scalar(c, k.source().begin, k.str(), 0);
 		/* a quoted key ("a b" = 1) is a quoted scalar, as in YAML;
 		 * new_scalar left the cursor on the key's first byte */
-		kn->quoted = c.cur_byte < c.len && (c.text[c.cur_byte] == '"' || c.text[c.cur_byte] == '\'');
+		kn->quoted =
+		    c.cur_byte < c.len && (c.text[c.cur_byte] == '"' || c.text[c.cur_byte] == '\'');
 		n->keys[i] = kn;
 		if (!(n->items[i] = walk(c, *kv[i].second, depth + 1)))
 			return nullptr;
@@ -293,7 +301,8 @@ size_t deep_key(const char *t, size_t n)
 				for (j = i + 3; j < n; j++) {
 					if (ch == '"' && t[j] == '\\')
 						j++;
-					else if (t[j] == ch && j + 2 < n && t[j + 1] == ch && t[j + 2] == ch)
+					else if (t[j] == ch && j + 2 < n && t[j + 1] == ch &&
+					         t[j + 2] == ch)
 						break;
 				}
 				while (j < n && t[j] == ch)
@@ -333,7 +342,8 @@ const char *hint_for(std::string_view msg, bool at_eol, bool non_ascii)
 		return "quote text values: key = \"value\"";
 	}
 	if (has("expected '='") && non_ascii)
-		return "bare keys are ASCII letters, digits, '_' and '-': quote others (\"caf\xc3\xa9\" = 1)";
+		return "bare keys are ASCII letters, digits, '_' and '-': quote others "
+		       "(\"caf\xc3\xa9\" = 1)";
 	if (has("expected '=', saw") || has("expected '='"))
 		return "write key = value";
 	if (has("unknown escape sequence"))
@@ -351,7 +361,8 @@ const char *hint_for(std::string_view msg, bool at_eol, bool non_ascii)
 	if (has("expected ']'") || has("expected ']]'"))
 		return "close the table header with ']' on its line";
 	if (has("control character") && at_eol)
-		return "the string is not closed on its line (\"\"\" or ''' start text of several lines)";
+		return "the string is not closed on its line (\"\"\" or ''' start text of several "
+		       "lines)";
 	if (has("control character"))
 		return "write control characters as escapes (\\t, \\u0001) in double quotes";
 	return nullptr;
@@ -376,12 +387,15 @@ void report(conv &c, const toml::parse_error &e)
 		diag_error(c.d, &loc, "TOML nested deeper than %d levels", YAML_MAX_DEPTH);
 		return;
 	}
-	bool at_eol = c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
-	bool non_ascii = c.cur_byte < c.len && static_cast<unsigned char>(c.text[c.cur_byte]) >= 0x80;
+	bool at_eol =
+	    c.cur_byte >= c.len || c.text[c.cur_byte] == '\n' || c.text[c.cur_byte] == '\r';
+	bool non_ascii =
+	    c.cur_byte < c.len && static_cast<unsigned char>(c.text[c.cur_byte]) >= 0x80;
 	const char *hint = hint_for(msg, at_eol, non_ascii);
 	const char *in = what.empty() ? "" : std::strchr("aeiou", what[0]) ? "in an " : "in a ";
-	diag_error(c.d, &loc, "TOML: %s%.*s%s%.*s%s%s%s", in, int(what.size()), what.data(), what.empty() ? "" : ": ",
-	           int(msg.size()), msg.data(), hint ? " (hint: " : "", hint ? hint : "", hint ? ")" : "");
+	diag_error(c.d, &loc, "TOML: %s%.*s%s%.*s%s%s%s", in, int(what.size()), what.data(),
+	           what.empty() ? "" : ": ", int(msg.size()), msg.data(), hint ? " (hint: " : "",
+	           hint ? hint : "", hint ? ")" : "");
 }
 
 struct ynode *parse(conv &c)
@@ -389,10 +403,13 @@ struct ynode *parse(conv &c)
 	size_t deep = deep_key(c.text, c.len);
 	if (deep != SIZE_MAX) {
 		/* the byte is known: its line, and the bytes before it there */
-		size_t line = static_cast<size_t>(std::upper_bound(c.line_start.begin(), c.line_start.end(), deep) -
-		                                  c.line_start.begin());
-		diag_loc loc = diag_src_at(&c.in, clamp_int(line), clamp_int(deep - c.line_start[line - 1]) + 1);
-		diag_error(c.d, &loc, "TOML nested deeper than %d levels (hint: a key of more than %d parts)",
+		size_t line = static_cast<size_t>(
+		    std::upper_bound(c.line_start.begin(), c.line_start.end(), deep) -
+		    c.line_start.begin());
+		diag_loc loc = diag_src_at(&c.in, clamp_int(line),
+		                           clamp_int(deep - c.line_start[line - 1]) + 1);
+		diag_error(c.d, &loc,
+		           "TOML nested deeper than %d levels (hint: a key of more than %d parts)",
 		           YAML_MAX_DEPTH, YAML_MAX_DEPTH);
 		return nullptr;
 	}
@@ -421,8 +438,8 @@ struct ynode *parse(conv &c)
 
 } // namespace
 
-struct ynode *toml_parse(struct arena *a, struct diag *d, const char *path, const char *src, size_t src_len,
-                         const char *text, size_t len, int line_offset)
+struct ynode *toml_parse(struct arena *a, struct diag *d, const char *path, const char *src,
+                         size_t src_len, const char *text, size_t len, int line_offset)
 {
 	/* No exception may cross into folio's C: out of memory inside toml++
 	 * or here ends folio as xmalloc does. */
@@ -437,7 +454,9 @@ struct ynode *toml_parse(struct arena *a, struct diag *d, const char *path, cons
 			c.bom = 3;
 		c.line_start.push_back(0);
 		for (const char *p = c.text, *end = c.text + c.len;
-		     (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); p++)
+		     (p = static_cast<const char *>(
+		          std::memchr(p, '\n', static_cast<size_t>(end - p))));
+		     p++)
 			c.line_start.push_back(static_cast<size_t>(p + 1 - c.text));
 		return parse(c);
 	} catch (...) {

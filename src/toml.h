@@ -24,9 +24,11 @@
  * first named); the document is at line 1 + line_offset, column 1.
  *
  * Errors (toml++'s syntax errors, with its message and a hint; nesting
- * deeper than YAML_MAX_DEPTH) are reported once to d as path:line:col:
- * error: ..., and the result is NULL. An empty document is an empty map. */
-struct ynode *toml_parse(struct arena *a, struct diag *d, const char *path, const char *src, size_t src_len,
-			 const char *text, size_t len, int line_offset);
+ * deeper than YAML_MAX_DEPTH, a dotted key or table header of more parts
+ * than that included; an internal check of toml++ that fails) are reported
+ * once to d as path:line:col: error: ..., and the result is NULL. An empty
+ * document is an empty map. Thread-safe. */
+struct ynode *toml_parse(struct arena *a, struct diag *d, const char *path, const char *src,
+                         size_t src_len, const char *text, size_t len, int line_offset);
 
 #endif

@@ -19,8 +19,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void one(struct arena *a, const char *src, size_t src_len, const char *text, size_t len, int line_offset,
-		struct buf *out)
+static void one(struct arena *a, const char *src, size_t src_len, const char *text, size_t len,
+                int line_offset, struct buf *out)
 {
 	struct diag d;
 	struct buf cap;

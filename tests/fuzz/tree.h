@@ -41,7 +41,8 @@ static inline void fuzz_tree_walk(const struct ynode *n, int depth, int first, i
 			fuzz_tree_walk(n->keys[k], depth + 1, first, last);
 			const struct str key = n->keys[k]->str;
 			/* (yaml_map_get scans: not in maps of 100,000 keys) */
-			if (n->len <= 1000 && strlen(key.p) == key.len && yaml_map_get(n, key.p) == NULL)
+			if (n->len <= 1000 && strlen(key.p) == key.len &&
+			    yaml_map_get(n, key.p) == NULL)
 				abort();
 		}
 		fuzz_tree_walk(n->items[k], depth + 1, first, last);

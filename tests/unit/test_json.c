@@ -23,7 +23,8 @@ static struct ynode *parse_in(const char *src, size_t src_len, size_t at, int li
 	diag_init(&d, NULL);
 	buf_reset(&cap);
 	d.capture = &cap;
-	struct ynode *n = json_parse(arena, &d, "t.json", src, src_len, src + at, src_len - at, line_offset);
+	struct ynode *n =
+	    json_parse(arena, &d, "t.json", src, src_len, src + at, src_len - at, line_offset);
 	last_errors = d.errors;
 	diag_fini(&d);
 	return n;
@@ -103,18 +104,24 @@ static const char *pos(const struct ynode *n)
 
 static void test_values(void)
 {
-	STR_EQ(dump_of("{\"title\": \"Hello\", \"n\": 3, \"f\": 3.0, \"e\": -1.5e3, \"E\": 2E-2, \"big\": 12345678901234567890,"
-	               " \"t\": true, \"no\": false, \"nil\": null, \"arr\": [1, \"2\", [], {}], \"obj\": {\"z\": 1, \"a\": 2}}"),
-	       "{\"title\": \"Hello\", \"n\": 3, \"f\": 3.0, \"e\": -1.5e3, \"E\": 2E-2, \"big\": 12345678901234567890, "
-	       "\"t\": true, \"no\": false, \"nil\": null, \"arr\": [1, \"2\", [], {}], \"obj\": {\"z\": 1, \"a\": 2}}");
-	struct ynode *r = parse("{\"n\": 3, \"s\": \"3\", \"f\": 3.0, \"neg\": -0, \"t\": true, \"nil\": null, \"big\": 1e400}");
+	STR_EQ(dump_of("{\"title\": \"Hello\", \"n\": 3, \"f\": 3.0, \"e\": -1.5e3, \"E\": 2E-2, "
+	               "\"big\": 12345678901234567890,"
+	               " \"t\": true, \"no\": false, \"nil\": null, \"arr\": [1, \"2\", [], {}], "
+	               "\"obj\": {\"z\": 1, \"a\": 2}}"),
+	       "{\"title\": \"Hello\", \"n\": 3, \"f\": 3.0, \"e\": -1.5e3, \"E\": 2E-2, \"big\": "
+	       "12345678901234567890, "
+	       "\"t\": true, \"no\": false, \"nil\": null, \"arr\": [1, \"2\", [], {}], \"obj\": "
+	       "{\"z\": 1, \"a\": 2}}");
+	struct ynode *r = parse("{\"n\": 3, \"s\": \"3\", \"f\": 3.0, \"neg\": -0, \"t\": true, "
+	                        "\"nil\": null, \"big\": 1e400}");
 	int64_t i = 0;
 	double f = 0;
 	int b = 0;
 	OK(yaml_as_int(yaml_map_get(r, "n"), &i) && i == 3);
 	OK(!yaml_as_int(yaml_map_get(r, "s"), &i));
 	STR_EQ(yaml_kind_name(yaml_map_get(r, "s")), "string");
-	OK(!yaml_as_int(yaml_map_get(r, "f"), &i) && yaml_as_float(yaml_map_get(r, "f"), &f) && f == 3.0);
+	OK(!yaml_as_int(yaml_map_get(r, "f"), &i) && yaml_as_float(yaml_map_get(r, "f"), &f) &&
+	   f == 3.0);
 	OK(yaml_as_int(yaml_map_get(r, "neg"), &i) && i == 0);
 	OK(yaml_as_bool(yaml_map_get(r, "t"), &b) && b == 1);
 	OK(yaml_is_null(yaml_map_get(r, "nil")));
@@ -138,7 +145,8 @@ static void test_escapes(void)
 {
 	STR_EQ(dump_of("[\"a\\tb\\nc\", \"q\\\"q\", \"back\\\\slash\", \"sl\\/ash\", \"\\b\\f\\r\","
 	               " \"\\u00e9\\u4e2d\", \"\\ud83d\\ude00\", \"caf\xc3\xa9 \xe4\xb8\xad\"]"),
-	       "[\"a\tb\nc\", \"q\"q\", \"back\\slash\", \"sl/ash\", \"\b\f\r\", \"\xc3\xa9\xe4\xb8\xad\", "
+	       "[\"a\tb\nc\", \"q\"q\", \"back\\slash\", \"sl/ash\", \"\b\f\r\", "
+	       "\"\xc3\xa9\xe4\xb8\xad\", "
 	       "\"\xf0\x9f\x98\x80\", \"caf\xc3\xa9 \xe4\xb8\xad\"]");
 	/* keys are unescaped too, and quoted */
 	struct ynode *r = parse("{\"k\\u00e9y\": 1}");
@@ -186,34 +194,41 @@ static void test_errors(void)
 	       "t.json:4:1: error: JSON: syntax error at '}' (hint: remove the comma before it)");
 	STR_EQ(msgs_of("{\"a\": 1 \"b\": 2}"),
 	       "t.json:1:9: error: JSON: syntax error at '\"' (hint: a ',' is missing before it)");
-	STR_EQ(msgs_of("{title: 1}"),
-	       "t.json:1:2: error: JSON: syntax error at 't' (hint: write keys in double quotes: {\"key\": value})");
-	STR_EQ(msgs_of("{'a': 1}"),
-	       "t.json:1:2: error: JSON: syntax error at ''' (hint: JSON strings and keys take double quotes)");
-	STR_EQ(msgs_of("{\"a\": 1, // note\n}"), "t.json:1:10: error: JSON: syntax error at '/' (hint: JSON has no comments)");
-	STR_EQ(msgs_of("{\"a\": [1, 2}"),
-	       "t.json:1:12: error: JSON: syntax error at '}' (hint: the '[' on line 1 is not closed)");
-	STR_EQ(msgs_of("{\"a\": \"unclosed}"),
-	       "t.json:1:7: error: JSON: this string is not closed (hint: a '\"' is missing at its end)");
+	STR_EQ(msgs_of("{title: 1}"), "t.json:1:2: error: JSON: syntax error at 't' (hint: write "
+	                              "keys in double quotes: {\"key\": value})");
+	STR_EQ(msgs_of("{'a': 1}"), "t.json:1:2: error: JSON: syntax error at ''' (hint: JSON "
+	                            "strings and keys take double quotes)");
+	STR_EQ(msgs_of("{\"a\": 1, // note\n}"),
+	       "t.json:1:10: error: JSON: syntax error at '/' (hint: JSON has no comments)");
+	STR_EQ(msgs_of("{\"a\": [1, 2}"), "t.json:1:12: error: JSON: syntax error at '}' (hint: "
+	                                  "the '[' on line 1 is not closed)");
+	STR_EQ(msgs_of("{\"a\": \"unclosed}"), "t.json:1:7: error: JSON: this string is not closed "
+	                                       "(hint: a '\"' is missing at its end)");
 	/* cJSON lets control characters into strings (JSON does not) */
 	STR_EQ(dump_of("{\"a\": \"line\n\", \"b\": 1}"), "{\"a\": \"line\n\", \"b\": 1}");
-	STR_EQ(msgs_of("{\"a\": 1"),
-	       "t.json:1:8: error: JSON: unexpected end of text (hint: the '{' on line 1 is not closed)");
+	STR_EQ(msgs_of("{\"a\": 1"), "t.json:1:8: error: JSON: unexpected end of text (hint: the "
+	                             "'{' on line 1 is not closed)");
 	STR_EQ(msgs_of("{\"a\": {\"b\": [1,\n2]}\n"),
-	       "t.json:2:4: error: JSON: unexpected end of text (hint: the '{' on line 1 is not closed)");
+	       "t.json:2:4: error: JSON: unexpected end of text (hint: the '{' on line 1 is not "
+	       "closed)");
 	STR_EQ(msgs_of("{\"a\": \"C:\\dir\"}"),
-	       "t.json:1:10: error: JSON: syntax error at '\\' (hint: in a string write \\\\ \\\" \\n \\t or "
+	       "t.json:1:10: error: JSON: syntax error at '\\' (hint: in a string write \\\\ \\\" "
+	       "\\n \\t or "
 	       "\\uXXXX, not other escapes or control characters)");
-	STR_EQ(msgs_of("{\"a\": 1x}"), "t.json:1:8: error: JSON: syntax error at 'x' "
-	                                 "(hint: write numbers as 12, -3.5 or 1e6, or text in double quotes)");
+	STR_EQ(msgs_of("{\"a\": 1x}"),
+	       "t.json:1:8: error: JSON: syntax error at 'x' "
+	       "(hint: write numbers as 12, -3.5 or 1e6, or text in double quotes)");
 	STR_EQ(msgs_of("{\"a\": 1} {\"b\": 2}"),
-	       "t.json:1:10: error: JSON: text after the value (hint: a JSON file holds one value; put the items "
+	       "t.json:1:10: error: JSON: text after the value (hint: a JSON file holds one value; "
+	       "put the items "
 	       "in one object or array)");
-	STR_EQ(msgs_of("{\"a\": \"caf\xe9\"}"), "t.json:1:11: error: JSON: invalid UTF-8 (hint: save the file as UTF-8)");
+	STR_EQ(msgs_of("{\"a\": \"caf\xe9\"}"),
+	       "t.json:1:11: error: JSON: invalid UTF-8 (hint: save the file as UTF-8)");
 	/* with the excerpt */
 	OK(parse("{\n  \"title\": \"x\",\n  \"draft\": yes\n}\n") == NULL);
 	INT_EQ(last_errors, 1);
-	STR_EQ(diags(), "t.json:3:12: error: JSON: syntax error at 'y' (hint: write text in double quotes; true, "
+	STR_EQ(diags(), "t.json:3:12: error: JSON: syntax error at 'y' (hint: write text in double "
+	                "quotes; true, "
 	                "false and null are lower case)\n"
 	                " 3 |   \"draft\": yes\n"
 	                "   |            ^\n");
@@ -221,21 +236,27 @@ static void test_errors(void)
 
 static void test_hugo(void)
 {
-	const char *config = "{\n"
-	                     "  \"baseURL\": \"https://example.org/\",\n"
-	                     "  \"title\": \"My Site\",\n"
-	                     "  \"paginate\": 5,\n"
-	                     "  \"params\": {\"description\": \"A blog\", \"math\": true},\n"
-	                     "  \"menus\": {\"main\": [{\"name\": \"Home\", \"pageRef\": \"/\", \"weight\": 10}]},\n"
-	                     "  \"taxonomies\": {\"tag\": \"tags\"}\n"
-	                     "}\n";
-	STR_EQ(dump_of(config), "{\"baseURL\": \"https://example.org/\", \"title\": \"My Site\", \"paginate\": 5, "
-	                        "\"params\": {\"description\": \"A blog\", \"math\": true}, \"menus\": {\"main\": "
-	                        "[{\"name\": \"Home\", \"pageRef\": \"/\", \"weight\": 10}]}, \"taxonomies\": {\"tag\": "
-	                        "\"tags\"}}");
-	const char *fm = "{\n  \"title\": \"Hello\",\n  \"date\": \"2024-01-02T10:00:00Z\",\n  \"tags\": [\"c\"]\n}\nBody\n";
-	struct ynode *r = json_parse(arena, NULL, "content/posts/hello.md", fm, strlen(fm), fm, strlen(fm) - 5, 0);
-	STR_EQ(dump(r), "{\"title\": \"Hello\", \"date\": \"2024-01-02T10:00:00Z\", \"tags\": [\"c\"]}");
+	const char *config =
+	    "{\n"
+	    "  \"baseURL\": \"https://example.org/\",\n"
+	    "  \"title\": \"My Site\",\n"
+	    "  \"paginate\": 5,\n"
+	    "  \"params\": {\"description\": \"A blog\", \"math\": true},\n"
+	    "  \"menus\": {\"main\": [{\"name\": \"Home\", \"pageRef\": \"/\", \"weight\": 10}]},\n"
+	    "  \"taxonomies\": {\"tag\": \"tags\"}\n"
+	    "}\n";
+	STR_EQ(dump_of(config),
+	       "{\"baseURL\": \"https://example.org/\", \"title\": \"My Site\", \"paginate\": 5, "
+	       "\"params\": {\"description\": \"A blog\", \"math\": true}, \"menus\": {\"main\": "
+	       "[{\"name\": \"Home\", \"pageRef\": \"/\", \"weight\": 10}]}, \"taxonomies\": "
+	       "{\"tag\": "
+	       "\"tags\"}}");
+	const char *fm = "{\n  \"title\": \"Hello\",\n  \"date\": \"2024-01-02T10:00:00Z\",\n  "
+	                 "\"tags\": [\"c\"]\n}\nBody\n";
+	struct ynode *r = json_parse(arena, NULL, "content/posts/hello.md", fm, strlen(fm), fm,
+	                             strlen(fm) - 5, 0);
+	STR_EQ(dump(r),
+	       "{\"title\": \"Hello\", \"date\": \"2024-01-02T10:00:00Z\", \"tags\": [\"c\"]}");
 	STR_EQ(pos(yaml_map_get(r, "date")), "3:11");
 }
 
@@ -286,7 +307,8 @@ static void test_limits(void)
 	b.len--;
 	buf_puts(&b, ",\n\"key7\": 1}");
 	OK(parse(b.p) == NULL);
-	STR_EQ(t_msgs(&cap), "t.json:100002:1: error: duplicate key 'key7' (first defined on line 9)");
+	STR_EQ(t_msgs(&cap),
+	       "t.json:100002:1: error: duplicate key 'key7' (first defined on line 9)");
 	/* a 1 MB string */
 	buf_reset(&b);
 	buf_puts(&b, "[\"");

@@ -23,7 +23,8 @@ static struct ynode *parse_in(const char *src, size_t src_len, size_t at, int li
 	diag_init(&d, NULL);
 	buf_reset(&cap);
 	d.capture = &cap;
-	struct ynode *n = toml_parse(arena, &d, "t.toml", src, src_len, src + at, src_len - at, line_offset);
+	struct ynode *n =
+	    toml_parse(arena, &d, "t.toml", src, src_len, src + at, src_len - at, line_offset);
 	last_errors = d.errors;
 	diag_fini(&d);
 	return n;
@@ -118,13 +119,15 @@ static void test_strings(void)
 	STR_EQ(yaml_kind_name(yaml_map_get(r, "n")), "string");
 	/* "\u0000" keeps the length */
 	r = parse("z = \"a\\u0000b\"\n");
-	OK(r && yaml_map_get(r, "z")->str.len == 3 && memcmp(yaml_map_get(r, "z")->str.p, "a\0b", 4) == 0);
+	OK(r && yaml_map_get(r, "z")->str.len == 3 &&
+	   memcmp(yaml_map_get(r, "z")->str.p, "a\0b", 4) == 0);
 }
 
 static void test_numbers(void)
 {
-	struct ynode *r = parse("a = 3\nb = -17\nc = +99\nd = 1_000_000\ne = 0xDEAD_beef\nf = 0o755\n"
-	                        "g = 0b1101\nh = 9223372036854775807\ni = -9223372036854775808\n");
+	struct ynode *r =
+	    parse("a = 3\nb = -17\nc = +99\nd = 1_000_000\ne = 0xDEAD_beef\nf = 0o755\n"
+	          "g = 0b1101\nh = 9223372036854775807\ni = -9223372036854775808\n");
 	STR_EQ(dump(r), "{a: 3, b: -17, c: 99, d: 1000000, e: 3735928559, f: 493, g: 13, "
 	                "h: 9223372036854775807, i: -9223372036854775808}");
 	int64_t v = 0;
@@ -137,7 +140,8 @@ static void test_numbers(void)
 	STR_EQ(dump(r), "{a: 1.0, b: 3.1415, c: -0.01, d: 5e+22, e: 1e+06, f: -0.02, g: 6.626e-34, "
 	                "h: 224617.445991, i: .inf, j: .inf, k: -.inf, l: .nan, m: -0.0, n: 0.1}");
 	static const char *const keys[] = {"a", "b", "c", "d", "e", "f", "g", "h", "m", "n"};
-	static const double want[] = {1.0, 3.1415, -0.01, 5e22, 1e6, -2e-2, 6.626e-34, 224617.445991, -0.0, 0.1};
+	static const double want[] = {1.0,   3.1415,    -0.01,         5e22, 1e6,
+	                              -2e-2, 6.626e-34, 224617.445991, -0.0, 0.1};
 	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
 		double f = 0;
 		const struct ynode *n = yaml_map_get(r, keys[k]);
@@ -163,10 +167,12 @@ static void test_bools_and_dates(void)
 	                        "ld = 1979-05-27\n"
 	                        "lt = 07:32:00\n"
 	                        "lt2 = 00:32:00.999999\n");
-	STR_EQ(dump(r), "{yes: true, no: false, odt1: 1979-05-27T07:32:00Z, odt2: 1979-05-27T00:32:00-07:00, "
-	                "odt3: 1979-05-27T00:32:00.999999+05:30, odt4: 1979-05-27T07:32:00Z, "
-	                "ldt: 1979-05-27T07:32:00, ldt2: 1979-05-27T00:32:00.5, ld: 1979-05-27, "
-	                "lt: 07:32:00, lt2: 00:32:00.999999}");
+	STR_EQ(
+	    dump(r),
+	    "{yes: true, no: false, odt1: 1979-05-27T07:32:00Z, odt2: 1979-05-27T00:32:00-07:00, "
+	    "odt3: 1979-05-27T00:32:00.999999+05:30, odt4: 1979-05-27T07:32:00Z, "
+	    "ldt: 1979-05-27T07:32:00, ldt2: 1979-05-27T00:32:00.5, ld: 1979-05-27, "
+	    "lt: 07:32:00, lt2: 00:32:00.999999}");
 	int b = 0;
 	OK(yaml_as_bool(yaml_map_get(r, "yes"), &b) && b == 1);
 	OK(yaml_as_bool(yaml_map_get(r, "no"), &b) && b == 0);
@@ -189,13 +195,15 @@ static void test_structure(void)
 	               "nested = [[1, 2], ['a']]\n"
 	               "inline = {z = 1, y = {x = 2}, w.v = 3}\n"
 	               "multi = [\n  1,\n  2, # comment\n]\n"),
-	       "{arr: [1, 2, 3], mixed: [\"a\", 1, 2.5, [true], {x: 1}], empty: [], nested: [[1, 2], [\"a\"]], "
+	       "{arr: [1, 2, 3], mixed: [\"a\", 1, 2.5, [true], {x: 1}], empty: [], nested: [[1, "
+	       "2], [\"a\"]], "
 	       "inline: {z: 1, y: {x: 2}, w: {v: 3}}, multi: [1, 2]}");
 	STR_EQ(dump_of("[[fruits]]\nname = \"apple\"\n[fruits.physical]\ncolor = \"red\"\n"
 	               "[[fruits.varieties]]\nname = \"red delicious\"\n"
 	               "[[fruits.varieties]]\nname = \"granny smith\"\n"
 	               "[[fruits]]\nname = \"banana\"\n"),
-	       "{fruits: [{name: \"apple\", physical: {color: \"red\"}, varieties: [{name: \"red delicious\"}, "
+	       "{fruits: [{name: \"apple\", physical: {color: \"red\"}, varieties: [{name: \"red "
+	       "delicious\"}, "
 	       "{name: \"granny smith\"}]}, {name: \"banana\"}]}");
 	/* quoted keys are quoted scalars, bare ones plain */
 	struct ynode *r = parse("bare = 1\n\"q\" = 2\n");
@@ -259,48 +267,60 @@ static void test_errors(void)
 	STR_EQ(msgs_of("title = Hello\n"),
 	       "t.toml:1:9: error: TOML: in a value: could not determine value type "
 	       "(hint: quote text values: key = \"value\")");
-	STR_EQ(msgs_of("a = 1\nb 2\n"), "t.toml:2:3: error: TOML: in a key-value pair: expected '=', saw '2' "
-	                               "(hint: write key = value)");
-	STR_EQ(msgs_of("title = \"x\"\ntitle = \"y\"\n"),
-	       "t.toml:2:9: error: TOML: in a key-value pair: cannot redefine existing string 'title' "
-	       "(hint: each key and table may be defined only once)");
+	STR_EQ(msgs_of("a = 1\nb 2\n"),
+	       "t.toml:2:3: error: TOML: in a key-value pair: expected '=', saw '2' "
+	       "(hint: write key = value)");
+	STR_EQ(
+	    msgs_of("title = \"x\"\ntitle = \"y\"\n"),
+	    "t.toml:2:9: error: TOML: in a key-value pair: cannot redefine existing string 'title' "
+	    "(hint: each key and table may be defined only once)");
 	STR_EQ(msgs_of("[a]\nx = 1\n[a]\n"),
 	       "t.toml:3:1: error: TOML: in a table header: cannot redefine existing table 'a' "
 	       "(hint: each key and table may be defined only once)");
 	STR_EQ(msgs_of("s = \"unclosed\nt = 1\n"),
-	       "t.toml:1:14: error: TOML: in a string: unescaped control characters other than TAB (U+0009) "
-	       "are explicitly prohibited (hint: the string is not closed on its line (\"\"\" or ''' start "
+	       "t.toml:1:14: error: TOML: in a string: unescaped control characters other than TAB "
+	       "(U+0009) "
+	       "are explicitly prohibited (hint: the string is not closed on its line (\"\"\" or "
+	       "''' start "
 	       "text of several lines))");
-	STR_EQ(msgs_of("arr = [1, 2\n"), "t.toml:1:12: error: TOML: in an array: encountered end-of-file "
-	                                  "(hint: the text ends before this is closed)");
+	STR_EQ(msgs_of("arr = [1, 2\n"),
+	       "t.toml:1:12: error: TOML: in an array: encountered end-of-file "
+	       "(hint: the text ends before this is closed)");
 	STR_EQ(msgs_of("p = \"C:\\dir\"\n"),
 	       "t.toml:1:9: error: TOML: in a string: unknown escape sequence '\\d' "
 	       "(hint: in double quotes write '\\\\' for a backslash, or use single quotes)");
 	STR_EQ(msgs_of("t = {a = 1,}\n"),
-	       "t.toml:1:12: error: TOML: in an inline table: expected key-value pair, saw closing '}' "
+	       "t.toml:1:12: error: TOML: in an inline table: expected key-value pair, saw closing "
+	       "'}' "
 	       "(dangling comma) (hint: remove the comma before the closing bracket)");
-	STR_EQ(msgs_of("d = 2024-13-01\n"),
-	       "t.toml:1:12: error: TOML: in a date: expected month between 1 and 12 (inclusive), saw 13");
-	STR_EQ(msgs_of("n = 0x\n"), "t.toml:1:7: error: TOML: in a hexadecimal integer: expected digit, saw '\\n'");
-	STR_EQ(msgs_of("bad = \"caf\xe9\"\n"),
-	       "t.toml:1:10: error: TOML: Encountered invalid utf-8 sequence (hint: save the file as UTF-8)");
-	STR_EQ(msgs_of("key = 1 2\n"), "t.toml:1:9: error: TOML: in a key-value pair: expected a comment or "
-	                                "whitespace, saw '2' (hint: write one key = value on each line)");
-	STR_EQ(msgs_of("x = [1,,2]\n"), "t.toml:1:8: error: TOML: in an array: expected value or closing ']', "
-	                                 "saw comma (hint: a value is missing before this comma)");
-	STR_EQ(msgs_of("[tbl\nx = 1\n"), "t.toml:1:5: error: TOML: in a table header: expected ']', saw '\\n' "
-	                                  "(hint: close the table header with ']' on its line)");
+	STR_EQ(msgs_of("d = 2024-13-01\n"), "t.toml:1:12: error: TOML: in a date: expected month "
+	                                    "between 1 and 12 (inclusive), saw 13");
+	STR_EQ(msgs_of("n = 0x\n"),
+	       "t.toml:1:7: error: TOML: in a hexadecimal integer: expected digit, saw '\\n'");
+	STR_EQ(msgs_of("bad = \"caf\xe9\"\n"), "t.toml:1:10: error: TOML: Encountered invalid "
+	                                       "utf-8 sequence (hint: save the file as UTF-8)");
+	STR_EQ(msgs_of("key = 1 2\n"),
+	       "t.toml:1:9: error: TOML: in a key-value pair: expected a comment or "
+	       "whitespace, saw '2' (hint: write one key = value on each line)");
+	STR_EQ(msgs_of("x = [1,,2]\n"),
+	       "t.toml:1:8: error: TOML: in an array: expected value or closing ']', "
+	       "saw comma (hint: a value is missing before this comma)");
+	STR_EQ(msgs_of("[tbl\nx = 1\n"),
+	       "t.toml:1:5: error: TOML: in a table header: expected ']', saw '\\n' "
+	       "(hint: close the table header with ']' on its line)");
 	/* toml++ 3.4.0 fails an internal check here (an assert() that would
 	 * end folio): an error of the text instead */
 	STR_EQ(msgs_of("d = 1979-05-27twT07:32:00Z\n"),
-	       "t.toml:1:1: error: TOML: toml++ cannot read this text (its check 'is_decimal_digit(*cp)' failed) "
+	       "t.toml:1:1: error: TOML: toml++ cannot read this text (its check "
+	       "'is_decimal_digit(*cp)' failed) "
 	       "(hint: check the spelling of dates, times and numbers)");
 	OK(parse("d = 1979-05-27tx\n") == NULL);
 	/* toml++ 3.4.0 reached __builtin_unreachable() classifying U+0492
 	 * after a bare key (scripts/deps-toml.sh applies upstream's fix) */
-	STR_EQ(msgs_of("key\xd2\x92 = 1\n"), "t.toml:1:4: error: TOML: in a key-value pair: expected '=', saw "
-	                                    "'\xd2\x92' (hint: bare keys are ASCII letters, digits, '_' and '-': "
-	                                    "quote others (\"caf\xc3\xa9\" = 1))");
+	STR_EQ(msgs_of("key\xd2\x92 = 1\n"),
+	       "t.toml:1:4: error: TOML: in a key-value pair: expected '=', saw "
+	       "'\xd2\x92' (hint: bare keys are ASCII letters, digits, '_' and '-': "
+	       "quote others (\"caf\xc3\xa9\" = 1))");
 	/* with the excerpt, after a +++ line */
 	const char *fm = "+++\ntitle = \"T\"\ndraft = yes\n+++\n";
 	OK(parse_in(fm, strlen(fm), 4, 1) == NULL);
@@ -330,9 +350,11 @@ static void test_hugo(void)
 	const char *end = strstr(fm + 4, "+++\n");
 	struct ynode *r = toml_parse(arena, NULL, "content/posts/spring.md", fm, strlen(fm), fm + 4,
 	                             (size_t)(end - fm - 4), 1);
-	STR_EQ(dump(r), "{title: \"Spring Cleaning\", date: 2024-03-01T10:00:00-05:00, draft: false, "
-	                "tags: [\"cleaning\", \"home\"], categories: [\"life\"], weight: 10, params: {math: true}, "
-	                "resources: [{src: \"images/a.jpg\", title: \"A\"}]}");
+	STR_EQ(dump(r),
+	       "{title: \"Spring Cleaning\", date: 2024-03-01T10:00:00-05:00, draft: false, "
+	       "tags: [\"cleaning\", \"home\"], categories: [\"life\"], weight: 10, params: {math: "
+	       "true}, "
+	       "resources: [{src: \"images/a.jpg\", title: \"A\"}]}");
 	STR_EQ(pos(yaml_map_get(r, "date")), "3:8");
 
 	const char *config = "baseURL = 'https://example.org/'\n"
@@ -360,13 +382,16 @@ static void test_hugo(void)
 	                     "  unsafe = true\n"
 	                     "[outputs]\n"
 	                     "  home = ['HTML', 'RSS', 'JSON']\n";
-	STR_EQ(dump_of(config),
-	       "{baseURL: \"https://example.org/\", languageCode: \"en-us\", title: \"My New Hugo Site\", "
-	       "theme: \"ananke\", paginate: 5, taxonomies: {tag: \"tags\", category: \"categories\"}, "
-	       "params: {description: \"A blog\", author: {name: \"Jo\"}}, "
-	       "menus: {main: [{name: \"Home\", pageRef: \"/\", weight: 10}, {name: \"Posts\", pageRef: \"/posts\", "
-	       "weight: 20}]}, markup: {goldmark: {renderer: {unsafe: true}}}, outputs: {home: [\"HTML\", \"RSS\", "
-	       "\"JSON\"]}}");
+	STR_EQ(dump_of(config), "{baseURL: \"https://example.org/\", languageCode: \"en-us\", "
+	                        "title: \"My New Hugo Site\", "
+	                        "theme: \"ananke\", paginate: 5, taxonomies: {tag: \"tags\", "
+	                        "category: \"categories\"}, "
+	                        "params: {description: \"A blog\", author: {name: \"Jo\"}}, "
+	                        "menus: {main: [{name: \"Home\", pageRef: \"/\", weight: 10}, "
+	                        "{name: \"Posts\", pageRef: \"/posts\", "
+	                        "weight: 20}]}, markup: {goldmark: {renderer: {unsafe: true}}}, "
+	                        "outputs: {home: [\"HTML\", \"RSS\", "
+	                        "\"JSON\"]}}");
 }
 
 static double now(void)
@@ -430,7 +455,8 @@ static void test_limits(void)
 		buf_puts(&b, k % 2 ? " . \"k\"" : ".'k'");
 	buf_puts(&b, " = 1}\n");
 	OK(parse(b.p) == NULL);
-	STR_EQ(t_msgs(&cap), "t.toml:1:343: error: TOML nested deeper than 64 levels (hint: a key of more than 64 parts)");
+	STR_EQ(t_msgs(&cap), "t.toml:1:343: error: TOML nested deeper than 64 levels (hint: a key "
+	                     "of more than 64 parts)");
 	/* dots in values and strings are not key parts */
 	buf_reset(&b);
 	buf_puts(&b, "f = [");
