@@ -4,7 +4,7 @@
 # listed is an error too, unless the list has no package of this machine's
 # architecture (then only the version is pinned, and that is said).
 deb_verify() {
-	list="$(dirname "$0")/debs.sha256"
+	list="${top:-.}/scripts/debs.sha256"
 	arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 	for deb in "$@"; do
 		name=$(basename "$deb")
