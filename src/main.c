@@ -15,6 +15,7 @@
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
+#include "themeexport.h"
 #include "version.h"
 
 #include <errno.h>
@@ -104,6 +105,7 @@ static const struct command commands[] = {
 	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
 	 "current folder) dated now, as a draft; with --series, as the next part\n"
 	 "of that series.\n"},
+	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
 	 "\n"
@@ -560,6 +562,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
+	if (!strcmp(cmd, "theme"))
+		return theme_command(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return EXIT_USAGE;
