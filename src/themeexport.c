@@ -141,7 +141,8 @@ static int export_files(const char *dir, char **names, int nnames)
 	/* the files, and a look at each target before anything is written */
 	const struct theme_file **todo = xcalloc(theme_nfiles + 1, sizeof *todo);
 	size_t ntodo = 0;
-	for (size_t i = 0; i < theme_nfiles && !bad; i++) {
+	int bad_names = bad;
+	for (size_t i = 0; i < theme_nfiles && !bad_names; i++) {
 		const struct theme_file *f = &theme_files[i];
 		if (!exported(f))
 			continue;
