@@ -49,6 +49,15 @@ check "zh: <html lang=\"zh\">" grep -q '<html lang="zh">' "$TMP/zh-out/index.htm
 r=$(meta "$TMP/zh-out")
 check "zh: dates in Chinese ($r)" test "$r" = "2026年10月24日 · 阅读约 5 分钟"
 
+# every language file of the theme has every name of en.yml, and no other
+keys() { sed -n 's/^\([a-z_]*\):.*/\1/p' "$1" | sort; }
+keys theme/i18n/en.yml >"$TMP/en.keys"
+for f in theme/i18n/*.yml; do
+	keys "$f" >"$TMP/keys"
+	check "$f: the names of en.yml" cmp -s "$TMP/en.keys" "$TMP/keys"
+done
+check "the theme has the six languages" test "$(ls theme/i18n | tr '\n' ' ')" = "de.yml en.yml es.yml fr.yml ja.yml zh.yml "
+
 # English stays as it was
 run build examples/techblog -o "$TMP/en-out"
 check "en: the build succeeds" test "$rc" -eq 0
