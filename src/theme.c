@@ -205,8 +205,8 @@ static int same_shape(struct diag *d, const struct lang_src *f, const struct yno
 /* lang_overlay: the entries of f set over vals (a map of the English
  * keys' values); a key English lacks is an error with a suggestion.
  * set[i] marks the English keys f gives. Returns the number of errors. */
-static int lang_overlay(struct arena *a, struct diag *d, const struct lang_src *f, const struct ynode *en,
-			const struct ynode **vals, unsigned char *set)
+static int lang_overlay(struct diag *d, const struct lang_src *f, const struct ynode *en, const struct ynode **vals,
+			unsigned char *set)
 {
 	int errors = 0;
 	const char **names = xcalloc(en->len + 1, sizeof *names);
@@ -235,7 +235,6 @@ static int lang_overlay(struct arena *a, struct diag *d, const struct lang_src *
 		set[at] = 1;
 	}
 	free(names);
-	(void)a;
 	return errors;
 }
 
@@ -347,12 +346,12 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 		theme_lang = (struct lang_src){arena_strndup(a, shown, strlen(shown)), tf->data, tf->len, NULL};
 		theme_lang.root = lang_parse(a, d, theme_lang.shown, tf->data, tf->len);
 		if (theme_lang.root)
-			errors += lang_overlay(a, d, &theme_lang, en.root, vals, set);
+			errors += lang_overlay(d, &theme_lang, en.root, vals, set);
 		else
 			errors++;
 	}
 	if (site_lang.root)
-		errors += lang_overlay(a, d, &site_lang, en.root, vals, set);
+		errors += lang_overlay(d, &site_lang, en.root, vals, set);
 	if (errors)
 		return errors;
 	/* a language the theme lacks, from the site's file alone: what it

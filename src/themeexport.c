@@ -108,6 +108,13 @@ static int export_files(const char *dir, char **names, int nnames)
 	diag_init(&d, stderr);
 	char path[4096];
 	struct stat st;
+	int missing = stat(dir, &st) != 0;
+	if (missing || !S_ISDIR(st.st_mode)) {
+		struct diag_loc loc = {dir, NULL, 0, 0, 0};
+		diag_error(&d, &loc, "%s", missing ? "no such folder" : "not a folder");
+		diag_fini(&d);
+		return EXIT_SITE;
+	}
 	snprintf(path, sizeof path, "%s/folio.yml", dir);
 	if (stat(path, &st) != 0) {
 		struct diag_loc loc = {dir, NULL, 0, 0, 0};
@@ -214,10 +221,14 @@ int theme_command(int argc, char **argv)
 			free(names);
 			return usage("unknown option '%s'", a);
 		}
-		/* the first argument is DIR when it is a folder; the rest, and
-		 * any that is not a folder, are template names */
+		/* the first argument is DIR when it is a folder, or has no
+		 * dot in its last part as no template name does (a folder
+		 * mistyped is then said to be missing); the rest are
+		 * template names */
 		struct stat st;
-		if (!dir && !nnames && stat(a, &st) == 0 && S_ISDIR(st.st_mode))
+		const char *last = strrchr(a, '/');
+		last = last ? last + 1 : a;
+		if (!dir && !nnames && ((stat(a, &st) == 0 && S_ISDIR(st.st_mode)) || !strchr(last, '.')))
 			dir = a;
 		else
 			names[nnames++] = argv[i];

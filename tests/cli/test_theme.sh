@@ -168,5 +168,8 @@ run theme export "$TMP/nosite"
 check "not a site: exit 1" test "$rc" -eq 1
 check "not a site: says so" contains "$err" "not a folio site: it has no folio.yml"
 check "not a site: nothing written" test ! -e "$TMP/nosite/templates"
+run theme export "$TMP/no-such-site"
+check "no such folder: exit 1" test "$rc" -eq 1
+check "no such folder: says so ($err)" contains "$err" "no-such-site: error: no such folder"
 
 finish
