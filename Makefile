@@ -52,7 +52,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
+.PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
 
 all: folio
 
@@ -144,7 +144,7 @@ test-run: folio $(B)/unit_tests
 # suites that build small sites; `make test` runs everything. They run two
 # at a time (CHECK_JOBS), the unit tests and the longest suites first, so
 # that the two cores finish together.
-CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage
+CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread
 CHECK_JOBS := 2
 check: deps
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests
@@ -201,9 +201,27 @@ valgrind: deps
 format:
 	clang-format -i $(SRC) $(HDR) $(TEST_SRC)
 
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary (self-contained:
+# the theme, grammars and KaTeX are in it) and the three man pages, so that
+# `man folio` finds them. make uninstall removes them again.
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+install: folio
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 folio $(DESTDIR)$(PREFIX)/bin/folio
+	install -m 644 man/folio.1 $(DESTDIR)$(MANDIR)/man1/folio.1
+	install -m 644 man/folio-site.5 man/folio-template.5 $(DESTDIR)$(MANDIR)/man5/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/folio $(DESTDIR)$(MANDIR)/man1/folio.1 \
+		$(DESTDIR)$(MANDIR)/man5/folio-site.5 $(DESTDIR)$(MANDIR)/man5/folio-template.5
+
 # Builds folio and serves the example blog on http://127.0.0.1:8080 with
 # folio serve: editing a file of examples/techblog/ reloads the open tabs.
-demo: deps
+# It installs only what the build needs (deps.sh build): the tests' tools
+# (the browser, valgrind, node) come with make test.
+demo:
+	@sh scripts/deps.sh build
 	@$(MAKE) --no-print-directory folio
 	./folio serve examples/techblog --port 8080
 

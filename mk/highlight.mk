@@ -39,6 +39,12 @@ deps/.stamp-highlight: $(HL_LIST) scripts/deps-highlight.sh
 # The fetched files exist once the stamp is made.
 $(HL_C) $(HL_SCM): | deps/.stamp-highlight
 
+# highlight.c names the tree-sitter it is built with (folio --version),
+# the one deps-highlight.sh pins.
+HL_VERSION_FLAGS := -DFOLIO_TREE_SITTER_VERSION='"$(shell sed -n 's/^TS_VERSION="\([^"]*\)".*/\1/p' scripts/deps-highlight.sh)"'
+$(HL_B)/src/md/highlight.o $(HL_ASAN_B)/src/md/highlight.o build/fuzz/src/md/highlight.o: CPPFLAGS_ALL += $(HL_VERSION_FLAGS)
+$(HL_B)/src/md/highlight.o $(HL_ASAN_B)/src/md/highlight.o: scripts/deps-highlight.sh
+
 # highlight.c includes tree_sitter/api.h.
 $(HL_B)/src/md/highlight.o $(HL_ASAN_B)/src/md/highlight.o: | deps/.stamp-highlight
 

@@ -35,6 +35,13 @@ EXTRA_CPPFLAGS += -isystem $(MATH_DIR)/usr/include
 $(MATH_DIR)/.stamp: scripts/deps-math.sh | deps/.stamp
 	@sh scripts/deps-math.sh && touch $@
 
+# math.c names the versions it is built with (folio --version), the ones
+# deps-math.sh pins and checks.
+MATH_VERSION_FLAGS := -DFOLIO_QUICKJS_VERSION='"$(shell sed -n 's/^QUICKJS_VERSION="\([^"]*\)".*/\1/p' scripts/deps-math.sh)"' \
+	-DFOLIO_KATEX_VERSION='"$(shell sed -n 's/^KATEX_VERSION="\([^"]*\)".*/\1/p' scripts/deps-math.sh)"'
+$(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o build/fuzz/src/md/math.o: CPPFLAGS_ALL += $(MATH_VERSION_FLAGS)
+$(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: scripts/deps-math.sh
+
 # math.c includes quickjs/quickjs.h.
 $(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 

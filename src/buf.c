@@ -1,6 +1,8 @@
 /* buf.c: struct str helpers and the growable buffer. */
 #include "buf.h"
 
+#include <utf8proc.h>
+
 #include "arena.h"
 
 #include <errno.h>
@@ -394,3 +396,54 @@ char *path_absolute(const char *dir)
 	return res;
 }
 
+
+size_t utf8_bad(const char *p, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0;
+	while (i < len) {
+		/* ASCII eight bytes at a time */
+		while (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, u + i, 8);
+			if (w & 0x8080808080808080ull)
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
+		if (n <= 0 || cp < 0)
+			return i;
+		i += (size_t)n;
+	}
+	return len;
+}
+
+const char *text_encoding(const char *p, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	if (len >= 4 && u[0] == 0xFF && u[1] == 0xFE && !u[2] && !u[3])
+		return "UTF-32LE";
+	if (len >= 4 && !u[0] && !u[1] && u[2] == 0xFE && u[3] == 0xFF)
+		return "UTF-32BE";
+	if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE)
+		return "UTF-16LE";
+	if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF)
+		return "UTF-16BE";
+	/* no mark: ASCII text with a NUL beside each character */
+	if (len >= 4 && u[0] && !u[1] && !u[2] && !u[3])
+		return "UTF-32LE";
+	if (len >= 4 && u[0] && !u[1] && u[2] && !u[3])
+		return "UTF-16LE";
+	if (len >= 4 && !u[0] && u[1] && !u[2] && u[3])
+		return "UTF-16BE";
+	if (len >= 4 && !u[0] && !u[1] && !u[2] && u[3])
+		return "UTF-32BE";
+	return NULL;
+}

@@ -91,6 +91,16 @@ char *read_file_max(const char *path, size_t max, size_t *len);
  * waits, even for a named pipe. */
 int open_regular(const char *path);
 
+/* utf8_bad: the offset of the first byte of p[0..len) that is not part of
+ * valid UTF-8 (overlong forms, surrogates and code points past U+10FFFF
+ * are not), or len when all of it is. */
+size_t utf8_bad(const char *p, size_t len);
+
+/* text_encoding: the name of the encoding that the start of p[0..len)
+ * shows is not UTF-8 ("UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE": a
+ * byte order mark, or NUL bytes between ASCII characters), else NULL. */
+const char *text_encoding(const char *p, size_t len);
+
 /* FOLIO_ENOTREG: the errno of open_regular and read_file for a path that
  * is neither a regular file nor a folder; not one of the system's. */
 #define FOLIO_ENOTREG 4095

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
@@ -210,7 +211,25 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
 	if (!text) {
 		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
-		if (errno == ENOENT)
+		/* a settings file under another name: said, not guessed at */
+		static const char *const other[] = {"folio.yaml", "folio.toml", "folio.json", "config.toml",
+						    "config.yaml", "config.yml", "hugo.toml", "hugo.yaml",
+						    "_config.yml", NULL};
+		const char *found = NULL;
+		for (size_t i = 0; errno == ENOENT && other[i] && !found; i++) {
+			char p2[4200];
+			snprintf(p2, sizeof p2, "%s/%s", site_dir, other[i]);
+			if (access(p2, F_OK) == 0)
+				found = other[i];
+		}
+		if (found && !strncmp(found, "folio.", 6))
+			diag_error(d, &loc, "no folio.yml in '%s', but a %s (did you mean folio.yml? folio reads its "
+				   "settings from folio.yml only, in YAML: rename the file)", site_dir, found);
+		else if (found)
+			diag_error(d, &loc, "no folio.yml in '%s', but a %s: is this a %s site? (folio reads folio.yml; "
+				   "'folio import %s' converts such a site)", site_dir, found,
+				   found[0] == '_' ? "Jekyll" : "Hugo", found[0] == '_' ? "jekyll" : "hugo");
+		else if (errno == ENOENT)
 			diag_error(d, &loc, "no folio.yml in '%s' (is this a site folder? 'folio new site DIR' makes one)",
 				   site_dir);
 		else

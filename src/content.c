@@ -1,5 +1,6 @@
 /* content.c: walks content/ and data/, splits front matter, and checks it. */
 #include "content.h"
+#include "output.h"
 
 #include "index.h"
 #include "pool.h"
@@ -91,6 +92,37 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
 	return -1;
 }
 
+/* check_text: 0 if src[0..len) is UTF-8 text; else -1 after an error that
+ * says what it is, and where the first byte that is not UTF-8 is. */
+static int check_text(struct diag *d, const char *rel, const char *src, size_t len)
+{
+	const char *enc = text_encoding(src, len);
+	if (enc) {
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		diag_error(d, &loc, "the file is %s text, and folio reads UTF-8 (hint: iconv -f %s -t UTF-8 %s > new.md, "
+			   "then replace the file with new.md)", enc, enc, rel);
+		return -1;
+	}
+	size_t bad = utf8_bad(src, len);
+	if (bad == len)
+		return 0;
+	int line = 1;
+	size_t bol = 0;
+	for (size_t i = 0; i < bad; i++)
+		if (src[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	int col = 1;
+	for (size_t i = bol; i < bad; i++)
+		col += ((unsigned char)src[i] & 0xC0) != 0x80;
+	/* the excerpt stops before the bad byte: it is not text to show */
+	struct diag_loc loc = {rel, src, bad, line, col};
+	diag_error(d, &loc, "byte 0x%02X is not UTF-8 (hint: save the file as UTF-8; from Latin-1: iconv -f LATIN1 -t "
+		   "UTF-8 %s > new.md)", (unsigned char)src[bad], rel);
+	return -1;
+}
+
 /* load_source: reads a file and its front matter; NULL after an error. */
 /* need_fm: the hint for a file without front matter: which keys it needs. */
 static int load_source(struct arena *a, struct diag *d, const char *abs, const char *rel, struct source *s,
@@ -109,11 +141,21 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 	}
 	char *src = arena_strndup(a, text, len);
 	free(text);
+	if (check_text(d, rel, src, len))
+		return -1;
 	const char *fm = NULL;
 	size_t fm_len = 0;
 	int r = content_split(d, rel, src, len, &fm, &fm_len, s);
 	if (r < 0)
 		return -1;
+	size_t after;
+	if (r == 0 && is_fence(src, len, 0, "+++", &after)) {
+		struct diag_loc loc = {rel, src, len, 1, 1};
+		diag_error(d, &loc, "TOML front matter ('+++') is not read: folio's front matter is YAML between "
+			   "'---' lines (hint: write 'key: value' for each 'key = value'; 'folio import hugo' "
+			   "converts a whole Hugo site)");
+		return -1;
+	}
 	if (r == 0) {
 		if (need_fm) {
 			struct diag_loc loc = {rel, src, len, 1, 1};
@@ -871,6 +913,108 @@ static int check_folders(struct diag *d, const char *site_dir, const char *root)
 	return errors;
 }
 
+/* warn_unused_in: a warning for each file below dir (rel, under content/)
+ * that folio does not read, at most 10 by name, then one for the rest. */
+static void warn_unused_in(struct diag *d, const char *dir, const char *rel, size_t *named, size_t *more,
+			   int depth)
+{
+	size_t n;
+	char **names = list_dir(dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (ignored(names[i]))
+			continue;
+		char abs[8192], r[4096];
+		snprintf(abs, sizeof abs, "%s/%s", dir, names[i]);
+		snprintf(r, sizeof r, "%s/%s", rel, names[i]);
+		struct stat st;
+		if (lstat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (depth < 8)
+				warn_unused_in(d, abs, r, named, more, depth + 1);
+			continue;
+		}
+		if (*named >= 10) {
+			++*more;
+			continue;
+		}
+		++*named;
+		struct diag_loc loc = {r, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "not used (posts go in content/posts/, series in content/series/, pages in "
+			     "content/pages/)");
+	}
+	free_list(names, n);
+}
+
+/* check_unused: the files of content/ outside its three folders, and the
+ * folders of the site that folio does not know, each named in one warning:
+ * a post put in the wrong place is not left out in silence. */
+static void check_unused(struct diag *d, const char *site_dir)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/content", site_dir);
+	size_t n, named = 0, more = 0;
+	char **names = list_dir(dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
+		if (ignored(name) || !strcmp(name, "posts") || !strcmp(name, "series") || !strcmp(name, "pages"))
+			continue;
+		char abs[8192], rel[4096];
+		snprintf(abs, sizeof abs, "%s/%s", dir, name);
+		snprintf(rel, sizeof rel, "content/%s", name);
+		struct stat st;
+		if (lstat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+			warn_unused_in(d, abs, rel, &named, &more, 1);
+		} else if (named < 10) {
+			named++;
+			struct diag_loc loc = {rel, NULL, 0, 0, 0};
+			diag_warning(d, &loc, "not used (posts go in content/posts/, series in content/series/, pages "
+				     "in content/pages/)");
+		} else {
+			more++;
+		}
+	}
+	free_list(names, n);
+	if (more) {
+		struct diag_loc loc = {"content", NULL, 0, 0, 0};
+		diag_warning(d, &loc, "and %zu more files not used, outside content/posts/, content/series/ and "
+			     "content/pages/", more);
+	}
+	/* folders beside content/ whose names say they hold what folio reads
+	 * elsewhere (other folders, such as a repository's scripts/, are the
+	 * owner's business; output folders carry folio's marker) */
+	names = list_dir(site_dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
+		static const char *const known[] = {"content", "static", "templates", "data", "i18n", "public",
+						    "node_modules", NULL};
+		int k = 0;
+		while (known[k] && strcmp(known[k], name))
+			k++;
+		if (known[k] || ignored(name))
+			continue;
+		char abs[8192], mark[8300];
+		snprintf(abs, sizeof abs, "%s/%s", site_dir, name);
+		snprintf(mark, sizeof mark, "%s/" OUTPUT_MARKER, abs);
+		struct stat st;
+		if (lstat(abs, &st) != 0 || !S_ISDIR(st.st_mode) || access(mark, F_OK) == 0)
+			continue;
+		const char *hint = !strcmp(name, "posts") || !strcmp(name, "_posts") ? " (posts go in content/posts/)"
+				   : !strcmp(name, "series")                         ? " (series go in content/series/)"
+				   : !strcmp(name, "pages")                          ? " (pages go in content/pages/)"
+				   : !strcmp(name, "assets") || !strcmp(name, "images") || !strcmp(name, "img")
+				       ? " (files to publish go in static/)"
+				   : !strcmp(name, "layouts") || !strcmp(name, "_layouts") || !strcmp(name, "_includes")
+				       ? " (templates go in templates/)"
+				       : NULL;
+		if (!hint)
+			continue;
+		char rel[4200];
+		snprintf(rel, sizeof rel, "%s/", name);
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "a folder folio does not read; not used%s", hint);
+	}
+	free_list(names, n);
+}
+
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
 	return content_load_cached(a, d, site_dir, cfg, c, NULL, 1);
@@ -892,6 +1036,7 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 	}
 	char *root = site_root(site_dir);
 	check_folders(d, site_dir, root);
+	check_unused(d, site_dir);
 	struct walk w = {a, d, cfg, c, cc, root, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);

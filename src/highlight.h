@@ -83,6 +83,9 @@ int hl_render(struct buf *out, const char *lang, size_t lang_len, const char *co
  * queries; the next hl_render in this thread creates them again. */
 void hl_thread_cleanup(void);
 
+/* hl_version: "tree-sitter VERSION (N grammars)", for folio --version. */
+const char *hl_version(void);
+
 /* hl_languages: the canonical language names, NULL-terminated (static). */
 const char *const *hl_languages(void);
 

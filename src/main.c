@@ -4,6 +4,8 @@
 
 #include <cmark-gfm.h>
 #include <utf8proc.h>
+#include <curl/curl.h>
+#include <microhttpd.h>
 #include <yaml.h>
 
 #include "arena.h"
@@ -12,6 +14,8 @@
 #include "build.h"
 #include "diag.h"
 #include "extcheck.h"
+#include "highlight.h"
+#include "math.h"
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -23,6 +27,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Highlighting and math are in the binary when their libraries are
+ * (mk/highlight.mk, mk/math.mk wire them in). */
+#pragma weak hl_version
+#pragma weak math_version
 
 enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
 
@@ -66,7 +75,8 @@ static const struct command commands[] = {
 	 "(and on stderr) until it is fixed, over the pages written all the same\n"
 	 "(as folio build --keep-going writes them). Ctrl-C stops the server.\n"
 	 "\n"
-	 "  -p, --port PORT    the TCP port (default: 8080)\n"
+	 "  -p, --port PORT    the TCP port (default: 8080, or the next free one up\n"
+	 "                     to 8089); 0: any free port, which is printed\n"
 	 "  --bind ADDR        the numeric address to listen on (default: 127.0.0.1;\n"
 	 "                     any other is announced with a warning)\n"
 	 "  --drafts           include posts and pages marked draft: true\n"
@@ -94,17 +104,35 @@ static const struct command commands[] = {
 	 "\n"
 	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
 	 "2 usage errors.\n"},
-	{"new", "create a new site or a new post",
+	{"new", "create a new site, post or series",
 	 "usage: folio new site DIR\n"
-	 "       folio new post \"TITLE\" [--series SLUG] [--dir SITE]\n"
+	 "       folio new post \"TITLE\" [--series SLUG] [--draft] [--bundle] [--dir SITE]\n"
+	 "       folio new series SLUG --title \"TITLE\" [--description TEXT]\n"
+	 "                        [--difficulty LEVEL] [--dir SITE]\n"
 	 "\n"
 	 "'new site' creates DIR with a working example: folio.yml, a series of\n"
 	 "three posts, a standalone post and an about page. DIR must not exist or\n"
 	 "be empty.\n"
 	 "\n"
 	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
-	 "current folder) dated now, as a draft; with --series, as the next part\n"
-	 "of that series.\n"},
+	 "current folder), dated now and published (folio serve shows it at once).\n"
+	 "\n"
+	 "  --series SLUG      the next part of that series (added to the series'\n"
+	 "                     posts: list when it has one)\n"
+	 "  --draft            marked draft: true (shown by folio serve --drafts)\n"
+	 "  --bundle           a page bundle: content/posts/SLUG/index.md, beside\n"
+	 "                     which the post's images go\n"
+	 "  --dir SITE         the site's folder\n"
+	 "\n"
+	 "'new series' creates content/series/SLUG.md with every key of a series\n"
+	 "written out, the optional ones commented.\n"
+	 "\n"
+	 "  --title TITLE      the series' title (required)\n"
+	 "  --description TEXT one or two sentences on what it covers\n"
+	 "  --difficulty LEVEL beginner, intermediate or advanced\n"
+	 "  --dir SITE         the site's folder\n"
+	 "\n"
+	 "Options take their value as --opt VALUE or --opt=VALUE.\n"},
 	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
@@ -151,6 +179,12 @@ static int cmd_version(void)
 	printf("cmark-gfm %s\n", cmark_version_string());
 	printf("libyaml %s\n", yaml_get_version_string());
 	printf("utf8proc %s\n", utf8proc_version());
+	printf("libmicrohttpd %s\n", MHD_get_version());
+	printf("libcurl %s\n", curl_version_info(CURLVERSION_NOW)->version);
+	if (hl_version)
+		printf("%s\n", hl_version());
+	if (math_version)
+		printf("%s\n", math_version());
 	return EXIT_OK;
 }
 
@@ -201,6 +235,8 @@ static const char *option_value(int argc, char **argv, int *i, const char *shrt,
 	}
 	if (!strncmp(a, lng, n) && a[n] == '=')
 		return a + n + 1;
+	if (shrt && shrt[1] && !shrt[2] && a[0] == '-' && a[1] == shrt[1] && a[2])
+		return a + 2; /* -j4, -p8080, -oOUT */
 	return NULL;
 }
 
@@ -312,9 +348,10 @@ static int cmd_serve(int argc, char **argv)
 		else if ((v = option_value(argc, argv, &i, "-p", "--port", &missing))) {
 			char *end;
 			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 65535)
-				return usage_error("serve", "--port needs a port number from 1 to 65535, not '%s'", v);
+			if (*end || !*v || n < 0 || n > 65535)
+				return usage_error("serve", "--port needs a port number from 0 to 65535 (0: any free one), not '%s'", v);
 			o.port = (int)n;
+			o.port_given = 1;
 		} else if ((v = option_value(argc, argv, &i, NULL, "--bind", &missing)))
 			o.bind = v;
 		else if (missing)
@@ -485,48 +522,133 @@ static int cmd_check(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* new_post: folio new post "TITLE" [options]. */
+static int new_post(struct diag *d, int argc, char **argv)
+{
+	struct scaffold_post_opts o;
+	memset(&o, 0, sizeof o);
+	o.site_dir = ".";
+	int rest = 0; /* after "--": a title that starts with '-' */
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (rest || !strcmp(a, "-") || a[0] != '-') {
+			if (o.title)
+				return usage_error("new", "one title only (quote it: folio new post \"%s ...\")", o.title);
+			o.title = a;
+		} else if (!strcmp(a, "--"))
+			rest = 1;
+		else if (!strcmp(a, "--draft"))
+			o.draft = 1;
+		else if (!strcmp(a, "--bundle"))
+			o.bundle = 1;
+		else if ((v = option_value(argc, argv, &i, NULL, "--series", &missing)))
+			o.series = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
+			o.site_dir = v;
+		else if (missing)
+			return usage_error("new", "%s needs a value", a);
+		else
+			return usage_error("new", "unknown option '%s' for 'new post'", a);
+	}
+	if (!o.title)
+		return usage_error("new", "%s", "'new post' needs a title");
+	struct scaffold_result r;
+	if (scaffold_post(d, &o, &r))
+		return EXIT_SITE;
+	printf("folio: created %s\n", r.path);
+	if (r.series_listed)
+		printf("folio: added %s to the posts of %s\n", r.slug, r.series_path);
+	if (o.draft)
+		printf("  draft: true, so it is shown by 'folio serve --drafts' only; remove that line to publish it\n");
+	printf("  see it:  folio serve%s%s, then open http://127.0.0.1:8080/posts/%s/\n",
+	       strcmp(o.site_dir, ".") ? " " : "", strcmp(o.site_dir, ".") ? o.site_dir : "", r.slug);
+	if (o.draft)
+		printf("           (with --drafts)\n");
+	return EXIT_OK;
+}
+
+/* new_series: folio new series SLUG --title "TITLE" [options]. */
+static int new_series(struct diag *d, int argc, char **argv)
+{
+	struct scaffold_series_opts o;
+	memset(&o, 0, sizeof o);
+	o.site_dir = ".";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (a[0] != '-') {
+			if (o.slug)
+				return usage_error("new", "one series slug only (got a second: '%s'; quote a title: --title \"...\")", a);
+			o.slug = a;
+		} else if ((v = option_value(argc, argv, &i, NULL, "--title", &missing)))
+			o.title = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--description", &missing)))
+			o.description = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--difficulty", &missing)))
+			o.difficulty = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
+			o.site_dir = v;
+		else if (missing)
+			return usage_error("new", "%s needs a value", a);
+		else
+			return usage_error("new", "unknown option '%s' for 'new series'", a);
+	}
+	if (!o.slug)
+		return usage_error("new", "%s", "'new series' needs a slug (folio new series gpu-basics --title \"GPU Basics\")");
+	if (!o.title)
+		return usage_error("new", "'new series' needs --title (folio new series %s --title \"...\")", o.slug);
+	if (o.difficulty && strcmp(o.difficulty, "beginner") && strcmp(o.difficulty, "intermediate") &&
+	    strcmp(o.difficulty, "advanced"))
+		return usage_error("new", "--difficulty is beginner, intermediate or advanced, not '%s'", o.difficulty);
+	char path[4096];
+	if (scaffold_series(d, &o, path, sizeof path))
+		return EXIT_SITE;
+	printf("folio: created %s\n", path);
+	printf("  add a post to it:  folio new post \"TITLE\" --series %s%s%s\n", o.slug,
+	       strcmp(o.site_dir, ".") ? " --dir " : "", strcmp(o.site_dir, ".") ? o.site_dir : "");
+	return EXIT_OK;
+}
+
 static int cmd_new(int argc, char **argv)
 {
 	if (argc < 1)
-		return usage_error("new", "%s", "what to create: 'site' or 'post'");
+		return usage_error("new", "%s", "what to create: 'site', 'post' or 'series'");
 	struct diag d;
 	diag_init(&d, stderr);
 	int rc;
 	if (!strcmp(argv[0], "site")) {
-		if (argc != 2)
+		if (argc != 2 || argv[1][0] == '-') {
+			diag_fini(&d);
 			return usage_error("new", "%s", "'new site' takes one folder name");
-		rc = scaffold_site(&d, argv[1]);
-		if (!rc)
-			printf("folio: created the site %s\n  build it:  folio build %s\n", argv[1], argv[1]);
-	} else if (!strcmp(argv[0], "post")) {
-		const char *title = NULL, *series = NULL, *dir = ".";
-		for (int i = 1; i < argc; i++) {
-			const char *v;
-			int missing = 0;
-			if ((v = option_value(argc, argv, &i, NULL, "--series", &missing)))
-				series = v;
-			else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
-				dir = v;
-			else if (missing)
-				return usage_error("new", "%s needs a value", argv[i]);
-			else if (argv[i][0] == '-' && argv[i][1])
-				return usage_error("new", "unknown option '%s'", argv[i]);
-			else if (title)
-				return usage_error("new", "one title only (quote it: folio new post \"%s ...\")", title);
-			else
-				title = argv[i];
 		}
-		if (!title)
-			return usage_error("new", "%s", "'new post' needs a title");
-		char path[4096];
-		rc = scaffold_post(&d, dir, title, series, path, sizeof path);
-		if (!rc)
-			printf("folio: created %s\n", path);
+		rc = scaffold_site(&d, argv[1]) ? EXIT_SITE : EXIT_OK;
+		if (rc == EXIT_OK)
+			printf("folio: created the site %s\n  see it:    folio serve %s\n  build it:  folio build %s\n",
+			       argv[1], argv[1], argv[1]);
+	} else if (!strcmp(argv[0], "post")) {
+		rc = new_post(&d, argc - 1, argv + 1);
+	} else if (!strcmp(argv[0], "series")) {
+		rc = new_series(&d, argc - 1, argv + 1);
 	} else {
-		return usage_error("new", "unknown kind '%s' (use 'site' or 'post')", argv[0]);
+		diag_fini(&d);
+		return usage_error("new", "unknown kind '%s' (use 'site', 'post' or 'series')", argv[0]);
 	}
 	diag_fini(&d);
-	return rc ? EXIT_SITE : EXIT_OK;
+	return rc;
+}
+
+/* asks_help: whether the arguments of a command ask for its help (-h or
+ * --help before a "--"): then it prints it and does nothing else. */
+static int asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -544,6 +666,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "folio: unknown option '%s'\n\n", cmd);
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	const struct command *known = find_command(cmd);
+	if (known && asks_help(argc - 2, argv + 2)) {
+		fputs(known->help, stdout);
+		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "help"))
 		return cmd_help(argc - 2, argv + 2);

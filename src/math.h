@@ -124,4 +124,7 @@ struct math_stats {
 /* math_stats: copies c's counters into *s. */
 void math_stats(struct math_cache *c, struct math_stats *s);
 
+/* math_version: "QuickJS VERSION\nKaTeX VERSION", for folio --version. */
+const char *math_version(void);
+
 #endif

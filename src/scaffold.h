@@ -1,4 +1,4 @@
-/* scaffold.h: `folio new site` and `folio new post`. */
+/* scaffold.h: `folio new site`, `folio new post` and `folio new series`. */
 #ifndef FOLIO_SCAFFOLD_H
 #define FOLIO_SCAFFOLD_H
 
@@ -10,10 +10,36 @@
  * working example site. 0, or -1 after reporting to d. */
 int scaffold_site(struct diag *d, const char *dir);
 
-/* scaffold_post: creates content/posts/<slug>.md in site_dir for title,
- * dated now and marked as a draft; with series, as that series' next part.
- * The path written goes to path_out. 0, or -1 after reporting to d. */
-int scaffold_post(struct diag *d, const char *site_dir, const char *title, const char *series, char *path_out,
-		  size_t path_size);
+/* What folio new post makes. */
+struct scaffold_post_opts {
+	const char *site_dir, *title;
+	const char *series; /* NULL: none */
+	int draft;          /* marked draft: true */
+	int bundle;         /* content/posts/SLUG/index.md */
+};
+
+struct scaffold_result {
+	char path[4096];        /* the file written */
+	char slug[1024];
+	char series_path[4096]; /* the series file, with series */
+	int series_listed;      /* the slug was added to its posts: list */
+};
+
+/* scaffold_post: creates the post of o in its site, dated now; with a
+ * series, as its next part: added to the series file's posts: list when it
+ * has one, else with the next series_order. A post of the same slug (file
+ * or bundle) is never overwritten. 0, or -1 after reporting to d. */
+int scaffold_post(struct diag *d, const struct scaffold_post_opts *o, struct scaffold_result *r);
+
+/* What folio new series makes. */
+struct scaffold_series_opts {
+	const char *site_dir, *slug, *title;
+	const char *description, *difficulty; /* NULL: a placeholder */
+};
+
+/* scaffold_series: creates content/series/SLUG.md with every key of a
+ * series, the optional ones commented; the path goes to path_out. 0, or -1
+ * after reporting to d. */
+int scaffold_series(struct diag *d, const struct scaffold_series_opts *o, char *path_out, size_t size);
 
 #endif

@@ -265,6 +265,7 @@ struct state {
 	pthread_cond_t changed;
 	unsigned long seq; /* bumped by every event */
 	char *error;       /* the last build's diagnostics, or NULL (owned) */
+	int built;         /* a build was written: there is a site to serve */
 	int stopping;
 	char root[PATH_MAX]; /* the output folder, resolved on every request */
 	const char *bind;
@@ -517,6 +518,37 @@ static enum MHD_Result send_not_found(struct MHD_Connection *c, const char *root
 	return send_text(c, MHD_HTTP_NOT_FOUND, "404 Not Found\n");
 }
 
+/* send_no_build: before any build could be written, every path is this
+ * page: the errors, which the reload script shows as its overlay, and the
+ * script, which reloads the tab once the site builds. */
+static enum MHD_Result send_no_build(struct MHD_Connection *c)
+{
+	struct buf page, b;
+	buf_init(&page);
+	buf_init(&b);
+	char base[sizeof st.base];
+	pthread_mutex_lock(&st.lock);
+	memcpy(base, st.base, sizeof base);
+	buf_puts(&page, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			"<title>folio serve: no good build yet</title></head>\n<body>\n"
+			"<h1>folio serve: no good build yet</h1>\n<p>The site has errors, so nothing could be "
+			"built. Fix them and save: this page reloads.</p>\n<pre>");
+	if (st.error)
+		buf_put_html(&page, st.error, strlen(st.error));
+	buf_puts(&page, "</pre>\n</body></html>\n");
+	pthread_mutex_unlock(&st.lock);
+	serve_inject(&b, page.p, page.len, base);
+	buf_fini(&page);
+	size_t len;
+	char *body = buf_detach(&b, &len);
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_size, void **con_cls)
@@ -582,6 +614,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		MHD_destroy_response(r);
 		return ret;
 	}
+	pthread_mutex_lock(&st.lock);
+	int built = st.built;
+	pthread_mutex_unlock(&st.lock);
+	if (!built)
+		return send_no_build(c);
 	char path[PATH_MAX];
 	int rc = serve_resolve(st.root, url, path, sizeof path);
 	switch (rc) {
@@ -776,29 +813,95 @@ static void rebuild(struct build_session *sess, int first)
 	char *error = NULL;
 	if (errors) {
 		int n = d.errors ? d.errors : errors;
+		int had = st.built;
 		fprintf(stderr, "folio serve: %d error%s; %s\n", n, n == 1 ? "" : "s",
 		        res.committed ? "the pages that could be built were written anyway"
-		                      : "still serving the last good build");
+		        : had         ? "still serving the last good build"
+		                      : "no good build yet: every page shows the errors until they are fixed");
 		buf_printf(&cap, "folio: %d error%s\n", n, n == 1 ? "" : "s");
 		error = strdup(cap.p ? cap.p : "");
 	} else {
 		fprintf(stderr,
-		        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu files "
+		        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu file%s "
 		        "written, %zu removed\n",
 		        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.posts,
-		        res.written, res.removed);
+		        res.written, res.written == 1 ? "" : "s", res.removed);
 	}
 	diag_fini(&d);
 	buf_fini(&cap);
 	pthread_mutex_lock(&st.lock);
 	free(st.error);
 	st.error = error;
-	if (!errors || res.committed)
+	if (!errors || res.committed) {
 		snprintf(st.base, sizeof st.base, "%s", build_session_base_path(sess));
+		st.built = 1;
+	}
 	if (!first)
 		st.seq++;
 	pthread_cond_broadcast(&st.changed);
 	pthread_mutex_unlock(&st.lock);
+}
+
+/* take_port: a socket listening on sa; -1 with errno set. */
+static int take_port(struct sockaddr *sa, socklen_t len)
+{
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, sa, len) != 0 || listen(fd, 128) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* set_port, get_port: the port of an IPv4 or IPv6 address. */
+static void set_port(struct sockaddr *sa, int port)
+{
+	if (sa->sa_family == AF_INET)
+		((struct sockaddr_in *)(void *)sa)->sin_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in6 *)(void *)sa)->sin6_port = htons((uint16_t)port);
+}
+
+static int get_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t n = sizeof ss;
+	if (getsockname(fd, (struct sockaddr *)&ss, &n) != 0)
+		return -1;
+	return ss.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)(void *)&ss)->sin_port)
+				       : ntohs(((struct sockaddr_in6 *)(void *)&ss)->sin6_port);
+}
+
+/* listen_port: the listening socket of o, taken before the first build so
+ * that a port in use is said at once; *port gets the port taken. The
+ * default port, when in use, gives way to the next free one of nine. */
+static int listen_port(const struct serve_options *o, struct sockaddr *sa, socklen_t len, const char *bind, int *port)
+{
+	int tries = o->port_given ? 1 : 10;
+	for (int i = 0; i < tries; i++) {
+		set_port(sa, o->port + i);
+		int fd = take_port(sa, len);
+		if (fd >= 0) {
+			*port = get_port(fd);
+			if (i)
+				fprintf(stderr, "folio serve: port %d is in use; took %d\n", o->port, *port);
+			return fd;
+		}
+		if (errno != EADDRINUSE)
+			break;
+	}
+	if (errno == EADDRINUSE)
+		fprintf(stderr, "folio serve: cannot listen on %s port %d: it is in use%s (hint: --port N, or --port 0 for "
+			"a free one)\n", bind, o->port, tries > 1 ? ", and so are the next nine" : "");
+	else
+		fprintf(stderr, "folio serve: cannot listen on %s port %d: %s\n", bind, o->port, strerror(errno));
+	return -1;
 }
 
 int serve_run(const struct serve_options *o)
@@ -833,6 +936,10 @@ int serve_run(const struct serve_options *o)
 	}
 	struct serve_options opt = *o;
 	opt.site_dir = site_real;
+	int port = o->port;
+	int lfd = listen_port(o, sa, sa == (struct sockaddr *)&a4 ? sizeof a4 : sizeof a6, bind, &port);
+	if (lfd < 0)
+		return 1;
 	/* every rebuild allocates about what the last one did: keep freed
 	 * memory in the process instead of handing it back and taking it
 	 * again page by page (zeroed pages were a tenth of a rebuild) */
@@ -846,6 +953,7 @@ int serve_run(const struct serve_options *o)
 	if (!mkdtemp(base)) {
 		fprintf(stderr, "folio serve: cannot make a temporary folder: %s\n",
 		        strerror(errno));
+		close(lfd);
 		return 1;
 	}
 	/* the folder itself is made by the build: output_begin takes a new or
@@ -854,10 +962,11 @@ int serve_run(const struct serve_options *o)
 	if (snprintf(st.root, sizeof st.root, "%s/site", base) >= (int)sizeof st.root) {
 		fprintf(stderr, "folio serve: %s: path too long\n", base);
 		rmdir(base);
+		close(lfd);
 		return 1;
 	}
 	st.bind = bind;
-	st.port = o->port;
+	st.port = port;
 
 	/* SIGINT and SIGTERM arrive on a signalfd; every thread (libmicrohttpd's
 	 * are started below) inherits the mask */
@@ -874,6 +983,7 @@ int serve_run(const struct serve_options *o)
 	if (sfd < 0 || w.fd < 0) {
 		fprintf(stderr, "folio serve: %s\n", strerror(errno));
 		rmdir(base);
+		close(lfd);
 		return 1;
 	}
 	watch_tree(&w, site_real);
@@ -892,13 +1002,13 @@ int serve_run(const struct serve_options *o)
 		mkdir(out_dir, 0755); /* the first build failed: serve an empty site */
 
 	struct MHD_Daemon *daemon =
-	    MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, NULL,
-	                     MHD_OPTION_SOCK_ADDR, sa, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape,
+	    MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, NULL,
+	                     MHD_OPTION_LISTEN_SOCKET, lfd, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape,
 	                     NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
 	int rc = 0;
 	if (!daemon) {
-		fprintf(stderr, "folio serve: cannot listen on %s port %d (is it in use?)\n", bind,
-		        o->port);
+		fprintf(stderr, "folio serve: cannot serve on %s port %d\n", bind, port);
+		close(lfd);
 		rc = 1;
 	} else {
 		int loopback =
@@ -911,7 +1021,7 @@ int serve_run(const struct serve_options *o)
 			        bind);
 		fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d%s (Ctrl-C stops)\n",
 		        o->site_dir, strchr(bind, ':') ? "[" : "", bind,
-		        strchr(bind, ':') ? "]" : "", o->port, st.base[0] ? st.base : "/");
+		        strchr(bind, ':') ? "]" : "", port, st.base[0] ? st.base : "/");
 		double due = -1;
 		for (;;) {
 			struct pollfd p[2] = {{.fd = sfd, .events = POLLIN},

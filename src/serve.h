@@ -9,12 +9,16 @@
 struct serve_options {
 	const char *site_dir;
 	const char *bind; /* numeric address; NULL: 127.0.0.1 */
-	int port;         /* 1..65535 */
+	int port;         /* 0..65535; 0: a free port, told on stderr */
+	int port_given;   /* else 8080, or the next free one of 8081..8089 */
 	int drafts, future;
 };
 
-/* serve_run: builds, serves and watches until SIGINT or SIGTERM. Returns the
- * exit status: 0 after a signal, 1 when the server cannot start. */
+/* serve_run: takes the port (before building: a port in use is said at
+ * once), builds, serves and watches until SIGINT or SIGTERM. Until a build
+ * succeeds, every path is answered with the errors, shown as the overlay
+ * of the reload script, and the tab reloads once the site builds. Returns
+ * the exit status: 0 after a signal, 1 when the server cannot start. */
 int serve_run(const struct serve_options *o);
 
 /* serve_resolve: maps the request target url (the raw path, still

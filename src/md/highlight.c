@@ -1424,3 +1424,15 @@ int hl_render_with(struct buf *out, const char *lang, size_t lang_len, const cha
 	hl_query_fini(&hq);
 	return 0;
 }
+
+#ifndef FOLIO_TREE_SITTER_VERSION
+#define FOLIO_TREE_SITTER_VERSION "(version not known)"
+#endif
+
+const char *hl_version(void)
+{
+	static char v[128];
+	if (!v[0])
+		snprintf(v, sizeof v, "tree-sitter %s (%zu grammars)", FOLIO_TREE_SITTER_VERSION, (size_t)HL_NLANGS);
+	return v;
+}

@@ -803,3 +803,15 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 	buf_fini(&scratch);
 	return 0;
 }
+
+#ifndef FOLIO_QUICKJS_VERSION
+#define FOLIO_QUICKJS_VERSION "(version not known)"
+#endif
+#ifndef FOLIO_KATEX_VERSION
+#define FOLIO_KATEX_VERSION "(version not known)"
+#endif
+
+const char *math_version(void)
+{
+	return "QuickJS " FOLIO_QUICKJS_VERSION "\nKaTeX " FOLIO_KATEX_VERSION;
+}

@@ -68,6 +68,7 @@ serve_wait() {
 }
 
 contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
+not_contains() { ! contains "$1" "$2"; }
 
 finish() {
 	echo "$pass passed, $fail failed"

@@ -21,8 +21,10 @@ if ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; th
 	exit 1
 fi
 
-run serve --port 0
-check "--port 0 is a usage error" test "$rc" -eq 2
+run serve --port -1
+check "--port -1 is a usage error" test "$rc" -eq 2
+run serve --port 65536
+check "--port 65536 is a usage error" test "$rc" -eq 2
 run serve --port
 check "--port without a value is a usage error" test "$rc" -eq 2
 run serve --bind localhost --port 1
@@ -289,4 +291,61 @@ out=$(cat "$TMP/serve.out")
 err=$(cat "$TMP/serve.err")
 check "SIGTERM stops the server with status 0 (got $code)" test "$code" = 0
 check "the port is closed" sh -c "! curl -s -o /dev/null --max-time 1 '$url/'"
+# ---- a site that is broken from the start ----
+B=$TMP/broken
+"$FOLIO" new site "$B" >/dev/null
+printf 'title: [\n' >>"$B/folio.yml"
+TMPDIR=$TMP "$FOLIO" serve "$B" --port 0 >"$TMP/b.out" 2>"$TMP/b.err" &
+spid=$!
+bport=""
+for _ in $(seq 1 $((100 * ws))); do
+	bport=$(sed -n 's|.*serving .* on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$TMP/b.err")
+	[ -n "$bport" ] && break
+	sleep 0.1
+done
+check "--port 0 takes a free port and prints it" test -n "$bport"
+check "a broken site says there is no good build yet" grep -q "no good build yet" "$TMP/b.err"
+check "... not 'still serving the last good build'" sh -c "! grep -q 'still serving' '$TMP/b.err'"
+code=$(curl -s -o "$TMP/b.html" -w '%{http_code}' "http://127.0.0.1:$bport/posts/anything/")
+check "every path answers with the errors (503)" test "$code" = 503
+check "... showing them" grep -q "folio.yml:.*error" "$TMP/b.html"
+check "... with the reload script" grep -q "EventSource" "$TMP/b.html"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$bport/")
+check "the home page too" test "$code" = 503
+curl -sN --max-time $((10 * ws)) "http://127.0.0.1:$bport/__folio/events" >"$TMP/bsse" &
+echo $! >>"$TMP/curl.pid"
+wait_for "$TMP/bsse" "event: error"
+check "a tab is told the errors" grep -q "event: error" "$TMP/bsse"
+sed -i '$d' "$B/folio.yml"
+wait_for "$TMP/bsse" "event: reload"
+check "once fixed, the tab reloads" grep -q "event: reload" "$TMP/bsse"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$bport/")
+check "... to the site" test "$code" = 200
+# a port in use is said at once, before any build
+start=$(date +%s)
+run serve "$B" --port "$bport"
+check "a port in use: exit 1" test "$rc" -eq 1
+check "... saying so, with the way out" contains "$err" "port $bport: it is in use (hint: --port N, or --port 0 for a free one)"
+check "... before building" sh -c "! printf '%s' \"\$1\" | grep -q 'built'" _ "$out$err"
+kill -TERM "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+spid=""
+# the default port, when in use, gives way to the next free one
+if python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 8080))' 2>/dev/null; then
+	python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 8080)); s.listen(); time.sleep(30)' &
+	holder=$!
+	sleep 0.5
+	TMPDIR=$TMP "$FOLIO" serve "$B" >"$TMP/d.out" 2>"$TMP/d.err" &
+	spid=$!
+	for _ in $(seq 1 $((100 * ws))); do
+		grep -q "serving" "$TMP/d.err" && break
+		sleep 0.1
+	done
+	check "the default port in use: the next free one is taken and told" grep -q "port 8080 is in use; took 80[0-9][0-9]" "$TMP/d.err"
+	kill -TERM "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	spid=""
+	kill "$holder" 2>/dev/null
+fi
+
 finish

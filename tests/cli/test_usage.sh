@@ -6,6 +6,9 @@ check "--version exits 0" test "$rc" -eq 0
 check "--version names folio" contains "$out" "folio "
 check "--version names cmark-gfm 0.29.0.gfm.13" contains "$out" "cmark-gfm 0.29.0.gfm.13"
 check "--version names libyaml" contains "$out" "libyaml "
+check "--version names tree-sitter and its grammars" contains "$out" "tree-sitter 0.22.6 ("
+check "--version names QuickJS" contains "$out" "QuickJS 2025.04.26"
+check "--version names KaTeX" contains "$out" "KaTeX 0.16.10"
 run version
 check "version exits 0" test "$rc" -eq 0
 check "version prints the same" contains "$out" "cmark-gfm"
@@ -47,5 +50,38 @@ check "unknown option exits 2" test "$rc" -eq 2
 check "unknown option names it" contains "$err" "folio: unknown option '--frobnicate'"
 run --version --help
 check "--version takes no arguments" test "$rc" -eq 2
+
+# -h and --help after every command and subcommand: that command's usage
+# on stdout, exit 0, and nothing done (no folder, no file, no build)
+mkdir -p "$TMP/h" && cd "$TMP/h" || exit 1
+case "$FOLIO" in /*) F=$FOLIO ;; *) F=$OLDPWD/$FOLIO ;; esac
+for args in "build" "build ." "serve" "check" "check --external" "new" "new site" "new site x" "new post" \
+	"new post Title" "new series" "new series s --title T" "help" "version"; do
+	cmd=${args%% *}
+	for h in -h --help; do
+		# shellcheck disable=SC2086
+		"$F" $args $h >"$TMP/hout" 2>"$TMP/herr"
+		rc=$?
+		check "folio $args $h exits 0" test "$rc" -eq 0
+		check "folio $args $h prints its usage" grep -q "^usage: folio $cmd" "$TMP/hout"
+		check "folio $args $h prints nothing on stderr" test ! -s "$TMP/herr"
+	done
+done
+check "no help made a file or folder" test -z "$(ls -A "$TMP/h")"
+"$F" build -h -o "$TMP/h/out" >/dev/null 2>&1
+check "build -h with other options builds nothing" test ! -e "$TMP/h/out"
+cd "$OLDPWD" || exit 1
+
+# one-letter options take their value attached or apart, long ones after
+# '=' or apart
+run new site "$TMP/j"
+run build "$TMP/j" -j1 -o "$TMP/j1"
+check "-j1 is -j 1" test "$rc" -eq 0
+run build "$TMP/j" -j 1 -o"$TMP/j2"
+check "-j 1 and -oOUT" test "$rc" -eq 0 -a -f "$TMP/j2/index.html"
+run build "$TMP/j" --jobs=2 --output="$TMP/j3"
+check "--jobs=2 --output=OUT" test "$rc" -eq 0 -a -f "$TMP/j3/index.html"
+run build "$TMP/j" -j0
+check "-j0 is a usage error" test "$rc" -eq 2
 
 finish

@@ -77,9 +77,35 @@ static void not_files(void)
 	free(dir);
 }
 
+/* utf8_bad and text_encoding: the first byte that is not UTF-8, and the
+ * encodings that show at a file's start. */
+static void test_encodings(void)
+{
+	INT_EQ(utf8_bad("", 0), 0);
+	INT_EQ(utf8_bad("plain ascii text, longer than eight bytes", 41), 41);
+	INT_EQ(utf8_bad("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", 14), 14);
+	INT_EQ(utf8_bad("caf\xe9 au lait", 12), 3);          /* Latin-1 */
+	INT_EQ(utf8_bad("abcdefgh\xc0\xaf", 10), 8);         /* overlong '/' */
+	INT_EQ(utf8_bad("ab\xed\xa0\x80", 5), 2);            /* a surrogate */
+	INT_EQ(utf8_bad("ab\xf4\x90\x80\x80", 6), 2);       /* past U+10FFFF */
+	INT_EQ(utf8_bad("ab\xe4\xb8", 4), 2);                /* cut short */
+	INT_EQ(utf8_bad("ab\x80", 3), 2);                    /* a lone continuation */
+	STR_EQ(text_encoding("\xff\xfe-\0-\0", 6), "UTF-16LE");
+	STR_EQ(text_encoding("\xfe\xff\0-\0-", 6), "UTF-16BE");
+	STR_EQ(text_encoding("\xff\xfe\0\0-\0\0\0", 8), "UTF-32LE");
+	STR_EQ(text_encoding("\0\0\xfe\xff\0\0\0-", 8), "UTF-32BE");
+	STR_EQ(text_encoding("-\0-\0-\0", 6), "UTF-16LE");
+	STR_EQ(text_encoding("\0-\0-\0-", 6), "UTF-16BE");
+	STR_EQ(text_encoding("-\0\0\0-\0\0\0", 8), "UTF-32LE");
+	OK(text_encoding("---\ntitle: x\n", 14) == NULL);
+	OK(text_encoding("\xef\xbb\xbf---\n", 7) == NULL); /* UTF-8's own mark */
+	OK(text_encoding("-", 1) == NULL);
+}
+
 void test_buf(void)
 {
 	t_current = "buf";
+	test_encodings();
 	struct str s = str_from("hello");
 	INT_EQ(s.len, 5);
 	OK(str_eq(s, STR_LIT("hello")));
