@@ -19,6 +19,7 @@
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
+#include "themeexport.h"
 #include "version.h"
 
 #include <errno.h>
@@ -132,6 +133,7 @@ static const struct command commands[] = {
 	 "  --dir SITE         the site's folder\n"
 	 "\n"
 	 "Options take their value as --opt VALUE or --opt=VALUE.\n"},
+	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
 	 "\n"
@@ -687,6 +689,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
+	if (!strcmp(cmd, "theme"))
+		return theme_command(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return EXIT_USAGE;
