@@ -21,16 +21,29 @@ EXTRA_CPPFLAGS :=
 CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include $(EXTRA_CPPFLAGS)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
+# C++ (src/toml.cpp, the shim over toml++; CXX_SRC and CXX_CPPFLAGS come
+# from mk/toml.mk): C++17, the same warnings but the C-only ones.
+CXX_SRC :=
+CXX_CPPFLAGS :=
+CXXWARN := $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN)) -Wmissing-declarations
+CXXFLAGS_ALL = -std=c++17 $(CXXWARN) $(CFLAGS) -pthread
+# The C++ runtime: linked statically into the release flavour, so that
+# folio needs no libstdc++.so (it is one binary with the system's C
+# libraries); the sanitizer and fuzz flavours link the shared one. Asked
+# of g++ when linking (=, not :=), after make deps has installed it.
+LIBSTDCXX_A = $(shell $(CXX) -print-file-name=libstdc++.a 2>/dev/null)
 # --build-id: folio tells itself from another build by the linker's hash
 # of the executable (build.c, binary_hash) rather than reading the file
 LDFLAGS_ALL = -Wl,--build-id $(LDFLAGS)
 # libmicrohttpd (folio serve): static when the system has the archive; the
 # TLS library it was built against stays a shared one.
 MHD_LIBS = $(if $(wildcard $(SYS_LIB)/libmicrohttpd.a),$(SYS_LIB)/libmicrohttpd.a -lgnutls,-lmicrohttpd)
+# cJSON (src/json.c): Debian ships no libcjson.a, so the shared library.
+CJSON_LIBS = $(if $(wildcard $(SYS_LIB)/libcjson.a),$(SYS_LIB)/libcjson.a,-lcjson)
 # Static libraries: folio is one self-contained binary.
 LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
-       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(MHD_LIBS) $(EXTRA_LIBS) -lm -pthread
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
@@ -41,7 +54,7 @@ WIRED_SRC :=
 WIRED_TESTS :=
 THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
-WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk
+WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 -include $(WIRED_MK)
 SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
@@ -98,20 +111,31 @@ $(ASAN_B)/%.o: %.c $(HDR) Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
-folio: $(SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+$(B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) $(CXXFLAGS_ALL) -c $< -o $@
 
-$(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+$(ASAN_B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
-$(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+CXX_OBJ = $(CXX_SRC:%.cpp=$(B)/%.o)
+CXX_ASAN_OBJ = $(CXX_SRC:%.cpp=$(ASAN_B)/%.o)
 
-$(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+folio: $(SRC:%.c=$(B)/%.o) $(CXX_OBJ) $(EXTRA_OBJ)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
 
-$(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+$(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o) $(CXX_OBJ) $(EXTRA_OBJ)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
+
+$(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o) $(CXX_ASAN_OBJ) $(EXTRA_ASAN_OBJ)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
+
+$(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o) $(CXX_ASAN_OBJ) $(EXTRA_ASAN_OBJ)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
+
+$(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o $(CXX_OBJ) $(EXTRA_OBJ)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
 
 # The unit test modules: NAME for each tests/unit/test_NAME.c built (but
 # test_main.c, which runs them), as UNIT(NAME) lines in unit_list.h, which
@@ -144,7 +168,7 @@ test-run: folio $(B)/unit_tests
 # suites that build small sites; `make test` runs everything. They run two
 # at a time (CHECK_JOBS), the unit tests and the longest suites first, so
 # that the two cores finish together.
-CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread
+CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme
 CHECK_JOBS := 2
 check: deps
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests
@@ -199,7 +223,7 @@ valgrind: deps
 	@sh tests/valgrind.sh folio $(B)/unit_tests
 
 format:
-	clang-format -i $(SRC) $(HDR) $(TEST_SRC)
+	clang-format -i $(SRC) $(CXX_SRC) $(HDR) $(TEST_SRC)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary (self-contained:
 # the theme, grammars and KaTeX are in it) and the three man pages, so that
@@ -218,7 +242,10 @@ uninstall:
 
 # Builds folio and serves the example blog on http://127.0.0.1:8080 with
 # folio serve: editing a file of examples/techblog/ reloads the open tabs.
-demo: deps
+# It installs only what the build needs (deps.sh build): the tests' tools
+# (the browser, valgrind, node) come with make test.
+demo:
+	@sh scripts/deps.sh build
 	@$(MAKE) --no-print-directory folio
 	./folio serve examples/techblog --port 8080
 
@@ -235,13 +262,14 @@ demo: deps
 # is large (mdmem's reserve, prefaulted blocks, counting beside the
 # render), so that inputs of a few KiB take those paths.
 FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
-FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links import
+FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384
-FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(CXX_SRC:%.cpp=$(FUZZ_B)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 .PHONY: fuzz fuzz-build fuzz-run
@@ -251,15 +279,19 @@ $(FUZZ_B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
 
-$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h Makefile | deps/.stamp
+$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h tests/fuzz/tree.h Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+
+$(FUZZ_B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
 $(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
 $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 fuzz:
 	@sh scripts/deps.sh fuzz

@@ -75,6 +75,8 @@ else
 		# shellcheck disable=SC2086
 		(cd "$debs" && apt-get $apt_opts -qq download "$p=$v")
 	done
+	. "$top/scripts/debcheck.sh"
+	deb_verify "$debs"/*.deb
 	for deb in "$debs"/*.deb; do
 		say "unpacking $(basename "$deb") into deps/"
 		dpkg -x "$deb" deps

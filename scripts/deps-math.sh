@@ -101,6 +101,8 @@ for p in $PKGS; do
 	fi
 done
 
+. "$top/scripts/debcheck.sh"
+deb_verify "$debs"/*.deb
 rm -rf $out
 mkdir -p $out
 for deb in "$debs"/*.deb; do

@@ -9,8 +9,17 @@ set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
 
-# Packages from the running Debian release.
-SYSTEM_PKGS="gcc make pkg-config libyaml-dev libutf8proc-dev libxml2-utils python3 groff-base tzdata libmicrohttpd-dev libcurl4-openssl-dev curl wrk"
+# Packages from the running Debian release: what the build needs, then
+# what only the tests need (`deps.sh build`, as make demo runs it, leaves
+# those out, with valgrind, the browser and the CommonMark spec).
+BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev"
+TEST_PKGS="libxml2-utils python3 groff-base curl wrk"
+SYSTEM_PKGS="$BUILD_PKGS $TEST_PKGS"
+build_only=""
+if [ "${1:-}" = build ]; then
+	build_only=1
+	SYSTEM_PKGS=$BUILD_PKGS
+fi
 # Packages pinned to Debian 13 (trixie): name=version.
 PINNED_PKGS="libcmark-gfm-dev libcmark-gfm-extensions-dev libcmark-gfm0.29.0.gfm.13 libcmark-gfm-extensions0.29.0.gfm.13"
 PINNED_VERSION="0.29.0.gfm.13"
@@ -69,7 +78,9 @@ fi
 
 # valgrind, for `make valgrind` (which is run by hand, not by make test):
 # installed when missing, and only by root.
-if command -v valgrind >/dev/null 2>&1; then
+if [ -n "$build_only" ]; then
+	:
+elif command -v valgrind >/dev/null 2>&1; then
 	say "valgrind present"
 elif [ "$(id -u)" = 0 ]; then
 	say "installing valgrind"
@@ -84,6 +95,9 @@ codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 # their own scripts, which reuse the private apt configuration made here.
 more() {
 	for f in scripts/deps-*.sh; do
+		# the browser test's tools and the CommonMark spec's examples are
+		# the tests' only
+		case "$build_only:$f" in 1:*deps-browser.sh | 1:*deps-commonmark.sh) continue ;; esac
 		if [ -f "$f" ]; then
 			sh "$f" || exit 1
 		fi
@@ -150,6 +164,8 @@ for p in $PINNED_PKGS; do
 	apt-get $apt_opts -qq download "$p=$v"
 done
 cd "$top"
+. "$top/scripts/debcheck.sh"
+deb_verify "$apt_dir"/debs/*.deb
 rm -rf deps/usr
 for deb in "$apt_dir"/debs/*.deb; do
 	say "unpacking $(basename "$deb") into deps/"

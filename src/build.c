@@ -142,6 +142,7 @@ static void stages_run(struct stages *st, const struct build_request *req, struc
 	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	tmpl_env_set_base_url(st->env, base);
 	st->errors += theme_load_templates(st->env, d, req->site_dir);
+	st->errors += theme_load_language(st->env, a, d, req->site_dir, &st->cfg);
 	st->t_tmpl = now_seconds();
 }
 

@@ -21,6 +21,7 @@
 #include "scaffold.h"
 #include "serve.h"
 #include "sitefile.h"
+#include "themeexport.h"
 #include "version.h"
 
 #include <errno.h>
@@ -153,6 +154,7 @@ static const struct command commands[] = {
 	 "\n"
 	 "Exit status: 0 imported and the new site builds, 1 a post could not be\n"
 	 "converted or the new site does not build, 2 usage errors.\n"},
+	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
 	 "\n"
@@ -807,6 +809,8 @@ int main(int argc, char **argv)
 		return cmd_new(argc - 2, argv + 2);
 	if (!strcmp(cmd, "import"))
 		return cmd_import(argc - 2, argv + 2);
+	if (!strcmp(cmd, "theme"))
+		return theme_command(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return EXIT_USAGE;

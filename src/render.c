@@ -85,6 +85,20 @@ static void global(struct model *md, struct tmpl_env *env, const char *name, str
 	tmpl_env_set_global_dep(env, name, v, dep_of(md, "global", str_from(name), v, 0));
 }
 
+/* related_why: a word for the reason of a related post (site.c's English
+ * text), for templates that show it in the site's language
+ * (t["related_" ~ r.why]): series_prev, series_next, tags or recent. */
+static const char *related_why(const char *reason)
+{
+	if (!strcmp(reason, "previous in the series"))
+		return "series_prev";
+	if (!strcmp(reason, "next in the series"))
+		return "series_next";
+	if (!strcmp(reason, "shared tags"))
+		return "tags";
+	return "recent";
+}
+
 static struct tval difficulty_val(int d)
 {
 	return d ? tv_cstr(difficulty_name(d)) : tv_none();
@@ -264,6 +278,7 @@ static void link_posts(struct model *md)
 			struct tmap *r = tmap_new(a, 2);
 			set(a, r, "post", post_ref(md, s->related[i][k].post));
 			set(a, r, "reason", tv_cstr(s->related[i][k].reason));
+			set(a, r, "why", tv_cstr(related_why(s->related[i][k].reason)));
 			tlist_push(a, rel, tv_map(r));
 		}
 		set(a, m, "related", tv_list(rel));
@@ -374,6 +389,15 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	for (size_t i = 0; i < s->content->ndata; i++)
 		tmap_set(a, data, s->content->data[i].name, tval_from_yaml(a, s->content->data[i].root));
 	global(md, env, "data", tv_map(data));
+	/* the language's strings (theme.c): an id of their own, which the
+	 * filters that write words (date's names, fill's plural forms) record */
+	const struct tval *t = tmpl_env_global(env, "t");
+	if (t) {
+		struct tval tv = *t;
+		uint32_t id = dep_of(md, "global", STR_LIT("t"), tv, 0);
+		tmpl_env_set_global_dep(env, "t", tv, id);
+		tmpl_env_set_locale_dep(env, id);
+	}
 
 	global(md, env, "all_posts", md->all_posts);
 	global(md, env, "all_series", md->all_series);
@@ -540,6 +564,16 @@ static void alias_jobs(struct model *md, struct jobs *j, const struct source *s,
 	}
 }
 
+/* word: the language's string `key` (theme.c's global t), or english when
+ * there is none (a set without a language, in tests). For the titles of
+ * the pages the theme names itself. */
+static struct tval word(const struct tmpl_env *env, const char *key, const char *english)
+{
+	const struct tval *t = tmpl_env_global(env, "t");
+	const struct tval *v = t && t->kind == TV_MAP ? tmap_get(t->u.map, str_from(key)) : NULL;
+	return v && v->kind == TV_STR ? *v : tv_cstr(english);
+}
+
 static void list_jobs(struct model *md, struct jobs *j)
 {
 	struct arena *a = md->a;
@@ -553,7 +587,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 		if (!add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars))
 			from_source(j, &p->s);
 	}
-	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), tv_cstr("Series"));
+	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), word(j->env, "series_heading", "Series"));
 	add_job(a, j, "series_index.html", "series/index.html", sv);
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct series *se = s->series[i];
@@ -565,7 +599,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 			feed_job(md, j, "atom.xml", fmt(a, "series/%.*s/feed.xml", STR_FMT(se->slug)), S(se->title), S(se->url),
 				 C(a, "%.*sfeed.xml", STR_FMT(se->url)), se->posts, se->nposts);
 	}
-	struct tmap *tv = page_vars(a, "tags", tv_cstr("/tags/"), tv_cstr("Tags"));
+	struct tmap *tv = page_vars(a, "tags", tv_cstr("/tags/"), word(j->env, "tags_title", "Tags"));
 	add_job(a, j, "tags.html", "tags/index.html", tv);
 	for (size_t i = 0; i < s->ntags; i++) {
 		const struct term *t = &s->tags[i];
@@ -575,7 +609,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 			feed_job(md, j, "atom.xml", fmt(a, "%sfeed.xml", base + 1), S(t->name), tv_cstr(base),
 				 C(a, "%sfeed.xml", base), t->posts, t->nposts);
 	}
-	struct tmap *cv = page_vars(a, "categories", tv_cstr("/categories/"), tv_cstr("Categories"));
+	struct tmap *cv = page_vars(a, "categories", tv_cstr("/categories/"), word(j->env, "categories_title", "Categories"));
 	add_job(a, j, "categories.html", "categories/index.html", cv);
 	for (size_t i = 0; i < s->ncategories; i++) {
 		const struct term *t = &s->categories[i];
@@ -583,7 +617,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 		paginate(md, j, "category.html", "category", base, S(t->name), t->posts, t->nposts, "category",
 			 md->category_vals[i]);
 	}
-	struct tmap *av = page_vars(a, "archive", tv_cstr("/archive/"), tv_cstr("Archive"));
+	struct tmap *av = page_vars(a, "archive", tv_cstr("/archive/"), word(j->env, "archive_title", "Archive"));
 	add_job(a, j, "archive.html", "archive/index.html", av);
 	for (size_t i = 0; i < s->nyears; i++) {
 		struct tmap *vars = page_vars(a, "year", C(a, "/archive/%d/", s->years[i].year), C(a, "%d", s->years[i].year));
@@ -611,7 +645,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 	}
 	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
 	add_job(a, j, "robots.txt", "robots.txt", page_vars(a, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
-	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), tv_cstr("Page not found")));
+	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), word(j->env, "not_found_title", "Page not found")));
 	/* redirects last: an alias never replaces a real page */
 	for (size_t i = 0; i < s->nposts; i++) {
 		struct post *p = s->posts[i];

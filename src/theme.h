@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "config.h"
 #include "diag.h"
 #include "tmpl.h"
 
@@ -21,5 +22,17 @@ extern const size_t theme_nfiles;
  * templates/ files, which replace theme files of the same name. Reports
  * syntax errors and then links the set. Returns the number of errors. */
 int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir);
+
+/* theme_load_language: the strings and date names of the site's language
+ * (cfg->language, "en" by default): the theme's i18n/en.yml, over which
+ * the theme's i18n/LANG.yml and then the site's i18n/LANG.yml are laid. A
+ * name English does not have is an error (with a suggestion); a string a
+ * file leaves out is English's (a warning only for a language the theme
+ * does not have). A language neither the theme nor the site has is an
+ * error at folio.yml's language key. Sets env's locale (tmpl.h) and the
+ * global `t`, a map of every string, in a (which must outlive env).
+ * Returns the number of errors. */
+int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,
+			const struct config *cfg);
 
 #endif

@@ -162,6 +162,29 @@ void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth)
  * variables hide it). v must live as long as env; name is copied. */
 void tmpl_env_set_global(struct tmpl_env *env, const char *name, struct tval v);
 
+/* A language for the filters that write words: the names of months and
+ * weekdays that `date` writes for %B, %b, %A and %a (days from Sunday), and
+ * which counts take the `one` form of a message in `fill`. A name left NULL
+ * is the English one. The strings must live as long as env. */
+enum tmpl_plural {
+	TMPL_PLURAL_ONE,      /* one: n == 1 (English, German, Spanish) */
+	TMPL_PLURAL_ZERO_ONE, /* one: n is 0 or 1 (French) */
+	TMPL_PLURAL_NONE      /* always `other` (Chinese, Japanese) */
+};
+struct tmpl_locale {
+	const char *months[12], *months_short[12];
+	const char *days[7], *days_short[7];
+	enum tmpl_plural plural;
+};
+/* tmpl_env_set_locale: copies loc (NULL: English, the default). */
+void tmpl_env_set_locale(struct tmpl_env *env, const struct tmpl_locale *loc);
+/* tmpl_env_set_locale_dep: renders that use the locale (a name of a month
+ * or day, a plural form) record dep. */
+void tmpl_env_set_locale_dep(struct tmpl_env *env, uint32_t dep);
+/* tmpl_env_global: the value of a global set with tmpl_env_set_global, or
+ * NULL. */
+const struct tval *tmpl_env_global(const struct tmpl_env *env, const char *name);
+
 /* tmpl_env_add: parses src[0..len) as the template `name` (as used by
  * include and extends, e.g. "post.html"); path is how diagnostics name the
  * file ("templates/post.html"). The text is copied. A template of the same

@@ -1315,7 +1315,21 @@ static void put_num(struct buf *b, int v, int width, int nopad)
 	buf_printf(b, "%0*d", nopad ? 1 : width, v);
 }
 
-static void format_date(struct buf *b, const struct datetime *dt, struct str fmt)
+/* name: the locale's name (loc NULL, or a name it leaves NULL: the English
+ * one; its first three letters for a short one). */
+static void put_name(struct buf *b, const char *const *names, const char *const *english, int i, int shrt)
+{
+	if (names && names[i])
+		buf_puts(b, names[i]);
+	else if (shrt)
+		buf_printf(b, "%.3s", english[i]);
+	else
+		buf_puts(b, english[i]);
+}
+
+/* format_date: dt as fmt says, strftime's conversions; names of months
+ * and days from loc (NULL: English). */
+static void format_date(struct buf *b, const struct datetime *dt, struct str fmt, const struct tmpl_locale *loc)
 {
 	int64_t days = days_from_civil(dt->year, dt->month, dt->day);
 	int wday = (int)(((days % 7) + 11) % 7); /* 1970-01-01 was a Thursday */
@@ -1343,10 +1357,10 @@ static void format_date(struct buf *b, const struct datetime *dt, struct str fmt
 		case 'M': put_num(b, dt->min, 2, nopad); break;
 		case 'S': put_num(b, dt->sec, 2, nopad); break;
 		case 'p': buf_puts(b, dt->hour < 12 ? "AM" : "PM"); break;
-		case 'B': buf_puts(b, month_names[dt->month - 1]); break;
-		case 'b': buf_printf(b, "%.3s", month_names[dt->month - 1]); break;
-		case 'A': buf_puts(b, day_names[wday]); break;
-		case 'a': buf_printf(b, "%.3s", day_names[wday]); break;
+		case 'B': put_name(b, loc ? loc->months : NULL, month_names, dt->month - 1, 0); break;
+		case 'b': put_name(b, loc ? loc->months_short : NULL, month_names, dt->month - 1, 1); break;
+		case 'A': put_name(b, loc ? loc->days : NULL, day_names, wday, 0); break;
+		case 'a': put_name(b, loc ? loc->days_short : NULL, day_names, wday, 1); break;
 		case 'j': put_num(b, yday, 3, nopad); break;
 		case 'F': buf_printf(b, "%04lld-%02d-%02d", (long long)dt->year, dt->month, dt->day); break;
 		case 'T': buf_printf(b, "%02d:%02d:%02d", dt->hour, dt->min, dt->sec); break;
@@ -1380,8 +1394,10 @@ static void format_date(struct buf *b, const struct datetime *dt, struct str fmt
 }
 
 /* date(format="%Y-%m-%d"): formats a date string (YYYY-MM-DD, with an
- * optional time and offset) or a Unix time. English names, whatever the
- * locale. "rfc3339" and "rfc822" name the feed formats. */
+ * optional time and offset) or a Unix time. Names of months and days in
+ * the set's language (tmpl_env_set_locale), never the C library's locale.
+ * "rfc3339" and "rfc822" name the feed formats (rfc822: English names, as
+ * the RFC says). */
 static int f_date(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	struct datetime dt;
@@ -1411,12 +1427,138 @@ static int f_date(struct tmpl_call *c, const struct tval *in, const struct tval 
 	}
 	if (str_eq_cstr(fmt, "rfc3339"))
 		fmt = dt.offset_min ? STR_LIT("%Y-%m-%dT%H:%M:%S%:z") : STR_LIT("%Y-%m-%dT%H:%M:%SZ");
-	else if (str_eq_cstr(fmt, "rfc822"))
+	const struct tmpl_env *env = tmpl_call_env(c);
+	const struct tmpl_locale *loc = &env->locale;
+	if (str_eq_cstr(fmt, "rfc822")) {
 		fmt = STR_LIT("%a, %d %b %Y %H:%M:%S %z");
+		loc = NULL;
+	} else if (env->locale_dep) {
+		tmpl_deps_touch(env->locale_dep);
+	}
 	struct buf b;
 	buf_init(&b);
-	format_date(&b, &dt, fmt);
+	format_date(&b, &dt, fmt, loc);
 	*out = tv_str(keep(c, &b));
+	return 0;
+}
+
+/* ---- messages ---- */
+
+static void put_char(struct buf *b, char ch, int html)
+{
+	if (html)
+		buf_put_html(b, &ch, 1);
+	else
+		buf_putc(b, ch);
+}
+
+/* plural_one: whether count n takes the `one` form in the set's language. */
+static int plural_one(const struct tmpl_env *env, int64_t n)
+{
+	switch (env->locale.plural) {
+	case TMPL_PLURAL_ZERO_ONE: return n == 0 || n == 1;
+	case TMPL_PLURAL_NONE: return 0;
+	default: return n == 1;
+	}
+}
+
+/* fill(values?): a message with its {name} placeholders replaced by the
+ * values of the map `values` (a number instead of a map: {n}). A message
+ * is a string, or a map of forms `one` and `other` (and optionally `zero`)
+ * chosen by the value n as the language counts (tmpl_env_set_locale); a
+ * language without `one` forms gives only `other`. {{ and }} write braces.
+ * The result is text, or HTML when a value is HTML (safe): then the
+ * message and the other values are escaped. */
+static int f_fill(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+{
+	const struct tmap *vals = NULL;
+	struct tval nval = tv_undef();
+	if (given(&args[0])) {
+		if (args[0].kind == TV_MAP)
+			vals = args[0].u.map;
+		else if (args[0].kind == TV_INT || args[0].kind == TV_FLOAT)
+			nval = args[0];
+		else {
+			tmpl_call_error(c, "values must be a map or a number, not %s", tval_type_name(&args[0]));
+			return -1;
+		}
+	}
+	if (vals) {
+		const struct tval *v = tmap_get(vals, STR_LIT("n"));
+		if (v)
+			nval = *v;
+	}
+	const struct tval *msg = in;
+	if (in->kind == TV_MAP) {
+		if (nval.kind != TV_INT) {
+			tmpl_call_error(c, "a message with plural forms needs an integer n (fill(n) or fill({\"n\": ...}))");
+			return -1;
+		}
+		const struct tmpl_env *env = tmpl_call_env(c);
+		if (env->locale_dep)
+			tmpl_deps_touch(env->locale_dep);
+		const struct tval *form = NULL;
+		if (nval.u.i == 0)
+			form = tmap_get(in->u.map, STR_LIT("zero"));
+		if (!form && plural_one(env, nval.u.i))
+			form = tmap_get(in->u.map, STR_LIT("one"));
+		if (!form)
+			form = tmap_get(in->u.map, STR_LIT("other"));
+		if (!form) {
+			tmpl_call_error(c, "a message with plural forms needs an 'other' form");
+			return -1;
+		}
+		msg = form;
+	}
+	struct str s;
+	if (need_str(c, msg, "the message", &s))
+		return -1;
+	/* a safe value (HTML, such as a link made with {% set %}) makes the
+	 * result HTML: the message's text and the other values are escaped */
+	int html = 0;
+	for (size_t k = 0; vals && k < vals->len; k++)
+		html |= vals->vals[k].kind == TV_STR && vals->vals[k].safe;
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < s.len; i++) {
+		char ch = s.p[i];
+		if ((ch == '{' || ch == '}') && i + 1 < s.len && s.p[i + 1] == ch) {
+			buf_putc(&b, ch);
+			i++;
+			continue;
+		}
+		const char *end = ch == '{' ? memchr(s.p + i + 1, '}', s.len - i - 1) : NULL;
+		if (!end) {
+			put_char(&b, ch, html);
+			continue;
+		}
+		struct str name = {s.p + i + 1, (size_t)(end - s.p - i - 1)};
+		int word = name.len > 0;
+		for (size_t k = 0; k < name.len && word; k++)
+			word = name.p[k] == '_' || (name.p[k] >= 'a' && name.p[k] <= 'z') ||
+			       (name.p[k] >= 'A' && name.p[k] <= 'Z') || (name.p[k] >= '0' && name.p[k] <= '9');
+		if (!word) { /* not a placeholder: "{ }" is text */
+			put_char(&b, ch, html);
+			continue;
+		}
+		const struct tval *v = vals ? tmap_get(vals, name) : NULL;
+		if (!v && str_eq_cstr(name, "n") && nval.kind != TV_UNDEF)
+			v = &nval;
+		if (!v) {
+			tmpl_call_error(c, "no value for {%.*s} in the message '%.*s'", (int)(name.len > 40 ? 40 : name.len),
+					name.p, (int)(s.len > 60 ? 60 : s.len), s.p);
+			buf_fini(&b);
+			return -1;
+		}
+		struct str text;
+		(void)tval_text(v, ARENA(c), tmpl_call_max_output(c), &text);
+		if (html && !(v->kind == TV_STR && v->safe))
+			buf_put_html(&b, text.p, text.len);
+		else
+			buf_append(&b, text.p, text.len);
+		i = (size_t)(end - s.p);
+	}
+	*out = html ? tv_safe(keep(c, &b)) : tv_str(keep(c, &b));
 	return 0;
 }
 
@@ -1452,6 +1594,7 @@ const struct filter_def tmpl_builtin_filters[] = {
 	{"default", f_default, {"value", "boolean"}, 2, 0, 1},
 	{"e", f_escape, {NULL}, 0, 0, 0},
 	{"escape", f_escape, {NULL}, 0, 0, 0},
+	{"fill", f_fill, {"values"}, 1, 0, 0},
 	{"first", f_first, {NULL}, 0, 0, 0},
 	{"forceescape", f_forceescape, {NULL}, 0, 0, 0},
 	{"float", f_float, {"default"}, 1, 0, 0},

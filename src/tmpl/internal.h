@@ -215,6 +215,8 @@ struct tmpl_env {
 	int strict;
 	size_t max_output;
 	int max_depth;
+	struct tmpl_locale locale; /* names NULL: English */
+	uint32_t locale_dep;
 };
 
 const struct tmpl *tmpl_env_find(const struct tmpl_env *env, struct str name);

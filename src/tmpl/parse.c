@@ -1357,6 +1357,24 @@ void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth)
 	env->max_depth = max_depth;
 }
 
+void tmpl_env_set_locale(struct tmpl_env *env, const struct tmpl_locale *loc)
+{
+	if (loc)
+		env->locale = *loc;
+	else
+		memset(&env->locale, 0, sizeof env->locale);
+}
+
+void tmpl_env_set_locale_dep(struct tmpl_env *env, uint32_t dep)
+{
+	env->locale_dep = dep;
+}
+
+const struct tval *tmpl_env_global(const struct tmpl_env *env, const char *name)
+{
+	return tmap_get(env->globals, str_from(name));
+}
+
 void tmpl_env_set_global(struct tmpl_env *env, const char *name, struct tval v)
 {
 	tmpl_env_set_global_dep(env, name, v, 0);

@@ -81,6 +81,9 @@ run build "$S" -o "$TMP/out1"
 check "the draft is not built without --drafts" test ! -e "$TMP/out1/posts/rough-idea"
 run build "$S" -o "$TMP/out2" --drafts
 check "the draft is built with --drafts" test -f "$TMP/out2/posts/rough-idea/index.html"
+check "... marked as a draft on its page" grep -q 'Rough Idea <span class="draft-badge">Draft</span></h1>' "$TMP/out2/posts/rough-idea/index.html"
+check "... and on its card" grep -q 'Rough Idea</a> <span class="draft-badge">Draft</span>' "$TMP/out2/index.html"
+check "a published post carries no mark" sh -c "! grep -q 'Title</a> <span class=\"draft-badge\"' '$TMP/out2/index.html'"
 
 run new post "Title" --dir "$S"
 check "new post never overwrites (exit 1)" test "$rc" -eq 1

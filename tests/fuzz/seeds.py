@@ -14,6 +14,10 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             cases' HTML and tables of contents (the layout of mdcache.c)
   links     the HTML of the tests/markdown/ cases, the theme's templates,
             and pages of links written for it (@@@ OUT between pages)
+  toml      Hugo-like front matter and config files, every TOML type and
+            form, a few broken ones (TOML_SEEDS below)
+  json      the test sites' expected feed.json files, and Hugo-like front
+            matter and config (JSON_SEEDS below)
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -305,6 +309,143 @@ def import_seeds(s):
     s.add("import", "x" * 20000 + "{{ site.url }}" + "$$a$$" * 100)
 
 
+# TOML and JSON documents like those of Hugo sites (folio import hugo reads
+# them), with every type and form of the formats.
+TOML_SEEDS = [
+    """baseURL = 'https://example.org/'
+languageCode = 'en-us'
+title = "My New Hugo Site"
+paginate = 5
+[taxonomies]
+  tag = 'tags'
+  category = 'categories'
+[params]
+  description = 'A blog'
+  [params.author]
+    name = 'Jo'
+[[menus.main]]
+  name = 'Home'
+  pageRef = '/'
+  weight = 10
+[[menus.main]]
+  name = 'Posts'
+  pageRef = '/posts'
+  weight = 20
+[markup.goldmark.renderer]
+  unsafe = true
+[outputs]
+  home = ['HTML', 'RSS', 'JSON']
+""",
+    """title = 'Spring Cleaning'
+date = 2024-03-01T10:00:00-05:00
+draft = false
+tags = ['cleaning', 'home']
+categories = ["life"]
+weight = 10
+[params]
+  math = true
+[[resources]]
+  src = 'images/a.jpg'
+  title = 'A'
+""",
+    'basic = "a\\tb \\u00e9 \\U0001F600 \\"q\\""\n'
+    "literal = 'C:\\dir\\x'\n"
+    'ml = """\nline 1\\\n   joined\nline 2"""\n'
+    "mll = '''\nraw \\n\nnext'''\n",
+    """a = 3
+b = -17
+c = +99
+d = 1_000_000
+e = 0xDEAD_beef
+f = 0o755
+g = 0b1101
+h = 9223372036854775807
+i = 1.0
+j = 5e+22
+k = -2E-2
+l = 224_617.445_991
+m = inf
+n = -inf
+o = nan
+p = -0.0
+""",
+    """odt1 = 1979-05-27T07:32:00Z
+odt2 = 1979-05-27T00:32:00-07:00
+odt3 = 1979-05-27T00:32:00.999999+05:30
+odt4 = 1979-05-27 07:32:00Z
+ldt = 1979-05-27T07:32:00
+ld = 1979-05-27
+lt = 07:32:00.999999
+""",
+    """zeta = 1
+mid.b = 3
+"quoted key" = 5
+'lit.key' = 6
+inline = {z = 1, y = {x = 2}, w.v = 3}
+mixed = ["a", 1, 2.5, [true], {x = 1}]
+multi = [
+  1,
+  2, # comment
+]
+[a.b.c]
+d = 1
+[a]
+e = 2
+[[fruits]]
+name = "apple"
+[fruits.physical]
+color = "red"
+[[fruits.varieties]]
+name = "red delicious"
+[[fruits]]
+name = "banana"
+""",
+    "title = Hello\n",
+    "[a]\nx = 1\n[a]\n",
+    "t = {a = 1,}\narr = [1, 2\n",
+]
+
+JSON_SEEDS = [
+    """{
+  "baseURL": "https://example.org/",
+  "title": "My Site",
+  "paginate": 5,
+  "params": {"description": "A blog", "math": true},
+  "menus": {"main": [{"name": "Home", "pageRef": "/", "weight": 10}]},
+  "taxonomies": {"tag": "tags"}
+}
+""",
+    """{
+  "title": "Hello",
+  "date": "2024-01-02T10:00:00Z",
+  "draft": false,
+  "tags": ["c", "json"],
+  "weight": -1.5e3,
+  "nothing": null
+}
+""",
+    '["a\\tb\\nc", "q\\"q", "back\\\\slash", "sl\\/ash", "\\b\\f\\r", "\\u00e9\\u4e2d", "\\ud83d\\ude00"]',
+    '{"a": 1, "b": 2, "a": 3}',
+    '{"a": [1, 2}',
+    "{title: 1, 'b': 2, // no\n}",
+    "[" * 64 + "1" + "]" * 64,
+]
+
+
+def toml_seeds(s):
+    for t in TOML_SEEDS:
+        s.add("toml", t)
+
+
+def json_seeds(s):
+    for t in JSON_SEEDS:
+        s.add("json", t)
+    for site in sites():
+        path = os.path.join(os.path.dirname(site), "expected", "feed.json")
+        if os.path.isfile(path):
+            s.add("json", read(path))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -316,8 +457,8 @@ def main():
         sys.exit("usage: seeds.py OUT")
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
-               "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds,
-               "import": import_seeds}
+               "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
+               "json": json_seeds, "import": import_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
