@@ -15,8 +15,10 @@
 
 #include "content.h"
 #include "import/import.h"
+#include "json.h"
 #include "sitefile.h"
 #include "slug.h"
+#include "toml.h"
 #include "yaml.h"
 
 #define HG_MAX_DEPTH 16
@@ -135,19 +137,22 @@ static const char *read_config(struct hg *h)
 {
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
-	static const char *const yamls[] = {"hugo.yaml", "hugo.yml", "config.yaml", "config.yml",
-					    "config/_default/hugo.yaml", "config/_default/config.yaml",
-					    "config/_default/hugo.yml", "config/_default/config.yml", NULL};
-	static const char *const others[] = {"hugo.toml", "config.toml", "config/_default/hugo.toml",
-					     "config/_default/config.toml", "hugo.json", "config.json", NULL};
+	/* Hugo's order of configuration files */
+	static const char *const names[] = {
+		"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
+		"config.json", "config/_default/hugo.toml", "config/_default/hugo.yaml", "config/_default/hugo.json",
+		"config/_default/config.toml", "config/_default/config.yaml", "config/_default/config.json", NULL};
 	h->base_path = "";
-	for (const char *const *n = yamls; *n; n++) {
+	for (const char *const *n = names; *n; n++) {
 		size_t len;
 		char *text = imp_read_src(s, *n, &len);
 		if (!text)
 			continue;
 		arena_own(a, text);
-		const struct ynode *m = yaml_parse(a, s->d, *n, text, len, text, len, 0);
+		const char *ext = strrchr(*n, '.');
+		const struct ynode *m = !strcmp(ext, ".toml")	? toml_parse(a, s->d, *n, text, len, text, len, 0)
+					: !strcmp(ext, ".json") ? json_parse(a, s->d, *n, text, len, text, len, 0)
+								: yaml_parse(a, s->d, *n, text, len, text, len, 0);
 		if (!m || m->kind != YNODE_MAP) {
 			imp_note(a, &s->rep, "config", *n, 0, "cannot be read: Hugo's defaults are used");
 			return *n;
@@ -205,21 +210,38 @@ static const char *read_config(struct hg *h)
 		}
 		return *n;
 	}
-	for (const char *const *n = others; *n; n++) {
-		char p[4200];
-		struct stat st;
-		snprintf(p, sizeof p, "%s/%s", s->src, *n);
-		if (stat(p, &st) == 0) {
-			imp_note(a, &s->rep, "config not read", *n, 0,
-				 "TOML and JSON configs need folio's TOML/JSON readers (not in this build): set title "
-				 "and base_url in folio.yml by hand");
-			return *n;
-		}
-	}
 	return NULL;
 }
 
 /* ---- pages ---- */
+
+/* split_fm: front matter from text[start] to the line that is mark alone
+ * (+++ for TOML, } for JSON): fm, its length, and the body after that
+ * line in so. 1, or -1 when no such line comes. */
+static int split_fm(const char *text, size_t len, size_t start, const char *mark, const char **fm, size_t *fm_len,
+		    struct source *so)
+{
+	size_t ml = strlen(mark);
+	int line = 1;
+	for (size_t p = start; p <= len;) {
+		const char *e = memchr(text + p, '\n', len - p);
+		size_t le = e ? (size_t)(e - text) : len;
+		line++;
+		if (le - p == ml && !memcmp(text + p, mark, ml)) {
+			*fm = text + start;
+			*fm_len = p - start;
+			size_t b = e ? le + 1 : len;
+			so->body = text + b;
+			so->body_len = len - b;
+			so->body_line = line - (start == 0 || text[start] == '{' ? 1 : 0);
+			return 1;
+		}
+		if (!e)
+			break;
+		p = le + 1;
+	}
+	return -1;
+}
 
 static struct hg_src *src_new(struct hg *h)
 {
@@ -302,23 +324,34 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 	x->text[k] = '\0';
 	x->len = k;
 	size_t off = x->len >= 3 && (unsigned char)x->text[0] == 0xEF ? 3 : 0;
-	if (x->len >= off + 3 && (!memcmp(x->text + off, "+++", 3) || x->text[off] == '{')) {
-		s->rep.failed++;
-		imp_note(a, &s->rep, "post not converted", rel, 1,
-			 "%s front matter needs folio's %s reader (not in this build)",
-			 x->text[off] == '{' ? "JSON" : "TOML", x->text[off] == '{' ? "JSON" : "TOML");
-		free(x->text);
-		h->n--;
-		return;
-	}
 	const char *fm = NULL;
 	size_t fm_len = 0;
 	struct source so;
 	memset(&so, 0, sizeof so);
-	int r = content_split(s->d, rel, x->text, x->len, &fm, &fm_len, &so);
+	int r;
 	const struct ynode *m = NULL;
-	if (r > 0)
-		m = yaml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+	if (x->len >= off + 4 && !memcmp(x->text + off, "+++\n", 4)) {
+		/* TOML between two lines +++ */
+		r = split_fm(x->text, x->len, off + 4, "+++", &fm, &fm_len, &so);
+		if (r > 0)
+			m = toml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+		else
+			diag_error(s->d, &(struct diag_loc){rel, x->text, x->len, 1, 1},
+				   "front matter is never closed (hint: end it with a line '+++')");
+	} else if (x->len > off && x->text[off] == '{') {
+		/* JSON: an object whose closing brace is alone on its line */
+		r = split_fm(x->text, x->len, off, "}", &fm, &fm_len, &so);
+		if (r > 0) {
+			fm_len += 1; /* the brace is the object's */
+			m = json_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 0);
+		} else
+			diag_error(s->d, &(struct diag_loc){rel, x->text, x->len, 1, 1},
+				   "JSON front matter is never closed (hint: end it with a line '}')");
+	} else {
+		r = content_split(s->d, rel, x->text, x->len, &fm, &fm_len, &so);
+		if (r > 0)
+			m = yaml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+	}
 	if (r < 0 || (r > 0 && (!m || m->kind != YNODE_MAP))) {
 		s->rep.failed++;
 		imp_note(a, &s->rep, "post not converted", rel, 0, "its front matter cannot be read (see the error)");

@@ -110,18 +110,19 @@ check "a post that cannot be converted: named" \
 	sh -c "grep -q '_posts/2020-01-01-broken.md: could not be converted' '$TMP/err'"
 check "a post that cannot be converted: the others are imported" test -f "$TMP/bad-out/content/posts/fine.md"
 
-# Hugo: a TOML front matter waits for folio's TOML reader: the post is
-# named, the rest imported, exit 1
+# Hugo: a TOML front matter that does not parse: the post is named, the
+# rest imported, exit 1
 S=$TMP/hugotoml
 mkdir -p "$S/content/posts"
 printf 'title: T\n' >"$S/hugo.yaml"
-printf -- '+++\ntitle = "Toml"\ndate = 2020-01-01\n+++\nText.\n' >"$S/content/posts/toml.md"
+printf -- '+++\ntitle = "Toml\ndate = 2020-01-01\n+++\nText.\n' >"$S/content/posts/toml.md"
 printf -- '---\ntitle: Yaml\ndate: 2020-01-02\n---\nText.\n' >"$S/content/posts/yaml.md"
 run import hugo "$S" "$TMP/hugotoml-out"
-check "Hugo, TOML front matter: exit 1" test "$rc" -eq 1
-check "Hugo, TOML front matter: named" \
+check "Hugo, a broken TOML front matter: exit 1" test "$rc" -eq 1
+check "Hugo, a broken TOML front matter: named" \
 	sh -c "grep -q 'content/posts/toml.md: could not be converted' '$TMP/err'"
-check "Hugo, TOML front matter: the YAML post is imported" test -f "$TMP/hugotoml-out/content/posts/yaml.md"
+check "Hugo, a broken TOML front matter: the error at its place" sh -c "grep -q '^content/posts/toml.md:2:' '$TMP/err'"
+check "Hugo, a broken TOML front matter: the YAML post is imported" test -f "$TMP/hugotoml-out/content/posts/yaml.md"
 mkdir -p "$TMP/nothugo"
 run import hugo "$TMP/nothugo" "$TMP/u4"
 check "SRC without content/: exit 1" test "$rc" -eq 1
