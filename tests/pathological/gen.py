@@ -582,8 +582,10 @@ site("utf8-config", "either",
 md("utf8-body", lambda n: fill(b"# h" + bad_utf8() + b"\n\nw" + bad_utf8() + b" *e" + b"\xff" + b"* `c" + b"\xe2" +
                                 b"` $x" + b"\xff" + b"$ [l\xff](/u\xff \"t\xff\") ![i\xff](/i.png?\xff)\n\n"
                                 b"```c\nint \xff;\n```\n\n:::note{title=\"n\xff\"}\nb\xff\n:::\n\n", n // 8),
-   "invalid UTF-8 in headings, text, code, math, links, images, directives", extra=IMAGE)
-md("utf8-body-bytes", lambda n: bytes(range(128, 256)) * (n // 1024) + b"\n", "every non-ASCII byte, in order")
+   "invalid UTF-8 in headings, text, code, math, links, images, directives", extra=IMAGE, kind="error",
+   expect="is not UTF-8")
+md("utf8-body-bytes", lambda n: bytes(range(128, 256)) * (n // 1024) + b"\n", "every non-ASCII byte, in order",
+   kind="error", expect="byte 0x80 is not UTF-8")
 site("utf8-template", "either",
      tmpl_site(lambda s: {"post.html": b"<!doctype html><html><head><meta charset=\"utf-8\"><title>x</title>"
                                        b"</head><body>" + bad_utf8() + b"{{ post.title }}</body></html>\n"}),
