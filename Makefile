@@ -56,10 +56,10 @@ THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
 WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 -include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c)) $(WIRED_SRC) build/gen/theme.c
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h tests/unit/*.h)
+HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan
@@ -265,7 +265,7 @@ FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
-FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json
+FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384

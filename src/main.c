@@ -15,10 +15,12 @@
 #include "diag.h"
 #include "extcheck.h"
 #include "highlight.h"
+#include "import/import.h"
 #include "math.h"
 #include "output.h"
 #include "scaffold.h"
 #include "serve.h"
+#include "sitefile.h"
 #include "themeexport.h"
 #include "version.h"
 
@@ -133,6 +135,25 @@ static const struct command commands[] = {
 	 "  --dir SITE         the site's folder\n"
 	 "\n"
 	 "Options take their value as --opt VALUE or --opt=VALUE.\n"},
+	{"import", "make a folio site from a Jekyll or Hugo blog",
+	 "usage: folio import jekyll SRC DST\n"
+	 "       folio import hugo SRC DST\n"
+	 "\n"
+	 "Writes a new folio site in DST (which must not exist, or be empty) from\n"
+	 "the Jekyll site in SRC, which is only read: _config.yml, _posts/,\n"
+	 "_drafts/, pages, collections with output: true, and the files posts\n"
+	 "refer to (copied to DST/static/). Liquid and kramdown in the posts become\n"
+	 "folio Markdown. From a Hugo site: its config (TOML, YAML or JSON),\n"
+	 "content/ (sections, page bundles, front matter in any of the three) and\n"
+	 "the files of static/ and assets/ that pages refer to; shortcodes become\n"
+	 "folio Markdown. Each post's old URL becomes an alias that redirects to\n"
+	 "its new one. What could not be converted as written is listed, with\n"
+	 "file:line, in a report printed at the end and written as DST/IMPORT.md.\n"
+	 "Then DST is built (drafts and future posts included) into a scratch\n"
+	 "folder that is removed: DST gets no public/.\n"
+	 "\n"
+	 "Exit status: 0 imported and the new site builds, 1 a post could not be\n"
+	 "converted or the new site does not build, 2 usage errors.\n"},
 	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
 	{"help", "show help for folio or one of its commands",
 	 "usage: folio help [COMMAND]\n"
@@ -651,6 +672,103 @@ static int asks_help(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_import(int argc, char **argv)
+{
+	const char *args[3];
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(find_command("import")->help, stdout);
+			return EXIT_OK;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("import", "unknown option '%s'", argv[i]);
+		if (n == 3)
+			return usage_error("import", "%s", "too many arguments: a generator, SRC and DST");
+		args[n++] = argv[i];
+	}
+	if (n < 3)
+		return usage_error("import", "%s", "needs a generator (jekyll or hugo), SRC and DST");
+	if (strcmp(args[0], "jekyll") && strcmp(args[0], "hugo"))
+		return usage_error("import", "unknown generator '%s' (use 'jekyll' or 'hugo')", args[0]);
+	struct diag d;
+	diag_init(&d, stderr);
+	struct imp_site s;
+	memset(&s, 0, sizeof s);
+	s.a = arena_new();
+	s.d = &d;
+	s.src = args[1];
+	s.dst = args[2];
+	struct stat st;
+	int rc = EXIT_OK;
+	if (stat(s.src, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		diag_error(&d, &(struct diag_loc){s.src, NULL, 0, 0, 0}, "%s",
+			   "no such folder (hint: SRC is the old site's folder, the one with its config)");
+		rc = EXIT_SITE;
+	} else if (imp_dst_check(&d, s.dst))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK) {
+		s.src_root = site_root(s.src);
+		/* SRC is never written: DST inside it would be read as part of it */
+		char *dr = NULL;
+		if (!stat(s.dst, &st))
+			dr = site_root(s.dst);
+		else {
+			/* a new folder: where its parent is */
+			char parent[4096];
+			snprintf(parent, sizeof parent, "%s", s.dst);
+			size_t pl = strlen(parent);
+			while (pl > 1 && parent[pl - 1] == '/')
+				parent[--pl] = '\0';
+			char *sl = strrchr(parent, '/');
+			if (sl)
+				*(sl == parent ? sl + 1 : sl) = '\0';
+			dr = site_root(sl ? parent : ".");
+		}
+		if (dr && site_inside(s.src_root, dr)) {
+			diag_error(&d, &(struct diag_loc){s.dst, NULL, 0, 0, 0}, "%s",
+				   "DST is inside SRC (hint: write the new site somewhere else)");
+			rc = EXIT_SITE;
+		}
+		free(dr);
+	}
+	if (rc == EXIT_OK && (!strcmp(args[0], "hugo") ? hugo_import(&s) : jekyll_import(&s)))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK && imp_write(&s))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK) {
+		int errors = imp_build(&s);
+		struct buf b;
+		buf_init(&b);
+		imp_report_text(&s, errors, &b);
+		char path[4200];
+		snprintf(path, sizeof path, "%s/IMPORT.md", s.dst);
+		FILE *f = fopen(path, "wx");
+		if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f)) {
+			diag_error(&d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
+			rc = EXIT_SITE;
+		}
+		fwrite(b.p, 1, b.len, stdout);
+		buf_fini(&b);
+		if (s.rep.failed) {
+			for (size_t i = 0; i < s.rep.n; i++)
+				if (strstr(s.rep.v[i].kind, "not converted"))
+					fprintf(stderr, "folio import: %s: could not be converted\n", s.rep.v[i].path);
+			rc = EXIT_SITE;
+		}
+		if (errors) {
+			fprintf(stderr, "folio import: the new site %s does not build: %d error%s (see above)\n", s.dst,
+				errors, errors == 1 ? "" : "s");
+			rc = EXIT_SITE;
+		} else
+			printf("\nfolio import: wrote %s; folio build %s passes\n", s.dst, s.dst);
+	}
+	free(s.src_root);
+	arena_free(s.a);
+	diag_fini(&d);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -689,6 +807,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
+	if (!strcmp(cmd, "import"))
+		return cmd_import(argc - 2, argv + 2);
 	if (!strcmp(cmd, "theme"))
 		return theme_command(argc - 2, argv + 2);
 	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);

@@ -289,6 +289,26 @@ def links_seeds(s):
     s.add("links", "".join('<a href="/missing-%d/">' % i for i in range(60)) + "\n@@@ a/\n" + pages[4])
 
 
+def import_seeds(s):
+    """The post bodies of tests/import/*/src, and unclosed or repeated
+    constructs of Liquid and kramdown."""
+    for root, _dirs, files in sorted(os.walk("tests/import")):
+        if "/src" not in root:
+            continue
+        for n in sorted(files):
+            if n.endswith((".md", ".markdown", ".mkd")):
+                s.add("import", read(os.path.join(root, n)))
+    for unit in ["{%", "{{", "{% raw %}", "{% highlight c %}\n", "{% endhighlight %}", "$$", "$$\n",
+                 "<!--", "<script type=\"math/tex\">", "](", "{:", "`", "```\n", "{% comment %}",
+                 "{::comment}\n", "- $$x\n", "[a]: /x\n", " src=\"/a.png\"", "{{< katex >}}", "{{< x",
+                 "{{< highlight go \"linenos=table\" >}}\n", "{{</* a */>}}", "```go {hl_lines=[1]}\n",
+                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}"]:
+        s.add("import", unit * 500)
+    s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
+    s.add("import", "[" * 1000 + "](" + ")" * 1000)
+    s.add("import", "x" * 20000 + "{{ site.url }}" + "$$a$$" * 100)
+
+
 # TOML and JSON documents like those of Hugo sites (folio import hugo reads
 # them), with every type and form of the formats.
 TOML_SEEDS = [
@@ -438,7 +458,7 @@ def main():
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
-               "json": json_seeds}
+               "json": json_seeds, "import": import_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -1,0 +1,932 @@
+/* import.c: the shared layer of folio import: the model's lists, the
+ * report, reading SRC without leaving it, writing DST (folio.yml,
+ * content/, static/, IMPORT.md) and the build of the result. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "import/import.h"
+#include "output.h"
+#include "sitefile.h"
+#include "slug.h"
+#include "yaml.h"
+
+void imp_list_add(struct arena *a, struct imp_list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 8;
+		l->v = arena_realloc(a, l->v, l->cap * sizeof *l->v, nc * sizeof *l->v);
+		l->cap = nc;
+	}
+	l->v[l->n++] = s;
+}
+
+int imp_list_has(const struct imp_list *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+void imp_note(struct arena *a, struct imp_report *r, const char *kind, const char *path, int line, const char *fmt,
+	      ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	/* one line, whatever the text held */
+	for (size_t i = 0; i < b.len; i++)
+		if (b.p[i] == '\n' || b.p[i] == '\r' || b.p[i] == '\t')
+			b.p[i] = ' ';
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 32;
+		r->v = arena_realloc(a, r->v, r->cap * sizeof *r->v, nc * sizeof *r->v);
+		r->cap = nc;
+	}
+	r->v[r->n++] = (struct imp_finding){kind, path, line, arena_strndup(a, b.p ? b.p : "", b.len)};
+	buf_fini(&b);
+}
+
+struct imp_doc *imp_doc_new(struct imp_site *s, enum imp_kind kind, const char *src_path)
+{
+	struct imp_doc *d = arena_alloc(s->a, sizeof *d);
+	memset(d, 0, sizeof *d);
+	d->kind = kind;
+	d->src_path = src_path;
+	d->toc = -1;
+	buf_init(&d->body);
+	if (s->ndocs == s->capdocs) {
+		size_t nc = s->capdocs ? s->capdocs * 2 : 32;
+		s->docs = arena_realloc(s->a, s->docs, s->capdocs * sizeof *s->docs, nc * sizeof *s->docs);
+		s->capdocs = nc;
+	}
+	s->docs[s->ndocs++] = d;
+	return d;
+}
+
+struct imp_doc *imp_doc_find(const struct imp_site *s, enum imp_kind kind, const char *slug)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (s->docs[i]->kind == kind && !s->docs[i]->skip && s->docs[i]->slug && !strcmp(s->docs[i]->slug, slug))
+			return s->docs[i];
+	return NULL;
+}
+
+/* src_path: SRC/rel into p (cap bytes); 0, or -1 when too long. */
+static int src_path(const struct imp_site *s, const char *rel, char *p, size_t cap)
+{
+	return (size_t)snprintf(p, cap, "%s/%s", s->src, rel) < cap ? 0 : -1;
+}
+
+/* src_regular: whether SRC/rel is a regular file inside SRC; a link out
+ * of SRC (or dangling, or a loop) is reported once as a finding. */
+static int src_regular(struct imp_site *s, const char *rel, const char *by, int line)
+{
+	char p[4096], to[4096];
+	if (src_path(s, rel, p, sizeof p))
+		return 0;
+	enum site_where w = site_where(s->src_root, p, to, sizeof to);
+	if (w == SITE_MISSING)
+		return 0;
+	if (w != SITE_INSIDE) {
+		imp_note(s->a, &s->rep, "link out of SRC", by ? by : rel, by ? line : 0,
+			 "'%s' is a symbolic link %s: not followed", rel,
+			 w == SITE_OUTSIDE ? "out of SRC" : w == SITE_LOOP ? "in a loop" : "to nothing");
+		return 0;
+	}
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *imp_read_src(struct imp_site *s, const char *rel, size_t *len)
+{
+	char p[4096];
+	if (src_path(s, rel, p, sizeof p) || !src_regular(s, rel, NULL, 0))
+		return NULL;
+	return read_file(p, len);
+}
+
+int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line)
+{
+	if (imp_list_has(&s->copy_to, to))
+		return 1;
+	if (!src_regular(s, from, by, line))
+		return 0;
+	imp_list_add(s->a, &s->copy_from, arena_strndup(s->a, from, strlen(from)));
+	imp_list_add(s->a, &s->copy_to, arena_strndup(s->a, to, strlen(to)));
+	return 1;
+}
+
+int imp_copy(struct imp_site *s, const char *from, const char *to, const char *by, int line)
+{
+	return imp_copy_dst(s, from, imp_fmt(s->a, "static/%s", to), by, line);
+}
+
+int imp_dst_check(struct diag *d, const char *dst)
+{
+	DIR *dh = opendir(dst);
+	if (!dh) {
+		struct stat st;
+		if (errno == ENOENT)
+			return 0;
+		diag_error(d, &(struct diag_loc){dst, NULL, 0, 0, 0}, "%s",
+			   stat(dst, &st) == 0 && !S_ISDIR(st.st_mode)
+				   ? "exists and is not a folder (hint: name a new folder for the imported site)"
+				   : "cannot open this folder");
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			closedir(dh);
+			diag_error(d, &(struct diag_loc){dst, NULL, 0, 0, 0},
+				   "the folder exists and is not empty (hint: name a new folder; folio import never "
+				   "writes over files)");
+			return -1;
+		}
+	closedir(dh);
+	return 0;
+}
+
+/* ---- shared helpers of the readers (contracts in import.h) ---- */
+
+const char *imp_fmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *imp_fmt(struct arena *a, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+const char *imp_scalar(const struct ynode *n)
+{
+	return n && n->kind == YNODE_SCALAR && !yaml_is_null(n) ? n->str.p : NULL;
+}
+
+/* words: a list node's scalars, or a scalar's space-separated words
+ * (Jekyll's tags: "a b c"), each added to l. */
+void imp_words(struct arena *a, const struct ynode *n, struct imp_list *l, int split)
+{
+	if (!n)
+		return;
+	if (n->kind == YNODE_SEQ) {
+		for (size_t i = 0; i < n->len; i++)
+			if (imp_scalar(n->items[i]) && *imp_scalar(n->items[i]))
+				imp_list_add(a, l, imp_scalar(n->items[i]));
+		return;
+	}
+	const char *v = imp_scalar(n);
+	if (!v)
+		return;
+	if (!split) {
+		imp_list_add(a, l, v);
+		return;
+	}
+	for (const char *p = v; *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ' && *q != ',')
+			q++;
+		if (q > p)
+			imp_list_add(a, l, arena_strndup(a, p, (size_t)(q - p)));
+		p = q;
+	}
+}
+
+/* add_term: adds t to l unless one of the same key is there. */
+void imp_add_term(struct arena *a, struct imp_list *l, const char *t)
+{
+	struct str k = term_key(a, str_from(t));
+	for (size_t i = 0; i < l->n; i++)
+		if (str_eq(term_key(a, str_from(l->v[i])), k))
+			return;
+	imp_list_add(a, l, t);
+}
+
+/* title_from_slug: "my-first-post" -> "My first post". */
+const char *imp_title_from_slug(struct arena *a, const char *slug)
+{
+	char *t = (char *)arena_strndup(a, slug, strlen(slug));
+	for (char *p = t; *p; p++)
+		if (*p == '-' || *p == '_')
+			*p = ' ';
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+const char *imp_clean_slug(struct arena *a, const char *v)
+{
+	struct str sv = str_from(v);
+	if (slug_valid(sv) && !strchr(v, '%') && !strchr(v, '?') && !strchr(v, '#'))
+		return v;
+	struct str sl = slugify(a, sv);
+	return sl.len ? sl.p : "post";
+}
+
+const char *imp_alias_from(struct arena *a, const char *v)
+{
+	if (!v || !*v)
+		return NULL;
+	if (!strncmp(v, "http://", 7) || !strncmp(v, "https://", 8))
+		return NULL;
+	return v[0] == '/' ? v : imp_fmt(a, "/%s", v);
+}
+
+/* url_decode: %XX -> bytes (a file name with spaces is linked as %20). */
+char *imp_url_decode(const char *u, size_t n)
+{
+	char *r = xmalloc(n + 1), *o = r;
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] == '%' && i + 2 < n && isxdigit((unsigned char)u[i + 1]) && isxdigit((unsigned char)u[i + 2])) {
+			char h[3] = {u[i + 1], u[i + 2], 0};
+			*o++ = (char)strtol(h, NULL, 16);
+			i += 2;
+		} else
+			*o++ = u[i];
+	}
+	*o = 0;
+	return r;
+}
+
+/* normalize: a path with "." and ".." segments resolved, in place; -1
+ * when it climbs above the root. */
+int imp_normalize(char *p)
+{
+	char *segs[256];
+	int n = 0;
+	char *save = NULL;
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", p);
+	for (char *t = strtok_r(tmp, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(t, "."))
+			continue;
+		if (!strcmp(t, "..")) {
+			if (!n)
+				return -1;
+			n--;
+			continue;
+		}
+		if (n == 256)
+			return -1;
+		segs[n++] = t;
+	}
+	char out[4096];
+	size_t k = 0;
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? "/" : "", segs[i]);
+	snprintf(p, 4096, "%s", out);
+	return 0;
+}
+
+char *imp_utf8(struct imp_site *s, char *text, size_t *len, const char *rel)
+{
+	size_t n = *len;
+	if (utf8_valid_prefix(text, n) == n)
+		return text;
+	/* each byte that is not part of valid UTF-8 is read as Latin-1
+	 * (ISO 8859-1), the usual encoding of such old posts */
+	struct buf b;
+	buf_init(&b);
+	size_t i = 0, bad = 0;
+	int first = 0;
+	while (i < n) {
+		size_t ok = utf8_valid_prefix(text + i, n - i);
+		buf_append(&b, text + i, ok);
+		i += ok;
+		if (i >= n)
+			break;
+		if (!bad++) {
+			size_t line = 0, ls;
+			diag_line_col(text, i, &line, &ls);
+			first = (int)line + 1;
+		}
+		unsigned char c = (unsigned char)text[i++];
+		buf_putc(&b, 0xC0 | (c >> 6));
+		buf_putc(&b, 0x80 | (c & 0x3F));
+	}
+	imp_note(s->a, &s->rep, "not UTF-8", rel, first,
+		 "%zu byte%s that are not UTF-8 read as Latin-1 and written as UTF-8 (this is the first line)", bad,
+		 bad == 1 ? "" : "s");
+	free(text);
+	buf_putc(&b, '\0');
+	char *r = buf_detach(&b, len);
+	(*len)--;
+	return r;
+}
+
+/* ---- YAML ---- */
+
+void imp_yaml_str(struct buf *b, const char *s)
+{
+	buf_putc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			buf_putc(b, '\\');
+			buf_putc(b, *p);
+		} else if (*p == '\n')
+			buf_puts(b, "\\n");
+		else if (*p == '\t')
+			buf_puts(b, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\x%02x", *p);
+		else
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+static void yaml_key_str(struct buf *b, const char *key, const char *v)
+{
+	if (!v)
+		return;
+	buf_printf(b, "%s: ", key);
+	imp_yaml_str(b, v);
+	buf_putc(b, '\n');
+}
+
+static void yaml_key_list(struct buf *b, const char *key, const struct imp_list *l)
+{
+	if (!l->n)
+		return;
+	buf_printf(b, "%s:\n", key);
+	for (size_t i = 0; i < l->n; i++) {
+		buf_puts(b, "  - ");
+		imp_yaml_str(b, l->v[i]);
+		buf_putc(b, '\n');
+	}
+}
+
+/* ---- dates ---- */
+
+static int digits(const char *p, int n, int *v)
+{
+	int x = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+		x = x * 10 + (p[i] - '0');
+	}
+	*v = x;
+	return 1;
+}
+
+const char *imp_date(struct arena *a, const char *s)
+{
+	int y, mo, d, h = -1, mi = 0, se = 0;
+	while (*s == ' ')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+	    !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31)
+		return NULL;
+	const char *p = s + 10, *e = s + n;
+	char zone[32] = "";
+	if (p < e && (*p == 'T' || *p == ' ' || *p == 't')) {
+		const char *q = p + 1;
+		while (q < e && *q == ' ')
+			q++;
+		/* an hour of one digit, as Ruby reads "2019-04-25 9:00:00" */
+		int hl = e - q >= 4 && isdigit((unsigned char)q[0]) && q[1] == ':' ? 1 : 2;
+		if (e - q >= hl + 3 && digits(q, hl, &h) && q[hl] == ':' && digits(q + hl + 1, 2, &mi)) {
+			q += hl + 3;
+			if (e - q >= 3 && q[0] == ':' && digits(q + 1, 2, &se))
+				q += 3;
+			if (q < e && (*q == '.' || *q == ',')) {
+				q++;
+				while (q < e && isdigit((unsigned char)*q))
+					q++;
+			}
+			while (q < e && *q == ' ')
+				q++;
+			if (q < e) {
+				int zh, zm = 0;
+				if ((*q == 'Z' || *q == 'z') && q + 1 == e)
+					snprintf(zone, sizeof zone, "Z");
+				else if ((e - q == 3 || e - q == 4) && !strncasecmp(q, "UTC", 3))
+					snprintf(zone, sizeof zone, "Z");
+				else if ((e - q == 3) && !strncasecmp(q, "GMT", 3))
+					snprintf(zone, sizeof zone, "Z");
+				else if ((*q == '+' || *q == '-') && e - q >= 3 && digits(q + 1, 2, &zh) &&
+					 (e - q == 3 || (e - q == 5 && digits(q + 3, 2, &zm)) ||
+					  (e - q == 6 && q[3] == ':' && digits(q + 4, 2, &zm))) &&
+					 zh <= 23 && zm <= 59)
+					snprintf(zone, sizeof zone, "%c%02d:%02d", *q, zh, zm);
+				else
+					return NULL;
+			}
+			p = e;
+		} else
+			return NULL;
+	}
+	if (p != e)
+		return NULL;
+	if (h > 23 || mi > 59 || se > 60)
+		return NULL;
+	char out[40];
+	if (h < 0)
+		snprintf(out, sizeof out, "%04d-%02d-%02d", y, mo, d);
+	else if (!zone[0])
+		snprintf(out, sizeof out, "%04d-%02d-%02d %02d:%02d:%02d", y, mo, d, h, mi, se > 59 ? 59 : se);
+	else
+		snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d%s", y, mo, d, h, mi, se > 59 ? 59 : se, zone);
+	return arena_strndup(a, out, strlen(out));
+}
+
+/* ---- writing DST ---- */
+
+static int make_parents(const char *path)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* write_new: DST/rel with data; never over an existing file (O_EXCL). */
+static int write_new(struct imp_site *s, const char *rel, const void *data, size_t len)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", s->dst, rel) >= sizeof path) {
+		diag_error(s->d, &(struct diag_loc){rel, NULL, 0, 0, 0}, "the path is too long");
+		return -1;
+	}
+	if (make_parents(path)) {
+		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot make its folder: %s",
+			   strerror(errno));
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot create: %s", strerror(errno));
+		return -1;
+	}
+	if (write_full(fd, data, len) || close(fd) != 0) {
+		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static const char *kind_dir(enum imp_kind k)
+{
+	return k == IMP_POST ? "posts" : k == IMP_PAGE ? "pages" : "series";
+}
+
+void imp_fix_slugs(struct imp_site *s)
+{
+	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page",
+					       "search", "feed.xml", "feed.json", "sitemap.xml", "robots.txt",
+					       "404.html", "index.html", NULL};
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		int clash = 0;
+		if (d->kind == IMP_PAGE)
+			for (const char *const *r = reserved; *r; r++)
+				if (!strcmp(*r, d->slug))
+					clash = 1;
+		for (size_t j = 0; j < i && !clash; j++)
+			if (!s->docs[j]->skip && s->docs[j]->kind == d->kind && !strcmp(s->docs[j]->slug, d->slug))
+				clash = 1;
+		if (!clash)
+			continue;
+		const char *old = d->slug;
+		for (int k = 2;; k++) {
+			char b[600];
+			snprintf(b, sizeof b, "%.500s-%d", old, k);
+			d->slug = "";
+			if (!imp_doc_find(s, d->kind, b)) {
+				d->slug = arena_strndup(s->a, b, strlen(b));
+				break;
+			}
+			d->slug = old;
+		}
+		imp_note(s->a, &s->rep, "slug collision", d->src_path, 0,
+			 "the slug '%s' is taken (by another %s or by folio): written as content/%s/%s.md", old,
+			 d->kind == IMP_PAGE ? "page" : d->kind == IMP_POST ? "post" : "series", kind_dir(d->kind),
+			 d->slug);
+	}
+}
+
+/* doc_rel: where d is written in DST: content/KIND/SLUG.md, or
+ * content/posts/SLUG/index.md for a bundle. */
+static void doc_rel(const struct imp_doc *d, char *b, size_t cap)
+{
+	if (d->bundle)
+		snprintf(b, cap, "content/%s/%s/index.md", kind_dir(d->kind), d->slug);
+	else
+		snprintf(b, cap, "content/%s/%s.md", kind_dir(d->kind), d->slug);
+}
+
+/* new_url: the URL folio gives d. */
+static void new_url(const struct imp_doc *d, char *b, size_t cap)
+{
+	snprintf(b, cap, d->kind == IMP_POST ? "/posts/%s/" : d->kind == IMP_PAGE ? "/%s/" : "/series/%s/", d->slug);
+}
+
+/* alias_ok: whether a is an alias folio accepts (a path from /, no ..,
+ * no backslash, no white space or control characters). */
+static int alias_ok(const char *a)
+{
+	if (a[0] != '/' || strstr(a, "..") || strchr(a, '\\') || strstr(a, "//"))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '?' || *p == '#')
+			return 0;
+	return 1;
+}
+
+/* fix_aliases: an alias equal to the new URL goes silently; one that is
+ * another document's URL, or another's alias too, or that folio would
+ * refuse, goes with a finding. Counts the rest. */
+static void fix_aliases(struct imp_site *s)
+{
+	struct imp_list seen = {0};
+	char u[700], v[700];
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		new_url(d, u, sizeof u);
+		imp_list_add(s->a, &seen, arena_strndup(s->a, u, strlen(u)));
+	}
+	struct imp_list taken = {0};
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		new_url(d, u, sizeof u);
+		size_t k = 0;
+		for (size_t j = 0; j < d->aliases.n; j++) {
+			const char *a = d->aliases.v[j];
+			/* /x/ and /x/index.html are one page */
+			size_t al = strlen(a);
+			snprintf(v, sizeof v, "%s", a);
+			if (al > 10 && !strcmp(a + al - 10, "index.html"))
+				v[al - 10] = '\0';
+			if (!strcmp(v, u))
+				continue;
+			if (!alias_ok(a)) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' cannot be an alias (a path from / without .., spaces or '?')", a);
+				continue;
+			}
+			if (imp_list_has(&seen, v) || imp_list_has(&taken, v)) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' is already another page's URL or alias", a);
+				continue;
+			}
+			imp_list_add(s->a, &taken, arena_strndup(s->a, v, strlen(v)));
+			d->aliases.v[k++] = a;
+			s->rep.aliases++;
+		}
+		d->aliases.n = k;
+	}
+}
+
+static void doc_text(const struct imp_site *s, const struct imp_doc *d, struct buf *b)
+{
+	buf_puts(b, "---\n");
+	yaml_key_str(b, "title", d->title ? d->title : d->slug);
+	if (d->kind == IMP_SERIES) {
+		yaml_key_str(b, "description", d->description ? d->description : d->title);
+	} else {
+		if (d->kind == IMP_POST && d->date)
+			buf_printf(b, "date: %s\n", d->date);
+		if (d->kind == IMP_POST && d->updated)
+			buf_printf(b, "updated: %s\n", d->updated);
+		if (d->kind == IMP_POST)
+			yaml_key_str(b, "summary", d->summary);
+		yaml_key_str(b, "description", d->description);
+		if (d->kind == IMP_POST) {
+			yaml_key_str(b, "category", d->category);
+			yaml_key_list(b, "tags", &d->tags);
+			yaml_key_str(b, "series", d->series);
+			if (d->series_order)
+				buf_printf(b, "series_order: %d\n", d->series_order);
+			yaml_key_str(b, "image", d->image);
+		}
+		if (d->draft)
+			buf_puts(b, "draft: true\n");
+		if (d->toc >= 0)
+			buf_printf(b, "toc: %s\n", d->toc ? "true" : "false");
+		yaml_key_list(b, "aliases", &d->aliases);
+		if (d->ignore_links.n) {
+			/* links are checked as the page has them: under a base
+			 * path, with it in front */
+			const char *bp = "";
+			size_t bl = 0;
+			if (s->base_url) {
+				const char *h = strstr(s->base_url, "://");
+				bp = h ? strchr(h + 3, '/') : s->base_url;
+				bp = bp ? bp : "";
+				bl = strlen(bp);
+				while (bl && bp[bl - 1] == '/')
+					bl--;
+			}
+			buf_puts(b, "ignore_links:\n");
+			for (size_t i = 0; i < d->ignore_links.n; i++) {
+				const char *u = d->ignore_links.v[i];
+				struct buf t;
+				buf_init(&t);
+				if (u[0] == '/' && u[1] != '/')
+					buf_append(&t, bp, bl);
+				/* a blank in a link is checked encoded (%20) or
+				 * trimmed: a pattern's '*' matches either */
+				for (const char *q = u; *q; q++)
+					buf_putc(&t, *q == ' ' || *q == '\n' || *q == '\t' || *q == '\r' ? '*' : *q);
+				buf_puts(b, "  - ");
+				imp_yaml_str(b, t.p);
+				buf_putc(b, '\n');
+				buf_fini(&t);
+			}
+		}
+	}
+	buf_puts(b, "---\n");
+	buf_append(b, d->body.p, d->body.len);
+	if (d->body.len && d->body.p[d->body.len - 1] != '\n')
+		buf_putc(b, '\n');
+}
+
+/* copy_file: SRC/from -> DST/static/to, read through a descriptor
+ * opened without following a last link (the file was checked to be
+ * inside SRC). */
+static int copy_file(struct imp_site *s, const char *from, const char *to)
+{
+	char p[4096], rel[4200];
+	size_t len;
+	if (src_path(s, from, p, sizeof p))
+		return -1;
+	char *data = read_file(p, &len);
+	if (!data) {
+		imp_note(s->a, &s->rep, "file not copied", from, 0, "cannot be read: %s", strerror(errno));
+		return 0;
+	}
+	snprintf(rel, sizeof rel, "%s", to);
+	int rc = write_new(s, rel, data, len);
+	free(data);
+	if (!rc)
+		s->rep.files++;
+	return rc;
+}
+
+int imp_write(struct imp_site *s)
+{
+	imp_fix_slugs(s);
+	fix_aliases(s);
+	struct buf b;
+	buf_init(&b);
+	yaml_key_str(&b, "title", s->title ? s->title : "My blog");
+	yaml_key_str(&b, "description", s->description);
+	yaml_key_str(&b, "base_url", s->base_url);
+	yaml_key_str(&b, "timezone", s->timezone);
+	if (s->author)
+		yaml_key_str(&b, "author", s->author);
+	if (s->posts_per_page > 0)
+		buf_printf(&b, "posts_per_page: %d\n", s->posts_per_page);
+	for (size_t i = 0; i < s->config_extra.n; i++)
+		buf_puts(&b, s->config_extra.v[i]);
+	int rc = write_new(s, "folio.yml", b.p, b.len);
+	for (size_t i = 0; i < s->ndocs && !rc; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		char rel[700];
+		doc_rel(d, rel, sizeof rel);
+		buf_reset(&b);
+		doc_text(s, d, &b);
+		rc = write_new(s, rel, b.p, b.len);
+	}
+	for (size_t i = 0; i < s->ndocs && !rc; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip || !d->bundle)
+			continue;
+		/* a bundle's files beside its index.md */
+		for (size_t k = 0; k < d->bundle_files.n; k++) {
+			const char *f = d->bundle_files.v[k];
+			imp_copy_dst(s, imp_fmt(s->a, "%s/%s", d->bundle, f),
+				     imp_fmt(s->a, "content/%s/%s/%s", kind_dir(d->kind), d->slug, f), d->src_path, 0);
+		}
+	}
+	for (size_t i = 0; i < s->copy_from.n && !rc; i++)
+		rc = copy_file(s, s->copy_from.v[i], s->copy_to.v[i]);
+	buf_fini(&b);
+	return rc;
+}
+
+/* ---- the report ---- */
+
+static int finding_cmp(const void *x, const void *y)
+{
+	const struct imp_finding *a = x, *b = y;
+	int c = strcmp(a->kind, b->kind);
+	if (c)
+		return c;
+	if ((c = strcmp(a->path, b->path)))
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return strcmp(a->what, b->what);
+}
+
+void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
+{
+	const struct imp_report *r = &s->rep;
+	buf_printf(b, "# Imported from %s\n\n", s->generator);
+	buf_printf(b, "- posts: %zu (drafts among them: %zu)\n", r->posts, r->drafts);
+	buf_printf(b, "- pages: %zu\n", r->pages);
+	buf_printf(b, "- series: %zu\n", r->series);
+	buf_printf(b, "- files copied (to static/ or beside a bundle): %zu\n", r->files);
+	buf_printf(b, "- aliases (old URLs that redirect): %zu\n", r->aliases);
+	buf_printf(b, "- not converted as written: %zu\n", r->n);
+	if (r->failed)
+		buf_printf(b, "- documents that could not be converted: %zu\n", r->failed);
+	if (build_errors >= 0)
+		buf_printf(b, "- folio build: %s\n",
+			   build_errors ? "failed (see the errors folio printed)" : "passed, no error");
+	struct imp_finding *v = xmalloc((r->n ? r->n : 1) * sizeof *v);
+	memcpy(v, r->v, r->n * sizeof *v);
+	qsort(v, r->n, sizeof *v, finding_cmp);
+	for (size_t i = 0; i < r->n;) {
+		size_t j = i;
+		while (j < r->n && !strcmp(v[j].kind, v[i].kind))
+			j++;
+		buf_printf(b, "\n## %s (%zu)\n\n", v[i].kind, j - i);
+		for (size_t k = i; k < j; k++) {
+			if (v[k].line)
+				buf_printf(b, "- %s:%d: %s\n", v[k].path, v[k].line, v[k].what);
+			else
+				buf_printf(b, "- %s: %s\n", v[k].path, v[k].what);
+		}
+		i = j;
+	}
+	free(v);
+}
+
+/* ---- the build of DST ---- */
+
+/* build_once: a build of DST (drafts and future posts too) into a scratch
+ * folder that is removed; messages into cap (and to stderr when show).
+ * Returns the number of errors. */
+static int build_once(struct imp_site *s, struct buf *cap, int show)
+{
+	char tmp[4096];
+	const char *td = getenv("TMPDIR");
+	snprintf(tmp, sizeof tmp, "%s/folio-import-XXXXXX", td && *td ? td : "/tmp");
+	if (!mkdtemp(tmp)) {
+		diag_error(s->d, &(struct diag_loc){tmp, NULL, 0, 0, 0}, "cannot make a scratch folder: %s",
+			   strerror(errno));
+		return 1;
+	}
+	char out[4200];
+	snprintf(out, sizeof out, "%s/out", tmp);
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	req.site_dir = s->dst;
+	req.out_dir = out;
+	req.check = 1;
+	req.drafts = 1;
+	req.future = 1;
+	/* every stage runs, so that a formula's error does not hide the
+	 * broken links of the link check (the output is thrown away) */
+	req.keep_going = 1;
+	struct build_result res;
+	memset(&res, 0, sizeof res);
+	struct diag d;
+	diag_init(&d, show ? stderr : NULL);
+	d.defer = 1;
+	d.capture = cap;
+	int errors = build_site(&req, &d, &res);
+	diag_flush(&d);
+	diag_fini(&d);
+	remove_tree(tmp);
+	/* the build's cache (typeset formulas) is not part of the import */
+	char cache[4200];
+	snprintf(cache, sizeof cache, "%s/.folio-cache", s->dst);
+	remove_tree(cache);
+	return errors;
+}
+
+/* doc_at: the document written as rel ("content/posts/x.md"). */
+static struct imp_doc *doc_at(struct imp_site *s, const char *rel, size_t n)
+{
+	char u[700];
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		doc_rel(d, u, sizeof u);
+		if (strlen(u) == n && !memcmp(u, rel, n))
+			return d;
+	}
+	return NULL;
+}
+
+/* ignore_broken: for each "broken link 'URL'" error of a build, the URL
+ * goes into its document's ignore_links (the link was broken in the old
+ * site too: folio keeps it and says so). Returns how many documents
+ * changed (each written again). */
+static int ignore_broken(struct imp_site *s, const struct buf *cap)
+{
+	static const char mark[] = ": error: broken link '";
+	int changed = 0;
+	struct imp_list docs = {0};
+	const char *p = cap->p, *e = cap->p + cap->len;
+	while (p && p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		const char *m = memmem(p, (size_t)(le - p), mark, sizeof mark - 1);
+		if (m) {
+			const char *c1 = memchr(p, ':', (size_t)(m - p)); /* path:line:col */
+			const char *u = m + sizeof mark - 1;
+			/* the URL may hold a line break: its end is looked for past the line */
+			size_t room = (size_t)(e - u) < 8192 ? (size_t)(e - u) : 8192;
+			const char *ue = memmem(u, room, "':", 2);
+			if (ue && ue > le)
+				nl = memchr(ue, '\n', (size_t)(e - ue));
+			struct imp_doc *d = c1 && ue ? doc_at(s, p, (size_t)(c1 - p)) : NULL;
+			if (d) {
+				struct buf g;
+				buf_init(&g);
+				for (const char *q = u; q < ue; q++) {
+					if (*q == '*' || *q == '?' || *q == '[' || *q == '\\')
+						buf_putc(&g, '\\');
+					buf_putc(&g, *q);
+				}
+				const char *pat = arena_strndup(s->a, g.p ? g.p : "", g.len);
+				buf_fini(&g);
+				if (!imp_list_has(&d->ignore_links, pat)) {
+					imp_list_add(s->a, &d->ignore_links, pat);
+					imp_note(s->a, &s->rep, "broken link", d->src_path, 0,
+						 "'%.*s' leads to no page of the new site: kept, in ignore_links", (int)(ue - u), u);
+					int had = 0;
+					for (size_t k = 0; k < docs.n; k++)
+						had |= docs.v[k] == (const char *)d;
+					if (!had) {
+						imp_list_add(s->a, &docs, (const char *)d);
+						changed++;
+					}
+				}
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < docs.n; i++) {
+		struct imp_doc *d = (struct imp_doc *)docs.v[i];
+		char rel[700], path[4800];
+		doc_rel(d, rel, sizeof rel);
+		snprintf(path, sizeof path, "%s/%s", s->dst, rel);
+		buf_reset(&b);
+		doc_text(s, d, &b);
+		if (unlink(path) == 0)
+			write_new(s, rel, b.p, b.len);
+	}
+	buf_fini(&b);
+	return changed;
+}
+
+int imp_build(struct imp_site *s)
+{
+	struct buf cap;
+	buf_init(&cap);
+	int errors = build_once(s, &cap, 0);
+	/* a page tells at most 50 broken links: a few rounds may be needed */
+	for (int round = 0; errors && round < 8 && ignore_broken(s, &cap); round++) {
+		buf_reset(&cap);
+		errors = build_once(s, &cap, 0);
+	}
+	if (cap.len)
+		fwrite(cap.p, 1, cap.len, stderr);
+	buf_fini(&cap);
+	return errors;
+}

@@ -1,0 +1,224 @@
+/* import.h: folio import: the model of an imported site (posts, pages,
+ * series), the report of what was not converted, and the writing of the
+ * new site folder. The readers of other generators (jekyll.c) fill the
+ * model; import.c writes it and builds the result. Internal to src/import/
+ * and main.c. */
+#ifndef FOLIO_IMPORT_H
+#define FOLIO_IMPORT_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "diag.h"
+
+enum imp_kind { IMP_POST, IMP_PAGE, IMP_SERIES };
+
+/* A list of strings, owned by the arena of the import. */
+struct imp_list {
+	const char **v;
+	size_t n, cap;
+};
+
+/* One document of the new site. Every string is owned by the import's
+ * arena; NULL (or an empty list) leaves the key out of the front matter. */
+struct imp_doc {
+	enum imp_kind kind;
+	const char *src_path; /* SRC-relative, for the report ("_posts/2017-01-01-x.md") */
+	const char *slug;     /* the file name in the new site, without .md */
+	const char *title;
+	const char *date;    /* folio's spelling: YYYY-MM-DD[ HH:MM:SS] or RFC 3339 */
+	const char *updated; /* the same */
+	const char *summary;
+	const char *description;
+	const char *category;
+	const char *series; /* a series slug */
+	const char *image;
+	int series_order;   /* 0: none (the order comes from dates) */
+	int draft;
+	int toc;            /* -1 unset, 0, 1 */
+	struct imp_list tags;
+	struct imp_list aliases;
+	struct imp_list ignore_links;
+	struct buf body; /* the converted body (Markdown) */
+	const char *bundle;           /* SRC-relative folder of a post's bundle, or NULL */
+	const char *page_dir;         /* a page's bundle folder (its files go to static/SLUG/) */
+	struct imp_list bundle_files; /* its files, relative to it, copied beside index.md */
+	int weight;                   /* Hugo's weight (0: none) */
+	int skip;        /* not written (could not be converted, or a collision lost) */
+};
+
+/* One construct that was not converted as is: where, and what was done. */
+struct imp_finding {
+	const char *kind; /* the group: "Liquid include", "kramdown attribute list", ... */
+	const char *path; /* SRC-relative */
+	int line;         /* 1-based; 0: the whole file */
+	const char *what; /* what was found and what was done, one line */
+};
+
+/* The report: findings in the order they were made (sorted when written),
+ * and the counts of the summary. */
+struct imp_report {
+	struct imp_finding *v;
+	size_t n, cap;
+	size_t posts, drafts, pages, series, files, aliases, failed;
+};
+
+/* The whole import: the source and target folders, the site's settings
+ * and documents. */
+struct imp_site {
+	struct arena *a;
+	struct diag *d;
+	const char *src;      /* SRC as given */
+	char *src_root;       /* realpath of SRC (malloc'd): nothing outside it is read */
+	const char *dst;      /* DST as given */
+	const char *generator; /* "jekyll" */
+	/* folio.yml */
+	const char *title, *description, *base_url, *timezone, *author;
+	int posts_per_page;
+	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
+	struct imp_doc **docs;
+	size_t ndocs, capdocs;
+	/* static files to copy: SRC-relative path -> static/-relative path */
+	struct imp_list copy_from, copy_to;
+	struct imp_report rep;
+};
+
+/* imp_list_add: appends s (not copied) to l, growing it in the arena. */
+void imp_list_add(struct arena *a, struct imp_list *l, const char *s);
+/* imp_list_has: whether l holds a string equal to s. */
+int imp_list_has(const struct imp_list *l, const char *s);
+
+/* imp_note: adds a finding to the report; kind and path are kept as given
+ * (arena or static strings), what is formatted into the arena. */
+void imp_note(struct arena *a, struct imp_report *r, const char *kind, const char *path, int line, const char *fmt,
+	      ...) __attribute__((format(printf, 6, 7)));
+
+/* imp_doc_new: a new document of the site, added to its list; the caller
+ * fills it in. */
+struct imp_doc *imp_doc_new(struct imp_site *s, enum imp_kind kind, const char *src_path);
+
+/* imp_doc_find: the document of that kind and slug, or NULL. */
+struct imp_doc *imp_doc_find(const struct imp_site *s, enum imp_kind kind, const char *slug);
+
+/* imp_copy: marks the SRC-relative file from to be copied to static/to,
+ * once (a second call for the same target is a no-op). Returns 1 when the
+ * file is a regular file inside SRC (links followed only while they stay
+ * inside), 0 when it is missing or leads outside (reported as such by the
+ * caller's finding when it matters; a link out of SRC is reported here). */
+int imp_copy(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_copy_dst: imp_copy to a DST-relative path (a bundle's file). */
+int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_read_src: the SRC-relative file rel, read whole (NUL-terminated,
+ * malloc'd, *len set), or NULL when it is missing, not a regular file or
+ * a link out of SRC (that case reported). */
+char *imp_read_src(struct imp_site *s, const char *rel, size_t *len);
+
+/* imp_utf8: text (malloc'd, len bytes) as UTF-8: itself when it is,
+ * else a new copy (the old one freed) with each byte that is not UTF-8
+ * read as Latin-1, reported once for rel. NUL-terminated. */
+char *imp_utf8(struct imp_site *s, char *text, size_t *len, const char *rel);
+
+/* imp_dst_check: 0 when dst does not exist or is an empty folder, else -1
+ * after an error. */
+int imp_dst_check(struct diag *d, const char *dst);
+
+struct ynode;
+
+/* imp_fmt: printf into the arena. */
+const char *imp_fmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* imp_scalar: a scalar node's text, or NULL (not a scalar, or null). */
+const char *imp_scalar(const struct ynode *n);
+/* imp_words: a list's scalars, or a scalar (split: its words, split at
+ * blanks and commas, as Jekyll's tags), added to l. */
+void imp_words(struct arena *a, const struct ynode *n, struct imp_list *l, int split);
+/* imp_add_term: adds t to l unless a spelling of the same term is there. */
+void imp_add_term(struct arena *a, struct imp_list *l, const char *t);
+/* imp_title_from_slug: "my-first-post" -> "My first post", in the arena. */
+const char *imp_title_from_slug(struct arena *a, const char *slug);
+/* imp_clean_slug: v when folio takes it as a slug, else slugify(v) ("post" when empty). */
+const char *imp_clean_slug(struct arena *a, const char *v);
+/* imp_alias_from: an old URL as an alias path from /, or NULL (empty, or on another host). */
+const char *imp_alias_from(struct arena *a, const char *v);
+/* imp_url_decode: %XX -> bytes; malloc'd. */
+char *imp_url_decode(const char *u, size_t n);
+/* imp_normalize: "." and ".." segments of a path (4096 bytes) resolved in
+ * place, no leading '/'; -1 when it climbs above the root. */
+int imp_normalize(char *p);
+
+/* imp_fix_slugs: a document whose slug another of its kind took first
+ * gets -2, -3, ... (reported); nothing is overwritten. Pages may not take
+ * the names of folio's own pages. Run it before bodies link to slugs. */
+void imp_fix_slugs(struct imp_site *s);
+
+/* imp_write: resolves slug collisions (reported, the later document
+ * renamed), alias clashes, then writes DST: folio.yml, content/, static/
+ * and IMPORT.md. 0, or -1 after a file system error reported to s->d. */
+int imp_write(struct imp_site *s);
+
+/* imp_build: builds DST with folio's build (drafts and future posts
+ * included, into a scratch folder that is removed: DST gets no public/).
+ * Messages go to stderr. Returns the number of errors. */
+int imp_build(struct imp_site *s);
+
+/* imp_report_text: the report as Markdown (IMPORT.md), into b. built: the
+ * result of imp_build (-1: not run). */
+void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b);
+
+/* yaml_put_str: s as a double-quoted YAML scalar (every character that
+ * needs it escaped), appended to b. */
+void imp_yaml_str(struct buf *b, const char *s);
+
+/* imp_date: a date as Jekyll or Hugo write it ("2017-01-01 10:00:00
+ * +0100", "2017-01-01T10:00:00Z", "2017-01-01") in folio's spelling, into
+ * the arena; NULL when s is not a date. */
+const char *imp_date(struct arena *a, const char *s);
+
+/* Jekyll. */
+
+/* The body converter's context: where the text is from (for findings) and
+ * how links to posts and files are resolved (each callback may be NULL:
+ * then post_url gives /posts/SLUG/ from the name and link gives /PATH). */
+struct jk_body {
+	struct arena *a;
+	struct imp_report *r;
+	const char *path; /* SRC-relative, for findings */
+	int line_offset;  /* lines of the file before the body */
+	void *ctx;
+	/* post_url: the new URL of the post named (2017-01-01-x or a path), or NULL */
+	const char *(*post_url)(void *ctx, const char *name);
+	/* link: the new URL of a file of the site named by {% link %}, or NULL */
+	const char *(*link)(void *ctx, const char *path);
+	/* url: a local URL of a link or image of the converted text (line:
+	 * the source line): its replacement, or NULL to keep it. *missing set
+	 * for an image whose file is nowhere: the converter then writes it as
+	 * raw HTML <img>, which the caller lists in ignore_links. */
+	const char *(*url)(void *ctx, const char *url, int image, int line, int *missing);
+	int hugo; /* the text is Hugo's (shortcodes, Goldmark): no Liquid, no kramdown */
+};
+
+/* jekyll_body: converts a Jekyll post body (Liquid and kramdown) in[0..n)
+ * to folio Markdown, appended to out; each construct not converted as is
+ * becomes a finding. Pure: reads nothing but the text and the callbacks.
+ * Linear in n. */
+void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out);
+
+/* hugo_body: converts a Hugo page body (shortcodes; Goldmark Markdown
+ * needs no change) in[0..n) to folio Markdown, appended to out, as
+ * jekyll_body does; c->post_url resolves ref and relref (NULL: /PATH).
+ * c->hugo must be set. */
+void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out);
+
+/* hugo_import: reads the Hugo site s->src into s (config, content/ with
+ * its sections and page bundles, static/). 0, or -1 when SRC is not a
+ * Hugo site (reported). */
+int hugo_import(struct imp_site *s);
+
+/* jekyll_import: reads the Jekyll site s->src into s (config, posts,
+ * drafts, pages, collections, static files). 0, or -1 when SRC is not a
+ * Jekyll site (reported). */
+int jekyll_import(struct imp_site *s);
+
+#endif

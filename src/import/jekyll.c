@@ -1,0 +1,988 @@
+/* jekyll.c: folio import jekyll: _config.yml, _posts/, _drafts/, pages,
+ * collections and the files posts refer to, into the import model
+ * (import.h); old URLs from the permalink pattern become aliases. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <strings.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "content.h"
+#include "import/import.h"
+#include "sitefile.h"
+#include "slug.h"
+#include "yaml.h"
+
+/* Deeper folders than this are not walked (a loop of links inside SRC
+ * is also cut here). */
+#define JK_MAX_DEPTH 16
+
+/* A document read from SRC, before its body is converted. */
+struct jk_src {
+	struct imp_doc *doc;
+	const char *rel;       /* SRC-relative path */
+	const char *name;      /* file name without extension ("2017-01-01-x") */
+	const char *old_url;   /* its URL in the Jekyll site */
+	char *text;            /* the whole file (malloc'd) */
+	size_t len;
+	const char *body;
+	size_t body_len;
+	int body_line;
+};
+
+struct jk {
+	struct imp_site *s;
+	const struct ynode *cfg;
+	const char *permalink; /* the site's pattern, expanded from its style */
+	const char *baseurl;   /* "/blog" or "" */
+	struct imp_list exclude;
+	struct jk_src *v;
+	size_t n, cap;
+	struct jk_src *cur; /* the document whose body is converted */
+	/* front matter keys not imported: key -> count, first place */
+	struct imp_list fm_keys, fm_first;
+	size_t *fm_count;
+	int *fm_line;
+};
+
+/* ---- small helpers ---- */
+
+static const char *astr(struct arena *a, const char *p, size_t n)
+{
+	return arena_strndup(a, p, n);
+}
+
+static int has_ext(const char *name, const char *const *exts)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot)
+		return 0;
+	for (; *exts; exts++)
+		if (!strcasecmp(dot + 1, *exts))
+			return 1;
+	return 0;
+}
+
+static const char *const md_exts[] = {"md", "markdown", "mkd", "mkdn", "mdown", "mdwn", NULL};
+static const char *const post_exts[] = {"md", "markdown", "mkd", "mkdn", "mdown", "mdwn", "html", NULL};
+
+/* dated: whether name starts with YYYY-MM-DD- */
+static int dated(const char *name)
+{
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? name[i] != '-' : !isdigit((unsigned char)name[i]))
+			return 0;
+	return name[10] == '-' && name[11];
+}
+
+/* stem: the file name of rel without folders and extension. */
+static const char *stem(struct arena *a, const char *rel)
+{
+	const char *b = strrchr(rel, '/');
+	b = b ? b + 1 : rel;
+	const char *dot = strrchr(b, '.');
+	return astr(a, b, dot && dot > b ? (size_t)(dot - b) : strlen(b));
+}
+
+/* stem_path: rel without its extension. */
+static const char *stem_path(struct arena *a, const char *rel)
+{
+	const char *b = strrchr(rel, '/');
+	const char *dot = strrchr(b ? b : rel, '.');
+	return astr(a, rel, dot && dot > (b ? b + 1 : rel) ? (size_t)(dot - rel) : strlen(rel));
+}
+
+/* ---- walking SRC ---- */
+
+static int excluded(const struct jk *j, const char *rel, const char *name)
+{
+	for (size_t i = 0; i < j->exclude.n; i++) {
+		const char *e = j->exclude.v[i];
+		size_t el = strlen(e);
+		while (el && e[el - 1] == '/')
+			el--;
+		if ((!strncmp(rel, e, el) && (rel[el] == '/' || !rel[el])) || !fnmatch(e, rel, 0) ||
+		    !fnmatch(e, name, 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* walk: the regular files under SRC/dir (sorted, recursively), as
+ * SRC-relative paths added to out. Links are looked at with
+ * sitefile's rule: one out of SRC is reported and not followed. */
+static void walk(struct jk *j, const char *dir, int depth, int top, struct imp_list *out)
+{
+	struct imp_site *s = j->s;
+	char p[4096];
+	if ((size_t)snprintf(p, sizeof p, "%s/%s", s->src, dir) >= sizeof p || depth > JK_MAX_DEPTH)
+		return;
+	struct dirent **names;
+	int n = scandir(p, &names, NULL, alphasort);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char rel[4096];
+		if (nm[0] == '.' || (size_t)snprintf(rel, sizeof rel, "%s%s%s", dir, *dir ? "/" : "", nm) >= sizeof rel) {
+			free(names[i]);
+			continue;
+		}
+		int skip = excluded(j, rel, nm) || (top && (nm[0] == '_' || !strcmp(nm, "node_modules") ||
+							   !strcmp(nm, "vendor") || !strncmp(nm, "Gemfile", 7)));
+		char full[4200], to[4096];
+		snprintf(full, sizeof full, "%s/%s", s->src, rel);
+		enum site_where w = skip ? SITE_MISSING : site_where(s->src_root, full, to, sizeof to);
+		if (!skip && w != SITE_INSIDE && w != SITE_MISSING)
+			imp_note(s->a, &s->rep, "link out of SRC", astr(s->a, rel, strlen(rel)), 0,
+				 "a symbolic link %s: not followed",
+				 w == SITE_OUTSIDE ? "out of SRC" : w == SITE_LOOP ? "in a loop" : "to nothing");
+		struct stat st;
+		if (!skip && w == SITE_INSIDE && stat(full, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				walk(j, rel, depth + 1, 0, out);
+			else if (S_ISREG(st.st_mode))
+				imp_list_add(s->a, out, astr(s->a, rel, strlen(rel)));
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* ---- front matter ---- */
+
+static void fm_unused(struct jk *j, const char *key, const char *path, int line)
+{
+	for (size_t i = 0; i < j->fm_keys.n; i++)
+		if (!strcmp(j->fm_keys.v[i], key)) {
+			j->fm_count[i]++;
+			return;
+		}
+	struct arena *a = j->s->a;
+	size_t n = j->fm_keys.n;
+	imp_list_add(a, &j->fm_keys, astr(a, key, strlen(key)));
+	imp_list_add(a, &j->fm_first, path);
+	j->fm_count = arena_realloc(a, j->fm_count, n * sizeof *j->fm_count, (n + 1) * sizeof *j->fm_count);
+	j->fm_line = arena_realloc(a, j->fm_line, n * sizeof *j->fm_line, (n + 1) * sizeof *j->fm_line);
+	j->fm_count[n] = 1;
+	j->fm_line[n] = line;
+}
+
+/* ---- permalinks ---- */
+
+static const char *style_pattern(const char *p)
+{
+	if (!p || !strcmp(p, "date"))
+		return "/:categories/:year/:month/:day/:title:output_ext";
+	if (!strcmp(p, "pretty"))
+		return "/:categories/:year/:month/:day/:title/";
+	if (!strcmp(p, "ordinal"))
+		return "/:categories/:year/:y_day/:title:output_ext";
+	if (!strcmp(p, "weekdate"))
+		return "/:categories/:year/W:week/:short_day/:title:output_ext";
+	if (!strcmp(p, "none"))
+		return "/:categories/:title:output_ext";
+	return p;
+}
+
+/* Values of a permalink's placeholders. */
+struct ph {
+	const char *title, *slug, *categories, *path, *basename, *collection;
+	int y, m, d, h, mi, s;
+};
+
+static int yday(int y, int m, int d)
+{
+	static const int cum[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+	int leap = (y % 4 == 0 && y % 100) || y % 400 == 0;
+	return cum[m - 1] + d + (leap && m > 2);
+}
+
+/* expand: a permalink pattern with its placeholders filled in; Jekyll
+ * then turns runs of '/' into one. */
+static const char *expand(struct arena *a, const char *pat, const struct ph *v)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	struct buf b;
+	buf_init(&b);
+	buf_putc(&b, '/');
+	for (const char *p = pat; *p;) {
+		if (*p != ':') {
+			buf_putc(&b, *p++);
+			continue;
+		}
+		const char *q = p + 1;
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		size_t n = (size_t)(q - p - 1);
+		char key[40];
+		snprintf(key, sizeof key, "%.*s", (int)(n < 39 ? n : 39), p + 1);
+		/* the longest placeholder that the word starts with (":title:output_ext" has no separator) */
+		if (!strcmp(key, "year"))
+			buf_printf(&b, "%04d", v->y);
+		else if (!strcmp(key, "month"))
+			buf_printf(&b, "%02d", v->m);
+		else if (!strcmp(key, "i_month"))
+			buf_printf(&b, "%d", v->m);
+		else if (!strcmp(key, "short_month"))
+			buf_puts(&b, months[v->m - 1]);
+		else if (!strcmp(key, "day"))
+			buf_printf(&b, "%02d", v->d);
+		else if (!strcmp(key, "i_day"))
+			buf_printf(&b, "%d", v->d);
+		else if (!strcmp(key, "y_day"))
+			buf_printf(&b, "%03d", yday(v->y, v->m, v->d));
+		else if (!strcmp(key, "short_year"))
+			buf_printf(&b, "%02d", v->y % 100);
+		else if (!strcmp(key, "hour"))
+			buf_printf(&b, "%02d", v->h);
+		else if (!strcmp(key, "minute"))
+			buf_printf(&b, "%02d", v->mi);
+		else if (!strcmp(key, "second"))
+			buf_printf(&b, "%02d", v->s);
+		else if (!strcmp(key, "title") || !strcmp(key, "name"))
+			buf_puts(&b, v->title);
+		else if (!strcmp(key, "slug"))
+			buf_puts(&b, v->slug);
+		else if (!strcmp(key, "categories") || !strcmp(key, "slugified_categories"))
+			buf_puts(&b, v->categories);
+		else if (!strcmp(key, "output_ext"))
+			buf_puts(&b, ".html");
+		else if (!strcmp(key, "path"))
+			buf_puts(&b, v->path ? v->path : "");
+		else if (!strcmp(key, "basename"))
+			buf_puts(&b, v->basename ? v->basename : "");
+		else if (!strcmp(key, "collection"))
+			buf_puts(&b, v->collection ? v->collection : "");
+		else {
+			buf_append(&b, p, (size_t)(q - p));
+		}
+		p = q;
+	}
+	/* runs of '/' -> one */
+	size_t k = 0;
+	for (size_t i = 0; i < b.len; i++)
+		if (!(b.p[i] == '/' && k && b.p[k - 1] == '/'))
+			b.p[k++] = b.p[i];
+	const char *r = astr(a, b.p, k);
+	buf_fini(&b);
+	return r;
+}
+
+/* pretty_slug: Jekyll's slugify in "pretty" mode, case kept (:title):
+ * each run of characters other than letters, digits and ._~!$&'()+,;=@
+ * becomes one '-', with none at either end. Bytes of UTF-8 count as
+ * letters. */
+static const char *pretty_slug(struct arena *a, const char *s, int lower)
+{
+	struct buf b;
+	buf_init(&b);
+	int dash = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isalnum(*p) || *p >= 0x80 || (!lower && strchr("._~!$&'()+,;=@", *p))) {
+			if (dash && b.len)
+				buf_putc(&b, '-');
+			dash = 0;
+			buf_putc(&b, lower ? tolower(*p) : *p);
+		} else
+			dash = 1;
+	}
+	const char *r = astr(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* cats_path: categories as :categories writes them: lower case, joined by '/'. */
+static const char *cats_path(struct arena *a, const struct imp_list *cats)
+{
+	struct buf b;
+	buf_init(&b);
+	struct imp_list seen = {0};
+	for (size_t i = 0; i < cats->n; i++) {
+		/* lower case, each once (Jekyll's uniq after downcase) */
+		char *lc = (char *)arena_strndup(a, cats->v[i], strlen(cats->v[i]));
+		for (char *p = lc; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		if (imp_list_has(&seen, lc))
+			continue;
+		imp_list_add(a, &seen, lc);
+		if (b.len)
+			buf_putc(&b, '/');
+		buf_puts(&b, lc);
+	}
+	const char *r = astr(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* ---- reading documents ---- */
+
+static struct jk_src *src_new(struct jk *j)
+{
+	if (j->n == j->cap) {
+		j->cap = j->cap ? j->cap * 2 : 32;
+		j->v = xrealloc(j->v, j->cap * sizeof *j->v);
+	}
+	struct jk_src *x = &j->v[j->n++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+/* read_fm: reads rel, splits and parses its front matter. NULL when it
+ * has none (skipped: Jekyll copies such files as they are) or when it
+ * cannot be read (failed: reported). */
+static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *rel, int *failed)
+{
+	struct imp_site *s = j->s;
+	*failed = 0;
+	x->text = imp_read_src(s, rel, &x->len);
+	if (!x->text)
+		return NULL;
+	x->text = imp_utf8(s, x->text, &x->len, rel);
+	/* CRLF -> LF: Windows line ends, the lines counted the same */
+	size_t k = 0;
+	for (size_t i = 0; i < x->len; i++)
+		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))
+			x->text[k++] = x->text[i];
+	x->text[k] = '\0';
+	x->len = k;
+	const char *fm = NULL;
+	size_t fm_len = 0;
+	struct source so;
+	memset(&so, 0, sizeof so);
+	int r = content_split(s->d, rel, x->text, x->len, &fm, &fm_len, &so);
+	if (r <= 0) {
+		*failed = r < 0;
+		return NULL;
+	}
+	x->body = so.body;
+	x->body_len = so.body_len;
+	x->body_line = so.body_line;
+	const struct ynode *m = yaml_parse(s->a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+	if (!m || m->kind != YNODE_MAP) {
+		if (m)
+			diag_error(s->d, &(struct diag_loc){rel, x->text, x->len, 2, 1},
+				   "the front matter is not a map of keys");
+		*failed = 1;
+		return NULL;
+	}
+	return m;
+}
+
+/* mtime_date: a draft without a date is dated by its file. */
+static const char *mtime_date(struct jk *j, const char *rel)
+{
+	char p[4200];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", j->s->src, rel);
+	time_t t = stat(p, &st) == 0 ? st.st_mtime : 0;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	return imp_fmt(j->s->a, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+/* post: one post or draft. cat: the category of its folder (a/_posts/). */
+static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
+{
+	struct imp_site *s = j->s;
+	struct arena *a = s->a;
+	struct jk_src *x = src_new(j);
+	x->rel = rel;
+	x->name = stem(a, rel);
+	int failed;
+	const struct ynode *m = read_fm(j, x, rel, &failed);
+	if (!m) {
+		if (failed) {
+			s->rep.failed++;
+			imp_note(a, &s->rep, "post not converted", rel, 0, "its front matter cannot be read (see the error)");
+		} else if (x->text)
+			imp_note(a, &s->rep, "file skipped", rel, 0, "no front matter: Jekyll does not treat it as a post");
+		free(x->text);
+		x->text = NULL;
+		j->n--;
+		return;
+	}
+	struct imp_doc *d = imp_doc_new(s, IMP_POST, rel);
+	x->doc = d;
+	d->draft = draft;
+	const char *fslug = dated(x->name) ? x->name + 11 : x->name;
+	const char *fdate = dated(x->name) ? imp_fmt(a, "%.10s", x->name) : NULL;
+	struct imp_list cats = {0};
+	if (cat)
+		imp_list_add(a, &cats, cat);
+	const char *permalink = NULL, *slug = NULL;
+	for (size_t i = 0; i < m->len; i++) {
+		const char *k = m->keys[i]->str.p;
+		const struct ynode *v = m->items[i];
+		const char *sv = imp_scalar(v);
+		if (!strcmp(k, "title"))
+			d->title = sv;
+		else if (!strcmp(k, "date")) {
+			d->date = sv ? imp_date(a, sv) : NULL;
+			if (sv && !d->date)
+				imp_note(a, &s->rep, "date not understood", rel, v->line,
+					 "date '%s' is not a date folio reads: the file name's date is used", sv);
+		} else if (!strcmp(k, "last_modified_at") || !strcmp(k, "modified") || !strcmp(k, "updated")) {
+			d->updated = sv ? imp_date(a, sv) : NULL;
+			if (sv && !d->updated)
+				imp_note(a, &s->rep, "date not understood", rel, v->line, "'%s: %s' dropped", k, sv);
+		} else if (!strcmp(k, "categories") || !strcmp(k, "category"))
+			imp_words(a, v, &cats, 1);
+		else if (!strcmp(k, "tags") || !strcmp(k, "tag"))
+			imp_words(a, v, &d->tags, 1);
+		else if (!strcmp(k, "excerpt") || !strcmp(k, "summary"))
+			d->summary = sv;
+		else if (!strcmp(k, "description"))
+			d->description = sv;
+		else if (!strcmp(k, "published")) {
+			int b;
+			if (yaml_as_bool(v, &b) && !b)
+				d->draft = 1;
+		} else if (!strcmp(k, "redirect_from")) {
+			struct imp_list l = {0};
+			imp_words(a, v, &l, 0);
+			for (size_t q = 0; q < l.n; q++)
+				if (imp_alias_from(a, l.v[q]))
+					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
+		} else if (!strcmp(k, "series")) {
+			const char *name = sv;
+			if (v->kind == YNODE_MAP)
+				name = imp_scalar(yaml_map_get(v, "name")) ? imp_scalar(yaml_map_get(v, "name"))
+								      : imp_scalar(yaml_map_get(v, "title"));
+			if (name && *name) {
+				struct str sl = slugify(a, str_from(name));
+				if (sl.len) {
+					d->series = sl.p;
+					if (!imp_doc_find(s, IMP_SERIES, sl.p)) {
+						struct imp_doc *sd = imp_doc_new(s, IMP_SERIES, rel);
+						sd->slug = sl.p;
+						sd->title = name;
+						sd->description = imp_fmt(a, "The posts of the series %s.", name);
+						s->rep.series++;
+					}
+				}
+			}
+		} else if (!strcmp(k, "permalink"))
+			permalink = sv;
+		else if (!strcmp(k, "slug"))
+			slug = sv;
+		else if (!strcmp(k, "image") && sv)
+			d->image = sv;
+		else if (!strcmp(k, "toc")) {
+			int b;
+			if (yaml_as_bool(v, &b))
+				d->toc = b;
+		} else
+			fm_unused(j, k, rel, m->keys[i]->line);
+	}
+	if (!d->date) {
+		d->date = fdate;
+		if (!d->date) {
+			d->date = mtime_date(j, rel);
+			imp_note(a, &s->rep, "date from the file", rel, 0,
+				 "no date in the name or the front matter: dated %s, the file's time", d->date);
+		}
+	}
+	/* Jekyll themes show the description as the excerpt */
+	if (!d->summary && d->description)
+		d->summary = d->description;
+	if (!d->title) {
+		d->title = imp_title_from_slug(a, slug ? slug : fslug);
+		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
+	}
+	d->slug = imp_clean_slug(a, slug ? slug : fslug);
+	/* categories: folio has one; the others become tags */
+	if (cats.n) {
+		d->category = cats.v[0];
+		struct str first = term_key(a, str_from(cats.v[0]));
+		for (size_t i = 1; i < cats.n; i++) {
+			if (str_eq(term_key(a, str_from(cats.v[i])), first))
+				continue;
+			imp_add_term(a, &d->tags, cats.v[i]);
+			imp_note(a, &s->rep, "category made a tag", rel, 0,
+				 "folio has one category per post: '%s' kept, '%s' made a tag", cats.v[0], cats.v[i]);
+		}
+	}
+	if (d->tags.n > 32) {
+		imp_note(a, &s->rep, "tags dropped", rel, 0, "%zu tags: folio keeps 32", d->tags.n);
+		d->tags.n = 32;
+	}
+	/* the old URL */
+	struct ph ph;
+	memset(&ph, 0, sizeof ph);
+	sscanf(d->date, "%d-%d-%d", &ph.y, &ph.m, &ph.d);
+	if (strlen(d->date) >= 16)
+		sscanf(d->date + 11, "%d:%d:%d", &ph.h, &ph.mi, &ph.s);
+	ph.title = pretty_slug(a, slug ? slug : fslug, 0);
+	ph.slug = pretty_slug(a, slug ? slug : fslug, 1);
+	ph.categories = cats_path(a, &cats);
+	if (!draft) {
+		x->old_url = expand(a, permalink ? permalink : j->permalink, &ph);
+		if (!imp_list_has(&d->aliases, x->old_url))
+			imp_list_add(a, &d->aliases, x->old_url);
+	}
+	s->rep.posts++;
+	if (d->draft)
+		s->rep.drafts++;
+}
+
+/* read_page: a page (or a collection's document, coll its name). */
+static void read_page(struct jk *j, const char *rel, const char *coll, const char *coll_permalink)
+{
+	struct imp_site *s = j->s;
+	struct arena *a = s->a;
+	struct jk_src *x = src_new(j);
+	x->rel = rel;
+	x->name = stem(a, rel);
+	int failed;
+	const struct ynode *m = read_fm(j, x, rel, &failed);
+	if (!m) {
+		if (failed) {
+			s->rep.failed++;
+			imp_note(a, &s->rep, "page not converted", rel, 0, "its front matter cannot be read (see the error)");
+		}
+		free(x->text);
+		j->n--;
+		return;
+	}
+	struct imp_doc *d = imp_doc_new(s, IMP_PAGE, rel);
+	x->doc = d;
+	const char *permalink = imp_scalar(yaml_map_get(m, "permalink"));
+	/* the slug: the file's name, or its folder's for an index */
+	const char *base = x->name;
+	const char *dir = coll ? rel + strlen(coll) + 2 : rel; /* below _coll/ */
+	const char *sl = strrchr(dir, '/');
+	struct str path = {dir, sl ? (size_t)(sl - dir) : 0};
+	if (!strcmp(base, "index") && path.len) {
+		const char *pb = memrchr(path.p, '/', path.len);
+		base = astr(a, pb ? pb + 1 : path.p, pb ? (size_t)(path.p + path.len - pb - 1) : path.len);
+	}
+	for (size_t i = 0; i < m->len; i++) {
+		const char *k = m->keys[i]->str.p;
+		const struct ynode *v = m->items[i];
+		const char *sv = imp_scalar(v);
+		if (!strcmp(k, "title"))
+			d->title = sv;
+		else if (!strcmp(k, "description") || !strcmp(k, "excerpt"))
+			d->description = sv;
+		else if (!strcmp(k, "published")) {
+			int b;
+			if (yaml_as_bool(v, &b) && !b)
+				d->draft = 1;
+		} else if (!strcmp(k, "redirect_from")) {
+			struct imp_list l = {0};
+			imp_words(a, v, &l, 0);
+			for (size_t q = 0; q < l.n; q++)
+				if (imp_alias_from(a, l.v[q]))
+					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
+		} else if (!strcmp(k, "permalink"))
+			;
+		else if (!strcmp(k, "toc")) {
+			int b;
+			if (yaml_as_bool(v, &b))
+				d->toc = b;
+		} else
+			fm_unused(j, k, rel, m->keys[i]->line);
+	}
+	if (permalink) {
+		/* the page's slug is its permalink's last segment, when it has one */
+		size_t pl = strlen(permalink);
+		while (pl && permalink[pl - 1] == '/')
+			pl--;
+		const char *ps = memrchr(permalink, '/', pl);
+		ps = ps ? ps + 1 : permalink;
+		size_t n = pl - (size_t)(ps - permalink);
+		const char *dot = memchr(ps, '.', n);
+		if (dot)
+			n = (size_t)(dot - ps);
+		if (n && !memchr(ps, ':', n))
+			base = astr(a, ps, n);
+	}
+	d->slug = imp_clean_slug(a, base);
+	if (!d->title) {
+		d->title = imp_title_from_slug(a, d->slug);
+		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
+	}
+	struct ph ph;
+	memset(&ph, 0, sizeof ph);
+	ph.y = 1970, ph.m = 1, ph.d = 1;
+	/* :path: the folder of a page; of a collection's document, its path
+	 * in the collection without the extension */
+	ph.path = coll ? stem_path(a, dir) : astr(a, path.p, path.len);
+	ph.basename = x->name;
+	ph.title = ph.slug = x->name;
+	ph.categories = "";
+	ph.collection = coll;
+	const char *pat = permalink;
+	if (!pat && coll)
+		pat = coll_permalink ? coll_permalink : "/:collection/:path:output_ext";
+	if (!pat) {
+		int pretty = j->permalink[strlen(j->permalink) - 1] == '/';
+		pat = !strcmp(x->name, "index") ? "/:path/" : pretty ? "/:path/:basename/" : "/:path/:basename:output_ext";
+	}
+	x->old_url = expand(a, pat, &ph);
+	imp_list_add(a, &d->aliases, x->old_url);
+	s->rep.pages++;
+}
+
+/* ---- the body: links to posts, pages and files ---- */
+
+static struct jk_src *by_name(struct jk *j, const char *name)
+{
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t bl = strlen(b);
+	const char *dot = strrchr(b, '.');
+	if (dot && has_ext(b, post_exts))
+		bl = (size_t)(dot - b);
+	for (size_t i = 0; i < j->n; i++)
+		if (j->v[i].doc->kind == IMP_POST && strlen(j->v[i].name) == bl && !memcmp(j->v[i].name, b, bl))
+			return &j->v[i];
+	return NULL;
+}
+
+static const char *doc_url(struct arena *a, const struct imp_doc *d)
+{
+	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
+}
+
+/* unresolved: a link to nothing of the site: kept (it was broken in the
+ * old site too), listed in the post's ignore_links and reported. */
+static const char *unresolved(struct jk *j, const char *kind, const char *what, const char *url)
+{
+	struct arena *a = j->s->a;
+	imp_note(a, &j->s->rep, kind, j->cur->rel, 0, "'%s' names nothing of the site: linked as %s, in ignore_links",
+		 what, url);
+	if (!imp_list_has(&j->cur->doc->ignore_links, url))
+		imp_list_add(a, &j->cur->doc->ignore_links, url);
+	return url;
+}
+
+static const char *cb_post_url(void *ctx, const char *name)
+{
+	struct jk *j = ctx;
+	struct jk_src *x = by_name(j, name);
+	if (x)
+		return doc_url(j->s->a, x->doc);
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	return unresolved(j, "Liquid post_url to no post", name,
+			  imp_fmt(j->s->a, "/posts/%s/", imp_clean_slug(j->s->a, dated(b) ? b + 11 : b)));
+}
+
+static const char *cb_link(void *ctx, const char *path)
+{
+	struct jk *j = ctx;
+	const char *p = path[0] == '/' ? path + 1 : path;
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(j->v[i].rel, p))
+			return doc_url(j->s->a, j->v[i].doc);
+	if (imp_copy(j->s, p, p, j->cur->rel, 0))
+		return imp_fmt(j->s->a, "/%s", p);
+	return unresolved(j, "Liquid link to no file", path, imp_fmt(j->s->a, "/%s", p));
+}
+
+static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)
+{
+	struct jk *j = ctx;
+	struct imp_site *s = j->s;
+	struct arena *a = s->a;
+	const char *u = url;
+	/* a scheme, //host, a fragment or a query alone: not a file of the site */
+	const char *c = u;
+	while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.')
+		c++;
+	if ((*c == ':' && c > u) || (u[0] == '/' && u[1] == '/') || u[0] == '#' || u[0] == '?' || !u[0])
+		return NULL;
+	size_t ul = strcspn(u, "?#");
+	const char *suffix = u + ul;
+	char *dec = imp_url_decode(u, ul);
+	char rel[4096];
+	const char *res = NULL;
+	int root = dec[0] == '/';
+	if (root) {
+		const char *p = dec;
+		size_t bl = strlen(j->baseurl);
+		if (bl && !strncmp(p, j->baseurl, bl) && (p[bl] == '/' || !p[bl]))
+			p += bl;
+		snprintf(rel, sizeof rel, "%s", p + (*p == '/'));
+	} else {
+		/* relative to the page's old URL, as a browser reads it */
+		const char *base = j->cur->old_url ? j->cur->old_url : "/";
+		const char *ls = strrchr(base, '/');
+		snprintf(rel, sizeof rel, "%.*s/%s", (int)(ls - base), base, dec);
+	}
+	int ok = imp_normalize(rel) == 0 && rel[0];
+	int isdoc = 0;
+	if (ok) {
+		/* a link to a post's old URL goes to its new one */
+		char withslash[4200];
+		snprintf(withslash, sizeof withslash, "/%s", rel);
+		for (size_t i = 0; i < j->n; i++) {
+			const char *o = j->v[i].old_url;
+			if (!o)
+				continue;
+			size_t ol = strlen(o);
+			if (!strcmp(o, withslash) || (ol && o[ol - 1] == '/' && !strncmp(o, withslash, ol - 1) &&
+						      !withslash[ol - 1])) {
+				res = imp_fmt(a, "%s%s", doc_url(a, j->v[i].doc), suffix);
+				isdoc = 1;
+				break;
+			}
+		}
+	}
+	if (!isdoc && ok && !has_ext(rel, md_exts)) {
+		int found = imp_copy(s, rel, rel, j->cur->rel, line);
+		if (!found && !root) {
+			/* relative to the source file instead (images beside the post) */
+			char alt[4096];
+			const char *sl = strrchr(j->cur->rel, '/');
+			snprintf(alt, sizeof alt, "%.*s/%s", sl ? (int)(sl - j->cur->rel) : 0, j->cur->rel, dec);
+			if (imp_normalize(alt) == 0 && imp_copy(s, alt, alt, j->cur->rel, line)) {
+				snprintf(rel, sizeof rel, "%s", alt);
+				found = 1;
+			}
+		}
+		if (found) {
+			struct buf e;
+			buf_init(&e);
+			buf_putc(&e, '/');
+			for (const char *q = rel; *q; q++)
+				if (*q == ' ')
+					buf_puts(&e, "%20");
+				else
+					buf_putc(&e, *q);
+			buf_puts(&e, suffix);
+			res = astr(a, e.p, e.len);
+			buf_fini(&e);
+		} else if (image) {
+			*missing = 1;
+			imp_note(a, &s->rep, "image not found", j->cur->rel, line,
+				 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
+			imp_list_add(a, &j->cur->doc->ignore_links, astr(a, url, strlen(url)));
+		}
+	}
+	/* the base path is folio's to add: /blog/x -> /x */
+	if (!res && root && j->baseurl[0]) {
+		size_t bl = strlen(j->baseurl);
+		if (!strncmp(url, j->baseurl, bl) && (url[bl] == '/' || !url[bl] || url[bl] == '#'))
+			res = imp_fmt(a, "/%s", url + bl + (url[bl] == '/'));
+	}
+	free(dec);
+	return res;
+}
+
+/* ---- config ---- */
+
+static void read_config(struct jk *j)
+{
+	struct imp_site *s = j->s;
+	struct arena *a = s->a;
+	static const char *const unused_ok[] = {NULL};
+	(void)unused_ok;
+	const char *cfgname = "_config.yml";
+	size_t len;
+	char *text = imp_read_src(s, cfgname, &len);
+	if (!text) {
+		cfgname = "_config.yaml";
+		text = imp_read_src(s, cfgname, &len);
+	}
+	j->permalink = style_pattern(NULL);
+	j->baseurl = "";
+	if (!text) {
+		imp_note(a, &s->rep, "config", "_config.yml", 0, "no _config.yml: Jekyll's defaults are used");
+		return;
+	}
+	arena_own(a, text);
+	const struct ynode *m = yaml_parse(a, s->d, cfgname, text, len, text, len, 0);
+	if (!m || m->kind != YNODE_MAP) {
+		imp_note(a, &s->rep, "config", cfgname, 0, "cannot be read: Jekyll's defaults are used");
+		return;
+	}
+	j->cfg = m;
+	const char *url = NULL;
+	for (size_t i = 0; i < m->len; i++) {
+		const char *k = m->keys[i]->str.p;
+		const struct ynode *v = m->items[i];
+		const char *sv = imp_scalar(v);
+		if (!strcmp(k, "title"))
+			s->title = sv;
+		else if (!strcmp(k, "description"))
+			s->description = sv;
+		else if (!strcmp(k, "url"))
+			url = sv;
+		else if (!strcmp(k, "baseurl")) {
+			if (sv && *sv && strcmp(sv, "/")) {
+				size_t n = strlen(sv);
+				while (n && sv[n - 1] == '/')
+					n--;
+				j->baseurl = imp_fmt(a, "%s%.*s", sv[0] == '/' ? "" : "/", (int)n, sv);
+			}
+		} else if (!strcmp(k, "author")) {
+			s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
+		} else if (!strcmp(k, "timezone"))
+			s->timezone = sv;
+		else if (!strcmp(k, "permalink"))
+			j->permalink = style_pattern(sv);
+		else if (!strcmp(k, "paginate")) {
+			int64_t n;
+			if (yaml_as_int(v, &n) && n >= 1 && n <= 1000)
+				s->posts_per_page = (int)n;
+		} else if (!strcmp(k, "exclude")) {
+			imp_words(a, v, &j->exclude, 0);
+		} else if (!strcmp(k, "collections") || !strcmp(k, "include") || !strcmp(k, "markdown") ||
+			   !strcmp(k, "kramdown"))
+			; /* read where they are used */
+		else
+			imp_note(a, &s->rep, "config key not used", cfgname, m->keys[i]->line, "'%s' has no folio equivalent",
+				 k);
+	}
+	if (url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8))) {
+		size_t n = strlen(url);
+		while (n && url[n - 1] == '/')
+			n--;
+		s->base_url = imp_fmt(a, "%.*s%s/", (int)n, url, j->baseurl);
+	} else if (j->baseurl[0])
+		s->base_url = imp_fmt(a, "%s/", j->baseurl);
+}
+
+/* ---- the whole site ---- */
+
+static int is_post_dir(const char *rel, const char **cat)
+{
+	/* _posts/..., or CAT/_posts/... (the category of the folder) */
+	*cat = NULL;
+	if (!strncmp(rel, "_posts/", 7))
+		return 1;
+	const char *p = strstr(rel, "/_posts/");
+	if (p && !memchr(rel, '/', (size_t)(p - rel)) && rel[0] != '_')
+		return 2;
+	return 0;
+}
+
+int jekyll_import(struct imp_site *s)
+{
+	struct jk j;
+	memset(&j, 0, sizeof j);
+	j.s = s;
+	struct arena *a = s->a;
+	s->generator = "Jekyll";
+	char p[4200];
+	struct stat st;
+	int has_cfg = 0, has_posts = 0;
+	snprintf(p, sizeof p, "%s/_config.yml", s->src);
+	has_cfg = stat(p, &st) == 0;
+	snprintf(p, sizeof p, "%s/_config.yaml", s->src);
+	has_cfg |= stat(p, &st) == 0;
+	snprintf(p, sizeof p, "%s/_posts", s->src);
+	has_posts = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!has_cfg && !has_posts) {
+		diag_error(s->d, &(struct diag_loc){s->src, NULL, 0, 0, 0},
+			   "not a Jekyll site: no _config.yml and no _posts/ (hint: give the folder that holds them)");
+		return -1;
+	}
+	read_config(&j);
+	/* every file, once */
+	struct imp_list all = {0};
+	walk(&j, "", 0, 1, &all);
+	struct imp_list posts = {0}, drafts = {0}, pages = {0};
+	walk(&j, "_posts", 1, 0, &posts);
+	walk(&j, "_drafts", 1, 0, &drafts);
+	walk(&j, "_pages", 1, 0, &pages);
+	for (size_t i = 0; i < posts.n; i++)
+		if (has_ext(posts.v[i], post_exts))
+			read_post(&j, posts.v[i], 0, NULL);
+	for (size_t i = 0; i < all.n; i++) {
+		const char *cat;
+		const char *r = all.v[i];
+		if (is_post_dir(r, &cat) == 2 && has_ext(r, post_exts)) {
+			const char *sl = strchr(r, '/');
+			read_post(&j, r, 0, astr(a, r, (size_t)(sl - r)));
+		}
+	}
+	for (size_t i = 0; i < drafts.n; i++)
+		if (has_ext(drafts.v[i], post_exts))
+			read_post(&j, drafts.v[i], 1, NULL);
+	/* pages: Markdown files with front matter outside the _ folders */
+	for (size_t i = 0; i < pages.n; i++)
+		if (has_ext(pages.v[i], md_exts))
+			read_page(&j, pages.v[i], NULL, NULL);
+	for (size_t i = 0; i < all.n; i++) {
+		const char *r = all.v[i], *cat;
+		if (is_post_dir(r, &cat))
+			continue;
+		const char *b = strrchr(r, '/');
+		b = b ? b + 1 : r;
+		int top = !strchr(r, '/');
+		if (has_ext(r, md_exts)) {
+			if (top && (!strncmp(b, "index.", 6) || !strncmp(b, "404.", 4))) {
+				imp_note(a, &s->rep, "page skipped", r, 0, "the home and 404 pages are folio's own");
+				continue;
+			}
+			if (top && (!strncasecmp(b, "README", 6) || !strncasecmp(b, "LICENSE", 7) ||
+				    !strncasecmp(b, "CHANGELOG", 9)))
+				continue;
+			read_page(&j, r, NULL, NULL);
+		} else if (has_ext(r, (const char *const[]){"html", NULL})) {
+			size_t len;
+			char *t = imp_read_src(s, r, &len);
+			if (t && len >= 3 && !memcmp(t, "---", 3))
+				imp_note(a, &s->rep, "HTML page not imported", r, 0,
+					 "a page in HTML with Liquid (a layout's page): folio's theme makes its own");
+			free(t);
+		}
+	}
+	/* collections */
+	const struct ynode *colls = j.cfg ? yaml_map_get(j.cfg, "collections") : NULL;
+	for (size_t i = 0; colls && i < colls->len; i++) {
+		const char *name = colls->kind == YNODE_MAP ? colls->keys[i]->str.p : imp_scalar(colls->items[i]);
+		const struct ynode *cv = colls->kind == YNODE_MAP ? colls->items[i] : NULL;
+		if (!name || !strcmp(name, "posts") || !strcmp(name, "drafts") || !strcmp(name, "pages"))
+			continue;
+		int out = 0;
+		if (cv)
+			yaml_as_bool(yaml_map_get(cv, "output"), &out);
+		const char *perm = cv ? imp_scalar(yaml_map_get(cv, "permalink")) : NULL;
+		struct imp_list docs = {0};
+		const char *dir = imp_fmt(a, "_%s", name);
+		walk(&j, dir, 1, 0, &docs);
+		if (!out) {
+			if (docs.n)
+				imp_note(a, &s->rep, "collection not imported", dir, 0,
+					 "the collection '%s' has no output: true (its %zu files are data for layouts)", name,
+					 docs.n);
+			continue;
+		}
+		for (size_t k = 0; k < docs.n; k++)
+			if (has_ext(docs.v[k], md_exts))
+				read_page(&j, docs.v[k], name, perm);
+	}
+	/* the slugs are final before the bodies link to them */
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (!s->docs[i]->slug)
+			s->docs[i]->skip = 1;
+	imp_fix_slugs(s);
+	/* convert the bodies */
+	for (size_t i = 0; i < j.n; i++) {
+		struct jk_src *x = &j.v[i];
+		j.cur = x;
+		struct jk_body c = {a, &s->rep, x->rel, x->body_line, &j, cb_post_url, cb_link, cb_url, 0};
+		jekyll_body(&c, x->body, x->body_len, &x->doc->body);
+		free(x->text);
+		x->text = NULL;
+	}
+	/* the front matter keys folio has no use for, one line each */
+	for (size_t i = 0; i < j.fm_keys.n; i++)
+		imp_note(a, &s->rep, "front matter key not imported", j.fm_first.v[i], j.fm_line[i],
+			 "'%s' (in %zu file%s) has no folio equivalent", j.fm_keys.v[i], j.fm_count[i],
+			 j.fm_count[i] == 1 ? "" : "s");
+	free(j.v);
+	return 0;
+}

@@ -1,0 +1,1733 @@
+/* jkbody.c: a Jekyll post body (Liquid, then kramdown) -> folio Markdown,
+ * as a pure function of the text: two passes, as Jekyll itself runs
+ * Liquid before the Markdown converter. Pass one rewrites Liquid
+ * ({% highlight %}, {% raw %}, {% post_url %}, {% link %}, {{ site.url }},
+ * other tags kept as HTML comments); pass two rewrites kramdown (attribute
+ * lists, extensions, $$ math, MathJax script tags) and local URLs. Each
+ * construct not converted as is becomes a finding of the report. Both
+ * passes are linear: every search for a closing mark either succeeds and
+ * consumes what it scanned, or fails once and is remembered. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "import/import.h"
+
+/* A tag longer than this is not a tag: "{%" without its "%}" nearby is
+ * text, as in a C comment or a shell example. */
+#define LQ_TAG_MAX 4096
+/* At most this many findings of one kind per document: the report stays
+ * readable for a post of 100,000 stray "{%" (the count says the rest). */
+#define JK_MAX_FINDINGS 50
+
+/* Findings per kind of one document: past JK_MAX_FINDINGS of a kind,
+ * only counted, and one line says how many more there were. */
+struct caps {
+	const char *kind[32];
+	int n[32];
+	size_t nk;
+	int math, math_line; /* $$ formulas inside paragraphs, the first one's line */
+};
+
+/* cap_take: whether a finding of kind is still listed (kinds are
+ * literals: compared by address). */
+static int cap_take(struct caps *c, const char *kind)
+{
+	size_t i = 0;
+	while (i < c->nk && c->kind[i] != kind)
+		i++;
+	if (i == c->nk) {
+		if (c->nk == 32)
+			return 0;
+		c->kind[c->nk] = kind;
+		c->n[c->nk++] = 0;
+	}
+	return ++c->n[i] <= JK_MAX_FINDINGS;
+}
+
+/* The next position of each closing mark at or after a scan position
+ * ((size_t)-1: not looked for yet; n: none). A scan moves forward, so an
+ * answer stays good until the scan passes it: each search of the text
+ * is made once, and a text of 100,000 unclosed marks stays linear. A
+ * search ahead of the scan (for an end tag) keeps marks of its own. */
+struct marks {
+	size_t pct, br, gt, pct2, blank, star;
+};
+
+#define MARKS_NONE {(size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1}
+
+struct lq {
+	const struct jk_body *c;
+	const char *in;
+	size_t n;
+	struct buf *out;
+	int line;                /* input line (1-based) at the scan position */
+	int *lmap;               /* output line k (0-based) -> input line */
+	size_t nl, capl;
+	struct marks mk;          /* the next closing marks of the scan */
+	size_t no_close[3];       /* no {{< /highlight >}}, /katex, /math at or after this */
+	size_t no_endhl;          /* no {% endhighlight %} at or after this position */
+	size_t tail_run;          /* the longest fence from there on ((size_t)-1: not measured) */
+	char fence_ch;            /* a Markdown fence of the input is open */
+	size_t fence_len;
+	int in_hl;                /* inside {% highlight %} */
+	size_t hl_len;            /* the fence written for it */
+	struct caps *caps;
+};
+
+static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
+	__attribute__((format(printf, 4, 0)));
+/* the format is one of this file's literals, with one %.*s */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
+{
+	if (!cap_take(s->caps, kind))
+		return;
+	if (arglen > 80)
+		arglen = 80;
+	imp_note(s->c->a, s->c->r, kind, s->c->path, line + s->c->line_offset, fmt, (int)arglen, arg);
+}
+#pragma GCC diagnostic pop
+
+static void lmap_push(struct lq *s)
+{
+	if (s->nl == s->capl) {
+		s->capl = s->capl ? s->capl * 2 : 64;
+		s->lmap = xrealloc(s->lmap, s->capl * sizeof *s->lmap);
+	}
+	s->lmap[s->nl++] = s->line;
+}
+
+/* emit_in: copies in[from..to) and counts its lines. */
+static void emit_in(struct lq *s, size_t from, size_t to)
+{
+	buf_append(s->out, s->in + from, to - from);
+	for (const char *p = s->in + from, *e = s->in + to; (p = memchr(p, '\n', (size_t)(e - p))); p++) {
+		s->line++;
+		lmap_push(s);
+	}
+}
+
+/* emit_gen: appends generated text; its line breaks belong to the
+ * current input line. */
+static void emit_gen(struct lq *s, const char *p, size_t n)
+{
+	if (!n)
+		return; /* p may be NULL (an argument a shortcode does not have) */
+	buf_append(s->out, p, n);
+	for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+		lmap_push(s);
+}
+
+static void emit_cstr(struct lq *s, const char *p)
+{
+	emit_gen(s, p, strlen(p));
+}
+
+/* emit_comment: text as an HTML comment (no "--" inside, which would end
+ * or break it). */
+static void emit_comment(struct lq *s, const char *label, const char *p, size_t n)
+{
+	emit_cstr(s, "<!-- ");
+	emit_cstr(s, label);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '-' && ((i + 1 < n && p[i + 1] == '-') || i + 1 == n))
+			emit_cstr(s, "- ");
+		else
+			emit_gen(s, p + i, 1);
+	}
+	emit_cstr(s, " -->");
+}
+
+/* find_from: the next position of the bytes m (ml of them) at or after
+ * i, cached in *cache (valid while i does not pass it), n when none. */
+static size_t find_from(const char *in, size_t n, size_t i, const char *m, size_t ml, size_t *cache)
+{
+	if (*cache != (size_t)-1 && *cache >= i)
+		return *cache;
+	const char *p = i < n ? memmem(in + i, n - i, m, ml) : NULL;
+	*cache = p ? (size_t)(p - in) : n;
+	return *cache;
+}
+
+/* at_line_start: whether in[i] begins a line. */
+static int at_line_start(const char *in, size_t i)
+{
+	return i == 0 || in[i - 1] == '\n';
+}
+
+/* fence_open: whether the line at p (to e) opens a fenced code block:
+ * sets *ch and *len. */
+static int fence_open(const char *p, const char *e, char *ch, size_t *len)
+{
+	int ind = 0;
+	while (p < e && *p == ' ' && ind < 4)
+		p++, ind++;
+	if (ind > 3 || p >= e || (*p != '`' && *p != '~'))
+		return 0;
+	char c = *p;
+	size_t k = 0;
+	while (p + k < e && p[k] == c)
+		k++;
+	if (k < 3)
+		return 0;
+	if (c == '`' && memchr(p + k, '`', (size_t)(e - p - (ptrdiff_t)k)))
+		return 0;
+	*ch = c;
+	*len = k;
+	return 1;
+}
+
+/* fence_close: whether the line at p (to e) closes a fence of ch, len. */
+static int fence_close(const char *p, const char *e, char ch, size_t len)
+{
+	int ind = 0;
+	while (p < e && *p == ' ' && ind < 4)
+		p++, ind++;
+	if (ind > 3)
+		return 0;
+	size_t k = 0;
+	while (p + k < e && p[k] == ch)
+		k++;
+	if (k < len)
+		return 0;
+	for (p += k; p < e; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return 0;
+	return 1;
+}
+
+static const char *line_end(const char *in, size_t n, size_t i)
+{
+	const char *e = memchr(in + i, '\n', n - i);
+	return e ? e : in + n;
+}
+
+/* A parsed tag: name and arguments (trimmed), and where it ends. */
+struct tag {
+	const char *name, *args;
+	size_t name_len, args_len;
+	size_t start, end; /* in[start..end) is the whole tag */
+};
+
+/* parse_tag: the tag starting at in[i] = "{%"; 0 when it is not one
+ * (no "%}" within LQ_TAG_MAX bytes, or a blank line before it). mk: the
+ * marks of this scan. */
+static int parse_tag(struct lq *s, size_t i, struct tag *t, struct marks *mk)
+{
+	size_t close = find_from(s->in, s->n, i + 2, "%}", 2, &mk->pct);
+	if (close >= s->n || close - i > LQ_TAG_MAX || find_from(s->in, s->n, i, "\n\n", 2, &mk->blank) < close)
+		return 0;
+	size_t j = i + 2, e = close;
+	if (j < e && s->in[j] == '-')
+		j++;
+	if (e > j && s->in[e - 1] == '-')
+		e--;
+	while (j < e && isspace((unsigned char)s->in[j]))
+		j++;
+	t->name = s->in + j;
+	while (j < e && (isalnum((unsigned char)s->in[j]) || s->in[j] == '_'))
+		j++;
+	t->name_len = (size_t)(s->in + j - t->name);
+	while (j < e && isspace((unsigned char)s->in[j]))
+		j++;
+	while (e > j && isspace((unsigned char)s->in[e - 1]))
+		e--;
+	t->args = s->in + j;
+	t->args_len = e - j;
+	t->start = i;
+	t->end = close + 2;
+	return t->name_len > 0;
+}
+
+static int tag_is(const struct tag *t, const char *name)
+{
+	return t->name_len == strlen(name) && !memcmp(t->name, name, t->name_len);
+}
+
+/* find_end_tag: the next tag named name after i ({% endraw %} and the
+ * like, with any spacing and dashes): fills t, or 0 when there is none. */
+static int find_end_tag(struct lq *s, size_t i, const char *name, struct tag *t)
+{
+	size_t nl = strlen(name);
+	struct marks mk = MARKS_NONE;
+	while (i < s->n) {
+		const char *p = memmem(s->in + i, s->n - i, name, nl);
+		if (!p)
+			return 0;
+		size_t at = (size_t)(p - s->in);
+		size_t b = at;
+		while (b > 0 && (s->in[b - 1] == ' ' || s->in[b - 1] == '\t' || s->in[b - 1] == '-'))
+			b--;
+		if (b >= 2 && s->in[b - 2] == '{' && s->in[b - 1] == '%' && parse_tag(s, b - 2, t, &mk) &&
+		    tag_is(t, name))
+			return 1;
+		i = at + nl;
+	}
+	return 0;
+}
+
+/* alone: whether the tag in[a..b) is alone on its line in the input and
+ * the output's current line is blank: its line can go when it writes
+ * nothing. */
+static int alone(struct lq *s, size_t a, size_t b)
+{
+	for (size_t k = a; k > 0 && s->in[k - 1] != '\n'; k--)
+		if (s->in[k - 1] != ' ' && s->in[k - 1] != '\t')
+			return 0;
+	for (size_t k = b; k < s->n && s->in[k] != '\n'; k++)
+		if (s->in[k] != ' ' && s->in[k] != '\t' && s->in[k] != '\r')
+			return 0;
+	return 1;
+}
+
+/* drop_line_rest: after a tag that wrote nothing, alone on its line: the
+ * blanks before it (already in out) and after it, and the line break. */
+static size_t drop_line_rest(struct lq *s, size_t b)
+{
+	while (s->out->len && (s->out->p[s->out->len - 1] == ' ' || s->out->p[s->out->len - 1] == '\t'))
+		s->out->len--;
+	while (b < s->n && s->in[b] != '\n')
+		b++;
+	if (b < s->n) {
+		b++;
+		s->line++;
+	}
+	return b;
+}
+
+/* backtick_run: the longest run of c at the start of a line of in[a..b). */
+static size_t longest_fence_run(const char *in, size_t a, size_t b)
+{
+	size_t best = 0;
+	for (size_t i = a; i < b; i++) {
+		if (i != a && in[i - 1] != '\n')
+			continue;
+		size_t j = i;
+		while (j < b && (in[j] == ' '))
+			j++;
+		size_t k = 0;
+		while (j + k < b && (in[j + k] == '`' || in[j + k] == '~'))
+			k++;
+		if (k > best)
+			best = k;
+	}
+	return best;
+}
+
+/* highlight_open: {% highlight lang opts %} -> an opening fence. */
+static void highlight_open(struct lq *s, const struct tag *t)
+{
+	size_t body_end = s->n;
+	struct tag et;
+	if (t->end < s->no_endhl && find_end_tag(s, t->end, "endhighlight", &et))
+		body_end = et.start;
+	else {
+		s->no_endhl = t->end;
+		note(s, "Liquid highlight without endhighlight", s->line,
+		     "'{%% highlight %.*s %%}' has no {%% endhighlight %%}: the code block runs to the end", t->args,
+		     t->args_len);
+	}
+	/* without an end, the fence must outrun every fence of the rest of
+	 * the text: that is measured once */
+	size_t run;
+	if (body_end == s->n) {
+		if (s->tail_run == (size_t)-1)
+			s->tail_run = longest_fence_run(s->in, t->end, body_end);
+		run = s->tail_run;
+	} else
+		run = longest_fence_run(s->in, t->end, body_end);
+	s->hl_len = run >= 3 ? run + 1 : 3;
+	s->in_hl = 1;
+	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+		emit_cstr(s, "\n");
+	for (size_t k = 0; k < s->hl_len; k++)
+		emit_cstr(s, "`");
+	/* the language, then the options folio knows */
+	const char *a = t->args, *e = t->args + t->args_len;
+	const char *w = a;
+	while (w < e && !isspace((unsigned char)*w))
+		w++;
+	emit_gen(s, a, (size_t)(w - a));
+	struct buf opts;
+	buf_init(&opts);
+	while (w < e) {
+		while (w < e && isspace((unsigned char)*w))
+			w++;
+		const char *o = w;
+		int q = 0;
+		while (w < e && (q || !isspace((unsigned char)*w))) {
+			if (*w == '"')
+				q = !q;
+			w++;
+		}
+		size_t ol = (size_t)(w - o);
+		if (!ol)
+			break;
+		if ((ol >= 7 && !memcmp(o, "linenos", 7))) {
+			buf_puts(&opts, opts.len ? " linenos" : "linenos");
+		} else if ((ol > 9 && !memcmp(o, "hl_lines=", 9)) || (ol > 11 && !memcmp(o, "mark_lines=", 11))) {
+			const char *v = (const char *)memchr(o, '=', ol) + 1;
+			buf_puts(&opts, opts.len ? " hl=\"" : "hl=\"");
+			int sp = 0;
+			for (; v < w; v++) {
+				if (*v == '"' || *v == '\'')
+					continue;
+				if (*v == ' ' || *v == ',') {
+					sp = 1;
+					continue;
+				}
+				if (sp && opts.p[opts.len - 1] != '"')
+					buf_putc(&opts, ',');
+				sp = 0;
+				buf_putc(&opts, *v);
+			}
+			buf_putc(&opts, '"');
+		} else {
+			note(s, "Liquid highlight option", s->line, "highlight option '%.*s' dropped", o, ol);
+		}
+	}
+	if (opts.len) {
+		emit_cstr(s, " {");
+		emit_gen(s, opts.p, opts.len);
+		emit_cstr(s, "}");
+	}
+	buf_fini(&opts);
+	emit_cstr(s, "\n");
+}
+
+static void highlight_close(struct lq *s)
+{
+	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+		emit_cstr(s, "\n");
+	for (size_t k = 0; k < s->hl_len; k++)
+		emit_cstr(s, "`");
+	s->in_hl = 0;
+}
+
+/* first_word: the first word of args (a post name, a path), unquoted. */
+static struct str first_word(const char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && isspace((unsigned char)p[i]))
+		i++;
+	char q = 0;
+	if (i < n && (p[i] == '"' || p[i] == '\''))
+		q = p[i++];
+	size_t j = i;
+	while (j < n && (q ? p[j] != q : !isspace((unsigned char)p[j])))
+		j++;
+	return (struct str){p + i, j - i};
+}
+
+/* default_post_url: /posts/SLUG/ for "2017-01-01-slug" or "dir/2017-01-01-slug.md". */
+static const char *default_post_url(struct arena *a, struct str name)
+{
+	const char *p = name.p, *e = name.p + name.len;
+	const char *sl = NULL;
+	for (const char *q = p; q < e; q++)
+		if (*q == '/')
+			sl = q;
+	if (sl)
+		p = sl + 1;
+	const char *dot = NULL;
+	for (const char *q = p; q < e; q++)
+		if (*q == '.')
+			dot = q;
+	if (dot && dot > p)
+		e = dot;
+	if (e - p > 11 && p[4] == '-' && p[7] == '-' && p[10] == '-')
+		p += 11;
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "/posts/%.*s/", (int)(e - p), p);
+	const char *r = arena_strndup(a, b.p, b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* do_tag: one tag at in[t->start..t->end); returns where scanning goes on. */
+static size_t do_tag(struct lq *s, struct tag *t)
+{
+	int code = s->fence_ch || s->in_hl;
+	int line = s->line;
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.*s", (int)(t->name_len < 40 ? t->name_len : 40), t->name);
+	if (tag_is(t, "raw")) {
+		struct tag et;
+		int al = alone(s, t->start, t->end);
+		size_t b = al ? drop_line_rest(s, t->end) : t->end;
+		if (!find_end_tag(s, t->end, "endraw", &et)) {
+			note(s, "Liquid raw", line, "'{%% raw %%}' without {%% endraw %%}: the rest is kept as it is%.*s", "",
+			     0);
+			emit_in(s, b, s->n);
+			return s->n;
+		}
+		emit_in(s, b, et.start);
+		if (alone(s, et.start, et.end))
+			return drop_line_rest(s, et.end);
+		return et.end;
+	}
+	if (tag_is(t, "comment")) {
+		struct tag et;
+		size_t stop = s->n, after = s->n;
+		if (find_end_tag(s, t->end, "endcomment", &et))
+			stop = et.start, after = et.end;
+		note(s, "Liquid comment", line, "'{%% comment %%}' kept as an HTML comment%.*s", "", 0);
+		emit_comment(s, "", s->in + t->end, stop - t->end);
+		for (const char *p = s->in + t->end; (p = memchr(p, '\n', (size_t)(s->in + stop - p))); p++)
+			s->line++;
+		return after;
+	}
+	if (tag_is(t, "highlight") && !code) {
+		size_t b = t->end;
+		highlight_open(s, t);
+		if (b < s->n && s->in[b] == '\n') {
+			b++;
+			s->line++;
+		} else if (b + 1 < s->n && s->in[b] == '\r' && s->in[b + 1] == '\n') {
+			b += 2;
+			s->line++;
+		}
+		return b;
+	}
+	if (tag_is(t, "endhighlight")) {
+		if (s->in_hl) {
+			highlight_close(s);
+			return t->end;
+		}
+		note(s, "Liquid tag", line, "'{%% endhighlight %%}' without highlight: dropped%.*s", "", 0);
+		return alone(s, t->start, t->end) ? drop_line_rest(s, t->end) : t->end;
+	}
+	if (tag_is(t, "endraw") || tag_is(t, "endcomment")) {
+		note(s, "Liquid tag", line, "'{%% %.*s %%}' without its opening tag: dropped", t->name, t->name_len);
+		return alone(s, t->start, t->end) ? drop_line_rest(s, t->end) : t->end;
+	}
+	if (tag_is(t, "post_url") || tag_is(t, "link")) {
+		struct str w = first_word(t->args, t->args_len);
+		char *name = arena_strndup(s->c->a, w.p, w.len);
+		const char *url = NULL;
+		int post = tag_is(t, "post_url");
+		if (post)
+			url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : default_post_url(s->c->a, w);
+		else
+			url = s->c->link ? s->c->link(s->c->ctx, name) : NULL;
+		if (!url && !s->c->link && !post) {
+			struct buf b;
+			buf_init(&b);
+			buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
+			url = arena_strndup(s->c->a, b.p, b.len);
+			buf_fini(&b);
+		}
+		if (!url) {
+			note(s, post ? "Liquid post_url to no post" : "Liquid link to no file", line,
+			     "'%.*s' names nothing of the site: kept as an HTML comment", t->args, t->args_len);
+			emit_comment(s, "liquid: ", s->in + t->start, t->end - t->start);
+		} else {
+			emit_cstr(s, url);
+		}
+		return t->end;
+	}
+	/* include, if, for, assign, capture, and every other tag */
+	if (code) {
+		note(s, "Liquid tag in code", line, "'%.*s' inside a code block: kept as text", s->in + t->start,
+		     t->end - t->start);
+		emit_in(s, t->start, t->end);
+	} else {
+		note(s, tag_is(t, "include") ? "Liquid include" : "Liquid tag", line,
+		     "'%.*s' kept as an HTML comment", s->in + t->start, t->end - t->start);
+		emit_comment(s, "liquid: ", s->in + t->start, t->end - t->start);
+		for (const char *p = s->in + t->start; (p = memchr(p, '\n', (size_t)(s->in + t->end - p))); p++)
+			s->line++;
+	}
+	return t->end;
+}
+
+/* is_site_url: whether expr is site.url, site.baseurl or site.github.url. */
+static int is_site_var(const char *p, size_t n)
+{
+	return (n == 8 && !memcmp(p, "site.url", 8)) || (n == 12 && !memcmp(p, "site.baseurl", 12)) ||
+	       (n == 15 && !memcmp(p, "site.github.url", 15));
+}
+
+/* do_output: {{ expr }} at in[i], its "}}" at close. */
+static size_t do_output(struct lq *s, size_t i, size_t close)
+{
+	const char *p = s->in + i + 2, *e = s->in + close;
+	if (p < e && *p == '-')
+		p++;
+	if (e > p && e[-1] == '-')
+		e--;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	if (is_site_var(p, (size_t)(e - p)))
+		return close + 2;
+	/* "/path" | relative_url (absolute_url, prepend: site.baseurl) */
+	if (p < e && (*p == '"' || *p == '\'')) {
+		const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));
+		if (q) {
+			const char *f = q + 1;
+			while (f < e && (isspace((unsigned char)*f) || *f == '|'))
+				f++;
+			size_t fl = (size_t)(e - f);
+			if ((fl == 12 && !memcmp(f, "relative_url", 12)) || (fl == 12 && !memcmp(f, "absolute_url", 12)) ||
+			    (fl >= 8 && !memcmp(f, "prepend:", 8) && memmem(f, fl, "site.baseurl", 12))) {
+				emit_gen(s, p + 1, (size_t)(q - p - 1));
+				return close + 2;
+			}
+		}
+	}
+	if (s->fence_ch || s->in_hl) {
+		note(s, "Liquid output in code", s->line, "'%.*s' inside a code block: kept as text", s->in + i,
+		     close + 2 - i);
+		emit_in(s, i, close + 2);
+	} else {
+		note(s, "Liquid output", s->line, "'%.*s' kept as an HTML comment", s->in + i, close + 2 - i);
+		emit_comment(s, "liquid: ", s->in + i, close + 2 - i);
+		for (const char *q = s->in + i; (q = memchr(q, '\n', (size_t)(s->in + close - q))); q++)
+			s->line++;
+	}
+	return close + 2;
+}
+
+/* liquid: pass one, in -> out. */
+static void liquid(struct lq *s)
+{
+	size_t i = 0;
+	int unclosed = 0;
+	const char *cached_le = NULL;
+	lmap_push(s);
+	while (i < s->n) {
+		if (at_line_start(s->in, i) && !s->in_hl) {
+			const char *e = line_end(s->in, s->n, i);
+			char ch;
+			size_t len;
+			if (s->fence_ch) {
+				if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
+					s->fence_ch = 0;
+			} else if (fence_open(s->in + i, e, &ch, &len)) {
+				s->fence_ch = ch;
+				s->fence_len = len;
+			}
+		}
+		/* the next "{" of this line, or the line's end (kept while the
+		 * scan is on this line: a line of 100,000 tags is one search) */
+		if (!cached_le || s->in + i > cached_le)
+			cached_le = line_end(s->in, s->n, i);
+		const char *e = cached_le;
+		const char *b = memchr(s->in + i, '{', (size_t)(e - (s->in + i)));
+		size_t stop = b ? (size_t)(b - s->in) : (size_t)(e - s->in);
+		if (!b) {
+			emit_in(s, i, stop < s->n ? stop + 1 : stop);
+			i = stop < s->n ? stop + 1 : stop;
+			continue;
+		}
+		emit_in(s, i, stop);
+		i = stop;
+		char nx = i + 1 < s->n ? s->in[i + 1] : 0;
+		if (nx == '%') {
+			struct tag t;
+			if (parse_tag(s, i, &t, &s->mk)) {
+				i = do_tag(s, &t);
+				continue;
+			}
+			if (!unclosed++)
+				note(s, "Liquid unclosed tag", s->line, "'{%%' without '%%}': kept as text%.*s", "", 0);
+			emit_in(s, i, i + 2);
+			i += 2;
+			continue;
+		}
+		if (nx == '{') {
+			size_t close = find_from(s->in, s->n, i + 2, "}}", 2, &s->mk.br);
+			/* an output never holds a blank line: "{{" then a blank
+			 * line is text (Liquid would stop with an error) */
+			if (close < s->n && close - i <= LQ_TAG_MAX &&
+			    find_from(s->in, s->n, i, "\n\n", 2, &s->mk.blank) >= close) {
+				i = do_output(s, i, close);
+				continue;
+			}
+			emit_in(s, i, i + 2);
+			i += 2;
+			continue;
+		}
+		emit_in(s, i, i + 1);
+		i++;
+	}
+	if (s->in_hl)
+		highlight_close(s);
+}
+
+/* ---- pass two: kramdown, math, URLs ---- */
+
+struct kd {
+	const struct jk_body *c;
+	const struct lq *l; /* its line map */
+	const char *in;
+	size_t n;
+	struct buf *out;
+	struct caps *caps;
+	size_t para_end;      /* the end of the paragraph at the scan position (cached) */
+	size_t no_script_end; /* no </script> at or after this position */
+	size_t no_cmt_end;    /* no "-->" at or after this position */
+	int in_tag;           /* an HTML tag runs on from the line before */
+	size_t paren;         /* the next ")" (cached, as struct marks) */
+	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
+};
+
+/* kd_line: the input line of pass two's in[i]; calls go forward, so the
+ * count goes on from the last one (from the start when i goes back). */
+static int kd_line(struct kd *k, size_t i)
+{
+	if (i < k->at)
+		k->at = k->at_line = 0;
+	for (const char *p = k->in + k->at, *e = k->in + i; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+		k->at_line++;
+	k->at = i;
+	size_t line = k->at_line;
+	return line < k->l->nl ? k->l->lmap[line] : (k->l->nl ? k->l->lmap[k->l->nl - 1] : 1);
+}
+
+static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, const char *arg, size_t arglen)
+	__attribute__((format(printf, 4, 0)));
+/* the format is one of this file's literals, with one %.*s */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, const char *arg, size_t arglen)
+{
+	if (!cap_take(k->caps, kind))
+		return;
+	if (arglen > 80)
+		arglen = 80;
+	imp_note(k->c->a, k->c->r, kind, k->c->path, kd_line(k, at) + k->c->line_offset, fmt, (int)arglen, arg);
+}
+#pragma GCC diagnostic pop
+
+static struct str trimmed(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return (struct str){p, (size_t)(e - p)};
+}
+
+/* is_ial_line: a line that is only a kramdown attribute list or
+ * extension: {: .class}, {:#id}, {::options ... /}, {:toc}. */
+static int is_ial_line(struct str t)
+{
+	return t.len >= 3 && t.p[0] == '{' && t.p[1] == ':' && t.p[t.len - 1] == '}' &&
+	       !memchr(t.p + 1, '{', t.len - 1);
+}
+
+static int is_list_item(struct str t)
+{
+	if (t.len >= 2 && (t.p[0] == '*' || t.p[0] == '-' || t.p[0] == '+') && t.p[1] == ' ')
+		return 1;
+	size_t i = 0;
+	while (i < t.len && isdigit((unsigned char)t.p[i]))
+		i++;
+	return i > 0 && i < 10 && i + 1 < t.len && (t.p[i] == '.' || t.p[i] == ')') && t.p[i + 1] == ' ';
+}
+
+/* url_rewrite: hands url to the callback; writes what replaces it. */
+static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at, int *missing)
+{
+	*missing = 0;
+	const char *r = NULL;
+	if (k->c->url && n && n < 2048) {
+		char *z = arena_strndup(k->c->a, u, n);
+		r = k->c->url(k->c->ctx, z, image, kd_line(k, at) + k->c->line_offset, missing);
+	}
+	if (r)
+		buf_puts(k->out, r);
+	else
+		buf_append(k->out, u, n);
+}
+
+/* link_dest: at in[i] just after "](": the destination's bounds, and the
+ * end of the whole "(...)" (after ")"), or 0 when it is not a link. */
+static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub, size_t *end)
+{
+	size_t j = i;
+	while (j < n && (in[j] == ' ' || in[j] == '\t'))
+		j++;
+	if (j < n && in[j] == '<') {
+		size_t a = j + 1;
+		while (j < n && in[j] != '>' && in[j] != '\n')
+			j++;
+		if (j >= n || in[j] != '>')
+			return 0;
+		*ua = a;
+		*ub = j;
+		j++;
+	} else {
+		size_t a = j;
+		int depth = 0;
+		/* a destination longer than LQ_TAG_MAX is not one (and the
+		 * scan of "](](](..." stays linear) */
+		size_t lim = n - a > LQ_TAG_MAX ? a + LQ_TAG_MAX : n;
+		while (j < lim && !isspace((unsigned char)in[j]) && (in[j] != ')' || depth)) {
+			if (in[j] == '(')
+				depth++;
+			else if (in[j] == ')')
+				depth--;
+			j++;
+		}
+		if (j == lim && lim < n)
+			return 0;
+		*ua = a;
+		*ub = j;
+	}
+	/* an optional title, then ")" */
+	size_t m = j;
+	while (m < n && in[m] != ')' && in[m] != '\n' && m - j < 1024)
+		m++;
+	if (m >= n || in[m] != ')')
+		return 0;
+	*end = m + 1;
+	return 1;
+}
+
+/* image_start: for a "](" at out's end: where its "![" starts in out, or
+ * (size_t)-1 when the "[" it closes is a link's. */
+static size_t image_start(const struct buf *o)
+{
+	int depth = 0;
+	size_t stop = o->len > LQ_TAG_MAX ? o->len - LQ_TAG_MAX : 0;
+	for (size_t j = o->len; j > stop; j--) {
+		char ch = o->p[j - 1];
+		if (ch == '\n')
+			return (size_t)-1;
+		if (ch == ']')
+			depth++;
+		else if (ch == '[') {
+			if (depth == 0)
+				return j >= 2 && o->p[j - 2] == '!' ? j - 2 : (size_t)-1;
+			depth--;
+		}
+	}
+	return (size_t)-1;
+}
+
+static void put_attr_text(struct buf *b, const char *p, size_t n)
+{
+	buf_put_html(b, p, n);
+}
+
+/* para_end: where the paragraph holding in[i] ends: the next blank line
+ * (or the end). Cached: the scan moves forward. */
+static size_t para_end(struct kd *k, size_t i)
+{
+	if (k->para_end != (size_t)-1 && k->para_end > i) {
+		/* still valid when no blank line lies between */
+		return k->para_end;
+	}
+	size_t j = i;
+	while (j < k->n) {
+		const char *nl = memchr(k->in + j, '\n', k->n - j);
+		if (!nl) {
+			j = k->n;
+			break;
+		}
+		j = (size_t)(nl - k->in) + 1;
+		size_t q = j;
+		while (q < k->n && (k->in[q] == ' ' || k->in[q] == '\t' || k->in[q] == '\r'))
+			q++;
+		if (q >= k->n || k->in[q] == '\n')
+			break;
+	}
+	k->para_end = j;
+	return j;
+}
+
+/* inline_line: one line (outside code) of in[i..e), with math, attribute
+ * lists, MathJax scripts and URLs; returns where the scan goes on (past
+ * a script that spans lines). */
+static size_t inline_line(struct kd *k, size_t i, size_t e)
+{
+	/* inside an HTML tag (its attributes may name files) */
+	int in_tag = k->in_tag;
+	while (i < e) {
+		char ch = k->in[i];
+		if (ch == '`') {
+			size_t r = 0;
+			while (i + r < e && k->in[i + r] == '`')
+				r++;
+			/* the closing run of the same length on this line */
+			size_t j = i + r, close = 0;
+			while (j < e) {
+				if (k->in[j] == '`') {
+					size_t q = 0;
+					while (j + q < e && k->in[j + q] == '`')
+						q++;
+					if (q == r) {
+						close = j + q;
+						break;
+					}
+					j += q;
+				} else
+					j++;
+			}
+			size_t to = close ? close : i + r;
+			buf_append(k->out, k->in + i, to - i);
+			i = to;
+			continue;
+		}
+		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4)) {
+			/* an HTML comment (a Liquid tag kept as one): as it is */
+			const char *c = i < k->no_cmt_end ? memmem(k->in + i + 4, k->n - i - 4, "-->", 3) : NULL;
+			if (!c)
+				k->no_cmt_end = i;
+			size_t to = c ? (size_t)(c - k->in) + 3 : e;
+			buf_append(k->out, k->in + i, to - i);
+			if (to > e)
+				return to;
+			i = to;
+			continue;
+		}
+		if (ch == '\\' && i + 1 < e) {
+			buf_append(k->out, k->in + i, 2);
+			i += 2;
+			continue;
+		}
+		if (ch == '$' && i + 1 < e && k->in[i + 1] == '$' && !k->c->hugo) {
+			/* kramdown's inline math may run over lines, up to the
+			 * paragraph's end */
+			size_t pe = para_end(k, i);
+			const char *c2 = i + 2 < pe ? memmem(k->in + i + 2, pe - i - 2, "$$", 2) : NULL;
+			if (c2) {
+				struct str m = trimmed(k->in + i + 2, c2);
+				while (m.len && (m.p[0] == '\n' || m.p[0] == ' '))
+					m.p++, m.len--;
+				while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == ' ' || m.p[m.len - 1] == '\r'))
+					m.len--;
+				if (m.len) {
+					buf_putc(k->out, '$');
+					buf_put_str(k->out, m);
+					buf_putc(k->out, '$');
+					if (!k->caps->math++)
+						k->caps->math_line = kd_line(k, i);
+					size_t to = (size_t)(c2 - k->in) + 2;
+					if (to > e)
+						return to;
+					i = to;
+					continue;
+				}
+			}
+			buf_append(k->out, "$$", 2);
+			i += 2;
+			continue;
+		}
+		if (ch == '{' && i + 1 < e && k->in[i + 1] == ':' && !k->c->hugo) {
+			const char *c = memchr(k->in + i, '}', e - i);
+			if (c) {
+				kd_note(k, "kramdown attribute list", i, "'%.*s' dropped", k->in + i,
+					(size_t)(c + 1 - (k->in + i)));
+				/* the blank before it goes too */
+				while (k->out->len && k->out->p[k->out->len - 1] == ' ' &&
+				       (size_t)(c + 1 - k->in) >= e)
+					k->out->len--;
+				i = (size_t)(c - k->in) + 1;
+				continue;
+			}
+		}
+		if (ch == '<' && e - i > 20 && !strncasecmp(k->in + i, "<script type=\"math/tex", 22)) {
+			const char *gt = memchr(k->in + i, '>', e - i);
+			const char *end = NULL;
+			if (gt && i < k->no_script_end)
+				end = memmem(gt, k->n - (size_t)(gt - k->in), "</script>", 9);
+			if (gt && !end)
+				k->no_script_end = i;
+			if (gt && end) {
+				int display = memmem(k->in + i, (size_t)(gt - (k->in + i)), "mode=display", 12) != NULL;
+				struct str m = trimmed(gt + 1, end);
+				while (m.len && (m.p[0] == '\n' || m.p[0] == '\r'))
+					m.p++, m.len--;
+				while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == '\r'))
+					m.len--;
+				if (display) {
+					buf_puts(k->out, "\n$$\n");
+					buf_put_str(k->out, m);
+					buf_puts(k->out, "\n$$\n");
+				} else {
+					buf_putc(k->out, '$');
+					buf_put_str(k->out, m);
+					buf_putc(k->out, '$');
+				}
+				kd_note(k, "MathJax script", i, "'<script type=\"math/tex\">' written as %.*s",
+					display ? "$$ display math" : "$ inline math", display ? 15 : 13);
+				return (size_t)(end - k->in) + 9;
+			}
+		}
+		if (ch == ']' && i + 1 < e && k->in[i + 1] == '(') {
+			size_t ua, ub, end;
+			/* no ")" left on the line: no link (and no scan of it) */
+			size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
+			if (close < e && close - i <= LQ_TAG_MAX + 2048 && link_dest(k->in, e, i + 2, &ua, &ub, &end)) {
+				size_t img = image_start(k->out);
+				int missing = 0;
+				size_t mark = k->out->len;
+				buf_append(k->out, k->in + i, ua - i);
+				put_url(k, k->in + ua, ub - ua, img != (size_t)-1, ua, &missing);
+				if (missing && img != (size_t)-1) {
+					/* ![alt](url): the alt text is out[img+2..mark) */
+					struct buf tmp;
+					buf_init(&tmp);
+					buf_puts(&tmp, "<img src=\"");
+					put_attr_text(&tmp, k->in + ua, ub - ua);
+					buf_puts(&tmp, "\" alt=\"");
+					put_attr_text(&tmp, k->out->p + img + 2, mark - img - 2);
+					buf_puts(&tmp, "\">");
+					k->out->len = img;
+					buf_append(k->out, tmp.p, tmp.len);
+					buf_fini(&tmp);
+					i = end;
+					continue;
+				}
+				buf_append(k->out, k->in + ub, end - ub);
+				i = end;
+				continue;
+			}
+		}
+		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1])))
+			in_tag = 1;
+		else if (ch == '>')
+			in_tag = 0;
+		if (in_tag && (ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
+		    isspace((unsigned char)k->in[i - 1])) {
+			int img = (ch == 's' || ch == 'S');
+			size_t kl = img ? 4 : 5;
+			if (e - i > kl + 1 && !strncasecmp(k->in + i, img ? "src=" : "href=", kl) &&
+			    (k->in[i + kl] == '"' || k->in[i + kl] == '\'')) {
+				char q = k->in[i + kl];
+				const char *qe = memchr(k->in + i + kl + 1, q, e - i - kl - 1);
+				if (qe) {
+					int missing = 0;
+					buf_append(k->out, k->in + i, kl + 1);
+					size_t ua = i + kl + 1;
+					put_url(k, k->in + ua, (size_t)(qe - k->in) - ua, img, ua, &missing);
+					buf_putc(k->out, q);
+					i = (size_t)(qe - k->in) + 1;
+					continue;
+				}
+			}
+		}
+		buf_putc(k->out, ch);
+		i++;
+	}
+	k->in_tag = in_tag;
+	return e;
+}
+
+/* hugo_fence_attrs: a fence line of Goldmark with attributes,
+ * ```go {linenos=table,hl_lines=[2,"4-5"],linenostart=10}, as folio's
+ * options: linenos, hl="2,4-5", start=10; the others are dropped and
+ * reported. ls..br is the fence and language, br..le the braces. */
+static void hugo_fence_attrs(struct kd *k, const char *ls, const char *br, const char *le, size_t at)
+{
+	buf_append(k->out, ls, (size_t)(br - ls));
+	struct buf o;
+	buf_init(&o);
+	const char *p = br + 1, *e = le - 1;
+	while (p < e) {
+		while (p < e && (*p == ',' || *p == ' '))
+			p++;
+		const char *k0 = p;
+		while (p < e && *p != '=' && *p != ',' && *p != ' ')
+			p++;
+		struct str key = {k0, (size_t)(p - k0)}, val = {p, 0};
+		if (p < e && *p == '=') {
+			p++;
+			const char *v0 = p;
+			int depth = 0;
+			char q = 0;
+			while (p < e && (depth || q || (*p != ',' && *p != ' '))) {
+				if (q) {
+					if (*p == q)
+						q = 0;
+				} else if (*p == '"' || *p == '\'')
+					q = *p;
+				else if (*p == '[')
+					depth++;
+				else if (*p == ']')
+					depth--;
+				p++;
+			}
+			val = (struct str){v0, (size_t)(p - v0)};
+		}
+		if (!key.len)
+			continue;
+		if (str_eq_cstr(key, "linenos")) {
+			if (!str_eq_cstr(val, "false"))
+				buf_puts(&o, o.len ? " linenos" : "linenos");
+		} else if (str_eq_cstr(key, "hl_lines")) {
+			buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
+			int sep = 0;
+			for (size_t i = 0; i < val.len; i++) {
+				char c = val.p[i];
+				if (isdigit((unsigned char)c) || c == '-') {
+					if (sep && o.p[o.len - 1] != '"')
+						buf_putc(&o, ',');
+					sep = 0;
+					buf_putc(&o, c);
+				} else
+					sep = 1;
+			}
+			buf_putc(&o, '"');
+		} else if (str_eq_cstr(key, "hl") || str_eq_cstr(key, "start")) {
+			/* folio's own (a highlight shortcode's, written by pass one) */
+			buf_printf(&o, "%s%.*s=%.*s", o.len ? " " : "", (int)key.len, key.p, (int)val.len, val.p);
+		} else if (str_eq_cstr(key, "file") || str_eq_cstr(key, "title")) {
+			/* a render hook's file name: folio's caption */
+			buf_printf(&o, "%stitle=%.*s", o.len ? " " : "", (int)val.len, val.p);
+		} else if (str_eq_cstr(key, "linenostart")) {
+			buf_printf(&o, "%sstart=%.*s", o.len ? " " : "", (int)val.len, val.p);
+		} else
+			kd_note(k, "Hugo code block option", at, "'%.*s' dropped", key.p, key.len);
+	}
+	if (o.len) {
+		buf_putc(k->out, '{');
+		buf_append(k->out, o.p, o.len);
+		buf_putc(k->out, '}');
+	} else
+		while (k->out->len && k->out->p[k->out->len - 1] == ' ')
+			k->out->len--;
+	buf_fini(&o);
+}
+
+static void kramdown(struct kd *k)
+{
+	size_t i = 0;
+	char fch = 0;
+	size_t flen = 0;
+	int blank_before = 1;  /* the previous line was blank (a paragraph may start) */
+	int in_display = 0;    /* inside a $$ display block */
+	int in_kcomment = 0;   /* inside {::comment} */
+	int prev_code = 0;     /* the previous line was indented code */
+	int in_list = 0;       /* a list item came since the last unindented paragraph */
+	size_t prev_line_out = 0; /* where the previous output line starts */
+	while (i < k->n) {
+		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
+		size_t next = (size_t)(le - k->in) + (le < k->in + k->n);
+		size_t line_out = k->out->len;
+		struct str t = trimmed(ls, le);
+		char ch;
+		size_t len;
+		if (fch) {
+			if (fence_close(ls, le, fch, flen))
+				fch = 0;
+			buf_append(k->out, ls, next - i);
+			i = next;
+			blank_before = 0;
+			prev_line_out = line_out;
+			continue;
+		}
+		if (in_kcomment) {
+			const char *c = memmem(ls, (size_t)(le - ls), "{:/comment}", 11);
+			if (c) {
+				buf_append(k->out, ls, (size_t)(c - ls));
+				buf_puts(k->out, "-->");
+				buf_append(k->out, c + 11, next - (size_t)(c + 11 - k->in));
+				in_kcomment = 0;
+			} else {
+				for (const char *p = ls; p < k->in + next; p++)
+					if (*p == '-' && p + 1 < le && p[1] == '-')
+						buf_puts(k->out, "- ");
+					else
+						buf_putc(k->out, *p);
+			}
+			i = next;
+			continue;
+		}
+		if (in_display) {
+			if (memmem(ls, (size_t)(le - ls), "$$", 2))
+				in_display = 0;
+			buf_append(k->out, ls, next - i);
+			i = next;
+			continue;
+		}
+		if (k->c->hugo && !fch) {
+			/* a fence with attributes in a block quote or a list: its
+			 * attributes too (the fence itself is left to Markdown) */
+			const char *q = ls;
+			while (q < le && (*q == ' ' || *q == '>' || *q == '\t'))
+				q++;
+			const char *br = q > ls ? memchr(q, '{', (size_t)(le - q)) : NULL;
+			if (br && le[-1] == '}' && memchr(ls, '>', (size_t)(q - ls)) && fence_open(q, le, &ch, &len)) {
+				hugo_fence_attrs(k, ls, br, le, i);
+				buf_append(k->out, le, next - (size_t)(le - k->in));
+				i = next;
+				continue;
+			}
+		}
+		if (fence_open(ls, le, &ch, &len)) {
+			fch = ch;
+			flen = len;
+			const char *br = k->c->hugo ? memchr(ls, '{', (size_t)(le - ls)) : NULL;
+			if (br && le[-1] == '}') {
+				hugo_fence_attrs(k, ls, br, le, i);
+				buf_append(k->out, le, next - (size_t)(le - k->in));
+				i = next;
+				prev_line_out = line_out;
+				continue;
+			}
+			buf_append(k->out, ls, next - i);
+			i = next;
+			prev_line_out = line_out;
+			continue;
+		}
+		if (!t.len) {
+			buf_append(k->out, ls, next - i);
+			i = next;
+			blank_before = 1;
+			continue;
+		}
+		size_t ind = (size_t)(t.p - ls);
+		if (ind >= 4 && (blank_before || prev_code) && !in_list && (prev_code || blank_before)) {
+			buf_append(k->out, ls, next - i);
+			i = next;
+			prev_code = 1;
+			blank_before = 0;
+			continue;
+		}
+		prev_code = 0;
+		if (ind == 0 && !is_list_item(t) && blank_before)
+			in_list = 0;
+		if (ind < 4 && is_list_item(t))
+			in_list = 1;
+		if (k->c->hugo)
+			; /* no kramdown */
+		else if (t.len == 11 && !memcmp(t.p, "{::comment}", 11)) {
+			buf_puts(k->out, "<!--\n");
+			in_kcomment = 1;
+			kd_note(k, "kramdown extension", i, "'%.*s' kept as an HTML comment", t.p, t.len);
+			i = next;
+			continue;
+		}
+		else if ((t.len == 14 && !memcmp(t.p, "{::nomarkdown}", 14)) || (t.len == 14 && !memcmp(t.p, "{:/nomarkdown}", 14))) {
+			kd_note(k, "kramdown extension", i, "'%.*s' dropped (its HTML is kept)", t.p, t.len);
+			i = next;
+			continue;
+		}
+		else if (is_ial_line(t)) {
+			int toc = t.len == 6 && !memcmp(t.p, "{:toc}", 6);
+			if (toc && prev_line_out < line_out) {
+				const char *pe = k->out->p + line_out;
+				while (pe > k->out->p + prev_line_out && (pe[-1] == '\n' || pe[-1] == '\r'))
+					pe--;
+				struct str pt = trimmed(k->out->p + prev_line_out, pe);
+				if (pt.len >= 5 && !memcmp(pt.p + pt.len - 3, "TOC", 3) && is_list_item(pt))
+					k->out->len = prev_line_out;
+				kd_note(k, "kramdown table of contents", i,
+					"'%.*s' dropped: folio makes a table of contents itself", t.p, t.len);
+			} else
+				kd_note(k, "kramdown attribute list", i, "'%.*s' dropped", t.p, t.len);
+			i = next;
+			continue;
+		}
+		struct str mt = t;
+		int item = is_list_item(t);
+		if (item) {
+			/* a list item's paragraph may be a formula too */
+			while (mt.len && mt.p[0] != ' ')
+				mt.p++, mt.len--;
+			while (mt.len && mt.p[0] == ' ')
+				mt.p++, mt.len--;
+		}
+		t = mt;
+		if ((blank_before || item) && t.len >= 2 && t.p[0] == '$' && t.p[1] == '$') {
+			/* a paragraph that opens with $$: display math when the
+			 * formula is the whole paragraph, as kramdown decides */
+			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
+			if (!c2) {
+				in_display = 1;
+				buf_append(k->out, ls, next - i);
+				i = next;
+				blank_before = 0;
+				continue;
+			}
+			if (c2 + 2 == t.p + t.len) {
+				buf_append(k->out, ls, next - i);
+				i = next;
+				blank_before = 0;
+				continue;
+			}
+		}
+		blank_before = 0;
+		prev_line_out = line_out;
+		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^') {
+			/* a link reference definition: [id]: URL "title" */
+			const char *rb = memchr(t.p, ']', t.len);
+			if (rb && rb + 2 < t.p + t.len && rb[1] == ':' && (rb[2] == ' ' || rb[2] == '\t')) {
+				const char *u = rb + 2;
+				while (u < t.p + t.len && (*u == ' ' || *u == '\t'))
+					u++;
+				const char *ue = u;
+				while (ue < t.p + t.len && !isspace((unsigned char)*ue))
+					ue++;
+				if (ue > u && *u == '<' && ue[-1] == '>')
+					u++, ue--;
+				int missing = 0;
+				buf_append(k->out, ls, (size_t)(u - ls));
+				put_url(k, u, (size_t)(ue - u), 0, (size_t)(u - k->in), &missing);
+				buf_append(k->out, ue, next - (size_t)(ue - k->in));
+				i = next;
+				continue;
+			}
+		}
+		i = inline_line(k, i, (size_t)(le - k->in));
+		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
+			buf_putc(k->out, '\n');
+			i++;
+		}
+	}
+}
+
+/* ---- Hugo: shortcodes ---- */
+
+/* A shortcode {{< name args >}} or {{% name args %}}: its name, its
+ * arguments (positional and key=value, quotes removed) and its end. */
+struct sc {
+	struct str name;
+	struct str pos[8];
+	struct str key[8], val[8];
+	int npos, nkv;
+	int closing; /* {{< /name >}} */
+	int self;    /* {{< name />}} */
+	size_t start, end;
+};
+
+static struct str sc_arg(const struct sc *c, const char *key, int pos)
+{
+	size_t kl = strlen(key);
+	for (int i = 0; i < c->nkv; i++)
+		if (c->key[i].len == kl && !memcmp(c->key[i].p, key, kl))
+			return c->val[i];
+	if (pos >= 0 && pos < c->npos)
+		return c->pos[pos];
+	return (struct str){NULL, 0};
+}
+
+/* parse_sc: the shortcode at in[i] ("{{<" or "{{%"); 0 when it is not one
+ * (no closing mark within LQ_TAG_MAX bytes, or a blank line before it). */
+static int parse_sc(struct lq *s, size_t i, struct sc *c, struct marks *mk)
+{
+	int gt = s->in[i + 2] == '<';
+	size_t at = find_from(s->in, s->n, i + 3, gt ? ">}}" : "%}}", 3, gt ? &mk->gt : &mk->pct2);
+	if (at >= s->n || at - i > LQ_TAG_MAX || find_from(s->in, s->n, i, "\n\n", 2, &mk->blank) < at)
+		return 0;
+	const char *e = s->in + at;
+	memset(c, 0, sizeof *c);
+	c->start = i;
+	c->end = (size_t)(e - s->in) + 3;
+	const char *p = s->in + i + 3, *q = e;
+	while (p < q && isspace((unsigned char)*p))
+		p++;
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	if (q > p && q[-1] == '/') {
+		c->self = 1;
+		q--;
+	}
+	if (p < q && *p == '/') {
+		c->closing = 1;
+		p++;
+		while (p < q && isspace((unsigned char)*p))
+			p++;
+	}
+	const char *n0 = p;
+	while (p < q && !isspace((unsigned char)*p))
+		p++;
+	c->name = (struct str){n0, (size_t)(p - n0)};
+	while (p < q) {
+		while (p < q && isspace((unsigned char)*p))
+			p++;
+		if (p >= q)
+			break;
+		const char *k0 = p, *k1 = NULL;
+		while (p < q && !isspace((unsigned char)*p) && *p != '=' && *p != '"' && *p != '`')
+			p++;
+		if (p < q && *p == '=') {
+			k1 = p;
+			p++;
+		} else
+			p = k0;
+		struct str v;
+		if (p < q && (*p == '"' || *p == '`')) {
+			char qc = *p++;
+			const char *v0 = p;
+			while (p < q && *p != qc)
+				p += *p == '\\' && qc == '"' && p + 1 < q ? 2 : 1;
+			v = (struct str){v0, (size_t)(p - v0)};
+			if (p < q)
+				p++;
+		} else {
+			const char *v0 = p;
+			while (p < q && !isspace((unsigned char)*p))
+				p++;
+			v = (struct str){v0, (size_t)(p - v0)};
+		}
+		if (k1 && c->nkv < 8) {
+			c->key[c->nkv] = (struct str){k0, (size_t)(k1 - k0)};
+			c->val[c->nkv++] = v;
+		} else if (!k1 && c->npos < 8)
+			c->pos[c->npos++] = v;
+	}
+	return c->name.len > 0;
+}
+
+static int sc_is(const struct sc *c, const char *name)
+{
+	return c->name.len == strlen(name) && !memcmp(c->name.p, name, c->name.len);
+}
+
+/* find_sc_close: the {{< /name >}} after i: fills c, or 0. */
+static int find_sc_close(struct lq *s, size_t i, struct str name, struct sc *c)
+{
+	/* one search per paired name that has no close: remembered */
+	static const char *const paired[] = {"highlight", "katex", "math"};
+	int slot = -1;
+	for (int k = 0; k < 3; k++)
+		if (str_eq_cstr(name, paired[k]))
+			slot = k;
+	if (slot >= 0 && s->no_close[slot] != (size_t)-1 && i >= s->no_close[slot])
+		return 0;
+	struct marks mk = MARKS_NONE;
+	size_t from = i;
+	while (i < s->n) {
+		const char *p = memmem(s->in + i, s->n - i, "{{", 2);
+		if (!p)
+			break;
+		size_t at = (size_t)(p - s->in);
+		if (at + 3 < s->n && (p[2] == '<' || p[2] == '%') && parse_sc(s, at, c, &mk) && c->closing &&
+		    str_eq(c->name, name))
+			return 1;
+		i = at + 2;
+	}
+	if (slot >= 0)
+		s->no_close[slot] = from;
+	return 0;
+}
+
+static void emit_str(struct lq *s, struct str v)
+{
+	emit_gen(s, v.p, v.len);
+}
+
+/* do_sc: one shortcode; returns where the scan goes on. */
+static size_t do_sc(struct lq *s, struct sc *c)
+{
+	int code = s->fence_ch || s->in_hl;
+	int line = s->line;
+	if (c->closing) {
+		if (s->in_hl && sc_is(c, "highlight")) {
+			highlight_close(s);
+			return c->end;
+		}
+		note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
+		emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
+		return c->end;
+	}
+	if (sc_is(c, "highlight") && !code) {
+		struct str lang = sc_arg(c, "lang", 0), opts = sc_arg(c, "options", 1);
+		struct sc end;
+		size_t body_end = find_sc_close(s, c->end, c->name, &end) ? end.start : s->n;
+		size_t run = longest_fence_run(s->in, c->end, body_end);
+		s->hl_len = run >= 3 ? run + 1 : 3;
+		s->in_hl = 1;
+		if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+			emit_cstr(s, "\n");
+		for (size_t k = 0; k < s->hl_len; k++)
+			emit_cstr(s, "`");
+		emit_str(s, lang);
+		/* "linenos=table,hl_lines=8 15-17" */
+		struct buf o;
+		buf_init(&o);
+		const char *p = opts.p, *e = opts.p ? opts.p + opts.len : NULL;
+		while (p && p < e) {
+			const char *q = memchr(p, ',', (size_t)(e - p));
+			if (!q)
+				q = e;
+			if ((size_t)(q - p) >= 7 && !memcmp(p, "linenos", 7) && memcmp(p, "linenos=false", 13))
+				buf_puts(&o, o.len ? " linenos" : "linenos");
+			else if ((size_t)(q - p) > 9 && !memcmp(p, "hl_lines=", 9)) {
+				buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
+				for (const char *v = p + 9; v < q; v++)
+					if (*v == ' ') {
+						if (o.p[o.len - 1] != '"' && o.p[o.len - 1] != ',')
+							buf_putc(&o, ',');
+					} else if (*v != '"' && *v != '[' && *v != ']')
+						buf_putc(&o, *v);
+				buf_putc(&o, '"');
+			} else if ((size_t)(q - p) > 0)
+				note(s, "Hugo highlight option", line, "highlight option '%.*s' dropped", p,
+				     (size_t)(q - p));
+			p = q + 1;
+		}
+		if (o.len) {
+			emit_cstr(s, " {");
+			emit_gen(s, o.p, o.len);
+			emit_cstr(s, "}");
+		}
+		buf_fini(&o);
+		emit_cstr(s, "\n");
+		size_t b = c->end;
+		if (b < s->n && s->in[b] == '\n') {
+			b++;
+			s->line++;
+		}
+		return b;
+	}
+	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code) {
+		struct sc end;
+		if (find_sc_close(s, c->end, c->name, &end)) {
+			struct str m = trimmed(s->in + c->end, s->in + end.start);
+			while (m.len && (m.p[0] == '\n'))
+				m.p++, m.len--;
+			while (m.len && (m.p[m.len - 1] == '\n'))
+				m.len--;
+			int display = sc_arg(c, "display", 0).len || memchr(m.p, '\n', m.len) ||
+				      (c->end < s->n && s->in[c->end] == '\n') ||
+				      (m.len >= 2 && m.p[0] == '$' && m.p[1] == '$');
+			while (m.len && m.p[0] == '$')
+				m.p++, m.len--;
+			while (m.len && m.p[m.len - 1] == '$')
+				m.len--;
+			emit_cstr(s, display ? "\n$$\n" : "$");
+			emit_str(s, m);
+			emit_cstr(s, display ? "\n$$\n" : "$");
+			for (const char *p = s->in + c->end; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
+				s->line++;
+			return end.end;
+		}
+	}
+	if (sc_is(c, "figure") && !code) {
+		struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
+		struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
+		if (!title.len)
+			title = cap;
+		if (!alt.len)
+			alt = title;
+		if (src.len) {
+			if (link.len)
+				emit_cstr(s, "[");
+			emit_cstr(s, "![");
+			for (size_t k = 0; k < alt.len; k++)
+				emit_gen(s, alt.p[k] == '[' || alt.p[k] == ']' ? "" : alt.p + k, alt.p[k] == '[' || alt.p[k] == ']' ? 0 : 1);
+			emit_cstr(s, "](");
+			emit_str(s, src);
+			if (title.len) {
+				emit_cstr(s, " \"");
+				for (size_t k = 0; k < title.len; k++)
+					emit_gen(s, title.p[k] == '"' ? "'" : title.p + k, 1);
+				emit_cstr(s, "\"");
+			}
+			emit_cstr(s, ")");
+			if (link.len) {
+				emit_cstr(s, "](");
+				emit_str(s, link);
+				emit_cstr(s, ")");
+			}
+			return c->end;
+		}
+	}
+	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
+		struct str w = sc_arg(c, "path", 0);
+		char *name = arena_strndup(s->c->a, w.p ? w.p : "", w.len);
+		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : NULL;
+		if (!url) {
+			struct buf b;
+			buf_init(&b);
+			buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
+			url = arena_strndup(s->c->a, b.p, b.len);
+			buf_fini(&b);
+		}
+		emit_cstr(s, url);
+		return c->end;
+	}
+	const char *site = sc_is(c, "youtube") ? "https://www.youtube.com/watch?v="
+			   : sc_is(c, "vimeo")   ? "https://vimeo.com/"
+						 : NULL;
+	if (site && !code) {
+		struct str id = sc_arg(c, "id", 0);
+		if (id.len) {
+			emit_cstr(s, sc_is(c, "youtube") ? "[Video on YouTube](" : "[Video on Vimeo](");
+			emit_cstr(s, site);
+			emit_str(s, id);
+			emit_cstr(s, ")");
+			note(s, "Hugo video", line, "'%.*s' written as a link to the video", s->in + c->start,
+			     c->end - c->start);
+			return c->end;
+		}
+	}
+	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x")) && !code) {
+		struct buf b;
+		buf_init(&b);
+		if (sc_is(c, "gist")) {
+			struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
+			buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "",
+				   (int)id.len, id.p ? id.p : "");
+		} else {
+			struct str u = sc_arg(c, "user", -1), id = sc_arg(c, "id", 0);
+			if (u.len)
+				buf_printf(&b, "[Post on X](https://x.com/%.*s/status/%.*s)", (int)u.len, u.p,
+					   (int)id.len, id.p ? id.p : "");
+			else
+				buf_printf(&b, "[Post on X](https://x.com/i/status/%.*s)", (int)id.len, id.p ? id.p : "");
+		}
+		emit_gen(s, b.p, b.len);
+		buf_fini(&b);
+		note(s, "Hugo embed", line, "'%.*s' written as a link", s->in + c->start, c->end - c->start);
+		return c->end;
+	}
+	if (code) {
+		note(s, "Hugo shortcode in code", line, "'%.*s' inside a code block: kept as text", s->in + c->start,
+		     c->end - c->start);
+		emit_in(s, c->start, c->end);
+		return c->end;
+	}
+	note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
+	emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
+	for (const char *p = s->in + c->start; (p = memchr(p, '\n', (size_t)(s->in + c->end - p))); p++)
+		s->line++;
+	return c->end;
+}
+
+/* shortcodes: Hugo's pass one, in -> out. */
+static void shortcodes(struct lq *s)
+{
+	size_t i = 0;
+	const char *cached_le = NULL;
+	lmap_push(s);
+	while (i < s->n) {
+		if (at_line_start(s->in, i) && !s->in_hl) {
+			const char *e = line_end(s->in, s->n, i);
+			char ch;
+			size_t len;
+			if (s->fence_ch) {
+				if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
+					s->fence_ch = 0;
+			} else if (fence_open(s->in + i, e, &ch, &len)) {
+				s->fence_ch = ch;
+				s->fence_len = len;
+			}
+		}
+		if (!cached_le || s->in + i > cached_le)
+			cached_le = line_end(s->in, s->n, i);
+		const char *e = cached_le;
+		const char *b = memmem(s->in + i, (size_t)(e - (s->in + i)), "{{", 2);
+		if (!b) {
+			size_t stop = (size_t)(e - s->in);
+			emit_in(s, i, stop < s->n ? stop + 1 : stop);
+			i = stop < s->n ? stop + 1 : stop;
+			continue;
+		}
+		size_t at = (size_t)(b - s->in);
+		emit_in(s, i, at);
+		i = at;
+		struct sc c;
+		if (at + 3 < s->n && (s->in[at + 2] == '<' || s->in[at + 2] == '%')) {
+			/* {{</&#42; x &#42;/>}}, Hugo's escape: a shortcode shown as text */
+			if (at + 4 < s->n && s->in[at + 3] == '/' && s->in[at + 4] == '*') {
+				const char mk[3] = {s->in[at + 2] == '<' ? '>' : '%', '}', '}'};
+				size_t cs = find_from(s->in, s->n, at + 5, "*/", 2, &s->mk.star);
+				const char *ce = cs < s->n && cs - at <= LQ_TAG_MAX ? s->in + cs : NULL;
+				if (ce && (size_t)(ce - s->in) + 5 <= s->n && !memcmp(ce + 2, mk, 3)) {
+					emit_gen(s, s->in + at, 3);
+					emit_in(s, at + 5, (size_t)(ce - s->in));
+					emit_gen(s, mk, 3);
+					i = (size_t)(ce - s->in) + 5;
+					continue;
+				}
+			}
+			if (parse_sc(s, at, &c, &s->mk)) {
+				i = do_sc(s, &c);
+				continue;
+			}
+		}
+		emit_in(s, i, i + 2);
+		i += 2;
+	}
+	if (s->in_hl)
+		highlight_close(s);
+}
+
+void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+{
+	struct lq s;
+	memset(&s, 0, sizeof s);
+	s.c = c;
+	s.in = in;
+	s.n = n;
+	s.line = 1;
+	s.mk = (struct marks)MARKS_NONE;
+	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
+	s.no_endhl = s.tail_run = (size_t)-1;
+	struct buf mid;
+	buf_init(&mid);
+	s.out = &mid;
+	struct caps caps;
+	memset(&caps, 0, sizeof caps);
+	s.caps = &caps;
+	shortcodes(&s);
+	struct kd k;
+	memset(&k, 0, sizeof k);
+	k.c = c;
+	k.l = &s;
+	k.in = mid.p ? mid.p : "";
+	k.n = mid.len;
+	k.out = out;
+	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
+	k.caps = &caps;
+	kramdown(&k);
+	for (size_t i = 0; i < caps.nk; i++)
+		if (caps.n[i] > JK_MAX_FINDINGS)
+			imp_note(c->a, c->r, caps.kind[i], c->path, 0, "%d more of these, not listed",
+				 caps.n[i] - JK_MAX_FINDINGS);
+	buf_fini(&mid);
+	free(s.lmap);
+}
+
+void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+{
+	struct lq s;
+	memset(&s, 0, sizeof s);
+	s.c = c;
+	s.in = in;
+	s.n = n;
+	s.line = 1;
+	s.mk = (struct marks)MARKS_NONE;
+	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
+	s.no_endhl = s.tail_run = (size_t)-1;
+	struct buf mid;
+	buf_init(&mid);
+	s.out = &mid;
+	struct caps caps;
+	memset(&caps, 0, sizeof caps);
+	s.caps = &caps;
+	liquid(&s);
+	struct kd k;
+	memset(&k, 0, sizeof k);
+	k.c = c;
+	k.l = &s;
+	k.in = mid.p ? mid.p : "";
+	k.n = mid.len;
+	k.out = out;
+	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
+	k.caps = &caps;
+	kramdown(&k);
+	if (caps.math)
+		imp_note(c->a, c->r, "kramdown inline math", c->path, caps.math_line + c->line_offset,
+			 "%d formula%s $$...$$ inside paragraphs written $...$ (this is the first)", caps.math,
+			 caps.math == 1 ? "" : "s");
+	for (size_t i = 0; i < caps.nk; i++)
+		if (caps.n[i] > JK_MAX_FINDINGS)
+			imp_note(c->a, c->r, caps.kind[i], c->path, 0, "%d more of these, not listed",
+				 caps.n[i] - JK_MAX_FINDINGS);
+	buf_fini(&mid);
+	free(s.lmap);
+}

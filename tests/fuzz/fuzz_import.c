@@ -1,0 +1,104 @@
+/* fuzz_import.c: libFuzzer target for folio import's body converters
+ * (src/import/jkbody.c): a Jekyll post body (Liquid and kramdown) and a
+ * Hugo page body (shortcodes, Goldmark code block attributes) to folio
+ * Markdown.
+ *
+ * An input is the body's text. It is converted four times: as Jekyll's
+ * and as Hugo's, each with no callbacks (the pure defaults), and with
+ * callbacks that resolve some posts, links and URLs and call every other
+ * image missing, so that both the plain and the rewriting paths run.
+ *
+ * Checked beside the sanitizers: the converter returns (pathological
+ * inputs of unclosed tags, fences and formulas stay linear; libFuzzer's
+ * timeout catches a quadratic case), every finding has a kind, a path
+ * and a one-line text, its line lies within the input's lines, and the
+ * findings of one kind are capped.
+ *
+ * With FUZZ_SHOW set in the environment, the converted text and the
+ * findings are printed. */
+#include "fuzz.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "import/import.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static int calls;
+
+static const char *post_url_cb(void *ctx, const char *name)
+{
+	(void)ctx;
+	return calls++ % 2 ? "/posts/x/" : name;
+}
+
+static const char *link_cb(void *ctx, const char *path)
+{
+	(void)ctx;
+	return calls++ % 3 ? NULL : path;
+}
+
+static const char *url_cb(void *ctx, const char *u, int image, int line, int *missing)
+{
+	(void)ctx;
+	(void)line;
+	if (image && calls++ % 2)
+		*missing = 1;
+	return calls % 5 ? NULL : u;
+}
+
+static void one(const char *text, size_t len, int with_callbacks, int hugo)
+{
+	struct arena *a = arena_new();
+	struct imp_report r;
+	memset(&r, 0, sizeof r);
+	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo};
+	if (with_callbacks) {
+		c.post_url = post_url_cb;
+		c.link = link_cb;
+		c.url = url_cb;
+	}
+	struct buf out;
+	buf_init(&out);
+	if (hugo)
+		hugo_body(&c, text, len, &out);
+	else
+		jekyll_body(&c, text, len, &out);
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (r.n > 32 * 52 + 1) {
+		fprintf(stderr, "%zu findings: the cap per kind does not hold\n", r.n);
+		abort();
+	}
+	for (size_t i = 0; i < r.n; i++) {
+		const struct imp_finding *f = &r.v[i];
+		if (!f->kind || !f->path || !f->what || strchr(f->what, '\n') || f->line < 0 ||
+		    (size_t)f->line > lines + 2 + 1) {
+			fprintf(stderr, "finding %zu: bad kind, text or line %d (of %zu)\n", i, f->line, lines);
+			abort();
+		}
+	}
+	if (getenv("FUZZ_SHOW")) {
+		fwrite(out.p, 1, out.len, stdout);
+		for (size_t i = 0; i < r.n; i++)
+			printf("\n%s:%d: %s: %s", r.v[i].path, r.v[i].line, r.v[i].kind, r.v[i].what);
+		printf("\n");
+	}
+	buf_fini(&out);
+	arena_free(a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	for (int hugo = 0; hugo < 2; hugo++) {
+		one((const char *)data, size, 0, hugo);
+		one((const char *)data, size, 1, hugo);
+	}
+	return 0;
+}
