@@ -763,8 +763,7 @@ static int cmd_import(int argc, char **argv)
 		} else
 			printf("\nfolio import: wrote %s; folio build %s passes\n", s.dst, s.dst);
 	}
-	free(s.src_root);
-	arena_free(s.a);
+	imp_site_fini(&s);
 	diag_fini(&d);
 	return rc;
 }

@@ -59,6 +59,16 @@ void imp_note(struct arena *a, struct imp_report *r, const char *kind, const cha
 	buf_fini(&b);
 }
 
+void imp_site_fini(struct imp_site *s)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		buf_fini(&s->docs[i]->body);
+	free(s->src_root);
+	s->src_root = NULL;
+	arena_free(s->a);
+	s->a = NULL;
+}
+
 struct imp_doc *imp_doc_new(struct imp_site *s, enum imp_kind kind, const char *src_path)
 {
 	struct imp_doc *d = arena_alloc(s->a, sizeof *d);
@@ -773,8 +783,10 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 		buf_printf(b, "- folio build: %s\n",
 			   build_errors ? "failed (see the errors folio printed)" : "passed, no error");
 	struct imp_finding *v = xmalloc((r->n ? r->n : 1) * sizeof *v);
-	memcpy(v, r->v, r->n * sizeof *v);
-	qsort(v, r->n, sizeof *v, finding_cmp);
+	if (r->n) {
+		memcpy(v, r->v, r->n * sizeof *v);
+		qsort(v, r->n, sizeof *v, finding_cmp);
+	}
 	for (size_t i = 0; i < r->n;) {
 		size_t j = i;
 		while (j < r->n && !strcmp(v[j].kind, v[i].kind))

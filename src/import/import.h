@@ -84,6 +84,10 @@ struct imp_site {
 	struct imp_report rep;
 };
 
+/* imp_site_fini: frees what s holds: its documents' bodies, src_root and
+ * the arena. */
+void imp_site_fini(struct imp_site *s);
+
 /* imp_list_add: appends s (not copied) to l, growing it in the arena. */
 void imp_list_add(struct arena *a, struct imp_list *l, const char *s);
 /* imp_list_has: whether l holds a string equal to s. */
