@@ -650,31 +650,16 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 				if (imp_copy(s, from, rel, h->cur->rel, line))
 					found = 1;
 			}
-			if (found) {
-				struct buf e;
-				buf_init(&e);
-				buf_putc(&e, '/');
-				for (const char *q = rel; *q; q++)
-					if (*q == ' ')
-						buf_puts(&e, "%20");
-					else
-						buf_putc(&e, *q);
-				buf_puts(&e, suffix);
-				res = arena_strndup(a, e.p, e.len);
-				buf_fini(&e);
-			} else if (image) {
+			if (found)
+				res = imp_static_url(a, rel, suffix);
+			else if (image) {
 				*missing = 1;
-				imp_note(a, &s->rep, "image not found", h->cur->rel, line,
-					 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
-				imp_list_add(a, &h->cur->doc->ignore_links, arena_strndup(a, url, strlen(url)));
+				imp_missing_image(s, h->cur->doc, h->cur->rel, line, url);
 			}
 		}
 	}
-	if (!res && root && h->base_path[0]) {
-		size_t bl = strlen(h->base_path);
-		if (!strncmp(url, h->base_path, bl) && (url[bl] == '/' || !url[bl] || url[bl] == '#'))
-			res = imp_fmt(a, "/%s", url + bl + (url[bl] == '/'));
-	}
+	if (!res && root && h->base_path[0])
+		res = imp_unbase(a, url, h->base_path);
 	free(dec);
 	return res;
 }

@@ -59,6 +59,37 @@ void imp_note(struct arena *a, struct imp_report *r, const char *kind, const cha
 	buf_fini(&b);
 }
 
+const char *imp_static_url(struct arena *a, const char *rel, const char *suffix)
+{
+	struct buf e;
+	buf_init(&e);
+	buf_putc(&e, '/');
+	for (const char *q = rel; *q; q++)
+		if (*q == ' ')
+			buf_puts(&e, "%20");
+		else
+			buf_putc(&e, *q);
+	buf_puts(&e, suffix);
+	const char *res = arena_strndup(a, e.p, e.len);
+	buf_fini(&e);
+	return res;
+}
+
+void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url)
+{
+	imp_note(s->a, &s->rep, "image not found", by, line,
+		 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
+	imp_list_add(s->a, &doc->ignore_links, arena_strndup(s->a, url, strlen(url)));
+}
+
+const char *imp_unbase(struct arena *a, const char *url, const char *base)
+{
+	size_t bl = strlen(base);
+	if (bl && !strncmp(url, base, bl) && (url[bl] == '/' || !url[bl] || url[bl] == '#'))
+		return imp_fmt(a, "/%s", url + bl + (url[bl] == '/'));
+	return NULL;
+}
+
 void imp_site_fini(struct imp_site *s)
 {
 	for (size_t i = 0; i < s->ndocs; i++)

@@ -84,6 +84,18 @@ struct imp_site {
 	struct imp_report rep;
 };
 
+/* imp_static_url: the site URL of static/-relative rel ("/" + rel, blanks
+ * as %20) followed by suffix (a query or fragment), in the arena. */
+const char *imp_static_url(struct arena *a, const char *rel, const char *suffix);
+
+/* imp_missing_image: an image url of doc (source by, line) that is not in
+ * SRC: reported, and listed in doc's ignore_links (it is written as it was). */
+void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url);
+
+/* imp_unbase: a root-relative url under the old site's base path ("/blog")
+ * without it ("/blog/x" -> "/x"; folio adds its own), or NULL. */
+const char *imp_unbase(struct arena *a, const char *url, const char *base);
+
 /* imp_site_fini: frees what s holds: its documents' bodies, src_root and
  * the arena. */
 void imp_site_fini(struct imp_site *s);

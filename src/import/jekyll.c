@@ -750,31 +750,16 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 				found = 1;
 			}
 		}
-		if (found) {
-			struct buf e;
-			buf_init(&e);
-			buf_putc(&e, '/');
-			for (const char *q = rel; *q; q++)
-				if (*q == ' ')
-					buf_puts(&e, "%20");
-				else
-					buf_putc(&e, *q);
-			buf_puts(&e, suffix);
-			res = astr(a, e.p, e.len);
-			buf_fini(&e);
-		} else if (image) {
+		if (found)
+			res = imp_static_url(a, rel, suffix);
+		else if (image) {
 			*missing = 1;
-			imp_note(a, &s->rep, "image not found", j->cur->rel, line,
-				 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
-			imp_list_add(a, &j->cur->doc->ignore_links, astr(a, url, strlen(url)));
+			imp_missing_image(s, j->cur->doc, j->cur->rel, line, url);
 		}
 	}
 	/* the base path is folio's to add: /blog/x -> /x */
-	if (!res && root && j->baseurl[0]) {
-		size_t bl = strlen(j->baseurl);
-		if (!strncmp(url, j->baseurl, bl) && (url[bl] == '/' || !url[bl] || url[bl] == '#'))
-			res = imp_fmt(a, "/%s", url + bl + (url[bl] == '/'));
-	}
+	if (!res && root && j->baseurl[0])
+		res = imp_unbase(a, url, j->baseurl);
 	free(dec);
 	return res;
 }
