@@ -1656,7 +1656,12 @@ static void shortcodes(struct lq *s)
 		highlight_close(s);
 }
 
-void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+/* convert: a body through its first pass (Liquid, or Hugo's shortcodes)
+ * into a buffer, then through kramdown() into out; the counts of findings
+ * past JK_MAX_FINDINGS noted, and with note_math (Jekyll) kramdown's
+ * inline $$ formulas. */
+static void convert(const struct jk_body *c, const char *in, size_t n, struct buf *out, void (*first)(struct lq *),
+		    int note_math)
 {
 	struct lq s;
 	memset(&s, 0, sizeof s);
@@ -1673,7 +1678,7 @@ void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *ou
 	struct caps caps;
 	memset(&caps, 0, sizeof caps);
 	s.caps = &caps;
-	shortcodes(&s);
+	first(&s);
 	struct kd k;
 	memset(&k, 0, sizeof k);
 	k.c = c;
@@ -1684,43 +1689,7 @@ void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *ou
 	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
 	k.caps = &caps;
 	kramdown(&k);
-	for (size_t i = 0; i < caps.nk; i++)
-		if (caps.n[i] > JK_MAX_FINDINGS)
-			imp_note(c->a, c->r, caps.kind[i], c->path, 0, "%d more of these, not listed",
-				 caps.n[i] - JK_MAX_FINDINGS);
-	buf_fini(&mid);
-	free(s.lmap);
-}
-
-void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
-{
-	struct lq s;
-	memset(&s, 0, sizeof s);
-	s.c = c;
-	s.in = in;
-	s.n = n;
-	s.line = 1;
-	s.mk = (struct marks)MARKS_NONE;
-	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
-	s.no_endhl = s.tail_run = (size_t)-1;
-	struct buf mid;
-	buf_init(&mid);
-	s.out = &mid;
-	struct caps caps;
-	memset(&caps, 0, sizeof caps);
-	s.caps = &caps;
-	liquid(&s);
-	struct kd k;
-	memset(&k, 0, sizeof k);
-	k.c = c;
-	k.l = &s;
-	k.in = mid.p ? mid.p : "";
-	k.n = mid.len;
-	k.out = out;
-	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
-	k.caps = &caps;
-	kramdown(&k);
-	if (caps.math)
+	if (note_math && caps.math)
 		imp_note(c->a, c->r, "kramdown inline math", c->path, caps.math_line + c->line_offset,
 			 "%d formula%s $$...$$ inside paragraphs written $...$ (this is the first)", caps.math,
 			 caps.math == 1 ? "" : "s");
@@ -1730,4 +1699,14 @@ void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *
 				 caps.n[i] - JK_MAX_FINDINGS);
 	buf_fini(&mid);
 	free(s.lmap);
+}
+
+void hugo_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+{
+	convert(c, in, n, out, shortcodes, 0);
+}
+
+void jekyll_body(const struct jk_body *c, const char *in, size_t n, struct buf *out)
+{
+	convert(c, in, n, out, liquid, 1);
 }
