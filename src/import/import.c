@@ -485,7 +485,7 @@ const char *imp_date(struct arena *a, const char *s)
 		return NULL;
 	if (h > 23 || mi > 59 || se > 60)
 		return NULL;
-	char out[40];
+	char out[128];
 	if (h < 0)
 		snprintf(out, sizeof out, "%04d-%02d-%02d", y, mo, d);
 	else if (!zone[0])
