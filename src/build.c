@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
@@ -238,6 +239,16 @@ struct build_session {
 	 * files (links_check_files); 0: check every page */
 	uint64_t links_clean;
 	int committed; /* a build of this session was committed */
+	/* folio serve: the last round, kept whole after it went without error,
+	 * so that an edit of posts' text is patched into it (round_patch)
+	 * instead of a whole round; NULL: the next round is a whole one */
+	struct round *kept;
+	int patches; /* rounds patched into it */
+	/* the files changed since the last round (build_session_changed),
+	 * site-relative; changed_all: others, or not known which */
+	char **changed;
+	size_t nchanged;
+	int changed_all;
 };
 
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
@@ -254,6 +265,10 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 	st->opts.md_borrow = s->to_output;
 	st->opts.related_cache = s->related;
 }
+
+struct round;
+static void round_free(struct round *r, struct diag *d);
+static void changes_clear(struct build_session *s);
 
 struct build_session *build_session_new(const struct build_request *req)
 {
@@ -281,6 +296,11 @@ void build_session_free(struct build_session *s)
 	if (!s)
 		return;
 	free(s->base_path);
+	struct diag d;
+	diag_init(&d, stderr);
+	round_free(s->kept, &d);
+	diag_fini(&d);
+	changes_clear(s);
 	thread_cleanup();
 	if (s->md && s->committed)
 		md_cache_store(s->md, s->site_dir); /* for the next build or server */
@@ -314,6 +334,12 @@ struct round {
 	size_t nfp;
 	int links;        /* record each page's links */
 	int write_failed; /* a page could not be written (set by any thread) */
+	/* the link check, and the texts where it looks for a link's place,
+	 * kept with a kept round (to be run again on the pages a patch
+	 * renders) */
+	struct links_check *lc;
+	struct links_text *texts;
+	struct index job_index; /* a kept round's: job + 1 by output path (job_of) */
 	double t_plan, t_render, t_links, t_commit;
 };
 
@@ -449,7 +475,8 @@ static int check_links(struct round *r, struct links_check *lc)
 		snprintf(path, len, "templates/%s", name);
 		t[i + 1] = (struct links_text){path, src.p, src.len};
 	}
-	links_check_texts(lc, t, ntmpl + 1); /* kept until the check has run */
+	links_check_texts(lc, t, ntmpl + 1); /* kept until the check has run (a kept round's, until it goes) */
+	r->texts = t;
 	uint64_t files = s->to_output ? 0 : links_check_files(lc); /* folio serve only */
 	unsigned char *only = check_only(r, files);
 	links_check_only(lc, only);
@@ -462,7 +489,6 @@ static int check_links(struct round *r, struct links_check *lc)
 		links_check_external(lc, s->site_dir, self, s->req.external, s->req.external_ctx);
 		free(self);
 	}
-	free(t);
 	return broken ? 1 : 0;
 }
 
@@ -626,7 +652,7 @@ static void round_render(struct round *r)
 	if (!r->stop && lc && !st->cfg_errors)
 		r->errors += check_links(r, lc);
 	r->stop = r->errors && !kg;
-	links_check_free(lc);
+	r->lc = lc; /* freed with the round, or kept with it */
 	r->t_render = now_seconds();
 	r->t_links = r->t_render - t_check;
 	/* keep_going writes what could be made, never what could not be
@@ -685,17 +711,11 @@ static void round_commit(struct round *r)
 		session_save(s, r->state);
 }
 
-/* round_end: what a round leaves: an output not committed is thrown away,
- * the Markdown cache stored (folio build), the arena freed. */
-static void round_end(struct round *r)
+/* round_free: the round's memory, and its stages'. */
+static void round_free(struct round *r, struct diag *d)
 {
-	struct build_session *s = r->s;
-	if (s->o) {
-		output_abort(s->o);
-		s->o = NULL;
-	} else if (r->stop && !s->to_output && s->live && r->want) {
-		live_abort(s->live);
-	}
+	if (!r)
+		return;
 	if (r->fresh)
 		for (size_t i = 0; i < r->plan.njobs; i++)
 			rebuild_page_free(r->fresh[i]);
@@ -705,6 +725,25 @@ static void round_end(struct round *r)
 	free(r->vars_fp);
 	free(r->fp);
 	free(r->state);
+	links_check_free(r->lc);
+	free(r->texts);
+	index_fini(&r->job_index);
+	stages_free(&r->st, d, 1);
+	free(r);
+}
+
+/* round_end: what a round leaves: an output not committed is thrown away,
+ * the Markdown cache stored (folio build); the round is freed, or kept by
+ * folio serve when it went without error (round_patch). */
+static void round_end(struct round *r)
+{
+	struct build_session *s = r->s;
+	if (s->o) {
+		output_abort(s->o);
+		s->o = NULL;
+	} else if (r->stop && !s->to_output && s->live && r->want) {
+		live_abort(s->live);
+	}
 	r->res->pages = r->plan.njobs;
 	r->res->posts = r->st.have_site ? r->st.site.nposts : 0;
 	s->next_future = r->st.have_site ? r->st.site.next_future : 0;
@@ -717,13 +756,233 @@ static void round_end(struct round *r)
 		s->md = NULL;
 	}
 	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
-	stages_free(&r->st, r->d, 1);
+	if (!s->to_output && r->res->committed && !r->errors && !r->stop) {
+		free(r->fresh); /* taken by rebuild_commit */
+		r->fresh = NULL;
+		s->kept = r;
+		s->patches = 0;
+	} else {
+		round_free(r, r->d);
+	}
 	if (s->md)
 		md_cache_sweep(s->md);
 }
 
+/* ---- folio serve: an edit of posts' text, patched into the last round ---- */
+
+/* PATCH_MAX: rounds patched into one kept round; then a whole round runs
+ * again (each patch leaves its text and HTML in the kept arena). */
+#define PATCH_MAX 200
+
+void build_session_changed(struct build_session *s, const char *rel)
+{
+	if (!rel) {
+		s->changed_all = 1;
+		return;
+	}
+	for (size_t i = 0; i < s->nchanged; i++)
+		if (!strcmp(s->changed[i], rel))
+			return;
+	if (s->nchanged >= 64) { /* more than an edit: the whole round */
+		s->changed_all = 1;
+		return;
+	}
+	s->changed = xrealloc(s->changed, (s->nchanged + 1) * sizeof *s->changed);
+	s->changed[s->nchanged++] = xstrndup(rel, strlen(rel));
+}
+
+static void changes_clear(struct build_session *s)
+{
+	for (size_t i = 0; i < s->nchanged; i++)
+		free(s->changed[i]);
+	free(s->changed);
+	s->changed = NULL;
+	s->nchanged = 0;
+	s->changed_all = 0;
+}
+
+static const char *job_out(const void *ctx, uint32_t v)
+{
+	return ((const struct round *)ctx)->outs[v - 1];
+}
+
+/* job_of: the job of the page out in a kept round, or -1. */
+static long job_of(struct round *r, const char *out)
+{
+	if (!r->job_index.cap)
+		index_rebuild_str(&r->job_index, r->plan.njobs, 1024, job_out, r);
+	uint32_t v = index_get_str(&r->job_index, out, job_out, r);
+	return v ? (long)v - 1 : -1;
+}
+
+/* patch_post: the post whose file is rel, patched with the file as it is
+ * now; 0, or 1 when the whole round must run (see site_patch_post). *job:
+ * the post's index. */
+static int patch_post(struct round *r, const char *rel, size_t *post)
+{
+	struct build_session *s = r->s;
+	struct site *site = &r->st.site;
+	size_t i = 0;
+	while (i < site->nposts && strcmp(site->posts[i]->s.path, rel))
+		i++;
+	if (i == site->nposts)
+		return 1; /* not a published post's file */
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof path, "%s/%s", s->site_dir, rel) >= (int)sizeof path)
+		return 1;
+	size_t len;
+	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
+	if (!text || len > FOLIO_MAX_FILE) {
+		free(text);
+		return 1;
+	}
+	char *kept = arena_strndup(r->st.a, text, len);
+	free(text);
+	*post = i;
+	return site_patch_post(r->st.a, site, &r->st.opts, i, kept, len, r->st.base_path);
+}
+
+/* patch_links: the links of the pages rendered by a patch checked again,
+ * on the kept check (every page's, when one of them gained or lost an id:
+ * a link to it from elsewhere may have broken). The number of broken
+ * links; then nothing is reported (the whole round reports them, and a
+ * collector does not say a thing twice), else the warnings are. */
+static size_t patch_links(struct round *r, struct diag *d)
+{
+	struct build_session *s = r->s;
+	size_t n = r->plan.njobs;
+	/* the warnings of the other pages were told by an earlier round */
+	int same = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rebuild_page *now = r->fresh[i];
+		if (!now)
+			continue;
+		const struct rebuild_page *was = rebuild_last(s->rb, r->outs[i]);
+		if (!was || !links_record_same_ids(was->links, was->links_len, now->links, now->links_len))
+			same = 0;
+		const struct source *src = r->plan.jobs[i].src;
+		links_check_repage(r->lc, i, now->links, now->links_len, src ? src->src : NULL, src ? src->len : 0);
+	}
+	links_check_only(r->lc, same ? r->want : NULL);
+	struct diag quiet;
+	diag_init(&quiet, NULL);
+	size_t broken = links_check_run(r->lc, &quiet, s->site_dir);
+	diag_fini(&quiet);
+	if (!broken && links_check_reported(r->lc))
+		(void)links_check_run(r->lc, d, s->site_dir); /* the same again, told */
+	links_check_only(r->lc, NULL);
+	if (broken || links_check_reported(r->lc))
+		s->links_clean = 0;
+	return broken;
+}
+
+/* round_patch: folio serve, when only the text of published posts changed
+ * since the kept round (their front matter is the same bytes): their
+ * documents rendered again into its model, the fingerprints of their
+ * values made again, and only the pages that read what changed rendered,
+ * checked and committed; what a session's edit costs then grows with the
+ * pages the edit touches, not with the site. 1 when done; 0 when the
+ * whole round must run (the kept round is then of no more use). */
+static int round_patch(struct build_session *s, struct diag *d, struct build_result *res)
+{
+	struct round *r = s->kept;
+	if (!r || s->changed_all || !s->nchanged || s->patches >= PATCH_MAX)
+		return 0;
+	double t0 = now_seconds();
+	struct stages *st = &r->st;
+	if (st->site.next_future && !s->req.future) {
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		int64_t now = s->req.now ? s->req.now : sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
+		if (now >= st->site.next_future)
+			return 0; /* a post left out as future is due */
+	}
+	size_t *posts = xcalloc(s->nchanged, sizeof *posts);
+	for (size_t k = 0; k < s->nchanged; k++)
+		if (patch_post(r, s->changed[k], &posts[k])) {
+			free(posts);
+			return 0;
+		}
+	double t_md = now_seconds();
+	size_t n = r->plan.njobs, nfp;
+	uint64_t *fp = rebuild_last_inputs(s->rb, &nfp);
+	memset(r->want, 0, n);
+	for (size_t k = 0; k < s->nchanged; k++) {
+		const struct render_dep_val *dv = render_refresh_post(st->a, &r->plan, &st->site, posts[k]);
+		if (dv)
+			rebuild_fingerprint_dep(s->rb, fp, dv);
+		const struct source *src = &st->site.posts[posts[k]]->s;
+		for (size_t i = 0; i < n; i++) {
+			if (r->plan.jobs[i].src != src)
+				continue;
+			uint64_t v = rebuild_fingerprint(s->rb, &r->plan.jobs[i].vars, r->plan.jobs[i].tmpl);
+			if (v != r->vars_fp[i])
+				r->want[i] = 1;
+			r->vars_fp[i] = v;
+		}
+	}
+	free(posts);
+	/* the pages that read a value that changed (the vars of the posts'
+	 * own pages were looked at above) */
+	const char **readers;
+	size_t nreaders = rebuild_readers(s->rb, fp, nfp, &readers);
+	for (size_t k = 0; k < nreaders; k++) {
+		long j = job_of(r, readers[k]);
+		if (j >= 0)
+			r->want[j] = 1;
+	}
+	free(readers);
+	double t_plan = now_seconds();
+	memset(res, 0, sizeof *res);
+	r->res = res;
+	r->d = d;
+	r->write_failed = 0;
+	r->fresh = xcalloc(n + 1, sizeof *r->fresh);
+	struct diag quiet; /* a template's error: the whole round says it */
+	diag_init(&quiet, NULL);
+	int errors = render_pages(&r->plan, st->env, &quiet, r->want, st->opts.jobs, nfp, session_sink, r, &res->rendered);
+	errors += quiet.errors + quiet.warnings;
+	diag_fini(&quiet);
+	double t_render = now_seconds();
+	if (!errors && r->lc && !st->cfg_errors)
+		errors += patch_links(r, d) ? 1 : 0;
+	double t_links = now_seconds();
+	size_t removed = 0;
+	if (errors || __atomic_load_n(&r->write_failed, __ATOMIC_RELAXED)) {
+		/* the whole round says it again, with everything else it finds */
+		live_abort(s->live);
+		free(fp);
+		return 0;
+	}
+	live_keep_all(s->live);
+	if (live_commit(s->live, &res->written, &removed)) {
+		free(fp);
+		return 0;
+	}
+	rebuild_commit_some(s->rb, r->fresh, n, fp, nfp);
+	free(r->fresh);
+	r->fresh = NULL;
+	s->patches++;
+	res->committed = 1;
+	res->pages = n;
+	res->posts = st->site.nposts;
+	res->seconds = now_seconds() - t0;
+	if (getenv("FOLIO_TIMINGS"))
+		fprintf(stderr,
+			"folio: timings (ms): patch: markdown %.1f, plan %.1f, render+write %.1f, link check %.1f, "
+			"commit %.1f\n",
+			(t_md - t0) * 1e3, (t_plan - t_md) * 1e3, (t_render - t_plan) * 1e3, (t_links - t_render) * 1e3,
+			(now_seconds() - t_links) * 1e3);
+	return 1;
+}
+
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)
 {
+	int patched = round_patch(s, d, res);
+	changes_clear(s);
+	if (patched)
+		return 0;
+	round_free(s->kept, d);
+	s->kept = NULL;
 	memset(res, 0, sizeof *res);
 	struct round *r = xcalloc(1, sizeof *r);
 	r->s = s;
@@ -748,17 +1007,16 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		round_commit(r);
 	double t0 = r->st.t0, t_tmpl = r->st.t_tmpl;
 	double t_cfg = r->st.t_cfg, t_content = r->st.t_content, t_site = r->st.t_site;
-	round_end(r);
+	double t_plan = r->t_plan, t_render = r->t_render, t_links = r->t_links, t_commit = r->t_commit;
+	int errors = r->errors;
+	round_end(r); /* r is freed, or kept */
 	res->seconds = now_seconds() - t0;
-	if (getenv("FOLIO_TIMINGS") && t_tmpl > 0 && r->t_render > 0)
+	if (getenv("FOLIO_TIMINGS") && t_tmpl > 0 && t_render > 0)
 		fprintf(stderr,
 			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
 			"plan %.1f, render+write %.1f (of which the link check %.1f), commit %.1f\n",
 			(t_cfg - t0) * 1e3, (t_content - t_cfg) * 1e3, (t_site - t_content) * 1e3, (t_tmpl - t_site) * 1e3,
-			(r->t_plan - t_tmpl) * 1e3, (r->t_render - r->t_plan) * 1e3, r->t_links * 1e3,
-			(r->t_commit - r->t_render) * 1e3);
-	int errors = r->errors;
-	free(r);
+			(t_plan - t_tmpl) * 1e3, (t_render - t_plan) * 1e3, t_links * 1e3, (t_commit - t_render) * 1e3);
 	return errors;
 }
 

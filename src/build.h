@@ -67,6 +67,14 @@ void build_session_free(struct build_session *s);
  * rendered now. */
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res);
 
+/* build_session_changed: the file rel (site-relative) was written since
+ * the last build of the session (NULL: files changed that are not known,
+ * or were created, deleted or renamed). When only the text of published
+ * posts changed, the next build patches the last one (its pages that read
+ * what changed) instead of reading and rendering the whole site again;
+ * the output is the same. */
+void build_session_changed(struct build_session *s, const char *rel);
+
 /* build_session_base_path: the path of base_url ("/" or "/blog/") of the
  * last build committed (without errors, or with keep_going; "/" before
  * one), where the site is served;

@@ -775,6 +775,24 @@ void links_check_page(struct links_check *lc, const char *out, const char *rec, 
 	sset_put(&lc->pageset, p->out, strlen(p->out), lc->npages - 1);
 }
 
+void links_check_repage(struct links_check *lc, size_t i, const char *rec, size_t rec_len, const char *src_text,
+			size_t src_len)
+{
+	if (i >= lc->npages)
+		return;
+	struct lpage *p = &lc->pages[i];
+	p->rec = rec;
+	p->rec_len = rec ? rec_len : 0;
+	p->src_text = src_text;
+	p->src_len = src_len;
+	free(p->read);
+	p->read = NULL;
+	sset_free(&p->ids);
+	memset(&p->ids, 0, sizeof p->ids);
+	p->has_ids = 0;
+	p->shown = p->hidden = 0;
+}
+
 void links_check_texts(struct links_check *lc, const struct links_text *t, size_t n)
 {
 	lc->texts = t;

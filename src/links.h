@@ -96,6 +96,12 @@ void links_check_later(struct links_check *lc, const char *out, const char *why)
 void links_check_page(struct links_check *lc, const char *out, const char *rec, size_t rec_len, const char *src,
 		      const char *src_text, size_t src_len, const char *const *ignore, size_t nignore);
 
+/* links_check_repage: for a check run again (folio serve, after an edit
+ * of a few pages): page i (the order of links_check_page) has the ids and
+ * links of rec now, and its source's text is src_text. */
+void links_check_repage(struct links_check *lc, size_t i, const char *rec, size_t rec_len, const char *src_text,
+			size_t src_len);
+
 /* links_check_texts: where to look for a link that is not in its page's
  * source (templates, folio.yml), in order; borrowed until the check has
  * run. */

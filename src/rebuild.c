@@ -291,6 +291,34 @@ int rebuild_dirty(const struct rebuild *rb, const char *out, uint64_t vars_fp, c
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* sort_ids: a record's ids in ascending order (rebuild_readers searches
+ * them). */
+static void sort_ids(uint32_t *ids, size_t n)
+{
+	if (n > 1)
+		qsort(ids, n, sizeof *ids, cmp_id);
+}
+
+/* has_id: whether the sorted ids[0..n) hold id. */
+static int has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ids[lo] == id;
+}
+
 struct rebuild_page *rebuild_record(const char *out, uint64_t vars_fp, const uint32_t *ids, size_t n)
 {
 	struct rebuild_page *rec = xcalloc(1, sizeof *rec);
@@ -300,6 +328,7 @@ struct rebuild_page *rebuild_record(const char *out, uint64_t vars_fp, const uin
 	rec->deps = xmalloc((n + 1) * sizeof *rec->deps);
 	if (n)
 		memcpy(rec->deps, ids, n * sizeof *rec->deps);
+	sort_ids(rec->deps, n);
 	return rec;
 }
 
@@ -336,6 +365,72 @@ void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char 
 int rebuild_built(const struct rebuild *rb)
 {
 	return rb->built;
+}
+
+size_t rebuild_readers(const struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs)
+{
+	*outs = NULL;
+	/* the ids that changed, ascending (a patch changes a few); an id the
+	 * last build did not have counts as changed */
+	size_t n = nfp < rb->nfp ? nfp : rb->nfp, nchanged = 0, cap = 0;
+	uint32_t *changed = NULL;
+	for (size_t id = 1; id < nfp; id++)
+		if (id >= n || fp[id] != rb->fp[id]) {
+			if (nchanged == cap) {
+				cap = cap ? cap * 2 : 64;
+				changed = xrealloc(changed, cap * sizeof *changed);
+			}
+			changed[nchanged++] = (uint32_t)id;
+		}
+	size_t k = 0;
+	if (nchanged) {
+		*outs = xcalloc(rb->nrecs + 1, sizeof **outs);
+		uint32_t lo = changed[0], hi = changed[nchanged - 1];
+		for (size_t i = 0; i < rb->nrecs; i++) {
+			const struct rebuild_page *p = rb->recs[i];
+			if (!p->ndeps || p->deps[0] > hi || p->deps[p->ndeps - 1] < lo)
+				continue;
+			for (size_t c = 0; c < nchanged; c++)
+				if (has_id(p->deps, p->ndeps, changed[c])) {
+					(*outs)[k++] = p->out;
+					break;
+				}
+		}
+	}
+	free(changed);
+	return k;
+}
+
+void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t n, uint64_t *fp, size_t nfp)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!fresh[i])
+			continue;
+		uint32_t v = index_get_str(&rb->rec_index, fresh[i]->out, rec_out, rb);
+		if (v) {
+			/* the same path: its place in the index stays */
+			rebuild_page_free(rb->recs[v - 1]);
+			rb->recs[v - 1] = fresh[i];
+		} else {
+			rb->recs = xrealloc(rb->recs, (rb->nrecs + 1) * sizeof *rb->recs);
+			rb->recs[rb->nrecs++] = fresh[i];
+			index_add_str(&rb->rec_index, fresh[i]->out, (uint32_t)rb->nrecs, 1024, rec_out, rb);
+		}
+		fresh[i] = NULL;
+	}
+	free(rb->fp);
+	rb->fp = fp;
+	rb->nfp = nfp;
+}
+
+uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp)
+{
+	size_t n = rb->next_id;
+	uint64_t *fp = xcalloc(n + 1, sizeof *fp);
+	if (rb->fp)
+		memcpy(fp, rb->fp, (rb->nfp < n ? rb->nfp : n) * sizeof *fp);
+	*nfp = n;
+	return fp;
 }
 
 /* ---- the state as bytes: "folio-pages 2\n" padded to 16 bytes, the
@@ -476,6 +571,7 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 		rec->ndeps = nd;
 		rec->deps = xmalloc(((size_t)nd + 1) * sizeof *rec->deps);
 		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
+		sort_ids(rec->deps, nd);
 		if (ll) {
 			rec->links = xmalloc((size_t)ll);
 			memcpy(rec->links, lk, (size_t)ll);

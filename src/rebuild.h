@@ -98,6 +98,25 @@ void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char 
  * committed, or a state loaded). */
 int rebuild_built(const struct rebuild *rb);
 
+/* rebuild_last_inputs: a copy of the fingerprints of the last committed
+ * build, by id (*nfp of them, malloc'd), to change those of a few values
+ * and find the pages that read them (folio serve, after an edit of a
+ * post's text). */
+uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp);
+
+/* rebuild_readers: the pages of the last committed build that read an id
+ * whose fingerprint in fp[0..nfp) is not the last build's (or is new):
+ * their paths (borrowed from the records, until the next commit) in
+ * *outs (malloc'd, or NULL); returns how many. Without a lookup per page:
+ * for a patch that changed a few values of a big site. */
+size_t rebuild_readers(const struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs);
+
+/* rebuild_commit_some: a patch is in place: the records in fresh[0..n)
+ * (NULL: that page was not rendered; taken, and set to NULL) replace those
+ * of their pages, the others stay, and fp[0..nfp) (taken) become the last
+ * build's fingerprints. */
+void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t n, uint64_t *fp, size_t nfp);
+
 /* rebuild_save: the state as bytes, appended to out, marked with stamp (the
  * executable's hash: another folio's state is not read). rebuild_load: rb
  * (new) from such bytes; 0, or -1 (damaged, cut, or another stamp) with rb

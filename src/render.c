@@ -141,54 +141,77 @@ static struct tval post_ref(struct model *md, const struct post *p)
 	return p && p->index >= 0 ? md->post_vals[p->index] : tv_none();
 }
 
+/* post_fields: post i's own fields in m (those of its neighbours are
+ * link_posts'). */
+static void post_fields(struct arena *a, const struct site *s, size_t i, struct tmap *m)
+{
+	const struct post *p = s->posts[i];
+	set(a, m, "kind", tv_cstr("post"));
+	set(a, m, "slug", S(p->slug));
+	set(a, m, "title", S(p->title));
+	set(a, m, "url", S(p->url));
+	set(a, m, "date", S(p->date.iso));
+	set(a, m, "year", tv_int(p->date.year));
+	set(a, m, "updated", p->has_updated ? S(p->updated.iso) : tv_none());
+	if (p->summary.len) {
+		set(a, m, "summary", S(p->summary));
+		set(a, m, "summary_html", C(a, "%.*s", STR_FMT(p->summary)));
+	} else {
+		set(a, m, "summary", S(p->doc.summary_text));
+		set(a, m, "summary_html", tv_safe(p->doc.summary_html));
+	}
+	/* summary_html of a front matter summary is text: escape when printed */
+	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
+	set(a, m, "image", p->image.len ? S(p->image) : tv_none());
+	set(a, m, "content", tv_safe(p->doc.html));
+	set(a, m, "has_more", tv_bool(p->doc.has_more));
+	/* the terms as the site names them: one spelling of each */
+	const struct post_terms *pt = &s->post_terms[i];
+	set(a, m, "category", pt->category ? term_ref(a, "categories", pt->category->name, pt->category->slug) : tv_none());
+	struct tlist *tags = tlist_new(a, pt->ntags);
+	for (size_t k = 0; k < pt->ntags; k++)
+		tlist_push(a, tags, term_ref(a, "tags", pt->tags[k]->name, pt->tags[k]->slug));
+	set(a, m, "tags", tv_list(tags));
+	set(a, m, "reading_time", tv_int(p->minutes));
+	set(a, m, "words", tv_int((int64_t)p->doc.words));
+	set(a, m, "difficulty", difficulty_val(p->difficulty ? p->difficulty : p->series ? p->series->difficulty : 0));
+	set(a, m, "draft", tv_bool(p->draft));
+	set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
+	set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
+	set(a, m, "math", tv_bool(p->doc.math_spans > 0));
+	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
+	set(a, m, "animation", tv_bool(p->doc.has_video));
+	set(a, m, "part", tv_int(p->part));
+	set(a, m, "source", tv_cstr(p->s.path));
+}
+
 static void build_posts(struct model *md)
 {
 	struct arena *a = md->a;
 	const struct site *s = md->s;
 	md->post_vals = arena_alloc(a, (s->nposts + 1) * sizeof *md->post_vals);
 	for (size_t i = 0; i < s->nposts; i++) {
-		const struct post *p = s->posts[i];
 		struct tmap *m = tmap_new(a, 40);
-		set(a, m, "kind", tv_cstr("post"));
-		set(a, m, "slug", S(p->slug));
-		set(a, m, "title", S(p->title));
-		set(a, m, "url", S(p->url));
-		set(a, m, "date", S(p->date.iso));
-		set(a, m, "year", tv_int(p->date.year));
-		set(a, m, "updated", p->has_updated ? S(p->updated.iso) : tv_none());
-		if (p->summary.len) {
-			set(a, m, "summary", S(p->summary));
-			set(a, m, "summary_html", C(a, "%.*s", STR_FMT(p->summary)));
-		} else {
-			set(a, m, "summary", S(p->doc.summary_text));
-			set(a, m, "summary_html", tv_safe(p->doc.summary_html));
-		}
-		/* summary_html of a front matter summary is text: escape when printed */
-		set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-		set(a, m, "image", p->image.len ? S(p->image) : tv_none());
-		set(a, m, "content", tv_safe(p->doc.html));
-		set(a, m, "has_more", tv_bool(p->doc.has_more));
-		/* the terms as the site names them: one spelling of each */
-		const struct post_terms *pt = &s->post_terms[i];
-		set(a, m, "category", pt->category ? term_ref(a, "categories", pt->category->name, pt->category->slug) : tv_none());
-		struct tlist *tags = tlist_new(a, pt->ntags);
-		for (size_t k = 0; k < pt->ntags; k++)
-			tlist_push(a, tags, term_ref(a, "tags", pt->tags[k]->name, pt->tags[k]->slug));
-		set(a, m, "tags", tv_list(tags));
-		set(a, m, "reading_time", tv_int(p->minutes));
-		set(a, m, "words", tv_int((int64_t)p->doc.words));
-		set(a, m, "difficulty", difficulty_val(p->difficulty ? p->difficulty : p->series ? p->series->difficulty : 0));
-		set(a, m, "draft", tv_bool(p->draft));
-		set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
-		set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
-		set(a, m, "math", tv_bool(p->doc.math_spans > 0));
-		set(a, m, "model3d", tv_bool(p->doc.has_model3d));
-		set(a, m, "animation", tv_bool(p->doc.has_video));
-		set(a, m, "part", tv_int(p->part));
-		set(a, m, "source", tv_cstr(p->s.path));
-		mark(md, m, "post", p->slug);
+		post_fields(a, s, i, m);
+		mark(md, m, "post", s->posts[i]->slug);
 		md->post_vals[i] = tv_map(m);
 	}
+	md->plan->post_vals = md->post_vals;
+}
+
+const struct render_dep_val *render_refresh_post(struct arena *a, const struct render_plan *plan, const struct site *s,
+						 size_t i)
+{
+	if (!plan->post_vals || i >= s->nposts)
+		return NULL;
+	/* in place: every list and page that holds the map sees the new
+	 * fields, and the map keeps its id */
+	struct tmap *m = plan->post_vals[i].u.map;
+	post_fields(a, s, i, m);
+	for (size_t k = 0; k < plan->nvals; k++)
+		if (plan->vals[k].is_map && plan->vals[k].v.u.map == m)
+			return &plan->vals[k];
+	return NULL;
 }
 
 static void build_series_vals(struct model *md)

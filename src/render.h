@@ -42,6 +42,7 @@ struct render_plan {
 	size_t njobs;
 	struct render_dep_val *vals;
 	size_t nvals, cap_vals;
+	struct tval *post_vals; /* each published post's map, by post->index */
 };
 
 /* render_plan: makes the template values of the model (in a) and sets the
@@ -52,6 +53,12 @@ struct render_plan {
  * page naming a template that does not exist). */
 int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
 		const struct render_deps *deps, struct render_plan *plan);
+
+/* render_refresh_post: after site_patch_post, the fields of post i's map
+ * made again from the post (in a), in place; returns the value behind its
+ * id (to fingerprint again), or NULL without ids. */
+const struct render_dep_val *render_refresh_post(struct arena *a, const struct render_plan *plan, const struct site *s,
+						 size_t i);
 
 /* render_page_fn: receives one rendered page (job: its index in the plan;
  * its bytes: the nparts parts, one after the other, see

@@ -740,9 +740,33 @@ static void watch_tree_at(struct watches *w, const char *dir, int depth, const s
 	closedir(dp);
 }
 
+/* note_change: tells the session which file an event is about: a file
+ * written (or put in place by a rename), by its site-relative path, else
+ * (a file deleted or moved away, a folder, an event without a name)
+ * that the change is not known file by file. */
+static void note_change(struct build_session *sess, const struct watches *w, const char *dir,
+			const struct inotify_event *ev)
+{
+	size_t sl = strlen(w->site);
+	int named = ev->len && ev->name[0] && !(ev->mask & IN_ISDIR);
+	int written = (ev->mask & (IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_MOVED_TO | IN_CREATE)) &&
+		      !(ev->mask & (IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF));
+	if (!named || !written || strncmp(dir, w->site, sl) || (dir[sl] && dir[sl] != '/')) {
+		build_session_changed(sess, NULL);
+		return;
+	}
+	char rel[PATH_MAX];
+	const char *sub = dir[sl] ? dir + sl + 1 : "";
+	if (snprintf(rel, sizeof rel, "%s%s%s", sub, *sub ? "/" : "", ev->name) >= (int)sizeof rel)
+		build_session_changed(sess, NULL);
+	else
+		build_session_changed(sess, rel);
+}
+
 /* drain: reads the pending inotify events: 0 if none matters, else
- * SETTLE_MS or DEBOUNCE_MS, by the last one that does. */
-static int drain(struct watches *w)
+ * SETTLE_MS or DEBOUNCE_MS, by the last one that does; each one that
+ * matters is noted in sess (note_change). */
+static int drain(struct watches *w, struct build_session *sess)
 {
 	int last_done = 0;
 	char bufr[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -756,6 +780,7 @@ static int drain(struct watches *w)
 			p += sizeof *ev + ev->len;
 			if (ev->mask & IN_Q_OVERFLOW) {
 				relevant = 1;
+				build_session_changed(sess, NULL);
 				continue;
 			}
 			if (ev->mask & IN_IGNORED) {
@@ -770,6 +795,7 @@ static int drain(struct watches *w)
 				continue;
 			if (ev->len == 0 || !ev->name[0]) {
 				relevant = 1;
+				build_session_changed(sess, NULL);
 				continue;
 			}
 			if (ignored(ev->name))
@@ -777,6 +803,7 @@ static int drain(struct watches *w)
 			if (!strcmp(dir, w->site) && !strcmp(ev->name, "public"))
 				continue;
 			relevant = 1;
+			note_change(sess, w, dir, ev);
 			last_done = (ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)) != 0;
 			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
 				char sub[PATH_MAX];
@@ -1039,7 +1066,7 @@ int serve_run(const struct serve_options *o)
 				if (read(sfd, &si, sizeof si) > 0)
 					break;
 			}
-			int wait = (p[1].revents & POLLIN) ? drain(&w) : 0;
+			int wait = (p[1].revents & POLLIN) ? drain(&w, sess) : 0;
 			if (wait)
 				due = now_ms() + wait; /* a burst pushes the build back */
 			if (due >= 0 && now_ms() >= due) {

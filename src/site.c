@@ -75,6 +75,15 @@ static void job_done(struct md_pool *p, const struct md_job *j)
 	}
 }
 
+/* link_hint: source.link_hint of s's body (content.h). */
+static int link_hint(const struct source *s)
+{
+	return s->body_len && (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
+	                       memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
+	           ? 1
+	           : 2;
+}
+
 /* cache_lookup: fills the job's document from the cache; 1 on a hit. */
 static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 {
@@ -86,10 +95,7 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
 	if (!s->link_hint)
-		s->link_hint = s->body_len && (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
-		                               memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
-		                   ? 1
-		                   : 2;
+		s->link_hint = link_hint(s);
 	/* math: false renders another document from the same body */
 	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
 			      s->body_line, asset_dir);
@@ -133,6 +139,24 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* md_options_of: the Markdown options of every document of a build (but
+ * the asset folder, TOC and math of each). */
+static void md_options_of(const struct config *cfg, const struct build_opts *opts, struct md_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->smart = cfg->smart_punctuation;
+	o->math = cfg->math;
+	o->no_dollars = !cfg->math_dollars;
+	o->brackets = cfg->math_brackets;
+	o->unsafe = 1;
+	o->highlight = opts->highlight;
+	o->hl_quiet_unknown = !cfg->highlight_warn_unknown;
+	o->typeset = opts->typeset;
+	o->typeset_ctx = opts->typeset_ctx;
+	o->typeset_seconds = opts->typeset_seconds;
+	o->static_dir = opts->static_dir;
+}
+
 static void render_markdown(struct site *site, struct diag *d, const struct build_opts *opts, struct content *c)
 {
 	struct md_pool p;
@@ -140,18 +164,8 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.cfg = site->cfg;
 	p.opts = opts;
 	p.d = d;
-	p.md.smart = site->cfg->smart_punctuation;
-	p.md.math = site->cfg->math;
-	p.md.no_dollars = !site->cfg->math_dollars;
-	p.md.brackets = site->cfg->math_brackets;
-	p.md.unsafe = 1;
-	p.md.highlight = opts->highlight;
-	p.md.hl_quiet_unknown = !site->cfg->highlight_warn_unknown;
+	md_options_of(site->cfg, opts, &p.md);
 	p.md.unknown = md_unknown_new();
-	p.md.typeset = opts->typeset;
-	p.md.typeset_ctx = opts->typeset_ctx;
-	p.md.typeset_seconds = opts->typeset_seconds;
-	p.md.static_dir = opts->static_dir;
 	p.njobs = c->nposts + c->nseries + c->npages;
 	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);
 	size_t k = 0;
@@ -1093,7 +1107,9 @@ static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source
 	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
 }
 
-void site_rewrite_links(struct arena *a, struct site *s, const char *base)
+/* url_index: the URL of each document's page by its source's path, for
+ * links_rewrite. */
+static void url_index(struct arena *a, const struct site *s, struct index *mp)
 {
 	struct index m;
 	index_init(a, &m, s->nposts + s->nseries + s->npages + s->content->nposts + 1);
@@ -1109,10 +1125,77 @@ void site_rewrite_links(struct arena *a, struct site *s, const char *base)
 		if (p->index < 0)
 			index_put(&m, str_from(p->s.path), (void *)left_out_url(a, p->slug));
 	}
+	*mp = m;
+}
+
+void site_rewrite_links(struct arena *a, struct site *s, const char *base)
+{
+	struct index m;
+	url_index(a, s, &m);
 	for (size_t i = 0; i < s->nposts; i++)
 		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, &m);
 	for (size_t i = 0; i < s->nseries; i++)
 		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, &m);
 	for (size_t i = 0; i < s->npages; i++)
 		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m);
+}
+
+/* ---- a post's text edited, in a session ---- */
+
+int site_patch_post(struct arena *a, struct site *s, const struct build_opts *opts, size_t i, const char *text,
+		    size_t len, const char *base)
+{
+	struct post *p = s->posts[i];
+	struct source *src = &p->s;
+	if (text_encoding(text, len) || utf8_bad(text, len) != len)
+		return 1;
+	/* the front matter, byte for byte as it was: then every value read
+	 * from it is too */
+	size_t fm_end = (size_t)(src->body - src->src);
+	if (src->body < src->src || fm_end > len || memcmp(text, src->src, fm_end))
+		return 1;
+	struct source ns = *src;
+	const char *fm = NULL;
+	size_t fm_len = 0;
+	/* what is wrong is said by the whole build, not here (the collector
+	 * would not say it twice) */
+	struct diag quiet;
+	diag_init(&quiet, NULL);
+	int split = content_split(&quiet, src->path, text, len, &fm, &fm_len, &ns);
+	if (split < 0 || ns.body != text + fm_end || ns.body_line != src->body_line) {
+		diag_fini(&quiet);
+		return 1;
+	}
+	ns.body_hash = 0;
+	ns.link_hint = link_hint(&ns);
+	ns.html_hash = 0;
+	struct md_options o;
+	md_options_of(s->cfg, opts, &o);
+	o.asset_dir = p->bundle_dir;
+	o.toc_hidden = p->toc == 0;
+	if (ns.math_off)
+		o.math = 0;
+	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
+	struct md_unknown *unknown = md_unknown_new();
+	o.unknown = unknown;
+	struct md_doc doc;
+	memset(&doc, 0, sizeof doc);
+	md_render(a, &o, &quiet, ns.path, ns.src, ns.len, ns.body, ns.body_len, ns.body_line, &doc);
+	int silent = diag_thread_reports() == said && md_unknown_thread_count() == noted;
+	md_unknown_free(unknown);
+	diag_fini(&quiet);
+	/* a message: the whole build reports it (and the site's totals, the
+	 * model-viewer script and the links a base path changes are the
+	 * whole build's too) */
+	int minutes = p->reading_time ? p->reading_time : md_reading_minutes(&doc, s->cfg->reading_speed);
+	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d)
+		return 1;
+	*src = ns;
+	p->doc = doc;
+	if (src->link_hint != 2 || (base && strcmp(base, "/"))) {
+		struct index m;
+		url_index(a, s, &m);
+		rewrite_doc(a, &p->doc, src, base, &m);
+	}
+	return 0;
 }

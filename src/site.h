@@ -114,4 +114,15 @@ void site_rewrite_links(struct arena *a, struct site *s, const char *base);
 /* site_free: frees the worker arenas (the rest lives in the build's arena). */
 void site_free(struct site *s);
 
+/* site_patch_post: folio serve, after the file of published post i was
+ * saved again with text[0..len) (in a, the build's arena): when its front
+ * matter is the same bytes, its document is rendered again into the model
+ * (links under base as site_rewrite_links makes them) and 0 is returned.
+ * 1, with the model as it was: the whole build must run (another front
+ * matter, text that is not UTF-8, a message about the document, which the
+ * build reports (none is reported here), or another reading time or 3D
+ * model, which other pages and files count). */
+int site_patch_post(struct arena *a, struct site *s, const struct build_opts *opts, size_t i, const char *text,
+		    size_t len, const char *base);
+
 #endif
