@@ -95,7 +95,7 @@ def main():
         sock.close()
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=300)  # it removes its output folder (15,000 files at 10k posts)
         with open(post, "wb") as f:
             f.write(original)
         log.seek(0)
