@@ -100,6 +100,8 @@ struct md_doc {
 	size_t math_spans; /* inline and display math spans */
 	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
 	int has_video;     /* uses :::video or :::animation */
+	int link_hint;     /* not md_render's: the source's link_hint (content.h),
+	                    * kept with the document by the cache (0: unknown) */
 };
 
 /* md_init: registers cmark-gfm's extensions and folio's math extension,

@@ -59,7 +59,7 @@ struct md_cache {
 struct header {
 	uint64_t html, summary_html, summary_text; /* lengths */
 	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
-	int32_t has_more, has_model3d, has_video, pad;
+	int32_t has_more, has_model3d, has_video, link_hint; /* link_hint 0 in older packs */
 };
 
 struct md_cache *md_cache_new(void)
@@ -244,6 +244,7 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	doc->has_more = h.has_more;
 	doc->has_model3d = h.has_model3d;
 	doc->has_video = h.has_video;
+	doc->link_hint = h.link_hint;
 	return 1;
 }
 
@@ -279,6 +280,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.has_more = doc->has_more;
 	h.has_model3d = doc->has_model3d;
 	h.has_video = doc->has_video;
+	h.link_hint = doc->link_hint;
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
 	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +

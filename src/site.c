@@ -94,13 +94,14 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	/* a file the content cache kept has its hash from an earlier build */
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
-	if (!s->link_hint)
-		s->link_hint = link_hint(s);
 	/* math: false renders another document from the same body */
 	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
 			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
+	/* from the cache: the scan of every body is not made again */
+	if (!s->link_hint)
+		s->link_hint = doc->link_hint ? doc->link_hint : link_hint(s);
 	/* kept while its TOC was hidden, and shown now: rendered again, for
 	 * the warning that the TOC is cut */
 	if (doc->nheadings > MD_TOC_MAX && !toc_hidden(j))
@@ -121,6 +122,9 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+	if (!s->link_hint)
+		s->link_hint = link_hint(s);
+	doc->link_hint = s->link_hint;
 	/* a document with a warning or an error is rendered again next time,
 	 * so that its messages are reported again */
 	if (mc && diag_thread_reports() == said && md_unknown_thread_count() == noted)
@@ -1181,6 +1185,7 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	struct md_doc doc;
 	memset(&doc, 0, sizeof doc);
 	md_render(a, &o, &quiet, ns.path, ns.src, ns.len, ns.body, ns.body_len, ns.body_line, &doc);
+	doc.link_hint = ns.link_hint;
 	int silent = diag_thread_reports() == said && md_unknown_thread_count() == noted;
 	md_unknown_free(unknown);
 	diag_fini(&quiet);
