@@ -422,6 +422,30 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	return o;
 }
 
+/* make_dir: makes the folder tmp[0..len) and those above it that are
+ * missing, down to (not including) the first skip bytes; the deepest first,
+ * so that a folder that is there costs one call (every page's folder's
+ * parent is there but for the first page in it). */
+static int make_dir(char *tmp, size_t len, size_t skip)
+{
+	if (len <= skip)
+		return -1; /* the staging folder itself is gone */
+	tmp[len] = '\0';
+	int rc = mkdir(tmp, 0755);
+	if (rc != 0 && errno == ENOENT) {
+		char *up = strrchr(tmp, '/');
+		if (!up || (size_t)(up - tmp) < skip || make_dir(tmp, (size_t)(up - tmp), skip)) {
+			tmp[len] = '/';
+			return -1;
+		}
+		tmp[up - tmp] = '/';
+		tmp[len] = '\0';
+		rc = mkdir(tmp, 0755);
+	}
+	tmp[len] = '/';
+	return rc != 0 && errno != EEXIST ? -1 : 0;
+}
+
 /* output_make_parents: makes the folders of path below the staging folder,
  * never the staging folder itself: if it is gone, the build must fail
  * rather than write a partial site into a new one. */
@@ -430,15 +454,10 @@ int output_make_parents(const char *staging, const char *path)
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof tmp, "%s", path);
 	size_t skip = strlen(staging);
-	if (strlen(tmp) <= skip)
-		return 0;
-	for (char *p = strchr(tmp + skip + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
+	char *last = strrchr(tmp, '/');
+	if (strlen(tmp) <= skip || !last || (size_t)(last - tmp) <= skip)
+		return 0; /* a file at the top */
+	return make_dir(tmp, (size_t)(last - tmp), skip);
 }
 
 int output_safe_rel(const char *rel)
