@@ -74,3 +74,39 @@ finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 }
+
+# ---- the serve tests' own (test_serve, test_patch) ----
+
+# serve_cleanup: the EXIT trap of a serve test: the server and the event
+# streams it follows (pids in $TMP/curl.pid) stopped, $TMP removed.
+serve_cleanup() {
+	stop_serve
+	for p in $(cat "$TMP"/curl.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+
+# need_curl: a failed suite, at once, without curl and python3.
+need_curl() {
+	if ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+		echo "FAIL curl and python3 are needed (scripts/deps.sh installs them)"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+}
+
+# wait_for FILE TEXT: until FILE contains TEXT (at most 10 s times WAIT_SCALE)
+wait_for() {
+	for _ in $(seq 1 $((100 * ${WAIT_SCALE:-1}))); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# events FILE: follows the event stream of $url into FILE for at most 10 s
+# times WAIT_SCALE, once its first event is in
+events() {
+	curl -sN --max-time $((10 * ${WAIT_SCALE:-1})) "$url/__folio/events" >"$1" &
+	echo $! >>"$TMP/curl.pid"
+	wait_for "$1" "^event: "
+}

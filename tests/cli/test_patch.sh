@@ -6,19 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 ws=${WAIT_SCALE:-1}
 
-cleanup() {
-	stop_serve
-	for p in $(cat "$TMP"/curl.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 trap 'exit 1' INT TERM
-
-if ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-	echo "FAIL curl and python3 are needed (scripts/deps.sh installs them)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+need_curl
 
 export SOURCE_DATE_EPOCH=1790000000
 site=$TMP/site
@@ -59,13 +49,6 @@ spid=$!
 serve_wait
 check "the server answers" test "$up" -eq 1
 
-wait_for() {
-	for _ in $(seq 1 $((100 * ws))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # settle N: until the server has ended N rebuilds ("rebuilt" or "error")
 settle() {
 	for _ in $(seq 1 $((150 * ws))); do
@@ -112,11 +95,6 @@ check "the tag page too" contains "$(get /tags/cuda/)" "PATCH-NEW-SUMMARY"
 same_as_build "a summary edit"
 
 # a heading another post links to, renamed: the link is broken now
-events() {
-	curl -sN --max-time $((10 * ws)) "$url/__folio/events" >"$1" &
-	echo $! >>"$TMP/curl.pid"
-	wait_for "$1" "^event: "
-}
 events "$TMP/sse1"
 edit "$a" -e 's/^## Launch bounds/## Occupancy/'
 wait_for "$TMP/sse1" "event: error"

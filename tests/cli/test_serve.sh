@@ -7,19 +7,9 @@ ws=${WAIT_SCALE:-1}
 
 spid=""
 # the server is always stopped, even when a check fails or the test is killed
-cleanup() {
-	stop_serve
-	for p in $(cat "$TMP"/curl.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 trap 'exit 1' INT TERM
-
-if ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-	echo "FAIL curl and python3 are needed (scripts/deps.sh installs them)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+need_curl
 
 run serve --port -1
 check "--port -1 is a usage error" test "$rc" -eq 2
@@ -167,14 +157,6 @@ s.sendall(sys.stdin.buffer.read())
 print(s.recv(100).split(b" ")[1].decode())' "$port")
 check "a request without Host is refused" test "$r" = 403
 
-# wait_for FILE TEXT: until FILE contains TEXT (at most 10 s times ws)
-wait_for() {
-	for _ in $(seq 1 $((100 * ws))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # wait_rebuilds N: until the server has said "rebuilt" N times (at most 10 s times ws)
 wait_rebuilds() {
 	for _ in $(seq 1 $((100 * ws))); do
@@ -183,13 +165,6 @@ wait_rebuilds() {
 	done
 	return 1
 }
-# events: follows the event stream into FILE for at most 10 s times ws
-events() {
-	curl -sN --max-time $((10 * ws)) "$url/__folio/events" >"$1" &
-	echo $! >>"$TMP/curl.pid"
-	wait_for "$1" "^event: "
-}
-
 events "$TMP/sse1"
 check "the event stream opens" grep -q "event: hello" "$TMP/sse1"
 printf '\nSERVE-EDIT-MARKER in a new paragraph.\n' >>"$post"
@@ -338,7 +313,7 @@ if python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 8080))' 2>
 	sleep 0.5
 	TMPDIR=$TMP "$FOLIO" serve "$B" >"$TMP/d.out" 2>"$TMP/d.err" &
 	spid=$!
-	for _ in $(seq 1 $((100 * ws))); do
+	for _ in $(seq 1 $((300 * ws))); do
 		grep -q "serving" "$TMP/d.err" && break
 		sleep 0.1
 	done
