@@ -40,10 +40,13 @@ LDFLAGS_ALL = -Wl,--build-id $(LDFLAGS)
 MHD_LIBS = $(if $(wildcard $(SYS_LIB)/libmicrohttpd.a),$(SYS_LIB)/libmicrohttpd.a -lgnutls,-lmicrohttpd)
 # cJSON (src/json.c): Debian ships no libcjson.a, so the shared library.
 CJSON_LIBS = $(if $(wildcard $(SYS_LIB)/libcjson.a),$(SYS_LIB)/libcjson.a,-lcjson)
+# The Snowball stemmers (src/search/stem.c): Debian's libstemmer-dev ships
+# libstemmer.a.
+STEMMER_LIBS = $(if $(wildcard $(SYS_LIB)/libstemmer.a),$(SYS_LIB)/libstemmer.a,-lstemmer)
 # Static libraries: folio is one self-contained binary.
 LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
-       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(STEMMER_LIBS) $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
@@ -56,10 +59,10 @@ THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
 WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 -include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c)) $(WIRED_SRC) build/gen/theme.c
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c src/search/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h tests/unit/*.h)
+HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h src/search/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan

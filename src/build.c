@@ -19,6 +19,7 @@
 #include "output.h"
 #include "pool.h"
 #include "render.h"
+#include "search/search.h"
 #include "site.h"
 #include "theme.h"
 #include "tmpl.h"
@@ -602,6 +603,11 @@ static void round_plan(struct round *r)
 	}
 }
 
+static int reuse_output(void *ctx, const char *rel)
+{
+	return output_link(ctx, rel);
+}
+
 /* round_render: the static files copied, the pages in want rendered and
  * written, and the links of all checked. */
 static void round_render(struct round *r)
@@ -619,6 +625,12 @@ static void round_render(struct round *r)
 	if (!r->stop)
 		r->errors += render_pages(&r->plan, st->env, r->d, r->want, st->opts.jobs, r->nfp, session_sink, r,
 					  &r->res->rendered);
+	r->stop = r->errors && !kg;
+	/* the search index: a file of the last build with the same name (its
+	 * hash) is kept, not written again */
+	if (!r->stop)
+		r->errors += search_output(st->a, &st->site, s->to_output ? reuse_output : live_keep_if,
+					   s->to_output ? (void *)s->o : (void *)s->live, &noting);
 	r->stop = r->errors && !kg;
 	double t_check = now_seconds();
 	/* (after errors in folio.yml, a wrong base_url would make every link
