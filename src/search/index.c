@@ -1,8 +1,13 @@
 /* index.c: documents -> the files of the search index (folio-site(5),
  * SEARCH INDEX). One pass over the documents maps each word to its stem
- * and adds up, per document, the weighted count of each stem in it; a
- * second pass turns those counts into BM25 impacts (one byte each), which
- * the client multiplies by the stem's idf. Words are then grouped into
+ * and adds up, per document, the weighted count of each stem in its text
+ * and whether it is in its title (how often), tags and series; a second
+ * pass turns those into impacts (one byte each), which the client
+ * multiplies by the stem's idf: BM25 of the text (headings and summary
+ * weigh more than the body), plus BM25 of the title (short titles weigh
+ * more), plus a bonus for a tag and for the series. The boosts are added
+ * after the text's saturation, so that a word of the title outranks a
+ * word repeated in the body. Words are then grouped into
  * shards by their first code points, a shard split by one more code point
  * while it is larger than SHARD_MAX. */
 #include "search.h"
@@ -19,11 +24,24 @@
 #include <string.h>
 #include <xxhash.h>
 
-/* Weights of the fields, in halves of an occurrence in the body. */
-enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4, W_SERIES = 6, W_TAG = 8, W_TITLE = 12 };
-/* BM25's constants. */
+/* Weights of the text's parts, in halves of an occurrence in the body. */
+enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4 };
+/* What else a stem's count in a document holds: where it was (the text's
+ * weighted count is below TEXT_MAX). */
+#define TEXT_MAX 0xfffffu
+#define TITLE_ONE (1u << 20) /* times in the title: 4 bits */
+#define TITLE_MASK (15u << 20)
+#define IN_TAG (1u << 24)
+#define IN_SERIES (1u << 25)
+/* The parts given to text(): the title, tags and series by their flags */
+enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
+/* BM25's constants, and the boosts (at most, beside the text's k1 + 1). */
 #define BM25_K1 1.2
 #define BM25_B 0.75
+#define BOOST_TITLE 1.5
+#define BOOST_TAG 1.2
+#define BOOST_SERIES 0.8
+#define IMPACT_MAX ((BM25_K1 + 1) * (1 + BOOST_TITLE) + BOOST_TAG + BOOST_SERIES)
 /* A shard is split while its bytes (before compression) are more. */
 #define SHARD_MAX 12288
 /* Documents per file of records. */
@@ -69,8 +87,9 @@ size_t search_prefix_len(const char *w, size_t n, size_t k)
 
 struct entry {
 	uint32_t off, len; /* in the dictionary's text */
-	uint32_t stem;     /* a word's stem; a stem's df */
+	uint32_t stem;     /* a word's stem (with STEM_ONLY: a stem that is no word of the text) */
 };
+#define STEM_ONLY 0x80000000u
 
 struct table {
 	struct entry *e;
@@ -136,19 +155,22 @@ struct indexer {
 	size_t acc_cap;
 	uint32_t *touched;
 	size_t ntouched, touched_cap;
-	uint32_t dl;    /* words in this document */
-	int weight;     /* of the text given now (the body: W_BODY) */
-	/* the postings of every document in order: stem and weight */
+	uint32_t dl, tl; /* words of this document's text, and of its title */
+	int weight;      /* of the text given now (W_*, or F_*) */
+	/* the postings of every document in order: stem and count */
 	uint32_t *pstem;
-	uint16_t *pw;
+	uint32_t *pw;
 	size_t np, pcap;
 	size_t *dstart; /* by document: its first posting */
-	uint32_t *dlen;
+	uint32_t *dlen, *tlen;
 };
 
 static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 {
 	struct indexer *x = ctx;
+	int wt = f == SEARCH_HEADING ? W_HEADING : x->weight;
+	if (!wt)
+		return;
 	int made;
 	uint32_t wi = table_find(&x->words, w, n, &made);
 	if (made) {
@@ -165,9 +187,6 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 		}
 	}
 	uint32_t si = x->words.e[wi].stem;
-	uint32_t add = (uint32_t)(f == SEARCH_HEADING ? W_HEADING : x->weight);
-	if (!add)
-		return;
 	if (!x->acc[si]) {
 		if (x->ntouched == x->touched_cap) {
 			x->touched_cap = x->touched_cap ? 2 * x->touched_cap : 1024;
@@ -175,8 +194,18 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 		}
 		x->touched[x->ntouched++] = si;
 	}
-	x->acc[si] += add;
-	x->dl++;
+	uint32_t *a = &x->acc[si];
+	if (wt > 0) {
+		if ((*a & TEXT_MAX) + (uint32_t)wt <= TEXT_MAX)
+			*a += (uint32_t)wt;
+		x->dl++;
+	} else if (wt == F_TITLE) {
+		if ((*a & TITLE_MASK) != TITLE_MASK)
+			*a += TITLE_ONE;
+		x->tl++;
+	} else {
+		*a |= wt == F_TAG ? IN_TAG : IN_SERIES;
+	}
 }
 
 static void text(struct indexer *x, struct str s, int weight)
@@ -188,11 +217,11 @@ static void text(struct indexer *x, struct str s, int weight)
 static void index_doc(struct indexer *x, const struct search_options *o, const struct search_doc *d)
 {
 	x->ntouched = 0;
-	x->dl = 0;
-	text(x, d->title, W_TITLE);
+	x->dl = x->tl = 0;
+	text(x, d->title, F_TITLE);
 	for (size_t i = 0; i < d->ntags; i++)
-		text(x, d->tags[i], W_TAG);
-	text(x, d->series, W_SERIES);
+		text(x, d->tags[i], F_TAG);
+	text(x, d->series, F_SERIES);
 	text(x, d->summary, W_SUMMARY);
 	/* without the body's text, its headings alone (weight 0: skipped) */
 	x->weight = o->body ? W_BODY : 0;
@@ -205,7 +234,7 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
 	for (size_t i = 0; i < x->ntouched; i++) {
 		uint32_t si = x->touched[i];
 		x->pstem[x->np] = si;
-		x->pw[x->np++] = (uint16_t)(x->acc[si] > 65535 ? 65535 : x->acc[si]);
+		x->pw[x->np++] = x->acc[si];
 		x->acc[si] = 0;
 	}
 }
@@ -219,6 +248,14 @@ struct postings {
 	size_t *bytes;   /* by stem: its encoded size in a shard */
 };
 
+/* coarse: v on a scale of 16 steps an octave, so that an edit to one
+ * document seldom moves the averages, and with them every impact of every
+ * shard (the shards it has no word in stay the same files) */
+static double coarse(double v)
+{
+	return exp2(round(log2(v) * 16) / 16);
+}
+
 static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
 {
 	size_t ns = x->stems.n;
@@ -231,18 +268,24 @@ static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
 	p->q = xmalloc(x->np + 1);
 	size_t *fill = xmalloc((ns + 1) * sizeof *fill);
 	memcpy(fill, p->start, (ns + 1) * sizeof *fill);
-	double total = 0;
-	for (size_t d = 0; d < ndocs; d++)
+	double total = 0, ttotal = 0;
+	for (size_t d = 0; d < ndocs; d++) {
 		total += x->dlen[d];
-	double avgdl = ndocs && total > 0 ? total / (double)ndocs : 1;
+		ttotal += x->tlen[d];
+	}
+	double avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
+	double avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
 	for (size_t d = 0; d < ndocs; d++) {
 		double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / avgdl);
+		double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / avgtl);
 		for (size_t i = x->dstart[d]; i < x->dstart[d + 1]; i++) {
-			double tf = x->pw[i] / 2.0;
-			double imp = tf * (BM25_K1 + 1) / (tf + norm) / (BM25_K1 + 1);
+			uint32_t c = x->pw[i];
+			double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
+			double imp = tf * (BM25_K1 + 1) / (tf + norm) + BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm) +
+				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
 			size_t at = fill[x->pstem[i]]++;
 			p->doc[at] = (uint32_t)d;
-			int q = 1 + (int)(imp * 254.0);
+			int q = 1 + (int)(imp / IMPACT_MAX * 254.0);
 			p->q[at] = (uint8_t)(q > 255 ? 255 : q);
 		}
 	}
@@ -340,10 +383,11 @@ static size_t group_size(struct sharding *sh, size_t lo, size_t hi)
 	size_t b = 4;
 	for (size_t i = lo; i < hi; i++) {
 		const struct entry *e = &sh->x->words.e[sh->order[i]];
+		uint32_t st = e->stem & ~STEM_ONLY;
 		b += e->len + 3;
-		if (sh->mark[e->stem] != sh->gen) {
-			sh->mark[e->stem] = sh->gen;
-			b += sh->p->bytes[e->stem];
+		if (sh->mark[st] != sh->gen) {
+			sh->mark[st] = sh->gen;
+			b += sh->p->bytes[st];
 		}
 	}
 	return b;
@@ -357,7 +401,7 @@ static void emit_shard(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
 	uint32_t *stems = xmalloc((hi - lo + 1) * sizeof *stems);
 	size_t ns = 0;
 	for (size_t i = lo; i < hi; i++) {
-		uint32_t s = x->words.e[sh->order[i]].stem;
+		uint32_t s = x->words.e[sh->order[i]].stem & ~STEM_ONLY;
 		if (sh->mark[s] != sh->gen) {
 			sh->mark[s] = sh->gen;
 			sh->local[s] = (uint32_t)ns;
@@ -389,7 +433,8 @@ static void emit_shard(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
 		search_varint(&b, c);
 		search_varint(&b, n - c);
 		buf_append(&b, w + c, n - c);
-		search_varint(&b, sh->local[x->words.e[sh->order[i]].stem]);
+		uint32_t st = x->words.e[sh->order[i]].stem;
+		search_varint(&b, (uint64_t)sh->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
 		last = w;
 		lastn = n;
 	}
@@ -469,13 +514,23 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
 	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
 	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
+	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
 	for (size_t d = 0; d < n; d++) {
 		x.dstart[d] = x.np;
 		index_doc(&x, o, &docs[d]);
 		x.dlen[d] = x.dl;
+		x.tlen[d] = x.tl;
 	}
 	x.dstart[n] = x.np;
 	search_stemmer_free(x.stemmer);
+	/* each stem that is no word is a word of the shards too, so that the
+	 * client finds "spill" in "spilled" without a stemmer of its own */
+	for (size_t i = 0; i < x.stems.n; i++) {
+		int made;
+		uint32_t w = table_find(&x.words, x.stems.text.p + x.stems.e[i].off, x.stems.e[i].len, &made);
+		if (made)
+			x.words.e[w].stem = (uint32_t)i | STEM_ONLY;
+	}
 
 	struct postings p;
 	make_postings(&x, n, &p);
@@ -571,6 +626,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	free(x.touched);
 	free(x.dstart);
 	free(x.dlen);
+	free(x.tlen);
 }
 
 /* ---- the site's documents ---- */
@@ -612,6 +668,11 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 		struct search_doc *d = &docs[k++];
 		d->url = rel_url(se->url);
 		d->title = se->title;
+		/* the guide is the page of its series: the name is its series
+		 * and its tag too, so that the name finds it first */
+		d->series = se->title;
+		d->tags = &se->title;
+		d->ntags = 1;
 		d->summary = se->description;
 		d->excerpt = se->description.len ? se->description : se->doc.summary_text;
 		d->body_html = se->doc.html;

@@ -47,7 +47,8 @@
   };
   Reader.prototype.take = function (n) { var r = this.b.subarray(this.i, this.i + n); this.i += n; return r; };
 
-  /* a shard: its stems' postings and its words, each with its stem */
+  /* a shard: its stems' postings and its words, each with its stem (the
+   * stems are words too; the low bit that tells them is not needed here) */
   function parse(buf) {
     var r = new Reader(buf), ns = r.v(), stems = [], words = [], k, j;
     for (k = 0; k < ns; k++) {
@@ -60,7 +61,8 @@
       var c = r.v(), n = r.v(), b = new Uint8Array(c + n);
       b.set(last.subarray(0, c));
       b.set(r.take(n), c);
-      words.push({ w: dec.decode(b), s: stems[r.v()] });
+      var x = r.v();
+      words.push({ w: dec.decode(b), s: stems[x >> 1] });
       last = b;
     }
     return words;
@@ -99,6 +101,25 @@
 
   function idf(df) { return Math.log(1 + (meta.docs - df + 0.5) / (df + 0.5)); }
 
+  /* stemmed: a word no page has, looked up as the longest stem it begins
+   * with (of at least half its letters): "spilled" finds "spill" */
+  function stemmed(w, shards) {
+    var has = shards.some(function (wl) {
+      return wl.some(function (e) { return e.w === w; });
+    });
+    var cs = Array.from(w), n = cs.length - 1;
+    if (has || n < 3) return shards;
+    return (function next() {
+      if (n < Math.max(3, cs.length / 2)) return shards;
+      var p = cs.slice(0, n--).join('');
+      return shardsFor(p, false).then(function (more) {
+        var e = null;
+        more.forEach(function (wl) { wl.forEach(function (x) { if (x.w === p) e = x; }); });
+        return e ? shards.concat(more, [[{ w: w, s: e.s }]]) : next();
+      });
+    })();
+  }
+
   /* search: each word's best score in each document, summed; documents
    * with every word first */
   function search(q) {
@@ -107,7 +128,7 @@
     return get(D.index).then(function (m) {
       meta = m;
       return Promise.all(ws.map(function (w, i) {
-        return shardsFor(w, prefix && i === ws.length - 1);
+        return shardsFor(w, prefix && i === ws.length - 1).then(function (sh) { return stemmed(w, sh); });
       }));
     }).then(function (found) {
       var score = new Map(), hits = new Map();
