@@ -38,9 +38,9 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 /* BM25's constants, and the boosts (at most, beside the text's k1 + 1). */
 #define BM25_K1 1.2
 #define BM25_B 0.75
-#define BOOST_TITLE 1.5
-#define BOOST_TAG 1.2
-#define BOOST_SERIES 0.8
+#define BOOST_TITLE 2.5
+#define BOOST_TAG 2.0
+#define BOOST_SERIES 1.0
 #define IMPACT_MAX ((BM25_K1 + 1) * (1 + BOOST_TITLE) + BOOST_TAG + BOOST_SERIES)
 /* A shard is split while its bytes (before compression) are more. */
 #define SHARD_MAX 12288
