@@ -189,13 +189,16 @@ regress-update: folio
 	@REGRESS_UPDATE=1 FOLIO=./folio sh tests/cli/test_sites.sh
 
 # Build speed on the 1,000- and 10,000-post corpora, beside Hugo (installed
-# with apt-get when running as root); writes bench/out/report.md. Takes
+# with apt-get when running as root), and the search index beside Pagefind
+# (bench/package.json, npm ci); writes bench/out/report.md. Takes
 # about a quarter of an hour. BENCH_ARGS: e.g. --sizes 1000 --runs 3.
 bench: deps
 	@$(MAKE) --no-print-directory folio
 	@command -v hugo >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null; } || \
 		echo "bench: Hugo is not installed; folio alone is measured"
+	@[ -d bench/node_modules/pagefind ] || (cd bench && npm ci --no-audit --no-fund >/dev/null) || \
+		echo "bench: Pagefind is not installed (npm ci in bench/); folio's search alone is measured"
 	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)
 
 bench-tmpl: deps

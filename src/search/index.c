@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <xxhash.h>
 
 /* Weights of the text's parts, in halves of an occurrence in the body. */
@@ -644,6 +645,20 @@ static int u32_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* filter_of: the filter of a series or tag: its published posts' numbers,
+ * in order. */
+static struct search_filter filter_of(struct arena *a, const struct site *s, struct str name, struct post *const *p,
+				      size_t n)
+{
+	uint32_t *v = arena_alloc(a, (n + 1) * sizeof *v);
+	size_t m = 0;
+	for (size_t j = 0; j < n; j++)
+		if (p[j]->index >= 0 && (size_t)p[j]->index < s->nposts)
+			v[m++] = (uint32_t)p[j]->index;
+	qsort(v, m, sizeof *v, u32_cmp);
+	return (struct search_filter){name, v, m};
+}
+
 void search_index_site(struct arena *a, const struct site *s, const struct search_options *o,
 		       struct search_index *out)
 {
@@ -688,27 +703,11 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 	}
 	/* the filters: a post's number is its place in s->posts */
 	struct search_filter *sf = xcalloc(s->nseries + 1, sizeof *sf);
-	for (size_t i = 0; i < s->nseries; i++) {
-		const struct series *se = s->series[i];
-		uint32_t *v = arena_alloc(a, (se->nposts + 1) * sizeof *v);
-		size_t m = 0;
-		for (size_t j = 0; j < se->nposts; j++)
-			if (se->posts[j]->index >= 0 && (size_t)se->posts[j]->index < s->nposts)
-				v[m++] = (uint32_t)se->posts[j]->index;
-		qsort(v, m, sizeof *v, u32_cmp);
-		sf[i] = (struct search_filter){se->title, v, m};
-	}
+	for (size_t i = 0; i < s->nseries; i++)
+		sf[i] = filter_of(a, s, s->series[i]->title, s->series[i]->posts, s->series[i]->nposts);
 	struct search_filter *tf = xcalloc(s->ntags + 1, sizeof *tf);
-	for (size_t i = 0; i < s->ntags; i++) {
-		const struct term *t = &s->tags[i];
-		uint32_t *v = arena_alloc(a, (t->nposts + 1) * sizeof *v);
-		size_t m = 0;
-		for (size_t j = 0; j < t->nposts; j++)
-			if (t->posts[j]->index >= 0 && (size_t)t->posts[j]->index < s->nposts)
-				v[m++] = (uint32_t)t->posts[j]->index;
-		qsort(v, m, sizeof *v, u32_cmp);
-		tf[i] = (struct search_filter){t->name, v, m};
-	}
+	for (size_t i = 0; i < s->ntags; i++)
+		tf[i] = filter_of(a, s, s->tags[i].name, s->tags[i].posts, s->tags[i].nposts);
 	search_index_docs(a, o, docs, n, sf, s->nseries, tf, s->ntags, out);
 	free(docs);
 	free(sf);
@@ -723,7 +722,14 @@ int search_output(struct arena *a, const struct site *s, search_reuse_fn reuse, 
 		return 0;
 	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language};
 	struct search_index ix;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	search_index_site(a, s, &o, &ix);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	if (getenv("FOLIO_TIMINGS"))
+		fprintf(stderr, "folio: search index: %.1f ms of CPU, %zu documents, %zu words, %zu stems, %zu shards\n",
+			((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6), ix.ndocs,
+			ix.nwords, ix.nstems, ix.nshards);
 	int errors = 0;
 	for (size_t i = 0; i < ix.nfiles; i++) {
 		const struct search_file *f = &ix.files[i];

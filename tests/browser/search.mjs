@@ -147,6 +147,18 @@ try {
     return sel === 'warp' && r.length > 0 && r.every((p) => tagged.includes(p)) ? true : `${sel}: ${r.join(' ')}`;
   });
 
+  await check('ten results at first, ten more on demand', async () => {
+    page = await open(js, '/search/?q=memory');
+    await drawn(page, 'memory');
+    const first = (await results(page)).length;
+    const label = await page.textContent('.search-more');
+    await page.click('.search-more');
+    await page.waitForFunction(() => document.querySelectorAll('.search-result').length > 10);
+    const now = await results(page);
+    const focused = await page.evaluate(() => new URL(document.activeElement.href).pathname);
+    return first === 10 && /Show 10 more/.test(label) && now.length > 10 && focused === now[10] ? true : `${first}, "${label}", ${now.length}, ${focused}`;
+  });
+
   await check('a query without results says so', async () => {
     page = await open(js, '/search/?q=zzzqqxv');
     await drawn(page, 'zzzqqxv');

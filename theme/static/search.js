@@ -212,7 +212,7 @@
     if (more) {
       var b = el('button', 'search-more', root);
       b.type = 'button';
-      b.textContent = '+' + Math.min(PAGE, n - shown);
+      b.textContent = fill(D.more, 'n', Math.min(PAGE, n - shown));
       b.onclick = function () { page(q, true); };
     }
     list.dataset.q = q;
