@@ -60,8 +60,21 @@ static void emit(const char *w, size_t n, int ascii, enum search_field f, search
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)w, (utf8proc_ssize_t)n, &out,
 					  UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
-	if (m > 0 && (size_t)m <= SEARCH_WORD_MAX)
-		fn(ctx, (const char *)out, (size_t)m, f);
+	/* NFKC may make what is no letter ("\u2460" is "(1)"): the word is
+	 * split again where it does */
+	utf8proc_ssize_t i = 0, start = 0;
+	while (m > 0 && i <= m) {
+		int32_t c = 0;
+		utf8proc_ssize_t k = i < m ? utf8proc_iterate(out + i, m - i, &c) : 0;
+		if (i == m || k <= 0 || !is_word_cp(c)) {
+			if (i > start && (size_t)(i - start) <= SEARCH_WORD_MAX)
+				fn(ctx, (const char *)out + start, (size_t)(i - start), f);
+			i += k > 0 ? k : 1;
+			start = i;
+		} else {
+			i += k;
+		}
+	}
 	free(out);
 }
 

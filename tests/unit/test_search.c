@@ -62,6 +62,9 @@ static void test_words(void)
 	STR_EQ(W("\xef\xac\x81" "le"), "file");                      /* the ligature fi */
 	STR_EQ(W("\xef\xbc\xa1\xef\xbc\xa2\xef\xbc\xa3"), "abc");  /* fullwidth ABC */
 	STR_EQ(W("e\xcc\x81t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");     /* e + combining acute: composed */
+	/* what NFKC makes of a character may be no word: split again */
+	STR_EQ(W("x\xe2\x91\xb4y \xe2\x91\xa0"), "x 1 y 1");           /* parenthesized one: (1); circled one: 1 */
+	STR_EQ(W("a\xc2\xbd"), "a1 2");                                 /* one half: 1/2 */
 	/* ideographs and kana: a word each */
 	STR_EQ(W("\xe6\x97\xa5\xe6\x9c\xac GPU\xe3\x81\xae"), "\xe6\x97\xa5 \xe6\x9c\xac gpu \xe3\x81\xae");
 	/* invalid UTF-8 and punctuation separate words */
