@@ -317,7 +317,13 @@ struct files {
 	struct arena *a;
 	struct search_file *v;
 	size_t n, cap;
+	struct index names; /* of v's paths: two files of the same bytes are one */
 };
+
+static const char *file_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct files *)ctx)->v[v - 1].rel;
+}
 
 /* add_file: b's bytes as DIR/HASH.EXT (b is emptied); returns the hash's
  * hex digits (an arena string). */
@@ -337,8 +343,12 @@ static const char *add_file(struct files *f, const char *dir, const char *ext, s
 	}
 	char rel[64];
 	snprintf(rel, sizeof rel, "search/%s/%s.%s", dir, hex, ext);
+	const char *name = arena_strndup(f->a, hex, strlen(hex));
+	if (index_get_str(&f->names, rel, file_rel, f))
+		return name; /* the same bytes as a file already made (two tags of the same posts) */
 	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), data, len};
-	return arena_strndup(f->a, hex, strlen(hex));
+	index_add_str(&f->names, f->v[f->n - 1].rel, (uint32_t)f->n, 64, file_rel, f);
+	return name;
 }
 
 static void json_str(struct buf *b, struct arena *a, struct str s)
@@ -540,7 +550,9 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.pstem = NULL;
 	x.pw = NULL;
 
-	struct files f = {a, NULL, 0, 0};
+	struct files f;
+	memset(&f, 0, sizeof f);
+	f.a = a;
 	struct sharding sh;
 	memset(&sh, 0, sizeof sh);
 	sh.x = &x;
@@ -616,6 +628,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	out->nstems = x.stems.n;
 	out->nshards = sh.nshards;
 	free(f.v);
+	index_fini(&f.names);
 	buf_fini(&sh.meta);
 	free(sh.order);
 	free(sh.mark);
