@@ -40,10 +40,13 @@ LDFLAGS_ALL = -Wl,--build-id $(LDFLAGS)
 MHD_LIBS = $(if $(wildcard $(SYS_LIB)/libmicrohttpd.a),$(SYS_LIB)/libmicrohttpd.a -lgnutls,-lmicrohttpd)
 # cJSON (src/json.c): Debian ships no libcjson.a, so the shared library.
 CJSON_LIBS = $(if $(wildcard $(SYS_LIB)/libcjson.a),$(SYS_LIB)/libcjson.a,-lcjson)
+# The Snowball stemmers (src/search/stem.c): Debian's libstemmer-dev ships
+# libstemmer.a.
+STEMMER_LIBS = $(if $(wildcard $(SYS_LIB)/libstemmer.a),$(SYS_LIB)/libstemmer.a,-lstemmer)
 # Static libraries: folio is one self-contained binary.
 LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm.a \
-       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
+       $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(STEMMER_LIBS) $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
 # Parts that need libraries fetched by their own deps script are built only
@@ -56,10 +59,10 @@ THEME_EXTRA :=
 # The fragments in use (a fragment is wired in once its part is finished).
 WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 -include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c)) $(WIRED_SRC) build/gen/theme.c
+SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c src/search/*.c)) $(WIRED_SRC) build/gen/theme.c
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h tests/unit/*.h)
+HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h src/search/*.h tests/unit/*.h)
 
 B := build/release
 ASAN_B := build/asan
@@ -186,13 +189,16 @@ regress-update: folio
 	@REGRESS_UPDATE=1 FOLIO=./folio sh tests/cli/test_sites.sh
 
 # Build speed on the 1,000- and 10,000-post corpora, beside Hugo (installed
-# with apt-get when running as root); writes bench/out/report.md. Takes
+# with apt-get when running as root), and the search index beside Pagefind
+# (bench/package.json, npm ci); writes bench/out/report.md. Takes
 # about a quarter of an hour. BENCH_ARGS: e.g. --sizes 1000 --runs 3.
 bench: deps
 	@$(MAKE) --no-print-directory folio
 	@command -v hugo >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null; } || \
 		echo "bench: Hugo is not installed; folio alone is measured"
+	@[ -d bench/node_modules/pagefind ] || (cd bench && npm ci --no-audit --no-fund >/dev/null) || \
+		echo "bench: Pagefind is not installed (npm ci in bench/); folio's search alone is measured"
 	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)
 
 bench-tmpl: deps
@@ -265,7 +271,7 @@ FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
-FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import
+FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import search
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384

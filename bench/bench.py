@@ -20,6 +20,11 @@ kept in --corpora):
   - the link check's cost: cold full-feature builds with links.check on
     (the default) and off, alternating, and the number of links checked;
   - the floor: `cp -r` of folio's output folder, on the same file system.
+  - search (bench/search_bench.py), on the largest corpus: the index's cost
+    in folio's cold build (search on and off), beside Pagefind 1.6.0 run on
+    the same output (bench/package.json; `npm ci` in bench/), both indexes'
+    size, bytes received for a first and a second query and keypress to
+    results in headless chromium, and a relevance set (--no-search: none).
 Each figure is one warm-up run, then --runs measured runs: median, min and
 max of wall time, user and system CPU (of the process and its threads, from
 wait4), peak RSS, pages written and MB of Markdown per second. Standard
@@ -57,11 +62,11 @@ def rm(path):
         os.unlink(path)
 
 
-def make_twin(site, suffix, extra):
-    """A site beside site with the same content and folio.yml plus extra.
-    Its folders are hard links of site's files (a symbolic link out of a
-    site folder is an error to folio)."""
-    twin = site + suffix
+def make_twin(site, suffix, extra, twin=None):
+    """A site beside site (or at twin) with the same content and folio.yml
+    plus extra. Its folders are hard links of site's files (a symbolic link
+    out of a site folder is an error to folio)."""
+    twin = twin or site + suffix
     if not os.path.exists(os.path.join(twin, "folio.yml")):
         rm(twin)
         os.makedirs(twin)
@@ -127,6 +132,7 @@ def main():
     ap.add_argument("--corpora", default=os.path.join(ROOT, "bench", "corpus"))
     ap.add_argument("--report", default=os.path.join(ROOT, "bench", "out", "report.md"))
     ap.add_argument("--only", choices=["disk", "tmpfs"], help="measure to one of them only")
+    ap.add_argument("--no-search", action="store_true", help="leave out search_bench.py")
     args = ap.parse_args()
     args.folio = os.path.abspath(args.folio)
     os.makedirs(args.corpora, exist_ok=True)
@@ -300,6 +306,11 @@ def main():
             if a and b:
                 say(f"Scaling ({dname}): {sizes[-1]} posts take {b / a:.1f}x the time of {sizes[0]} "
                     f"(like for like, cold, wall)")
+    if not args.no_search and sizes:
+        import search_bench
+        site, _, _ = corpus(args, sizes[-1])
+        lines += search_bench.main(["--folio", args.folio, "--site", site, "--runs", str(args.runs),
+                                    "--pagefind-runs", str(min(3, args.runs)), "--out", dests[0][1]])
     for dname, dbase in dests:
         if dname == "tmpfs":
             rm(dbase)

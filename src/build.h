@@ -75,6 +75,13 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
  * the output is the same. */
 void build_session_changed(struct build_session *s, const char *rel);
 
+/* build_session_finish: what the last build left for after its reload
+ * (a patched build: the search index, made again from the patched
+ * model; *done is then 1, else 0); 0, or the number of errors (the next
+ * build is then a whole one). folio serve calls it once the tab has been
+ * told to reload. */
+int build_session_finish(struct build_session *s, struct diag *d, int *done);
+
 /* build_session_base_path: the path of base_url ("/" or "/blog/") of the
  * last build committed (without errors, or with keep_going; "/" before
  * one), where the site is served;

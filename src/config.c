@@ -368,8 +368,14 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	}
 	c->smart_punctuation = 1;
 	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
-	c->search = 1;
-	schema_bool(&s, r, "search", &c->search);
+	static const char *const search_keys[] = {"body", "pages", "stem", NULL};
+	c->search = c->search_body = c->search_pages = c->search_stem = 1;
+	const struct ynode *sr = read_switch(&s, r, "search", &c->search, search_keys);
+	if (sr) {
+		schema_bool(&s, sr, "body", &c->search_body);
+		schema_bool(&s, sr, "pages", &c->search_pages);
+		schema_bool(&s, sr, "stem", &c->search_stem);
+	}
 	read_links(&s, r, c);
 
 	if (base_url_override)

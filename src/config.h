@@ -46,7 +46,10 @@ struct config {
 	struct str highlight_theme;
 	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */
 	int smart_punctuation;
-	int search;
+	int search;       /* the search index and page are written */
+	int search_body;  /* search.body: the body's text is indexed (else its headings) */
+	int search_pages; /* search.pages: pages are indexed beside posts and series */
+	int search_stem;  /* search.stem: words are stemmed in the site's language */
 	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */
 };
 

@@ -181,10 +181,17 @@ int live_copy(void *ctx, const char *rel, const char *path, const struct stat *s
 
 /* live_keep: rel, already in place, stays in this round. Thread-safe. */
 void live_keep(struct live *l, const char *rel);
+/* live_keep_if: live_keep of rel when it is in place (0), else -1 and
+ * nothing is done (the caller writes it). Thread-safe. */
+int live_keep_if(void *ctx, const char *rel);
 /* live_keep_all: every file in place stays in this round (none is
  * deleted): a round with errors that is committed all the same leaves the
  * pages it could not make as they were. Thread-safe. */
 void live_keep_all(struct live *l);
+
+/* live_keep_all_but: live_keep_all, but for the files whose path starts
+ * with prefix ("search/"): they go unless kept or written again. */
+void live_keep_all_but(struct live *l, const char *prefix);
 
 /* live_commit: ends the round: renames the new files into place and
  * deletes the ones the round left out. *written and *removed count them.

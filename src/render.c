@@ -667,6 +667,9 @@ static void list_jobs(struct model *md, struct jobs *j)
 			 s->nposts);
 	}
 	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
+	if (c->search)
+		add_job(a, j, "search.html", "search/index.html",
+			page_vars(a, "search", tv_cstr("/search/"), word(j->env, "search_title", "Search")));
 	add_job(a, j, "robots.txt", "robots.txt", page_vars(a, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
 	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), word(j->env, "not_found_title", "Page not found")));
 	/* redirects last: an alias never replaces a real page */

@@ -847,12 +847,6 @@ static void rebuild(struct build_session *sess, int first)
 		                      : "no good build yet: every page shows the errors until they are fixed");
 		buf_printf(&cap, "folio: %d error%s\n", n, n == 1 ? "" : "s");
 		error = strdup(cap.p ? cap.p : "");
-	} else {
-		fprintf(stderr,
-		        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu file%s "
-		        "written, %zu removed\n",
-		        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.posts,
-		        res.written, res.written == 1 ? "" : "s", res.removed);
 	}
 	diag_fini(&d);
 	buf_fini(&cap);
@@ -867,6 +861,28 @@ static void rebuild(struct build_session *sess, int first)
 		st.seq++;
 	pthread_cond_broadcast(&st.changed);
 	pthread_mutex_unlock(&st.lock);
+	if (errors)
+		return;
+	/* once the tab is told: what the build left for later (the search
+	 * index of a patched build); the line comes after it, so that what
+	 * it reports is all in place */
+	struct diag late;
+	diag_init(&late, stderr);
+	double t0 = now_ms();
+	int done;
+	int failed = build_session_finish(sess, &late, &done);
+	double t_late = now_ms() - t0;
+	diag_fini(&late);
+	char after[64] = "";
+	if (done)
+		snprintf(after, sizeof after, "; the search index in %.0f ms after it", t_late);
+	fprintf(stderr,
+	        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu file%s "
+	        "written, %zu removed%s\n",
+	        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.posts, res.written,
+	        res.written == 1 ? "" : "s", res.removed, after);
+	if (failed)
+		fprintf(stderr, "folio serve: the search index could not be written; the next change builds it again\n");
 }
 
 /* take_port: a socket listening on sa; -1 with errno set. */

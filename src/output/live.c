@@ -229,11 +229,33 @@ void live_keep(struct live *l, const char *rel)
 	pthread_mutex_unlock(&l->lock);
 }
 
+int live_keep_if(void *ctx, const char *rel)
+{
+	struct live *l = ctx;
+	pthread_mutex_lock(&l->lock);
+	struct live_file *f = live_find(l, rel, 0);
+	int kept = f && f->exists && !f->staged;
+	if (kept)
+		f->round = l->round;
+	pthread_mutex_unlock(&l->lock);
+	return kept ? 0 : -1;
+}
+
 void live_keep_all(struct live *l)
 {
 	pthread_mutex_lock(&l->lock);
 	for (size_t i = 0; i < l->n; i++)
 		if (l->files[i].exists && !l->files[i].staged)
+			l->files[i].round = l->round;
+	pthread_mutex_unlock(&l->lock);
+}
+
+void live_keep_all_but(struct live *l, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	pthread_mutex_lock(&l->lock);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->files[i].exists && !l->files[i].staged && strncmp(l->files[i].rel, prefix, pl))
 			l->files[i].round = l->round;
 	pthread_mutex_unlock(&l->lock);
 }

@@ -41,7 +41,9 @@ set_title "New Title"
 run build "$SITE" -o "$TMP/ref-new"
 check "the new site builds" test "$rc" -eq 0
 new=$(manifest "$TMP/ref-new")
-files=$(find "$TMP/ref-new" -type f ! -name .folio-output | wc -l)
+# (the search index's files are named by their bytes, which a new title
+# does not change: those are linked from the last build, not written)
+files=$(find "$TMP/ref-new" -type f ! -name .folio-output ! -path '*/search/[dft]/*' | wc -l)
 set_title "Old Title"
 run build "$SITE" -o "$TMP/ref-old"
 old=$(manifest "$TMP/ref-old")

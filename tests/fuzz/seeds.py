@@ -18,6 +18,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             form, a few broken ones (TOML_SEEDS below)
   json      the test sites' expected feed.json files, and Hugo-like front
             matter and config (JSON_SEEDS below)
+  search    the HTML of the tests/markdown/ cases, the example blog's posts
+            as documents (@@@ between them), and text in many scripts
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -309,6 +311,23 @@ def import_seeds(s):
     s.add("import", "x" * 20000 + "{{ site.url }}" + "$$a$$" * 100)
 
 
+def search_seeds(s):
+    """Bodies and texts for the search index's tokeniser."""
+    for path in sorted(glob("tests/markdown", ".txt")):
+        for case in spec_cases(path):
+            html = section(case, "html")
+            if html:
+                s.add("search", html)
+    posts = sorted(glob("examples/techblog/content/posts", ".md"))
+    for i in range(0, len(posts), 8):
+        s.add("search", "\n@@@ ".join(os.path.basename(p)[:-3] + "\n" + body(read(p)) for p in posts[i:i + 8]))
+    for t in ["Stra\u00dfe \ufb01le \uff21\uff22 e\u0301t\u00e9 \u65e5\u672c\u8a9e GPU\u306e\u30ab\u30fc\u30cd\u30eb",
+              "\u0391\u03a3\u03a3 \u03bb\u03cc\u03b3\u03bf\u03c2 \u0645\u0631\u062d\u0628\u0627 \ud55c\uad6d\uc5b4 \u2460\u00b2",
+              '<h2 id="a">Warp <em>shuffle</em></h2><span class="math inline"><span>x</span></span><pre>code</pre>',
+              "<pre>" * 50 + "</pre>", '<span class="math">' + "<span>" * 300, "&amp;" * 200 + "x" * 300]:
+        s.add("search", t)
+
+
 # TOML and JSON documents like those of Hugo sites (folio import hugo reads
 # them), with every type and form of the formats.
 TOML_SEEDS = [
@@ -458,7 +477,7 @@ def main():
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
-               "json": json_seeds, "import": import_seeds}
+               "json": json_seeds, "import": import_seeds, "search": search_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -99,7 +99,7 @@ static void test_full(void)
 		    "smart_punctuation: false\n"
 		    "search: no_such_bool_is_fine_here_not\n"),
 	       1); /* the last line is wrong, on purpose: the rest is read */
-	STR_EQ(t_msgs(&cap), "folio.yml:22:9: error: 'search' must be true or false, found 'no_such_bool_is_fine_here_not'");
+	STR_EQ(t_msgs(&cap), "folio.yml:22:9: error: 'search' must be false, true or a map, found a string");
 	STR_EQ(sv(cfg.title), "Deep Notes");
 	STR_EQ(sv(cfg.tagline), "Kernels, compilers");
 	STR_EQ(sv(cfg.description), "A blog.");
@@ -133,6 +133,10 @@ static void test_full(void)
 	INT_EQ(load("title: T\nauthor: Jae Kim\nsearch: false\n"), 0);
 	STR_EQ(sv(cfg.author_name), "Jae Kim");
 	INT_EQ(cfg.search, 0);
+	INT_EQ(load("title: T\nsearch: {body: false, stem: false}\n"), 0);
+	OK(cfg.search && !cfg.search_body && cfg.search_pages && !cfg.search_stem);
+	INT_EQ(load("title: T\n"), 0);
+	OK(cfg.search && cfg.search_body && cfg.search_pages && cfg.search_stem);
 }
 
 static void test_missing_and_shape(void)
@@ -192,9 +196,11 @@ static void test_type_errors(void)
 	       "folio.yml:2:16: error: 'reading_speed' must be an integer, found 'fast'");
 	STR_EQ(err1("title: T\nsmart_punctuation: maybe\n"),
 	       "folio.yml:2:20: error: 'smart_punctuation' must be true or false, found 'maybe'");
-	STR_EQ(err1("title: T\nsearch: [true]\n"), "folio.yml:2:9: error: 'search' must be true or false, found a list");
+	STR_EQ(err1("title: T\nsearch: [true]\n"), "folio.yml:2:9: error: 'search' must be false, true or a map, found a list");
 	/* a quoted "true" is a string, not a boolean */
-	STR_EQ(err1("title: T\nsearch: \"true\"\n"), "folio.yml:2:9: error: 'search' must be true or false, found 'true'");
+	STR_EQ(err1("title: T\nsearch: \"true\"\n"), "folio.yml:2:9: error: 'search' must be false, true or a map, found a string");
+	STR_EQ(err1("title: T\nsearch: {body: maybe}\n"), "folio.yml:2:16: error: 'body' must be true or false, found 'maybe'");
+	STR_EQ(err1("title: T\nsearch: {bodies: false}\n"), "folio.yml:2:10: error: unknown search key 'bodies' (see folio-site(5) for the keys)");
 	STR_EQ(err1("title: T\nstart_here: [a]\n"), "folio.yml:2:13: error: 'start_here' must be a page slug, found a list");
 	STR_EQ(err1("title: T\nauthor: [a]\n"),
 	       "folio.yml:2:9: error: 'author' must be a name or a map {name, url, email}, found a list");

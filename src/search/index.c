@@ -1,0 +1,756 @@
+/* index.c: documents -> the files of the search index (folio-site(5),
+ * SEARCH INDEX). One pass over the documents maps each word to its stem
+ * and adds up, per document, the weighted count of each stem in its text
+ * and whether it is in its title (how often), tags and series; a second
+ * pass turns those into impacts (one byte each), which the client
+ * multiplies by the stem's idf: BM25 of the text (headings and summary
+ * weigh more than the body), plus BM25 of the title (short titles weigh
+ * more), plus a bonus for a tag and for the series. The boosts are added
+ * after the text's saturation, so that a word of the title outranks a
+ * word repeated in the body. Words are then grouped into
+ * shards by their first code points, a shard split by one more code point
+ * while it is larger than SHARD_MAX. */
+#include "search.h"
+
+#include "content.h"
+#include "index.h"
+#include "output.h"
+#include "site.h"
+#include "tmpl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <xxhash.h>
+
+/* Weights of the text's parts, in halves of an occurrence in the body. */
+enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4 };
+/* What else a stem's count in a document holds: where it was (the text's
+ * weighted count is below TEXT_MAX). */
+#define TEXT_MAX 0xfffffu
+#define TITLE_ONE (1u << 20) /* times in the title: 4 bits */
+#define TITLE_MASK (15u << 20)
+#define IN_TAG (1u << 24)
+#define IN_SERIES (1u << 25)
+/* The parts given to text(): the title, tags and series by their flags */
+enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
+/* BM25's constants, and the boosts (at most, beside the text's k1 + 1). */
+#define BM25_K1 1.2
+#define BM25_B 0.75
+#define BOOST_TITLE 2.5
+#define BOOST_TAG 2.0
+#define BOOST_SERIES 1.0
+#define IMPACT_MAX ((BM25_K1 + 1) * (1 + BOOST_TITLE) + BOOST_TAG + BOOST_SERIES)
+/* A shard is split while its bytes (before compression) are more. */
+#define SHARD_MAX 12288
+/* Documents per file of records. */
+#define DOCS_PER_CHUNK 8
+
+void search_varint(struct buf *b, uint64_t v)
+{
+	unsigned char t[10];
+	size_t n = 0;
+	do {
+		t[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			t[n] |= 0x80;
+		n++;
+	} while (v);
+	buf_append(b, t, n);
+}
+
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+size_t search_prefix_len(const char *w, size_t n, size_t k)
+{
+	size_t i = 0;
+	while (i < n && k) {
+		i++;
+		while (i < n && ((unsigned char)w[i] & 0xc0) == 0x80)
+			i++;
+		k--;
+	}
+	return i;
+}
+
+/* ---- the dictionary: words and stems ---- */
+
+struct entry {
+	uint32_t off, len; /* in the dictionary's text */
+	uint32_t stem;     /* a word's stem (with STEM_ONLY: a stem that is no word of the text) */
+};
+#define STEM_ONLY 0x80000000u
+
+struct table {
+	struct entry *e;
+	size_t n, cap;
+	struct index ix;
+	struct buf text;
+};
+
+struct key {
+	const char *p;
+	size_t n;
+};
+
+static uint64_t entry_hash(const void *ctx, uint32_t v)
+{
+	const struct table *t = ctx;
+	const struct entry *e = &t->e[v - 1];
+	return hash_bytes(t->text.p + e->off, e->len);
+}
+
+static int entry_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct table *t = ctx;
+	const struct entry *e = &t->e[v - 1];
+	const struct key *k = key;
+	return e->len == k->n && !memcmp(t->text.p + e->off, k->p, k->n);
+}
+
+/* table_find: the number of the entry w[0..n), made when new (*made set). */
+static uint32_t table_find(struct table *t, const char *w, size_t n, int *made)
+{
+	struct key k = {w, n};
+	uint64_t h = hash_bytes(w, n);
+	uint32_t v = index_get(&t->ix, h, entry_eq, t, &k);
+	*made = !v;
+	if (v)
+		return v - 1;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 1024;
+		t->e = xrealloc(t->e, t->cap * sizeof *t->e);
+	}
+	t->e[t->n] = (struct entry){(uint32_t)t->text.len, (uint32_t)n, 0};
+	buf_append(&t->text, w, n);
+	t->n++;
+	index_add(&t->ix, h, (uint32_t)t->n, 1024, entry_hash, t);
+	return (uint32_t)t->n - 1;
+}
+
+static void table_fini(struct table *t)
+{
+	free(t->e);
+	index_fini(&t->ix);
+	buf_fini(&t->text);
+}
+
+/* ---- pass 1: the weighted counts of each document ---- */
+
+struct indexer {
+	struct table words, stems;
+	struct search_stemmer *stemmer;
+	/* this document's counts, by stem, and the stems it has */
+	uint32_t *acc;
+	size_t acc_cap;
+	uint32_t *touched;
+	size_t ntouched, touched_cap;
+	uint32_t dl, tl; /* words of this document's text, and of its title */
+	int weight;      /* of the text given now (W_*, or F_*) */
+	/* the postings of every document in order: stem and count */
+	uint32_t *pstem;
+	uint32_t *pw;
+	size_t np, pcap;
+	size_t *dstart; /* by document: its first posting */
+	uint32_t *dlen, *tlen;
+};
+
+static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
+{
+	struct indexer *x = ctx;
+	int wt = f == SEARCH_HEADING ? W_HEADING : x->weight;
+	if (!wt)
+		return;
+	int made;
+	uint32_t wi = table_find(&x->words, w, n, &made);
+	if (made) {
+		size_t sl;
+		const char *s = search_stem(x->stemmer, w, n, &sl);
+		int smade;
+		uint32_t si = table_find(&x->stems, s, sl, &smade);
+		x->words.e[wi].stem = si;
+		if (si >= x->acc_cap) {
+			size_t cap = x->acc_cap ? 2 * x->acc_cap : 4096;
+			x->acc = xrealloc(x->acc, cap * sizeof *x->acc);
+			memset(x->acc + x->acc_cap, 0, (cap - x->acc_cap) * sizeof *x->acc);
+			x->acc_cap = cap;
+		}
+	}
+	uint32_t si = x->words.e[wi].stem;
+	if (!x->acc[si]) {
+		if (x->ntouched == x->touched_cap) {
+			x->touched_cap = x->touched_cap ? 2 * x->touched_cap : 1024;
+			x->touched = xrealloc(x->touched, x->touched_cap * sizeof *x->touched);
+		}
+		x->touched[x->ntouched++] = si;
+	}
+	uint32_t *a = &x->acc[si];
+	if (wt > 0) {
+		if ((*a & TEXT_MAX) + (uint32_t)wt <= TEXT_MAX)
+			*a += (uint32_t)wt;
+		x->dl++;
+	} else if (wt == F_TITLE) {
+		if ((*a & TITLE_MASK) != TITLE_MASK)
+			*a += TITLE_ONE;
+		x->tl++;
+	} else {
+		*a |= wt == F_TAG ? IN_TAG : IN_SERIES;
+	}
+}
+
+static void text(struct indexer *x, struct str s, int weight)
+{
+	x->weight = weight;
+	search_words(s.p, s.len, SEARCH_BODY, on_word, x);
+}
+
+static void index_doc(struct indexer *x, const struct search_options *o, const struct search_doc *d)
+{
+	x->ntouched = 0;
+	x->dl = x->tl = 0;
+	text(x, d->title, F_TITLE);
+	for (size_t i = 0; i < d->ntags; i++)
+		text(x, d->tags[i], F_TAG);
+	text(x, d->series, F_SERIES);
+	text(x, d->summary, W_SUMMARY);
+	/* without the body's text, its headings alone (weight 0: skipped) */
+	x->weight = o->body ? W_BODY : 0;
+	search_html_words(d->body_html.p, d->body_html.len, on_word, x);
+	if (x->np + x->ntouched > x->pcap) {
+		x->pcap = 2 * (x->np + x->ntouched) + 4096;
+		x->pstem = xrealloc(x->pstem, x->pcap * sizeof *x->pstem);
+		x->pw = xrealloc(x->pw, x->pcap * sizeof *x->pw);
+	}
+	for (size_t i = 0; i < x->ntouched; i++) {
+		uint32_t si = x->touched[i];
+		x->pstem[x->np] = si;
+		x->pw[x->np++] = x->acc[si];
+		x->acc[si] = 0;
+	}
+}
+
+/* ---- pass 2: the postings by stem, as impacts ---- */
+
+struct postings {
+	size_t *start;   /* by stem: first in doc/q; start[nstems] = all */
+	uint32_t *doc;
+	uint8_t *q;
+	size_t *bytes;   /* by stem: its encoded size in a shard */
+};
+
+/* coarse: v on a scale of 16 steps an octave, so that an edit to one
+ * document seldom moves the averages, and with them every impact of every
+ * shard (the shards it has no word in stay the same files) */
+static double coarse(double v)
+{
+	return exp2(round(log2(v) * 16) / 16);
+}
+
+static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
+{
+	size_t ns = x->stems.n;
+	p->start = xcalloc(ns + 1, sizeof *p->start);
+	for (size_t i = 0; i < x->np; i++)
+		p->start[x->pstem[i] + 1]++;
+	for (size_t s = 0; s < ns; s++)
+		p->start[s + 1] += p->start[s];
+	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
+	p->q = xmalloc(x->np + 1);
+	size_t *fill = xmalloc((ns + 1) * sizeof *fill);
+	memcpy(fill, p->start, (ns + 1) * sizeof *fill);
+	double total = 0, ttotal = 0;
+	for (size_t d = 0; d < ndocs; d++) {
+		total += x->dlen[d];
+		ttotal += x->tlen[d];
+	}
+	double avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
+	double avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
+	for (size_t d = 0; d < ndocs; d++) {
+		double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / avgdl);
+		double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / avgtl);
+		for (size_t i = x->dstart[d]; i < x->dstart[d + 1]; i++) {
+			uint32_t c = x->pw[i];
+			double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
+			double imp = tf * (BM25_K1 + 1) / (tf + norm) + BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm) +
+				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
+			size_t at = fill[x->pstem[i]]++;
+			p->doc[at] = (uint32_t)d;
+			int q = 1 + (int)(imp / IMPACT_MAX * 254.0);
+			p->q[at] = (uint8_t)(q > 255 ? 255 : q);
+		}
+	}
+	free(fill);
+	p->bytes = xcalloc(ns + 1, sizeof *p->bytes);
+	for (size_t s = 0; s < ns; s++) {
+		size_t n = p->start[s + 1] - p->start[s], b = varint_len(n) + n;
+		uint32_t prev = 0;
+		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+			b += varint_len(p->doc[i] - prev);
+			prev = p->doc[i];
+		}
+		p->bytes[s] = b;
+	}
+}
+
+static void postings_free(struct postings *p)
+{
+	free(p->start);
+	free(p->doc);
+	free(p->q);
+	free(p->bytes);
+}
+
+/* ---- the files ---- */
+
+struct files {
+	struct arena *a;
+	struct search_file *v;
+	size_t n, cap;
+	struct index names; /* of v's paths: two files of the same bytes are one */
+};
+
+static const char *file_rel(const void *ctx, uint32_t v)
+{
+	return ((const struct files *)ctx)->v[v - 1].rel;
+}
+
+/* add_file: b's bytes as DIR/HASH.EXT (b is emptied); returns the hash's
+ * hex digits (an arena string). */
+static const char *add_file(struct files *f, const char *dir, const char *ext, struct buf *b)
+{
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)XXH3_64bits(b->p ? b->p : "", b->len));
+	hex[12] = 0;
+	size_t len;
+	char *data = buf_detach(b, &len);
+	if (!data)
+		data = xcalloc(1, 1);
+	arena_own(f->a, data);
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+	}
+	char rel[64];
+	snprintf(rel, sizeof rel, "search/%s/%s.%s", dir, hex, ext);
+	const char *name = arena_strndup(f->a, hex, strlen(hex));
+	if (index_get_str(&f->names, rel, file_rel, f))
+		return name; /* the same bytes as a file already made (two tags of the same posts) */
+	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), data, len};
+	index_add_str(&f->names, f->v[f->n - 1].rel, (uint32_t)f->n, 64, file_rel, f);
+	return name;
+}
+
+static void json_str(struct buf *b, struct arena *a, struct str s)
+{
+	struct tval v = tv_str(s);
+	tval_to_json(b, &v, a, 1, (size_t)-1);
+}
+
+/* The shards: the words in order, grouped by prefix. */
+struct sharding {
+	struct indexer *x;
+	struct postings *p;
+	uint32_t *order; /* word numbers, sorted by their bytes */
+	uint32_t *mark;  /* by stem: the shard that last counted it (+1), */
+	uint32_t *local; /* and its number there */
+	uint32_t gen;
+	struct files *files;
+	struct buf meta; /* "key":"hash" pairs */
+	size_t nshards;
+};
+
+static const char *word_text(const struct indexer *x, uint32_t w, size_t *n)
+{
+	const struct entry *e = &x->words.e[w];
+	*n = e->len;
+	return x->words.text.p + e->off;
+}
+
+static int word_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct indexer *x = ctx;
+	size_t na, nb;
+	const char *a = word_text(x, *(const uint32_t *)pa, &na);
+	const char *b = word_text(x, *(const uint32_t *)pb, &nb);
+	int c = memcmp(a, b, na < nb ? na : nb);
+	return c ? c : (na > nb) - (na < nb);
+}
+
+/* group_size: the bytes of a shard of the words order[lo..hi). */
+static size_t group_size(struct sharding *sh, size_t lo, size_t hi)
+{
+	sh->gen++;
+	size_t b = 4;
+	for (size_t i = lo; i < hi; i++) {
+		const struct entry *e = &sh->x->words.e[sh->order[i]];
+		uint32_t st = e->stem & ~STEM_ONLY;
+		b += e->len + 3;
+		if (sh->mark[st] != sh->gen) {
+			sh->mark[st] = sh->gen;
+			b += sh->p->bytes[st];
+		}
+	}
+	return b;
+}
+
+static void emit_shard(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
+{
+	struct indexer *x = sh->x;
+	struct postings *p = sh->p;
+	sh->gen++;
+	uint32_t *stems = xmalloc((hi - lo + 1) * sizeof *stems);
+	size_t ns = 0;
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t s = x->words.e[sh->order[i]].stem & ~STEM_ONLY;
+		if (sh->mark[s] != sh->gen) {
+			sh->mark[s] = sh->gen;
+			sh->local[s] = (uint32_t)ns;
+			stems[ns++] = s;
+		}
+	}
+	struct buf b;
+	buf_init(&b);
+	search_varint(&b, ns);
+	for (size_t k = 0; k < ns; k++) {
+		uint32_t s = stems[k];
+		search_varint(&b, p->start[s + 1] - p->start[s]);
+		uint32_t prev = 0;
+		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+			search_varint(&b, p->doc[i] - prev);
+			prev = p->doc[i];
+		}
+		buf_append(&b, p->q + p->start[s], p->start[s + 1] - p->start[s]);
+	}
+	search_varint(&b, hi - lo);
+	const char *last = "";
+	size_t lastn = 0;
+	for (size_t i = lo; i < hi; i++) {
+		size_t n;
+		const char *w = word_text(x, sh->order[i], &n);
+		size_t c = 0;
+		while (c < n && c < lastn && w[c] == last[c])
+			c++;
+		search_varint(&b, c);
+		search_varint(&b, n - c);
+		buf_append(&b, w + c, n - c);
+		uint32_t st = x->words.e[sh->order[i]].stem;
+		search_varint(&b, (uint64_t)sh->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
+		last = w;
+		lastn = n;
+	}
+	free(stems);
+	size_t n0;
+	const char *w0 = word_text(x, sh->order[lo], &n0);
+	const char *hash = add_file(sh->files, "t", "bin", &b);
+	buf_puts(&sh->meta, sh->nshards ? "," : "");
+	json_str(&sh->meta, sh->files->a, (struct str){w0, keylen});
+	buf_printf(&sh->meta, ":\"%s\"", hash);
+	sh->nshards++;
+}
+
+/* group: the words order[lo..hi), which share their first k code points,
+ * as one shard, or split by the next code point. */
+static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
+{
+	size_t n0;
+	const char *w0 = word_text(sh->x, sh->order[lo], &n0);
+	size_t keylen = search_prefix_len(w0, n0, k);
+	if (group_size(sh, lo, hi) <= SHARD_MAX) {
+		emit_shard(sh, lo, hi, keylen);
+		return;
+	}
+	/* the word that is the prefix itself sorts first, and stays here */
+	size_t i = lo;
+	if (n0 == keylen) {
+		emit_shard(sh, lo, lo + 1, keylen);
+		i++;
+	}
+	while (i < hi) {
+		size_t n;
+		const char *w = word_text(sh->x, sh->order[i], &n);
+		size_t kl = search_prefix_len(w, n, k + 1);
+		size_t j = i + 1;
+		for (; j < hi; j++) {
+			size_t m;
+			const char *v = word_text(sh->x, sh->order[j], &m);
+			if (m < kl || memcmp(v, w, kl))
+				break;
+		}
+		group(sh, i, j, k + 1);
+		i = j;
+	}
+}
+
+static void filters_json(struct buf *meta, struct files *f, const char *key, const struct search_filter *v, size_t n)
+{
+	buf_printf(meta, ",\"%s\":[", key);
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++) {
+		search_varint(&b, v[i].ndocs);
+		uint32_t prev = 0;
+		for (size_t k = 0; k < v[i].ndocs; k++) {
+			search_varint(&b, v[i].docs[k] - prev);
+			prev = v[i].docs[k];
+		}
+		const char *hash = add_file(f, "f", "bin", &b);
+		buf_puts(meta, i ? ",[" : "[");
+		json_str(meta, f->a, v[i].name);
+		buf_printf(meta, ",\"%s\",%zu]", hash, v[i].ndocs);
+	}
+	buf_fini(&b);
+	buf_putc(meta, ']');
+}
+
+void search_index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
+		       const struct search_filter *series, size_t nseries, const struct search_filter *tags,
+		       size_t ntags, struct search_index *out)
+{
+	memset(out, 0, sizeof *out);
+	struct indexer x;
+	memset(&x, 0, sizeof x);
+	buf_init(&x.words.text);
+	buf_init(&x.stems.text);
+	x.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
+	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
+	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
+	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
+	for (size_t d = 0; d < n; d++) {
+		x.dstart[d] = x.np;
+		index_doc(&x, o, &docs[d]);
+		x.dlen[d] = x.dl;
+		x.tlen[d] = x.tl;
+	}
+	x.dstart[n] = x.np;
+	search_stemmer_free(x.stemmer);
+	/* each stem that is no word is a word of the shards too, so that the
+	 * client finds "spill" in "spilled" without a stemmer of its own */
+	for (size_t i = 0; i < x.stems.n; i++) {
+		int made;
+		uint32_t w = table_find(&x.words, x.stems.text.p + x.stems.e[i].off, x.stems.e[i].len, &made);
+		if (made)
+			x.words.e[w].stem = (uint32_t)i | STEM_ONLY;
+	}
+
+	struct postings p;
+	make_postings(&x, n, &p);
+	free(x.pstem);
+	free(x.pw);
+	x.pstem = NULL;
+	x.pw = NULL;
+
+	struct files f;
+	memset(&f, 0, sizeof f);
+	f.a = a;
+	struct sharding sh;
+	memset(&sh, 0, sizeof sh);
+	sh.x = &x;
+	sh.p = &p;
+	sh.files = &f;
+	size_t nw = x.words.n;
+	sh.order = xmalloc((nw + 1) * sizeof *sh.order);
+	for (size_t i = 0; i < nw; i++)
+		sh.order[i] = (uint32_t)i;
+	qsort_r(sh.order, nw, sizeof *sh.order, word_cmp, &x);
+	sh.mark = xcalloc(x.stems.n + 1, sizeof *sh.mark);
+	sh.local = xcalloc(x.stems.n + 1, sizeof *sh.local);
+	buf_init(&sh.meta);
+	for (size_t i = 0; i < nw;) {
+		size_t n0;
+		const char *w = word_text(&x, sh.order[i], &n0);
+		size_t kl = search_prefix_len(w, n0, 1);
+		size_t j = i + 1;
+		for (; j < nw; j++) {
+			size_t m;
+			const char *v = word_text(&x, sh.order[j], &m);
+			if (m < kl || memcmp(v, w, kl))
+				break;
+		}
+		group(&sh, i, j, 1);
+		i = j;
+	}
+
+	/* the records, DOCS_PER_CHUNK to a file */
+	struct buf meta, b;
+	buf_init(&meta);
+	buf_init(&b);
+	buf_printf(&meta, "{\"version\":1,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
+	buf_append(&meta, sh.meta.p ? sh.meta.p : "", sh.meta.len);
+	buf_puts(&meta, "},\"records\":[");
+	for (size_t c = 0; c * DOCS_PER_CHUNK < n; c++) {
+		buf_putc(&b, '[');
+		for (size_t d = c * DOCS_PER_CHUNK; d < n && d < (c + 1) * DOCS_PER_CHUNK; d++) {
+			const struct search_doc *doc = &docs[d];
+			buf_puts(&b, d % DOCS_PER_CHUNK ? ",[" : "[");
+			const struct str fields[] = {doc->url, doc->title, doc->date, doc->series, doc->excerpt};
+			for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+				if (k)
+					buf_putc(&b, ',');
+				json_str(&b, a, fields[k]);
+			}
+			buf_putc(&b, ']');
+		}
+		buf_puts(&b, "]\n");
+		const char *hash = add_file(&f, "d", "json", &b);
+		buf_printf(&meta, "%s\"%s\"", c ? "," : "", hash);
+	}
+	buf_putc(&meta, ']');
+	filters_json(&meta, &f, "series", series, nseries);
+	filters_json(&meta, &f, "tags", tags, ntags);
+	buf_puts(&meta, "}\n");
+	/* the entry point keeps its name: search/index.json */
+	size_t mlen;
+	char *m = buf_detach(&meta, &mlen);
+	arena_own(a, m);
+	if (f.n == f.cap) {
+		f.cap = f.cap ? 2 * f.cap : 64;
+		f.v = xrealloc(f.v, f.cap * sizeof *f.v);
+	}
+	f.v[f.n++] = (struct search_file){"search/index.json", m, mlen};
+	buf_fini(&b);
+
+	out->files = arena_alloc(a, (f.n + 1) * sizeof *out->files);
+	memcpy(out->files, f.v, f.n * sizeof *f.v);
+	out->nfiles = f.n;
+	out->ndocs = n;
+	out->nwords = nw;
+	out->nstems = x.stems.n;
+	out->nshards = sh.nshards;
+	free(f.v);
+	index_fini(&f.names);
+	buf_fini(&sh.meta);
+	free(sh.order);
+	free(sh.mark);
+	free(sh.local);
+	postings_free(&p);
+	table_fini(&x.words);
+	table_fini(&x.stems);
+	free(x.acc);
+	free(x.touched);
+	free(x.dstart);
+	free(x.dlen);
+	free(x.tlen);
+}
+
+/* ---- the site's documents ---- */
+
+static struct str rel_url(struct str u)
+{
+	if (u.len && u.p[0] == '/')
+		return (struct str){u.p + 1, u.len - 1};
+	return u;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* filter_of: the filter of a series or tag: its published posts' numbers,
+ * in order. */
+static struct search_filter filter_of(struct arena *a, const struct site *s, struct str name, struct post *const *p,
+				      size_t n)
+{
+	uint32_t *v = arena_alloc(a, (n + 1) * sizeof *v);
+	size_t m = 0;
+	for (size_t j = 0; j < n; j++)
+		if (p[j]->index >= 0 && (size_t)p[j]->index < s->nposts)
+			v[m++] = (uint32_t)p[j]->index;
+	qsort(v, m, sizeof *v, u32_cmp);
+	return (struct search_filter){name, v, m};
+}
+
+void search_index_site(struct arena *a, const struct site *s, const struct search_options *o,
+		       struct search_index *out)
+{
+	size_t n = s->nposts + s->nseries + (o->pages ? s->npages : 0);
+	struct search_doc *docs = xcalloc(n + 1, sizeof *docs);
+	size_t k = 0;
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct post *p = s->posts[i];
+		struct search_doc *d = &docs[k++];
+		d->url = rel_url(p->url);
+		d->title = p->title;
+		d->date = (struct str){p->date.iso.p, p->date.iso.len < 10 ? p->date.iso.len : 10};
+		d->series = p->series ? p->series->title : (struct str){"", 0};
+		d->summary = p->summary;
+		d->excerpt = p->summary.len ? p->summary : p->doc.summary_text;
+		d->tags = p->tags;
+		d->ntags = p->ntags;
+		d->body_html = p->doc.html;
+	}
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct series *se = s->series[i];
+		struct search_doc *d = &docs[k++];
+		d->url = rel_url(se->url);
+		d->title = se->title;
+		/* the guide is the page of its series: the name is its series
+		 * and its tag too, so that the name finds it first */
+		d->series = se->title;
+		d->tags = &se->title;
+		d->ntags = 1;
+		d->summary = se->description;
+		d->excerpt = se->description.len ? se->description : se->doc.summary_text;
+		d->body_html = se->doc.html;
+	}
+	for (size_t i = 0; o->pages && i < s->npages; i++) {
+		const struct page *pg = s->pages[i];
+		struct search_doc *d = &docs[k++];
+		d->url = rel_url(pg->url);
+		d->title = pg->title;
+		d->summary = pg->description;
+		d->excerpt = pg->description.len ? pg->description : pg->doc.summary_text;
+		d->body_html = pg->doc.html;
+	}
+	/* the filters: a post's number is its place in s->posts */
+	struct search_filter *sf = xcalloc(s->nseries + 1, sizeof *sf);
+	for (size_t i = 0; i < s->nseries; i++)
+		sf[i] = filter_of(a, s, s->series[i]->title, s->series[i]->posts, s->series[i]->nposts);
+	struct search_filter *tf = xcalloc(s->ntags + 1, sizeof *tf);
+	for (size_t i = 0; i < s->ntags; i++)
+		tf[i] = filter_of(a, s, s->tags[i].name, s->tags[i].posts, s->tags[i].nposts);
+	search_index_docs(a, o, docs, n, sf, s->nseries, tf, s->ntags, out);
+	free(docs);
+	free(sf);
+	free(tf);
+}
+
+int search_output(struct arena *a, const struct site *s, search_reuse_fn reuse, void *reuse_ctx,
+		  const struct output_sink *sink)
+{
+	const struct config *c = s->cfg;
+	if (!c->search)
+		return 0;
+	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language};
+	struct search_index ix;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	search_index_site(a, s, &o, &ix);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	if (getenv("FOLIO_TIMINGS"))
+		fprintf(stderr, "folio: search index: %.1f ms of CPU, %zu documents, %zu words, %zu stems, %zu shards\n",
+			((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6), ix.ndocs,
+			ix.nwords, ix.nstems, ix.nshards);
+	int errors = 0;
+	for (size_t i = 0; i < ix.nfiles; i++) {
+		const struct search_file *f = &ix.files[i];
+		/* the entry point is always written: its name is not its hash */
+		if (reuse && i + 1 < ix.nfiles && reuse(reuse_ctx, f->rel) == 0)
+			continue;
+		if (sink->write(sink->ctx, f->rel, f->data, f->len))
+			errors++;
+	}
+	return errors;
+}

@@ -1,0 +1,285 @@
+/* words.c: the words of text and of a body's HTML, normalised for the
+ * search index (NFKC and case folding by utf8proc; ASCII on a quick path
+ * that gives the same result). */
+#include "search.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+/* is_cjk: scripts written without spaces (Han, kana, Hangul syllables
+ * are not among them), where each character is a word of its own. */
+static int is_cjk(int32_t c)
+{
+	return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
+	       (c >= 0xf900 && c <= 0xfaff) || (c >= 0x20000 && c <= 0x2ffff);
+}
+
+static int is_word_cp(int32_t c)
+{
+	switch (utf8proc_category(c)) {
+	case UTF8PROC_CATEGORY_LU:
+	case UTF8PROC_CATEGORY_LL:
+	case UTF8PROC_CATEGORY_LT:
+	case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+	case UTF8PROC_CATEGORY_MN:
+	case UTF8PROC_CATEGORY_MC:
+	case UTF8PROC_CATEGORY_ME:
+	case UTF8PROC_CATEGORY_ND:
+	case UTF8PROC_CATEGORY_NL:
+	case UTF8PROC_CATEGORY_NO:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int ascii_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* emit: w[0..n) normalised, to fn; ascii: only ASCII letters and digits. */
+static void emit(const char *w, size_t n, int ascii, enum search_field f, search_word_fn fn, void *ctx)
+{
+	if (ascii) {
+		if (n > SEARCH_WORD_MAX)
+			return;
+		char low[SEARCH_WORD_MAX];
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)w[i];
+			low[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		}
+		fn(ctx, low, n, f);
+		return;
+	}
+	if (n > 4 * SEARCH_WORD_MAX)
+		return;
+	utf8proc_uint8_t *out = NULL;
+	utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)w, (utf8proc_ssize_t)n, &out,
+					  UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+	/* NFKC may make what is no letter ("\u2460" is "(1)"): the word is
+	 * split again where it does */
+	utf8proc_ssize_t i = 0, start = 0;
+	while (m > 0 && i <= m) {
+		int32_t c = 0;
+		utf8proc_ssize_t k = i < m ? utf8proc_iterate(out + i, m - i, &c) : 0;
+		if (i == m || k <= 0 || !is_word_cp(c)) {
+			if (i > start && (size_t)(i - start) <= SEARCH_WORD_MAX)
+				fn(ctx, (const char *)out + start, (size_t)(i - start), f);
+			i += k > 0 ? k : 1;
+			start = i;
+		} else {
+			i += k;
+		}
+	}
+	free(out);
+}
+
+void search_words(const char *text, size_t len, enum search_field f, search_word_fn fn, void *ctx)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+	while (i < len) {
+		/* the quick path: a run of ASCII letters and digits */
+		size_t start = i;
+		while (i < len && ascii_word(s[i]))
+			i++;
+		if (i < len && s[i] >= 0x80) {
+			/* a word with other characters: decoded one at a time */
+			int any = i > start;
+			while (i < len) {
+				if (s[i] < 0x80) {
+					if (!ascii_word(s[i]))
+						break;
+					i++;
+					continue;
+				}
+				int32_t c;
+				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &c);
+				if (k <= 0 || !is_word_cp(c))
+					break;
+				if (is_cjk(c)) {
+					if (any)
+						emit(text + start, i - start, 0, f, fn, ctx);
+					emit(text + i, (size_t)k, 0, f, fn, ctx);
+					i += (size_t)k;
+					start = i;
+					any = 0;
+					continue;
+				}
+				any = 1;
+				i += (size_t)k;
+			}
+			if (i > start)
+				emit(text + start, i - start, 0, f, fn, ctx);
+		} else if (i > start) {
+			emit(text + start, i - start, 1, f, fn, ctx);
+		}
+		/* the separator: one byte, or one whole character */
+		if (i < len && i == start) {
+			if (s[i] < 0x80) {
+				i++;
+			} else {
+				int32_t c;
+				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &c);
+				i += k > 0 ? (size_t)k : 1;
+			}
+		}
+	}
+}
+
+/* ---- HTML ---- */
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* name_is: whether the tag name at p (n bytes left) is name, followed by
+ * the end of the name. */
+static int name_is(const char *p, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+	if (n < k)
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		if (lower((unsigned char)p[i]) != name[i])
+			return 0;
+	if (n == k)
+		return 1;
+	char c = p[k];
+	return c == '>' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/';
+}
+
+/* find_ci: the first place of needle (lower case) in s[0..n) ignoring
+ * ASCII case, or n. */
+static size_t find_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; i + k <= n; i++) {
+		size_t j = 0;
+		while (j < k && lower((unsigned char)s[i + j]) == needle[j])
+			j++;
+		if (j == k)
+			return i;
+	}
+	return n;
+}
+
+/* tag_end: the position after the '>' that ends the tag starting at i
+ * (quoted attribute values may hold '>'), or n. */
+static size_t tag_end(const char *s, size_t n, size_t i)
+{
+	char q = 0;
+	for (; i < n; i++) {
+		if (q) {
+			if (s[i] == q)
+				q = 0;
+		} else if (s[i] == '"' || s[i] == '\'') {
+			q = s[i];
+		} else if (s[i] == '>') {
+			return i + 1;
+		}
+	}
+	return n;
+}
+
+/* math_span: whether the tag s[0..n) (from '<' to '>') is a <span> whose
+ * class begins with "math" (md_render's math spans). */
+static int math_span(const char *s, size_t n)
+{
+	if (!name_is(s + 1, n - 1, "span"))
+		return 0;
+	size_t c = find_ci(s, n, "class=");
+	if (c == n)
+		return 0;
+	c += 6;
+	if (c < n && (s[c] == '"' || s[c] == '\''))
+		c++;
+	return n - c >= 4 && !memcmp(s + c, "math", 4);
+}
+
+/* skip_span: the position after the </span> that closes the span whose
+ * opening tag ends at i, counting the spans inside, or n. */
+static size_t skip_span(const char *s, size_t n, size_t i)
+{
+	int depth = 1;
+	while (i < n) {
+		const char *lt = memchr(s + i, '<', n - i);
+		if (!lt)
+			return n;
+		i = (size_t)(lt - s);
+		size_t e = tag_end(s, n, i);
+		if (name_is(s + i + 1, n - i - 1, "span"))
+			depth++;
+		else if (i + 1 < n && s[i + 1] == '/' && name_is(s + i + 2, n - i - 2, "span") && --depth == 0)
+			return e;
+		i = e;
+	}
+	return n;
+}
+
+void search_html_words(const char *html, size_t len, search_word_fn fn, void *ctx)
+{
+	static const char *const skipped[] = {"pre", "script", "style", "svg", "math", "textarea", NULL};
+	enum search_field f = SEARCH_BODY;
+	size_t i = 0;
+	while (i < len) {
+		/* text up to the next tag or entity */
+		size_t j = i;
+		while (j < len && html[j] != '<' && html[j] != '&')
+			j++;
+		if (j > i)
+			search_words(html + i, j - i, f, fn, ctx);
+		if (j >= len)
+			break;
+		if (html[j] == '&') {
+			/* an entity separates words (md_render writes UTF-8 and
+			 * escapes only & < > ") */
+			size_t k = j + 1;
+			while (k < len && k - j < 12 && html[k] != ';' && html[k] != '<' && html[k] != '&')
+				k++;
+			i = k < len && html[k] == ';' ? k + 1 : j + 1;
+			continue;
+		}
+		if (len - j >= 4 && !memcmp(html + j, "<!--", 4)) {
+			size_t e = find_ci(html + j + 4, len - j - 4, "-->");
+			i = j + 4 + e + (j + 4 + e < len ? 3 : 0);
+			continue;
+		}
+		size_t e = tag_end(html, len, j);
+		const char *t = html + j + 1;
+		size_t tn = e - j - 1;
+		int closing = tn && t[0] == '/';
+		if (closing) {
+			t++;
+			tn--;
+		}
+		i = e;
+		if (tn >= 2 && lower((unsigned char)t[0]) == 'h' && t[1] >= '1' && t[1] <= '6' &&
+		    (tn == 2 || t[2] == '>' || t[2] == ' ')) {
+			f = closing ? SEARCH_BODY : SEARCH_HEADING;
+			continue;
+		}
+		if (closing)
+			continue;
+		if (math_span(html + j, e - j)) {
+			i = skip_span(html, len, e);
+			continue;
+		}
+		for (const char *const *k = skipped; *k; k++) {
+			if (name_is(t, tn, *k)) {
+				if (e - j >= 2 && html[e - 2] == '/')
+					break; /* <svg ... /> */
+				char close[16];
+				snprintf(close, sizeof close, "</%s", *k);
+				size_t at = find_ci(html + e, len - e, close);
+				i = e + at < len ? tag_end(html, len, e + at) : len;
+				break;
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+/* fuzz_search.c: libFuzzer target for the search index's reading of text
+ * (src/search/words.c, the tokeniser) and what is made of it: the words
+ * of the input as text and as a body's HTML, their stems, and an index of
+ * documents made of the input.
+ *
+ * The input is the text; its first byte also picks the options (body,
+ * pages, stem). Lines "@@@ " split it into documents, the first line of
+ * each its title, the rest its HTML body.
+ *
+ * Checked beside the sanitizers: every word is 1 to SEARCH_WORD_MAX bytes
+ * of valid UTF-8 with no ASCII upper-case letter, space or punctuation;
+ * words of plain text are never headings; the same input gives the same
+ * index twice (the same files, byte for byte), whose last file is
+ * search/index.json. */
+#include "fuzz.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "search/search.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+struct check {
+	int text; /* words of plain text: never headings */
+	struct search_stemmer *st;
+	size_t n;
+};
+
+static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
+{
+	struct check *c = ctx;
+	if (n == 0 || n > SEARCH_WORD_MAX || utf8_bad(w, n) != n) {
+		fprintf(stderr, "a word of %zu bytes that is not 1 to %d bytes of UTF-8\n", n, SEARCH_WORD_MAX);
+		abort();
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char b = (unsigned char)w[i];
+		if (b < 0x80 && !((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9'))) {
+			fprintf(stderr, "a word with the byte 0x%02x: %.*s\n", b, (int)n, w);
+			abort();
+		}
+	}
+	if (c->text && f != SEARCH_BODY) {
+		fputs("a word of plain text in a heading\n", stderr);
+		abort();
+	}
+	size_t sl;
+	const char *s = search_stem(c->st, w, n, &sl);
+	if (!s || sl > 4 * n + 16) {
+		fputs("a stem far longer than its word\n", stderr);
+		abort();
+	}
+	c->n++;
+}
+
+#define MAX_DOCS 16
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct check c = {1, search_stemmer_new("en", 2), 0};
+	search_words(text, size, SEARCH_BODY, on_word, &c);
+	c.text = 0;
+	search_html_words(text, size, on_word, &c);
+
+	struct search_doc docs[MAX_DOCS];
+	memset(docs, 0, sizeof docs);
+	size_t nd = 0, at = 0;
+	while (at <= size && nd < MAX_DOCS) {
+		const char *start = text + at;
+		size_t left = size - at;
+		const char *next = left >= 4 ? memmem(start, left, "@@@ ", 4) : NULL;
+		size_t len = next ? (size_t)(next - start) : left;
+		const char *nl = memchr(start, '\n', len);
+		size_t tl = nl ? (size_t)(nl - start) : len;
+		struct search_doc *d = &docs[nd++];
+		d->url = d->title = (struct str){start, tl};
+		d->excerpt = d->body_html = (struct str){start + tl, len - tl};
+		d->summary = (struct str){start, tl < 40 ? tl : 40};
+		d->tags = &d->title;
+		d->ntags = tl & 1;
+		if (!next)
+			break;
+		at += len + 4;
+	}
+	unsigned opt = size ? data[0] : 0;
+	struct search_options o = {opt & 1, 1, (opt >> 1) & 1, {(opt & 4) ? "de" : "en", 2}};
+	uint32_t all[MAX_DOCS];
+	for (size_t i = 0; i < nd; i++)
+		all[i] = (uint32_t)i;
+	struct search_filter f = {{"all", 3}, all, nd};
+	struct arena *a = arena_new();
+	struct search_index x, y;
+	search_index_docs(a, &o, docs, nd, &f, 1, &f, opt & 8 ? 1 : 0, &x);
+	search_index_docs(a, &o, docs, nd, &f, 1, &f, opt & 8 ? 1 : 0, &y);
+	if (x.nfiles != y.nfiles || !x.nfiles || strcmp(x.files[x.nfiles - 1].rel, "search/index.json")) {
+		fputs("two indexes of one input differ in their files\n", stderr);
+		abort();
+	}
+	for (size_t i = 0; i < x.nfiles; i++)
+		if (strcmp(x.files[i].rel, y.files[i].rel) || x.files[i].len != y.files[i].len ||
+		    memcmp(x.files[i].data, y.files[i].data, x.files[i].len)) {
+			fprintf(stderr, "two indexes of one input differ in %s\n", x.files[i].rel);
+			abort();
+		}
+	if (getenv("FUZZ_SHOW"))
+		printf("%zu words, %zu documents, %zu files, %zu shards\n", c.n, nd, x.nfiles, x.nshards);
+	arena_free(a);
+	search_stemmer_free(c.st);
+	return 0;
+}
