@@ -145,6 +145,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.md.no_dollars = !site->cfg->math_dollars;
 	p.md.brackets = site->cfg->math_brackets;
 	p.md.unsafe = 1;
+	p.md.code_ui = 1;
 	p.md.highlight = opts->highlight;
 	p.md.hl_quiet_unknown = !site->cfg->highlight_warn_unknown;
 	p.md.unknown = md_unknown_new();

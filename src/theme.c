@@ -407,3 +407,30 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 	tmpl_env_set_global(env, "t", tv_map(t));
 	return errors;
 }
+
+void theme_stylesheet(const char *site_dir, char name[THEME_STYLESHEET_NAME_MAX], const char **data, size_t *len,
+		      char **owned)
+{
+	*data = "";
+	*len = 0;
+	*owned = NULL;
+	for (size_t i = 0; i < theme_nfiles; i++)
+		if (!strcmp(theme_files[i].name, "static/style.css")) {
+			*data = theme_files[i].data;
+			*len = theme_files[i].len;
+		}
+	if (site_dir) {
+		char path[4096], to[4096];
+		snprintf(path, sizeof path, "%s/static/style.css", site_dir);
+		char *root = site_root(site_dir);
+		size_t n = 0;
+		char *own = root && site_where(root, path, to, sizeof to) == SITE_INSIDE ? read_file(path, &n) : NULL;
+		free(root);
+		if (own) {
+			*data = own;
+			*len = n;
+			*owned = own;
+		}
+	}
+	snprintf(name, THEME_STYLESHEET_NAME_MAX, "style.%016llx.css", (unsigned long long)hash_bytes(*data, *len));
+}

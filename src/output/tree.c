@@ -245,5 +245,14 @@ int output_static(struct diag *d, const char *site_dir, int models, const struct
 			errors++;
 	}
 	free(root);
+	/* the stylesheet again under the name that changes with it */
+	char name[THEME_STYLESHEET_NAME_MAX];
+	const char *css;
+	size_t css_len;
+	char *owned;
+	theme_stylesheet(site_dir, name, &css, &css_len, &owned);
+	if (sink->write(sink->ctx, name, css, css_len))
+		errors++;
+	free(owned);
 	return errors;
 }
