@@ -115,6 +115,8 @@ async function model() {
     return true;
   });
   if (!page) return;
+  // model-viewer's script is loaded when the model comes into view
+  await page.locator('model-viewer').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await check("customElements.get('model-viewer') is defined", async () => {
     await page.waitForFunction(() => customElements.get('model-viewer') !== undefined, null, {
       timeout: PAGE_TIMEOUT_MS,
