@@ -259,7 +259,7 @@ static struct tval series_ref(struct model *md, const struct series *se)
  * it at the end). Listing every post of a long series on each of its pages
  * would make the series' pages grow with the square of its length. */
 #define SERIES_LIST_ALL 25
-#define SERIES_WINDOW 7
+#define SERIES_WINDOW 5
 static struct tval series_window(struct model *md, const struct post *p)
 {
 	const struct series *se = p->series;

@@ -138,6 +138,28 @@ async function home() {
     const next = await page.locator('.recent .pagination a[rel=next]').count();
     return /\d+ posts/.test(t) && next === 1 ? true : `heading ${JSON.stringify(t)}, ${next} next link`;
   });
+  await check("home: the series cards' buttons line up (3 in a row at 1280 px)", async () => {
+    const tops = await page.evaluate(() => [...document.querySelectorAll('.featured .card-actions')]
+      .map((e) => Math.round(e.getBoundingClientRect().top)));
+    return tops.length === 3 && tops.every((t) => t === tops[0]) ? true : `tops ${tops.join(', ')}`;
+  });
+  await page.close();
+}
+
+// the space between the header, the page and the footer
+async function spacing() {
+  const page = await open('/posts/gpu-systems-08-profiling-and-the-roofline-view/');
+  await check('post: a gap between the header and the title, and above the footer', async () => {
+    const r = await page.evaluate(() => {
+      const y = (el, side) => el.getBoundingClientRect()[side] + scrollY;
+      const last = [...document.querySelector('main').children].filter((e) => e.tagName !== 'SCRIPT').pop();
+      return {
+        top: y(document.querySelector('h1'), 'top') - y(document.querySelector('.site-header'), 'bottom'),
+        bottom: y(document.querySelector('.site-footer'), 'top') - y(last, 'bottom'),
+      };
+    });
+    return r.top >= 16 && r.bottom >= 16 ? true : JSON.stringify(r);
+  });
   await page.close();
 }
 
@@ -242,6 +264,7 @@ try {
   });
   if (context) {
     await home();
+    await spacing();
     await post();
     await noScript();
     await everyPage();
