@@ -380,15 +380,20 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	set(a, site, "description", S(c->description));
 	set(a, site, "base_url", S(c->base_url));
 	set(a, site, "image", c->image.len ? S(c->image) : tv_none());
-	{
-		char name[THEME_STYLESHEET_NAME_MAX];
-		const char *css;
+	/* the theme's files under their fingerprinted names: site.asset["style.css"] */
+	struct tmap *assets = tmap_new(a, 4);
+	static const char *const files[] = THEME_ASSETS;
+	for (size_t i = 0; files[i]; i++) {
+		char name[THEME_ASSET_NAME_MAX];
+		const char *data;
 		size_t len;
 		char *owned;
-		theme_stylesheet(c->site_dir, name, &css, &len, &owned);
+		theme_asset(c->site_dir, files[i], name, &data, &len, &owned);
 		free(owned);
-		set(a, site, "stylesheet", C(a, "/%s", name));
+		set(a, assets, files[i], C(a, "/%s", name));
 	}
+	set(a, site, "asset", tv_map(assets));
+	set(a, site, "stylesheet", *tmap_get(assets, STR_LIT("style.css")));
 	set(a, site, "language", S(c->language));
 	struct tmap *author = tmap_new(a, 3);
 	set(a, author, "name", S(c->author_name));

@@ -408,20 +408,22 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 	return errors;
 }
 
-void theme_stylesheet(const char *site_dir, char name[THEME_STYLESHEET_NAME_MAX], const char **data, size_t *len,
-		      char **owned)
+void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
+		 size_t *len, char **owned)
 {
 	*data = "";
 	*len = 0;
 	*owned = NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "static/%s", file);
 	for (size_t i = 0; i < theme_nfiles; i++)
-		if (!strcmp(theme_files[i].name, "static/style.css")) {
+		if (!strcmp(theme_files[i].name, path)) {
 			*data = theme_files[i].data;
 			*len = theme_files[i].len;
 		}
 	if (site_dir) {
-		char path[4096], to[4096];
-		snprintf(path, sizeof path, "%s/static/style.css", site_dir);
+		char to[4096];
+		snprintf(path, sizeof path, "%s/static/%s", site_dir, file);
 		char *root = site_root(site_dir);
 		size_t n = 0;
 		char *own = root && site_where(root, path, to, sizeof to) == SITE_INSIDE ? read_file(path, &n) : NULL;
@@ -432,5 +434,8 @@ void theme_stylesheet(const char *site_dir, char name[THEME_STYLESHEET_NAME_MAX]
 			*owned = own;
 		}
 	}
-	snprintf(name, THEME_STYLESHEET_NAME_MAX, "style.%016llx.css", (unsigned long long)hash_bytes(*data, *len));
+	const char *dot = strrchr(file, '.');
+	int stem = dot ? (int)(dot - file) : (int)strlen(file);
+	snprintf(name, THEME_ASSET_NAME_MAX, "%.*s.%016llx%s", stem, file, (unsigned long long)hash_bytes(*data, *len),
+		 dot ? dot : "");
 }

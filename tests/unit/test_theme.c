@@ -180,15 +180,15 @@ static void test_language(void)
 	arena_free(a);
 }
 
-/* The stylesheet's fingerprinted name: of the theme's bytes, or of the
- * site's static/style.css when it has one inside the site. */
+/* The fingerprinted names of the theme's files: of the theme's bytes, or
+ * of the site's static/FILE when it has one inside the site. */
 static void test_stylesheet(void)
 {
-	char name[THEME_STYLESHEET_NAME_MAX], again[THEME_STYLESHEET_NAME_MAX];
+	char name[THEME_ASSET_NAME_MAX], again[THEME_ASSET_NAME_MAX];
 	const char *css;
 	size_t len;
 	char *owned;
-	theme_stylesheet(NULL, name, &css, &len, &owned);
+	theme_asset(NULL, "style.css", name, &css, &len, &owned);
 	OK(owned == NULL);
 	OK(len > 1000 && strstr(css, ".hl-keyword") != NULL);
 	INT_EQ(strlen(name), strlen("style.0123456789abcdef.css"));
@@ -196,18 +196,18 @@ static void test_stylesheet(void)
 	OK(strspn(name + 6, "0123456789abcdef") == 16);
 
 	char *site = t_tmpdir();
-	theme_stylesheet(site, again, &css, &len, &owned);
+	theme_asset(site, "style.css", again, &css, &len, &owned);
 	STR_EQ(again, name); /* no static/style.css: the theme's */
 	OK(owned == NULL);
 	t_write(site, "static/style.css", "body{color:red}\n");
-	theme_stylesheet(site, again, &css, &len, &owned);
+	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(owned != NULL && len == 16 && memcmp(css, "body{color:red}\n", 16) == 0);
 	OK(strcmp(again, name) != 0);
 	free(owned);
-	char first[THEME_STYLESHEET_NAME_MAX];
+	char first[THEME_ASSET_NAME_MAX];
 	memcpy(first, again, sizeof first);
 	t_write(site, "static/style.css", "body{color:blue}\n");
-	theme_stylesheet(site, again, &css, &len, &owned);
+	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(strcmp(again, first) != 0); /* a new name with each change */
 	free(owned);
 
@@ -218,11 +218,15 @@ static void test_stylesheet(void)
 	snprintf(from, sizeof from, "%s/x.css", outside);
 	snprintf(to, sizeof to, "%s/static/style.css", site);
 	OK(unlink(to) == 0 && symlink(from, to) == 0);
-	theme_stylesheet(site, again, &css, &len, &owned);
+	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(owned == NULL);
 	STR_EQ(again, name);
 	t_rmtree(outside);
 	free(outside);
+	/* a script keeps its extension */
+	theme_asset(NULL, "enhance.js", again, &css, &len, &owned);
+	OK(strncmp(again, "enhance.", 8) == 0 && strcmp(again + 24, ".js") == 0 && strlen(again) == 27);
+	OK(len > 100 && len <= 1024);
 	t_rmtree(site);
 	free(site);
 }
