@@ -385,11 +385,7 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	static const char *const files[] = THEME_ASSETS;
 	for (size_t i = 0; files[i]; i++) {
 		char name[THEME_ASSET_NAME_MAX];
-		const char *data;
-		size_t len;
-		char *owned;
-		theme_asset(c->site_dir, files[i], name, &data, &len, &owned);
-		free(owned);
+		theme_asset_name(c->site_dir, files[i], name);
 		set(a, assets, files[i], C(a, "/%s", name));
 	}
 	set(a, site, "asset", tv_map(assets));

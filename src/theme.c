@@ -439,3 +439,12 @@ void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_N
 	snprintf(name, THEME_ASSET_NAME_MAX, "%.*s.%016llx%s", stem, file, (unsigned long long)hash_bytes(*data, *len),
 		 dot ? dot : "");
 }
+
+void theme_asset_name(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX])
+{
+	const char *data;
+	size_t len;
+	char *owned;
+	theme_asset(site_dir, file, name, &data, &len, &owned);
+	free(owned);
+}

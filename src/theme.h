@@ -47,5 +47,7 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 #define THEME_ASSET_NAME_MAX 64
 void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
 		 size_t *len, char **owned);
+/* theme_asset_name: the name alone. */
+void theme_asset_name(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX]);
 
 #endif

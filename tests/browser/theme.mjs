@@ -12,7 +12,7 @@
 // Prints "ok NAME" or "FAIL NAME: why" and ends with "N passed, N failed".
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { check, finish, launch, outDir, executablePath, watchdog } from './lib.mjs';
+import { check, launch, outDir, runAll, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
 watchdog(420_000);
@@ -257,19 +257,11 @@ async function noScript() {
   await page.close();
 }
 
-try {
-  await check(`chromium starts (${executablePath})`, async () => {
-    context = await launch({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 } });
-    return true;
-  });
-  if (context) {
-    await home();
-    await spacing();
-    await post();
-    await noScript();
-    await everyPage();
-  }
-} finally {
-  if (context) await context.closeAll();
-}
-process.exit(finish() === 0 ? 0 : 1);
+await runAll({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 } }, async (c) => {
+  context = c;
+  await home();
+  await spacing();
+  await post();
+  await noScript();
+  await everyPage();
+});
