@@ -975,7 +975,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 
 	/* pages: unique slugs, and none that takes a URL folio needs */
 	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
-		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "print.css", "enhance.js", "favicon.svg", NULL};
+		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "print.css",
+		"enhance.js", "favicon.svg", NULL};
 	struct index pages;
 	index_init(a, &pages, c->npages);
 	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);
