@@ -4,8 +4,12 @@
 #  - Debian's chromium (/usr/bin/chromium), installed with apt-get; never a
 #    browser of Playwright's own;
 #  - node (20 or newer, which playwright-core needs) and npm;
-#  - tests/browser/node_modules: `npm ci` from the pinned package-lock.json,
-#    again whenever the lock file changes (a stamp keeps its checksum).
+#  - a Java runtime (Debian's default-jre-headless) for the Nu HTML checker
+#    (vnu-jar, an npm package of tests/browser);
+#  - tests/browser/node_modules: `npm ci` from the pinned package-lock.json
+#    (playwright-core, axe-core, vnu-jar), again whenever the lock file
+#    changes (a stamp keeps its checksum). Install scripts are not run:
+#    vnu-jar's would fetch a Java of its own.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -54,13 +58,22 @@ major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$major" -ge "$NODE_MIN" ] ||
 	die "node $(node --version 2>/dev/null) is older than $NODE_MIN, which playwright-core (tests/browser) needs"
 
+if command -v java >/dev/null 2>&1; then
+	say "java present ($(java -version 2>&1 | head -n 1))"
+else
+	say "installing default-jre-headless (Debian package, for the Nu HTML checker)"
+	apt_install default-jre-headless
+	command -v java >/dev/null 2>&1 || die "no java after installing default-jre-headless"
+fi
+
 sum=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&
-	[ -f "$dir/node_modules/playwright-core/package.json" ]; then
+	[ -f "$dir/node_modules/playwright-core/package.json" ] && [ -f "$dir/node_modules/vnu-jar/build/dist/vnu.jar" ] &&
+	[ -f "$dir/node_modules/axe-core/axe.min.js" ]; then
 	say "tests/browser/node_modules up to date with package-lock.json"
 else
-	say "npm ci in tests/browser (playwright-core, no browser download)"
-	(cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund >/dev/null) ||
+	say "npm ci in tests/browser (playwright-core, axe-core, vnu-jar; no browser download)"
+	(cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --silent --no-audit --no-fund >/dev/null) ||
 		die "npm ci in $dir failed"
 	echo "$sum" >"$stamp"
 fi

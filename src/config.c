@@ -15,7 +15,7 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", "links", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", "image", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -200,6 +200,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 {
 	memset(c, 0, sizeof *c);
 	c->path = "folio.yml";
+	c->site_dir = arena_strndup(a, site_dir, strlen(site_dir));
 	char path[4096];
 	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
 	char *root = site_root(site_dir);
@@ -258,6 +259,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	schema_str(&s, r, "title", 1, &c->title);
 	schema_str(&s, r, "tagline", 0, &c->tagline);
 	schema_str(&s, r, "description", 0, &c->description);
+	schema_str(&s, r, "image", 0, &c->image);
 	schema_str(&s, r, "base_url", 0, &c->base_url);
 	c->language = STR_LIT("en");
 	schema_str(&s, r, "language", 0, &c->language);

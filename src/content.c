@@ -35,7 +35,7 @@ static const char *const post_keys[] = {"title", "date", "updated", "summary", "
 	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
 	"ignore_links", "math", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
-	"recommended_start", "posts", "featured", "weight", "ignore_links", "math", NULL};
+	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", NULL};
 static const char *const page_keys[] = {"title", "description", "slug", "draft", "toc", "aliases", "template",
 	"ignore_links", "math", NULL};
 
@@ -342,6 +342,9 @@ static struct series *load_series(struct arena *a, struct diag *d, const char *a
 	int64_t v;
 	if (schema_int(&s, m, "weight", -100000, 100000, &v) == 1)
 		se->weight = (int)v;
+	se->numbering = 1;
+	if (schema_int(&s, m, "numbering", 0, 1, &v) == 1)
+		se->numbering = (int)v;
 	return s.errors ? NULL : se;
 }
 

@@ -87,6 +87,7 @@ struct series {
 	size_t npost_slugs;
 	int featured;
 	int weight;
+	int numbering; /* the number of its first post: 1 (default) or 0 */
 
 	struct md_doc doc; /* the guide */
 	struct post **posts; /* published members in series order */

@@ -41,6 +41,8 @@ struct md_options {
 	 * not checked at all. */
 	const char *asset_dir;
 	const char *static_dir;
+	int code_ui; /* code blocks as the theme wants them: <pre tabindex="0"
+	              * data-lang="LANG"> (folio's builds; off: cmark's <pre>) */
 	int toc_hidden; /* the page does not show its table of contents: no
 	                 * warning when the TOC is cut (MD_TOC_MAX) */
 	/* where a code block's unknown language is noted, to be told once per

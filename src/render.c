@@ -6,6 +6,7 @@
 #include "pool.h"
 #include "schema.h"
 #include "slug.h"
+#include "theme.h"
 
 #include <stdarg.h>
 
@@ -141,6 +142,24 @@ static struct tval post_ref(struct model *md, const struct post *p)
 	return p && p->index >= 0 ? md->post_vals[p->index] : tv_none();
 }
 
+/* first_image: the address of the first image in a page's HTML (at url),
+ * as a path from the site's root or a full URL, for its link previews; or
+ * none. A figure's <img>, a model's or a video's still all count. */
+static struct tval first_image(struct arena *a, struct str url, struct str html)
+{
+	static const char tag[] = "<img src=\"";
+	const char *at = html.p ? memmem(html.p, html.len, tag, sizeof tag - 1) : NULL;
+	if (!at)
+		return tv_none();
+	const char *src = at + sizeof tag - 1, *end = memchr(src, '"', (size_t)(html.p + html.len - src));
+	if (!end || end == src)
+		return tv_none();
+	struct str v = {src, (size_t)(end - src)};
+	if (v.p[0] == '/' || memmem(v.p, v.len, "://", 3))
+		return C(a, "%.*s", STR_FMT(v));
+	return C(a, "%.*s%.*s", STR_FMT(url), STR_FMT(v)); /* beside the post */
+}
+
 /* post_fields: post i's own fields in m (those of its neighbours are
  * link_posts'). */
 static void post_fields(struct arena *a, const struct site *s, size_t i, struct tmap *m)
@@ -162,7 +181,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	}
 	/* summary_html of a front matter summary is text: escape when printed */
 	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-	set(a, m, "image", p->image.len ? S(p->image) : tv_none());
+	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, p->doc.html));
 	set(a, m, "content", tv_safe(p->doc.html));
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */
@@ -241,6 +260,7 @@ static void build_series_vals(struct model *md)
 		set(a, m, "first_date", se->nposts ? S(se->posts[0]->date.iso) : tv_none());
 		set(a, m, "last_date", se->nposts ? S(se->posts[se->nposts - 1]->date.iso) : tv_none());
 		set(a, m, "featured", tv_bool(se->featured));
+		set(a, m, "numbering", tv_int(se->numbering));
 		mark(md, m, "series", se->slug);
 		md->series_vals[i] = tv_map(m);
 		tlist_push(a, all, md->series_vals[i]);
@@ -262,7 +282,7 @@ static struct tval series_ref(struct model *md, const struct series *se)
  * it at the end). Listing every post of a long series on each of its pages
  * would make the series' pages grow with the square of its length. */
 #define SERIES_LIST_ALL 25
-#define SERIES_WINDOW 15
+#define SERIES_WINDOW 5
 static struct tval series_window(struct model *md, const struct post *p)
 {
 	const struct series *se = p->series;
@@ -293,6 +313,8 @@ static void link_posts(struct model *md)
 		set(a, m, "series_prev", post_ref(md, p->series_prev));
 		set(a, m, "series_next", post_ref(md, p->series_next));
 		set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
+		/* the number readers see: part counts from 1, a series may number from 0 */
+		set(a, m, "number", tv_int(p->series ? p->part - 1 + p->series->numbering : 0));
 		set(a, m, "series_window", series_window(md, p));
 		set(a, m, "newer", post_ref(md, p->newer));
 		set(a, m, "older", post_ref(md, p->older));
@@ -380,6 +402,17 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	set(a, site, "tagline", S(c->tagline));
 	set(a, site, "description", S(c->description));
 	set(a, site, "base_url", S(c->base_url));
+	set(a, site, "image", c->image.len ? S(c->image) : tv_none());
+	/* the theme's files under their fingerprinted names: site.asset["style.css"] */
+	struct tmap *assets = tmap_new(a, 4);
+	static const char *const files[] = THEME_ASSETS;
+	for (size_t i = 0; files[i]; i++) {
+		char name[THEME_ASSET_NAME_MAX];
+		theme_asset_name(c->site_dir, files[i], name);
+		set(a, assets, files[i], C(a, "/%s", name));
+	}
+	set(a, site, "asset", tv_map(assets));
+	set(a, site, "stylesheet", *tmap_get(assets, STR_LIT("style.css")));
 	set(a, site, "language", S(c->language));
 	struct tmap *author = tmap_new(a, 3);
 	set(a, author, "name", S(c->author_name));
@@ -517,13 +550,16 @@ static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url
 	return vars;
 }
 
+/* the posts of one page of a year in the archive: a line each (about 250
+ * bytes), so a page of them stays near 100 KB in a site of any size */
+#define YEAR_PER_PAGE 400
+
 /* paginate: jobs for a listing of posts split into pages: base_url/ then
  * base_url/page/N/. */
 static void paginate(struct model *md, struct jobs *j, const char *tmpl, const char *kind, const char *base,
-		     struct tval title, struct post *const *posts, size_t n, const char *key, struct tval item)
+		     struct tval title, struct post *const *posts, size_t n, size_t per, const char *key, struct tval item)
 {
 	struct arena *a = md->a;
-	size_t per = (size_t)md->s->cfg->posts_per_page;
 	size_t pages = n ? (n + per - 1) / per : 1;
 	for (size_t pg = 1; pg <= pages; pg++) {
 		const char *url = pg == 1 ? base : fmt(a, "%spage/%zu/", base, pg);
@@ -602,7 +638,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 	struct arena *a = md->a;
 	const struct site *s = md->s;
 	const struct config *c = s->cfg;
-	paginate(md, j, "home.html", "home", "/", S(c->title), s->posts, s->nposts, NULL, tv_none());
+	size_t per = (size_t)c->posts_per_page;
+	paginate(md, j, "home.html", "home", "/", S(c->title), s->posts, s->nposts, per, NULL, tv_none());
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
 		struct tmap *vars = page_vars(a, "post", S(p->url), S(p->title));
@@ -627,7 +664,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 	for (size_t i = 0; i < s->ntags; i++) {
 		const struct term *t = &s->tags[i];
 		const char *base = fmt(a, "/tags/%.*s/", STR_FMT(t->slug));
-		paginate(md, j, "tag.html", "tag", base, S(t->name), t->posts, t->nposts, "tag", md->tag_vals[i]);
+		paginate(md, j, "tag.html", "tag", base, S(t->name), t->posts, t->nposts, per, "tag", md->tag_vals[i]);
 		if (c->feeds)
 			feed_job(md, j, "atom.xml", fmt(a, "%sfeed.xml", base + 1), S(t->name), tv_cstr(base),
 				 C(a, "%sfeed.xml", base), t->posts, t->nposts);
@@ -637,16 +674,15 @@ static void list_jobs(struct model *md, struct jobs *j)
 	for (size_t i = 0; i < s->ncategories; i++) {
 		const struct term *t = &s->categories[i];
 		const char *base = fmt(a, "/categories/%.*s/", STR_FMT(t->slug));
-		paginate(md, j, "category.html", "category", base, S(t->name), t->posts, t->nposts, "category",
+		paginate(md, j, "category.html", "category", base, S(t->name), t->posts, t->nposts, per, "category",
 			 md->category_vals[i]);
 	}
 	struct tmap *av = page_vars(a, "archive", tv_cstr("/archive/"), word(j->env, "archive_title", "Archive"));
 	add_job(a, j, "archive.html", "archive/index.html", av);
-	for (size_t i = 0; i < s->nyears; i++) {
-		struct tmap *vars = page_vars(a, "year", C(a, "/archive/%d/", s->years[i].year), C(a, "%d", s->years[i].year));
-		set(a, vars, "year", md->year_vals[i]);
-		add_job(a, j, "year.html", fmt(a, "archive/%d/index.html", s->years[i].year), vars);
-	}
+	/* a year's posts, one line each, a page per YEAR_PER_PAGE of them */
+	for (size_t i = 0; i < s->nyears; i++)
+		paginate(md, j, "year.html", "year", fmt(a, "/archive/%d/", s->years[i].year), C(a, "%d", s->years[i].year),
+			 s->years[i].posts, s->years[i].nposts, YEAR_PER_PAGE, "year", md->year_vals[i]);
 	for (size_t i = 0; i < s->npages; i++) {
 		const struct page *pg = s->pages[i];
 		struct tmap *vars = page_vars(a, "page", S(pg->url), S(pg->title));

@@ -153,6 +153,7 @@ static void md_options_of(const struct config *cfg, const struct build_opts *opt
 	o->no_dollars = !cfg->math_dollars;
 	o->brackets = cfg->math_brackets;
 	o->unsafe = 1;
+	o->code_ui = 1;
 	o->highlight = opts->highlight;
 	o->hl_quiet_unknown = !cfg->highlight_warn_unknown;
 	o->typeset = opts->typeset;
@@ -992,7 +993,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 
 	/* pages: unique slugs, and none that takes a URL folio needs */
 	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
-		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "favicon.svg", NULL};
+		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "print.css",
+		"enhance.js", "favicon.svg", NULL};
 	struct index pages;
 	index_init(a, &pages, c->npages);
 	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);

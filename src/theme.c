@@ -407,3 +407,44 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 	tmpl_env_set_global(env, "t", tv_map(t));
 	return errors;
 }
+
+void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
+		 size_t *len, char **owned)
+{
+	*data = "";
+	*len = 0;
+	*owned = NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "static/%s", file);
+	for (size_t i = 0; i < theme_nfiles; i++)
+		if (!strcmp(theme_files[i].name, path)) {
+			*data = theme_files[i].data;
+			*len = theme_files[i].len;
+		}
+	if (site_dir) {
+		char to[4096];
+		snprintf(path, sizeof path, "%s/static/%s", site_dir, file);
+		char *root = site_root(site_dir);
+		size_t n = 0;
+		char *own = root && site_where(root, path, to, sizeof to) == SITE_INSIDE ? read_file(path, &n) : NULL;
+		free(root);
+		if (own) {
+			*data = own;
+			*len = n;
+			*owned = own;
+		}
+	}
+	const char *dot = strrchr(file, '.');
+	int stem = dot ? (int)(dot - file) : (int)strlen(file);
+	snprintf(name, THEME_ASSET_NAME_MAX, "%.*s.%016llx%s", stem, file, (unsigned long long)hash_bytes(*data, *len),
+		 dot ? dot : "");
+}
+
+void theme_asset_name(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX])
+{
+	const char *data;
+	size_t len;
+	char *owned;
+	theme_asset(site_dir, file, name, &data, &len, &owned);
+	free(owned);
+}

@@ -35,4 +35,19 @@ int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_
 int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,
 			const struct config *cfg);
 
+/* The theme's files that pages link to (style.css, print.css, enhance.js:
+ * THEME_ASSETS): each is the site's static/FILE when it has one (inside
+ * the site), else the theme's, and is written a second time as
+ * NAME.HASH.EXT (16 hex digits of XXH3 of its bytes), a name that changes
+ * with its content, so that a server may let browsers keep it for long.
+ * theme_asset sets name ("style.HASH.css", no slash), *data and *len;
+ * *owned is what to free (malloc'd when the file came from the site, else
+ * NULL). */
+#define THEME_ASSETS {"style.css", "print.css", "enhance.js", "search.css", NULL}
+#define THEME_ASSET_NAME_MAX 64
+void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
+		 size_t *len, char **owned);
+/* theme_asset_name: the name alone. */
+void theme_asset_name(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX]);
+
 #endif

@@ -146,7 +146,17 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_puts(&out, "</figcaption>");
 	}
 	/* without options, the same markup as cmark's: <pre><code class="language-x"> */
-	buf_puts(&out, o.linenos ? "<pre class=\"linenos\"><code" : "<pre><code");
+	buf_puts(&out, o.linenos ? "<pre class=\"linenos\"" : "<pre");
+	if (c->o->code_ui) {
+		/* a block that scrolls is reached with the keyboard; the theme shows its language */
+		buf_puts(&out, " tabindex=\"0\"");
+		if (o.lang.len) {
+			buf_puts(&out, " data-lang=\"");
+			esc(&out, o.lang.p, o.lang.len);
+			buf_putc(&out, '"');
+		}
+	}
+	buf_puts(&out, "><code");
 	if (o.lang.len) {
 		buf_puts(&out, " class=\"language-");
 		esc(&out, o.lang.p, o.lang.len);
@@ -917,6 +927,13 @@ int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n
 			}
 			check_file(c, dir, "src");
 			check_file(c, dir, "poster");
+			if (!strcmp(k->name, "model3d") && !directive_attr(dir, "poster")) {
+				/* the still is what readers without script, or before it loads, see */
+				if (c->d)
+					diag_error(c->d, &loc, ":::model3d needs poster=\"FILE\" (an image of the model, "
+							       "shown until the model loads and without JavaScript)");
+				c->errors++;
+			}
 		}
 		struct str mode = dattr_value(dir, "mode");
 		if (mode.len && !str_eq_cstr(mode, "video") && !str_eq_cstr(mode, "animation")) {
@@ -937,6 +954,42 @@ static void put_attr(struct buf *out, const char *name, struct str v)
 	buf_printf(out, " %s=\"", name);
 	esc(out, v.p, v.len);
 	buf_putc(out, '"');
+}
+
+/* media_size: the width and height of the local image at url (an
+ * attribute's value), for a figure the author gave no size: 0 when unknown. */
+static void media_size(struct md_ctx *c, struct str url, int *w, int *h)
+{
+	*w = *h = 0;
+	if (!url.p || !url.len || !c->o->static_dir)
+		return;
+	char *u = xstrndup(url.p, url.len);
+	const char *why = NULL;
+	char *path = is_local(u) ? local_path(c, u, &why) : NULL;
+	free(u);
+	if (!path)
+		return;
+	const struct md_image *im = image_file(c, path);
+	if (!im->why && !im->err) {
+		*w = im->w;
+		*h = im->h;
+	}
+}
+
+/* put_size: width and height, the author's or else the file's (still, the
+ * image that sets the figure's shape), so the page keeps its place while
+ * it loads. */
+static void put_size(struct md_ctx *c, struct buf *out, struct str w, struct str h, struct str still)
+{
+	if (w.p || h.p) {
+		put_attr(out, "width", w);
+		put_attr(out, "height", h);
+		return;
+	}
+	int iw, ih;
+	media_size(c, still, &iw, &ih);
+	if (iw && ih)
+		buf_printf(out, " width=\"%d\" height=\"%d\"", iw, ih);
 }
 
 static int is_image_file(struct str src)
@@ -1006,7 +1059,13 @@ void md_directive_emit(struct buf *out, const struct directive *dir, int closing
 			buf_puts(out, " auto-rotate");
 		put_attr(out, "width", w);
 		put_attr(out, "height", h);
-		buf_puts(out, " camera-controls touch-action=\"pan-y\" loading=\"lazy\" reveal=\"auto\"></model-viewer>");
+		/* the still inside: shown as it is without script (an unknown
+		 * element's content), model-viewer's own poster once it runs */
+		buf_puts(out, " camera-controls touch-action=\"pan-y\" loading=\"lazy\" reveal=\"auto\"><img slot=\"poster\"");
+		put_attr(out, "src", poster);
+		put_attr(out, "alt", alt.p ? alt : (struct str){"", 0});
+		put_size(c, out, w, h, poster);
+		buf_puts(out, " decoding=\"async\"></model-viewer>");
 	} else {
 		int anim = !strcmp(k->name, "animation") || str_eq_cstr(dattr_value(dir, "mode"), "animation");
 		if (anim && is_image_file(src)) {
@@ -1021,8 +1080,7 @@ void md_directive_emit(struct buf *out, const struct directive *dir, int closing
 			buf_puts(out, "<img");
 			put_attr(out, "src", src);
 			put_attr(out, "alt", alt.p ? alt : (struct str){"", 0});
-			put_attr(out, "width", w);
-			put_attr(out, "height", h);
+			put_size(c, out, w, h, src);
 			buf_puts(out, " loading=\"lazy\" decoding=\"async\"></picture>");
 		} else {
 			if (anim)
@@ -1030,8 +1088,7 @@ void md_directive_emit(struct buf *out, const struct directive *dir, int closing
 			buf_puts(out, anim ? "<video class=\"animation\" autoplay loop muted playsinline" : "<video controls preload=\"metadata\" playsinline");
 			put_attr(out, "src", src);
 			put_attr(out, "poster", poster);
-			put_attr(out, "width", w);
-			put_attr(out, "height", h);
+			put_size(c, out, w, h, poster);
 			put_attr(out, "aria-label", alt);
 			buf_puts(out, "></video>");
 		}

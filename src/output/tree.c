@@ -245,5 +245,17 @@ int output_static(struct diag *d, const char *site_dir, int models, const struct
 			errors++;
 	}
 	free(root);
+	/* the files pages link to, again under names that change with them */
+	static const char *const assets[] = THEME_ASSETS;
+	for (size_t i = 0; assets[i]; i++) {
+		char name[THEME_ASSET_NAME_MAX];
+		const char *data;
+		size_t len;
+		char *owned;
+		theme_asset(site_dir, assets[i], name, &data, &len, &owned);
+		if (sink->write(sink->ctx, name, data, len))
+			errors++;
+		free(owned);
+	}
 	return errors;
 }

@@ -77,3 +77,20 @@ export async function launch(options) {
   };
   return context;
 }
+
+// runAll OPTIONS FN: chromium launched with OPTIONS (a check of its own),
+// FN(context) run with it, the browser closed whatever happens, and the
+// process ended with the counts (exit 0 only if none failed).
+export async function runAll(options, fn) {
+  let context;
+  try {
+    await check(`chromium starts (${executablePath})`, async () => {
+      context = await launch(options);
+      return true;
+    });
+    if (context) await fn(context);
+  } finally {
+    if (context) await context.closeAll();
+  }
+  process.exit(finish() === 0 ? 0 : 1);
+}

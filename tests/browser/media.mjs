@@ -13,7 +13,7 @@
 // Every page step is bounded (PAGE_TIMEOUT_MS) and so is the whole run
 // (RUN_TIMEOUT_MS): the script always stops by itself.
 import { join } from 'node:path';
-import { check, finish, launch, outDir, executablePath, watchdog } from './lib.mjs';
+import { check, outDir, runAll, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
 watchdog(180_000);
@@ -115,6 +115,8 @@ async function model() {
     return true;
   });
   if (!page) return;
+  // model-viewer's script is loaded when the model comes into view
+  await page.locator('model-viewer').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await check("customElements.get('model-viewer') is defined", async () => {
     await page.waitForFunction(() => customElements.get('model-viewer') !== undefined, null, {
       timeout: PAGE_TIMEOUT_MS,
@@ -208,18 +210,10 @@ async function code() {
   await page.close();
 }
 
-try {
-  await check(`chromium starts (${executablePath})`, async () => {
-    context = await launch({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 900 } });
-    return true;
-  });
-  if (context) {
-    await mathAndFigure();
-    await model();
-    await animation();
-    await code();
-  }
-} finally {
-  if (context) await context.closeAll();
-}
-process.exit(finish() === 0 ? 0 : 1);
+await runAll({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 900 } }, async (c) => {
+  context = c;
+  await mathAndFigure();
+  await model();
+  await animation();
+  await code();
+});

@@ -1,7 +1,9 @@
 # test_browser.sh: the example blog in a real browser. Builds
 # examples/techblog into $TMP, serves it on a free loopback port with
 # python3's http.server, and runs tests/browser/media.mjs (playwright-core
-# driving Debian's chromium) against it; then serves the copy with
+# driving Debian's chromium) and tests/browser/theme.mjs (axe-core, overflow,
+# the theme's promises, screenshots of every page type) against it, and the
+# Nu HTML checker (vnu-jar, with Java) over every page; then serves the copy with
 # `folio serve` and runs tests/browser/reload.mjs (an edit on disk reloads
 # the tab; an error shows the overlay). Servers are stopped at the end,
 # also on failure. Screenshots go to $TEST_OUTPUT (default
@@ -127,7 +129,27 @@ browse() {
 }
 
 BASE_URL=http://127.0.0.1:$port browse media.mjs
+BASE_URL=http://127.0.0.1:$port browse theme.mjs
 stop_server
+
+# ---- the Nu HTML checker over every page ----
+
+vnu=tests/browser/node_modules/vnu-jar/build/dist/vnu.jar
+if [ -f "$vnu" ] && command -v java >/dev/null 2>&1; then
+	pages=$(find "$TMP/site" -name '*.html' | wc -l)
+	timeout 300 java -Xss4m -jar "$vnu" --errors-only --skip-non-html "$TMP/site" >"$TMP/vnu.out" 2>&1
+	vnu_rc=$?
+	rc=$vnu_rc
+	out=$(head -n 20 "$TMP/vnu.out")
+	err=""
+	echo "vnu: $pages pages, $(grep -c 'error:' "$TMP/vnu.out") errors"
+	check "the Nu HTML checker finds no error in the $pages pages of the example" test "$vnu_rc" -eq 0
+elif [ "${CI:-}" = true ]; then
+	rc=1 out="" err="no $vnu or no java (scripts/deps-browser.sh installs them)"
+	check "the Nu HTML checker is there" false
+else
+	echo "skipped: the Nu HTML checker (no $vnu or no java)"
+fi
 
 # ---- live reload through folio serve ----
 

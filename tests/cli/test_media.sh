@@ -160,7 +160,7 @@ page=$TMP/k/posts/code/index.html
 # the C block alone, from its <pre> to its </pre>
 block=$(sed -n '/<figcaption class="code-title">kernel.cu/,/<\/pre>/p' "$page")
 out=$block
-check "a titled block is a figure with a caption" contains "$block" '<figure class="code"><figcaption class="code-title">kernel.cu</figcaption><pre class="linenos"><code class="language-c">'
+check "a titled block is a figure with a caption" contains "$block" '<figure class="code"><figcaption class="code-title">kernel.cu</figcaption><pre class="linenos" tabindex="0" data-lang="c"><code class="language-c">'
 check "lines are numbered from start" contains "$block" '<span class="ln" aria-hidden="true">10</span>'
 check "the last line has its number" contains "$block" '<span class="ln" aria-hidden="true">12</span>'
 check "hl marks line 2 only" test "$(printf '%s\n' "$block" | grep -c 'class="line hl"')" -eq 1
@@ -179,7 +179,7 @@ else
 	echo "note: highlighting is not built in (no hl- spans)"
 	check "without highlighting, no language is unknown" test -z "$err"
 fi
-check "an unknown language is plain text" grep -q '<pre><code class="language-klingon">nuqneH' "$page"
+check "an unknown language is plain text" grep -q '<pre tabindex="0" data-lang="klingon"><code class="language-klingon">nuqneH' "$page"
 
 # ---- the example blog's media posts ----
 
@@ -193,7 +193,9 @@ p08=$P/gpu-systems-08-profiling-and-the-roofline-view/index.html
 p13=$P/gpu-systems-13-reduction-kernels-in-depth/index.html
 
 check "GPU Systems 02 has a <model-viewer>" grep -q '<model-viewer src="sm.glb" poster="sm.svg"' "$p02"
-check "GPU Systems 02 loads model-viewer as a module" grep -q '<script type="module" src="/assets/model-viewer.min.js"></script>' "$p02"
+check "GPU Systems 02 has the model's still inside it, sized" grep -q '<img slot="poster" src="sm.svg" alt="A blue slab standing for one SM" width="480" height="300" decoding="async"></model-viewer>' "$p02"
+check "GPU Systems 02 loads model-viewer when the model is in view (enhance.js)" grep -q '<script src="/enhance\.[0-9a-f]*\.js" defer [^>]*data-viewer="/assets/model-viewer.min.js"></script>' "$p02"
+check "GPU Systems 02 does not load model-viewer up front" not grep -q '<script type="module" src="/assets/model-viewer.min.js">' "$p02"
 check "GPU Systems 02 has a note callout" grep -q '<aside class="callout callout-note"' "$p02"
 check "GPU Systems 02's model is copied" test -s "${p02%/index.html}/sm.glb"
 check "a site with a model has the model-viewer asset" test -s "$TMP/tb/assets/model-viewer.min.js"
@@ -206,7 +208,8 @@ check "GPU Systems 08 has a <figure> with a sized image" grep -q '<figure><img s
 check "GPU Systems 08 has <math>" grep -q '<math xmlns="http://www.w3.org/1998/Math/MathML"' "$p08"
 check "GPU Systems 08 has display math" grep -q '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' "$p08"
 out=$(scripts "$p08")
-check "GPU Systems 08 (math, a figure) loads no script" test -z "$out"
+check "GPU Systems 08 (math, a figure, code) loads only enhance.js (its code's copy button)" expr "$out" : '<script src="/enhance\.[0-9a-f]\{16\}\.js" defer data-copy="Copy" data-copied="Copied">$' >/dev/null
+check "enhance.js is at most 1 KB" test "$(wc -c <"$TMP/tb/enhance.js")" -le 1024
 
 reduced_picture=0
 grep -q '<picture><source media="(prefers-reduced-motion: reduce)" srcset="tree-reduction-still.svg"><img src="tree-reduction.svg"' "$p13" && reduced_picture=1
@@ -215,5 +218,19 @@ grep -q 'prefers-reduced-motion: reduce).matches) for (const v of document.query
 check "GPU Systems 13's animation honours reduced motion (picture or script)" test $((reduced_picture + reduced_script)) -ge 1
 check "GPU Systems 13 has a tip callout with its title" grep -q '<aside class="callout callout-tip" role="note"><p class="callout-title">Measure before you unroll</p>' "$p13"
 check "GPU Systems 13's animation files are copied" test -s "${p13%/index.html}/tree-reduction-still.svg"
+
+
+# ---- a model needs its still; media take their files' size ----
+
+S=$TMP/model-site
+new_site "$S" "Models"
+mkdir -p "$S/content/posts/m"
+printf 'glTF' >"$S/content/posts/m/a.glb"
+printf -- '---\ntitle: "M"\ndate: 2026-03-02\n---\n:::model3d{src="a.glb" caption="A model"}\n:::\n' \
+	>"$S/content/posts/m/index.md"
+run build "$S" -o "$TMP/m"
+check "a model without a poster: exit 1" test "$rc" -eq 1
+check "a model without a poster: says why, where" contains "$err" 'content/posts/m/index.md:5:1: error: :::model3d needs poster="FILE"'
+check "GPU Systems 13's animation has its file's width and height" grep -q '<img src="tree-reduction.svg" alt="[^"]*" width="480" height="200" loading="lazy"' "$p13"
 
 finish

@@ -23,9 +23,9 @@ check "fr: the build succeeds" test "$rc" -eq 0
 check "fr: <html lang=\"fr\">" grep -q '<html lang="fr">' "$O/index.html"
 r=$(meta "$O")
 check "fr: dates and reading time in French ($r)" test "$r" = "24 octobre 2026 · 5 min de lecture"
-check "fr: the home page's headings" grep -q '>Articles récents <span class="count">(125 articles)</span>' "$O/index.html"
+check "fr: the home page's headings" grep -q '>Articles récents <span class="count">125 articles</span>' "$O/index.html"
 check "fr: the series cards" grep -q '>Par où commencer</a>' "$O/index.html"
-check "fr: Part N of M" grep -rq '<p class="series-part">Partie 18 sur 20 de <a' "$O/posts"
+check "fr: Part N of M" grep -rq '<summary>Partie 8 sur 10 de MLOps Fundamentals</summary>' "$O/posts"
 check "fr: the archive" grep -q '<h1>Archives</h1>' "$O/archive/index.html"
 check "fr: the archive page's title" grep -q '<title>Archives · ' "$O/archive/index.html"
 check "fr: the 404 page" grep -q "<h1>Page introuvable</h1>" "$O/404.html"
@@ -74,7 +74,7 @@ run build "$S" -o "$TMP/small-out"
 check "override: the build succeeds" test "$rc" -eq 0
 r=$(meta "$TMP/small-out")
 check "override: the site's string, the theme's date ($r)" test "$r" = "3 décembre 2026 · 1 minute(s)"
-check "override: the other strings are the theme's" grep -q '(1 article)' "$TMP/small-out/index.html"
+check "override: the other strings are the theme's" grep -q '<span class="count">1 article</span>' "$TMP/small-out/index.html"
 
 # a name the theme does not have: path:line:col and a suggestion
 printf 'min_read: "{n} min"\nmin_raed: "x"\n' >"$S/i18n/fr.yml"
@@ -171,5 +171,40 @@ check "not a site: nothing written" test ! -e "$TMP/nosite/templates"
 run theme export "$TMP/no-such-site"
 check "no such folder: exit 1" test "$rc" -eq 1
 check "no such folder: says so ($err)" contains "$err" "no-such-site: error: no such folder"
+
+
+not() { ! "$@"; }
+
+# ---- the pages' metadata and the theme's numbers (the example, in English) ----
+
+lang_site en
+printf 'image: /favicon.svg\n' >>"$TMP/en/folio.yml"
+run build "$TMP/en" -o "$TMP/en-out"
+O=$TMP/en-out
+check "en: the build succeeds" test "$rc" -eq 0
+css=$(grep -o '<link rel="stylesheet" href="/style\.[0-9a-f]*\.css">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
+out=$css
+check "the pages link to the fingerprinted stylesheet, which is written" test -n "$css" -a -f "$O/$css"
+check "the fingerprinted stylesheet is the theme's style.css" cmp -s "$O/$css" theme/static/style.css
+check "every page links to the same stylesheet" test "$(grep -rl "href=\"/$css\"" "$O" --include='*.html' | wc -l)" -eq "$(grep -rl 'rel="stylesheet"' "$O" --include='*.html' | wc -l)"
+check "the 404 page is noindex" grep -q '<meta name="robots" content="noindex">' "$O/404.html"
+check "the 404 page has no canonical link" not grep -q 'rel="canonical"' "$O/404.html"
+check "a page that is found has no noindex" not grep -q 'noindex' "$O/index.html"
+d1=$(grep -o '<meta name="description" content="[^"]*">' "$O/index.html")
+d2=$(grep -o '<meta name="description" content="[^"]*">' "$O/page/2/index.html")
+out="$d1 / $d2"
+check "a paginated page has its own description" test -n "$d2" -a "$d1" != "$d2"
+check "... which says which page it is" contains "$d2" "(page 2 of "
+p13=$O/posts/gpu-systems-13-reduction-kernels-in-depth/index.html
+check "a series numbered from 0: GPU Systems 13 is part 13" grep -q '<summary>Part 13 in GPU Systems (14 of [0-9]*)</summary>' "$p13"
+check "... and its list starts at 0" grep -q '<ol class="series-list" start="0">' "$p13"
+check "a post's first figure is its link preview" grep -q '<meta property="og:image" content="https://jae.example.org/posts/gpu-systems-13-reduction-kernels-in-depth/tree-reduction.svg">' "$p13"
+check "... with a large card" grep -q '<meta name="twitter:card" content="summary_large_image">' "$p13"
+p00=$O/posts/gpu-systems-00-what-you-should-know-before-starting-this-series/index.html
+check "a post without a figure: the site's image" grep -q '<meta property="og:image" content="https://jae.example.org/favicon.svg">' "$p00"
+check "the home page: the site's image" grep -q '<meta property="og:image" content="https://jae.example.org/favicon.svg">' "$O/index.html"
+check "a series post's end: the next part" grep -q '<a class="next-card" rel="next" href="/posts/gpu-systems-14-why-softmax-is-such-a-good-kernel-exercise/"><span class="kicker">Next in this series · part 14</span>' "$p13"
+check "a series post has no newer/older links" not grep -q 'class="post-nav"' "$p13"
+check "the archive has one h1 and no h2 named Archive" test "$(grep -c '<h1>Archive</h1>' "$O/archive/index.html")" -eq 1 -a "$(grep -c '<h2[^>]*>Archive</h2>' "$O/archive/index.html")" -eq 0
 
 finish

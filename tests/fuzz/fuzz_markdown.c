@@ -7,8 +7,9 @@
  * An input is a post's body. A first line "%% WORDS" sets options other
  * than the build's (smart punctuation, math, raw HTML, highlighting and
  * typesetting all on): nosmart, nomath, safe, nohl, notex, brackets
- * (math.delimiters with \\( \\[), nodollars, and line_offset=N (lines of
- * front matter before the body).
+ * (math.delimiters with \\( \\[), nodollars, nocodeui (code blocks as
+ * cmark writes them, without the theme's attributes) and line_offset=N
+ * (lines of front matter before the body).
  *
  * Images and directives' files are looked up in the media-figures test
  * site (its static/ and its bundle's folder), relative to the working
@@ -191,7 +192,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data;
 	size_t len = size;
 	struct md_options o = {.smart = 1, .math = 1, .unsafe = 1, .highlight = hl_render, .typeset = typeset,
-			       .static_dir = ASSETS "/static", .asset_dir = ASSETS "/content/posts/figures"};
+			       .static_dir = ASSETS "/static", .asset_dir = ASSETS "/content/posts/figures",
+			       .code_ui = 1};
 	int line_offset = 0;
 	if (len >= 3 && !memcmp(text, "%% ", 3)) {
 		const char *nl = memchr(text, '\n', len);
@@ -206,6 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (has_word(opts, n, "notex"))
 			o.typeset = NULL;
 		o.brackets = has_word(opts, n, "brackets");
+		o.code_ui = !has_word(opts, n, "nocodeui");
 		o.no_dollars = has_word(opts, n, "nodollars");
 		const char *lo = memmem(opts, n, "line_offset=", 12);
 		/* digits within the option line: the input has no NUL after it */

@@ -415,6 +415,7 @@ static void test_series_and_pages(void)
 		"posts: [cuda-1, cuda-2]\n"
 		"featured: true\n"
 		"weight: -3\n"
+		"numbering: 0\n"
 		"---\n"
 		"The guide.\n");
 	t_write(site, "content/series/bad.md",
@@ -424,6 +425,7 @@ static void test_series_and_pages(void)
 		"featured: sometimes\n"
 		"weight: heavy\n"
 		"dificulty: beginner\n"
+		"numbering: 2\n"
 		"---\n");
 	t_write(site, "content/pages/about.md", "---\ntitle: About\ndescription: Who\ntoc: true\naliases: [/me/]\n---\n");
 	t_write(site, "content/pages/wide.md", "---\ntitle: Wide\ntemplate: wide.html\nslug: wide-page\ndraft: true\n---\n");
@@ -431,13 +433,14 @@ static void test_series_and_pages(void)
 	t_write(site, "content/pages/escape.md", "---\ntitle: X\ntemplate: ../post.html\n---\n");
 	t_write(site, "content/pages/dated.md", "---\ntitle: X\ndate: 2026-01-01\n---\n");
 	t_write(site, "content/pages/untitled.md", "---\ndescription: no title\n---\n");
-	INT_EQ(load(), 9);
+	INT_EQ(load(), 10);
 	STR_EQ(t_msgs(&cap),
 	       "content/series/bad.md:6:1: error: unknown series key 'dificulty' (did you mean 'difficulty'?)\n"
 	       "content/series/bad.md:1:1: error: missing required key 'description'\n"
 	       "content/series/bad.md:3:8: error: 'posts' must be a list, found a string (write posts: [a, b])\n"
 	       "content/series/bad.md:4:11: error: 'featured' must be true or false, found 'sometimes'\n"
 	       "content/series/bad.md:5:9: error: 'weight' must be an integer, found 'heavy'\n"
+	       "content/series/bad.md:7:12: error: 'numbering' must be between 0 and 1, found 2\n"
 	       "content/pages/bad-template.md:3:11: error: 'template' must name a template file such as 'page.html'\n"
 	       "content/pages/dated.md:3:1: error: unknown page key 'date' (see folio-site(5) for the keys)\n"
 	       "content/pages/escape.md:3:11: error: 'template' must name a template file such as 'page.html'\n"
@@ -455,6 +458,7 @@ static void test_series_and_pages(void)
 		STR_EQ(sv(se->post_slugs[1]), "cuda-2");
 		INT_EQ(se->featured, 1);
 		INT_EQ(se->weight, -3);
+		INT_EQ(se->numbering, 0);
 		STR_EQ(arena_strndup(arena, se->s.body, se->s.body_len), "The guide.\n");
 	}
 	INT_EQ(c.npages, 2);

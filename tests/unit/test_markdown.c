@@ -629,6 +629,54 @@ static void test_nested_images(void)
 	buf_fini(&errs);
 }
 
+/* The theme's markup (md_options.code_ui): a code block is focusable and
+ * names its language; without it, cmark's <pre>. A model needs its still,
+ * which is written inside it, sized; an animated image without a size
+ * takes its file's. */
+static void test_theme_markup(void)
+{
+	struct md_doc doc;
+	struct buf errs;
+	buf_init(&errs);
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = &errs;
+	const char *code = "```c\nint x;\n```\n\n    plain\n";
+	struct md_options o = {.unsafe = 1, .code_ui = 1};
+	INT_EQ(md_render(A, &o, &d, "p.md", code, strlen(code), code, strlen(code), 0, &doc), 0);
+	STR_EQ(doc.html.p, "<pre tabindex=\"0\" data-lang=\"c\"><code class=\"language-c\">int x;\n</code></pre>\n"
+			   "<pre tabindex=\"0\"><code>plain\n</code></pre>\n");
+	o.code_ui = 0;
+	INT_EQ(md_render(A, &o, &d, "p.md", code, strlen(code), code, strlen(code), 0, &doc), 0);
+	STR_EQ(doc.html.p, "<pre><code class=\"language-c\">int x;\n</code></pre>\n<pre><code>plain\n</code></pre>\n");
+	diag_fini(&d);
+
+	char *dir = t_tmpdir();
+	t_write(dir, "still.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"200\"></svg>");
+	t_write(dir, "anim.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"360\"></svg>");
+	t_write(dir, "m.glb", "glTF");
+	buf_reset(&errs);
+	INT_EQ(render_site(":::model3d{src=\"/m.glb\" alt=\"A slab\"}\n:::\n", dir, &doc, &errs), -1);
+	OK(errs.p && strstr(errs.p, "content/posts/p.md:1:1: error: :::model3d needs poster=\"FILE\" (an image of the "
+				    "model, shown until the model loads and without JavaScript)") != NULL);
+	buf_reset(&errs);
+	INT_EQ(render_site(":::model3d{src=\"/m.glb\" poster=\"/still.svg\" alt=\"A slab\"}\n:::\n", dir, &doc, &errs), 0);
+	OK(strstr(doc.html.p, "reveal=\"auto\"><img slot=\"poster\" src=\"/still.svg\" alt=\"A slab\" width=\"320\" "
+			      "height=\"200\" decoding=\"async\"></model-viewer>") != NULL);
+	INT_EQ(render_site(":::animation{src=\"/anim.svg\" poster=\"/still.svg\"}\n:::\n", dir, &doc, &errs), 0);
+	OK(strstr(doc.html.p, "<img src=\"/anim.svg\" alt=\"\" width=\"640\" height=\"360\" loading") != NULL);
+	/* the author's size wins */
+	INT_EQ(render_site(":::animation{src=\"/anim.svg\" width=\"64\" height=\"36\"}\n:::\n", dir, &doc, &errs), 0);
+	OK(strstr(doc.html.p, "width=\"64\" height=\"36\" loading") != NULL);
+	/* a video is as tall as its poster */
+	t_write(dir, "v.mp4", "video");
+	INT_EQ(render_site(":::video{src=\"/v.mp4\" poster=\"/still.svg\"}\n:::\n", dir, &doc, &errs), 0);
+	OK(strstr(doc.html.p, "poster=\"/still.svg\" width=\"320\" height=\"200\"") != NULL);
+	t_rmtree(dir);
+	free(dir);
+	buf_fini(&errs);
+}
+
 /* The highlight budget (MD_HL_BUDGET): a page's code blocks are given to
  * the highlighter until they add up to 128 KiB; the block past it and the
  * ones after it are plain, with one warning at the first. */
@@ -1520,6 +1568,7 @@ void test_markdown(void)
 	test_summary();
 	test_counts();
 	test_nested_images();
+	test_theme_markup();
 	test_hl_budget();
 	test_toc_cap();
 	test_counts_beside_figures();

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct buf cap;
 
@@ -179,11 +180,63 @@ static void test_language(void)
 	arena_free(a);
 }
 
+/* The fingerprinted names of the theme's files: of the theme's bytes, or
+ * of the site's static/FILE when it has one inside the site. */
+static void test_stylesheet(void)
+{
+	char name[THEME_ASSET_NAME_MAX], again[THEME_ASSET_NAME_MAX];
+	const char *css;
+	size_t len;
+	char *owned;
+	theme_asset(NULL, "style.css", name, &css, &len, &owned);
+	OK(owned == NULL);
+	OK(len > 1000 && strstr(css, ".hl-keyword") != NULL);
+	INT_EQ(strlen(name), strlen("style.0123456789abcdef.css"));
+	OK(strncmp(name, "style.", 6) == 0 && strcmp(name + 22, ".css") == 0);
+	OK(strspn(name + 6, "0123456789abcdef") == 16);
+
+	char *site = t_tmpdir();
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	STR_EQ(again, name); /* no static/style.css: the theme's */
+	OK(owned == NULL);
+	t_write(site, "static/style.css", "body{color:red}\n");
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	OK(owned != NULL && len == 16 && memcmp(css, "body{color:red}\n", 16) == 0);
+	OK(strcmp(again, name) != 0);
+	free(owned);
+	char first[THEME_ASSET_NAME_MAX];
+	memcpy(first, again, sizeof first);
+	t_write(site, "static/style.css", "body{color:blue}\n");
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	OK(strcmp(again, first) != 0); /* a new name with each change */
+	free(owned);
+
+	/* a link to a file outside the site is not read */
+	char *outside = t_tmpdir();
+	t_write(outside, "x.css", "secret{}");
+	char from[4096], to[4096];
+	snprintf(from, sizeof from, "%s/x.css", outside);
+	snprintf(to, sizeof to, "%s/static/style.css", site);
+	OK(unlink(to) == 0 && symlink(from, to) == 0);
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	OK(owned == NULL);
+	STR_EQ(again, name);
+	t_rmtree(outside);
+	free(outside);
+	/* a script keeps its extension */
+	theme_asset(NULL, "enhance.js", again, &css, &len, &owned);
+	OK(strncmp(again, "enhance.", 8) == 0 && strcmp(again + 24, ".js") == 0 && strlen(again) == 27);
+	OK(len > 100 && len <= 1024);
+	t_rmtree(site);
+	free(site);
+}
+
 void test_theme(void)
 {
 	t_current = "theme";
 	buf_init(&cap);
 	test_locale();
 	test_language();
+	test_stylesheet();
 	buf_fini(&cap);
 }

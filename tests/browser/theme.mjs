@@ -1,0 +1,267 @@
+// theme.mjs: the default theme as readers meet it, in Debian's chromium
+// (playwright-core): one page of every type of the example blog, light and
+// dark, at 1280 and 390 px wide, checked by axe-core (0 violations), for
+// horizontal overflow at 320, 360 and 390 px, and for what the theme
+// promises (recent posts high on the home page, the contents beside the
+// text on wide screens, code that is focusable and copyable, footnotes
+// opened in place, a 3D model's still without JavaScript). Screenshots of
+// every page type (light and dark at 1280 px, and at 390 px) go to
+// TEST_OUTPUT.
+//
+// Environment: BASE_URL (required), TEST_OUTPUT, CHROMIUM, as media.mjs.
+// Prints "ok NAME" or "FAIL NAME: why" and ends with "N passed, N failed".
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { check, launch, outDir, runAll, watchdog } from './lib.mjs';
+
+const PAGE_TIMEOUT_MS = 30_000;
+watchdog(420_000);
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const base = (process.env.BASE_URL || '').replace(/\/+$/, '');
+if (!base) {
+  console.log('theme.mjs: set BASE_URL to where the example blog is served');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+// one page of every type the theme has
+const pages = [
+  ['home', '/'],
+  ['home-page-2', '/page/2/'],
+  ['post', '/posts/gpu-systems-08-profiling-and-the-roofline-view/'],
+  ['post-footnotes', '/posts/gpu-systems-13-reduction-kernels-in-depth/'],
+  ['post-model', '/posts/gpu-systems-02-the-thread-warp-and-block-execution-model/'],
+  ['series-guide', '/series/gpu-systems/'],
+  ['series-index', '/series/'],
+  ['archive', '/archive/'],
+  ['year', '/archive/2026/'],
+  ['tags', '/tags/'],
+  ['tag', '/tags/gpu/'],
+  ['categories', '/categories/'],
+  ['category', '/categories/gpu-architecture/'],
+  ['page', '/about/'],
+  ['start-here', '/start-here/'],
+  ['best-of', '/best-of/'],
+  ['not-found', '/404.html'],
+];
+
+let context;
+
+async function open(path, { width = 1280, height = 800, scheme = 'light' } = {}) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
+  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+  await page.setViewportSize({ width, height });
+  await page.emulateMedia({ colorScheme: scheme });
+  const res = await page.goto(base + path, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
+  if (!res || !res.ok()) throw new Error(`GET ${path}: ${res ? res.status() : 'no response'}`);
+  return page;
+}
+
+// axe PAGE: the violations axe-core finds, as "rule (n nodes: where)".
+async function axe(page) {
+  await page.addScriptTag({ path: axePath });
+  const v = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((x) => `${x.id} (${x.nodes.length}: ${x.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
+  });
+  return v.length === 0 ? true : v.join('; ');
+}
+
+async function overflow(page) {
+  const r = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+  return r.sw <= r.w ? true : `the page is ${r.sw} px wide in a ${r.w} px window`;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true, timeout: PAGE_TIMEOUT_MS });
+}
+
+async function everyPage() {
+  for (const [name, path] of pages) {
+    for (const scheme of ['light', 'dark']) {
+      for (const width of [1280, 390]) {
+        let page;
+        const what = `${name} (${scheme}, ${width} px)`;
+        await check(`${what} opens`, async () => {
+          page = await open(path, { width, scheme });
+          return true;
+        });
+        if (!page) continue;
+        await check(`${what}: axe-core finds no violations`, () => axe(page));
+        if (width === 390 && scheme === 'light') {
+          for (const w of [320, 360, 390]) {
+            await page.setViewportSize({ width: w, height: 800 });
+            await check(`${name}: no horizontal overflow at ${w} px`, () => overflow(page));
+          }
+        }
+        await check(`${what}: screenshot`, async () => {
+            await shot(page, `${name}-${scheme}-${width}`);
+            return true;
+          });
+        await check(`${what}: no uncaught script errors`, async () =>
+          page.errors.length === 0 ? true : page.errors.join('; '));
+        await page.close();
+      }
+    }
+  }
+}
+
+async function home() {
+  const page = await open('/');
+  await check('home: recent posts start within 1.5 screens at 1280 px', async () => {
+    const top = await page.locator('#recent-heading').evaluate((el) => el.getBoundingClientRect().top + scrollY);
+    return top <= 1.5 * 800 ? true : `at ${Math.round(top)} px`;
+  });
+  await check('home: the seed\'s order (intro, Start here, Best of, featured series, recent posts)', async () => {
+    const order = await page.evaluate(() => {
+      const at = (sel) => {
+        const el = document.querySelector(sel);
+        return el ? el.getBoundingClientRect().top + scrollY : -1;
+      };
+      return [at('.hero'), at('.entry-points li:nth-child(1)'), at('.featured'), at('.recent')];
+    });
+    return order.every((y, i) => y >= 0 && (i === 0 || y > order[i - 1])) ? true : `tops ${order.join(', ')}`;
+  });
+  await check('home: each series is shown once', async () => {
+    const dup = await page.evaluate(() => {
+      const seen = {};
+      for (const a of document.querySelectorAll('.featured .card-title a')) seen[a.href] = (seen[a.href] || 0) + 1;
+      return Object.entries(seen).filter(([, n]) => n > 1).map(([h]) => h);
+    });
+    return dup.length === 0 ? true : `twice: ${dup.join(' ')}`;
+  });
+  await check('home: the recent posts have their count and pagination', async () => {
+    const t = await page.locator('#recent-heading').textContent();
+    const next = await page.locator('.recent .pagination a[rel=next]').count();
+    return /\d+ posts/.test(t) && next === 1 ? true : `heading ${JSON.stringify(t)}, ${next} next link`;
+  });
+  await check("home: the series cards' buttons line up (3 in a row at 1280 px)", async () => {
+    const tops = await page.evaluate(() => [...document.querySelectorAll('.featured .card-actions')]
+      .map((e) => Math.round(e.getBoundingClientRect().top)));
+    return tops.length === 3 && tops.every((t) => t === tops[0]) ? true : `tops ${tops.join(', ')}`;
+  });
+  await page.close();
+}
+
+// the space between the header, the page and the footer
+async function spacing() {
+  const page = await open('/posts/gpu-systems-08-profiling-and-the-roofline-view/');
+  await check('post: a gap between the header and the title, and above the footer', async () => {
+    const r = await page.evaluate(() => {
+      const y = (el, side) => el.getBoundingClientRect()[side] + scrollY;
+      const last = [...document.querySelector('main').children].filter((e) => e.tagName !== 'SCRIPT').pop();
+      return {
+        top: y(document.querySelector('h1'), 'top') - y(document.querySelector('.site-header'), 'bottom'),
+        bottom: y(document.querySelector('.site-footer'), 'top') - y(last, 'bottom'),
+      };
+    });
+    return r.top >= 16 && r.bottom >= 16 ? true : JSON.stringify(r);
+  });
+  await page.close();
+}
+
+async function post() {
+  const page = await open('/posts/gpu-systems-08-profiling-and-the-roofline-view/');
+  await check('post: the contents stay beside the text at 1280 px', async () => {
+    const r = await page.evaluate(() => {
+      const toc = document.querySelector('.toc');
+      const body = document.querySelector('.post-body');
+      window.scrollTo(0, document.body.scrollHeight / 2);
+      const t = toc.getBoundingClientRect();
+      return { left: t.left, bodyRight: body.getBoundingClientRect().right, top: t.top, h: t.height };
+    });
+    return r.left >= r.bodyRight && r.top >= 0 && r.top < 800 ? true : JSON.stringify(r);
+  });
+  await check('post: the series box is there once, and the next part at the end', async () => {
+    const boxes = await page.locator('.series-box').count();
+    const next = await page.locator('.series-next a[rel=next]').count();
+    const newer = await page.locator('.post-nav').count();
+    return boxes === 1 && next === 1 && newer === 0 ? true : `${boxes} boxes, ${next} next cards, ${newer} newer/older`;
+  });
+  await check('post: a scrolling code block is focusable and labelled with its language', async () => {
+    const r = await page.evaluate(() => [...document.querySelectorAll('pre')].map((p) => ({
+      scrolls: p.scrollWidth > p.clientWidth, tab: p.tabIndex, lang: getComputedStyle(p, '::before').content,
+    })));
+    const bad = r.filter((x) => x.scrolls && x.tab < 0);
+    const labelled = r.filter((x) => x.lang && x.lang !== 'none' && x.lang !== 'normal');
+    return r.length > 0 && bad.length === 0 && labelled.length > 0 ? true : JSON.stringify(r.slice(0, 3));
+  });
+  await check('post: each code block has a copy button that copies its code', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const n = await page.locator('pre').count();
+    const b = await page.locator('.code > .copy').count();
+    if (n === 0 || b !== n) return `${n} blocks, ${b} buttons`;
+    await page.locator('.code > .copy').first().click();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    const code = await page.locator('pre code').first().innerText();
+    return text.trim() === code.trim() ? true : `copied ${JSON.stringify(text.slice(0, 40))}`;
+  });
+  await page.close();
+  const fn = await open('/posts/gpu-systems-13-reduction-kernels-in-depth/');
+  await check('post: a footnote opens beside its reference, without a jump', async () => {
+    const before = await fn.evaluate(() => scrollY);
+    const ref = fn.locator('a[data-footnote-ref]').first();
+    await ref.scrollIntoViewIfNeeded();
+    const y = await fn.evaluate(() => scrollY);
+    await ref.click();
+    const r = await fn.evaluate(() => {
+      const n = document.querySelector('.fn-note');
+      return { note: n ? n.textContent.trim() : '', y: scrollY, hash: location.hash };
+    });
+    void before;
+    return r.note.length > 0 && r.y === y && r.hash === '' ? true : JSON.stringify(r);
+  });
+  await check('post: the animation has its width and height', async () => {
+    const r = await fn.locator('figure.media img').first().evaluate((el) => [el.getAttribute('width'), el.getAttribute('height')]);
+    return +r[0] > 0 && +r[1] > 0 ? true : JSON.stringify(r);
+  });
+  await fn.close();
+}
+
+// without JavaScript: the model's still is shown, the post reads as ever
+async function noScript() {
+  const ctx2 = await launch({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+  try {
+    const page = await ctx2.newPage();
+    await page.goto(base + '/posts/gpu-systems-02-the-thread-warp-and-block-execution-model/', { waitUntil: 'load' });
+    await check('without JavaScript, the 3D figure shows its still', async () => {
+      const img = page.locator('model-viewer img').first();
+      await img.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => {
+        const i = document.querySelector('model-viewer img');
+        return i && i.complete && i.naturalWidth > 0;
+      }, null, { timeout: PAGE_TIMEOUT_MS });
+      const b = await img.evaluate((el) => el.getBoundingClientRect());
+      return b.width > 100 && b.height > 50 ? true : `box ${b.width}x${b.height}`;
+    });
+    await check('without JavaScript, model-viewer\'s script is not loaded', async () => {
+      const n = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('model-viewer')).length);
+      return n === 0 ? true : `${n} requests`;
+    });
+    await check('screenshot of the still (no JavaScript)', async () => {
+      await page.locator('figure.model3d').first().screenshot({ path: join(outDir, 'post-model-nojs.png') });
+      return true;
+    });
+  } finally {
+    await ctx2.closeAll();
+  }
+  const page = await open('/posts/gpu-systems-02-the-thread-warp-and-block-execution-model/');
+  await check('model-viewer is not loaded before the model is in view', async () => {
+    const n = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('model-viewer')).length);
+    const top = await page.locator('model-viewer').first().evaluate((el) => el.getBoundingClientRect().top);
+    return n === 0 || top < 1100 ? true : `${n} requests, the model at ${top} px`;
+  });
+  await page.close();
+}
+
+await runAll({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 } }, async (c) => {
+  context = c;
+  await home();
+  await spacing();
+  await post();
+  await noScript();
+  await everyPage();
+});
