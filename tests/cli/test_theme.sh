@@ -187,6 +187,10 @@ out=$css
 check "the pages link to the fingerprinted stylesheet, which is written" test -n "$css" -a -f "$O/$css"
 check "the fingerprinted stylesheet is the theme's style.css" cmp -s "$O/$css" theme/static/style.css
 check "every page links to the same stylesheet" test "$(grep -rl "href=\"/$css\"" "$O" --include='*.html' | wc -l)" -eq "$(grep -rl 'rel="stylesheet"' "$O" --include='*.html' | wc -l)"
+pcss=$(grep -o '<link rel="stylesheet" href="/print\.[0-9a-f]*\.css" media="print">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
+out=$pcss
+check "the pages link a print stylesheet, for paper only, which is written" test -n "$pcss" -a -f "$O/$pcss"
+check "... which leaves the header, footer and navigation off paper" grep -q '^\.site-header,\.site-footer,.*{display:none' "$O/$pcss"
 check "the 404 page is noindex" grep -q '<meta name="robots" content="noindex">' "$O/404.html"
 check "the 404 page has no canonical link" not grep -q 'rel="canonical"' "$O/404.html"
 check "a page that is found has no noindex" not grep -q 'noindex' "$O/index.html"
