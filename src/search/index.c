@@ -34,6 +34,13 @@ enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4 };
 #define TITLE_MASK (15u << 20)
 #define IN_TAG (1u << 24)
 #define IN_SERIES (1u << 25)
+#define IN_HEADING (1u << 26)
+/* An impact's two high bits: the stem is in the document's title, a
+ * heading, a tag or its series' name (STRONG), and in its title (TITLE); a
+ * reader ranks the documents with more of a query's words there first. The
+ * low six bits are its weight. */
+#define IMPACT_STRONG 128u
+#define IMPACT_TITLE 64u
 /* The parts given to text(): the title, tags and series by their flags */
 enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 /* BM25's constants, and the boosts (at most, beside the text's k1 + 1). */
@@ -199,6 +206,8 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 	if (wt > 0) {
 		if ((*a & TEXT_MAX) + (uint32_t)wt <= TEXT_MAX)
 			*a += (uint32_t)wt;
+		if (f == SEARCH_HEADING)
+			*a |= IN_HEADING;
 		x->dl++;
 	} else if (wt == F_TITLE) {
 		if ((*a & TITLE_MASK) != TITLE_MASK)
@@ -286,8 +295,13 @@ static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
 				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
 			size_t at = fill[x->pstem[i]]++;
 			p->doc[at] = (uint32_t)d;
-			int q = 1 + (int)(imp / IMPACT_MAX * 254.0);
-			p->q[at] = (uint8_t)(q > 255 ? 255 : q);
+			int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
+			q = q > 63 ? 63 : q;
+			if (c & (TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING))
+				q |= (int)IMPACT_STRONG;
+			if (c & TITLE_MASK)
+				q |= (int)IMPACT_TITLE;
+			p->q[at] = (uint8_t)q;
 		}
 	}
 	free(fill);
@@ -585,7 +599,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	struct buf meta, b;
 	buf_init(&meta);
 	buf_init(&b);
-	buf_printf(&meta, "{\"version\":1,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
+	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
 	buf_append(&meta, sh.meta.p ? sh.meta.p : "", sh.meta.len);
 	buf_puts(&meta, "},\"records\":[");
 	for (size_t c = 0; c * DOCS_PER_CHUNK < n; c++) {

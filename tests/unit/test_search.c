@@ -341,6 +341,14 @@ static void test_ranking(void)
 		OK(impact(&r, 5) > impact(&r, 3));
 		/* repeated, more than once */
 		OK(impact(&r, 1) > impact(&r, 3));
+		/* the flags: in the title (0) both, in a tag (2) or a heading (5)
+		 * the strong one alone, in the body (1, 3, 4) neither */
+		INT_EQ(impact(&r, 0) & 0xc0, 0xc0);
+		INT_EQ(impact(&r, 2) & 0xc0, 0x80);
+		INT_EQ(impact(&r, 5) & 0xc0, 0x80);
+		INT_EQ(impact(&r, 1) & 0xc0, 0);
+		INT_EQ(impact(&r, 3) & 0xc0, 0);
+		INT_EQ(impact(&r, 4) & 0xc0, 0);
 	}
 	/* stems: "reductions" and "reduction" share one; the stem is a word
 	 * of the shards too (only a stem: no page has it) */

@@ -121,7 +121,9 @@
   }
 
   /* search: each word's best score in each document, summed; documents
-   * with every word first */
+   * with the most of the words first, then with the most of them in their
+   * title, headings, tags or series (an impact's high bit), then in their
+   * title (the next bit) */
   function search(q) {
     var ws = words(q);
     var prefix = ws.length && !/\s$/.test(q) && Array.from(ws[ws.length - 1]).length > 1;
@@ -131,20 +133,23 @@
         return shardsFor(w, prefix && i === ws.length - 1).then(function (sh) { return stemmed(w, sh); });
       }));
     }).then(function (found) {
-      var score = new Map(), hits = new Map();
+      var score = new Map(), hits = new Map(), strong = new Map(), titled = new Map();
       marks = new Set();
       found.forEach(function (shards, i) {
-        var w = ws[i], last = prefix && i === ws.length - 1, best = new Map(), seen = new Set();
+        var w = ws[i], last = prefix && i === ws.length - 1, best = new Map(), top = new Set(), tt = new Set(),
+          seen = new Set();
         shards.forEach(function (wl) {
           wl.forEach(function (e) {
             var exact = e.w === w;
             if (!exact && !(last && e.w.lastIndexOf(w, 0) === 0)) return;
             if (seen.has(e.s)) return;
             seen.add(e.s);
-            var f = idf(e.s.docs.length) * (exact ? 1 : 0.8) * (K1 + 1) / 255;
+            var f = idf(e.s.docs.length) * (exact ? 1 : 0.8) * (K1 + 1) / 63;
             for (var j = 0; j < e.s.docs.length; j++) {
-              var d = e.s.docs[j], v = f * e.s.q[j];
+              var d = e.s.docs[j], v = f * (e.s.q[j] & 63);
               if (!(best.get(d) >= v)) best.set(d, v);
+              if (e.s.q[j] & 128) top.add(d);
+              if (e.s.q[j] & 64) tt.add(d);
             }
           });
           wl.forEach(function (e) { if (seen.has(e.s)) marks.add(e.w); });
@@ -152,6 +157,8 @@
         best.forEach(function (v, d) {
           score.set(d, (score.get(d) || 0) + v);
           hits.set(d, (hits.get(d) || 0) + 1);
+          if (top.has(d)) strong.set(d, (strong.get(d) || 0) + 1);
+          if (tt.has(d)) titled.set(d, (titled.get(d) || 0) + 1);
         });
       });
       return Promise.all([filterSet(selS, meta.series), filterSet(selT, meta.tags)]).then(function (f) {
@@ -160,7 +167,8 @@
           if ((!f[0] || f[0].has(d)) && (!f[1] || f[1].has(d))) out.push(d);
         });
         out.sort(function (a, b) {
-          return hits.get(b) - hits.get(a) || score.get(b) - score.get(a) || a - b;
+          return hits.get(b) - hits.get(a) || (strong.get(b) || 0) - (strong.get(a) || 0) ||
+            (titled.get(b) || 0) - (titled.get(a) || 0) || score.get(b) - score.get(a) || a - b;
         });
         return out;
       });
