@@ -7,7 +7,8 @@
  * weigh more than the body), plus BM25 of the title (short titles weigh
  * more), plus a bonus for a tag and for the series. The boosts are added
  * after the text's saturation, so that a word of the title outranks a
- * word repeated in the body. Words are then grouped into
+ * word repeated in the body. Each two words side by side in a heading are
+ * a word too ("warp shuffles"). Words are then grouped into
  * shards by their first code points, a shard split by one more code point
  * while it is larger than SHARD_MAX. */
 #include "search.h"
@@ -165,6 +166,9 @@ struct indexer {
 	size_t ntouched, touched_cap;
 	uint32_t dl, tl; /* words of this document's text, and of its title */
 	int weight;      /* of the text given now (W_*, or F_*) */
+	/* the heading word before this one, for the pair of them (0: none) */
+	char prev[SEARCH_WORD_MAX];
+	size_t prev_len;
 	/* the postings of every document in order: stem and count */
 	uint32_t *pstem;
 	uint32_t *pw;
@@ -173,17 +177,15 @@ struct indexer {
 	uint32_t *dlen, *tlen;
 };
 
-static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
+/* stem_of: the stem of word w[0..n) (the word itself when stem is 0: a
+ * pair of heading words is not stemmed), its entry made the first time. */
+static uint32_t stem_of(struct indexer *x, const char *w, size_t n, int stem)
 {
-	struct indexer *x = ctx;
-	int wt = f == SEARCH_HEADING ? W_HEADING : x->weight;
-	if (!wt)
-		return;
 	int made;
 	uint32_t wi = table_find(&x->words, w, n, &made);
 	if (made) {
-		size_t sl;
-		const char *s = search_stem(x->stemmer, w, n, &sl);
+		size_t sl = n;
+		const char *s = stem ? search_stem(x->stemmer, w, n, &sl) : w;
 		int smade;
 		uint32_t si = table_find(&x->stems, s, sl, &smade);
 		x->words.e[wi].stem = si;
@@ -194,7 +196,12 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 			x->acc_cap = cap;
 		}
 	}
-	uint32_t si = x->words.e[wi].stem;
+	return x->words.e[wi].stem;
+}
+
+/* touch: stem si's count in this document, noted. */
+static uint32_t *touch(struct indexer *x, uint32_t si)
+{
 	if (!x->acc[si]) {
 		if (x->ntouched == x->touched_cap) {
 			x->touched_cap = x->touched_cap ? 2 * x->touched_cap : 1024;
@@ -202,7 +209,36 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 		}
 		x->touched[x->ntouched++] = si;
 	}
-	uint32_t *a = &x->acc[si];
+	return &x->acc[si];
+}
+
+/* pair: the two heading words prev and w[0..n), one after the other, as a
+ * word of their own ("warp shuffle"): a reader finds a heading's words
+ * side by side by it. */
+static void pair(struct indexer *x, const char *w, size_t n)
+{
+	char b[2 * SEARCH_WORD_MAX + 1];
+	memcpy(b, x->prev, x->prev_len);
+	b[x->prev_len] = ' ';
+	memcpy(b + x->prev_len + 1, w, n);
+	*touch(x, stem_of(x, b, x->prev_len + 1 + n, 0)) |= IN_HEADING;
+}
+
+static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
+{
+	struct indexer *x = ctx;
+	int wt = f == SEARCH_HEADING ? W_HEADING : x->weight;
+	if (f != SEARCH_HEADING || n > SEARCH_WORD_MAX)
+		x->prev_len = 0;
+	else {
+		if (x->prev_len)
+			pair(x, w, n);
+		memcpy(x->prev, w, n);
+		x->prev_len = n;
+	}
+	if (!wt)
+		return;
+	uint32_t *a = touch(x, stem_of(x, w, n, 1));
 	if (wt > 0) {
 		if ((*a & TEXT_MAX) + (uint32_t)wt <= TEXT_MAX)
 			*a += (uint32_t)wt;
@@ -228,6 +264,7 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
 {
 	x->ntouched = 0;
 	x->dl = x->tl = 0;
+	x->prev_len = 0;
 	text(x, d->title, F_TITLE);
 	for (size_t i = 0; i < d->ntags; i++)
 		text(x, d->tags[i], F_TAG);

@@ -372,6 +372,30 @@ static void test_ranking(void)
 	arena_free(a);
 }
 
+/* a heading's words side by side are a word of their own, found as the
+ * page finds them: the pair, not stemmed, flagged as a heading's; no pair
+ * across a heading's end, or of a title's or the body's words */
+static void test_pairs(void)
+{
+	struct arena *a = arena_new();
+	struct search_doc d[2];
+	d[0] = doc("Warp basics", "<h2>Warp Shuffles Explained</h2><p>Lanes exchange registers.</p>"
+				  "<h3>Costs</h3><p>Cheap.</p>");
+	d[1] = doc("Other", "<p>Warp shuffles explained in prose.</p>");
+	struct search_index ix;
+	search_index_docs(a, &EN, d, 2, NULL, 0, NULL, 0, &ix);
+	const struct rword *w = find(&ix, "warp shuffles");
+	OK(w != NULL && w->df == 1 && w->doc[0] == 0 && (w->q[0] & 0x80));
+	w = find(&ix, "shuffles explained");
+	OK(w != NULL && w->df == 1);
+	OK(find(&ix, "warp shuffl") == NULL);     /* not stemmed */
+	OK(find(&ix, "explained lanes") == NULL); /* the heading ended */
+	OK(find(&ix, "explained costs") == NULL); /* a paragraph between */
+	OK(find(&ix, "warp basics") == NULL);     /* a title's */
+	OK(find(&ix, "exchange registers") == NULL);
+	arena_free(a);
+}
+
 static void test_sharding(void)
 {
 	struct arena *a = arena_new();
@@ -457,5 +481,6 @@ void test_search(void)
 	test_stems();
 	test_varint();
 	test_ranking();
+	test_pairs();
 	test_sharding();
 }

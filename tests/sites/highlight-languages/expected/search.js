@@ -120,10 +120,25 @@
     })();
   }
 
+  /* pairs: the documents with each two words of the query side by side in
+   * a heading (folio indexes a heading's pairs as words: "warp shuffle") */
+  function pairs(ws) {
+    var ps = [];
+    for (var i = 0; i + 1 < ws.length; i++) ps.push(ws[i] + ' ' + ws[i + 1]);
+    return Promise.all(ps.map(function (p) {
+      return shardsFor(p, false).then(function (sh) {
+        var ds = [];
+        sh.forEach(function (wl) { wl.forEach(function (e) { if (e.w === p) ds = e.s.docs; }); });
+        return ds;
+      });
+    }));
+  }
+
   /* search: each word's best score in each document, summed; documents
-   * with the most of the words first, then with the most of them in their
-   * title, headings, tags or series (an impact's high bit), then in their
-   * title (the next bit) */
+   * with the most of the words first, then with the most pairs of them
+   * side by side in a heading, then with the most of them in their title,
+   * headings, tags or series (an impact's high bit), then in their title
+   * (the next bit) */
   function search(q) {
     var ws = words(q);
     var prefix = ws.length && !/\s$/.test(q) && Array.from(ws[ws.length - 1]).length > 1;
@@ -131,9 +146,12 @@
       meta = m;
       return Promise.all(ws.map(function (w, i) {
         return shardsFor(w, prefix && i === ws.length - 1).then(function (sh) { return stemmed(w, sh); });
-      }));
+      }).concat([pairs(ws)]));
     }).then(function (found) {
-      var score = new Map(), hits = new Map(), strong = new Map(), titled = new Map();
+      var score = new Map(), hits = new Map(), strong = new Map(), titled = new Map(), side = new Map();
+      found.pop().forEach(function (ds) {
+        for (var j = 0; j < ds.length; j++) side.set(ds[j], (side.get(ds[j]) || 0) + 1);
+      });
       marks = new Set();
       found.forEach(function (shards, i) {
         var w = ws[i], last = prefix && i === ws.length - 1, best = new Map(), top = new Set(), tt = new Set(),
@@ -167,7 +185,8 @@
           if ((!f[0] || f[0].has(d)) && (!f[1] || f[1].has(d))) out.push(d);
         });
         out.sort(function (a, b) {
-          return hits.get(b) - hits.get(a) || (strong.get(b) || 0) - (strong.get(a) || 0) ||
+          return hits.get(b) - hits.get(a) || (side.get(b) || 0) - (side.get(a) || 0) ||
+            (strong.get(b) || 0) - (strong.get(a) || 0) ||
             (titled.get(b) || 0) - (titled.get(a) || 0) || score.get(b) - score.get(a) || a - b;
         });
         return out;
