@@ -94,3 +94,17 @@ export async function runAll(options, fn) {
   }
   process.exit(finish() === 0 ? 0 : 1);
 }
+
+// openPage: a new page of context at url, loaded (an error unless it
+// answers 2xx), with its uncaught errors collected in page.errors; setup
+// (optional) is awaited with the page before it loads (its size, scheme).
+export async function openPage(context, url, timeoutMs, setup) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
+  page.setDefaultTimeout(timeoutMs);
+  if (setup) await setup(page);
+  const res = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+  if (!res || !res.ok()) throw new Error(`GET ${url}: ${res ? res.status() : 'no response'}`);
+  return page;
+}

@@ -13,7 +13,7 @@
 // Every page step is bounded (PAGE_TIMEOUT_MS) and so is the whole run
 // (RUN_TIMEOUT_MS): the script always stops by itself.
 import { join } from 'node:path';
-import { check, outDir, runAll, watchdog } from './lib.mjs';
+import { check, openPage, outDir, runAll, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
 watchdog(180_000);
@@ -29,13 +29,7 @@ let context;
 // open PATH: a new page at base + PATH, loaded, with its uncaught errors
 // collected in page.errors.
 async function open(path) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
-  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
-  const res = await page.goto(base + path, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-  if (!res || !res.ok()) throw new Error(`GET ${path}: ${res ? res.status() : 'no response'}`);
-  return page;
+  return openPage(context, base + path, PAGE_TIMEOUT_MS);
 }
 
 async function shot(page, name) {

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { check, finish, launch, report, watchdog } from './lib.mjs';
+import { check, finish, launch, openPage, report, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
 watchdog(200_000);
@@ -30,13 +30,7 @@ const relevance = process.env.RELEVANCE || fileURLToPath(new URL('../search/tech
 const axePath = process.env.AXE || createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 async function open(context, path) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
-  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
-  const res = await page.goto(base + path, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-  if (!res || !res.ok()) throw new Error(`GET ${path}: ${res ? res.status() : 'no response'}`);
-  return page;
+  return openPage(context, base + path, PAGE_TIMEOUT_MS);
 }
 
 // drawn PAGE Q: waits until the results of query Q are drawn.

@@ -12,7 +12,7 @@
 // Prints "ok NAME" or "FAIL NAME: why" and ends with "N passed, N failed".
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { check, launch, outDir, runAll, watchdog } from './lib.mjs';
+import { check, launch, openPage, outDir, runAll, watchdog } from './lib.mjs';
 
 const PAGE_TIMEOUT_MS = 30_000;
 watchdog(420_000);
@@ -49,15 +49,10 @@ const pages = [
 let context;
 
 async function open(path, { width = 1280, height = 800, scheme = 'light' } = {}) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e.message || e)));
-  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
-  await page.setViewportSize({ width, height });
-  await page.emulateMedia({ colorScheme: scheme });
-  const res = await page.goto(base + path, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-  if (!res || !res.ok()) throw new Error(`GET ${path}: ${res ? res.status() : 'no response'}`);
-  return page;
+  return openPage(context, base + path, PAGE_TIMEOUT_MS, async (page) => {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+  });
 }
 
 // axe PAGE: the violations axe-core finds, as "rule (n nodes: where)".

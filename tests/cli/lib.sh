@@ -110,3 +110,47 @@ events() {
 	echo $! >>"$TMP/curl.pid"
 	wait_for "$1" "^event: "
 }
+
+# ---- the browser suites' own (test_browser, test_search) ----
+
+# browser_env: the browser and where screenshots go, for the .mjs scripts.
+browser_env() {
+	CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+	export CHROMIUM
+	TEST_OUTPUT=${TEST_OUTPUT:-tests/browser/out}
+	export TEST_OUTPUT
+}
+
+# stop_server: stops the static server whose pid is $server, if one runs.
+server=""
+stop_server() {
+	if [ -n "$server" ]; then
+		kill "$server" 2>/dev/null
+		wait "$server" 2>/dev/null
+		server=""
+	fi
+}
+
+# need_browser: node, chromium, python3 and tests/browser/node_modules
+# (playwright-core and axe-core, scripts/deps-browser.sh installs them), or
+# the suite ends here: failed on CI (CI=true), skipped elsewhere.
+need_browser() {
+	missing=""
+	command -v node >/dev/null 2>&1 || missing="$missing node"
+	[ -x "$CHROMIUM" ] || missing="$missing chromium ($CHROMIUM)"
+	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+	[ -f tests/browser/node_modules/playwright-core/package.json ] || missing="$missing playwright-core"
+	[ -f tests/browser/node_modules/axe-core/axe.min.js ] || missing="$missing axe-core"
+	[ -n "$missing" ] || return 0
+	if [ "${CI:-}" = true ]; then
+		rc=1
+		out=""
+		err="missing:$missing (scripts/deps-browser.sh installs them)"
+		check "the browser test has what it needs" false
+		finish
+		exit 1
+	fi
+	echo "skipped: missing$missing (run sh scripts/deps-browser.sh)"
+	finish
+	exit 0
+}

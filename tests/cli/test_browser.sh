@@ -13,42 +13,13 @@
 . "$(dirname "$0")/lib.sh"
 
 export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the other tests use
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-export CHROMIUM
-TEST_OUTPUT=${TEST_OUTPUT:-tests/browser/out}
-export TEST_OUTPUT
-
-server=""
-stop_server() {
-	if [ -n "$server" ]; then
-		kill "$server" 2>/dev/null
-		wait "$server" 2>/dev/null
-		server=""
-	fi
-}
+browser_env
 trap 'stop_server; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM HUP
 
 # ---- what the browser test needs ----
 
-missing=""
-command -v node >/dev/null 2>&1 || missing="$missing node"
-[ -x "$CHROMIUM" ] || missing="$missing chromium ($CHROMIUM)"
-command -v python3 >/dev/null 2>&1 || missing="$missing python3"
-[ -f tests/browser/node_modules/playwright-core/package.json ] || missing="$missing tests/browser/node_modules (npm ci)"
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		rc=1
-		out=""
-		err="missing:$missing (scripts/deps-browser.sh installs them)"
-		check "the browser test has what it needs" false
-		finish
-		exit 1
-	fi
-	echo "skipped: missing$missing (run sh scripts/deps-browser.sh)"
-	finish
-	exit 0
-fi
+need_browser
 
 # ---- the site, built and served ----
 

@@ -10,19 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export SOURCE_DATE_EPOCH=1790000000
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-export CHROMIUM
-TEST_OUTPUT=${TEST_OUTPUT:-tests/browser/out}
-export TEST_OUTPUT
-
-server=""
-stop_server() {
-	if [ -n "$server" ]; then
-		kill "$server" 2>/dev/null
-		wait "$server" 2>/dev/null
-		server=""
-	fi
-}
+browser_env
 trap 'stop_server; stop_serve; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -159,23 +147,7 @@ spid=""
 
 # ---- the browser ----
 
-missing=""
-command -v node >/dev/null 2>&1 || missing="$missing node"
-[ -x "$CHROMIUM" ] || missing="$missing chromium ($CHROMIUM)"
-[ -f tests/browser/node_modules/playwright-core/package.json ] || missing="$missing playwright-core"
-[ -f tests/browser/node_modules/axe-core/axe.min.js ] || missing="$missing axe-core"
-if [ -n "$missing" ]; then
-	if [ "${CI:-}" = true ]; then
-		out=""
-		err="missing:$missing (scripts/deps-browser.sh installs them)"
-		check "the browser test has what it needs" false
-		finish
-		exit 1
-	fi
-	echo "skipped: missing$missing (run sh scripts/deps-browser.sh)"
-	finish
-	exit 0
-fi
+need_browser
 
 # the site as first built (the example blog as it is)
 port=$(free_port)
