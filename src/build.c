@@ -109,6 +109,20 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		prep(prep_ctx, st, req->site_dir);
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
 	st->have_site = 1;
+	/* the names of the theme's assets: their bytes, the site's copy when
+	 * it has one (read here, not by rendering) */
+	static const char *const assets[] = THEME_ASSETS;
+	size_t nassets = 0;
+	while (assets[nassets])
+		nassets++;
+	const char **names = arena_alloc(a, (nassets + 1) * sizeof *names);
+	for (size_t i = 0; i < nassets; i++) {
+		char name[THEME_ASSET_NAME_MAX];
+		theme_asset_name(req->site_dir, assets[i], name);
+		names[i] = arena_strndup(a, name, strlen(name));
+	}
+	names[nassets] = NULL;
+	st->site.asset_names = names;
 	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	if (!st->errors || req->keep_going)
 		site_rewrite_links(a, &st->site, st->base_path);

@@ -407,8 +407,13 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	struct tmap *assets = tmap_new(a, 4);
 	static const char *const files[] = THEME_ASSETS;
 	for (size_t i = 0; files[i]; i++) {
+		/* named by the reading stage (the site's copy, if any, is read
+		 * there); without it, the theme's own */
 		char name[THEME_ASSET_NAME_MAX];
-		theme_asset_name(c->site_dir, files[i], name);
+		if (s->asset_names && s->asset_names[i])
+			snprintf(name, sizeof name, "%s", s->asset_names[i]);
+		else
+			theme_asset_name(NULL, files[i], name);
 		set(a, assets, files[i], C(a, "/%s", name));
 	}
 	set(a, site, "asset", tv_map(assets));

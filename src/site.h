@@ -95,6 +95,9 @@ struct site {
 	int total_minutes;
 	struct arena **worker_arenas; /* Markdown results of each worker thread */
 	int nworkers;
+	/* the fingerprinted names of the theme's assets (THEME_ASSETS, in its
+	 * order; theme.h), set by the reading stage; NULL: the theme's own */
+	const char **asset_names;
 };
 
 /* site_build: renders every post's, series guide's and page's Markdown (on

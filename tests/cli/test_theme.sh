@@ -187,6 +187,16 @@ out=$css
 check "the pages link to the fingerprinted stylesheet, which is written" test -n "$css" -a -f "$O/$css"
 check "the fingerprinted stylesheet is the theme's style.css" cmp -s "$O/$css" theme/static/style.css
 check "every page links to the same stylesheet" test "$(grep -rl "href=\"/$css\"" "$O" --include='*.html' | wc -l)" -eq "$(grep -rl 'rel="stylesheet"' "$O" --include='*.html' | wc -l)"
+# a site's own static/style.css: the pages link to its bytes' name
+mkdir -p "$TMP/own/static" "$TMP/own/content/posts"
+printf 'title: "Own"\nbase_url: "https://example.org/"\n' >"$TMP/own/folio.yml"
+printf -- '---\ntitle: "One"\ndate: 2026-01-02\n---\nText.\n' >"$TMP/own/content/posts/one.md"
+printf 'body{color:#123}\n' >"$TMP/own/static/style.css"
+run build "$TMP/own" -o "$TMP/own-out"
+ocss=$(grep -o 'href="/style\.[0-9a-f]*\.css"' "$TMP/own-out/index.html" | sed 's/href="\/\([^"]*\)"/\1/')
+out=$ocss
+check "a site's own style.css: the pages link to its fingerprinted name" test -n "$ocss" -a "$ocss" != "$css"
+check "... whose bytes are the site's" cmp -s "$TMP/own-out/$ocss" "$TMP/own/static/style.css"
 pcss=$(grep -o '<link rel="stylesheet" href="/print\.[0-9a-f]*\.css" media="print">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
 out=$pcss
 check "the pages link a print stylesheet, for paper only, which is written" test -n "$pcss" -a -f "$O/$pcss"
