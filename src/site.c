@@ -110,15 +110,25 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	return 1;
 }
 
+/* job_options: the Markdown options of job j's document, from the
+ * build's (base): its asset folder, TOC and math; *s and *doc its source
+ * and result. */
+static void job_options(const struct md_options *base, const struct md_job *j, struct md_options *o, struct source **s,
+			struct md_doc **doc)
+{
+	*o = *base;
+	job_parts(j, s, doc, &o->asset_dir);
+	o->toc_hidden = toc_hidden(j);
+	if ((*s)->math_off)
+		o->math = 0;
+}
+
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 {
-	struct md_options o = p->md;
+	struct md_options o;
 	struct source *s;
 	struct md_doc *doc;
-	job_parts(j, &s, &doc, &o.asset_dir);
-	o.toc_hidden = toc_hidden(j);
-	if (s->math_off)
-		o.math = 0;
+	job_options(&p->md, j, &o, &s, &doc);
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
@@ -1175,12 +1185,13 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	ns.body_hash = 0;
 	ns.link_hint = link_hint(&ns);
 	ns.html_hash = 0;
-	struct md_options o;
-	md_options_of(s->cfg, opts, &o);
-	o.asset_dir = p->bundle_dir;
-	o.toc_hidden = p->toc == 0;
-	if (ns.math_off)
-		o.math = 0;
+	/* the options of the post's job (its front matter is the same) */
+	struct md_options common, o;
+	md_options_of(s->cfg, opts, &common);
+	struct md_job job = {JOB_POST, p, {0, 0}};
+	struct source *js;
+	struct md_doc *jd;
+	job_options(&common, &job, &o, &js, &jd);
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	struct md_unknown *unknown = md_unknown_new();
 	o.unknown = unknown;
