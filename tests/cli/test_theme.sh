@@ -197,6 +197,8 @@ ocss=$(grep -o 'href="/style\.[0-9a-f]*\.css"' "$TMP/own-out/index.html" | sed '
 out=$ocss
 check "a site's own style.css: the pages link to its fingerprinted name" test -n "$ocss" -a "$ocss" != "$css"
 check "... whose bytes are the site's" cmp -s "$TMP/own-out/$ocss" "$TMP/own/static/style.css"
+check "the example's home has its ways in (Start here, Best of, recent posts)" grep -q 'class="entry-points"' "$O/index.html"
+check "a home without start_here, best_of or featured series has no lone card for the list below it" not grep -q 'class="entry-points"' "$TMP/own-out/index.html"
 pcss=$(grep -o '<link rel="stylesheet" href="/print\.[0-9a-f]*\.css" media="print">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
 out=$pcss
 check "the pages link a print stylesheet, for paper only, which is written" test -n "$pcss" -a -f "$O/$pcss"
