@@ -5,6 +5,7 @@
 #include "build.h"
 
 #include "cache.h"
+#include "index.h"
 #include "rebuild.h"
 #include "stages.h"
 #include "stamp.h"
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -181,11 +183,13 @@ void stages_free(struct stages *st, struct diag *d, int keep_thread)
 }
 
 /* uptodate_key: what a build into out_dir depends on besides the clock:
- * folio itself, the options and the stamp of the site's files (the output
- * folder, when it is inside the site, left out). 0 when it cannot be
- * known. */
-static uint64_t uptodate_key(const struct build_request *r)
+ * folio itself, the options (alone in *opts) and the stamp of the site's
+ * files in now (the output folder, when it is inside the site, left out).
+ * 0 when it cannot be known. */
+static uint64_t uptodate_key(const struct build_request *r, struct stamp_list *now, uint64_t *opts)
 {
+	if (stamp_site(now, r->site_dir, r->out_dir))
+		return 0;
 	XXH3_state_t *h = XXH3_createState();
 	if (!h)
 		return 0;
@@ -194,10 +198,13 @@ static uint64_t uptodate_key(const struct build_request *r)
 	XXH3_64bits_update(h, head, sizeof head);
 	if (r->base_url)
 		XXH3_64bits_update(h, r->base_url, strlen(r->base_url) + 1);
-	int rc = stamp_site(h, r->site_dir, r->out_dir);
+	*opts = XXH3_64bits_digest(h);
+	if (!*opts)
+		*opts = 1;
+	stamp_hash_list(h, now);
 	uint64_t k = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
-	return rc || !k ? 0 : k;
+	return k ? k : 1;
 }
 
 /* uptodate_load: the state of out_dir's last build (in the cache beside its
@@ -208,6 +215,8 @@ static int uptodate_load(const char *path, struct rebuild_uptodate *u)
 	char *text = read_file(path, &len);
 	int rc = text ? rebuild_uptodate_load(u, text, len) : -1;
 	free(text);
+	if (rc)
+		memset(u, 0, sizeof *u);
 	return rc;
 }
 
@@ -218,6 +227,54 @@ static void uptodate_save(const char *path, const struct rebuild_uptodate *u)
 	rebuild_uptodate_save(u, &b);
 	(void)cache_write(path, b.p, b.len); /* if not: the next build does the work */
 	buf_fini(&b);
+}
+
+/* same_bytes: whether the inputs whose stamps changed since last (the
+ * key alone differs) still hold the bytes last knew; if so, now takes
+ * last's hashes of its bytes, for the record of this build. */
+static int same_bytes(const struct build_request *r, const struct rebuild_uptodate *last, uint64_t opts,
+		      struct stamp_list *now)
+{
+	size_t *which;
+	long n = rebuild_uptodate_touched(last, opts, now, &which);
+	int same = n >= 0;
+	for (long i = 0; same && i < n; i++) {
+		struct stamp_entry *e = &now->e[which[i]];
+		same = stamp_content(r->site_dir, e->path, e->sig) == last->inputs.e[which[i]].content;
+	}
+	free(which);
+	for (size_t i = 0; same && i < now->n; i++)
+		now->e[i].content = last->inputs.e[i].content;
+	return same;
+}
+
+static const char *input_path(const void *ctx, uint32_t v)
+{
+	return ((const struct stamp_list *)ctx)->e[v - 1].path;
+}
+
+/* hash_inputs: the hash of each input file's bytes in now, last's where
+ * its stamp is the same (0 where not known: that file is then read and
+ * the site built the next time its stamp changes). */
+static void hash_inputs(const struct build_request *r, const struct rebuild_uptodate *last, struct stamp_list *now)
+{
+	const struct stamp_list *was = &last->inputs;
+	struct index ix = {0};
+	for (size_t i = 0; i < now->n; i++) {
+		struct stamp_entry *e = &now->e[i];
+		const struct stamp_entry *w = i < was->n && !strcmp(was->e[i].path, e->path) ? &was->e[i] : NULL;
+		if (!w && was->n) { /* files added or removed before this one */
+			if (!ix.cap)
+				index_rebuild_str(&ix, was->n, 64, input_path, was);
+			uint32_t v = index_get_str(&ix, e->path, input_path, was);
+			w = v ? &was->e[v - 1] : NULL;
+		}
+		if (w && !memcmp(w->sig, e->sig, sizeof e->sig))
+			e->content = w->content;
+		else if (S_ISREG((mode_t)e->sig[0]) && !e->sig[6])
+			e->content = stamp_content(r->site_dir, e->path, e->sig);
+	}
+	index_fini(&ix);
 }
 
 /* build_now: the clock a build goes by (as stages_run reads it). */
@@ -242,31 +299,66 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	}
 	double t0 = stages_clock();
 	char *up = r.check ? NULL : cache_output_path(r.site_dir, r.out_dir, "uptodate");
-	uint64_t key = up ? uptodate_key(&r) : 0;
+	struct stamp_list now = {0};
+	uint64_t opts = 0, key = up ? uptodate_key(&r, &now, &opts) : 0;
 	struct rebuild_uptodate u;
-	if (key && uptodate_load(up, &u) == 0 && rebuild_uptodate(&u, key, build_now(&r), r.future) &&
-	    output_unchanged(r.site_dir, r.out_dir) == 0) {
+	int have = key && uptodate_load(up, &u) == 0;
+	if (have && rebuild_uptodate_clock(&u, build_now(&r), r.future) &&
+	    (u.key == key || same_bytes(&r, &u, opts, &now)) && output_unchanged(r.site_dir, r.out_dir) == 0) {
+		if (u.key != key) { /* touched, not changed: the new stamps */
+			u.key = key;
+			stamp_list_free(&u.inputs);
+			u.inputs = now;
+			memset(&now, 0, sizeof now);
+			uptodate_save(up, &u);
+		}
 		memset(res, 0, sizeof *res);
 		res->pages = u.pages;
 		res->posts = u.posts;
 		res->files = u.files;
 		res->unchanged = 1;
+		if (u.said_warnings)
+			diag_replay(d, u.said, u.said_len, u.said_warnings);
 		res->seconds = stages_clock() - t0;
+		rebuild_uptodate_fini(&u);
+		stamp_list_free(&now);
 		free(up);
 		return 0;
 	}
+	if (!have)
+		memset(&u, 0, sizeof u);
 	if (up)
 		cache_remove(up); /* it describes the output only until this build swaps */
 	struct build_session *s = session_new_output(&r);
 	int warnings = d->warnings;
+	size_t said_from = diag_pending_count(d);
 	int errors = build_session_run(s, d, res);
-	if (!errors && up && key && d->warnings == warnings) {
+	if (!errors && up && key) {
 		/* the key again: a file changed during the build is not known to
 		 * be in it */
-		u = (struct rebuild_uptodate){key, session_next_future(s), res->pages, res->posts, res->files};
-		if (uptodate_key(&r) == key)
-			uptodate_save(up, &u);
+		struct stamp_list after = {0};
+		uint64_t opts_after;
+		if (uptodate_key(&r, &after, &opts_after) == key) {
+			hash_inputs(&r, &u, &after);
+			struct rebuild_uptodate next = {key,  session_next_future(s), res->pages, res->posts, res->files,
+							opts, NULL, 0, (unsigned)(d->warnings - warnings), after};
+			memset(&after, 0, sizeof after);
+			struct buf said;
+			buf_init(&said);
+			/* the warnings are kept to be said again, if they are all
+			 * still held (a collector that prints at once: not kept) */
+			if (!next.said_warnings || diag_pending_plain(d, said_from, &said) == 0) {
+				next.said = said.p;
+				next.said_len = said.len;
+				uptodate_save(up, &next);
+			}
+			buf_fini(&said);
+			stamp_list_free(&next.inputs);
+		}
+		stamp_list_free(&after);
 	}
+	rebuild_uptodate_fini(&u);
+	stamp_list_free(&now);
 	if (!errors && !r.check)
 		cache_prune(r.site_dir);
 	build_session_free(s);

@@ -338,7 +338,7 @@ static void emit(struct diag *d, enum diag_level level, const struct diag_loc *l
 {
 	struct buf colored;
 	buf_init(&colored);
-	if (d->color) {
+	if (d->color && msg) {
 		format_one(&colored, level, loc, msg, 1);
 		for (size_t i = 0; i < nnotes; i++)
 			format_one(&colored, DIAG_NOTE, &notes[i].loc, notes[i].msg, 1);
@@ -355,12 +355,12 @@ static void emit(struct diag *d, enum diag_level level, const struct diag_loc *l
 		p->col = loc ? loc->col : 0;
 		p->seq = d->npending++;
 		p->plain = xstrndup(plain->p, plain->len);
-		p->colored = d->color ? xstrndup(colored.p, colored.len) : NULL;
+		p->colored = d->color && msg ? xstrndup(colored.p, colored.len) : NULL;
 	} else {
 		if (d->capture)
 			buf_append(d->capture, plain->p, plain->len);
 		if (d->out) {
-			if (d->color)
+			if (d->color && msg)
 				fwrite(colored.p, 1, colored.len, d->out);
 			else
 				fwrite(plain->p, 1, plain->len, d->out);
@@ -486,6 +486,39 @@ void diag_flush(struct diag *d)
 	if (d->out)
 		fflush(d->out);
 	d->npending = 0;
+	pthread_mutex_unlock(&d->lock);
+}
+
+size_t diag_pending_count(struct diag *d)
+{
+	pthread_mutex_lock(&d->lock);
+	size_t n = d->npending;
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+int diag_pending_plain(struct diag *d, size_t from, struct buf *out)
+{
+	pthread_mutex_lock(&d->lock);
+	int rc = -1;
+	if (from < d->npending) {
+		/* in the order diag_flush prints them (it sorts them all again:
+		 * the same order) */
+		qsort(d->pending + from, d->npending - from, sizeof *d->pending, cmp_pending);
+		for (size_t i = from; i < d->npending; i++)
+			buf_puts(out, d->pending[i].plain);
+		rc = 0;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return rc;
+}
+
+void diag_replay(struct diag *d, const char *text, size_t len, unsigned warnings)
+{
+	struct buf plain = {(char *)text, len, len};
+	pthread_mutex_lock(&d->lock);
+	d->warnings += (int)warnings;
+	emit(d, DIAG_WARNING, NULL, NULL, 0, NULL, &plain);
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -106,6 +106,16 @@ void diag_warning(struct diag *d, const struct diag_loc *loc, const char *fmt, .
  * (messages at the same place keep their order). */
 void diag_flush(struct diag *d);
 
+/* diag_pending_count: how many messages defer holds now.
+ * diag_pending_plain: the text of those held since the first `from` (their
+ * plain form, in the order diag_flush prints them) appended to out; 0, or
+ * -1 when there are none (a collector that printed them at once).
+ * diag_replay: text, such a record of warnings reported by an earlier run,
+ * reported again (without colour) and counted as `warnings` more. */
+size_t diag_pending_count(struct diag *d);
+int diag_pending_plain(struct diag *d, size_t from, struct buf *out);
+void diag_replay(struct diag *d, const char *text, size_t len, unsigned warnings);
+
 /* diag_suggest: the candidate closest to word by edit distance, if it is
  * close enough to be a likely typo; else NULL. candidates ends with NULL. */
 const char *diag_suggest(const char *word, size_t len, const char *const *candidates);

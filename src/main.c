@@ -347,9 +347,9 @@ static int cmd_build(int argc, char **argv)
 		diag_fini(&d);
 		return EXIT_SITE;
 	}
-	printf("folio: built %zu pages (%zu posts, %zu files) in %.0f ms%s\n", res.pages, res.posts, res.files,
+	printf("folio: built %zu pages (%zu posts, %zu files) in %.0f ms%s%s\n", res.pages, res.posts, res.files,
 	       res.seconds * 1000,
-	       d.warnings ? " with warnings" : res.unchanged ? "; nothing changed, the output was kept" : "");
+	       d.warnings ? " with warnings" : "", res.unchanged ? "; nothing changed, the output was kept" : "");
 	diag_fini(&d);
 	return EXIT_OK;
 }

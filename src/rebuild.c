@@ -5,9 +5,11 @@
 #include "index.h"
 #include "tmpl.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <xxhash.h>
 
@@ -601,36 +603,152 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 
 /* ---- a folio build with nothing to do ---- */
 
-#define UPTODATE_MAGIC "folio-uptodate-1"
+#define UPTODATE_MAGIC "folio-uptodate-2"
 
 int rebuild_uptodate(const struct rebuild_uptodate *last, uint64_t key, int64_t now, int future)
 {
-	return key && last->key == key && (future || !last->next_future || now < last->next_future);
+	return key && last->key == key && rebuild_uptodate_clock(last, now, future);
+}
+
+int rebuild_uptodate_clock(const struct rebuild_uptodate *last, int64_t now, int future)
+{
+	return future || !last->next_future || now < last->next_future;
+}
+
+long rebuild_uptodate_touched(const struct rebuild_uptodate *last, uint64_t opts, const struct stamp_list *now,
+			      size_t **which)
+{
+	*which = NULL;
+	const struct stamp_list *was = &last->inputs;
+	if (!last->key || !opts || last->opts != opts || was->n != now->n)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < now->n; i++) {
+		const struct stamp_entry *a = &was->e[i], *b = &now->e[i];
+		if (strcmp(a->path, b->path))
+			goto other;
+		if (!memcmp(a->sig, b->sig, sizeof a->sig))
+			continue;
+		/* a regular file still one, whose bytes were known: its bytes
+		 * may be the same */
+		if (a->sig[6] || b->sig[6] || !S_ISREG((mode_t)a->sig[0]) || a->sig[0] != b->sig[0] || !a->content)
+			goto other;
+		if (!*which)
+			*which = xmalloc(now->n * sizeof **which);
+		(*which)[n++] = i;
+	}
+	return (long)n;
+other:
+	free(*which);
+	*which = NULL;
+	return -1;
+}
+
+void rebuild_uptodate_fini(struct rebuild_uptodate *u)
+{
+	free(u->said);
+	stamp_list_free(&u->inputs);
+	memset(u, 0, sizeof *u);
 }
 
 void rebuild_uptodate_save(const struct rebuild_uptodate *u, struct buf *out)
 {
-	buf_printf(out, "%s %016llx %lld %llu %llu %llu\n", UPTODATE_MAGIC, (unsigned long long)u->key,
-		   (long long)u->next_future, (unsigned long long)u->pages, (unsigned long long)u->posts,
-		   (unsigned long long)u->files);
+	buf_printf(out, "%s %016llx %lld %llu %llu %llu %016llx %u %zu %zu\n", UPTODATE_MAGIC,
+		   (unsigned long long)u->key, (long long)u->next_future, (unsigned long long)u->pages,
+		   (unsigned long long)u->posts, (unsigned long long)u->files, (unsigned long long)u->opts,
+		   u->said_warnings, u->said_len, u->inputs.n);
+	buf_append(out, u->said, u->said_len);
+	buf_puts(out, "\n");
+	for (size_t i = 0; i < u->inputs.n; i++) {
+		const struct stamp_entry *e = &u->inputs.e[i];
+		buf_printf(out, "%016llx", (unsigned long long)e->content);
+		for (int k = 0; k < 7; k++)
+			buf_printf(out, " %lld", (long long)e->sig[k]);
+		buf_printf(out, " %zu %s\n", strlen(e->path), e->path);
+	}
+	buf_puts(out, "end\n");
+}
+
+/* next_num: the unsigned or signed number at *p (before end), then one
+ * space or newline as sep; 0, or -1. */
+static int next_num(const char **p, const char *end, int hex, int sign, char sep, unsigned long long *v)
+{
+	const char *q = *p;
+	int neg = 0;
+	if (sign && q < end && *q == '-') {
+		neg = 1;
+		q++;
+	}
+	unsigned long long x = 0;
+	const char *start = q;
+	while (q < end && (hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q))) {
+		unsigned d = isdigit((unsigned char)*q) ? (unsigned)(*q - '0') : (unsigned)(tolower((unsigned char)*q) - 'a' + 10);
+		if (x > (~0ULL - d) / (hex ? 16 : 10))
+			return -1;
+		x = x * (hex ? 16 : 10) + d;
+		q++;
+	}
+	if (q == start || q - start > 20 || q >= end || *q != sep)
+		return -1;
+	*v = neg ? (unsigned long long)(-(long long)x) : x;
+	*p = q + 1;
+	return 0;
 }
 
 int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len)
 {
-	char text[256];
-	if (!len || len >= sizeof text || p[len - 1] != '\n' || memchr(p, '\0', len))
+	memset(u, 0, sizeof *u);
+	const char *end = p + len, *q = p;
+	size_t ml = strlen(UPTODATE_MAGIC);
+	unsigned long long key, next, pages, posts, files, opts, warn, said, n;
+	if (len < ml + 1 || memcmp(p, UPTODATE_MAGIC " ", ml + 1))
 		return -1;
-	memcpy(text, p, len);
-	text[len] = '\0';
-	unsigned long long key, pages, posts, files;
-	long long next;
-	char magic[32];
-	int end = 0;
-	if (sscanf(text, "%31s %llx %lld %llu %llu %llu\n%n", magic, &key, &next, &pages, &posts, &files, &end) != 6 ||
-	    strcmp(magic, UPTODATE_MAGIC) || (size_t)end != len)
+	q += ml + 1;
+	if (next_num(&q, end, 1, 0, ' ', &key) || next_num(&q, end, 0, 1, ' ', &next) ||
+	    next_num(&q, end, 0, 0, ' ', &pages) || next_num(&q, end, 0, 0, ' ', &posts) ||
+	    next_num(&q, end, 0, 0, ' ', &files) || next_num(&q, end, 1, 0, ' ', &opts) ||
+	    next_num(&q, end, 0, 0, ' ', &warn) ||
+	    next_num(&q, end, 0, 0, ' ', &said) || next_num(&q, end, 0, 0, '\n', &n) || warn > 1000000000ULL ||
+	    said >= (size_t)(end - q) || q[said] != '\n' || n > (size_t)(end - q) / 20)
 		return -1;
-	*u = (struct rebuild_uptodate){key, next, pages, posts, files};
+	u->key = key;
+	u->next_future = (int64_t)next;
+	u->pages = pages;
+	u->posts = posts;
+	u->files = files;
+	u->opts = opts;
+	u->said_warnings = (unsigned)warn;
+	u->said_len = said;
+	u->said = xstrndup(q, said);
+	q += said + 1;
+	if (n) {
+		u->inputs.e = xcalloc(n, sizeof *u->inputs.e);
+		u->inputs.cap = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct stamp_entry *e = &u->inputs.e[i];
+		unsigned long long v, plen;
+		if (next_num(&q, end, 1, 0, ' ', &v))
+			goto bad;
+		e->content = v;
+		for (int k = 0; k < 7; k++) {
+			if (next_num(&q, end, 0, 1, ' ', &v))
+				goto bad;
+			e->sig[k] = (int64_t)v;
+		}
+		if (next_num(&q, end, 0, 0, ' ', &plen) || plen == 0 || plen >= (size_t)(end - q) || q[plen] != '\n' ||
+		    memchr(q, '\0', plen))
+			goto bad;
+		e->path = xstrndup(q, plen);
+		u->inputs.n++;
+		q += plen + 1;
+	}
+	if ((size_t)(end - q) != 4 || memcmp(q, "end\n", 4))
+		goto bad;
 	return 0;
+bad:
+	rebuild_uptodate_fini(u);
+	return -1;
 }
 
 /* ---- the inputs of a build ---- */

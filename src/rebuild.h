@@ -21,6 +21,7 @@
 
 #include "buf.h"
 #include "render.h"
+#include "stamp.h"
 
 /* What one page read when it was last rendered. */
 struct rebuild_page {
@@ -128,24 +129,42 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
  *
  * When none of the site's files changed since the last build into the same
  * folder (key: folio, the options and the stamp of every input, stamp.h),
- * with the same clock (no post left out as future has come due), and that
- * build reported nothing and its output is still exactly as it wrote it,
- * the output is what a build would write again: it is kept as it is. */
+ * or those whose stamps changed still hold the same bytes (a file touched,
+ * saved unchanged, checked out again), with the same clock (no post left
+ * out as future has come due), and its output is still exactly as it wrote
+ * it, the output is what a build would write again: it is kept as it is,
+ * and the warnings that build reported are reported again. */
 struct rebuild_uptodate {
 	uint64_t key;        /* 0: not known */
 	int64_t next_future; /* the first post left out as future, 0: none */
 	uint64_t pages, posts, files;
+	uint64_t opts;           /* folio and the options alone */
+	char *said;              /* the text of the warnings it reported (malloc'd) */
+	size_t said_len;
+	unsigned said_warnings;  /* how many */
+	struct stamp_list inputs; /* every input, with the hash of its bytes */
 };
 
 /* rebuild_uptodate: whether a build now (key, clock now, --future or not)
- * would write what the build that last describes wrote. */
+ * would write what the build that last describes wrote;
+ * rebuild_uptodate_clock: the clock's part of it alone. */
 int rebuild_uptodate(const struct rebuild_uptodate *last, uint64_t key, int64_t now, int future);
+int rebuild_uptodate_clock(const struct rebuild_uptodate *last, int64_t now, int future);
 
-/* rebuild_uptodate_save appends u as one line of text to out (its newline
- * tells a whole line from a cut one);
- * rebuild_uptodate_load reads it back from p[0..len): 0, or -1 when it is
- * not such a line. */
+/* rebuild_uptodate_touched: when opts are last's and now names the same inputs as last, in
+ * the same order, and each whose stamp changed is a regular file whose
+ * bytes last knew: their indexes in *which (malloc'd, or NULL), and how
+ * many; the caller compares their bytes' hashes with last's. -1 when
+ * anything else changed (a file added, removed, a folder or link changed). */
+long rebuild_uptodate_touched(const struct rebuild_uptodate *last, uint64_t opts, const struct stamp_list *now,
+			      size_t **which);
+
+/* rebuild_uptodate_save appends u as text to out (its last line, "end",
+ * tells a whole text from a cut one); rebuild_uptodate_load reads it back
+ * from p[0..len): 0, or -1 (u then empty) when it is not such a text.
+ * rebuild_uptodate_fini frees what load or the caller gave u. */
 void rebuild_uptodate_save(const struct rebuild_uptodate *u, struct buf *out);
 int rebuild_uptodate_load(struct rebuild_uptodate *u, const char *p, size_t len);
+void rebuild_uptodate_fini(struct rebuild_uptodate *u);
 
 #endif

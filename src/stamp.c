@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 /* stamp_tree: adds every file below dir (path, size, time, inode) to h;
  * links are followed as output_copy_tree follows them (struct held). */
@@ -120,11 +121,12 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* walk: hashes the state of every file below dir that a build may
- * read (names starting with '.' aside, as folio skips them), in name order,
- * leaving out the folder (odev, oino). 0, or -1 when the tree cannot be
- * read whole (then nothing is kept). */
-static int walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int depth)
+/* walk: appends the state of every file below dir that a build may read
+ * (names starting with '.' aside, as folio skips them) to l, in name
+ * order, leaving out the folder (odev, oino); rel is dir's path below the
+ * site ("" at the top). 0, or -1 when the tree cannot be read whole (then
+ * nothing is kept). */
+static int walk(struct stamp_list *l, const char *dir, const char *rel, dev_t odev, ino_t oino, int depth)
 {
 	if (depth > 40)
 		return -1; /* a loop of links, or a tree too deep to trust */
@@ -147,50 +149,109 @@ static int walk(XXH3_state_t *h, const char *dir, dev_t odev, ino_t oino, int de
 		qsort(names, n, sizeof *names, cmp_name);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path) {
+		char path[PATH_MAX], sub[PATH_MAX];
+		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path ||
+		    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", names[i]) >= (int)sizeof sub) {
 			rc = -1;
 			free(names[i]);
 			continue;
 		}
+		free(names[i]);
 		struct stat st;
-		int64_t sig[7] = {0};
 		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
-		if (is_dir && st.st_dev == odev && st.st_ino == oino) {
-			free(names[i]);
+		if (is_dir && st.st_dev == odev && st.st_ino == oino)
 			continue; /* the output folder itself */
+		if (l->n == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 256;
+			l->e = xrealloc(l->e, l->cap * sizeof *l->e);
 		}
+		struct stamp_entry *e = &l->e[l->n++];
+		memset(e, 0, sizeof *e);
+		e->path = xstrndup(sub, strlen(sub));
 		if (!have) {
-			sig[6] = 1; /* a dangling link */
+			e->sig[6] = 1; /* a dangling link */
 		} else if (is_dir) {
 			/* a folder is its listing: its own times change with files
 			 * folio skips */
-			sig[0] = (int64_t)st.st_mode;
+			e->sig[0] = (int64_t)st.st_mode;
 		} else {
-			sig[0] = (int64_t)st.st_mode;
-			sig[1] = (int64_t)st.st_size;
-			sig[2] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-			sig[3] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
-			sig[4] = (int64_t)st.st_ino;
-			sig[5] = (int64_t)st.st_dev;
+			stamp_sig(&st, e->sig);
 		}
-		XXH3_64bits_update(h, names[i], strlen(names[i]) + 1);
-		XXH3_64bits_update(h, sig, sizeof sig);
 		if (is_dir)
-			rc = walk(h, path, odev, oino, depth + 1);
-		XXH3_64bits_update(h, "/", 1); /* the end of a folder */
-		free(names[i]);
+			rc = walk(l, path, sub, odev, oino, depth + 1);
 	}
 	free(names);
 	return rc;
 }
 
-int stamp_site(XXH3_state_t *h, const char *site_dir, const char *out_dir)
+void stamp_sig(const struct stat *st, int64_t sig[7])
+{
+	sig[0] = (int64_t)st->st_mode;
+	sig[1] = (int64_t)st->st_size;
+	sig[2] = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	sig[3] = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+	sig[4] = (int64_t)st->st_ino;
+	sig[5] = (int64_t)st->st_dev;
+	sig[6] = 0;
+}
+
+int stamp_site(struct stamp_list *l, const char *site_dir, const char *out_dir)
 {
 	struct stat os;
 	if (stat(out_dir, &os) != 0) { /* no output yet: nothing to leave out */
 		os.st_dev = 0;
 		os.st_ino = 0;
 	}
-	return walk(h, site_dir, os.st_dev, os.st_ino, 0);
+	memset(l, 0, sizeof *l);
+	int rc = walk(l, site_dir, "", os.st_dev, os.st_ino, 0);
+	if (rc)
+		stamp_list_free(l);
+	return rc;
+}
+
+void stamp_hash_list(XXH3_state_t *h, const struct stamp_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		XXH3_64bits_update(h, l->e[i].path, strlen(l->e[i].path) + 1);
+		XXH3_64bits_update(h, l->e[i].sig, sizeof l->e[i].sig);
+	}
+}
+
+void stamp_list_free(struct stamp_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->e[i].path);
+	free(l->e);
+	memset(l, 0, sizeof *l);
+}
+
+uint64_t stamp_content(const char *site_dir, const char *rel, const int64_t sig[7])
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof path, "%s/%s", site_dir, rel) >= (int)sizeof path)
+		return 0;
+	int fd = open_regular(path);
+	if (fd < 0)
+		return 0;
+	XXH3_state_t *h = XXH3_createState();
+	uint64_t out = 0;
+	if (h) {
+		XXH3_64bits_reset(h);
+		char chunk[65536];
+		ssize_t got;
+		while ((got = read(fd, chunk, sizeof chunk)) > 0)
+			XXH3_64bits_update(h, chunk, (size_t)got);
+		struct stat st;
+		int64_t now[7];
+		/* the bytes read are those of the stamp only if the file is
+		 * still as it was walked */
+		if (got == 0 && fstat(fd, &st) == 0) {
+			stamp_sig(&st, now);
+			if (!memcmp(now, sig, sizeof now))
+				out = XXH3_64bits_digest(h);
+		}
+		XXH3_freeState(h);
+	}
+	close(fd);
+	return out;
 }

@@ -7,6 +7,8 @@
 #include "rebuild.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 /* A build of two pages: "a.html" reads the post's title (id post+1), "b.html"
  * reads the global (id g). fp is this build's fingerprint array. */
@@ -218,11 +220,29 @@ static void test_state_bytes(void)
 	arena_free(a);
 }
 
-/* The up-to-date check: the same key and no post come due, as a line of
- * text that reads back, and nothing else reads as one. */
+/* stamps: a list of inputs, each name with a stamp made of seed and its
+ * position, its bytes' hash content(i) */
+static void stamps(struct stamp_list *l, const char *const *names, size_t n, int64_t seed)
+{
+	memset(l, 0, sizeof *l);
+	l->e = xcalloc(n, sizeof *l->e);
+	l->n = l->cap = n;
+	for (size_t i = 0; i < n; i++) {
+		struct stamp_entry *e = &l->e[i];
+		e->path = xstrndup(names[i], strlen(names[i]));
+		int dir = !strchr(names[i], '.');
+		e->sig[0] = dir ? S_IFDIR | 0755 : S_IFREG | 0644;
+		for (int k = 1; !dir && k < 6; k++)
+			e->sig[k] = seed * 100 + (int64_t)i * 10 + k;
+		e->content = dir ? 0 : 0xabc0 + i;
+	}
+}
+
+/* The up-to-date check: the same key and no post come due, as a text
+ * that reads back, and nothing else reads as one. */
 static void test_uptodate(void)
 {
-	struct rebuild_uptodate u = {0x1234abcd5678ef01ull, 2000, 15069, 10000, 15400};
+	struct rebuild_uptodate u = {0x1234abcd5678ef01ull, 2000, 15069, 10000, 15400, 0x77, NULL, 0, 0, {0}};
 	OK(rebuild_uptodate(&u, u.key, 1999, 0));
 	OK(!rebuild_uptodate(&u, u.key, 2000, 0)); /* a future post has come due */
 	OK(rebuild_uptodate(&u, u.key, 2000, 1));  /* --future: it was in already */
@@ -232,22 +252,88 @@ static void test_uptodate(void)
 	none.next_future = 0;
 	OK(rebuild_uptodate(&none, u.key, 99999999999, 0));
 
+	/* with warnings said and inputs */
+	static const char *const names[] = {"content", "content/posts", "content/posts/a.md", "content/posts/b b.md",
+					    "folio.yml"};
+	stamps(&u.inputs, names, 5, 1);
+	u.said = xstrndup("content/posts/a.md:3:1: warning: x\n", 36);
+	u.said_len = strlen(u.said);
+	u.said_warnings = 1;
 	struct buf b;
 	buf_init(&b);
 	rebuild_uptodate_save(&u, &b);
 	struct rebuild_uptodate back;
-	memset(&back, 0, sizeof back);
 	INT_EQ(rebuild_uptodate_load(&back, b.p, b.len), 0);
-	OK(!memcmp(&back, &u, sizeof u));
-	/* a line cut anywhere (its newline gone) is refused */
+	OK(back.key == u.key && back.next_future == u.next_future && back.pages == u.pages && back.posts == u.posts &&
+	   back.files == u.files && back.opts == 0x77 && back.said_warnings == 1 && back.said_len == u.said_len &&
+	   !memcmp(back.said, u.said, u.said_len));
+	INT_EQ((int)back.inputs.n, 5);
+	for (size_t i = 0; i < 5 && i < back.inputs.n; i++)
+		OK(!strcmp(back.inputs.e[i].path, names[i]) && back.inputs.e[i].content == u.inputs.e[i].content &&
+		   !memcmp(back.inputs.e[i].sig, u.inputs.e[i].sig, sizeof u.inputs.e[i].sig));
+	rebuild_uptodate_fini(&back);
+	/* a text cut anywhere, or a byte changed in its head, is refused */
 	for (size_t n = 0; n < b.len; n++)
 		if (rebuild_uptodate_load(&back, b.p, n) == 0)
-			t_fail(__FILE__, __LINE__, "the line cut to %zu bytes reads back", n);
+			t_fail(__FILE__, __LINE__, "the text cut to %zu bytes reads back", n);
 	INT_EQ(rebuild_uptodate_load(&back, "folio-uptodate-2 0 0 0 0 0\n", 27), -1);
-	INT_EQ(rebuild_uptodate_load(&back, "folio-uptodate-1 1 2 3 4 5 6\n", 29), -1);
-	char nul[] = "folio-uptodate-1 1 2 3 4 5\n\0x";
+	static const char *const texts[] = {
+		"folio-uptodate-1 1 2 3 4 5 77 0 0 0\n\nend\n",  /* an older layout */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 0 0\n\nend\n", /* a number too many */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 0\nend\n",     /* no line of warnings */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 0\n\nend\nx", /* bytes after the end */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 99999999999\n\nend\n", /* a count before any allocation */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 1\n\n0 1 2 3 4 5 6 7 0 \nend\n", /* a path of no bytes */
+		"folio-uptodate-2 1 2 3 4 5 77 0 0 1\n\n0 1 2 3 4 5 6 7 9 a\nend\n", /* longer than it is */
+		"folio-uptodate-2 1 -2 3 4 5 77 0 5 0\nabc\n\nend\n", /* warnings longer than there are */
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+		if (rebuild_uptodate_load(&back, texts[i], strlen(texts[i])) == 0)
+			t_fail(__FILE__, __LINE__, "text %zu reads back", i);
+	const char *good = "folio-uptodate-2 1 -2 3 4 5 77 1 3 1\nabc\n0 -1 2 3 4 5 6 7 3 a b\nend\n";
+	INT_EQ(rebuild_uptodate_load(&back, good, strlen(good)), 0);
+	OK(back.next_future == -2 && back.said_len == 3 && back.inputs.n == 1 && back.inputs.e[0].sig[0] == -1 &&
+	   !strcmp(back.inputs.e[0].path, "a b"));
+	rebuild_uptodate_fini(&back);
+	char nul[] = "folio-uptodate-2 1 2 3 4 5 77 0 0 1\n\n0 1 2 3 4 5 6 7 3 a\0b\nend\n";
 	INT_EQ(rebuild_uptodate_load(&back, nul, sizeof nul - 1), -1);
 	buf_fini(&b);
+
+	/* touched: the same names, changed stamps of regular files only */
+	struct stamp_list now;
+	size_t *which;
+	stamps(&now, names, 5, 1);
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), 0);
+	OK(which == NULL);
+	now.e[2].sig[2] += 7; /* a.md touched */
+	now.e[4].sig[3] += 1; /* folio.yml's change time */
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), 2);
+	OK(which && which[0] == 2 && which[1] == 4);
+	free(which);
+	now.e[3].sig[0] = S_IFLNK | 0777; /* a file became something else */
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), -1);
+	OK(which == NULL);
+	stamp_list_free(&now);
+	stamps(&now, names, 4, 1); /* a file removed */
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), -1);
+	stamp_list_free(&now);
+	static const char *const renamed[] = {"content", "content/posts", "content/posts/a.md", "content/posts/c.md",
+					      "folio.yml"};
+	stamps(&now, renamed, 5, 1);
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), -1);
+	stamp_list_free(&now);
+	stamps(&now, names, 5, 2);
+	u.inputs.e[3].content = 0; /* bytes not known: not taken as the same */
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), -1);
+	stamp_list_free(&now);
+	stamps(&now, names, 5, 1);
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x78, &now, &which), -1); /* other options */
+	stamp_list_free(&now);
+	u.key = 0; /* no last build */
+	stamps(&now, names, 5, 1);
+	INT_EQ((int)rebuild_uptodate_touched(&u, 0x77, &now, &which), -1);
+	stamp_list_free(&now);
+	rebuild_uptodate_fini(&u);
 }
 
 void test_rebuild(void)
