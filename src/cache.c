@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +90,33 @@ int cache_file_commit(struct cache_file *f)
 	f->tmp = NULL;
 	f->fd = -1;
 	errno = e;
+	return rc;
+}
+
+int cache_file_extend(struct cache_file *f, const char *path, uint64_t dev, uint64_t ino, size_t len)
+{
+	f->tmp = NULL;
+	f->path = path;
+	/* O_NONBLOCK: a named pipe put in its place is not waited on */
+	f->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (f->fd < 0)
+		return -1;
+	struct stat st;
+	if (flock(f->fd, LOCK_EX) != 0 || fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino || st.st_size < 0 || (size_t)st.st_size != len ||
+	    lseek(f->fd, 0, SEEK_END) < 0) {
+		close(f->fd);
+		f->fd = -1;
+		errno = ESTALE;
+		return -1;
+	}
+	return 0;
+}
+
+int cache_file_extend_end(struct cache_file *f)
+{
+	int rc = close(f->fd); /* the lock goes with it */
+	f->fd = -1;
 	return rc;
 }
 

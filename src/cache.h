@@ -22,6 +22,7 @@
 #define FOLIO_CACHE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define CACHE_DIR ".folio-cache"
 #define CACHE_VERSION 1
@@ -61,6 +62,15 @@ struct cache_file {
 int cache_file_open(struct cache_file *f, const char *path);
 int cache_file_commit(struct cache_file *f);
 void cache_file_abort(struct cache_file *f);
+
+/* cache_file_extend: the file path opened to add bytes to its end (fd at
+ * its end, locked against another folio doing the same), if it is still
+ * the file dev, ino of len bytes that the caller read: 0, or -1 (then it
+ * is written anew). cache_file_extend_end closes it (and unlocks). A file
+ * extended in place is not whole until the caller says so in it (a count
+ * in its head, written last): its readers must tell a cut end. */
+int cache_file_extend(struct cache_file *f, const char *path, uint64_t dev, uint64_t ino, size_t len);
+int cache_file_extend_end(struct cache_file *f);
 
 /* cache_write: the file path made p[0..n), whole or not at all. 0, or -1
  * with errno. */

@@ -41,7 +41,12 @@ struct md_cache {
 	char *path;       /* the pack file, or NULL */
 	void *map;        /* its mapping */
 	size_t map_len;
-	size_t from_file; /* entries the file holds */
+	/* the file as this cache last read or wrote it: its identity, length
+	 * and entries (those of no use now included), and whether it was
+	 * whole to its end (new entries may then be added to it) */
+	uint64_t file_dev, file_ino;
+	size_t file_len, file_count;
+	int file_whole;
 	/* md_cache_store_begin's thread */
 	const char *site_dir;
 	pthread_t saver;
@@ -50,7 +55,11 @@ struct md_cache {
 
 /* The pack file: "folio-md-pack 1\n" padded to 16 bytes, the number of
  * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
- * length (u64 each) and the blob, padded to 8 bytes. */
+ * length (u64 each) and the blob, padded to 8 bytes. An entry of a key
+ * that comes again later is replaced by the later one. A build adds its
+ * new entries at the end and then the count (those of no use stay, until
+ * they are a quarter of the file and it is written anew): a build that
+ * changed one document does not write the HTML of all of them again. */
 #define PACK_MAGIC "folio-md-pack 1\n"
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
@@ -391,9 +400,9 @@ struct md_cache *md_cache_open(const char *path)
 		munmap(map, len);
 		return c;
 	}
-	uint64_t count = get64(p + 16);
+	uint64_t count = get64(p + 16), i;
 	p += PACK_HEAD;
-	for (uint64_t i = 0; i < count; i++) {
+	for (i = 0; i < count; i++) {
 		/* a truncated or damaged file: what was read before stays */
 		if ((size_t)(end - p) < PACK_ENTRY)
 			break;
@@ -403,20 +412,26 @@ struct md_cache *md_cache_open(const char *path)
 		if (bl < sizeof(struct header) || bl > (uint64_t)(end - p))
 			break;
 		struct entry *e = find(c, &k);
-		if (!e->blob) {
-			*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0, NULL};
-			c->n++;
-			c->bytes += (size_t)bl;
-			c->from_file++;
-			if (c->n * 2 > c->cap)
-				grow(c);
+		if (e->blob) { /* a later entry of the key replaces it */
+			c->n--;
+			c->bytes -= e->len;
 		}
+		*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0, NULL};
+		c->n++;
+		c->bytes += (size_t)bl;
+		if (c->n * 2 > c->cap)
+			grow(c);
 		/* the last blob's padding may be cut off */
 		uint64_t padded = (bl + 7) & ~(uint64_t)7;
 		p += padded < (uint64_t)(end - p) ? padded : (uint64_t)(end - p);
 	}
 	c->map = map;
 	c->map_len = len;
+	c->file_dev = (uint64_t)st.st_dev;
+	c->file_ino = (uint64_t)st.st_ino;
+	c->file_len = len;
+	c->file_count = (size_t)i;
+	c->file_whole = i == count && p == end && (len & 7) == 0;
 	return c;
 }
 
@@ -426,6 +441,72 @@ static size_t entry_html_len(const struct entry *e)
 	struct header h;
 	memcpy(&h, e->blob, sizeof h);
 	return (size_t)h.html;
+}
+
+/* put_entry: entry e as the pack holds it, into b or written to fd
+ * (large HTML written from where it is, not copied first). */
+static int put_entry(int fd, struct buf *b, const struct entry *e)
+{
+	static const char pad[8];
+	int rc = 0;
+	size_t html = e->html ? entry_html_len(e) + 1 : 0, len = e->len + html;
+	uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, len};
+	buf_append(b, f, sizeof f);
+	if (e->html) {
+		/* the blob as put would have made it: the header, then the
+		 * HTML (with its NUL), written from where the build has it */
+		buf_append(b, e->blob, sizeof(struct header));
+		rc = write_full(fd, b->p, b->len);
+		if (rc == 0)
+			rc = write_full(fd, e->html, html);
+		buf_reset(b);
+		buf_append(b, e->blob + sizeof(struct header), e->len - sizeof(struct header));
+	} else if (e->len >= (1u << 16)) {
+		rc = write_full(fd, b->p, b->len);
+		if (rc == 0)
+			rc = write_full(fd, e->blob, e->len);
+		buf_reset(b);
+	} else {
+		buf_append(b, e->blob, e->len);
+	}
+	buf_append(b, pad, ((len + 7) & ~(size_t)7) - len);
+	if (rc == 0 && b->len >= (1u << 20)) {
+		rc = write_full(fd, b->p, b->len);
+		buf_reset(b);
+	}
+	return rc;
+}
+
+/* extend: the entries not in the file added at its end, then its count;
+ * 0, or -1 (the file was not extended: it is written anew). */
+static int extend(struct md_cache *c, size_t add)
+{
+	struct cache_file cf;
+	if (!c->file_whole || cache_file_extend(&cf, c->path, c->file_dev, c->file_ino, c->file_len) != 0)
+		return -1;
+	struct buf b;
+	buf_init(&b);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < c->cap; i++)
+		if (c->slots[i].blob && !c->slots[i].in_file)
+			rc = put_entry(cf.fd, &b, &c->slots[i]);
+	if (rc == 0 && b.len)
+		rc = write_full(cf.fd, b.p, b.len);
+	buf_fini(&b);
+	off_t end = rc == 0 ? lseek(cf.fd, 0, SEEK_END) : -1;
+	uint64_t count = c->file_count + add;
+	/* the count last: a reader before it sees the entries it counted */
+	if (end < 0 || pwrite(cf.fd, &count, sizeof count, 16) != (ssize_t)sizeof count)
+		rc = -1;
+	if (cache_file_extend_end(&cf) != 0)
+		rc = -1;
+	if (rc != 0) {
+		c->file_whole = 0; /* its end is not known: written anew next time */
+		return -1;
+	}
+	c->file_len = (size_t)end;
+	c->file_count = (size_t)count;
+	return 0;
 }
 
 int md_cache_save(struct md_cache *c)
@@ -440,8 +521,13 @@ int md_cache_save(struct md_cache *c)
 			used++;
 			used_in_file += c->slots[i].in_file;
 		}
-	/* the file holds exactly what was used: nothing to write */
-	if (used == used_in_file && used_in_file == c->from_file) {
+	size_t add = used - used_in_file, unused = c->file_count - used_in_file;
+	/* entries of no use are left in the file until they are a quarter
+	 * of it */
+	int rewrite = !c->file_whole || unused * 4 > c->file_count + add;
+	if (!rewrite && (add == 0 || extend(c, add) == 0)) {
+		for (size_t i = 0; i < c->cap; i++)
+			c->slots[i].in_file = c->slots[i].blob != NULL;
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
@@ -456,49 +542,26 @@ int md_cache_save(struct md_cache *c)
 	struct buf b;
 	buf_init(&b);
 	buf_append(&b, head, sizeof head);
-	static const char pad[8];
-	for (size_t i = 0; rc == 0 && i < c->cap; i++) {
-		const struct entry *e = &c->slots[i];
-		if (!e->blob)
-			continue;
-		size_t html = e->html ? entry_html_len(e) + 1 : 0, len = e->len + html;
-		uint64_t f[5] = {e->key.lo, e->key.hi, e->stamp, (uint64_t)e->reads_files, len};
-		buf_append(&b, f, sizeof f);
-		if (e->html) {
-			/* the blob as put would have made it: the header, then the
-			 * HTML (with its NUL), written from where the build has it */
-			buf_append(&b, e->blob, sizeof(struct header));
-			rc = write_full(fd, b.p, b.len);
-			if (rc == 0)
-				rc = write_full(fd, e->html, html);
-			buf_reset(&b);
-			buf_append(&b, e->blob + sizeof(struct header), e->len - sizeof(struct header));
-		} else if (e->len >= (1u << 16)) {
-			/* a large entry (a big page's HTML) is written from where
-			 * it is, not copied first */
-			rc = write_full(fd, b.p, b.len);
-			if (rc == 0)
-				rc = write_full(fd, e->blob, e->len);
-			buf_reset(&b);
-		} else {
-			buf_append(&b, e->blob, e->len);
-		}
-		buf_append(&b, pad, ((len + 7) & ~(size_t)7) - len);
-		if (b.len >= (1u << 20)) {
-			rc = write_full(fd, b.p, b.len);
-			buf_reset(&b);
-		}
-	}
+	for (size_t i = 0; rc == 0 && i < c->cap; i++)
+		if (c->slots[i].blob)
+			rc = put_entry(fd, &b, &c->slots[i]);
 	if (rc == 0 && b.len)
 		rc = write_full(fd, b.p, b.len);
 	buf_fini(&b);
+	struct stat st;
+	if (rc == 0 && fstat(fd, &st) != 0)
+		rc = -1;
 	int saved = errno;
 	if (fd >= 0 && rc != 0)
 		cache_file_abort(&cf);
 	else if (fd >= 0 && (rc = cache_file_commit(&cf)) != 0)
 		saved = errno;
 	if (rc == 0) { /* a later save compares with what the file holds now */
-		c->from_file = used;
+		c->file_dev = (uint64_t)st.st_dev;
+		c->file_ino = (uint64_t)st.st_ino;
+		c->file_len = (size_t)st.st_size;
+		c->file_count = used;
+		c->file_whole = 1;
 		for (size_t i = 0; i < c->cap; i++)
 			c->slots[i].in_file = c->slots[i].blob != NULL;
 	}

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct arena *arena;
 
@@ -640,6 +642,130 @@ static void test_borrowed(void)
 	free(dir);
 }
 
+/* ---- a pack added to, not written again ---- */
+
+static void file_id(const char *path, struct stat *st)
+{
+	if (stat(path, st) != 0)
+		memset(st, 0, sizeof *st);
+}
+
+/* one_build: a build that uses the first `keep` of doc-N (from the pack)
+ * and puts `fresh` new ones (named prefix-N); with img, it also puts "img",
+ * a document that reads files, under that stamp (HTML "img-STAMP"); then
+ * it sweeps and saves */
+static void one_build(const char *path, int keep, int fresh, const char *prefix, uint64_t img)
+{
+	struct md_cache *c = md_cache_open(path);
+	struct arena *a = arena_new();
+	struct md_doc got, d = sample();
+	char name[64];
+	for (int i = 0; i < keep; i++) {
+		snprintf(name, sizeof name, "doc-%d", i);
+		struct md_key k = key_of(name);
+		if (md_cache_get(c, &k, 0, a, &got) != 1)
+			t_fail(__FILE__, __LINE__, "%s not in the pack", name);
+	}
+	for (int i = 0; i < fresh; i++) {
+		snprintf(name, sizeof name, "%s-%d", prefix, i);
+		struct md_key k = key_of(name);
+		d.html = s_of(name);
+		md_cache_put(c, &k, 0, &d, 0);
+	}
+	if (img) {
+		struct md_key k = key_of("img");
+		struct md_doc im = sample();
+		im.images = 1;
+		snprintf(name, sizeof name, "img-%d", (int)img);
+		im.html = s_of(name);
+		if (md_cache_get(c, &k, img, a, &got) != 1)
+			md_cache_put(c, &k, img, &im, 0);
+	}
+	md_cache_sweep(c);
+	INT_EQ(md_cache_save(c), 0);
+	md_cache_free(c);
+	arena_free(a);
+}
+
+static void test_extended(void)
+{
+	char *dir = t_tmpdir();
+	char path[4096];
+	snprintf(path, sizeof path, "%s/markdown.pack", dir);
+	one_build(path, 0, 40, "doc", 7);
+	struct stat s0, s1, s2;
+	file_id(path, &s0);
+	/* one document changed: one entry added at the end, the file kept */
+	one_build(path, 39, 1, "new", 0);
+	file_id(path, &s1);
+	OK(s1.st_ino == s0.st_ino);
+	OK(s1.st_size > s0.st_size && s1.st_size < s0.st_size + s0.st_size / 20);
+	struct md_cache *c = md_cache_open(path);
+	INT_EQ(md_cache_count(c), 42); /* doc-39 and img are no use, still there */
+	struct arena *a = arena_new();
+	struct md_doc got;
+	struct md_key k = key_of("new-0");
+	INT_EQ(md_cache_get(c, &k, 0, a, &got), 1);
+	STR_EQ(got.html.p, "new-0");
+	md_cache_free(c);
+	/* nothing new: nothing written */
+	one_build(path, 39, 0, "none", 0);
+	file_id(path, &s2);
+	OK(s2.st_ino == s0.st_ino && s2.st_size == s1.st_size);
+	/* a document whose files changed: its new entry comes later in the
+	 * file, and is the one read */
+	one_build(path, 39, 0, "none", 9);
+	file_id(path, &s2);
+	OK(s2.st_ino == s0.st_ino && s2.st_size > s1.st_size);
+	c = md_cache_open(path);
+	k = key_of("img");
+	INT_EQ(md_cache_get(c, &k, 9, a, &got), 1);
+	STR_EQ(got.html.p, "img-9");
+	INT_EQ(md_cache_get(c, &k, 7, a, &got), 0);
+	md_cache_free(c);
+	/* more than a quarter of no use: written anew, smaller */
+	file_id(path, &s1);
+	one_build(path, 10, 0, "none", 0);
+	file_id(path, &s2);
+	OK(s2.st_ino != s1.st_ino && s2.st_size < s1.st_size);
+	c = md_cache_open(path);
+	INT_EQ(md_cache_count(c), 10);
+	md_cache_free(c);
+	/* an end cut off (a build killed while adding): what was whole is
+	 * read, and the next save writes it anew */
+	one_build(path, 10, 2, "late", 0);
+	file_id(path, &s1);
+	INT_EQ(truncate(path, s1.st_size - 40), 0);
+	c = md_cache_open(path);
+	INT_EQ(md_cache_count(c), 11);
+	md_cache_free(c);
+	one_build(path, 10, 1, "after", 0);
+	file_id(path, &s2);
+	OK(s2.st_ino != s1.st_ino);
+	c = md_cache_open(path);
+	INT_EQ(md_cache_count(c), 11);
+	k = key_of("after-0");
+	INT_EQ(md_cache_get(c, &k, 0, a, &got), 1);
+	md_cache_free(c);
+	/* the file replaced by another since it was read: not added to */
+	c = md_cache_open(path);
+	char other[4096];
+	snprintf(other, sizeof other, "%s/other.pack", dir);
+	one_build(other, 0, 3, "doc", 0);
+	INT_EQ(rename(other, path), 0);
+	struct md_doc d = sample();
+	k = key_of("mine");
+	md_cache_put(c, &k, 0, &d, 0);
+	INT_EQ(md_cache_save(c), 0);
+	md_cache_free(c);
+	c = md_cache_open(path);
+	INT_EQ(md_cache_get(c, &k, 0, a, &got), 1); /* written anew, with it */
+	md_cache_free(c);
+	arena_free(a);
+	t_rmtree(dir);
+	free(dir);
+}
+
 void test_mdcache(void)
 {
 	t_current = "mdcache";
@@ -652,6 +778,7 @@ void test_mdcache(void)
 	test_threads();
 	test_damaged_pack();
 	test_borrowed();
+	test_extended();
 	arena_free(arena);
 	arena = NULL;
 }
