@@ -12,8 +12,8 @@ kept in --corpora):
     (highlighting and math off, as the Hugo site has neither): cold (no
     .folio-cache, no output) and warm (cache present, output present,
     nothing changed; and, like for like, with one post's times changed,
-    which makes the build look at everything); to disk and to /dev/shm
-    where it exists;
+    its bytes the same, and with one post's text edited); to disk and to
+    /dev/shm where it exists;
   - Hugo on bench/hugo/ (the same content, one page per post, home, tag,
     category and series pages, a year archive, feeds, sitemap), cold,
     alternating with folio's like-for-like cold runs;
@@ -234,6 +234,23 @@ def main():
             warm = [folio_touched(twin) for _ in range(args.runs + 1)][1:]
             res["lfl-touched"] = stats(warm, md)
             say(f"| folio, like for like, warm (one post touched) | {fmt(res['lfl-touched'])} |")
+
+            def folio_edited(s, i):
+                # one post's text changes (a sentence added): its page,
+                # the pages that show its summary or reading time, the
+                # search index and the Markdown cache are made again
+                posts = os.path.join(s, "content", "posts")
+                first = sorted(os.listdir(posts))[0]
+                p = os.path.join(posts, first)
+                if os.path.isdir(p):
+                    p = os.path.join(p, "index.md")
+                with open(p, "a") as f:
+                    f.write(f"\nOne more sentence, edit {i}.\n")
+                return folio_warm(s)
+
+            warm = [folio_edited(twin, i) for i in range(args.runs + 1)][1:]
+            res["lfl-edited"] = stats(warm, md)
+            say(f"| folio, like for like, warm (one post's text edited) | {fmt(res['lfl-edited'])} |")
             # the cost of the link check: cold builds with links.check on
             # (the default) and off, alternating
             nolinks = make_twin(site, "-nolinks", "links:\n  check: off\n")
