@@ -21,6 +21,7 @@
 #include "toml.h"
 #include "yaml.h"
 
+#define PASSTHROUGH_MATH "math:\n  delimiters: [dollars, brackets]\n"
 #define HG_MAX_DEPTH 16
 
 struct hg_src {
@@ -37,7 +38,6 @@ struct hg_src {
 
 struct hg {
 	struct imp_site *s;
-	const struct ynode *cfg;
 	const struct ynode *permalinks; /* section -> pattern */
 	const char *base_path;          /* baseURL's path without the last '/': "/blog" or "" */
 	struct hg_src *v;
@@ -133,84 +133,136 @@ static void lower_path(char *p)
 
 /* ---- config ---- */
 
-static const char *read_config(struct hg *h)
+/* config_key: one key k (value v, at line of file) of Hugo's site
+ * configuration into s; a key folio has no use for is reported. */
+static void config_key(struct hg *h, const char *file, int line, const char *k, const struct ynode *v)
 {
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
-	/* Hugo's order of configuration files */
-	static const char *const names[] = {
-		"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
-		"config.json", "config/_default/hugo.toml", "config/_default/hugo.yaml", "config/_default/hugo.json",
-		"config/_default/config.toml", "config/_default/config.yaml", "config/_default/config.json", NULL};
+	const char *sv = imp_scalar(v);
+	if (!strcmp(k, "title"))
+		s->title = sv;
+	else if (!strcasecmp(k, "baseURL")) {
+		if (sv && (!strncmp(sv, "http://", 7) || !strncmp(sv, "https://", 8))) {
+			size_t l = strlen(sv);
+			s->base_url = imp_fmt(a, "%s%s", sv, l && sv[l - 1] == '/' ? "" : "/");
+			const char *pp = strchr(strstr(s->base_url, "://") + 3, '/');
+			size_t pl = strlen(pp);
+			h->base_path = arena_strndup(a, pp, pl - 1);
+		}
+	} else if (!strcasecmp(k, "timeZone"))
+		s->timezone = sv;
+	else if (!strcmp(k, "paginate")) {
+		int64_t x;
+		if (yaml_as_int(v, &x) && x >= 1 && x <= 1000)
+			s->posts_per_page = (int)x;
+	} else if (!strcmp(k, "pagination")) {
+		int64_t x;
+		if (yaml_as_int(yaml_map_get(v, "pagerSize"), &x) && x >= 1 && x <= 1000)
+			s->posts_per_page = (int)x;
+	} else if (!strcmp(k, "params")) {
+		const char *d = imp_scalar(yaml_map_get(v, "description"));
+		if (d)
+			s->description = d;
+		const struct ynode *au = yaml_map_get(v, "author");
+		if (au)
+			s->author = imp_scalar(au) ? imp_scalar(au) : imp_scalar(yaml_map_get(au, "name"));
+	} else if (!strcmp(k, "author")) {
+		s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
+	} else if (!strcmp(k, "permalinks")) {
+		/* Hugo 0.120's form: permalinks.page.SECTION */
+		const struct ynode *pg = yaml_map_get(v, "page");
+		h->permalinks = pg && pg->kind == YNODE_MAP ? pg : v;
+	} else if (!strcmp(k, "markup")) {
+		/* Goldmark's passthrough with \[ \] and \( \) delimiters */
+		const struct ynode *pt =
+			yaml_map_get(yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
+		int on = 0;
+		yaml_as_bool(yaml_map_get(pt, "enable"), &on);
+		if (on && !imp_list_has(&s->config_extra, PASSTHROUGH_MATH))
+			imp_list_add(a, &s->config_extra, PASSTHROUGH_MATH);
+	} else if (!strcmp(k, "languageCode") || !strcmp(k, "taxonomies") || !strcmp(k, "theme"))
+		imp_note(a, &s->rep, "config key not used", file, line,
+			 "'%s': folio's theme and taxonomies (tags, categories, series) are its own", k);
+	else
+		imp_note(a, &s->rep, "config key not used", file, line, "'%s' has no folio equivalent", k);
+}
+
+/* config_map: the configuration file rel (TOML, YAML or JSON by its
+ * extension) as a map, or NULL (reported: Hugo's defaults are used). */
+static const struct ynode *config_map(struct hg *h, const char *rel)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	size_t len;
+	char *text = imp_read_src(s, rel, &len);
+	if (!text)
+		return NULL;
+	arena_own(a, text);
+	const char *ext = strrchr(rel, '.');
+	const struct ynode *m = !strcmp(ext, ".toml")	? toml_parse(a, s->d, rel, text, len, text, len, 0)
+				: !strcmp(ext, ".json") ? json_parse(a, s->d, rel, text, len, text, len, 0)
+							: yaml_parse(a, s->d, rel, text, len, text, len, 0);
+	if (!m || m->kind != YNODE_MAP) {
+		imp_note(a, &s->rep, "config", rel, 0, "cannot be read: Hugo's defaults are used");
+		return NULL;
+	}
+	return m;
+}
+
+static int config_ext(const char *e)
+{
+	return e && (!strcmp(e, ".toml") || !strcmp(e, ".yaml") || !strcmp(e, ".yml") || !strcmp(e, ".json"));
+}
+
+/* read_config: Hugo's site configuration: the first of the root's files
+ * in Hugo's order, then config/_default/, whose hugo.* or config.* holds
+ * keys as the root's does and whose every other file NAME[.LANG].EXT is
+ * the value of the key NAME (params.toml, markup.yaml, menus.en.toml);
+ * a later value wins, as in Hugo. Other environments than _default and
+ * subfolders are reported, not read. */
+static void read_config(struct hg *h)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	static const char *const names[] = {"hugo.toml",   "hugo.yaml",   "hugo.yml",	"hugo.json", "config.toml",
+					    "config.yaml", "config.yml", "config.json", NULL};
 	h->base_path = "";
 	for (const char *const *n = names; *n; n++) {
-		size_t len;
-		char *text = imp_read_src(s, *n, &len);
-		if (!text)
+		struct stat st;
+		char p[4200];
+		snprintf(p, sizeof p, "%s/%s", s->src, *n);
+		if (lstat(p, &st) != 0)
 			continue;
-		arena_own(a, text);
-		const char *ext = strrchr(*n, '.');
-		const struct ynode *m = !strcmp(ext, ".toml")	? toml_parse(a, s->d, *n, text, len, text, len, 0)
-					: !strcmp(ext, ".json") ? json_parse(a, s->d, *n, text, len, text, len, 0)
-								: yaml_parse(a, s->d, *n, text, len, text, len, 0);
-		if (!m || m->kind != YNODE_MAP) {
-			imp_note(a, &s->rep, "config", *n, 0, "cannot be read: Hugo's defaults are used");
-			return *n;
-		}
-		h->cfg = m;
-		for (size_t i = 0; i < m->len; i++) {
-			const char *k = m->keys[i]->str.p;
-			const struct ynode *v = m->items[i];
-			const char *sv = imp_scalar(v);
-			if (!strcmp(k, "title"))
-				s->title = sv;
-			else if (!strcasecmp(k, "baseURL")) {
-				if (sv && (!strncmp(sv, "http://", 7) || !strncmp(sv, "https://", 8))) {
-					size_t l = strlen(sv);
-					s->base_url = imp_fmt(a, "%s%s", sv, l && sv[l - 1] == '/' ? "" : "/");
-					const char *pp = strchr(strstr(s->base_url, "://") + 3, '/');
-					size_t pl = strlen(pp);
-					h->base_path = arena_strndup(a, pp, pl - 1);
-				}
-			} else if (!strcasecmp(k, "timeZone"))
-				s->timezone = sv;
-			else if (!strcmp(k, "paginate")) {
-				int64_t x;
-				if (yaml_as_int(v, &x) && x >= 1 && x <= 1000)
-					s->posts_per_page = (int)x;
-			} else if (!strcmp(k, "pagination")) {
-				int64_t x;
-				if (yaml_as_int(yaml_map_get(v, "pagerSize"), &x) && x >= 1 && x <= 1000)
-					s->posts_per_page = (int)x;
-			} else if (!strcmp(k, "params")) {
-				const char *d = imp_scalar(yaml_map_get(v, "description"));
-				if (d)
-					s->description = d;
-				const struct ynode *au = yaml_map_get(v, "author");
-				if (au)
-					s->author = imp_scalar(au) ? imp_scalar(au) : imp_scalar(yaml_map_get(au, "name"));
-			} else if (!strcmp(k, "author")) {
-				s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
-			} else if (!strcmp(k, "permalinks"))
-				h->permalinks = v;
-			else if (!strcmp(k, "markup")) {
-				/* Goldmark's passthrough with \[ \] and \( \) delimiters */
-				const struct ynode *pt = yaml_map_get(
-					yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
-				int on = 0;
-				yaml_as_bool(yaml_map_get(pt, "enable"), &on);
-				if (on)
-					imp_list_add(a, &s->config_extra, "math:\n  delimiters: [dollars, brackets]\n");
-			} else if (!strcmp(k, "languageCode") || !strcmp(k, "taxonomies") || !strcmp(k, "theme"))
-				imp_note(a, &s->rep, "config key not used", *n, m->keys[i]->line,
-					 "'%s': folio's theme and taxonomies (tags, categories, series) are its own", k);
-			else
-				imp_note(a, &s->rep, "config key not used", *n, m->keys[i]->line,
-					 "'%s' has no folio equivalent", k);
-		}
-		return *n;
+		const struct ynode *m = config_map(h, *n);
+		for (size_t i = 0; m && i < m->len; i++)
+			config_key(h, *n, m->keys[i]->line, m->keys[i]->str.p, m->items[i]);
+		break;
 	}
-	return NULL;
+	struct imp_list files = {0}, whole = {0}, parts = {0};
+	walk(h, "config", 0, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *r = files.v[i];
+		const char *nm = r + strlen("config/_default/");
+		if (strncmp(r, "config/_default/", 16) || strchr(nm, '/') || !config_ext(strrchr(nm, '.'))) {
+			imp_note(a, &s->rep, "config file not read", r, 0,
+				 "folio reads config/_default/'s files only (no environments, no subfolders)");
+			continue;
+		}
+		int root = !strncmp(nm, "hugo.", 5) || !strncmp(nm, "config.", 7);
+		imp_list_add(a, root ? &whole : &parts, r);
+	}
+	for (size_t i = 0; i < whole.n; i++) {
+		const struct ynode *m = config_map(h, whole.v[i]);
+		for (size_t k = 0; m && k < m->len; k++)
+			config_key(h, whole.v[i], m->keys[k]->line, m->keys[k]->str.p, m->items[k]);
+	}
+	for (size_t i = 0; i < parts.n; i++) {
+		const struct ynode *m = config_map(h, parts.v[i]);
+		const char *nm = parts.v[i] + 16;
+		if (m)
+			config_key(h, parts.v[i], 0, arena_strndup(a, nm, strcspn(nm, ".")), m);
+	}
 }
 
 /* ---- pages ---- */

@@ -15,6 +15,7 @@
 #include "build.h"
 #include "import/import.h"
 #include "output.h"
+#include "site.h"
 #include "sitefile.h"
 #include "slug.h"
 #include "yaml.h"
@@ -542,16 +543,13 @@ static const char *kind_dir(enum imp_kind k)
 
 void imp_fix_slugs(struct imp_site *s)
 {
-	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page",
-					       "search", "feed.xml", "feed.json", "sitemap.xml", "robots.txt",
-					       "404.html", "index.html", NULL};
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct imp_doc *d = s->docs[i];
 		if (d->skip)
 			continue;
 		int clash = 0;
 		if (d->kind == IMP_PAGE)
-			for (const char *const *r = reserved; *r; r++)
+			for (const char *const *r = site_reserved; *r; r++)
 				if (!strcmp(*r, d->slug))
 					clash = 1;
 		for (size_t j = 0; j < i && !clash; j++)
@@ -605,9 +603,30 @@ static int alias_ok(const char *a)
 	return 1;
 }
 
+/* folio_own: whether the path a (from /) is an address folio's own pages
+ * may take: the home page, or anything under a name of site_reserved but
+ * posts/ and series/ (whose pages are the documents'), the series list
+ * itself excepted. */
+static int folio_own(const char *a)
+{
+	const char *seg = a + 1, *end = strchr(seg, '/');
+	size_t n = end ? (size_t)(end - seg) : strlen(seg);
+	if (!n || !strcmp(a, "/index.html"))
+		return 1;
+	if (n == 6 && !memcmp(seg, "series", 6))
+		return !strcmp(a, "/series") || !strcmp(a, "/series/") || !strcmp(a, "/series/index.html");
+	if (n == 5 && !memcmp(seg, "posts", 5))
+		return 0;
+	for (const char *const *r = site_reserved; *r; r++)
+		if (strlen(*r) == n && !memcmp(*r, seg, n))
+			return 1;
+	return 0;
+}
+
 /* fix_aliases: an alias equal to the new URL goes silently; one that is
- * another document's URL, or another's alias too, or that folio would
- * refuse, goes with a finding. Counts the rest. */
+ * another document's URL, or another's alias too, or an address of
+ * folio's own pages, or that folio would refuse, goes with a finding.
+ * Counts the rest. */
 static void fix_aliases(struct imp_site *s)
 {
 	struct imp_list seen = {0};
@@ -638,6 +657,11 @@ static void fix_aliases(struct imp_site *s)
 			if (!alias_ok(a)) {
 				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
 					 "old URL '%s' cannot be an alias (a path from / without .., spaces or '?')", a);
+				continue;
+			}
+			if (folio_own(v)) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' is where folio puts its own pages (home, tags, search, feeds, ...)", a);
 				continue;
 			}
 			if (imp_list_has(&seen, v) || imp_list_has(&taken, v)) {
