@@ -40,6 +40,10 @@ struct hg {
 	struct imp_site *s;
 	const struct ynode *permalinks; /* section -> pattern */
 	const char *base_path;          /* baseURL's path without the last '/': "/blog" or "" */
+	const char *content_dir;        /* SRC-relative: "content", or the default language's contentDir */
+	const struct ynode *languages;  /* the config's languages map, or NULL */
+	const char *lang_file;          /* the file it is in */
+	const char *default_lang;       /* defaultContentLanguage, or NULL */
 	struct hg_src *v;
 	size_t n, cap;
 	struct hg_src *cur;
@@ -133,6 +137,22 @@ static void lower_path(char *p)
 
 /* ---- config ---- */
 
+/* dir_rel: a contentDir as an SRC-relative folder ("./content/en/" ->
+ * "content/en"), or NULL when it is absolute or climbs out of SRC. */
+static const char *dir_rel(struct arena *a, const char *d)
+{
+	char b[4096];
+	if (!d || d[0] == '/' || strlen(d) >= sizeof b)
+		return NULL;
+	snprintf(b, sizeof b, "%s", d);
+	if (imp_normalize(b) != 0 || !b[0])
+		return NULL;
+	size_t n = strlen(b);
+	while (n && b[n - 1] == '/')
+		b[--n] = '\0';
+	return arena_strndup(a, b, n);
+}
+
 /* config_key: one key k (value v, at line of file) of Hugo's site
  * configuration into s; a key folio has no use for is reported. */
 static void config_key(struct hg *h, const char *file, int line, const char *k, const struct ynode *v)
@@ -140,7 +160,7 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
 	const char *sv = imp_scalar(v);
-	if (!strcmp(k, "title"))
+	if (!strcasecmp(k, "title"))
 		s->title = sv;
 	else if (!strcasecmp(k, "baseURL")) {
 		if (sv && (!strncmp(sv, "http://", 7) || !strncmp(sv, "https://", 8))) {
@@ -152,28 +172,28 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
 		}
 	} else if (!strcasecmp(k, "timeZone"))
 		s->timezone = sv;
-	else if (!strcmp(k, "paginate")) {
+	else if (!strcasecmp(k, "paginate")) {
 		int64_t x;
 		if (yaml_as_int(v, &x) && x >= 1 && x <= 1000)
 			s->posts_per_page = (int)x;
-	} else if (!strcmp(k, "pagination")) {
+	} else if (!strcasecmp(k, "pagination")) {
 		int64_t x;
 		if (yaml_as_int(yaml_map_get(v, "pagerSize"), &x) && x >= 1 && x <= 1000)
 			s->posts_per_page = (int)x;
-	} else if (!strcmp(k, "params")) {
+	} else if (!strcasecmp(k, "params")) {
 		const char *d = imp_scalar(yaml_map_get(v, "description"));
 		if (d)
 			s->description = d;
 		const struct ynode *au = yaml_map_get(v, "author");
 		if (au)
 			s->author = imp_scalar(au) ? imp_scalar(au) : imp_scalar(yaml_map_get(au, "name"));
-	} else if (!strcmp(k, "author")) {
+	} else if (!strcasecmp(k, "author")) {
 		s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
-	} else if (!strcmp(k, "permalinks")) {
+	} else if (!strcasecmp(k, "permalinks")) {
 		/* Hugo 0.120's form: permalinks.page.SECTION */
 		const struct ynode *pg = yaml_map_get(v, "page");
 		h->permalinks = pg && pg->kind == YNODE_MAP ? pg : v;
-	} else if (!strcmp(k, "markup")) {
+	} else if (!strcasecmp(k, "markup")) {
 		/* Goldmark's passthrough with \[ \] and \( \) delimiters */
 		const struct ynode *pt =
 			yaml_map_get(yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
@@ -181,7 +201,18 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
 		yaml_as_bool(yaml_map_get(pt, "enable"), &on);
 		if (on && !imp_list_has(&s->config_extra, PASSTHROUGH_MATH))
 			imp_list_add(a, &s->config_extra, PASSTHROUGH_MATH);
-	} else if (!strcmp(k, "languageCode") || !strcmp(k, "taxonomies") || !strcmp(k, "theme"))
+	} else if (!strcasecmp(k, "languages") && v->kind == YNODE_MAP) {
+		h->languages = v;
+		h->lang_file = file;
+	} else if (!strcasecmp(k, "defaultContentLanguage") && sv)
+		h->default_lang = sv;
+	else if (!strcasecmp(k, "contentDir") && sv) {
+		h->content_dir = dir_rel(a, sv);
+		if (!h->content_dir)
+			imp_note(a, &s->rep, "config", file, line, "contentDir '%s' is not a folder of SRC: content/ is read",
+				 sv);
+	}
+	else if (!strcasecmp(k, "languageCode") || !strcasecmp(k, "taxonomies") || !strcasecmp(k, "theme"))
 		imp_note(a, &s->rep, "config key not used", file, line,
 			 "'%s': folio's theme and taxonomies (tags, categories, series) are its own", k);
 	else
@@ -213,6 +244,61 @@ static const struct ynode *config_map(struct hg *h, const char *rel)
 static int config_ext(const char *e)
 {
 	return e && (!strcmp(e, ".toml") || !strcmp(e, ".yaml") || !strcmp(e, ".yml") || !strcmp(e, ".json"));
+}
+
+/* pick_language: of a site in several languages, the default one's
+ * (defaultContentLanguage, else "en", else the lightest weight) title,
+ * params and contentDir are the site's; the others' content folders are
+ * reported (a folio site has one language). */
+static void pick_language(struct hg *h)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	const struct ynode *L = h->languages;
+	const char *cfg_file = h->lang_file;
+	size_t pick = L->len;
+	int64_t best = 0;
+	for (size_t i = 0; i < L->len; i++) {
+		const char *name = L->keys[i]->str.p;
+		if (h->default_lang ? !strcasecmp(name, h->default_lang) : !strcasecmp(name, "en")) {
+			pick = i;
+			break;
+		}
+		int64_t w = 0;
+		yaml_as_int(yaml_map_get(L->items[i], "weight"), &w);
+		if (!h->default_lang && (pick == L->len || w < best)) {
+			pick = i;
+			best = w;
+		}
+	}
+	if (pick == L->len)
+		pick = 0;
+	for (size_t i = 0; i < L->len; i++) {
+		const struct ynode *l = L->items[i];
+		const char *name = L->keys[i]->str.p;
+		const char *cd = imp_scalar(yaml_map_get(l, "contentDir"));
+		if (i != pick) {
+			if (cd)
+				imp_note(a, &s->rep, "translation not imported", cfg_file, L->keys[i]->line,
+					 "language '%s' (its content in %s/): a folio site has one language, '%s' is "
+					 "imported",
+					 name, cd, L->keys[pick]->str.p);
+			continue;
+		}
+		for (size_t k = 0; l->kind == YNODE_MAP && k < l->len; k++) {
+			const char *lk = l->keys[k]->str.p;
+			if (!strcasecmp(lk, "title") || !strcasecmp(lk, "params"))
+				config_key(h, cfg_file, l->keys[k]->line, lk, l->items[k]);
+		}
+		if (cd) {
+			const char *r = dir_rel(a, cd);
+			if (r)
+				h->content_dir = r;
+			else
+				imp_note(a, &s->rep, "config", cfg_file, L->keys[i]->line,
+					 "contentDir '%s' is not a folder of SRC: content/ is read", cd);
+		}
+	}
 }
 
 /* read_config: Hugo's site configuration: the first of the root's files
@@ -263,6 +349,10 @@ static void read_config(struct hg *h)
 		if (m)
 			config_key(h, parts.v[i], 0, arena_strndup(a, nm, strcspn(nm, ".")), m);
 	}
+	if (h->languages)
+		pick_language(h);
+	if (!h->content_dir)
+		h->content_dir = "content";
 }
 
 /* ---- pages ---- */
@@ -353,7 +443,7 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 {
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
-	const char *crel = rel + 8; /* below content/ */
+	const char *crel = rel + strlen(h->content_dir) + 1; /* below content/ */
 	const char *base = strrchr(rel, '/') + 1;
 	if (!strncmp(base, "_index.", 7)) {
 		imp_note(a, &s->rep, "section page not imported", rel, 0,
@@ -772,7 +862,7 @@ int hugo_import(struct imp_site *s)
 	}
 	read_config(&h);
 	struct imp_list all = {0};
-	walk(&h, "content", 0, &all);
+	walk(&h, h.content_dir, 0, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		const char *r = all.v[i];
 		if (!is_md(r))
