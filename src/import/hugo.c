@@ -678,7 +678,7 @@ static const char *doc_url(struct arena *a, const struct imp_doc *d)
 }
 
 /* cb_ref: {{< ref "posts/x.md#frag" >}}: the page's new URL. */
-static const char *cb_ref(void *ctx, const char *name)
+static const char *cb_ref(void *ctx, const char *name, int line)
 {
 	struct hg *h = ctx;
 	struct arena *a = h->s->a;
@@ -714,7 +714,7 @@ static const char *cb_ref(void *ctx, const char *name)
 				return imp_fmt(a, "%s%s", doc_url(a, h->v[i].doc), frag);
 		}
 	const char *url = imp_fmt(a, "/%.*s/", (int)nl, name);
-	imp_note(a, &h->s->rep, "Hugo ref to no page", h->cur->rel, 0,
+	imp_note(a, &h->s->rep, "Hugo ref to no page", h->cur->rel, line,
 		 "'%s' names no page of the site: linked as %s, in ignore_links", name, url);
 	imp_list_add(a, &h->cur->doc->ignore_links, url);
 	return url;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "civil.h"
 #include "import/import.h"
 #include "output.h"
 #include "site.h"
@@ -441,7 +442,8 @@ const char *imp_date(struct arena *a, const char *s)
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
 	if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
-	    !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31)
+	    !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 ||
+	    d > (int)(days_from_civil(y + (mo == 12), mo % 12 + 1, 1) - days_from_civil(y, mo, 1)))
 		return NULL;
 	const char *p = s + 10, *e = s + n;
 	char zone[32] = "";

@@ -511,9 +511,10 @@ static size_t do_tag(struct lq *s, struct tag *t)
 		const char *url = NULL;
 		int post = tag_is(t, "post_url");
 		if (post)
-			url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : default_post_url(s->c->a, w);
+			url = s->c->post_url ? s->c->post_url(s->c->ctx, name, line + s->c->line_offset)
+					     : default_post_url(s->c->a, w);
 		else
-			url = s->c->link ? s->c->link(s->c->ctx, name) : NULL;
+			url = s->c->link ? s->c->link(s->c->ctx, name, line + s->c->line_offset) : NULL;
 		if (!url && !s->c->link && !post) {
 			struct buf b;
 			buf_init(&b);
@@ -1538,7 +1539,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
 		struct str w = sc_arg(c, "path", 0);
 		char *name = arena_strndup(s->c->a, w.p ? w.p : "", w.len);
-		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : NULL;
+		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name, line + s->c->line_offset) : NULL;
 		if (!url) {
 			struct buf b;
 			buf_init(&b);

@@ -168,6 +168,11 @@ static void imp_test_dates(void)
 	STR_EQ(date("2019-04-25 9:00:00"), "2019-04-25 09:00:00");
 	STR_EQ(date("2019-04-25 09:00 UTC"), "2019-04-25T09:00:00Z");
 	STR_EQ(date("2017-13-01"), "(null)");
+	STR_EQ(date("2020-02-30"), "(null)");
+	STR_EQ(date("2021-02-29"), "(null)");
+	STR_EQ(date("2020-02-29"), "2020-02-29");
+	STR_EQ(date("2020-04-31 10:00"), "(null)");
+	STR_EQ(date("2020-12-31"), "2020-12-31");
 	STR_EQ(date("yesterday"), "(null)");
 	STR_EQ(date("2017-01-01 25:00"), "(null)");
 	STR_EQ(date("2017-01-01 10:00 +9999"), "(null)");
