@@ -1509,8 +1509,13 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	if (sc_is(c, "figure") && !code) {
 		struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
 		struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
+		/* Hugo's figcaption holds the title, then the caption: folio's
+		 * holds the image's title, so both go there, joined */
+		struct str sep = {"", 0};
 		if (!title.len)
-			title = cap;
+			title = cap, cap.len = 0;
+		else if (cap.len)
+			sep = strchr(".!?:", title.p[title.len - 1]) ? (struct str){" ", 1} : (struct str){". ", 2};
 		if (!alt.len)
 			alt = title;
 		if (src.len) {
@@ -1525,6 +1530,9 @@ static size_t do_sc(struct lq *s, struct sc *c)
 				emit_cstr(s, " \"");
 				for (size_t k = 0; k < title.len; k++)
 					emit_gen(s, title.p[k] == '"' ? "'" : title.p + k, 1);
+				emit_str(s, sep);
+				for (size_t k = 0; k < cap.len; k++)
+					emit_gen(s, cap.p[k] == '"' ? "'" : cap.p + k, 1);
 				emit_cstr(s, "\"");
 			}
 			emit_cstr(s, ")");

@@ -137,6 +137,10 @@ static void imp_test_hugo(void)
 	       "```go {linenos hl=\"2,3-4\"}\nx\n```\n");
 	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"A \\\"b\\\"\" alt=\"alt\" >}}"), "![alt](/a.png \"A \\'b\\'\")");
 	STR_EQ(hconv("{{< figure src=\"/a.png\" caption=\"Cap\" >}}"), "![Cap](/a.png \"Cap\")");
+	/* both: the title, then the caption, as Hugo's figcaption shows them */
+	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"Fig 1\" caption=`A \"cap\"` >}}"),
+	       "![Fig 1](/a.png \"Fig 1. A 'cap'\")");
+	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"Fig 1:\" caption=\"cap\" >}}"), "![Fig 1:](/a.png \"Fig 1: cap\")");
 	STR_EQ(hconv("[x]({{< ref \"posts/a.md\" >}})"), "[x](/posts/a.md)");
 	STR_EQ(hconv("{{< youtube abc >}}"), "[Video on YouTube](https://www.youtube.com/watch?v=abc)");
 	STR_EQ(hconv("{{< vimeo id=\"42\" >}}"), "[Video on Vimeo](https://vimeo.com/42)");
