@@ -565,8 +565,15 @@ static size_t do_output(struct lq *s, size_t i, size_t close)
 		p++;
 	while (e > p && isspace((unsigned char)e[-1]))
 		e--;
-	if (is_site_var(p, (size_t)(e - p)))
+	if (is_site_var(p, (size_t)(e - p))) {
+		/* the start of a URL ("{{ site.url }}/x", "{{ site.url }}{{ site.baseurl }}"):
+		 * the site's root, which folio's links start from; anywhere else
+		 * the old address goes, reported */
+		if (close + 2 >= s->n || (s->in[close + 2] != '/' && s->in[close + 2] != '{'))
+			note(s, "Liquid output", s->line, "'%.*s' not at the start of a URL: dropped", s->in + i,
+			     close + 2 - i);
 		return close + 2;
+	}
 	/* "/path" | relative_url (absolute_url, prepend: site.baseurl) */
 	if (p < e && (*p == '"' || *p == '\'')) {
 		const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));

@@ -86,6 +86,9 @@ static void imp_test_liquid(void)
 	STR_EQ(conv("{% raw %}\n{% if %}\n{% endraw %}\nnext\n"), "{% if %}\nnext\n");
 	INT_EQ(rep.n, 0);
 	STR_EQ(conv("![a]({{ site.baseurl }}/img/a.png) {{site.url}}{{ site.baseurl }}/x"), "![a](/img/a.png) /x");
+	STR_EQ(finding(0), "(none)");
+	STR_EQ(conv("at {{ site.url }}.\n"), "at .\n");
+	STR_EQ(finding(0), "Liquid output@4: '{{ site.url }}' not at the start of a URL: dropped");
 	STR_EQ(conv("[s]({{ \"/f.pdf\" | relative_url }})"), "[s](/f.pdf)");
 	STR_EQ(conv("[p]({% post_url 2017-01-01-hello %})"), "[p](/posts/hello/)");
 	STR_EQ(conv("[p]({% post_url sub/2017-01-01-hello.md %})"), "[p](/posts/hello/)");
