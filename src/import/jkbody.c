@@ -1580,10 +1580,14 @@ static size_t do_sc(struct lq *s, struct sc *c)
 			return c->end;
 		}
 	}
-	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x")) && !code) {
+	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x") || sc_is(c, "instagram")) && !code) {
 		struct buf b;
 		buf_init(&b);
-		if (sc_is(c, "gist")) {
+		if (sc_is(c, "instagram")) {
+			struct str id = sc_arg(c, "id", 0);
+			buf_printf(&b, "[Post on Instagram](https://www.instagram.com/p/%.*s/)", (int)id.len,
+				   id.p ? id.p : "");
+		} else if (sc_is(c, "gist")) {
 			struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
 			buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "",
 				   (int)id.len, id.p ? id.p : "");

@@ -149,6 +149,8 @@ static void imp_test_hugo(void)
 	STR_EQ(hconv("{{< vimeo id=\"42\" >}}"), "[Video on Vimeo](https://vimeo.com/42)");
 	STR_EQ(hconv("{{< gist u 1 >}}"), "[Gist](https://gist.github.com/u/1)");
 	STR_EQ(hconv("{{< tweet user=\"a\" id=\"9\" >}}"), "[Post on X](https://x.com/a/status/9)");
+	STR_EQ(hconv("{{< instagram BWNjjyYFxVx >}}"), "[Post on Instagram](https://www.instagram.com/p/BWNjjyYFxVx/)");
+	STR_EQ(hconv("{{< instagram id=\"Q1\" hidecaption >}}"), "[Post on Instagram](https://www.instagram.com/p/Q1/)");
 	STR_EQ(hconv("{{< katex >}}a+b{{< /katex >}}"), "$a+b$");
 	STR_EQ(hconv("{{< math >}}\n\\int x\n{{< /math >}}\n"), "\n$$\n\\int x\n$$\n\n");
 	STR_EQ(hconv("{{< notice tip >}}\nHi\n{{< /notice >}}\n"),
