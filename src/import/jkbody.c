@@ -569,7 +569,10 @@ static size_t do_output(struct lq *s, size_t i, size_t close)
 		/* the start of a URL ("{{ site.url }}/x", "{{ site.url }}{{ site.baseurl }}"):
 		 * the site's root, which folio's links start from; anywhere else
 		 * the old address goes, reported */
-		if (close + 2 >= s->n || (s->in[close + 2] != '/' && s->in[close + 2] != '{'))
+		size_t nx = close + 2;
+		while (nx < s->n && (s->in[nx] == ' ' || s->in[nx] == '\t'))
+			nx++;
+		if (nx >= s->n || (s->in[nx] != '/' && s->in[nx] != '{'))
 			note(s, "Liquid output", s->line, "'%.*s' not at the start of a URL: dropped", s->in + i,
 			     close + 2 - i);
 		return close + 2;

@@ -89,6 +89,9 @@ static void imp_test_liquid(void)
 	STR_EQ(finding(0), "(none)");
 	STR_EQ(conv("at {{ site.url }}.\n"), "at .\n");
 	STR_EQ(finding(0), "Liquid output@4: '{{ site.url }}' not at the start of a URL: dropped");
+	/* a blank before the path: still its start (lil-log writes "({{ site.baseurl }} {% post_url x %})") */
+	STR_EQ(conv("[a]({{ site.baseurl }} /x)\n"), "[a]( /x)\n");
+	STR_EQ(finding(0), "(none)");
 	STR_EQ(conv("[s]({{ \"/f.pdf\" | relative_url }})"), "[s](/f.pdf)");
 	STR_EQ(conv("[p]({% post_url 2017-01-01-hello %})"), "[p](/posts/hello/)");
 	STR_EQ(conv("[p]({% post_url sub/2017-01-01-hello.md %})"), "[p](/posts/hello/)");
