@@ -749,8 +749,15 @@ static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at,
 {
 	*missing = 0;
 	const char *r = NULL;
-	if (k->c->url && n && n < 2048) {
-		char *z = arena_strndup(k->c->a, u, n);
+	/* blanks around an attribute's URL are not part of it, for browsers
+	 * (jalammar's '<image src="/images/x.png "/>') */
+	size_t a = 0, b = n;
+	while (a < b && (u[a] == ' ' || (u[a] >= '\t' && u[a] <= '\r')))
+		a++;
+	while (b > a && (u[b - 1] == ' ' || (u[b - 1] >= '\t' && u[b - 1] <= '\r')))
+		b--;
+	if (k->c->url && b > a && n < 2048) {
+		char *z = arena_strndup(k->c->a, u + a, b - a);
 		r = k->c->url(k->c->ctx, z, image, kd_line(k, at) + k->c->line_offset, missing);
 	}
 	if (r)
