@@ -153,6 +153,23 @@ static const char *dir_rel(struct arena *a, const char *d)
 	return arena_strndup(a, b, n);
 }
 
+/* module_content: a module mount whose target is content ([[module.mounts]]
+ * source = "content/en", as gohugoio/hugoDocs has): its source is where
+ * the pages are. 1 when there is one. */
+static int module_content(struct hg *h, const struct ynode *module)
+{
+	const struct ynode *mounts = yaml_map_get(module, "mounts");
+	for (size_t i = 0; mounts && mounts->kind == YNODE_SEQ && i < mounts->len; i++) {
+		const char *t = imp_scalar(yaml_map_get(mounts->items[i], "target"));
+		const char *src = dir_rel(h->s->a, imp_scalar(yaml_map_get(mounts->items[i], "source")));
+		if (t && src && !strcmp(t, "content")) {
+			h->content_dir = src;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* config_key: one key k (value v, at line of file) of Hugo's site
  * configuration into s; a key folio has no use for is reported. */
 static void config_key(struct hg *h, const char *file, int line, const char *k, const struct ynode *v)
@@ -206,7 +223,9 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
 		h->lang_file = file;
 	} else if (!strcasecmp(k, "defaultContentLanguage") && sv)
 		h->default_lang = sv;
-	else if (!strcasecmp(k, "contentDir") && sv) {
+	else if (!strcasecmp(k, "module") && module_content(h, v)) {
+		/* the content came from a mount: read there */
+	} else if (!strcasecmp(k, "contentDir") && sv) {
 		h->content_dir = dir_rel(a, sv);
 		if (!h->content_dir)
 			imp_note(a, &s->rep, "config", file, line, "contentDir '%s' is not a folder of SRC: content/ is read",
@@ -853,14 +872,15 @@ int hugo_import(struct imp_site *s)
 	s->generator = "Hugo";
 	char p[4200];
 	struct stat st;
-	snprintf(p, sizeof p, "%s/content", s->src);
+	read_config(&h);
+	snprintf(p, sizeof p, "%s/%s", s->src, h.content_dir);
 	if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		diag_error(s->d, &(struct diag_loc){s->src, NULL, 0, 0, 0},
-			   "not a Hugo site: no content/ folder (hint: give the folder that holds hugo.toml or "
-			   "config.yaml and content/)");
+			   "not a Hugo site: no %s/ folder (hint: give the folder that holds hugo.toml or "
+			   "config.yaml and content/)",
+			   h.content_dir);
 		return -1;
 	}
-	read_config(&h);
 	struct imp_list all = {0};
 	walk(&h, h.content_dir, 0, &all);
 	for (size_t i = 0; i < all.n; i++) {
