@@ -874,9 +874,18 @@ int hugo_import(struct imp_site *s)
 	struct stat st;
 	read_config(&h);
 	snprintf(p, sizeof p, "%s/%s", s->src, h.content_dir);
-	if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	char to[4096];
+	enum site_where w = site_where(s->src_root, p, to, sizeof to);
+	if (w != SITE_INSIDE && w != SITE_MISSING && strcmp(h.content_dir, "content")) {
+		imp_note(a, &s->rep, "link out of SRC", h.content_dir, 0,
+			 "the content folder is a symbolic link out of SRC: not followed, content/ is read");
+		h.content_dir = "content";
+		snprintf(p, sizeof p, "%s/content", s->src);
+		w = site_where(s->src_root, p, to, sizeof to);
+	}
+	if (w != SITE_INSIDE || stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		diag_error(s->d, &(struct diag_loc){s->src, NULL, 0, 0, 0},
-			   "not a Hugo site: no %s/ folder (hint: give the folder that holds hugo.toml or "
+			   "not a Hugo site: no %s/ folder inside it (hint: give the folder that holds hugo.toml or "
 			   "config.yaml and content/)",
 			   h.content_dir);
 		return -1;

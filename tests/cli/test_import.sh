@@ -123,6 +123,26 @@ check "Hugo, a broken TOML front matter: named" \
 	sh -c "grep -q 'content/posts/toml.md: could not be converted' '$TMP/err'"
 check "Hugo, a broken TOML front matter: the error at its place" sh -c "grep -q '^content/posts/toml.md:2:' '$TMP/err'"
 check "Hugo, a broken TOML front matter: the YAML post is imported" test -f "$TMP/hugotoml-out/content/posts/yaml.md"
+# Hugo: a language's contentDir that is a link out of SRC is not followed
+# (content/ is read), and a content/ that is one is no Hugo site
+S=$TMP/hugolink
+mkdir -p "$S/content/posts" "$TMP/elsewhere"
+printf -- '---\ntitle: Secret\ndate: 2020-01-01\n---\nSecret.\n' >"$TMP/elsewhere/secret.md"
+ln -s "$TMP/elsewhere" "$S/away"
+printf 'title: T\ndefaultContentLanguage: en\nlanguages:\n  en:\n    contentDir: away\n' >"$S/hugo.yaml"
+printf -- '---\ntitle: Here\ndate: 2020-01-02\n---\nText.\n' >"$S/content/posts/here.md"
+run import hugo "$S" "$TMP/hugolink-out"
+check "Hugo, a contentDir out of SRC: exit 0" test "$rc" -eq 0
+check "Hugo, a contentDir out of SRC: reported" sh -c "grep -q 'away: the content folder is a symbolic link out of SRC' '$TMP/hugolink-out/IMPORT.md'"
+check "Hugo, a contentDir out of SRC: content/ is read instead" test -f "$TMP/hugolink-out/content/posts/here.md"
+check "Hugo, a contentDir out of SRC: nothing of it imported" sh -c "! grep -rq Secret '$TMP/hugolink-out'"
+S=$TMP/hugolink2
+mkdir -p "$S"
+printf 'title: T\n' >"$S/hugo.yaml"
+ln -s "$TMP/elsewhere" "$S/content"
+run import hugo "$S" "$TMP/hugolink2-out"
+check "Hugo, content/ a link out of SRC: exit 1" test "$rc" -eq 1
+check "Hugo, content/ a link out of SRC: not a Hugo site" sh -c "grep -q 'no content/ folder inside it' '$TMP/err'"
 mkdir -p "$TMP/nothugo"
 run import hugo "$TMP/nothugo" "$TMP/u4"
 check "SRC without content/: exit 1" test "$rc" -eq 1
