@@ -458,6 +458,21 @@ static const char *expand(struct arena *a, const char *pat, int y, int m, int d,
 	return r;
 }
 
+/* hugo_alias: an alias or url of a Hugo page as folio's alias: a path
+ * whose last part has no extension is a folder, as Hugo writes it
+ * ("/functions/time" is /functions/time/index.html), so that it cannot
+ * clash with the pages below it; NULL as imp_alias_from. */
+static const char *hugo_alias(struct arena *a, const char *v)
+{
+	const char *r = imp_alias_from(a, v);
+	if (!r)
+		return NULL;
+	const char *last = strrchr(r, '/') + 1;
+	if (!*last || strchr(last, '.') || strchr(last, '?') || strchr(last, '#'))
+		return r;
+	return imp_fmt(a, "%s/", r);
+}
+
 static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 {
 	struct imp_site *s = h->s;
@@ -568,8 +583,8 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 			struct imp_list l = {0};
 			imp_words(a, v, &l, 0);
 			for (size_t q = 0; q < l.n; q++)
-				if (imp_alias_from(a, l.v[q]))
-					imp_list_add(a, &tmp.aliases, imp_alias_from(a, l.v[q]));
+				if (hugo_alias(a, l.v[q]))
+					imp_list_add(a, &tmp.aliases, hugo_alias(a, l.v[q]));
 		} else if (!strcmp(key, "slug"))
 			slug = sv;
 		else if (!strcmp(key, "url"))
@@ -632,7 +647,7 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 	}
 	/* the old URL */
 	if (url)
-		x->old_url = imp_alias_from(a, url);
+		x->old_url = hugo_alias(a, url);
 	else {
 		const char *pat = h->permalinks ? imp_scalar(yaml_map_get(h->permalinks, section)) : NULL;
 		int y = 0, mo = 0, dd = 0;
