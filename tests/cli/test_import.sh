@@ -5,8 +5,9 @@
 # import must give that tree byte for byte, exit 0, leave src/ as it was,
 # and the new site must build with no error, each of its aliases written
 # as a redirect with rel=canonical. IMPORT_UPDATE=1 re-blesses expected/
-# (review the diff). Then the usage errors, a DST that is not empty, a
-# symbolic link out of SRC, and a post that cannot be converted.
+# (review the diff). Then a second import of two cases (the same tree),
+# the usage errors, a DST that is not empty, symbolic links out of SRC (a
+# file, a Hugo content folder), and a post that cannot be converted.
 . tests/cli/lib.sh
 
 # tree_sum DIR: one line per file of DIR, with its checksum
@@ -56,6 +57,14 @@ for case_dir in tests/import/*/; do
 	done
 	check "$c: each of its $n aliases is a redirect with rel=canonical ($bad)" test -z "$bad"
 	check "$c: it has aliases to check" test "$n" -gt 0
+done
+
+# idempotent: a second import of a source gives the same tree (the first
+# was built above: its .folio-cache is not part of it)
+for c in jekyll-pretty hugo-basic; do
+	run import "${c%%-*}" "tests/import/$c/src" "$TMP/again-$c"
+	d=$(diff -r -x .folio-cache "$TMP/$c" "$TMP/again-$c" 2>&1 | head -5)
+	check "$c imported again: the same site ($d)" test "$rc" -eq 0 -a -z "$d"
 done
 
 # usage and refusals
