@@ -677,6 +677,35 @@ static void fix_aliases(struct imp_site *s)
 		}
 		d->aliases.n = k;
 	}
+	/* an alias written as a file ("/old") where another URL needs the
+	 * folder ("/old/x/") is written as that folder, as Hugo writes every
+	 * alias and as servers answer "/old" */
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		for (size_t j = 0; !d->skip && j < d->aliases.n; j++) {
+			const char *a = d->aliases.v[j];
+			size_t al = strlen(a);
+			if (!al || a[al - 1] == '/' || strchr(strrchr(a, '/'), '.'))
+				continue;
+			int under = 0;
+			for (size_t q = 0; q < taken.n && !under; q++)
+				under = !strncmp(taken.v[q], a, al) && taken.v[q][al] == '/';
+			for (size_t q = 0; q < seen.n && !under; q++)
+				under = !strncmp(seen.v[q], a, al) && seen.v[q][al] == '/';
+			const char *f = imp_fmt(s->a, "%s/", a);
+			if (under && (imp_list_has(&taken, f) || imp_list_has(&seen, f))) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' is a file where other pages are below it, and '%s' is taken", a, f);
+				memmove(&d->aliases.v[j], &d->aliases.v[j + 1], (d->aliases.n - j - 1) * sizeof *d->aliases.v);
+				d->aliases.n--;
+				s->rep.aliases--;
+				j--;
+			} else if (under) {
+				d->aliases.v[j] = f;
+				imp_list_add(s->a, &taken, f);
+			}
+		}
+	}
 }
 
 static void doc_text(const struct imp_site *s, const struct imp_doc *d, struct buf *b)
