@@ -495,13 +495,24 @@ struct jobs {
 	int errors;
 };
 
-/* add_job: 0, or -1 when out is already taken by another page. */
+/* add_job: 0, or -1 when out is already taken by another page: the same
+ * file, or a file where out needs a folder ("old" and "old/x.html", which
+ * two aliases can ask for) or the other way round. j->paths holds each
+ * file, and each folder with its '/' ("old/"). */
 static int add_job(struct arena *a, struct jobs *j, const char *tmpl, const char *out, struct tmap *vars)
 {
 	struct str key = str_from(out);
-	if (tmap_get(j->paths, key))
+	char dir[1024];
+	int dl = snprintf(dir, sizeof dir, "%s/", out);
+	if (tmap_get(j->paths, key) ||
+	    (dl > 0 && (size_t)dl < sizeof dir && tmap_get(j->paths, (struct str){dir, (size_t)dl})))
 		return -1;
+	for (const char *sl = strchr(out, '/'); sl; sl = strchr(sl + 1, '/'))
+		if (tmap_get(j->paths, (struct str){out, (size_t)(sl - out)}))
+			return -1;
 	tmap_set(a, j->paths, key, tv_bool(1));
+	for (const char *sl = strchr(out, '/'); sl; sl = strchr(sl + 1, '/'))
+		tmap_set(a, j->paths, (struct str){out, (size_t)(sl - out + 1)}, tv_bool(1));
 	if (j->n == j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 256;
 		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);

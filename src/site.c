@@ -943,6 +943,10 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 
 /* ---- the whole model ---- */
 
+const char *const site_reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
+				     "feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html",
+				     "style.css", "print.css", "enhance.js", "favicon.svg", NULL};
+
 int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
 	       const struct build_opts *opts, struct site *s)
 {
@@ -1002,17 +1006,14 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	build_related(a, s, opts->max_related, opts->related_cache);
 
 	/* pages: unique slugs, and none that takes a URL folio needs */
-	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page", "feed.xml",
-		"feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html", "style.css", "print.css",
-		"enhance.js", "favicon.svg", NULL};
 	struct index pages;
 	index_init(a, &pages, c->npages);
 	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);
 	for (size_t i = 0; i < c->npages; i++) {
 		struct page *pg = c->pages[i];
 		int bad = 0;
-		for (size_t k = 0; reserved[k]; k++)
-			if (str_eq_cstr(pg->slug, reserved[k])) {
+		for (size_t k = 0; site_reserved[k]; k++)
+			if (str_eq_cstr(pg->slug, site_reserved[k])) {
 				err_at(d, &pg->s, schema_node(pg->s.fm, "slug"),
 				       "the page slug '%.*s' is taken by folio's own pages (rename the file or set 'slug')",
 				       STR_FMT(pg->slug));

@@ -100,6 +100,11 @@ struct site {
 	const char **asset_names;
 };
 
+/* site_reserved: the names at the site's root that folio's own pages and
+ * files take (folders such as "tags", files such as "feed.xml"): no page
+ * may have one as its slug. NULL-terminated. */
+extern const char *const site_reserved[];
+
 /* site_build: renders every post's, series guide's and page's Markdown (on
  * opts->jobs threads) and computes the model. Reports every inconsistency
  * (unknown series, duplicate slugs, two posts at one series position, a

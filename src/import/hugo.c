@@ -21,6 +21,7 @@
 #include "toml.h"
 #include "yaml.h"
 
+#define PASSTHROUGH_MATH "math:\n  delimiters: [dollars, brackets]\n"
 #define HG_MAX_DEPTH 16
 
 struct hg_src {
@@ -37,9 +38,12 @@ struct hg_src {
 
 struct hg {
 	struct imp_site *s;
-	const struct ynode *cfg;
 	const struct ynode *permalinks; /* section -> pattern */
 	const char *base_path;          /* baseURL's path without the last '/': "/blog" or "" */
+	const char *content_dir;        /* SRC-relative: "content", or the default language's contentDir */
+	const struct ynode *languages;  /* the config's languages map, or NULL */
+	const char *lang_file;          /* the file it is in */
+	const char *default_lang;       /* defaultContentLanguage, or NULL */
 	struct hg_src *v;
 	size_t n, cap;
 	struct hg_src *cur;
@@ -133,84 +137,241 @@ static void lower_path(char *p)
 
 /* ---- config ---- */
 
-static const char *read_config(struct hg *h)
+/* dir_rel: a contentDir as an SRC-relative folder ("./content/en/" ->
+ * "content/en"), or NULL when it is absolute or climbs out of SRC. */
+static const char *dir_rel(struct arena *a, const char *d)
+{
+	char b[4096];
+	if (!d || d[0] == '/' || strlen(d) >= sizeof b)
+		return NULL;
+	snprintf(b, sizeof b, "%s", d);
+	if (imp_normalize(b) != 0 || !b[0])
+		return NULL;
+	size_t n = strlen(b);
+	while (n && b[n - 1] == '/')
+		b[--n] = '\0';
+	return arena_strndup(a, b, n);
+}
+
+/* module_content: a module mount whose target is content ([[module.mounts]]
+ * source = "content/en", as gohugoio/hugoDocs has): its source is where
+ * the pages are. 1 when there is one. */
+static int module_content(struct hg *h, const struct ynode *module)
+{
+	const struct ynode *mounts = yaml_map_get(module, "mounts");
+	for (size_t i = 0; mounts && mounts->kind == YNODE_SEQ && i < mounts->len; i++) {
+		const char *t = imp_scalar(yaml_map_get(mounts->items[i], "target"));
+		const char *src = dir_rel(h->s->a, imp_scalar(yaml_map_get(mounts->items[i], "source")));
+		if (t && src && !strcmp(t, "content")) {
+			h->content_dir = src;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* config_key: one key k (value v, at line of file) of Hugo's site
+ * configuration into s; a key folio has no use for is reported. */
+static void config_key(struct hg *h, const char *file, int line, const char *k, const struct ynode *v)
 {
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
-	/* Hugo's order of configuration files */
-	static const char *const names[] = {
-		"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
-		"config.json", "config/_default/hugo.toml", "config/_default/hugo.yaml", "config/_default/hugo.json",
-		"config/_default/config.toml", "config/_default/config.yaml", "config/_default/config.json", NULL};
+	const char *sv = imp_scalar(v);
+	if (!strcasecmp(k, "title"))
+		s->title = sv;
+	else if (!strcasecmp(k, "baseURL")) {
+		if (sv && (!strncmp(sv, "http://", 7) || !strncmp(sv, "https://", 8))) {
+			size_t l = strlen(sv);
+			s->base_url = imp_fmt(a, "%s%s", sv, l && sv[l - 1] == '/' ? "" : "/");
+			const char *pp = strchr(strstr(s->base_url, "://") + 3, '/');
+			size_t pl = strlen(pp);
+			h->base_path = arena_strndup(a, pp, pl - 1);
+		}
+	} else if (!strcasecmp(k, "timeZone"))
+		s->timezone = sv;
+	else if (!strcasecmp(k, "paginate")) {
+		int64_t x;
+		if (yaml_as_int(v, &x) && x >= 1 && x <= 1000)
+			s->posts_per_page = (int)x;
+	} else if (!strcasecmp(k, "pagination")) {
+		int64_t x;
+		if (yaml_as_int(yaml_map_get(v, "pagerSize"), &x) && x >= 1 && x <= 1000)
+			s->posts_per_page = (int)x;
+	} else if (!strcasecmp(k, "params")) {
+		const char *d = imp_scalar(yaml_map_get(v, "description"));
+		if (d)
+			s->description = d;
+		const struct ynode *au = yaml_map_get(v, "author");
+		if (au)
+			s->author = imp_scalar(au) ? imp_scalar(au) : imp_scalar(yaml_map_get(au, "name"));
+	} else if (!strcasecmp(k, "author")) {
+		s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
+	} else if (!strcasecmp(k, "permalinks")) {
+		/* Hugo 0.120's form: permalinks.page.SECTION */
+		const struct ynode *pg = yaml_map_get(v, "page");
+		h->permalinks = pg && pg->kind == YNODE_MAP ? pg : v;
+	} else if (!strcasecmp(k, "markup")) {
+		/* Goldmark's passthrough with \[ \] and \( \) delimiters */
+		const struct ynode *pt =
+			yaml_map_get(yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
+		int on = 0;
+		yaml_as_bool(yaml_map_get(pt, "enable"), &on);
+		if (on && !imp_list_has(&s->config_extra, PASSTHROUGH_MATH))
+			imp_list_add(a, &s->config_extra, PASSTHROUGH_MATH);
+	} else if (!strcasecmp(k, "languages") && v->kind == YNODE_MAP) {
+		h->languages = v;
+		h->lang_file = file;
+	} else if (!strcasecmp(k, "defaultContentLanguage") && sv)
+		h->default_lang = sv;
+	else if (!strcasecmp(k, "module") && module_content(h, v)) {
+		/* the content came from a mount: read there */
+	} else if (!strcasecmp(k, "contentDir") && sv) {
+		h->content_dir = dir_rel(a, sv);
+		if (!h->content_dir)
+			imp_note(a, &s->rep, "config", file, line, "contentDir '%s' is not a folder of SRC: content/ is read",
+				 sv);
+	}
+	else if (!strcasecmp(k, "languageCode") || !strcasecmp(k, "taxonomies") || !strcasecmp(k, "theme"))
+		imp_note(a, &s->rep, "config key not used", file, line,
+			 "'%s': folio's theme and taxonomies (tags, categories, series) are its own", k);
+	else
+		imp_note(a, &s->rep, "config key not used", file, line, "'%s' has no folio equivalent", k);
+}
+
+/* config_map: the configuration file rel (TOML, YAML or JSON by its
+ * extension) as a map, or NULL (reported: Hugo's defaults are used). */
+static const struct ynode *config_map(struct hg *h, const char *rel)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	size_t len;
+	char *text = imp_read_src(s, rel, &len);
+	if (!text)
+		return NULL;
+	arena_own(a, text);
+	const char *ext = strrchr(rel, '.');
+	const struct ynode *m = !strcmp(ext, ".toml")	? toml_parse(a, s->d, rel, text, len, text, len, 0)
+				: !strcmp(ext, ".json") ? json_parse(a, s->d, rel, text, len, text, len, 0)
+							: yaml_parse(a, s->d, rel, text, len, text, len, 0);
+	if (!m || m->kind != YNODE_MAP) {
+		imp_note(a, &s->rep, "config", rel, 0, "cannot be read: Hugo's defaults are used");
+		return NULL;
+	}
+	return m;
+}
+
+static int config_ext(const char *e)
+{
+	return e && (!strcmp(e, ".toml") || !strcmp(e, ".yaml") || !strcmp(e, ".yml") || !strcmp(e, ".json"));
+}
+
+/* pick_language: of a site in several languages, the default one's
+ * (defaultContentLanguage, else "en", else the lightest weight) title,
+ * params and contentDir are the site's; the others' content folders are
+ * reported (a folio site has one language). */
+static void pick_language(struct hg *h)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	const struct ynode *L = h->languages;
+	const char *cfg_file = h->lang_file;
+	size_t pick = L->len;
+	int64_t best = 0;
+	for (size_t i = 0; i < L->len; i++) {
+		const char *name = L->keys[i]->str.p;
+		if (h->default_lang ? !strcasecmp(name, h->default_lang) : !strcasecmp(name, "en")) {
+			pick = i;
+			break;
+		}
+		int64_t w = 0;
+		yaml_as_int(yaml_map_get(L->items[i], "weight"), &w);
+		if (!h->default_lang && (pick == L->len || w < best)) {
+			pick = i;
+			best = w;
+		}
+	}
+	if (pick == L->len)
+		pick = 0;
+	for (size_t i = 0; i < L->len; i++) {
+		const struct ynode *l = L->items[i];
+		const char *name = L->keys[i]->str.p;
+		const char *cd = imp_scalar(yaml_map_get(l, "contentDir"));
+		if (i != pick) {
+			if (cd)
+				imp_note(a, &s->rep, "translation not imported", cfg_file, L->keys[i]->line,
+					 "language '%s' (its content in %s/): a folio site has one language, '%s' is "
+					 "imported",
+					 name, cd, L->keys[pick]->str.p);
+			continue;
+		}
+		for (size_t k = 0; l->kind == YNODE_MAP && k < l->len; k++) {
+			const char *lk = l->keys[k]->str.p;
+			if (!strcasecmp(lk, "title") || !strcasecmp(lk, "params"))
+				config_key(h, cfg_file, l->keys[k]->line, lk, l->items[k]);
+		}
+		if (cd) {
+			const char *r = dir_rel(a, cd);
+			if (r)
+				h->content_dir = r;
+			else
+				imp_note(a, &s->rep, "config", cfg_file, L->keys[i]->line,
+					 "contentDir '%s' is not a folder of SRC: content/ is read", cd);
+		}
+	}
+}
+
+/* read_config: Hugo's site configuration: the first of the root's files
+ * in Hugo's order, then config/_default/, whose hugo.* or config.* holds
+ * keys as the root's does and whose every other file NAME[.LANG].EXT is
+ * the value of the key NAME (params.toml, markup.yaml, menus.en.toml);
+ * a later value wins, as in Hugo. Other environments than _default and
+ * subfolders are reported, not read. */
+static void read_config(struct hg *h)
+{
+	struct imp_site *s = h->s;
+	struct arena *a = s->a;
+	static const char *const names[] = {"hugo.toml",   "hugo.yaml",   "hugo.yml",	"hugo.json", "config.toml",
+					    "config.yaml", "config.yml", "config.json", NULL};
 	h->base_path = "";
 	for (const char *const *n = names; *n; n++) {
-		size_t len;
-		char *text = imp_read_src(s, *n, &len);
-		if (!text)
+		struct stat st;
+		char p[4200];
+		snprintf(p, sizeof p, "%s/%s", s->src, *n);
+		if (lstat(p, &st) != 0)
 			continue;
-		arena_own(a, text);
-		const char *ext = strrchr(*n, '.');
-		const struct ynode *m = !strcmp(ext, ".toml")	? toml_parse(a, s->d, *n, text, len, text, len, 0)
-					: !strcmp(ext, ".json") ? json_parse(a, s->d, *n, text, len, text, len, 0)
-								: yaml_parse(a, s->d, *n, text, len, text, len, 0);
-		if (!m || m->kind != YNODE_MAP) {
-			imp_note(a, &s->rep, "config", *n, 0, "cannot be read: Hugo's defaults are used");
-			return *n;
-		}
-		h->cfg = m;
-		for (size_t i = 0; i < m->len; i++) {
-			const char *k = m->keys[i]->str.p;
-			const struct ynode *v = m->items[i];
-			const char *sv = imp_scalar(v);
-			if (!strcmp(k, "title"))
-				s->title = sv;
-			else if (!strcasecmp(k, "baseURL")) {
-				if (sv && (!strncmp(sv, "http://", 7) || !strncmp(sv, "https://", 8))) {
-					size_t l = strlen(sv);
-					s->base_url = imp_fmt(a, "%s%s", sv, l && sv[l - 1] == '/' ? "" : "/");
-					const char *pp = strchr(strstr(s->base_url, "://") + 3, '/');
-					size_t pl = strlen(pp);
-					h->base_path = arena_strndup(a, pp, pl - 1);
-				}
-			} else if (!strcasecmp(k, "timeZone"))
-				s->timezone = sv;
-			else if (!strcmp(k, "paginate")) {
-				int64_t x;
-				if (yaml_as_int(v, &x) && x >= 1 && x <= 1000)
-					s->posts_per_page = (int)x;
-			} else if (!strcmp(k, "pagination")) {
-				int64_t x;
-				if (yaml_as_int(yaml_map_get(v, "pagerSize"), &x) && x >= 1 && x <= 1000)
-					s->posts_per_page = (int)x;
-			} else if (!strcmp(k, "params")) {
-				const char *d = imp_scalar(yaml_map_get(v, "description"));
-				if (d)
-					s->description = d;
-				const struct ynode *au = yaml_map_get(v, "author");
-				if (au)
-					s->author = imp_scalar(au) ? imp_scalar(au) : imp_scalar(yaml_map_get(au, "name"));
-			} else if (!strcmp(k, "author")) {
-				s->author = sv ? sv : imp_scalar(yaml_map_get(v, "name"));
-			} else if (!strcmp(k, "permalinks"))
-				h->permalinks = v;
-			else if (!strcmp(k, "markup")) {
-				/* Goldmark's passthrough with \[ \] and \( \) delimiters */
-				const struct ynode *pt = yaml_map_get(
-					yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
-				int on = 0;
-				yaml_as_bool(yaml_map_get(pt, "enable"), &on);
-				if (on)
-					imp_list_add(a, &s->config_extra, "math:\n  delimiters: [dollars, brackets]\n");
-			} else if (!strcmp(k, "languageCode") || !strcmp(k, "taxonomies") || !strcmp(k, "theme"))
-				imp_note(a, &s->rep, "config key not used", *n, m->keys[i]->line,
-					 "'%s': folio's theme and taxonomies (tags, categories, series) are its own", k);
-			else
-				imp_note(a, &s->rep, "config key not used", *n, m->keys[i]->line,
-					 "'%s' has no folio equivalent", k);
-		}
-		return *n;
+		const struct ynode *m = config_map(h, *n);
+		for (size_t i = 0; m && i < m->len; i++)
+			config_key(h, *n, m->keys[i]->line, m->keys[i]->str.p, m->items[i]);
+		break;
 	}
-	return NULL;
+	struct imp_list files = {0}, whole = {0}, parts = {0};
+	walk(h, "config", 0, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *r = files.v[i];
+		const char *nm = r + strlen("config/_default/");
+		if (strncmp(r, "config/_default/", 16) || strchr(nm, '/') || !config_ext(strrchr(nm, '.'))) {
+			imp_note(a, &s->rep, "config file not read", r, 0,
+				 "folio reads config/_default/'s files only (no environments, no subfolders)");
+			continue;
+		}
+		int root = !strncmp(nm, "hugo.", 5) || !strncmp(nm, "config.", 7);
+		imp_list_add(a, root ? &whole : &parts, r);
+	}
+	for (size_t i = 0; i < whole.n; i++) {
+		const struct ynode *m = config_map(h, whole.v[i]);
+		for (size_t k = 0; m && k < m->len; k++)
+			config_key(h, whole.v[i], m->keys[k]->line, m->keys[k]->str.p, m->items[k]);
+	}
+	for (size_t i = 0; i < parts.n; i++) {
+		const struct ynode *m = config_map(h, parts.v[i]);
+		const char *nm = parts.v[i] + 16;
+		if (m)
+			config_key(h, parts.v[i], 0, arena_strndup(a, nm, strcspn(nm, ".")), m);
+	}
+	if (h->languages)
+		pick_language(h);
+	if (!h->content_dir)
+		h->content_dir = "content";
 }
 
 /* ---- pages ---- */
@@ -297,11 +458,26 @@ static const char *expand(struct arena *a, const char *pat, int y, int m, int d,
 	return r;
 }
 
+/* hugo_alias: an alias or url of a Hugo page as folio's alias: a path
+ * whose last part has no extension is a folder, as Hugo writes it
+ * ("/functions/time" is /functions/time/index.html), so that it cannot
+ * clash with the pages below it; NULL as imp_alias_from. */
+static const char *hugo_alias(struct arena *a, const char *v)
+{
+	const char *r = imp_alias_from(a, v);
+	if (!r)
+		return NULL;
+	const char *last = strrchr(r, '/') + 1;
+	if (!*last || strchr(last, '.') || strchr(last, '?') || strchr(last, '#'))
+		return r;
+	return imp_fmt(a, "%s/", r);
+}
+
 static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 {
 	struct imp_site *s = h->s;
 	struct arena *a = s->a;
-	const char *crel = rel + 8; /* below content/ */
+	const char *crel = rel + strlen(h->content_dir) + 1; /* below content/ */
 	const char *base = strrchr(rel, '/') + 1;
 	if (!strncmp(base, "_index.", 7)) {
 		imp_note(a, &s->rep, "section page not imported", rel, 0,
@@ -407,8 +583,8 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 			struct imp_list l = {0};
 			imp_words(a, v, &l, 0);
 			for (size_t q = 0; q < l.n; q++)
-				if (imp_alias_from(a, l.v[q]))
-					imp_list_add(a, &tmp.aliases, imp_alias_from(a, l.v[q]));
+				if (hugo_alias(a, l.v[q]))
+					imp_list_add(a, &tmp.aliases, hugo_alias(a, l.v[q]));
 		} else if (!strcmp(key, "slug"))
 			slug = sv;
 		else if (!strcmp(key, "url"))
@@ -471,7 +647,7 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 	}
 	/* the old URL */
 	if (url)
-		x->old_url = imp_alias_from(a, url);
+		x->old_url = hugo_alias(a, url);
 	else {
 		const char *pat = h->permalinks ? imp_scalar(yaml_map_get(h->permalinks, section)) : NULL;
 		int y = 0, mo = 0, dd = 0;
@@ -536,7 +712,7 @@ static const char *doc_url(struct arena *a, const struct imp_doc *d)
 }
 
 /* cb_ref: {{< ref "posts/x.md#frag" >}}: the page's new URL. */
-static const char *cb_ref(void *ctx, const char *name)
+static const char *cb_ref(void *ctx, const char *name, int line)
 {
 	struct hg *h = ctx;
 	struct arena *a = h->s->a;
@@ -572,7 +748,7 @@ static const char *cb_ref(void *ctx, const char *name)
 				return imp_fmt(a, "%s%s", doc_url(a, h->v[i].doc), frag);
 		}
 	const char *url = imp_fmt(a, "/%.*s/", (int)nl, name);
-	imp_note(a, &h->s->rep, "Hugo ref to no page", h->cur->rel, 0,
+	imp_note(a, &h->s->rep, "Hugo ref to no page", h->cur->rel, line,
 		 "'%s' names no page of the site: linked as %s, in ignore_links", name, url);
 	imp_list_add(a, &h->cur->doc->ignore_links, url);
 	return url;
@@ -711,16 +887,26 @@ int hugo_import(struct imp_site *s)
 	s->generator = "Hugo";
 	char p[4200];
 	struct stat st;
-	snprintf(p, sizeof p, "%s/content", s->src);
-	if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	read_config(&h);
+	snprintf(p, sizeof p, "%s/%s", s->src, h.content_dir);
+	char to[4096];
+	enum site_where w = site_where(s->src_root, p, to, sizeof to);
+	if (w != SITE_INSIDE && w != SITE_MISSING && strcmp(h.content_dir, "content")) {
+		imp_note(a, &s->rep, "link out of SRC", h.content_dir, 0,
+			 "the content folder is a symbolic link out of SRC: not followed, content/ is read");
+		h.content_dir = "content";
+		snprintf(p, sizeof p, "%s/content", s->src);
+		w = site_where(s->src_root, p, to, sizeof to);
+	}
+	if (w != SITE_INSIDE || stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		diag_error(s->d, &(struct diag_loc){s->src, NULL, 0, 0, 0},
-			   "not a Hugo site: no content/ folder (hint: give the folder that holds hugo.toml or "
-			   "config.yaml and content/)");
+			   "not a Hugo site: no %s/ folder inside it (hint: give the folder that holds hugo.toml or "
+			   "config.yaml and content/)",
+			   h.content_dir);
 		return -1;
 	}
-	read_config(&h);
 	struct imp_list all = {0};
-	walk(&h, "content", 0, &all);
+	walk(&h, h.content_dir, 0, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		const char *r = all.v[i];
 		if (!is_md(r))

@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "civil.h"
 #include "import/import.h"
 #include "output.h"
+#include "site.h"
 #include "sitefile.h"
 #include "slug.h"
 #include "yaml.h"
@@ -440,7 +442,8 @@ const char *imp_date(struct arena *a, const char *s)
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
 	if (n < 10 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
-	    !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31)
+	    !digits(s + 8, 2, &d) || mo < 1 || mo > 12 || d < 1 ||
+	    d > (int)(days_from_civil(y + (mo == 12), mo % 12 + 1, 1) - days_from_civil(y, mo, 1)))
 		return NULL;
 	const char *p = s + 10, *e = s + n;
 	char zone[32] = "";
@@ -542,16 +545,13 @@ static const char *kind_dir(enum imp_kind k)
 
 void imp_fix_slugs(struct imp_site *s)
 {
-	static const char *const reserved[] = {"posts", "series", "tags", "categories", "archive", "page",
-					       "search", "feed.xml", "feed.json", "sitemap.xml", "robots.txt",
-					       "404.html", "index.html", NULL};
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct imp_doc *d = s->docs[i];
 		if (d->skip)
 			continue;
 		int clash = 0;
 		if (d->kind == IMP_PAGE)
-			for (const char *const *r = reserved; *r; r++)
+			for (const char *const *r = site_reserved; *r; r++)
 				if (!strcmp(*r, d->slug))
 					clash = 1;
 		for (size_t j = 0; j < i && !clash; j++)
@@ -605,9 +605,30 @@ static int alias_ok(const char *a)
 	return 1;
 }
 
+/* folio_own: whether the path a (from /) is an address folio's own pages
+ * may take: the home page, or anything under a name of site_reserved but
+ * posts/ and series/ (whose pages are the documents'), the series list
+ * itself excepted. */
+static int folio_own(const char *a)
+{
+	const char *seg = a + 1, *end = strchr(seg, '/');
+	size_t n = end ? (size_t)(end - seg) : strlen(seg);
+	if (!n || !strcmp(a, "/index.html"))
+		return 1;
+	if (n == 6 && !memcmp(seg, "series", 6))
+		return !strcmp(a, "/series") || !strcmp(a, "/series/") || !strcmp(a, "/series/index.html");
+	if (n == 5 && !memcmp(seg, "posts", 5))
+		return 0;
+	for (const char *const *r = site_reserved; *r; r++)
+		if (strlen(*r) == n && !memcmp(*r, seg, n))
+			return 1;
+	return 0;
+}
+
 /* fix_aliases: an alias equal to the new URL goes silently; one that is
- * another document's URL, or another's alias too, or that folio would
- * refuse, goes with a finding. Counts the rest. */
+ * another document's URL, or another's alias too, or an address of
+ * folio's own pages, or that folio would refuse, goes with a finding.
+ * Counts the rest. */
 static void fix_aliases(struct imp_site *s)
 {
 	struct imp_list seen = {0};
@@ -640,6 +661,11 @@ static void fix_aliases(struct imp_site *s)
 					 "old URL '%s' cannot be an alias (a path from / without .., spaces or '?')", a);
 				continue;
 			}
+			if (folio_own(v)) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' is where folio puts its own pages (home, tags, search, feeds, ...)", a);
+				continue;
+			}
 			if (imp_list_has(&seen, v) || imp_list_has(&taken, v)) {
 				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
 					 "old URL '%s' is already another page's URL or alias", a);
@@ -650,6 +676,35 @@ static void fix_aliases(struct imp_site *s)
 			s->rep.aliases++;
 		}
 		d->aliases.n = k;
+	}
+	/* an alias written as a file ("/old") where another URL needs the
+	 * folder ("/old/x/") is written as that folder, as Hugo writes every
+	 * alias and as servers answer "/old" */
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct imp_doc *d = s->docs[i];
+		for (size_t j = 0; !d->skip && j < d->aliases.n; j++) {
+			const char *a = d->aliases.v[j];
+			size_t al = strlen(a);
+			if (!al || a[al - 1] == '/' || strchr(strrchr(a, '/'), '.'))
+				continue;
+			int under = 0;
+			for (size_t q = 0; q < taken.n && !under; q++)
+				under = !strncmp(taken.v[q], a, al) && taken.v[q][al] == '/';
+			for (size_t q = 0; q < seen.n && !under; q++)
+				under = !strncmp(seen.v[q], a, al) && seen.v[q][al] == '/';
+			const char *f = imp_fmt(s->a, "%s/", a);
+			if (under && (imp_list_has(&taken, f) || imp_list_has(&seen, f))) {
+				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
+					 "old URL '%s' is a file where other pages are below it, and '%s' is taken", a, f);
+				memmove(&d->aliases.v[j], &d->aliases.v[j + 1], (d->aliases.n - j - 1) * sizeof *d->aliases.v);
+				d->aliases.n--;
+				s->rep.aliases--;
+				j--;
+			} else if (under) {
+				d->aliases.v[j] = f;
+				imp_list_add(s->a, &taken, f);
+			}
+		}
 	}
 }
 

@@ -203,10 +203,11 @@ struct jk_body {
 	const char *path; /* SRC-relative, for findings */
 	int line_offset;  /* lines of the file before the body */
 	void *ctx;
-	/* post_url: the new URL of the post named (2017-01-01-x or a path), or NULL */
-	const char *(*post_url)(void *ctx, const char *name);
+	/* post_url: the new URL of the post named (2017-01-01-x or a path), or
+	 * NULL; line: the source line, for a finding */
+	const char *(*post_url)(void *ctx, const char *name, int line);
 	/* link: the new URL of a file of the site named by {% link %}, or NULL */
-	const char *(*link)(void *ctx, const char *path);
+	const char *(*link)(void *ctx, const char *path, int line);
 	/* url: a local URL of a link or image of the converted text (line:
 	 * the source line): its replacement, or NULL to keep it. *missing set
 	 * for an image whose file is nowhere: the converter then writes it as

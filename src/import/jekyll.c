@@ -413,7 +413,12 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	x->doc = d;
 	d->draft = draft;
 	const char *fslug = dated(x->name) ? x->name + 11 : x->name;
-	const char *fdate = dated(x->name) ? imp_fmt(a, "%.10s", x->name) : NULL;
+	const char *fdate = dated(x->name) ? imp_date(a, imp_fmt(a, "%.10s", x->name)) : NULL;
+	if (dated(x->name) && !fdate)
+		imp_note(a, &s->rep, "date not understood", rel, 0,
+			 "the file name's date '%.10s' is no day of the calendar: the front matter's date, else the "
+			 "file's time, is used",
+			 x->name);
 	struct imp_list cats = {0};
 	if (cat)
 		imp_list_add(a, &cats, cat);
@@ -655,17 +660,17 @@ static const char *doc_url(struct arena *a, const struct imp_doc *d)
 
 /* unresolved: a link to nothing of the site: kept (it was broken in the
  * old site too), listed in the post's ignore_links and reported. */
-static const char *unresolved(struct jk *j, const char *kind, const char *what, const char *url)
+static const char *unresolved(struct jk *j, const char *kind, int line, const char *what, const char *url)
 {
 	struct arena *a = j->s->a;
-	imp_note(a, &j->s->rep, kind, j->cur->rel, 0, "'%s' names nothing of the site: linked as %s, in ignore_links",
+	imp_note(a, &j->s->rep, kind, j->cur->rel, line, "'%s' names nothing of the site: linked as %s, in ignore_links",
 		 what, url);
 	if (!imp_list_has(&j->cur->doc->ignore_links, url))
 		imp_list_add(a, &j->cur->doc->ignore_links, url);
 	return url;
 }
 
-static const char *cb_post_url(void *ctx, const char *name)
+static const char *cb_post_url(void *ctx, const char *name, int line)
 {
 	struct jk *j = ctx;
 	struct jk_src *x = by_name(j, name);
@@ -673,20 +678,20 @@ static const char *cb_post_url(void *ctx, const char *name)
 		return doc_url(j->s->a, x->doc);
 	const char *b = strrchr(name, '/');
 	b = b ? b + 1 : name;
-	return unresolved(j, "Liquid post_url to no post", name,
+	return unresolved(j, "Liquid post_url to no post", line, name,
 			  imp_fmt(j->s->a, "/posts/%s/", imp_clean_slug(j->s->a, dated(b) ? b + 11 : b)));
 }
 
-static const char *cb_link(void *ctx, const char *path)
+static const char *cb_link(void *ctx, const char *path, int line)
 {
 	struct jk *j = ctx;
 	const char *p = path[0] == '/' ? path + 1 : path;
 	for (size_t i = 0; i < j->n; i++)
 		if (!strcmp(j->v[i].rel, p))
 			return doc_url(j->s->a, j->v[i].doc);
-	if (imp_copy(j->s, p, p, j->cur->rel, 0))
+	if (imp_copy(j->s, p, p, j->cur->rel, line))
 		return imp_fmt(j->s->a, "/%s", p);
-	return unresolved(j, "Liquid link to no file", path, imp_fmt(j->s->a, "/%s", p));
+	return unresolved(j, "Liquid link to no file", line, path, imp_fmt(j->s->a, "/%s", p));
 }
 
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)

@@ -511,9 +511,10 @@ static size_t do_tag(struct lq *s, struct tag *t)
 		const char *url = NULL;
 		int post = tag_is(t, "post_url");
 		if (post)
-			url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : default_post_url(s->c->a, w);
+			url = s->c->post_url ? s->c->post_url(s->c->ctx, name, line + s->c->line_offset)
+					     : default_post_url(s->c->a, w);
 		else
-			url = s->c->link ? s->c->link(s->c->ctx, name) : NULL;
+			url = s->c->link ? s->c->link(s->c->ctx, name, line + s->c->line_offset) : NULL;
 		if (!url && !s->c->link && !post) {
 			struct buf b;
 			buf_init(&b);
@@ -564,8 +565,18 @@ static size_t do_output(struct lq *s, size_t i, size_t close)
 		p++;
 	while (e > p && isspace((unsigned char)e[-1]))
 		e--;
-	if (is_site_var(p, (size_t)(e - p)))
+	if (is_site_var(p, (size_t)(e - p))) {
+		/* the start of a URL ("{{ site.url }}/x", "{{ site.url }}{{ site.baseurl }}"):
+		 * the site's root, which folio's links start from; anywhere else
+		 * the old address goes, reported */
+		size_t nx = close + 2;
+		while (nx < s->n && (s->in[nx] == ' ' || s->in[nx] == '\t'))
+			nx++;
+		if (nx >= s->n || (s->in[nx] != '/' && s->in[nx] != '{'))
+			note(s, "Liquid output", s->line, "'%.*s' not at the start of a URL: dropped", s->in + i,
+			     close + 2 - i);
 		return close + 2;
+	}
 	/* "/path" | relative_url (absolute_url, prepend: site.baseurl) */
 	if (p < e && (*p == '"' || *p == '\'')) {
 		const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));
@@ -738,8 +749,15 @@ static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at,
 {
 	*missing = 0;
 	const char *r = NULL;
-	if (k->c->url && n && n < 2048) {
-		char *z = arena_strndup(k->c->a, u, n);
+	/* blanks around an attribute's URL are not part of it, for browsers
+	 * (jalammar's '<image src="/images/x.png "/>') */
+	size_t a = 0, b = n;
+	while (a < b && (u[a] == ' ' || (u[a] >= '\t' && u[a] <= '\r')))
+		a++;
+	while (b > a && (u[b - 1] == ' ' || (u[b - 1] >= '\t' && u[b - 1] <= '\r')))
+		b--;
+	if (k->c->url && b > a && n < 2048) {
+		char *z = arena_strndup(k->c->a, u + a, b - a);
 		r = k->c->url(k->c->ctx, z, image, kd_line(k, at) + k->c->line_offset, missing);
 	}
 	if (r)
@@ -1508,8 +1526,13 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	if (sc_is(c, "figure") && !code) {
 		struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
 		struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
+		/* Hugo's figcaption holds the title, then the caption: folio's
+		 * holds the image's title, so both go there, joined */
+		struct str sep = {"", 0};
 		if (!title.len)
-			title = cap;
+			title = cap, cap.len = 0;
+		else if (cap.len)
+			sep = strchr(".!?:", title.p[title.len - 1]) ? (struct str){" ", 1} : (struct str){". ", 2};
 		if (!alt.len)
 			alt = title;
 		if (src.len) {
@@ -1524,6 +1547,9 @@ static size_t do_sc(struct lq *s, struct sc *c)
 				emit_cstr(s, " \"");
 				for (size_t k = 0; k < title.len; k++)
 					emit_gen(s, title.p[k] == '"' ? "'" : title.p + k, 1);
+				emit_str(s, sep);
+				for (size_t k = 0; k < cap.len; k++)
+					emit_gen(s, cap.p[k] == '"' ? "'" : cap.p + k, 1);
 				emit_cstr(s, "\"");
 			}
 			emit_cstr(s, ")");
@@ -1538,7 +1564,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
 		struct str w = sc_arg(c, "path", 0);
 		char *name = arena_strndup(s->c->a, w.p ? w.p : "", w.len);
-		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name) : NULL;
+		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name, line + s->c->line_offset) : NULL;
 		if (!url) {
 			struct buf b;
 			buf_init(&b);
@@ -1564,10 +1590,14 @@ static size_t do_sc(struct lq *s, struct sc *c)
 			return c->end;
 		}
 	}
-	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x")) && !code) {
+	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x") || sc_is(c, "instagram")) && !code) {
 		struct buf b;
 		buf_init(&b);
-		if (sc_is(c, "gist")) {
+		if (sc_is(c, "instagram")) {
+			struct str id = sc_arg(c, "id", 0);
+			buf_printf(&b, "[Post on Instagram](https://www.instagram.com/p/%.*s/)", (int)id.len,
+				   id.p ? id.p : "");
+		} else if (sc_is(c, "gist")) {
 			struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
 			buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "",
 				   (int)id.len, id.p ? id.p : "");

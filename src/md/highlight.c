@@ -1270,7 +1270,8 @@ static void hl_run(struct hl_state *st, struct buf *out, int li, struct hl_query
 	if (rc == 0)
 		rc = hl_collect(st, hq, ts_tree_root_node(tree), text, deadline);
 	if (rc == 0) {
-		qsort(st->spans, st->nspans, sizeof *st->spans, span_cmp);
+		if (st->nspans) /* none yet: the list may be NULL, which qsort may not take */
+			qsort(st->spans, st->nspans, sizeof *st->spans, span_cmp);
 		rc = hl_emit(st, out, text, len);
 	}
 	ts_tree_delete(tree);

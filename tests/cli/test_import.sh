@@ -5,8 +5,9 @@
 # import must give that tree byte for byte, exit 0, leave src/ as it was,
 # and the new site must build with no error, each of its aliases written
 # as a redirect with rel=canonical. IMPORT_UPDATE=1 re-blesses expected/
-# (review the diff). Then the usage errors, a DST that is not empty, a
-# symbolic link out of SRC, and a post that cannot be converted.
+# (review the diff). Then a second import of two cases (the same tree),
+# the usage errors, a DST that is not empty, symbolic links out of SRC (a
+# file, a Hugo content folder), and a post that cannot be converted.
 . tests/cli/lib.sh
 
 # tree_sum DIR: one line per file of DIR, with its checksum
@@ -56,6 +57,14 @@ for case_dir in tests/import/*/; do
 	done
 	check "$c: each of its $n aliases is a redirect with rel=canonical ($bad)" test -z "$bad"
 	check "$c: it has aliases to check" test "$n" -gt 0
+done
+
+# idempotent: a second import of a source gives the same tree (the first
+# was built above: its .folio-cache is not part of it)
+for c in jekyll-pretty hugo-basic; do
+	run import "${c%%-*}" "tests/import/$c/src" "$TMP/again-$c"
+	d=$(diff -r -x .folio-cache "$TMP/$c" "$TMP/again-$c" 2>&1 | head -5)
+	check "$c imported again: the same site ($d)" test "$rc" -eq 0 -a -z "$d"
 done
 
 # usage and refusals
@@ -123,6 +132,26 @@ check "Hugo, a broken TOML front matter: named" \
 	sh -c "grep -q 'content/posts/toml.md: could not be converted' '$TMP/err'"
 check "Hugo, a broken TOML front matter: the error at its place" sh -c "grep -q '^content/posts/toml.md:2:' '$TMP/err'"
 check "Hugo, a broken TOML front matter: the YAML post is imported" test -f "$TMP/hugotoml-out/content/posts/yaml.md"
+# Hugo: a language's contentDir that is a link out of SRC is not followed
+# (content/ is read), and a content/ that is one is no Hugo site
+S=$TMP/hugolink
+mkdir -p "$S/content/posts" "$TMP/elsewhere"
+printf -- '---\ntitle: Secret\ndate: 2020-01-01\n---\nSecret.\n' >"$TMP/elsewhere/secret.md"
+ln -s "$TMP/elsewhere" "$S/away"
+printf 'title: T\ndefaultContentLanguage: en\nlanguages:\n  en:\n    contentDir: away\n' >"$S/hugo.yaml"
+printf -- '---\ntitle: Here\ndate: 2020-01-02\n---\nText.\n' >"$S/content/posts/here.md"
+run import hugo "$S" "$TMP/hugolink-out"
+check "Hugo, a contentDir out of SRC: exit 0" test "$rc" -eq 0
+check "Hugo, a contentDir out of SRC: reported" sh -c "grep -q 'away: the content folder is a symbolic link out of SRC' '$TMP/hugolink-out/IMPORT.md'"
+check "Hugo, a contentDir out of SRC: content/ is read instead" test -f "$TMP/hugolink-out/content/posts/here.md"
+check "Hugo, a contentDir out of SRC: nothing of it imported" sh -c "! grep -rq Secret '$TMP/hugolink-out'"
+S=$TMP/hugolink2
+mkdir -p "$S"
+printf 'title: T\n' >"$S/hugo.yaml"
+ln -s "$TMP/elsewhere" "$S/content"
+run import hugo "$S" "$TMP/hugolink2-out"
+check "Hugo, content/ a link out of SRC: exit 1" test "$rc" -eq 1
+check "Hugo, content/ a link out of SRC: not a Hugo site" sh -c "grep -q 'no content/ folder inside it' '$TMP/err'"
 mkdir -p "$TMP/nothugo"
 run import hugo "$TMP/nothugo" "$TMP/u4"
 check "SRC without content/: exit 1" test "$rc" -eq 1

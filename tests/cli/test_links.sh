@@ -266,4 +266,18 @@ check "serve announces the base path" contains "$(cat "$TMP/serve.err")" "/blog/
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 
+# an alias written as a file where another needs a folder ('/old' is the
+# file old, '/old/x/' needs the folder old/): folio check finds it, as the
+# writing would (two old URLs of an imported blog can be so)
+S=$TMP/aliasdir
+site "$S"
+sed -i 's|^title: Warps$|title: Warps\naliases: [/old/plain]|' "$S/content/posts/warps.md"
+sed -i 's|^title: Blocks$|title: Blocks\naliases: [/old/plain/x/]|' "$S/content/posts/blocks.md"
+run check "$S"
+check "an alias file where another needs a folder: folio check fails" test "$rc" -eq 1
+check "an alias file where another needs a folder: said at the alias" contains "$err" "is the address of another page"
+sed -i 's|/old/plain\]|/old/plain/]|' "$S/content/posts/warps.md"
+run check "$S"
+check "the same alias as a folder: folio check passes" test "$rc" -eq 0
+
 finish

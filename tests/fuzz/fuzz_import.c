@@ -31,15 +31,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static int calls;
 
-static const char *post_url_cb(void *ctx, const char *name)
+static const char *post_url_cb(void *ctx, const char *name, int line)
 {
 	(void)ctx;
+	(void)line;
 	return calls++ % 2 ? "/posts/x/" : name;
 }
 
-static const char *link_cb(void *ctx, const char *path)
+static const char *link_cb(void *ctx, const char *path, int line)
 {
 	(void)ctx;
+	(void)line;
 	return calls++ % 3 ? NULL : path;
 }
 

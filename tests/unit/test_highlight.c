@@ -516,6 +516,9 @@ static void test_threads(void)
 	/* cleanup, then use again */
 	hl_thread_cleanup();
 	hl_thread_cleanup();
+	/* a text of no span first, on a fresh state (no list of spans yet:
+	 * UBSan caught the sort of that NULL list in an imported blog) */
+	STR_EQ(render_s("c", " \n"), " \n");
 	STR_EQ(render_s("c", "x;"), "<span class=\"hl-variable\">x</span>;");
 }
 

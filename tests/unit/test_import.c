@@ -86,6 +86,12 @@ static void imp_test_liquid(void)
 	STR_EQ(conv("{% raw %}\n{% if %}\n{% endraw %}\nnext\n"), "{% if %}\nnext\n");
 	INT_EQ(rep.n, 0);
 	STR_EQ(conv("![a]({{ site.baseurl }}/img/a.png) {{site.url}}{{ site.baseurl }}/x"), "![a](/img/a.png) /x");
+	STR_EQ(finding(0), "(none)");
+	STR_EQ(conv("at {{ site.url }}.\n"), "at .\n");
+	STR_EQ(finding(0), "Liquid output@4: '{{ site.url }}' not at the start of a URL: dropped");
+	/* a blank before the path: still its start (lil-log writes "({{ site.baseurl }} {% post_url x %})") */
+	STR_EQ(conv("[a]({{ site.baseurl }} /x)\n"), "[a]( /x)\n");
+	STR_EQ(finding(0), "(none)");
 	STR_EQ(conv("[s]({{ \"/f.pdf\" | relative_url }})"), "[s](/f.pdf)");
 	STR_EQ(conv("[p]({% post_url 2017-01-01-hello %})"), "[p](/posts/hello/)");
 	STR_EQ(conv("[p]({% post_url sub/2017-01-01-hello.md %})"), "[p](/posts/hello/)");
@@ -137,11 +143,17 @@ static void imp_test_hugo(void)
 	       "```go {linenos hl=\"2,3-4\"}\nx\n```\n");
 	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"A \\\"b\\\"\" alt=\"alt\" >}}"), "![alt](/a.png \"A \\'b\\'\")");
 	STR_EQ(hconv("{{< figure src=\"/a.png\" caption=\"Cap\" >}}"), "![Cap](/a.png \"Cap\")");
+	/* both: the title, then the caption, as Hugo's figcaption shows them */
+	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"Fig 1\" caption=`A \"cap\"` >}}"),
+	       "![Fig 1](/a.png \"Fig 1. A 'cap'\")");
+	STR_EQ(hconv("{{< figure src=\"/a.png\" title=\"Fig 1:\" caption=\"cap\" >}}"), "![Fig 1:](/a.png \"Fig 1: cap\")");
 	STR_EQ(hconv("[x]({{< ref \"posts/a.md\" >}})"), "[x](/posts/a.md)");
 	STR_EQ(hconv("{{< youtube abc >}}"), "[Video on YouTube](https://www.youtube.com/watch?v=abc)");
 	STR_EQ(hconv("{{< vimeo id=\"42\" >}}"), "[Video on Vimeo](https://vimeo.com/42)");
 	STR_EQ(hconv("{{< gist u 1 >}}"), "[Gist](https://gist.github.com/u/1)");
 	STR_EQ(hconv("{{< tweet user=\"a\" id=\"9\" >}}"), "[Post on X](https://x.com/a/status/9)");
+	STR_EQ(hconv("{{< instagram BWNjjyYFxVx >}}"), "[Post on Instagram](https://www.instagram.com/p/BWNjjyYFxVx/)");
+	STR_EQ(hconv("{{< instagram id=\"Q1\" hidecaption >}}"), "[Post on Instagram](https://www.instagram.com/p/Q1/)");
 	STR_EQ(hconv("{{< katex >}}a+b{{< /katex >}}"), "$a+b$");
 	STR_EQ(hconv("{{< math >}}\n\\int x\n{{< /math >}}\n"), "\n$$\n\\int x\n$$\n\n");
 	STR_EQ(hconv("{{< notice tip >}}\nHi\n{{< /notice >}}\n"),
@@ -168,6 +180,11 @@ static void imp_test_dates(void)
 	STR_EQ(date("2019-04-25 9:00:00"), "2019-04-25 09:00:00");
 	STR_EQ(date("2019-04-25 09:00 UTC"), "2019-04-25T09:00:00Z");
 	STR_EQ(date("2017-13-01"), "(null)");
+	STR_EQ(date("2020-02-30"), "(null)");
+	STR_EQ(date("2021-02-29"), "(null)");
+	STR_EQ(date("2020-02-29"), "2020-02-29");
+	STR_EQ(date("2020-04-31 10:00"), "(null)");
+	STR_EQ(date("2020-12-31"), "2020-12-31");
 	STR_EQ(date("yesterday"), "(null)");
 	STR_EQ(date("2017-01-01 25:00"), "(null)");
 	STR_EQ(date("2017-01-01 10:00 +9999"), "(null)");
