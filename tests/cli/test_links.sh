@@ -69,6 +69,7 @@ date: 2026-01-04
 [c](#nowhere) [d](/posts/warps/#nowhere)
 [e](nothere.md) [f](@/posts/nothere.md) [g](warps.md#nope)
 <a href="/series/none/">h</a>
+[i](/posts/warps/#nope)
 
 ## Heading
 MD
@@ -89,6 +90,8 @@ check "an @/ link to no post" contains "$err" \
 	"content/posts/bad.md:7:21: error: broken link '@/posts/nothere.md': no post, page or series content/posts/nothere.md"
 check "a .md link's fragment is checked on its post" contains "$err" \
 	"content/posts/bad.md:7:45: error: broken link '/posts/warps/#nope': /posts/warps/ has no element with id 'nope'"
+check "... and so is the same URL written as it is" contains "$err" \
+	"content/posts/bad.md:9:5: error: broken link '/posts/warps/#nope': /posts/warps/ has no element with id 'nope'"
 check "a link in raw HTML" contains "$err" \
 	"content/posts/bad.md:8:10: error: broken link '/series/none/': the site has no page or file /series/none/"
 check "the source line is shown" contains "$err" " 5 | [a](/posts/warp/) [b](/img/nope.png)"
@@ -141,6 +144,8 @@ ignore_links: ["/downloads/*"]
 MD
 run build "$I" -o "$TMP/ignore-out"
 check "ignore_links leaves a link unchecked" test "$rc" -eq 0
+run build "$I" -o "$TMP/ignore-out" --base-url https://example.org/blog/
+check "... under a sub-path base_url too" test "$rc" -eq 0
 
 # a link to a draft is a warning that says so
 D=$TMP/draft

@@ -579,6 +579,18 @@ static void test_check_base(void)
 	INT_EQ(broken, 4);
 	INT_EQ(links_check_count(lc), 10);
 	check_end();
+
+	/* ignore_links patterns match a link as written, without the base
+	 * path folio put in front, and with it */
+	static const char *const ignore[] = {"/downloads/*", "/blog/old/*"};
+	check_begin("/blog/", LINKS_ERROR);
+	site();
+	page("index.html", "<a href=\"/blog/downloads/a.tgz\"><a href=\"/blog/old/x/\"><a href=\"/blog/other/\">",
+	     NULL, NULL, ignore, 2);
+	STR_EQ(run(NULL), "index.html: error: broken link '/other/': the site has no page or file /other/ (on the page /)");
+	INT_EQ(broken, 1);
+	INT_EQ(links_check_count(lc), 3);
+	check_end();
 }
 
 static void test_check_modes(void)
@@ -708,6 +720,39 @@ static void test_check_located(void)
 	page("posts/c/index.html", "<a href=\"/posts/hello/#intor\">", "content/posts/c.md",
 	     "text\nsee [h](@/posts/hello.md#intor) and #intor alone\n", NULL, 0);
 	STR_EQ(run(NULL), "content/posts/c.md:2:9: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)");
+	check_end();
+
+	/* the same URL written as a .md link and as itself: every place told,
+	 * in order; a .md link to another post with the same #part is not one
+	 * of them */
+	check_begin("/", LINKS_ERROR);
+	site();
+	page("posts/c/index.html", "<a href=\"/posts/hello/#intor\"><a href=\"/about/#intor\">", "content/posts/c.md",
+	     "[a](/posts/hello/#intor)\n[b](hello.md#intor) [c](../pages/about.md#intor)\n"
+	     "[d](../hello/index.md#intor) [e](/posts/hello/#intor)\n",
+	     NULL, 0);
+	STR_EQ(run(NULL), "content/posts/c.md:1:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:2:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:3:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:3:34: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:2:25: error: broken link '/about/#intor': /about/ has no element with id "
+			  "'intor'");
+	INT_EQ(broken, 2);
+	check_end();
+	/* a .md link whose post has a slug of its own (no name matches): all
+	 * the .md links with that #part */
+	check_begin("/", LINKS_ERROR);
+	site();
+	page("posts/c/index.html", "<a href=\"/posts/hello/#intor\">", "content/posts/c.md",
+	     "[a](greeting.md#intor) [b](@/posts/greeting.md#intor)\n", NULL, 0);
+	STR_EQ(run(NULL), "content/posts/c.md:1:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:1:28: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
 			  "element with id 'intor' (did you mean '#intro'?)");
 	check_end();
 
