@@ -130,6 +130,11 @@ void output_abort(struct output *o);
 /* output_count: files written so far. */
 size_t output_count(const struct output *o);
 
+/* output_keep_no_state: o saves no manifest in the site's .folio-cache
+ * (folio check's scratch folder, which is deleted: its state would only
+ * push out that of real outputs), and output_cache_file gives NULL. */
+void output_keep_no_state(struct output *o);
+
 /* output_cache_file: the file NAME-HASH in the site's .folio-cache, HASH
  * that of this output folder (malloc'd; NULL without a site folder). */
 char *output_cache_file(const struct output *o, const char *name);

@@ -174,6 +174,22 @@ run check "$B"
 check "folio check fails on a broken link" test "$rc" -eq 1
 check "... at its place" contains "$err" "content/posts/bad.md:5:5: error: broken link '/posts/warp/'"
 check "folio check writes nothing there either" test ! -e "$B/public"
+# folio check keeps nothing in .folio-cache: no state of its scratch
+# folder (each check left one, and the next build's pruning kept them in
+# place of real outputs' state), no formulas
+R=$TMP/fresh
+site "$R"
+printf '\nEnergy: $E = mc^2$.\n' >>"$R/content/posts/warps.md"
+run check "$R"
+check "folio check of a site never built passes" test "$rc" -eq 0
+check "... and makes no .folio-cache" test ! -e "$R/.folio-cache"
+run build "$R" -o "$TMP/fresh-out"
+cache_sums() { (cd "$1/.folio-cache" && find . -type f | sort | xargs md5sum); }
+before=$(cache_sums "$R")
+for _ in 1 2 3 4 5 6 7 8 9; do "$FOLIO" check "$R" >/dev/null 2>&1; done
+check "nine checks leave a build's .folio-cache as it was" test "$(cache_sums "$R")" = "$before"
+run build "$R" -o "$TMP/fresh-out"
+check "... and the next build finds nothing changed" contains "$out" "nothing changed, the output was kept"
 run check "$TMP/no-such-site"
 check "folio check of a missing folder exits 1" test "$rc" -eq 1
 run check "$S" --frobnicate
