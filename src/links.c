@@ -1105,6 +1105,21 @@ static size_t md_hits(const char *tx, size_t tl, const char *u, size_t ul, size_
 	return named ? named : k;
 }
 
+/* joined: whether a template string whose text so far ends at s (q its
+ * quote) is joined to more: an expression follows in it ("/topics/{{ x }}")
+ * or is joined to it ("/topics/" ~ x). */
+static int joined(const char *s, size_t n, char q)
+{
+	if (n >= 2 && s[0] == '{' && (s[1] == '{' || s[1] == '%'))
+		return 1;
+	if (!n || s[0] != q)
+		return 0;
+	size_t i = 1;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n && s[i] == '~';
+}
+
 static int cmp_offset(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -1151,6 +1166,47 @@ static int locate(struct links_check *lc, const struct lpage *p, const char *sit
 			return 1;
 		}
 	}
+	/* a link a template puts together ("/topics/" ~ post.slug ~ "/", or
+	 * href="/topics/{{ post.slug }}/"): its longest leading folders that a
+	 * template writes as the start of a string joined to more, when they
+	 * stand in a few places only */
+	const char *pu = forms[1] ? forms[1] : forms[0];
+	size_t pn = forms[1] ? flen[1] : flen[0];
+	size_t end = 0;
+	while (end < pn && pu[end] != '#' && pu[end] != '?')
+		end++;
+	for (size_t k = end; k-- > 1;) {
+		if (pu[0] != '/' || pu[k] != '/')
+			continue; /* "/x/" at least: "/" alone says nothing */
+		for (size_t c = 1; c <= lc->ntexts; c++) {
+			const struct links_text *t = &lc->texts[c - 1];
+			if (!t->path || !t->text || strncmp(t->path, "templates/", 10))
+				continue;
+			pl->n = 0;
+			for (size_t from = 1; from + k + 1 <= t->len;) {
+				const char *hit = memmem(t->text + from, t->len - from, pu, k + 1);
+				if (!hit)
+					break;
+				size_t o = (size_t)(hit - t->text);
+				from = o + 1;
+				if ((t->text[o - 1] != '"' && t->text[o - 1] != '\'') ||
+				    !joined(t->text + o + k + 1, t->len - o - k - 1, t->text[o - 1]))
+					continue;
+				if (pl->n == max) {
+					pl->n = max + 1; /* too common to point at */
+					break;
+				}
+				pl->at[pl->n++] = o;
+			}
+			if (pl->n && pl->n <= max) {
+				pl->path = t->path;
+				pl->text = t->text;
+				pl->len = t->len;
+				return 1;
+			}
+		}
+	}
+	pl->n = 0;
 	return 0;
 }
 

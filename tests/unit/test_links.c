@@ -756,6 +756,26 @@ static void test_check_located(void)
 			  "element with id 'intor' (did you mean '#intro'?)");
 	check_end();
 
+	/* a link a template puts together: at the string it starts with,
+	 * when that string is joined to more; "/tags/" | rel_url makes only
+	 * itself, so a broken /tags/x/ found nowhere stays on its page */
+	check_begin("/", LINKS_ERROR);
+	site();
+	static const char tp[] = "<a href=\"{{ \"/tags/\" | rel_url }}\">\n"
+				 "<a href=\"{{ \"/topics/\" ~ post.slug ~ \"/\" | rel_url }}\">\n"
+				 "<img src=\"/figs/{{ post.slug }}.png\">\n";
+	static const struct links_text tt[] = {{"folio.yml", "title: x\n", 9}, {"templates/post.html", tp, sizeof tp - 1}};
+	links_check_texts(lc, tt, 2);
+	page("posts/c/index.html", "<a href=\"/topics/c/\"><img src=\"/figs/c.png\"><a href=\"/tags/x/\">",
+	     "content/posts/c.md", "text\n", NULL, 0);
+	STR_EQ(run(NULL), "templates/post.html:2:14: error: broken link '/topics/c/': the site has no page or file "
+			  "/topics/c/\n"
+			  "templates/post.html:3:11: error: broken link '/figs/c.png': the site has no page or file "
+			  "/figs/c.png\n"
+			  "content/posts/c.md: error: broken link '/tags/x/': the site has no page or file /tags/x/ (on "
+			  "the page /posts/c/)");
+	check_end();
+
 	/* the source is read from the site's folder when not given */
 	char *dir = t_tmpdir();
 	t_write(dir, "content/posts/d.md", "---\ntitle: D\n---\n\n[x](/nope/)\n");
