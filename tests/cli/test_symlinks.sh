@@ -177,13 +177,28 @@ echo "inside-content" >"$SITE/shared/notice.txt"
 ln -s ../shared/notice.txt "$SITE/static/notice.txt"
 ln -s ../shared "$SITE/static/shared"
 ln -s ../../../static/notice.txt "$BUNDLE/notice.txt"
+# a post, a template and a directive's file, each a link to a file kept
+# in another folder of the site
+mkdir -p "$SITE/parts"
+printf -- '---\ntitle: "Linked in"\ndate: 2026-01-06\n---\nPOST-FROM-PARTS\n' >"$SITE/parts/linked.md"
+ln -s ../../parts/linked.md "$SITE/content/posts/linked-in.md"
+printf '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>x</title></head><body>TEMPLATE-FROM-PARTS</body></html>\n' \
+	>"$SITE/parts/404.html"
+ln -s ../parts/404.html "$SITE/templates/404.html"
+mv "$BUNDLE/sm.glb" "$SITE/parts/sm.glb"
+ln -s ../../../parts/sm.glb "$BUNDLE/sm.glb"
 rm -rf "$OUT"
 build_in $((10 * ws))
 check "links inside the site: the build succeeds" test "$rc" -eq 0
+check "a linked post inside: published" grep -q POST-FROM-PARTS "$OUT/posts/linked-in/index.html"
+check "a linked template inside: used" grep -q TEMPLATE-FROM-PARTS "$OUT/404.html"
+check "a directive's linked file inside: published" cmp -s "$SITE/parts/sm.glb" "$OUT/posts/$(basename "$BUNDLE")/sm.glb"
 check "a linked file inside: published" test "$(cat "$OUT/notice.txt" 2>/dev/null)" = inside-content
 check "a linked folder inside: published" test "$(cat "$OUT/shared/notice.txt" 2>/dev/null)" = inside-content
 check "a bundle's linked file inside: published" test "$(cat "$OUT/posts/$(basename "$BUNDLE")/notice.txt" 2>/dev/null)" = inside-content
 check "the output holds files, no link" test "$(find "$OUT" -type l | wc -l)" -eq 0
+rm "$SITE/content/posts/linked-in.md" "$SITE/templates/404.html" "$BUNDLE/sm.glb"
+mv "$SITE/parts/sm.glb" "$BUNDLE/sm.glb"
 
 # folio serve: the site's link out is refused by its build; a link out
 # planted in the folder it serves is 404
