@@ -98,6 +98,8 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 	if (st->cfg.highlight && hl_render)
 		opts->highlight = hl_render;
 	st->mc = st->cfg.math ? open_math(a, &st->cfg, req->site_dir) : NULL;
+	if (st->mc && req->check)
+		math_cache_read_only(st->mc); /* folio check writes nothing into the site */
 	if (st->mc) {
 		opts->typeset = typeset;
 		opts->typeset_ctx = st->mc;

@@ -1033,8 +1033,103 @@ static const char *page_text(const struct lpage *cp, const char *site_dir, size_
 	return p->src_text ? p->src_text : p->read;
 }
 
-/* locate: where the link u of page p is written: its source first, then
- * the other texts. The forms searched: u, and u without the base path. */
+/* last_segment: the last folder or file name of the path of u
+ * ("/blog/posts/warps/#x" -> "warps"), for md_hits. */
+static void last_segment(const char *u, size_t ul, const char **seg, size_t *n)
+{
+	size_t e = 0;
+	while (e < ul && u[e] != '#' && u[e] != '?')
+		e++;
+	while (e > 0 && u[e - 1] == '/')
+		e--;
+	size_t b = e;
+	while (b > 0 && u[b - 1] != '/')
+		b--;
+	*seg = u + b;
+	*n = e - b;
+}
+
+/* md_stem: the name a Markdown link's file gives its page
+ * ("@/posts/warps.md" and "../warps/index.md" -> "warps"). */
+static void md_stem(const char *l, size_t ln, const char **stem, size_t *n)
+{
+	const char *md = memmem(l, ln, ".md", 3);
+	size_t e = md ? (size_t)(md - l) : ln;
+	if (e >= 5 && !memcmp(l + e - 5, "index", 5) && (e == 5 || l[e - 6] == '/')) {
+		e = e > 5 ? e - 6 : 0; /* a bundle: its folder's name */
+	}
+	size_t b = e;
+	while (b > 0 && l[b - 1] != '/')
+		b--;
+	*stem = l + b;
+	*n = e - b;
+}
+
+/* md_hits: the offsets (at most max) in text of the .md and @/ links with
+ * u's #fragment: a link folio rewrote (x.md#part) is found by its #part.
+ * Those whose file has the name of u's page come first; when none has
+ * (a front matter's slug), all of them. Returns how many. */
+static size_t md_hits(const char *tx, size_t tl, const char *u, size_t ul, size_t *at, size_t max)
+{
+	const char *hash = memchr(u, '#', ul);
+	if (!tx || !hash || hash == u || ul - (size_t)(hash - u) <= 1)
+		return 0;
+	const char *seg;
+	size_t segn, k = 0, named = 0, from = 0;
+	last_segment(u, (size_t)(hash - u), &seg, &segn);
+	size_t fl = ul - (size_t)(hash - u);
+	while (k < max && from + fl <= tl) {
+		const char *hit = memmem(tx + from, tl - from, hash, fl);
+		if (!hit)
+			break;
+		size_t o = (size_t)(hit - tx), e = o + fl;
+		from = o + 1;
+		if (e < tl && urlish((unsigned char)tx[e]))
+			continue;
+		size_t b = o;
+		while (b > 0 && urlish((unsigned char)tx[b - 1]))
+			b--;
+		if (b + 3 > o || (memcmp(tx + b, "@/", 2) && !memmem(tx + b, o - b, ".md", 3)))
+			continue;
+		const char *stem;
+		size_t sn;
+		md_stem(tx + b, o - b, &stem, &sn);
+		if (sn == segn && !memcmp(stem, seg, sn)) {
+			memmove(at + named + 1, at + named, (k - named) * sizeof *at); /* the named ones first, in order */
+			at[named++] = b;
+		} else {
+			at[k] = b;
+		}
+		k++;
+	}
+	return named ? named : k;
+}
+
+/* joined: whether a template string whose text so far ends at s (q its
+ * quote) is joined to more: an expression follows in it ("/topics/{{ x }}")
+ * or is joined to it ("/topics/" ~ x). */
+static int joined(const char *s, size_t n, char q)
+{
+	if (n >= 2 && s[0] == '{' && (s[1] == '{' || s[1] == '%'))
+		return 1;
+	if (!n || s[0] != q)
+		return 0;
+	size_t i = 1;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n && s[i] == '~';
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* locate: where the link u of page p is written: its source first (the
+ * .md and @/ links folio rewrote to u, and u itself, each place once, in
+ * order), then the other texts. The forms searched: u, and u without the
+ * base path. */
 static int locate(struct links_check *lc, const struct lpage *p, const char *site_dir, const char *u, size_t ul,
 		  struct place *pl)
 {
@@ -1045,53 +1140,73 @@ static int locate(struct links_check *lc, const struct lpage *p, const char *sit
 		forms[1] = u + bl - 1;
 		flen[1] = ul - bl + 1;
 	}
+	const size_t max = sizeof pl->at / sizeof *pl->at;
 	size_t tl = 0;
 	const char *tx = page_text(p, site_dir, &tl);
-	/* a link folio rewrote (@/x.md#part, x.md#part): found by its #part */
-	const char *hash = memchr(u, '#', ul);
-	if (tx && hash && hash > u && ul - (size_t)(hash - u) > 1) {
-		const char *f = hash;
-		size_t fl = ul - (size_t)(hash - u), from = 0;
-		pl->n = 0;
-		while (pl->n < sizeof pl->at / sizeof *pl->at && from + fl <= tl) {
-			const char *hit = memmem(tx + from, tl - from, f, fl);
-			if (!hit)
-				break;
-			size_t o = (size_t)(hit - tx), e = o + fl;
-			from = o + 1;
-			if (e < tl && urlish((unsigned char)tx[e]))
-				continue;
-			size_t b = o;
-			while (b > 0 && urlish((unsigned char)tx[b - 1]))
-				b--;
-			if (b + 3 <= o && (!memcmp(tx + b, "@/", 2) || memmem(tx + b, o - b, ".md", 3)))
-				pl->at[pl->n++] = b;
-		}
-		if (pl->n) {
-			pl->path = p->src;
-			pl->text = tx;
-			pl->len = tl;
-			return 1;
-		}
-	}
 	for (size_t c = 0; c <= lc->ntexts; c++) {
 		const char *path = c == 0 ? p->src : lc->texts[c - 1].path;
 		const char *text = c == 0 ? tx : lc->texts[c - 1].text;
 		size_t len = c == 0 ? tl : lc->texts[c - 1].len;
 		if (!path || !text)
 			continue;
-		for (int f = 0; f < 2; f++) {
-			if (!forms[f])
+		pl->n = c == 0 ? md_hits(text, len, u, ul, pl->at, max) : 0;
+		for (int f = 0; f < 2 && pl->n < max; f++)
+			if (forms[f])
+				pl->n += find_all(text, len, forms[f], flen[f], pl->at + pl->n, max - pl->n);
+		if (pl->n) {
+			qsort(pl->at, pl->n, sizeof *pl->at, cmp_offset);
+			size_t k = 1;
+			for (size_t i = 1; i < pl->n; i++)
+				if (pl->at[i] != pl->at[k - 1])
+					pl->at[k++] = pl->at[i];
+			pl->n = k;
+			pl->path = path;
+			pl->text = text;
+			pl->len = len;
+			return 1;
+		}
+	}
+	/* a link a template puts together ("/topics/" ~ post.slug ~ "/", or
+	 * href="/topics/{{ post.slug }}/"): its longest leading folders that a
+	 * template writes as the start of a string joined to more, when they
+	 * stand in a few places only */
+	const char *pu = forms[1] ? forms[1] : forms[0];
+	size_t pn = forms[1] ? flen[1] : flen[0];
+	size_t end = 0;
+	while (end < pn && pu[end] != '#' && pu[end] != '?')
+		end++;
+	for (size_t k = end; k-- > 1;) {
+		if (pu[0] != '/' || pu[k] != '/')
+			continue; /* "/x/" at least: "/" alone says nothing */
+		for (size_t c = 1; c <= lc->ntexts; c++) {
+			const struct links_text *t = &lc->texts[c - 1];
+			if (!t->path || !t->text || strncmp(t->path, "templates/", 10))
 				continue;
-			pl->n = find_all(text, len, forms[f], flen[f], pl->at, sizeof pl->at / sizeof *pl->at);
-			if (pl->n) {
-				pl->path = path;
-				pl->text = text;
-				pl->len = len;
+			pl->n = 0;
+			for (size_t from = 1; from + k + 1 <= t->len;) {
+				const char *hit = memmem(t->text + from, t->len - from, pu, k + 1);
+				if (!hit)
+					break;
+				size_t o = (size_t)(hit - t->text);
+				from = o + 1;
+				if ((t->text[o - 1] != '"' && t->text[o - 1] != '\'') ||
+				    !joined(t->text + o + k + 1, t->len - o - k - 1, t->text[o - 1]))
+					continue;
+				if (pl->n == max) {
+					pl->n = max + 1; /* too common to point at */
+					break;
+				}
+				pl->at[pl->n++] = o;
+			}
+			if (pl->n && pl->n <= max) {
+				pl->path = t->path;
+				pl->text = t->text;
+				pl->len = t->len;
 				return 1;
 			}
 		}
 	}
+	pl->n = 0;
 	return 0;
 }
 
@@ -1214,16 +1329,18 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 					sset_put(&good, u, ul, 0);
 				continue;
 			}
-			int skip = 0;
-			for (size_t k = 0; k < p->nignore && !skip; k++)
-				skip = fnmatch(p->ignore[k], u, 0) == 0;
-			if (skip)
-				continue;
 			/* shown as written: without the base path folio put in front */
 			const char *full = u;
 			size_t bl = strlen(lc->base);
 			if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
 				u += bl - 1;
+			/* ignore_links patterns are written for the link as written,
+			 * and match it with the base path too */
+			int skip = 0;
+			for (size_t k = 0; k < p->nignore && !skip; k++)
+				skip = fnmatch(p->ignore[k], u, 0) == 0 || (u != full && fnmatch(p->ignore[k], full, 0) == 0);
+			if (skip)
+				continue;
 			size_t sl = strlen(u);
 			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
 			if (v == V_NO_FILE && later == (size_t)-1) {

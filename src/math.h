@@ -71,6 +71,10 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 #define MATH_CACHE_KEEP 5
 int math_cache_close(struct math_cache *c);
 
+/* math_cache_read_only: c reads its dir's file but math_cache_close never
+ * writes it (folio check, which leaves the site's folder as it was). */
+void math_cache_read_only(struct math_cache *c);
+
 /* math_render: typesets tex[0..len) (UTF-8, without its $ delimiters) with
  * KaTeX as MathML, inline or (display != 0) as a block, and appends it to
  * out as KaTeX emits it (TeX and the annotation HTML-escaped):

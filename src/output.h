@@ -92,9 +92,11 @@ struct output_sink {
  * outside it, to nothing, in a circle or to a folder that holds it is an
  * error, never followed (the others are still copied, so that each is
  * told), and src_dir itself must lead inside it. NULL root: as
- * output_copy_tree. */
-long output_copy_tree_to(struct diag *d, const char *root, const char *src_dir, const char *rel_dir, int skip_md,
-			 const struct output_sink *sink);
+ * output_copy_tree. With site_dir (the site's folder as given, which
+ * src_dir is below), messages name files site-relative ("static/a.png");
+ * NULL: as src_dir names them. */
+long output_copy_tree_to(struct diag *d, const char *root, const char *site_dir, const char *src_dir,
+			 const char *rel_dir, int skip_md, const struct output_sink *sink);
 
 /* A post bundle: its folder, copied to posts/SLUG/. */
 struct output_bundle {
@@ -127,6 +129,11 @@ void output_abort(struct output *o);
 
 /* output_count: files written so far. */
 size_t output_count(const struct output *o);
+
+/* output_keep_no_state: o saves no manifest in the site's .folio-cache
+ * (folio check's scratch folder, which is deleted: its state would only
+ * push out that of real outputs), and output_cache_file gives NULL. */
+void output_keep_no_state(struct output *o);
 
 /* output_cache_file: the file NAME-HASH in the site's .folio-cache, HASH
  * that of this output folder (malloc'd; NULL without a site folder). */

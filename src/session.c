@@ -405,6 +405,8 @@ static void round_open(struct round *r)
 	struct build_session *s = r->s;
 	if (s->to_output) {
 		s->o = output_begin(r->d, s->out_dir, s->site_dir);
+		if (s->o && s->req.check)
+			output_keep_no_state(s->o); /* folio check: a scratch folder, no state kept */
 		if (!s->o) {
 			r->errors++;
 			r->stop = 1;

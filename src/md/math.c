@@ -300,7 +300,8 @@ struct math_cache {
 	uint64_t salt; /* hash of what the output depends on besides the TeX; constant */
 	struct entry **buckets;
 	size_t nbuckets, nentries;
-	int dirty; /* the disk file should be rewritten */
+	int dirty;     /* the disk file should be rewritten */
+	int read_only; /* never written (math_cache_read_only) */
 	struct math_stats stats;
 };
 
@@ -574,7 +575,7 @@ int math_cache_close(struct math_cache *c)
 	if (!c)
 		return 0;
 	int rc = 0;
-	if (c->dir) {
+	if (c->dir && !c->read_only) {
 		/* Rewrite when something was added, or when an entry ages
 		 * (a formula removed from the site leaves after a few runs). */
 		int write = c->dirty;
@@ -595,6 +596,11 @@ int math_cache_close(struct math_cache *c)
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	return rc;
+}
+
+void math_cache_read_only(struct math_cache *c)
+{
+	c->read_only = 1;
 }
 
 void math_stats(struct math_cache *c, struct math_stats *s)

@@ -599,6 +599,12 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 	return 0;
 }
 
+void output_keep_no_state(struct output *o)
+{
+	free(o->manifest);
+	o->manifest = NULL;
+}
+
 char *output_cache_file(const struct output *o, const char *name)
 {
 	return o->manifest ? cache_output_sibling(o->manifest, name) : NULL;

@@ -69,6 +69,9 @@ serve_wait() {
 
 contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 not_contains() { ! contains "$1" "$2"; }
+# has_line TEXT START: a line of TEXT begins with START (a message that
+# names a site-relative path, not one with the site's folder in front)
+has_line() { contains "$(printf '\n%s' "$1")" "$(printf '\n%s' "$2")"; }
 
 finish() {
 	echo "$pass passed, $fail failed"

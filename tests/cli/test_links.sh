@@ -69,6 +69,7 @@ date: 2026-01-04
 [c](#nowhere) [d](/posts/warps/#nowhere)
 [e](nothere.md) [f](@/posts/nothere.md) [g](warps.md#nope)
 <a href="/series/none/">h</a>
+[i](/posts/warps/#nope)
 
 ## Heading
 MD
@@ -89,6 +90,8 @@ check "an @/ link to no post" contains "$err" \
 	"content/posts/bad.md:7:21: error: broken link '@/posts/nothere.md': no post, page or series content/posts/nothere.md"
 check "a .md link's fragment is checked on its post" contains "$err" \
 	"content/posts/bad.md:7:45: error: broken link '/posts/warps/#nope': /posts/warps/ has no element with id 'nope'"
+check "... and so is the same URL written as it is" contains "$err" \
+	"content/posts/bad.md:9:5: error: broken link '/posts/warps/#nope': /posts/warps/ has no element with id 'nope'"
 check "a link in raw HTML" contains "$err" \
 	"content/posts/bad.md:8:10: error: broken link '/series/none/': the site has no page or file /series/none/"
 check "the source line is shown" contains "$err" " 5 | [a](/posts/warp/) [b](/img/nope.png)"
@@ -141,6 +144,8 @@ ignore_links: ["/downloads/*"]
 MD
 run build "$I" -o "$TMP/ignore-out"
 check "ignore_links leaves a link unchecked" test "$rc" -eq 0
+run build "$I" -o "$TMP/ignore-out" --base-url https://example.org/blog/
+check "... under a sub-path base_url too" test "$rc" -eq 0
 
 # a link to a draft is a warning that says so
 D=$TMP/draft
@@ -169,6 +174,22 @@ run check "$B"
 check "folio check fails on a broken link" test "$rc" -eq 1
 check "... at its place" contains "$err" "content/posts/bad.md:5:5: error: broken link '/posts/warp/'"
 check "folio check writes nothing there either" test ! -e "$B/public"
+# folio check keeps nothing in .folio-cache: no state of its scratch
+# folder (each check left one, and the next build's pruning kept them in
+# place of real outputs' state), no formulas
+R=$TMP/fresh
+site "$R"
+printf '\nEnergy: $E = mc^2$.\n' >>"$R/content/posts/warps.md"
+run check "$R"
+check "folio check of a site never built passes" test "$rc" -eq 0
+check "... and makes no .folio-cache" test ! -e "$R/.folio-cache"
+run build "$R" -o "$TMP/fresh-out"
+cache_sums() { (cd "$1/.folio-cache" && find . -type f | sort | xargs md5sum); }
+before=$(cache_sums "$R")
+for _ in 1 2 3 4 5 6 7 8 9; do "$FOLIO" check "$R" >/dev/null 2>&1; done
+check "nine checks leave a build's .folio-cache as it was" test "$(cache_sums "$R")" = "$before"
+run build "$R" -o "$TMP/fresh-out"
+check "... and the next build finds nothing changed" contains "$out" "nothing changed, the output was kept"
 run check "$TMP/no-such-site"
 check "folio check of a missing folder exits 1" test "$rc" -eq 1
 run check "$S" --frobnicate

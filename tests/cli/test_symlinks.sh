@@ -43,14 +43,14 @@ build_in() {
 # TARGET fails: exit 1, the error names the link and where it leads, with
 # a hint, nothing is written and the secret shows nowhere
 refused() {
-	name=$1 link=$2 target=$3
+	case_=$1 link=$2 target=$3 # not name: check sets it
 	rm -rf "$OUT"
 	build_in $((10 * ws))
-	check "$name: exit 1" test "$rc" -eq 1
-	check "$name: the error names the link and its target" contains "$err" "$link: error: symlink points outside the site (to $target)"
-	check "$name: with a hint" contains "$err" "$link: note: hint: "
-	check "$name: nothing is written" test ! -e "$OUT"
-	check "$name: the secret is never printed" sh -c "! grep -q SECRET '$TMP/build.out' '$TMP/build.err'"
+	check "$case_: exit 1" test "$rc" -eq 1
+	check "$case_: the error names the link and its target" has_line "$err" "$link: error: symlink points outside the site (to $target)"
+	check "$case_: with a hint" has_line "$err" "$link: note: hint: "
+	check "$case_: nothing is written" test ! -e "$OUT"
+	check "$case_: the secret is never printed" sh -c "! grep -q SECRET '$TMP/build.out' '$TMP/build.err'"
 }
 
 run build "$SITE" -o "$OUT"
@@ -67,7 +67,7 @@ rm "$SITE/static/etc"
 ln -s /etc "$SITE/static/etc"
 build_in $((10 * ws))
 check "static/etc -> /etc: refused, the disk not copied" test "$rc" -eq 1 -a ! -e "$OUT"
-check "static/etc -> /etc: says so" contains "$err" "static/etc: error: symlink points outside the site (to /etc)"
+check "static/etc -> /etc: says so" has_line "$err" "static/etc: error: symlink points outside the site (to /etc)"
 rm "$SITE/static/etc"
 
 # content/: a post file, a post bundle's folder, its index.md
@@ -87,7 +87,7 @@ rm "$SITE/content/pages/leak.md"
 
 # a bundle's file, copied beside the post
 ln -s "$TMP/outside/secret" "$BUNDLE/leak.txt"
-refused "a bundle's file linked out" "$BUNDLE/leak.txt" "$SECRET"
+refused "a bundle's file linked out" "${BUNDLE#"$SITE/"}/leak.txt" "$SECRET"
 rm "$BUNDLE/leak.txt"
 
 # a file a directive names (:::model3d src=), and an image
@@ -141,13 +141,13 @@ rm -rf "$OUT"
 build_in $((10 * ws))
 check "a circle of links: the build ends" test "$rc" -ne 124
 check "a circle of links: exit 1" test "$rc" -eq 1 -a ! -e "$OUT"
-check "a circle of links: says so" contains "$err" "static/loop-a: error: symlink in a circle of links, which leads to no file"
+check "a circle of links: says so" has_line "$err" "static/loop-a: error: symlink in a circle of links, which leads to no file"
 rm "$SITE/static/loop-a" "$SITE/static/loop-b"
 ln -s .. "$SITE/static/parent"
 build_in $((10 * ws))
 check "a folder linked to its parent: the build ends" test "$rc" -ne 124
 check "a folder linked to its parent: exit 1" test "$rc" -eq 1 -a ! -e "$OUT"
-check "a folder linked to its parent: says so" contains "$err" "static/parent: error: symlink to '$(cd "$SITE" && pwd -P)', a folder that holds it: following it would never end"
+check "a folder linked to its parent: says so" has_line "$err" "static/parent: error: symlink to '$(cd "$SITE" && pwd -P)', a folder that holds it: following it would never end"
 rm "$SITE/static/parent"
 ln -s . "$SITE/templates/self"
 build_in $((10 * ws))
@@ -177,13 +177,28 @@ echo "inside-content" >"$SITE/shared/notice.txt"
 ln -s ../shared/notice.txt "$SITE/static/notice.txt"
 ln -s ../shared "$SITE/static/shared"
 ln -s ../../../static/notice.txt "$BUNDLE/notice.txt"
+# a post, a template and a directive's file, each a link to a file kept
+# in another folder of the site
+mkdir -p "$SITE/parts"
+printf -- '---\ntitle: "Linked in"\ndate: 2026-01-06\n---\nPOST-FROM-PARTS\n' >"$SITE/parts/linked.md"
+ln -s ../../parts/linked.md "$SITE/content/posts/linked-in.md"
+printf '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>x</title></head><body>TEMPLATE-FROM-PARTS</body></html>\n' \
+	>"$SITE/parts/404.html"
+ln -s ../parts/404.html "$SITE/templates/404.html"
+mv "$BUNDLE/sm.glb" "$SITE/parts/sm.glb"
+ln -s ../../../parts/sm.glb "$BUNDLE/sm.glb"
 rm -rf "$OUT"
 build_in $((10 * ws))
 check "links inside the site: the build succeeds" test "$rc" -eq 0
+check "a linked post inside: published" grep -q POST-FROM-PARTS "$OUT/posts/linked-in/index.html"
+check "a linked template inside: used" grep -q TEMPLATE-FROM-PARTS "$OUT/404.html"
+check "a directive's linked file inside: published" cmp -s "$SITE/parts/sm.glb" "$OUT/posts/$(basename "$BUNDLE")/sm.glb"
 check "a linked file inside: published" test "$(cat "$OUT/notice.txt" 2>/dev/null)" = inside-content
 check "a linked folder inside: published" test "$(cat "$OUT/shared/notice.txt" 2>/dev/null)" = inside-content
 check "a bundle's linked file inside: published" test "$(cat "$OUT/posts/$(basename "$BUNDLE")/notice.txt" 2>/dev/null)" = inside-content
 check "the output holds files, no link" test "$(find "$OUT" -type l | wc -l)" -eq 0
+rm "$SITE/content/posts/linked-in.md" "$SITE/templates/404.html" "$BUNDLE/sm.glb"
+mv "$SITE/parts/sm.glb" "$BUNDLE/sm.glb"
 
 # folio serve: the site's link out is refused by its build; a link out
 # planted in the folder it serves is 404

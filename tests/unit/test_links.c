@@ -579,6 +579,18 @@ static void test_check_base(void)
 	INT_EQ(broken, 4);
 	INT_EQ(links_check_count(lc), 10);
 	check_end();
+
+	/* ignore_links patterns match a link as written, without the base
+	 * path folio put in front, and with it */
+	static const char *const ignore[] = {"/downloads/*", "/blog/old/*"};
+	check_begin("/blog/", LINKS_ERROR);
+	site();
+	page("index.html", "<a href=\"/blog/downloads/a.tgz\"><a href=\"/blog/old/x/\"><a href=\"/blog/other/\">",
+	     NULL, NULL, ignore, 2);
+	STR_EQ(run(NULL), "index.html: error: broken link '/other/': the site has no page or file /other/ (on the page /)");
+	INT_EQ(broken, 1);
+	INT_EQ(links_check_count(lc), 3);
+	check_end();
 }
 
 static void test_check_modes(void)
@@ -709,6 +721,59 @@ static void test_check_located(void)
 	     "text\nsee [h](@/posts/hello.md#intor) and #intor alone\n", NULL, 0);
 	STR_EQ(run(NULL), "content/posts/c.md:2:9: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
 			  "element with id 'intor' (did you mean '#intro'?)");
+	check_end();
+
+	/* the same URL written as a .md link and as itself: every place told,
+	 * in order; a .md link to another post with the same #part is not one
+	 * of them */
+	check_begin("/", LINKS_ERROR);
+	site();
+	page("posts/c/index.html", "<a href=\"/posts/hello/#intor\"><a href=\"/about/#intor\">", "content/posts/c.md",
+	     "[a](/posts/hello/#intor)\n[b](hello.md#intor) [c](../pages/about.md#intor)\n"
+	     "[d](../hello/index.md#intor) [e](/posts/hello/#intor)\n",
+	     NULL, 0);
+	STR_EQ(run(NULL), "content/posts/c.md:1:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:2:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:3:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:3:34: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:2:25: error: broken link '/about/#intor': /about/ has no element with id "
+			  "'intor'");
+	INT_EQ(broken, 2);
+	check_end();
+	/* a .md link whose post has a slug of its own (no name matches): all
+	 * the .md links with that #part */
+	check_begin("/", LINKS_ERROR);
+	site();
+	page("posts/c/index.html", "<a href=\"/posts/hello/#intor\">", "content/posts/c.md",
+	     "[a](greeting.md#intor) [b](@/posts/greeting.md#intor)\n", NULL, 0);
+	STR_EQ(run(NULL), "content/posts/c.md:1:5: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)\n"
+			  "content/posts/c.md:1:28: error: broken link '/posts/hello/#intor': /posts/hello/ has no "
+			  "element with id 'intor' (did you mean '#intro'?)");
+	check_end();
+
+	/* a link a template puts together: at the string it starts with,
+	 * when that string is joined to more; "/tags/" | rel_url makes only
+	 * itself, so a broken /tags/x/ found nowhere stays on its page */
+	check_begin("/", LINKS_ERROR);
+	site();
+	static const char tp[] = "<a href=\"{{ \"/tags/\" | rel_url }}\">\n"
+				 "<a href=\"{{ \"/topics/\" ~ post.slug ~ \"/\" | rel_url }}\">\n"
+				 "<img src=\"/figs/{{ post.slug }}.png\">\n";
+	static const struct links_text tt[] = {{"folio.yml", "title: x\n", 9}, {"templates/post.html", tp, sizeof tp - 1}};
+	links_check_texts(lc, tt, 2);
+	page("posts/c/index.html", "<a href=\"/topics/c/\"><img src=\"/figs/c.png\"><a href=\"/tags/x/\">",
+	     "content/posts/c.md", "text\n", NULL, 0);
+	STR_EQ(run(NULL), "templates/post.html:2:14: error: broken link '/topics/c/': the site has no page or file "
+			  "/topics/c/\n"
+			  "templates/post.html:3:11: error: broken link '/figs/c.png': the site has no page or file "
+			  "/figs/c.png\n"
+			  "content/posts/c.md: error: broken link '/tags/x/': the site has no page or file /tags/x/ (on "
+			  "the page /posts/c/)");
 	check_end();
 
 	/* the source is read from the site's folder when not given */

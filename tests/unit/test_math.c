@@ -261,7 +261,7 @@ static void test_math_disk_cache(void)
 	INT_EQ(math_cache_close(c), 0);
 	const char *name;
 	INT_EQ(cache_files(dir, "", ".cache", &name), 1);
-	char first_name[256];
+	char first_name[256], path0[1400];
 	snprintf(first_name, sizeof first_name, "%s", name);
 
 	/* Read back: every formula from the disk, byte for byte. */
@@ -280,6 +280,25 @@ static void test_math_disk_cache(void)
 	INT_EQ(s.typeset, 0);
 	INT_EQ(s.loads, 0);
 	INT_EQ(math_cache_close(c), 0);
+
+	/* Read only (folio check): read from the disk, a new formula typeset,
+	 * and the file left as it was. */
+	snprintf(path0, sizeof path0, "%s/%s", dir, first_name);
+	size_t len0;
+	char *before = read_file(path0, &len0);
+	c = math_cache_open(site, m1, 1);
+	math_cache_read_only(c);
+	INT_EQ(render(c, disk_tex[0], 0, &out, &pos), 0);
+	INT_EQ(render(c, "x^{read}", 0, &out, &pos), 0);
+	math_stats(c, &s);
+	INT_EQ(s.cached, 1);
+	INT_EQ(s.typeset, 1);
+	INT_EQ(math_cache_close(c), 0);
+	size_t len1;
+	char *after = read_file(path0, &len1);
+	OK(before && after && len0 == len1 && memcmp(before, after, len0) == 0);
+	free(before);
+	free(after);
 
 	/* Other macros: another cache, and the old one is deleted. */
 	c = math_cache_open(site, m2, 1);
