@@ -467,4 +467,14 @@ check "positions: display math over lines" contains "$err" "content/posts/pos.md
 check "positions: a directive" contains "$err" "content/posts/pos.md:25:14: error: math: Undefined control sequence: \\inside"
 check "positions: a heading in a quote" contains "$err" "content/posts/pos.md:28:24: error: math: Undefined control sequence: \\inheading"
 
+# the closing line counts in the singular what there is one of
+O=$TMP/one
+mkdir -p "$O/content/posts"
+printf 'title: "One"\nbase_url: "https://example.org/"\n' >"$O/folio.yml"
+printf -- '---\ntitle: "Only"\ndate: 2026-01-02\n---\nText.\n' >"$O/content/posts/only.md"
+run build "$O" -o "$TMP/one-out"
+check "one post: built (1 post, N files) ($out)" contains "$out" " pages (1 post, "
+run check "$O"
+check "one post: checked (1 post, N files) ($out)" contains "$out" " pages (1 post, "
+
 finish

@@ -158,6 +158,9 @@ run theme export "$N" macros.html post.html
 check "named, one exists: exit 1" test "$rc" -eq 1
 check "named, one exists: names it" contains "$err" "templates/post.html: error: already exists"
 check "named, one exists: the other not written" test ! -e "$N/templates/macros.html"
+run theme export "$N" macros.html
+check "one file: exit 0" test "$rc" -eq 0
+check "one file: said in the singular ($out)" contains "$out" "exported 1 file of the default theme; edit it, it replaces the theme's"
 # a name that is not a template
 run theme export "$N" pots.html
 check "not a template: exit 1" test "$rc" -eq 1

@@ -56,7 +56,8 @@ check "--version takes no arguments" test "$rc" -eq 2
 mkdir -p "$TMP/h" && cd "$TMP/h" || exit 1
 case "$FOLIO" in /*) F=$FOLIO ;; *) F=$OLDPWD/$FOLIO ;; esac
 for args in "build" "build ." "serve" "check" "check --external" "new" "new site" "new site x" "new post" \
-	"new post Title" "new series" "new series s --title T" "help" "version"; do
+	"new post Title" "new series" "new series s --title T" "import" "import jekyll src dst" \
+	"import hugo src dst" "theme" "theme export" "theme export . post.html" "help" "version"; do
 	cmd=${args%% *}
 	for h in -h --help; do
 		# shellcheck disable=SC2086
