@@ -96,4 +96,20 @@ run build "$E" -o "$TMP/o2"
 check "converted as the hint says, it builds" test "$rc" -eq 0
 check "... with the accents" grep -q "Un café crème" "$TMP/o2/posts/latin/index.html"
 
+# a byte that is not UTF-8 in the settings, a data file or a template: an
+# error at its line and column too
+X=$TMP/bytes
+run new site "$X"
+sed -i 's/^tagline: .*/tagline: "caf\xe9"/' "$X/folio.yml"
+mkdir -p "$X/data" "$X/templates"
+printf 'a: caf\351\n' >"$X/data/d.yml"
+printf '<p>caf\351</p>\n' >"$X/templates/extra.html"
+run build "$X" -o "$TMP/o3"
+check "folio.yml: a Latin-1 byte at its place" contains "$err" "folio.yml:3:14: error:"
+check "... saying to save it as UTF-8" contains "$err" "(hint: save the file as UTF-8)"
+LC_ALL=C sed -i 's/^tagline: .*/tagline: "ok"/' "$X/folio.yml"
+run build "$X" -o "$TMP/o3"
+check "a data file: a Latin-1 byte at its place" contains "$err" "data/d.yml:1:7: error:"
+check "a template: a Latin-1 byte at its place" contains "$err" "templates/extra.html:1:7: error: not UTF-8: byte 0xE9 here"
+
 finish
