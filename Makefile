@@ -246,14 +246,17 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/folio $(DESTDIR)$(MANDIR)/man1/folio.1 \
 		$(DESTDIR)$(MANDIR)/man5/folio-site.5 $(DESTDIR)$(MANDIR)/man5/folio-template.5
 
-# Builds folio and serves the example blog on http://127.0.0.1:8080 with
-# folio serve: editing a file of examples/techblog/ reloads the open tabs.
-# It installs only what the build needs (deps.sh build): the tests' tools
-# (the browser, valgrind, node) come with make test.
+# Builds folio and serves the example blog on http://127.0.0.1:8080 (or
+# the next free port, which it prints) with folio serve: editing a file of
+# examples/techblog/ reloads the open tabs. It installs only what the
+# build needs (deps.sh build): the tests' tools (the browser, valgrind)
+# come with make test. The build runs a job per core unless make was
+# given -j.
+DEMO_JOBS = $(if $(filter -j%,$(MAKEFLAGS))$(findstring j,$(firstword -$(MAKEFLAGS))),,-j$(shell nproc 2>/dev/null || echo 1))
 demo:
 	@sh scripts/deps.sh build
-	@$(MAKE) --no-print-directory folio
-	./folio serve examples/techblog --port 8080
+	@$(MAKE) --no-print-directory $(DEMO_JOBS) folio
+	./folio serve examples/techblog
 
 # ---- fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang
 # into build/fuzz: folio's objects with ASan, UBSan and the fuzzer's

@@ -15,8 +15,8 @@ if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$VERSION" ] && [ -f "$dir
 	exit 0
 fi
 if ! command -v npm >/dev/null 2>&1; then
-	say "installing npm"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+	say "installing npm (without its recommends, as deps-highlight.sh)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi
 rm -rf "$dir"
 mkdir -p "$dir/pack"

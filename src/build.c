@@ -109,6 +109,11 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
 		opts->now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
 	}
+	/* the language first: the Markdown's heading links and callouts say
+	 * their words in it */
+	st->env = tmpl_env_new();
+	st->errors += theme_load_language(st->env, a, d, req->site_dir, &st->cfg);
+	theme_md_labels(st->env, a, opts->md_labels);
 	if (prep)
 		prep(prep_ctx, st, req->site_dir);
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
@@ -132,11 +137,9 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		site_rewrite_links(a, &st->site, st->base_path);
 	st->t_site = stages_clock();
 
-	st->env = tmpl_env_new();
 	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	tmpl_env_set_base_url(st->env, base);
 	st->errors += theme_load_templates(st->env, d, req->site_dir);
-	st->errors += theme_load_language(st->env, a, d, req->site_dir, &st->cfg);
 	st->t_tmpl = stages_clock();
 }
 

@@ -241,6 +241,18 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 		free(text);
 		return 1;
 	}
+	/* a settings file beside it under another name of folio's is never
+	 * read: said, so that its edits are not lost in silence */
+	static const char *const beside[] = {"folio.yaml", "folio.toml", "folio.json", NULL};
+	for (size_t i = 0; beside[i]; i++) {
+		char p2[4200];
+		snprintf(p2, sizeof p2, "%s/%s", site_dir, beside[i]);
+		if (access(p2, F_OK) == 0) {
+			struct diag_loc loc = {beside[i], NULL, 0, 0, 0};
+			diag_warning(d, &loc, "not used: folio reads its settings from folio.yml only (move what this "
+				     "file sets into folio.yml, then remove it)");
+		}
+	}
 	c->src = arena_strndup(a, text, len);
 	c->src_len = len;
 	free(text);

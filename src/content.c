@@ -981,6 +981,24 @@ static void check_unused(struct diag *d, const char *site_dir)
 		diag_warning(d, &loc, "and %zu more files not used, outside content/posts/, content/series/ and "
 			     "content/pages/", more);
 	}
+	/* data/ holds YAML files only: another file, or a folder, is not read */
+	snprintf(dir, sizeof dir, "%s/data", site_dir);
+	struct stat dst;
+	names = lstat(dir, &dst) == 0 && S_ISDIR(dst.st_mode) ? list_dir(dir, &n) : (n = 0, NULL);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
+		char abs[8192], rel[4096];
+		snprintf(abs, sizeof abs, "%s/%s", dir, name);
+		snprintf(rel, sizeof rel, "data/%s", name);
+		struct stat st;
+		int folder = lstat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+		if (ignored(name) || (!folder && (ends_with(name, ".yml") || ends_with(name, ".yaml"))))
+			continue;
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "not used (data files are data/NAME.yml, in YAML: %s)",
+			     folder ? "folders in data/ are not read" : "convert it, or move it to static/ to publish it");
+	}
+	free_list(names, n);
 	/* folders beside content/ whose names say they hold what folio reads
 	 * elsewhere (other folders, such as a repository's scripts/, are the
 	 * owner's business; output folders carry folio's marker) */

@@ -347,8 +347,8 @@ static int cmd_build(int argc, char **argv)
 		diag_fini(&d);
 		return EXIT_SITE;
 	}
-	printf("folio: built %zu pages (%zu posts, %zu files) in %.0f ms%s%s\n", res.pages, res.posts, res.files,
-	       res.seconds * 1000,
+	printf("folio: built %zu page%s (%zu post%s, %zu file%s) in %.0f ms%s%s\n", res.pages, res.pages == 1 ? "" : "s",
+	       res.posts, res.posts == 1 ? "" : "s", res.files, res.files == 1 ? "" : "s", res.seconds * 1000,
 	       d.warnings ? " with warnings" : "", res.unchanged ? "; nothing changed, the output was kept" : "");
 	diag_fini(&d);
 	return EXIT_OK;
@@ -533,8 +533,9 @@ static int cmd_check(int argc, char **argv)
 		diag_fini(&d);
 		return EXIT_SITE;
 	}
-	printf("folio: checked %zu pages (%zu posts, %zu files), %zu internal link%s", res.pages, res.posts,
-	       res.files, res.links, res.links == 1 ? "" : "s");
+	printf("folio: checked %zu page%s (%zu post%s, %zu file%s), %zu internal link%s", res.pages,
+	       res.pages == 1 ? "" : "s", res.posts, res.posts == 1 ? "" : "s", res.files, res.files == 1 ? "" : "s",
+	       res.links, res.links == 1 ? "" : "s");
 	if (external)
 		printf(", %zu external address%s (%zu from the cache)", st.urls, st.urls == 1 ? "" : "es",
 		       st.cached);

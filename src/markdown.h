@@ -20,6 +20,16 @@ typedef int (*md_highlight_fn)(struct buf *out, const char *lang, size_t lang_le
 typedef int (*md_typeset_fn)(void *ctx, const char *tex, size_t len, int display, struct buf *out,
 			     struct buf *err, int *err_pos);
 
+/* The words of the rendered HTML that are not the author's: the heading
+ * links' label and the callouts' titles when they have none. */
+enum {
+	MD_LABEL_HEADING_LINK, /* "Link to this section" */
+	MD_LABEL_NOTE,         /* "Note" */
+	MD_LABEL_TIP,          /* "Tip" */
+	MD_LABEL_WARNING,      /* "Warning" */
+	MD_LABELS
+};
+
 struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
 	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
@@ -48,6 +58,9 @@ struct md_options {
 	/* where a code block's unknown language is noted, to be told once per
 	 * language for the whole build (NULL: a warning at each block) */
 	struct md_unknown *unknown;
+	/* the words the HTML says in the site's language (the theme's
+	 * strings, see MD_LABEL_*); a NULL one is English */
+	const char *labels[MD_LABELS];
 };
 
 /* md_unknown: the unknown languages of the code blocks of one build

@@ -877,10 +877,10 @@ static void rebuild(struct build_session *sess, int first)
 	if (done)
 		snprintf(after, sizeof after, "; the search index in %.0f ms after it", t_late);
 	fprintf(stderr,
-	        "folio serve: %s in %.0f ms: %zu of %zu pages rendered (%zu posts), %zu file%s "
+	        "folio serve: %s in %.0f ms: %zu of %zu page%s rendered (%zu post%s), %zu file%s "
 	        "written, %zu removed%s\n",
-	        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.posts, res.written,
-	        res.written == 1 ? "" : "s", res.removed, after);
+	        first ? "built" : "rebuilt", res.seconds * 1000, res.rendered, res.pages, res.pages == 1 ? "" : "s",
+	        res.posts, res.posts == 1 ? "" : "s", res.written, res.written == 1 ? "" : "s", res.removed, after);
 	if (failed)
 		fprintf(stderr, "folio serve: the search index could not be written; the next change builds it again\n");
 }

@@ -40,6 +40,10 @@ static void md_prepare(struct stages *st, struct md_cache *mc)
 	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
 	XXH3_64bits_update(h, flags, sizeof flags);
+	for (size_t i = 0; i < MD_LABELS; i++) {
+		const char *w = st->opts.md_labels[i] ? st->opts.md_labels[i] : "";
+		XXH3_64bits_update(h, w, strlen(w) + 1);
+	}
 	st->opts.md_salt = XXH3_64bits_digest(h);
 	XXH3_64bits_reset(h);
 	stamp_files(h, st->opts.static_dir);

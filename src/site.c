@@ -170,6 +170,7 @@ static void md_options_of(const struct config *cfg, const struct build_opts *opt
 	o->typeset_ctx = opts->typeset_ctx;
 	o->typeset_seconds = opts->typeset_seconds;
 	o->static_dir = opts->static_dir;
+	memcpy(o->labels, opts->md_labels, sizeof o->labels);
 }
 
 static void render_markdown(struct site *site, struct diag *d, const struct build_opts *opts, struct content *c)

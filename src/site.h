@@ -52,6 +52,7 @@ struct build_opts {
 	md_typeset_fn typeset;
 	void *typeset_ctx;
 	double typeset_seconds; /* md_options' */
+	const char *md_labels[MD_LABELS]; /* md_options' labels: the site's language */
 	/* Rendered documents kept between builds (NULL: none); md_salt is
 	 * what every key includes (config, options), files_stamp the state of
 	 * the files documents may read (static/, bundles). */

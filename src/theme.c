@@ -408,6 +408,17 @@ int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, c
 	return errors;
 }
 
+void theme_md_labels(const struct tmpl_env *env, struct arena *a, const char *labels[MD_LABELS])
+{
+	static const char *const keys[MD_LABELS] = {"heading_link", "callout_note", "callout_tip", "callout_warning"};
+	const struct tval *t = tmpl_env_global(env, "t");
+	for (size_t i = 0; i < MD_LABELS; i++) {
+		const struct tval *v = t && t->kind == TV_MAP ? tmap_get(t->u.map, (struct str){keys[i], strlen(keys[i])})
+							      : NULL;
+		labels[i] = v && v->kind == TV_STR ? arena_strndup(a, v->u.s.p, v->u.s.len) : NULL;
+	}
+}
+
 void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
 		 size_t *len, char **owned)
 {

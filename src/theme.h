@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "markdown.h"
 #include "tmpl.h"
 
 /* One file of the embedded default theme ("templates/post.html",
@@ -34,6 +35,11 @@ int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_
  * Returns the number of errors. */
 int theme_load_language(struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,
 			const struct config *cfg);
+
+/* theme_md_labels: the words of the rendered Markdown in the language
+ * theme_load_language set in env (md_options' labels), copied into a;
+ * NULL for a word it has none of. */
+void theme_md_labels(const struct tmpl_env *env, struct arena *a, const char *labels[MD_LABELS]);
 
 /* The theme's files that pages link to (style.css, print.css, enhance.js:
  * THEME_ASSETS): each is the site's static/FILE when it has one (inside

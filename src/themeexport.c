@@ -188,8 +188,8 @@ static int export_files(const char *dir, char **names, int nnames)
 		printf("wrote %s\n", todo[i]->name);
 	}
 	if (rc == EXIT_OK)
-		printf("folio: exported %zu file%s of the default theme; edit them, they replace the theme's\n", ntodo,
-		       ntodo == 1 ? "" : "s");
+		printf("folio: exported %zu file%s of the default theme; edit %s, %s the theme's\n", ntodo,
+		       ntodo == 1 ? "" : "s", ntodo == 1 ? "it" : "them", ntodo == 1 ? "it replaces" : "they replace");
 	free(cands);
 	free(todo);
 	diag_fini(&d);

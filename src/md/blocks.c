@@ -797,6 +797,7 @@ struct dir_kind {
 	const char *name;
 	const char *const *attrs; /* NULL-terminated */
 	int body;                 /* takes a Markdown body */
+	int label;                /* a callout's: its title's MD_LABEL_* */
 };
 
 static const char *const callout_attrs[] = {"title", NULL};
@@ -804,9 +805,13 @@ static const char *const video_attrs[] = {"src", "poster", "caption", "alt", "mo
 static const char *const model_attrs[] = {"src", "poster", "caption", "alt", "camera-orbit", "auto-rotate", "width",
 	"height", NULL};
 static const struct dir_kind dir_kinds[] = {
-	{"note", callout_attrs, 1},     {"tip", callout_attrs, 1},        {"warning", callout_attrs, 1},
-	{"video", video_attrs, 0},      {"animation", video_attrs, 0},    {"model3d", model_attrs, 0},
-	{NULL, NULL, 0},
+	{"note", callout_attrs, 1, MD_LABEL_NOTE},
+	{"tip", callout_attrs, 1, MD_LABEL_TIP},
+	{"warning", callout_attrs, 1, MD_LABEL_WARNING},
+	{"video", video_attrs, 0, 0},
+	{"animation", video_attrs, 0, 0},
+	{"model3d", model_attrs, 0, 0},
+	{NULL, NULL, 0, 0},
 };
 
 static const struct dir_kind *dir_kind(struct str name)
@@ -1018,8 +1023,12 @@ void md_directive_emit(struct buf *out, const struct directive *dir, int closing
 		}
 		struct str title = dattr_value(dir, "title");
 		buf_printf(out, "<aside class=\"callout callout-%s\" role=\"note\"><p class=\"callout-title\">", k->name);
+		/* no title: the kind's name in the site's language */
+		const char *words = c->o->labels[k->label];
 		if (title.p)
 			esc(out, title.p, title.len);
+		else if (words)
+			esc(out, words, strlen(words));
 		else
 			buf_putc(out, k->name[0] - 'a' + 'A'), buf_puts(out, k->name + 1);
 		buf_puts(out, "</p>");

@@ -342,6 +342,10 @@ static int heading_can_contain(cmark_syntax_extension *ext, cmark_node *node, cm
 	return (child & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE;
 }
 
+/* The heading links' label in the document this thread renders (the
+ * site's language; md_options' labels). */
+static _Thread_local const char *doc_heading_label;
+
 static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer *r,
                          cmark_node *node, cmark_event_type ev, int options)
 {
@@ -360,10 +364,14 @@ static void heading_html(cmark_syntax_extension *ext, struct cmark_html_renderer
 		cmark_strbuf_put(r->html, (const unsigned char *)"\">", 2);
 	} else {
 		static const char anchor[] = " <a class=\"anchor\" href=\"#";
-		static const char label[] = "\" aria-label=\"Link to this section\">#</a></h";
+		static const char label[] = "\" aria-label=\"";
+		static const char close[] = "\">#</a></h";
+		const char *words = doc_heading_label ? doc_heading_label : "Link to this section";
 		cmark_strbuf_put(r->html, (const unsigned char *)anchor, sizeof anchor - 1);
 		strbuf_put_html_text(r->html, id, strlen(id));
 		cmark_strbuf_put(r->html, (const unsigned char *)label, sizeof label - 1);
+		strbuf_put_html_text(r->html, words, strlen(words));
+		cmark_strbuf_put(r->html, (const unsigned char *)close, sizeof close - 1);
 		cmark_strbuf_putc(r->html, digit);
 		cmark_strbuf_put(r->html, (const unsigned char *)">\n", 2);
 	}
@@ -1871,6 +1879,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		cmark_parser_feed(parser, text, len);
 	doc_may_hold_at = len && may_hold_at(text, len);
 	doc_no_dollars = o->no_dollars;
+	doc_heading_label = o->labels[MD_LABEL_HEADING_LINK];
 	cmark_node *root = cmark_parser_finish(parser);
 	int math_fences = o->math && len && has_math_fence(text, len);
 	if (nmb || math_fences)

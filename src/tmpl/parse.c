@@ -271,6 +271,28 @@ static int bind_filter_args(struct parser *p, struct expr *e, const struct filte
 	return 0;
 }
 
+/* other_engines_filter: folio's filter for the name another engine
+ * (Liquid, Jinja, Hugo) gives it, which its spelling alone would not
+ * suggest; NULL if none. */
+static const char *other_engines_filter(struct str name)
+{
+	static const char *const names[][2] = {
+		{"upcase", "upper"},           {"downcase", "lower"},         {"strip", "trim"},
+		{"strip_html", "striptags"},   {"plainify", "striptags"},     {"size", "length"},
+		{"len", "length"},             {"jsonify", "json"},           {"tojson", "json"},
+		{"url_encode", "urlencode"},   {"urlquery", "urlencode"},     {"relative_url", "rel_url"},
+		{"relURL", "rel_url"},         {"absolute_url", "abs_url"},   {"absURL", "abs_url"},
+		{"number_of_words", "wordcount"}, {"uniq", "unique"},         {"escape_once", "escape"},
+		{"xml_escape", "escape"},      {"htmlEscape", "escape"},      {"safeHTML", "safe"},
+		{"date_to_xml_schema", "date"}, {"date_to_string", "date"},   {"truncatewords", "truncate"},
+		{"sort_natural", "sort"},      {"where_exp", "where"},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i][0]) == name.len && !memcmp(names[i][0], name.p, name.len))
+			return names[i][1];
+	return NULL;
+}
+
 static struct expr *parse_filter(struct parser *p, struct expr *in)
 {
 	next(p); /* | */
@@ -291,7 +313,9 @@ static struct expr *parse_filter(struct parser *p, struct expr *in)
 		for (size_t i = 0; i < p->env->nfilters && k < 127; i++)
 			cand[k++] = p->env->filters[i].name;
 		cand[k] = NULL;
-		const char *s = diag_suggest(nt->s.p, nt->s.len, cand);
+		const char *s = other_engines_filter(nt->s);
+		if (!s || !tmpl_env_filter(p->env, (struct str){s, strlen(s)}))
+			s = diag_suggest(nt->s.p, nt->s.len, cand);
 		perr(p, nt->line, nt->col, "unknown filter '%.*s'%s%s%s", STR_FMT(nt->s),
 		     s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
 		return NULL;

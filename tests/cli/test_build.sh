@@ -467,4 +467,30 @@ check "positions: display math over lines" contains "$err" "content/posts/pos.md
 check "positions: a directive" contains "$err" "content/posts/pos.md:25:14: error: math: Undefined control sequence: \\inside"
 check "positions: a heading in a quote" contains "$err" "content/posts/pos.md:28:24: error: math: Undefined control sequence: \\inheading"
 
+# the closing line counts in the singular what there is one of
+O=$TMP/one
+mkdir -p "$O/content/posts"
+printf 'title: "One"\nbase_url: "https://example.org/"\n' >"$O/folio.yml"
+printf -- '---\ntitle: "Only"\ndate: 2026-01-02\n---\nText.\n' >"$O/content/posts/only.md"
+run build "$O" -o "$TMP/one-out"
+check "one post: built (1 post, N files) ($out)" contains "$out" " pages (1 post, "
+run check "$O"
+check "one post: checked (1 post, N files) ($out)" contains "$out" " pages (1 post, "
+
+# errors of the content and of the model in one run: a post's bad date
+# beside a misspelled recommended_start, as a key and as a value
+R=$TMP/together
+"$FOLIO" new site "$R" >/dev/null
+sed -i 's/^recommended_start: .*/recomended_start: first-steps-1-the-plan/' "$R/content/series/first-steps.md"
+printf -- '---\ntitle: "Bad"\ndate: notadate\n---\n' >"$R/content/posts/bad.md"
+run build "$R"
+check "together: the bad date" contains "$err" "content/posts/bad.md:3:7: error: malformed date 'notadate'"
+check "together: the misspelled key, in the same run" contains "$err" \
+	"error: unknown series key 'recomended_start' (did you mean 'recommended_start'?)"
+sed -i 's/^recomended_start: .*/recommended_start: first-steps-1-the-pln/' "$R/content/series/first-steps.md"
+run build "$R"
+check "together: the bad date again" contains "$err" "content/posts/bad.md:3:7: error: malformed date 'notadate'"
+check "together: the misspelled start, in the same run" contains "$err" \
+	"content/series/first-steps.md:7:20: error: recommended_start names no post: 'first-steps-1-the-pln' (did you mean 'first-steps-1-the-plan'?)"
+
 finish

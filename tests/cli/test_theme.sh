@@ -76,6 +76,21 @@ r=$(meta "$TMP/small-out")
 check "override: the site's string, the theme's date ($r)" test "$r" = "3 décembre 2026 · 1 minute(s)"
 check "override: the other strings are the theme's" grep -q '<span class="count">1 article</span>' "$TMP/small-out/index.html"
 
+# the words folio puts in a post's HTML (heading links, callouts without a
+# title) are the language's too, and the site's over them
+printf -- '---\ntitle: "Deux"\ndate: 2026-12-04\n---\n## Une section\n\n:::note\nUne note.\n:::\n\n:::warning\nAh.\n:::\n' \
+	>"$S/content/posts/deux.md"
+run build "$S" -o "$TMP/small-out5"
+check "fr: a callout's title in French" grep -q '<p class="callout-title">Remarque</p>' "$TMP/small-out5/posts/deux/index.html"
+check "fr: a warning's too" grep -q '<p class="callout-title">Attention</p>' "$TMP/small-out5/posts/deux/index.html"
+check "fr: the heading link's label" grep -q 'aria-label="Lien vers cette section">#</a>' "$TMP/small-out5/posts/deux/index.html"
+printf 'min_read: "{n} minute(s)"\ncallout_note: "Nota bene"\n' >"$S/i18n/fr.yml"
+run build "$S" -o "$TMP/small-out6"
+check "fr: the site's word for a note, over the theme's (the cache too)" \
+	grep -q '<p class="callout-title">Nota bene</p>' "$TMP/small-out6/posts/deux/index.html"
+rm "$S/content/posts/deux.md"
+printf 'min_read: "{n} minute(s)"\n' >"$S/i18n/fr.yml"
+
 # a name the theme does not have: path:line:col and a suggestion
 printf 'min_read: "{n} min"\nmin_raed: "x"\n' >"$S/i18n/fr.yml"
 run build "$S" -o "$TMP/small-out2"
@@ -158,6 +173,9 @@ run theme export "$N" macros.html post.html
 check "named, one exists: exit 1" test "$rc" -eq 1
 check "named, one exists: names it" contains "$err" "templates/post.html: error: already exists"
 check "named, one exists: the other not written" test ! -e "$N/templates/macros.html"
+run theme export "$N" macros.html
+check "one file: exit 0" test "$rc" -eq 0
+check "one file: said in the singular ($out)" contains "$out" "exported 1 file of the default theme; edit it, it replaces the theme's"
 # a name that is not a template
 run theme export "$N" pots.html
 check "not a template: exit 1" test "$rc" -eq 1

@@ -27,7 +27,23 @@ while [ $i -lt 14 ]; do echo n >"$S/content/notes/n$i.md"; i=$((i + 1)); done
 run build "$S" -o "$TMP/o1"
 check "at most ten are named" test "$(printf '%s\n' "$err" | grep -c 'warning: not used (posts')" -eq 10
 check "the rest are counted" contains "$err" "content: warning: and 7 more files not used"
-rm -rf "$S/content/notes" "$S/content/top.md" "$S/posts"
+# data/ holds YAML: another file or a folder there is named too
+mkdir -p "$S/data/more"
+echo 'a = 1' >"$S/data/links.toml"
+echo '{"a": 1}' >"$S/data/links.json"
+echo 'a: 1' >"$S/data/ok.yaml"
+# and a settings file beside folio.yml under another name
+echo 'title: "Other"' >"$S/folio.yaml"
+run build "$S" -o "$TMP/o1"
+check "a TOML data file is named" contains "$err" \
+	"data/links.toml: warning: not used (data files are data/NAME.yml, in YAML: convert it, or move it to static/ to publish it)"
+check "a JSON data file too" contains "$err" "data/links.json: warning: not used"
+check "a folder in data/ too" contains "$err" "data/more: warning: not used (data files are data/NAME.yml, in YAML: folders in data/ are not read)"
+check "a .yaml data file is read, not named" not_contains "$err" "data/ok.yaml"
+check "folio.yaml beside folio.yml is named" contains "$err" \
+	"folio.yaml: warning: not used: folio reads its settings from folio.yml only"
+rm -rf "$S/content/notes" "$S/content/top.md" "$S/posts" "$S/data/more" "$S/data/links.toml" "$S/data/links.json" \
+	"$S/folio.yaml"
 run build "$S" -o "$TMP/o1"
 check "without them, no warning" test "$rc" -eq 0 -a -z "$err"
 
@@ -79,5 +95,21 @@ rm "$E/content/series/latin.md"
 run build "$E" -o "$TMP/o2"
 check "converted as the hint says, it builds" test "$rc" -eq 0
 check "... with the accents" grep -q "Un café crème" "$TMP/o2/posts/latin/index.html"
+
+# a byte that is not UTF-8 in the settings, a data file or a template: an
+# error at its line and column too
+X=$TMP/bytes
+run new site "$X"
+sed -i 's/^tagline: .*/tagline: "caf\xe9"/' "$X/folio.yml"
+mkdir -p "$X/data" "$X/templates"
+printf 'a: caf\351\n' >"$X/data/d.yml"
+printf '<p>caf\351</p>\n' >"$X/templates/extra.html"
+run build "$X" -o "$TMP/o3"
+check "folio.yml: a Latin-1 byte at its place" contains "$err" "folio.yml:3:14: error:"
+check "... saying to save it as UTF-8" contains "$err" "(hint: save the file as UTF-8)"
+LC_ALL=C sed -i 's/^tagline: .*/tagline: "ok"/' "$X/folio.yml"
+run build "$X" -o "$TMP/o3"
+check "a data file: a Latin-1 byte at its place" contains "$err" "data/d.yml:1:7: error:"
+check "a template: a Latin-1 byte at its place" contains "$err" "templates/extra.html:1:7: error: not UTF-8: byte 0xE9 here"
 
 finish

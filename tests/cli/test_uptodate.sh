@@ -29,7 +29,7 @@ fresh() {
 }
 
 # counts: what the last build's closing line counted
-counts() { echo "$out" | sed -n 's/^folio: \(built [0-9]* pages ([0-9]* posts, [0-9]* files)\).*/\1/p'; }
+counts() { echo "$out" | sed -n 's/^folio: \(built [0-9]* pages\? ([0-9]* posts\?, [0-9]* files\?)\).*/\1/p'; }
 
 # builds NAME: a build that must do the work
 builds() {

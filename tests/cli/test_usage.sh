@@ -56,7 +56,8 @@ check "--version takes no arguments" test "$rc" -eq 2
 mkdir -p "$TMP/h" && cd "$TMP/h" || exit 1
 case "$FOLIO" in /*) F=$FOLIO ;; *) F=$OLDPWD/$FOLIO ;; esac
 for args in "build" "build ." "serve" "check" "check --external" "new" "new site" "new site x" "new post" \
-	"new post Title" "new series" "new series s --title T" "help" "version"; do
+	"new post Title" "new series" "new series s --title T" "import" "import jekyll src dst" \
+	"import hugo src dst" "theme" "theme export" "theme export . post.html" "help" "version"; do
 	cmd=${args%% *}
 	for h in -h --help; do
 		# shellcheck disable=SC2086
@@ -83,5 +84,15 @@ run build "$TMP/j" --jobs=2 --output="$TMP/j3"
 check "--jobs=2 --output=OUT" test "$rc" -eq 0 -a -f "$TMP/j3/index.html"
 run build "$TMP/j" -j0
 check "-j0 is a usage error" test "$rc" -eq 2
+run build "$TMP/j" --base-url=https://example.net/blog/ -o "$TMP/j4"
+check "--base-url=URL" grep -q 'https://example.net/blog/' "$TMP/j4/feed.xml"
+run check "$TMP/j" --base-url=https://example.net/ --jobs=1
+check "check --base-url=URL --jobs=1" test "$rc" -eq 0
+run serve "$TMP/j" --port=70000
+check "serve --port=N is read as the port (70000 refused)" contains "$err" "not '70000'"
+run serve "$TMP/j" -p70000
+check "serve -pN too" contains "$err" "not '70000'"
+run new series s2 --title=T --difficulty=beginner --description=D --dir="$TMP/j"
+check "new series --title=T --difficulty=L --description=D --dir=SITE" grep -q '^difficulty: beginner ' "$TMP/j/content/series/s2.md"
 
 finish

@@ -256,9 +256,11 @@ static void test_walk(void)
 	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\nMe.\n");
 	t_write(site, "data/home.yml", "hero: Hello\nlinks: [a, b]\n");
 	t_write(site, "data/extra.yaml", "- 1\n- 2\n");
-	t_write(site, "data/readme.txt", "skipped");
+	t_write(site, "data/readme.txt", "skipped, with a warning");
 	INT_EQ(load(), 0);
-	STR_EQ(t_msgs(&cap), "content/posts/no-index: warning: a folder in content/posts without index.md is skipped\n"
+	STR_EQ(t_msgs(&cap), "data/readme.txt: warning: not used (data files are data/NAME.yml, in YAML: convert it, or "
+			     "move it to static/ to publish it)\n"
+			     "content/posts/no-index: warning: a folder in content/posts without index.md is skipped\n"
 			     "content/posts/notes.txt: warning: not a Markdown file (.md); skipped");
 	INT_EQ(c.nposts, 3);
 	if (c.nposts == 3) {

@@ -373,6 +373,37 @@ static void test_brackets_are_neutral(void)
 
 /* ---- headings ---- */
 
+/* labels: the words of the HTML that are not the author's come from the
+ * options (the site's language), escaped; a callout's own title wins, and
+ * without labels they are English. */
+static void test_labels(void)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	struct md_options o = {.unsafe = 1};
+	o.labels[MD_LABEL_HEADING_LINK] = "Lien \"ici\" & là";
+	o.labels[MD_LABEL_NOTE] = "Remarque <1>";
+	o.labels[MD_LABEL_TIP] = "Astuce";
+	o.labels[MD_LABEL_WARNING] = "Attention";
+	static const char md[] = "## Un titre\n\n:::note\nA.\n:::\n\n:::tip\nB.\n:::\n\n:::warning\nC.\n:::\n\n"
+				 ":::note{title=\"Mine\"}\nD.\n:::\n";
+	struct md_doc doc;
+	INT_EQ(md_render(A, &o, &d, "content/posts/p.md", md, sizeof md - 1, md, sizeof md - 1, 0, &doc), 0);
+	OK(strstr(doc.html.p, "aria-label=\"Lien &quot;ici&quot; &amp; là\">#</a></h2>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Remarque &lt;1&gt;</p>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Astuce</p>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Attention</p>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Mine</p>") != NULL);
+	/* none given: English */
+	struct md_options en = {.unsafe = 1};
+	INT_EQ(md_render(A, &en, &d, "content/posts/p.md", md, sizeof md - 1, md, sizeof md - 1, 0, &doc), 0);
+	OK(strstr(doc.html.p, "aria-label=\"Link to this section\">#</a></h2>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Note</p>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Tip</p>") != NULL);
+	OK(strstr(doc.html.p, "<p class=\"callout-title\">Warning</p>") != NULL);
+	diag_fini(&d);
+}
+
 static void test_headings(void)
 {
 	struct md_doc doc;
@@ -1565,6 +1596,7 @@ void test_markdown(void)
 	test_md_brackets();
 	test_brackets_are_neutral();
 	test_headings();
+	test_labels();
 	test_summary();
 	test_counts();
 	test_nested_images();

@@ -140,6 +140,24 @@ static void test_language(void)
 	STR_EQ(show(env, "{{ t.min_read | fill(5) }} · {{ t.best_of }}"), "5 minutes · Le meilleur");
 	tmpl_env_free(env);
 
+	/* the Markdown's words (theme_md_labels): the language's, the site's
+	 * over them */
+	const char *labels[MD_LABELS];
+	static const char *const note[] = {"i18n/de.yml", "callout_note: \"Merke\"\n", NULL};
+	env = tmpl_env_new();
+	INT_EQ(load(env, a, "title: T\nlanguage: de\n", note), 0);
+	theme_md_labels(env, a, labels);
+	STR_EQ(labels[MD_LABEL_HEADING_LINK], "Link zu diesem Abschnitt");
+	STR_EQ(labels[MD_LABEL_NOTE], "Merke");
+	STR_EQ(labels[MD_LABEL_TIP], "Tipp");
+	STR_EQ(labels[MD_LABEL_WARNING], "Warnung");
+	tmpl_env_free(env);
+	env = tmpl_env_new();
+	INT_EQ(load(env, a, "title: T\nlanguage: ja\n", NULL), 0);
+	theme_md_labels(env, a, labels);
+	STR_EQ(labels[MD_LABEL_WARNING], "警告");
+	tmpl_env_free(env);
+
 	/* a name the theme does not have */
 	static const char *const typo[] = {"i18n/fr.yml", "min_read: x\nbest_off: y\nzzzzzzzz: z\n", NULL};
 	env = tmpl_env_new();
