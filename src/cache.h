@@ -12,10 +12,14 @@
  *   output-HASH, pages-HASH, uptodate-HASH
  *                           the state of the output folder whose absolute
  *                           path hashes to HASH (its manifest, what each page
- *                           read, the up-to-date check), for the
+ *                           read, the up-to-date check with every input's
+ *                           stamp and the hash of its bytes), for the
  *                           CACHE_KEEP_OUTPUTS folders built into last
  * Every file is written whole to a temporary name beside it and renamed
- * over the old one: a reader sees the old file or the new, never a part.
+ * over the old one: a reader sees the old file or the new, never a part;
+ * but markdown.pack, whose new entries are added at its end
+ * (cache_file_extend), its count last, so that a reader sees the entries
+ * counted and tells a cut end.
  * Losing any of them is never wrong, only slower: the next build redoes
  * the work. */
 #ifndef FOLIO_CACHE_H
