@@ -124,7 +124,11 @@ try {
     const all = (await results(page)).length;
     await page.selectOption('#search-series', 'GPU Systems');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('series') === 'GPU Systems');
-    await page.waitForFunction(() => [...document.querySelectorAll('.search-result-title')].every((a) => a.href.includes('/gpu-systems-')));
+    // the list is emptied before it is drawn again: an empty one is not yet the answer
+    await page.waitForFunction(() => {
+      const t = [...document.querySelectorAll('.search-result-title')];
+      return t.length > 0 && t.every((a) => a.href.includes('/gpu-systems-'));
+    });
     const r = await results(page);
     return r.length > 0 && r.every((p) => p.includes('/gpu-systems-')) && all > 0 ? true : r.join(' ');
   });
