@@ -8,7 +8,9 @@
  *
  * Besides crashes, the target checks that what a get returns lies within
  * the file: its strings are no longer than the file and NUL-terminated,
- * and its table of contents is a tree of headings. */
+ * and its table of contents is a tree of headings; then that a document
+ * stored and saved (added at the file's end, or the file written anew) is
+ * found by the next open. */
 #include "fuzz.h"
 
 #include "mdcache.h"
@@ -91,8 +93,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct md_key none = {1, 2};
 	struct md_doc doc;
 	(void)md_cache_get(c, &none, 0, a, &doc);
+	/* a build that stores a new document: added at the end of a whole
+	 * file, or the file written anew; either way the next build finds it,
+	 * with every entry it got from this one */
+	struct md_key mine = {0x6d696e65u, 0x6b6579u};
+	struct md_doc put;
+	memset(&put, 0, sizeof put);
+	put.html = (struct str){"<p>mine</p>", 11};
+	put.summary_html = (struct str){"", 0};
+	put.summary_text = (struct str){"", 0};
+	md_cache_put(c, &mine, 0, &put, 0);
 	md_cache_sweep(c);
+	int saved = md_cache_save(c);
 	md_cache_free(c);
+	if (saved == 0) {
+		c = md_cache_open(pack);
+		if (!md_cache_get(c, &mine, 0, a, &doc) || doc.html.len != 11 || memcmp(doc.html.p, "<p>mine</p>", 11))
+			abort();
+		md_cache_free(c);
+	}
 	arena_free(a);
 	return 0;
 }
