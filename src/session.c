@@ -493,7 +493,7 @@ static void round_render(struct round *r)
 	/* the search index: a file of the last build with the same name (its
 	 * hash) is kept, not written again */
 	if (!r->stop)
-		r->errors += search_output(st->a, &st->site, s->to_output ? reuse_output : live_keep_if,
+		r->errors += search_output(st->a, &st->site, st->opts.jobs, s->to_output ? reuse_output : live_keep_if,
 					   s->to_output ? (void *)s->o : (void *)s->live, &noting);
 	r->stop = r->errors && !kg;
 	double t_check = stages_clock();
@@ -844,7 +844,7 @@ int build_session_finish(struct build_session *s, struct diag *d, int *done)
 			live_keep(s->live, r->outs[i]);
 	struct output_sink sink = {live_write, live_copy, s->live};
 	(void)d; /* search_output reports a file it cannot write by its count */
-	int errors = search_output(r->st.a, &r->st.site, live_keep_if, s->live, &sink);
+	int errors = search_output(r->st.a, &r->st.site, r->st.opts.jobs, live_keep_if, s->live, &sink);
 	if (errors)
 		live_abort(s->live);
 	else if (live_commit(s->live, NULL, NULL))

@@ -13,6 +13,8 @@
  * while it is larger than SHARD_MAX. */
 #include "search.h"
 
+#include "pool.h"
+
 #include "content.h"
 #include "index.h"
 #include "output.h"
@@ -175,6 +177,9 @@ struct indexer {
 	size_t np, pcap;
 	size_t *dstart; /* by document: its first posting */
 	uint32_t *dlen, *tlen;
+	/* a thread's memo of stems (pass 1 on several threads): words it has
+	 * stemmed, each with its stem's number in memo_stems */
+	struct table *memo, *memo_stems;
 };
 
 /* stem_of: the stem of word w[0..n) (the word itself when stem is 0: a
@@ -185,7 +190,20 @@ static uint32_t stem_of(struct indexer *x, const char *w, size_t n, int stem)
 	uint32_t wi = table_find(&x->words, w, n, &made);
 	if (made) {
 		size_t sl = n;
-		const char *s = stem ? search_stem(x->stemmer, w, n, &sl) : w;
+		const char *s = w;
+		if (stem && x->memo) {
+			int mmade;
+			uint32_t mi = table_find(x->memo, w, n, &mmade);
+			if (mmade) {
+				const char *st = search_stem(x->stemmer, w, n, &sl);
+				x->memo->e[mi].stem = table_find(x->memo_stems, st, sl, &mmade);
+			}
+			const struct entry *me = &x->memo_stems->e[x->memo->e[mi].stem];
+			s = x->memo_stems->text.p + me->off;
+			sl = me->len;
+		} else if (stem) {
+			s = search_stem(x->stemmer, w, n, &sl);
+		}
 		int smade;
 		uint32_t si = table_find(&x->stems, s, sl, &smade);
 		x->words.e[wi].stem = si;
@@ -284,6 +302,174 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
 		x->pw[x->np++] = x->acc[si];
 		x->acc[si] = 0;
 	}
+}
+
+/* ---- pass 1 on several threads ----
+ *
+ * Each thread counts documents with a dictionary of its own, emptied for
+ * each; a document's counts are kept as its words (in the order they
+ * first came in it, each with its stem) and its postings by the number of
+ * their stem among its own. The calling thread then takes them in, in
+ * the documents' order: each word made in the build's dictionary as
+ * pass 1 on one thread would have made it (its stem after it), so that
+ * every number, and so every byte of the index, is the same. */
+
+#define COUNT_BATCH 512
+
+struct counted {
+	char *text;              /* the words' and stems' bytes */
+	uint32_t *word;          /* per word: offset, length, its stem's number */
+	uint32_t *stem;          /* per stem: offset, length */
+	uint32_t *pstem, *pw;    /* the postings */
+	uint32_t nwords, nstems, np, dl, tl;
+};
+
+struct counting {
+	const struct search_options *o;
+	const struct search_doc *docs;
+	struct counted *out;
+	struct pool_queue *q;
+	struct indexer lx; /* the thread's own, emptied for each document */
+};
+
+static void table_empty(struct table *t)
+{
+	t->n = 0;
+	t->text.len = 0;
+	if (t->ix.cap)
+		memset(t->ix.slot, 0, t->ix.cap * sizeof *t->ix.slot);
+	t->ix.n = 0;
+}
+
+static void *count_docs(void *arg)
+{
+	struct counting *c = arg;
+	struct indexer *lx = &c->lx;
+	size_t s, e;
+	while (pool_take(c->q, &s, &e))
+		for (size_t i = s; i < e; i++) {
+			table_empty(&lx->words);
+			table_empty(&lx->stems);
+			lx->np = 0;
+			index_doc(lx, c->o, &c->docs[i]);
+			struct counted *r = &c->out[i];
+			size_t tw = lx->words.text.len, ts = lx->stems.text.len;
+			r->text = xmalloc(tw + ts + 1);
+			memcpy(r->text, lx->words.text.p, tw);
+			memcpy(r->text + tw, lx->stems.text.p, ts);
+			r->nwords = (uint32_t)lx->words.n;
+			r->nstems = (uint32_t)lx->stems.n;
+			r->np = (uint32_t)lx->np;
+			r->dl = lx->dl;
+			r->tl = lx->tl;
+			r->word = xmalloc((3 * (size_t)r->nwords + 1) * sizeof *r->word);
+			for (size_t k = 0; k < r->nwords; k++) {
+				r->word[3 * k] = lx->words.e[k].off;
+				r->word[3 * k + 1] = lx->words.e[k].len;
+				r->word[3 * k + 2] = lx->words.e[k].stem;
+			}
+			r->stem = xmalloc((2 * (size_t)r->nstems + 1) * sizeof *r->stem);
+			for (size_t k = 0; k < r->nstems; k++) {
+				r->stem[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
+				r->stem[2 * k + 1] = lx->stems.e[k].len;
+			}
+			r->pstem = xmalloc(((size_t)r->np + 1) * sizeof *r->pstem);
+			r->pw = xmalloc(((size_t)r->np + 1) * sizeof *r->pw);
+			memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
+			memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+		}
+	return NULL;
+}
+
+/* take_in: a document's counts r added to x as index_doc adds them, its
+ * stems renumbered through map (room for r's stems); r is freed. */
+static void take_in(struct indexer *x, struct counted *r, uint32_t *map)
+{
+	for (size_t i = 0; i < r->nwords; i++) {
+		const uint32_t *w = &r->word[3 * i];
+		int made;
+		uint32_t wi = table_find(&x->words, r->text + w[0], w[1], &made);
+		if (made) {
+			int smade;
+			x->words.e[wi].stem = table_find(&x->stems, r->text + r->stem[2 * w[2]], r->stem[2 * w[2] + 1], &smade);
+		}
+		map[w[2]] = x->words.e[wi].stem;
+	}
+	if (x->np + r->np > x->pcap) {
+		x->pcap = 2 * (x->np + r->np) + 4096;
+		x->pstem = xrealloc(x->pstem, x->pcap * sizeof *x->pstem);
+		x->pw = xrealloc(x->pw, x->pcap * sizeof *x->pw);
+	}
+	for (size_t k = 0; k < r->np; k++) {
+		x->pstem[x->np] = map[r->pstem[k]];
+		x->pw[x->np++] = r->pw[k];
+	}
+	free(r->text);
+	free(r->word);
+	free(r->stem);
+	free(r->pstem);
+	free(r->pw);
+}
+
+static void count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
+			     size_t n)
+{
+	int jobs = o->jobs;
+	struct counting *c = xcalloc((size_t)jobs, sizeof *c);
+	struct counted *out = xcalloc(COUNT_BATCH, sizeof *out);
+	struct table *memo = xcalloc(2 * (size_t)jobs, sizeof *memo);
+	for (int t = 0; t < jobs; t++) {
+		buf_init(&c[t].lx.words.text);
+		buf_init(&c[t].lx.stems.text);
+		buf_init(&memo[2 * t].text);
+		buf_init(&memo[2 * t + 1].text);
+		c[t].lx.memo = &memo[2 * t];
+		c[t].lx.memo_stems = &memo[2 * t + 1];
+		c[t].lx.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
+	}
+	uint32_t *map = NULL;
+	size_t map_cap = 0;
+	for (size_t b = 0; b < n; b += COUNT_BATCH) {
+		size_t m = n - b < COUNT_BATCH ? n - b : COUNT_BATCH;
+		struct pool_queue q;
+		pool_queue_init(&q, m, 8);
+		for (int t = 0; t < jobs; t++) {
+			c[t].o = o;
+			c[t].docs = docs + b;
+			c[t].out = out;
+			c[t].q = &q;
+		}
+		/* a thread that cannot start leaves its part to the others (the
+		 * calling thread takes from the queue until it is empty) */
+		pool_run(jobs, count_docs, c, sizeof *c, 1);
+		pool_queue_fini(&q);
+		for (size_t i = 0; i < m; i++) {
+			if (out[i].nstems + 1 > map_cap) {
+				map_cap = 2 * (out[i].nstems + 1);
+				map = xrealloc(map, map_cap * sizeof *map);
+			}
+			x->dstart[b + i] = x->np;
+			x->dlen[b + i] = out[i].dl;
+			x->tlen[b + i] = out[i].tl;
+			take_in(x, &out[i], map);
+		}
+	}
+	free(map);
+	for (int t = 0; t < jobs; t++) {
+		struct indexer *lx = &c[t].lx;
+		search_stemmer_free(lx->stemmer);
+		table_fini(&lx->words);
+		table_fini(&lx->stems);
+		free(lx->acc);
+		free(lx->touched);
+		free(lx->pstem);
+		free(lx->pw);
+		table_fini(&memo[2 * t]);
+		table_fini(&memo[2 * t + 1]);
+	}
+	free(memo);
+	free(out);
+	free(c);
 }
 
 /* ---- pass 2: the postings by stem, as impacts ---- */
@@ -577,12 +763,15 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
 	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
 	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
-	for (size_t d = 0; d < n; d++) {
-		x.dstart[d] = x.np;
-		index_doc(&x, o, &docs[d]);
-		x.dlen[d] = x.dl;
-		x.tlen[d] = x.tl;
-	}
+	if (o->jobs > 1 && n >= 2 * COUNT_BATCH)
+		count_on_threads(&x, o, docs, n);
+	else
+		for (size_t d = 0; d < n; d++) {
+			x.dstart[d] = x.np;
+			index_doc(&x, o, &docs[d]);
+			x.dlen[d] = x.dl;
+			x.tlen[d] = x.tl;
+		}
 	x.dstart[n] = x.np;
 	search_stemmer_free(x.stemmer);
 	/* each stem that is no word is a word of the shards too, so that the
@@ -778,13 +967,13 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 	free(tf);
 }
 
-int search_output(struct arena *a, const struct site *s, search_reuse_fn reuse, void *reuse_ctx,
+int search_output(struct arena *a, const struct site *s, int jobs, search_reuse_fn reuse, void *reuse_ctx,
 		  const struct output_sink *sink)
 {
 	const struct config *c = s->cfg;
 	if (!c->search)
 		return 0;
-	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language};
+	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language, jobs};
 	struct search_index ix;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);

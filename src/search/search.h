@@ -64,6 +64,7 @@ struct search_options {
 	int pages;  /* pages (about, ...) are indexed beside posts and series guides */
 	int stem;   /* words are stemmed */
 	struct str language;
+	int jobs;   /* threads to count the documents on (0 or 1: this one) */
 };
 
 /* One file of the index: its path in the output ("search/t/HASH.bin"). */
@@ -110,10 +111,11 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
  * (its name is the hash of its bytes: the same name, the same bytes). */
 typedef int (*search_reuse_fn)(void *ctx, const char *rel);
 
-/* search_output: the site's index (when its config asks for one) handed
- * to sink, each file not kept by reuse (which may be NULL) written.
- * Returns the number of errors (a file that could not be written). */
-int search_output(struct arena *a, const struct site *s, search_reuse_fn reuse, void *reuse_ctx,
+/* search_output: the site's index (when its config asks for one), its
+ * documents counted on up to `jobs` threads, handed to sink, each file not
+ * kept by reuse (which may be NULL) written. Returns the number of errors
+ * (a file that could not be written). */
+int search_output(struct arena *a, const struct site *s, int jobs, search_reuse_fn reuse, void *reuse_ctx,
 		  const struct output_sink *sink);
 
 /* ---- the shards' bytes, for tests ---- */

@@ -307,7 +307,7 @@ static struct search_doc doc(const char *title, const char *body)
 	return d;
 }
 
-static const struct search_options EN = {1, 1, 1, {"en", 2}};
+static const struct search_options EN = {1, 1, 1, {"en", 2}, 1};
 
 static void test_ranking(void)
 {
@@ -362,7 +362,7 @@ static void test_ranking(void)
 
 	/* without stemming, without the body */
 	a = arena_new();
-	struct search_options o = {0, 1, 0, {"en", 2}};
+	struct search_options o = {0, 1, 0, {"en", 2}, 1};
 	search_index_docs(a, &o, d, 6, NULL, 0, NULL, 0, &ix);
 	OK(find(&ix, "reduct") == NULL);
 	OK(find(&ix, "reductions") != NULL);
@@ -474,6 +474,47 @@ static void test_sharding(void)
 	arena_free(a);
 }
 
+/* Counted on several threads, the same index as on one, byte for byte:
+ * documents that share words and stems and have words of their own,
+ * headings (word pairs), titles, tags, series and summaries, over batches
+ * whose edges fall inside the set; with and without stemming. */
+static void test_threads(void)
+{
+	struct arena *a = arena_new();
+	size_t n = 1500;
+	struct search_doc *d = calloc(n, sizeof *d);
+	char *bodies = calloc(n, 256);
+	static const char *const verbs[] = {"spilling", "spilled", "spills", "coalesced", "coalescing", "reduces",
+					    "reduction", "warps", "warp", "scheduling"};
+	static const struct str tags[] = {{"cuda", 4}, {"GPU", 3}, {"triton", 6}};
+	for (size_t i = 0; i < n; i++) {
+		char *b = bodies + i * 256;
+		snprintf(b, 256, "<h2>%s %s w%zu</h2><p>%s registers x%zu %s <strong>bank</strong> c%zu</p>", verbs[i % 10],
+			 verbs[(i * 7) % 10], i % 97, verbs[(i / 3) % 10], i, verbs[(i + 4) % 10], i % 31);
+		d[i] = doc(i % 5 ? "Tiling kernels" : "Warp level reduction", b);
+		d[i].tags = &tags[i % 2];
+		d[i].ntags = 1 + i % 2;
+		d[i].series = i % 4 ? (struct str){"GPU Systems", 11} : (struct str){"", 0};
+		d[i].summary = i % 6 ? (struct str){"", 0} : (struct str){"Registers spill under pressure", 30};
+	}
+	for (int stem = 0; stem < 2; stem++) {
+		struct search_options one = {1, 1, stem, {"en", 2}, 1}, three = one;
+		three.jobs = 3;
+		struct search_index x1, x3;
+		search_index_docs(a, &one, d, n, NULL, 0, NULL, 0, &x1);
+		search_index_docs(a, &three, d, n, NULL, 0, NULL, 0, &x3);
+		int same = x1.nfiles == x3.nfiles && x1.nwords == x3.nwords && x1.nstems == x3.nstems;
+		for (size_t i = 0; same && i < x1.nfiles; i++)
+			same = !strcmp(x1.files[i].rel, x3.files[i].rel) && x1.files[i].len == x3.files[i].len &&
+			       !memcmp(x1.files[i].data, x3.files[i].data, x1.files[i].len);
+		OK(same);
+		OK(x1.nwords > 1500);
+	}
+	free(d);
+	free(bodies);
+	arena_free(a);
+}
+
 void test_search(void)
 {
 	test_words();
@@ -483,4 +524,5 @@ void test_search(void)
 	test_ranking();
 	test_pairs();
 	test_sharding();
+	test_threads();
 }
