@@ -345,7 +345,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		uint64_t opts_after;
 		if (uptodate_key(&r, &after, &opts_after) == key) {
 			hash_inputs(&r, &u, &after);
-			struct rebuild_uptodate next = {key,  session_next_future(s), res->pages, res->posts, res->files,
+			struct rebuild_uptodate next = {key, session_next_future(s), res->pages, res->posts, res->files,
 							opts, NULL, 0, (unsigned)(d->warnings - warnings), after};
 			memset(&after, 0, sizeof after);
 			struct buf said;
