@@ -265,7 +265,8 @@ char *read_file(const char *path, size_t *len)
 	return read_file_max(path, SIZE_MAX - 1, len);
 }
 
-int open_regular(const char *path)
+/* open_sized: open_regular, with the file's size in *size. */
+static int open_sized(const char *path, off_t *size)
 {
 	/* O_NONBLOCK: opening a named pipe for reading waits for a writer;
 	 * this way it returns at once, and is refused below. It changes
@@ -283,7 +284,14 @@ int open_regular(const char *path)
 		errno = e;
 		return -1;
 	}
+	*size = st.st_size;
 	return fd;
+}
+
+int open_regular(const char *path)
+{
+	off_t size;
+	return open_sized(path, &size);
 }
 
 const char *file_strerror(int err)
@@ -295,12 +303,15 @@ const char *file_strerror(int err)
 
 char *read_file_max(const char *path, size_t max, size_t *len)
 {
-	int fd = open_regular(path);
+	off_t size;
+	int fd = open_sized(path, &size);
 	if (fd < 0)
 		return NULL;
 	struct buf b;
 	buf_init(&b);
-	buf_reserve(&b, 4096);
+	/* room for the whole file and the end of file seen in one more read
+	 * (a file that grows meanwhile is read on, up to max + 1) */
+	buf_reserve(&b, size > 0 && (uint64_t)size < max ? (size_t)size + 1 : 4096);
 	int err = 0;
 	for (;;) {
 		size_t want = b.cap - b.len - 1;
@@ -318,7 +329,8 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 		if (n == 0)
 			break;
 		b.len += (size_t)n;
-		buf_reserve(&b, 4096);
+		if (b.cap - b.len - 1 == 0)
+			buf_reserve(&b, 4096);
 	}
 	close(fd);
 	if (err) {

@@ -139,8 +139,8 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 		free(text);
 		return -1;
 	}
-	char *src = arena_strndup(a, text, len);
-	free(text);
+	char *src = text; /* read_file_max's, NUL-terminated: the arena frees it */
+	arena_own(a, text);
 	if (check_text(d, rel, src, len))
 		return -1;
 	const char *fm = NULL;
