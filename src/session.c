@@ -86,6 +86,7 @@ struct build_session {
 	size_t nchanged;
 	int changed_all;
 	int search_due; /* a patch left the search index to build_session_finish */
+	int related_read; /* the related posts of the cache read (folio build) */
 };
 
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
@@ -97,6 +98,17 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 		free(path);
 	}
 	md_prepare(st, s->md);
+	if (s->to_output && !s->related_read) {
+		/* the related posts of the last build, kept in the cache */
+		s->related_read = 1;
+		char *path = cache_path(site_dir, "related");
+		size_t len;
+		char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
+		if (text)
+			(void)related_cache_read(s->related, text, len); /* if not: made anew */
+		free(text);
+		free(path);
+	}
 	/* folio build: one build, whose HTML the cache refers to until it is
 	 * saved (see below) */
 	st->opts.md_borrow = s->to_output;
@@ -341,6 +353,20 @@ static void session_save(struct build_session *s, const char *path)
 	buf_fini(&b);
 }
 
+/* related_save: the related posts made anew, into the cache's file
+ * "related" for the next build (if not, it makes them again). */
+static void related_save(struct build_session *s)
+{
+	struct buf b;
+	buf_init(&b);
+	related_cache_write(s->related, &b);
+	char *path = cache_path(s->site_dir, "related");
+	if (!b.len || cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b.p, b.len) != 0)
+		cache_remove(path);
+	free(path);
+	buf_fini(&b);
+}
+
 /* session_load: the state in path, if it is whole and from this folio;
  * else every page is rendered. */
 static void session_load(struct build_session *s, const char *path)
@@ -559,6 +585,8 @@ static void round_commit(struct round *r)
 	r->t_commit = stages_clock();
 	if (r->state)
 		session_save(s, r->state);
+	if (s->to_output && !s->req.check && related_cache_dirty(s->related))
+		related_save(s);
 }
 
 /* round_free: the round's memory, and its stages'. */
@@ -906,9 +934,7 @@ struct build_session *session_new_output(const struct build_request *req)
 	struct build_session *s = build_session_new(req);
 	content_cache_free(s->content);
 	s->content = NULL; /* one build reads each file once */
-	related_cache_free(s->related);
-	s->related = NULL;
-	s->to_output = 1;
+	s->to_output = 1; /* its related posts are the cache's (session_prepare) */
 	return s;
 }
 

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <xxhash.h>
 
 /* ---- Markdown on worker threads ---- */
 
@@ -750,15 +752,28 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 /* What related posts depend on, and what they were, by position in the
  * date order. */
 struct related_cache {
-	uint64_t shape; /* 0: nothing kept */
+	XXH128_hash_t shape; /* {0, 0}: nothing kept */
 	size_t n;
 	int max;
 	uint32_t *post;      /* n * max positions */
 	unsigned char *why;  /* the reason of each, as an index into reasons */
 	unsigned char *count; /* per post */
+	int dirty;           /* made anew since read or written */
 };
 
 static const char *const reasons[] = {"previous in the series", "next in the series", "shared tags", "recent"};
+
+static void related_clear(struct related_cache *rc)
+{
+	free(rc->post);
+	free(rc->why);
+	free(rc->count);
+	rc->post = NULL;
+	rc->why = rc->count = NULL;
+	rc->shape = (XXH128_hash_t){0, 0};
+	rc->n = 0;
+	rc->max = 0;
+}
 
 struct related_cache *related_cache_new(void)
 {
@@ -769,29 +784,141 @@ void related_cache_free(struct related_cache *rc)
 {
 	if (!rc)
 		return;
-	free(rc->post);
-	free(rc->why);
-	free(rc->count);
+	related_clear(rc);
 	free(rc);
 }
 
 /* related_shape: a hash of everything build_related reads: each published
- * post's slug, date, tag slugs and series neighbours, in date order. */
-static uint64_t related_shape(const struct site *s, int max)
+ * post's slug, date, tag slugs and series neighbours, in date order (128
+ * bits: the lists are kept in .folio-cache between builds, and a shape
+ * that two sites share would give one of them the other's lists). */
+static void shape_u64(XXH3_state_t *st, uint64_t v)
 {
-	uint64_t h = hash_bytes(&max, sizeof max) ^ s->nposts;
+	XXH3_128bits_update(st, &v, sizeof v);
+}
+
+static void shape_str(XXH3_state_t *st, struct str v)
+{
+	shape_u64(st, v.len);
+	XXH3_128bits_update(st, v.p, v.len);
+}
+
+static XXH128_hash_t related_shape(const struct site *s, int max)
+{
+	XXH3_state_t st;
+	XXH3_128bits_reset(&st);
+	shape_u64(&st, (uint64_t)max);
+	shape_u64(&st, s->nposts);
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
-		uint64_t x = hash_bytes(p->slug.p, p->slug.len) ^ (uint64_t)p->date.utc * 0x9e3779b97f4a7c15ULL;
+		shape_str(&st, p->slug);
+		shape_u64(&st, (uint64_t)p->date.utc);
 		const struct post_terms *pt = &s->post_terms[i];
+		shape_u64(&st, pt->ntags);
 		for (size_t t = 0; t < pt->ntags; t++)
-			x = x * 31 + hash_bytes(pt->tags[t]->slug.p, pt->tags[t]->slug.len);
-		x = x * 31 + (uint64_t)(p->series_prev ? p->series_prev->index + 1 : 0);
-		x = x * 31 + (uint64_t)(p->series_next ? p->series_next->index + 1 : 0);
-		h = (h ^ x) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
+			shape_str(&st, pt->tags[t]->slug);
+		shape_u64(&st, (uint64_t)(p->series_prev ? p->series_prev->index + 1 : 0));
+		shape_u64(&st, (uint64_t)(p->series_next ? p->series_next->index + 1 : 0));
 	}
-	return h ? h : 1;
+	XXH128_hash_t h = XXH3_128bits_digest(&st);
+	if (!h.low64 && !h.high64)
+		h.low64 = 1;
+	return h;
+}
+
+/* The lists as bytes (related_cache_write), read back by another folio
+ * process: RELATED_MAGIC, a check of the byte order (u32), the max (u32),
+ * the shape (low, high: u64), n (u64), then count[n], why[n * max] (bytes)
+ * and post[n * max] (u32, padded to 4 before them), and last the XXH3 of
+ * all the bytes before it (u64): a damaged file is made anew, never read
+ * as another site's lists. */
+#define RELATED_MAGIC "folio-related 1\n"
+#define RELATED_HEAD (16 + 4 + 4 + 8 + 8 + 8)
+#define RELATED_ORDER 0x01020304u
+
+static size_t related_size(size_t n, size_t max)
+{
+	size_t at = RELATED_HEAD + n + n * max;
+	return (at + 3) / 4 * 4 + 4 * n * max + 8;
+}
+
+void related_cache_write(struct related_cache *rc, struct buf *b)
+{
+	b->len = 0;
+	if (!rc->shape.low64 && !rc->shape.high64)
+		return;
+	size_t n = rc->n, max = (size_t)rc->max, total = related_size(n, max);
+	buf_reserve(b, total);
+	memset(b->p, 0, total);
+	char *p = b->p;
+	uint32_t order = RELATED_ORDER, m = (uint32_t)max;
+	uint64_t head[3] = {rc->shape.low64, rc->shape.high64, n};
+	memcpy(p, RELATED_MAGIC, 16);
+	memcpy(p + 16, &order, 4);
+	memcpy(p + 20, &m, 4);
+	memcpy(p + 24, head, sizeof head);
+	size_t at = RELATED_HEAD;
+	memcpy(p + at, rc->count, n);
+	at += n;
+	for (size_t i = 0; i < n; i++) /* the unused places zero, not malloc's */
+		for (size_t k = 0; k < max; k++)
+			p[at + i * max + k] = k < rc->count[i] ? (char)rc->why[i * max + k] : 0;
+	at = (at + n * max + 3) / 4 * 4;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < rc->count[i]; k++)
+			memcpy(p + at + 4 * (i * max + k), &rc->post[i * max + k], 4);
+	uint64_t sum = XXH3_64bits(p, total - 8);
+	memcpy(p + total - 8, &sum, 8);
+	b->len = total;
+	rc->dirty = 0;
+}
+
+int related_cache_read(struct related_cache *rc, const void *bytes, size_t len)
+{
+	const char *p = bytes;
+	related_clear(rc);
+	rc->dirty = 0;
+	uint32_t order, m;
+	uint64_t head[3];
+	if (len < RELATED_HEAD || memcmp(p, RELATED_MAGIC, 16))
+		return -1;
+	memcpy(&order, p + 16, 4);
+	memcpy(&m, p + 20, 4);
+	memcpy(head, p + 24, sizeof head);
+	size_t max = m, n = (size_t)head[2];
+	/* n bounded by the length first, so that the sizes cannot overflow */
+	uint64_t sum;
+	memcpy(&sum, p + len - 8, 8);
+	if (order != RELATED_ORDER || max < 1 || max > 255 || head[2] > len || (!head[0] && !head[1]) ||
+	    related_size(n, max) != len || XXH3_64bits(p, len - 8) != sum)
+		return -1;
+	const unsigned char *count = (const unsigned char *)p + RELATED_HEAD, *why = count + n;
+	size_t posts_at = (RELATED_HEAD + n + n * max + 3) / 4 * 4;
+	rc->post = xmalloc((n * max + 1) * sizeof *rc->post);
+	rc->why = xmalloc(n * max + 1);
+	rc->count = xmalloc(n + 1);
+	memcpy(rc->count, count, n);
+	memcpy(rc->why, why, n * max);
+	memcpy(rc->post, p + posts_at, 4 * n * max);
+	for (size_t i = 0; i < n; i++) {
+		if (count[i] > max)
+			goto bad;
+		for (size_t k = 0; k < count[i]; k++)
+			if (rc->post[i * max + k] >= n || rc->post[i * max + k] == i || rc->why[i * max + k] > 3)
+				goto bad;
+	}
+	rc->shape = (XXH128_hash_t){head[0], head[1]};
+	rc->n = n;
+	rc->max = (int)max;
+	return 0;
+bad:
+	related_clear(rc);
+	return -1;
+}
+
+int related_cache_dirty(const struct related_cache *rc)
+{
+	return rc->dirty;
 }
 
 static unsigned char reason_index(const char *r)
@@ -832,8 +959,8 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 		return;
 	if (max > 255)
 		rc = NULL; /* counts are kept in bytes */
-	uint64_t shape = rc ? related_shape(s, max) : 0;
-	if (rc && rc->shape == shape && rc->n == n && rc->max == max) {
+	XXH128_hash_t shape = rc ? related_shape(s, max) : (XXH128_hash_t){0, 0};
+	if (rc && XXH128_isEqual(rc->shape, shape) && rc->n == n && rc->max == max) {
 		for (size_t i = 0; i < n; i++) {
 			struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
 			for (size_t k = 0; k < rc->count[i]; k++) {
@@ -923,9 +1050,8 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 	free(score);
 	free(cands);
 	if (rc) {
-		free(rc->post);
-		free(rc->why);
-		free(rc->count);
+		related_clear(rc);
+		rc->dirty = 1;
 		rc->post = xmalloc((n * (size_t)max + 1) * sizeof *rc->post);
 		rc->why = xmalloc(n * (size_t)max + 1);
 		rc->count = xmalloc(n + 1);

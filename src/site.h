@@ -69,6 +69,17 @@ struct build_opts {
 struct related_cache *related_cache_new(void);
 void related_cache_free(struct related_cache *rc);
 
+/* Kept between processes (in .folio-cache): related_cache_write puts rc's
+ * lists into b as bytes (none when it holds none); related_cache_read
+ * makes rc what such bytes hold: 0, or -1 when they are not whole and
+ * valid, leaving rc empty (the lists are then made anew). A build reuses
+ * them only when everything they were made of is the same (their shape, a
+ * 128-bit hash of it). related_cache_dirty: whether rc was made anew since
+ * it was last read or written. */
+void related_cache_write(struct related_cache *rc, struct buf *b);
+int related_cache_read(struct related_cache *rc, const void *p, size_t len);
+int related_cache_dirty(const struct related_cache *rc);
+
 struct site {
 	const struct config *cfg;
 	struct content *content;

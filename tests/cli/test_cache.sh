@@ -131,6 +131,27 @@ check "a truncated pages' state gives a fresh build's output" test -z "$d"
 grep -q "Yet another line, changed" "$TMP/o/$page"
 check "and the change is in it" test $? -eq 0
 
+# the related posts are kept in the cache, made anew when what they depend
+# on (a post's tags, date, place in a series) changes, ignored if damaged
+rel=$site/.folio-cache/related
+check "the related posts are kept" grep -q '^folio-related' "$rel"
+sum=$(md5sum <"$rel")
+printf '\nA line that changes no tag.\n' >>"$post"
+run build "$site" -o "$TMP/o"
+check "a post's text changed: the related posts are not written again" test "$(md5sum <"$rel")" = "$sum"
+sed -i '0,/^tags: .*/s//tags: [cuda, a-new-tag]/' "$post"
+warm_is_cold "a post's tags changed"
+check "a post's tags changed: the related posts are made anew" test "$(md5sum <"$rel")" != "$sum"
+printf 'garbage' >"$rel"
+run build "$site" -o "$TMP/o"
+check "a damaged related file is no error" test "$rc" -eq 0 -a -z "$err"
+d=$(diff -r "$TMP/o" "$TMP/warm" 2>&1)
+out=$d
+check "a damaged related file gives the same output" test -z "$d"
+check "a damaged related file is written anew" grep -q '^folio-related' "$rel"
+printf 'x' | dd of="$rel" bs=1 seek=100 conv=notrunc 2>/dev/null
+warm_is_cold "a byte of the related file changed"
+
 # a cache that cannot be saved is a warning, after a build that succeeds
 # (its pages hold the HTML the cache would have kept)
 rm -rf "$site/.folio-cache" "$TMP/nosave"

@@ -18,6 +18,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             form, a few broken ones (TOML_SEEDS below)
   json      the test sites' expected feed.json files, and Hugo-like front
             matter and config (JSON_SEEDS below)
+  related   .folio-cache/related files (the layout of site.c) of a few
+            sizes, their checksums left to the target to make
   search    the HTML of the tests/markdown/ cases, the example blog's posts
             as documents (@@@ between them), and text in many scripts
 
@@ -265,6 +267,28 @@ def mdcache_seeds(s):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
 
 
+def related_file(n, mx, seed):
+    """A related file of n posts with up to mx related each (fuzz_related.c
+    makes its checksum, the last 8 bytes)."""
+    counts = [(i * 7 + seed) % (mx + 1) if n > 1 else 0 for i in range(n)]
+    why = bytearray(n * mx)
+    post = [0] * (n * mx)
+    for i in range(n):
+        for k in range(counts[i]):
+            why[i * mx + k] = (i + k + seed) % 4
+            post[i * mx + k] = (i + 1 + k) % n if (i + 1 + k) % n != i else (i + 2 + k) % n
+    head = b"folio-related 1\n" + struct.pack("<IIQQQ", 0x01020304, mx, 0x9e3779b97f4a7c15 ^ seed, seed + 1, n)
+    body = head + bytes(counts) + bytes(why)
+    body += b"\0" * (-len(body) % 4)
+    body += struct.pack("<%dI" % len(post), *post)
+    return body + b"\0" * 8
+
+
+def related_seeds(s):
+    for n, mx, seed in [(0, 1, 0), (1, 5, 1), (2, 1, 2), (3, 3, 3), (7, 5, 4), (40, 5, 5), (100, 8, 6), (5, 255, 7)]:
+        s.add("related", related_file(n, mx, seed))
+
+
 def links_seeds(s):
     for path in sorted(glob("tests/markdown", ".txt")):
         for case in spec_cases(path):
@@ -477,7 +501,7 @@ def main():
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
-               "json": json_seeds, "import": import_seeds, "search": search_seeds}
+               "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -22,6 +22,7 @@ static struct config cfg;
 static struct content c;
 static struct site s;
 static int built;
+static struct related_cache *use_rc; /* the builds' related cache, or NULL */
 
 static void new_site(void)
 {
@@ -64,7 +65,8 @@ static int build_opts(int drafts, int future, int jobs)
 	int e = config_load(arena, &d, dir, NULL, &cfg);
 	if (!e) {
 		e += content_load(arena, &d, dir, &cfg, &c);
-		struct build_opts o = {.drafts = drafts, .future = future, .now = NOW, .jobs = jobs, .max_related = 5};
+		struct build_opts o = {.drafts = drafts, .future = future, .now = NOW, .jobs = jobs, .max_related = 5,
+					 .related_cache = use_rc};
 		e += site_build(arena, &d, &cfg, &c, &o, &s);
 		built = 1;
 	}
@@ -471,6 +473,88 @@ static void test_related(void)
 	STR_EQ(related_of("x4"), "r1 (recent), r2 (recent), x1 (recent), x2 (recent), r3 (recent)");
 }
 
+/* all_related: related_of of every post, one per line. */
+static const char *all_related(void)
+{
+	static const char *const slugs[] = {"r1", "r2", "r3", "x1", "x2", "x3", "x4"};
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sizeof slugs / sizeof *slugs; i++)
+		buf_printf(&b, "%s: %s\n", slugs[i], related_of(slugs[i]));
+	const char *r = arena_strndup(arena, b.p, b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* The related posts kept between processes: written, read back into a
+ * new cache, reused while nothing they depend on changes, made anew when
+ * it does, and a damaged copy refused. */
+static void test_related_kept(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("s", "");
+	post("r1", "date: 2026-01-01\nseries: s\nseries_order: 1\ntags: [a]\n");
+	post("r2", "date: 2026-01-10\nseries: s\nseries_order: 2\ntags: [a, b]\n");
+	post("r3", "date: 2026-01-20\nseries: s\nseries_order: 3\ntags: [a]\n");
+	post("x1", "date: 2026-01-11\ntags: [a, b]\n");
+	post("x2", "date: 2026-01-12\ntags: [B]\n");
+	post("x3", "date: 2026-06-01\n");
+	post("x4", "date: 2025-01-01\n");
+	INT_EQ(build(), 0);
+	const char *fresh = all_related();
+
+	struct related_cache *rc = related_cache_new();
+	struct buf bytes;
+	buf_init(&bytes);
+	related_cache_write(rc, &bytes);
+	INT_EQ(bytes.len, 0); /* nothing kept yet: nothing written */
+	use_rc = rc;
+	INT_EQ(build(), 0);
+	OK(related_cache_dirty(rc));
+	STR_EQ(all_related(), fresh);
+	related_cache_write(rc, &bytes);
+	OK(bytes.len > 0);
+	OK(!related_cache_dirty(rc));
+	related_cache_free(rc);
+
+	/* another process: the lists read back, and used as they are */
+	rc = use_rc = related_cache_new();
+	INT_EQ(related_cache_read(rc, bytes.p, bytes.len), 0);
+	OK(!related_cache_dirty(rc));
+	INT_EQ(build(), 0);
+	OK(!related_cache_dirty(rc)); /* reused, not made */
+	STR_EQ(all_related(), fresh);
+
+	/* every byte matters: one changed, or the file cut, and it is refused
+	 * (the lists are then made anew, as they were) */
+	int refused = 0;
+	for (size_t i = 0; i < bytes.len; i++) {
+		bytes.p[i] ^= 0x10;
+		refused += related_cache_read(rc, bytes.p, bytes.len) != 0;
+		bytes.p[i] ^= 0x10;
+	}
+	INT_EQ(refused, bytes.len);
+	for (size_t n = 0; n < bytes.len; n += 7)
+		OK(related_cache_read(rc, bytes.p, n) != 0);
+	INT_EQ(build(), 0);
+	OK(related_cache_dirty(rc));
+	STR_EQ(all_related(), fresh);
+
+	/* a tag changed: the kept lists no longer fit, and are made anew */
+	INT_EQ(related_cache_read(rc, bytes.p, bytes.len), 0);
+	post("x4", "date: 2025-01-01\ntags: [b]\n");
+	INT_EQ(build(), 0);
+	OK(related_cache_dirty(rc));
+	const char *changed = all_related();
+	OK(strcmp(changed, fresh) != 0);
+	use_rc = NULL;
+	INT_EQ(build(), 0);
+	STR_EQ(all_related(), changed);
+	related_cache_free(rc);
+	buf_fini(&bytes);
+}
+
 static void test_home_lists(void)
 {
 	new_site();
@@ -618,6 +702,7 @@ void test_site(void)
 	test_term_names();
 	test_years_mixed_offsets();
 	test_related();
+	test_related_kept();
 	test_home_lists();
 	test_series_errors();
 	test_failed_series();
