@@ -5,8 +5,8 @@
 # path:line:col error, within 5 s and 3 GiB: no hang, crash or
 # out-of-memory. The checks are in tests/pathological/run.py; the speed
 # goal (0.5 s each) is measured by `make bench-patho`, not here. Under an
-# ASan build the time limit is 20 s, under valgrind 300 s on smaller inputs
-# (see run.py).
+# ASan build the time limit is 20 s on 256 KiB inputs, under valgrind 300 s
+# on 64 KiB ones (see run.py).
 dir=$(dirname "$0")/../pathological
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "note: python3 not found; pathological inputs skipped"
