@@ -63,7 +63,7 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 /* ---- the stages every build runs: config, content, Markdown, model,
  * templates ---- */
 void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep,
-		       void *prep_ctx, struct content_cache *cc)
+		       void *prep_ctx, struct content_cache *cc, struct fm_cache *fm)
 {
 	memset(st, 0, sizeof *st);
 	st->t0 = stages_clock();
@@ -85,7 +85,7 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		opts->jobs = n > 0 ? (int)n : 1;
 	}
-	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, opts->jobs);
+	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, fm, opts->jobs);
 	st->t_content = stages_clock();
 
 	opts->drafts = req->drafts;

@@ -9,6 +9,7 @@
  *   markdown.pack           rendered Markdown (mdcache.c's format)
  *   math/KEY.cache          typeset formulas, one file per KaTeX and macros
  *   related                 the related posts of every post (site.c's format)
+ *   frontmatter             parsed front matter trees (fmcache.c's format)
  *   external-links          the last answers of `folio check --external`
  *   output-HASH, pages-HASH, uptodate-HASH
  *                           the state of the output folder whose absolute

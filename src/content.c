@@ -1,5 +1,6 @@
 /* content.c: walks content/ and data/, splits front matter, and checks it. */
 #include "content.h"
+#include "fmcache.h"
 #include "output.h"
 
 #include "index.h"
@@ -10,6 +11,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +127,8 @@ static int check_text(struct diag *d, const char *rel, const char *src, size_t l
 
 /* load_source: reads a file and its front matter; NULL after an error. */
 /* need_fm: the hint for a file without front matter: which keys it needs. */
-static int load_source(struct arena *a, struct diag *d, const char *abs, const char *rel, struct source *s,
-		       const char *need_fm)
+static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs, const char *rel,
+		       struct source *s, const char *need_fm)
 {
 	size_t len;
 	char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
@@ -166,9 +168,22 @@ static int load_source(struct arena *a, struct diag *d, const char *abs, const c
 		s->fm = &empty;
 		return 0;
 	}
-	s->fm = yaml_parse(a, d, rel, src, len, fm, fm_len, 1);
-	if (!s->fm)
-		return -1;
+	/* the tree a build before made of the same text, or parsed now */
+	struct fm_key key = {0, 0};
+	if (fmc) {
+		int lines = 1;
+		for (const char *q = fm; (q = memchr(q, '\n', (size_t)(fm + fm_len - q))); q++)
+			lines++;
+		key = fm_cache_key(fm, fm_len, 1);
+		s->fm = fm_cache_get(fmc, a, key, 2, 1 + lines, fm_len < INT_MAX ? (int)fm_len + 1 : INT_MAX);
+	}
+	if (!s->fm) {
+		s->fm = yaml_parse(a, d, rel, src, len, fm, fm_len, 1);
+		if (!s->fm)
+			return -1;
+		if (fmc)
+			fm_cache_put(fmc, key, s->fm);
+	}
 	if (s->fm->kind != YNODE_MAP) {
 		struct diag_loc loc = {rel, src, len, s->fm->line, s->fm->col};
 		diag_error(d, &loc, "front matter must be a map of keys (key: value), found %s", kind_a(s->fm));
@@ -252,11 +267,12 @@ static void push(struct arena *a, void ***list, size_t *n, void *item)
 
 /* load_post, load_series, load_page: one file, everything of it in a
  * (the build's arena, or a cached file's own). NULL after reporting. */
-static struct post *load_post(struct arena *a, struct diag *d, const struct config *cfg, const char *abs,
+static struct post *load_post(struct arena *a, struct diag *d, struct fm_cache *fmc, const struct config *cfg,
+			      const char *abs,
 			      const char *rel, struct str slug, const char *bundle)
 {
 	struct post *p = arena_alloc(a, sizeof *p);
-	if (load_source(a, d, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
+	if (load_source(a, d, fmc, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
 		return NULL;
 	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
 	const struct ynode *m = p->s.fm;
@@ -313,11 +329,12 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct conf
 	return s.errors ? NULL : p;
 }
 
-static struct series *load_series(struct arena *a, struct diag *d, const char *abs, const char *rel,
+static struct series *load_series(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs,
+				  const char *rel,
 				  struct str slug)
 {
 	struct series *se = arena_alloc(a, sizeof *se);
-	if (load_source(a, d, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
+	if (load_source(a, d, fmc, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
 		return NULL;
 	struct schema s = {a, d, rel, se->s.src, se->s.len, 0, 1, 1};
 	const struct ynode *m = se->s.fm;
@@ -348,10 +365,11 @@ static struct series *load_series(struct arena *a, struct diag *d, const char *a
 	return s.errors ? NULL : se;
 }
 
-static struct page *load_page(struct arena *a, struct diag *d, const char *abs, const char *rel, struct str slug)
+static struct page *load_page(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs, const char *rel,
+			      struct str slug)
 {
 	struct page *pg = arena_alloc(a, sizeof *pg);
-	if (load_source(a, d, abs, rel, &pg->s, "'title: ...'"))
+	if (load_source(a, d, fmc, abs, rel, &pg->s, "'title: ...'"))
 		return NULL;
 	struct schema s = {a, d, rel, pg->s.src, pg->s.len, 0, 1, 1};
 	const struct ynode *m = pg->s.fm;
@@ -535,6 +553,7 @@ struct walk {
 	const struct config *cfg;
 	struct content *c;
 	struct content_cache *cc; /* or NULL */
+	struct fm_cache *fm;      /* or NULL */
 	const char *root;         /* the site folder's realpath (NULL: unknown) */
 	struct task *tasks;
 	size_t ntasks, cap;
@@ -613,12 +632,12 @@ static void read_task(struct walk *w, struct task *t, struct arena *a)
 		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
 			   t->bundle ? "folder" : "file", t->bundle ? t->name : strrchr(t->rel, '/') + 1);
 	} else if (t->kind == K_POST) {
-		t->item = load_post(a, w->d, w->cfg, t->abs, r, slug,
+		t->item = load_post(a, w->d, w->fm, w->cfg, t->abs, r, slug,
 				    t->bundle ? arena_strndup(a, t->bundle, strlen(t->bundle)) : NULL);
 	} else if (t->kind == K_SERIES) {
-		t->item = load_series(a, w->d, t->abs, r, slug);
+		t->item = load_series(a, w->d, w->fm, t->abs, r, slug);
 	} else {
-		t->item = load_page(a, w->d, t->abs, r, slug);
+		t->item = load_page(a, w->d, w->fm, t->abs, r, slug);
 	}
 	t->said = diag_thread_reports() != said;
 }
@@ -1038,11 +1057,11 @@ static void check_unused(struct diag *d, const char *site_dir)
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
-	return content_load_cached(a, d, site_dir, cfg, c, NULL, 1);
+	return content_load_cached(a, d, site_dir, cfg, c, NULL, NULL, 1);
 }
 
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *c, struct content_cache *cc, int jobs)
+			struct content *c, struct content_cache *cc, struct fm_cache *fm, int jobs)
 {
 	memset(c, 0, sizeof *c);
 	int before = d->errors;
@@ -1058,7 +1077,7 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 	char *root = site_root(site_dir);
 	check_folders(d, site_dir, root);
 	check_unused(d, site_dir);
-	struct walk w = {a, d, cfg, c, cc, root, NULL, 0, 0};
+	struct walk w = {a, d, cfg, c, cc, fm, root, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);
 	walk(&w, site_dir, "pages", K_PAGE);

@@ -155,9 +155,11 @@ void content_cache_free(struct content_cache *cc);
 /* content_load_cached: content_load through cc (NULL: none), reading the
  * files on up to `jobs` threads (the content does not depend on how many).
  * What a build gets from the cache stays valid until the next call with
- * cc. */
+ * cc. fm (NULL: none) gives the front matter trees of an earlier build
+ * (fmcache.h) and keeps those parsed now. */
+struct fm_cache;
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *out, struct content_cache *cc, int jobs);
+			struct content *out, struct content_cache *cc, struct fm_cache *fm, int jobs);
 
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front

@@ -3,6 +3,7 @@
  * where each round renders only the pages whose inputs changed (rebuild.h)
  * and an edit of posts' text is patched into the last round. */
 #include "build.h"
+#include "fmcache.h"
 
 #include "cache.h"
 #include "index.h"
@@ -87,6 +88,7 @@ struct build_session {
 	int changed_all;
 	int search_due; /* a patch left the search index to build_session_finish */
 	int related_read; /* the related posts of the cache read (folio build) */
+	struct fm_cache *fm; /* the front matter of the cache (folio build) */
 };
 
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
@@ -156,6 +158,7 @@ void build_session_free(struct build_session *s)
 	md_cache_free(s->md);
 	content_cache_free(s->content);
 	related_cache_free(s->related);
+	fm_cache_free(s->fm);
 	live_close(s->live);
 	rebuild_free(s->rb);
 	free(s->site_dir);
@@ -362,6 +365,34 @@ static void related_save(struct build_session *s)
 	related_cache_write(s->related, &b);
 	char *path = cache_path(s->site_dir, "related");
 	if (!b.len || cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b.p, b.len) != 0)
+		cache_remove(path);
+	free(path);
+	buf_fini(&b);
+}
+
+/* fm_open: the front matter trees of the last build, from the cache's
+ * file "frontmatter" (none if it is missing or not whole). */
+static struct fm_cache *fm_open(struct build_session *s)
+{
+	struct fm_cache *fm = fm_cache_new(stamp_binary());
+	char *path = cache_path(s->site_dir, "frontmatter");
+	size_t len;
+	char *text = read_file_max(path, (size_t)1 << 30, &len);
+	if (text)
+		(void)fm_cache_read(fm, text, len);
+	free(text);
+	free(path);
+	return fm;
+}
+
+/* fm_save: the trees this build read or parsed, for the next one. */
+static void fm_save(struct build_session *s)
+{
+	struct buf b;
+	buf_init(&b);
+	fm_cache_write(s->fm, &b);
+	char *path = cache_path(s->site_dir, "frontmatter");
+	if (cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b.p, b.len) != 0)
 		cache_remove(path);
 	free(path);
 	buf_fini(&b);
@@ -587,6 +618,8 @@ static void round_commit(struct round *r)
 		session_save(s, r->state);
 	if (s->to_output && !s->req.check && related_cache_dirty(s->related))
 		related_save(s);
+	if (s->fm && !s->req.check && fm_cache_dirty(s->fm))
+		fm_save(s);
 }
 
 /* round_free: the round's memory, and its stages'. */
@@ -897,7 +930,9 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	r->s = s;
 	r->d = d;
 	r->res = res;
-	stages_run(&r->st, &s->req, d, session_prepare, s, s->content);
+	if (s->to_output && !s->fm)
+		s->fm = fm_open(s);
+	stages_run(&r->st, &s->req, d, session_prepare, s, s->content, s->fm);
 	r->errors = r->st.errors;
 	/* stop: no going on. Without keep_going, at the first stage with
 	 * errors; with it, only when what the next stage needs is missing (no

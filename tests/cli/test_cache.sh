@@ -152,6 +152,61 @@ check "a damaged related file is written anew" grep -q '^folio-related' "$rel"
 printf 'x' | dd of="$rel" bs=1 seek=100 conv=notrunc 2>/dev/null
 warm_is_cold "a byte of the related file changed"
 
+# the front matter trees are kept: a warm build parses only the front
+# matter whose text changed, and reports the same errors as a cold one
+fmc=$site/.folio-cache/frontmatter
+check "the front matter trees are kept" grep -q '^folio-fm-pack' "$fmc"
+sum=$(md5sum <"$fmc")
+printf '\nA line of text only.\n' >>"$post"
+run build "$site" -o "$TMP/o"
+check "a post's text changed: the front matter trees are not written again" test "$(md5sum <"$fmc")" = "$sum"
+sed -i '0,/^title: .*/s//title: "A title changed for the cache"/' "$post"
+warm_is_cold "a post's front matter changed"
+check "the new title is in the page" grep -q "A title changed for the cache" \
+	"$TMP/warm/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns/index.html"
+check "a front matter changed: its tree is kept" test "$(md5sum <"$fmc")" != "$sum"
+printf 'garbage' >"$fmc"
+run build "$site" -o "$TMP/o"
+check "a damaged front matter file is no error" test "$rc" -eq 0 -a -z "$err"
+d=$(diff -r "$TMP/o" "$TMP/warm" 2>&1)
+out=$d
+check "a damaged front matter file gives the same output" test -z "$d"
+check "a damaged front matter file is written anew" grep -q '^folio-fm-pack' "$fmc"
+# an error found in a front matter read from the cache is told where the
+# file has it, as by a cold build: a post built (its tree kept), then
+# another with the same slug
+printf -- '---\ntitle: "Cache test"\ndate: 2025-01-01\nsummary: "For the cache test."\nslug: cache-slug\n---\nText.\n' \
+	>"$site/content/posts/zz-cache-a.md"
+run build "$site" -o "$TMP/o"
+check "a post with a slug of its own builds" test "$rc" -eq 0
+printf -- '---\ntitle: "Cache test two"\ndate: 2025-01-02\nsummary: "Also."\nslug: cache-slug\n---\nText.\n' \
+	>"$site/content/posts/aa-cache-b.md"
+run build "$site" -o "$TMP/o"
+warm=$err
+check "another with the same slug: an error" test "$rc" -eq 1
+mv "$site/.folio-cache" "$TMP/cache.saved"
+run build "$site" -o "$TMP/o"
+rm -rf "$site/.folio-cache"
+mv "$TMP/cache.saved" "$site/.folio-cache"
+out="$warm
+---
+$err"
+check "the error from the kept tree is the cold build's, at the same line and column" \
+	test -n "$err" -a "$err" = "$warm"
+check "and it is told at the kept file's slug" grep -q "zz-cache-a.md:5:7: error: duplicate slug 'cache-slug'" "$TMP/err"
+rm "$site/content/posts/zz-cache-a.md" "$site/content/posts/aa-cache-b.md"
+run build "$site" -o "$TMP/o"
+check "both removed, the site builds" test "$rc" -eq 0
+printf -- '---\ntitle: [broken\n---\nx\n' >"$site/content/posts/broken-yaml.md"
+run build "$site" -o "$TMP/o"
+first=$err
+run build "$site" -o "$TMP/o"
+out="$first
+---
+$err"
+check "a YAML error is told at every build" test "$rc" -eq 1 -a -n "$err" -a "$err" = "$first"
+rm "$site/content/posts/broken-yaml.md"
+
 # a cache that cannot be saved is a warning, after a build that succeeds
 # (its pages hold the HTML the cache would have kept)
 rm -rf "$site/.folio-cache" "$TMP/nosave"

@@ -18,6 +18,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             form, a few broken ones (TOML_SEEDS below)
   json      the test sites' expected feed.json files, and Hugo-like front
             matter and config (JSON_SEEDS below)
+  fmcache   .folio-cache/frontmatter files of trees like those of the
+            test sites' front matter (the layout of fmcache.c), their salt
+            and checksum left to the target to make
   related   .folio-cache/related files (the layout of site.c) of a few
             sizes, their checksums left to the target to make
   search    the HTML of the tests/markdown/ cases, the example blog's posts
@@ -267,6 +270,49 @@ def mdcache_seeds(s):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
 
 
+def fm_node(kind, line, col, n, quoted=0):
+    return struct.pack("<BBxxIII", kind, quoted, line, col, n)
+
+
+def fm_tree(v, line=2, col=1, quoted=0):
+    """The bytes of a tree of v (str: a scalar, list: a sequence, dict: a
+    map), one line per node."""
+    if isinstance(v, str):
+        b = v.encode("utf-8")
+        return fm_node(0, line, col, len(b), quoted) + b
+    if isinstance(v, list):
+        out = fm_node(1, line, col, len(v))
+        for i, x in enumerate(v):
+            out += fm_tree(x, line + i, col + 2)
+        return out
+    out = fm_node(2, line, col, len(v))
+    for i, (k, x) in enumerate(v.items()):
+        out += fm_tree(k, line + i, col) + fm_tree(x, line + i, col + len(k) + 2, 1 if i % 2 else 0)
+    return out
+
+
+def fm_file(trees):
+    body = b""
+    for i, t in enumerate(trees):
+        body += struct.pack("<QQII", 0x9e3779b97f4a7c15 * (i + 1) % 2**64, i, len(t), 0) + t
+        body += b"\0" * (-len(t) % 8)
+    return b"folio-fm-pack 1\n" + struct.pack("<QQQ", 0, len(trees), 0) + body
+
+
+def fmcache_seeds(s):
+    trees = [
+        {"title": "A post", "date": "2026-01-02", "tags": ["cuda", "c++"]},
+        {"title": "Series", "posts": ["a", "b", "c"], "nested": {"deep": {"deeper": ["1", {"k": "v"}]}}},
+        {"summary": "A block\nof text.\n", "empty": ""},
+        {},
+        "a scalar",
+        [],
+    ]
+    s.add("fmcache", fm_file([]))
+    for i in range(len(trees)):
+        s.add("fmcache", fm_file([fm_tree(t) for t in trees[i:i + 3]]))
+
+
 def related_file(n, mx, seed):
     """A related file of n posts with up to mx related each (fuzz_related.c
     makes its checksum, the last 8 bytes)."""
@@ -501,7 +547,8 @@ def main():
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
-               "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds}
+               "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
+               "fmcache": fmcache_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
