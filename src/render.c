@@ -204,17 +204,48 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "source", tv_cstr(p->s.path));
 }
 
-static void build_posts(struct model *md)
+/* Posts' own fields are made on the build's threads (each its own arena,
+ * the calling thread the build's), a batch of posts at a time; the ids
+ * (mark) are given after, in order, on the calling thread. */
+struct post_maker {
+	const struct site *s;
+	struct tval *vals;
+	struct pool_queue *q;
+	struct arena *a;
+};
+
+static void *make_posts(void *arg)
+{
+	struct post_maker *k = arg;
+	size_t b, e;
+	while (pool_take(k->q, &b, &e))
+		for (size_t i = b; i < e; i++) {
+			struct tmap *m = tmap_new(k->a, 40);
+			post_fields(k->a, k->s, i, m);
+			k->vals[i] = tv_map(m);
+		}
+	return NULL;
+}
+
+static void build_posts(struct model *md, int jobs)
 {
 	struct arena *a = md->a;
 	const struct site *s = md->s;
-	md->post_vals = arena_alloc(a, (s->nposts + 1) * sizeof *md->post_vals);
-	for (size_t i = 0; i < s->nposts; i++) {
-		struct tmap *m = tmap_new(a, 40);
-		post_fields(a, s, i, m);
-		mark(md, m, "post", s->posts[i]->slug);
-		md->post_vals[i] = tv_map(m);
-	}
+	size_t n = s->nposts;
+	md->post_vals = arena_alloc(a, (n + 1) * sizeof *md->post_vals);
+	int t = jobs > 1 && n >= 256 ? jobs : 1;
+	struct post_maker *k = xcalloc((size_t)t, sizeof *k);
+	struct pool_queue q;
+	pool_queue_init(&q, n, 64);
+	for (int i = 0; i < t; i++)
+		k[i] = (struct post_maker){s, md->post_vals, &q, i ? arena_new() : a};
+	pool_run(t, make_posts, k, sizeof *k, 0);
+	for (int i = 1; i < t; i++)
+		arena_adopt(a, k[i].a);
+	pool_queue_fini(&q);
+	free(k);
+	for (size_t i = 0; i < n; i++)
+		mark(md, md->post_vals[i].u.map, "post", s->posts[i]->slug);
 	md->plan->post_vals = md->post_vals;
 }
 
@@ -856,7 +887,7 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 }
 
 int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
-		const struct render_deps *deps, struct render_plan *plan)
+		const struct render_deps *deps, int jobs, struct render_plan *plan)
 {
 	memset(plan, 0, sizeof *plan);
 	struct model md;
@@ -865,7 +896,7 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	md.s = s;
 	md.deps = deps;
 	md.plan = plan;
-	build_posts(&md);
+	build_posts(&md, jobs);
 	md.all_posts = post_list(&md, s->posts, s->nposts);
 	build_series_vals(&md);
 	link_posts(&md);

@@ -50,9 +50,10 @@ struct render_plan {
  * posts, series, tags, categories, years and pages and every global get
  * ids, which renders record when they read them (tmpl_deps_record).
  * Returns the number of errors (an alias taking another page's address, a
- * page naming a template that does not exist). */
+ * page naming a template that does not exist). The posts' maps are made
+ * on up to jobs threads (the values do not depend on how many). */
 int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tmpl_env *env,
-		const struct render_deps *deps, struct render_plan *plan);
+		const struct render_deps *deps, int jobs, struct render_plan *plan);
 
 /* render_refresh_post: after site_patch_post, the fields of post i's map
  * made again from the post (in a), in place; returns the value behind its

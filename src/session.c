@@ -496,7 +496,7 @@ static void round_plan(struct round *r)
 {
 	struct build_session *s = r->s;
 	struct render_deps deps = {rebuild_id, s->rb};
-	r->errors += render_plan(r->st.a, r->d, &r->st.site, r->st.env, &deps, &r->plan);
+	r->errors += render_plan(r->st.a, r->d, &r->st.site, r->st.env, &deps, r->st.opts.jobs, &r->plan);
 	r->stop = r->errors && !s->req.keep_going;
 	if (r->stop)
 		return;

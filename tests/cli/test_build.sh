@@ -233,6 +233,12 @@ run build "$BIG" -o "$TMP/ref-new" --future
 check "the big site builds" test "$rc" -eq 0
 new=$(manifest "$TMP/ref-new")
 rm -rf "$TMP/ref-new"
+# the posts' template values are made on several threads: one thread
+# gives the same site
+rm -rf "$BIG/.folio-cache"
+run build "$BIG" -o "$TMP/ref-j1" --future -j 1
+check "the big site built on one thread is the same" test "$rc" -eq 0 -a "$(manifest "$TMP/ref-j1")" = "$new"
+rm -rf "$TMP/ref-j1"
 set_title "Old Title"
 run build "$BIG" -o "$OUT" --future
 check "the big site builds into OUT" test "$rc" -eq 0
