@@ -28,6 +28,7 @@ struct rebuild {
 	struct rebuild_page **recs;
 	size_t nrecs;
 	struct index rec_index; /* position + 1, by output path */
+	char *block; /* the state read (rebuild_load_block): records' links in it */
 	int built;
 	/* texts whose hash is known (rebuild_known), for this build */
 	struct known {
@@ -122,7 +123,8 @@ void rebuild_page_free(struct rebuild_page *p)
 		return;
 	free(p->out);
 	free(p->deps);
-	free(p->links);
+	if (!p->links_borrowed)
+		free(p->links);
 	free(p);
 }
 
@@ -139,6 +141,7 @@ static void forget(struct rebuild *rb)
 	for (size_t i = 0; i < rb->nrecs; i++)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
+	free(rb->block);
 	index_fini(&rb->rec_index);
 	rebuild_known_clear(rb);
 	memset(rb, 0, sizeof *rb);
@@ -303,8 +306,11 @@ static int cmp_id(const void *a, const void *b)
  * them). */
 static void sort_ids(uint32_t *ids, size_t n)
 {
-	if (n > 1)
-		qsort(ids, n, sizeof *ids, cmp_id);
+	for (size_t i = 1; i < n; i++)
+		if (ids[i - 1] > ids[i]) {
+			qsort(ids, n, sizeof *ids, cmp_id);
+			return;
+		}
 }
 
 /* has_id: whether the sorted ids[0..n) hold id. */
@@ -455,6 +461,14 @@ static void put64(struct buf *b, uint64_t v)
 
 void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b)
 {
+	/* its size first: one allocation of tens of MB, not a doubling */
+	size_t size = 16 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
+	for (size_t i = 0; i < rb->nkeys; i++)
+		size += 12 + strlen(rb->keys[i]);
+	for (size_t i = 0; i < rb->nrecs; i++)
+		size += 8 + 4 + 4 + strlen(rb->recs[i]->out) + rb->recs[i]->ndeps * sizeof(uint32_t) + 8 +
+			rb->recs[i]->links_len;
+	buf_reserve(b, size);
 	char head[16] = {0};
 	memcpy(head, STATE_MAGIC, strlen(STATE_MAGIC));
 	buf_append(b, head, sizeof head);
@@ -522,10 +536,19 @@ static uint32_t get_u32(struct reader *r)
 
 int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 {
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, p, len);
+	return rebuild_load_block(rb, stamp, copy, len);
+}
+
+int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
+{
 	struct reader r = {p, p + len, 0};
 	const char *head = take(&r, 16);
-	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != stamp)
+	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != stamp) {
+		free(p);
 		return -1;
+	}
 	forget(rb);
 	uint64_t cfg_fp = get_u64(&r);
 	uint32_t next_id = get_u32(&r);
@@ -575,8 +598,8 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 		memcpy(rec->deps, ids, (size_t)nd * sizeof *rec->deps);
 		sort_ids(rec->deps, nd);
 		if (ll) {
-			rec->links = xmalloc((size_t)ll);
-			memcpy(rec->links, lk, (size_t)ll);
+			rec->links = (char *)lk; /* in the block, which rb keeps */
+			rec->links_borrowed = 1;
 			rec->links_len = (size_t)ll;
 		}
 		recs[got] = rec;
@@ -586,9 +609,11 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 			rebuild_page_free(recs[i]);
 		free(recs);
 		forget(rb);
+		free(p);
 		return -1;
 	}
 	/* all of it read */
+	rb->block = p;
 	rb->next_id = next_id;
 	rb->fp = xmalloc((nfp + 1) * sizeof *rb->fp);
 	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);

@@ -31,6 +31,7 @@ struct rebuild_page {
 	size_t ndeps;
 	char *links; /* its ids and links (links_record), or NULL */
 	size_t links_len;
+	int links_borrowed; /* links lie in the state read (not freed with it) */
 	int kept; /* (while rebuild_commit swaps the records) */
 };
 
@@ -124,6 +125,9 @@ void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t
  * left new, so that every page is rendered. */
 void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out);
 int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
+/* rebuild_load_block: rebuild_load of the malloc'd p, which it takes (the
+ * records' links are read where they lie in it, not copied). */
+int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len);
 
 /* ---- a folio build with nothing to do ----
  *

@@ -405,8 +405,7 @@ static void session_load(struct build_session *s, const char *path)
 	size_t len;
 	char *text = read_file(path, &len);
 	if (text)
-		(void)rebuild_load(s->rb, stamp_binary(), text, len);
-	free(text);
+		(void)rebuild_load_block(s->rb, stamp_binary(), text, len); /* takes text */
 }
 
 /* inputs_fingerprint: the fingerprints of everything a page may read in
