@@ -57,6 +57,7 @@ void counted_free(struct counted *r)
 	free(r->stem);
 	free(r->pstem);
 	free(r->pw);
+	free(r->tid);
 	memset(r, 0, sizeof *r);
 }
 
@@ -459,6 +460,9 @@ static void counted_of(const struct search_cache *c, const struct ids *d, struct
 	r->text = xmalloc(tl + 1);
 	r->word = xmalloc((3 * (size_t)d->nwords + 1) * sizeof *r->word);
 	r->stem = xmalloc((2 * (size_t)d->nstems + 1) * sizeof *r->stem);
+	r->tid = xmalloc(((size_t)d->nwords + d->nstems + 1) * sizeof *r->tid);
+	memcpy(r->tid, d->wtext, d->nwords * sizeof *r->tid);
+	memcpy(r->tid + d->nwords, d->stext, d->nstems * sizeof *r->tid);
 	uint32_t at = 0;
 	for (uint32_t i = 0; i < d->nwords; i++) {
 		const struct text *t = &c->texts[d->wtext[i]];

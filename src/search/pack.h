@@ -33,6 +33,10 @@ struct counted {
 	uint32_t *stem;       /* per stem: offset, length */
 	uint32_t *pstem, *pw; /* the postings: stem, count */
 	uint32_t nwords, nstems, np, dl, tl;
+	/* taken from the cache: per word, then per stem, the number of its
+	 * text there (the same number, the same text, for a whole build);
+	 * NULL when counted now */
+	uint32_t *tid;
 };
 
 void counted_free(struct counted *r);
