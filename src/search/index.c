@@ -340,9 +340,7 @@ static void hash_str(XXH3_state_t *h, struct str s)
 	XXH3_128bits_update(h, s.p ? s.p : "", s.len);
 }
 
-/* doc_key: the key of d's counts: everything index_doc reads (its texts,
- * o's options that change them, the way of counting), salted. */
-static struct search_key doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d)
+struct search_key search_doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d)
 {
 	XXH3_state_t h;
 	XXH3_INITSTATE(&h);
@@ -370,7 +368,7 @@ static void *count_docs(void *arg)
 		for (size_t i = s; i < e; i++) {
 			struct search_key key;
 			if (cache) {
-				key = doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
+				key = search_doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
 				if (search_cache_get(cache, &key, &c->out[i])) {
 					c->cached++;
 					continue;

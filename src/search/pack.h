@@ -41,11 +41,16 @@ struct counted {
 
 void counted_free(struct counted *r);
 
-/* The key of a document's counts: a hash of everything counting it reads
- * (index.c's doc_key). */
+/* The key of a document's counts: a hash of everything counting it reads. */
 struct search_key {
 	uint64_t lo, hi;
 };
+
+struct search_options;
+struct search_doc;
+/* search_doc_key: the key of d's counts (index.c): its texts, o's options
+ * that change them and SEARCH_COUNT_VERSION, salted. */
+struct search_key search_doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d);
 
 struct search_cache;
 
