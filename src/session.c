@@ -627,8 +627,10 @@ static void round_end(struct round *r)
 		s->md = NULL;
 	}
 	if (s->search && s->to_output) { /* folio check writes nothing there */
-		if (s->committed && !s->req.check)
+		if (s->committed && !s->req.check) {
+			search_cache_sweep(s->search); /* what this build did not use goes */
 			search_cache_store(s->search, s->site_dir);
+		}
 		search_cache_free(s->search);
 		s->search = NULL;
 	}

@@ -718,7 +718,6 @@ int search_cache_save(struct search_cache *c)
 
 void search_cache_store(struct search_cache *c, const char *site_dir)
 {
-	search_cache_sweep(c);
 	if (cache_open_dir(site_dir, NULL) == 0 && search_cache_save(c) == 0)
 		return;
 	int e = errno;

@@ -82,8 +82,8 @@ void search_cache_sweep(struct search_cache *c);
 /* search_cache_save: the entries held written to the file: the new ones
  * added at its end, or the file written anew when it is not the one read
  * or a quarter of it is of no more use. 0 (also without a file), or -1
- * with errno. search_cache_store: sweeps, then saves into the site's
- * cache folder (made if missing); a failure is a warning on stderr. */
+ * with errno. search_cache_store: saves into the site's cache folder
+ * (made if missing); a failure is a warning on stderr. */
 int search_cache_save(struct search_cache *c);
 void search_cache_store(struct search_cache *c, const char *site_dir);
 
