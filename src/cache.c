@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +130,118 @@ void cache_file_abort(struct cache_file *f)
 	free(f->tmp);
 	f->tmp = NULL;
 	f->fd = -1;
+}
+
+/* ---- packs ---- */
+
+void *cache_pack_map(struct cache_pack *pk, size_t *len, uint64_t *count)
+{
+	pk->whole = 0;
+	pk->count = 0;
+	int fd = open_regular(pk->path); /* a named pipe would wait for a writer */
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_size < CACHE_PACK_HEAD) {
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	void *map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	if (memcmp(map, pk->magic, strlen(pk->magic)) != 0) {
+		munmap(map, *len);
+		return NULL;
+	}
+	memcpy(count, (const char *)map + 16, sizeof *count);
+	pk->dev = (uint64_t)st.st_dev;
+	pk->ino = (uint64_t)st.st_ino;
+	pk->len = *len;
+	return map;
+}
+
+int cache_pack_flush(int fd, struct buf *b)
+{
+	if (b->len < (1u << 20))
+		return 0;
+	int rc = write_full(fd, b->p, b->len);
+	buf_reset(b);
+	return rc;
+}
+
+/* pack_extend: put's new entries added at the end of pk's file, then its
+ * count; 0, or -1 (the file was not extended: it is written anew). */
+static int pack_extend(struct cache_pack *pk, cache_pack_put_fn put, void *ctx)
+{
+	struct cache_file cf;
+	if (!pk->whole || cache_file_extend(&cf, pk->path, pk->dev, pk->ino, pk->len) != 0)
+		return -1;
+	struct buf b;
+	buf_init(&b);
+	long added = put(ctx, cf.fd, &b, 0);
+	int rc = added < 0 ? -1 : 0;
+	if (rc == 0 && b.len)
+		rc = write_full(cf.fd, b.p, b.len);
+	buf_fini(&b);
+	off_t end = rc == 0 ? lseek(cf.fd, 0, SEEK_END) : -1;
+	uint64_t count = pk->count + (uint64_t)(added > 0 ? added : 0);
+	/* the count last: a reader before it sees the entries it counted */
+	if (end < 0 || (added > 0 && pwrite(cf.fd, &count, sizeof count, 16) != (ssize_t)sizeof count))
+		rc = -1;
+	if (cache_file_extend_end(&cf) != 0)
+		rc = -1;
+	if (rc != 0) {
+		pk->whole = 0; /* its end is not known: written anew next time */
+		return -1;
+	}
+	pk->len = (size_t)end;
+	pk->count = (size_t)count;
+	return 0;
+}
+
+int cache_pack_save(struct cache_pack *pk, int rewrite, cache_pack_put_fn put, void *ctx, int *anew)
+{
+	*anew = 0;
+	if (!rewrite && pack_extend(pk, put, ctx) == 0)
+		return 0;
+	*anew = 1;
+	struct cache_file cf;
+	int rc = cache_file_open(&cf, pk->path), fd = rc == 0 ? cf.fd : -1;
+	char head[CACHE_PACK_HEAD];
+	memset(head, 0, sizeof head);
+	memcpy(head, pk->magic, strlen(pk->magic));
+	/* entries are gathered into large writes */
+	struct buf b;
+	buf_init(&b);
+	buf_append(&b, head, sizeof head);
+	long n = rc == 0 ? put(ctx, fd, &b, 1) : -1;
+	uint64_t count = (uint64_t)(n > 0 ? n : 0);
+	if (n < 0)
+		rc = -1;
+	if (rc == 0 && b.len)
+		rc = write_full(fd, b.p, b.len);
+	buf_fini(&b);
+	if (rc == 0 && pwrite(fd, &count, sizeof count, 16) != (ssize_t)sizeof count)
+		rc = -1;
+	struct stat st;
+	if (rc == 0 && fstat(fd, &st) != 0)
+		rc = -1;
+	int saved = errno;
+	if (fd >= 0 && rc != 0)
+		cache_file_abort(&cf);
+	else if (fd >= 0 && (rc = cache_file_commit(&cf)) != 0)
+		saved = errno;
+	if (rc == 0) { /* a later save compares with what the file holds now */
+		pk->dev = (uint64_t)st.st_dev;
+		pk->ino = (uint64_t)st.st_ino;
+		pk->len = (size_t)st.st_size;
+		pk->count = (size_t)count;
+		pk->whole = 1;
+	}
+	errno = saved;
+	return rc;
 }
 
 int cache_write(const char *path, const void *p, size_t n)

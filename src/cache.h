@@ -7,6 +7,8 @@
  *   VERSION                 "folio-cache N": the layout; another N (an older
  *                           or newer folio) and the folder is emptied first
  *   markdown.pack           rendered Markdown (mdcache.c's format)
+ *   search.pack             each document's counts for the search index
+ *                           (search/pack.c's format)
  *   math/KEY.cache          typeset formulas, one file per KaTeX and macros
  *   related                 the related posts of every post (site.c's format)
  *   frontmatter             parsed front matter trees (fmcache.c's format)
@@ -20,8 +22,9 @@
  * Every file is written whole to a temporary name beside it and renamed
  * over the old one: a reader sees the old file or the new, never a part;
  * but markdown.pack, whose new entries are added at its end
- * (cache_file_extend), its count last, so that a reader sees the entries
- * counted and tells a cut end.
+ * and search.pack, whose new entries are added at their end
+ * (cache_file_extend, cache_pack_save), the count last, so that a reader
+ * sees the entries counted and tells a cut end.
  * Losing any of them is never wrong, only slower: the next build redoes
  * the work. */
 #ifndef FOLIO_CACHE_H
@@ -77,6 +80,43 @@ void cache_file_abort(struct cache_file *f);
  * in its head, written last): its readers must tell a cut end. */
 int cache_file_extend(struct cache_file *f, const char *path, uint64_t dev, uint64_t ino, size_t len);
 int cache_file_extend_end(struct cache_file *f);
+
+/* A pack: a file of entries that a build adds to at its end (markdown.pack,
+ * search.pack): a head of CACHE_PACK_HEAD bytes (the format's magic line,
+ * at most 16 bytes with its newline, padded with NULs, then the number of
+ * entries, a u64) and the entries, which only the caller reads. A pack
+ * remembers the file as it was last read or written, so that a save adds
+ * to that file, or writes it anew. */
+#define CACHE_PACK_HEAD 24
+struct buf;
+struct cache_pack {
+	const char *path;
+	const char *magic;
+	uint64_t dev, ino;
+	size_t len, count; /* the file's bytes and entries (read or written) */
+	int whole;         /* read to its end: entries may be added to it */
+};
+
+/* cache_pack_map: pk's file mapped read-only (*len bytes), if it is a
+ * regular file of at least a head that begins with pk's magic; its
+ * identity noted in pk (whole is 0 until the caller has read it all);
+ * NULL else. *count: the entries its head counts. */
+void *cache_pack_map(struct cache_pack *pk, size_t *len, uint64_t *count);
+
+/* cache_pack_put_fn: writes entries into fd (gathered in b, which the
+ * pack writes out at the end): all of them (all), or only those the file
+ * has not (added at its end). Returns the number written, or -1. */
+typedef long (*cache_pack_put_fn)(void *ctx, int fd, struct buf *b, int all);
+
+/* cache_pack_flush: b written to fd and emptied once it holds a MB (for
+ * put functions); 0, or -1. */
+int cache_pack_flush(int fd, struct buf *b);
+
+/* cache_pack_save: the entries put writes added at the end of pk's file
+ * (unless rewrite, or the file is not whole or not the one read), its
+ * count last; else the file written anew, whole, through a temporary
+ * file. 0 (with *anew: written anew), or -1 with errno. */
+int cache_pack_save(struct cache_pack *pk, int rewrite, cache_pack_put_fn put, void *ctx, int *anew);
 
 /* cache_write: the file path made p[0..n), whole or not at all. 0, or -1
  * with errno. */

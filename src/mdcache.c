@@ -41,12 +41,9 @@ struct md_cache {
 	char *path;       /* the pack file, or NULL */
 	void *map;        /* its mapping */
 	size_t map_len;
-	/* the file as this cache last read or wrote it: its identity, length
-	 * and entries (those of no use now included), and whether it was
-	 * whole to its end (new entries may then be added to it) */
-	uint64_t file_dev, file_ino;
-	size_t file_len, file_count;
-	int file_whole;
+	/* the file as this cache last read or wrote it (its entries: those
+	 * of no use now included) */
+	struct cache_pack pack;
 	/* md_cache_store_begin's thread */
 	const char *site_dir;
 	pthread_t saver;
@@ -61,7 +58,6 @@ struct md_cache {
  * they are a quarter of the file and it is written anew): a build that
  * changed one document does not write the HTML of all of them again. */
 #define PACK_MAGIC "folio-md-pack 1\n"
-#define PACK_HEAD 24
 #define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
@@ -382,26 +378,13 @@ struct md_cache *md_cache_open(const char *path)
 {
 	struct md_cache *c = md_cache_new();
 	c->path = xstrndup(path, strlen(path));
-	int fd = open_regular(path); /* a named pipe would wait for a writer */
-	struct stat st;
-	if (fd < 0)
+	c->pack = (struct cache_pack){.path = c->path, .magic = PACK_MAGIC};
+	size_t len;
+	uint64_t count, i;
+	void *map = cache_pack_map(&c->pack, &len, &count);
+	if (!map)
 		return c;
-	if (fstat(fd, &st) != 0 || st.st_size < PACK_HEAD) {
-		close(fd);
-		return c;
-	}
-	size_t len = (size_t)st.st_size;
-	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return c;
-	const char *p = map, *end = p + len;
-	if (memcmp(p, PACK_MAGIC, strlen(PACK_MAGIC)) != 0) {
-		munmap(map, len);
-		return c;
-	}
-	uint64_t count = get64(p + 16), i;
-	p += PACK_HEAD;
+	const char *p = (const char *)map + CACHE_PACK_HEAD, *end = (const char *)map + len;
 	for (i = 0; i < count; i++) {
 		/* a truncated or damaged file: what was read before stays */
 		if ((size_t)(end - p) < PACK_ENTRY)
@@ -427,11 +410,8 @@ struct md_cache *md_cache_open(const char *path)
 	}
 	c->map = map;
 	c->map_len = len;
-	c->file_dev = (uint64_t)st.st_dev;
-	c->file_ino = (uint64_t)st.st_ino;
-	c->file_len = len;
-	c->file_count = (size_t)i;
-	c->file_whole = i == count && p == end && (len & 7) == 0;
+	c->pack.count = (size_t)i;
+	c->pack.whole = i == count && p == end && (len & 7) == 0;
 	return c;
 }
 
@@ -470,43 +450,22 @@ static int put_entry(int fd, struct buf *b, const struct entry *e)
 		buf_append(b, e->blob, e->len);
 	}
 	buf_append(b, pad, ((len + 7) & ~(size_t)7) - len);
-	if (rc == 0 && b->len >= (1u << 20)) {
-		rc = write_full(fd, b->p, b->len);
-		buf_reset(b);
-	}
-	return rc;
+	return rc == 0 ? cache_pack_flush(fd, b) : rc;
 }
 
-/* extend: the entries not in the file added at its end, then its count;
- * 0, or -1 (the file was not extended: it is written anew). */
-static int extend(struct md_cache *c, size_t add)
+/* put_entries: the entries of the table (all, or those not in the file)
+ * as the pack holds them (cache_pack_put_fn). */
+static long put_entries(void *ctx, int fd, struct buf *b, int all)
 {
-	struct cache_file cf;
-	if (!c->file_whole || cache_file_extend(&cf, c->path, c->file_dev, c->file_ino, c->file_len) != 0)
-		return -1;
-	struct buf b;
-	buf_init(&b);
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < c->cap; i++)
-		if (c->slots[i].blob && !c->slots[i].in_file)
-			rc = put_entry(cf.fd, &b, &c->slots[i]);
-	if (rc == 0 && b.len)
-		rc = write_full(cf.fd, b.p, b.len);
-	buf_fini(&b);
-	off_t end = rc == 0 ? lseek(cf.fd, 0, SEEK_END) : -1;
-	uint64_t count = c->file_count + add;
-	/* the count last: a reader before it sees the entries it counted */
-	if (end < 0 || pwrite(cf.fd, &count, sizeof count, 16) != (ssize_t)sizeof count)
-		rc = -1;
-	if (cache_file_extend_end(&cf) != 0)
-		rc = -1;
-	if (rc != 0) {
-		c->file_whole = 0; /* its end is not known: written anew next time */
-		return -1;
-	}
-	c->file_len = (size_t)end;
-	c->file_count = (size_t)count;
-	return 0;
+	struct md_cache *c = ctx;
+	long n = 0;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slots[i].blob && (all || !c->slots[i].in_file)) {
+			if (put_entry(fd, b, &c->slots[i]) != 0)
+				return -1;
+			n++;
+		}
+	return n;
 }
 
 int md_cache_save(struct md_cache *c)
@@ -521,50 +480,16 @@ int md_cache_save(struct md_cache *c)
 			used++;
 			used_in_file += c->slots[i].in_file;
 		}
-	size_t add = used - used_in_file, unused = c->file_count - used_in_file;
+	size_t add = used - used_in_file, unused = c->pack.count - used_in_file;
+	int rc = 0, anew;
 	/* entries of no use are left in the file until they are a quarter
 	 * of it */
-	int rewrite = !c->file_whole || unused * 4 > c->file_count + add;
-	if (!rewrite && (add == 0 || extend(c, add) == 0)) {
+	if (add || unused * 4 > c->pack.count + add || !c->pack.whole)
+		rc = cache_pack_save(&c->pack, unused * 4 > c->pack.count + add, put_entries, c, &anew);
+	if (rc == 0)
 		for (size_t i = 0; i < c->cap; i++)
 			c->slots[i].in_file = c->slots[i].blob != NULL;
-		pthread_mutex_unlock(&c->lock);
-		return 0;
-	}
-	struct cache_file cf;
-	int rc = cache_file_open(&cf, c->path), fd = rc == 0 ? cf.fd : -1;
-	char head[PACK_HEAD];
-	memset(head, 0, sizeof head);
-	memcpy(head, PACK_MAGIC, strlen(PACK_MAGIC));
-	uint64_t count = used;
-	memcpy(head + 16, &count, sizeof count);
-	/* entries are gathered into large writes */
-	struct buf b;
-	buf_init(&b);
-	buf_append(&b, head, sizeof head);
-	for (size_t i = 0; rc == 0 && i < c->cap; i++)
-		if (c->slots[i].blob)
-			rc = put_entry(fd, &b, &c->slots[i]);
-	if (rc == 0 && b.len)
-		rc = write_full(fd, b.p, b.len);
-	buf_fini(&b);
-	struct stat st;
-	if (rc == 0 && fstat(fd, &st) != 0)
-		rc = -1;
 	int saved = errno;
-	if (fd >= 0 && rc != 0)
-		cache_file_abort(&cf);
-	else if (fd >= 0 && (rc = cache_file_commit(&cf)) != 0)
-		saved = errno;
-	if (rc == 0) { /* a later save compares with what the file holds now */
-		c->file_dev = (uint64_t)st.st_dev;
-		c->file_ino = (uint64_t)st.st_ino;
-		c->file_len = (size_t)st.st_size;
-		c->file_count = used;
-		c->file_whole = 1;
-		for (size_t i = 0; i < c->cap; i++)
-			c->slots[i].in_file = c->slots[i].blob != NULL;
-	}
 	pthread_mutex_unlock(&c->lock);
 	errno = saved;
 	return rc;

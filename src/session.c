@@ -89,6 +89,7 @@ struct build_session {
 	int search_due; /* a patch left the search index to build_session_finish */
 	int related_read; /* the related posts of the cache read (folio build) */
 	struct fm_cache *fm; /* the front matter of the cache (folio build) */
+	struct search_cache *search; /* the documents' counts (search.pack) */
 };
 
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
@@ -156,6 +157,9 @@ void build_session_free(struct build_session *s)
 	if (s->md && s->committed)
 		md_cache_store(s->md, s->site_dir); /* for the next build or server */
 	md_cache_free(s->md);
+	if (s->search && s->committed && !s->to_output)
+		search_cache_store(s->search, s->site_dir);
+	search_cache_free(s->search);
 	content_cache_free(s->content);
 	related_cache_free(s->related);
 	fm_cache_free(s->fm);
@@ -523,6 +527,20 @@ static void round_plan(struct round *r)
 	}
 }
 
+/* search_cache_of: the documents' counts of earlier builds (opened at the
+ * first index), or NULL when the site has no index. */
+static struct search_cache *search_cache_of(struct build_session *s, const struct config *cfg)
+{
+	if (!cfg->search)
+		return NULL;
+	if (!s->search) {
+		char *path = cache_path(s->site_dir, "search.pack");
+		s->search = search_cache_open(path, stamp_binary());
+		free(path);
+	}
+	return s->search;
+}
+
 static int reuse_output(void *ctx, const char *rel)
 {
 	return output_link(ctx, rel);
@@ -549,8 +567,11 @@ static void round_render(struct round *r)
 	/* the search index: a file of the last build with the same name (its
 	 * hash) is kept, not written again */
 	if (!r->stop)
-		r->errors += search_output(st->a, &st->site, st->opts.jobs, s->to_output ? reuse_output : live_keep_if,
+		r->errors += search_output(st->a, &st->site, st->opts.jobs, search_cache_of(s, &st->cfg),
+					   s->to_output ? reuse_output : live_keep_if,
 					   s->to_output ? (void *)s->o : (void *)s->live, &noting);
+	if (!r->stop && !s->to_output && s->search)
+		search_cache_sweep(s->search); /* folio serve: what this index used */
 	r->stop = r->errors && !kg;
 	double t_check = stages_clock();
 	/* (after errors in folio.yml, a wrong base_url would make every link
@@ -664,6 +685,14 @@ static void round_end(struct round *r)
 		md_cache_store_end(s->md, s->committed);
 		md_cache_free(s->md);
 		s->md = NULL;
+	}
+	if (s->search && s->to_output) { /* folio check writes nothing there */
+		if (s->committed && !s->req.check) {
+			search_cache_sweep(s->search); /* what this build did not use goes */
+			search_cache_store(s->search, s->site_dir);
+		}
+		search_cache_free(s->search);
+		s->search = NULL;
 	}
 	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
 	if (!s->to_output && r->res->committed && !r->errors && !r->stop) {
@@ -904,7 +933,9 @@ int build_session_finish(struct build_session *s, struct diag *d, int *done)
 			live_keep(s->live, r->outs[i]);
 	struct output_sink sink = {live_write, live_copy, s->live};
 	(void)d; /* search_output reports a file it cannot write by its count */
-	int errors = search_output(r->st.a, &r->st.site, r->st.opts.jobs, live_keep_if, s->live, &sink);
+	int errors = search_output(r->st.a, &r->st.site, r->st.opts.jobs, search_cache_of(s, &r->st.cfg), live_keep_if,
+				   s->live, &sink);
+	search_cache_sweep(s->search);
 	if (errors)
 		live_abort(s->live);
 	else if (live_commit(s->live, NULL, NULL))

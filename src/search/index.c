@@ -13,6 +13,7 @@
  * while it is larger than SHARD_MAX. */
 #include "search.h"
 
+#include "pack.h"
 #include "pool.h"
 
 #include "content.h"
@@ -26,18 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 /* Weights of the text's parts, in halves of an occurrence in the body. */
 enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4 };
-/* What else a stem's count in a document holds: where it was (the text's
- * weighted count is below TEXT_MAX). */
-#define TEXT_MAX 0xfffffu
-#define TITLE_ONE (1u << 20) /* times in the title: 4 bits */
-#define TITLE_MASK (15u << 20)
-#define IN_TAG (1u << 24)
-#define IN_SERIES (1u << 25)
-#define IN_HEADING (1u << 26)
+/* A stem's count in a document: its bits are in pack.h (TEXT_MAX ...). */
 /* An impact's two high bits: the stem is in the document's title, a
  * heading, a tag or its series' name (STRONG), and in its title (TITLE); a
  * reader ranks the documents with more of a query's words there first. The
@@ -309,25 +304,20 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
  * Each thread counts documents with a dictionary of its own, emptied for
  * each; a document's counts are kept as its words (in the order they
  * first came in it, each with its stem) and its postings by the number of
- * their stem among its own. The calling thread then takes them in, in
- * the documents' order: each word made in the build's dictionary as
- * pass 1 on one thread would have made it (its stem after it), so that
- * every number, and so every byte of the index, is the same. */
+ * their stem among its own (pack.h's struct counted), or taken from the
+ * cache of an earlier build (pack.c), which keeps them as they are. The
+ * calling thread then takes them in, in the documents' order: each word
+ * made in the build's dictionary as pass 1 on one thread would have made
+ * it (its stem after it), so that every number, and so every byte of the
+ * index, is the same. */
 
 #define COUNT_BATCH 512
-
-struct counted {
-	char *text;              /* the words' and stems' bytes */
-	uint32_t *word;          /* per word: offset, length, its stem's number */
-	uint32_t *stem;          /* per stem: offset, length */
-	uint32_t *pstem, *pw;    /* the postings */
-	uint32_t nwords, nstems, np, dl, tl;
-};
 
 struct counting {
 	const struct search_options *o;
 	const struct search_doc *docs;
 	struct counted *out;
+	size_t cached; /* documents taken from the cache */
 	struct pool_queue *q;
 	struct indexer lx; /* the thread's own, emptied for each document */
 };
@@ -341,13 +331,49 @@ static void table_empty(struct table *t)
 	t->ix.n = 0;
 }
 
+/* hash_str: s, and its length first, so that no two lists of texts hash
+ * alike. */
+static void hash_str(XXH3_state_t *h, struct str s)
+{
+	uint64_t n = s.len;
+	XXH3_128bits_update(h, &n, sizeof n);
+	XXH3_128bits_update(h, s.p ? s.p : "", s.len);
+}
+
+struct search_key search_doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d)
+{
+	XXH3_state_t h;
+	XXH3_INITSTATE(&h);
+	XXH3_128bits_reset_withSeed(&h, salt);
+	uint64_t head[5] = {SEARCH_COUNT_VERSION, (uint64_t)o->body, (uint64_t)o->stem, d->ntags, SEARCH_WORD_MAX};
+	XXH3_128bits_update(&h, head, sizeof head);
+	hash_str(&h, o->language);
+	hash_str(&h, d->title);
+	for (size_t i = 0; i < d->ntags; i++)
+		hash_str(&h, d->tags[i]);
+	hash_str(&h, d->series);
+	hash_str(&h, d->summary);
+	hash_str(&h, d->body_html);
+	XXH128_hash_t k = XXH3_128bits_digest(&h);
+	return (struct search_key){k.low64, k.high64};
+}
+
 static void *count_docs(void *arg)
 {
 	struct counting *c = arg;
 	struct indexer *lx = &c->lx;
+	struct search_cache *cache = c->o->cache;
 	size_t s, e;
 	while (pool_take(c->q, &s, &e))
 		for (size_t i = s; i < e; i++) {
+			struct search_key key;
+			if (cache) {
+				key = search_doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
+				if (search_cache_get(cache, &key, &c->out[i])) {
+					c->cached++;
+					continue;
+				}
+			}
 			table_empty(&lx->words);
 			table_empty(&lx->stems);
 			lx->np = 0;
@@ -377,21 +403,57 @@ static void *count_docs(void *arg)
 			r->pw = xmalloc(((size_t)r->np + 1) * sizeof *r->pw);
 			memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
 			memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+			if (cache)
+				search_cache_put(cache, &key, r);
 		}
 	return NULL;
 }
 
+/* A build's memo of the cache's texts: by a text's number there, the
+ * word and the stem of that text in x (+ 1; 0: not looked up yet), so that
+ * counts taken from the cache are taken in without hashing their words
+ * again. */
+struct text_memo {
+	uint32_t *v;
+	size_t cap; /* texts */
+};
+
 /* take_in: a document's counts r added to x as index_doc adds them, its
  * stems renumbered through map (room for r's stems); r is freed. */
-static void take_in(struct indexer *x, struct counted *r, uint32_t *map)
+static void take_in(struct indexer *x, struct counted *r, uint32_t *map, struct text_memo *m)
 {
+	uint32_t *memo = NULL;
+	if (r->tid) {
+		uint32_t top = 0;
+		for (size_t i = 0; i < (size_t)r->nwords + r->nstems; i++)
+			top = r->tid[i] > top ? r->tid[i] : top;
+		if (top >= m->cap) {
+			size_t cap = 2 * (size_t)top + 1024;
+			m->v = xrealloc(m->v, 2 * cap * sizeof *m->v);
+			memset(m->v + 2 * m->cap, 0, 2 * (cap - m->cap) * sizeof *m->v);
+			m->cap = cap;
+		}
+		memo = m->v;
+	}
 	for (size_t i = 0; i < r->nwords; i++) {
 		const uint32_t *w = &r->word[3 * i];
-		int made;
-		uint32_t wi = table_find(&x->words, r->text + w[0], w[1], &made);
-		if (made) {
-			int smade;
-			x->words.e[wi].stem = table_find(&x->stems, r->text + r->stem[2 * w[2]], r->stem[2 * w[2] + 1], &smade);
+		uint32_t *mw = memo ? &memo[2 * (size_t)r->tid[i]] : NULL, wi;
+		if (mw && mw[0]) {
+			wi = mw[0] - 1; /* a word x has: table_find would find it */
+		} else {
+			int made;
+			wi = table_find(&x->words, r->text + w[0], w[1], &made);
+			if (made) {
+				uint32_t *ms = memo ? &memo[2 * (size_t)r->tid[r->nwords + w[2]] + 1] : NULL;
+				int smade;
+				x->words.e[wi].stem = ms && *ms ? *ms - 1
+								: table_find(&x->stems, r->text + r->stem[2 * w[2]],
+									     r->stem[2 * w[2] + 1], &smade);
+				if (ms)
+					*ms = x->words.e[wi].stem + 1;
+			}
+			if (mw)
+				mw[0] = wi + 1;
 		}
 		map[w[2]] = x->words.e[wi].stem;
 	}
@@ -404,17 +466,16 @@ static void take_in(struct indexer *x, struct counted *r, uint32_t *map)
 		x->pstem[x->np] = map[r->pstem[k]];
 		x->pw[x->np++] = r->pw[k];
 	}
-	free(r->text);
-	free(r->word);
-	free(r->stem);
-	free(r->pstem);
-	free(r->pw);
+	counted_free(r);
 }
 
-static void count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
-			     size_t n)
+/* count_on_threads: pass 1 on o->jobs threads (or this one); returns the
+ * number of documents taken from the cache. */
+static size_t count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
+			       size_t n)
 {
-	int jobs = o->jobs;
+	int jobs = o->jobs > 1 ? o->jobs : 1;
+	size_t cached = 0;
 	struct counting *c = xcalloc((size_t)jobs, sizeof *c);
 	struct counted *out = xcalloc(COUNT_BATCH, sizeof *out);
 	struct table *memo = xcalloc(2 * (size_t)jobs, sizeof *memo);
@@ -429,6 +490,7 @@ static void count_on_threads(struct indexer *x, const struct search_options *o, 
 	}
 	uint32_t *map = NULL;
 	size_t map_cap = 0;
+	struct text_memo tm = {NULL, 0};
 	for (size_t b = 0; b < n; b += COUNT_BATCH) {
 		size_t m = n - b < COUNT_BATCH ? n - b : COUNT_BATCH;
 		struct pool_queue q;
@@ -451,12 +513,14 @@ static void count_on_threads(struct indexer *x, const struct search_options *o, 
 			x->dstart[b + i] = x->np;
 			x->dlen[b + i] = out[i].dl;
 			x->tlen[b + i] = out[i].tl;
-			take_in(x, &out[i], map);
+			take_in(x, &out[i], map, &tm);
 		}
 	}
 	free(map);
+	free(tm.v);
 	for (int t = 0; t < jobs; t++) {
 		struct indexer *lx = &c[t].lx;
+		cached += c[t].cached;
 		search_stemmer_free(lx->stemmer);
 		table_fini(&lx->words);
 		table_fini(&lx->stems);
@@ -470,6 +534,7 @@ static void count_on_threads(struct indexer *x, const struct search_options *o, 
 	free(memo);
 	free(out);
 	free(c);
+	return cached;
 }
 
 /* ---- pass 2: the postings by stem, as impacts ---- */
@@ -763,8 +828,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
 	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
 	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
-	if (o->jobs > 1 && n >= 2 * COUNT_BATCH)
-		count_on_threads(&x, o, docs, n);
+	/* with a cache, the counts of each document are kept as the threads
+	 * make them, on one thread too */
+	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
+		out->ncached = count_on_threads(&x, o, docs, n);
 	else
 		for (size_t d = 0; d < n; d++) {
 			x.dstart[d] = x.np;
@@ -967,22 +1034,27 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 	free(tf);
 }
 
-int search_output(struct arena *a, const struct site *s, int jobs, search_reuse_fn reuse, void *reuse_ctx,
-		  const struct output_sink *sink)
+int search_output(struct arena *a, const struct site *s, int jobs, struct search_cache *cache, search_reuse_fn reuse,
+		  void *reuse_ctx, const struct output_sink *sink)
 {
 	const struct config *c = s->cfg;
 	if (!c->search)
 		return 0;
-	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language, jobs};
+	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language, jobs, cache};
 	struct search_index ix;
-	struct timespec t0, t1;
+	struct timespec t0, t1, w0, w1;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	clock_gettime(CLOCK_MONOTONIC, &w0);
 	search_index_site(a, s, &o, &ix);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	clock_gettime(CLOCK_MONOTONIC, &w1);
 	if (getenv("FOLIO_TIMINGS"))
-		fprintf(stderr, "folio: search index: %.1f ms of CPU, %zu documents, %zu words, %zu stems, %zu shards\n",
-			((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6), ix.ndocs,
-			ix.nwords, ix.nstems, ix.nshards);
+		fprintf(stderr,
+			"folio: search index: %.1f ms of CPU (the process's), %.1f ms wall, %zu documents (%zu counted "
+			"before), %zu words, %zu stems, %zu shards\n",
+			((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6),
+			((double)(w1.tv_sec - w0.tv_sec) * 1e3 + (double)(w1.tv_nsec - w0.tv_nsec) / 1e6), ix.ndocs,
+			ix.ncached, ix.nwords, ix.nstems, ix.nshards);
 	int errors = 0;
 	for (size_t i = 0; i < ix.nfiles; i++) {
 		const struct search_file *f = &ix.files[i];

@@ -8,7 +8,10 @@
  *   stem.c   the Snowball stemmer of the site's language (libstemmer)
  *   index.c  documents -> stems, weighted postings, shards by prefix,
  *            per-document records, filter lists, each file named by the
- *            hash of its bytes; search_output hands them to the output */
+ *            hash of its bytes; search_output hands them to the output
+ *   pack.c   each document's counts kept between builds (search.pack in
+ *            .folio-cache/): a build counts only the documents that
+ *            changed */
 #ifndef FOLIO_SEARCH_H
 #define FOLIO_SEARCH_H
 
@@ -57,6 +60,36 @@ void search_stemmer_free(struct search_stemmer *st);
  * next call; *out_len its length. With st NULL, w itself. */
 const char *search_stem(struct search_stemmer *st, const char *w, size_t n, size_t *out_len);
 
+/* ---- the counts of documents kept between builds (pack.c) ---- */
+
+/* A cache of each document's counts (its words, stems and their weighted
+ * counts), found by a hash of everything counting it reads; an index made
+ * with it is the same bytes as one made without. */
+struct search_cache;
+
+/* search_cache_open: a cache kept in the file path (NULL: in memory
+ * only), the pack of an earlier build, mapped; a missing, cut, damaged or
+ * foreign file gives fewer entries or none (a damaged entry is counted
+ * again, never taken). salt: hashed into every key (folio's executable:
+ * counts made by another are not taken). */
+struct search_cache *search_cache_open(const char *path, uint64_t salt);
+void search_cache_free(struct search_cache *c);
+
+/* search_cache_sweep: drops the entries no index used or stored since
+ * the last sweep. */
+void search_cache_sweep(struct search_cache *c);
+
+/* search_cache_save: the entries held written to the file: the new ones
+ * added at its end, or the file written anew when it is not the one read
+ * or a quarter of it is of no more use. 0 (also without a file), or -1
+ * with errno. search_cache_store: saves into the site's cache folder
+ * (made if missing); a failure is a warning on stderr. */
+int search_cache_save(struct search_cache *c);
+void search_cache_store(struct search_cache *c, const char *site_dir);
+
+/* search_cache_count: the entries held. */
+size_t search_cache_count(const struct search_cache *c);
+
 /* ---- the index (index.c) ---- */
 
 struct search_options {
@@ -65,6 +98,7 @@ struct search_options {
 	int stem;   /* words are stemmed */
 	struct str language;
 	int jobs;   /* threads to count the documents on (0 or 1: this one) */
+	struct search_cache *cache; /* counts of earlier builds (NULL: none) */
 };
 
 /* One file of the index: its path in the output ("search/t/HASH.bin"). */
@@ -78,6 +112,7 @@ struct search_index {
 	struct search_file *files;
 	size_t nfiles;
 	size_t ndocs, nwords, nstems, nshards;
+	size_t ncached; /* documents whose counts came from the cache */
 };
 
 /* A document to index: its weighted texts and its record. */
@@ -112,11 +147,12 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 typedef int (*search_reuse_fn)(void *ctx, const char *rel);
 
 /* search_output: the site's index (when its config asks for one), its
- * documents counted on up to `jobs` threads, handed to sink, each file not
- * kept by reuse (which may be NULL) written. Returns the number of errors
- * (a file that could not be written). */
-int search_output(struct arena *a, const struct site *s, int jobs, search_reuse_fn reuse, void *reuse_ctx,
-		  const struct output_sink *sink);
+ * documents counted on up to `jobs` threads (or taken from cache, which
+ * may be NULL), handed to sink, each file not kept by reuse (which may be
+ * NULL) written. Returns the number of errors (a file that could not be
+ * written). */
+int search_output(struct arena *a, const struct site *s, int jobs, struct search_cache *cache, search_reuse_fn reuse,
+		  void *reuse_ctx, const struct output_sink *sink);
 
 /* ---- the shards' bytes, for tests ---- */
 

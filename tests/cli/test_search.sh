@@ -1,6 +1,7 @@
 # test_search.sh: the search index and page. The index's files (names that
 # are hashes of their bytes, the same bytes for the same site, only the
-# shards that changed written again, search: false and its map), the
+# shards that changed written again, the documents' counts kept in
+# .folio-cache/search.pack, search: false and its map), the
 # script's size, folio serve keeping the index up to date, then the example
 # blog in a real browser: tests/browser/search.mjs types queries on its
 # search page (results, excerpts, filters, keys, the shared address, the
@@ -96,6 +97,42 @@ words() {
 	python3 tests/search/dump.py "$1" "$2" | grep -q "^$2 "
 }
 check "the new word is in the index" words "$TMP/site" zyzzogeton
+
+# .folio-cache/search.pack: each document's counts, so that the edit above
+# counted one post and took the others' from the last build; the index is
+# a cold build's (no cache) byte for byte, on any number of threads, and so
+# after a second edit and with a damaged pack
+pack=$TMP/techblog/.folio-cache/search.pack
+check "the documents' counts are kept in .folio-cache" test -s "$pack"
+# cold_is SITE NAME: SITE's index is that of a build without the cache
+cold_is() {
+	mv "$TMP/techblog/.folio-cache" "$TMP/cache.saved"
+	run build "$TMP/techblog" -o "$TMP/cold" -j 1
+	rm -rf "$TMP/techblog/.folio-cache"
+	mv "$TMP/cache.saved" "$TMP/techblog/.folio-cache"
+	out=$(diff -r "$1/search" "$TMP/cold/search" 2>&1 | head -5)
+	check "$2: the index is a cold build's" test -z "$out"
+	rm -rf "$TMP/cold"
+}
+cold_is "$TMP/site" "an edited post"
+printf '\nAnother paragraph, about wombats and zyzzogetons.\n' >>"$post"
+FOLIO_TIMINGS=1 run build "$TMP/techblog" -o "$TMP/site" -j 3
+check "a second edit builds" test "$rc" -eq 0
+docs=$(printf '%s\n' "$err" | sed -n 's/.*search index: .*, \([0-9]*\) documents (\([0-9]*\) counted before).*/\1 \2/p')
+out="documents, counted before: $docs"
+check "it counts the edited post alone" test -n "$docs" -a "${docs#* }" = "$((${docs% *} - 1))"
+cold_is "$TMP/site" "a second edit, on three threads"
+check "the new word is in the index" words "$TMP/site" wombat
+printf 'folio-search 1\n\0\377\377\377\0\0\0\0\0garbage' >"$pack"
+FOLIO_TIMINGS=1 run build "$TMP/techblog" -o "$TMP/site2"
+check "a damaged pack is no error" test "$rc" -eq 0
+check "nor a message" sh -c "! grep -q 'search.pack' '$TMP/err'"
+cold_is "$TMP/site2" "a damaged pack"
+FOLIO_TIMINGS=1 run build "$TMP/techblog" -o "$TMP/site3"
+docs=$(printf '%s\n' "$err" | sed -n 's/.*search index: .*, \([0-9]*\) documents (\([0-9]*\) counted before).*/\1 \2/p')
+out="documents, counted before: $docs"
+check "and it is written whole again" test -n "$docs" -a "${docs#* }" = "${docs% *}"
+rm -rf "$TMP/site3"
 
 # search: false, and the map
 mkdir -p "$TMP/off"

@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		at += len + 4;
 	}
 	unsigned opt = size ? data[0] : 0;
-	struct search_options o = {opt & 1, 1, (opt >> 1) & 1, {(opt & 4) ? "de" : "en", 2}, 1};
+	struct search_options o = {opt & 1, 1, (opt >> 1) & 1, {(opt & 4) ? "de" : "en", 2}, 1, NULL};
 	uint32_t all[MAX_DOCS];
 	for (size_t i = 0; i < nd; i++)
 		all[i] = (uint32_t)i;

@@ -25,6 +25,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             sizes, their checksums left to the target to make
   search    the HTML of the tests/markdown/ cases, the example blog's posts
             as documents (@@@ between them), and text in many scripts
+  searchpack  a mode byte and a .folio-cache/search.pack file (the layout of
+            src/search/pack.c) of documents made of the example blog's
+            posts' words, in one record of texts or several, whole or cut
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -535,6 +538,86 @@ def json_seeds(s):
             s.add("json", read(path))
 
 
+def varint(v):
+    out = b""
+    while True:
+        c = v & 0x7F
+        v >>= 7
+        if v:
+            out += bytes([c | 0x80])
+        else:
+            return out + bytes([c])
+
+
+def searchpack_record(kind, payload):
+    # the hash is left 0: the target makes it right in its mode 1
+    return struct.pack("<IIQ", kind, len(payload), 0) + payload + b"\0" * (-len(payload) % 8)
+
+
+def searchpack_dict(texts):
+    return searchpack_record(1, varint(len(texts)) + b"".join(varint(len(t.encode())) + t.encode() for t in texts))
+
+
+def searchpack_file(docs, split):
+    """A pack of docs (lists of words): texts numbered in the order they
+    come, a DICT record before the documents (or before each, split), each
+    word's stem the word less a final s; postings in the stems' order."""
+    texts, recs = {}, []
+    for i, words in enumerate(docs):
+        new = []
+
+        def tid(t):
+            if t not in texts:
+                texts[t] = len(texts)
+                new.append(t)
+            return texts[t]
+
+        stems, body, counts = {}, b"", []
+        seen = []
+        for w in words:
+            if w in seen:
+                counts[stems[w.rstrip("s") or w]] += 2
+                continue
+            seen.append(w)
+            st = w.rstrip("s") or w
+            body += varint(tid(w))
+            if st in stems:
+                body += varint(stems[st] + 2)
+                counts[stems[st]] += 2
+            elif st == w:
+                stems[st] = len(counts)
+                counts.append(2)
+                body += varint(0)
+            else:
+                stems[st] = len(counts)
+                counts.append(2)
+                body += varint(1) + varint(tid(st))
+        payload = hashlib.sha1(repr(words).encode()).digest()[:16]
+        payload += varint(len(seen)) + varint(len(counts)) + varint(len(words)) + varint(0) + varint(1)
+        payload += body + b"".join(varint(c << 2 | (1 if k == 0 else 0)) + (varint(1) if k == 0 else b"")
+                                   for k, c in enumerate(counts))
+        if split and new:
+            recs.append(searchpack_dict(new))
+        recs.append(searchpack_record(2, payload))
+    if not split:
+        recs.insert(0, searchpack_dict(sorted(texts, key=texts.get)))
+    return b"folio-search 1\n\0" + struct.pack("<Q", len(recs)) + b"".join(recs)
+
+
+def searchpack_seeds(s):
+    docs = []
+    for path in sorted(glob("examples/techblog/content/posts", ".md"))[:12]:
+        words = re.findall(r"[a-z]{2,20}", read(path).lower())[:150]
+        if words:
+            docs.append(words)
+    for split in (0, 1):
+        for k in range(1, 5):
+            f = searchpack_file(docs[:k], split)
+            for mode in (b"\0", b"\1"):
+                s.add("searchpack", mode + f)
+                s.add("searchpack", mode + f[:len(f) * 2 // 3])
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -548,7 +631,7 @@ def main():
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
-               "fmcache": fmcache_seeds}
+               "fmcache": fmcache_seeds, "searchpack": searchpack_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -307,7 +307,7 @@ static struct search_doc doc(const char *title, const char *body)
 	return d;
 }
 
-static const struct search_options EN = {1, 1, 1, {"en", 2}, 1};
+static const struct search_options EN = {1, 1, 1, {"en", 2}, 1, NULL};
 
 static void test_ranking(void)
 {
@@ -362,7 +362,7 @@ static void test_ranking(void)
 
 	/* without stemming, without the body */
 	a = arena_new();
-	struct search_options o = {0, 1, 0, {"en", 2}, 1};
+	struct search_options o = {0, 1, 0, {"en", 2}, 1, NULL};
 	search_index_docs(a, &o, d, 6, NULL, 0, NULL, 0, &ix);
 	OK(find(&ix, "reduct") == NULL);
 	OK(find(&ix, "reductions") != NULL);
@@ -498,7 +498,7 @@ static void test_threads(void)
 		d[i].summary = i % 6 ? (struct str){"", 0} : (struct str){"Registers spill under pressure", 30};
 	}
 	for (int stem = 0; stem < 2; stem++) {
-		struct search_options one = {1, 1, stem, {"en", 2}, 1}, three = one;
+		struct search_options one = {1, 1, stem, {"en", 2}, 1, NULL}, three = one;
 		three.jobs = 3;
 		struct search_index x1, x3;
 		search_index_docs(a, &one, d, n, NULL, 0, NULL, 0, &x1);

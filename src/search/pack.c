@@ -1,0 +1,730 @@
+/* pack.c: each document's counts (pack.h's struct counted) kept between
+ * builds in .folio-cache/search.pack, so that a build counts only the
+ * documents whose inputs changed.
+ *
+ * The file (a pack, cache.h): the head "folio-search 1\n" and the count
+ * of its records, then records, each a kind (u32), the length of its
+ * payload (u32), an XXH3 hash of the payload (u64), the payload, padded to
+ * 8 bytes:
+ *   DICT  texts of words and stems: their number, then each its length
+ *         and bytes (LEB128 numbers); numbered on from the texts of the
+ *         records before it
+ *   DOC   a document's counts: its key (16 bytes), then numbers: words,
+ *         postings, dl, tl, and 1 when the postings are in the order of
+ *         the stems (posting k of stem k, as counting makes them); each
+ *         word's text (its number), and its stem: 0 a new stem, the word's
+ *         own text; 1 a new stem, its text's number after it; k + 2 the
+ *         stem k; the postings' stems unless in order; their counts.
+ * A build adds a DICT record of the texts it made and its new documents at
+ * the end (a later DOC of a key replaces an earlier one); the file is
+ * written anew, its texts only those its documents use, when a quarter of
+ * its documents are of no more use. Every text is kept once: the pack
+ * holds numbers, not the words of every document again.
+ *
+ * The file may be damaged or made by someone else: every number and
+ * length is checked; a DOC whose hash or numbers are wrong is not taken
+ * (its document is counted again); a damaged DICT ends the reading. */
+#include "search.h"
+
+#include "pack.h"
+
+#include "cache.h"
+#include "diag.h"
+#include "index.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <xxhash.h>
+
+#define PACK_MAGIC "folio-search 1\n"
+#define REC_HEAD 16
+enum { REC_DICT = 1, REC_DOC = 2 };
+/* The longest text kept: a pair of heading words and its space (longer
+ * ones in a file are damage). */
+#define TEXT_LEN_MAX (2 * SEARCH_WORD_MAX + 1)
+/* The bits of a count besides the text's, shifted down (TITLE_MASK,
+ * IN_TAG, IN_SERIES). */
+#define REST_MASK 0x3fu
+
+void counted_free(struct counted *r)
+{
+	free(r->text);
+	free(r->word);
+	free(r->stem);
+	free(r->pstem);
+	free(r->pw);
+	free(r->tid);
+	memset(r, 0, sizeof *r);
+}
+
+struct text {
+	const char *p;
+	uint32_t len;
+};
+
+struct doc_entry {
+	struct search_key key;
+	const unsigned char *blob; /* the DOC payload */
+	size_t len;
+	uint64_t sum;              /* the file's hash of it (mapped) */
+	unsigned char used, mapped, in_file, damaged;
+};
+
+struct search_cache {
+	/* get reads entries and texts; put adds them */
+	pthread_rwlock_t lock;
+	uint64_t salt;
+	struct doc_entry *e;
+	size_t n, cap;
+	struct index ix; /* of e, by key */
+	/* the texts, by number: the file's, then those put made */
+	struct text *texts;
+	size_t ntexts, texts_cap;
+	struct index tix; /* of texts[0..tix_n), made at the first put */
+	size_t tix_n;
+	struct arena *mem; /* the texts put made */
+	/* the file */
+	char *path;
+	void *map;
+	size_t map_len;
+	struct cache_pack pack;
+	size_t file_texts, file_docs; /* texts and DOC records in the file */
+};
+
+/* ---- numbers ---- */
+
+static int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (*p == end)
+			return -1;
+		unsigned char c = *(*p)++;
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* get_u32: a number of at most max. */
+static int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+{
+	uint64_t x;
+	if (get_varint(p, end, &x) || x > max)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* ---- a document's counts as numbers ---- */
+
+/* A DOC payload read: the texts by their numbers in the cache. */
+struct ids {
+	struct search_key key;
+	uint32_t nwords, nstems, np, dl, tl, in_order;
+	uint32_t *wtext; /* per word: its text */
+	uint32_t *wstem; /* per word: its stem */
+	uint32_t *stext; /* per stem: its text */
+	uint32_t *pstem, *pw;
+};
+
+static void ids_free(struct ids *d)
+{
+	free(d->wtext);
+	free(d->wstem);
+	free(d->stext);
+	free(d->pstem);
+	free(d->pw);
+}
+
+/* get_count: a count, as put_count wrote it. */
+static int get_count(const unsigned char **p, const unsigned char *end, uint32_t *pw)
+{
+	uint64_t v;
+	uint32_t rest = 0;
+	if (get_varint(p, end, &v) || (v >> 2) > TEXT_MAX)
+		return -1;
+	if ((v & 1) && (get_u32(p, end, REST_MASK, &rest) || !rest))
+		return -1;
+	*pw = (uint32_t)(v >> 2) | (v & 2 ? IN_HEADING : 0) | rest << 20;
+	return 0;
+}
+
+/* put_count: a count in one byte or two, mostly: the text's count, then a
+ * bit for a heading and one for the rest (title, tag, series: a number of
+ * their own after it). */
+static void put_count(struct buf *b, uint32_t pw)
+{
+	uint32_t rest = (pw >> 20) & REST_MASK;
+	search_varint(b, (uint64_t)(pw & TEXT_MAX) << 2 | (pw & IN_HEADING ? 2 : 0) | (rest ? 1 : 0));
+	if (rest)
+		search_varint(b, rest);
+}
+
+/* parse: the DOC payload p[0..len) into d, every number checked (texts
+ * below ntexts); 0, or -1 (d is then empty). */
+static int parse(const unsigned char *p, size_t len, size_t ntexts, struct ids *d)
+{
+	memset(d, 0, sizeof *d);
+	if (len < 16)
+		return -1;
+	const unsigned char *end = p + len;
+	d->key = (struct search_key){get64(p), get64(p + 8)};
+	p += 16;
+	/* each word and posting takes a byte at least */
+	if (get_u32(&p, end, len, &d->nwords) || get_u32(&p, end, len, &d->np) ||
+	    get_u32(&p, end, UINT32_MAX, &d->dl) || get_u32(&p, end, UINT32_MAX, &d->tl) ||
+	    get_u32(&p, end, 1, &d->in_order) || (d->nwords && !ntexts))
+		return -1;
+	d->wtext = xmalloc(((size_t)d->nwords + 1) * sizeof *d->wtext);
+	d->wstem = xmalloc(((size_t)d->nwords + 1) * sizeof *d->wstem);
+	d->stext = xmalloc(((size_t)d->nwords + 1) * sizeof *d->stext);
+	d->pstem = xmalloc(((size_t)d->np + 1) * sizeof *d->pstem);
+	d->pw = xmalloc(((size_t)d->np + 1) * sizeof *d->pw);
+	for (uint32_t i = 0; i < d->nwords; i++) {
+		uint32_t code;
+		if (get_u32(&p, end, ntexts - 1, &d->wtext[i]) || get_u32(&p, end, (uint64_t)d->nstems + 1, &code))
+			goto bad;
+		if (code >= 2) {
+			d->wstem[i] = code - 2;
+			continue;
+		}
+		if (code == 0)
+			d->stext[d->nstems] = d->wtext[i];
+		else if (get_u32(&p, end, ntexts - 1, &d->stext[d->nstems]))
+			goto bad;
+		d->wstem[i] = d->nstems++;
+	}
+	if (d->in_order && d->np != d->nstems)
+		goto bad;
+	for (uint32_t k = 0; k < d->np; k++) {
+		if (d->in_order)
+			d->pstem[k] = k;
+		else if (d->nstems == 0 || get_u32(&p, end, d->nstems - 1, &d->pstem[k]))
+			goto bad;
+		if (get_count(&p, end, &d->pw[k]))
+			goto bad;
+	}
+	if (p == end)
+		return 0;
+bad:
+	ids_free(d);
+	memset(d, 0, sizeof *d);
+	return -1;
+}
+
+/* emit: d as a DOC payload, its texts renumbered by map (NULL: as they
+ * are). */
+static void emit(struct buf *b, const struct ids *d, const uint32_t *map)
+{
+	buf_append(b, &d->key, sizeof d->key);
+	search_varint(b, d->nwords);
+	search_varint(b, d->np);
+	search_varint(b, d->dl);
+	search_varint(b, d->tl);
+	search_varint(b, d->in_order);
+	uint32_t seen = 0;
+	for (uint32_t i = 0; i < d->nwords; i++) {
+		uint32_t w = map ? map[d->wtext[i]] : d->wtext[i], s = d->wstem[i];
+		search_varint(b, w);
+		if (s < seen) {
+			search_varint(b, (uint64_t)s + 2);
+			continue;
+		}
+		uint32_t st = map ? map[d->stext[s]] : d->stext[s];
+		search_varint(b, st == w ? 0 : 1);
+		if (st != w)
+			search_varint(b, st);
+		seen++;
+	}
+	for (uint32_t k = 0; k < d->np; k++) {
+		if (!d->in_order)
+			search_varint(b, d->pstem[k]);
+		put_count(b, d->pw[k]);
+	}
+}
+
+/* ---- the cache ---- */
+
+static uint64_t entry_hash(const void *ctx, uint32_t v)
+{
+	return ((const struct search_cache *)ctx)->e[v - 1].key.lo;
+}
+
+static int entry_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct search_key *a = &((const struct search_cache *)ctx)->e[v - 1].key, *b = key;
+	return a->lo == b->lo && a->hi == b->hi;
+}
+
+static uint64_t text_hash(const void *ctx, uint32_t v)
+{
+	const struct text *t = &((const struct search_cache *)ctx)->texts[v - 1];
+	return hash_bytes(t->p, t->len);
+}
+
+static int text_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct text *t = &((const struct search_cache *)ctx)->texts[v - 1], *k = key;
+	return t->len == k->len && !memcmp(t->p, k->p, k->len);
+}
+
+/* add_entry: e in the table; an entry of its key is replaced (its blob
+ * freed unless mapped). */
+static void add_entry(struct search_cache *c, const struct doc_entry *e)
+{
+	uint32_t v = index_get(&c->ix, e->key.lo, entry_eq, c, &e->key);
+	if (v) {
+		struct doc_entry *old = &c->e[v - 1];
+		if (!old->mapped)
+			free((void *)old->blob);
+		*old = *e;
+		return;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 1024;
+		c->e = xrealloc(c->e, c->cap * sizeof *c->e);
+	}
+	c->e[c->n++] = *e;
+	index_add(&c->ix, e->key.lo, (uint32_t)c->n, 1024, entry_hash, c);
+}
+
+static void add_text(struct search_cache *c, const char *p, uint32_t len)
+{
+	if (c->ntexts == c->texts_cap) {
+		c->texts_cap = c->texts_cap ? 2 * c->texts_cap : 4096;
+		c->texts = xrealloc(c->texts, c->texts_cap * sizeof *c->texts);
+	}
+	c->texts[c->ntexts++] = (struct text){p, len};
+}
+
+/* text_id: the number of the text p[0..len), added if new. Write-locked. */
+static uint32_t text_id(struct search_cache *c, const char *p, uint32_t len)
+{
+	for (; c->tix_n < c->ntexts; c->tix_n++) {
+		const struct text *t = &c->texts[c->tix_n];
+		index_add(&c->tix, hash_bytes(t->p, t->len), (uint32_t)c->tix_n + 1, 4096, text_hash, c);
+	}
+	struct text k = {p, len};
+	uint64_t h = hash_bytes(p, len);
+	uint32_t v = index_get(&c->tix, h, text_eq, c, &k);
+	if (v)
+		return v - 1;
+	add_text(c, arena_strndup(c->mem, p, len), len);
+	index_add(&c->tix, h, (uint32_t)c->ntexts, 4096, text_hash, c);
+	c->tix_n = c->ntexts;
+	return (uint32_t)c->ntexts - 1;
+}
+
+static struct search_cache *cache_new(uint64_t salt)
+{
+	struct search_cache *c = xcalloc(1, sizeof *c);
+	pthread_rwlock_init(&c->lock, NULL);
+	c->salt = salt;
+	c->mem = arena_new();
+	return c;
+}
+
+void search_cache_free(struct search_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->e[i].mapped)
+			free((void *)c->e[i].blob);
+	free(c->e);
+	index_fini(&c->ix);
+	free(c->texts);
+	index_fini(&c->tix);
+	arena_free(c->mem);
+	if (c->map)
+		munmap(c->map, c->map_len);
+	free(c->path);
+	pthread_rwlock_destroy(&c->lock);
+	free(c);
+}
+
+uint64_t search_cache_salt(const struct search_cache *c)
+{
+	return c->salt;
+}
+
+size_t search_cache_count(const struct search_cache *c)
+{
+	return c->n;
+}
+
+/* read_dict: the texts of a DICT payload added; 0, or -1 (none added). */
+static int read_dict(struct search_cache *c, const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+	size_t before = c->ntexts;
+	uint32_t n;
+	if (get_u32(&p, end, len, &n))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t tl;
+		if (get_u32(&p, end, TEXT_LEN_MAX, &tl) || tl > (size_t)(end - p)) {
+			c->ntexts = before;
+			return -1;
+		}
+		add_text(c, (const char *)p, tl);
+		p += tl;
+	}
+	if (p != end) {
+		c->ntexts = before;
+		return -1;
+	}
+	return 0;
+}
+
+struct search_cache *search_cache_open(const char *path, uint64_t salt)
+{
+	struct search_cache *c = cache_new(salt);
+	if (!path)
+		return c;
+	c->path = xstrndup(path, strlen(path));
+	c->pack = (struct cache_pack){.path = c->path, .magic = PACK_MAGIC};
+	size_t len;
+	uint64_t count, i;
+	void *map = cache_pack_map(&c->pack, &len, &count);
+	if (!map)
+		return c;
+	const unsigned char *p = (const unsigned char *)map + CACHE_PACK_HEAD, *end = (const unsigned char *)map + len;
+	for (i = 0; i < count; i++) {
+		/* a cut or damaged file: what was read before stays */
+		if ((size_t)(end - p) < REC_HEAD)
+			break;
+		uint32_t kind, plen;
+		memcpy(&kind, p, 4);
+		memcpy(&plen, p + 4, 4);
+		uint64_t sum = get64(p + 8);
+		p += REC_HEAD;
+		if (plen > (size_t)(end - p))
+			break;
+		if (kind == REC_DICT) {
+			/* the texts of every DOC after it: checked now */
+			if (XXH3_64bits(p, plen) != sum || read_dict(c, p, plen))
+				break;
+		} else if (kind == REC_DOC && plen >= 16) {
+			struct doc_entry e = {{get64(p), get64(p + 8)}, p, plen, sum, 0, 1, 1, 0};
+			add_entry(c, &e);
+			c->file_docs++;
+		} else {
+			break;
+		}
+		/* the last record's padding may be cut off */
+		size_t padded = ((size_t)plen + 7) & ~(size_t)7;
+		p += padded < (size_t)(end - p) ? padded : (size_t)(end - p);
+	}
+	c->map = map;
+	c->map_len = len;
+	c->file_texts = c->ntexts;
+	c->pack.count = (size_t)i;
+	c->pack.whole = i == count && p == end && (len & 7) == 0;
+	return c;
+}
+
+/* entry_parse: parse of e, if its bytes are those the file's hash says
+ * (a put's are as put made them). */
+static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct ids *d)
+{
+	if (e->mapped && XXH3_64bits(e->blob, e->len) != e->sum)
+		return -1;
+	return parse(e->blob, e->len, c->ntexts, d);
+}
+
+/* counted_of: d's counts with their texts, as counting makes them. */
+static void counted_of(const struct search_cache *c, const struct ids *d, struct counted *r)
+{
+	size_t tl = 0;
+	for (uint32_t i = 0; i < d->nwords; i++)
+		tl += c->texts[d->wtext[i]].len;
+	for (uint32_t s = 0; s < d->nstems; s++)
+		tl += c->texts[d->stext[s]].len;
+	memset(r, 0, sizeof *r);
+	r->text = xmalloc(tl + 1);
+	r->word = xmalloc((3 * (size_t)d->nwords + 1) * sizeof *r->word);
+	r->stem = xmalloc((2 * (size_t)d->nstems + 1) * sizeof *r->stem);
+	r->tid = xmalloc(((size_t)d->nwords + d->nstems + 1) * sizeof *r->tid);
+	memcpy(r->tid, d->wtext, d->nwords * sizeof *r->tid);
+	memcpy(r->tid + d->nwords, d->stext, d->nstems * sizeof *r->tid);
+	uint32_t at = 0;
+	for (uint32_t i = 0; i < d->nwords; i++) {
+		const struct text *t = &c->texts[d->wtext[i]];
+		memcpy(r->text + at, t->p, t->len);
+		r->word[3 * i] = at;
+		r->word[3 * i + 1] = t->len;
+		r->word[3 * i + 2] = d->wstem[i];
+		at += t->len;
+	}
+	for (uint32_t s = 0; s < d->nstems; s++) {
+		const struct text *t = &c->texts[d->stext[s]];
+		memcpy(r->text + at, t->p, t->len);
+		r->stem[2 * s] = at;
+		r->stem[2 * s + 1] = t->len;
+		at += t->len;
+	}
+	r->nwords = d->nwords;
+	r->nstems = d->nstems;
+	r->np = d->np;
+	r->dl = d->dl;
+	r->tl = d->tl;
+	r->pstem = xmalloc(((size_t)d->np + 1) * sizeof *r->pstem);
+	r->pw = xmalloc(((size_t)d->np + 1) * sizeof *r->pw);
+	memcpy(r->pstem, d->pstem, d->np * sizeof *r->pstem);
+	memcpy(r->pw, d->pw, d->np * sizeof *r->pw);
+}
+
+int search_cache_get(struct search_cache *c, const struct search_key *k, struct counted *r)
+{
+	pthread_rwlock_rdlock(&c->lock);
+	uint32_t v = index_get(&c->ix, k->lo, entry_eq, c, k);
+	struct doc_entry *e = v ? &c->e[v - 1] : NULL;
+	struct ids d;
+	int hit = e && !__atomic_load_n(&e->damaged, __ATOMIC_RELAXED) && entry_parse(c, e, &d) == 0;
+	if (hit) {
+		counted_of(c, &d, r);
+		ids_free(&d);
+		__atomic_store_n(&e->used, 1, __ATOMIC_RELAXED);
+	} else if (e) {
+		__atomic_store_n(&e->damaged, 1, __ATOMIC_RELAXED); /* put replaces it */
+	}
+	pthread_rwlock_unlock(&c->lock);
+	return hit;
+}
+
+void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r)
+{
+	pthread_rwlock_wrlock(&c->lock);
+	uint32_t v = index_get(&c->ix, k->lo, entry_eq, c, k);
+	if (v && !c->e[v - 1].damaged) { /* the same document twice */
+		c->e[v - 1].used = 1;
+		pthread_rwlock_unlock(&c->lock);
+		return;
+	}
+	struct ids d;
+	memset(&d, 0, sizeof d);
+	d.key = *k;
+	d.nwords = r->nwords;
+	d.nstems = r->nstems;
+	d.np = r->np;
+	d.dl = r->dl;
+	d.tl = r->tl;
+	d.wtext = xmalloc(((size_t)r->nwords + 1) * sizeof *d.wtext);
+	d.wstem = xmalloc(((size_t)r->nwords + 1) * sizeof *d.wstem);
+	d.stext = xmalloc(((size_t)r->nstems + 1) * sizeof *d.stext);
+	/* what emit cannot say is not kept (counting never makes it): a stem
+	 * first met after a later one, a stem of no word, a longer text,
+	 * bits of a count that are none of pack.h's */
+	int ok = 1;
+	uint32_t seen = 0;
+	for (uint32_t i = 0; ok && i < r->nwords; i++) {
+		const uint32_t *w = &r->word[3 * i];
+		if (w[1] > TEXT_LEN_MAX || w[2] > seen || w[2] >= r->nstems || r->stem[2 * w[2] + 1] > TEXT_LEN_MAX) {
+			ok = 0;
+			break;
+		}
+		d.wtext[i] = text_id(c, r->text + w[0], w[1]);
+		d.wstem[i] = w[2];
+		if (w[2] == seen)
+			d.stext[seen++] = text_id(c, r->text + r->stem[2 * w[2]], r->stem[2 * w[2] + 1]);
+	}
+	ok = ok && seen == r->nstems;
+	d.in_order = r->np == r->nstems;
+	for (uint32_t i = 0; ok && i < r->np; i++) {
+		if (r->pstem[i] >= r->nstems || (r->pw[i] & ~(TEXT_MAX | TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING)))
+			ok = 0;
+		else if (r->pstem[i] != i)
+			d.in_order = 0;
+	}
+	if (ok) {
+		d.pstem = r->pstem;
+		d.pw = r->pw;
+		struct buf b;
+		buf_init(&b);
+		emit(&b, &d, NULL);
+		struct doc_entry e = {*k, NULL, 0, 0, 1, 0, 0, 0};
+		e.blob = (const unsigned char *)buf_detach(&b, &e.len);
+		add_entry(c, &e);
+		d.pstem = d.pw = NULL;
+	}
+	ids_free(&d);
+	pthread_rwlock_unlock(&c->lock);
+}
+
+void search_cache_sweep(struct search_cache *c)
+{
+	pthread_rwlock_wrlock(&c->lock);
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct doc_entry *e = &c->e[i];
+		if (e->used && !e->damaged) {
+			e->used = 0;
+			c->e[m++] = *e;
+		} else if (!e->mapped) {
+			free((void *)e->blob);
+		}
+	}
+	c->n = m;
+	index_rebuild(&c->ix, m, 1024, entry_hash, c);
+	pthread_rwlock_unlock(&c->lock);
+}
+
+/* ---- the file ---- */
+
+/* put_record: a record of kind with payload p[0..len) into b (written to
+ * fd as it fills). */
+static int put_record(int fd, struct buf *b, uint32_t kind, const void *p, size_t len)
+{
+	static const char pad[8];
+	if (len > UINT32_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	uint32_t head[2] = {kind, (uint32_t)len};
+	uint64_t sum = XXH3_64bits(p, len);
+	buf_append(b, head, sizeof head);
+	buf_append(b, &sum, sizeof sum);
+	buf_append(b, p, len);
+	buf_append(b, pad, ((len + 7) & ~(size_t)7) - len);
+	return cache_pack_flush(fd, b);
+}
+
+/* put_dict: the texts order[0..n) as a DICT record. */
+static int put_dict(struct search_cache *c, int fd, struct buf *b, const uint32_t *order, size_t from, size_t n)
+{
+	struct buf d;
+	buf_init(&d);
+	search_varint(&d, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct text *t = &c->texts[order ? order[i] : from + i];
+		search_varint(&d, t->len);
+		buf_append(&d, t->p, t->len);
+	}
+	int rc = put_record(fd, b, REC_DICT, d.p, d.len);
+	buf_fini(&d);
+	return rc;
+}
+
+/* put_new: the texts and documents the file has not, at its end. */
+static long put_new(struct search_cache *c, int fd, struct buf *b)
+{
+	long n = 0;
+	if (c->ntexts > c->file_texts) {
+		if (put_dict(c, fd, b, NULL, c->file_texts, c->ntexts - c->file_texts))
+			return -1;
+		n++;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->e[i].in_file) {
+			if (put_record(fd, b, REC_DOC, c->e[i].blob, c->e[i].len))
+				return -1;
+			n++;
+		}
+	return n;
+}
+
+/* put_all: the file anew: the texts its documents use, renumbered in the
+ * order they first come, then the documents (each read twice: for the
+ * texts, then to be written, not all held at once). */
+static long put_all(struct search_cache *c, int fd, struct buf *b)
+{
+	uint32_t *map = xcalloc(c->ntexts + 1, sizeof *map); /* new number + 1 */
+	uint32_t *order = xmalloc((c->ntexts + 1) * sizeof *order);
+	size_t nt = 0;
+	struct ids d;
+	for (size_t i = 0; i < c->n; i++) {
+		/* a damaged entry (a put's never is) is left out */
+		if (entry_parse(c, &c->e[i], &d))
+			continue;
+		for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
+			uint32_t t = k < d.nwords ? d.wtext[k] : d.stext[k - d.nwords];
+			if (!map[t]) {
+				order[nt] = t;
+				map[t] = (uint32_t)++nt;
+			}
+		}
+		ids_free(&d);
+	}
+	for (size_t t = 0; t < c->ntexts; t++)
+		map[t] -= map[t] ? 1 : 0;
+	long n = put_dict(c, fd, b, order, 0, nt) ? -1 : 1;
+	struct buf e;
+	buf_init(&e);
+	for (size_t i = 0; n >= 0 && i < c->n; i++) {
+		if (entry_parse(c, &c->e[i], &d))
+			continue;
+		buf_reset(&e);
+		emit(&e, &d, map);
+		ids_free(&d);
+		n = put_record(fd, b, REC_DOC, e.p, e.len) ? -1 : n + 1;
+	}
+	buf_fini(&e);
+	free(order);
+	free(map);
+	return n;
+}
+
+static long put_entries(void *ctx, int fd, struct buf *b, int all)
+{
+	struct search_cache *c = ctx;
+	return all ? put_all(c, fd, b) : put_new(c, fd, b);
+}
+
+int search_cache_save(struct search_cache *c)
+{
+	if (!c->path)
+		return 0;
+	pthread_rwlock_wrlock(&c->lock);
+	size_t in_file = 0;
+	for (size_t i = 0; i < c->n; i++)
+		in_file += c->e[i].in_file;
+	size_t add = c->n - in_file, unused = c->file_docs - in_file;
+	/* documents of no more use are left in the file until they are a
+	 * quarter of it */
+	int stale = unused * 4 > c->file_docs + add, rc = 0, anew = 0;
+	if (add || stale || !c->pack.whole)
+		rc = cache_pack_save(&c->pack, stale, put_entries, c, &anew);
+	int saved = errno;
+	if (rc == 0) {
+		for (size_t i = 0; i < c->n; i++)
+			c->e[i].in_file = 1;
+		c->file_docs = anew ? c->n : c->file_docs + add;
+		c->file_texts = c->ntexts;
+		/* the file's texts are numbered anew, not as here: a later save
+		 * writes it anew again */
+		if (anew)
+			c->pack.whole = 0;
+	}
+	pthread_rwlock_unlock(&c->lock);
+	errno = saved;
+	return rc;
+}
+
+void search_cache_store(struct search_cache *c, const char *site_dir)
+{
+	if (cache_open_dir(site_dir, NULL) == 0 && search_cache_save(c) == 0)
+		return;
+	int e = errno;
+	struct diag dg;
+	diag_init(&dg, stderr);
+	struct diag_loc loc = {CACHE_DIR "/search.pack", NULL, 0, 0, 0};
+	diag_warning(&dg, &loc, "cannot save the search index's counts (%s); the next build counts every document again",
+		     strerror(e));
+	diag_fini(&dg);
+}

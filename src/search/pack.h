@@ -1,0 +1,67 @@
+/* pack.h: inside the search module, between index.c and pack.c: what
+ * counting one document gives (struct counted), and the cache of those
+ * counts that search.pack keeps between builds (search.h's struct
+ * search_cache). */
+#ifndef FOLIO_SEARCH_PACK_H
+#define FOLIO_SEARCH_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* SEARCH_COUNT_VERSION: the way documents are counted (words.c, stem.c,
+ * index.c's pass 1 and a count's bits below). Bump it with any change to
+ * them: it is hashed into every key, so that counts made another way are
+ * never taken. */
+#define SEARCH_COUNT_VERSION 1
+
+/* What a stem's count in a document holds: the text's weighted count
+ * below TEXT_MAX, and where else it was. */
+#define TEXT_MAX 0xfffffu
+#define TITLE_ONE (1u << 20) /* times in the title: 4 bits */
+#define TITLE_MASK (15u << 20)
+#define IN_TAG (1u << 24)
+#define IN_SERIES (1u << 25)
+#define IN_HEADING (1u << 26)
+
+/* One document's counts, self-contained: its words in the order they
+ * first came in it, each with the number of its stem among the
+ * document's own (stems numbered in the order their first word came), and
+ * its postings by that number. */
+struct counted {
+	char *text;           /* the words' and stems' bytes */
+	uint32_t *word;       /* per word: offset, length, its stem's number */
+	uint32_t *stem;       /* per stem: offset, length */
+	uint32_t *pstem, *pw; /* the postings: stem, count */
+	uint32_t nwords, nstems, np, dl, tl;
+	/* taken from the cache: per word, then per stem, the number of its
+	 * text there (the same number, the same text, for a whole build);
+	 * NULL when counted now */
+	uint32_t *tid;
+};
+
+void counted_free(struct counted *r);
+
+/* The key of a document's counts: a hash of everything counting it reads. */
+struct search_key {
+	uint64_t lo, hi;
+};
+
+struct search_options;
+struct search_doc;
+/* search_doc_key: the key of d's counts (index.c): its texts, o's options
+ * that change them and SEARCH_COUNT_VERSION, salted. */
+struct search_key search_doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d);
+
+struct search_cache;
+
+/* search_cache_salt: what the cache was opened with, for the keys. */
+uint64_t search_cache_salt(const struct search_cache *c);
+
+/* search_cache_get: on a hit, *r made (malloc'd, as counting makes it)
+ * and 1; 0 when there is no entry of k, or a damaged one. Thread-safe. */
+int search_cache_get(struct search_cache *c, const struct search_key *k, struct counted *r);
+
+/* search_cache_put: r stored under k (r stays the caller's). Thread-safe. */
+void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r);
+
+#endif
