@@ -153,6 +153,11 @@ void *arena_alloc(struct arena *a, size_t n)
 	return p;
 }
 
+void *arena_alloc_raw(struct arena *a, size_t n)
+{
+	return alloc(a, n);
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = alloc(a, n + 1); /* every byte is written */

@@ -25,6 +25,10 @@ void arena_free(struct arena *a);
 /* arena_alloc: n zeroed bytes aligned for any type; valid until arena_free. */
 void *arena_alloc(struct arena *a, size_t n);
 
+/* arena_alloc_raw: arena_alloc, the bytes not zeroed (the caller writes
+ * every one it reads). */
+void *arena_alloc_raw(struct arena *a, size_t n);
+
 /* arena_strndup: a NUL-terminated copy of s[0..n), owned by the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 

@@ -342,6 +342,54 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 	return buf_detach(&b, len);
 }
 
+char *read_file_arena(struct arena *a, const char *path, size_t max, size_t *len)
+{
+	off_t size;
+	int fd = open_sized(path, &size);
+	if (fd < 0)
+		return NULL;
+	if (size <= 0 || (uint64_t)size > max) {
+		/* empty (or a file that says so: /proc), or too big: read as it
+		 * comes, up to max + 1 */
+		close(fd);
+		char *text = read_file_max(path, max, len);
+		if (text)
+			arena_own(a, text);
+		return text;
+	}
+	/* room for one byte more than the file has, to see its end in the
+	 * same read, and the NUL */
+	size_t cap = (size_t)size + 1;
+	char *p = arena_alloc_raw(a, cap + 1);
+	size_t got = 0;
+	int err = 0;
+	while (got < cap) {
+		ssize_t n = read(fd, p + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	if (got == cap) {
+		/* it grew since: read it whole again */
+		char *text = read_file_max(path, max, len);
+		if (text)
+			arena_own(a, text);
+		return text;
+	}
+	p[got] = '\0';
+	*len = got;
+	return p;
+}
+
 /* FOLIO_FAIL_WRITE_AFTER=BYTES, a test hook (folio(1), ENVIRONMENT): a
  * write that would take the bytes written through write_full by this
  * process past BYTES fails with ENOSPC, as on a full disk. */

@@ -86,6 +86,11 @@ char *read_file(const char *path, size_t *len);
  * the file is larger than max (the buffer holds its first max + 1 bytes). */
 char *read_file_max(const char *path, size_t max, size_t *len);
 
+/* read_file_arena: read_file_max into memory of the arena a (freed with
+ * it). */
+struct arena;
+char *read_file_arena(struct arena *a, const char *path, size_t max, size_t *len);
+
 /* open_regular: path opened for reading, if it is a regular file (after
  * links): a descriptor, or -1 with errno set as read_file sets it. Never
  * waits, even for a named pipe. */

@@ -131,18 +131,14 @@ static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, co
 		       struct source *s, const char *need_fm)
 {
 	size_t len;
-	char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
-	if (!text) {
+	char *src = read_file_arena(a, abs, FOLIO_MAX_FILE, &len);
+	if (!src) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
 		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 		return -1;
 	}
-	if (diag_too_big(d, rel, text, len, FOLIO_MAX_FILE, "split it into several files")) {
-		free(text);
+	if (diag_too_big(d, rel, src, len, FOLIO_MAX_FILE, "split it into several files"))
 		return -1;
-	}
-	char *src = text; /* read_file_max's, NUL-terminated: the arena frees it */
-	arena_own(a, text);
 	if (check_text(d, rel, src, len))
 		return -1;
 	const char *fm = NULL;

@@ -1,9 +1,11 @@
 /* test_buf.c: struct str helpers, the growable buffer and read_file. */
 #include "harness.h"
 
+#include "arena.h"
 #include "buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,25 @@ void test_buf(void)
 		f = read_file_max(path, 0, &n);
 		INT_EQ(n, 1);
 		free(f);
+		/* read_file_arena: the same, into an arena */
+		struct arena *a = arena_new();
+		f = read_file_arena(a, path, 1 << 20, &n);
+		INT_EQ(n, sizeof data);
+		OK(f && memcmp(f, data, sizeof data) == 0 && f[n] == '\0');
+		f = read_file_arena(a, path, 100, &n);
+		INT_EQ(n, 101);
+		OK(f && memcmp(f, data, 101) == 0 && f[n] == '\0');
+		OK(read_file_arena(a, "/dev/zero", 100, &n) == NULL);
+		INT_EQ(errno, FOLIO_ENOTREG);
+		OK(read_file_arena(a, "/nonexistent/folio/file", 100, &n) == NULL);
+		INT_EQ(errno, ENOENT);
+		int e = open(path, O_WRONLY | O_TRUNC);
+		OK(e >= 0);
+		if (e >= 0)
+			close(e);
+		f = read_file_arena(a, path, 100, &n);
+		OK(f && n == 0 && f[0] == '\0');
+		arena_free(a);
 		unlink(path);
 	}
 	OK(read_file("/nonexistent/folio/file", &n) == NULL);
