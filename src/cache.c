@@ -252,7 +252,7 @@ static int cmp_group(const void *x, const void *y)
 	return a->mtime_ns > b->mtime_ns ? -1 : a->mtime_ns < b->mtime_ns ? 1 : strcmp(a->hash, b->hash);
 }
 
-static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", NULL};
+static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", "spare-", NULL};
 
 /* state_hash: the HASH of a state file's name KIND-HASH, or NULL. */
 static const char *state_hash(const char *name)
