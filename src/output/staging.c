@@ -598,7 +598,8 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && o->recycled && (errno == EEXIST || errno == EISDIR || errno == ENOTDIR) && spare_clear(o, rel) == 0)
+	if (fd < 0 && o->recycled && (errno == EEXIST || errno == EISDIR || errno == ENOTDIR) && spare_clear(o, rel) == 0 &&
+	    output_make_parents(o->staging, path) == 0)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return write_failed(o, rel, "cannot write", errno);
