@@ -9,12 +9,18 @@
  *   markdown.pack           rendered Markdown (mdcache.c's format)
  *   math/KEY.cache          typeset formulas, one file per KaTeX and macros
  *   external-links          the last answers of `folio check --external`
- *   output-HASH, pages-HASH, uptodate-HASH
+ *   output-HASH, pages-HASH, uptodate-HASH, spare-HASH
  *                           the state of the output folder whose absolute
  *                           path hashes to HASH (its manifest, what each page
  *                           read, the up-to-date check with every input's
- *                           stamp and the hash of its bytes), for the
- *                           CACHE_KEEP_OUTPUTS folders built into last
+ *                           stamp and the hash of its bytes, and the manifest
+ *                           of its spare: the site the last build swapped
+ *                           out, kept beside it as .OUT.folio-spare to be the
+ *                           next build's staging folder, see output/spare.c),
+ *                           for the CACHE_KEEP_OUTPUTS folders built into
+ *                           last; a spare whose state is pruned is deleted by
+ *                           the next build into its output (without its
+ *                           state it is never used)
  * Every file is written whole to a temporary name beside it and renamed
  * over the old one: a reader sees the old file or the new, never a part;
  * but markdown.pack, whose new entries are added at its end
