@@ -213,6 +213,11 @@ void live_abort(struct live *l);
 /* live_close: frees l; the folder stays. */
 void live_close(struct live *l);
 
+/* output_prune: cache_prune, and the spare of each output folder whose
+ * state it removes is deleted (the state names its folder, which must be
+ * the one it describes, and not in use). */
+void output_prune(const char *site_dir);
+
 /* remove_tree: deletes dir and everything in it, without following links.
  * Only for folders that carry the marker. */
 int remove_tree(const char *dir);

@@ -34,6 +34,7 @@ struct manifest {
 	 * finished writing it; 0 when not known */
 	uint64_t dev, ino;
 	int64_t done_ns;
+	char *where; /* a spare's: its folder (malloc'd), or NULL */
 };
 
 struct output {
@@ -88,6 +89,9 @@ int output_parts_write(int fd, const struct str *v, size_t n);
 #define ASIDE_TAG "folio-old-"
 #define SPARE_TAG "folio-spare"
 #define GONE_TAG "folio-gone-"
+
+/* OUTPUT_MARKER_TEXT: the bytes of the marker. */
+#define OUTPUT_MARKER_TEXT "This folder was written by folio; each build replaces it whole.\n"
 
 /* kill_point: the test hook FOLIO_KILL_AT (staging.c). */
 void kill_point(const char *point);

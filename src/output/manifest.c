@@ -23,7 +23,8 @@
  * "folio-manifest 2", then "tree DEV INO DONE": the folder the files were
  * written into (device and inode of the staging folder that became the
  * output) and the file system's time (ns) when the build had finished
- * writing it, all 0 when not known; then a line per file: hash (16 hex
+ * writing it, all 0 when not known; in a spare's, "where PATH": the spare
+ * folder (absolute), for output_prune; then a line per file: hash (16 hex
  * digits), size, modification time (ns), inode, path. Version 1, without
  * the tree line, is still read. */
 #define MANIFEST_MAGIC "folio-manifest 2\n"
@@ -70,6 +71,7 @@ void manifest_fini(struct manifest *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->v[i].rel);
 	free(m->v);
+	free(m->where);
 	index_fini(&m->index);
 	memset(m, 0, sizeof *m);
 }
@@ -114,6 +116,11 @@ void manifest_load(struct manifest *m, const char *p)
 		} else {
 			line = nl + 1; /* a tree not known: a manifest, never a spare's */
 		}
+		char *end = line ? strchr(line, '\n') : NULL;
+		if (end && !strncmp(line, "where ", 6)) {
+			m->where = xstrndup(line + 6, (size_t)(end - line - 6));
+			line = end + 1;
+		}
 	} else if (strncmp(text, MANIFEST_MAGIC_1, strlen(MANIFEST_MAGIC_1)) == 0) {
 		line = text + strlen(MANIFEST_MAGIC_1);
 	}
@@ -150,6 +157,8 @@ int manifest_save(const struct manifest *m, const char *p)
 			whole = 0;
 	buf_printf(&b, "tree %llu %llu %lld\n", whole ? (unsigned long long)m->dev : 0ULL,
 		   whole ? (unsigned long long)m->ino : 0ULL, whole ? (long long)m->done_ns : 0LL);
+	if (m->where && !strchr(m->where, '\n'))
+		buf_printf(&b, "where %s\n", m->where);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mfile *f = &m->v[i];
 		if (strchr(f->rel, '\n'))

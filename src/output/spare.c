@@ -155,6 +155,12 @@ static int spare_check(struct output *o, int lock)
 	struct stat st;
 	if (futimens(lock, NULL) != 0 || fstat(lock, &st) != 0 || output_ctime_ns(&st) < o->spare.done_ns)
 		return -1;
+	/* the marker stays: it must be folio's, byte for byte (a folder made
+	 * by hand may have the inode number of the spare it replaced) */
+	char text[sizeof OUTPUT_MARKER_TEXT + 1];
+	if (pread(lock, text, sizeof text, 0) != (ssize_t)sizeof OUTPUT_MARKER_TEXT - 1 ||
+	    memcmp(text, OUTPUT_MARKER_TEXT, sizeof OUTPUT_MARKER_TEXT - 1))
+		return -1;
 	int root = open(o->staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (root < 0)
 		return -1;
@@ -355,8 +361,45 @@ int spare_keep(struct output *o, const char *old_site, int lock)
 		return -1;
 	kill_point("spare");
 	char *state = cache_output_sibling(o->manifest, "spare");
+	o->old.where = xstrndup(o->spare_dir, strlen(o->spare_dir));
 	if (state && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->old, state) != 0))
 		cache_remove(state); /* a spare without state: the next build deletes it */
 	free(state);
 	return 0;
+}
+
+/* prune_spare: a cache_prune_with hook: the state file path is about to
+ * be removed; if it is a spare's, the spare goes too, when it is still the
+ * folder the state describes and no build holds it. */
+static void prune_spare(const char *path, void *ctx)
+{
+	(void)ctx;
+	const char *name = strrchr(path, '/');
+	if (!name || strncmp(name + 1, "spare-", 6))
+		return;
+	struct manifest m;
+	memset(&m, 0, sizeof m);
+	manifest_load(&m, path);
+	/* only a folder named as a spare, and the one the state describes */
+	size_t len = m.where ? strlen(m.where) : 0, tag = strlen("." SPARE_TAG);
+	struct stat st;
+	int lock = len > tag && !strcmp(m.where + len - tag, "." SPARE_TAG) && m.ino && lstat(m.where, &st) == 0 &&
+			   S_ISDIR(st.st_mode) && (uint64_t)st.st_dev == m.dev && (uint64_t)st.st_ino == m.ino
+		   ? lock_marker(m.where)
+		   : -1;
+	if (lock >= 0) {
+		/* .OUT.folio-gone-PID, which clean_stale finishes if this is killed */
+		char gone[PATH_MAX + 64];
+		snprintf(gone, sizeof gone, "%.*s." GONE_TAG "%ld", (int)(len - tag), m.where, (long)getpid());
+		int moved = rename(m.where, gone) == 0;
+		close(lock);
+		if (moved)
+			output_remove_old(gone, m.n);
+	}
+	manifest_fini(&m);
+}
+
+void output_prune(const char *site_dir)
+{
+	cache_prune_with(site_dir, prune_spare, NULL);
 }

@@ -358,7 +358,7 @@ int output_check(struct diag *d, const char *out_dir, const char *site_dir)
  * -1 with errno set. */
 static int write_marker(const char *staging)
 {
-	static const char text[] = "This folder was written by folio; each build replaces it whole.\n";
+	static const char text[] = OUTPUT_MARKER_TEXT;
 	char tmp[PATH_MAX + 64], m[PATH_MAX + 32];
 	snprintf(tmp, sizeof tmp, "%s/%s.new", staging, OUTPUT_MARKER);
 	snprintf(m, sizeof m, "%s/%s", staging, OUTPUT_MARKER);

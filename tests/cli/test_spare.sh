@@ -28,6 +28,7 @@ same_as_cold() {
 	rm -rf "$TMP/cold-site/.folio-cache"
 	"$FOLIO" build "$TMP/cold-site" -o "$TMP/cold" >/dev/null 2>&1
 	check "$1: the build succeeds" test "$rc" -eq 0
+	out=$(diff -r "$OUT" "$TMP/cold" 2>&1 | head -5) # shown if it fails
 	check "$1: OUT is a cold build, byte for byte" diff -r "$OUT" "$TMP/cold"
 	check "$1: nothing but the spare beside OUT" \
 		test "$(find "$TMP" -maxdepth 1 -name '.public.folio-*' ! -name '*.folio-spare' | wc -l)" -eq 0
@@ -97,14 +98,19 @@ printf 'added\n' >>"$SPARE/index.html"
 post p5 5 t2 "Text of post 5, once more."
 run build "$SITE" -o "$OUT"
 same_as_cold "the spare edited by hand"
-rm -rf "$SPARE"
-mkdir -p "$SPARE/posts"
-printf 'x\n' >"$SPARE/.folio-output"
-printf 'not the site\n' >"$SPARE/posts/index.html"
-post p5 5 t2 "Text of post 5, and again."
-run build "$SITE" -o "$OUT"
-same_as_cold "another folder as the spare"
-check "another folder as the spare: it is not kept" test ! -e "$SPARE/posts/index.html"
+# (another folder, which may have the inode number of the spare it
+# replaced, where the file system gives freed numbers again)
+for marker in 'x\n' 'This folder was written by folio; each build replaces it whole.\n'; do
+	rm -rf "$SPARE"
+	mkdir -p "$SPARE/posts" "$SPARE/tags/t1"
+	printf "$marker" >"$SPARE/.folio-output"
+	printf 'not the site\n' >"$SPARE/posts/index.html"
+	printf 'not the site\n' >"$SPARE/tags/t1/index.html"
+	post p5 5 t2 "Text of post 5, and again: $marker."
+	run build "$SITE" -o "$OUT"
+	same_as_cold "another folder as the spare ($marker)"
+	check "another folder as the spare ($marker): it is not kept" test ! -e "$SPARE/posts/index.html"
+done
 
 # the state of the spare gone (a cache deleted): the spare is deleted
 rm -rf "$SITE/.folio-cache"

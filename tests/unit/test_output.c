@@ -4,6 +4,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "cache.h"
 #include "diag.h"
 #include "output.h"
 #include "sitefile.h"
@@ -908,6 +909,37 @@ static void test_spare(void)
 	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v5\nf keep.html keep\nf moved/index.html now a folder\n"
 		    "f posts/a/index.html keep\n");
 	free(got);
+
+	/* builds into CACHE_KEEP_OUTPUTS other folders push out's state out of
+	 * the cache (output_prune), and its spare goes with it */
+	for (int i = 0; i < CACHE_KEEP_OUTPUTS - 1; i++) {
+		usleep(10000); /* state files of distinct times, on any file system */
+		char other[700];
+		snprintf(other, sizeof other, "%s/other-%d", root, i);
+		dbegin();
+		struct output *o = output_begin(&d, other, site);
+		OK(o != NULL);
+		if (!o)
+			continue;
+		INT_EQ(output_write(o, "index.html", "other", 5), 0);
+		INT_EQ(output_commit(o), 0);
+		STR_EQ(dend(), "");
+		output_prune(site);
+		OK(t_exists(spare, OUTPUT_MARKER)); /* out's state is still among the last ones */
+		t_rmtree(other);
+	}
+	char other[400];
+	snprintf(other, sizeof other, "%.300s/other-last", root);
+	const char *const ob[][2] = {{"index.html", "other"}};
+	snprintf(out, sizeof out, "%s", other);
+	usleep(10000);
+	spare_build(ob, 1);
+	snprintf(out, sizeof out, "%s/out", root);
+	output_prune(site);
+	OK(!t_exists(spare, ""));
+	INT_EQ(spare_state_exists(), 0);
+	INT_EQ(staging_count(), 0);
+	t_rmtree(other);
 
 	INT_EQ(staging_count(), 0);
 }
