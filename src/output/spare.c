@@ -220,8 +220,8 @@ static void drop(struct output *o, const char *dir, const char *parent, const ch
 	snprintf(gone, sizeof gone, "%s/.%s." GONE_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
 	int moved = rename(dir, gone) == 0;
 	close(lock); /* the removal takes the lock again */
-	if (moved)
-		output_remove_old(gone, o->spare.n);
+	if (moved) /* (without its state, about as big as the output) */
+		output_remove_old(gone, o->spare.n ? o->spare.n : o->old.n);
 	manifest_fini(&o->spare);
 }
 

@@ -20,6 +20,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             matter and config (JSON_SEEDS below)
   search    the HTML of the tests/markdown/ cases, the example blog's posts
             as documents (@@@ between them), and text in many scripts
+  manifest  manifests of output folders (the layout of output/manifest.c):
+            the files of each test site's expected output, version 1 and 2,
+            with and without a spare's folder
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -265,6 +268,24 @@ def mdcache_seeds(s):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
 
 
+def manifest_seeds(s):
+    for site in sites():
+        exp = os.path.join(os.path.dirname(site), "expected")
+        if not os.path.isdir(exp):
+            continue
+        lines = []
+        for i, path in enumerate(sorted(glob(exp, ""))):
+            rel = os.path.relpath(path, exp)
+            data = read(path)
+            lines.append("%016x %d %d %d %s\n" % (int(hashlib.sha1(data.encode("utf-8", "surrogateescape")).hexdigest()[:16], 16), len(data),
+                                                   1700000000000000000 + i, 1000 + i, rel))
+        body = "".join(lines[:40])
+        s.add("manifest", "folio-manifest 1\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 2049 131 1700000000123456789\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 2049 131 -5\nwhere /tmp/.public.folio-spare\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 0 0 0\n" + body[:len(body) // 2])
+
+
 def links_seeds(s):
     for path in sorted(glob("tests/markdown", ".txt")):
         for case in spec_cases(path):
@@ -477,7 +498,8 @@ def main():
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
-               "json": json_seeds, "import": import_seeds, "search": search_seeds}
+               "json": json_seeds, "import": import_seeds, "search": search_seeds,
+               "manifest": manifest_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
