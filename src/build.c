@@ -365,7 +365,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	rebuild_uptodate_fini(&u);
 	stamp_list_free(&now);
 	if (!errors && !r.check)
-		cache_prune(r.site_dir);
+		output_prune(r.site_dir); /* and the spares of the outputs pruned */
 	build_session_free(s);
 	free(up);
 	return errors;

@@ -365,7 +365,7 @@ static int cmp_group(const void *x, const void *y)
 	return a->mtime_ns > b->mtime_ns ? -1 : a->mtime_ns < b->mtime_ns ? 1 : strcmp(a->hash, b->hash);
 }
 
-static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", NULL};
+static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", "spare-", NULL};
 
 /* state_hash: the HASH of a state file's name KIND-HASH, or NULL. */
 static const char *state_hash(const char *name)
@@ -380,6 +380,11 @@ static const char *state_hash(const char *name)
 }
 
 void cache_prune(const char *site_dir)
+{
+	cache_prune_with(site_dir, NULL, NULL);
+}
+
+void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void *ctx), void *ctx)
 {
 	char *dir = cache_path(site_dir, NULL);
 	DIR *dh = opendir(dir);
@@ -413,12 +418,20 @@ void cache_prune(const char *site_dir)
 	}
 	if (n > CACHE_KEEP_OUTPUTS) {
 		qsort(g, n, sizeof *g, cmp_group);
+		char *dir_path = cache_path(site_dir, NULL);
 		for (size_t i = CACHE_KEEP_OUTPUTS; i < n; i++)
 			for (int k = 0; STATE_KINDS[k]; k++) {
 				char name[64];
 				snprintf(name, sizeof name, "%s%s", STATE_KINDS[k], g[i].hash);
+				if (gone) {
+					char *path = xmalloc(strlen(dir_path) + sizeof name + 2);
+					sprintf(path, "%s/%s", dir_path, name);
+					gone(path, ctx);
+					free(path);
+				}
 				(void)unlinkat(dirfd(dh), name, 0);
 			}
+		free(dir_path);
 	}
 	closedir(dh);
 	free(g);

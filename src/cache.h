@@ -13,12 +13,17 @@
  *   related                 the related posts of every post (site.c's format)
  *   frontmatter             parsed front matter trees (fmcache.c's format)
  *   external-links          the last answers of `folio check --external`
- *   output-HASH, pages-HASH, uptodate-HASH
+ *   output-HASH, pages-HASH, uptodate-HASH, spare-HASH
  *                           the state of the output folder whose absolute
  *                           path hashes to HASH (its manifest, what each page
  *                           read, the up-to-date check with every input's
- *                           stamp and the hash of its bytes), for the
- *                           CACHE_KEEP_OUTPUTS folders built into last
+ *                           stamp and the hash of its bytes, and the manifest
+ *                           of its spare: the site the last build swapped
+ *                           out, kept beside it as .OUT.folio-spare to be the
+ *                           next build's staging folder, see output/spare.c),
+ *                           for the CACHE_KEEP_OUTPUTS folders built into
+ *                           last; a spare whose state is pruned is deleted
+ *                           with it (output_prune)
  * Every file is written whole to a temporary name beside it and renamed
  * over the old one: a reader sees the old file or the new, never a part;
  * but markdown.pack, whose new entries are added at its end
@@ -133,5 +138,9 @@ void cache_sweep(const char *dir, const char *suffix, const char *keep);
 /* cache_prune: removes the state files of all but the CACHE_KEEP_OUTPUTS
  * output folders built into last. */
 void cache_prune(const char *site_dir);
+/* cache_prune_with: cache_prune, calling gone(path, ctx) first with the
+ * path of each state file it removes (whether there or not), so that
+ * what the file describes can go too (output_prune: a spare). */
+void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void *ctx), void *ctx);
 
 #endif

@@ -26,9 +26,10 @@ int output_check(struct diag *d, const char *out_dir, const char *site_dir);
 
 /* output_begin: output_check, then: puts back the old site if a build was
  * killed in the middle of a swap done with two renames, removes staging
- * folders left by killed builds, and makes a new staging folder (with the
- * marker, locked while the build runs). NULL after reporting the reason
- * to d. */
+ * folders left by killed builds, and takes the spare (the site the last
+ * build swapped out, .OUT.folio-spare: output/spare.c) as the staging
+ * folder, or else makes a new one (with the marker); its marker is locked
+ * while the build runs. NULL after reporting the reason to d. */
 struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir);
 
 /* output_write: writes data as rel (e.g. "posts/x/index.html") in the
@@ -117,8 +118,9 @@ int output_static(struct diag *d, const char *site_dir, int models, const struct
 int output_exists(struct output *o, const char *rel);
 
 /* output_commit: swaps the staging folder in with one atomic rename
- * (renameat2 RENAME_EXCHANGE; the old site is then deleted), or two where
- * the file system lacks it. The output is checked again just before and
+ * (renameat2 RENAME_EXCHANGE; the old site is then kept as the spare, or
+ * deleted), or two where the file system lacks it. A recycled staging
+ * folder first loses the spare's files that this build did not write. The output is checked again just before and
  * just after the swap: a folder that is no longer folio's is never
  * deleted. Frees o. 0, or -1 after reporting (the old output is then
  * untouched). */
@@ -212,6 +214,11 @@ void live_abort(struct live *l);
 
 /* live_close: frees l; the folder stays. */
 void live_close(struct live *l);
+
+/* output_prune: cache_prune, and the spare of each output folder whose
+ * state it removes is deleted (the state names its folder, which must be
+ * the one it describes, and not in use). */
+void output_prune(const char *site_dir);
 
 /* remove_tree: deletes dir and everything in it, without following links.
  * Only for folders that carry the marker. */

@@ -22,12 +22,19 @@ struct mfile {
 	uint64_t hash, size;
 	int64_t mtime_ns, ino; /* as the output holds it */
 	size_t seq;            /* the order of writes, for one written twice */
+	unsigned char trusted; /* a spare's file whose folder is as its build left it (spare.c) */
 };
 
 struct manifest {
 	struct mfile *v;
 	size_t n, cap;
 	struct index index; /* position + 1, by path */
+	/* the folder the files were written into (the staging folder that
+	 * became the output) and the file system's time when its build had
+	 * finished writing it; 0 when not known */
+	uint64_t dev, ino;
+	int64_t done_ns;
+	char *where; /* a spare's: its folder (malloc'd), or NULL */
 };
 
 struct output {
@@ -43,6 +50,11 @@ struct output {
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
 	pthread_mutex_t lock;
 	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
+	/* the spare (spare.c): its folder's name beside the output, and,
+	 * when it is the staging folder (recycled), what it held */
+	char *spare_dir;
+	int recycled;
+	struct manifest spare;
 };
 
 /* ---- staging.c ---- */
@@ -68,10 +80,65 @@ int output_rel_fits(const char *dir, const char *rel);
 uint64_t output_parts_hash(const struct str *v, size_t n);
 int output_parts_write(int fd, const struct str *v, size_t n);
 
+/* Names beside the output folder OUT: .OUT.folio-staging-PID (a build
+ * writing, or killed), .OUT.folio-old-PID (the old site moved aside for a
+ * moment where RENAME_EXCHANGE is missing), .OUT.folio-spare (the site the
+ * last build swapped out, the next one's staging folder: spare.c),
+ * .OUT.folio-gone-PID (a spare that could not be used, being deleted). */
+#define STAGING_TAG "folio-staging-"
+#define ASIDE_TAG "folio-old-"
+#define SPARE_TAG "folio-spare"
+#define GONE_TAG "folio-gone-"
+
+/* OUTPUT_MARKER_TEXT: the bytes of the marker. */
+#define OUTPUT_MARKER_TEXT "This folder was written by folio; each build replaces it whole.\n"
+
+/* kill_point: the test hook FOLIO_KILL_AT (staging.c). */
+void kill_point(const char *point);
+/* output_no_spare: the test hook FOLIO_NO_SPARE: no spare is used or kept. */
+int output_no_spare(void);
+/* lock_marker: a descriptor holding an exclusive lock on dir's marker, or
+ * -1 (no marker, or someone holds the lock: a build writing the folder,
+ * or the process deleting it). */
+int lock_marker(const char *dir);
+/* output_remove_old: deletes dir (folio's, holding about files files), in
+ * a process of its own when big. Only when no other thread runs. */
+void output_remove_old(const char *dir, size_t files);
+
+/* ---- spare.c ---- */
+
+/* spare_take: the spare beside the output (parent/.base.folio-spare) as
+ * o's staging folder, locked and checked: 0; -1 when there is none, or it
+ * is in use, or in doubt (then it is deleted): the caller makes the
+ * staging folder anew. Sets o->spare_dir in any case. */
+int spare_take(struct output *o, const char *parent, const char *base);
+/* spare_has: whether the recycled staging folder's rel is already the
+ * file live (what lstat said of the output's rel, which the last build's
+ * manifest has as it is); path: rel in the staging folder. Thread-safe. */
+int spare_has(struct output *o, const char *rel, const struct stat *live, const char *path);
+/* spare_untrust: rel in the staging folder is about to change: the spare's
+ * file is no longer trusted to be there. Thread-safe. */
+void spare_untrust(struct output *o, const char *rel);
+/* spare_clear: what of the spare stands in the way of rel (a file where
+ * one of its folders goes, a folder where it goes) deleted, unless this
+ * build wrote it: 0 if something was, -1 if not. Thread-safe. */
+int spare_clear(struct output *o, const char *rel);
+/* spare_tidy: deletes the spare's files that the new site does not have,
+ * and the folders that held only those. o->now sorted, without repeats. */
+void spare_tidy(struct output *o);
+/* spare_keep: old_site, the site just swapped out, as the spare with its
+ * state (the last build's manifest), if it is the folder that manifest
+ * describes and lock holds its marker: 0; else -1 and nothing is done
+ * (the caller deletes it). */
+int spare_keep(struct output *o, const char *old_site, int lock);
+
 /* ---- manifest.c ---- */
 
 const struct mfile *manifest_find(const struct manifest *m, const char *rel);
 void manifest_add(struct manifest *m, const struct mfile *f);
+/* manifest_reindex: the index made anew after manifest_add (which leaves
+ * it as it was). */
+void manifest_reindex(struct manifest *m);
 /* manifest_cmp: for qsort, by path, then in the order written */
 int manifest_cmp(const void *x, const void *y);
 void manifest_fini(struct manifest *m);
@@ -80,5 +147,7 @@ int manifest_save(const struct manifest *m, const char *p);
 /* output_mtime_ns: st's modification time in nanoseconds, as a manifest
  * keeps it. */
 int64_t output_mtime_ns(const struct stat *st);
+/* output_ctime_ns: st's change time in nanoseconds. */
+int64_t output_ctime_ns(const struct stat *st);
 
 #endif

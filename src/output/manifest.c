@@ -9,6 +9,7 @@
 #include "index.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,17 +18,24 @@
 
 /* ---- the manifest: SITE/.folio-cache/output-HASH, HASH that of the
  * output folder's absolute path (kept with the site, not in the output,
- * whose bytes stay those of the pages) ----
- * "folio-manifest 1", then a line per file: hash (16 hex digits), size,
- * modification time (ns), inode, path. */
-#define MANIFEST_MAGIC "folio-manifest 1\n"
+ * whose bytes stay those of the pages); spare-HASH is the same of the
+ * spare folder beside it (spare.c) ----
+ * "folio-manifest 2", then "tree DEV INO DONE": the folder the files were
+ * written into (device and inode of the staging folder that became the
+ * output) and the file system's time (ns) when the build had finished
+ * writing it, all 0 when not known; in a spare's, "where PATH": the spare
+ * folder (absolute), for output_prune; then a line per file: hash (16 hex
+ * digits), size, modification time (ns), inode, path. Version 1, without
+ * the tree line, is still read. */
+#define MANIFEST_MAGIC "folio-manifest 2\n"
+#define MANIFEST_MAGIC_1 "folio-manifest 1\n"
 
 static const char *mfile_rel(const void *ctx, uint32_t v)
 {
 	return ((const struct manifest *)ctx)->v[v - 1].rel;
 }
 
-static void manifest_reindex(struct manifest *m)
+void manifest_reindex(struct manifest *m)
 {
 	index_rebuild_str(&m->index, m->n, 64, mfile_rel, m);
 }
@@ -63,45 +71,94 @@ void manifest_fini(struct manifest *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->v[i].rel);
 	free(m->v);
+	free(m->where);
 	index_fini(&m->index);
 	memset(m, 0, sizeof *m);
 }
 
+/* num: the decimal (or, with hex, 16-digit hexadecimal) number at *p,
+ * then one space; 0 with *p past them, or -1. */
+static int num(char **p, int hex, int neg_ok, unsigned long long *v)
+{
+	char *s = *p, *end;
+	if (!(*s >= '0' && *s <= '9') && !(hex && *s >= 'a' && *s <= 'f') && !(neg_ok && *s == '-'))
+		return -1;
+	errno = 0;
+	*v = neg_ok ? (unsigned long long)strtoll(s, &end, 10) : strtoull(s, &end, hex ? 16 : 10);
+	if (errno || end == s || *end != ' ' || (hex && end - s != 16))
+		return -1;
+	*p = end + 1;
+	return 0;
+}
+
 /* manifest_load: the manifest in file p; empty if there is none or a
- * damaged one. */
+ * damaged one. The first line says its version: 1 (no tree line) or 2. */
 void manifest_load(struct manifest *m, const char *p)
 {
 	size_t len;
 	char *text = read_file(p, &len);
 	if (!text)
 		return;
+	char *line = NULL;
 	if (strncmp(text, MANIFEST_MAGIC, strlen(MANIFEST_MAGIC)) == 0) {
-		char *line = text + strlen(MANIFEST_MAGIC);
-		while (*line) {
-			char *nl = strchr(line, '\n');
-			if (!nl)
-				break; /* a cut line: the rest is not trusted */
-			*nl = '\0';
-			unsigned long long h, size;
-			long long mt, ino;
-			int at = 0;
-			if (sscanf(line, "%16llx %llu %lld %lld %n", &h, &size, &mt, &ino, &at) == 4 && at > 0 && line[at]) {
-				struct mfile f = {line + at, h, size, mt, ino, 0};
-				manifest_add(m, &f);
-			}
+		line = text + strlen(MANIFEST_MAGIC);
+		unsigned long long dev, ino, done;
+		char *t = line + strlen("tree ");
+		char *nl = strchr(line, '\n');
+		if (strncmp(line, "tree ", 5) || !nl)
+			line = NULL; /* no tree line: damaged */
+		else if (*nl = ' ', num(&t, 0, 0, &dev) == 0 && num(&t, 0, 0, &ino) == 0 && num(&t, 0, 1, &done) == 0 &&
+			 t == nl + 1) {
+			m->dev = dev;
+			m->ino = ino;
+			m->done_ns = (int64_t)done;
 			line = nl + 1;
+		} else {
+			line = nl + 1; /* a tree not known: a manifest, never a spare's */
 		}
+		char *end = line ? strchr(line, '\n') : NULL;
+		if (end && !strncmp(line, "where ", 6)) {
+			m->where = xstrndup(line + 6, (size_t)(end - line - 6));
+			line = end + 1;
+		}
+	} else if (strncmp(text, MANIFEST_MAGIC_1, strlen(MANIFEST_MAGIC_1)) == 0) {
+		line = text + strlen(MANIFEST_MAGIC_1);
+	}
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		if (!nl)
+			break; /* a cut line: the rest is not trusted */
+		*nl = '\0';
+		unsigned long long h, size, mt, ino;
+		char *at = line;
+		if (num(&at, 1, 0, &h) == 0 && num(&at, 0, 0, &size) == 0 && num(&at, 0, 1, &mt) == 0 &&
+		    num(&at, 0, 1, &ino) == 0 && *at) {
+			struct mfile f = {at, h, size, (int64_t)mt, (int64_t)ino, 0, 0};
+			manifest_add(m, &f);
+		}
+		line = nl + 1;
 	}
 	free(text);
 	manifest_reindex(m);
 }
 
-/* manifest_save: m as the cache's file p. */
+/* manifest_save: m as the cache's file p. A file whose name cannot be
+ * saved (a line break in it) is left out, and then the tree line says no
+ * tree: the folder holds a file the manifest does not list, so it is
+ * never recycled (spare.c). */
 int manifest_save(const struct manifest *m, const char *p)
 {
 	struct buf b;
 	buf_init(&b);
 	buf_puts(&b, MANIFEST_MAGIC);
+	int whole = 1;
+	for (size_t i = 0; i < m->n; i++)
+		if (strchr(m->v[i].rel, '\n'))
+			whole = 0;
+	buf_printf(&b, "tree %llu %llu %lld\n", whole ? (unsigned long long)m->dev : 0ULL,
+		   whole ? (unsigned long long)m->ino : 0ULL, whole ? (long long)m->done_ns : 0LL);
+	if (m->where && !strchr(m->where, '\n'))
+		buf_printf(&b, "where %s\n", m->where);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mfile *f = &m->v[i];
 		if (strchr(f->rel, '\n'))
@@ -117,6 +174,11 @@ int manifest_save(const struct manifest *m, const char *p)
 int64_t output_mtime_ns(const struct stat *st)
 {
 	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+int64_t output_ctime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
 }
 
 /* ---- an output as the last build left it ---- */

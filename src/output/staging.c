@@ -1,5 +1,7 @@
 /* staging.c: the staging folder, writes and links into it, the marker, the
- * swap and its commit or abort. */
+ * swap and its commit or abort. The staging folder is made anew, or is the
+ * spare: the site the last build but one swapped out, kept beside the
+ * output and brought up to date (spare.c). */
 #include "internal.h"
 
 #include "arena.h"
@@ -59,13 +61,19 @@ void output_warning(struct diag *d, const char *path, const char *fmt, ...)
  * not yet deleted), aside (no RENAME_EXCHANGE: the old site moved aside,
  * the new one not yet in), remove (a file of the old site deleted), removed
  * (the old site gone, the manifest not yet saved), done (the manifest
- * saved). FOLIO_NO_EXCHANGE=1: swap as on a file system without
- * RENAME_EXCHANGE. */
+ * saved); with a spare (spare.c): recycle (the spare's state read and
+ * removed, the spare not yet renamed; then staging is the spare renamed to
+ * the staging folder, marker the spare checked), tidy (a file of the spare
+ * that the new site does not have deleted), spare (the old site renamed to
+ * the spare, its state not yet saved). FOLIO_NO_EXCHANGE=1: swap as on a
+ * file system without RENAME_EXCHANGE. FOLIO_NO_SPARE=1: no spare is used
+ * or kept (each build makes its staging folder anew and deletes the old
+ * site, as folio did before it kept one). */
 static struct {
 	char point[16];
 	long n;
 	atomic_long seen;
-	int no_exchange;
+	int no_exchange, no_spare;
 } hook;
 static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
 
@@ -84,9 +92,17 @@ static void hook_init(void)
 	}
 	const char *x = getenv("FOLIO_NO_EXCHANGE");
 	hook.no_exchange = x && *x && strcmp(x, "0");
+	const char *ns = getenv("FOLIO_NO_SPARE");
+	hook.no_spare = ns && *ns && strcmp(ns, "0");
 }
 
-static void kill_point(const char *point)
+int output_no_spare(void)
+{
+	pthread_once(&hook_once, hook_init);
+	return hook.no_spare;
+}
+
+void kill_point(const char *point)
 {
 	pthread_once(&hook_once, hook_init);
 	if (hook.point[0] && !strcmp(point, hook.point) && atomic_fetch_add(&hook.seen, 1) + 1 == hook.n)
@@ -164,16 +180,7 @@ static int is_prefix_dir(const char *parent, const char *child)
 	return strncmp(parent, child, n) == 0 && (child[n] == '/' || child[n] == '\0' || (n == 1 && parent[0] == '/'));
 }
 
-/* Names beside the output folder OUT: .OUT.folio-staging-PID (a build
- * writing, or killed), .OUT.folio-old-PID (the old site moved aside for a
- * moment where RENAME_EXCHANGE is missing). */
-#define STAGING_TAG "folio-staging-"
-#define ASIDE_TAG "folio-old-"
-
-/* lock_marker: a descriptor holding an exclusive lock on dir's marker, or
- * -1 (no marker, or someone holds the lock: a build writing the folder,
- * or the process deleting it). */
-static int lock_marker(const char *dir)
+int lock_marker(const char *dir)
 {
 	char m[PATH_MAX * 2 + 32];
 	snprintf(m, sizeof m, "%s/%s", dir, OUTPUT_MARKER);
@@ -212,7 +219,9 @@ static int restore_aside(const char *parent, const char *base, const char *out)
 	return done;
 }
 
-/* clean_stale: removes the staging folders of builds that were killed. */
+/* clean_stale: removes the staging folders of builds that were killed,
+ * and what is left of folders being deleted by one that was; never the
+ * spare (spare.c decides on it). */
 static void clean_stale(const char *parent, const char *base)
 {
 	DIR *dh = opendir(parent);
@@ -224,6 +233,8 @@ static void clean_stale(const char *parent, const char *base)
 	while ((de = readdir(dh))) {
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
+		if (!strcmp(de->d_name + strlen(prefix) - strlen("folio-"), SPARE_TAG))
+			continue; /* the spare: the next build's staging folder (spare.c) */
 		char p[PATH_MAX * 2];
 		snprintf(p, sizeof p, "%s/%s", parent, de->d_name);
 		/* only our own (the marker is written first thing), and only if no
@@ -246,6 +257,8 @@ static void clean_stale(const char *parent, const char *base)
 			num = tag + strlen(STAGING_TAG);
 		else if (!strncmp(tag, ASIDE_TAG, strlen(ASIDE_TAG)))
 			num = tag + strlen(ASIDE_TAG);
+		else if (!strncmp(tag, GONE_TAG, strlen(GONE_TAG)))
+			num = tag + strlen(GONE_TAG);
 		long pid = num ? strtol(num, NULL, 10) : 0;
 		if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
 			char t[PATH_MAX * 2 + 40];
@@ -345,7 +358,7 @@ int output_check(struct diag *d, const char *out_dir, const char *site_dir)
  * -1 with errno set. */
 static int write_marker(const char *staging)
 {
-	static const char text[] = "This folder was written by folio; each build replaces it whole.\n";
+	static const char text[] = OUTPUT_MARKER_TEXT;
 	char tmp[PATH_MAX + 64], m[PATH_MAX + 32];
 	snprintf(tmp, sizeof tmp, "%s/%s.new", staging, OUTPUT_MARKER);
 	snprintf(m, sizeof m, "%s/%s", staging, OUTPUT_MARKER);
@@ -395,9 +408,16 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->staging = xmalloc(n);
 	snprintf(o->staging, n, "%s/.%s." STAGING_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	pthread_mutex_init(&o->lock, NULL);
+	if (o->manifest && output_has_marker(o->out))
+		manifest_load(&o->old, o->manifest);
+	if (spare_take(o, parent, base) == 0) {
+		free(copy1);
+		free(copy2);
+		return o; /* the spare, brought up to date as the build goes */
+	}
 	free(copy1);
 	free(copy2);
-	pthread_mutex_init(&o->lock, NULL);
 	if (mkdir(o->staging, 0755) != 0 && errno != EEXIST) {
 		int e = errno;
 		output_error(d, out_dir, "cannot make the staging folder %s beside it: %s%s", o->staging, strerror(e),
@@ -416,8 +436,6 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 		output_abort(o);
 		return NULL;
 	}
-	if (o->manifest && output_has_marker(o->out))
-		manifest_load(&o->old, o->manifest);
 	kill_point("marker");
 	return o;
 }
@@ -558,24 +576,30 @@ int output_write_parts(struct output *o, const char *rel, const struct str *part
 		return write_failed(o, rel, "cannot make its folder", ENAMETOOLONG);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
-	if (output_make_parents(o->staging, path))
+	if (output_make_parents(o->staging, path) && !(o->recycled && spare_clear(o, rel) == 0 &&
+						      output_make_parents(o->staging, path) == 0))
 		return write_failed(o, rel, "cannot make its folder", errno);
-	struct mfile mf = {(char *)rel, output_parts_hash(parts, nparts), len, 0, 0, 0};
+	struct mfile mf = {(char *)rel, output_parts_hash(parts, nparts), len, 0, 0, 0, 0};
 	/* the same bytes as the last build's file, which is still as that
 	 * build left it: a second name for it instead of a new file */
 	const struct mfile *was = manifest_find(&o->old, rel);
 	if (was && was->hash == mf.hash && was->size == len) {
-		unlink(path); /* written once already in this build */
+		if (!o->recycled)
+			unlink(path); /* written once already in this build */
 		if (output_link(o, rel) == 0) {
 			kill_point("write");
 			return 0;
 		}
 	}
+	spare_untrust(o, rel); /* the spare's file, if any, is no longer there */
 	/* a new file, never one opened over an earlier name: one written
-	 * twice in a build may be a link to the last build's file, which must
-	 * not change */
+	 * twice in a build, or the spare's file, may be a link to the last
+	 * build's file, which must not change */
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && o->recycled && (errno == EEXIST || errno == EISDIR || errno == ENOTDIR) && spare_clear(o, rel) == 0 &&
+	    output_make_parents(o->staging, path) == 0)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return write_failed(o, rel, "cannot write", errno);
@@ -622,8 +646,18 @@ int output_link(struct output *o, const char *rel)
 	if (lstat(old, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
 	    output_mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
 		return -1;
-	if (output_make_parents(o->staging, path) || link(old, path) != 0)
-		return -1;
+	int kept = o->recycled && spare_has(o, rel, &st, path);
+	if (!kept) {
+		if (o->recycled) {
+			spare_untrust(o, rel);
+			unlink(path); /* the spare's file: another one, or a link to be made again */
+		}
+		if (output_make_parents(o->staging, path) || link(old, path) != 0) {
+			if (!o->recycled || spare_clear(o, rel) != 0 || output_make_parents(o->staging, path) ||
+			    link(old, path) != 0)
+				return -1;
+		}
+	}
 	struct mfile mf = *was;
 	mf.rel = (char *)rel;
 	pthread_mutex_lock(&o->lock);
@@ -665,6 +699,14 @@ int output_exists(struct output *o, const char *rel)
 {
 	if (!output_rel_fits(o->staging, rel))
 		return 0; /* and writing it fails */
+	if (o->recycled) { /* the spare's files are there too: what this build wrote */
+		pthread_mutex_lock(&o->lock);
+		int found = 0;
+		for (size_t i = 0; i < o->now.n && !found; i++)
+			found = !strcmp(o->now.v[i].rel, rel);
+		pthread_mutex_unlock(&o->lock);
+		return found;
+	}
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
 	return access(path, F_OK) == 0;
@@ -684,12 +726,14 @@ static void output_free(struct output *o)
 {
 	manifest_fini(&o->old);
 	manifest_fini(&o->now);
+	manifest_fini(&o->spare);
 	free(o->manifest);
 	free(o->site_dir);
 	if (o->lock_fd >= 0)
 		close(o->lock_fd); /* releases the lock */
 	pthread_mutex_destroy(&o->lock);
 	free(o->staging);
+	free(o->spare_dir);
 	free(o->shown);
 	free(o->out);
 	free(o);
@@ -699,7 +743,13 @@ void output_abort(struct output *o)
 {
 	if (!o)
 		return;
-	if (o->staging[0] && output_has_marker(o->staging))
+	if (o->recycled && o->lock_fd >= 0) {
+		/* a whole site: deleted as an old one is (its lock goes first,
+		 * for the process that deletes it) */
+		close(o->lock_fd);
+		o->lock_fd = -1;
+		output_remove_old(o->staging, o->spare.n);
+	} else if (o->staging[0] && output_has_marker(o->staging))
 		remove_tree(o->staging);
 	else if (o->staging[0])
 		rmdir(o->staging);
@@ -715,7 +765,7 @@ void output_abort(struct output *o)
  * marker (an empty one that the first build replaced) is only rmdir'd.
  * Only called when no other thread runs. */
 #define BACKGROUND_REMOVE_FILES 10000
-static void remove_old(const char *dir, size_t files)
+void output_remove_old(const char *dir, size_t files)
 {
 	if (!output_has_marker(dir)) {
 		rmdir(dir);
@@ -748,6 +798,21 @@ static void remove_old(const char *dir, size_t files)
 	waitpid(pid, NULL, 0);
 }
 
+/* finish_tree: the new site is written: the manifest records which
+ * folder holds it and the file system's time now (the marker's change
+ * time, touched), after every change folio made in it; a folder of it that
+ * changes later has a later change time (spare.c). */
+static void finish_tree(struct output *o)
+{
+	struct stat st, top;
+	if (o->lock_fd >= 0 && futimens(o->lock_fd, NULL) == 0 && fstat(o->lock_fd, &st) == 0 &&
+	    lstat(o->staging, &top) == 0) {
+		o->now.dev = (uint64_t)top.st_dev;
+		o->now.ino = (uint64_t)top.st_ino;
+		o->now.done_ns = output_ctime_ns(&st);
+	}
+}
+
 /* committed: the new site is in place: its manifest is saved (a failure
  * only costs the next build its links), and o freed. */
 static void committed(struct output *o)
@@ -771,11 +836,23 @@ static int not_ours(struct output *o)
 	return -1;
 }
 
+/* old_site_done: the old site, at dir once swapped out (its marker locked
+ * by lock, or -1), kept as the spare, or else deleted. */
+static void old_site_done(struct output *o, const char *dir, int lock)
+{
+	int kept = spare_keep(o, dir, lock) == 0;
+	if (lock >= 0)
+		close(lock);
+	if (!kept)
+		output_remove_old(dir, o->files);
+}
+
 /* swap_with_renames: the swap where RENAME_EXCHANGE is missing: the old
  * site moved aside (its marker locked meanwhile, so that no other build
- * takes it), the new one moved in, the old one deleted. A build killed
- * between the two renames leaves no site at out, only the old one aside:
- * the next build puts it back (restore_aside) before anything else. */
+ * takes it), the new one moved in, the old one kept as the spare or
+ * deleted. A build killed between the two renames leaves no site at out,
+ * only the old one aside: the next build puts it back (restore_aside)
+ * before anything else. */
 static int swap_with_renames(struct output *o)
 {
 	char *copy1 = xstrndup(o->out, strlen(o->out)), *copy2 = xstrndup(o->out, strlen(o->out));
@@ -804,9 +881,7 @@ static int swap_with_renames(struct output *o)
 		output_abort(o);
 		return -1;
 	}
-	if (lock >= 0)
-		close(lock);
-	remove_old(old, o->files);
+	old_site_done(o, old, lock);
 	committed(o);
 	return 0;
 }
@@ -827,6 +902,9 @@ int output_commit(struct output *o)
 		o->now.v[keep++] = o->now.v[i];
 	}
 	o->now.n = keep;
+	if (o->recycled)
+		spare_tidy(o);
+	finish_tree(o);
 	/* the old manifest goes first: until the new one is saved, a build
 	 * must not trust what it says of the folder */
 	if (o->manifest)
@@ -856,12 +934,17 @@ int output_commit(struct output *o)
 	pthread_once(&hook_once, hook_init);
 	if (hook.no_exchange)
 		return swap_with_renames(o);
+	/* the old site's marker locked, so that no other build deletes it
+	 * before it is the spare */
+	int lock = lock_marker(o->out);
 	/* the one atomic step: the new site and the old trade places; a
 	 * reader sees the whole old site or the whole new one, never neither */
 	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) != 0) {
-		if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP)
-			return swap_with_renames(o);
 		int e = errno;
+		if (lock >= 0)
+			close(lock);
+		if (e == EINVAL || e == ENOSYS || e == ENOTSUP)
+			return swap_with_renames(o);
 		output_error(o->d, o->shown, "cannot swap the new site in: %s (the site already there is kept as it was)%s",
 			     strerror(e),
 			     e == EBUSY || e == EXDEV ? "; folio swaps the whole folder, so it must not be a mount point" : "");
@@ -872,6 +955,8 @@ int output_commit(struct output *o)
 	/* the same check on what was actually swapped out, for a folder that
 	 * changed between the check and the swap: it goes back */
 	if (!replaceable(o->staging)) {
+		if (lock >= 0)
+			close(lock);
 		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0)
 			return not_ours(o);
 		output_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
@@ -879,7 +964,7 @@ int output_commit(struct output *o)
 		output_free(o);
 		return -1;
 	}
-	remove_old(o->staging, o->files); /* now the old site, with its marker */
+	old_site_done(o, o->staging, lock); /* now the old site, with its marker */
 	committed(o);
 	return 0;
 }

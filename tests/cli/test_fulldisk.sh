@@ -22,8 +22,9 @@ manifest() {
 	[ -d "$1" ] || { echo none; return; }
 	(cd "$1" && find . -type f ! -name .folio-output -print0 | sort -z | xargs -0 -r cksum) | cksum
 }
-# leftovers DIR: staging folders beside DIR/public
-leftovers() { find "$1" -maxdepth 1 -name '.public.folio-*' | wc -l; }
+# leftovers DIR: staging folders beside DIR/public (the spare, the next
+# build's staging folder, aside)
+leftovers() { find "$1" -maxdepth 1 -name '.public.folio-*' ! -name '*.folio-spare' | wc -l; }
 set_title() { sed -i "s/^title: .*/title: \"$2\"/" "$1/folio.yml"; }
 # the message of a full disk, for the file FILE
 full_msg() {
@@ -64,8 +65,10 @@ run build "$SITE" -o "$OUT"
 check "hook: the next build succeeds" test "$rc" -eq 0
 check "hook: and gives the whole new site" test "$(manifest "$OUT")" = "$new"
 # a disk full from the start: even the staging folder's marker fails
+# (FOLIO_NO_SPARE: a staging folder made anew, not the spare, which has
+# its marker)
 set_title "$SITE" "Old Title"
-FOLIO_FAIL_WRITE_AFTER=0 "$FOLIO" build "$SITE" -o "$OUT" >"$TMP/out" 2>"$TMP/err"
+FOLIO_NO_SPARE=1 FOLIO_FAIL_WRITE_AFTER=0 "$FOLIO" build "$SITE" -o "$OUT" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 err=$(cat "$TMP/err")
 check "hook, nothing fits: the build fails (exit 1)" test "$rc" -eq 1
@@ -73,6 +76,17 @@ check "hook, nothing fits: the marker is named" contains "$err" \
 	"$OUT: error: cannot write the marker of the staging folder $TMP/hook/.public.folio-staging-"
 check "hook, nothing fits: the site is kept" test "$(manifest "$OUT")" = "$new"
 check "hook, nothing fits: no staging folder is left" test "$(leftovers "$TMP/hook")" -eq 0
+# the same with the spare: the first file written fails
+FOLIO_FAIL_WRITE_AFTER=0 "$FOLIO" build "$SITE" -o "$OUT" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+err=$(cat "$TMP/err")
+check "hook, nothing fits, the spare: the build fails (exit 1)" test "$rc" -eq 1
+check "hook, nothing fits, the spare: one error, naming a file of the output" \
+	test "$(grep -c "^$OUT/.*: error: cannot write: No space left on device" "$TMP/err")" -eq 1
+check "hook, nothing fits, the spare: the site is kept" test "$(manifest "$OUT")" = "$new"
+check "hook, nothing fits, the spare: no staging folder is left" test "$(leftovers "$TMP/hook")" -eq 0
+run build "$SITE" -o "$OUT"
+check "hook, nothing fits: the next build gives the whole site" test "$rc" -eq 0 -a "$(manifest "$OUT")" = "$old"
 
 # ---- a real full disk: a tmpfs three times the site's size ----
 mkdir -p "$DISK"

@@ -34,8 +34,9 @@ manifest() {
 	(cd "$1" && find . -type f ! -name .folio-output -print0 | sort -z | xargs -0 -r cksum) | cksum
 }
 set_title() { sed -i "s/^title: .*/title: \"$1\"/" "$SITE/folio.yml"; }
-# leftovers: staging or set-aside folders beside OUT
-leftovers() { find "$TMP" -maxdepth 1 -name '.public.folio-*' | wc -l; }
+# leftovers: staging or set-aside folders beside OUT (the spare, the next
+# build's staging folder, aside: spare_ok checks it)
+leftovers() { find "$TMP" -maxdepth 1 -name '.public.folio-*' ! -name '*.folio-spare' | wc -l; }
 
 set_title "New Title"
 run build "$SITE" -o "$TMP/ref-new"
@@ -97,7 +98,12 @@ kill_at() {
 	after_kill "$what"
 }
 
-# Before the swap: the old site stays.
+# Before the swap: the old site stays. (The first kill is of a build that
+# makes its staging folder anew; from the second on, each build takes the
+# spare, the site that the one before it swapped out: staging is then the
+# spare renamed to the staging folder, marker the spare checked.)
+kill_at staging:1 old
+check "a build that swapped a site out keeps it as the spare" test -f "$TMP/.public.folio-spare/.folio-output"
 kill_at staging:1 old
 kill_at marker:1 old
 kill_at write:1 old
@@ -105,19 +111,23 @@ kill_at write:$((files / 2)) old
 kill_at write:"$files" old
 kill_at link:1 old
 kill_at link:3 old
+kill_at recycle:1 old
 kill_at commit:1 old
 # After the swap (one rename(2) with RENAME_EXCHANGE): the new site.
 kill_at swap:1 new
-kill_at remove:1 new
-kill_at remove:$((files / 3)) new
+kill_at spare:1 new
 kill_at removed:1 new
 kill_at done:1 new
+# without a spare, the old site is deleted
+kill_at remove:1 new FOLIO_NO_SPARE=1
+kill_at remove:$((files / 3)) new FOLIO_NO_SPARE=1
 
 # Where the file system has no RENAME_EXCHANGE (forced here), the swap is
 # two renames: the old site is moved aside, then the new one in. Killed
 # before or after, OUT is one whole site.
 kill_at commit:1 old FOLIO_NO_EXCHANGE=1
-kill_at remove:1 new FOLIO_NO_EXCHANGE=1
+kill_at spare:1 new FOLIO_NO_EXCHANGE=1
+kill_at remove:1 new "FOLIO_NO_EXCHANGE=1 FOLIO_NO_SPARE=1"
 kill_at removed:1 new FOLIO_NO_EXCHANGE=1
 # Killed between the two, there is no OUT for that moment, only the old
 # site aside, whole; the next build puts it back before anything else.
@@ -136,9 +146,10 @@ check "killed between the two renames: the next build says it put the old site b
 after_kill "killed between the two renames"
 
 # Killed at every step of the old site's removal (each file, each folder,
-# then the marker, then the folder itself), with both ways to swap: OUT is
-# the new site, and the next build deletes what is left of the old one. A
-# small site of its own, so that every step is tried.
+# then the marker, then the folder itself; FOLIO_NO_SPARE: deleted, not
+# kept as the spare), with both ways to swap: OUT is the new site, and the
+# next build deletes what is left of the old one. A small site of its own,
+# so that every step is tried.
 SMALL=$TMP/small
 SOUT=$TMP/small-out
 mkdir -p "$SMALL/content/posts"
@@ -163,7 +174,7 @@ while [ "$k" -le "$steps" ]; do
 	for extra in "" FOLIO_NO_EXCHANGE=1; do
 		if [ "$small_cur" = A ]; then small_next=B; else small_next=A; fi
 		small_title "$small_next"
-		env $extra FOLIO_KILL_AT=remove:$k "$FOLIO" build "$SMALL" -o "$SOUT" >/dev/null 2>&1
+		env FOLIO_NO_SPARE=1 $extra FOLIO_KILL_AT=remove:$k "$FOLIO" build "$SMALL" -o "$SOUT" >/dev/null 2>&1
 		rc=$?
 		kills=$((kills + 1))
 		eval "want=\$small_$small_next"
@@ -177,10 +188,46 @@ while [ "$k" -le "$steps" ]; do
 		eval "want=\$small_$small_next"
 		check "$what: the next build gives the whole new site" test "$rc" -eq 0 -a "$(manifest "$SOUT")" = "$want"
 		check "$what: the next build leaves nothing of the old one" \
-			test "$(find "$TMP" -maxdepth 1 -name '.small-out.folio-*' | wc -l)" -eq 0
+			test "$(find "$TMP" -maxdepth 1 -name '.small-out.folio-*' ! -name '*.folio-spare' | wc -l)" -eq 0
 		small_cur=$small_next
 	done
 	k=$((k + stride))
+done
+
+# Killed while the spare is brought up to date: at each file of the spare
+# that the new site does not have (a post gone), deleted. OUT is the old
+# site; the next build gives the new one, without that post.
+small_title A
+printf -- '---\ntitle: "Post 4"\ndate: 2025-01-04\ntags: [t4]\n---\nText 4.\n' >"$SMALL/content/posts/p4.md"
+run build "$SMALL" -o "$TMP/small-p4"
+with_p4=$(manifest "$TMP/small-p4")
+rm "$SMALL/content/posts/p4.md"
+run build "$SMALL" -o "$TMP/small-ref"
+without_p4=$(manifest "$TMP/small-ref")
+# the files of the site with p4 that the one without it does not have
+gone=$( (cd "$TMP/small-p4" && find . -type f | sort) >"$TMP/p4.list"
+	(cd "$TMP/small-ref" && find . -type f | sort) | comm -23 "$TMP/p4.list" - | wc -l)
+check "a post gone takes files with it" test "$gone" -ge 2
+rm -rf "$TMP/small-p4" "$TMP/small-ref"
+k=1
+while [ "$k" -le "$gone" ]; do
+	printf -- '---\ntitle: "Post 4"\ndate: 2025-01-04\ntags: [t4]\n---\nText 4.\n' >"$SMALL/content/posts/p4.md"
+	small_title B
+	run build "$SMALL" -o "$SOUT"
+	small_title A
+	run build "$SMALL" -o "$SOUT" # the spare: B's site, with p4
+	check "tidy:$k: the spare is kept" test -d "$TMP/.small-out.folio-spare/posts/p4"
+	rm "$SMALL/content/posts/p4.md"
+	FOLIO_KILL_AT=tidy:$k "$FOLIO" build "$SMALL" -o "$SOUT" >/dev/null 2>&1
+	rc=$?
+	kills=$((kills + 1))
+	check "killed at tidy:$k: the build was killed there" test "$rc" -eq 137
+	check "killed at tidy:$k: OUT is the whole old site" test "$(manifest "$SOUT")" = "$with_p4"
+	run build "$SMALL" -o "$SOUT"
+	check "killed at tidy:$k: the next build gives the whole new site" test "$rc" -eq 0 -a "$(manifest "$SOUT")" = "$without_p4"
+	check "killed at tidy:$k: no staging folder is left" \
+		test "$(find "$TMP" -maxdepth 1 -name '.small-out.folio-*' ! -name '*.folio-spare' | wc -l)" -eq 0
+	k=$((k + 1))
 done
 
 # The first build into a new folder, killed: no output, then a whole one.

@@ -20,8 +20,9 @@ tree() {
 		find . -type f ! -path ./out ! -path ./err -print0 | sort -z | xargs -0 -r cksum
 	}) | cksum
 }
-# leftovers: staging folders anywhere in TMP
-leftovers() { find "$TMP" -name '.*.folio-*' | wc -l; }
+# leftovers: staging folders anywhere in TMP (the spare, the next build's
+# staging folder, aside)
+leftovers() { find "$TMP" -name '.*.folio-*' ! -name '*.folio-spare' | wc -l; }
 
 # refused WHY OUT [SITE]: the build into OUT is refused because WHY, and
 # nothing in TMP changes

@@ -28,6 +28,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   searchpack  a mode byte and a .folio-cache/search.pack file (the layout of
             src/search/pack.c) of documents made of the example blog's
             posts' words, in one record of texts or several, whole or cut
+  manifest  manifests of output folders (the layout of output/manifest.c):
+            the files of each test site's expected output, version 1 and 2,
+            with and without a spare's folder
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -336,6 +339,22 @@ def related_file(n, mx, seed):
 def related_seeds(s):
     for n, mx, seed in [(0, 1, 0), (1, 5, 1), (2, 1, 2), (3, 3, 3), (7, 5, 4), (40, 5, 5), (100, 8, 6), (5, 255, 7)]:
         s.add("related", related_file(n, mx, seed))
+def manifest_seeds(s):
+    for site in sites():
+        exp = os.path.join(os.path.dirname(site), "expected")
+        if not os.path.isdir(exp):
+            continue
+        lines = []
+        for i, path in enumerate(sorted(glob(exp, ""))):
+            rel = os.path.relpath(path, exp)
+            data = read(path)
+            lines.append("%016x %d %d %d %s\n" % (int(hashlib.sha1(data.encode("utf-8", "surrogateescape")).hexdigest()[:16], 16), len(data),
+                                                   1700000000000000000 + i, 1000 + i, rel))
+        body = "".join(lines[:40])
+        s.add("manifest", "folio-manifest 1\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 2049 131 1700000000123456789\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 2049 131 -5\nwhere /tmp/.public.folio-spare\n" + body)
+        s.add("manifest", "folio-manifest 2\ntree 0 0 0\n" + body[:len(body) // 2])
 
 
 def links_seeds(s):
@@ -631,7 +650,7 @@ def main():
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
-               "fmcache": fmcache_seeds, "searchpack": searchpack_seeds}
+               "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -4,6 +4,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "cache.h"
 #include "diag.h"
 #include "output.h"
 #include "sitefile.h"
@@ -47,14 +48,15 @@ static int count_entries(const char *path)
 	return n;
 }
 
-/* staging_count: the staging folders of out in root. */
+/* staging_count: the staging folders of out in root (the spare, the next
+ * build's staging folder, aside). */
 static int staging_count(void)
 {
 	DIR *dh = opendir(root);
 	int n = 0;
 	struct dirent *de;
 	while ((de = readdir(dh)))
-		if (!strncmp(de->d_name, ".out.folio-", 11))
+		if (!strncmp(de->d_name, ".out.folio-", 11) && strcmp(de->d_name, ".out.folio-spare"))
 			n++;
 	closedir(dh);
 	return n;
@@ -722,6 +724,226 @@ static void test_site_where(void)
 	free(real_ext);
 }
 
+
+/* tree_list: every file and folder below dir, sorted, one a line ("d "
+ * for a folder, "f NAME BYTES" for a file); the marker left out. */
+static void tree_walk(const char *dir, const char *rel, struct buf *b)
+{
+	char p[2048];
+	snprintf(p, sizeof p, "%s%s%s", dir, rel[0] ? "/" : "", rel);
+	DIR *dh = opendir(p);
+	if (!dh)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || (!rel[0] && !strcmp(de->d_name, OUTPUT_MARKER)))
+			continue;
+		char r[1024];
+		snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+		struct stat st;
+		snprintf(p, sizeof p, "%s/%s", dir, r);
+		if (lstat(p, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			buf_printf(b, "d %s\n", r);
+			tree_walk(dir, r, b);
+		} else {
+			buf_printf(b, "f %s %s\n", r, t_read(dir, r));
+		}
+	}
+	closedir(dh);
+}
+
+static int cmp_line(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static char *tree_list(const char *dir)
+{
+	struct buf b, s;
+	buf_init(&b);
+	buf_init(&s);
+	tree_walk(dir, "", &b);
+	char *text = buf_detach(&b, NULL);
+	char *lines[256];
+	size_t n = 0;
+	for (char *l = strtok(text ? text : (char[]){""}, "\n"); l && n < 256; l = strtok(NULL, "\n"))
+		lines[n++] = l;
+	qsort(lines, n, sizeof *lines, cmp_line);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&s, "%s\n", lines[i]);
+	free(text);
+	char *r = buf_detach(&s, NULL);
+	return r ? r : xstrndup("", 0);
+}
+
+/* spare_build: a build of files (rel, text; text NULL: linked from the last
+ * build when it can be, else written "keep") into out, committed. */
+static void spare_build(const char *const files[][2], size_t n)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *text = files[i][1];
+		if (!text && output_link(o, files[i][0]) == 0)
+			continue;
+		text = text ? text : "keep";
+		INT_EQ(output_write(o, files[i][0], text, strlen(text)), 0);
+	}
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+}
+
+static int spare_state_exists(void)
+{
+	char cache[700];
+	snprintf(cache, sizeof cache, "%s/.folio-cache", site);
+	DIR *dh = opendir(cache);
+	int n = 0;
+	struct dirent *de;
+	while (dh && (de = readdir(dh)))
+		n += !strncmp(de->d_name, "spare-", 6);
+	if (dh)
+		closedir(dh);
+	return n;
+}
+
+static void test_spare(void)
+{
+	char spare[700];
+	snprintf(spare, sizeof spare, "%s/.out.folio-spare", root);
+	t_rmtree(out);
+	t_rmtree(spare);
+	/* the first build; the second swaps it out and keeps it as the spare */
+	const char *const b1[][2] = {{"index.html", "v1"}, {"keep.html", "k"}, {"posts/a/index.html", "a"},
+				     {"gone/deep/x.html", "x"}, {"moved", "a file"}};
+	spare_build(b1, 5);
+	OK(!t_exists(spare, ""));
+	const char *const b2[][2] = {{"index.html", "v2"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
+				     {"gone/deep/x.html", NULL}, {"moved", NULL}};
+	spare_build(b2, 5);
+	OK(t_exists(spare, OUTPUT_MARKER));
+	INT_EQ(spare_state_exists(), 1);
+	char *first = tree_list(spare);
+	STR_EQ(first, "d gone\nd gone/deep\nd posts\nd posts/a\nf gone/deep/x.html x\nf index.html v1\nf keep.html k\n"
+		      "f moved a file\nf posts/a/index.html a\n");
+	free(first);
+	/* the spare's unchanged files are the output's (hard links) */
+	struct stat a, b;
+	char pa[800], pb[800];
+	snprintf(pa, sizeof pa, "%s/keep.html", out);
+	snprintf(pb, sizeof pb, "%s/keep.html", spare);
+	OK(stat(pa, &a) == 0 && stat(pb, &b) == 0 && a.st_ino == b.st_ino);
+
+	/* the third build takes the spare: a file it lacks goes, with its
+	 * folders; a file that becomes a folder, a changed one */
+	const char *const b3[][2] = {{"index.html", "v3"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
+				     {"moved/index.html", "now a folder"}};
+	spare_build(b3, 4);
+	char *got = tree_list(out);
+	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v3\nf keep.html k\nf moved/index.html now a folder\n"
+		    "f posts/a/index.html a\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+	OK(t_exists(spare, "gone/deep/x.html")); /* the second build's site, now the spare */
+
+	/* by hand in the output, which the next build swaps out: a file
+	 * added, one in a new folder, one edited in place (a link shared
+	 * with the spare), one deleted, a link */
+	t_write(out, "extra.txt", "mine");
+	t_write(out, "posts/a/extra.html", "mine too");
+	t_write(out, "new/deep/file.txt", "and this");
+	FILE *f = fopen(pa, "a");
+	OK(f != NULL);
+	if (f) {
+		fputs(" edited", f);
+		fclose(f);
+	}
+	snprintf(pa, sizeof pa, "%s/posts/a/index.html", out);
+	OK(unlink(pa) == 0);
+	snprintf(pa, sizeof pa, "%s/link", out);
+	OK(symlink("/", pa) == 0);
+	const char *const b4[][2] = {{"index.html", "v4"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
+				     {"moved/index.html", NULL}};
+	spare_build(b4, 4); /* from the spare of the second build: nothing by hand */
+	got = tree_list(out);
+	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v4\nf keep.html keep\nf moved/index.html now a folder\n"
+		    "f posts/a/index.html keep\n");
+	free(got);
+	/* the fifth takes the third's site, edited by hand: none of it stays */
+	const char *const b5[][2] = {{"index.html", "v5"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
+				     {"moved/index.html", NULL}};
+	spare_build(b5, 4);
+	got = tree_list(out);
+	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v5\nf keep.html keep\nf moved/index.html now a folder\n"
+		    "f posts/a/index.html keep\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+	OK(t_exists(spare, OUTPUT_MARKER));
+
+	/* a spare whose state is gone is not used, and is deleted */
+	char cache[700];
+	snprintf(cache, sizeof cache, "%s/.folio-cache", site);
+	DIR *dh = opendir(cache);
+	struct dirent *de;
+	while (dh && (de = readdir(dh)))
+		if (!strncmp(de->d_name, "spare-", 6)) {
+			char p[1400];
+			snprintf(p, sizeof p, "%s/%s", cache, de->d_name);
+			unlink(p);
+		}
+	if (dh)
+		closedir(dh);
+	t_write(spare, "index.html", "stale");
+	const char *const b6[][2] = {{"index.html", "v6"}, {"keep.html", NULL}};
+	spare_build(b6, 2);
+	got = tree_list(out);
+	STR_EQ(got, "f index.html v6\nf keep.html keep\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+	got = tree_list(spare); /* the fifth build's site, kept */
+	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v5\nf keep.html keep\nf moved/index.html now a folder\n"
+		    "f posts/a/index.html keep\n");
+	free(got);
+
+	/* builds into CACHE_KEEP_OUTPUTS other folders push out's state out of
+	 * the cache (output_prune), and its spare goes with it */
+	for (int i = 0; i < CACHE_KEEP_OUTPUTS - 1; i++) {
+		usleep(10000); /* state files of distinct times, on any file system */
+		char other[700];
+		snprintf(other, sizeof other, "%s/other-%d", root, i);
+		dbegin();
+		struct output *o = output_begin(&d, other, site);
+		OK(o != NULL);
+		if (!o)
+			continue;
+		INT_EQ(output_write(o, "index.html", "other", 5), 0);
+		INT_EQ(output_commit(o), 0);
+		STR_EQ(dend(), "");
+		output_prune(site);
+		OK(t_exists(spare, OUTPUT_MARKER)); /* out's state is still among the last ones */
+		t_rmtree(other);
+	}
+	char other[400];
+	snprintf(other, sizeof other, "%.300s/other-last", root);
+	const char *const ob[][2] = {{"index.html", "other"}};
+	snprintf(out, sizeof out, "%s", other);
+	usleep(10000);
+	spare_build(ob, 1);
+	snprintf(out, sizeof out, "%s/out", root);
+	output_prune(site);
+	OK(!t_exists(spare, ""));
+	INT_EQ(spare_state_exists(), 0);
+	INT_EQ(staging_count(), 0);
+	t_rmtree(other);
+
+	INT_EQ(staging_count(), 0);
+}
+
 void test_output(void)
 {
 	t_current = "output";
@@ -744,6 +966,7 @@ void test_output(void)
 	test_remove_tree();
 	test_copy_links();
 	test_site_where();
+	test_spare();
 	t_rmtree(root);
 	free(root);
 	root = NULL;

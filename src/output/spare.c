@@ -1,0 +1,405 @@
+/* spare.c: the spare, the site the last build swapped out, kept beside the
+ * output as .OUT.folio-spare instead of being deleted, and taken by the
+ * next build as its staging folder. Most of its files are the very files
+ * of the output (hard links to the same inodes: a build links each page
+ * that did not change from the last build's output), so that bringing it
+ * up to date touches only what differs: a file the new site keeps costs a
+ * look-up, not a link(2) and a mkdir(2); a changed one is unlinked and
+ * written or linked anew; one the new site lacks is deleted (spare_tidy).
+ * Nothing is ever written into a file in place: a spare's file may be the
+ * output's.
+ *
+ * Its state is the manifest that described it when it was the output,
+ * kept in .folio-cache as spare-HASH (HASH: the output's), with the folder
+ * it describes (device, inode) and the time its build finished writing
+ * it, by the file system's clock. A folder of the spare whose change time
+ * is older than that has not changed since: its entries are the files the
+ * manifest lists. One that changed (a file added, removed or replaced by
+ * hand in the output before it was swapped out) is read, and whatever the
+ * manifest does not list is deleted; its files are then looked at one by
+ * one. Anything else in doubt (no state, another folder than the state's,
+ * a folder that cannot be read, a clock gone back, a mount inside) and the
+ * spare is deleted and the staging folder made anew.
+ *
+ * A build locks the spare's marker before it reads its state, and holds
+ * the lock until it ends, so that two builds never take the same spare
+ * (the second makes its staging folder anew); a build killed with the
+ * spare taken leaves a staging folder that the next one deletes. */
+#include "internal.h"
+
+#include "arena.h"
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { F_MISSING, F_CLEAN, F_CHECKED };
+
+/* The folders of the spare (every folder that holds one of its files),
+ * by path, each with what the check found. */
+struct folders {
+	char **v;
+	unsigned char *state;
+	size_t n, cap;
+	struct index ix;
+};
+
+static const char *folder_key(const void *ctx, uint32_t v)
+{
+	return ((const struct folders *)ctx)->v[v - 1];
+}
+
+static size_t folder_find(const struct folders *f, const char *rel)
+{
+	return index_get_str(&f->ix, rel, folder_key, f);
+}
+
+static void folders_add_of(struct folders *f, const char *rel)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(rel);
+	if (len >= sizeof tmp)
+		return;
+	memcpy(tmp, rel, len + 1);
+	/* the deepest first: once one is there, so are those above it */
+	for (char *slash = strrchr(tmp, '/'); slash; slash = strrchr(tmp, '/')) {
+		*slash = '\0';
+		if (folder_find(f, tmp))
+			return;
+		if (f->n == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+		}
+		f->v[f->n] = xstrndup(tmp, strlen(tmp));
+		f->n++;
+		index_add_str(&f->ix, f->v[f->n - 1], (uint32_t)f->n, 1024, folder_key, f);
+	}
+}
+
+static void folders_fini(struct folders *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
+	free(f->state);
+	index_fini(&f->ix);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* check_dir: the spare's folder rel ("" the top): what the spare's
+ * manifest does not list there (a file or folder added by hand, a file
+ * where a folder was, a link) is deleted. 0, or -1 if something could
+ * not be read or deleted. */
+static int check_dir(struct output *o, const struct folders *f, int root, const char *rel)
+{
+	int fd = openat(root, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	int rc = 0;
+	for (struct dirent *de; rc == 0 && (de = readdir(dh));) {
+		const char *name = de->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, "..") || (!rel[0] && !strcmp(name, OUTPUT_MARKER)))
+			continue;
+		char full[PATH_MAX];
+		if (snprintf(full, sizeof full, "%s%s%s", rel, rel[0] ? "/" : "", name) >= (int)sizeof full) {
+			rc = -1;
+			break;
+		}
+		unsigned char type = de->d_type;
+		struct stat st;
+		if (type == DT_UNKNOWN) {
+			if (fstatat(dirfd(dh), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+				rc = -1;
+				break;
+			}
+			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+		}
+		if (type == DT_REG && manifest_find(&o->spare, full))
+			continue;
+		if (type == DT_DIR && folder_find(f, full))
+			continue;
+		if (type == DT_DIR) {
+			char abs[PATH_MAX * 2];
+			snprintf(abs, sizeof abs, "%s/%s", o->staging, full);
+			rc = remove_tree(abs);
+		} else {
+			rc = unlinkat(dirfd(dh), name, 0);
+		}
+	}
+	closedir(dh);
+	return rc;
+}
+
+/* spare_check: the spare, renamed to o->staging, checked folder by folder
+ * (see the top); its files in folders that did not change are trusted.
+ * 0, or -1 when in doubt. */
+static int spare_check(struct output *o, int lock)
+{
+	/* the file system's time now, by the same clock as the spare's: a
+	 * clock gone back makes change times say nothing */
+	struct stat st;
+	if (futimens(lock, NULL) != 0 || fstat(lock, &st) != 0 || output_ctime_ns(&st) < o->spare.done_ns)
+		return -1;
+	/* the marker stays: it must be folio's, byte for byte (a folder made
+	 * by hand may have the inode number of the spare it replaced) */
+	char text[sizeof OUTPUT_MARKER_TEXT + 1];
+	if (pread(lock, text, sizeof text, 0) != (ssize_t)sizeof OUTPUT_MARKER_TEXT - 1 ||
+	    memcmp(text, OUTPUT_MARKER_TEXT, sizeof OUTPUT_MARKER_TEXT - 1))
+		return -1;
+	int root = open(o->staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (root < 0)
+		return -1;
+	struct stat top;
+	struct folders f;
+	memset(&f, 0, sizeof f);
+	for (size_t i = 0; i < o->spare.n; i++)
+		folders_add_of(&f, o->spare.v[i].rel);
+	int rc = fstat(root, &top) != 0 || (uint64_t)top.st_dev != o->spare.dev || (uint64_t)top.st_ino != o->spare.ino ||
+		 check_dir(o, &f, root, "") != 0 ? -1 : 0;
+	/* each folder after the one that holds it (a path sorts after its
+	 * prefixes), so that a folder replaced by a link is deleted before
+	 * anything below it is looked at */
+	char **sorted = xmalloc((f.n + 1) * sizeof *sorted);
+	memcpy(sorted, f.v, f.n * sizeof *sorted);
+	qsort(sorted, f.n, sizeof *sorted, cmp_str);
+	f.state = xcalloc(f.n + 1, 1);
+	for (size_t i = 0; rc == 0 && i < f.n; i++) {
+		size_t k = folder_find(&f, sorted[i]) - 1;
+		if (fstatat(root, sorted[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			if (errno != ENOENT)
+				rc = -1;
+			f.state[k] = F_MISSING; /* deleted by hand, or with a folder above it */
+		} else if (!S_ISDIR(st.st_mode) || st.st_dev != top.st_dev) {
+			rc = -1; /* a mount, or a change that the check above missed */
+		} else if (output_ctime_ns(&st) < o->spare.done_ns) {
+			f.state[k] = F_CLEAN;
+		} else {
+			f.state[k] = F_CHECKED;
+			rc = check_dir(o, &f, root, sorted[i]);
+		}
+	}
+	free(sorted);
+	close(root);
+	/* a file is trusted to be in place when its folder is as it was */
+	for (size_t i = 0; rc == 0 && i < o->spare.n; i++) {
+		struct mfile *m = &o->spare.v[i];
+		const char *slash = strrchr(m->rel, '/');
+		size_t k = 0;
+		if (slash) {
+			char dir[PATH_MAX];
+			snprintf(dir, sizeof dir, "%.*s", (int)(slash - m->rel), m->rel);
+			k = folder_find(&f, dir);
+		}
+		m->trusted = k && f.state[k - 1] == F_CLEAN;
+	}
+	folders_fini(&f);
+	return rc;
+}
+
+/* drop: the folder dir (the spare, or the staging folder it became) is
+ * not to be used: renamed out of the way and deleted (in the background,
+ * when big: output_remove_old). */
+static void drop(struct output *o, const char *dir, const char *parent, const char *base, int lock)
+{
+	char gone[PATH_MAX + 64];
+	snprintf(gone, sizeof gone, "%s/.%s." GONE_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
+	int moved = rename(dir, gone) == 0;
+	close(lock); /* the removal takes the lock again */
+	if (moved) /* (without its state, about as big as the output) */
+		output_remove_old(gone, o->spare.n ? o->spare.n : o->old.n);
+	manifest_fini(&o->spare);
+}
+
+int spare_take(struct output *o, const char *parent, const char *base)
+{
+	size_t n = strlen(parent) + strlen(base) + 64;
+	o->spare_dir = xmalloc(n);
+	snprintf(o->spare_dir, n, "%s/.%s." SPARE_TAG, strcmp(parent, "/") ? parent : "", base);
+	struct stat st;
+	if (!o->manifest || output_no_spare() || lstat(o->spare_dir, &st) != 0)
+		return -1;
+	int lock = lock_marker(o->spare_dir);
+	if (lock < 0)
+		return -1; /* taken by another build, or not folio's */
+	char *state = cache_output_sibling(o->manifest, "spare");
+	if (state) {
+		manifest_load(&o->spare, state);
+		cache_remove(state); /* it describes the spare no more once it changes */
+		free(state);
+	}
+	kill_point("recycle");
+	/* the spare of the output as the manifest describes it, and the
+	 * folder its state describes */
+	if (!o->old.n || !o->spare.n || !o->spare.ino || !S_ISDIR(st.st_mode) || (uint64_t)st.st_dev != o->spare.dev ||
+	    (uint64_t)st.st_ino != o->spare.ino || rename(o->spare_dir, o->staging) != 0) {
+		drop(o, o->spare_dir, parent, base, lock);
+		return -1;
+	}
+	kill_point("staging");
+	o->recycled = 1;
+	if (spare_check(o, lock) != 0) {
+		o->recycled = 0;
+		drop(o, o->staging, parent, base, lock);
+		return -1;
+	}
+	o->lock_fd = lock;
+	kill_point("marker");
+	return 0;
+}
+
+void spare_untrust(struct output *o, const char *rel)
+{
+	const struct mfile *m = o->recycled ? manifest_find(&o->spare, rel) : NULL;
+	if (m)
+		__atomic_store_n(&((struct mfile *)m)->trusted, 0, __ATOMIC_RELAXED);
+}
+
+int spare_has(struct output *o, const char *rel, const struct stat *live, const char *path)
+{
+	const struct mfile *m = manifest_find(&o->spare, rel);
+	if (!m || m->ino != (int64_t)live->st_ino || m->size != (uint64_t)live->st_size ||
+	    m->mtime_ns != output_mtime_ns(live))
+		return 0;
+	if (__atomic_load_n(&m->trusted, __ATOMIC_RELAXED))
+		return 1;
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == live->st_ino && st.st_dev == live->st_dev;
+}
+
+/* in_now: whether this build wrote rel, or something below it (below). */
+static int in_now(const struct output *o, const char *rel, int below)
+{
+	size_t len = strlen(rel);
+	for (size_t i = 0; i < o->now.n; i++) {
+		const char *r = o->now.v[i].rel;
+		if (below ? !strncmp(r, rel, len) && r[len] == '/' : !strcmp(r, rel))
+			return 1;
+	}
+	return 0;
+}
+
+int spare_clear(struct output *o, const char *rel)
+{
+	if (!o->recycled || !output_rel_fits(o->staging, rel))
+		return -1;
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+	size_t top = strlen(o->staging) + 1;
+	int removed = 0, rc = 0;
+	struct stat st;
+	pthread_mutex_lock(&o->lock);
+	/* a file of the spare where a folder of rel's path goes */
+	for (char *p = strchr(path + top, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		int there = lstat(path, &st) == 0, file = there && !S_ISDIR(st.st_mode);
+		if (file) {
+			rc = in_now(o, path + top, 0) || unlink(path) != 0 ? -1 : 0;
+			removed = rc == 0;
+		}
+		*p = '/';
+		if (!there || file)
+			break;
+	}
+	/* a folder of the spare where rel goes */
+	if (!removed && rc == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		rc = in_now(o, rel, 1) || remove_tree(path) != 0 ? -1 : (removed = 1);
+	/* the spare's files that went with it are no longer there */
+	for (size_t i = 0; removed && i < o->spare.n; i++)
+		if (!strncmp(o->spare.v[i].rel, rel, strlen(o->spare.v[i].rel)) ||
+		    !strncmp(o->spare.v[i].rel, rel, strlen(rel)))
+			__atomic_store_n(&o->spare.v[i].trusted, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&o->lock);
+	return removed && rc == 0 ? 0 : -1;
+}
+
+void spare_tidy(struct output *o)
+{
+	manifest_reindex(&o->now);
+	for (size_t i = 0; i < o->spare.n; i++) {
+		const char *rel = o->spare.v[i].rel;
+		if (manifest_find(&o->now, rel) || !output_rel_fits(o->staging, rel))
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", o->staging, rel);
+		if (unlink(path) == 0)
+			kill_point("tidy");
+		/* then its folders, as long as they are empty: a folder is only
+		 * there for the files in it, as in a staging folder made anew */
+		size_t top = strlen(o->staging);
+		for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > top; slash = strrchr(path, '/')) {
+			*slash = '\0';
+			if (rmdir(path) != 0 && errno != ENOENT)
+				break;
+		}
+	}
+}
+
+int spare_keep(struct output *o, const char *old_site, int lock)
+{
+	struct stat st;
+	if (!o->manifest || !o->spare_dir || output_no_spare() || lock < 0 || !o->old.n || !o->old.ino ||
+	    lstat(old_site, &st) != 0 || (uint64_t)st.st_dev != o->old.dev || (uint64_t)st.st_ino != o->old.ino)
+		return -1; /* not the folder the manifest describes */
+	/* rename(2) does not replace a spare that is there (another build's,
+	 * kept meanwhile): this one is then deleted */
+	if (rename(old_site, o->spare_dir) != 0)
+		return -1;
+	kill_point("spare");
+	char *state = cache_output_sibling(o->manifest, "spare");
+	o->old.where = xstrndup(o->spare_dir, strlen(o->spare_dir));
+	if (state && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->old, state) != 0))
+		cache_remove(state); /* a spare without state: the next build deletes it */
+	free(state);
+	return 0;
+}
+
+/* prune_spare: a cache_prune_with hook: the state file path is about to
+ * be removed; if it is a spare's, the spare goes too, when it is still the
+ * folder the state describes and no build holds it. */
+static void prune_spare(const char *path, void *ctx)
+{
+	(void)ctx;
+	const char *name = strrchr(path, '/');
+	if (!name || strncmp(name + 1, "spare-", 6))
+		return;
+	struct manifest m;
+	memset(&m, 0, sizeof m);
+	manifest_load(&m, path);
+	/* only a folder named as a spare, and the one the state describes */
+	size_t len = m.where ? strlen(m.where) : 0, tag = strlen("." SPARE_TAG);
+	struct stat st;
+	int lock = len > tag && !strcmp(m.where + len - tag, "." SPARE_TAG) && m.ino && lstat(m.where, &st) == 0 &&
+			   S_ISDIR(st.st_mode) && (uint64_t)st.st_dev == m.dev && (uint64_t)st.st_ino == m.ino
+		   ? lock_marker(m.where)
+		   : -1;
+	if (lock >= 0) {
+		/* .OUT.folio-gone-PID, which clean_stale finishes if this is killed */
+		char gone[PATH_MAX + 64];
+		snprintf(gone, sizeof gone, "%.*s." GONE_TAG "%ld", (int)(len - tag), m.where, (long)getpid());
+		int moved = rename(m.where, gone) == 0;
+		close(lock);
+		if (moved)
+			output_remove_old(gone, m.n);
+	}
+	manifest_fini(&m);
+}
+
+void output_prune(const char *site_dir)
+{
+	cache_prune_with(site_dir, prune_spare, NULL);
+}
