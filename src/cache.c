@@ -3,6 +3,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "diag.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -435,4 +436,19 @@ void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void 
 	}
 	closedir(dh);
 	free(g);
+}
+
+void cache_store(const char *site_dir, const char *name, int (*save)(void *), void *ctx, const char *what,
+		 const char *then)
+{
+	if (cache_open_dir(site_dir, NULL) == 0 && save(ctx) == 0)
+		return;
+	int e = errno;
+	char shown[256];
+	snprintf(shown, sizeof shown, CACHE_DIR "/%s", name);
+	struct diag dg;
+	diag_init(&dg, stderr);
+	struct diag_loc loc = {shown, NULL, 0, 0, 0};
+	diag_warning(&dg, &loc, "cannot save %s (%s); %s", what, strerror(e), then);
+	diag_fini(&dg);
 }

@@ -127,6 +127,12 @@ int cache_pack_save(struct cache_pack *pk, int rewrite, cache_pack_put_fn put, v
  * with errno. */
 int cache_write(const char *path, const void *p, size_t n);
 
+/* cache_store: save(ctx) (0, or -1 with errno) once the site's cache
+ * folder is there (made if missing); a failure is a warning on stderr,
+ * "CACHE_DIR/name: warning: cannot save WHAT (why); THEN". */
+void cache_store(const char *site_dir, const char *name, int (*save)(void *), void *ctx, const char *what,
+		 const char *then);
+
 /* cache_remove: removes the cache's file path, if it is there. */
 void cache_remove(const char *path);
 

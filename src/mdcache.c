@@ -5,7 +5,6 @@
 #include "cache.h"
 
 #include "buf.h"
-#include "diag.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -497,17 +496,14 @@ int md_cache_save(struct md_cache *c)
 
 /* ---- stored beside a build ---- */
 
+static int save_md(void *c)
+{
+	return md_cache_save(c);
+}
+
 void md_cache_store(struct md_cache *c, const char *site_dir)
 {
-	if (cache_open_dir(site_dir, NULL) == 0 && md_cache_save(c) == 0)
-		return;
-	int e = errno;
-	struct diag dg;
-	diag_init(&dg, stderr);
-	struct diag_loc loc = {CACHE_DIR "/markdown.pack", NULL, 0, 0, 0};
-	diag_warning(&dg, &loc, "cannot save the rendered Markdown (%s); the next build renders it again",
-		     strerror(e));
-	diag_fini(&dg);
+	cache_store(site_dir, "markdown.pack", save_md, c, "the rendered Markdown", "the next build renders it again");
 }
 
 static void *store(void *arg)

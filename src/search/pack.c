@@ -29,7 +29,6 @@
 #include "pack.h"
 
 #include "cache.h"
-#include "diag.h"
 #include "index.h"
 
 #include <errno.h>
@@ -716,15 +715,13 @@ int search_cache_save(struct search_cache *c)
 	return rc;
 }
 
+static int save_counts(void *c)
+{
+	return search_cache_save(c);
+}
+
 void search_cache_store(struct search_cache *c, const char *site_dir)
 {
-	if (cache_open_dir(site_dir, NULL) == 0 && search_cache_save(c) == 0)
-		return;
-	int e = errno;
-	struct diag dg;
-	diag_init(&dg, stderr);
-	struct diag_loc loc = {CACHE_DIR "/search.pack", NULL, 0, 0, 0};
-	diag_warning(&dg, &loc, "cannot save the search index's counts (%s); the next build counts every document again",
-		     strerror(e));
-	diag_fini(&dg);
+	cache_store(site_dir, "search.pack", save_counts, c, "the search index's counts",
+		    "the next build counts every document again");
 }
