@@ -175,7 +175,8 @@ static int spare_check(struct output *o, int lock)
 	 * prefixes), so that a folder replaced by a link is deleted before
 	 * anything below it is looked at */
 	char **sorted = xmalloc((f.n + 1) * sizeof *sorted);
-	memcpy(sorted, f.v, f.n * sizeof *sorted);
+	if (f.n) /* f.v is NULL for a spare of no files */
+		memcpy(sorted, f.v, f.n * sizeof *sorted);
 	qsort(sorted, f.n, sizeof *sorted, cmp_str);
 	f.state = xcalloc(f.n + 1, 1);
 	for (size_t i = 0; rc == 0 && i < f.n; i++) {
