@@ -92,6 +92,30 @@ struct build_session {
 	struct search_cache *search; /* the documents' counts (search.pack) */
 };
 
+/* kept_read: the cache's file name, read whole (at most max bytes), or
+ * NULL; kept_write: b made that file for the next build, or the file
+ * removed when b is empty or cannot be written (the next build then
+ * makes what it held anew). */
+static char *kept_read(const struct build_session *s, const char *name, size_t max, size_t *len)
+{
+	char *path = cache_path(s->site_dir, name);
+	char *text = read_file_max(path, max, len);
+	free(path);
+	if (text && *len > max) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+static void kept_write(const struct build_session *s, const char *name, const struct buf *b)
+{
+	char *path = cache_path(s->site_dir, name);
+	if (!b->len || cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b->p, b->len) != 0)
+		cache_remove(path);
+	free(path);
+}
+
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 {
 	struct build_session *s = ctx;
@@ -104,13 +128,11 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 	if (s->to_output && !s->related_read) {
 		/* the related posts of the last build, kept in the cache */
 		s->related_read = 1;
-		char *path = cache_path(site_dir, "related");
 		size_t len;
-		char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
+		char *text = kept_read(s, "related", FOLIO_MAX_FILE, &len);
 		if (text)
 			(void)related_cache_read(s->related, text, len); /* if not: made anew */
 		free(text);
-		free(path);
 	}
 	/* folio build: one build, whose HTML the cache refers to until it is
 	 * saved (see below) */
@@ -361,16 +383,13 @@ static void session_save(struct build_session *s, const char *path)
 }
 
 /* related_save: the related posts made anew, into the cache's file
- * "related" for the next build (if not, it makes them again). */
+ * "related" for the next build. */
 static void related_save(struct build_session *s)
 {
 	struct buf b;
 	buf_init(&b);
 	related_cache_write(s->related, &b);
-	char *path = cache_path(s->site_dir, "related");
-	if (!b.len || cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b.p, b.len) != 0)
-		cache_remove(path);
-	free(path);
+	kept_write(s, "related", &b);
 	buf_fini(&b);
 }
 
@@ -379,13 +398,11 @@ static void related_save(struct build_session *s)
 static struct fm_cache *fm_open(struct build_session *s)
 {
 	struct fm_cache *fm = fm_cache_new(stamp_binary());
-	char *path = cache_path(s->site_dir, "frontmatter");
 	size_t len;
-	char *text = read_file_max(path, (size_t)1 << 30, &len);
+	char *text = kept_read(s, "frontmatter", (size_t)1 << 30, &len);
 	if (text)
 		(void)fm_cache_read(fm, text, len);
 	free(text);
-	free(path);
 	return fm;
 }
 
@@ -395,10 +412,7 @@ static void fm_save(struct build_session *s)
 	struct buf b;
 	buf_init(&b);
 	fm_cache_write(s->fm, &b);
-	char *path = cache_path(s->site_dir, "frontmatter");
-	if (cache_open_dir(s->site_dir, NULL) != 0 || cache_write(path, b.p, b.len) != 0)
-		cache_remove(path);
-	free(path);
+	kept_write(s, "frontmatter", &b);
 	buf_fini(&b);
 }
 
