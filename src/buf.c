@@ -372,6 +372,8 @@ char *read_file_arena(struct arena *a, const char *path, size_t max, size_t *len
 			break;
 		}
 		got += (size_t)n;
+		if (got == cap - 1)
+			break; /* all fstat said, and not the byte more: its end, with no other read to see it */
 	}
 	close(fd);
 	if (err) {

@@ -394,7 +394,8 @@ static int cmp_cstr(const void *x, const void *y)
 }
 
 /* list_dir: the entry names of dir, sorted (malloc'd; free with free_list).
- * NULL and *n = 0 when dir does not exist. */
+ * NULL and *n = 0 when dir does not exist. Each name is preceded by the
+ * entry's type as readdir saw it (name_type). */
 static char **list_dir(const char *dir, size_t *n)
 {
 	*n = 0;
@@ -411,17 +412,28 @@ static char **list_dir(const char *dir, size_t *n)
 			cap *= 2;
 			v = xrealloc(v, cap * sizeof *v);
 		}
-		v[(*n)++] = xstrndup(de->d_name, strlen(de->d_name));
+		size_t len = strlen(de->d_name);
+		char *e = xmalloc(len + 2);
+		e[0] = (char)de->d_type;
+		memcpy(e + 1, de->d_name, len + 1);
+		v[(*n)++] = e + 1;
 	}
 	closedir(dh);
 	qsort(v, *n, sizeof *v, cmp_cstr);
 	return v;
 }
 
+/* name_type: the type readdir gave for a name of list_dir (DT_REG, DT_DIR,
+ * DT_LNK; DT_UNKNOWN on file systems that do not say). */
+static unsigned char name_type(const char *name)
+{
+	return (unsigned char)name[-1];
+}
+
 static void free_list(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free(v[i]);
+		free(v[i] - 1);
 	free(v);
 }
 
@@ -775,10 +787,13 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
 		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
-		if (site_check_link(d, w->root, abs, rel) != 0)
+		/* a file that readdir says is a regular one is neither a link nor
+		 * a folder: no lstat and no stat (the reading's fstat sees it) */
+		int plain = name_type(name) == DT_REG;
+		if (!plain && site_check_link(d, w->root, abs, rel) != 0)
 			continue; /* a link outside the site, to nothing, or in a circle: never read */
 		struct stat st;
-		int have = stat(abs, &st) == 0;
+		int have = !plain && stat(abs, &st) == 0;
 		if (kind == K_POST && have && S_ISDIR(st.st_mode)) {
 			char idx[8192 + 16];
 			snprintf(idx, sizeof idx, "%s/index.md", abs);

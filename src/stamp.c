@@ -4,9 +4,11 @@
 #include "arena.h"
 #include "buf.h"
 #include "output.h"
+#include "pool.h"
 
 #include <dirent.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
@@ -121,19 +123,36 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* walk: appends the state of every file below dir that a build may read
- * (names starting with '.' aside, as folio skips them) to l, in name
- * order, leaving out the folder (odev, oino); rel is dir's path below the
- * site ("" at the top). 0, or -1 when the tree cannot be read whole (then
- * nothing is kept). */
-static int walk(struct stamp_list *l, const char *dir, const char *rel, dev_t odev, ino_t oino, int depth)
+/* A walk of the site: the list it appends to, the output folder it leaves
+ * out, and the entries of regular files whose stat is still to be made. */
+struct walk {
+	struct stamp_list *l;
+	dev_t odev;
+	ino_t oino;
+	size_t *later, nlater, cap;
+};
+
+/* walk: appends the state of every file below the folder open as fd (which
+ * it closes) that a build may read (names starting with '.' aside, as
+ * folio skips them) to w's list, in name order, leaving out the output
+ * folder; rel is its path below the site ("" at the top). A folder, a
+ * link or an entry of unknown type is stat'ed (links followed) at once, to
+ * know whether to go into it; a regular file (readdir's type) is stat'ed
+ * later, with the others, on threads (stat_later). 0, or -1 when the tree
+ * cannot be read whole (then nothing is kept). */
+static int walk(struct walk *w, int fd, const char *rel, int depth)
 {
-	if (depth > 40)
-		return -1; /* a loop of links, or a tree too deep to trust */
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return -1;
-	char **names = NULL;
+	struct stamp_list *l = w->l;
+	DIR *dh = depth > 40 || fd < 0 ? NULL : fdopendir(fd);
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return -1; /* unreadable, a loop of links, or a tree too deep to trust */
+	}
+	struct name {
+		char *s;
+		unsigned char type;
+	} *names = NULL;
 	size_t n = 0, cap = 0;
 	for (struct dirent *de; (de = readdir(dh));) {
 		if (de->d_name[0] == '.')
@@ -142,31 +161,41 @@ static int walk(struct stamp_list *l, const char *dir, const char *rel, dev_t od
 			cap = cap ? cap * 2 : 64;
 			names = xrealloc(names, cap * sizeof *names);
 		}
-		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
+		names[n++] = (struct name){xstrndup(de->d_name, strlen(de->d_name)), de->d_type};
 	}
-	closedir(dh);
 	if (n > 1)
 		qsort(names, n, sizeof *names, cmp_name);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX], sub[PATH_MAX];
-		if (rc || snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path ||
-		    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", names[i]) >= (int)sizeof sub) {
+		char sub[PATH_MAX];
+		if (rc || snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", names[i].s) >= (int)sizeof sub) {
 			rc = -1;
-			free(names[i]);
+			free(names[i].s);
 			continue;
 		}
-		free(names[i]);
-		struct stat st;
-		int have = stat(path, &st) == 0, is_dir = have && S_ISDIR(st.st_mode);
-		if (is_dir && st.st_dev == odev && st.st_ino == oino)
-			continue; /* the output folder itself */
 		if (l->n == l->cap) {
 			l->cap = l->cap ? l->cap * 2 : 256;
 			l->e = xrealloc(l->e, l->cap * sizeof *l->e);
 		}
-		struct stamp_entry *e = &l->e[l->n++];
+		struct stamp_entry *e = &l->e[l->n];
 		memset(e, 0, sizeof *e);
+		if (names[i].type == DT_REG) {
+			if (w->nlater == w->cap) {
+				w->cap = w->cap ? w->cap * 2 : 256;
+				w->later = xrealloc(w->later, w->cap * sizeof *w->later);
+			}
+			w->later[w->nlater++] = l->n++;
+			e->path = xstrndup(sub, strlen(sub));
+			free(names[i].s);
+			continue;
+		}
+		struct stat st;
+		int have = fstatat(dirfd(dh), names[i].s, &st, 0) == 0, is_dir = have && S_ISDIR(st.st_mode);
+		if (is_dir && st.st_dev == w->odev && st.st_ino == w->oino) {
+			free(names[i].s);
+			continue; /* the output folder itself */
+		}
+		l->n++;
 		e->path = xstrndup(sub, strlen(sub));
 		if (!have) {
 			e->sig[6] = 1; /* a dangling link */
@@ -178,10 +207,33 @@ static int walk(struct stamp_list *l, const char *dir, const char *rel, dev_t od
 			stamp_sig(&st, e->sig);
 		}
 		if (is_dir)
-			rc = walk(l, path, sub, odev, oino, depth + 1);
+			rc = walk(w, openat(dirfd(dh), names[i].s, O_RDONLY | O_DIRECTORY | O_CLOEXEC), sub, depth + 1);
+		free(names[i].s);
 	}
 	free(names);
+	closedir(dh);
 	return rc;
+}
+
+/* One thread's share of the regular files: the entries later[from, to). */
+struct later {
+	const struct walk *w;
+	int root;
+	size_t from, to;
+};
+
+static void *stat_later(void *arg)
+{
+	const struct later *t = arg;
+	for (size_t i = t->from; i < t->to; i++) {
+		struct stamp_entry *e = &t->w->l->e[t->w->later[i]];
+		struct stat st;
+		if (fstatat(t->root, e->path, &st, 0) == 0)
+			stamp_sig(&st, e->sig);
+		else
+			e->sig[6] = 1; /* gone since it was listed */
+	}
+	return NULL;
 }
 
 void stamp_sig(const struct stat *st, int64_t sig[7])
@@ -203,7 +255,22 @@ int stamp_site(struct stamp_list *l, const char *site_dir, const char *out_dir)
 		os.st_ino = 0;
 	}
 	memset(l, 0, sizeof *l);
-	int rc = walk(l, site_dir, "", os.st_dev, os.st_ino, 0);
+	struct walk w = {l, os.st_dev, os.st_ino, NULL, 0, 0};
+	int root = open(site_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = root < 0 ? -1 : walk(&w, dup(root), "", 0);
+	if (rc == 0 && w.nlater) {
+		/* a stat costs microseconds of the kernel's time: a site of
+		 * 10,000 posts is stat'ed on the cores there are (up to 4) */
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		int n = w.nlater < 2048 ? 1 : cores > 4 ? 4 : cores > 1 ? (int)cores : 1;
+		struct later t[4];
+		for (int i = 0; i < n; i++)
+			t[i] = (struct later){&w, root, w.nlater * (size_t)i / (size_t)n, w.nlater * (size_t)(i + 1) / (size_t)n};
+		pool_run(n, stat_later, t, sizeof *t, 0);
+	}
+	if (root >= 0)
+		close(root);
+	free(w.later);
 	if (rc)
 		stamp_list_free(l);
 	return rc;
