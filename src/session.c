@@ -17,6 +17,7 @@
 #include "version.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,12 @@ struct build_session {
 	int to_output;     /* folio build: a staging folder and the swap */
 	struct output *o;  /* during such a build */
 	int state_loaded;
+	/* folio build: the state of the last build, read on a thread of its
+	 * own while the stages run (state_start ... state_join) */
+	pthread_t state_thread;
+	int state_reading;
+	char *state_path;
+	struct rebuild *state_rb;
 	/* what is rendered again (rebuild.h) */
 	struct rebuild *rb;
 	/* the last link check of folio serve found nothing, in this set of
@@ -143,6 +150,7 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 struct round;
 static void round_free(struct round *r, struct diag *d);
 static void changes_clear(struct build_session *s);
+static struct rebuild *state_join(struct build_session *s, const char *path);
 
 struct build_session *build_session_new(const struct build_request *req)
 {
@@ -186,6 +194,7 @@ void build_session_free(struct build_session *s)
 	related_cache_free(s->related);
 	fm_cache_free(s->fm);
 	live_close(s->live);
+	rebuild_free(state_join(s, NULL));
 	rebuild_free(s->rb);
 	free(s->site_dir);
 	free(s->out_dir);
@@ -418,12 +427,56 @@ static void fm_save(struct build_session *s)
 
 /* session_load: the state in path, if it is whole and from this folio;
  * else every page is rendered. */
-static void session_load(struct build_session *s, const char *path)
+static void session_load(struct rebuild *rb, const char *path)
 {
 	size_t len;
 	char *text = read_file(path, &len);
 	if (text)
-		(void)rebuild_load_block(s->rb, stamp_binary(), text, len); /* takes text */
+		(void)rebuild_load_block(rb, stamp_binary(), text, len); /* takes text */
+}
+
+static void *state_read(void *arg)
+{
+	struct build_session *s = arg;
+	session_load(s->state_rb, s->state_path);
+	return NULL;
+}
+
+/* state_start: folio build reads the last build's state (tens of MB at
+ * 10,000 posts) on a thread while the content and the Markdown are read;
+ * round_open takes it (state_join) if its output's file is the same. */
+static void state_start(struct build_session *s)
+{
+	if (!s->to_output || s->req.check || s->state_loaded || s->state_reading)
+		return;
+	s->state_path = cache_output_path(s->site_dir, s->out_dir, "pages");
+	if (!s->state_path)
+		return;
+	s->state_rb = rebuild_new();
+	s->state_reading = pthread_create(&s->state_thread, NULL, state_read, s) == 0;
+	if (!s->state_reading) { /* read when it is needed instead */
+		rebuild_free(s->state_rb);
+		s->state_rb = NULL;
+	}
+}
+
+/* state_join: the state read by state_start, if it was the file path
+ * (else NULL: the caller reads it); the thread is gone after. */
+static struct rebuild *state_join(struct build_session *s, const char *path)
+{
+	if (!s->state_reading)
+		return NULL;
+	pthread_join(s->state_thread, NULL);
+	s->state_reading = 0;
+	struct rebuild *rb = s->state_rb;
+	s->state_rb = NULL;
+	if (!path || strcmp(path, s->state_path)) {
+		rebuild_free(rb);
+		rb = NULL;
+	}
+	free(s->state_path);
+	s->state_path = NULL;
+	return rb;
 }
 
 /* inputs_fingerprint: the fingerprints of everything a page may read in
@@ -492,8 +545,13 @@ static void round_open(struct round *r)
 			/* what the last build into this folder read; the file goes
 			 * now and comes back only with this build's, so that it never
 			 * describes another build than the output's */
-			if (!s->state_loaded)
-				session_load(s, r->state);
+			struct rebuild *rb = state_join(s, r->state);
+			if (rb) {
+				rebuild_free(s->rb);
+				s->rb = rb;
+			} else if (!s->state_loaded) {
+				session_load(s->rb, r->state);
+			}
 			s->state_loaded = 1;
 			cache_remove(r->state);
 		}
@@ -708,6 +766,7 @@ static void round_end(struct round *r)
 		search_cache_free(s->search);
 		s->search = NULL;
 	}
+	rebuild_free(state_join(s, NULL)); /* not taken: the round stopped before its output */
 	rebuild_known_clear(s->rb); /* its texts go with the build's arena */
 	if (!s->to_output && r->res->committed && !r->errors && !r->stop) {
 		free(r->fresh); /* taken by rebuild_commit */
@@ -976,6 +1035,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	r->res = res;
 	if (s->to_output && !s->fm)
 		s->fm = fm_open(s);
+	state_start(s);
 	stages_run(&r->st, &s->req, d, session_prepare, s, s->content, s->fm);
 	r->errors = r->st.errors;
 	/* stop: no going on. Without keep_going, at the first stage with
