@@ -117,7 +117,17 @@ struct md_doc {
 	int has_video;     /* uses :::video or :::animation */
 	int link_hint;     /* not md_render's: the source's link_hint (content.h),
 	                    * kept with the document by the cache (0: unknown) */
+	/* of html as md_render made it (0: not known; both are reset when the
+	 * links are made final and the HTML changes): rebuild_text_hash of
+	 * it, kept by the Markdown cache so that a build does not hash every
+	 * body again; and where its first image is (md_image_at) */
+	uint64_t html_hash;
+	size_t img_at;
 };
+
+/* md_image_at: 2 + the offset in html of its first image's <img src=", or
+ * 1 when it has none (md_doc.img_at). */
+size_t md_image_at(struct str html);
 
 /* md_init: registers cmark-gfm's extensions and folio's math extension,
  * and marks the inline extensions' special characters once for the whole

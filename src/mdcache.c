@@ -5,6 +5,7 @@
 #include "cache.h"
 
 #include "buf.h"
+#include "rebuild.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,21 +50,22 @@ struct md_cache {
 	int saving;
 };
 
-/* The pack file: "folio-md-pack 1\n" padded to 16 bytes, the number of
+/* The pack file: "folio-md-pack 2\n" padded to 16 bytes, the number of
  * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
  * length (u64 each) and the blob, padded to 8 bytes. An entry of a key
  * that comes again later is replaced by the later one. A build adds its
  * new entries at the end and then the count (those of no use stay, until
  * they are a quarter of the file and it is written anew): a build that
  * changed one document does not write the HTML of all of them again. */
-#define PACK_MAGIC "folio-md-pack 1\n"
+#define PACK_MAGIC "folio-md-pack 2\n"
 #define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
 struct header {
 	uint64_t html, summary_html, summary_text; /* lengths */
 	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
-	int32_t has_more, has_model3d, has_video, link_hint; /* link_hint 0 in older packs */
+	int32_t has_more, has_model3d, has_video, link_hint;
+	uint64_t html_hash, img_at; /* md_doc's */
 };
 
 struct md_cache *md_cache_new(void)
@@ -249,6 +251,8 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	doc->has_model3d = h.has_model3d;
 	doc->has_video = h.has_video;
 	doc->link_hint = h.link_hint;
+	doc->html_hash = h.html_hash;
+	doc->img_at = h.img_at <= h.html + 1 ? (size_t)h.img_at : 0; /* out of the HTML: looked for again */
 	return 1;
 }
 
@@ -285,6 +289,8 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.has_model3d = doc->has_model3d;
 	h.has_video = doc->has_video;
 	h.link_hint = doc->link_hint;
+	h.html_hash = doc->html_hash ? doc->html_hash : rebuild_text_hash(doc->html.p, doc->html.len);
+	h.img_at = doc->img_at ? doc->img_at : md_image_at(doc->html);
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
 	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +

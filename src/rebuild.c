@@ -3,6 +3,7 @@
 
 #include "arena.h"
 #include "index.h"
+#include "pool.h"
 #include "tmpl.h"
 
 #include <ctype.h>
@@ -778,7 +779,25 @@ bad:
 
 /* ---- the inputs of a build ---- */
 
-uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, size_t *nfp_out)
+struct fp_maker {
+	const struct rebuild *rb;
+	const struct render_plan *plan;
+	uint64_t *fp;
+	struct pool_queue *q;
+};
+
+static void *make_fps(void *arg)
+{
+	struct fp_maker *k = arg;
+	size_t b, e;
+	while (pool_take(k->q, &b, &e))
+		for (size_t i = b; i < e; i++)
+			rebuild_fingerprint_dep(k->rb, k->fp, &k->plan->vals[i]);
+	return NULL;
+}
+
+uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, int jobs,
+			 size_t *nfp_out)
 {
 	/* the templates' ids (given to env), then every fingerprint */
 	size_t ntmpl = tmpl_env_count(env);
@@ -795,8 +814,14 @@ uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, str
 	tmpl_env_set_missing_dep(env, names_id);
 	size_t nfp = rebuild_nids(rb);
 	uint64_t *fp = xcalloc(nfp, sizeof *fp);
-	for (size_t i = 0; i < plan->nvals; i++)
-		rebuild_fingerprint_dep(rb, fp, &plan->vals[i]);
+	/* each value writes its own ids' fingerprints, and reads rb alone:
+	 * on the build's threads (10,000 posts' maps) */
+	struct pool_queue q;
+	pool_queue_init(&q, plan->nvals, 64);
+	struct fp_maker k = {rb, plan, fp, &q};
+	int t = jobs > 1 && plan->nvals >= 512 ? jobs : 1;
+	pool_run(t, make_fps, &k, 0, 0);
+	pool_queue_fini(&q);
 	uint64_t names = 1;
 	for (size_t i = 0; i < ntmpl; i++) {
 		struct str src = tmpl_env_source(env, i);

@@ -60,9 +60,10 @@ uint64_t rebuild_mix(uint64_t h, uint64_t x);
 /* rebuild_inputs: the fingerprints of everything a page may read in this
  * build, by id (*nfp of them, malloc'd): the values of plan, and the
  * templates of env and their names (their ids are given to env, for the
- * records of what each page used). */
+ * records of what each page used); the values on up to jobs threads. */
 struct tmpl_env;
-uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, size_t *nfp);
+uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, struct tmpl_env *env, int jobs,
+			 size_t *nfp);
 
 /* rebuild_known: the fingerprint of the text p[0..len) (a document's HTML,
  * its pointer as the build holds it) is h, which the caller knew from an

@@ -145,13 +145,20 @@ static struct tval post_ref(struct model *md, const struct post *p)
 /* first_image: the address of the first image in a page's HTML (at url),
  * as a path from the site's root or a full URL, for its link previews; or
  * none. A figure's <img>, a model's or a video's still all count. */
-static struct tval first_image(struct arena *a, struct str url, struct str html)
+static struct tval first_image(struct arena *a, struct str url, const struct md_doc *doc)
 {
 	static const char tag[] = "<img src=\"";
-	const char *at = html.p ? memmem(html.p, html.len, tag, sizeof tag - 1) : NULL;
+	struct str html = doc->html;
+	size_t at = doc->img_at;
+	/* kept by the cache, whose file may be damaged: the tag must be there */
+	if (at >= 2 && (at - 2 > html.len || html.len - (at - 2) < sizeof tag - 1 ||
+			memcmp(html.p + at - 2, tag, sizeof tag - 1)))
+		at = 0;
 	if (!at)
+		at = md_image_at(html);
+	if (at < 2)
 		return tv_none();
-	const char *src = at + sizeof tag - 1, *end = memchr(src, '"', (size_t)(html.p + html.len - src));
+	const char *src = html.p + at - 2 + sizeof tag - 1, *end = memchr(src, '"', (size_t)(html.p + html.len - src));
 	if (!end || end == src)
 		return tv_none();
 	struct str v = {src, (size_t)(end - src)};
@@ -181,7 +188,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	}
 	/* summary_html of a front matter summary is text: escape when printed */
 	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, p->doc.html));
+	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, &p->doc));
 	set(a, m, "content", tv_safe(p->doc.html));
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */

@@ -494,7 +494,8 @@ static void know_html(struct rebuild *rb, struct source *src, const struct md_do
 	if (src->link_hint != 2 || !doc->html.len || (base && strcmp(base, "/")))
 		return;
 	if (src->html_salt != salt || src->html_len != doc->html.len || !src->html_hash) {
-		src->html_hash = rebuild_text_hash(doc->html.p, doc->html.len);
+		/* the Markdown cache's, else hashed now */
+		src->html_hash = doc->html_hash ? doc->html_hash : rebuild_text_hash(doc->html.p, doc->html.len);
 		src->html_salt = salt;
 		src->html_len = doc->html.len;
 	}
@@ -525,7 +526,7 @@ static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages
 	XXH3_64bits_update(h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	*cfg_fp = XXH3_64bits_digest(h);
 	XXH3_freeState(h);
-	return rebuild_inputs(s->rb, plan, st->env, nfp_out);
+	return rebuild_inputs(s->rb, plan, st->env, st->opts.jobs, nfp_out);
 }
 
 /* round_open: where this round writes: folio build, a staging folder (and

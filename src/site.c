@@ -1247,7 +1247,12 @@ static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source
 	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
 		return;
 	const char *src = s->path;
+	struct str was = doc->html;
 	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
+	if (doc->html.p != was.p || doc->html.len != was.len) {
+		doc->html_hash = 0;
+		doc->img_at = 0;
+	}
 	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
 }
 

@@ -1805,6 +1805,13 @@ static int has_fence(const char *text, size_t len)
 	return 0;
 }
 
+size_t md_image_at(struct str html)
+{
+	static const char tag[] = "<img src=\"";
+	const char *at = html.len ? memmem(html.p, html.len, tag, sizeof tag - 1) : NULL;
+	return at ? 2 + (size_t)(at - html.p) : 1;
+}
+
 int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,
               const char *src, size_t src_len, const char *text, size_t len, int line_offset,
               struct md_doc *out)
@@ -2024,6 +2031,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		mem->free(html);
 	}
 
+	out->img_at = md_image_at(out->html);
 	summary(&r, root, more, first_para, options, out);
 	out->toc = build_toc(a, hs, nh < MD_TOC_MAX ? nh : MD_TOC_MAX, &out->ntoc);
 	if (nh > MD_TOC_MAX && !o->toc_hidden && d) {

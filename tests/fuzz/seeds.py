@@ -249,12 +249,12 @@ def pack_toc(toc):
 def pack_blob(html, summary, toc):
     h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
     words = len(re.sub(r"<[^>]*>", " ", html).split())
-    head = struct.pack("<10Q4i", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0)
+    head = struct.pack("<10Q4i2Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc)
 
 
 def pack_file(blobs):
-    out = b"folio-md-pack 1\n" + struct.pack("<Q", len(blobs))
+    out = b"folio-md-pack 2\n" + struct.pack("<Q", len(blobs))
     for i, (blob, reads_files) in enumerate(blobs):
         key = hashlib.sha1(blob).digest()[:16]
         out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "markdown.h"
 #include "mdcache.h"
+#include "rebuild.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -107,7 +108,7 @@ static struct md_doc sample(void)
 {
 	struct md_doc d;
 	memset(&d, 0, sizeof d);
-	d.html = s_of("<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	d.html = s_of("<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n<p><img src=\"fig.png\" alt=\"\"></p>\n");
 	d.summary_html = s_of("<p>Text with \"quotes\" &amp; more.</p>");
 	d.summary_text = s_of("Text with \"quotes\" & more. \xE2\x80\xA6");
 	d.has_more = 1;
@@ -210,7 +211,7 @@ static void test_round_trip(void)
 	memset(html, 'x', d.html.len);
 	struct md_doc again;
 	INT_EQ(md_cache_get(c, &k, 0, a, &again), 1);
-	STR_EQ(again.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	STR_EQ(again.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n<p><img src=\"fig.png\" alt=\"\"></p>\n");
 	/* each get copies the table of contents into the arena given */
 	OK(again.toc != got.toc);
 	STR_EQ(sv(again.toc[0].id), "intro");
@@ -479,10 +480,12 @@ static void test_threads(void)
 /* The pack's layout (mdcache.c): a 24-byte head, then each entry's 40
  * bytes (key, stamp, reads_files, length) before its blob, padded to 8
  * bytes; a blob's header starts with the lengths of the three strings and
- * the number of TOC entries, and ends 96 bytes in. */
+ * the number of TOC entries, and ends 112 bytes in, with the HTML's hash
+ * and where its first image is (at 96 and 104). */
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
-#define BLOB_HEADER 96
+#define BLOB_HEADER 112
+#define BLOB_IMG_AT 104
 
 /* write_pack: writes len bytes of data as path. */
 static void write_pack(const char *path, const char *data, size_t len)
@@ -570,12 +573,31 @@ static void test_damaged_pack(void)
 		INT_EQ(md_cache_count(c), 2);
 		md_cache_free(c);
 	}
-	/* the file as written is whole */
+	/* where the first image is, past the HTML: the entry is still whole,
+	 * and the image is looked for again (0) rather than read there */
+	{
+		char *bad = malloc(len);
+		memcpy(bad, good, len);
+		uint64_t far = html + 2;
+		memcpy(bad + blob + BLOB_IMG_AT, &far, sizeof far);
+		write_pack(path, bad, len);
+		free(bad);
+		c = md_cache_open(path);
+		struct md_doc got;
+		INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
+		INT_EQ(got.img_at, 0);
+		md_cache_free(c);
+	}
+	/* the file as written is whole, with the HTML's hash and its first
+	 * image's place made at the put */
 	write_pack(path, good, len);
 	c = md_cache_open(path);
 	struct md_doc got;
 	INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
 	doc_same(&got, &d);
+	OK(got.html_hash == rebuild_text_hash(d.html.p, d.html.len));
+	INT_EQ(got.img_at, md_image_at(d.html));
+	OK(got.img_at > 2 && !memcmp(got.html.p + got.img_at - 2, "<img src=\"fig.png", 17));
 	md_cache_free(c);
 	arena_free(a);
 	free(good);
@@ -631,7 +653,7 @@ static void test_borrowed(void)
 	c = md_cache_open(path);
 	INT_EQ(md_cache_count(c), 3);
 	INT_EQ(md_cache_get(c, &k1, 0, a, &got), 1);
-	STR_EQ(got.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n");
+	STR_EQ(got.html.p, "<h1 id=\"intro\">Intro</h1>\n<p>Text with \"quotes\" &amp; more.</p>\n<p><img src=\"fig.png\" alt=\"\"></p>\n");
 	INT_EQ(md_cache_get(c, &k2, 0, a, &got), 1);
 	doc_same(&got, &e);
 	INT_EQ(md_cache_get(c, &k3, 0, a, &got), 1);
