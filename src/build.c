@@ -259,9 +259,11 @@ static const char *input_path(const void *ctx, uint32_t v)
 }
 
 /* hash_inputs: the hash of each input file's bytes in now, last's where
- * its stamp is the same (0 where not known: that file is then read and
- * the site built the next time its stamp changes). */
-static void hash_inputs(const struct build_request *r, const struct rebuild_uptodate *last, struct stamp_list *now)
+ * its stamp is the same; with read, the others' read now (0 where not
+ * known: that file is then read and the site built the next time its
+ * stamp changes). */
+static void hash_inputs(const struct build_request *r, const struct rebuild_uptodate *last, struct stamp_list *now,
+			int read)
 {
 	const struct stamp_list *was = &last->inputs;
 	struct index ix = {0};
@@ -276,7 +278,7 @@ static void hash_inputs(const struct build_request *r, const struct rebuild_upto
 		}
 		if (w && !memcmp(w->sig, e->sig, sizeof e->sig))
 			e->content = w->content;
-		else if (S_ISREG((mode_t)e->sig[0]) && !e->sig[6])
+		else if (read && S_ISREG((mode_t)e->sig[0]) && !e->sig[6])
 			e->content = stamp_content(r->site_dir, e->path, e->sig);
 	}
 	index_fini(&ix);
@@ -334,6 +336,12 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		memset(&u, 0, sizeof u);
 	if (up)
 		cache_remove(up); /* it describes the output only until this build swaps */
+	if (have && key) {
+		/* the files unchanged since the last build, whose bytes it knew:
+		 * a static file among them is not read again to be copied */
+		hash_inputs(&r, &u, &now, 0);
+		r.known = &now;
+	}
 	struct build_session *s = session_new_output(&r);
 	int warnings = d->warnings;
 	size_t said_from = diag_pending_count(d);
@@ -344,7 +352,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		struct stamp_list after = {0};
 		uint64_t opts_after;
 		if (uptodate_key(&r, &after, &opts_after) == key) {
-			hash_inputs(&r, &u, &after);
+			hash_inputs(&r, &u, &after, 1);
 			struct rebuild_uptodate next = {key, session_next_future(s), res->pages, res->posts, res->files,
 							opts, NULL, 0, (unsigned)(d->warnings - warnings), after};
 			memset(&after, 0, sizeof after);
@@ -363,10 +371,10 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		stamp_list_free(&after);
 	}
 	rebuild_uptodate_fini(&u);
-	stamp_list_free(&now);
 	if (!errors && !r.check)
 		output_prune(r.site_dir); /* and the spares of the outputs pruned */
 	build_session_free(s);
+	stamp_list_free(&now); /* after the session, which read it (known) */
 	free(up);
 	return errors;
 }

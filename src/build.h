@@ -8,6 +8,8 @@
 
 #include "diag.h"
 
+struct stamp_list;
+
 struct build_request {
 	const char *site_dir;
 	const char *out_dir;  /* NULL: SITE/public */
@@ -25,6 +27,10 @@ struct build_request {
 	 * --external) */
 	void (*external)(void *ctx, const char *url, const char *path, int line, int col);
 	void *external_ctx;
+	/* folio build: the site's files as stamped before the build (stamp.h),
+	 * with the hash of the bytes of those unchanged since the last build
+	 * (0: not known), or NULL */
+	const struct stamp_list *known;
 };
 
 struct build_result {

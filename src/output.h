@@ -84,6 +84,9 @@ struct stat;
  * to write). */
 struct output_sink {
 	output_write_fn write;
+	/* the file path (whose stat is st) copied as rel: 0, -1 (an error,
+	 * said), or 1 (not copied: its bytes are read and handed to write);
+	 * NULL: always read */
 	int (*copy)(void *ctx, const char *rel, const char *path, const struct stat *st);
 	void *ctx;
 };
@@ -150,6 +153,10 @@ int output_unchanged(const char *site_dir, const char *out_dir);
  * if that build's manifest has it and the file is still the one it wrote;
  * else -1 and nothing is done (the caller writes it). Thread-safe. */
 int output_link(struct output *o, const char *rel);
+/* output_link_same: output_link of rel if the last build wrote it with
+ * these bytes (their XXH3 and size, as the manifest has them): a file
+ * copied again, known unchanged without being read. */
+int output_link_same(struct output *o, const char *rel, uint64_t hash, uint64_t size);
 
 /* output_link_all: output_link of each rels[i] whose keep[i] is set, on
  * `jobs` threads; keep[i] is cleared for each that cannot be (the caller

@@ -248,9 +248,43 @@ static int session_sink(void *ctx, size_t job, const struct str *parts, size_t n
 	return 0;
 }
 
+/* folio build's output: pages and files written into its staging folder;
+ * a static file known unchanged since the last build (its stamp and the
+ * hash of its bytes: build_request.known) is that build's file again,
+ * without being read. */
+struct copier {
+	struct output *o;
+	const struct stamp_list *known;
+	const char *site_dir;
+	struct index ix; /* entry + 1 by path, made at the first copy */
+};
+
 static int write_output(void *ctx, const char *rel, const void *data, size_t len)
 {
-	return output_write(ctx, rel, data, len);
+	return output_write(((struct copier *)ctx)->o, rel, data, len);
+}
+
+static const char *known_path(const void *ctx, uint32_t v)
+{
+	return ((const struct stamp_list *)ctx)->e[v - 1].path;
+}
+
+static int copy_output(void *ctx, const char *rel, const char *path, const struct stat *st)
+{
+	struct copier *c = ctx;
+	size_t n = strlen(c->site_dir);
+	if (!c->known || strncmp(path, c->site_dir, n) || path[n] != '/')
+		return 1;
+	if (!c->ix.cap)
+		index_rebuild_str(&c->ix, c->known->n, 64, known_path, c->known);
+	uint32_t v = index_get_str(&c->ix, path + n + 1, known_path, c->known);
+	const struct stamp_entry *e = v ? &c->known->e[v - 1] : NULL;
+	int64_t sig[7];
+	stamp_sig(st, sig);
+	if (e && e->content && !memcmp(sig, e->sig, sizeof sig) &&
+	    output_link_same(c->o, rel, e->content, (uint64_t)st->st_size) == 0)
+		return 0;
+	return 1; /* read, and written (or linked, if it is the same) */
 }
 
 /* ---- the links of every page, checked (links.h) ---- */
@@ -279,9 +313,9 @@ static int noting_copy(void *ctx, const char *rel, const char *path, const struc
 	if (n->lc)
 		links_check_file(n->lc, rel);
 	int rc = n->inner->copy(n->inner->ctx, rel, path, st);
-	if (rc)
+	if (rc < 0)
 		n->failed = 1;
-	return rc;
+	return rc; /* 1: read and handed to noting_write */
 }
 
 /* check_left_out: the posts and pages left out of this build (drafts,
@@ -627,10 +661,11 @@ static void round_render(struct round *r)
 	struct stages *st = &r->st;
 	int kg = s->req.keep_going;
 	struct output_sink live_sink = {live_write, live_copy, s->live};
-	struct output_sink out_sink = {write_output, NULL, s->o};
+	struct copier cp = {s->o, s->req.known, s->site_dir, {0}};
+	struct output_sink out_sink = {write_output, copy_output, &cp};
 	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
 	struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
-	struct output_sink noting = {noting_write, s->to_output ? NULL : noting_copy, &ns};
+	struct output_sink noting = {noting_write, noting_copy, &ns};
 	r->errors += stages_copy_static(r->d, &st->site, s->site_dir, &noting);
 	r->stop = r->errors && !kg;
 	if (!r->stop)
@@ -660,6 +695,7 @@ static void round_render(struct round *r)
 	 * stays */
 	if (ns.failed || __atomic_load_n(&r->write_failed, __ATOMIC_RELAXED))
 		r->stop = 1;
+	index_fini(&cp.ix);
 }
 
 /* round_commit: the output in place (the staging folder swapped in, or

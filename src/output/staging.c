@@ -669,6 +669,14 @@ int output_link(struct output *o, const char *rel)
 	return 0;
 }
 
+int output_link_same(struct output *o, const char *rel, uint64_t hash, uint64_t size)
+{
+	const struct mfile *was = manifest_find(&o->old, rel);
+	if (!was || was->hash != hash || was->size != size)
+		return -1;
+	return output_link(o, rel);
+}
+
 struct linker {
 	struct output *o;
 	const char *const *rels;

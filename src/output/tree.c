@@ -181,10 +181,10 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 			}
 			count += k;
 		} else if (S_ISREG(st.st_mode)) {
-			int rc;
-			if (c->sink->copy) {
-				rc = c->sink->copy(c->sink->ctx, r, s, &st);
-			} else {
+			/* the sink's copy, or (without one, or when it says 1) the
+			 * bytes read and handed to its write */
+			int rc = c->sink->copy ? c->sink->copy(c->sink->ctx, r, s, &st) : 1;
+			if (rc == 1) {
 				size_t len;
 				char *data = read_file(s, &len);
 				if (!data) {
