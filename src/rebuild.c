@@ -460,16 +460,19 @@ static void put64(struct buf *b, uint64_t v)
 	buf_append(b, &v, sizeof v);
 }
 
-void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b)
+int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b, int (*flush)(void *ctx, struct buf *b),
+		 void *ctx)
 {
-	/* its size first: one allocation of tens of MB, not a doubling */
-	size_t size = 16 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
-	for (size_t i = 0; i < rb->nkeys; i++)
-		size += 12 + strlen(rb->keys[i]);
-	for (size_t i = 0; i < rb->nrecs; i++)
-		size += 8 + 4 + 4 + strlen(rb->recs[i]->out) + rb->recs[i]->ndeps * sizeof(uint32_t) + 8 +
-			rb->recs[i]->links_len;
-	buf_reserve(b, size);
+	if (!flush) {
+		/* its size first: one allocation of tens of MB, not a doubling */
+		size_t size = 16 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
+		for (size_t i = 0; i < rb->nkeys; i++)
+			size += 12 + strlen(rb->keys[i]);
+		for (size_t i = 0; i < rb->nrecs; i++)
+			size += 8 + 4 + 4 + strlen(rb->recs[i]->out) + rb->recs[i]->ndeps * sizeof(uint32_t) + 8 +
+				rb->recs[i]->links_len;
+		buf_reserve(b, size);
+	}
 	char head[16] = {0};
 	memcpy(head, STATE_MAGIC, strlen(STATE_MAGIC));
 	buf_append(b, head, sizeof head);
@@ -498,7 +501,12 @@ void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b)
 		put64(b, r->links_len);
 		if (r->links_len)
 			buf_append(b, r->links, r->links_len);
+		/* a MB at a time: the same small buffer, not one as big as the
+		 * file (32 MB at 10,000 posts) */
+		if (flush && b->len >= ((size_t)1 << 20) && flush(ctx, b) != 0)
+			return -1;
 	}
+	return 0;
 }
 
 struct reader {

@@ -121,10 +121,14 @@ size_t rebuild_readers(const struct rebuild *rb, const uint64_t *fp, size_t nfp,
 void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t n, uint64_t *fp, size_t nfp);
 
 /* rebuild_save: the state as bytes, appended to out, marked with stamp (the
- * executable's hash: another folio's state is not read). rebuild_load: rb
- * (new) from such bytes; 0, or -1 (damaged, cut, or another stamp) with rb
- * left new, so that every page is rendered. */
-void rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out);
+ * executable's hash: another folio's state is not read); with flush, out
+ * is handed to flush(ctx, out) (which empties it: 0, or -1 to stop) each
+ * time it holds a MB, and what is left at the end is the caller's. 0, or
+ * -1 when flush failed. rebuild_load: rb (new) from such bytes; 0, or -1
+ * (damaged, cut, or another stamp) with rb left new, so that every page is
+ * rendered. */
+int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out, int (*flush)(void *ctx, struct buf *out),
+		 void *ctx);
 int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
 /* rebuild_load_block: rebuild_load of the malloc'd p, which it takes (the
  * records' links are read where they lie in it, not copied). */

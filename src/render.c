@@ -129,15 +129,22 @@ static struct tval term_ref(struct arena *a, const char *base, struct str name, 
 	return tv_map(m);
 }
 
-static struct tval post_list(struct model *md, struct post *const *posts, size_t n)
+/* post_list_in: the values of posts[0..n), a list in arena a (a thread's,
+ * in link_posts); post_list: in the model's. */
+static struct tval post_list_in(struct arena *a, const struct model *md, struct post *const *posts, size_t n)
 {
-	struct tlist *l = tlist_new(md->a, n);
+	struct tlist *l = tlist_new(a, n);
 	for (size_t i = 0; i < n; i++)
-		tlist_push(md->a, l, md->post_vals[posts[i]->index]);
+		tlist_push(a, l, md->post_vals[posts[i]->index]);
 	return tv_list(l);
 }
 
-static struct tval post_ref(struct model *md, const struct post *p)
+static struct tval post_list(struct model *md, struct post *const *posts, size_t n)
+{
+	return post_list_in(md->a, md, posts, n);
+}
+
+static struct tval post_ref(const struct model *md, const struct post *p)
 {
 	return p && p->index >= 0 ? md->post_vals[p->index] : tv_none();
 }
@@ -306,12 +313,24 @@ static void build_series_vals(struct model *md)
 	md->all_series = tv_list(all);
 }
 
-static struct tval series_ref(struct model *md, const struct series *se)
+/* series_index: the series of the site by pointer, sorted, so that each
+ * post finds its own in log(series) (series_ref). */
+struct series_at {
+	const struct series *se;
+	size_t i;
+};
+
+static int cmp_series_at(const void *x, const void *y)
 {
-	for (size_t i = 0; i < md->s->nseries; i++)
-		if (md->s->series[i] == se)
-			return md->series_vals[i];
-	return tv_none();
+	uintptr_t a = (uintptr_t)((const struct series_at *)x)->se, b = (uintptr_t)((const struct series_at *)y)->se;
+	return a < b ? -1 : a > b;
+}
+
+static struct tval series_ref(const struct model *md, const struct series_at *by, const struct series *se)
+{
+	struct series_at key = {se, 0};
+	const struct series_at *at = se ? bsearch(&key, by, md->s->nseries, sizeof *by, cmp_series_at) : NULL;
+	return at ? md->series_vals[at->i] : tv_none();
 }
 
 /* series_window: the posts of p's series that its page lists: all of
@@ -321,11 +340,11 @@ static struct tval series_ref(struct model *md, const struct series *se)
  * would make the series' pages grow with the square of its length. */
 #define SERIES_LIST_ALL 25
 #define SERIES_WINDOW 5
-static struct tval series_window(struct model *md, const struct post *p)
+static struct tval series_window(struct arena *a, const struct model *md, const struct post *p)
 {
 	const struct series *se = p->series;
 	if (!se)
-		return tv_list(tlist_new(md->a, 0));
+		return tv_list(tlist_new(a, 0));
 	size_t n = se->nposts, from = 0, to = n;
 	if (n > SERIES_LIST_ALL && p->part > 0) {
 		size_t at = (size_t)p->part - 1, half = SERIES_WINDOW / 2;
@@ -334,38 +353,75 @@ static struct tval series_window(struct model *md, const struct post *p)
 			from = n - SERIES_WINDOW;
 		to = from + SERIES_WINDOW;
 	}
-	return post_list(md, se->posts + from, to - from);
+	return post_list_in(a, md, se->posts + from, to - from);
 }
 
-/* link_posts: the fields that point to other posts and series, set once
- * every value exists. */
-static void link_posts(struct model *md)
+/* link_post: the fields of post i that point to other posts and series,
+ * set once every value exists, in arena a (its thread's). */
+static void link_post(struct arena *a, const struct model *md, const struct series_at *by, size_t i)
 {
-	struct arena *a = md->a;
 	const struct site *s = md->s;
-	/* series by pointer: a small index, so this stays linear */
-	for (size_t i = 0; i < s->nposts; i++) {
-		const struct post *p = s->posts[i];
-		struct tmap *m = md->post_vals[i].u.map;
-		set(a, m, "series", p->series ? series_ref(md, p->series) : tv_none());
-		set(a, m, "series_prev", post_ref(md, p->series_prev));
-		set(a, m, "series_next", post_ref(md, p->series_next));
-		set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
-		/* the number readers see: part counts from 1, a series may number from 0 */
-		set(a, m, "number", tv_int(p->series ? p->part - 1 + p->series->numbering : 0));
-		set(a, m, "series_window", series_window(md, p));
-		set(a, m, "newer", post_ref(md, p->newer));
-		set(a, m, "older", post_ref(md, p->older));
-		struct tlist *rel = tlist_new(a, s->nrelated[i]);
-		for (size_t k = 0; k < s->nrelated[i]; k++) {
-			struct tmap *r = tmap_new(a, 2);
-			set(a, r, "post", post_ref(md, s->related[i][k].post));
-			set(a, r, "reason", tv_cstr(s->related[i][k].reason));
-			set(a, r, "why", tv_cstr(related_why(s->related[i][k].reason)));
-			tlist_push(a, rel, tv_map(r));
-		}
-		set(a, m, "related", tv_list(rel));
+	const struct post *p = s->posts[i];
+	struct tmap *m = md->post_vals[i].u.map;
+	set(a, m, "series", p->series ? series_ref(md, by, p->series) : tv_none());
+	set(a, m, "series_prev", post_ref(md, p->series_prev));
+	set(a, m, "series_next", post_ref(md, p->series_next));
+	set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
+	/* the number readers see: part counts from 1, a series may number from 0 */
+	set(a, m, "number", tv_int(p->series ? p->part - 1 + p->series->numbering : 0));
+	set(a, m, "series_window", series_window(a, md, p));
+	set(a, m, "newer", post_ref(md, p->newer));
+	set(a, m, "older", post_ref(md, p->older));
+	struct tlist *rel = tlist_new(a, s->nrelated[i]);
+	for (size_t k = 0; k < s->nrelated[i]; k++) {
+		struct tmap *r = tmap_new(a, 2);
+		set(a, r, "post", post_ref(md, s->related[i][k].post));
+		set(a, r, "reason", tv_cstr(s->related[i][k].reason));
+		set(a, r, "why", tv_cstr(related_why(s->related[i][k].reason)));
+		tlist_push(a, rel, tv_map(r));
 	}
+	set(a, m, "related", tv_list(rel));
+}
+
+struct post_linker {
+	const struct model *md;
+	const struct series_at *by;
+	struct pool_queue *q;
+	struct arena *a;
+};
+
+static void *link_some(void *arg)
+{
+	struct post_linker *k = arg;
+	size_t b, e;
+	while (pool_take(k->q, &b, &e))
+		for (size_t i = b; i < e; i++)
+			link_post(k->a, k->md, k->by, i);
+	return NULL;
+}
+
+/* link_posts: link_post of every post, on the build's threads (each its
+ * own arena, adopted by the model's after). */
+static void link_posts(struct model *md, int jobs)
+{
+	const struct site *s = md->s;
+	struct series_at *by = xcalloc(s->nseries + 1, sizeof *by);
+	for (size_t i = 0; i < s->nseries; i++)
+		by[i] = (struct series_at){s->series[i], i};
+	qsort(by, s->nseries, sizeof *by, cmp_series_at);
+	size_t n = s->nposts;
+	int t = jobs > 1 && n >= 256 ? jobs : 1;
+	struct post_linker *k = xcalloc((size_t)t, sizeof *k);
+	struct pool_queue q;
+	pool_queue_init(&q, n, 64);
+	for (int i = 0; i < t; i++)
+		k[i] = (struct post_linker){md, by, &q, i ? arena_new() : md->a};
+	pool_run(t, link_some, k, sizeof *k, 0);
+	for (int i = 1; i < t; i++)
+		arena_adopt(md->a, k[i].a);
+	pool_queue_fini(&q);
+	free(k);
+	free(by);
 }
 
 static struct tval terms_val(struct model *md, const struct term *t, size_t n, const char *base, int feeds,
@@ -501,8 +557,12 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	global(md, env, "all_posts", md->all_posts);
 	global(md, env, "all_series", md->all_series);
 	struct tlist *feat = tlist_new(a, s->nfeatured);
-	for (size_t i = 0; i < s->nfeatured; i++)
-		tlist_push(a, feat, series_ref(md, s->featured[i]));
+	for (size_t i = 0; i < s->nfeatured; i++) {
+		size_t k = 0;
+		while (k < s->nseries && s->series[k] != s->featured[i])
+			k++;
+		tlist_push(a, feat, k < s->nseries ? md->series_vals[k] : tv_none());
+	}
 	global(md, env, "featured_series", tv_list(feat));
 	struct tlist *best = tlist_new(a, s->nbest_of);
 	for (size_t i = 0; i < s->nbest_of; i++) {
@@ -906,7 +966,7 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	build_posts(&md, jobs);
 	md.all_posts = post_list(&md, s->posts, s->nposts);
 	build_series_vals(&md);
-	link_posts(&md);
+	link_posts(&md, jobs);
 	md.tags = terms_val(&md, s->tags, s->ntags, "tags", s->cfg->feeds, &md.tag_vals, "tag");
 	md.categories = terms_val(&md, s->categories, s->ncategories, "categories", 0, &md.category_vals, "category");
 	build_years_val(&md);

@@ -416,13 +416,28 @@ static int check_links(struct round *r, struct links_check *lc)
 /* ---- the state of a folio build kept for the next one (rebuild.h's
  * bytes), in the cache's pages-HASH file of its output ---- */
 
+/* session_save: the state of this build, for the next one, streamed into
+ * the cache file a MB at a time */
+static int flush_state(void *ctx, struct buf *b)
+{
+	return cache_pack_flush(*(int *)ctx, b);
+}
+
 static void session_save(struct build_session *s, const char *path)
 {
+	struct cache_file f;
+	if (cache_file_open(&f, path) != 0)
+		return; /* the next build renders every page */
 	struct buf b;
 	buf_init(&b);
-	rebuild_save(s->rb, stamp_binary(), &b);
-	(void)cache_write(path, b.p, b.len); /* if not: the next build renders every page */
+	int rc = rebuild_save(s->rb, stamp_binary(), &b, flush_state, &f.fd);
+	if (rc == 0 && b.len)
+		rc = write_full(f.fd, b.p, b.len);
 	buf_fini(&b);
+	if (rc != 0)
+		cache_file_abort(&f);
+	else
+		(void)cache_file_commit(&f);
 }
 
 /* related_save: the related posts made anew, into the cache's file

@@ -182,7 +182,7 @@ static void test_state_bytes(void)
 	rebuild_commit(rb, fresh, outs, NULL, 1, t.fp, t.nfp, 42);
 	struct buf b;
 	buf_init(&b);
-	rebuild_save(rb, 0xabc, &b);
+	INT_EQ(rebuild_save(rb, 0xabc, &b, NULL, NULL), 0);
 
 	/* read back: the same ids, the same decisions, the same links */
 	struct rebuild *back = rebuild_new();
@@ -336,6 +336,69 @@ static void test_uptodate(void)
 	rebuild_uptodate_fini(&u);
 }
 
+/* A state saved a MB at a time (folio build streams it into its file) is
+ * byte for byte the one saved whole; a flush that fails stops the save. */
+struct sink_bytes {
+	struct buf all;
+	int calls, fail_at;
+};
+
+static int to_sink(void *ctx, struct buf *b)
+{
+	struct sink_bytes *k = ctx;
+	if (++k->calls == k->fail_at)
+		return -1;
+	OK(b->len >= ((size_t)1 << 20));
+	buf_append(&k->all, b->p, b->len);
+	buf_reset(b);
+	return 0;
+}
+
+static void test_state_streamed(void)
+{
+	struct arena *a = arena_new();
+	struct rebuild *rb = rebuild_new();
+	struct two t;
+	two_build(rb, a, "Hello", 1, &t);
+	uint32_t ra[] = {t.post + 1};
+	enum { PAGES = 5 };
+	struct rebuild_page *fresh[PAGES];
+	const char *outs[PAGES] = {"a.html", "b.html", "c.html", "d.html", "e.html"};
+	for (int i = 0; i < PAGES; i++) {
+		fresh[i] = rebuild_record(outs[i], 11 + (uint64_t)i, ra, 1);
+		size_t n = (size_t)700000 + (size_t)i * 1000; /* two pages and more hold a MB */
+		fresh[i]->links = malloc(n);
+		memset(fresh[i]->links, 'a' + i, n);
+		fresh[i]->links_len = n;
+	}
+	rebuild_commit(rb, fresh, outs, NULL, PAGES, t.fp, t.nfp, 42);
+	struct buf whole;
+	buf_init(&whole);
+	INT_EQ(rebuild_save(rb, 0xabc, &whole, NULL, NULL), 0);
+	struct sink_bytes k = {{0}, 0, 0};
+	buf_init(&k.all);
+	struct buf b;
+	buf_init(&b);
+	INT_EQ(rebuild_save(rb, 0xabc, &b, to_sink, &k), 0);
+	OK(k.calls >= 2);
+	OK(b.len < ((size_t)1 << 20)); /* the rest, the caller's */
+	buf_append(&k.all, b.p, b.len);
+	INT_EQ(k.all.len, whole.len);
+	OK(k.all.len == whole.len && !memcmp(k.all.p, whole.p, whole.len));
+	/* a flush that fails: -1, and no more is handed over */
+	struct sink_bytes bad = {{0}, 0, 2};
+	buf_init(&bad.all);
+	buf_reset(&b);
+	INT_EQ(rebuild_save(rb, 0xabc, &b, to_sink, &bad), -1);
+	INT_EQ(bad.calls, 2);
+	buf_fini(&bad.all);
+	buf_fini(&b);
+	buf_fini(&k.all);
+	buf_fini(&whole);
+	rebuild_free(rb);
+	arena_free(a);
+}
+
 void test_rebuild(void)
 {
 	t_current = "rebuild";
@@ -343,5 +406,6 @@ void test_rebuild(void)
 	test_fingerprints();
 	test_dirty_and_commit();
 	test_state_bytes();
+	test_state_streamed();
 	test_uptodate();
 }
