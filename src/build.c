@@ -63,8 +63,11 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 /* ---- the stages every build runs: config, content, Markdown, model,
  * templates ---- */
 void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep,
-		       void *prep_ctx, struct content_cache *cc, struct fm_cache *fm)
+		       void *prep_ctx, struct content_cache *cc, struct fm_cache *fm, const struct src_cache *records)
 {
+	/* folio build: the files known unchanged are not read (content.h) */
+	struct content_known known = {req->known, records};
+	const struct content_known *kn = records ? &known : NULL;
 	memset(st, 0, sizeof *st);
 	st->t0 = stages_clock();
 	st->a = arena_new();
@@ -85,7 +88,7 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		opts->jobs = n > 0 ? (int)n : 1;
 	}
-	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, fm, opts->jobs);
+	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, fm, kn, opts->jobs);
 	st->t_content = stages_clock();
 
 	opts->drafts = req->drafts;

@@ -1,6 +1,8 @@
 /* content.c: walks content/ and data/, splits front matter, and checks it. */
 #include "content.h"
 #include "fmcache.h"
+#include "srccache.h"
+#include "stamp.h"
 #include "output.h"
 
 #include "index.h"
@@ -9,6 +11,7 @@
 #include "slug.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 const char *difficulty_name(int d)
 {
@@ -125,11 +129,76 @@ static int check_text(struct diag *d, const char *rel, const char *src, size_t l
 	return -1;
 }
 
+/* How the files are read: the front matter trees of the last build (or
+ * NULL), and (folio build) what is known of the files before reading them
+ * (or NULL), with an index of its stamps by path; lazy: a file whose
+ * record is that of its bytes now is not read (source.lazy). */
+struct reading {
+	struct fm_cache *fm;
+	const struct content_known *kn;
+	const struct index *stamps;
+	int lazy;
+};
+
+static const char *stamp_path(const void *ctx, uint32_t v)
+{
+	return ((const struct stamp_list *)ctx)->e[v - 1].path;
+}
+
+/* known_record: the last build's record of rel, if the bytes it describes
+ * are those the file had when this build stamped it; else NULL. */
+static const struct src_record *known_record(const struct reading *rd, const char *rel)
+{
+	if (!rd || !rd->lazy || !rd->fm || !rd->kn || !rd->kn->stamps || !rd->kn->records || !rd->stamps)
+		return NULL;
+	const struct stamp_list *l = rd->kn->stamps;
+	uint32_t v = index_get_str(rd->stamps, rel, stamp_path, l);
+	const struct stamp_entry *e = v ? &l->e[v - 1] : NULL;
+	if (!e || !e->content || !S_ISREG((mode_t)e->sig[0]))
+		return NULL;
+	const struct src_record *r = src_cache_get(rd->kn->records, rel);
+	return r && r->content == e->content && (int64_t)r->len == e->sig[1] ? r : NULL;
+}
+
+/* load_lazy: s as the record r says the file is, its front matter from
+ * the trees of the last build, without reading it; 0, or -1 (the tree is
+ * not kept: the file is read). */
+static int load_lazy(struct arena *a, const struct reading *rd, const char *abs, const char *rel, struct source *s,
+		     const struct src_record *r)
+{
+	struct ynode *fm = fm_cache_get(rd->fm, a, r->fm, 2, 1 + r->fm_lines,
+					r->fm_len < INT_MAX ? (int)r->fm_len + 1 : INT_MAX);
+	if (!fm || fm->kind != YNODE_MAP)
+		return -1;
+	s->path = rel;
+	s->src = NULL;
+	s->len = (size_t)r->len;
+	s->body = NULL;
+	s->body_len = (size_t)(r->len - r->body_off);
+	s->body_line = r->body_line;
+	s->fm = fm;
+	s->body_hash = r->body_hash;
+	s->link_hint = r->link_hint;
+	s->content = r->content;
+	s->fm_key_lo = r->fm.lo;
+	s->fm_key_hi = r->fm.hi;
+	s->fm_len = (size_t)r->fm_len;
+	s->fm_lines = r->fm_lines;
+	s->lazy = 1;
+	s->abs = arena_strndup(a, abs, strlen(abs));
+	s->arena = a;
+	return 0;
+}
+
 /* load_source: reads a file and its front matter; NULL after an error. */
 /* need_fm: the hint for a file without front matter: which keys it needs. */
-static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs, const char *rel,
+static int load_source(struct arena *a, struct diag *d, const struct reading *rd, const char *abs, const char *rel,
 		       struct source *s, const char *need_fm)
 {
+	struct fm_cache *fmc = rd ? rd->fm : NULL;
+	const struct src_record *known = known_record(rd, rel);
+	if (known && load_lazy(a, rd, abs, rel, s, known) == 0)
+		return 0;
 	size_t len;
 	char *src = read_file_arena(a, abs, FOLIO_MAX_FILE, &len);
 	if (!src) {
@@ -146,6 +215,11 @@ static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, co
 	int r = content_split(d, rel, src, len, &fm, &fm_len, s);
 	if (r < 0)
 		return -1;
+	if (rd && rd->kn) { /* folio build: kept for the next one (srccache.h) */
+		uint64_t h = XXH3_64bits(src, len);
+		s->content = h ? h : 1;
+		s->abs = arena_strndup(a, abs, strlen(abs));
+	}
 	size_t after;
 	if (r == 0 && is_fence(src, len, 0, "+++", &after)) {
 		struct diag_loc loc = {rel, src, len, 1, 1};
@@ -162,16 +236,21 @@ static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, co
 		}
 		static struct ynode empty = {YNODE_MAP, 1, 1, {"", 0}, 0, 0, NULL, NULL};
 		s->fm = &empty;
+		s->content = 0; /* no front matter: no record */
 		return 0;
 	}
 	/* the tree a build before made of the same text, or parsed now */
 	struct fm_key key = {0, 0};
+	int lines = 1;
 	if (fmc) {
-		int lines = 1;
 		for (const char *q = fm; (q = memchr(q, '\n', (size_t)(fm + fm_len - q))); q++)
 			lines++;
 		key = fm_cache_key(fm, fm_len, 1);
 		s->fm = fm_cache_get(fmc, a, key, 2, 1 + lines, fm_len < INT_MAX ? (int)fm_len + 1 : INT_MAX);
+		s->fm_key_lo = key.lo;
+		s->fm_key_hi = key.hi;
+		s->fm_len = fm_len;
+		s->fm_lines = lines;
 	}
 	if (!s->fm) {
 		s->fm = yaml_parse(a, d, rel, src, len, fm, fm_len, 1);
@@ -186,6 +265,34 @@ static int load_source(struct arena *a, struct diag *d, struct fm_cache *fmc, co
 		return -1;
 	}
 	return 0;
+}
+
+const char *source_text(struct arena *a, struct diag *d, struct source *s)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
+	if (!s->lazy) {
+		pthread_mutex_unlock(&lock);
+		return s->src;
+	}
+	size_t len;
+	char *src = read_file_max(s->abs, FOLIO_MAX_FILE, &len);
+	struct diag_loc loc = {s->path, NULL, 0, 0, 0};
+	uint64_t h = src ? XXH3_64bits(src, len) : 0;
+	if (!src) {
+		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
+	} else if (len != s->len || (h ? h : 1) != s->content) {
+		diag_error(d, &loc, "changed while the site was being built (build it again)");
+		free(src);
+		src = NULL;
+	} else {
+		arena_own(a ? a : s->arena, src);
+		s->src = src;
+		s->body = src + (len - s->body_len);
+		s->lazy = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	return src;
 }
 
 static int read_difficulty(struct schema *s, const struct ynode *m, int *out)
@@ -263,12 +370,12 @@ static void push(struct arena *a, void ***list, size_t *n, void *item)
 
 /* load_post, load_series, load_page: one file, everything of it in a
  * (the build's arena, or a cached file's own). NULL after reporting. */
-static struct post *load_post(struct arena *a, struct diag *d, struct fm_cache *fmc, const struct config *cfg,
+static struct post *load_post(struct arena *a, struct diag *d, const struct reading *rd, const struct config *cfg,
 			      const char *abs,
 			      const char *rel, struct str slug, const char *bundle)
 {
 	struct post *p = arena_alloc(a, sizeof *p);
-	if (load_source(a, d, fmc, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
+	if (load_source(a, d, rd, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
 		return NULL;
 	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
 	const struct ynode *m = p->s.fm;
@@ -325,12 +432,12 @@ static struct post *load_post(struct arena *a, struct diag *d, struct fm_cache *
 	return s.errors ? NULL : p;
 }
 
-static struct series *load_series(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs,
+static struct series *load_series(struct arena *a, struct diag *d, const struct reading *rd, const char *abs,
 				  const char *rel,
 				  struct str slug)
 {
 	struct series *se = arena_alloc(a, sizeof *se);
-	if (load_source(a, d, fmc, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
+	if (load_source(a, d, rd, abs, rel, &se->s, "'title: ...' and 'description: ...'"))
 		return NULL;
 	struct schema s = {a, d, rel, se->s.src, se->s.len, 0, 1, 1};
 	const struct ynode *m = se->s.fm;
@@ -361,11 +468,12 @@ static struct series *load_series(struct arena *a, struct diag *d, struct fm_cac
 	return s.errors ? NULL : se;
 }
 
-static struct page *load_page(struct arena *a, struct diag *d, struct fm_cache *fmc, const char *abs, const char *rel,
+static struct page *load_page(struct arena *a, struct diag *d, const struct reading *rd, const char *abs,
+			      const char *rel,
 			      struct str slug)
 {
 	struct page *pg = arena_alloc(a, sizeof *pg);
-	if (load_source(a, d, fmc, abs, rel, &pg->s, "'title: ...'"))
+	if (load_source(a, d, rd, abs, rel, &pg->s, "'title: ...'"))
 		return NULL;
 	struct schema s = {a, d, rel, pg->s.src, pg->s.len, 0, 1, 1};
 	const struct ynode *m = pg->s.fm;
@@ -562,6 +670,7 @@ struct walk {
 	struct content *c;
 	struct content_cache *cc; /* or NULL */
 	struct fm_cache *fm;      /* or NULL */
+	struct reading rd;        /* fm, and what is known of the files (folio build) */
 	const char *root;         /* the site folder's realpath (NULL: unknown) */
 	struct task *tasks;
 	size_t ntasks, cap;
@@ -615,6 +724,19 @@ static void check_cache(struct walk *w, struct task *t)
 	t->hit = t->e && t->e->kind == t->kind && same_file(&t->e->sig, &t->sig);
 }
 
+/* load_item: t's post, series or page, read by rd into a, its messages
+ * to d; NULL after an error. */
+static void *load_item(struct walk *w, const struct reading *rd, struct task *t, struct arena *a, struct diag *d,
+		       const char *r, struct str slug)
+{
+	if (t->kind == K_POST)
+		return load_post(a, d, rd, w->cfg, t->abs, r, slug,
+				 t->bundle ? arena_strndup(a, t->bundle, strlen(t->bundle)) : NULL);
+	if (t->kind == K_SERIES)
+		return load_series(a, d, rd, t->abs, r, slug);
+	return load_page(a, d, rd, t->abs, r, slug);
+}
+
 /* read_task: reads and checks t's file into a (thread-safe: the arena is
  * the file's or the thread's, and diag locks). */
 static void read_task(struct walk *w, struct task *t, struct arena *a)
@@ -639,13 +761,25 @@ static void read_task(struct walk *w, struct task *t, struct arena *a)
 		struct diag_loc loc = {r, NULL, 0, 0, 0};
 		diag_error(w->d, &loc, "%s name '%s' cannot be a URL (rename it without spaces, '?', '#' or '%%')",
 			   t->bundle ? "folder" : "file", t->bundle ? t->name : strrchr(t->rel, '/') + 1);
-	} else if (t->kind == K_POST) {
-		t->item = load_post(a, w->d, w->fm, w->cfg, t->abs, r, slug,
-				    t->bundle ? arena_strndup(a, t->bundle, strlen(t->bundle)) : NULL);
-	} else if (t->kind == K_SERIES) {
-		t->item = load_series(a, w->d, w->fm, t->abs, r, slug);
+	} else if (w->rd.lazy) {
+		/* a file not read, or read as a build before read it: quiet, in
+		 * case it says something; then read again, to say it with its
+		 * text */
+		struct diag quiet;
+		diag_init(&quiet, NULL);
+		unsigned long before = diag_thread_reports();
+		t->item = load_item(w, &w->rd, t, a, &quiet, r, slug);
+		if (diag_thread_reports() != before)
+			t->item = NULL;
+		diag_fini(&quiet);
+		if (!t->item) {
+			struct reading rd = w->rd;
+			rd.lazy = 0;
+			said = diag_thread_reports();
+			t->item = load_item(w, &rd, t, a, w->d, r, slug);
+		}
 	} else {
-		t->item = load_page(a, w->d, w->fm, t->abs, r, slug);
+		t->item = load_item(w, &w->rd, t, a, w->d, r, slug);
 	}
 	t->said = diag_thread_reports() != said;
 }
@@ -661,6 +795,13 @@ static void push_item(struct walk *w, enum kind kind, void *item)
 		push(w->a, (void ***)&c->pages, &c->npages, item);
 }
 
+static struct source *source_of(enum kind kind, void *item)
+{
+	return kind == K_POST ? &((struct post *)item)->s
+	       : kind == K_SERIES ? &((struct series *)item)->s
+				  : &((struct page *)item)->s;
+}
+
 /* finish_task: appends t's item to the content (a post file that failed
  * to its failed slugs) and, in a session, keeps the file in the cache. */
 static void finish_task(struct walk *w, struct task *t)
@@ -674,6 +815,8 @@ static void finish_task(struct walk *w, struct task *t)
 	}
 	if (t->item) {
 		push_item(w, t->kind, t->item);
+		if (t->said) /* read again by the next build, to say it again */
+			source_of(t->kind, t->item)->no_record = 1;
 	} else if (t->kind != K_PAGE && slug_valid((struct str){t->name, t->sl})) {
 		struct str *f = arena_alloc(w->a, sizeof *f);
 		*f = (struct str){arena_strndup(w->a, t->name, t->sl), t->sl};
@@ -1068,11 +1211,12 @@ static void check_unused(struct diag *d, const char *site_dir)
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)
 {
-	return content_load_cached(a, d, site_dir, cfg, c, NULL, NULL, 1);
+	return content_load_cached(a, d, site_dir, cfg, c, NULL, NULL, NULL, 1);
 }
 
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *c, struct content_cache *cc, struct fm_cache *fm, int jobs)
+			struct content *c, struct content_cache *cc, struct fm_cache *fm,
+			const struct content_known *kn, int jobs)
 {
 	memset(c, 0, sizeof *c);
 	int before = d->errors;
@@ -1088,11 +1232,15 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 	char *root = site_root(site_dir);
 	check_folders(d, site_dir, root);
 	check_unused(d, site_dir);
-	struct walk w = {a, d, cfg, c, cc, fm, root, NULL, 0, 0};
+	struct index stamps = {0};
+	if (kn && kn->stamps && kn->records && src_cache_count(kn->records))
+		index_rebuild_str(&stamps, kn->stamps->n, 64, stamp_path, kn->stamps);
+	struct walk w = {a, d, cfg, c, cc, fm, {fm, kn, &stamps, stamps.cap && fm && !cc}, root, NULL, 0, 0};
 	walk(&w, site_dir, "posts", K_POST);
 	walk(&w, site_dir, "series", K_SERIES);
 	walk(&w, site_dir, "pages", K_PAGE);
 	load_tasks(&w, jobs);
+	index_fini(&stamps);
 	load_data(a, d, site_dir, root, c);
 	free(root);
 	if (cc)

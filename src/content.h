@@ -37,7 +37,27 @@ struct source {
 	 * build.c, kept while the content cache keeps the file) */
 	uint64_t html_hash, html_salt;
 	size_t html_len;
+	/* folio build: what the next build keeps of the file (srccache.h):
+	 * the XXH3 of its bytes (0: not known), its front matter's key and
+	 * size; and lazy: the file was not read (src and body are NULL, len
+	 * and body_len hold), its text is read when needed (source_text), from
+	 * abs. no_record: its reading said something, so the next build reads
+	 * it again (and says it again). */
+	uint64_t content;
+	uint64_t fm_key_lo, fm_key_hi;
+	size_t fm_len;
+	int fm_lines;
+	int lazy, no_record;
+	const char *abs;
+	struct arena *arena; /* where it was loaded, and a lazy one's text goes */
 };
+
+/* source_text: s's text (s->src, with s->body), read now if s is lazy,
+ * into a, or (NULL) the arena s was loaded in; a lock keeps two threads
+ * from reading the same one, but a must be the calling thread's. NULL
+ * after an error, reported to d: the file cannot be read, or it changed
+ * since the build stamped it. */
+const char *source_text(struct arena *a, struct diag *d, struct source *s);
 
 struct series;
 
@@ -158,8 +178,20 @@ void content_cache_free(struct content_cache *cc);
  * cc. fm (NULL: none) gives the front matter trees of an earlier build
  * (fmcache.h) and keeps those parsed now. */
 struct fm_cache;
+/* kn (folio build; NULL: none): the stamps of the site's files, with the
+ * hash of the bytes of those unchanged since the last build (stamp.h),
+ * and the last build's records of its content files (srccache.h): a file
+ * whose bytes are those of its record is not read (source.lazy), when its
+ * front matter tree is in fm and reading it said nothing. */
+struct stamp_list;
+struct src_cache;
+struct content_known {
+	const struct stamp_list *stamps;
+	const struct src_cache *records;
+};
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
-			struct content *out, struct content_cache *cc, struct fm_cache *fm, int jobs);
+			struct content *out, struct content_cache *cc, struct fm_cache *fm,
+			const struct content_known *kn, int jobs);
 
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front

@@ -630,7 +630,9 @@ static void job_error(struct jobs *j, const struct source *s, const struct ynode
 	__attribute__((format(printf, 4, 5)));
 static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
 {
-	struct diag_loc loc = {s->path, s->src, s->len, at ? at->line : 1, at ? at->col : 1};
+	/* a file that was not read (source.lazy) is, for the excerpt */
+	const char *text = source_text(NULL, j->d, (struct source *)s);
+	struct diag_loc loc = {s->path, text, text ? s->len : 0, at ? at->line : 1, at ? at->col : 1};
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vreport(j->d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);

@@ -4,6 +4,7 @@
  * and an edit of posts' text is patched into the last round. */
 #include "build.h"
 #include "fmcache.h"
+#include "srccache.h"
 
 #include "cache.h"
 #include "index.h"
@@ -96,6 +97,7 @@ struct build_session {
 	int search_due; /* a patch left the search index to build_session_finish */
 	int related_read; /* the related posts of the cache read (folio build) */
 	struct fm_cache *fm; /* the front matter of the cache (folio build) */
+	struct src_cache *records; /* what the last build learnt of each content file (folio build) */
 	struct search_cache *search; /* the documents' counts (search.pack) */
 };
 
@@ -193,6 +195,7 @@ void build_session_free(struct build_session *s)
 	content_cache_free(s->content);
 	related_cache_free(s->related);
 	fm_cache_free(s->fm);
+	src_cache_free(s->records);
 	live_close(s->live);
 	rebuild_free(state_join(s, NULL));
 	rebuild_free(s->rb);
@@ -472,6 +475,58 @@ static void fm_save(struct build_session *s)
 	fm_cache_write(s->fm, &b);
 	kept_write(s, "frontmatter", &b);
 	buf_fini(&b);
+}
+
+/* records_open: the last build's records of the content files, from the
+ * cache's file "sources" (none if it is missing or not whole). */
+static struct src_cache *records_open(struct build_session *s)
+{
+	struct src_cache *c = src_cache_new(stamp_binary());
+	size_t len;
+	char *text = kept_read(s, "sources", (size_t)1 << 30, &len);
+	if (text)
+		(void)src_cache_read(c, text, len);
+	free(text);
+	return c;
+}
+
+/* record_of: s's record for the next build into c, if it has one: read
+ * (or not) without a message, its front matter and its body's hashes
+ * known. */
+static void record_of(struct src_cache *c, const struct source *s)
+{
+	if (!s->content || s->no_record || !s->body_hash || !s->link_hint || !(s->fm_key_lo | s->fm_key_hi))
+		return;
+	struct src_record r = {s->content,
+			       s->len,
+			       s->len - s->body_len,
+			       s->body_hash,
+			       {s->fm_key_lo, s->fm_key_hi},
+			       s->fm_len,
+			       s->body_line,
+			       s->fm_lines,
+			       s->link_hint};
+	src_cache_put(c, s->path, &r);
+}
+
+/* records_save: the records of this build's content files, for the next
+ * build, in the cache's file "sources". */
+static void records_save(struct build_session *s, const struct content *ct)
+{
+	struct src_cache *c = src_cache_new(stamp_binary());
+	for (size_t i = 0; i < ct->nposts; i++)
+		record_of(c, &ct->posts[i]->s);
+	for (size_t i = 0; i < ct->nseries; i++)
+		record_of(c, &ct->series[i]->s);
+	for (size_t i = 0; i < ct->npages; i++)
+		record_of(c, &ct->pages[i]->s);
+	struct buf b;
+	buf_init(&b);
+	if (src_cache_count(c))
+		src_cache_write(c, &b);
+	kept_write(s, "sources", &b);
+	buf_fini(&b);
+	src_cache_free(c);
 }
 
 /* session_load: the state in path, if it is whole and from this folio;
@@ -764,6 +819,8 @@ static void round_commit(struct round *r)
 		related_save(s);
 	if (s->fm && !s->req.check && fm_cache_dirty(s->fm))
 		fm_save(s);
+	if (s->records && !s->req.check)
+		records_save(s, &r->st.content);
 }
 
 /* round_free: the round's memory, and its stages'. */
@@ -1087,8 +1144,10 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	r->res = res;
 	if (s->to_output && !s->fm)
 		s->fm = fm_open(s);
+	if (s->to_output && !s->req.check && !s->records)
+		s->records = records_open(s);
 	state_start(s);
-	stages_run(&r->st, &s->req, d, session_prepare, s, s->content, s->fm);
+	stages_run(&r->st, &s->req, d, session_prepare, s, s->content, s->fm, s->records);
 	r->errors = r->st.errors;
 	/* stop: no going on. Without keep_going, at the first stage with
 	 * errors; with it, only when what the next stage needs is missing (no

@@ -133,6 +133,10 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	job_options(&p->md, j, &o, &s, &doc);
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
+	if (s->lazy && !source_text(a, p->d, s)) { /* not read, and now it cannot be */
+		job_done(p, j);
+		return;
+	}
 	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
 	if (!s->link_hint)
 		s->link_hint = link_hint(s);
@@ -242,7 +246,9 @@ static void err_at(struct diag *d, const struct source *s, const struct ynode *n
 	__attribute__((format(printf, 4, 5)));
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 {
-	struct diag_loc loc = {s->path, s->src, s->len, n ? n->line : 1, n ? n->col : 1};
+	/* a file that was not read (source.lazy) is, for the excerpt */
+	const char *text = source_text(NULL, d, (struct source *)s);
+	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
@@ -407,7 +413,8 @@ static void term_messages(struct diag *d, const struct term *t, const struct tna
 		for (const struct spelling *sp = nm->spellings; sp; sp = sp->next)
 			if (sp != here)
 				buf_printf(&b, "%s'%.*s' (%s)", k++ ? ", " : "", STR_FMT(sp->text), sp->first->s.path);
-		struct diag_loc loc = {here->first->s.path, here->first->s.src, here->first->s.len,
+		const char *text = source_text(NULL, d, &here->first->s);
+		struct diag_loc loc = {here->first->s.path, text, text ? here->first->s.len : 0,
 				       here->at ? here->at->line : 1, here->at ? here->at->col : 1};
 		diag_report(d, DIAG_WARNING, &loc, NULL, 0, "%s '%.*s' is also written %.*s; all are shown as '%.*s'",
 			    what, STR_FMT(here->text), (int)b.len, b.p ? b.p : "", STR_FMT(best->text));

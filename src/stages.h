@@ -34,9 +34,11 @@ typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
 /* stages_run: every stage, in order, into st (a new arena); st->errors
  * counts what they reported. prep (may be NULL) is called once the
  * content is loaded; cc (may be NULL) keeps files between builds, fm (may
- * be NULL) their front matter between processes. */
+ * be NULL) their front matter between processes, records (folio build;
+ * may be NULL) what the last build learnt of each content file, so that
+ * those unchanged since (req->known) are not read (srccache.h). */
 void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep, void *prep_ctx,
-		struct content_cache *cc, struct fm_cache *fm);
+		struct content_cache *cc, struct fm_cache *fm, const struct src_cache *records);
 /* stages_free: st's memory; with keep_thread, this thread's KaTeX and
  * highlighters stay loaded for the next build (a session). */
 void stages_free(struct stages *st, struct diag *d, int keep_thread);

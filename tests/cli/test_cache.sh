@@ -207,6 +207,67 @@ $err"
 check "a YAML error is told at every build" test "$rc" -eq 1 -a -n "$err" -a "$err" = "$first"
 rm "$site/content/posts/broken-yaml.md"
 
+# The content files whose bytes did not change since the last build are
+# not read again (.folio-cache/sources: where each one's body starts, its
+# front matter's key, its body's hashes); one that did, even to the same
+# size, is. What needs the text of one not read (an error's excerpt, a
+# Markdown cache miss) reads it then, and says what a cold build says.
+src=$site/.folio-cache/sources
+run build "$site" -o "$TMP/lz"
+check "a build keeps the records of its content files" grep -q '^folio-sources' "$src"
+cp "$post" "$TMP/post.saved"
+printf '\nA line for the records.\n' >>"$post"
+case $(head -c 2 "$FOLIO") in
+'#!') ;; # valgrind's wrapper: not traced
+*)
+	if command -v strace >/dev/null 2>&1; then
+		strace -f -e trace=open,openat -o "$TMP/trace" "$FOLIO" build "$site" -o "$TMP/lz" >/dev/null 2>&1
+		check "a warm build succeeds" test $? -eq 0
+		check "it reads the post that changed" grep -q "$(basename "$post")" "$TMP/trace"
+		check "and no other post" test "$(grep 'content/posts/.*\.md' "$TMP/trace" | grep -vc "$(basename "$post")")" -eq 0
+		rm -f "$TMP/trace"
+	fi
+	;;
+esac
+warm_is_cold "posts not read again"
+# the same size, other bytes: read again
+sed -i '0,/^A line for the records\./s//A LINE FOR THE RECORDS./' "$post"
+run build "$site" -o "$TMP/lz"
+check "a post changed to bytes of the same size is read again" \
+	grep -q "A LINE FOR THE RECORDS" "$TMP/lz/posts/gpu-systems-05-coalescing-shared-memory-and-reduction-patterns/index.html"
+# an error at a post that was not read: the cold build's message, excerpt
+# included (its series is gone)
+mv "$site/content/series/linux-internals.md" "$TMP/series.saved"
+run build "$site" -o "$TMP/lz"
+warm=$err
+check "a series removed: an error at the posts that name it" test "$rc" -eq 1
+mv "$site/.folio-cache" "$TMP/cache.saved"
+run build "$site" -o "$TMP/lz"
+rm -rf "$site/.folio-cache"
+mv "$TMP/cache.saved" "$site/.folio-cache"
+out="$warm
+---
+$err"
+check "the error at a post not read is the cold build's, excerpt and all" test -n "$err" -a "$err" = "$warm"
+check "and shows the post's line" grep -q '^ *[0-9]* | series: "linux-internals"' "$TMP/err"
+mv "$TMP/series.saved" "$site/content/series/linux-internals.md"
+# the Markdown cache gone, the records kept: the bodies are read to be
+# rendered
+run build "$site" -o "$TMP/lz"
+rm -f "$site/.folio-cache/markdown.pack"
+printf '\nOne more line.\n' >>"$post"
+warm_is_cold "the records without the Markdown cache"
+# a damaged records file is none
+run build "$site" -o "$TMP/lz"
+printf 'x' | dd of="$src" bs=1 seek=200 conv=notrunc 2>/dev/null
+printf '\nAnd one more.\n' >>"$post"
+run build "$site" -o "$TMP/lz"
+check "a damaged records file is no error" test "$rc" -eq 0 -a -z "$err"
+check "it is written anew" grep -q '^folio-sources' "$src"
+warm_is_cold "a damaged records file"
+cp "$TMP/post.saved" "$post"
+rm -rf "$TMP/lz"
+
 # A static file whose stamp did not change since the last build is that
 # build's file again, not read a second time (build_request.known); one
 # changed, even to bytes of the same size, or one changed by hand in the

@@ -113,7 +113,7 @@ static struct loaded load(struct arena *a, const struct config *cfg, struct cont
 	diag_init(&d, NULL);
 	struct content c;
 	struct loaded l = {0};
-	l.errors = content_load_cached(a, &d, site, cfg, &c, cc, NULL, 1);
+	l.errors = content_load_cached(a, &d, site, cfg, &c, cc, NULL, NULL, 1);
 	l.nposts = c.nposts;
 	l.nseries = c.nseries;
 	l.npages = c.npages;

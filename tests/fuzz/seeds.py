@@ -28,6 +28,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   searchpack  a mode byte and a .folio-cache/search.pack file (the layout of
             src/search/pack.c) of documents made of the example blog's
             posts' words, in one record of texts or several, whole or cut
+  srccache  .folio-cache/sources files of records of the example blog's
+            posts, series and pages (the layout of srccache.c), their salt
+            and checksum left to the target to make
   manifest  manifests of output folders (the layout of output/manifest.c):
             the files of each test site's expected output, version 1 and 2,
             with and without a spare's folder
@@ -317,6 +320,34 @@ def fmcache_seeds(s):
     s.add("fmcache", fm_file([]))
     for i in range(len(trees)):
         s.add("fmcache", fm_file([fm_tree(t) for t in trees[i:i + 3]]))
+
+
+def src_file(records):
+    body = b""
+    for path, r in records:
+        pb = path.encode()
+        body += struct.pack("<7Q3iI", *r, len(pb)) + pb + b"\0" * (-len(pb) % 8)
+    return b"folio-sources 1\n" + struct.pack("<QQQ", 0, len(records), 0) + body
+
+
+def srccache_seeds(s):
+    recs = []
+    for kind in ("posts", "series", "pages"):
+        for path in sorted(glob(os.path.join("examples/techblog/content", kind), ".md")):
+            data = open(path, "rb").read()
+            m = re.match(rb"---\n(.*?\n)---\n", data, re.S)
+            if not m:
+                continue
+            fm_len, body_off = len(m.group(1)), m.end()
+            body_line = m.group(0).count(b"\n")
+            h = int(hashlib.sha1(data).hexdigest()[:16], 16) or 1
+            bh = int(hashlib.sha1(data[body_off:]).hexdigest()[:16], 16) or 1
+            rec = (h, len(data), body_off, bh, h ^ 1, h ^ 2, fm_len, body_line, body_line - 1,
+                   2 if b".md" not in data[body_off:] else 1)
+            recs.append(("content/%s/%s" % (kind, os.path.basename(path)), rec))
+    s.add("srccache", src_file([]))
+    for i in range(0, min(len(recs), 60), 6):
+        s.add("srccache", src_file(recs[i:i + 6]))
 
 
 def related_file(n, mx, seed):
@@ -650,7 +681,8 @@ def main():
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
-               "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds}
+               "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
+               "srccache": srccache_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -535,7 +535,7 @@ static char *threads_load(int jobs, const char *tz, struct arena **a)
 	buf_reset(&cap);
 	d.capture = &cap;
 	struct content cc_out;
-	int e = content_load_cached(*a, &d, site, &cfg, &cc_out, NULL, NULL, jobs);
+	int e = content_load_cached(*a, &d, site, &cfg, &cc_out, NULL, NULL, NULL, jobs);
 	diag_flush(&d);
 	diag_fini(&d);
 	struct buf b;
@@ -616,7 +616,7 @@ static int load_cached(void)
 	struct config cf;
 	int e = config_load(build_arena, &d, site, NULL, &cf);
 	if (!e)
-		e = content_load_cached(build_arena, &d, site, &cf, &c, cc, NULL, 1 + (int)(loads++ % 3));
+		e = content_load_cached(build_arena, &d, site, &cf, &c, cc, NULL, NULL, 1 + (int)(loads++ % 3));
 	diag_fini(&d);
 	return e;
 }
