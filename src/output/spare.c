@@ -29,6 +29,7 @@
 
 #include "arena.h"
 #include "cache.h"
+#include "pool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -145,6 +146,57 @@ static int check_dir(struct output *o, const struct folders *f, int root, const 
 	return rc;
 }
 
+/* The folders' stats, made before they are walked, on threads: a site of
+ * 10,000 posts has 15,000 folders, and a stat costs microseconds. */
+struct folder_stat {
+	struct stat st;
+	int err; /* 0, or fstatat's errno */
+};
+
+struct stat_share {
+	int root;
+	char **rel;
+	struct folder_stat *out;
+	size_t from, to;
+};
+
+static void *stat_share(void *arg)
+{
+	struct stat_share *t = arg;
+	for (size_t i = t->from; i < t->to; i++)
+		t->out[i].err = fstatat(t->root, t->rel[i], &t->out[i].st, AT_SYMLINK_NOFOLLOW) != 0 ? errno : 0;
+	return NULL;
+}
+
+/* stat_folders: the stat of each of rel[0..n) below root, on up to two
+ * threads (malloc'd). */
+static struct folder_stat *stat_folders(int root, char **rel, size_t n)
+{
+	struct folder_stat *out = xcalloc(n + 1, sizeof *out);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int t = n >= 2048 && cores > 1 ? 2 : 1;
+	struct stat_share sh[2];
+	for (int i = 0; i < t; i++)
+		sh[i] = (struct stat_share){root, rel, out, n * (size_t)i / (size_t)t, n * (size_t)(i + 1) / (size_t)t};
+	pool_run(t, stat_share, sh, sizeof *sh, 0);
+	return out;
+}
+
+/* checked_above: whether a folder above rel was checked (check_dir, which
+ * may have deleted what was there) in this walk: its stat is made again. */
+static int checked_above(const struct folders *f, const char *rel)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", rel);
+	for (char *sl = strrchr(tmp, '/'); sl; sl = strrchr(tmp, '/')) {
+		*sl = '\0';
+		size_t k = folder_find(f, tmp);
+		if (k && f->state[k - 1] == F_CHECKED)
+			return 1;
+	}
+	return 0;
+}
+
 /* spare_check: the spare, renamed to o->staging, checked folder by folder
  * (see the top); its files in folders that did not change are trusted.
  * 0, or -1 when in doubt. */
@@ -179,10 +231,16 @@ static int spare_check(struct output *o, int lock)
 		memcpy(sorted, f.v, f.n * sizeof *sorted);
 	qsort(sorted, f.n, sizeof *sorted, cmp_str);
 	f.state = xcalloc(f.n + 1, 1);
+	struct folder_stat *pre = rc == 0 ? stat_folders(root, sorted, f.n) : NULL;
+	int checked = 0; /* a folder was checked: those below it are stat'ed again */
 	for (size_t i = 0; rc == 0 && i < f.n; i++) {
 		size_t k = folder_find(&f, sorted[i]) - 1;
-		if (fstatat(root, sorted[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			if (errno != ENOENT)
+		int err = pre[i].err;
+		st = pre[i].st;
+		if (checked && checked_above(&f, sorted[i])) /* as it is now */
+			err = fstatat(root, sorted[i], &st, AT_SYMLINK_NOFOLLOW) != 0 ? errno : 0;
+		if (err) {
+			if (err != ENOENT)
 				rc = -1;
 			f.state[k] = F_MISSING; /* deleted by hand, or with a folder above it */
 		} else if (!S_ISDIR(st.st_mode) || st.st_dev != top.st_dev) {
@@ -191,9 +249,11 @@ static int spare_check(struct output *o, int lock)
 			f.state[k] = F_CLEAN;
 		} else {
 			f.state[k] = F_CHECKED;
+			checked = 1;
 			rc = check_dir(o, &f, root, sorted[i]);
 		}
 	}
+	free(pre);
 	free(sorted);
 	close(root);
 	/* a file is trusted to be in place when its folder is as it was */
