@@ -166,11 +166,17 @@ struct indexer {
 	/* the heading word before this one, for the pair of them (0: none) */
 	char prev[SEARCH_WORD_MAX];
 	size_t prev_len;
-	/* the postings of every document in order: stem and count */
+	/* the postings of this thread's document (pass 1 on several
+	 * threads), or of every document in order: stem and count */
 	uint32_t *pstem;
 	uint32_t *pw;
 	size_t np, pcap;
 	size_t *dstart; /* by document: its first posting */
+	/* by document: its postings' stems and counts (in pstem and pw, or
+	 * in the blocks that pass 1 on several threads made) */
+	const uint32_t **dps, **dpw;
+	uint32_t **blocks;
+	size_t nblocks;
 	uint32_t *dlen, *tlen;
 	/* a thread's memo of stems (pass 1 on several threads): words it has
 	 * stemmed, each with its stem's number in memo_stems */
@@ -319,6 +325,7 @@ struct counting {
 	struct counted *out;
 	size_t cached; /* documents taken from the cache */
 	struct pool_queue *q;
+	struct arena *a;   /* the counts of this batch of documents */
 	struct indexer lx; /* the thread's own, emptied for each document */
 };
 
@@ -358,6 +365,39 @@ struct search_key search_doc_key(uint64_t salt, const struct search_options *o, 
 	return (struct search_key){k.low64, k.high64};
 }
 
+/* counted_now: lx's counts of the document it has just counted, in a. */
+static void counted_now(const struct indexer *lx, struct arena *a, struct counted *r)
+{
+	size_t tw = lx->words.text.len, ts = lx->stems.text.len;
+	r->text = arena_alloc_raw(a, tw + ts + 1);
+	memcpy(r->text, lx->words.text.p, tw);
+	memcpy(r->text + tw, lx->stems.text.p, ts);
+	r->nwords = (uint32_t)lx->words.n;
+	r->nstems = (uint32_t)lx->stems.n;
+	r->np = (uint32_t)lx->np;
+	r->dl = lx->dl;
+	r->tl = lx->tl;
+	r->tid = NULL;
+	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)r->nwords + 2 * (size_t)r->nstems + 2 * (size_t)r->np + 1) *
+						 sizeof *v);
+	r->wtext = v;
+	r->wstem = v + 2 * (size_t)r->nwords;
+	r->stext = r->wstem + r->nwords;
+	r->pstem = r->stext + 2 * (size_t)r->nstems;
+	r->pw = r->pstem + r->np;
+	for (size_t k = 0; k < r->nwords; k++) {
+		r->wtext[2 * k] = lx->words.e[k].off;
+		r->wtext[2 * k + 1] = lx->words.e[k].len;
+		r->wstem[k] = lx->words.e[k].stem;
+	}
+	for (size_t k = 0; k < r->nstems; k++) {
+		r->stext[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
+		r->stext[2 * k + 1] = lx->stems.e[k].len;
+	}
+	memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
+	memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+}
+
 static void *count_docs(void *arg)
 {
 	struct counting *c = arg;
@@ -369,7 +409,7 @@ static void *count_docs(void *arg)
 			struct search_key key;
 			if (cache) {
 				key = search_doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
-				if (search_cache_get(cache, &key, &c->out[i])) {
+				if (search_cache_get(cache, &key, c->a, &c->out[i])) {
 					c->cached++;
 					continue;
 				}
@@ -378,99 +418,63 @@ static void *count_docs(void *arg)
 			table_empty(&lx->stems);
 			lx->np = 0;
 			index_doc(lx, c->o, &c->docs[i]);
-			struct counted *r = &c->out[i];
-			size_t tw = lx->words.text.len, ts = lx->stems.text.len;
-			r->text = xmalloc(tw + ts + 1);
-			memcpy(r->text, lx->words.text.p, tw);
-			memcpy(r->text + tw, lx->stems.text.p, ts);
-			r->nwords = (uint32_t)lx->words.n;
-			r->nstems = (uint32_t)lx->stems.n;
-			r->np = (uint32_t)lx->np;
-			r->dl = lx->dl;
-			r->tl = lx->tl;
-			r->word = xmalloc((3 * (size_t)r->nwords + 1) * sizeof *r->word);
-			for (size_t k = 0; k < r->nwords; k++) {
-				r->word[3 * k] = lx->words.e[k].off;
-				r->word[3 * k + 1] = lx->words.e[k].len;
-				r->word[3 * k + 2] = lx->words.e[k].stem;
-			}
-			r->stem = xmalloc((2 * (size_t)r->nstems + 1) * sizeof *r->stem);
-			for (size_t k = 0; k < r->nstems; k++) {
-				r->stem[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
-				r->stem[2 * k + 1] = lx->stems.e[k].len;
-			}
-			r->pstem = xmalloc(((size_t)r->np + 1) * sizeof *r->pstem);
-			r->pw = xmalloc(((size_t)r->np + 1) * sizeof *r->pw);
-			memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
-			memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+			counted_now(lx, c->a, &c->out[i]);
 			if (cache)
-				search_cache_put(cache, &key, r);
+				search_cache_put(cache, &key, &c->out[i]);
 		}
 	return NULL;
 }
 
 /* A build's memo of the cache's texts: by a text's number there, the
  * word and the stem of that text in x (+ 1; 0: not looked up yet), so that
- * counts taken from the cache are taken in without hashing their words
- * again. */
+ * counts taken from the cache are taken in without hashing their words. */
 struct text_memo {
 	uint32_t *v;
 	size_t cap; /* texts */
 };
 
 /* take_in: a document's counts r added to x as index_doc adds them, its
- * stems renumbered through map (room for r's stems); r is freed. */
-static void take_in(struct indexer *x, struct counted *r, uint32_t *map, struct text_memo *m)
+ * postings into ps and pw, its stems renumbered through map (room for
+ * r's stems). */
+static void take_in(struct indexer *x, const struct search_cache *cache, const struct counted *r, uint32_t *map,
+		    struct text_memo *m, uint32_t *ps, uint32_t *pw)
 {
-	uint32_t *memo = NULL;
-	if (r->tid) {
-		uint32_t top = 0;
-		for (size_t i = 0; i < (size_t)r->nwords + r->nstems; i++)
-			top = r->tid[i] > top ? r->tid[i] : top;
-		if (top >= m->cap) {
-			size_t cap = 2 * (size_t)top + 1024;
-			m->v = xrealloc(m->v, 2 * cap * sizeof *m->v);
-			memset(m->v + 2 * m->cap, 0, 2 * (cap - m->cap) * sizeof *m->v);
-			m->cap = cap;
-		}
-		memo = m->v;
-	}
-	for (size_t i = 0; i < r->nwords; i++) {
-		const uint32_t *w = &r->word[3 * i];
-		uint32_t *mw = memo ? &memo[2 * (size_t)r->tid[i]] : NULL, wi;
-		if (mw && mw[0]) {
-			wi = mw[0] - 1; /* a word x has: table_find would find it */
-		} else {
+	for (size_t i = 0; r->tid && i < r->nwords; i++) {
+		uint32_t *mw = &m->v[2 * (size_t)r->tid[i]];
+		if (!mw[0]) {
+			uint32_t len;
+			const char *w = search_cache_text(cache, r->tid[i], &len);
 			int made;
-			wi = table_find(&x->words, r->text + w[0], w[1], &made);
+			uint32_t wi = table_find(&x->words, w, len, &made);
 			if (made) {
-				uint32_t *ms = memo ? &memo[2 * (size_t)r->tid[r->nwords + w[2]] + 1] : NULL;
-				int smade;
-				x->words.e[wi].stem = ms && *ms ? *ms - 1
-								: table_find(&x->stems, r->text + r->stem[2 * w[2]],
-									     r->stem[2 * w[2] + 1], &smade);
-				if (ms)
-					*ms = x->words.e[wi].stem + 1;
+				/* a word x has not: table_find would not find its stem either */
+				uint32_t st = r->tid[r->nwords + r->wstem[i]], *ms = &m->v[2 * (size_t)st + 1];
+				if (!*ms) {
+					w = search_cache_text(cache, st, &len);
+					*ms = table_find(&x->stems, w, len, &made) + 1;
+				}
+				x->words.e[wi].stem = *ms - 1;
 			}
-			if (mw)
-				mw[0] = wi + 1;
+			mw[0] = wi + 1;
 		}
-		map[w[2]] = x->words.e[wi].stem;
+		map[r->wstem[i]] = x->words.e[mw[0] - 1].stem;
 	}
-	if (x->np + r->np > x->pcap) {
-		x->pcap = 2 * (x->np + r->np) + 4096;
-		x->pstem = xrealloc(x->pstem, x->pcap * sizeof *x->pstem);
-		x->pw = xrealloc(x->pw, x->pcap * sizeof *x->pw);
+	for (size_t i = 0; !r->tid && i < r->nwords; i++) {
+		const uint32_t *w = &r->wtext[2 * i], s = r->wstem[i];
+		int made;
+		uint32_t wi = table_find(&x->words, r->text + w[0], w[1], &made);
+		if (made)
+			x->words.e[wi].stem = table_find(&x->stems, r->text + r->stext[2 * s], r->stext[2 * s + 1], &made);
+		map[s] = x->words.e[wi].stem;
 	}
-	for (size_t k = 0; k < r->np; k++) {
-		x->pstem[x->np] = map[r->pstem[k]];
-		x->pw[x->np++] = r->pw[k];
-	}
-	counted_free(r);
+	for (size_t k = 0; k < r->np; k++)
+		ps[k] = map[r->pstem ? r->pstem[k] : k];
+	memcpy(pw, r->pw, r->np * sizeof *pw);
 }
 
-/* count_on_threads: pass 1 on o->jobs threads (or this one); returns the
- * number of documents taken from the cache. */
+/* count_on_threads: pass 1 on o->jobs threads (or this one), each batch
+ * of documents' postings in a block of their own; returns the number of
+ * documents taken from the cache. */
 static size_t count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
 			       size_t n)
 {
@@ -491,6 +495,7 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 	uint32_t *map = NULL;
 	size_t map_cap = 0;
 	struct text_memo tm = {NULL, 0};
+	x->blocks = xcalloc(n / COUNT_BATCH + 1, sizeof *x->blocks);
 	for (size_t b = 0; b < n; b += COUNT_BATCH) {
 		size_t m = n - b < COUNT_BATCH ? n - b : COUNT_BATCH;
 		struct pool_queue q;
@@ -500,21 +505,41 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 			c[t].docs = docs + b;
 			c[t].out = out;
 			c[t].q = &q;
+			c[t].a = arena_new();
 		}
 		/* a thread that cannot start leaves its part to the others (the
 		 * calling thread takes from the queue until it is empty) */
 		pool_run(jobs, count_docs, c, sizeof *c, 1);
 		pool_queue_fini(&q);
+		size_t np = 0;
 		for (size_t i = 0; i < m; i++) {
+			np += out[i].np;
 			if (out[i].nstems + 1 > map_cap) {
 				map_cap = 2 * (out[i].nstems + 1);
 				map = xrealloc(map, map_cap * sizeof *map);
 			}
+		}
+		size_t nt = o->cache ? search_cache_texts(o->cache) : 0;
+		if (nt > tm.cap) {
+			size_t cap = nt + nt / 2 + 1024;
+			tm.v = xrealloc(tm.v, 2 * cap * sizeof *tm.v);
+			memset(tm.v + 2 * tm.cap, 0, 2 * (cap - tm.cap) * sizeof *tm.v);
+			tm.cap = cap;
+		}
+		uint32_t *block = xmalloc((2 * np + 1) * sizeof *block);
+		x->blocks[x->nblocks++] = block;
+		for (size_t i = 0; i < m; i++) {
 			x->dstart[b + i] = x->np;
 			x->dlen[b + i] = out[i].dl;
 			x->tlen[b + i] = out[i].tl;
-			take_in(x, &out[i], map, &tm);
+			x->dps[b + i] = block;
+			x->dpw[b + i] = block + np;
+			take_in(x, o->cache, &out[i], map, &tm, block, block + np);
+			block += out[i].np;
+			x->np += out[i].np;
 		}
+		for (int t = 0; t < jobs; t++)
+			arena_free(c[t].a);
 	}
 	free(map);
 	free(tm.v);
@@ -558,8 +583,9 @@ static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
 {
 	size_t ns = x->stems.n;
 	p->start = xcalloc(ns + 1, sizeof *p->start);
-	for (size_t i = 0; i < x->np; i++)
-		p->start[x->pstem[i] + 1]++;
+	for (size_t d = 0; d < ndocs; d++)
+		for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++)
+			p->start[x->dps[d][i] + 1]++;
 	for (size_t s = 0; s < ns; s++)
 		p->start[s + 1] += p->start[s];
 	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
@@ -576,12 +602,13 @@ static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
 	for (size_t d = 0; d < ndocs; d++) {
 		double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / avgdl);
 		double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / avgtl);
-		for (size_t i = x->dstart[d]; i < x->dstart[d + 1]; i++) {
-			uint32_t c = x->pw[i];
+		const uint32_t *ps = x->dps[d], *pw = x->dpw[d];
+		for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++) {
+			uint32_t c = pw[i];
 			double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
 			double imp = tf * (BM25_K1 + 1) / (tf + norm) + BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm) +
 				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
-			size_t at = fill[x->pstem[i]]++;
+			size_t at = fill[ps[i]]++;
 			p->doc[at] = (uint32_t)d;
 			int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
 			q = q > 63 ? 63 : q;
@@ -828,6 +855,8 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
 	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
 	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
+	x.dps = xcalloc(n + 1, sizeof *x.dps);
+	x.dpw = xcalloc(n + 1, sizeof *x.dpw);
 	/* with a cache, the counts of each document are kept as the threads
 	 * make them, on one thread too */
 	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
@@ -840,6 +869,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 			x.tlen[d] = x.tl;
 		}
 	x.dstart[n] = x.np;
+	for (size_t d = 0; !x.blocks && d < n; d++) {
+		x.dps[d] = x.pstem + x.dstart[d];
+		x.dpw[d] = x.pw + x.dstart[d];
+	}
 	search_stemmer_free(x.stemmer);
 	/* each stem that is no word is a word of the shards too, so that the
 	 * client finds "spill" in "spilled" without a stemmer of its own */
@@ -854,8 +887,11 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	make_postings(&x, n, &p);
 	free(x.pstem);
 	free(x.pw);
-	x.pstem = NULL;
-	x.pw = NULL;
+	for (size_t i = 0; i < x.nblocks; i++)
+		free(x.blocks[i]);
+	free(x.blocks);
+	free(x.dps);
+	free(x.dpw);
 
 	struct files f;
 	memset(&f, 0, sizeof f);
