@@ -53,18 +53,22 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 /* Documents per file of records. */
 #define DOCS_PER_CHUNK 8
 
+/* varint_put: v as LEB128 at o (room for 10 bytes); returns the end. */
+static inline unsigned char *varint_put(unsigned char *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (unsigned char)v;
+	return o;
+}
+
 void search_varint(struct buf *b, uint64_t v)
 {
-	unsigned char t[10];
-	size_t n = 0;
-	do {
-		t[n] = (unsigned char)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			t[n] |= 0x80;
-		n++;
-	} while (v);
-	buf_append(b, t, n);
+	buf_reserve(b, 11);
+	b->len = (size_t)((char *)varint_put((unsigned char *)b->p + b->len, v) - b->p);
+	b->p[b->len] = 0;
 }
 
 static size_t varint_len(uint64_t v)
@@ -579,57 +583,140 @@ static double coarse(double v)
 	return exp2(round(log2(v) * 16) / 16);
 }
 
-static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
+/* Pass 2 on several threads, each a part of the documents (about as many
+ * postings each): each counts its postings by stem, then writes them
+ * where the counts of the parts before it say (a stem's postings stay in
+ * the documents' order, as on one thread); then each sizes a part of the
+ * stems. */
+struct impacts {
+	const struct indexer *x;
+	struct postings *p;
+	size_t d0, d1; /* its documents */
+	size_t s0, s1; /* its stems */
+	size_t *fill;  /* by stem: its postings (step 1), then where its next goes (step 2) */
+	double avgdl, avgtl;
+	int step;
+};
+
+/* impact: a posting's byte: BM25 of the text and of the title, the
+ * boosts, the two high bits. A term whose count is 0 adds 0: left out. */
+static uint8_t impact(uint32_t c, double norm, double tnorm)
+{
+	double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
+	double imp = tf > 0 ? tf * (BM25_K1 + 1) / (tf + norm) : 0;
+	if (tt > 0)
+		imp += BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm);
+	/* one at a time, as the sum of all four was made: the same rounding */
+	imp += c & IN_TAG ? BOOST_TAG : 0;
+	imp += c & IN_SERIES ? BOOST_SERIES : 0;
+	int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
+	q = q > 63 ? 63 : q;
+	if (c & (TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING))
+		q |= (int)IMPACT_STRONG;
+	if (c & TITLE_MASK)
+		q |= (int)IMPACT_TITLE;
+	return (uint8_t)q;
+}
+
+static void *impacts_run(void *arg)
+{
+	struct impacts *t = arg;
+	const struct indexer *x = t->x;
+	struct postings *p = t->p;
+	if (t->step == 1) {
+		for (size_t d = t->d0; d < t->d1; d++)
+			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++)
+				t->fill[x->dps[d][i]]++;
+	} else if (t->step == 2) {
+		for (size_t d = t->d0; d < t->d1; d++) {
+			double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / t->avgdl);
+			double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / t->avgtl);
+			const uint32_t *ps = x->dps[d], *pw = x->dpw[d];
+			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++) {
+				size_t at = t->fill[ps[i]]++;
+				p->doc[at] = (uint32_t)d;
+				p->q[at] = impact(pw[i], norm, tnorm);
+			}
+		}
+	} else {
+		for (size_t s = t->s0; s < t->s1; s++) {
+			size_t n = p->start[s + 1] - p->start[s], b = varint_len(n) + n;
+			uint32_t prev = 0;
+			for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+				b += varint_len(p->doc[i] - prev);
+				prev = p->doc[i];
+			}
+			p->bytes[s] = b;
+		}
+	}
+	return NULL;
+}
+
+/* split: the first of k parts of [0, n) by the weights before it (*at:
+ * the prefix sums, at[n] the total), as even as whole items allow. */
+static size_t split(const size_t *at, size_t n, size_t k, size_t parts)
+{
+	size_t want = (size_t)((double)at[n] * (double)k / (double)parts), lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (at[mid] < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return k == parts ? n : lo;
+}
+
+/* A part of pass 2 is worth a thread from this many postings. */
+#define IMPACTS_PART 32768
+
+static void make_postings(struct indexer *x, size_t ndocs, int jobs, struct postings *p)
 {
 	size_t ns = x->stems.n;
-	p->start = xcalloc(ns + 1, sizeof *p->start);
-	for (size_t d = 0; d < ndocs; d++)
-		for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++)
-			p->start[x->dps[d][i] + 1]++;
-	for (size_t s = 0; s < ns; s++)
-		p->start[s + 1] += p->start[s];
-	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
-	p->q = xmalloc(x->np + 1);
-	size_t *fill = xmalloc((ns + 1) * sizeof *fill);
-	memcpy(fill, p->start, (ns + 1) * sizeof *fill);
+	size_t parts = jobs > 1 ? (size_t)jobs : 1;
+	while (parts > 1 && x->np / parts < IMPACTS_PART)
+		parts--;
 	double total = 0, ttotal = 0;
 	for (size_t d = 0; d < ndocs; d++) {
 		total += x->dlen[d];
 		ttotal += x->tlen[d];
 	}
-	double avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
-	double avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
-	for (size_t d = 0; d < ndocs; d++) {
-		double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / avgdl);
-		double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / avgtl);
-		const uint32_t *ps = x->dps[d], *pw = x->dpw[d];
-		for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++) {
-			uint32_t c = pw[i];
-			double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
-			double imp = tf * (BM25_K1 + 1) / (tf + norm) + BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm) +
-				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
-			size_t at = fill[ps[i]]++;
-			p->doc[at] = (uint32_t)d;
-			int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
-			q = q > 63 ? 63 : q;
-			if (c & (TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING))
-				q |= (int)IMPACT_STRONG;
-			if (c & TITLE_MASK)
-				q |= (int)IMPACT_TITLE;
-			p->q[at] = (uint8_t)q;
-		}
+	struct impacts *t = xcalloc(parts, sizeof *t);
+	for (size_t k = 0; k < parts; k++) {
+		t[k].x = x;
+		t[k].p = p;
+		t[k].d0 = split(x->dstart, ndocs, k, parts);
+		t[k].d1 = split(x->dstart, ndocs, k + 1, parts);
+		t[k].fill = xcalloc(ns + 1, sizeof *t[k].fill);
+		t[k].avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
+		t[k].avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
+		t[k].step = 1;
 	}
-	free(fill);
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	p->start = xcalloc(ns + 1, sizeof *p->start);
+	for (size_t s = 0, at = 0; s < ns; s++) {
+		for (size_t k = 0; k < parts; k++) {
+			size_t v = t[k].fill[s];
+			t[k].fill[s] = at;
+			at += v;
+		}
+		p->start[s + 1] = at;
+	}
+	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
+	p->q = xmalloc(x->np + 1);
 	p->bytes = xcalloc(ns + 1, sizeof *p->bytes);
-	for (size_t s = 0; s < ns; s++) {
-		size_t n = p->start[s + 1] - p->start[s], b = varint_len(n) + n;
-		uint32_t prev = 0;
-		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
-			b += varint_len(p->doc[i] - prev);
-			prev = p->doc[i];
-		}
-		p->bytes[s] = b;
+	for (size_t k = 0; k < parts; k++)
+		t[k].step = 2;
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	for (size_t k = 0; k < parts; k++) {
+		t[k].s0 = split(p->start, ns, k, parts);
+		t[k].s1 = split(p->start, ns, k + 1, parts);
+		t[k].step = 3;
 	}
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	for (size_t k = 0; k < parts; k++)
+		free(t[k].fill);
+	free(t);
 }
 
 static void postings_free(struct postings *p)
@@ -654,18 +741,32 @@ static const char *file_rel(const void *ctx, uint32_t v)
 	return ((const struct files *)ctx)->v[v - 1].rel;
 }
 
-/* add_file: b's bytes as DIR/HASH.EXT (b is emptied); returns the hash's
- * hex digits (an arena string). */
-static const char *add_file(struct files *f, const char *dir, const char *ext, struct buf *b)
+/* A file's bytes (malloc'd) and their hash, made on a thread. */
+struct made {
+	char *data;
+	size_t len;
+	uint64_t hash;
+};
+
+/* made_of: b's bytes and their hash (b is emptied). */
+static struct made made_of(struct buf *b)
+{
+	struct made m;
+	m.hash = XXH3_64bits(b->p ? b->p : "", b->len);
+	m.data = buf_detach(b, &m.len);
+	if (!m.data)
+		m.data = xcalloc(1, 1);
+	return m;
+}
+
+/* add_made: m's bytes (now f's arena's) as DIR/HASH.EXT; returns the
+ * hash's hex digits (an arena string). */
+static const char *add_made(struct files *f, const char *dir, const char *ext, struct made m)
 {
 	char hex[17];
-	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)XXH3_64bits(b->p ? b->p : "", b->len));
+	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)m.hash);
 	hex[12] = 0;
-	size_t len;
-	char *data = buf_detach(b, &len);
-	if (!data)
-		data = xcalloc(1, 1);
-	arena_own(f->a, data);
+	arena_own(f->a, m.data);
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 64;
 		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
@@ -675,28 +776,58 @@ static const char *add_file(struct files *f, const char *dir, const char *ext, s
 	const char *name = arena_strndup(f->a, hex, strlen(hex));
 	if (index_get_str(&f->names, rel, file_rel, f))
 		return name; /* the same bytes as a file already made (two tags of the same posts) */
-	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), data, len};
+	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), m.data, m.len};
 	index_add_str(&f->names, f->v[f->n - 1].rel, (uint32_t)f->n, 64, file_rel, f);
 	return name;
 }
 
-static void json_str(struct buf *b, struct arena *a, struct str s)
+/* add_file: b's bytes as DIR/HASH.EXT (b is emptied). */
+static const char *add_file(struct files *f, const char *dir, const char *ext, struct buf *b)
 {
-	struct tval v = tv_str(s);
-	tval_to_json(b, &v, a, 1, (size_t)-1);
+	return add_made(f, dir, ext, made_of(b));
 }
 
-/* The shards: the words in order, grouped by prefix. */
+/* json_str: s as a JSON string, the bytes tval_to_json writes (HTML-safe)
+ * for it: it escapes each byte on its own, so the runs of bytes it keeps
+ * as they are go in at once, and each other byte is given to it alone
+ * (the records' texts are most of the index's JSON). */
+static void json_str(struct buf *b, struct arena *a, struct str s)
+{
+	buf_putc(b, '"');
+	for (size_t i = 0; i < s.len;) {
+		size_t j = i;
+		while (j < s.len && (unsigned char)s.p[j] >= 0x20 && !strchr("\"\\<>&'", s.p[j]))
+			j++;
+		buf_append(b, s.p + i, j - i);
+		if (j < s.len) {
+			size_t at = b->len;
+			struct tval v = tv_str((struct str){s.p + j, 1});
+			tval_to_json(b, &v, a, 1, (size_t)-1);
+			/* its quotes off */
+			memmove(b->p + at, b->p + at + 1, b->len - at - 2);
+			b->len -= 2;
+			b->p[b->len] = 0;
+			j++;
+		}
+		i = j;
+	}
+	buf_putc(b, '"');
+}
+
+/* The shards: the words in order, grouped by prefix; each cut made on a
+ * thread of its own. */
+struct cut {
+	size_t lo, hi, keylen; /* words order[lo..hi), their key's bytes */
+};
+
 struct sharding {
 	struct indexer *x;
 	struct postings *p;
 	uint32_t *order; /* word numbers, sorted by their bytes */
-	uint32_t *mark;  /* by stem: the shard that last counted it (+1), */
-	uint32_t *local; /* and its number there */
+	uint32_t *mark;  /* by stem: the shard that last counted it */
 	uint32_t gen;
-	struct files *files;
-	struct buf meta; /* "key":"hash" pairs */
-	size_t nshards;
+	struct cut *cuts;
+	size_t ncuts, cuts_cap;
 };
 
 static const char *word_text(const struct indexer *x, uint32_t w, size_t *n)
@@ -733,59 +864,13 @@ static size_t group_size(struct sharding *sh, size_t lo, size_t hi)
 	return b;
 }
 
-static void emit_shard(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
+static void add_cut(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
 {
-	struct indexer *x = sh->x;
-	struct postings *p = sh->p;
-	sh->gen++;
-	uint32_t *stems = xmalloc((hi - lo + 1) * sizeof *stems);
-	size_t ns = 0;
-	for (size_t i = lo; i < hi; i++) {
-		uint32_t s = x->words.e[sh->order[i]].stem & ~STEM_ONLY;
-		if (sh->mark[s] != sh->gen) {
-			sh->mark[s] = sh->gen;
-			sh->local[s] = (uint32_t)ns;
-			stems[ns++] = s;
-		}
+	if (sh->ncuts == sh->cuts_cap) {
+		sh->cuts_cap = sh->cuts_cap ? 2 * sh->cuts_cap : 256;
+		sh->cuts = xrealloc(sh->cuts, sh->cuts_cap * sizeof *sh->cuts);
 	}
-	struct buf b;
-	buf_init(&b);
-	search_varint(&b, ns);
-	for (size_t k = 0; k < ns; k++) {
-		uint32_t s = stems[k];
-		search_varint(&b, p->start[s + 1] - p->start[s]);
-		uint32_t prev = 0;
-		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
-			search_varint(&b, p->doc[i] - prev);
-			prev = p->doc[i];
-		}
-		buf_append(&b, p->q + p->start[s], p->start[s + 1] - p->start[s]);
-	}
-	search_varint(&b, hi - lo);
-	const char *last = "";
-	size_t lastn = 0;
-	for (size_t i = lo; i < hi; i++) {
-		size_t n;
-		const char *w = word_text(x, sh->order[i], &n);
-		size_t c = 0;
-		while (c < n && c < lastn && w[c] == last[c])
-			c++;
-		search_varint(&b, c);
-		search_varint(&b, n - c);
-		buf_append(&b, w + c, n - c);
-		uint32_t st = x->words.e[sh->order[i]].stem;
-		search_varint(&b, (uint64_t)sh->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
-		last = w;
-		lastn = n;
-	}
-	free(stems);
-	size_t n0;
-	const char *w0 = word_text(x, sh->order[lo], &n0);
-	const char *hash = add_file(sh->files, "t", "bin", &b);
-	buf_puts(&sh->meta, sh->nshards ? "," : "");
-	json_str(&sh->meta, sh->files->a, (struct str){w0, keylen});
-	buf_printf(&sh->meta, ":\"%s\"", hash);
-	sh->nshards++;
+	sh->cuts[sh->ncuts++] = (struct cut){lo, hi, keylen};
 }
 
 /* group: the words order[lo..hi), which share their first k code points,
@@ -796,13 +881,13 @@ static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
 	const char *w0 = word_text(sh->x, sh->order[lo], &n0);
 	size_t keylen = search_prefix_len(w0, n0, k);
 	if (group_size(sh, lo, hi) <= SHARD_MAX) {
-		emit_shard(sh, lo, hi, keylen);
+		add_cut(sh, lo, hi, keylen);
 		return;
 	}
 	/* the word that is the prefix itself sorts first, and stays here */
 	size_t i = lo;
 	if (n0 == keylen) {
-		emit_shard(sh, lo, lo + 1, keylen);
+		add_cut(sh, lo, lo + 1, keylen);
 		i++;
 	}
 	while (i < hi) {
@@ -819,6 +904,128 @@ static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
 		group(sh, i, j, k + 1);
 		i = j;
 	}
+}
+
+/* A thread making shards: its own marks of stems. */
+struct shard_maker {
+	const struct sharding *sh;
+	struct pool_queue *q;
+	struct made *out; /* by cut */
+	uint32_t *mark;   /* by stem: the shard that last counted it, */
+	uint32_t *local;  /* and its number there */
+	uint32_t *stems;  /* a shard's stems */
+	uint32_t gen;
+};
+
+/* shard_bytes: the shard of the words order[lo..hi) into b. */
+static void shard_bytes(struct shard_maker *t, size_t lo, size_t hi, struct buf *b)
+{
+	const struct indexer *x = t->sh->x;
+	const struct postings *p = t->sh->p;
+	const uint32_t *order = t->sh->order;
+	t->gen++;
+	size_t ns = 0, room = 32;
+	for (size_t i = lo; i < hi; i++) {
+		const struct entry *e = &x->words.e[order[i]];
+		uint32_t s = e->stem & ~STEM_ONLY;
+		room += e->len + 30;
+		if (t->mark[s] != t->gen) {
+			t->mark[s] = t->gen;
+			t->local[s] = (uint32_t)ns;
+			t->stems[ns++] = s;
+			room += p->bytes[s];
+		}
+	}
+	/* every byte written below is counted in room: p->bytes a stem's
+	 * postings, 30 a word's three numbers */
+	buf_reserve(b, room);
+	unsigned char *o = (unsigned char *)b->p + b->len;
+	o = varint_put(o, ns);
+	for (size_t k = 0; k < ns; k++) {
+		uint32_t s = t->stems[k];
+		o = varint_put(o, p->start[s + 1] - p->start[s]);
+		uint32_t prev = 0;
+		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+			o = varint_put(o, p->doc[i] - prev);
+			prev = p->doc[i];
+		}
+		memcpy(o, p->q + p->start[s], p->start[s + 1] - p->start[s]);
+		o += p->start[s + 1] - p->start[s];
+	}
+	o = varint_put(o, hi - lo);
+	const char *last = "";
+	size_t lastn = 0;
+	for (size_t i = lo; i < hi; i++) {
+		size_t n;
+		const char *w = word_text(x, order[i], &n);
+		size_t c = 0;
+		while (c < n && c < lastn && w[c] == last[c])
+			c++;
+		o = varint_put(o, c);
+		o = varint_put(o, n - c);
+		memcpy(o, w + c, n - c);
+		o += n - c;
+		uint32_t st = x->words.e[order[i]].stem;
+		o = varint_put(o, (uint64_t)t->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
+		last = w;
+		lastn = n;
+	}
+	b->len = (size_t)((char *)o - b->p);
+	b->p[b->len] = 0;
+}
+
+static void *make_shards(void *arg)
+{
+	struct shard_maker *t = arg;
+	size_t s, e;
+	struct buf b;
+	buf_init(&b);
+	while (pool_take(t->q, &s, &e))
+		for (size_t i = s; i < e; i++) {
+			shard_bytes(t, t->sh->cuts[i].lo, t->sh->cuts[i].hi, &b);
+			t->out[i] = made_of(&b);
+		}
+	return NULL;
+}
+
+/* shards: the shards of sh's cuts made on up to jobs threads, added to
+ * f in order, each with its key in meta ("key":"hash" pairs). */
+static void shards(struct sharding *sh, int jobs, struct files *f, struct buf *meta)
+{
+	size_t ns = sh->x->stems.n;
+	int parts = jobs > 1 ? jobs : 1;
+	if ((size_t)parts > sh->ncuts / 16 + 1)
+		parts = (int)(sh->ncuts / 16 + 1);
+	struct pool_queue q;
+	pool_queue_init(&q, sh->ncuts, 4);
+	struct made *out = xcalloc(sh->ncuts + 1, sizeof *out);
+	struct shard_maker *t = xcalloc((size_t)parts, sizeof *t);
+	for (int k = 0; k < parts; k++) {
+		t[k].sh = sh;
+		t[k].q = &q;
+		t[k].out = out;
+		t[k].mark = xcalloc(ns + 1, sizeof *t[k].mark);
+		t[k].local = xcalloc(ns + 1, sizeof *t[k].local);
+		t[k].stems = xcalloc(ns + 1, sizeof *t[k].stems);
+	}
+	/* a thread that cannot start leaves its part to the others */
+	pool_run(parts, make_shards, t, sizeof *t, 1);
+	pool_queue_fini(&q);
+	for (size_t i = 0; i < sh->ncuts; i++) {
+		const char *hash = add_made(f, "t", "bin", out[i]);
+		size_t n0;
+		const char *w0 = word_text(sh->x, sh->order[sh->cuts[i].lo], &n0);
+		buf_puts(meta, i ? "," : "");
+		json_str(meta, f->a, (struct str){w0, sh->cuts[i].keylen});
+		buf_printf(meta, ":\"%s\"", hash);
+	}
+	for (int k = 0; k < parts; k++) {
+		free(t[k].mark);
+		free(t[k].local);
+		free(t[k].stems);
+	}
+	free(t);
+	free(out);
 }
 
 static void filters_json(struct buf *meta, struct files *f, const char *key, const struct search_filter *v, size_t n)
@@ -884,7 +1091,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	}
 
 	struct postings p;
-	make_postings(&x, n, &p);
+	make_postings(&x, n, o->jobs, &p);
 	free(x.pstem);
 	free(x.pw);
 	for (size_t i = 0; i < x.nblocks; i++)
@@ -900,15 +1107,12 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	memset(&sh, 0, sizeof sh);
 	sh.x = &x;
 	sh.p = &p;
-	sh.files = &f;
 	size_t nw = x.words.n;
 	sh.order = xmalloc((nw + 1) * sizeof *sh.order);
 	for (size_t i = 0; i < nw; i++)
 		sh.order[i] = (uint32_t)i;
 	qsort_r(sh.order, nw, sizeof *sh.order, word_cmp, &x);
 	sh.mark = xcalloc(x.stems.n + 1, sizeof *sh.mark);
-	sh.local = xcalloc(x.stems.n + 1, sizeof *sh.local);
-	buf_init(&sh.meta);
 	for (size_t i = 0; i < nw;) {
 		size_t n0;
 		const char *w = word_text(&x, sh.order[i], &n0);
@@ -923,13 +1127,13 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 		group(&sh, i, j, 1);
 		i = j;
 	}
-
-	/* the records, DOCS_PER_CHUNK to a file */
 	struct buf meta, b;
 	buf_init(&meta);
 	buf_init(&b);
 	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
-	buf_append(&meta, sh.meta.p ? sh.meta.p : "", sh.meta.len);
+	shards(&sh, o->jobs, &f, &meta);
+
+	/* the records, DOCS_PER_CHUNK to a file */
 	buf_puts(&meta, "},\"records\":[");
 	for (size_t c = 0; c * DOCS_PER_CHUNK < n; c++) {
 		buf_putc(&b, '[');
@@ -969,13 +1173,12 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	out->ndocs = n;
 	out->nwords = nw;
 	out->nstems = x.stems.n;
-	out->nshards = sh.nshards;
+	out->nshards = sh.ncuts;
 	free(f.v);
 	index_fini(&f.names);
-	buf_fini(&sh.meta);
 	free(sh.order);
 	free(sh.mark);
-	free(sh.local);
+	free(sh.cuts);
 	postings_free(&p);
 	table_fini(&x.words);
 	table_fini(&x.stems);

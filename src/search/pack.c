@@ -85,8 +85,13 @@ struct search_cache {
 
 /* ---- numbers ---- */
 
-static int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+static inline int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
+	/* most numbers of a pack are below 128: one byte */
+	if (*p < end && **p < 0x80) {
+		*v = *(*p)++;
+		return 0;
+	}
 	uint64_t x = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
 		if (*p == end)
@@ -102,7 +107,7 @@ static int get_varint(const unsigned char **p, const unsigned char *end, uint64_
 }
 
 /* get_u32: a number of at most max. */
-static int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+static inline int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
 {
 	uint64_t x;
 	if (get_varint(p, end, &x) || x > max)
@@ -131,7 +136,7 @@ struct ids {
 };
 
 /* get_count: a count, as put_count wrote it. */
-static int get_count(const unsigned char **p, const unsigned char *end, uint32_t *pw)
+static inline int get_count(const unsigned char **p, const unsigned char *end, uint32_t *pw)
 {
 	uint64_t v;
 	uint32_t rest = 0;

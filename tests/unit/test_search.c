@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "search/search.h"
+#include "tmpl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -515,6 +516,90 @@ static void test_threads(void)
 	arena_free(a);
 }
 
+/* Many postings: pass 2 (impacts) split over threads, each part's
+ * postings of a stem after those of the parts before it; the same bytes as
+ * on one thread. */
+static void test_threads_postings(void)
+{
+	struct arena *a = arena_new();
+	size_t n = 2500;
+	struct search_doc *d = calloc(n, sizeof *d);
+	char *bodies = calloc(n, 1024);
+	for (size_t i = 0; i < n; i++) {
+		char *b = bodies + i * 1024;
+		size_t at = (size_t)snprintf(b, 1024, "<h2>Part %zu</h2><p>", i % 40);
+		/* 80 words of a vocabulary of 3,000, some of them in many documents,
+		 * some in few, some repeated */
+		for (size_t k = 0; k < 80; k++)
+			at += (size_t)snprintf(b + at, 1024 - at, "v%zu ", (i * 31 + k * k * 7) % (k < 20 ? 50 : 3000));
+		snprintf(b + at, 1024 - at, "</p>");
+		d[i] = doc(i % 3 ? "Tiling kernels" : "Warp level reduction", b);
+	}
+	struct search_options one = {1, 1, 1, {"en", 2}, 1, NULL}, two = one, three = one;
+	two.jobs = 2;
+	three.jobs = 3;
+	struct search_index x1, x2, x3;
+	search_index_docs(a, &one, d, n, NULL, 0, NULL, 0, &x1);
+	search_index_docs(a, &two, d, n, NULL, 0, NULL, 0, &x2);
+	search_index_docs(a, &three, d, n, NULL, 0, NULL, 0, &x3);
+	int same = x1.nfiles == x3.nfiles && x1.nfiles == x2.nfiles && x1.nwords == x3.nwords;
+	for (size_t i = 0; same && i < x1.nfiles; i++)
+		same = !strcmp(x1.files[i].rel, x3.files[i].rel) && x1.files[i].len == x3.files[i].len &&
+		       !memcmp(x1.files[i].data, x3.files[i].data, x1.files[i].len) &&
+		       !strcmp(x1.files[i].rel, x2.files[i].rel) && x1.files[i].len == x2.files[i].len &&
+		       !memcmp(x1.files[i].data, x2.files[i].data, x1.files[i].len);
+	OK(same);
+	OK(x1.nwords > 3000);
+	const struct rword *w = find(&x1, "v7");
+	OK(w != NULL && w->df > 64);
+	free(d);
+	free(bodies);
+	arena_free(a);
+}
+
+/* The records' JSON: each text as tval_to_json writes it, HTML-safe,
+ * whatever bytes it holds. */
+static void test_records(void)
+{
+	struct arena *a = arena_new();
+	static const char title[] = "A \"quoted\" \\ path <b>&amp; it's\n\t\r\x01\x1f\x7f "
+				    "caf\xc3\xa9 \xe2\x80\xa8 \xe6\x97\xa5 \xff end";
+	struct search_doc d[2];
+	d[0] = doc("posts/a/", "<p>Body.</p>");
+	d[0].title = (struct str){title, sizeof title - 1};
+	d[0].excerpt = (struct str){"'<>&\"", 5};
+	d[0].date = STR_LIT("2024-01-02");
+	d[1] = doc("posts/b/", "");
+	d[1].excerpt = (struct str){"", 0};
+	struct search_index ix;
+	search_index_docs(a, &EN, d, 2, NULL, 0, NULL, 0, &ix);
+	struct buf want;
+	buf_init(&want);
+	buf_puts(&want, "[");
+	for (int i = 0; i < 2; i++) {
+		buf_puts(&want, i ? ",[" : "[");
+		const struct str fields[] = {d[i].url, d[i].title, d[i].date, d[i].series, d[i].excerpt};
+		for (size_t k = 0; k < 5; k++) {
+			struct tval v = tv_str(fields[k]);
+			buf_puts(&want, k ? "," : "");
+			tval_to_json(&want, &v, a, 1, (size_t)-1);
+		}
+		buf_puts(&want, "]");
+	}
+	buf_puts(&want, "]\n");
+	const struct search_file *rec = NULL;
+	for (size_t i = 0; i < ix.nfiles; i++)
+		if (!strncmp(ix.files[i].rel, "search/d/", 9))
+			rec = &ix.files[i];
+	OK(rec != NULL);
+	if (rec) {
+		INT_EQ(rec->len, want.len);
+		OK(rec->len == want.len && !memcmp(rec->data, want.p, want.len));
+	}
+	buf_fini(&want);
+	arena_free(a);
+}
+
 void test_search(void)
 {
 	test_words();
@@ -525,4 +610,6 @@ void test_search(void)
 	test_pairs();
 	test_sharding();
 	test_threads();
+	test_threads_postings();
+	test_records();
 }
