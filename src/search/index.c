@@ -23,6 +23,7 @@
 #include "tmpl.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,10 +178,10 @@ struct indexer {
 	size_t np, pcap;
 	size_t *dstart; /* by document: its first posting */
 	/* by document: its postings' stems and counts (in pstem and pw, or
-	 * in the blocks that pass 1 on several threads made) */
+	 * in the arenas that pass 1 on several threads kept) */
 	const uint32_t **dps, **dpw;
-	uint32_t **blocks;
-	size_t nblocks;
+	struct arena **kept;
+	size_t nkept;
 	uint32_t *dlen, *tlen;
 	/* a thread's memo of stems (pass 1 on several threads): words it has
 	 * stemmed, each with its stem's number in memo_stems */
@@ -316,21 +317,38 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
  * first came in it, each with its stem) and its postings by the number of
  * their stem among its own (pack.h's struct counted), or taken from the
  * cache of an earlier build (pack.c), which keeps them as they are. The
- * calling thread then takes them in, in the documents' order: each word
- * made in the build's dictionary as pass 1 on one thread would have made
- * it (its stem after it), so that every number, and so every byte of the
- * index, is the same. */
+ * calling thread takes them in, in the documents' order, a batch at a
+ * time: each word made in the build's dictionary as pass 1 on one thread
+ * would have made it (its stem after it), so that every number, and so
+ * every byte of the index, is the same. While it takes a batch in, the
+ * other threads count the next one (two batches are held at most, each in
+ * a slot of its own); while it waits for a batch, it counts too. */
 
 #define COUNT_BATCH 512
+#define COUNT_GRAIN 8 /* documents a thread takes at once */
 
-struct counting {
+/* What the threads of pass 1 share (under lock). */
+struct pass1 {
 	const struct search_options *o;
 	const struct search_doc *docs;
-	struct counted *out;
-	size_t cached; /* documents taken from the cache */
-	struct pool_queue *q;
-	struct arena *a;   /* the counts of this batch of documents */
-	struct indexer lx; /* the thread's own, emptied for each document */
+	size_t n;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* a batch counted, or one taken in */
+	size_t next;         /* the next document to count */
+	size_t taken;        /* batches taken in: batch taken + 2 waits for a slot */
+	size_t done[2];      /* by slot: the documents of its batch counted */
+	struct counted *out; /* by slot: COUNT_BATCH documents' counts */
+};
+
+struct counting {
+	struct pass1 *p;
+	struct arena *a[2]; /* by slot: the counts this thread made there */
+	struct arena *keep; /* the postings of the counts it made, for pass 2 */
+	size_t cached;      /* documents taken from the cache */
+	struct indexer lx;  /* the thread's own, emptied for each document */
+	struct indexer *x;  /* the calling thread's: the build's, which it takes them into */
+	struct counting *all;
+	int jobs;
 };
 
 static void table_empty(struct table *t)
@@ -369,8 +387,9 @@ struct search_key search_doc_key(uint64_t salt, const struct search_options *o, 
 	return (struct search_key){k.low64, k.high64};
 }
 
-/* counted_now: lx's counts of the document it has just counted, in a. */
-static void counted_now(const struct indexer *lx, struct arena *a, struct counted *r)
+/* counted_now: lx's counts of the document it has just counted: its
+ * postings in keep, the rest in a. */
+static void counted_now(const struct indexer *lx, struct arena *a, struct arena *keep, struct counted *r)
 {
 	size_t tw = lx->words.text.len, ts = lx->stems.text.len;
 	r->text = arena_alloc_raw(a, tw + ts + 1);
@@ -381,13 +400,13 @@ static void counted_now(const struct indexer *lx, struct arena *a, struct counte
 	r->np = (uint32_t)lx->np;
 	r->dl = lx->dl;
 	r->tl = lx->tl;
+	r->in_order = 0;
 	r->tid = NULL;
-	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)r->nwords + 2 * (size_t)r->nstems + 2 * (size_t)r->np + 1) *
-						 sizeof *v);
+	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)r->nwords + 2 * (size_t)r->nstems + 1) * sizeof *v);
 	r->wtext = v;
 	r->wstem = v + 2 * (size_t)r->nwords;
 	r->stext = r->wstem + r->nwords;
-	r->pstem = r->stext + 2 * (size_t)r->nstems;
+	r->pstem = arena_alloc_raw(keep, (2 * (size_t)r->np + 1) * sizeof *v);
 	r->pw = r->pstem + r->np;
 	for (size_t k = 0; k < r->nwords; k++) {
 		r->wtext[2 * k] = lx->words.e[k].off;
@@ -402,30 +421,74 @@ static void counted_now(const struct indexer *lx, struct arena *a, struct counte
 	memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
 }
 
+/* count_doc: document i counted (or taken from the cache) into r, in a. */
+static void count_doc(struct counting *c, size_t i, struct counted *r, struct arena *a)
+{
+	const struct search_options *o = c->p->o;
+	struct indexer *lx = &c->lx;
+	struct search_key key;
+	if (o->cache) {
+		key = search_doc_key(search_cache_salt(o->cache), o, &c->p->docs[i]);
+		if (search_cache_get(o->cache, &key, a, c->keep, r)) {
+			c->cached++;
+			return;
+		}
+	}
+	table_empty(&lx->words);
+	table_empty(&lx->stems);
+	lx->np = 0;
+	index_doc(lx, o, &c->p->docs[i]);
+	counted_now(lx, a, c->keep, r);
+	if (o->cache)
+		search_cache_put(o->cache, &key, r);
+}
+
+static size_t batch_len(const struct pass1 *p, size_t b)
+{
+	return p->n - b * COUNT_BATCH < COUNT_BATCH ? p->n - b * COUNT_BATCH : COUNT_BATCH;
+}
+
+/* count_some: the next few documents counted, if their batch has a slot:
+ * 1; 0 when none can be now (*over: none is left). Called, and returns,
+ * with p->lock held. */
+static int count_some(struct counting *c, int *over)
+{
+	struct pass1 *p = c->p;
+	size_t b = p->next / COUNT_BATCH, s = p->next, e = s + COUNT_GRAIN;
+	*over = s >= p->n;
+	if (*over || b >= p->taken + 2)
+		return 0;
+	e = e < b * COUNT_BATCH + batch_len(p, b) ? e : b * COUNT_BATCH + batch_len(p, b);
+	p->next = e;
+	struct arena *a = c->a[b % 2];
+	pthread_mutex_unlock(&p->lock);
+	for (size_t i = s; i < e; i++)
+		count_doc(c, i, &p->out[(b % 2) * COUNT_BATCH + i % COUNT_BATCH], a);
+	pthread_mutex_lock(&p->lock);
+	p->done[b % 2] += e - s;
+	if (p->done[b % 2] == batch_len(p, b))
+		pthread_cond_broadcast(&p->cond);
+	return 1;
+}
+
+static void take_all(struct counting *c);
+
+/* count_docs: a thread of pass 1: counts until every document is; the
+ * calling thread (the first) takes them in too. */
 static void *count_docs(void *arg)
 {
 	struct counting *c = arg;
-	struct indexer *lx = &c->lx;
-	struct search_cache *cache = c->o->cache;
-	size_t s, e;
-	while (pool_take(c->q, &s, &e))
-		for (size_t i = s; i < e; i++) {
-			struct search_key key;
-			if (cache) {
-				key = search_doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
-				if (search_cache_get(cache, &key, c->a, &c->out[i])) {
-					c->cached++;
-					continue;
-				}
-			}
-			table_empty(&lx->words);
-			table_empty(&lx->stems);
-			lx->np = 0;
-			index_doc(lx, c->o, &c->docs[i]);
-			counted_now(lx, c->a, &c->out[i]);
-			if (cache)
-				search_cache_put(cache, &key, &c->out[i]);
-		}
+	if (c->x) {
+		take_all(c);
+		return NULL;
+	}
+	struct pass1 *p = c->p;
+	pthread_mutex_lock(&p->lock);
+	int over = 0;
+	while (!over)
+		if (!count_some(c, &over) && !over)
+			pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -437,11 +500,11 @@ struct text_memo {
 	size_t cap; /* texts */
 };
 
-/* take_in: a document's counts r added to x as index_doc adds them, its
- * postings into ps and pw, its stems renumbered through map (room for
- * r's stems). */
-static void take_in(struct indexer *x, const struct search_cache *cache, const struct counted *r, uint32_t *map,
-		    struct text_memo *m, uint32_t *ps, uint32_t *pw)
+/* take_in: a document's counts r added to x as index_doc adds them, the
+ * stems of its postings renumbered in place through map (room for r's
+ * stems). */
+static void take_in(struct indexer *x, struct search_cache *cache, struct counted *r, uint32_t *map,
+		    struct text_memo *m)
 {
 	for (size_t i = 0; r->tid && i < r->nwords; i++) {
 		uint32_t *mw = &m->v[2 * (size_t)r->tid[i]];
@@ -472,22 +535,89 @@ static void take_in(struct indexer *x, const struct search_cache *cache, const s
 		map[s] = x->words.e[wi].stem;
 	}
 	for (size_t k = 0; k < r->np; k++)
-		ps[k] = map[r->pstem ? r->pstem[k] : k];
-	memcpy(pw, r->pw, r->np * sizeof *pw);
+		r->pstem[k] = map[r->in_order ? k : r->pstem[k]];
 }
 
-/* count_on_threads: pass 1 on o->jobs threads (or this one), each batch
- * of documents' postings in a block of their own; returns the number of
- * documents taken from the cache. */
+/* take_batch: batch b's counts (all made) taken into x; their postings
+ * stay where they are. */
+static void take_batch(struct counting *c, size_t b, uint32_t **map, size_t *map_cap, struct text_memo *tm)
+{
+	struct indexer *x = c->x;
+	const struct search_options *o = c->p->o;
+	struct counted *out = c->p->out + (b % 2) * COUNT_BATCH;
+	size_t m = batch_len(c->p, b);
+	for (size_t i = 0; i < m; i++)
+		if (out[i].nstems + 1 > *map_cap) {
+			*map_cap = 2 * (out[i].nstems + 1);
+			*map = xrealloc(*map, *map_cap * sizeof **map);
+		}
+	/* each text number of the batch is below it */
+	size_t nt = o->cache ? search_cache_texts(o->cache) : 0;
+	if (nt > tm->cap) {
+		size_t cap = nt + nt / 2 + 1024;
+		tm->v = xrealloc(tm->v, 2 * cap * sizeof *tm->v);
+		memset(tm->v + 2 * tm->cap, 0, 2 * (cap - tm->cap) * sizeof *tm->v);
+		tm->cap = cap;
+	}
+	for (size_t i = 0, d = b * COUNT_BATCH; i < m; i++, d++) {
+		x->dstart[d] = x->np;
+		x->dlen[d] = out[i].dl;
+		x->tlen[d] = out[i].tl;
+		take_in(x, o->cache, &out[i], *map, tm);
+		x->dps[d] = out[i].pstem;
+		x->dpw[d] = out[i].pw;
+		x->np += out[i].np;
+	}
+}
+
+/* take_all: the calling thread's part of pass 1: each batch, in order,
+ * waited for (counting while it waits), taken in, and its slot freed for
+ * the batch two after it. */
+static void take_all(struct counting *c)
+{
+	struct pass1 *p = c->p;
+	uint32_t *map = NULL;
+	size_t map_cap = 0;
+	struct text_memo tm = {NULL, 0};
+	for (size_t b = 0; b * COUNT_BATCH < p->n; b++) {
+		pthread_mutex_lock(&p->lock);
+		int over;
+		while (p->done[b % 2] < batch_len(p, b))
+			if (!count_some(c, &over))
+				pthread_cond_wait(&p->cond, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+		/* no thread writes a counted batch's slot */
+		take_batch(c, b, &map, &map_cap, &tm);
+		pthread_mutex_lock(&p->lock);
+		for (int t = 0; t < c->jobs; t++) {
+			arena_free(c->all[t].a[b % 2]);
+			c->all[t].a[b % 2] = arena_new();
+		}
+		p->done[b % 2] = 0;
+		p->taken = b + 1;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	free(map);
+	free(tm.v);
+}
+
+/* count_on_threads: pass 1 on o->jobs threads (or this one); returns the
+ * number of documents taken from the cache. */
 static size_t count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
 			       size_t n)
 {
 	int jobs = o->jobs > 1 ? o->jobs : 1;
 	size_t cached = 0;
+	struct pass1 p = {o, docs, n, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0, 0}, NULL};
+	p.out = xcalloc(2 * COUNT_BATCH, sizeof *p.out);
 	struct counting *c = xcalloc((size_t)jobs, sizeof *c);
-	struct counted *out = xcalloc(COUNT_BATCH, sizeof *out);
 	struct table *memo = xcalloc(2 * (size_t)jobs, sizeof *memo);
 	for (int t = 0; t < jobs; t++) {
+		c[t].p = &p;
+		c[t].a[0] = arena_new();
+		c[t].a[1] = arena_new();
+		c[t].keep = arena_new();
 		buf_init(&c[t].lx.words.text);
 		buf_init(&c[t].lx.stems.text);
 		buf_init(&memo[2 * t].text);
@@ -496,60 +626,19 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		c[t].lx.memo_stems = &memo[2 * t + 1];
 		c[t].lx.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
 	}
-	uint32_t *map = NULL;
-	size_t map_cap = 0;
-	struct text_memo tm = {NULL, 0};
-	x->blocks = xcalloc(n / COUNT_BATCH + 1, sizeof *x->blocks);
-	for (size_t b = 0; b < n; b += COUNT_BATCH) {
-		size_t m = n - b < COUNT_BATCH ? n - b : COUNT_BATCH;
-		struct pool_queue q;
-		pool_queue_init(&q, m, 8);
-		for (int t = 0; t < jobs; t++) {
-			c[t].o = o;
-			c[t].docs = docs + b;
-			c[t].out = out;
-			c[t].q = &q;
-			c[t].a = arena_new();
-		}
-		/* a thread that cannot start leaves its part to the others (the
-		 * calling thread takes from the queue until it is empty) */
-		pool_run(jobs, count_docs, c, sizeof *c, 1);
-		pool_queue_fini(&q);
-		size_t np = 0;
-		for (size_t i = 0; i < m; i++) {
-			np += out[i].np;
-			if (out[i].nstems + 1 > map_cap) {
-				map_cap = 2 * (out[i].nstems + 1);
-				map = xrealloc(map, map_cap * sizeof *map);
-			}
-		}
-		size_t nt = o->cache ? search_cache_texts(o->cache) : 0;
-		if (nt > tm.cap) {
-			size_t cap = nt + nt / 2 + 1024;
-			tm.v = xrealloc(tm.v, 2 * cap * sizeof *tm.v);
-			memset(tm.v + 2 * tm.cap, 0, 2 * (cap - tm.cap) * sizeof *tm.v);
-			tm.cap = cap;
-		}
-		uint32_t *block = xmalloc((2 * np + 1) * sizeof *block);
-		x->blocks[x->nblocks++] = block;
-		for (size_t i = 0; i < m; i++) {
-			x->dstart[b + i] = x->np;
-			x->dlen[b + i] = out[i].dl;
-			x->tlen[b + i] = out[i].tl;
-			x->dps[b + i] = block;
-			x->dpw[b + i] = block + np;
-			take_in(x, o->cache, &out[i], map, &tm, block, block + np);
-			block += out[i].np;
-			x->np += out[i].np;
-		}
-		for (int t = 0; t < jobs; t++)
-			arena_free(c[t].a);
-	}
-	free(map);
-	free(tm.v);
+	c[0].x = x;
+	c[0].all = c;
+	c[0].jobs = jobs;
+	x->kept = xcalloc((size_t)jobs, sizeof *x->kept);
+	/* a thread that cannot start leaves its part to the others (the
+	 * calling thread counts what no other does) */
+	pool_run(jobs, count_docs, c, sizeof *c, 1);
 	for (int t = 0; t < jobs; t++) {
 		struct indexer *lx = &c[t].lx;
 		cached += c[t].cached;
+		arena_free(c[t].a[0]);
+		arena_free(c[t].a[1]);
+		x->kept[x->nkept++] = c[t].keep; /* the postings, for pass 2 */
 		search_stemmer_free(lx->stemmer);
 		table_fini(&lx->words);
 		table_fini(&lx->stems);
@@ -560,8 +649,10 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		table_fini(&memo[2 * t]);
 		table_fini(&memo[2 * t + 1]);
 	}
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.cond);
 	free(memo);
-	free(out);
+	free(p.out);
 	free(c);
 	return cached;
 }
@@ -787,6 +878,18 @@ static const char *add_file(struct files *f, const char *dir, const char *ext, s
 	return add_made(f, dir, ext, made_of(b));
 }
 
+/* The bytes tval_to_json keeps as they are in an HTML-safe string: not a
+ * control character, " & ' < > or a backslash. */
+#define KEPT16(k) k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k
+static const unsigned char json_kept[256] = {
+	KEPT16(0), KEPT16(0),
+	1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, /* " & ' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, /* < > */
+	KEPT16(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* backslash */
+	KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1),
+};
+
 /* json_str: s as a JSON string, the bytes tval_to_json writes (HTML-safe)
  * for it: it escapes each byte on its own, so the runs of bytes it keeps
  * as they are go in at once, and each other byte is given to it alone
@@ -796,7 +899,7 @@ static void json_str(struct buf *b, struct arena *a, struct str s)
 	buf_putc(b, '"');
 	for (size_t i = 0; i < s.len;) {
 		size_t j = i;
-		while (j < s.len && (unsigned char)s.p[j] >= 0x20 && !strchr("\"\\<>&'", s.p[j]))
+		while (j < s.len && json_kept[(unsigned char)s.p[j]])
 			j++;
 		buf_append(b, s.p + i, j - i);
 		if (j < s.len) {
@@ -906,11 +1009,15 @@ static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
 	}
 }
 
-/* A thread making shards: its own marks of stems. */
-struct shard_maker {
+/* A thread making files: the shards of the cuts, then the records,
+ * DOCS_PER_CHUNK documents to a file; with its own marks of stems. */
+struct maker {
 	const struct sharding *sh;
+	const struct search_doc *docs;
+	size_t ndocs;
 	struct pool_queue *q;
-	struct made *out; /* by cut */
+	struct made *out; /* by file: the shards', then the records' */
+	struct arena *a;  /* the thread's own */
 	uint32_t *mark;   /* by stem: the shard that last counted it, */
 	uint32_t *local;  /* and its number there */
 	uint32_t *stems;  /* a shard's stems */
@@ -918,7 +1025,7 @@ struct shard_maker {
 };
 
 /* shard_bytes: the shard of the words order[lo..hi) into b. */
-static void shard_bytes(struct shard_maker *t, size_t lo, size_t hi, struct buf *b)
+static void shard_bytes(struct maker *t, size_t lo, size_t hi, struct buf *b)
 {
 	const struct indexer *x = t->sh->x;
 	const struct postings *p = t->sh->p;
@@ -974,42 +1081,68 @@ static void shard_bytes(struct shard_maker *t, size_t lo, size_t hi, struct buf 
 	b->p[b->len] = 0;
 }
 
-static void *make_shards(void *arg)
+/* records_bytes: the records of chunk c of the documents into b. */
+static void records_bytes(struct maker *t, size_t c, struct buf *b)
 {
-	struct shard_maker *t = arg;
-	size_t s, e;
+	buf_putc(b, '[');
+	for (size_t d = c * DOCS_PER_CHUNK; d < t->ndocs && d < (c + 1) * DOCS_PER_CHUNK; d++) {
+		const struct search_doc *doc = &t->docs[d];
+		buf_puts(b, d % DOCS_PER_CHUNK ? ",[" : "[");
+		const struct str fields[] = {doc->url, doc->title, doc->date, doc->series, doc->excerpt};
+		for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+			if (k)
+				buf_putc(b, ',');
+			json_str(b, t->a, fields[k]);
+		}
+		buf_putc(b, ']');
+	}
+	buf_puts(b, "]\n");
+}
+
+static void *make_files(void *arg)
+{
+	struct maker *t = arg;
+	size_t s, e, ncuts = t->sh->ncuts;
 	struct buf b;
 	buf_init(&b);
 	while (pool_take(t->q, &s, &e))
 		for (size_t i = s; i < e; i++) {
-			shard_bytes(t, t->sh->cuts[i].lo, t->sh->cuts[i].hi, &b);
+			if (i < ncuts)
+				shard_bytes(t, t->sh->cuts[i].lo, t->sh->cuts[i].hi, &b);
+			else
+				records_bytes(t, i - ncuts, &b);
 			t->out[i] = made_of(&b);
 		}
 	return NULL;
 }
 
-/* shards: the shards of sh's cuts made on up to jobs threads, added to
- * f in order, each with its key in meta ("key":"hash" pairs). */
-static void shards(struct sharding *sh, int jobs, struct files *f, struct buf *meta)
+/* shards_and_records: the shards of sh's cuts and the records of docs,
+ * made on up to jobs threads, added to f in that order; the shards' keys
+ * and the records' names into meta. */
+static void shards_and_records(struct sharding *sh, const struct search_doc *docs, size_t n, int jobs,
+			       struct files *f, struct buf *meta)
 {
-	size_t ns = sh->x->stems.n;
+	size_t ns = sh->x->stems.n, nchunks = (n + DOCS_PER_CHUNK - 1) / DOCS_PER_CHUNK, nf = sh->ncuts + nchunks;
 	int parts = jobs > 1 ? jobs : 1;
-	if ((size_t)parts > sh->ncuts / 16 + 1)
-		parts = (int)(sh->ncuts / 16 + 1);
+	if ((size_t)parts > nf / 32 + 1)
+		parts = (int)(nf / 32 + 1);
 	struct pool_queue q;
-	pool_queue_init(&q, sh->ncuts, 4);
-	struct made *out = xcalloc(sh->ncuts + 1, sizeof *out);
-	struct shard_maker *t = xcalloc((size_t)parts, sizeof *t);
+	pool_queue_init(&q, nf, 4);
+	struct made *out = xcalloc(nf + 1, sizeof *out);
+	struct maker *t = xcalloc((size_t)parts, sizeof *t);
 	for (int k = 0; k < parts; k++) {
 		t[k].sh = sh;
+		t[k].docs = docs;
+		t[k].ndocs = n;
 		t[k].q = &q;
 		t[k].out = out;
+		t[k].a = arena_new();
 		t[k].mark = xcalloc(ns + 1, sizeof *t[k].mark);
 		t[k].local = xcalloc(ns + 1, sizeof *t[k].local);
 		t[k].stems = xcalloc(ns + 1, sizeof *t[k].stems);
 	}
 	/* a thread that cannot start leaves its part to the others */
-	pool_run(parts, make_shards, t, sizeof *t, 1);
+	pool_run(parts, make_files, t, sizeof *t, 1);
 	pool_queue_fini(&q);
 	for (size_t i = 0; i < sh->ncuts; i++) {
 		const char *hash = add_made(f, "t", "bin", out[i]);
@@ -1019,7 +1152,12 @@ static void shards(struct sharding *sh, int jobs, struct files *f, struct buf *m
 		json_str(meta, f->a, (struct str){w0, sh->cuts[i].keylen});
 		buf_printf(meta, ":\"%s\"", hash);
 	}
+	buf_puts(meta, "},\"records\":[");
+	for (size_t c = 0; c < nchunks; c++)
+		buf_printf(meta, "%s\"%s\"", c ? "," : "", add_made(f, "d", "json", out[sh->ncuts + c]));
+	buf_putc(meta, ']');
 	for (int k = 0; k < parts; k++) {
+		arena_free(t[k].a);
 		free(t[k].mark);
 		free(t[k].local);
 		free(t[k].stems);
@@ -1076,7 +1214,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 			x.tlen[d] = x.tl;
 		}
 	x.dstart[n] = x.np;
-	for (size_t d = 0; !x.blocks && d < n; d++) {
+	for (size_t d = 0; !x.kept && d < n; d++) {
 		x.dps[d] = x.pstem + x.dstart[d];
 		x.dpw[d] = x.pw + x.dstart[d];
 	}
@@ -1094,9 +1232,9 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	make_postings(&x, n, o->jobs, &p);
 	free(x.pstem);
 	free(x.pw);
-	for (size_t i = 0; i < x.nblocks; i++)
-		free(x.blocks[i]);
-	free(x.blocks);
+	for (size_t i = 0; i < x.nkept; i++)
+		arena_free(x.kept[i]);
+	free(x.kept);
 	free(x.dps);
 	free(x.dpw);
 
@@ -1127,32 +1265,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 		group(&sh, i, j, 1);
 		i = j;
 	}
-	struct buf meta, b;
+	struct buf meta;
 	buf_init(&meta);
-	buf_init(&b);
 	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
-	shards(&sh, o->jobs, &f, &meta);
-
-	/* the records, DOCS_PER_CHUNK to a file */
-	buf_puts(&meta, "},\"records\":[");
-	for (size_t c = 0; c * DOCS_PER_CHUNK < n; c++) {
-		buf_putc(&b, '[');
-		for (size_t d = c * DOCS_PER_CHUNK; d < n && d < (c + 1) * DOCS_PER_CHUNK; d++) {
-			const struct search_doc *doc = &docs[d];
-			buf_puts(&b, d % DOCS_PER_CHUNK ? ",[" : "[");
-			const struct str fields[] = {doc->url, doc->title, doc->date, doc->series, doc->excerpt};
-			for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
-				if (k)
-					buf_putc(&b, ',');
-				json_str(&b, a, fields[k]);
-			}
-			buf_putc(&b, ']');
-		}
-		buf_puts(&b, "]\n");
-		const char *hash = add_file(&f, "d", "json", &b);
-		buf_printf(&meta, "%s\"%s\"", c ? "," : "", hash);
-	}
-	buf_putc(&meta, ']');
+	shards_and_records(&sh, docs, n, o->jobs, &f, &meta);
 	filters_json(&meta, &f, "series", series, nseries);
 	filters_json(&meta, &f, "tags", tags, ntags);
 	buf_puts(&meta, "}\n");
@@ -1165,7 +1281,6 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 		f.v = xrealloc(f.v, f.cap * sizeof *f.v);
 	}
 	f.v[f.n++] = (struct search_file){"search/index.json", m, mlen};
-	buf_fini(&b);
 
 	out->files = arena_alloc(a, (f.n + 1) * sizeof *out->files);
 	memcpy(out->files, f.v, f.n * sizeof *f.v);

@@ -85,13 +85,8 @@ struct search_cache {
 
 /* ---- numbers ---- */
 
-static inline int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+static int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
-	/* most numbers of a pack are below 128: one byte */
-	if (*p < end && **p < 0x80) {
-		*v = *(*p)++;
-		return 0;
-	}
 	uint64_t x = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
 		if (*p == end)
@@ -106,14 +101,26 @@ static inline int get_varint(const unsigned char **p, const unsigned char *end, 
 	return -1;
 }
 
-/* get_u32: a number of at most max. */
-static inline int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+static int get_u32_long(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
 {
 	uint64_t x;
 	if (get_varint(p, end, &x) || x > max)
 		return -1;
 	*v = (uint32_t)x;
 	return 0;
+}
+
+/* get_u32: a number of at most max; most numbers of a pack are below 128,
+ * one byte, read here. */
+static inline int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+{
+	if (*p < end && **p < 0x80) {
+		if (**p > max)
+			return -1;
+		*v = *(*p)++;
+		return 0;
+	}
+	return get_u32_long(p, end, max, v);
 }
 
 static uint64_t get64(const unsigned char *p)
@@ -132,7 +139,7 @@ struct ids {
 	uint32_t *wtext; /* per word: its text; then per stem: its text (stext) */
 	uint32_t *wstem; /* per word: its stem */
 	uint32_t *stext; /* per stem: its text */
-	uint32_t *pstem, *pw; /* pstem NULL when in order */
+	uint32_t *pstem, *pw; /* pstem: room for np, its numbers unless in order */
 };
 
 /* get_count: a count, as put_count wrote it. */
@@ -159,11 +166,13 @@ static void put_count(struct buf *b, uint32_t pw)
 		search_varint(b, rest);
 }
 
-/* parse: the DOC payload p[0..len) into d, its arrays in a, every
- * number checked (texts below ntexts); 0, or -1. The stems' texts follow
- * the words' (d->stext = d->wtext + nwords), and postings in the order of
- * the stems have no array of their stems (pstem NULL). */
-static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena *a, struct ids *d)
+/* parse: the DOC payload p[0..len) into d, every number checked (texts
+ * below ntexts): its postings in keep (with room for the stems of
+ * postings in the order of the stems, which the payload leaves out), the
+ * rest in a; 0, or -1. The stems' texts follow the words' (d->stext =
+ * d->wtext + nwords). */
+static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena *a, struct arena *keep,
+		 struct ids *d)
 {
 	memset(d, 0, sizeof *d);
 	if (len < 16)
@@ -177,12 +186,12 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena
 	    get_u32(&p, end, 1, &d->in_order) || (d->nwords && !ntexts))
 		return -1;
 	/* stems are at most words */
-	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)d->nwords + (d->in_order ? 1 : 2) * (size_t)d->np + 1) * sizeof *v);
+	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)d->nwords + 1) * sizeof *v);
 	d->wtext = v;
 	d->stext = v + d->nwords;
 	d->wstem = v + 2 * (size_t)d->nwords;
-	d->pw = v + 3 * (size_t)d->nwords;
-	d->pstem = d->in_order ? NULL : d->pw + d->np;
+	d->pstem = arena_alloc_raw(keep, (2 * (size_t)d->np + 1) * sizeof *v);
+	d->pw = d->pstem + d->np;
 	for (uint32_t i = 0; i < d->nwords; i++) {
 		uint32_t code;
 		if (get_u32(&p, end, ntexts - 1, &d->wtext[i]) || get_u32(&p, end, (uint64_t)d->nstems + 1, &code))
@@ -200,7 +209,7 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena
 	if (d->in_order && d->np != d->nstems)
 		return -1;
 	for (uint32_t k = 0; k < d->np; k++) {
-		if (d->pstem && (d->nstems == 0 || get_u32(&p, end, d->nstems - 1, &d->pstem[k])))
+		if (!d->in_order && (d->nstems == 0 || get_u32(&p, end, d->nstems - 1, &d->pstem[k])))
 			return -1;
 		if (get_count(&p, end, &d->pw[k]))
 			return -1;
@@ -422,24 +431,27 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 
 /* entry_parse: parse of e into a, if its bytes are those the file's
  * hash says (a put's are as put made them). */
-static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct arena *a, struct ids *d)
+static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct arena *a, struct arena *keep,
+		       struct ids *d)
 {
 	if (e->mapped && XXH3_64bits(e->blob, e->len) != e->sum)
 		return -1;
-	return parse(e->blob, e->len, c->ntexts, a, d);
+	return parse(e->blob, e->len, c->ntexts, a, keep, d);
 }
 
-int search_cache_get(struct search_cache *c, const struct search_key *k, struct arena *a, struct counted *r)
+int search_cache_get(struct search_cache *c, const struct search_key *k, struct arena *a, struct arena *keep,
+		     struct counted *r)
 {
 	pthread_rwlock_rdlock(&c->lock);
 	uint32_t v = index_get(&c->ix, k->lo, entry_eq, c, k);
 	struct doc_entry *e = v ? &c->e[v - 1] : NULL;
 	struct ids d;
-	int hit = e && !__atomic_load_n(&e->damaged, __ATOMIC_RELAXED) && entry_parse(c, e, a, &d) == 0;
+	int hit = e && !__atomic_load_n(&e->damaged, __ATOMIC_RELAXED) && entry_parse(c, e, a, keep, &d) == 0;
 	if (hit) {
 		/* the numbers as they are: no texts copied */
 		*r = (struct counted){.wstem = d.wstem, .tid = d.wtext, .pstem = d.pstem, .pw = d.pw,
-				      .nwords = d.nwords, .nstems = d.nstems, .np = d.np, .dl = d.dl, .tl = d.tl};
+				      .nwords = d.nwords, .nstems = d.nstems, .np = d.np, .dl = d.dl, .tl = d.tl,
+				      .in_order = d.in_order};
 		__atomic_store_n(&e->used, 1, __ATOMIC_RELAXED);
 	} else if (e) {
 		__atomic_store_n(&e->damaged, 1, __ATOMIC_RELAXED); /* put replaces it */
@@ -448,15 +460,22 @@ int search_cache_get(struct search_cache *c, const struct search_key *k, struct 
 	return hit;
 }
 
-const char *search_cache_text(const struct search_cache *c, uint32_t id, uint32_t *len)
+const char *search_cache_text(struct search_cache *c, uint32_t id, uint32_t *len)
 {
-	*len = c->texts[id].len;
-	return c->texts[id].p;
+	pthread_rwlock_rdlock(&c->lock);
+	const struct text *t = &c->texts[id];
+	const char *p = t->p;
+	*len = t->len;
+	pthread_rwlock_unlock(&c->lock);
+	return p;
 }
 
-size_t search_cache_texts(const struct search_cache *c)
+size_t search_cache_texts(struct search_cache *c)
 {
-	return c->ntexts;
+	pthread_rwlock_rdlock(&c->lock);
+	size_t n = c->ntexts;
+	pthread_rwlock_unlock(&c->lock);
+	return n;
 }
 
 void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r)
@@ -500,7 +519,7 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 	ok = ok && seen == r->nstems;
 	d.in_order = r->np == r->nstems;
 	for (uint32_t i = 0; ok && i < r->np; i++) {
-		uint32_t s = r->pstem ? r->pstem[i] : i;
+		uint32_t s = r->in_order ? i : r->pstem[i];
 		if (s >= r->nstems || (r->pw[i] & ~(TEXT_MAX | TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING)))
 			ok = 0;
 		else if (s != i)
@@ -604,7 +623,7 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 	struct arena *a = arena_new();
 	for (size_t i = 0; i < c->n; i++) {
 		/* a damaged entry (a put's never is) is left out */
-		if (entry_parse(c, &c->e[i], a, &d) == 0)
+		if (entry_parse(c, &c->e[i], a, a, &d) == 0)
 			for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
 				uint32_t t = d.wtext[k]; /* the stems' after the words' */
 				if (!map[t]) {
@@ -621,7 +640,7 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
-		if (entry_parse(c, &c->e[i], a, &d) == 0) {
+		if (entry_parse(c, &c->e[i], a, a, &d) == 0) {
 			buf_reset(&e);
 			emit(&e, &d, map);
 			n = put_record(fd, b, REC_DOC, e.p, e.len) ? -1 : n + 1;

@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t ntexts = search_cache_texts(c);
 	for (int i = 0; i < NDOCS; i++) {
 		struct counted r;
-		if (!search_cache_get(c, &keys[i], ca, &r))
+		if (!search_cache_get(c, &keys[i], ca, ca, &r))
 			continue;
 		if (!r.tid || r.text)
 			abort();
@@ -141,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 		for (uint32_t k = 0; k < r.np; k++)
-			if ((r.pstem ? r.pstem[k] : k) >= r.nstems)
+			if ((r.in_order ? k : r.pstem[k]) >= r.nstems)
 				abort();
 	}
 	arena_free(ca);
