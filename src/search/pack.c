@@ -110,14 +110,18 @@ static int get_u32_long(const unsigned char **p, const unsigned char *end, uint6
 	return 0;
 }
 
-/* get_u32: a number of at most max; most numbers of a pack are below 128,
- * one byte, read here. */
+/* get_u32: a number of at most max; most numbers of a pack are of one
+ * byte or two (texts' numbers past 127), read here. */
 static inline int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
 {
-	if (*p < end && **p < 0x80) {
-		if (**p > max)
+	const unsigned char *q = *p;
+	uint32_t x;
+	if (end - q >= 2 && (q[0] < 0x80 || q[1] < 0x80)) {
+		x = q[0] < 0x80 ? q[0] : (q[0] & 0x7fu) | (uint32_t)q[1] << 7;
+		if (x > max)
 			return -1;
-		*v = *(*p)++;
+		*p = q + 1 + (q[0] >> 7);
+		*v = x;
 		return 0;
 	}
 	return get_u32_long(p, end, max, v);
