@@ -49,6 +49,8 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 #define BOOST_TAG 2.0
 #define BOOST_SERIES 1.0
 #define IMPACT_MAX ((BM25_K1 + 1) * (1 + BOOST_TITLE) + BOOST_TAG + BOOST_SERIES)
+/* The impacts of a document's counts remembered at once (a power of two). */
+#define IMPACT_MEMO 32
 /* A shard is split while its bytes (before compression) are more. */
 #define SHARD_MAX 12288
 /* Documents per file of records. */
@@ -719,14 +721,26 @@ static void *impacts_run(void *arg)
 			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++)
 				t->fill[x->dps[d][i]]++;
 	} else if (t->step == 2) {
+		/* a document's counts are mostly a few values (a word once or
+		 * twice in the body): each value's impact is kept for the
+		 * document's next postings of it, by its low bits (the same
+		 * count, the same byte, without its three divisions) */
+		uint32_t seen[IMPACT_MEMO];
+		uint8_t q[IMPACT_MEMO];
 		for (size_t d = t->d0; d < t->d1; d++) {
 			double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / t->avgdl);
 			double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / t->avgtl);
 			const uint32_t *ps = x->dps[d], *pw = x->dpw[d];
+			memset(seen, 0xff, sizeof seen); /* no count has every bit */
 			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++) {
 				size_t at = t->fill[ps[i]]++;
+				uint32_t c = pw[i], k = (c ^ c >> 20) & (IMPACT_MEMO - 1);
+				if (seen[k] != c) {
+					seen[k] = c;
+					q[k] = impact(c, norm, tnorm);
+				}
 				p->doc[at] = (uint32_t)d;
-				p->q[at] = impact(pw[i], norm, tnorm);
+				p->q[at] = q[k];
 			}
 		}
 	} else {
