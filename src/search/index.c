@@ -758,18 +758,14 @@ static void *impacts_run(void *arg)
 }
 
 /* split: the first of k parts of [0, n) by the weights before it (*at:
- * the prefix sums, at[n] the total), as even as whole items allow. */
+ * the prefix sums, at[n] the total), as even as whole items allow (a few
+ * parts: a look along at is enough). */
 static size_t split(const size_t *at, size_t n, size_t k, size_t parts)
 {
-	size_t want = (size_t)((double)at[n] * (double)k / (double)parts), lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (at[mid] < want)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return k == parts ? n : lo;
+	size_t want = (size_t)((double)at[n] * (double)k / (double)parts), i = 0;
+	while (k < parts && i < n && at[i] < want)
+		i++;
+	return k == parts ? n : i;
 }
 
 /* A part of pass 2 is worth a thread from this many postings. */
