@@ -23,6 +23,7 @@
 #include "tmpl.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,23 +49,29 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 #define BOOST_TAG 2.0
 #define BOOST_SERIES 1.0
 #define IMPACT_MAX ((BM25_K1 + 1) * (1 + BOOST_TITLE) + BOOST_TAG + BOOST_SERIES)
+/* The impacts of a document's counts remembered at once (a power of two). */
+#define IMPACT_MEMO 32
 /* A shard is split while its bytes (before compression) are more. */
 #define SHARD_MAX 12288
 /* Documents per file of records. */
 #define DOCS_PER_CHUNK 8
 
+/* varint_put: v as LEB128 at o (room for 10 bytes); returns the end. */
+static inline unsigned char *varint_put(unsigned char *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (unsigned char)v;
+	return o;
+}
+
 void search_varint(struct buf *b, uint64_t v)
 {
-	unsigned char t[10];
-	size_t n = 0;
-	do {
-		t[n] = (unsigned char)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			t[n] |= 0x80;
-		n++;
-	} while (v);
-	buf_append(b, t, n);
+	buf_reserve(b, 11);
+	b->len = (size_t)((char *)varint_put((unsigned char *)b->p + b->len, v) - b->p);
+	b->p[b->len] = 0;
 }
 
 static size_t varint_len(uint64_t v)
@@ -166,11 +173,17 @@ struct indexer {
 	/* the heading word before this one, for the pair of them (0: none) */
 	char prev[SEARCH_WORD_MAX];
 	size_t prev_len;
-	/* the postings of every document in order: stem and count */
+	/* the postings of this thread's document (pass 1 on several
+	 * threads), or of every document in order: stem and count */
 	uint32_t *pstem;
 	uint32_t *pw;
 	size_t np, pcap;
 	size_t *dstart; /* by document: its first posting */
+	/* by document: its postings' stems and counts (in pstem and pw, or
+	 * in the arenas that pass 1 on several threads kept) */
+	const uint32_t **dps, **dpw;
+	struct arena **kept;
+	size_t nkept;
 	uint32_t *dlen, *tlen;
 	/* a thread's memo of stems (pass 1 on several threads): words it has
 	 * stemmed, each with its stem's number in memo_stems */
@@ -306,20 +319,38 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
  * first came in it, each with its stem) and its postings by the number of
  * their stem among its own (pack.h's struct counted), or taken from the
  * cache of an earlier build (pack.c), which keeps them as they are. The
- * calling thread then takes them in, in the documents' order: each word
- * made in the build's dictionary as pass 1 on one thread would have made
- * it (its stem after it), so that every number, and so every byte of the
- * index, is the same. */
+ * calling thread takes them in, in the documents' order, a batch at a
+ * time: each word made in the build's dictionary as pass 1 on one thread
+ * would have made it (its stem after it), so that every number, and so
+ * every byte of the index, is the same. While it takes a batch in, the
+ * other threads count the next one (two batches are held at most, each in
+ * a slot of its own); while it waits for a batch, it counts too. */
 
 #define COUNT_BATCH 512
+#define COUNT_GRAIN 8 /* documents a thread takes at once */
 
-struct counting {
+/* What the threads of pass 1 share (under lock). */
+struct pass1 {
 	const struct search_options *o;
 	const struct search_doc *docs;
-	struct counted *out;
-	size_t cached; /* documents taken from the cache */
-	struct pool_queue *q;
-	struct indexer lx; /* the thread's own, emptied for each document */
+	size_t n;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* a batch counted, or one taken in */
+	size_t next;         /* the next document to count */
+	size_t taken;        /* batches taken in: batch taken + 2 waits for a slot */
+	size_t done[2];      /* by slot: the documents of its batch counted */
+	struct counted *out; /* by slot: COUNT_BATCH documents' counts */
+};
+
+struct counting {
+	struct pass1 *p;
+	struct arena *a[2]; /* by slot: the counts this thread made there */
+	struct arena *keep; /* the postings of the counts it made, for pass 2 */
+	size_t cached;      /* documents taken from the cache */
+	struct indexer lx;  /* the thread's own, emptied for each document */
+	struct indexer *x;  /* the calling thread's: the build's, which it takes them into */
+	struct counting *all;
+	int jobs;
 };
 
 static void table_empty(struct table *t)
@@ -358,115 +389,219 @@ struct search_key search_doc_key(uint64_t salt, const struct search_options *o, 
 	return (struct search_key){k.low64, k.high64};
 }
 
+/* counted_now: lx's counts of the document it has just counted: its
+ * postings in keep, the rest in a. */
+static void counted_now(const struct indexer *lx, struct arena *a, struct arena *keep, struct counted *r)
+{
+	size_t tw = lx->words.text.len, ts = lx->stems.text.len;
+	r->text = arena_alloc_raw(a, tw + ts + 1);
+	memcpy(r->text, lx->words.text.p, tw);
+	memcpy(r->text + tw, lx->stems.text.p, ts);
+	r->nwords = (uint32_t)lx->words.n;
+	r->nstems = (uint32_t)lx->stems.n;
+	r->np = (uint32_t)lx->np;
+	r->dl = lx->dl;
+	r->tl = lx->tl;
+	r->in_order = 0;
+	r->tid = NULL;
+	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)r->nwords + 2 * (size_t)r->nstems + 1) * sizeof *v);
+	r->wtext = v;
+	r->wstem = v + 2 * (size_t)r->nwords;
+	r->stext = r->wstem + r->nwords;
+	r->pstem = arena_alloc_raw(keep, (2 * (size_t)r->np + 1) * sizeof *v);
+	r->pw = r->pstem + r->np;
+	for (size_t k = 0; k < r->nwords; k++) {
+		r->wtext[2 * k] = lx->words.e[k].off;
+		r->wtext[2 * k + 1] = lx->words.e[k].len;
+		r->wstem[k] = lx->words.e[k].stem;
+	}
+	for (size_t k = 0; k < r->nstems; k++) {
+		r->stext[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
+		r->stext[2 * k + 1] = lx->stems.e[k].len;
+	}
+	memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
+	memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+}
+
+/* count_doc: document i counted (or taken from the cache) into r, in a. */
+static void count_doc(struct counting *c, size_t i, struct counted *r, struct arena *a)
+{
+	const struct search_options *o = c->p->o;
+	struct indexer *lx = &c->lx;
+	struct search_key key;
+	if (o->cache) {
+		key = search_doc_key(search_cache_salt(o->cache), o, &c->p->docs[i]);
+		if (search_cache_get(o->cache, &key, a, c->keep, r)) {
+			c->cached++;
+			return;
+		}
+	}
+	table_empty(&lx->words);
+	table_empty(&lx->stems);
+	lx->np = 0;
+	index_doc(lx, o, &c->p->docs[i]);
+	counted_now(lx, a, c->keep, r);
+	if (o->cache)
+		search_cache_put(o->cache, &key, r);
+}
+
+static size_t batch_len(const struct pass1 *p, size_t b)
+{
+	return p->n - b * COUNT_BATCH < COUNT_BATCH ? p->n - b * COUNT_BATCH : COUNT_BATCH;
+}
+
+/* count_some: the next few documents counted, if their batch has a slot:
+ * 1; 0 when none can be now (*over: none is left). Called, and returns,
+ * with p->lock held. */
+static int count_some(struct counting *c, int *over)
+{
+	struct pass1 *p = c->p;
+	size_t b = p->next / COUNT_BATCH, s = p->next, e = s + COUNT_GRAIN;
+	*over = s >= p->n;
+	if (*over || b >= p->taken + 2)
+		return 0;
+	e = e < b * COUNT_BATCH + batch_len(p, b) ? e : b * COUNT_BATCH + batch_len(p, b);
+	p->next = e;
+	struct arena *a = c->a[b % 2];
+	pthread_mutex_unlock(&p->lock);
+	for (size_t i = s; i < e; i++)
+		count_doc(c, i, &p->out[(b % 2) * COUNT_BATCH + i % COUNT_BATCH], a);
+	pthread_mutex_lock(&p->lock);
+	p->done[b % 2] += e - s;
+	if (p->done[b % 2] == batch_len(p, b))
+		pthread_cond_broadcast(&p->cond);
+	return 1;
+}
+
+static void take_all(struct counting *c);
+
+/* count_docs: a thread of pass 1: counts until every document is; the
+ * calling thread (the first) takes them in too. */
 static void *count_docs(void *arg)
 {
 	struct counting *c = arg;
-	struct indexer *lx = &c->lx;
-	struct search_cache *cache = c->o->cache;
-	size_t s, e;
-	while (pool_take(c->q, &s, &e))
-		for (size_t i = s; i < e; i++) {
-			struct search_key key;
-			if (cache) {
-				key = search_doc_key(search_cache_salt(cache), c->o, &c->docs[i]);
-				if (search_cache_get(cache, &key, &c->out[i])) {
-					c->cached++;
-					continue;
-				}
-			}
-			table_empty(&lx->words);
-			table_empty(&lx->stems);
-			lx->np = 0;
-			index_doc(lx, c->o, &c->docs[i]);
-			struct counted *r = &c->out[i];
-			size_t tw = lx->words.text.len, ts = lx->stems.text.len;
-			r->text = xmalloc(tw + ts + 1);
-			memcpy(r->text, lx->words.text.p, tw);
-			memcpy(r->text + tw, lx->stems.text.p, ts);
-			r->nwords = (uint32_t)lx->words.n;
-			r->nstems = (uint32_t)lx->stems.n;
-			r->np = (uint32_t)lx->np;
-			r->dl = lx->dl;
-			r->tl = lx->tl;
-			r->word = xmalloc((3 * (size_t)r->nwords + 1) * sizeof *r->word);
-			for (size_t k = 0; k < r->nwords; k++) {
-				r->word[3 * k] = lx->words.e[k].off;
-				r->word[3 * k + 1] = lx->words.e[k].len;
-				r->word[3 * k + 2] = lx->words.e[k].stem;
-			}
-			r->stem = xmalloc((2 * (size_t)r->nstems + 1) * sizeof *r->stem);
-			for (size_t k = 0; k < r->nstems; k++) {
-				r->stem[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
-				r->stem[2 * k + 1] = lx->stems.e[k].len;
-			}
-			r->pstem = xmalloc(((size_t)r->np + 1) * sizeof *r->pstem);
-			r->pw = xmalloc(((size_t)r->np + 1) * sizeof *r->pw);
-			memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
-			memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
-			if (cache)
-				search_cache_put(cache, &key, r);
-		}
+	if (c->x) {
+		take_all(c);
+		return NULL;
+	}
+	struct pass1 *p = c->p;
+	pthread_mutex_lock(&p->lock);
+	int over = 0;
+	while (!over)
+		if (!count_some(c, &over) && !over)
+			pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
 /* A build's memo of the cache's texts: by a text's number there, the
  * word and the stem of that text in x (+ 1; 0: not looked up yet), so that
- * counts taken from the cache are taken in without hashing their words
- * again. */
+ * counts taken from the cache are taken in without hashing their words. */
 struct text_memo {
 	uint32_t *v;
 	size_t cap; /* texts */
 };
 
-/* take_in: a document's counts r added to x as index_doc adds them, its
- * stems renumbered through map (room for r's stems); r is freed. */
-static void take_in(struct indexer *x, struct counted *r, uint32_t *map, struct text_memo *m)
+/* take_in: a document's counts r added to x as index_doc adds them, the
+ * stems of its postings renumbered in place through map (room for r's
+ * stems). */
+static void take_in(struct indexer *x, struct search_cache *cache, struct counted *r, uint32_t *map,
+		    struct text_memo *m)
 {
-	uint32_t *memo = NULL;
-	if (r->tid) {
-		uint32_t top = 0;
-		for (size_t i = 0; i < (size_t)r->nwords + r->nstems; i++)
-			top = r->tid[i] > top ? r->tid[i] : top;
-		if (top >= m->cap) {
-			size_t cap = 2 * (size_t)top + 1024;
-			m->v = xrealloc(m->v, 2 * cap * sizeof *m->v);
-			memset(m->v + 2 * m->cap, 0, 2 * (cap - m->cap) * sizeof *m->v);
-			m->cap = cap;
-		}
-		memo = m->v;
-	}
-	for (size_t i = 0; i < r->nwords; i++) {
-		const uint32_t *w = &r->word[3 * i];
-		uint32_t *mw = memo ? &memo[2 * (size_t)r->tid[i]] : NULL, wi;
-		if (mw && mw[0]) {
-			wi = mw[0] - 1; /* a word x has: table_find would find it */
-		} else {
+	for (size_t i = 0; r->tid && i < r->nwords; i++) {
+		uint32_t *mw = &m->v[2 * (size_t)r->tid[i]];
+		if (!mw[0]) {
+			uint32_t len;
+			const char *w = search_cache_text(cache, r->tid[i], &len);
 			int made;
-			wi = table_find(&x->words, r->text + w[0], w[1], &made);
+			uint32_t wi = table_find(&x->words, w, len, &made);
 			if (made) {
-				uint32_t *ms = memo ? &memo[2 * (size_t)r->tid[r->nwords + w[2]] + 1] : NULL;
-				int smade;
-				x->words.e[wi].stem = ms && *ms ? *ms - 1
-								: table_find(&x->stems, r->text + r->stem[2 * w[2]],
-									     r->stem[2 * w[2] + 1], &smade);
-				if (ms)
-					*ms = x->words.e[wi].stem + 1;
+				/* a word x has not: table_find would not find its stem either */
+				uint32_t st = r->tid[r->nwords + r->wstem[i]], *ms = &m->v[2 * (size_t)st + 1];
+				if (!*ms) {
+					w = search_cache_text(cache, st, &len);
+					*ms = table_find(&x->stems, w, len, &made) + 1;
+				}
+				x->words.e[wi].stem = *ms - 1;
 			}
-			if (mw)
-				mw[0] = wi + 1;
+			mw[0] = wi + 1;
 		}
-		map[w[2]] = x->words.e[wi].stem;
+		map[r->wstem[i]] = x->words.e[mw[0] - 1].stem;
 	}
-	if (x->np + r->np > x->pcap) {
-		x->pcap = 2 * (x->np + r->np) + 4096;
-		x->pstem = xrealloc(x->pstem, x->pcap * sizeof *x->pstem);
-		x->pw = xrealloc(x->pw, x->pcap * sizeof *x->pw);
+	for (size_t i = 0; !r->tid && i < r->nwords; i++) {
+		const uint32_t *w = &r->wtext[2 * i], s = r->wstem[i];
+		int made;
+		uint32_t wi = table_find(&x->words, r->text + w[0], w[1], &made);
+		if (made)
+			x->words.e[wi].stem = table_find(&x->stems, r->text + r->stext[2 * s], r->stext[2 * s + 1], &made);
+		map[s] = x->words.e[wi].stem;
 	}
-	for (size_t k = 0; k < r->np; k++) {
-		x->pstem[x->np] = map[r->pstem[k]];
-		x->pw[x->np++] = r->pw[k];
+	for (size_t k = 0; k < r->np; k++)
+		r->pstem[k] = map[r->in_order ? k : r->pstem[k]];
+}
+
+/* take_batch: batch b's counts (all made) taken into x; their postings
+ * stay where they are. */
+static void take_batch(struct counting *c, size_t b, uint32_t **map, size_t *map_cap, struct text_memo *tm)
+{
+	struct indexer *x = c->x;
+	const struct search_options *o = c->p->o;
+	struct counted *out = c->p->out + (b % 2) * COUNT_BATCH;
+	size_t m = batch_len(c->p, b);
+	for (size_t i = 0; i < m; i++)
+		if (out[i].nstems + 1 > *map_cap) {
+			*map_cap = 2 * (out[i].nstems + 1);
+			*map = xrealloc(*map, *map_cap * sizeof **map);
+		}
+	/* each text number of the batch is below it */
+	size_t nt = o->cache ? search_cache_texts(o->cache) : 0;
+	if (nt > tm->cap) {
+		size_t cap = nt + nt / 2 + 1024;
+		tm->v = xrealloc(tm->v, 2 * cap * sizeof *tm->v);
+		memset(tm->v + 2 * tm->cap, 0, 2 * (cap - tm->cap) * sizeof *tm->v);
+		tm->cap = cap;
 	}
-	counted_free(r);
+	for (size_t i = 0, d = b * COUNT_BATCH; i < m; i++, d++) {
+		x->dstart[d] = x->np;
+		x->dlen[d] = out[i].dl;
+		x->tlen[d] = out[i].tl;
+		take_in(x, o->cache, &out[i], *map, tm);
+		x->dps[d] = out[i].pstem;
+		x->dpw[d] = out[i].pw;
+		x->np += out[i].np;
+	}
+}
+
+/* take_all: the calling thread's part of pass 1: each batch, in order,
+ * waited for (counting while it waits), taken in, and its slot freed for
+ * the batch two after it. */
+static void take_all(struct counting *c)
+{
+	struct pass1 *p = c->p;
+	uint32_t *map = NULL;
+	size_t map_cap = 0;
+	struct text_memo tm = {NULL, 0};
+	for (size_t b = 0; b * COUNT_BATCH < p->n; b++) {
+		pthread_mutex_lock(&p->lock);
+		int over;
+		while (p->done[b % 2] < batch_len(p, b))
+			if (!count_some(c, &over))
+				pthread_cond_wait(&p->cond, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+		/* no thread writes a counted batch's slot */
+		take_batch(c, b, &map, &map_cap, &tm);
+		pthread_mutex_lock(&p->lock);
+		for (int t = 0; t < c->jobs; t++) {
+			arena_free(c->all[t].a[b % 2]);
+			c->all[t].a[b % 2] = arena_new();
+		}
+		p->done[b % 2] = 0;
+		p->taken = b + 1;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	free(map);
+	free(tm.v);
 }
 
 /* count_on_threads: pass 1 on o->jobs threads (or this one); returns the
@@ -476,10 +611,15 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 {
 	int jobs = o->jobs > 1 ? o->jobs : 1;
 	size_t cached = 0;
+	struct pass1 p = {o, docs, n, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0, 0}, NULL};
+	p.out = xcalloc(2 * COUNT_BATCH, sizeof *p.out);
 	struct counting *c = xcalloc((size_t)jobs, sizeof *c);
-	struct counted *out = xcalloc(COUNT_BATCH, sizeof *out);
 	struct table *memo = xcalloc(2 * (size_t)jobs, sizeof *memo);
 	for (int t = 0; t < jobs; t++) {
+		c[t].p = &p;
+		c[t].a[0] = arena_new();
+		c[t].a[1] = arena_new();
+		c[t].keep = arena_new();
 		buf_init(&c[t].lx.words.text);
 		buf_init(&c[t].lx.stems.text);
 		buf_init(&memo[2 * t].text);
@@ -488,39 +628,19 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		c[t].lx.memo_stems = &memo[2 * t + 1];
 		c[t].lx.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
 	}
-	uint32_t *map = NULL;
-	size_t map_cap = 0;
-	struct text_memo tm = {NULL, 0};
-	for (size_t b = 0; b < n; b += COUNT_BATCH) {
-		size_t m = n - b < COUNT_BATCH ? n - b : COUNT_BATCH;
-		struct pool_queue q;
-		pool_queue_init(&q, m, 8);
-		for (int t = 0; t < jobs; t++) {
-			c[t].o = o;
-			c[t].docs = docs + b;
-			c[t].out = out;
-			c[t].q = &q;
-		}
-		/* a thread that cannot start leaves its part to the others (the
-		 * calling thread takes from the queue until it is empty) */
-		pool_run(jobs, count_docs, c, sizeof *c, 1);
-		pool_queue_fini(&q);
-		for (size_t i = 0; i < m; i++) {
-			if (out[i].nstems + 1 > map_cap) {
-				map_cap = 2 * (out[i].nstems + 1);
-				map = xrealloc(map, map_cap * sizeof *map);
-			}
-			x->dstart[b + i] = x->np;
-			x->dlen[b + i] = out[i].dl;
-			x->tlen[b + i] = out[i].tl;
-			take_in(x, &out[i], map, &tm);
-		}
-	}
-	free(map);
-	free(tm.v);
+	c[0].x = x;
+	c[0].all = c;
+	c[0].jobs = jobs;
+	x->kept = xcalloc((size_t)jobs, sizeof *x->kept);
+	/* a thread that cannot start leaves its part to the others (the
+	 * calling thread counts what no other does) */
+	pool_run(jobs, count_docs, c, sizeof *c, 1);
 	for (int t = 0; t < jobs; t++) {
 		struct indexer *lx = &c[t].lx;
 		cached += c[t].cached;
+		arena_free(c[t].a[0]);
+		arena_free(c[t].a[1]);
+		x->kept[x->nkept++] = c[t].keep; /* the postings, for pass 2 */
 		search_stemmer_free(lx->stemmer);
 		table_fini(&lx->words);
 		table_fini(&lx->stems);
@@ -531,8 +651,10 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		table_fini(&memo[2 * t]);
 		table_fini(&memo[2 * t + 1]);
 	}
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.cond);
 	free(memo);
-	free(out);
+	free(p.out);
 	free(c);
 	return cached;
 }
@@ -554,55 +676,148 @@ static double coarse(double v)
 	return exp2(round(log2(v) * 16) / 16);
 }
 
-static void make_postings(struct indexer *x, size_t ndocs, struct postings *p)
+/* Pass 2 on several threads, each a part of the documents (about as many
+ * postings each): each counts its postings by stem, then writes them
+ * where the counts of the parts before it say (a stem's postings stay in
+ * the documents' order, as on one thread); then each sizes a part of the
+ * stems. */
+struct impacts {
+	const struct indexer *x;
+	struct postings *p;
+	size_t d0, d1; /* its documents */
+	size_t s0, s1; /* its stems */
+	size_t *fill;  /* by stem: its postings (step 1), then where its next goes (step 2) */
+	double avgdl, avgtl;
+	int step;
+};
+
+/* impact: a posting's byte: BM25 of the text and of the title, the
+ * boosts, the two high bits. A term whose count is 0 adds 0: left out. */
+static uint8_t impact(uint32_t c, double norm, double tnorm)
+{
+	double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
+	double imp = tf > 0 ? tf * (BM25_K1 + 1) / (tf + norm) : 0;
+	if (tt > 0)
+		imp += BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm);
+	/* one at a time, as the sum of all four was made: the same rounding */
+	imp += c & IN_TAG ? BOOST_TAG : 0;
+	imp += c & IN_SERIES ? BOOST_SERIES : 0;
+	int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
+	q = q > 63 ? 63 : q;
+	if (c & (TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING))
+		q |= (int)IMPACT_STRONG;
+	if (c & TITLE_MASK)
+		q |= (int)IMPACT_TITLE;
+	return (uint8_t)q;
+}
+
+static void *impacts_run(void *arg)
+{
+	struct impacts *t = arg;
+	const struct indexer *x = t->x;
+	struct postings *p = t->p;
+	if (t->step == 1) {
+		for (size_t d = t->d0; d < t->d1; d++)
+			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++)
+				t->fill[x->dps[d][i]]++;
+	} else if (t->step == 2) {
+		/* a document's counts are mostly a few values (a word once or
+		 * twice in the body): each value's impact is kept for the
+		 * document's next postings of it, by its low bits (the same
+		 * count, the same byte, without its three divisions) */
+		uint32_t seen[IMPACT_MEMO];
+		uint8_t q[IMPACT_MEMO];
+		for (size_t d = t->d0; d < t->d1; d++) {
+			double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / t->avgdl);
+			double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / t->avgtl);
+			const uint32_t *ps = x->dps[d], *pw = x->dpw[d];
+			memset(seen, 0xff, sizeof seen); /* no count has every bit */
+			for (size_t i = 0; i < x->dstart[d + 1] - x->dstart[d]; i++) {
+				size_t at = t->fill[ps[i]]++;
+				uint32_t c = pw[i], k = (c ^ c >> 20) & (IMPACT_MEMO - 1);
+				if (seen[k] != c) {
+					seen[k] = c;
+					q[k] = impact(c, norm, tnorm);
+				}
+				p->doc[at] = (uint32_t)d;
+				p->q[at] = q[k];
+			}
+		}
+	} else {
+		for (size_t s = t->s0; s < t->s1; s++) {
+			size_t n = p->start[s + 1] - p->start[s], b = varint_len(n) + n;
+			uint32_t prev = 0;
+			for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+				b += varint_len(p->doc[i] - prev);
+				prev = p->doc[i];
+			}
+			p->bytes[s] = b;
+		}
+	}
+	return NULL;
+}
+
+/* split: the first of k parts of [0, n) by the weights before it (*at:
+ * the prefix sums, at[n] the total), as even as whole items allow (a few
+ * parts: a look along at is enough). */
+static size_t split(const size_t *at, size_t n, size_t k, size_t parts)
+{
+	size_t want = (size_t)((double)at[n] * (double)k / (double)parts), i = 0;
+	while (k < parts && i < n && at[i] < want)
+		i++;
+	return k == parts ? n : i;
+}
+
+/* A part of pass 2 is worth a thread from this many postings. */
+#define IMPACTS_PART 32768
+
+static void make_postings(struct indexer *x, size_t ndocs, int jobs, struct postings *p)
 {
 	size_t ns = x->stems.n;
-	p->start = xcalloc(ns + 1, sizeof *p->start);
-	for (size_t i = 0; i < x->np; i++)
-		p->start[x->pstem[i] + 1]++;
-	for (size_t s = 0; s < ns; s++)
-		p->start[s + 1] += p->start[s];
-	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
-	p->q = xmalloc(x->np + 1);
-	size_t *fill = xmalloc((ns + 1) * sizeof *fill);
-	memcpy(fill, p->start, (ns + 1) * sizeof *fill);
+	size_t parts = jobs > 1 ? (size_t)jobs : 1;
+	while (parts > 1 && x->np / parts < IMPACTS_PART)
+		parts--;
 	double total = 0, ttotal = 0;
 	for (size_t d = 0; d < ndocs; d++) {
 		total += x->dlen[d];
 		ttotal += x->tlen[d];
 	}
-	double avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
-	double avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
-	for (size_t d = 0; d < ndocs; d++) {
-		double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->dlen[d] / avgdl);
-		double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)x->tlen[d] / avgtl);
-		for (size_t i = x->dstart[d]; i < x->dstart[d + 1]; i++) {
-			uint32_t c = x->pw[i];
-			double tf = (c & TEXT_MAX) / 2.0, tt = (double)((c & TITLE_MASK) >> 20);
-			double imp = tf * (BM25_K1 + 1) / (tf + norm) + BOOST_TITLE * tt * (BM25_K1 + 1) / (tt + tnorm) +
-				     (c & IN_TAG ? BOOST_TAG : 0) + (c & IN_SERIES ? BOOST_SERIES : 0);
-			size_t at = fill[x->pstem[i]]++;
-			p->doc[at] = (uint32_t)d;
-			int q = 1 + (int)(imp / IMPACT_MAX * 62.0);
-			q = q > 63 ? 63 : q;
-			if (c & (TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING))
-				q |= (int)IMPACT_STRONG;
-			if (c & TITLE_MASK)
-				q |= (int)IMPACT_TITLE;
-			p->q[at] = (uint8_t)q;
-		}
+	struct impacts *t = xcalloc(parts, sizeof *t);
+	for (size_t k = 0; k < parts; k++) {
+		t[k].x = x;
+		t[k].p = p;
+		t[k].d0 = split(x->dstart, ndocs, k, parts);
+		t[k].d1 = split(x->dstart, ndocs, k + 1, parts);
+		t[k].fill = xcalloc(ns + 1, sizeof *t[k].fill);
+		t[k].avgdl = coarse(ndocs && total > 0 ? total / (double)ndocs : 1);
+		t[k].avgtl = coarse(ndocs && ttotal > 0 ? ttotal / (double)ndocs : 1);
+		t[k].step = 1;
 	}
-	free(fill);
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	p->start = xcalloc(ns + 1, sizeof *p->start);
+	for (size_t s = 0, at = 0; s < ns; s++) {
+		for (size_t k = 0; k < parts; k++) {
+			size_t v = t[k].fill[s];
+			t[k].fill[s] = at;
+			at += v;
+		}
+		p->start[s + 1] = at;
+	}
+	p->doc = xmalloc((x->np + 1) * sizeof *p->doc);
+	p->q = xmalloc(x->np + 1);
 	p->bytes = xcalloc(ns + 1, sizeof *p->bytes);
-	for (size_t s = 0; s < ns; s++) {
-		size_t n = p->start[s + 1] - p->start[s], b = varint_len(n) + n;
-		uint32_t prev = 0;
-		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
-			b += varint_len(p->doc[i] - prev);
-			prev = p->doc[i];
-		}
-		p->bytes[s] = b;
+	for (size_t k = 0; k < parts; k++)
+		t[k].step = 2;
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	for (size_t k = 0; k < parts; k++) {
+		t[k].s0 = split(p->start, ns, k, parts);
+		t[k].s1 = split(p->start, ns, k + 1, parts);
+		t[k].step = 3;
 	}
+	pool_run((int)parts, impacts_run, t, sizeof *t, 0);
+	for (size_t k = 0; k < parts; k++)
+		free(t[k].fill);
+	free(t);
 }
 
 static void postings_free(struct postings *p)
@@ -627,18 +842,32 @@ static const char *file_rel(const void *ctx, uint32_t v)
 	return ((const struct files *)ctx)->v[v - 1].rel;
 }
 
-/* add_file: b's bytes as DIR/HASH.EXT (b is emptied); returns the hash's
- * hex digits (an arena string). */
-static const char *add_file(struct files *f, const char *dir, const char *ext, struct buf *b)
+/* A file's bytes (malloc'd) and their hash, made on a thread. */
+struct made {
+	char *data;
+	size_t len;
+	uint64_t hash;
+};
+
+/* made_of: b's bytes and their hash (b is emptied). */
+static struct made made_of(struct buf *b)
+{
+	struct made m;
+	m.hash = XXH3_64bits(b->p ? b->p : "", b->len);
+	m.data = buf_detach(b, &m.len);
+	if (!m.data)
+		m.data = xcalloc(1, 1);
+	return m;
+}
+
+/* add_made: m's bytes (now f's arena's) as DIR/HASH.EXT; returns the
+ * hash's hex digits (an arena string). */
+static const char *add_made(struct files *f, const char *dir, const char *ext, struct made m)
 {
 	char hex[17];
-	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)XXH3_64bits(b->p ? b->p : "", b->len));
+	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)m.hash);
 	hex[12] = 0;
-	size_t len;
-	char *data = buf_detach(b, &len);
-	if (!data)
-		data = xcalloc(1, 1);
-	arena_own(f->a, data);
+	arena_own(f->a, m.data);
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 64;
 		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
@@ -648,28 +877,70 @@ static const char *add_file(struct files *f, const char *dir, const char *ext, s
 	const char *name = arena_strndup(f->a, hex, strlen(hex));
 	if (index_get_str(&f->names, rel, file_rel, f))
 		return name; /* the same bytes as a file already made (two tags of the same posts) */
-	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), data, len};
+	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), m.data, m.len};
 	index_add_str(&f->names, f->v[f->n - 1].rel, (uint32_t)f->n, 64, file_rel, f);
 	return name;
 }
 
-static void json_str(struct buf *b, struct arena *a, struct str s)
+/* add_file: b's bytes as DIR/HASH.EXT (b is emptied). */
+static const char *add_file(struct files *f, const char *dir, const char *ext, struct buf *b)
 {
-	struct tval v = tv_str(s);
-	tval_to_json(b, &v, a, 1, (size_t)-1);
+	return add_made(f, dir, ext, made_of(b));
 }
 
-/* The shards: the words in order, grouped by prefix. */
+/* The bytes tval_to_json keeps as they are in an HTML-safe string: not a
+ * control character, " & ' < > or a backslash. */
+#define KEPT16(k) k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k
+static const unsigned char json_kept[256] = {
+	KEPT16(0), KEPT16(0),
+	1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, /* " & ' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, /* < > */
+	KEPT16(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* backslash */
+	KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1),
+};
+
+/* json_str: s as a JSON string, the bytes tval_to_json writes (HTML-safe)
+ * for it: it escapes each byte on its own, so the runs of bytes it keeps
+ * as they are go in at once, and each other byte is given to it alone
+ * (the records' texts are most of the index's JSON). */
+static void json_str(struct buf *b, struct arena *a, struct str s)
+{
+	buf_putc(b, '"');
+	for (size_t i = 0; i < s.len;) {
+		size_t j = i;
+		while (j < s.len && json_kept[(unsigned char)s.p[j]])
+			j++;
+		buf_append(b, s.p + i, j - i);
+		if (j < s.len) {
+			size_t at = b->len;
+			struct tval v = tv_str((struct str){s.p + j, 1});
+			tval_to_json(b, &v, a, 1, (size_t)-1);
+			/* its quotes off */
+			memmove(b->p + at, b->p + at + 1, b->len - at - 2);
+			b->len -= 2;
+			b->p[b->len] = 0;
+			j++;
+		}
+		i = j;
+	}
+	buf_putc(b, '"');
+}
+
+/* The shards: the words in order, grouped by prefix; each cut made on a
+ * thread of its own. */
+struct cut {
+	size_t lo, hi, keylen; /* words order[lo..hi), their key's bytes */
+};
+
 struct sharding {
 	struct indexer *x;
 	struct postings *p;
 	uint32_t *order; /* word numbers, sorted by their bytes */
-	uint32_t *mark;  /* by stem: the shard that last counted it (+1), */
-	uint32_t *local; /* and its number there */
+	uint32_t *mark;  /* by stem: the shard that last counted it */
 	uint32_t gen;
-	struct files *files;
-	struct buf meta; /* "key":"hash" pairs */
-	size_t nshards;
+	struct cut *cuts;
+	size_t ncuts, cuts_cap;
 };
 
 static const char *word_text(const struct indexer *x, uint32_t w, size_t *n)
@@ -706,59 +977,13 @@ static size_t group_size(struct sharding *sh, size_t lo, size_t hi)
 	return b;
 }
 
-static void emit_shard(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
+static void add_cut(struct sharding *sh, size_t lo, size_t hi, size_t keylen)
 {
-	struct indexer *x = sh->x;
-	struct postings *p = sh->p;
-	sh->gen++;
-	uint32_t *stems = xmalloc((hi - lo + 1) * sizeof *stems);
-	size_t ns = 0;
-	for (size_t i = lo; i < hi; i++) {
-		uint32_t s = x->words.e[sh->order[i]].stem & ~STEM_ONLY;
-		if (sh->mark[s] != sh->gen) {
-			sh->mark[s] = sh->gen;
-			sh->local[s] = (uint32_t)ns;
-			stems[ns++] = s;
-		}
+	if (sh->ncuts == sh->cuts_cap) {
+		sh->cuts_cap = sh->cuts_cap ? 2 * sh->cuts_cap : 256;
+		sh->cuts = xrealloc(sh->cuts, sh->cuts_cap * sizeof *sh->cuts);
 	}
-	struct buf b;
-	buf_init(&b);
-	search_varint(&b, ns);
-	for (size_t k = 0; k < ns; k++) {
-		uint32_t s = stems[k];
-		search_varint(&b, p->start[s + 1] - p->start[s]);
-		uint32_t prev = 0;
-		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
-			search_varint(&b, p->doc[i] - prev);
-			prev = p->doc[i];
-		}
-		buf_append(&b, p->q + p->start[s], p->start[s + 1] - p->start[s]);
-	}
-	search_varint(&b, hi - lo);
-	const char *last = "";
-	size_t lastn = 0;
-	for (size_t i = lo; i < hi; i++) {
-		size_t n;
-		const char *w = word_text(x, sh->order[i], &n);
-		size_t c = 0;
-		while (c < n && c < lastn && w[c] == last[c])
-			c++;
-		search_varint(&b, c);
-		search_varint(&b, n - c);
-		buf_append(&b, w + c, n - c);
-		uint32_t st = x->words.e[sh->order[i]].stem;
-		search_varint(&b, (uint64_t)sh->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
-		last = w;
-		lastn = n;
-	}
-	free(stems);
-	size_t n0;
-	const char *w0 = word_text(x, sh->order[lo], &n0);
-	const char *hash = add_file(sh->files, "t", "bin", &b);
-	buf_puts(&sh->meta, sh->nshards ? "," : "");
-	json_str(&sh->meta, sh->files->a, (struct str){w0, keylen});
-	buf_printf(&sh->meta, ":\"%s\"", hash);
-	sh->nshards++;
+	sh->cuts[sh->ncuts++] = (struct cut){lo, hi, keylen};
 }
 
 /* group: the words order[lo..hi), which share their first k code points,
@@ -769,13 +994,13 @@ static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
 	const char *w0 = word_text(sh->x, sh->order[lo], &n0);
 	size_t keylen = search_prefix_len(w0, n0, k);
 	if (group_size(sh, lo, hi) <= SHARD_MAX) {
-		emit_shard(sh, lo, hi, keylen);
+		add_cut(sh, lo, hi, keylen);
 		return;
 	}
 	/* the word that is the prefix itself sorts first, and stays here */
 	size_t i = lo;
 	if (n0 == keylen) {
-		emit_shard(sh, lo, lo + 1, keylen);
+		add_cut(sh, lo, lo + 1, keylen);
 		i++;
 	}
 	while (i < hi) {
@@ -792,6 +1017,163 @@ static void group(struct sharding *sh, size_t lo, size_t hi, size_t k)
 		group(sh, i, j, k + 1);
 		i = j;
 	}
+}
+
+/* A thread making files: the shards of the cuts, then the records,
+ * DOCS_PER_CHUNK documents to a file; with its own marks of stems. */
+struct maker {
+	const struct sharding *sh;
+	const struct search_doc *docs;
+	size_t ndocs;
+	struct pool_queue *q;
+	struct made *out; /* by file: the shards', then the records' */
+	struct arena *a;  /* the thread's own */
+	uint32_t *mark;   /* by stem: the shard that last counted it, */
+	uint32_t *local;  /* and its number there */
+	uint32_t *stems;  /* a shard's stems */
+	uint32_t gen;
+};
+
+/* shard_bytes: the shard of the words order[lo..hi) into b. */
+static void shard_bytes(struct maker *t, size_t lo, size_t hi, struct buf *b)
+{
+	const struct indexer *x = t->sh->x;
+	const struct postings *p = t->sh->p;
+	const uint32_t *order = t->sh->order;
+	t->gen++;
+	size_t ns = 0, room = 32;
+	for (size_t i = lo; i < hi; i++) {
+		const struct entry *e = &x->words.e[order[i]];
+		uint32_t s = e->stem & ~STEM_ONLY;
+		room += e->len + 30;
+		if (t->mark[s] != t->gen) {
+			t->mark[s] = t->gen;
+			t->local[s] = (uint32_t)ns;
+			t->stems[ns++] = s;
+			room += p->bytes[s];
+		}
+	}
+	/* every byte written below is counted in room: p->bytes a stem's
+	 * postings, 30 a word's three numbers */
+	buf_reserve(b, room);
+	unsigned char *o = (unsigned char *)b->p + b->len;
+	o = varint_put(o, ns);
+	for (size_t k = 0; k < ns; k++) {
+		uint32_t s = t->stems[k];
+		o = varint_put(o, p->start[s + 1] - p->start[s]);
+		uint32_t prev = 0;
+		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
+			o = varint_put(o, p->doc[i] - prev);
+			prev = p->doc[i];
+		}
+		memcpy(o, p->q + p->start[s], p->start[s + 1] - p->start[s]);
+		o += p->start[s + 1] - p->start[s];
+	}
+	o = varint_put(o, hi - lo);
+	const char *last = "";
+	size_t lastn = 0;
+	for (size_t i = lo; i < hi; i++) {
+		size_t n;
+		const char *w = word_text(x, order[i], &n);
+		size_t c = 0;
+		while (c < n && c < lastn && w[c] == last[c])
+			c++;
+		o = varint_put(o, c);
+		o = varint_put(o, n - c);
+		memcpy(o, w + c, n - c);
+		o += n - c;
+		uint32_t st = x->words.e[order[i]].stem;
+		o = varint_put(o, (uint64_t)t->local[st & ~STEM_ONLY] << 1 | (st & STEM_ONLY ? 1 : 0));
+		last = w;
+		lastn = n;
+	}
+	b->len = (size_t)((char *)o - b->p);
+	b->p[b->len] = 0;
+}
+
+/* records_bytes: the records of chunk c of the documents into b. */
+static void records_bytes(struct maker *t, size_t c, struct buf *b)
+{
+	buf_putc(b, '[');
+	for (size_t d = c * DOCS_PER_CHUNK; d < t->ndocs && d < (c + 1) * DOCS_PER_CHUNK; d++) {
+		const struct search_doc *doc = &t->docs[d];
+		buf_puts(b, d % DOCS_PER_CHUNK ? ",[" : "[");
+		const struct str fields[] = {doc->url, doc->title, doc->date, doc->series, doc->excerpt};
+		for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+			if (k)
+				buf_putc(b, ',');
+			json_str(b, t->a, fields[k]);
+		}
+		buf_putc(b, ']');
+	}
+	buf_puts(b, "]\n");
+}
+
+static void *make_files(void *arg)
+{
+	struct maker *t = arg;
+	size_t s, e, ncuts = t->sh->ncuts;
+	struct buf b;
+	buf_init(&b);
+	while (pool_take(t->q, &s, &e))
+		for (size_t i = s; i < e; i++) {
+			if (i < ncuts)
+				shard_bytes(t, t->sh->cuts[i].lo, t->sh->cuts[i].hi, &b);
+			else
+				records_bytes(t, i - ncuts, &b);
+			t->out[i] = made_of(&b);
+		}
+	return NULL;
+}
+
+/* shards_and_records: the shards of sh's cuts and the records of docs,
+ * made on up to jobs threads, added to f in that order; the shards' keys
+ * and the records' names into meta. */
+static void shards_and_records(struct sharding *sh, const struct search_doc *docs, size_t n, int jobs,
+			       struct files *f, struct buf *meta)
+{
+	size_t ns = sh->x->stems.n, nchunks = (n + DOCS_PER_CHUNK - 1) / DOCS_PER_CHUNK, nf = sh->ncuts + nchunks;
+	int parts = jobs > 1 ? jobs : 1;
+	if ((size_t)parts > nf / 32 + 1)
+		parts = (int)(nf / 32 + 1);
+	struct pool_queue q;
+	pool_queue_init(&q, nf, 4);
+	struct made *out = xcalloc(nf + 1, sizeof *out);
+	struct maker *t = xcalloc((size_t)parts, sizeof *t);
+	for (int k = 0; k < parts; k++) {
+		t[k].sh = sh;
+		t[k].docs = docs;
+		t[k].ndocs = n;
+		t[k].q = &q;
+		t[k].out = out;
+		t[k].a = arena_new();
+		t[k].mark = xcalloc(ns + 1, sizeof *t[k].mark);
+		t[k].local = xcalloc(ns + 1, sizeof *t[k].local);
+		t[k].stems = xcalloc(ns + 1, sizeof *t[k].stems);
+	}
+	/* a thread that cannot start leaves its part to the others */
+	pool_run(parts, make_files, t, sizeof *t, 1);
+	pool_queue_fini(&q);
+	for (size_t i = 0; i < sh->ncuts; i++) {
+		const char *hash = add_made(f, "t", "bin", out[i]);
+		size_t n0;
+		const char *w0 = word_text(sh->x, sh->order[sh->cuts[i].lo], &n0);
+		buf_puts(meta, i ? "," : "");
+		json_str(meta, f->a, (struct str){w0, sh->cuts[i].keylen});
+		buf_printf(meta, ":\"%s\"", hash);
+	}
+	buf_puts(meta, "},\"records\":[");
+	for (size_t c = 0; c < nchunks; c++)
+		buf_printf(meta, "%s\"%s\"", c ? "," : "", add_made(f, "d", "json", out[sh->ncuts + c]));
+	buf_putc(meta, ']');
+	for (int k = 0; k < parts; k++) {
+		arena_free(t[k].a);
+		free(t[k].mark);
+		free(t[k].local);
+		free(t[k].stems);
+	}
+	free(t);
+	free(out);
 }
 
 static void filters_json(struct buf *meta, struct files *f, const char *key, const struct search_filter *v, size_t n)
@@ -828,6 +1210,8 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
 	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
 	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
+	x.dps = xcalloc(n + 1, sizeof *x.dps);
+	x.dpw = xcalloc(n + 1, sizeof *x.dpw);
 	/* with a cache, the counts of each document are kept as the threads
 	 * make them, on one thread too */
 	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
@@ -840,6 +1224,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 			x.tlen[d] = x.tl;
 		}
 	x.dstart[n] = x.np;
+	for (size_t d = 0; !x.kept && d < n; d++) {
+		x.dps[d] = x.pstem + x.dstart[d];
+		x.dpw[d] = x.pw + x.dstart[d];
+	}
 	search_stemmer_free(x.stemmer);
 	/* each stem that is no word is a word of the shards too, so that the
 	 * client finds "spill" in "spilled" without a stemmer of its own */
@@ -851,11 +1239,14 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	}
 
 	struct postings p;
-	make_postings(&x, n, &p);
+	make_postings(&x, n, o->jobs, &p);
 	free(x.pstem);
 	free(x.pw);
-	x.pstem = NULL;
-	x.pw = NULL;
+	for (size_t i = 0; i < x.nkept; i++)
+		arena_free(x.kept[i]);
+	free(x.kept);
+	free(x.dps);
+	free(x.dpw);
 
 	struct files f;
 	memset(&f, 0, sizeof f);
@@ -864,15 +1255,12 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	memset(&sh, 0, sizeof sh);
 	sh.x = &x;
 	sh.p = &p;
-	sh.files = &f;
 	size_t nw = x.words.n;
 	sh.order = xmalloc((nw + 1) * sizeof *sh.order);
 	for (size_t i = 0; i < nw; i++)
 		sh.order[i] = (uint32_t)i;
 	qsort_r(sh.order, nw, sizeof *sh.order, word_cmp, &x);
 	sh.mark = xcalloc(x.stems.n + 1, sizeof *sh.mark);
-	sh.local = xcalloc(x.stems.n + 1, sizeof *sh.local);
-	buf_init(&sh.meta);
 	for (size_t i = 0; i < nw;) {
 		size_t n0;
 		const char *w = word_text(&x, sh.order[i], &n0);
@@ -887,32 +1275,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 		group(&sh, i, j, 1);
 		i = j;
 	}
-
-	/* the records, DOCS_PER_CHUNK to a file */
-	struct buf meta, b;
+	struct buf meta;
 	buf_init(&meta);
-	buf_init(&b);
 	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
-	buf_append(&meta, sh.meta.p ? sh.meta.p : "", sh.meta.len);
-	buf_puts(&meta, "},\"records\":[");
-	for (size_t c = 0; c * DOCS_PER_CHUNK < n; c++) {
-		buf_putc(&b, '[');
-		for (size_t d = c * DOCS_PER_CHUNK; d < n && d < (c + 1) * DOCS_PER_CHUNK; d++) {
-			const struct search_doc *doc = &docs[d];
-			buf_puts(&b, d % DOCS_PER_CHUNK ? ",[" : "[");
-			const struct str fields[] = {doc->url, doc->title, doc->date, doc->series, doc->excerpt};
-			for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
-				if (k)
-					buf_putc(&b, ',');
-				json_str(&b, a, fields[k]);
-			}
-			buf_putc(&b, ']');
-		}
-		buf_puts(&b, "]\n");
-		const char *hash = add_file(&f, "d", "json", &b);
-		buf_printf(&meta, "%s\"%s\"", c ? "," : "", hash);
-	}
-	buf_putc(&meta, ']');
+	shards_and_records(&sh, docs, n, o->jobs, &f, &meta);
 	filters_json(&meta, &f, "series", series, nseries);
 	filters_json(&meta, &f, "tags", tags, ntags);
 	buf_puts(&meta, "}\n");
@@ -925,7 +1291,6 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 		f.v = xrealloc(f.v, f.cap * sizeof *f.v);
 	}
 	f.v[f.n++] = (struct search_file){"search/index.json", m, mlen};
-	buf_fini(&b);
 
 	out->files = arena_alloc(a, (f.n + 1) * sizeof *out->files);
 	memcpy(out->files, f.v, f.n * sizeof *f.v);
@@ -933,13 +1298,12 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	out->ndocs = n;
 	out->nwords = nw;
 	out->nstems = x.stems.n;
-	out->nshards = sh.nshards;
+	out->nshards = sh.ncuts;
 	free(f.v);
 	index_fini(&f.names);
-	buf_fini(&sh.meta);
 	free(sh.order);
 	free(sh.mark);
-	free(sh.local);
+	free(sh.cuts);
 	postings_free(&p);
 	table_fini(&x.words);
 	table_fini(&x.stems);

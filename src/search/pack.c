@@ -49,17 +49,6 @@ enum { REC_DICT = 1, REC_DOC = 2 };
  * IN_TAG, IN_SERIES). */
 #define REST_MASK 0x3fu
 
-void counted_free(struct counted *r)
-{
-	free(r->text);
-	free(r->word);
-	free(r->stem);
-	free(r->pstem);
-	free(r->pw);
-	free(r->tid);
-	memset(r, 0, sizeof *r);
-}
-
 struct text {
 	const char *p;
 	uint32_t len;
@@ -112,14 +101,30 @@ static int get_varint(const unsigned char **p, const unsigned char *end, uint64_
 	return -1;
 }
 
-/* get_u32: a number of at most max. */
-static int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+static int get_u32_long(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
 {
 	uint64_t x;
 	if (get_varint(p, end, &x) || x > max)
 		return -1;
 	*v = (uint32_t)x;
 	return 0;
+}
+
+/* get_u32: a number of at most max; most numbers of a pack are of one
+ * byte or two (texts' numbers past 127), read here. */
+static inline int get_u32(const unsigned char **p, const unsigned char *end, uint64_t max, uint32_t *v)
+{
+	const unsigned char *q = *p;
+	uint32_t x;
+	if (end - q >= 2 && (q[0] < 0x80 || q[1] < 0x80)) {
+		x = q[0] < 0x80 ? q[0] : (q[0] & 0x7fu) | (uint32_t)q[1] << 7;
+		if (x > max)
+			return -1;
+		*p = q + 1 + (q[0] >> 7);
+		*v = x;
+		return 0;
+	}
+	return get_u32_long(p, end, max, v);
 }
 
 static uint64_t get64(const unsigned char *p)
@@ -135,23 +140,14 @@ static uint64_t get64(const unsigned char *p)
 struct ids {
 	struct search_key key;
 	uint32_t nwords, nstems, np, dl, tl, in_order;
-	uint32_t *wtext; /* per word: its text */
+	uint32_t *wtext; /* per word: its text; then per stem: its text (stext) */
 	uint32_t *wstem; /* per word: its stem */
 	uint32_t *stext; /* per stem: its text */
-	uint32_t *pstem, *pw;
+	uint32_t *pstem, *pw; /* pstem: room for np, its numbers unless in order */
 };
 
-static void ids_free(struct ids *d)
-{
-	free(d->wtext);
-	free(d->wstem);
-	free(d->stext);
-	free(d->pstem);
-	free(d->pw);
-}
-
 /* get_count: a count, as put_count wrote it. */
-static int get_count(const unsigned char **p, const unsigned char *end, uint32_t *pw)
+static inline int get_count(const unsigned char **p, const unsigned char *end, uint32_t *pw)
 {
 	uint64_t v;
 	uint32_t rest = 0;
@@ -175,8 +171,12 @@ static void put_count(struct buf *b, uint32_t pw)
 }
 
 /* parse: the DOC payload p[0..len) into d, every number checked (texts
- * below ntexts); 0, or -1 (d is then empty). */
-static int parse(const unsigned char *p, size_t len, size_t ntexts, struct ids *d)
+ * below ntexts): its postings in keep (with room for the stems of
+ * postings in the order of the stems, which the payload leaves out), the
+ * rest in a; 0, or -1. The stems' texts follow the words' (d->stext =
+ * d->wtext + nwords). */
+static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena *a, struct arena *keep,
+		 struct ids *d)
 {
 	memset(d, 0, sizeof *d);
 	if (len < 16)
@@ -189,15 +189,17 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct ids *
 	    get_u32(&p, end, UINT32_MAX, &d->dl) || get_u32(&p, end, UINT32_MAX, &d->tl) ||
 	    get_u32(&p, end, 1, &d->in_order) || (d->nwords && !ntexts))
 		return -1;
-	d->wtext = xmalloc(((size_t)d->nwords + 1) * sizeof *d->wtext);
-	d->wstem = xmalloc(((size_t)d->nwords + 1) * sizeof *d->wstem);
-	d->stext = xmalloc(((size_t)d->nwords + 1) * sizeof *d->stext);
-	d->pstem = xmalloc(((size_t)d->np + 1) * sizeof *d->pstem);
-	d->pw = xmalloc(((size_t)d->np + 1) * sizeof *d->pw);
+	/* stems are at most words */
+	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)d->nwords + 1) * sizeof *v);
+	d->wtext = v;
+	d->stext = v + d->nwords;
+	d->wstem = v + 2 * (size_t)d->nwords;
+	d->pstem = arena_alloc_raw(keep, (2 * (size_t)d->np + 1) * sizeof *v);
+	d->pw = d->pstem + d->np;
 	for (uint32_t i = 0; i < d->nwords; i++) {
 		uint32_t code;
 		if (get_u32(&p, end, ntexts - 1, &d->wtext[i]) || get_u32(&p, end, (uint64_t)d->nstems + 1, &code))
-			goto bad;
+			return -1;
 		if (code >= 2) {
 			d->wstem[i] = code - 2;
 			continue;
@@ -205,25 +207,18 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct ids *
 		if (code == 0)
 			d->stext[d->nstems] = d->wtext[i];
 		else if (get_u32(&p, end, ntexts - 1, &d->stext[d->nstems]))
-			goto bad;
+			return -1;
 		d->wstem[i] = d->nstems++;
 	}
 	if (d->in_order && d->np != d->nstems)
-		goto bad;
+		return -1;
 	for (uint32_t k = 0; k < d->np; k++) {
-		if (d->in_order)
-			d->pstem[k] = k;
-		else if (d->nstems == 0 || get_u32(&p, end, d->nstems - 1, &d->pstem[k]))
-			goto bad;
+		if (!d->in_order && (d->nstems == 0 || get_u32(&p, end, d->nstems - 1, &d->pstem[k])))
+			return -1;
 		if (get_count(&p, end, &d->pw[k]))
-			goto bad;
+			return -1;
 	}
-	if (p == end)
-		return 0;
-bad:
-	ids_free(d);
-	memset(d, 0, sizeof *d);
-	return -1;
+	return p == end ? 0 : -1;
 }
 
 /* emit: d as a DOC payload, its texts renumbered by map (NULL: as they
@@ -438,73 +433,53 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 	return c;
 }
 
-/* entry_parse: parse of e, if its bytes are those the file's hash says
- * (a put's are as put made them). */
-static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct ids *d)
+/* entry_parse: parse of e into a, if its bytes are those the file's
+ * hash says (a put's are as put made them). */
+static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct arena *a, struct arena *keep,
+		       struct ids *d)
 {
 	if (e->mapped && XXH3_64bits(e->blob, e->len) != e->sum)
 		return -1;
-	return parse(e->blob, e->len, c->ntexts, d);
+	return parse(e->blob, e->len, c->ntexts, a, keep, d);
 }
 
-/* counted_of: d's counts with their texts, as counting makes them. */
-static void counted_of(const struct search_cache *c, const struct ids *d, struct counted *r)
-{
-	size_t tl = 0;
-	for (uint32_t i = 0; i < d->nwords; i++)
-		tl += c->texts[d->wtext[i]].len;
-	for (uint32_t s = 0; s < d->nstems; s++)
-		tl += c->texts[d->stext[s]].len;
-	memset(r, 0, sizeof *r);
-	r->text = xmalloc(tl + 1);
-	r->word = xmalloc((3 * (size_t)d->nwords + 1) * sizeof *r->word);
-	r->stem = xmalloc((2 * (size_t)d->nstems + 1) * sizeof *r->stem);
-	r->tid = xmalloc(((size_t)d->nwords + d->nstems + 1) * sizeof *r->tid);
-	memcpy(r->tid, d->wtext, d->nwords * sizeof *r->tid);
-	memcpy(r->tid + d->nwords, d->stext, d->nstems * sizeof *r->tid);
-	uint32_t at = 0;
-	for (uint32_t i = 0; i < d->nwords; i++) {
-		const struct text *t = &c->texts[d->wtext[i]];
-		memcpy(r->text + at, t->p, t->len);
-		r->word[3 * i] = at;
-		r->word[3 * i + 1] = t->len;
-		r->word[3 * i + 2] = d->wstem[i];
-		at += t->len;
-	}
-	for (uint32_t s = 0; s < d->nstems; s++) {
-		const struct text *t = &c->texts[d->stext[s]];
-		memcpy(r->text + at, t->p, t->len);
-		r->stem[2 * s] = at;
-		r->stem[2 * s + 1] = t->len;
-		at += t->len;
-	}
-	r->nwords = d->nwords;
-	r->nstems = d->nstems;
-	r->np = d->np;
-	r->dl = d->dl;
-	r->tl = d->tl;
-	r->pstem = xmalloc(((size_t)d->np + 1) * sizeof *r->pstem);
-	r->pw = xmalloc(((size_t)d->np + 1) * sizeof *r->pw);
-	memcpy(r->pstem, d->pstem, d->np * sizeof *r->pstem);
-	memcpy(r->pw, d->pw, d->np * sizeof *r->pw);
-}
-
-int search_cache_get(struct search_cache *c, const struct search_key *k, struct counted *r)
+int search_cache_get(struct search_cache *c, const struct search_key *k, struct arena *a, struct arena *keep,
+		     struct counted *r)
 {
 	pthread_rwlock_rdlock(&c->lock);
 	uint32_t v = index_get(&c->ix, k->lo, entry_eq, c, k);
 	struct doc_entry *e = v ? &c->e[v - 1] : NULL;
 	struct ids d;
-	int hit = e && !__atomic_load_n(&e->damaged, __ATOMIC_RELAXED) && entry_parse(c, e, &d) == 0;
+	int hit = e && !__atomic_load_n(&e->damaged, __ATOMIC_RELAXED) && entry_parse(c, e, a, keep, &d) == 0;
 	if (hit) {
-		counted_of(c, &d, r);
-		ids_free(&d);
+		/* the numbers as they are: no texts copied */
+		*r = (struct counted){.wstem = d.wstem, .tid = d.wtext, .pstem = d.pstem, .pw = d.pw,
+				      .nwords = d.nwords, .nstems = d.nstems, .np = d.np, .dl = d.dl, .tl = d.tl,
+				      .in_order = d.in_order};
 		__atomic_store_n(&e->used, 1, __ATOMIC_RELAXED);
 	} else if (e) {
 		__atomic_store_n(&e->damaged, 1, __ATOMIC_RELAXED); /* put replaces it */
 	}
 	pthread_rwlock_unlock(&c->lock);
 	return hit;
+}
+
+const char *search_cache_text(struct search_cache *c, uint32_t id, uint32_t *len)
+{
+	pthread_rwlock_rdlock(&c->lock);
+	const struct text *t = &c->texts[id];
+	const char *p = t->p;
+	*len = t->len;
+	pthread_rwlock_unlock(&c->lock);
+	return p;
+}
+
+size_t search_cache_texts(struct search_cache *c)
+{
+	pthread_rwlock_rdlock(&c->lock);
+	size_t n = c->ntexts;
+	pthread_rwlock_unlock(&c->lock);
+	return n;
 }
 
 void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r)
@@ -524,31 +499,34 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 	d.np = r->np;
 	d.dl = r->dl;
 	d.tl = r->tl;
-	d.wtext = xmalloc(((size_t)r->nwords + 1) * sizeof *d.wtext);
-	d.wstem = xmalloc(((size_t)r->nwords + 1) * sizeof *d.wstem);
-	d.stext = xmalloc(((size_t)r->nstems + 1) * sizeof *d.stext);
+	uint32_t *ids = xmalloc((2 * (size_t)r->nwords + r->nstems + 1) * sizeof *ids);
+	d.wtext = ids;
+	d.wstem = ids + r->nwords;
+	d.stext = ids + 2 * (size_t)r->nwords;
 	/* what emit cannot say is not kept (counting never makes it): a stem
 	 * first met after a later one, a stem of no word, a longer text,
-	 * bits of a count that are none of pack.h's */
-	int ok = 1;
+	 * bits of a count that are none of pack.h's; counts with no texts
+	 * (the cache's own) */
+	int ok = r->text != NULL || !r->nwords;
 	uint32_t seen = 0;
 	for (uint32_t i = 0; ok && i < r->nwords; i++) {
-		const uint32_t *w = &r->word[3 * i];
-		if (w[1] > TEXT_LEN_MAX || w[2] > seen || w[2] >= r->nstems || r->stem[2 * w[2] + 1] > TEXT_LEN_MAX) {
+		const uint32_t *w = &r->wtext[2 * i], s = r->wstem[i];
+		if (w[1] > TEXT_LEN_MAX || s > seen || s >= r->nstems || r->stext[2 * s + 1] > TEXT_LEN_MAX) {
 			ok = 0;
 			break;
 		}
 		d.wtext[i] = text_id(c, r->text + w[0], w[1]);
-		d.wstem[i] = w[2];
-		if (w[2] == seen)
-			d.stext[seen++] = text_id(c, r->text + r->stem[2 * w[2]], r->stem[2 * w[2] + 1]);
+		d.wstem[i] = s;
+		if (s == seen)
+			d.stext[seen++] = text_id(c, r->text + r->stext[2 * s], r->stext[2 * s + 1]);
 	}
 	ok = ok && seen == r->nstems;
 	d.in_order = r->np == r->nstems;
 	for (uint32_t i = 0; ok && i < r->np; i++) {
-		if (r->pstem[i] >= r->nstems || (r->pw[i] & ~(TEXT_MAX | TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING)))
+		uint32_t s = r->in_order ? i : r->pstem[i];
+		if (s >= r->nstems || (r->pw[i] & ~(TEXT_MAX | TITLE_MASK | IN_TAG | IN_SERIES | IN_HEADING)))
 			ok = 0;
-		else if (r->pstem[i] != i)
+		else if (s != i)
 			d.in_order = 0;
 	}
 	if (ok) {
@@ -560,9 +538,8 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 		struct doc_entry e = {*k, NULL, 0, 0, 1, 0, 0, 0};
 		e.blob = (const unsigned char *)buf_detach(&b, &e.len);
 		add_entry(c, &e);
-		d.pstem = d.pw = NULL;
 	}
-	ids_free(&d);
+	free(ids);
 	pthread_rwlock_unlock(&c->lock);
 }
 
@@ -647,18 +624,19 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 	uint32_t *order = xmalloc((c->ntexts + 1) * sizeof *order);
 	size_t nt = 0;
 	struct ids d;
+	struct arena *a = arena_new();
 	for (size_t i = 0; i < c->n; i++) {
 		/* a damaged entry (a put's never is) is left out */
-		if (entry_parse(c, &c->e[i], &d))
-			continue;
-		for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
-			uint32_t t = k < d.nwords ? d.wtext[k] : d.stext[k - d.nwords];
-			if (!map[t]) {
-				order[nt] = t;
-				map[t] = (uint32_t)++nt;
+		if (entry_parse(c, &c->e[i], a, a, &d) == 0)
+			for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
+				uint32_t t = d.wtext[k]; /* the stems' after the words' */
+				if (!map[t]) {
+					order[nt] = t;
+					map[t] = (uint32_t)++nt;
+				}
 			}
-		}
-		ids_free(&d);
+		arena_free(a);
+		a = arena_new();
 	}
 	for (size_t t = 0; t < c->ntexts; t++)
 		map[t] -= map[t] ? 1 : 0;
@@ -666,13 +644,15 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
-		if (entry_parse(c, &c->e[i], &d))
-			continue;
-		buf_reset(&e);
-		emit(&e, &d, map);
-		ids_free(&d);
-		n = put_record(fd, b, REC_DOC, e.p, e.len) ? -1 : n + 1;
+		if (entry_parse(c, &c->e[i], a, a, &d) == 0) {
+			buf_reset(&e);
+			emit(&e, &d, map);
+			n = put_record(fd, b, REC_DOC, e.p, e.len) ? -1 : n + 1;
+		}
+		arena_free(a);
+		a = arena_new();
 	}
+	arena_free(a);
 	buf_fini(&e);
 	free(order);
 	free(map);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct arena;
+
 /* SEARCH_COUNT_VERSION: the way documents are counted (words.c, stem.c,
  * index.c's pass 1 and a count's bits below). Bump it with any change to
  * them: it is hashed into every key, so that counts made another way are
@@ -26,20 +28,27 @@
 /* One document's counts, self-contained: its words in the order they
  * first came in it, each with the number of its stem among the
  * document's own (stems numbered in the order their first word came), and
- * its postings by that number. */
+ * its postings by that number. Its postings are in an arena kept until
+ * the index is made (the counting thread's: the index renumbers their
+ * stems in place), the rest in one freed once the index has taken the
+ * document in. Counted now, the words' and stems' texts are in it (tid
+ * NULL); taken from the cache, their numbers there (text NULL), the texts
+ * themselves read from the cache (search_cache_text) only by a build that
+ * has not met them yet. */
 struct counted {
-	char *text;           /* the words' and stems' bytes */
-	uint32_t *word;       /* per word: offset, length, its stem's number */
-	uint32_t *stem;       /* per stem: offset, length */
-	uint32_t *pstem, *pw; /* the postings: stem, count */
-	uint32_t nwords, nstems, np, dl, tl;
+	uint32_t *wstem; /* per word: its stem's number */
+	/* counted now */
+	char *text;      /* the words' and stems' bytes */
+	uint32_t *wtext; /* per word: offset, length in text */
+	uint32_t *stext; /* per stem: offset, length in text */
 	/* taken from the cache: per word, then per stem, the number of its
-	 * text there (the same number, the same text, for a whole build);
-	 * NULL when counted now */
+	 * text there (the same number, the same text, for a whole build) */
 	uint32_t *tid;
+	/* the postings: stem (with in_order, posting k is of stem k: the
+	 * array is room for np numbers), count */
+	uint32_t *pstem, *pw;
+	uint32_t nwords, nstems, np, dl, tl, in_order;
 };
-
-void counted_free(struct counted *r);
 
 /* The key of a document's counts: a hash of everything counting it reads. */
 struct search_key {
@@ -57,9 +66,16 @@ struct search_cache;
 /* search_cache_salt: what the cache was opened with, for the keys. */
 uint64_t search_cache_salt(const struct search_cache *c);
 
-/* search_cache_get: on a hit, *r made (malloc'd, as counting makes it)
- * and 1; 0 when there is no entry of k, or a damaged one. Thread-safe. */
-int search_cache_get(struct search_cache *c, const struct search_key *k, struct counted *r);
+/* search_cache_get: on a hit, *r made (its postings in keep, the rest in
+ * a: arenas of the calling thread's) and 1; 0 when there is no entry of
+ * k, or a damaged one. Thread-safe. */
+int search_cache_get(struct search_cache *c, const struct search_key *k, struct arena *a, struct arena *keep,
+		     struct counted *r);
+
+/* search_cache_text: the text of number id (below search_cache_texts(c))
+ * and *len its length, as long as c lives. Thread-safe. */
+const char *search_cache_text(struct search_cache *c, uint32_t id, uint32_t *len);
+size_t search_cache_texts(struct search_cache *c);
 
 /* search_cache_put: r stored under k (r stays the caller's). Thread-safe. */
 void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r);

@@ -97,7 +97,7 @@ struct search_options {
 	int pages;  /* pages (about, ...) are indexed beside posts and series guides */
 	int stem;   /* words are stemmed */
 	struct str language;
-	int jobs;   /* threads to count the documents on (0 or 1: this one) */
+	int jobs;   /* threads the index is made on (0 or 1: this one) */
 	struct search_cache *cache; /* counts of earlier builds (NULL: none) */
 };
 

@@ -119,26 +119,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(p);
 
 	struct search_cache *c = search_cache_open(pack, SALT);
-	/* each count it gives is whole */
+	/* each count it gives is whole: its words' and stems' texts are the
+	 * cache's, its stems and postings within it */
+	struct arena *ca = arena_new();
+	size_t ntexts = search_cache_texts(c);
 	for (int i = 0; i < NDOCS; i++) {
 		struct counted r;
-		if (!search_cache_get(c, &keys[i], &r))
+		if (!search_cache_get(c, &keys[i], ca, ca, &r))
 			continue;
-		size_t tl = 0;
-		for (uint32_t k = 0; k < r.nwords; k++) {
-			if (r.word[3 * k + 2] >= r.nstems || r.word[3 * k + 1] > 2 * SEARCH_WORD_MAX + 1)
-				abort();
-			tl += r.word[3 * k + 1];
-		}
-		for (uint32_t s = 0; s < r.nstems; s++)
-			tl += r.stem[2 * s + 1];
-		for (uint32_t k = 0; k < r.np; k++)
-			if (r.pstem[k] >= r.nstems)
-				abort();
-		if (r.nwords && (size_t)r.word[3 * (r.nwords - 1)] + r.word[3 * (r.nwords - 1) + 1] > tl)
+		if (!r.tid || r.text)
 			abort();
-		counted_free(&r);
+		for (uint32_t k = 0; k < r.nwords; k++)
+			if (r.wstem[k] >= r.nstems)
+				abort();
+		for (uint32_t k = 0; k < r.nwords + r.nstems; k++) {
+			uint32_t len = 0;
+			if (r.tid[k] >= ntexts)
+				abort();
+			search_cache_text(c, r.tid[k], &len);
+			if (len > 2 * SEARCH_WORD_MAX + 1)
+				abort();
+		}
+		for (uint32_t k = 0; k < r.np; k++)
+			if ((r.in_order ? k : r.pstem[k]) >= r.nstems)
+				abort();
 	}
+	arena_free(ca);
 	struct arena *a = arena_new();
 	struct search_index x1, x2;
 	make_index(a, c, &x1);

@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "search/search.h"
+#include "tmpl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,23 +475,32 @@ static void test_sharding(void)
 	arena_free(a);
 }
 
-/* Counted on several threads, the same index as on one, byte for byte:
+/* Made on two and three threads, the same index as on one, byte for byte:
  * documents that share words and stems and have words of their own,
  * headings (word pairs), titles, tags, series and summaries, over batches
- * whose edges fall inside the set; with and without stemming. */
+ * whose edges fall inside the set, with enough postings for pass 2 to be
+ * split (each part's postings of a stem after those of the parts before
+ * it); with and without stemming. */
 static void test_threads(void)
 {
 	struct arena *a = arena_new();
 	size_t n = 1500;
 	struct search_doc *d = calloc(n, sizeof *d);
-	char *bodies = calloc(n, 256);
+	char *bodies = calloc(n, 1024);
 	static const char *const verbs[] = {"spilling", "spilled", "spills", "coalesced", "coalescing", "reduces",
 					    "reduction", "warps", "warp", "scheduling"};
 	static const struct str tags[] = {{"cuda", 4}, {"GPU", 3}, {"triton", 6}};
 	for (size_t i = 0; i < n; i++) {
-		char *b = bodies + i * 256;
-		snprintf(b, 256, "<h2>%s %s w%zu</h2><p>%s registers x%zu %s <strong>bank</strong> c%zu</p>", verbs[i % 10],
-			 verbs[(i * 7) % 10], i % 97, verbs[(i / 3) % 10], i, verbs[(i + 4) % 10], i % 31);
+		char *b = bodies + i * 1024;
+		size_t at = (size_t)snprintf(b, 1024, "<h2>%s %s w%zu</h2><p>%s registers x%zu %s <strong>bank</strong> c%zu ",
+					     verbs[i % 10], verbs[(i * 7) % 10], i % 97, verbs[(i / 3) % 10], i,
+					     verbs[(i + 4) % 10], i % 31);
+		/* and 70 words of a vocabulary of 3,000, some in many documents,
+		 * some in few, some repeated: enough postings for pass 2 to be
+		 * split over the threads */
+		for (size_t k = 0; k < 70; k++)
+			at += (size_t)snprintf(b + at, 1024 - at, "v%zu ", (i * 31 + k * k * 7) % (k < 20 ? 50 : 3000));
+		snprintf(b + at, 1024 - at, "</p>");
 		d[i] = doc(i % 5 ? "Tiling kernels" : "Warp level reduction", b);
 		d[i].tags = &tags[i % 2];
 		d[i].ntags = 1 + i % 2;
@@ -498,20 +508,69 @@ static void test_threads(void)
 		d[i].summary = i % 6 ? (struct str){"", 0} : (struct str){"Registers spill under pressure", 30};
 	}
 	for (int stem = 0; stem < 2; stem++) {
-		struct search_options one = {1, 1, stem, {"en", 2}, 1, NULL}, three = one;
-		three.jobs = 3;
-		struct search_index x1, x3;
+		struct search_options one = {1, 1, stem, {"en", 2}, 1, NULL};
+		struct search_index x1;
 		search_index_docs(a, &one, d, n, NULL, 0, NULL, 0, &x1);
-		search_index_docs(a, &three, d, n, NULL, 0, NULL, 0, &x3);
-		int same = x1.nfiles == x3.nfiles && x1.nwords == x3.nwords && x1.nstems == x3.nstems;
-		for (size_t i = 0; same && i < x1.nfiles; i++)
-			same = !strcmp(x1.files[i].rel, x3.files[i].rel) && x1.files[i].len == x3.files[i].len &&
-			       !memcmp(x1.files[i].data, x3.files[i].data, x1.files[i].len);
-		OK(same);
-		OK(x1.nwords > 1500);
+		OK(x1.nwords > 4500);
+		const struct rword *w = find(&x1, "v7");
+		OK(w != NULL && w->df > 64);
+		for (int jobs = 2; jobs <= 3; jobs++) {
+			struct search_options more = one;
+			more.jobs = jobs;
+			struct search_index xj;
+			search_index_docs(a, &more, d, n, NULL, 0, NULL, 0, &xj);
+			int same = x1.nfiles == xj.nfiles && x1.nwords == xj.nwords && x1.nstems == xj.nstems;
+			for (size_t i = 0; same && i < x1.nfiles; i++)
+				same = !strcmp(x1.files[i].rel, xj.files[i].rel) && x1.files[i].len == xj.files[i].len &&
+				       !memcmp(x1.files[i].data, xj.files[i].data, x1.files[i].len);
+			OK(same);
+		}
 	}
 	free(d);
 	free(bodies);
+	arena_free(a);
+}
+
+/* The records' JSON: each text as tval_to_json writes it, HTML-safe,
+ * whatever bytes it holds. */
+static void test_records(void)
+{
+	struct arena *a = arena_new();
+	static const char title[] = "A \"quoted\" \\ path <b>&amp; it's\n\t\r\x01\x1f\x7f "
+				    "caf\xc3\xa9 \xe2\x80\xa8 \xe6\x97\xa5 \xff end";
+	struct search_doc d[2];
+	d[0] = doc("posts/a/", "<p>Body.</p>");
+	d[0].title = (struct str){title, sizeof title - 1};
+	d[0].excerpt = (struct str){"'<>&\"", 5};
+	d[0].date = STR_LIT("2024-01-02");
+	d[1] = doc("posts/b/", "");
+	d[1].excerpt = (struct str){"", 0};
+	struct search_index ix;
+	search_index_docs(a, &EN, d, 2, NULL, 0, NULL, 0, &ix);
+	struct buf want;
+	buf_init(&want);
+	buf_puts(&want, "[");
+	for (int i = 0; i < 2; i++) {
+		buf_puts(&want, i ? ",[" : "[");
+		const struct str fields[] = {d[i].url, d[i].title, d[i].date, d[i].series, d[i].excerpt};
+		for (size_t k = 0; k < 5; k++) {
+			struct tval v = tv_str(fields[k]);
+			buf_puts(&want, k ? "," : "");
+			tval_to_json(&want, &v, a, 1, (size_t)-1);
+		}
+		buf_puts(&want, "]");
+	}
+	buf_puts(&want, "]\n");
+	const struct search_file *rec = NULL;
+	for (size_t i = 0; i < ix.nfiles; i++)
+		if (!strncmp(ix.files[i].rel, "search/d/", 9))
+			rec = &ix.files[i];
+	OK(rec != NULL);
+	if (rec) {
+		INT_EQ(rec->len, want.len);
+		OK(rec->len == want.len && !memcmp(rec->data, want.p, want.len));
+	}
+	buf_fini(&want);
 	arena_free(a);
 }
 
@@ -525,4 +584,5 @@ void test_search(void)
 	test_pairs();
 	test_sharding();
 	test_threads();
+	test_records();
 }
