@@ -25,6 +25,9 @@ struct rebuild {
 	uint64_t *fp;
 	size_t nfp;
 	uint64_t cfg_fp;
+	/* the link check of the output in place found nothing, in this set of
+	 * files (links.h: links_check_files, and more); 0: not known */
+	uint64_t links_clean;
 	/* by output path */
 	struct rebuild_page **recs;
 	size_t nrecs;
@@ -448,7 +451,7 @@ uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp)
  * fingerprint, number of ids, length of the path, the path, the ids,
  * length of the links, the links). ---- */
 
-#define STATE_MAGIC "folio-pages 2\n"
+#define STATE_MAGIC "folio-pages 3\n"
 
 static void put32(struct buf *b, uint32_t v)
 {
@@ -465,7 +468,7 @@ int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b, int (*
 {
 	if (!flush) {
 		/* its size first: one allocation of tens of MB, not a doubling */
-		size_t size = 16 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
+		size_t size = 16 + 8 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
 		for (size_t i = 0; i < rb->nkeys; i++)
 			size += 12 + strlen(rb->keys[i]);
 		for (size_t i = 0; i < rb->nrecs; i++)
@@ -478,6 +481,7 @@ int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b, int (*
 	buf_append(b, head, sizeof head);
 	put64(b, stamp);
 	put64(b, rb->cfg_fp);
+	put64(b, rb->links_clean);
 	put32(b, rb->next_id);
 	put64(b, rb->nkeys);
 	for (size_t i = 0; i < rb->nkeys; i++) {
@@ -560,6 +564,7 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 	}
 	forget(rb);
 	uint64_t cfg_fp = get_u64(&r);
+	uint64_t links_clean = get_u64(&r);
 	uint32_t next_id = get_u32(&r);
 	uint64_t nkeys = get_u64(&r);
 	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
@@ -628,11 +633,22 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);
 	rb->nfp = nfp;
 	rb->cfg_fp = cfg_fp;
+	rb->links_clean = links_clean;
 	rb->recs = recs;
 	rb->nrecs = nrecs;
 	rec_reindex(rb);
 	rb->built = 1;
 	return 0;
+}
+
+uint64_t rebuild_links_clean(const struct rebuild *rb)
+{
+	return rb->links_clean;
+}
+
+void rebuild_set_links_clean(struct rebuild *rb, uint64_t files)
+{
+	rb->links_clean = files;
 }
 
 /* ---- a folio build with nothing to do ---- */

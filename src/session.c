@@ -347,14 +347,17 @@ static void check_left_out(struct links_check *lc, const struct content *c, int 
 	}
 }
 
-/* check_only: folio serve, after a check that found nothing, in the same
- * set of files (files): the pages whose links are checked again, those
- * rendered now, if none of them gained or lost an id (their links are the
- * only ones that can have broken); NULL: all of them (malloc'd). */
+/* check_only: after a check that found nothing, in the same set of files
+ * (files: folio serve's last round, or folio build's last build into the
+ * same folder, whose state keeps it): the pages whose links are checked
+ * again, those rendered now, if none of them gained or lost an id (their
+ * links are the only ones that can have broken); NULL: all of them
+ * (malloc'd). */
 static unsigned char *check_only(const struct round *r, uint64_t files)
 {
 	const struct build_session *s = r->s;
-	if (s->to_output || !s->links_clean || s->links_clean != files)
+	uint64_t clean = s->to_output ? rebuild_links_clean(s->rb) : s->links_clean;
+	if (!clean || clean != files)
 		return NULL;
 	unsigned char *only = xcalloc(r->plan.njobs + 1, 1);
 	for (size_t i = 0; i < r->plan.njobs; i++) {
@@ -378,9 +381,15 @@ static int check_links(struct round *r, struct links_check *lc)
 {
 	struct build_session *s = r->s;
 	const struct stages *st = &r->st;
+	/* what a page's links are checked against besides the files: the
+	 * patterns of links its source says to leave alone, which a page not
+	 * rendered again may have changed */
+	uint64_t ignores = 0;
 	for (size_t i = 0; i < r->plan.njobs; i++) {
 		const struct rebuild_page *rec = r->fresh[i] ? r->fresh[i] : rebuild_last(s->rb, r->outs[i]);
 		const struct source *src = r->plan.jobs[i].src;
+		for (size_t k = 0; src && k < src->nignore_links; k++)
+			ignores += XXH3_64bits_withSeed(src->ignore_links[k], strlen(src->ignore_links[k]), i * 64 + k);
 		links_check_page(lc, r->outs[i], rec ? rec->links : NULL, rec ? rec->links_len : 0,
 				 src ? src->path : NULL, src ? src->src : NULL, src ? src->len : 0,
 				 src ? src->ignore_links : NULL, src ? src->nignore_links : 0);
@@ -401,11 +410,16 @@ static int check_links(struct round *r, struct links_check *lc)
 	}
 	links_check_texts(lc, t, ntmpl + 1); /* kept until the check has run (a kept round's, until it goes) */
 	r->texts = t;
-	uint64_t files = s->to_output ? 0 : links_check_files(lc); /* folio serve only */
+	uint64_t files = links_check_files(lc) + ignores * 0x9e3779b97f4a7c15ULL;
+	files = files ? files : 1;
 	unsigned char *only = check_only(r, files);
 	links_check_only(lc, only);
 	size_t broken = links_check_run(lc, r->d, s->site_dir);
-	s->links_clean = !s->to_output && !links_check_reported(lc) ? files : 0;
+	uint64_t clean = !links_check_reported(lc) ? files : 0;
+	if (s->to_output)
+		rebuild_set_links_clean(s->rb, s->req.check ? 0 : clean); /* kept with the state */
+	else
+		s->links_clean = clean;
 	free(only);
 	r->res->links = links_check_count(lc);
 	if (s->req.external) {
@@ -756,6 +770,8 @@ static void round_render(struct round *r)
 	 * look broken) */
 	if (!r->stop && lc && !st->cfg_errors)
 		r->errors += check_links(r, lc);
+	else if (s->to_output)
+		rebuild_set_links_clean(s->rb, 0); /* not checked: not known to be clean */
 	r->stop = r->errors && !kg;
 	r->lc = lc; /* freed with the round, or kept with it */
 	r->t_render = stages_clock();

@@ -287,6 +287,52 @@ check "serve announces the base path" contains "$(cat "$TMP/serve.err")" "/blog/
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 
+# A warm folio build checks again only the links of the pages it renders,
+# when the last build's check into the same folder found nothing in the
+# same set of files (kept with its state); whatever else could break a
+# link it did not look at checks every page.
+W=$TMP/warm
+site "$W"
+cat >"$W/content/posts/ign.md" <<'MD'
+---
+title: Ignored
+date: 2026-01-05
+ignore_links: ["/downloads/*"]
+---
+[a](/downloads/big.tar) is uploaded by hand.
+MD
+run build "$W" -o "$TMP/warm-out"
+check "warm links: the first build passes" test "$rc" -eq 0
+printf '\nMore text.\n' >>"$W/content/posts/warps.md"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: a post's text changed, no link broken" test "$rc" -eq 0
+# the heading another page links to (#warp-scheduling), gone from a page
+# rendered again: the pages not rendered are checked too
+sed -i 's/^## Warp scheduling$/## Warp issue/' "$W/content/posts/warps.md"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: a fragment's heading gone, the page that links to it fails" test "$rc" -eq 1
+check "... said at that page's source" contains "$err" "content/posts/blocks.md"
+sed -i 's/^## Warp issue$/## Warp scheduling/' "$W/content/posts/warps.md"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: the heading back, the build passes" test "$rc" -eq 0
+# the patterns to leave alone, taken out of a page that is not rendered
+# again (its HTML is the same): its link is checked
+sed -i '/^ignore_links:/d' "$W/content/posts/ign.md"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: ignore_links removed, the link it covered is broken" test "$rc" -eq 1
+check "... and said" contains "$err" "/downloads/big.tar"
+sed -i 's|^date: 2026-01-05$|date: 2026-01-05\nignore_links: ["/downloads/*"]|' "$W/content/posts/ign.md"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: put back, the build passes" test "$rc" -eq 0
+# a file gone that a page not rendered again links to
+rm "$W/static/img/a.png"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: an image gone, the page that shows it fails" test "$rc" -eq 1
+check "... said at that page's source" contains "$err" "/img/a.png"
+printf 'PNG' >"$W/static/img/a.png"
+run build "$W" -o "$TMP/warm-out"
+check "warm links: the image back, the build passes" test "$rc" -eq 0
+
 # an alias written as a file where another needs a folder ('/old' is the
 # file old, '/old/x/' needs the folder old/): folio check finds it, as the
 # writing would (two old URLs of an imported blog can be so)
