@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A view of bytes owned by someone else: a file read whole, an arena, a
  * literal. Not NUL-terminated in general. */
@@ -80,6 +81,22 @@ char *read_file(const char *path, size_t *len);
  * file or a template (static files are copied, not read). The longest real
  * posts are some 200 KB; 16 MiB stops a file that is not one (a log, a
  * dump) before it takes gigabytes of memory. See folio-site(5), LIMITS. */
+/* load_u64, load_u32: a number as the cache files keep them (in the
+ * machine's byte order) at p, which need not be aligned. */
+static inline uint64_t load_u64(const void *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint32_t load_u32(const void *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
 #define FOLIO_MAX_FILE ((size_t)16 << 20)
 
 /* read_file_max: read_file, but at most max + 1 bytes: *len > max means

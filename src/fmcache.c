@@ -107,28 +107,14 @@ static struct entry *add_entry(struct entries *l)
 	return e;
 }
 
-static uint64_t get64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get32(const char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 int fm_cache_read(struct fm_cache *c, const void *bytes, size_t len)
 {
 	const char *p = bytes;
 	clear(c);
-	if (len < FM_HEAD || memcmp(p, FM_MAGIC, 16) || get64(p + 16) != c->salt ||
-	    XXH3_64bits(p + FM_HEAD, len - FM_HEAD) != get64(p + 32))
+	if (len < FM_HEAD || memcmp(p, FM_MAGIC, 16) || load_u64(p + 16) != c->salt ||
+	    XXH3_64bits(p + FM_HEAD, len - FM_HEAD) != load_u64(p + 32))
 		return -1;
-	uint64_t count = get64(p + 24);
+	uint64_t count = load_u64(p + 24);
 	if (count > (len - FM_HEAD) / 24)
 		return -1; /* each entry takes 24 bytes at least */
 	c->data = xmalloc(len - FM_HEAD + 1);
@@ -138,11 +124,11 @@ int fm_cache_read(struct fm_cache *c, const void *bytes, size_t len)
 		if (end - at < 24)
 			goto bad;
 		const char *h = c->data + at;
-		size_t n = get32(h + 16);
+		size_t n = load_u32(h + 16);
 		if (n > end - at - 24)
 			goto bad;
 		struct entry *e = add_entry(&c->read);
-		e->key = (struct fm_key){get64(h), get64(h + 8)};
+		e->key = (struct fm_key){load_u64(h), load_u64(h + 8)};
 		e->off = at + 24;
 		e->len = n;
 		at += 24 + (n + 7) / 8 * 8;
@@ -226,7 +212,7 @@ static struct ynode *get_node(struct reader *r, int depth, int key)
 		return NULL;
 	const char *h = r->p;
 	unsigned kind = (unsigned char)h[0], quoted = (unsigned char)h[1];
-	uint32_t line = get32(h + 4), col = get32(h + 8), count = get32(h + 12);
+	uint32_t line = load_u32(h + 4), col = load_u32(h + 8), count = load_u32(h + 12);
 	if (kind > YNODE_MAP || quoted > 1 || h[2] || h[3] || line < r->first || line > r->last || !col ||
 	    col > r->max_col || (key && kind != YNODE_SCALAR) || (kind != YNODE_SCALAR && quoted))
 		return NULL;

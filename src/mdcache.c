@@ -372,13 +372,6 @@ size_t md_cache_bytes(const struct md_cache *c)
 
 /* ---- the pack file ---- */
 
-static uint64_t get64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
 struct md_cache *md_cache_open(const char *path)
 {
 	struct md_cache *c = md_cache_new();
@@ -394,8 +387,8 @@ struct md_cache *md_cache_open(const char *path)
 		/* a truncated or damaged file: what was read before stays */
 		if ((size_t)(end - p) < PACK_ENTRY)
 			break;
-		struct md_key k = {get64(p), get64(p + 8)};
-		uint64_t stamp = get64(p + 16), rf = get64(p + 24), bl = get64(p + 32);
+		struct md_key k = {load_u64(p), load_u64(p + 8)};
+		uint64_t stamp = load_u64(p + 16), rf = load_u64(p + 24), bl = load_u64(p + 32);
 		p += PACK_ENTRY;
 		if (bl < sizeof(struct header) || bl > (uint64_t)(end - p))
 			break;

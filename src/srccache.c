@@ -117,28 +117,14 @@ void src_cache_put(struct src_cache *c, const char *path, const struct src_recor
 		add(c, path, n, r);
 }
 
-static uint64_t get64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static int32_t get32(const char *p)
-{
-	int32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 int src_cache_read(struct src_cache *c, const void *bytes, size_t len)
 {
 	const char *p = bytes;
 	clear(c);
-	if (len < SRC_HEAD || memcmp(p, SRC_MAGIC, 16) || get64(p + 16) != c->salt ||
-	    XXH3_64bits(p + SRC_HEAD, len - SRC_HEAD) != get64(p + 32))
+	if (len < SRC_HEAD || memcmp(p, SRC_MAGIC, 16) || load_u64(p + 16) != c->salt ||
+	    XXH3_64bits(p + SRC_HEAD, len - SRC_HEAD) != load_u64(p + 32))
 		return -1;
-	uint64_t count = get64(p + 24);
+	uint64_t count = load_u64(p + 24);
 	if (count > (len - SRC_HEAD) / (REC_HEAD + 16))
 		return -1; /* each record takes that much at least */
 	size_t at = SRC_HEAD;
@@ -146,16 +132,16 @@ int src_cache_read(struct src_cache *c, const void *bytes, size_t len)
 		if (len - at < REC_HEAD)
 			goto bad;
 		const char *h = p + at;
-		struct src_record r = {get64(h),
-				       get64(h + 8),
-				       get64(h + 16),
-				       get64(h + 24),
-				       {get64(h + 32), get64(h + 40)},
-				       get64(h + 48),
-				       get32(h + 56),
-				       get32(h + 60),
-				       get32(h + 64)};
-		uint32_t n = (uint32_t)get32(h + 68);
+		struct src_record r = {load_u64(h),
+				       load_u64(h + 8),
+				       load_u64(h + 16),
+				       load_u64(h + 24),
+				       {load_u64(h + 32), load_u64(h + 40)},
+				       load_u64(h + 48),
+				       (int32_t)load_u32(h + 56),
+				       (int32_t)load_u32(h + 60),
+				       (int32_t)load_u32(h + 64)};
+		uint32_t n = load_u32(h + 68);
 		if (n > len - at - REC_HEAD || !valid(h + REC_HEAD, n, &r))
 			goto bad;
 		char path[PATH_MAX_LEN + 1];

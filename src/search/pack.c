@@ -127,13 +127,6 @@ static inline int get_u32(const unsigned char **p, const unsigned char *end, uin
 	return get_u32_long(p, end, max, v);
 }
 
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
 /* ---- a document's counts as numbers ---- */
 
 /* A DOC payload read: the texts by their numbers in the cache. */
@@ -182,7 +175,7 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena
 	if (len < 16)
 		return -1;
 	const unsigned char *end = p + len;
-	d->key = (struct search_key){get64(p), get64(p + 8)};
+	d->key = (struct search_key){load_u64(p), load_u64(p + 8)};
 	p += 16;
 	/* each word and posting takes a byte at least */
 	if (get_u32(&p, end, len, &d->nwords) || get_u32(&p, end, len, &d->np) ||
@@ -406,7 +399,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 		uint32_t kind, plen;
 		memcpy(&kind, p, 4);
 		memcpy(&plen, p + 4, 4);
-		uint64_t sum = get64(p + 8);
+		uint64_t sum = load_u64(p + 8);
 		p += REC_HEAD;
 		if (plen > (size_t)(end - p))
 			break;
@@ -415,7 +408,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 			if (XXH3_64bits(p, plen) != sum || read_dict(c, p, plen))
 				break;
 		} else if (kind == REC_DOC && plen >= 16) {
-			struct doc_entry e = {{get64(p), get64(p + 8)}, p, plen, sum, 0, 1, 1, 0};
+			struct doc_entry e = {{load_u64(p), load_u64(p + 8)}, p, plen, sum, 0, 1, 1, 0};
 			add_entry(c, &e);
 			c->file_docs++;
 		} else {

@@ -26,6 +26,16 @@ warm_is_cold() {
 	check "$1: warm and cold builds are byte-identical" test -z "$d"
 }
 
+# traced_build OUT: a build of the site into OUT under strace, the files
+# it opened in $TMP/trace; false (nothing traced) without strace, or under
+# valgrind's wrapper script
+traced_build() {
+	case $(head -c 2 "$FOLIO") in '#!') return 1 ;; esac
+	command -v strace >/dev/null 2>&1 || return 1
+	strace -f -e trace=open,openat -o "$TMP/trace" "$FOLIO" build "$site" -o "$1" >/dev/null 2>&1
+	check "a traced build succeeds" test $? -eq 0
+}
+
 run build "$site" -o "$TMP/first"
 check "the first build succeeds" test "$rc" -eq 0
 check "it leaves the rendered Markdown in .folio-cache" test -s "$pack"
@@ -217,18 +227,11 @@ run build "$site" -o "$TMP/lz"
 check "a build keeps the records of its content files" grep -q '^folio-sources' "$src"
 cp "$post" "$TMP/post.saved"
 printf '\nA line for the records.\n' >>"$post"
-case $(head -c 2 "$FOLIO") in
-'#!') ;; # valgrind's wrapper: not traced
-*)
-	if command -v strace >/dev/null 2>&1; then
-		strace -f -e trace=open,openat -o "$TMP/trace" "$FOLIO" build "$site" -o "$TMP/lz" >/dev/null 2>&1
-		check "a warm build succeeds" test $? -eq 0
-		check "it reads the post that changed" grep -q "$(basename "$post")" "$TMP/trace"
-		check "and no other post" test "$(grep 'content/posts/.*\.md' "$TMP/trace" | grep -vc "$(basename "$post")")" -eq 0
-		rm -f "$TMP/trace"
-	fi
-	;;
-esac
+if traced_build "$TMP/lz"; then
+	check "a warm build reads the post that changed" grep -q "$(basename "$post")" "$TMP/trace"
+	check "and no other post" test "$(grep 'content/posts/.*\.md' "$TMP/trace" | grep -vc "$(basename "$post")")" -eq 0
+	rm -f "$TMP/trace"
+fi
 warm_is_cold "posts not read again"
 # the same size, other bytes: read again
 sed -i '0,/^A line for the records\./s//A LINE FOR THE RECORDS./' "$post"
@@ -277,18 +280,11 @@ run build "$site" -o "$TMP/st"
 check "a site with a static file builds" test "$rc" -eq 0
 cp "$post" "$TMP/post.saved"
 printf '\nA line for the static files.\n' >>"$post"
-case $(head -c 2 "$FOLIO") in
-'#!') ;; # valgrind's wrapper: not traced
-*)
-	if command -v strace >/dev/null 2>&1; then
-		strace -f -e trace=open,openat -o "$TMP/trace" "$FOLIO" build "$site" -o "$TMP/st" >/dev/null 2>&1
-		check "the next build succeeds" test $? -eq 0
-		check "it does not read an unchanged static file again" sh -c "! grep -q 'static/known.txt' '$TMP/trace'"
-		check "but reads the post that changed" grep -q "$(basename "$post")" "$TMP/trace"
-		rm -f "$TMP/trace"
-	fi
-	;;
-esac
+if traced_build "$TMP/st"; then
+	check "a warm build does not read an unchanged static file again" sh -c "! grep -q 'static/known.txt' '$TMP/trace'"
+	check "but reads the post that changed" grep -q "$(basename "$post")" "$TMP/trace"
+	rm -f "$TMP/trace"
+fi
 check "the unchanged file is still in the output" test "$(cat "$TMP/st/known.txt")" = aaaa
 printf 'bbbb\n' >"$site/static/known.txt"
 run build "$site" -o "$TMP/st"
