@@ -27,6 +27,7 @@
 
 #include <xxhash.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,42 @@ static void hash_inputs(const struct build_request *r, const struct rebuild_upto
 	index_fini(&ix);
 }
 
+/* The stamps of the site once the output is swapped in, taken on a thread
+ * while the caches are saved (restamp_start, restamp_join), to know
+ * whether a file changed during the build. */
+struct restamp {
+	const struct build_request *r;
+	struct stamp_list after;
+	uint64_t key, opts;
+	pthread_t thread;
+	int started, done;
+};
+
+static void *restamp_run(void *arg)
+{
+	struct restamp *t = arg;
+	t->key = uptodate_key(t->r, &t->after, &t->opts);
+	return NULL;
+}
+
+static void restamp_start(void *ctx)
+{
+	struct restamp *t = ctx;
+	if (!t->started && !t->done)
+		t->started = pthread_create(&t->thread, NULL, restamp_run, t) == 0;
+}
+
+/* restamp_join: the stamps after the build (taken now if they were not) */
+static void restamp_join(struct restamp *t)
+{
+	if (t->started)
+		pthread_join(t->thread, NULL);
+	else if (!t->done)
+		restamp_run(t);
+	t->started = 0;
+	t->done = 1;
+}
+
 /* build_now: the clock a build goes by (as stages_run reads it). */
 static int64_t build_now(const struct build_request *r)
 {
@@ -345,16 +382,23 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		hash_inputs(&r, &u, &now, 0);
 		r.known = &now;
 	}
+	struct restamp rs = {&r, {0}, 0, 0, 0, 0, 0};
+	if (up && key) {
+		r.inputs_read = restamp_start;
+		r.inputs_ctx = &rs;
+	}
 	struct build_session *s = session_new_output(&r);
 	int warnings = d->warnings;
 	size_t said_from = diag_pending_count(d);
 	int errors = build_session_run(s, d, res);
+	if (up && key && (rs.started || !errors))
+		restamp_join(&rs);
 	if (!errors && up && key) {
 		/* the key again: a file changed during the build is not known to
 		 * be in it */
-		struct stamp_list after = {0};
-		uint64_t opts_after;
-		if (uptodate_key(&r, &after, &opts_after) == key) {
+		struct stamp_list after = rs.after;
+		memset(&rs.after, 0, sizeof rs.after);
+		if (rs.key == key) {
 			hash_inputs(&r, &u, &after, 1);
 			struct rebuild_uptodate next = {key, session_next_future(s), res->pages, res->posts, res->files,
 							opts, NULL, 0, (unsigned)(d->warnings - warnings), after};
@@ -373,6 +417,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		}
 		stamp_list_free(&after);
 	}
+	stamp_list_free(&rs.after);
 	rebuild_uptodate_fini(&u);
 	if (!errors && !r.check)
 		output_prune(r.site_dir); /* and the spares of the outputs pruned */

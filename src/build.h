@@ -31,6 +31,10 @@ struct build_request {
 	 * with the hash of the bytes of those unchanged since the last build
 	 * (0: not known), or NULL */
 	const struct stamp_list *known;
+	/* folio build: called once the output is swapped in (every input has
+	 * been read), before the caches are saved; NULL: none */
+	void (*inputs_read)(void *ctx);
+	void *inputs_ctx;
 };
 
 struct build_result {

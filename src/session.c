@@ -78,6 +78,9 @@ struct build_session {
 	int state_reading;
 	char *state_path;
 	struct rebuild *state_rb;
+	/* and the Markdown cache opened (its pack's entries found) beside it */
+	pthread_t md_thread;
+	int md_opening;
 	/* what is rendered again (rebuild.h) */
 	struct rebuild *rb;
 	/* the last link check of folio serve found nothing, in this set of
@@ -125,9 +128,27 @@ static void kept_write(const struct build_session *s, const char *name, const st
 	free(path);
 }
 
+static void *md_open(void *arg)
+{
+	struct build_session *s = arg;
+	char *path = cache_path(s->site_dir, "markdown.pack");
+	s->md = md_cache_open(path);
+	free(path);
+	return NULL;
+}
+
+/* md_join: the Markdown cache opened by state_start's thread, if any */
+static void md_join(struct build_session *s)
+{
+	if (s->md_opening)
+		pthread_join(s->md_thread, NULL);
+	s->md_opening = 0;
+}
+
 static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 {
 	struct build_session *s = ctx;
+	md_join(s);
 	if (!s->md) {
 		char *path = cache_path(site_dir, "markdown.pack");
 		s->md = md_cache_open(path);
@@ -179,6 +200,7 @@ void build_session_free(struct build_session *s)
 {
 	if (!s)
 		return;
+	md_join(s);
 	free(s->base_path);
 	struct diag d;
 	diag_init(&d, stderr);
@@ -567,6 +589,8 @@ static void state_start(struct build_session *s)
 {
 	if (!s->to_output || s->req.check || s->state_loaded || s->state_reading)
 		return;
+	if (!s->md)
+		s->md_opening = pthread_create(&s->md_thread, NULL, md_open, s) == 0;
 	s->state_path = cache_output_path(s->site_dir, s->out_dir, "pages");
 	if (!s->state_path)
 		return;
@@ -801,6 +825,8 @@ static void round_commit(struct round *r)
 			r->stop = 1;
 			return;
 		}
+		if (s->req.inputs_read)
+			s->req.inputs_read(s->req.inputs_ctx);
 	} else {
 		for (size_t i = 0; i < r->plan.njobs; i++)
 			if (!r->want[i])
@@ -866,6 +892,7 @@ static void round_free(struct round *r, struct diag *d)
 static void round_end(struct round *r)
 {
 	struct build_session *s = r->s;
+	md_join(s); /* the round may have stopped before the Markdown */
 	if (s->o) {
 		output_abort(s->o);
 		s->o = NULL;
