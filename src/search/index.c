@@ -1224,9 +1224,9 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 			x.tlen[d] = x.tl;
 		}
 	x.dstart[n] = x.np;
-	for (size_t d = 0; !x.kept && d < n; d++) {
-		x.dps[d] = x.pstem + x.dstart[d];
-		x.dpw[d] = x.pw + x.dstart[d];
+	for (size_t d = 0; !x.kept && d < n; d++) { /* (no posting at all: no arrays, and no offset into NULL) */
+		x.dps[d] = x.pstem ? x.pstem + x.dstart[d] : NULL;
+		x.dpw[d] = x.pw ? x.pw + x.dstart[d] : NULL;
 	}
 	search_stemmer_free(x.stemmer);
 	/* each stem that is no word is a word of the shards too, so that the
