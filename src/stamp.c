@@ -118,9 +118,15 @@ uint64_t stamp_binary(void)
 	return h;
 }
 
+/* A folder's entry as readdir gave it: its name and type. */
+struct name {
+	char *s;
+	unsigned char type;
+};
+
 static int cmp_name(const void *x, const void *y)
 {
-	return strcmp(*(char *const *)x, *(char *const *)y);
+	return strcmp(((const struct name *)x)->s, ((const struct name *)y)->s);
 }
 
 /* A walk of the site: the list it appends to, the output folder it leaves
@@ -149,10 +155,7 @@ static int walk(struct walk *w, int fd, const char *rel, int depth)
 			close(fd);
 		return -1; /* unreadable, a loop of links, or a tree too deep to trust */
 	}
-	struct name {
-		char *s;
-		unsigned char type;
-	} *names = NULL;
+	struct name *names = NULL;
 	size_t n = 0, cap = 0;
 	for (struct dirent *de; (de = readdir(dh));) {
 		if (de->d_name[0] == '.')
