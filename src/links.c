@@ -695,6 +695,8 @@ struct links_check {
 	size_t nwhy;
 	const unsigned char *only; /* NULL, or the pages to check (links_check_only) */
 	size_t reported;           /* by the last run */
+	uint64_t *targets;         /* the hashes of the files the last run's links led to */
+	size_t ntargets, cap_targets;
 };
 
 struct links_check *links_check_new(const char *base_path, enum links_mode mode)
@@ -727,6 +729,7 @@ void links_check_free(struct links_check *lc)
 		free(lc->why[i]);
 	free(lc->why);
 	sset_free(&lc->later);
+	free(lc->targets);
 	free(lc);
 }
 
@@ -804,19 +807,6 @@ size_t links_check_count(const struct links_check *lc)
 	return lc->checked;
 }
 
-uint64_t links_check_files(const struct links_check *lc)
-{
-	/* a sum: the same set in any order */
-	uint64_t h = lc->nfiles * 0x9e3779b97f4a7c15ULL + lc->npages;
-	for (size_t i = 0; i < lc->nfiles; i++)
-		h += XXH3_64bits(lc->files[i], strlen(lc->files[i]));
-	for (size_t i = 0; i < lc->npages; i++)
-		h += XXH3_64bits_withSeed(lc->pages[i].out, strlen(lc->pages[i].out), 1);
-	for (size_t i = 0; i < lc->nwhy; i++)
-		h += XXH3_64bits_withSeed(lc->why[i], strlen(lc->why[i]), 2 + i);
-	return h ? h : 1;
-}
-
 /* next_id: the next "i" entry of a record from *r, or NULL. */
 static const char *next_id(const char **r, const char *end)
 {
@@ -849,6 +839,91 @@ void links_check_only(struct links_check *lc, const unsigned char *which)
 size_t links_check_reported(const struct links_check *lc)
 {
 	return lc->reported;
+}
+
+/* ---- the memo of a clean check: "folio-links 1\n" (16 bytes), the key,
+ * the number of targets, then their hashes, sorted, each once (the
+ * numbers as buf.h's load_u64 reads them) ---- */
+#define MEMO_MAGIC "folio-links 1\n"
+#define MEMO_HEAD 32
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* memo_targets: the number of targets of memo[0..len), with its key in
+ * *key; -1 when it is not a memo */
+static long memo_targets(const char *memo, size_t len, uint64_t *key)
+{
+	if (!memo || len < MEMO_HEAD || memcmp(memo, MEMO_MAGIC, strlen(MEMO_MAGIC)))
+		return -1;
+	uint64_t n = load_u64(memo + 24);
+	if (n > (len - MEMO_HEAD) / 8 || len != MEMO_HEAD + n * 8)
+		return -1;
+	*key = load_u64(memo + 16);
+	return (long)n;
+}
+
+char *links_check_memo(const struct links_check *lc, uint64_t key, const char *last, size_t last_len, size_t *len)
+{
+	*len = 0;
+	if (lc->reported || lc->mode == LINKS_OFF)
+		return NULL;
+	uint64_t last_key = 0;
+	long carried = lc->only ? memo_targets(last, last_len, &last_key) : 0;
+	if (carried < 0 || (lc->only && last_key != key))
+		return NULL; /* the other pages' targets are not known */
+	size_t n = lc->ntargets + (size_t)carried;
+	uint64_t *v = xmalloc((n + 1) * sizeof *v);
+	if (lc->ntargets) /* (targets NULL before the first) */
+		memcpy(v, lc->targets, lc->ntargets * sizeof *v);
+	for (long i = 0; i < carried; i++)
+		v[lc->ntargets + (size_t)i] = load_u64(last + MEMO_HEAD + (size_t)i * 8);
+	qsort(v, n, sizeof *v, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	struct buf b;
+	buf_init(&b);
+	char head[16] = {0};
+	memcpy(head, MEMO_MAGIC, strlen(MEMO_MAGIC));
+	buf_append(&b, head, sizeof head);
+	buf_append(&b, &key, 8);
+	uint64_t nk = k;
+	buf_append(&b, &nk, 8);
+	buf_append(&b, v, k * sizeof *v);
+	free(v);
+	*len = b.len;
+	return b.p;
+}
+
+int links_check_memo_holds(const struct links_check *lc, uint64_t key, const char *memo, size_t len)
+{
+	uint64_t mkey = 0;
+	long n = memo_targets(memo, len, &mkey);
+	if (n < 0 || mkey != key)
+		return 0;
+	/* the build's files, as a sorted array of hashes to look the targets up in */
+	uint64_t *files = xmalloc((lc->nfiles + 1) * sizeof *files);
+	for (size_t i = 0; i < lc->nfiles; i++)
+		files[i] = XXH3_64bits(lc->files[i], strlen(lc->files[i]));
+	qsort(files, lc->nfiles, sizeof *files, cmp_u64);
+	int holds = 1;
+	for (long i = 0; i < n && holds; i++) {
+		uint64_t t = load_u64(memo + MEMO_HEAD + (size_t)i * 8);
+		holds = bsearch(&t, files, lc->nfiles, sizeof *files, cmp_u64) != NULL;
+	}
+	free(files);
+	return holds;
+}
+
+uint64_t links_memo_key(const char *memo, size_t len)
+{
+	uint64_t key = 0;
+	return memo_targets(memo, len, &key) < 0 ? 0 : key;
 }
 
 /* page_has_id: whether the page's record lists id (a set of them is made
@@ -1288,11 +1363,22 @@ static int suggest_id(const struct lpage *p, const char *id, size_t n, struct bu
 	return best != NULL;
 }
 
+/* add_target: the file rel[0..n) is one a link led to */
+static void add_target(struct links_check *lc, const char *rel, size_t n)
+{
+	if (lc->ntargets == lc->cap_targets) {
+		lc->cap_targets = lc->cap_targets ? lc->cap_targets * 2 : 1024;
+		lc->targets = xrealloc(lc->targets, lc->cap_targets * sizeof *lc->targets);
+	}
+	lc->targets[lc->ntargets++] = XXH3_64bits(rel, n);
+}
+
 size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_dir)
 {
 	size_t broken = 0, hints = 0;
 	lc->checked = 0;
 	lc->reported = 0;
+	lc->ntargets = 0;
 	if (lc->mode == LINKS_OFF)
 		return 0;
 	struct target t;
@@ -1327,6 +1413,7 @@ size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_
 			if (v == V_OK) {
 				if (rooted)
 					sset_put(&good, u, ul, 0);
+				add_target(lc, t.rel.p, t.rel.len);
 				continue;
 			}
 			/* shown as written: without the base path folio put in front */

@@ -25,9 +25,10 @@ struct rebuild {
 	uint64_t *fp;
 	size_t nfp;
 	uint64_t cfg_fp;
-	/* the link check of the output in place found nothing, in this set of
-	 * files (links.h: links_check_files, and more); 0: not known */
-	uint64_t links_clean;
+	/* the link check of the output in place found nothing: its memo
+	 * (links.h: links_check_memo), malloc'd; NULL: not known */
+	char *links_memo;
+	size_t links_memo_len;
 	/* by output path */
 	struct rebuild_page **recs;
 	size_t nrecs;
@@ -146,6 +147,7 @@ static void forget(struct rebuild *rb)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
 	free(rb->block);
+	free(rb->links_memo);
 	index_fini(&rb->rec_index);
 	rebuild_known_clear(rb);
 	memset(rb, 0, sizeof *rb);
@@ -451,7 +453,7 @@ uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp)
  * fingerprint, number of ids, length of the path, the path, the ids,
  * length of the links, the links). ---- */
 
-#define STATE_MAGIC "folio-pages 3\n"
+#define STATE_MAGIC "folio-pages 4\n"
 
 static void put32(struct buf *b, uint32_t v)
 {
@@ -468,7 +470,7 @@ int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b, int (*
 {
 	if (!flush) {
 		/* its size first: one allocation of tens of MB, not a doubling */
-		size_t size = 16 + 8 + 8 + 8 + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
+		size_t size = 16 + 8 + 8 + 8 + rb->links_memo_len + 4 + 8 + 8 + rb->nfp * sizeof *rb->fp + 8;
 		for (size_t i = 0; i < rb->nkeys; i++)
 			size += 12 + strlen(rb->keys[i]);
 		for (size_t i = 0; i < rb->nrecs; i++)
@@ -481,7 +483,8 @@ int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *b, int (*
 	buf_append(b, head, sizeof head);
 	put64(b, stamp);
 	put64(b, rb->cfg_fp);
-	put64(b, rb->links_clean);
+	put64(b, rb->links_memo_len);
+	buf_append(b, rb->links_memo, rb->links_memo_len);
 	put32(b, rb->next_id);
 	put64(b, rb->nkeys);
 	for (size_t i = 0; i < rb->nkeys; i++) {
@@ -564,7 +567,10 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 	}
 	forget(rb);
 	uint64_t cfg_fp = get_u64(&r);
-	uint64_t links_clean = get_u64(&r);
+	uint64_t memo_len = get_u64(&r);
+	const char *memo = memo_len <= (uint64_t)(r.end - r.p) ? take(&r, (size_t)memo_len) : NULL;
+	if (memo_len && !memo)
+		r.bad = 1;
 	uint32_t next_id = get_u32(&r);
 	uint64_t nkeys = get_u64(&r);
 	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
@@ -633,7 +639,7 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);
 	rb->nfp = nfp;
 	rb->cfg_fp = cfg_fp;
-	rb->links_clean = links_clean;
+	rebuild_set_links_memo(rb, memo, (size_t)memo_len);
 	rb->recs = recs;
 	rb->nrecs = nrecs;
 	rec_reindex(rb);
@@ -641,14 +647,19 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 	return 0;
 }
 
-uint64_t rebuild_links_clean(const struct rebuild *rb)
+const char *rebuild_links_memo(const struct rebuild *rb, size_t *len)
 {
-	return rb->links_clean;
+	*len = rb->links_memo_len;
+	return rb->links_memo;
 }
 
-void rebuild_set_links_clean(struct rebuild *rb, uint64_t files)
+void rebuild_set_links_memo(struct rebuild *rb, const char *memo, size_t len)
 {
-	rb->links_clean = files;
+	free(rb->links_memo);
+	rb->links_memo = len ? xmalloc(len) : NULL;
+	if (len)
+		memcpy(rb->links_memo, memo, len);
+	rb->links_memo_len = len;
 }
 
 /* ---- a folio build with nothing to do ---- */

@@ -97,12 +97,13 @@ void rebuild_page_free(struct rebuild_page *p);
 void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char *const *outs,
                     const unsigned char *want, size_t n, uint64_t *fp, size_t nfp, uint64_t cfg_fp);
 
-/* rebuild_links_clean: the key of the set of files (and what else the
- * check reads) in which the link check of the output in place found
- * nothing, kept with the state; 0 when it found something or is not
- * known. rebuild_set_links_clean: this build's, to be saved. */
-uint64_t rebuild_links_clean(const struct rebuild *rb);
-void rebuild_set_links_clean(struct rebuild *rb, uint64_t files);
+/* rebuild_links_memo: what the link check of the output in place left
+ * when it found nothing (links.h: links_check_memo; opaque here), kept
+ * with the state; NULL (*len 0) when it found something or is not known.
+ * rebuild_set_links_memo: this build's (copied), to be saved; NULL, 0:
+ * none. */
+const char *rebuild_links_memo(const struct rebuild *rb, size_t *len);
+void rebuild_set_links_memo(struct rebuild *rb, const char *memo, size_t len);
 
 /* rebuild_built: whether the records describe an output (a build was
  * committed, or a state loaded). */

@@ -83,9 +83,6 @@ struct build_session {
 	int md_opening;
 	/* what is rendered again (rebuild.h) */
 	struct rebuild *rb;
-	/* the last link check of folio serve found nothing, in this set of
-	 * files (links_check_files); 0: check every page */
-	uint64_t links_clean;
 	int committed; /* a build of this session was committed */
 	/* folio serve: the last round, kept whole after it went without error,
 	 * so that an edit of posts' text is patched into it (round_patch)
@@ -369,17 +366,18 @@ static void check_left_out(struct links_check *lc, const struct content *c, int 
 	}
 }
 
-/* check_only: after a check that found nothing, in the same set of files
- * (files: folio serve's last round, or folio build's last build into the
- * same folder, whose state keeps it): the pages whose links are checked
- * again, those rendered now, if none of them gained or lost an id (their
- * links are the only ones that can have broken); NULL: all of them
- * (malloc'd). */
-static unsigned char *check_only(const struct round *r, uint64_t files)
+/* check_only: after a check that found nothing (folio serve's last
+ * round, or folio build's last build into the same folder, whose state
+ * keeps its memo) with the same key, whose links all lead to files this
+ * build has too: the pages whose links are checked again, those rendered
+ * now, if none of them gained or lost an id (their links are the only
+ * ones that can have broken); NULL: all of them (malloc'd). */
+static unsigned char *check_only(const struct round *r, const struct links_check *lc, uint64_t key)
 {
 	const struct build_session *s = r->s;
-	uint64_t clean = s->to_output ? rebuild_links_clean(s->rb) : s->links_clean;
-	if (!clean || clean != files)
+	size_t len;
+	const char *memo = rebuild_links_memo(s->rb, &len);
+	if (!links_check_memo_holds(lc, key, memo, len))
 		return NULL;
 	unsigned char *only = xcalloc(r->plan.njobs + 1, 1);
 	for (size_t i = 0; i < r->plan.njobs; i++) {
@@ -394,6 +392,17 @@ static unsigned char *check_only(const struct round *r, uint64_t files)
 		only[i] = 1;
 	}
 	return only;
+}
+
+/* memo_after: the memo of the check that has just run kept (none after
+ * folio check, whose folder is scratch) */
+static void memo_after(struct build_session *s, const struct links_check *lc, uint64_t key)
+{
+	size_t last_len, len = 0;
+	const char *last = rebuild_links_memo(s->rb, &last_len);
+	char *memo = s->req.check ? NULL : links_check_memo(lc, key, last, last_len, &len);
+	rebuild_set_links_memo(s->rb, memo, len);
+	free(memo);
 }
 
 /* check_links: every page's links (its record, fresh or kept from the
@@ -432,16 +441,11 @@ static int check_links(struct round *r, struct links_check *lc)
 	}
 	links_check_texts(lc, t, ntmpl + 1); /* kept until the check has run (a kept round's, until it goes) */
 	r->texts = t;
-	uint64_t files = links_check_files(lc) + ignores * 0x9e3779b97f4a7c15ULL;
-	files = files ? files : 1;
-	unsigned char *only = check_only(r, files);
+	uint64_t key = ignores * 0x9e3779b97f4a7c15ULL + (uint64_t)st->cfg.links_check;
+	unsigned char *only = check_only(r, lc, key);
 	links_check_only(lc, only);
 	size_t broken = links_check_run(lc, r->d, s->site_dir);
-	uint64_t clean = !links_check_reported(lc) ? files : 0;
-	if (s->to_output)
-		rebuild_set_links_clean(s->rb, s->req.check ? 0 : clean); /* kept with the state */
-	else
-		s->links_clean = clean;
+	memo_after(s, lc, key); /* kept with the state (folio build), or the session (folio serve) */
 	free(only);
 	r->res->links = links_check_count(lc);
 	if (s->req.external) {
@@ -686,8 +690,10 @@ static void round_open(struct round *r)
 			r->stop = 1;
 		} else if (!s->req.check && (r->state = output_cache_file(s->o, "pages"))) {
 			/* what the last build into this folder read; the file goes
-			 * now and comes back only with this build's, so that it never
-			 * describes another build than the output's */
+			 * just before the swap and comes back only with this build's,
+			 * so that it never describes another build than the output's
+			 * (a build that stops before, on a broken link say, leaves the
+			 * output and its state as they were) */
 			struct rebuild *rb = state_join(s, r->state);
 			if (rb) {
 				rebuild_free(s->rb);
@@ -696,7 +702,6 @@ static void round_open(struct round *r)
 				session_load(s->rb, r->state);
 			}
 			s->state_loaded = 1;
-			cache_remove(r->state);
 		}
 	} else if (!s->live) {
 		s->live = live_open(r->d, s->out_dir);
@@ -795,7 +800,7 @@ static void round_render(struct round *r)
 	if (!r->stop && lc && !st->cfg_errors)
 		r->errors += check_links(r, lc);
 	else if (s->to_output)
-		rebuild_set_links_clean(s->rb, 0); /* not checked: not known to be clean */
+		rebuild_set_links_memo(s->rb, NULL, 0); /* not checked: not known to be clean */
 	r->stop = r->errors && !kg;
 	r->lc = lc; /* freed with the round, or kept with it */
 	r->t_render = stages_clock();
@@ -818,6 +823,8 @@ static void round_commit(struct round *r)
 	if (s->to_output) {
 		r->res->files = output_count(s->o);
 		r->res->written = r->res->files - output_linked(s->o);
+		if (r->state)
+			cache_remove(r->state);
 		int failed = output_commit(s->o);
 		s->o = NULL;
 		if (failed) {
@@ -1034,9 +1041,12 @@ static size_t patch_links(struct round *r, struct diag *d)
 	diag_fini(&quiet);
 	if (!broken && links_check_reported(r->lc))
 		(void)links_check_run(r->lc, d, s->site_dir); /* the same again, told */
+	/* the memo of the round's check, with the targets of the pages
+	 * patched (their ignore_links, in their front matter, are the same) */
+	size_t len;
+	const char *memo = rebuild_links_memo(s->rb, &len);
+	memo_after(s, r->lc, links_memo_key(memo, len));
 	links_check_only(r->lc, NULL);
-	if (broken || links_check_reported(r->lc))
-		s->links_clean = 0;
 	return broken;
 }
 
@@ -1216,9 +1226,10 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	if (getenv("FOLIO_TIMINGS") && t_tmpl > 0 && t_render > 0)
 		fprintf(stderr,
 			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "
-			"plan %.1f, render+write %.1f (of which the link check %.1f), commit %.1f\n",
+			"plan %.1f, render+write %.1f (of which the link check %.1f, of %zu links), commit %.1f\n",
 			(t_cfg - t0) * 1e3, (t_content - t_cfg) * 1e3, (t_site - t_content) * 1e3, (t_tmpl - t_site) * 1e3,
-			(t_plan - t_tmpl) * 1e3, (t_render - t_plan) * 1e3, t_links * 1e3, (t_commit - t_render) * 1e3);
+			(t_plan - t_tmpl) * 1e3, (t_render - t_plan) * 1e3, t_links * 1e3, res->links,
+			(t_commit - t_render) * 1e3);
 	return errors;
 }
 

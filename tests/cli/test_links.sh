@@ -332,6 +332,46 @@ check "... said at that page's source" contains "$err" "/img/a.png"
 printf 'PNG' >"$W/static/img/a.png"
 run build "$W" -o "$TMP/warm-out"
 check "warm links: the image back, the build passes" test "$rc" -eq 0
+# what the check looked at (FOLIO_TIMINGS: "of N links"): after a check
+# that found nothing, only the links of the pages rendered again, even
+# when files came and went (a new word renames a file of the search
+# index), as long as no file a link led to went
+links_seen() { sed -n 's/.*of \([0-9]*\) links.*/\1/p' "$TMP/err"; }
+mkdir -p "$W/static/files"
+printf 'PDF' >"$W/static/files/paper.pdf"
+printf -- '---\ntitle: Papers\n---\nThe [paper](/files/paper.pdf).\n' >"$W/content/pages/papers.md"
+run build "$W" -o "$TMP/warm-out"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-full"
+all=$(links_seen)
+check "warm links: a new folder's build checks every page's links" test "${all:-0}" -gt 5
+find "$TMP/warm-out" -type f | sort >"$TMP/files-before"
+printf '\nThe word zyxquorble is new.\n' >>"$W/content/posts/warps.md"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+find "$TMP/warm-out" -type f | sort >"$TMP/files-after"
+check "warm links: a new word, the build passes" test "$rc" -eq 0
+check "... and a file of the output went (the search index's)" \
+	test -n "$(comm -23 "$TMP/files-before" "$TMP/files-after")"
+some=$(links_seen)
+check "... and only the links of the pages rendered again were checked" \
+	test "${some:-0}" -gt 0 -a "${some:-0}" -lt "$all"
+printf 'GIF' >"$W/static/img/new.gif"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+check "warm links: a static file added, the build passes" test "$rc" -eq 0
+check "... and checks none of the pages not rendered again" test "$(links_seen)" -lt "$all"
+# a file a link of a page not rendered again led to (a download, which
+# rendering does not read), gone while files come (the new word): every
+# page is checked, and the link is found
+rm "$W/static/files/paper.pdf"
+printf '\nAnd glorpwhistle too.\n' >>"$W/content/posts/warps.md"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+check "warm links: a linked file gone as others come, the build fails" test "$rc" -eq 1
+check "... said at the page that links to it" contains "$err" "content/pages/papers.md"
+printf 'PDF' >"$W/static/files/paper.pdf"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+# (the failed build left the output in place, and what its check found:
+# nothing; its links all lead to files again)
+check "warm links: back again, the build passes" test "$rc" -eq 0
+check "... checking only the pages rendered again" test "$(links_seen)" -lt "$all"
 
 # an alias written as a file where another needs a folder ('/old' is the
 # file old, '/old/x/' needs the folder old/): folio check finds it, as the

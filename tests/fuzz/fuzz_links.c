@@ -16,7 +16,9 @@
  * entries, each 'i' or 'l' and NUL-terminated; a rewrite that changes
  * nothing gives the text back; a check in LINKS_WARN reports no error and
  * counts no broken link; one in LINKS_ERROR counts at most the links it
- * checked.
+ * checked; a check that reported nothing leaves a memo that holds for
+ * its own build, one that reported something none; any bytes (the
+ * input) are read as a memo without harm.
  *
  * With FUZZ_SHOW set in the environment, the rewritten pages and the
  * check's messages are printed. */
@@ -199,6 +201,13 @@ static void check(struct fuzz_part *parts, size_t nparts, const char *whole, siz
 		abort();
 	if (mode == LINKS_ERROR && broken && !d.errors)
 		abort();
+	size_t memo_len = 0;
+	char *memo = links_check_memo(lc, 5, NULL, 0, &memo_len);
+	if (!memo != !!(d.errors || d.warnings) || (memo && !links_check_memo_holds(lc, 5, memo, memo_len)) ||
+	    (memo && links_memo_key(memo, memo_len) != 5))
+		abort();
+	free(memo);
+	(void)links_check_memo_holds(lc, links_memo_key(whole, whole_len), whole, whole_len);
 	externals = 0;
 	links_check_external(lc, NULL, "https://example.org/blog/", on_external, NULL);
 	diag_fini(&d);

@@ -805,6 +805,110 @@ static void on_external(void *ctx, const char *url, const char *path, int line, 
 	buf_printf(&ext, "%s %s:%d:%d\n", url, path, line, col);
 }
 
+/* ---- the memo of a clean check ---- */
+
+/* memo_site: files a, b, c (b linked from the page, and the page itself
+ * through its fragment link); with drop, b is not a file of this build;
+ * with extra, d is. */
+static void memo_site(int drop, int extra, const char *html)
+{
+	check_begin("/", LINKS_ERROR);
+	links_check_file(lc, "a.png");
+	if (!drop)
+		links_check_file(lc, "b.pdf");
+	links_check_file(lc, "c.css");
+	if (extra)
+		links_check_file(lc, "d.gif");
+	page("index.html", html, NULL, NULL, NULL, 0);
+	page("other/index.html", "<a href=\"/c.css\">", NULL, NULL, NULL, 0);
+}
+
+static void test_check_memo(void)
+{
+	t_current = "links check memo";
+	size_t len = 0, len2 = 0;
+	memo_site(0, 0, "<a href=\"/b.pdf\"><a id=\"x\" href=\"#x\"><a href=\"other/\">");
+	STR_EQ(run(NULL), "");
+	char *memo = links_check_memo(lc, 7, NULL, 0, &len);
+	OK(memo != NULL && len > 0);
+	INT_EQ(links_memo_key(memo, len), 7);
+	/* this build: it holds for the same key only */
+	OK(links_check_memo_holds(lc, 7, memo, len));
+	OK(!links_check_memo_holds(lc, 8, memo, len));
+	check_end();
+
+	/* a file added: it holds; a file no link led to gone (a.png): too */
+	memo_site(0, 1, "");
+	OK(links_check_memo_holds(lc, 7, memo, len));
+	check_end();
+	check_begin("/", LINKS_ERROR);
+	links_check_file(lc, "b.pdf");
+	links_check_file(lc, "c.css");
+	page("index.html", "", NULL, NULL, NULL, 0);
+	page("other/index.html", "", NULL, NULL, NULL, 0);
+	OK(links_check_memo_holds(lc, 7, memo, len));
+	check_end();
+	/* a file a link led to gone (b.pdf), or a page (other/): it does not */
+	memo_site(1, 1, "");
+	OK(!links_check_memo_holds(lc, 7, memo, len));
+	check_end();
+	check_begin("/", LINKS_ERROR);
+	links_check_file(lc, "b.pdf");
+	links_check_file(lc, "c.css");
+	page("index.html", "", NULL, NULL, NULL, 0);
+	OK(!links_check_memo_holds(lc, 7, memo, len));
+	check_end();
+
+	/* a run on some pages: the last memo's targets carried over, so that
+	 * b.pdf, linked from the page not checked, still counts */
+	memo_site(0, 1, "<a href=\"/b.pdf\">");
+	unsigned char only[] = {0, 1};
+	links_check_only(lc, only);
+	STR_EQ(run(NULL), "");
+	INT_EQ(links_check_count(lc), 1);
+	char *carried = links_check_memo(lc, 7, memo, len, &len2);
+	OK(carried != NULL && len2 == len);
+	OK(!memcmp(carried, memo, len));
+	/* ... but not without a memo of the same key, or from bytes that are
+	 * not one */
+	OK(links_check_memo(lc, 8, memo, len, &len2) == NULL && len2 == 0);
+	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL);
+	OK(links_check_memo(lc, 7, "folio-links 1", 13, &len2) == NULL);
+	check_end();
+	memo_site(1, 1, "");
+	OK(!links_check_memo_holds(lc, 7, carried, len2 ? len2 : len));
+	check_end();
+	free(carried);
+
+	/* every cut and every wrong count is not a memo */
+	memo_site(0, 0, "");
+	for (size_t n = 0; n < len; n++) {
+		OK(!links_check_memo_holds(lc, 7, memo, n));
+		INT_EQ(links_memo_key(memo, n), 0);
+	}
+	char *bad = malloc(len);
+	memcpy(bad, memo, len);
+	bad[24] ^= 1;
+	OK(!links_check_memo_holds(lc, 7, bad, len));
+	memcpy(bad, memo, len);
+	bad[0] = 'x';
+	INT_EQ(links_memo_key(bad, len), 0);
+	free(bad);
+	check_end();
+
+	/* a check that reported anything leaves none (a warning too) */
+	memo_site(0, 0, "<a href=\"/nothere\">");
+	OK(strstr(run(NULL), "nothere") != NULL);
+	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL && len2 == 0);
+	check_end();
+	check_begin("/", LINKS_WARN);
+	page("index.html", "<a href=\"/nothere\">", NULL, NULL, NULL, 0);
+	run(NULL);
+	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL);
+	check_end();
+	free(memo);
+}
+
 static void test_external(void)
 {
 	t_current = "links external";
@@ -851,6 +955,7 @@ void test_links(void)
 	test_check_modes();
 	test_check_cap();
 	test_check_located();
+	test_check_memo();
 	test_external();
 	buf_fini(&scanned);
 	buf_fini(&unesc_b);

@@ -180,8 +180,9 @@ static void test_state_bytes(void)
 	fresh[0]->links_len = 4;
 	const char *outs[] = {"a.html"};
 	rebuild_commit(rb, fresh, outs, NULL, 1, t.fp, t.nfp, 42);
-	INT_EQ(rebuild_links_clean(rb), 0);
-	rebuild_set_links_clean(rb, 0x5eed);
+	size_t ml = 99;
+	OK(rebuild_links_memo(rb, &ml) == NULL && ml == 0);
+	rebuild_set_links_memo(rb, "memo\0bytes", 10);
 	struct buf b;
 	buf_init(&b);
 	INT_EQ(rebuild_save(rb, 0xabc, &b, NULL, NULL), 0);
@@ -191,7 +192,8 @@ static void test_state_bytes(void)
 	struct rebuild *back = rebuild_new();
 	INT_EQ(rebuild_load(back, 0xabc, b.p, b.len), 0);
 	OK(rebuild_built(back));
-	OK(rebuild_links_clean(back) == 0x5eed);
+	const char *memo = rebuild_links_memo(back, &ml);
+	OK(memo && ml == 10 && !memcmp(memo, "memo\0bytes", 10));
 	INT_EQ(rebuild_id(back, "post:hello", 10, TMPL_DEP_FIELDS + 1), t.post);
 	INT_EQ(rebuild_nids(back), rebuild_nids(rb));
 	two_build(back, a, "Hello", 1, &t);
