@@ -65,6 +65,38 @@ void test_arena(void)
 	arena_free(a);
 	arena_free(NULL); /* a no-op, like free(NULL) */
 
+	/* a big arena (past 8 MiB: its chunks from the kernel, a huge page
+	 * each): still zeroed, aligned, apart, grown in place, and its large
+	 * blocks beside */
+	a = arena_new();
+	int all_zero = 1, aligned = 1, kept = 1;
+	unsigned char *prev = NULL;
+	for (int i = 0; i < 40000; i++) {
+		unsigned char *m = arena_alloc(a, 300 + (size_t)(i % 7));
+		for (int k = 0; k < 300; k++)
+			all_zero &= m[k] == 0;
+		aligned &= ((uintptr_t)m & 15) == 0;
+		memset(m, 0xab, 300 + (size_t)(i % 7)); /* no byte is handed out twice */
+		if (prev)
+			kept &= prev[0] == 0xab;
+		prev = m;
+	}
+	OK(all_zero);
+	OK(kept);
+	OK(aligned);
+	OK(arena_used(a) >= (size_t)40000 * 300);
+	char *g = arena_alloc(a, 32);
+	memcpy(g, "grown", 6);
+	char *g2 = arena_realloc(a, g, 32, 4096);
+	STR_EQ(g2, "grown");
+	OK(g2[4095] == 0 && g2[100] == 0);
+	char *huge = arena_alloc(a, 3 << 20);
+	OK(huge[0] == 0 && huge[(3 << 20) - 1] == 0);
+	huge[(3 << 20) - 1] = 1;
+	char *next = arena_alloc(a, 64);
+	OK(next[0] == 0 && next[63] == 0);
+	arena_free(a);
+
 	char *x = xstrndup("abcdef", 3);
 	STR_EQ(x, "abc");
 	free(x);
