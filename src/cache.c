@@ -163,6 +163,28 @@ void *cache_pack_map(struct cache_pack *pk, size_t *len, uint64_t *count)
 	return map;
 }
 
+void *cache_map(const char *path, size_t *len)
+{
+	int fd = open_regular(path);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX / 2)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return map;
+}
+
+void cache_unmap(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
 int cache_pack_flush(int fd, struct buf *b)
 {
 	if (b->len < (1u << 20))

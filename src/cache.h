@@ -136,6 +136,14 @@ void cache_store(const char *site_dir, const char *name, int (*save)(void *), vo
 /* cache_remove: removes the cache's file path, if it is there. */
 void cache_remove(const char *path);
 
+/* cache_map: the cache's file path, mapped whole (private: what is
+ * written into it stays in memory; the cache's files are replaced by
+ * rename, never rewritten in place, so the mapping stays what was read),
+ * its size in *len; NULL when it is missing, empty or not a regular file.
+ * cache_unmap gives it back. */
+void *cache_map(const char *path, size_t *len);
+void cache_unmap(void *p, size_t len);
+
 /* cache_sweep: in the folder dir (of the cache), removes the files whose
  * names end with suffix except keep, and temporary files older than an
  * hour (left by a build that died). */

@@ -34,6 +34,8 @@ struct rebuild {
 	size_t nrecs;
 	struct index rec_index; /* position + 1, by output path */
 	char *block; /* the state read (rebuild_load_block): records' links in it */
+	size_t block_len;
+	void (*release)(void *, size_t); /* how block goes; NULL: free */
 	int built;
 	/* texts whose hash is known (rebuild_known), for this build */
 	struct known {
@@ -133,6 +135,14 @@ void rebuild_page_free(struct rebuild_page *p)
 	free(p);
 }
 
+static void drop_block(char *p, size_t len, void (*release)(void *, size_t))
+{
+	if (release)
+		release(p, len);
+	else
+		free(p);
+}
+
 /* forget: rb as new, its memory freed (not rb itself). */
 static void forget(struct rebuild *rb)
 {
@@ -146,7 +156,7 @@ static void forget(struct rebuild *rb)
 	for (size_t i = 0; i < rb->nrecs; i++)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
-	free(rb->block);
+	drop_block(rb->block, rb->block_len, rb->release);
 	free(rb->links_memo);
 	index_fini(&rb->rec_index);
 	rebuild_known_clear(rb);
@@ -554,15 +564,15 @@ int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len)
 {
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, p, len);
-	return rebuild_load_block(rb, stamp, copy, len);
+	return rebuild_load_block(rb, stamp, copy, len, NULL);
 }
 
-int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
+int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, void (*release)(void *, size_t))
 {
 	struct reader r = {p, p + len, 0};
 	const char *head = take(&r, 16);
 	if (!head || memcmp(head, STATE_MAGIC, strlen(STATE_MAGIC)) != 0 || get_u64(&r) != stamp) {
-		free(p);
+		drop_block(p, len, release);
 		return -1;
 	}
 	forget(rb);
@@ -629,11 +639,13 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len)
 			rebuild_page_free(recs[i]);
 		free(recs);
 		forget(rb);
-		free(p);
+		drop_block(p, len, release);
 		return -1;
 	}
 	/* all of it read */
 	rb->block = p;
+	rb->block_len = len;
+	rb->release = release;
 	rb->next_id = next_id;
 	rb->fp = xmalloc((nfp + 1) * sizeof *rb->fp);
 	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);

@@ -138,9 +138,10 @@ void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t
 int rebuild_save(const struct rebuild *rb, uint64_t stamp, struct buf *out, int (*flush)(void *ctx, struct buf *out),
 		 void *ctx);
 int rebuild_load(struct rebuild *rb, uint64_t stamp, const char *p, size_t len);
-/* rebuild_load_block: rebuild_load of the malloc'd p, which it takes (the
- * records' links are read where they lie in it, not copied). */
-int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len);
+/* rebuild_load_block: rebuild_load of p, which it takes (the records'
+ * links are read where they lie in it, not copied) and gives back with
+ * release(p, len) (NULL: p was malloc'd, and is freed). */
+int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, void (*release)(void *, size_t));
 
 /* ---- a folio build with nothing to do ----
  *

@@ -574,9 +574,9 @@ static void records_save(struct build_session *s, const struct content *ct)
 static void session_load(struct rebuild *rb, const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = cache_map(path, &len); /* tens of MB: mapped, not copied */
 	if (text)
-		(void)rebuild_load_block(rb, stamp_binary(), text, len); /* takes text */
+		(void)rebuild_load_block(rb, stamp_binary(), text, len, cache_unmap); /* takes text */
 }
 
 static void *state_read(void *arg)
