@@ -48,6 +48,7 @@ struct output {
 	char *manifest; /* its file, or NULL */
 	char *site_dir; /* whose cache holds it */
 	int lock_fd; /* holds a lock on the staging folder's marker while building */
+	int out_fd;  /* the output folder, open (files of the last build are looked at from it), or -1 */
 	pthread_mutex_t lock;
 	int failed;  /* errno of the first failed write: the build is lost, no file is tried after it */
 	/* the spare (spare.c): its folder's name beside the output, and,

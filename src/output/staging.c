@@ -405,6 +405,8 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	o->manifest = mpath;
 	o->site_dir = xstrndup(site_dir, strlen(site_dir));
 	o->lock_fd = -1;
+	/* a path below the output is looked up from here, not from / */
+	o->out_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->staging = xmalloc(n);
 	snprintf(o->staging, n, "%s/.%s." STAGING_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
@@ -643,7 +645,8 @@ int output_link(struct output *o, const char *rel)
 	struct stat st;
 	snprintf(old, sizeof old, "%s/%s", o->out, rel);
 	snprintf(path, sizeof path, "%s/%s", o->staging, rel);
-	if (lstat(old, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
+	int looked = o->out_fd >= 0 ? fstatat(o->out_fd, rel, &st, AT_SYMLINK_NOFOLLOW) : lstat(old, &st);
+	if (looked != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != was->size ||
 	    output_mtime_ns(&st) != was->mtime_ns || (int64_t)st.st_ino != was->ino)
 		return -1;
 	int kept = o->recycled && spare_has(o, rel, &st, path);
@@ -739,6 +742,8 @@ static void output_free(struct output *o)
 	free(o->site_dir);
 	if (o->lock_fd >= 0)
 		close(o->lock_fd); /* releases the lock */
+	if (o->out_fd >= 0)
+		close(o->out_fd);
 	pthread_mutex_destroy(&o->lock);
 	free(o->staging);
 	free(o->spare_dir);

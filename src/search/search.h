@@ -122,6 +122,9 @@ struct search_doc {
 	const struct str *tags;
 	size_t ntags;
 	struct str body_html;        /* may be empty */
+	/* XXH3_64bits_withSeed(body_html, its length, its length) when known
+	 * (markdown.h: md_doc's html_hash), else 0: made when needed */
+	uint64_t body_hash;
 };
 
 /* search_index_docs: the index of docs[0..n), in this order (a

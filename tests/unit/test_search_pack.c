@@ -9,6 +9,7 @@
 #include "harness.h"
 
 #include "arena.h"
+#include "search/pack.h"
 #include "search/search.h"
 
 #include <stdint.h>
@@ -409,8 +410,38 @@ static void test_damage(void)
 	arena_free(a);
 }
 
+/* test_key: a document's key is the same whether the hash of its body
+ * is given (the Markdown cache's) or made, and another body, or the same
+ * one said to hash otherwise, is another key. */
+static void test_key(void)
+{
+	t_current = "search key";
+	struct search_options o = {1, 0, 1, {"en", 2}, 1, NULL};
+	struct search_doc d = {0};
+	d.title = (struct str){"Warps", 5};
+	d.body_html = (struct str){"<p>warp shuffles</p>", 20};
+	struct search_key made = search_doc_key(7, &o, &d);
+	d.body_hash = XXH3_64bits_withSeed(d.body_html.p, d.body_html.len, d.body_html.len);
+	struct search_key given = search_doc_key(7, &o, &d);
+	OK(made.lo == given.lo && made.hi == given.hi);
+	d.body_hash ^= 1;
+	struct search_key wrong = search_doc_key(7, &o, &d);
+	OK(wrong.lo != made.lo || wrong.hi != made.hi);
+	d.body_hash = 0;
+	d.body_html = (struct str){"<p>warp shuffled</p>", 20};
+	struct search_key other = search_doc_key(7, &o, &d);
+	OK(other.lo != made.lo || other.hi != made.hi);
+	/* an empty body: no text read */
+	d.body_html = (struct str){NULL, 0};
+	struct search_key none = search_doc_key(7, &o, &d);
+	d.body_html = (struct str){"", 0};
+	struct search_key empty = search_doc_key(7, &o, &d);
+	OK(none.lo == empty.lo && none.hi == empty.hi);
+}
+
 void test_search_pack(void)
 {
+	test_key();
 	test_hits();
 	test_damage();
 }
