@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "index.h"
 #include "links.h"
+#include "pool.h"
 #include "mdcache.h"
 #include "rebuild.h"
 #include "render.h"
@@ -712,6 +713,28 @@ static void round_open(struct round *r)
 	}
 }
 
+/* Each page's own fingerprint, and whether it is rendered now, made on the
+ * build's threads (rebuild.c reads the state and fingerprints only). */
+struct dirtier {
+	struct round *r;
+	struct pool_queue *q;
+};
+
+static void *dirty_some(void *arg)
+{
+	struct dirtier *k = arg;
+	struct round *r = k->r;
+	const struct rebuild *rb = r->s->rb;
+	size_t b, e;
+	while (pool_take(k->q, &b, &e))
+		for (size_t i = b; i < e; i++) {
+			const struct render_job *j = &r->plan.jobs[i];
+			r->vars_fp[i] = rebuild_fingerprint(rb, &j->vars, j->tmpl);
+			r->want[i] = (unsigned char)rebuild_dirty(rb, j->out, r->vars_fp[i], r->fp, r->nfp, r->cfg_fp);
+		}
+	return NULL;
+}
+
 /* round_plan: the pages, their fingerprints, and which are rendered now
  * (want); into a new folder, a clean page is the last build's file, if it
  * is still there as that build wrote it. */
@@ -730,12 +753,17 @@ static void round_plan(struct round *r)
 	r->fresh = xcalloc(n + 1, sizeof *r->fresh);
 	r->vars_fp = xcalloc(n + 1, sizeof *r->vars_fp);
 	r->links = r->st.cfg.links_check != CONFIG_LINKS_OFF;
-	for (size_t i = 0; i < n; i++) {
-		const struct render_job *j = &r->plan.jobs[i];
-		r->outs[i] = j->out;
-		r->vars_fp[i] = rebuild_fingerprint(s->rb, &j->vars, j->tmpl);
-		r->want[i] = (unsigned char)rebuild_dirty(s->rb, j->out, r->vars_fp[i], r->fp, r->nfp, r->cfg_fp);
-	}
+	for (size_t i = 0; i < n; i++)
+		r->outs[i] = r->plan.jobs[i].out;
+	int t = r->st.opts.jobs > 1 && n >= 1024 ? r->st.opts.jobs : 1;
+	struct pool_queue q;
+	pool_queue_init(&q, n, 256);
+	struct dirtier *k = xcalloc((size_t)t, sizeof *k);
+	for (int i = 0; i < t; i++)
+		k[i] = (struct dirtier){r, &q};
+	pool_run(t, dirty_some, k, sizeof *k, 0);
+	free(k);
+	pool_queue_fini(&q);
 	if (s->to_output) {
 		unsigned char *keep = xcalloc(n + 1, 1);
 		for (size_t i = 0; i < n; i++)
