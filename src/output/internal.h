@@ -35,6 +35,8 @@ struct manifest {
 	uint64_t dev, ino;
 	int64_t done_ns;
 	char *where; /* a spare's: its folder (malloc'd), or NULL */
+	char *block; /* a loaded one's text, where its files' paths lie (not copied) */
+	size_t block_len;
 };
 
 struct output {

@@ -69,7 +69,9 @@ int manifest_cmp(const void *x, const void *y)
 void manifest_fini(struct manifest *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		free(m->v[i].rel);
+		if (!(m->block && m->v[i].rel >= m->block && m->v[i].rel < m->block + m->block_len))
+			free(m->v[i].rel); /* added, not loaded */
+	free(m->block);
 	free(m->v);
 	free(m->where);
 	index_fini(&m->index);
@@ -124,6 +126,17 @@ void manifest_load(struct manifest *m, const char *p)
 	} else if (strncmp(text, MANIFEST_MAGIC_1, strlen(MANIFEST_MAGIC_1)) == 0) {
 		line = text + strlen(MANIFEST_MAGIC_1);
 	}
+	/* its paths are read where they lie in the text, which it keeps; its
+	 * entries' array sized once, by the lines */
+	m->block = text;
+	m->block_len = len;
+	size_t lines = 0;
+	for (const char *q = line; q && (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
+		lines++;
+	if (lines > m->cap) {
+		m->v = xrealloc(m->v, lines * sizeof *m->v);
+		m->cap = lines;
+	}
 	while (line && *line) {
 		char *nl = strchr(line, '\n');
 		if (!nl)
@@ -133,12 +146,15 @@ void manifest_load(struct manifest *m, const char *p)
 		char *at = line;
 		if (num(&at, 1, 0, &h) == 0 && num(&at, 0, 0, &size) == 0 && num(&at, 0, 1, &mt) == 0 &&
 		    num(&at, 0, 1, &ino) == 0 && *at) {
-			struct mfile f = {at, h, size, (int64_t)mt, (int64_t)ino, 0, 0};
-			manifest_add(m, &f);
+			if (m->n == m->cap) { /* (not after the count above) */
+				m->cap = m->cap ? m->cap * 2 : 1024;
+				m->v = xrealloc(m->v, m->cap * sizeof *m->v);
+			}
+			m->v[m->n] = (struct mfile){at, h, size, (int64_t)mt, (int64_t)ino, m->n, 0};
+			m->n++;
 		}
 		line = nl + 1;
 	}
-	free(text);
 	manifest_reindex(m);
 }
 

@@ -9,6 +9,7 @@
 #include "theme.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -155,7 +156,8 @@ static long copy_rec(const struct copy *c, const char *src, const char *rel, int
 			*c->refused = 1; /* outside the site, to nothing, or in a circle: never followed */
 			continue;
 		}
-		if (stat(s, &st) != 0) {
+		/* from the folder: its path is not walked again for each file */
+		if (fstatat(dirfd(dh), de->d_name, &st, 0) != 0) {
 			not_there(c->d, s, shown(c, s), errno);
 			continue;
 		}
