@@ -35,17 +35,34 @@ static struct tval S(struct str s)
 }
 
 static struct tval C(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* vfmt: fmt's text, in a (a short one made on the stack first: most are
+ * a URL or a key, and a model has tens of thousands of them). */
+static struct str vfmt(struct arena *a, const char *fmt, va_list ap)
+{
+	char small[256];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n < 0)
+		n = 0;
+	char *p;
+	if ((size_t)n < sizeof small) {
+		p = arena_strndup(a, small, (size_t)n);
+	} else {
+		p = arena_alloc_raw(a, (size_t)n + 1);
+		vsnprintf(p, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
+	return (struct str){p, (size_t)n};
+}
+
 static struct tval C(struct arena *a, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	struct str v = vfmt(a, fmt, ap);
 	va_end(ap);
-	struct tval v = tv_str((struct str){arena_strndup(a, b.p ? b.p : "", b.len), b.len});
-	buf_fini(&b);
-	return v;
+	return tv_str(v);
 }
 
 static void set(struct arena *a, struct tmap *m, const char *k, struct tval v)
@@ -59,11 +76,19 @@ static uint32_t dep_of(struct model *md, const char *kind, struct str name, stru
 {
 	if (!md->deps)
 		return 0;
-	struct buf k;
-	buf_init(&k);
-	buf_printf(&k, "%s:%.*s", kind, STR_FMT(name));
-	uint32_t id = md->deps->id(md->deps->ctx, k.p, k.len, is_map ? TMPL_DEP_FIELDS + 1 : 1);
-	buf_fini(&k);
+	/* "kind:name", on the stack when it fits */
+	char small[256], *k = small;
+	size_t kl = strlen(kind), len = kl + 1 + name.len;
+	if (len >= sizeof small)
+		k = xmalloc(len + 1);
+	memcpy(k, kind, kl);
+	k[kl] = ':';
+	if (name.len)
+		memcpy(k + kl + 1, name.p, name.len);
+	k[len] = '\0';
+	uint32_t id = md->deps->id(md->deps->ctx, k, len, is_map ? TMPL_DEP_FIELDS + 1 : 1);
+	if (k != small)
+		free(k);
 	struct render_plan *pl = md->plan;
 	if (pl->nvals == pl->cap_vals) {
 		size_t cap = pl->cap_vals ? pl->cap_vals * 2 : 1024;
@@ -644,15 +669,11 @@ static void job_error(struct jobs *j, const struct source *s, const struct ynode
 static const char *fmt(struct arena *a, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static const char *fmt(struct arena *a, const char *f, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, f);
-	buf_vprintf(&b, f, ap);
+	struct str v = vfmt(a, f, ap);
 	va_end(ap);
-	const char *s = arena_strndup(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return s;
+	return v.p;
 }
 
 static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url, struct tval title)
