@@ -122,10 +122,11 @@ static void tmap_index_insert(struct tmap *m, size_t pos)
 }
 
 /* tmap_reindex: the index made anew, in the arena (maps are never freed
- * one by one). */
+ * one by one), for as many keys as the map has room for: a map made for
+ * 40 keys (a post's) is indexed once, not at 9, 17 and 33. */
 static void tmap_reindex(struct arena *a, struct tmap *m)
 {
-	m->index.cap = index_size(m->len, 16);
+	m->index.cap = index_size(m->cap > m->len ? m->cap : m->len, 16);
 	m->index.slot = arena_alloc(a, m->index.cap * sizeof *m->index.slot);
 	m->index.n = 0;
 	for (size_t i = 0; i < m->len; i++)
