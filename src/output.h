@@ -32,6 +32,26 @@ int output_check(struct diag *d, const char *out_dir, const char *site_dir);
  * while the build runs. NULL after reporting the reason to d. */
 struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir);
 
+/* output_ahead: what output_begin(out_dir, site_dir) reads first, read now
+ * on a thread of its own while the build goes on: the output's manifest,
+ * the spare's state and the stat of each of the spare's folders (nothing
+ * is written, locked or reported). NULL if no thread starts.
+ * output_begin_ahead: output_begin, taking of what was read ahead what is
+ * still the same (each file the same, the spare's state checked after its
+ * lock is taken); ah stays the caller's. output_ahead_join: waits for
+ * the reading ahead to end (output_begin_ahead does). output_ahead_free:
+ * waits, and frees ah (NULL: nothing).
+ *
+ * A change by hand inside the spare's folders after they were read ahead
+ * is not seen, as one made while the pages are written is not: the spare
+ * is folio's own hidden folder; what it guards against is a change made
+ * in the output before the last build swapped it out. */
+struct output_ahead;
+struct output_ahead *output_ahead(const char *out_dir, const char *site_dir);
+void output_ahead_join(struct output_ahead *ah);
+struct output *output_begin_ahead(struct diag *d, const char *out_dir, const char *site_dir, struct output_ahead *ah);
+void output_ahead_free(struct output_ahead *ah);
+
 /* output_write: writes data as rel (e.g. "posts/x/index.html") in the
  * staging folder, making folders as needed. Thread-safe. 0, or -1 after
  * reporting to d. The first write that fails (a full disk) is reported as

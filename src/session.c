@@ -84,6 +84,9 @@ struct build_session {
 	int md_opening;
 	/* what is rendered again (rebuild.h) */
 	struct rebuild *rb;
+	/* folio build: the output's manifest and its spare's state and folders,
+	 * read while the model is made (output_ahead), taken by round_open */
+	struct output_ahead *ahead;
 	int committed; /* a build of this session was committed */
 	/* folio serve: the last round, kept whole after it went without error,
 	 * so that an edit of posts' text is patched into it (round_patch)
@@ -153,6 +156,10 @@ static void session_prepare(void *ctx, struct stages *st, const char *site_dir)
 		free(path);
 	}
 	md_prepare(st, s->md);
+	/* the site model is made on this thread alone: what opening the
+	 * output reads first is read meanwhile on another */
+	if (s->to_output && !s->req.check && !s->ahead)
+		s->ahead = output_ahead(s->out_dir, site_dir);
 	if (s->to_output && !s->related_read) {
 		/* the related posts of the last build, kept in the cache */
 		s->related_read = 1;
@@ -219,6 +226,7 @@ void build_session_free(struct build_session *s)
 	live_close(s->live);
 	rebuild_free(state_join(s, NULL));
 	rebuild_free(s->rb);
+	output_ahead_free(s->ahead);
 	free(s->site_dir);
 	free(s->out_dir);
 	free(s->base_url);
@@ -683,7 +691,9 @@ static void round_open(struct round *r)
 {
 	struct build_session *s = r->s;
 	if (s->to_output) {
-		s->o = output_begin(r->d, s->out_dir, s->site_dir);
+		s->o = output_begin_ahead(r->d, s->out_dir, s->site_dir, s->ahead);
+		output_ahead_free(s->ahead);
+		s->ahead = NULL;
 		if (s->o && s->req.check)
 			output_keep_no_state(s->o); /* folio check: a scratch folder, no state kept */
 		if (!s->o) {
@@ -928,6 +938,8 @@ static void round_end(struct round *r)
 {
 	struct build_session *s = r->s;
 	md_join(s); /* the round may have stopped before the Markdown */
+	output_ahead_free(s->ahead); /* the round may have stopped before its output */
+	s->ahead = NULL;
 	if (s->o) {
 		output_abort(s->o);
 		s->o = NULL;

@@ -114,7 +114,11 @@ void output_remove_old(const char *dir, size_t files);
  * o's staging folder, locked and checked: 0; -1 when there is none, or it
  * is in use, or in doubt (then it is deleted): the caller makes the
  * staging folder anew. Sets o->spare_dir in any case. */
-int spare_take(struct output *o, const char *parent, const char *base);
+int spare_take(struct output *o, const char *parent, const char *base, struct output_ahead *ah);
+/* ahead_take_old: the output's manifest read ahead, into m (new), if mpath
+ * is still that file: 1; else 0 (the caller reads it). */
+int ahead_take_old(struct output_ahead *ah, const char *mpath, struct manifest *m);
+
 /* spare_has: whether the recycled staging folder's rel is already the
  * file live (what lstat said of the output's rel, which the last build's
  * manifest has as it is); path: rel in the staging folder. Thread-safe. */

@@ -34,7 +34,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,10 +199,158 @@ static int checked_above(const struct folders *f, const char *rel)
 	return 0;
 }
 
+/* folders_sorted: f's folders, each after the one that holds it (a path
+ * sorts after its prefixes), so that a folder replaced by a link is
+ * deleted before anything below it is looked at (malloc'd). */
+static char **folders_sorted(const struct folders *f)
+{
+	char **sorted = xmalloc((f->n + 1) * sizeof *sorted);
+	if (f->n) /* f->v is NULL for a spare of no files */
+		memcpy(sorted, f->v, f->n * sizeof *sorted);
+	qsort(sorted, f->n, sizeof *sorted, cmp_str);
+	return sorted;
+}
+
+/* ---- read ahead: what output_begin reads first, read on a thread of its
+ * own while the build makes its model (output_ahead) ---- */
+
+struct output_ahead {
+	pthread_t thread;
+	int started;
+	char *out_dir, *site_dir; /* as given */
+	char *mpath;              /* the output's manifest file (cache_output_path) */
+	struct stat mpath_st;     /* it, as read */
+	struct manifest old;      /* read when the output has the marker */
+	int have_old;
+	struct stat state_st; /* the spare's state file, as read */
+	struct manifest spare;
+	int have_spare;
+	/* the spare's folders, sorted (folders_sorted), and the stat of each
+	 * (stat_folders), from the spare's folder as its state describes it */
+	struct folders f;
+	char **sorted;
+	struct folder_stat *pre;
+};
+
+static int same_file_st(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       output_mtime_ns(a) == output_mtime_ns(b) && output_ctime_ns(a) == output_ctime_ns(b);
+}
+
+static void *ahead_run(void *arg)
+{
+	struct output_ahead *ah = arg;
+	char *out = path_absolute(ah->out_dir);
+	if (!out)
+		return NULL;
+	ah->mpath = cache_output_path(ah->site_dir, out, "output");
+	if (ah->mpath && output_has_marker(out) && stat(ah->mpath, &ah->mpath_st) == 0) {
+		manifest_load(&ah->old, ah->mpath);
+		struct stat again;
+		ah->have_old = stat(ah->mpath, &again) == 0 && same_file_st(&again, &ah->mpath_st);
+	}
+	char *state = ah->mpath && !output_no_spare() ? cache_output_sibling(ah->mpath, "spare") : NULL;
+	if (state && stat(state, &ah->state_st) == 0) {
+		manifest_load(&ah->spare, state);
+		struct stat again;
+		ah->have_spare = stat(state, &again) == 0 && same_file_st(&again, &ah->state_st);
+	}
+	free(state);
+	/* the spare's folder, if it is the one its state describes */
+	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
+	const char *parent = dirname(copy1), *base = basename(copy2);
+	char dir[PATH_MAX + 64];
+	snprintf(dir, sizeof dir, "%s/.%s." SPARE_TAG, strcmp(parent, "/") ? parent : "", base);
+	free(copy1);
+	free(copy2);
+	free(out);
+	int root = ah->have_spare && ah->spare.n ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	struct stat top;
+	if (root >= 0 && fstat(root, &top) == 0 && (uint64_t)top.st_dev == ah->spare.dev &&
+	    (uint64_t)top.st_ino == ah->spare.ino) {
+		for (size_t i = 0; i < ah->spare.n; i++)
+			folders_add_of(&ah->f, ah->spare.v[i].rel);
+		ah->sorted = folders_sorted(&ah->f);
+		ah->pre = stat_folders(root, ah->sorted, ah->f.n);
+	}
+	if (root >= 0)
+		close(root);
+	return NULL;
+}
+
+struct output_ahead *output_ahead(const char *out_dir, const char *site_dir)
+{
+	struct output_ahead *ah = xcalloc(1, sizeof *ah);
+	ah->out_dir = xstrndup(out_dir, strlen(out_dir));
+	ah->site_dir = xstrndup(site_dir, strlen(site_dir));
+	ah->started = pthread_create(&ah->thread, NULL, ahead_run, ah) == 0;
+	if (!ah->started) {
+		output_ahead_free(ah);
+		return NULL;
+	}
+	return ah;
+}
+
+void output_ahead_join(struct output_ahead *ah)
+{
+	if (ah && ah->started) {
+		pthread_join(ah->thread, NULL);
+		ah->started = 0;
+	}
+}
+
+void output_ahead_free(struct output_ahead *ah)
+{
+	if (!ah)
+		return;
+	output_ahead_join(ah);
+	free(ah->out_dir);
+	free(ah->site_dir);
+	free(ah->mpath);
+	manifest_fini(&ah->old);
+	manifest_fini(&ah->spare);
+	folders_fini(&ah->f);
+	free(ah->sorted);
+	free(ah->pre);
+	free(ah);
+}
+
+int ahead_take_old(struct output_ahead *ah, const char *mpath, struct manifest *m)
+{
+	struct stat now;
+	if (!ah || !ah->have_old || !ah->mpath || strcmp(ah->mpath, mpath) || stat(mpath, &now) != 0 ||
+	    !same_file_st(&now, &ah->mpath_st))
+		return 0;
+	*m = ah->old;
+	memset(&ah->old, 0, sizeof ah->old);
+	ah->have_old = 0;
+	return 1;
+}
+
+/* ahead_take_spare: the spare's state read ahead, into m, if state is still
+ * that file (taken after the spare's lock: no other build changes it
+ * since); then its folders' stats go with it to spare_check. */
+static int ahead_take_spare(struct output_ahead *ah, const char *state, struct manifest *m)
+{
+	struct stat now;
+	if (!ah || !ah->have_spare || stat(state, &now) != 0 || !same_file_st(&now, &ah->state_st)) {
+		if (ah) { /* its folders' stats are not those of this state */
+			free(ah->pre);
+			ah->pre = NULL;
+		}
+		return 0;
+	}
+	*m = ah->spare;
+	memset(&ah->spare, 0, sizeof ah->spare);
+	ah->have_spare = 0;
+	return 1;
+}
+
 /* spare_check: the spare, renamed to o->staging, checked folder by folder
  * (see the top); its files in folders that did not change are trusted.
  * 0, or -1 when in doubt. */
-static int spare_check(struct output *o, int lock)
+static int spare_check(struct output *o, int lock, struct output_ahead *ah)
 {
 	/* the file system's time now, by the same clock as the spare's: a
 	 * clock gone back makes change times say nothing */
@@ -219,19 +369,25 @@ static int spare_check(struct output *o, int lock)
 	struct stat top;
 	struct folders f;
 	memset(&f, 0, sizeof f);
-	for (size_t i = 0; i < o->spare.n; i++)
-		folders_add_of(&f, o->spare.v[i].rel);
+	char **sorted = NULL;
+	struct folder_stat *pre = NULL;
+	if (ah && ah->pre) { /* the folders and their stats, read ahead */
+		f = ah->f;
+		sorted = ah->sorted;
+		pre = ah->pre;
+		memset(&ah->f, 0, sizeof ah->f);
+		ah->sorted = NULL;
+		ah->pre = NULL;
+	} else {
+		for (size_t i = 0; i < o->spare.n; i++)
+			folders_add_of(&f, o->spare.v[i].rel);
+		sorted = folders_sorted(&f);
+	}
 	int rc = fstat(root, &top) != 0 || (uint64_t)top.st_dev != o->spare.dev || (uint64_t)top.st_ino != o->spare.ino ||
 		 check_dir(o, &f, root, "") != 0 ? -1 : 0;
-	/* each folder after the one that holds it (a path sorts after its
-	 * prefixes), so that a folder replaced by a link is deleted before
-	 * anything below it is looked at */
-	char **sorted = xmalloc((f.n + 1) * sizeof *sorted);
-	if (f.n) /* f.v is NULL for a spare of no files */
-		memcpy(sorted, f.v, f.n * sizeof *sorted);
-	qsort(sorted, f.n, sizeof *sorted, cmp_str);
 	f.state = xcalloc(f.n + 1, 1);
-	struct folder_stat *pre = rc == 0 ? stat_folders(root, sorted, f.n) : NULL;
+	if (rc == 0 && !pre)
+		pre = stat_folders(root, sorted, f.n);
 	int checked = 0; /* a folder was checked: those below it are stat'ed again */
 	for (size_t i = 0; rc == 0 && i < f.n; i++) {
 		size_t k = folder_find(&f, sorted[i]) - 1;
@@ -286,7 +442,7 @@ static void drop(struct output *o, const char *dir, const char *parent, const ch
 	manifest_fini(&o->spare);
 }
 
-int spare_take(struct output *o, const char *parent, const char *base)
+int spare_take(struct output *o, const char *parent, const char *base, struct output_ahead *ah)
 {
 	size_t n = strlen(parent) + strlen(base) + 64;
 	o->spare_dir = xmalloc(n);
@@ -299,7 +455,8 @@ int spare_take(struct output *o, const char *parent, const char *base)
 		return -1; /* taken by another build, or not folio's */
 	char *state = cache_output_sibling(o->manifest, "spare");
 	if (state) {
-		manifest_load(&o->spare, state);
+		if (!ahead_take_spare(ah, state, &o->spare))
+			manifest_load(&o->spare, state);
 		cache_remove(state); /* it describes the spare no more once it changes */
 		free(state);
 	}
@@ -313,7 +470,7 @@ int spare_take(struct output *o, const char *parent, const char *base)
 	}
 	kill_point("staging");
 	o->recycled = 1;
-	if (spare_check(o, lock) != 0) {
+	if (spare_check(o, lock, ah) != 0) {
 		o->recycled = 0;
 		drop(o, o->staging, parent, base, lock);
 		return -1;

@@ -385,6 +385,12 @@ static const char *disk_hint(int e)
 
 struct output *output_begin(struct diag *d, const char *out_dir, const char *site_dir)
 {
+	return output_begin_ahead(d, out_dir, site_dir, NULL);
+}
+
+struct output *output_begin_ahead(struct diag *d, const char *out_dir, const char *site_dir, struct output_ahead *ah)
+{
+	output_ahead_join(ah);
 	char *out;
 	if (check_out(d, out_dir, site_dir, &out))
 		return NULL;
@@ -411,9 +417,9 @@ struct output *output_begin(struct diag *d, const char *out_dir, const char *sit
 	o->staging = xmalloc(n);
 	snprintf(o->staging, n, "%s/.%s." STAGING_TAG "%ld", strcmp(parent, "/") ? parent : "", base, (long)getpid());
 	pthread_mutex_init(&o->lock, NULL);
-	if (o->manifest && output_has_marker(o->out))
+	if (o->manifest && output_has_marker(o->out) && !ahead_take_old(ah, o->manifest, &o->old))
 		manifest_load(&o->old, o->manifest);
-	if (spare_take(o, parent, base) == 0) {
+	if (spare_take(o, parent, base, ah) == 0) {
 		free(copy1);
 		free(copy2);
 		return o; /* the spare, brought up to date as the build goes */

@@ -944,6 +944,91 @@ static void test_spare(void)
 	INT_EQ(staging_count(), 0);
 }
 
+/* spare_build_ahead: spare_build, through what ah read ahead */
+static void spare_build_ahead(struct output_ahead *ah, const char *const files[][2], size_t n)
+{
+	dbegin();
+	struct output *o = output_begin_ahead(&d, out, site, ah);
+	OK(o != NULL);
+	if (!o)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *text = files[i][1];
+		if (!text && output_link(o, files[i][0]) == 0)
+			continue;
+		text = text ? text : "keep";
+		INT_EQ(output_write(o, files[i][0], text, strlen(text)), 0);
+	}
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+}
+
+/* test_ahead: the output's manifest, the spare's state and its folders
+ * read ahead give the same builds as read at output_begin; read ahead of a
+ * state that another build then replaced, they are not used; read ahead
+ * and never used, they are freed. */
+static void test_ahead(void)
+{
+	t_current = "output read ahead";
+	char spare[700];
+	snprintf(spare, sizeof spare, "%s/.out.folio-spare", root);
+	t_rmtree(out);
+	t_rmtree(spare);
+	/* no output yet: nothing to read ahead, and the build is made */
+	struct output_ahead *ah = output_ahead(out, site);
+	OK(ah != NULL);
+	const char *const b1[][2] = {{"index.html", "v1"}, {"keep.html", "keep"}, {"posts/a/index.html", "a1"}};
+	spare_build_ahead(ah, b1, 3);
+	output_ahead_free(ah);
+	const char *const b2[][2] = {{"index.html", "v2"}, {"keep.html", NULL}, {"posts/a/index.html", NULL}};
+	spare_build(b2, 3);
+	OK(t_exists(spare, OUTPUT_MARKER));
+
+	/* the spare taken through what was read ahead: its unchanged files are
+	 * the output's, a file it lacks goes */
+	ah = output_ahead(out, site);
+	const char *const b3[][2] = {{"index.html", "v3"}, {"keep.html", NULL}};
+	spare_build_ahead(ah, b3, 2);
+	output_ahead_free(ah);
+	char *got = tree_list(out);
+	STR_EQ(got, "f index.html v3\nf keep.html keep\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+	char pa[800], pb[800];
+	struct stat sa, sb;
+	snprintf(pa, sizeof pa, "%s/keep.html", out);
+	snprintf(pb, sizeof pb, "%s/keep.html", spare);
+	OK(stat(pa, &sa) == 0 && stat(pb, &sb) == 0 && sa.st_ino == sb.st_ino);
+
+	/* read ahead, then another build takes the spare and leaves another
+	 * one, with another state: what was read ahead is not used */
+	ah = output_ahead(out, site);
+	output_ahead_join(ah);
+	const char *const b4[][2] = {{"index.html", "v4"}, {"keep.html", NULL}, {"new/index.html", "n4"}};
+	spare_build(b4, 3);
+	const char *const b5[][2] = {{"index.html", "v5"}, {"keep.html", NULL}, {"new/index.html", NULL}};
+	spare_build_ahead(ah, b5, 3);
+	output_ahead_free(ah);
+	got = tree_list(out);
+	STR_EQ(got, "d new\nf index.html v5\nf keep.html keep\nf new/index.html n4\n");
+	free(got);
+	got = tree_list(spare); /* the fourth build's site */
+	STR_EQ(got, "d new\nf index.html v4\nf keep.html keep\nf new/index.html n4\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+
+	/* read ahead and not used (a build stopped before its output) */
+	ah = output_ahead(out, site);
+	output_ahead_free(ah);
+	output_ahead_free(NULL);
+	const char *const b6[][2] = {{"index.html", "v6"}};
+	spare_build(b6, 1);
+	got = tree_list(out);
+	STR_EQ(got, "f index.html v6\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+}
+
 void test_output(void)
 {
 	t_current = "output";
@@ -967,6 +1052,7 @@ void test_output(void)
 	test_copy_links();
 	test_site_where();
 	test_spare();
+	test_ahead();
 	t_rmtree(root);
 	free(root);
 	root = NULL;
