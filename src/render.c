@@ -37,6 +37,7 @@ static struct tval S(struct str s)
 static struct tval C(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* vfmt: fmt's text, in a (a short one made on the stack first: most are
  * a URL or a key, and a model has tens of thousands of them). */
+static struct str vfmt(struct arena *a, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static struct str vfmt(struct arena *a, const char *fmt, va_list ap)
 {
 	char small[256];
