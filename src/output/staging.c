@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -74,6 +75,8 @@ static struct {
 	long n;
 	atomic_long seen;
 	int no_exchange, no_spare;
+	char pause[16];        /* FOLIO_PAUSE_AT: the point where the build waits */
+	const char *pause_file; /* FOLIO_PAUSE_FILE: while it is there */
 } hook;
 static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
 
@@ -94,6 +97,29 @@ static void hook_init(void)
 	hook.no_exchange = x && *x && strcmp(x, "0");
 	const char *ns = getenv("FOLIO_NO_SPARE");
 	hook.no_spare = ns && *ns && strcmp(ns, "0");
+	const char *pa = getenv("FOLIO_PAUSE_AT"), *pf = getenv("FOLIO_PAUSE_FILE");
+	if (pa && *pa && strlen(pa) < sizeof hook.pause && pf && *pf) {
+		memcpy(hook.pause, pa, strlen(pa) + 1);
+		hook.pause_file = pf;
+	}
+}
+
+/* pause_point: FOLIO_PAUSE_AT: at that point the build waits while the
+ * file FOLIO_PAUSE_FILE is there (60 s at most), once, after making
+ * FILE.reached; a test changes the site meanwhile. */
+static void pause_point(const char *point)
+{
+	static atomic_int paused;
+	if (!hook.pause[0] || strcmp(point, hook.pause) || atomic_exchange(&paused, 1))
+		return;
+	char reached[4096];
+	snprintf(reached, sizeof reached, "%s.reached", hook.pause_file);
+	int fd = open(reached, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 6000 && access(hook.pause_file, F_OK) == 0; i++)
+		nanosleep(&tick, NULL);
 }
 
 int output_no_spare(void)
@@ -105,6 +131,7 @@ int output_no_spare(void)
 void kill_point(const char *point)
 {
 	pthread_once(&hook_once, hook_init);
+	pause_point(point);
 	if (hook.point[0] && !strcmp(point, hook.point) && atomic_fetch_add(&hook.seen, 1) + 1 == hook.n)
 		raise(SIGKILL);
 }

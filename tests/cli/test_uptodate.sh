@@ -186,6 +186,32 @@ check "a damaged state: a real build" test "$rc" -eq 0
 check "a damaged state is not trusted" test -z "$(echo "$out" | grep "$kept")"
 keeps "after a damaged state"
 
+# a file changed while a build runs: the build took the old bytes or the
+# new, and says nothing of which; the next build is a real one, and its
+# output is a full build's. FOLIO_PAUSE_AT holds the build just before
+# its swap (the content long read) while the test edits another post,
+# one the build did not even read (its bytes were the last build's).
+other=$site/content/posts/gpu-systems-04-memory-hierarchy-registers-shared-global.md
+[ -f "$other" ] || other=$(ls "$site"/content/posts/*.md | head -2 | tail -1)
+printf '\nA line before the pause.\n' >>"$post"
+pause=$TMP/pause
+rm -f "$pause" "$pause.reached"
+: >"$pause"
+FOLIO_PAUSE_AT=commit FOLIO_PAUSE_FILE="$pause" "$FOLIO" build "$site" >"$TMP/paused.out" 2>&1 &
+bpid=$!
+i=0
+while [ ! -f "$pause.reached" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+check "a paused build reaches its pause" test -f "$pause.reached"
+printf '\nA sentence written while the build ran.\n' >>"$other"
+rm -f "$pause"
+wait $bpid
+rc=$?
+out=$(cat "$TMP/paused.out")
+check "the paused build succeeds" test "$rc" -eq 0
+builds "a post edited while a build ran"
+check "... the edit is in the output" grep -rq "A sentence written while the build ran" "$pub"
+keeps "after the build that saw it"
+
 # the state of the 8 output folders built last is kept, no more
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	"$FOLIO" build "$site" -o "$TMP/many-$i" >/dev/null 2>&1
