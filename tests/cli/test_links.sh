@@ -44,6 +44,19 @@ MD
 	printf 'PNG' >"$1/static/img/a.png"
 }
 
+# ignored_post DIR: a post whose link to an upload is left unchecked
+# (ignore_links)
+ignored_post() {
+	cat >"$1/content/posts/ign.md" <<'MD'
+---
+title: Ignored
+date: 2026-01-05
+ignore_links: ["/downloads/*"]
+---
+[a](/downloads/big.tar) is uploaded by hand.
+MD
+}
+
 # ---- a site without a broken link ----
 
 S=$TMP/ok
@@ -134,14 +147,7 @@ check "a wrong links.check is an error" contains "$err" \
 	"folio.yml:4:10: error: links.check must be 'error', 'warn' or 'off', found 'maybe'"
 I=$TMP/ignore
 site "$I"
-cat >"$I/content/posts/ign.md" <<'MD'
----
-title: Ignored
-date: 2026-01-05
-ignore_links: ["/downloads/*"]
----
-[a](/downloads/big.tar) is uploaded by hand.
-MD
+ignored_post "$I"
 run build "$I" -o "$TMP/ignore-out"
 check "ignore_links leaves a link unchecked" test "$rc" -eq 0
 run build "$I" -o "$TMP/ignore-out" --base-url https://example.org/blog/
@@ -288,19 +294,12 @@ kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 
 # A warm folio build checks again only the links of the pages it renders,
-# when the last build's check into the same folder found nothing in the
-# same set of files (kept with its state); whatever else could break a
-# link it did not look at checks every page.
+# when the last build's check into the same folder found nothing and every
+# file its links led to is still there (its memo, kept with the state);
+# whatever else could break a link it did not look at checks every page.
 W=$TMP/warm
 site "$W"
-cat >"$W/content/posts/ign.md" <<'MD'
----
-title: Ignored
-date: 2026-01-05
-ignore_links: ["/downloads/*"]
----
-[a](/downloads/big.tar) is uploaded by hand.
-MD
+ignored_post "$W"
 run build "$W" -o "$TMP/warm-out"
 check "warm links: the first build passes" test "$rc" -eq 0
 printf '\nMore text.\n' >>"$W/content/posts/warps.md"

@@ -778,12 +778,13 @@ static char *tree_list(const char *dir)
 	return r ? r : xstrndup("", 0);
 }
 
-/* spare_build: a build of files (rel, text; text NULL: linked from the last
- * build when it can be, else written "keep") into out, committed. */
-static void spare_build(const char *const files[][2], size_t n)
+/* spare_build_ahead: a build of files (rel, text; text NULL: linked from
+ * the last build when it can be, else written "keep") into out, committed,
+ * through what ah read ahead (NULL: nothing). */
+static void spare_build_ahead(struct output_ahead *ah, const char *const files[][2], size_t n)
 {
 	dbegin();
-	struct output *o = output_begin(&d, out, site);
+	struct output *o = output_begin_ahead(&d, out, site, ah);
 	OK(o != NULL);
 	if (!o)
 		return;
@@ -796,6 +797,12 @@ static void spare_build(const char *const files[][2], size_t n)
 	}
 	INT_EQ(output_commit(o), 0);
 	STR_EQ(dend(), "");
+}
+
+/* spare_build: the same, nothing read ahead */
+static void spare_build(const char *const files[][2], size_t n)
+{
+	spare_build_ahead(NULL, files, n);
 }
 
 static int spare_state_exists(void)
@@ -942,25 +949,6 @@ static void test_spare(void)
 	t_rmtree(other);
 
 	INT_EQ(staging_count(), 0);
-}
-
-/* spare_build_ahead: spare_build, through what ah read ahead */
-static void spare_build_ahead(struct output_ahead *ah, const char *const files[][2], size_t n)
-{
-	dbegin();
-	struct output *o = output_begin_ahead(&d, out, site, ah);
-	OK(o != NULL);
-	if (!o)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const char *text = files[i][1];
-		if (!text && output_link(o, files[i][0]) == 0)
-			continue;
-		text = text ? text : "keep";
-		INT_EQ(output_write(o, files[i][0], text, strlen(text)), 0);
-	}
-	INT_EQ(output_commit(o), 0);
-	STR_EQ(dend(), "");
 }
 
 /* test_ahead: the output's manifest, the spare's state and its folders
