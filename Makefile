@@ -12,8 +12,10 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 ifdef CI
 WARN += -Werror
 endif
-# Fragments in mk/ (syntax highlighting, math) add their objects, libraries
-# and include paths to these.
+# The fragments in mk/, one for each dependency fetched by a script of
+# its own (the grammars, KaTeX and QuickJS, model-viewer, the CommonMark
+# spec, toml++, libcurl), add their objects, libraries and include paths
+# to these.
 EXTRA_OBJ :=
 EXTRA_ASAN_OBJ :=
 EXTRA_LIBS :=
@@ -21,9 +23,13 @@ EXTRA_CPPFLAGS :=
 CPPFLAGS_ALL = -D_GNU_SOURCE -iquote src -I$(DEP_PREFIX)/include $(EXTRA_CPPFLAGS)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL = -std=c11 $(WARN) $(CFLAGS) -pthread
-# C++ (src/toml.cpp, the shim over toml++; CXX_SRC and CXX_CPPFLAGS come
+# Each object's header dependencies, written by the compiler beside it
+# (build/*/%.d) and read back below: touching a header recompiles only the
+# files that include it.
+DEPFLAGS = -MMD -MP
+# C++ (src/formats/toml.cpp, the shim over toml++; CXX_CPPFLAGS comes
 # from mk/toml.mk): C++17, the same warnings but the C-only ones.
-CXX_SRC :=
+CXX_SRC := $(shell find src -name '*.cpp' | sort)
 CXX_CPPFLAGS :=
 CXXWARN := $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN)) -Wmissing-declarations
 CXXFLAGS_ALL = -std=c++17 $(CXXWARN) $(CFLAGS) -pthread
@@ -49,20 +55,10 @@ LIBS = $(DEP_PREFIX)/lib/$(MULTIARCH)/libcmark-gfm-extensions.a \
        $(SYS_LIB)/libyaml.a $(SYS_LIB)/libutf8proc.a $(STEMMER_LIBS) $(MHD_LIBS) $(CJSON_LIBS) $(EXTRA_LIBS) -lm -pthread
 
 THEME := $(sort $(shell find theme -type f ! -name '.*' ! -name '*~' 2>/dev/null))
-# Parts that need libraries fetched by their own deps script are built only
-# when their fragment in mk/ says so (WIRED_SRC, WIRED_TESTS).
-OPTIONAL_SRC := src/md/highlight.c src/md/math.c src/extcheck.c
-OPTIONAL_TESTS := tests/unit/test_highlight.c tests/unit/test_math.c tests/unit/test_extcheck.c
-WIRED_SRC :=
-WIRED_TESTS :=
 THEME_EXTRA :=
-# The fragments in use (a fragment is wired in once its part is finished).
-WIRED_MK := mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
--include $(WIRED_MK)
-SRC := $(filter-out $(OPTIONAL_SRC),$(wildcard src/*.c src/tmpl/*.c src/md/*.c src/output/*.c src/import/*.c src/search/*.c)) $(WIRED_SRC) build/gen/theme.c
-LIB_SRC := $(filter-out src/main.c,$(SRC))
-TEST_SRC := $(filter-out $(OPTIONAL_TESTS),$(wildcard tests/unit/*.c)) $(WIRED_TESTS)
-HDR := $(wildcard src/*.h src/tmpl/*.h src/md/*.h src/output/*.h src/import/*.h src/search/*.h tests/unit/*.h)
+SRC := $(shell find src -name '*.c' | sort) build/gen/theme.c
+LIB_SRC := $(filter-out src/cli/main.c,$(SRC))
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 
 B := build/release
 ASAN_B := build/asan
@@ -71,6 +67,8 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 .PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
 
 all: folio
+
+include mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 
 deps:
 	@sh scripts/deps.sh
@@ -98,29 +96,29 @@ FORCE:
 
 # Theme files are long string literals: longer than the 4095 bytes C11
 # promises, which every compiler folio supports accepts.
-$(B)/build/gen/%.o: build/gen/%.c $(HDR)
+$(B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -Wno-overlength-strings -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -Wno-overlength-strings -c $< -o $@
 
-$(ASAN_B)/build/gen/%.o: build/gen/%.c $(HDR)
+$(ASAN_B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings $(ASAN_FLAGS) -pthread -c $< -o $@
 
-$(B)/%.o: %.c $(HDR) Makefile | deps/.stamp
+$(B)/%.o: %.c Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
 
-$(ASAN_B)/%.o: %.c $(HDR) Makefile | deps/.stamp
+$(ASAN_B)/%.o: %.c Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
-$(B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+$(B)/%.o: %.cpp Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) $(CXXFLAGS_ALL) -c $< -o $@
+	$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) $(CXXFLAGS_ALL) -c $< -o $@
 
-$(ASAN_B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+$(ASAN_B)/%.o: %.cpp Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
 CXX_OBJ = $(CXX_SRC:%.cpp=$(B)/%.o)
 CXX_ASAN_OBJ = $(CXX_SRC:%.cpp=$(ASAN_B)/%.o)
@@ -229,7 +227,7 @@ valgrind: deps
 	@sh tests/valgrind.sh folio $(B)/unit_tests
 
 format:
-	clang-format -i $(SRC) $(CXX_SRC) $(HDR) $(TEST_SRC)
+	clang-format -i $(filter src/%,$(SRC)) $(CXX_SRC) $(shell find src tests/unit -name '*.h') $(TEST_SRC)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary (self-contained:
 # the theme, grammars and KaTeX are in it) and the three man pages, so that
@@ -286,15 +284,15 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 $(FUZZ_B)/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
+	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
 
-$(FUZZ_B)/%.o: %.c $(HDR) tests/fuzz/fuzz.h tests/fuzz/tree.h Makefile | deps/.stamp
+$(FUZZ_B)/%.o: %.c Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
-$(FUZZ_B)/%.o: %.cpp $(HDR) Makefile | deps/.stamp
+$(FUZZ_B)/%.o: %.cpp Makefile | deps/.stamp
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+	$(FUZZ_CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
 $(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
@@ -313,3 +311,6 @@ fuzz-run: $(FUZZ_BINS)
 
 clean:
 	rm -rf build folio
+
+# The header dependencies the compiler wrote (DEPFLAGS), of every flavour.
+-include $(shell find build -name '*.d' 2>/dev/null)

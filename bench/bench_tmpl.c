@@ -1,7 +1,7 @@
 /* bench_tmpl.c: renders a realistic post page (a 60-line template set with
  * inheritance, an include, a loop over 10 related posts and several filters)
  * many times, and prints renders per second. Usage: bench_tmpl DIR [N] */
-#include "tmpl.h"
+#include "tmpl/tmpl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

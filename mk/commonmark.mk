@@ -2,7 +2,6 @@
 # checked by scripts/deps-commonmark.sh) whose examples the unit tests run
 # through folio's Markdown (tests/unit/test_commonmark.c). Building the
 # unit tests fetches it when it is missing.
-COMMONMARK_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMMONMARK_STAMP := deps/commonmark/.stamp
 
 # The stamp the script writes last; touched, so that it is newer than the
@@ -12,4 +11,3 @@ $(COMMONMARK_STAMP): scripts/deps-commonmark.sh
 
 $(or $(B),build/release)/unit_tests $(or $(ASAN_B),build/asan)/unit_tests: | $(COMMONMARK_STAMP)
 
-.DEFAULT_GOAL := $(COMMONMARK_SAVED_GOAL)

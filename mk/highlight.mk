@@ -5,13 +5,10 @@
 # is fetched by scripts/deps-highlight.sh.
 #
 # For the Makefile, which includes this file, it adds to
-#   WIRED_SRC, WIRED_TESTS   src/md/highlight.c, tests/unit/test_highlight.c
 #   EXTRA_OBJ, EXTRA_ASAN_OBJ  the grammars and the queries, per flavour
 #   EXTRA_LIBS               the tree-sitter static library
 #   EXTRA_CPPFLAGS           its include path
 
-# Rules here must not become the default goal, wherever the include is.
-HL_SAVED_GOAL := $(.DEFAULT_GOAL)
 # The flavours' folders, in case this is included before they are set.
 HL_B := $(or $(B),build/release)
 HL_ASAN_B := $(or $(ASAN_B),build/asan)
@@ -25,8 +22,6 @@ HL_C := $(filter %.c,$(HL_FILES))
 HL_SCM := $(filter %.scm,$(HL_FILES))
 HL_OBJ := $(patsubst deps/grammars/%.c,grammars/%.o,$(HL_C)) build/gen/hl_queries.o
 
-WIRED_SRC += src/md/highlight.c
-WIRED_TESTS += tests/unit/test_highlight.c
 EXTRA_OBJ += $(HL_OBJ:%=$(HL_B)/%)
 EXTRA_ASAN_OBJ += $(HL_OBJ:%=$(HL_ASAN_B)/%)
 EXTRA_LIBS += $(HL_TS)/lib/$(MULTIARCH)/libtree-sitter.a
@@ -88,4 +83,3 @@ build/gen/hl_queries.c: $(HL_SCM) $(HL_LIST) mk/highlight.mk
 	$(HL_SCM) >$@.tmp && mv $@.tmp $@
 	@echo "embedded $(words $(HL_SCM)) highlight queries in $@"
 
-.DEFAULT_GOAL := $(HL_SAVED_GOAL)

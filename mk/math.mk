@@ -5,13 +5,10 @@
 # binary needs no other files.
 #
 # For the Makefile, which includes this file, it adds to
-#   WIRED_SRC, WIRED_TESTS     src/md/math.c, tests/unit/test_math.c
 #   EXTRA_OBJ, EXTRA_ASAN_OBJ  the embedded KaTeX, per flavour
 #   EXTRA_LIBS                 libquickjs.a, and libxxhash.a (else -lxxhash)
 #   EXTRA_CPPFLAGS             QuickJS's include path
 
-# Rules here must not become the default goal, wherever the include is.
-MATH_SAVED_GOAL := $(.DEFAULT_GOAL)
 # The flavours' folders, in case this is included before they are set.
 MATH_B := $(or $(B),build/release)
 MATH_ASAN_B := $(or $(ASAN_B),build/asan)
@@ -22,8 +19,6 @@ MATH_KATEX_JS := $(MATH_DIR)/usr/share/javascript/katex/katex.min.js
 # libxxhash-dev does), so that the binary does not need libxxhash0.
 MATH_XXHASH := $(or $(wildcard $(SYS_LIB)/libxxhash.a),-lxxhash)
 
-WIRED_SRC += src/md/math.c
-WIRED_TESTS += tests/unit/test_math.c
 EXTRA_OBJ += $(MATH_B)/build/gen/katex.o
 EXTRA_ASAN_OBJ += $(MATH_ASAN_B)/build/gen/katex.o
 EXTRA_LIBS += $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a $(MATH_XXHASH)
@@ -54,4 +49,3 @@ build/gen/katex.c: build/embed-katex $(MATH_DIR)/.stamp
 	@mkdir -p build/gen
 	build/embed-katex $@ $(MATH_KATEX_JS)
 
-.DEFAULT_GOAL := $(MATH_SAVED_GOAL)

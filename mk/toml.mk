@@ -1,21 +1,17 @@
-# toml.mk: what src/toml.cpp (the TOML reader) compiles with: toml++ in
+# toml.mk: what src/formats/toml.cpp (the TOML reader) compiles with: toml++ in
 # header-only mode, from deps/toml/ (the Debian 13 package's headers,
 # fetched by scripts/deps-toml.sh). The shim is folio's one C++ file; the
 # Makefile's C++ rules compile CXX_SRC with g++ (clang++ for fuzzing) and
 # link libstdc++ statically into the release flavour.
 #
 # For the Makefile, which includes this file, it adds to
-#   CXX_SRC          src/toml.cpp
 #   CXX_CPPFLAGS     toml++'s include path
 
-# Rules here must not become the default goal, wherever the include is.
-TOML_SAVED_GOAL := $(.DEFAULT_GOAL)
 TOML_B := $(or $(B),build/release)
 TOML_ASAN_B := $(or $(ASAN_B),build/asan)
 TOML_FUZZ_B := $(or $(FUZZ_B),build/fuzz)
 TOML_DIR := deps/toml
 
-CXX_SRC += src/toml.cpp
 # -isystem: toml++'s headers are not held to folio's warnings.
 CXX_CPPFLAGS += -isystem $(TOML_DIR)/usr/include
 
@@ -26,6 +22,5 @@ $(TOML_DIR)/.stamp: scripts/deps-toml.sh | deps/.stamp
 
 # Not order-only: the headers unpacked again (another version, the fix of
 # scripts/deps-toml.sh) compile the shim again.
-$(TOML_B)/src/toml.o $(TOML_ASAN_B)/src/toml.o $(TOML_FUZZ_B)/src/toml.o: $(TOML_DIR)/.stamp
+$(TOML_B)/src/formats/toml.o $(TOML_ASAN_B)/src/formats/toml.o $(TOML_FUZZ_B)/src/formats/toml.o: $(TOML_DIR)/.stamp
 
-.DEFAULT_GOAL := $(TOML_SAVED_GOAL)

@@ -13,13 +13,13 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "content.h"
+#include "read/content.h"
 #include "import/import.h"
-#include "json.h"
-#include "sitefile.h"
-#include "slug.h"
-#include "toml.h"
-#include "yaml.h"
+#include "formats/json.h"
+#include "files/sitefile.h"
+#include "base/slug.h"
+#include "formats/toml.h"
+#include "formats/yaml.h"
 
 #define PASSTHROUGH_MATH "math:\n  delimiters: [dollars, brackets]\n"
 #define HG_MAX_DEPTH 16

@@ -12,14 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "civil.h"
+#include "pipeline/build.h"
+#include "base/civil.h"
 #include "import/import.h"
-#include "output.h"
-#include "site.h"
-#include "sitefile.h"
-#include "slug.h"
-#include "yaml.h"
+#include "output/output.h"
+#include "model/site.h"
+#include "files/sitefile.h"
+#include "base/slug.h"
+#include "formats/yaml.h"
 
 void imp_list_add(struct arena *a, struct imp_list *l, const char *s)
 {

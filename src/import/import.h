@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
 
 enum imp_kind { IMP_POST, IMP_PAGE, IMP_SERIES };
 

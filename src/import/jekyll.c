@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "content.h"
+#include "read/content.h"
 #include "import/import.h"
-#include "sitefile.h"
-#include "slug.h"
-#include "yaml.h"
+#include "files/sitefile.h"
+#include "base/slug.h"
+#include "formats/yaml.h"
 
 /* Deeper folders than this are not walked (a loop of links inside SRC
  * is also cut here). */

@@ -3,12 +3,12 @@
  * images and figures. They replace nodes by raw HTML nodes, so cmark still
  * renders the document in one pass. */
 #include "internal.h"
-#include "mdmem.h"
+#include "md/mdmem.h"
 
-#include "codeblock.h"
-#include "directive.h"
-#include "imagesize.h"
-#include "sitefile.h"
+#include "md/codeblock.h"
+#include "md/directive.h"
+#include "md/imagesize.h"
+#include "files/sitefile.h"
 
 #include <assert.h>
 #include <cmark-gfm-extension_api.h>

@@ -1,9 +1,9 @@
 /* codeblock.c: code block options (the info string) and per-line wrapping
  * of highlighted code. */
-#include "codeblock.h"
+#include "md/codeblock.h"
 
-#include "diag.h"
-#include "directive.h"
+#include "base/diag.h"
+#include "md/directive.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* directive.c: block directives (:::name{attrs} ... :::): the line scan,
  * the attribute parser and the line-for-line rewrite into raw HTML. */
-#include "directive.h"
+#include "md/directive.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -3,10 +3,10 @@
  * highlight queries embedded (build/gen/hl_queries.c, made by
  * mk/highlight.mk), the queries' predicates evaluated here, and the captures
  * turned into nested HTML spans. */
-#include "highlight.h"
+#include "md/highlight.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #include <pthread.h>
 #include <regex.h>

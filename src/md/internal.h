@@ -7,7 +7,7 @@
 
 #include <cmark-gfm.h>
 
-#include "markdown.h"
+#include "md/markdown.h"
 
 /* The document being rendered, for the block passes and their messages. */
 struct md_ctx {

@@ -1,11 +1,11 @@
 /* markdown.c: Markdown to HTML on cmark-gfm: GFM extensions, the math
  * extension, heading ids and anchors, the table of contents, the summary,
  * word counts and reading time. */
-#include "markdown.h"
+#include "md/markdown.h"
 
-#include "directive.h"
+#include "md/directive.h"
 #include "internal.h"
-#include "mdmem.h"
+#include "md/mdmem.h"
 
 #include <assert.h>
 #include <pthread.h>

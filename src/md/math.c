@@ -1,12 +1,12 @@
 /* math.c: TeX to MathML with KaTeX in QuickJS, one interpreter per thread,
  * and a cache of results keyed by xxHash, in memory and in the site's
  * .folio-cache/math/. */
-#include "math.h"
+#include "md/math.h"
 
-#include "cache.h"
+#include "cache/cache.h"
 
-#include "slug.h"
-#include "sanitize.h"
+#include "base/slug.h"
+#include "base/sanitize.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -22,8 +22,8 @@
 #include <quickjs/quickjs.h>
 #include <xxhash.h>
 
-#include "arena.h"
-#include "version.h"
+#include "base/arena.h"
+#include "base/version.h"
 
 /* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
 extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */

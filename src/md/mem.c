@@ -1,5 +1,5 @@
 /* mem.c: the per-thread bump allocator md_render gives cmark-gfm. */
-#include "mdmem.h"
+#include "md/mdmem.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -8,12 +8,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "base/arena.h"
 
 /* Under AddressSanitizer, memory no block holds (a chunk's free space, a
  * freed block, a block on a free list) is poisoned, so that a read or
  * write of freed memory inside a chunk is reported as with malloc. */
-#include "sanitize.h"
+#include "base/sanitize.h"
 #ifdef FOLIO_ASAN
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))

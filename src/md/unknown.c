@@ -2,10 +2,10 @@
  * once. A blog that writes ```text-like names folio has no grammar for
  * (```mermaid, ```vhdl) in forty posts got forty warnings on every build;
  * now one per language, at its first block, naming the files. */
-#include "markdown.h"
+#include "md/markdown.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -4,10 +4,10 @@
 #ifndef FOLIO_OUTPUT_INTERNAL_H
 #define FOLIO_OUTPUT_INTERNAL_H
 
-#include "output.h"
+#include "output/output.h"
 
-#include "diag.h"
-#include "index.h"
+#include "base/diag.h"
+#include "base/index.h"
 
 #include <pthread.h>
 #include <stddef.h>

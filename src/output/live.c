@@ -3,9 +3,9 @@
  * replace and moved in at its commit. */
 #include "internal.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "index.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/index.h"
 
 #include <errno.h>
 #include <fcntl.h>

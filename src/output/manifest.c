@@ -3,10 +3,10 @@
  * (output_unchanged). */
 #include "internal.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "cache.h"
-#include "index.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cache/cache.h"
+#include "base/index.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -27,9 +27,9 @@
  * spare taken leaves a staging folder that the next one deletes. */
 #include "internal.h"
 
-#include "arena.h"
-#include "cache.h"
-#include "pool.h"
+#include "base/arena.h"
+#include "cache/cache.h"
+#include "base/pool.h"
 
 #include <dirent.h>
 #include <errno.h>

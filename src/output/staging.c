@@ -4,10 +4,10 @@
  * output and brought up to date (spare.c). */
 #include "internal.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "cache.h"
-#include "pool.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cache/cache.h"
+#include "base/pool.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,10 +3,10 @@
  * circle (struct held). */
 #include "internal.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "sitefile.h"
-#include "theme.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "files/sitefile.h"
+#include "read/theme.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -14,13 +14,13 @@
 #include "search.h"
 
 #include "pack.h"
-#include "pool.h"
+#include "base/pool.h"
 
-#include "content.h"
-#include "index.h"
-#include "output.h"
-#include "site.h"
-#include "tmpl.h"
+#include "read/content.h"
+#include "base/index.h"
+#include "output/output.h"
+#include "model/site.h"
+#include "tmpl/tmpl.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -28,8 +28,8 @@
 
 #include "pack.h"
 
-#include "cache.h"
-#include "index.h"
+#include "cache/cache.h"
+#include "base/index.h"
 
 #include <errno.h>
 #include <pthread.h>

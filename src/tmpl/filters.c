@@ -2,7 +2,7 @@
  * arguments bound to the parameters it declares (missing optional ones are
  * TV_UNDEF) and stores its result; strings come from the render's arena. */
 #include "internal.h"
-#include "../civil.h"
+#include "base/civil.h"
 
 #include <math.h>
 #include <stdio.h>

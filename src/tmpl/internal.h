@@ -3,8 +3,8 @@
 #ifndef FOLIO_TMPL_INTERNAL_H
 #define FOLIO_TMPL_INTERNAL_H
 
-#include "../tmpl.h"
-#include "../index.h"
+#include "tmpl/tmpl.h"
+#include "base/index.h"
 
 /* ---- Tokens (lex.c) ---- */
 

@@ -3,7 +3,7 @@
  * end of the tag, so one pass reports every error of a template. */
 #include "internal.h"
 
-#include "slug.h"
+#include "base/slug.h"
 
 #include <assert.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * lists, truth, comparison, text and JSON forms, and YAML conversion. */
 #include "internal.h"
 
-#include "../yaml.h"
+#include "formats/yaml.h"
 
 #include <math.h>
 #include <stdio.h>

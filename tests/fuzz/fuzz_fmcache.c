@@ -11,7 +11,7 @@
 #include "fuzz.h"
 #include "tree.h"
 
-#include "fmcache.h"
+#include "cache/fmcache.h"
 
 #include <xxhash.h>
 

@@ -6,7 +6,7 @@
  * known has a known kind. */
 #include "fuzz.h"
 
-#include "imagesize.h"
+#include "md/imagesize.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

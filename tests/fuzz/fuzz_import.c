@@ -18,8 +18,8 @@
  * findings are printed. */
 #include "fuzz.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "import/import.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -10,7 +10,7 @@
 #include "fuzz.h"
 #include "tree.h"
 
-#include "json.h"
+#include "formats/json.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -24,10 +24,10 @@
  * check's messages are printed. */
 #include "fuzz.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "links.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "model/links.h"
 
 #define MAX_PAGES 8
 

@@ -38,10 +38,10 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
-#include "highlight.h"
-#include "markdown.h"
-#include "math.h"
-#include "mdcache.h"
+#include "md/highlight.h"
+#include "md/markdown.h"
+#include "md/math.h"
+#include "cache/mdcache.h"
 
 #define MAX_FORMULAS 8
 #define ASSETS "tests/sites/media-figures/site"

@@ -13,7 +13,7 @@
  * found by the next open. */
 #include "fuzz.h"
 
-#include "mdcache.h"
+#include "cache/mdcache.h"
 
 #define PACK_HEAD 24
 #define PACK_ENTRY 40

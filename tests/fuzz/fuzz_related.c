@@ -9,7 +9,7 @@
  * a read that fails leaves the cache empty (it writes nothing). */
 #include "fuzz.h"
 
-#include "site.h"
+#include "model/site.h"
 
 #include <xxhash.h>
 

@@ -14,8 +14,8 @@
  * search/index.json. */
 #include "fuzz.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "search/search.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

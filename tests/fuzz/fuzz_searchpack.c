@@ -16,7 +16,7 @@
  * same bytes as the one before. */
 #include "fuzz.h"
 
-#include "arena.h"
+#include "base/arena.h"
 #include "search/pack.h"
 #include "search/search.h"
 

@@ -18,9 +18,9 @@
  * serve_host_ok documents. */
 #include "fuzz.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "serve.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "serve/serve.h"
 
 #include <arpa/inet.h>
 #include <limits.h>

@@ -11,7 +11,7 @@
  * given again the same. */
 #include "fuzz.h"
 
-#include "srccache.h"
+#include "cache/srccache.h"
 
 #include <xxhash.h>
 

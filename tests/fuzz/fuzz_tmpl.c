@@ -25,8 +25,8 @@
  * diagnostics are printed. */
 #include "fuzz.h"
 
-#include "tmpl.h"
-#include "yaml.h"
+#include "tmpl/tmpl.h"
+#include "formats/yaml.h"
 
 #define MAX_PARTS 8
 #define DEP_BITS 256

@@ -10,7 +10,7 @@
 #include "fuzz.h"
 #include "tree.h"
 
-#include "toml.h"
+#include "formats/toml.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -23,11 +23,11 @@
  * the same files and the same number of errors. */
 #include "fuzz.h"
 
-#include "config.h"
-#include "content.h"
-#include "schema.h"
-#include "tmpl.h"
-#include "yaml.h"
+#include "read/config.h"
+#include "read/content.h"
+#include "formats/schema.h"
+#include "tmpl/tmpl.h"
+#include "formats/yaml.h"
 
 #define MAX_PARTS 9
 

@@ -6,8 +6,8 @@
 
 #include "fuzz.h"
 
-#include "tmpl.h"
-#include "yaml.h"
+#include "tmpl/tmpl.h"
+#include "formats/yaml.h"
 
 /* fuzz_tree_walk: the typed views of every scalar of n, and what the
  * readers promise of a tree: at most YAML_MAX_DEPTH levels, scalars

@@ -1,7 +1,7 @@
 /* test_arena.c: the bump allocator. */
 #include "harness.h"
 
-#include "arena.h"
+#include "base/arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* test_buf.c: struct str helpers, the growable buffer and read_file. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>

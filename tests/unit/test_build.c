@@ -5,11 +5,11 @@
  * writes, file by file. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "build.h"
-#include "diag.h"
-#include "output.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "pipeline/build.h"
+#include "base/diag.h"
+#include "output/output.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * version, atomic writes, sweeping and pruning. */
 #include "harness.h"
 
-#include "buf.h"
-#include "cache.h"
+#include "base/buf.h"
+#include "cache/cache.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * messages, and the per-line wrapping of highlighted HTML. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "codeblock.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "md/codeblock.h"
 
 static struct arena *arena;
 static struct buf err, out;

@@ -15,7 +15,7 @@
  * list cannot go stale. */
 #include "harness.h"
 
-#include "markdown.h"
+#include "md/markdown.h"
 
 #include <stdlib.h>
 #include <string.h>

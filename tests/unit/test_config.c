@@ -2,10 +2,10 @@
  * errors with their exact messages, switches, time zones and base_url. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "config.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "read/config.h"
+#include "base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

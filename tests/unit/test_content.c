@@ -3,11 +3,11 @@
  * the session's cache of parsed files. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "config.h"
-#include "content.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "read/config.h"
+#include "read/content.h"
+#include "base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

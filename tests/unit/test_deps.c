@@ -4,7 +4,7 @@
  * threads at once. */
 #include "harness.h"
 
-#include "tmpl.h"
+#include "tmpl/tmpl.h"
 
 #include <pthread.h>
 #include <stdint.h>

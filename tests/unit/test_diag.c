@@ -2,7 +2,7 @@
  * and suggestions. */
 #include "harness.h"
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* caret_at: how many spaces a caret line "   | ...^\n" has before its
  * caret, or -1 if it is not one. */

@@ -3,10 +3,10 @@
  * the line-for-line rewrite, checked on cmark-gfm itself. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "directive.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "md/directive.h"
 
 #include <stdlib.h>
 #include <time.h>

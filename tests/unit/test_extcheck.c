@@ -3,9 +3,9 @@
  * requests of each path and the most connections it held at once. */
 #include "harness.h"
 
-#include "buf.h"
-#include "diag.h"
-#include "extcheck.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "check/extcheck.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>

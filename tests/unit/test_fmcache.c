@@ -5,11 +5,11 @@
  * is written again only when its entries changed. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "fmcache.h"
-#include "yaml.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "cache/fmcache.h"
+#include "formats/yaml.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * pathological input. */
 #include "harness.h"
 
-#include "buf.h"
-#include "highlight.h"
+#include "base/buf.h"
+#include "md/highlight.h"
 
 #include <dirent.h>
 #include <pthread.h>

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "sanitize.h"
+#include "base/sanitize.h"
 
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "import/import.h"
 
 static struct arena *arena;

@@ -2,8 +2,8 @@
  * names, as the modules use it. */
 #include "harness.h"
 
-#include "buf.h"
-#include "index.h"
+#include "base/buf.h"
+#include "base/index.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,10 +5,10 @@
 
 #include <stdlib.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "links.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "model/links.h"
 
 static struct arena *arena;
 

@@ -4,9 +4,9 @@
  * unchanged source, paths outside the folder, and writes from threads. */
 #include "harness.h"
 
-#include "buf.h"
-#include "diag.h"
-#include "output.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "output/output.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * writes from the tests/unit/test_*.c it builds. */
 #include "harness.h"
 
-#include "buf.h"
+#include "base/buf.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -17,7 +17,7 @@
  */
 #include "harness.h"
 
-#include "markdown.h"
+#include "md/markdown.h"
 
 #include <cmark-gfm.h>
 #include <dirent.h>

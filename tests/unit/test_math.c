@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "math.h"
-#include "sanitize.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "md/math.h"
+#include "base/sanitize.h"
 
 static double now_s(void)
 {

@@ -4,11 +4,11 @@
  * concurrent use and a damaged pack file. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "markdown.h"
-#include "mdcache.h"
-#include "rebuild.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "md/markdown.h"
+#include "cache/mdcache.h"
+#include "incremental/rebuild.h"
 
 #include <pthread.h>
 #include <stdint.h>

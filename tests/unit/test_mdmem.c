@@ -5,9 +5,9 @@
  * touched chunks that a large document draws on. */
 #include "harness.h"
 
-#include "mdmem.h"
+#include "md/mdmem.h"
 
-#include "sanitize.h"
+#include "base/sanitize.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>

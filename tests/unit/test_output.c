@@ -2,12 +2,12 @@
  * staging folder, the atomic swap, stale staging folders and abort. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "cache.h"
-#include "diag.h"
-#include "output.h"
-#include "sitefile.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cache/cache.h"
+#include "base/diag.h"
+#include "output/output.h"
+#include "files/sitefile.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * with its own argument, and the job queue handing out every job once. */
 #include "harness.h"
 
-#include "pool.h"
+#include "base/pool.h"
 
 #include <string.h>
 

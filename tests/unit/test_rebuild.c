@@ -3,8 +3,8 @@
  * as bytes. */
 #include "harness.h"
 
-#include "arena.h"
-#include "rebuild.h"
+#include "base/arena.h"
+#include "incremental/rebuild.h"
 
 #include <stdlib.h>
 #include <string.h>

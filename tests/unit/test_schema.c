@@ -2,11 +2,11 @@
  * accepted form, offsets, time zones, and the reason for each bad date. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "schema.h"
-#include "yaml.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "formats/schema.h"
+#include "formats/yaml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,10 +3,10 @@
  * shards by prefix, impacts (ranking) and the files' names and bytes. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "search/search.h"
-#include "tmpl.h"
+#include "tmpl/tmpl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * magic) costs only counting again, never a wrong index. */
 #include "harness.h"
 
-#include "arena.h"
+#include "base/arena.h"
 #include "search/pack.h"
 #include "search/search.h"
 

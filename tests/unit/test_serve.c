@@ -2,8 +2,8 @@
  * and serve_inject. */
 #include "harness.h"
 
-#include "buf.h"
-#include "serve.h"
+#include "base/buf.h"
+#include "serve/serve.h"
 
 #include <limits.h>
 #include <sys/stat.h>

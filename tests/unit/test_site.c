@@ -3,12 +3,12 @@
  * related posts, the home page's lists, and the consistency errors. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "config.h"
-#include "content.h"
-#include "diag.h"
-#include "site.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "read/config.h"
+#include "read/content.h"
+#include "base/diag.h"
+#include "model/site.h"
 
 #include <stdlib.h>
 #include <string.h>

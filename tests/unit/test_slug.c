@@ -1,9 +1,9 @@
 /* test_slug.c: URL slugs for tags, categories and titles, and slug_valid. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "slug.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/slug.h"
 
 static struct arena *arena;
 

@@ -4,8 +4,8 @@
  * wrote it; records no build makes are neither kept nor read. */
 #include "harness.h"
 
-#include "buf.h"
-#include "srccache.h"
+#include "base/buf.h"
+#include "cache/srccache.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * template engine does with a language (date names, plural forms). */
 #include "harness.h"
 
-#include "config.h"
-#include "theme.h"
-#include "tmpl.h"
+#include "read/config.h"
+#include "read/theme.h"
+#include "tmpl/tmpl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * covered by the spec cases in tests/tmpl/. */
 #include "harness.h"
 
-#include "tmpl.h"
+#include "tmpl/tmpl.h"
 #include "tmpl/internal.h" /* tval_text, tval_equal, tval_compare, TMPL_MAX_STEPS */
 
 #include <pthread.h>

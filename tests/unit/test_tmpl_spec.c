@@ -17,8 +17,8 @@
  */
 #include "harness.h"
 
-#include "tmpl.h"
-#include "yaml.h"
+#include "tmpl/tmpl.h"
+#include "formats/yaml.h"
 
 #include <dirent.h>
 #include <stdlib.h>

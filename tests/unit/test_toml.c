@@ -2,11 +2,11 @@
  * key order, positions, typed views, diagnostics and limits. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "sanitize.h"
-#include "toml.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/sanitize.h"
+#include "formats/toml.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* test_yaml.c: the YAML tree, its positions, typed views and diagnostics. */
 #include "harness.h"
 
-#include "arena.h"
-#include "buf.h"
-#include "diag.h"
-#include "yaml.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "formats/yaml.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,175 @@
+/* slug.c: URL slugs. */
+#include "base/slug.h"
+
+#include <ctype.h>
+
+#include <utf8proc.h>
+
+struct str slugify(struct arena *a, struct str text)
+{
+	struct buf b;
+	buf_init(&b);
+	int dash = 0;
+	for (size_t i = 0; i < text.len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)text.p + i, (utf8proc_ssize_t)(text.len - i), &cp);
+		if (n < 1) { /* invalid UTF-8: a separator */
+			i++;
+			dash = 1;
+			continue;
+		}
+		i += (size_t)n;
+		utf8proc_category_t cat = utf8proc_category(cp);
+		int keep = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) || cat == UTF8PROC_CATEGORY_ND ||
+			   cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC;
+		if (!keep) {
+			dash = 1;
+			continue;
+		}
+		if (dash && b.len)
+			buf_putc(&b, '-');
+		dash = 0;
+		utf8proc_uint8_t enc[4];
+		utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
+		buf_append(&b, enc, (size_t)k);
+	}
+	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
+	buf_fini(&b);
+	return s;
+}
+
+size_t utf8_valid_prefix(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		unsigned c = u[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t k;
+		unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+		if (c >= 0xC2 && c <= 0xDF)
+			k = 2;
+		else if (c >= 0xE0 && c <= 0xEF) {
+			k = 3;
+			if (c == 0xE0)
+				lo = 0xA0; /* overlong */
+			else if (c == 0xED)
+				hi = 0x9F; /* surrogates */
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			k = 4;
+			if (c == 0xF0)
+				lo = 0x90; /* overlong */
+			else if (c == 0xF4)
+				hi = 0x8F; /* past U+10FFFF */
+		} else
+			return i;
+		if (n - i < k || u[i + 1] < lo || u[i + 1] > hi)
+			return i;
+		for (size_t j = 2; j < k; j++)
+			if ((u[i + j] & 0xC0) != 0x80)
+				return i;
+		i += k;
+	}
+	return n;
+}
+
+void utf8_show(struct buf *b, struct str s)
+{
+	size_t i = 0;
+	while (i < s.len) {
+		size_t ok = utf8_valid_prefix(s.p + i, s.len - i);
+		buf_append(b, s.p + i, ok);
+		i += ok;
+		if (i < s.len)
+			buf_printf(b, "\\x%02X", (unsigned char)s.p[i++]);
+	}
+}
+
+int slug_valid(struct str s)
+{
+	if (!s.len || str_eq_cstr(s, ".") || str_eq_cstr(s, "..") || utf8_valid_prefix(s.p, s.len) != s.len)
+		return 0;
+	for (size_t i = 0; i < s.len; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+		if (c == '/' || c == '\\' || c <= ' ' || c == 0x7f || c == '?' || c == '#' || c == '%')
+			return 0;
+	}
+	return 1;
+}
+
+/* word_byte: c starts a letter, a digit or a non-ASCII
+ * character: what a leading '.' or a '#' must be next to. */
+static int word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+struct str term_slug(struct arena *a, struct str name)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t i = 0;
+	while (i < name.len && (name.p[i] == ' ' || name.p[i] == '\t'))
+		i++;
+	if (i + 1 < name.len && name.p[i] == '.' && word_byte((unsigned char)name.p[i + 1])) {
+		buf_puts(&b, "dot");
+		i++;
+	}
+	for (; i < name.len; i++) {
+		char c = name.p[i];
+		if (c == '+')
+			buf_puts(&b, " plus ");
+		else if (c == '&')
+			buf_puts(&b, " and ");
+		else if (c == '#' && i > 0 && word_byte((unsigned char)name.p[i - 1]))
+			buf_puts(&b, " sharp ");
+		else
+			buf_putc(&b, c);
+	}
+	struct str s = slugify(a, (struct str){b.p ? b.p : "", b.len});
+	buf_fini(&b);
+	if (!s.len)
+		s = STR_LIT("_");
+	return s;
+}
+
+struct str term_key(struct arena *a, struct str name)
+{
+	struct buf b;
+	buf_init(&b);
+	int space = 0;
+	for (size_t i = 0; i < name.len;) {
+		unsigned char c = (unsigned char)name.p[i];
+		/* a hyphen or an underscore between two letters or digits is
+		 * spacing too: "deep-learning", "deep_learning" and "Deep
+		 * Learning" are one name; "C--" stays itself */
+		int joins = (c == '-' || c == '_') && i > 0 && i + 1 < name.len &&
+			    (isalnum((unsigned char)name.p[i - 1]) || (unsigned char)name.p[i - 1] >= 0x80) &&
+			    (isalnum((unsigned char)name.p[i + 1]) || (unsigned char)name.p[i + 1] >= 0x80);
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || joins) {
+			space = 1;
+			i++;
+			continue;
+		}
+		if (space && b.len)
+			buf_putc(&b, ' ');
+		space = 0;
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)name.p + i, (utf8proc_ssize_t)(name.len - i), &cp);
+		if (n < 1) { /* invalid UTF-8: kept as it is */
+			buf_putc(&b, (char)c);
+			i++;
+			continue;
+		}
+		i += (size_t)n;
+		utf8proc_uint8_t enc[4];
+		utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
+		buf_append(&b, enc, (size_t)k);
+	}
+	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
+	buf_fini(&b);
+	return s;
+}

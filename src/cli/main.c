@@ -1,0 +1,810 @@
+/* main.c: the command line: argv, subcommands, exit status. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cmark-gfm.h>
+#include <utf8proc.h>
+#include <curl/curl.h>
+#include <microhttpd.h>
+#include <yaml.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cache/cache.h"
+#include "pipeline/build.h"
+#include "base/diag.h"
+#include "check/extcheck.h"
+#include "md/highlight.h"
+#include "import/import.h"
+#include "md/math.h"
+#include "output/output.h"
+#include "cli/scaffold.h"
+#include "serve/serve.h"
+#include "files/sitefile.h"
+#include "cli/themeexport.h"
+#include "base/version.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { EXIT_OK = 0, EXIT_SITE = 1, EXIT_USAGE = 2 };
+
+struct command {
+	const char *name;
+	const char *summary;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{"build", "build the site into a folder of static files",
+	 "usage: folio build [DIR] [-o OUT] [--drafts] [--future] [--base-url URL] [-j N]\n"
+	 "                   [--keep-going]\n"
+	 "\n"
+	 "Builds the site in DIR (default: the current folder) into OUT (default:\n"
+	 "DIR/public). The site is written to a staging folder and swapped in with\n"
+	 "one rename, so a failed build leaves the previous site as it was; folio\n"
+	 "only replaces a folder that it made itself.\n"
+	 "\n"
+	 "  -o, --output OUT   where the site goes\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
+	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
+	 "  -k, --keep-going   write the site even when there are errors, for\n"
+	 "                     previewing: every page that can be is written (a bad\n"
+	 "                     formula shows as its TeX in a red box, a missing\n"
+	 "                     image as its alt text); the errors are still printed\n"
+	 "                     and the exit status is still 1\n"
+	 "\n"
+	 "Every error is reported as path:line:col: error: message (the column\n"
+	 "in characters); nothing is written when there is one, unless\n"
+	 "--keep-going. Exit status: 0 built, 1 errors in the site, 2 usage errors.\n"},
+	{"serve", "build the site, serve it locally and rebuild on changes",
+	 "usage: folio serve [DIR] [--port PORT] [--bind ADDR] [--drafts] [--future]\n"
+	 "\n"
+	 "Builds the site in DIR (default: the current folder) into a temporary\n"
+	 "folder (never DIR/public) and serves it on http://127.0.0.1:PORT/. When a\n"
+	 "file of the site changes, the site is rebuilt and open tabs reload,\n"
+	 "keeping their scroll position; a build error is shown in every open tab\n"
+	 "(and on stderr) until it is fixed, over the pages written all the same\n"
+	 "(as folio build --keep-going writes them). Ctrl-C stops the server.\n"
+	 "\n"
+	 "  -p, --port PORT    the TCP port (default: 8080, or the next free one up\n"
+	 "                     to 8089); 0: any free port, which is printed\n"
+	 "  --bind ADDR        the numeric address to listen on (default: 127.0.0.1;\n"
+	 "                     any other is announced with a warning)\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "\n"
+	 "Exit status: 0 stopped by a signal, 1 the server could not start,\n"
+	 "2 usage errors.\n"},
+	{"check", "check the site's links and files without writing anything",
+	 "usage: folio check [DIR] [--drafts] [--future] [--base-url URL] [-j N]\n"
+	 "                   [--external]\n"
+	 "\n"
+	 "Runs everything a build checks on the site in DIR (default: the current\n"
+	 "folder), every internal link, image and #fragment included, and writes\n"
+	 "nothing: no output folder, no cache. With --external it also checks each\n"
+	 "http(s) link of the site: concurrently (at most 2 at a time per host),\n"
+	 "HEAD then GET where HEAD is refused, redirects followed (a permanent one\n"
+	 "is a warning naming the new address); results are kept for a day in\n"
+	 "DIR/.folio-cache/external-links.\n"
+	 "\n"
+	 "  --drafts           include posts and pages marked draft: true\n"
+	 "  --future           include posts dated in the future\n"
+	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
+	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
+	 "  --external         check http(s) links too (needs the network)\n"
+	 "\n"
+	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
+	 "2 usage errors.\n"},
+	{"new", "create a new site, post or series",
+	 "usage: folio new site DIR\n"
+	 "       folio new post \"TITLE\" [--series SLUG] [--draft] [--bundle] [--dir SITE]\n"
+	 "       folio new series SLUG --title \"TITLE\" [--description TEXT]\n"
+	 "                        [--difficulty LEVEL] [--dir SITE]\n"
+	 "\n"
+	 "'new site' creates DIR with a working example: folio.yml, a series of\n"
+	 "three posts, a standalone post and an about page. DIR must not exist or\n"
+	 "be empty.\n"
+	 "\n"
+	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
+	 "current folder), dated now and published (folio serve shows it at once).\n"
+	 "\n"
+	 "  --series SLUG      the next part of that series (added to the series'\n"
+	 "                     posts: list when it has one)\n"
+	 "  --draft            marked draft: true (shown by folio serve --drafts)\n"
+	 "  --bundle           a page bundle: content/posts/SLUG/index.md, beside\n"
+	 "                     which the post's images go\n"
+	 "  --dir SITE         the site's folder\n"
+	 "\n"
+	 "'new series' creates content/series/SLUG.md with every key of a series\n"
+	 "written out, the optional ones commented.\n"
+	 "\n"
+	 "  --title TITLE      the series' title (required)\n"
+	 "  --description TEXT one or two sentences on what it covers\n"
+	 "  --difficulty LEVEL beginner, intermediate or advanced\n"
+	 "  --dir SITE         the site's folder\n"
+	 "\n"
+	 "Options take their value as --opt VALUE or --opt=VALUE.\n"},
+	{"import", "make a folio site from a Jekyll or Hugo blog",
+	 "usage: folio import jekyll SRC DST\n"
+	 "       folio import hugo SRC DST\n"
+	 "\n"
+	 "Writes a new folio site in DST (which must not exist, or be empty) from\n"
+	 "the Jekyll site in SRC, which is only read: _config.yml, _posts/,\n"
+	 "_drafts/, pages, collections with output: true, and the files posts\n"
+	 "refer to (copied to DST/static/). Liquid and kramdown in the posts become\n"
+	 "folio Markdown. From a Hugo site: its config (TOML, YAML or JSON),\n"
+	 "content/ (sections, page bundles, front matter in any of the three) and\n"
+	 "the files of static/ and assets/ that pages refer to; shortcodes become\n"
+	 "folio Markdown. Each post's old URL becomes an alias that redirects to\n"
+	 "its new one. What could not be converted as written is listed, with\n"
+	 "file:line, in a report printed at the end and written as DST/IMPORT.md.\n"
+	 "Then DST is built (drafts and future posts included) into a scratch\n"
+	 "folder that is removed: DST gets no public/.\n"
+	 "\n"
+	 "Exit status: 0 imported and the new site builds, 1 a post could not be\n"
+	 "converted or the new site does not build, 2 usage errors.\n"},
+	{"theme", "copy the default theme's files into the site, to edit them", theme_export_help},
+	{"help", "show help for folio or one of its commands",
+	 "usage: folio help [COMMAND]\n"
+	 "\n"
+	 "Shows the list of commands, or the help of one command.\n"},
+	{"version", "print folio's version and the versions of its libraries",
+	 "usage: folio version\n"
+	 "       folio --version\n"
+	 "\n"
+	 "Prints folio's version, then the version of each library built into it.\n"},
+	{NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: folio COMMAND [OPTIONS]\n"
+	      "       folio --help | --version\n"
+	      "\n"
+	      "folio builds a static website for a long-form technical blog organised\n"
+	      "in series, from Markdown and YAML.\n"
+	      "\n"
+	      "Commands:\n",
+	      out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fputs("\n"
+	      "Run 'folio help COMMAND' for a command's options. Exit status: 0 success,\n"
+	      "1 errors in the site, 2 usage errors. See folio(1), folio-site(5) and\n"
+	      "folio-template(5).\n",
+	      out);
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static int cmd_version(void)
+{
+	printf("folio %s\n", FOLIO_VERSION);
+	printf("cmark-gfm %s\n", cmark_version_string());
+	printf("libyaml %s\n", yaml_get_version_string());
+	printf("utf8proc %s\n", utf8proc_version());
+	printf("libmicrohttpd %s\n", MHD_get_version());
+	printf("libcurl %s\n", curl_version_info(CURLVERSION_NOW)->version);
+	printf("%s\n", hl_version());
+	printf("%s\n", math_version());
+	return EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 1) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "folio: help takes one command name\n");
+		return EXIT_USAGE;
+	}
+	const struct command *c = find_command(argv[0]);
+	if (!c) {
+		fprintf(stderr, "folio: unknown command '%s'\n\n", argv[0]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	fputs(c->help, stdout);
+	return EXIT_OK;
+}
+
+static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "folio %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n\n%s", find_command(cmd)->help);
+	return EXIT_USAGE;
+}
+
+/* option_value: for "-o X", "--output X" and "--output=X": the value, or
+ * NULL when argv[*i] is not this option. Advances *i past a separate value. */
+static const char *option_value(int argc, char **argv, int *i, const char *shrt, const char *lng, int *missing)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(lng);
+	if ((shrt && !strcmp(a, shrt)) || !strcmp(a, lng)) {
+		if (*i + 1 >= argc) {
+			*missing = 1;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	if (!strncmp(a, lng, n) && a[n] == '=')
+		return a + n + 1;
+	if (shrt && shrt[1] && !shrt[2] && a[0] == '-' && a[1] == shrt[1] && a[2])
+		return a + 2; /* -j4, -p8080, -oOUT */
+	return NULL;
+}
+
+/* site_dir_check: 0 if dir is a folder; else 1 after saying what it is. */
+static int site_dir_check(struct diag *d, const char *dir)
+{
+	struct stat st;
+	const char *why = NULL;
+	char buf[256];
+	if (stat(dir, &st) != 0) {
+		if (errno == ENOENT)
+			why = "no such folder (hint: 'folio new site DIR' makes a site)";
+		else {
+			snprintf(buf, sizeof buf, "cannot open the site folder: %s", strerror(errno));
+			why = buf;
+		}
+	} else if (!S_ISDIR(st.st_mode))
+		why = "not a folder (hint: give the site's folder, the one that holds folio.yml)";
+	if (!why)
+		return 0;
+	diag_error(d, &(struct diag_loc){dir, NULL, 0, 0, 0}, "%s", why);
+	return 1;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	req.site_dir = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			req.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			req.future = 1;
+		else if (!strcmp(a, "--keep-going") || !strcmp(a, "-k"))
+			req.keep_going = 1;
+		else if ((v = option_value(argc, argv, &i, "-o", "--output", &missing)))
+			req.out_dir = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
+			req.base_url = v;
+		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("build", "-j needs a number of threads from 1 to 256, not '%s'", v);
+			req.jobs = (int)n;
+		} else if (missing)
+			return usage_error("build", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("build", "unknown option '%s'", a);
+		else if (req.site_dir)
+			return usage_error("build", "one site folder only (got a second: '%s')", a);
+		else
+			req.site_dir = a;
+	}
+	if (!req.site_dir)
+		req.site_dir = ".";
+	struct diag d;
+	diag_init(&d, stderr);
+	d.defer = 1; /* sorted by place: the same order on any number of threads */
+	/* a folder that must not be replaced is refused before the site is
+	 * read (the build checks it again when it begins writing); the site
+	 * folder first, or a mistyped one reads as a problem with the output */
+	char out_default[4096];
+	int errors = site_dir_check(&d, req.site_dir);
+	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s/public", req.site_dir) >=
+			       sizeof out_default) {
+		diag_error(&d, &(struct diag_loc){req.site_dir, NULL, 0, 0, 0},
+			   "the path is too long for its output folder (hint: build from nearer, or give -o)");
+		errors = 1;
+	}
+	struct build_result res;
+	memset(&res, 0, sizeof res);
+	if (!errors)
+		errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
+	if (!errors)
+		errors = build_site(&req, &d, &res);
+	diag_flush(&d);
+	if (errors) {
+		fprintf(stderr, "folio: %d error%s%s; %s\n", d.errors ? d.errors : errors,
+			(d.errors ? d.errors : errors) == 1 ? "" : "s",
+			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "",
+			res.committed ? "the site was written anyway (--keep-going), for previewing"
+				      : "nothing was written");
+		diag_fini(&d);
+		return EXIT_SITE;
+	}
+	printf("folio: built %zu page%s (%zu post%s, %zu file%s) in %.0f ms%s%s\n", res.pages, res.pages == 1 ? "" : "s",
+	       res.posts, res.posts == 1 ? "" : "s", res.files, res.files == 1 ? "" : "s", res.seconds * 1000,
+	       d.warnings ? " with warnings" : "", res.unchanged ? "; nothing changed, the output was kept" : "");
+	diag_fini(&d);
+	return EXIT_OK;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+	struct serve_options o;
+	memset(&o, 0, sizeof o);
+	o.port = 8080;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			o.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			o.future = 1;
+		else if ((v = option_value(argc, argv, &i, "-p", "--port", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || !*v || n < 0 || n > 65535)
+				return usage_error("serve", "--port needs a port number from 0 to 65535 (0: any free one), not '%s'", v);
+			o.port = (int)n;
+			o.port_given = 1;
+		} else if ((v = option_value(argc, argv, &i, NULL, "--bind", &missing)))
+			o.bind = v;
+		else if (missing)
+			return usage_error("serve", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("serve", "unknown option '%s'", a);
+		else if (o.site_dir)
+			return usage_error("serve", "one site folder only (got a second: '%s')", a);
+		else
+			o.site_dir = a;
+	}
+	if (!o.site_dir)
+		o.site_dir = ".";
+	return serve_run(&o);
+}
+
+/* ---- folio check ---- */
+
+/* The http(s) links a check build found, with their places, for
+ * extcheck; the source texts are read once each, for the excerpts. */
+struct extlinks {
+	const char *site_dir;
+	struct extlink *v;
+	size_t n, cap;
+	char **paths, **texts;
+	size_t *lens;
+	size_t npaths;
+};
+
+static void ext_add(void *ctx, const char *url, const char *path, int line, int col)
+{
+	struct extlinks *e = ctx;
+	size_t k = 0;
+	while (k < e->npaths && strcmp(e->paths[k], path))
+		k++;
+	if (k == e->npaths) {
+		e->paths = xrealloc(e->paths, (k + 1) * sizeof *e->paths);
+		e->texts = xrealloc(e->texts, (k + 1) * sizeof *e->texts);
+		e->lens = xrealloc(e->lens, (k + 1) * sizeof *e->lens);
+		e->paths[k] = xstrndup(path, strlen(path));
+		char full[4200];
+		snprintf(full, sizeof full, "%s/%s", e->site_dir, path);
+		e->lens[k] = 0;
+		e->texts[k] = line ? read_file(full, &e->lens[k]) : NULL;
+		e->npaths++;
+	}
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 64;
+		e->v = xrealloc(e->v, e->cap * sizeof *e->v);
+	}
+	e->v[e->n++] = (struct extlink){
+		.url = xstrndup(url, strlen(url)),
+		.path = e->paths[k],
+		.line = line,
+		.col = col,
+		.src = e->texts[k],
+		.src_len = e->lens[k],
+	};
+}
+
+static void ext_free(struct extlinks *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free((char *)e->v[i].url);
+	for (size_t i = 0; i < e->npaths; i++) {
+		free(e->paths[i]);
+		free(e->texts[i]);
+	}
+	free(e->v);
+	free(e->paths);
+	free(e->texts);
+	free(e->lens);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct build_request req;
+	memset(&req, 0, sizeof req);
+	int external = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--drafts"))
+			req.drafts = 1;
+		else if (!strcmp(a, "--future"))
+			req.future = 1;
+		else if (!strcmp(a, "--external"))
+			external = 1;
+		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
+			req.base_url = v;
+		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("check", "-j needs a number of threads from 1 to 256, not '%s'", v);
+			req.jobs = (int)n;
+		} else if (missing)
+			return usage_error("check", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return usage_error("check", "unknown option '%s'", a);
+		else if (req.site_dir)
+			return usage_error("check", "one site folder only (got a second: '%s')", a);
+		else
+			req.site_dir = a;
+	}
+	if (!req.site_dir)
+		req.site_dir = ".";
+	struct diag d;
+	diag_init(&d, stderr);
+	d.defer = 1;
+	int errors = site_dir_check(&d, req.site_dir);
+	/* the build writes into a folder of its own, deleted after: the
+	 * site's output and its cache are left as they are */
+	char tmp[4096];
+	const char *td = getenv("TMPDIR");
+	snprintf(tmp, sizeof tmp, "%s/folio-check-XXXXXX", td && *td ? td : "/tmp");
+	if (!errors && !mkdtemp(tmp)) {
+		diag_error(&d, &(struct diag_loc){tmp, NULL, 0, 0, 0}, "cannot make a scratch folder: %s",
+			   strerror(errno));
+		errors = 1;
+		tmp[0] = '\0';
+	}
+	char out[4200];
+	snprintf(out, sizeof out, "%s/out", tmp);
+	req.out_dir = out;
+	req.check = 1;
+	struct extlinks ext;
+	memset(&ext, 0, sizeof ext);
+	ext.site_dir = req.site_dir;
+	if (external) {
+		req.external = ext_add;
+		req.external_ctx = &ext;
+	}
+	struct build_result res;
+	memset(&res, 0, sizeof res);
+	if (!errors)
+		errors = build_site(&req, &d, &res);
+	if (tmp[0])
+		remove_tree(tmp);
+	struct extcheck_stats st;
+	memset(&st, 0, sizeof st);
+	if (!errors && external && ext.n) {
+		diag_flush(&d); /* the site's warnings before the network's */
+		char *cache = cache_open_dir(req.site_dir, NULL) == 0 ? cache_path(req.site_dir, "external-links") : NULL;
+		struct extcheck_opts o;
+		memset(&o, 0, sizeof o); /* zero: the defaults */
+		o.cache_path = cache;
+		o.progress = isatty(2);
+		errors = extcheck_run(ext.v, ext.n, &o, &d, &st) ? 1 : 0;
+		free(cache);
+	}
+	diag_flush(&d);
+	ext_free(&ext);
+	if (errors) {
+		int n = d.errors ? d.errors : errors;
+		fprintf(stderr, "folio: %d error%s%s\n", n, n == 1 ? "" : "s",
+			d.warnings ? (d.warnings == 1 ? " and 1 warning" : " and warnings") : "");
+		diag_fini(&d);
+		return EXIT_SITE;
+	}
+	printf("folio: checked %zu page%s (%zu post%s, %zu file%s), %zu internal link%s", res.pages,
+	       res.pages == 1 ? "" : "s", res.posts, res.posts == 1 ? "" : "s", res.files, res.files == 1 ? "" : "s",
+	       res.links, res.links == 1 ? "" : "s");
+	if (external)
+		printf(", %zu external address%s (%zu from the cache)", st.urls, st.urls == 1 ? "" : "es",
+		       st.cached);
+	printf("; no error%s\n", d.warnings ? ", with warnings" : "");
+	diag_fini(&d);
+	return EXIT_OK;
+}
+
+/* new_post: folio new post "TITLE" [options]. */
+static int new_post(struct diag *d, int argc, char **argv)
+{
+	struct scaffold_post_opts o;
+	memset(&o, 0, sizeof o);
+	o.site_dir = ".";
+	int rest = 0; /* after "--": a title that starts with '-' */
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (rest || !strcmp(a, "-") || a[0] != '-') {
+			if (o.title)
+				return usage_error("new", "one title only (quote it: folio new post \"%s ...\")", o.title);
+			o.title = a;
+		} else if (!strcmp(a, "--"))
+			rest = 1;
+		else if (!strcmp(a, "--draft"))
+			o.draft = 1;
+		else if (!strcmp(a, "--bundle"))
+			o.bundle = 1;
+		else if ((v = option_value(argc, argv, &i, NULL, "--series", &missing)))
+			o.series = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
+			o.site_dir = v;
+		else if (missing)
+			return usage_error("new", "%s needs a value", a);
+		else
+			return usage_error("new", "unknown option '%s' for 'new post'", a);
+	}
+	if (!o.title)
+		return usage_error("new", "%s", "'new post' needs a title");
+	struct scaffold_result r;
+	if (scaffold_post(d, &o, &r))
+		return EXIT_SITE;
+	printf("folio: created %s\n", r.path);
+	if (r.series_listed)
+		printf("folio: added %s to the posts of %s\n", r.slug, r.series_path);
+	if (o.draft)
+		printf("  draft: true, so it is shown by 'folio serve --drafts' only; remove that line to publish it\n");
+	printf("  see it:  folio serve%s%s, then open http://127.0.0.1:8080/posts/%s/\n",
+	       strcmp(o.site_dir, ".") ? " " : "", strcmp(o.site_dir, ".") ? o.site_dir : "", r.slug);
+	if (o.draft)
+		printf("           (with --drafts)\n");
+	return EXIT_OK;
+}
+
+/* new_series: folio new series SLUG --title "TITLE" [options]. */
+static int new_series(struct diag *d, int argc, char **argv)
+{
+	struct scaffold_series_opts o;
+	memset(&o, 0, sizeof o);
+	o.site_dir = ".";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (a[0] != '-') {
+			if (o.slug)
+				return usage_error("new", "one series slug only (got a second: '%s'; quote a title: --title \"...\")", a);
+			o.slug = a;
+		} else if ((v = option_value(argc, argv, &i, NULL, "--title", &missing)))
+			o.title = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--description", &missing)))
+			o.description = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--difficulty", &missing)))
+			o.difficulty = v;
+		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
+			o.site_dir = v;
+		else if (missing)
+			return usage_error("new", "%s needs a value", a);
+		else
+			return usage_error("new", "unknown option '%s' for 'new series'", a);
+	}
+	if (!o.slug)
+		return usage_error("new", "%s", "'new series' needs a slug (folio new series gpu-basics --title \"GPU Basics\")");
+	if (!o.title)
+		return usage_error("new", "'new series' needs --title (folio new series %s --title \"...\")", o.slug);
+	if (o.difficulty && strcmp(o.difficulty, "beginner") && strcmp(o.difficulty, "intermediate") &&
+	    strcmp(o.difficulty, "advanced"))
+		return usage_error("new", "--difficulty is beginner, intermediate or advanced, not '%s'", o.difficulty);
+	char path[4096];
+	if (scaffold_series(d, &o, path, sizeof path))
+		return EXIT_SITE;
+	printf("folio: created %s\n", path);
+	printf("  add a post to it:  folio new post \"TITLE\" --series %s%s%s\n", o.slug,
+	       strcmp(o.site_dir, ".") ? " --dir " : "", strcmp(o.site_dir, ".") ? o.site_dir : "");
+	return EXIT_OK;
+}
+
+static int cmd_new(int argc, char **argv)
+{
+	if (argc < 1)
+		return usage_error("new", "%s", "what to create: 'site', 'post' or 'series'");
+	struct diag d;
+	diag_init(&d, stderr);
+	int rc;
+	if (!strcmp(argv[0], "site")) {
+		if (argc != 2 || argv[1][0] == '-') {
+			diag_fini(&d);
+			return usage_error("new", "%s", "'new site' takes one folder name");
+		}
+		rc = scaffold_site(&d, argv[1]) ? EXIT_SITE : EXIT_OK;
+		if (rc == EXIT_OK)
+			printf("folio: created the site %s\n  see it:    folio serve %s\n  build it:  folio build %s\n",
+			       argv[1], argv[1], argv[1]);
+	} else if (!strcmp(argv[0], "post")) {
+		rc = new_post(&d, argc - 1, argv + 1);
+	} else if (!strcmp(argv[0], "series")) {
+		rc = new_series(&d, argc - 1, argv + 1);
+	} else {
+		diag_fini(&d);
+		return usage_error("new", "unknown kind '%s' (use 'site', 'post' or 'series')", argv[0]);
+	}
+	diag_fini(&d);
+	return rc;
+}
+
+/* asks_help: whether the arguments of a command ask for its help (-h or
+ * --help before a "--"): then it prints it and does nothing else. */
+static int asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	const char *args[3];
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(find_command("import")->help, stdout);
+			return EXIT_OK;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("import", "unknown option '%s'", argv[i]);
+		if (n == 3)
+			return usage_error("import", "%s", "too many arguments: a generator, SRC and DST");
+		args[n++] = argv[i];
+	}
+	if (n < 3)
+		return usage_error("import", "%s", "needs a generator (jekyll or hugo), SRC and DST");
+	if (strcmp(args[0], "jekyll") && strcmp(args[0], "hugo"))
+		return usage_error("import", "unknown generator '%s' (use 'jekyll' or 'hugo')", args[0]);
+	struct diag d;
+	diag_init(&d, stderr);
+	struct imp_site s;
+	memset(&s, 0, sizeof s);
+	s.a = arena_new();
+	s.d = &d;
+	s.src = args[1];
+	s.dst = args[2];
+	struct stat st;
+	int rc = EXIT_OK;
+	if (stat(s.src, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		diag_error(&d, &(struct diag_loc){s.src, NULL, 0, 0, 0}, "%s",
+			   "no such folder (hint: SRC is the old site's folder, the one with its config)");
+		rc = EXIT_SITE;
+	} else if (imp_dst_check(&d, s.dst))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK) {
+		s.src_root = site_root(s.src);
+		/* SRC is never written: DST inside it would be read as part of it */
+		char *dr = NULL;
+		if (!stat(s.dst, &st))
+			dr = site_root(s.dst);
+		else {
+			/* a new folder: where its parent is */
+			char parent[4096];
+			snprintf(parent, sizeof parent, "%s", s.dst);
+			size_t pl = strlen(parent);
+			while (pl > 1 && parent[pl - 1] == '/')
+				parent[--pl] = '\0';
+			char *sl = strrchr(parent, '/');
+			if (sl)
+				*(sl == parent ? sl + 1 : sl) = '\0';
+			dr = site_root(sl ? parent : ".");
+		}
+		if (dr && site_inside(s.src_root, dr)) {
+			diag_error(&d, &(struct diag_loc){s.dst, NULL, 0, 0, 0}, "%s",
+				   "DST is inside SRC (hint: write the new site somewhere else)");
+			rc = EXIT_SITE;
+		}
+		free(dr);
+	}
+	if (rc == EXIT_OK && (!strcmp(args[0], "hugo") ? hugo_import(&s) : jekyll_import(&s)))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK && imp_write(&s))
+		rc = EXIT_SITE;
+	if (rc == EXIT_OK) {
+		int errors = imp_build(&s);
+		struct buf b;
+		buf_init(&b);
+		imp_report_text(&s, errors, &b);
+		char path[4200];
+		snprintf(path, sizeof path, "%s/IMPORT.md", s.dst);
+		FILE *f = fopen(path, "wx");
+		if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f)) {
+			diag_error(&d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
+			rc = EXIT_SITE;
+		}
+		fwrite(b.p, 1, b.len, stdout);
+		buf_fini(&b);
+		if (s.rep.failed) {
+			for (size_t i = 0; i < s.rep.n; i++)
+				if (strstr(s.rep.v[i].kind, "not converted"))
+					fprintf(stderr, "folio import: %s: could not be converted\n", s.rep.v[i].path);
+			rc = EXIT_SITE;
+		}
+		if (errors) {
+			fprintf(stderr, "folio import: the new site %s does not build: %d error%s (see above)\n", s.dst,
+				errors, errors == 1 ? "" : "s");
+			rc = EXIT_SITE;
+		} else
+			printf("\nfolio import: wrote %s; folio build %s passes\n", s.dst, s.dst);
+	}
+	imp_site_fini(&s);
+	diag_fini(&d);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		return cmd_help(argc - 2, argv + 2);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V"))
+		return argc == 2 ? cmd_version() : (fprintf(stderr, "folio: --version takes no arguments\n"), EXIT_USAGE);
+	if (cmd[0] == '-') {
+		fprintf(stderr, "folio: unknown option '%s'\n\n", cmd);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const struct command *known = find_command(cmd);
+	if (known && asks_help(argc - 2, argv + 2)) {
+		fputs(known->help, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "help"))
+		return cmd_help(argc - 2, argv + 2);
+	if (!strcmp(cmd, "version")) {
+		if (argc > 2) {
+			fprintf(stderr, "folio: version takes no arguments\n");
+			return EXIT_USAGE;
+		}
+		return cmd_version();
+	}
+	if (!strcmp(cmd, "build"))
+		return cmd_build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "serve"))
+		return cmd_serve(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
+	if (!strcmp(cmd, "new"))
+		return cmd_new(argc - 2, argv + 2);
+	if (!strcmp(cmd, "import"))
+		return cmd_import(argc - 2, argv + 2);
+	if (!strcmp(cmd, "theme"))
+		return theme_command(argc - 2, argv + 2);
+	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,166 @@
+/* markdown.h: Markdown to HTML on cmark-gfm 0.29.0.gfm.13: GFM extensions,
+ * the math extension, heading ids and anchors, the table of contents,
+ * summary, word count and reading time. */
+#ifndef FOLIO_MARKDOWN_H
+#define FOLIO_MARKDOWN_H
+
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+
+/* md_highlight_fn: appends code highlighted as lang to out (HTML-escaped,
+ * with <span class="hl-..."> spans); -1 when the language is unknown (out
+ * then holds the escaped plain code). */
+typedef int (*md_highlight_fn)(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len);
+/* md_typeset_fn: appends the MathML of tex to out; -1 with a message in err
+ * (and the byte offset of the problem in tex in *err_pos, or -1) when the
+ * formula is wrong. */
+typedef int (*md_typeset_fn)(void *ctx, const char *tex, size_t len, int display, struct buf *out,
+			     struct buf *err, int *err_pos);
+
+/* The words of the rendered HTML that are not the author's: the heading
+ * links' label and the callouts' titles when they have none. */
+enum {
+	MD_LABEL_HEADING_LINK, /* "Link to this section" */
+	MD_LABEL_NOTE,         /* "Note" */
+	MD_LABEL_TIP,          /* "Tip" */
+	MD_LABEL_WARNING,      /* "Warning" */
+	MD_LABELS
+};
+
+struct md_options {
+	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
+	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
+	             * with the TeX, HTML-escaped; off: dollars are plain text */
+	int no_dollars; /* with math: $ is plain text (math.delimiters without dollars) */
+	int brackets;   /* with math: \(...\) is inline math, \[...\] display math
+	                 * (math.delimiters: brackets), outside code */
+	int unsafe; /* raw HTML passes through (folio always sets it) */
+	md_highlight_fn highlight; /* NULL: code blocks are escaped plain text */
+	int hl_quiet_unknown;      /* no warning for a code block's unknown language */
+	md_typeset_fn typeset;     /* NULL: math stays as escaped TeX in its span */
+	void *typeset_ctx;
+	/* CPU seconds typeset may take for the formulas of one document
+	 * (0: no limit); past them the rest are not typeset, with an error */
+	double typeset_seconds;
+	/* Where local images are: a relative src is looked up in asset_dir (a
+	 * post bundle's folder; NULL: the image must not be relative), an
+	 * absolute one (/img/x.png) in static_dir. NULL static_dir: images are
+	 * not checked at all. */
+	const char *asset_dir;
+	const char *static_dir;
+	int code_ui; /* code blocks as the theme wants them: <pre tabindex="0"
+	              * data-lang="LANG"> (folio's builds; off: cmark's <pre>) */
+	int toc_hidden; /* the page does not show its table of contents: no
+	                 * warning when the TOC is cut (MD_TOC_MAX) */
+	/* where a code block's unknown language is noted, to be told once per
+	 * language for the whole build (NULL: a warning at each block) */
+	struct md_unknown *unknown;
+	/* the words the HTML says in the site's language (the theme's
+	 * strings, see MD_LABEL_*); a NULL one is English */
+	const char *labels[MD_LABELS];
+};
+
+/* md_unknown: the unknown languages of the code blocks of one build
+ * (md/unknown.c). md_unknown_add is thread-safe; md_unknown_report warns
+ * once per language, at its first block (by path, line and column), with
+ * the number of blocks and the files; md_unknown_thread_count counts the
+ * blocks this thread noted (a document that noted one is not cached, so
+ * that its warning comes again). */
+struct md_unknown;
+struct md_unknown *md_unknown_new(void);
+void md_unknown_add(struct md_unknown *u, const char *lang, size_t lang_len, const struct diag_loc *loc);
+void md_unknown_report(struct md_unknown *u, struct diag *d);
+void md_unknown_free(struct md_unknown *u);
+unsigned long md_unknown_thread_count(void);
+
+/* A table of contents lists at most a page's first MD_TOC_MAX headings
+ * (every heading still has its id and anchor): 262,144 headings made a
+ * TOC that took longer to render than the page. With more, md_render
+ * warns, unless the page hides its TOC. */
+#define MD_TOC_MAX 1000
+
+/* One heading of the table of contents; a tree: children are the headings
+ * of the next deeper level under it. Strings are owned by the arena. */
+struct md_toc {
+	int level;       /* 1..6 */
+	struct str id;   /* the heading's id, e.g. "why-cudamemcpy-is-slow" */
+	struct str text; /* plain text, whitespace folded */
+	struct str html; /* inline HTML of the heading's content: no anchor, and
+	                  * links reduced to their text (a TOC entry is a link) */
+	struct md_toc *children;
+	size_t nchildren;
+};
+
+/* What rendering one document gives. Everything is owned by the arena. */
+struct md_doc {
+	struct str html;         /* the body; each heading has an id and an anchor link */
+	struct str summary_html; /* the top-level blocks before <!--more--> if present, else the
+	                          * first paragraph with text; footnote references and heading
+	                          * ids dropped */
+	struct str summary_text; /* the same as plain text: no tags, entities decoded, whitespace
+	                          * folded; at most 300 code points, else cut at a word boundary
+	                          * with "…" appended */
+	int has_more;            /* the document has a <!--more--> block at its top level */
+	struct md_toc *toc;      /* top-level entries */
+	size_t ntoc;
+	size_t nheadings;  /* all headings, at any level */
+	size_t words;      /* words of prose: runs of non-space holding a letter or digit;
+	                    * inline code and math count, code blocks and alt text not */
+	size_t code_words; /* words inside code blocks */
+	size_t images;     /* Markdown images and <img> tags */
+	size_t cjk_chars;  /* CJK characters, which are counted apart from words */
+	size_t math_spans; /* inline and display math spans */
+	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
+	int has_video;     /* uses :::video or :::animation */
+	int link_hint;     /* not md_render's: the source's link_hint (content.h),
+	                    * kept with the document by the cache (0: unknown) */
+	/* of html as md_render made it (0: not known; both are reset when the
+	 * links are made final and the HTML changes): rebuild_text_hash of
+	 * it, kept by the Markdown cache so that a build does not hash every
+	 * body again; and where its first image is (md_image_at) */
+	uint64_t html_hash;
+	size_t img_at;
+};
+
+/* md_image_at: 2 + the offset in html of its first image's <img src=", or
+ * 1 when it has none (md_doc.img_at). */
+size_t md_image_at(struct str html);
+
+/* md_init: registers cmark-gfm's extensions and folio's math extension,
+ * and marks the inline extensions' special characters once for the whole
+ * process (see md/markdown.c: cmark-gfm otherwise marks and unmarks them in a
+ * global table on every parse, which races). Idempotent and thread-safe;
+ * md_render calls it. */
+void md_init(void);
+
+/* md_render: renders text[0..len) (a document body) to HTML into *out,
+ * everything owned by a (the cmark tree and parser are freed before it
+ * returns). path names the file in diagnostics and line_offset is the
+ * number of lines before the body in that file (the front matter), so
+ * positions point into the file (columns: 1-based bytes); src/src_len is
+ * the whole file, for excerpts. A duplicate {#id} is reported to d (which
+ * may be NULL); math is never an error (an unclosed $$ is text). *out is
+ * filled in either case. Returns 0, or -1 if an error was reported.
+ * Thread-safe: documents may be rendered on several threads at once, each
+ * with its own arena. */
+int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,
+              const char *src, size_t src_len, const char *text, size_t len, int line_offset,
+              struct md_doc *out);
+
+/* md_reading_minutes: reading time, rounded to the nearest minute, at
+ * least 1: prose at wpm words per minute (230 if wpm <= 0), code words at a
+ * third of that speed, 12 seconds per image, CJK at 500 characters a
+ * minute. */
+int md_reading_minutes(const struct md_doc *doc, int wpm);
+
+/* md_slugify: appends the GitHub-style id of a heading's plain text to b:
+ * lower case (Unicode-aware), everything but letters, marks, digits, '-',
+ * '_' and spaces dropped, each space to '-'; "section" if no letter, digit
+ * or '_' is left. "Why `cudaMemcpy` is slow" -> "why-cudamemcpy-is-slow".
+ * (md_render then de-duplicates: "intro", "intro-1", "intro-2".) */
+void md_slugify(struct buf *b, struct str text);
+
+#endif

@@ -1,0 +1,148 @@
+/* site.h: the model of the whole site, computed from config and content:
+ * published posts in date order, series with their order and totals, tags,
+ * categories, years, neighbours, related posts, and the home page's lists. */
+#ifndef FOLIO_SITE_H
+#define FOLIO_SITE_H
+
+#include "read/config.h"
+#include "read/content.h"
+#include "cache/mdcache.h"
+
+/* A tag or a category: its name (the spelling most of its posts use; see
+ * build_terms in site.c), its URL slug (term_slug), and its posts, newest
+ * first. */
+struct term {
+	struct str name, slug;
+	struct post **posts;
+	size_t nposts, cap;
+};
+
+struct year {
+	int year;
+	struct post **posts;
+	size_t nposts;
+};
+
+struct related {
+	struct post *post;
+	const char *reason; /* "previous in the series", "next in the series", "shared tags", "recent" */
+};
+
+struct best_pick {
+	struct post *post;
+	struct str note;
+};
+
+/* The terms of one published post, in the order of its front matter, each
+ * once (a tag written twice, or in two spellings, is listed once). */
+struct post_terms {
+	struct term **tags;
+	size_t ntags;
+	struct term *category; /* NULL: none */
+};
+
+struct build_opts {
+	int drafts;      /* build drafts */
+	int future;      /* build posts dated in the future */
+	int64_t now;     /* what "the future" is measured from (seconds since the epoch) */
+	int jobs;        /* worker threads for Markdown */
+	int max_related; /* related posts per post */
+	const char *static_dir; /* the site's static/, for local images */
+	md_highlight_fn highlight;
+	md_typeset_fn typeset;
+	void *typeset_ctx;
+	double typeset_seconds; /* md_options' */
+	const char *md_labels[MD_LABELS]; /* md_options' labels: the site's language */
+	/* Rendered documents kept between builds (NULL: none); md_salt is
+	 * what every key includes (config, options), files_stamp the state of
+	 * the files documents may read (static/, bundles). */
+	struct md_cache *md_cache;
+	uint64_t md_salt, files_stamp;
+	int md_borrow; /* the cache refers to the HTML in the build's arena
+	                * (see md_cache_put), and is saved before it goes */
+	/* Related posts kept between builds (NULL: none): reused while every
+	 * published post keeps its place, date, tags and series neighbours. */
+	struct related_cache *related_cache;
+};
+
+/* related_cache_new, related_cache_free: for build_opts.related_cache. */
+struct related_cache *related_cache_new(void);
+void related_cache_free(struct related_cache *rc);
+
+/* Kept between processes (in .folio-cache): related_cache_write puts rc's
+ * lists into b as bytes (none when it holds none); related_cache_read
+ * makes rc what such bytes hold: 0, or -1 when they are not whole and
+ * valid, leaving rc empty (the lists are then made anew). A build reuses
+ * them only when everything they were made of is the same (their shape, a
+ * 128-bit hash of it). related_cache_dirty: whether rc was made anew since
+ * it was last read or written. */
+void related_cache_write(struct related_cache *rc, struct buf *b);
+int related_cache_read(struct related_cache *rc, const void *p, size_t len);
+int related_cache_dirty(const struct related_cache *rc);
+
+struct site {
+	const struct config *cfg;
+	struct content *content;
+	struct post **posts; /* published, newest first */
+	size_t nposts;
+	int64_t next_future; /* the earliest date of a post left out as future; 0: none */
+	struct series **series; /* by weight, then title */
+	size_t nseries;
+	struct series **featured; /* for the home page */
+	size_t nfeatured;
+	struct term *tags; /* by name */
+	size_t ntags;
+	struct term *categories;
+	size_t ncategories;
+	struct post_terms *post_terms; /* per post (by post->index) */
+	struct year *years; /* newest first */
+	size_t nyears;
+	struct page **pages;
+	size_t npages;
+	struct page *start_here;
+	struct best_pick *best_of;
+	size_t nbest_of;
+	struct related **related; /* per post (by post->index), max_related each */
+	size_t *nrelated;
+	int total_minutes;
+	struct arena **worker_arenas; /* Markdown results of each worker thread */
+	int nworkers;
+	/* the fingerprinted names of the theme's assets (THEME_ASSETS, in its
+	 * order; theme.h), set by the reading stage; NULL: the theme's own */
+	const char **asset_names;
+};
+
+/* site_reserved: the names at the site's root that folio's own pages and
+ * files take (folders such as "tags", files such as "feed.xml"): no page
+ * may have one as its slug. NULL-terminated. */
+extern const char *const site_reserved[];
+
+/* site_build: renders every post's, series guide's and page's Markdown (on
+ * opts->jobs threads) and computes the model. Reports every inconsistency
+ * (unknown series, duplicate slugs, two posts at one series position, a
+ * best_of or recommended_start naming a missing post, ...) to d. Returns
+ * the number of errors. */
+int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
+	       const struct build_opts *opts, struct site *out);
+
+/* site_rewrite_links: the HTML of every post, series guide and page with
+ * its links made final (links_rewrite): `.md` and `@/` links to the URL of
+ * the document they name (a post left out of this build: where it will
+ * be), root-relative URLs under base's path ("/blog/"). */
+void site_rewrite_links(struct arena *a, struct site *s, const char *base);
+
+/* site_free: frees the worker arenas (the rest lives in the build's arena). */
+void site_free(struct site *s);
+
+/* site_patch_post: folio serve, after the file of published post i was
+ * saved again with text[0..len) (in a, the build's arena): when its front
+ * matter is the same bytes, its document is rendered again into the model
+ * (links under base as site_rewrite_links makes them) and 0 is returned.
+ * 1, with the model as it was: the whole build must run (another front
+ * matter, text that is not UTF-8, a message about the document, which the
+ * build reports (none is reported here), or another reading time or 3D
+ * model, which other pages and files count). */
+int site_patch_post(struct arena *a, struct site *s, const struct build_opts *opts, size_t i, const char *text,
+		    size_t len, const char *base);
+
+#endif

@@ -1,0 +1,61 @@
+/* stages.h: the stages every build runs, config -> content -> Markdown ->
+ * model -> templates, into one arena (build.c); a session's rounds
+ * (session.c) plan, render and write what they give. Private to those two. */
+#ifndef FOLIO_STAGES_H
+#define FOLIO_STAGES_H
+
+#include "pipeline/build.h"
+#include "read/content.h"
+#include "md/math.h"
+#include "output/output.h"
+#include "model/site.h"
+#include "tmpl/tmpl.h"
+
+
+struct stages {
+	struct arena *a;
+	struct config cfg;
+	struct content content;
+	struct build_opts opts;
+	struct math_cache *mc;
+	struct site site;
+	int have_site; /* site_build ran (site_free is due) */
+	const char *base_path; /* of base_url: "/" or "/blog/" */
+	struct tmpl_env *env;
+	int errors;
+	int cfg_errors; /* of folio.yml: its settings (base_url) may be wrong */
+	double t0, t_cfg, t_content, t_site, t_tmpl;
+};
+
+/* prepare_md: set by the session, called once the content is loaded (the
+ * Markdown cache's salt and file stamp depend on it). */
+typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
+
+/* stages_run: every stage, in order, into st (a new arena); st->errors
+ * counts what they reported. prep (may be NULL) is called once the
+ * content is loaded; cc (may be NULL) keeps files between builds, fm (may
+ * be NULL) their front matter between processes, records (folio build;
+ * may be NULL) what the last build learnt of each content file, so that
+ * those unchanged since (req->known) are not read (srccache.h). */
+void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep, void *prep_ctx,
+		struct content_cache *cc, struct fm_cache *fm, const struct src_cache *records);
+/* stages_free: st's memory; with keep_thread, this thread's KaTeX and
+ * highlighters stay loaded for the next build (a session). */
+void stages_free(struct stages *st, struct diag *d, int keep_thread);
+/* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
+void stages_thread_cleanup(void);
+/* stages_copy_static: the theme's static files, the site's and the
+ * bundles' to sink (see output_static); model-viewer's script only for a
+ * site with a model. */
+int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink);
+/* session_new_output: a session of one build into req->out_dir, through a
+ * staging folder swapped in whole (folio build); each file is read once.
+ * session_next_future: the date of the first post its last build left out
+ * as future (0: none). */
+struct build_session *session_new_output(const struct build_request *req);
+int64_t session_next_future(const struct build_session *s);
+
+/* stages_clock: seconds on a monotonic clock. */
+double stages_clock(void);
+
+#endif

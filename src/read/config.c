@@ -1,0 +1,428 @@
+/* config.c: folio.yml -> struct config. Unknown keys and wrong types are
+ * errors with their position and a hint. */
+#include "read/config.h"
+
+#include "md/math.h"
+#include "formats/schema.h"
+#include "files/sitefile.h"
+#include "base/slug.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
+	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
+	"math", "highlight", "smart_punctuation", "search", "links", "image", NULL};
+
+/* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
+#define EVERY_PAGE "every page"
+/* a menu is a few links; 10,000 of them made each page 450 KB */
+#define MENU_MAX 32
+
+/* read_links: links: {check: error|warn|off} (folio-site(5), LINKS). */
+static void read_links(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const keys[] = {"check", NULL};
+	c->links_check = CONFIG_LINKS_ERROR;
+	const struct ynode *l = schema_node(r, "links");
+	if (!l || yaml_is_null(l))
+		return;
+	if (l->kind != YNODE_MAP) {
+		schema_error(s, l, "'links' must be a map, e.g. {check: warn}, found %s", kind_a(l));
+		return;
+	}
+	schema_check_keys(s, l, keys, "links");
+	struct str v = STR_LIT("error");
+	if (schema_str(s, l, "check", 0, &v) == 1) {
+		if (str_eq_cstr(v, "error"))
+			c->links_check = CONFIG_LINKS_ERROR;
+		else if (str_eq_cstr(v, "warn"))
+			c->links_check = CONFIG_LINKS_WARN;
+		else if (str_eq_cstr(v, "off"))
+			c->links_check = CONFIG_LINKS_OFF;
+		else
+			schema_error(s, schema_node(l, "check"), "links.check must be 'error', 'warn' or 'off', found '%.*s'",
+				     STR_FMT(v));
+	}
+}
+
+static void slug_ref_at(struct slug_ref *r, const struct ynode *n)
+{
+	r->slug = str_trim(n->str);
+	r->line = n->line;
+	r->col = n->col;
+}
+
+static void read_author(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "author");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind == YNODE_SCALAR) { /* author: Jae */
+		c->author_name = n->str;
+		schema_check_len(s, n, "'author'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		return;
+	}
+	if (n->kind != YNODE_MAP) {
+		schema_error(s, n, "'author' must be a name or a map {name, url, email}, found %s", kind_a(n));
+		return;
+	}
+	static const char *const keys[] = {"name", "url", "email", NULL};
+	schema_check_keys(s, n, keys, "author");
+	int line = s->map_line, col = s->map_col;
+	s->map_line = s->map_col = 0; /* a missing name points into the author map */
+	schema_str(s, n, "name", 1, &c->author_name);
+	s->map_line = line;
+	s->map_col = col;
+	schema_str(s, n, "url", 0, &c->author_url);
+	schema_str(s, n, "email", 0, &c->author_email);
+	static const char *const what[] = {"'author.name'", "'author.url'", "'author.email'"};
+	for (int i = 0; i < 3; i++)
+		schema_check_len(s, schema_node(n, keys[i]), what[i], SCHEMA_TEXT_MAX, EVERY_PAGE);
+}
+
+static void read_best_of(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "best_of");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'best_of' must be a list of post slugs or {post, note} maps, found %s",
+			     kind_a(n));
+		return;
+	}
+	c->best_of = arena_alloc(s->a, (n->len + 1) * sizeof *c->best_of);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		struct slug_ref *r = &c->best_of[c->nbest_of];
+		if (it->kind == YNODE_SCALAR && !yaml_is_null(it)) {
+			slug_ref_at(r, it);
+			c->nbest_of++;
+		} else if (it->kind == YNODE_MAP) {
+			static const char *const keys[] = {"post", "note", NULL};
+			schema_check_keys(s, it, keys, "best_of item");
+			const struct ynode *p = schema_node(it, "post");
+			if (!p || p->kind != YNODE_SCALAR || yaml_is_null(p)) {
+				schema_error(s, p ? p : it, "a best_of item needs 'post: SLUG'");
+				continue;
+			}
+			slug_ref_at(r, p);
+			schema_str(s, it, "note", 0, &r->note);
+			c->nbest_of++;
+		} else {
+			schema_error(s, it, "a best_of item must be a post slug or {post, note}, found %s",
+				     kind_a(it));
+		}
+	}
+}
+
+static void read_featured(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "featured_series");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'featured_series' must be a list of series slugs, found %s", kind_a(n));
+		return;
+	}
+	c->featured_series = arena_alloc(s->a, (n->len + 1) * sizeof *c->featured_series);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		if (it->kind != YNODE_SCALAR || yaml_is_null(it)) {
+			schema_error(s, it, "'featured_series' items must be series slugs, found %s", kind_a(it));
+			continue;
+		}
+		slug_ref_at(&c->featured_series[c->nfeatured_series++], it);
+	}
+}
+
+static void read_menu(struct schema *s, const struct ynode *root, struct config *c)
+{
+	const struct ynode *n = schema_node(root, "menu");
+	if (!n || yaml_is_null(n))
+		return;
+	if (n->kind != YNODE_SEQ) {
+		schema_error(s, n, "'menu' must be a list of {label, url}, found %s", kind_a(n));
+		return;
+	}
+	if (n->len > MENU_MAX)
+		schema_error(s, n->items[MENU_MAX],
+			     "'menu' has %zu items, more than %d: the menu is on every page (see LIMITS in folio-site(5))",
+			     n->len, MENU_MAX);
+	c->menu = arena_alloc(s->a, (n->len + 1) * sizeof *c->menu);
+	for (size_t i = 0; i < n->len; i++) {
+		const struct ynode *it = n->items[i];
+		if (it->kind != YNODE_MAP) {
+			schema_error(s, it, "a menu item must be a map {label, url}, found %s", kind_a(it));
+			continue;
+		}
+		static const char *const keys[] = {"label", "url", NULL};
+		schema_check_keys(s, it, keys, "menu item");
+		struct menu_item *m = &c->menu[c->nmenu];
+		s->map_line = it->line;
+		s->map_col = it->col;
+		if (schema_str(s, it, "label", 1, &m->label) == 1 && schema_str(s, it, "url", 1, &m->url) == 1)
+			c->nmenu++;
+		schema_check_len(s, schema_node(it, "label"), "a menu item's 'label'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		schema_check_len(s, schema_node(it, "url"), "a menu item's 'url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		s->map_line = s->map_col = 0;
+	}
+}
+
+/* read_switch: `key: false`, `key: true` or `key: {map}`; returns the map
+ * (or NULL) and sets *on. */
+static const struct ynode *read_switch(struct schema *s, const struct ynode *root, const char *key, int *on,
+				       const char *const *keys)
+{
+	const struct ynode *n = schema_node(root, key);
+	int b;
+	if (!n || yaml_is_null(n))
+		return NULL;
+	if (yaml_as_bool(n, &b)) {
+		*on = b;
+		return NULL;
+	}
+	if (n->kind != YNODE_MAP) {
+		schema_error(s, n, "'%s' must be false, true or a map, found %s", key,
+			     n->kind == YNODE_SCALAR ? "a string" : kind_a(n));
+		return NULL;
+	}
+	*on = 1;
+	schema_check_keys(s, n, keys, key);
+	return n;
+}
+
+int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
+		struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->path = "folio.yml";
+	c->site_dir = arena_strndup(a, site_dir, strlen(site_dir));
+	char path[4096];
+	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
+	char *root = site_root(site_dir);
+	int bad = site_check(d, root, path, "folio.yml");
+	free(root);
+	if (bad)
+		return 1; /* a link outside the site, to nothing, or in a circle: never read */
+	size_t len;
+	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
+	if (!text) {
+		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
+		/* a settings file under another name: said, not guessed at */
+		static const char *const other[] = {"folio.yaml", "folio.toml", "folio.json", "config.toml",
+						    "config.yaml", "config.yml", "hugo.toml", "hugo.yaml",
+						    "_config.yml", NULL};
+		const char *found = NULL;
+		for (size_t i = 0; errno == ENOENT && other[i] && !found; i++) {
+			char p2[4200];
+			snprintf(p2, sizeof p2, "%s/%s", site_dir, other[i]);
+			if (access(p2, F_OK) == 0)
+				found = other[i];
+		}
+		if (found && !strncmp(found, "folio.", 6))
+			diag_error(d, &loc, "no folio.yml in '%s', but a %s (did you mean folio.yml? folio reads its "
+				   "settings from folio.yml only, in YAML: rename the file)", site_dir, found);
+		else if (found)
+			diag_error(d, &loc, "no folio.yml in '%s', but a %s: is this a %s site? (folio reads folio.yml; "
+				   "'folio import %s' converts such a site)", site_dir, found,
+				   found[0] == '_' ? "Jekyll" : "Hugo", found[0] == '_' ? "jekyll" : "hugo");
+		else if (errno == ENOENT)
+			diag_error(d, &loc, "no folio.yml in '%s' (is this a site folder? 'folio new site DIR' makes one)",
+				   site_dir);
+		else
+			diag_error(d, &loc, "cannot read %s: %s", path, file_strerror(errno));
+		return 1;
+	}
+	if (diag_too_big(d, "folio.yml", text, len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {
+		free(text);
+		return 1;
+	}
+	/* a settings file beside it under another name of folio's is never
+	 * read: said, so that its edits are not lost in silence */
+	static const char *const beside[] = {"folio.yaml", "folio.toml", "folio.json", NULL};
+	for (size_t i = 0; beside[i]; i++) {
+		char p2[4200];
+		snprintf(p2, sizeof p2, "%s/%s", site_dir, beside[i]);
+		if (access(p2, F_OK) == 0) {
+			struct diag_loc loc = {beside[i], NULL, 0, 0, 0};
+			diag_warning(d, &loc, "not used: folio reads its settings from folio.yml only (move what this "
+				     "file sets into folio.yml, then remove it)");
+		}
+	}
+	c->src = arena_strndup(a, text, len);
+	c->src_len = len;
+	free(text);
+	struct schema s = {a, d, c->path, c->src, c->src_len, 0, 1, 1};
+	int before = d->errors;
+	c->root = yaml_parse(a, d, c->path, c->src, c->src_len, c->src, c->src_len, 0);
+	if (!c->root)
+		return d->errors - before ? d->errors - before : 1;
+	if (c->root->kind != YNODE_MAP) {
+		schema_error(&s, c->root, "folio.yml must be a map of settings (key: value), found %s",
+			     kind_a(c->root));
+		return s.errors;
+	}
+	const struct ynode *r = c->root;
+	schema_check_keys(&s, r, top_keys, "folio.yml");
+	schema_str(&s, r, "title", 1, &c->title);
+	schema_str(&s, r, "tagline", 0, &c->tagline);
+	schema_str(&s, r, "description", 0, &c->description);
+	schema_str(&s, r, "image", 0, &c->image);
+	schema_str(&s, r, "base_url", 0, &c->base_url);
+	c->language = STR_LIT("en");
+	schema_str(&s, r, "language", 0, &c->language);
+	static const char *const texts[] = {"title", "tagline", "language"};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		char what[32];
+		snprintf(what, sizeof what, "'%s'", texts[i]);
+		schema_check_len(&s, schema_node(r, texts[i]), what, SCHEMA_TEXT_MAX, EVERY_PAGE);
+	}
+	schema_check_len(&s, schema_node(r, "description"), "'description'", SCHEMA_DESCRIPTION_MAX, EVERY_PAGE);
+	c->timezone = STR_LIT("UTC");
+	if (schema_str(&s, r, "timezone", 0, &c->timezone) == 1) {
+		char *tz = arena_strndup(a, c->timezone.p, c->timezone.len);
+		if (!tz_valid(tz))
+			schema_error(&s, schema_node(r, "timezone"),
+				     "unknown time zone '%s' (use an IANA name such as 'Europe/Berlin' or 'UTC')", tz);
+	}
+	read_author(&s, r, c);
+	int64_t v;
+	c->posts_per_page = 10;
+	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
+		c->posts_per_page = (int)v;
+	c->reading_speed = 230;
+	if (schema_int(&s, r, "reading_speed", 50, 2000, &v) == 1)
+		c->reading_speed = (int)v;
+	const struct ynode *sh = schema_node(r, "start_here");
+	if (sh && !yaml_is_null(sh)) {
+		if (sh->kind != YNODE_SCALAR)
+			schema_error(&s, sh, "'start_here' must be a page slug, found %s", kind_a(sh));
+		else
+			slug_ref_at(&c->start_here, sh);
+	}
+	read_best_of(&s, r, c);
+	read_featured(&s, r, c);
+	read_menu(&s, r, c);
+
+	static const char *const feed_keys[] = {"content", NULL};
+	c->feeds = 1;
+	const struct ynode *f = read_switch(&s, r, "feeds", &c->feeds, feed_keys);
+	if (f) {
+		struct str content = STR_LIT("summary");
+		if (schema_str(&s, f, "content", 0, &content) == 1) {
+			if (str_eq_cstr(content, "full"))
+				c->feeds_full = 1;
+			else if (!str_eq_cstr(content, "summary"))
+				schema_error(&s, schema_node(f, "content"), "feeds.content must be 'full' or 'summary', found '%.*s'",
+					     STR_FMT(content));
+		}
+	}
+	static const char *const math_keys[] = {"macros", "delimiters", NULL};
+	c->math = 1;
+	c->math_dollars = 1;
+	const struct ynode *m = read_switch(&s, r, "math", &c->math, math_keys);
+	if (m) {
+		const struct ynode *dn = schema_node(m, "delimiters");
+		struct str *dv = NULL;
+		size_t nd = 0;
+		int got = 0;
+		if (dn && dn->kind == YNODE_SCALAR && !yaml_is_null(dn)) {
+			dv = (struct str *)&dn->str; /* one name alone */
+			nd = 1;
+			got = 1;
+		} else {
+			got = schema_str_list(&s, m, "delimiters", &dv, &nd) == 1;
+		}
+		if (got) {
+			c->math_dollars = 0;
+			for (size_t i = 0; i < nd; i++) {
+				if (str_eq_cstr(dv[i], "dollars"))
+					c->math_dollars = 1;
+				else if (str_eq_cstr(dv[i], "brackets"))
+					c->math_brackets = 1;
+				else
+					schema_error(&s, dn->kind == YNODE_SEQ ? dn->items[i] : dn,
+						     "math.delimiters: unknown delimiters '%.*s' (known: dollars for $...$ "
+						     "and $$...$$, brackets for \\(...\\) and \\[...\\])",
+						     STR_FMT(dv[i]));
+			}
+			if (!nd)
+				schema_error(&s, dn, "math.delimiters is empty (to turn math off, write math: false)");
+		}
+		const struct ynode *mac = schema_node(m, "macros");
+		if (mac && !yaml_is_null(mac)) {
+			if (mac->kind != YNODE_MAP)
+				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found %s",
+					     kind_a(mac));
+			else {
+				for (size_t i = 0; i < mac->len; i++) {
+					const char *why = math_macro_check(mac->keys[i]->str);
+					if (why)
+						schema_error(&s, mac->keys[i], "math macro '%.*s': %s", STR_FMT(mac->keys[i]->str), why);
+					if (mac->items[i]->kind != YNODE_SCALAR)
+						schema_error(&s, mac->items[i], "the expansion of macro '%.*s' must be a string",
+							     STR_FMT(mac->keys[i]->str));
+				}
+				c->math_macros = mac;
+			}
+		}
+	}
+	static const char *const hl_keys[] = {"theme", "warn_unknown", NULL};
+	c->highlight = 1;
+	c->highlight_theme = STR_LIT("default");
+	c->highlight_warn_unknown = 1;
+	const struct ynode *h = read_switch(&s, r, "highlight", &c->highlight, hl_keys);
+	if (h) {
+		schema_str(&s, h, "theme", 0, &c->highlight_theme);
+		schema_bool(&s, h, "warn_unknown", &c->highlight_warn_unknown);
+	}
+	c->smart_punctuation = 1;
+	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
+	static const char *const search_keys[] = {"body", "pages", "stem", NULL};
+	c->search = c->search_body = c->search_pages = c->search_stem = 1;
+	const struct ynode *sr = read_switch(&s, r, "search", &c->search, search_keys);
+	if (sr) {
+		schema_bool(&s, sr, "body", &c->search_body);
+		schema_bool(&s, sr, "pages", &c->search_pages);
+		schema_bool(&s, sr, "stem", &c->search_stem);
+	}
+	read_links(&s, r, c);
+
+	if (base_url_override)
+		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));
+	if (base_url_override && strlen(base_url_override) > SCHEMA_TEXT_MAX) {
+		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+		diag_error(d, &loc, "base URL is %zu bytes long, more than %d: it is repeated on every page",
+			   strlen(base_url_override), SCHEMA_TEXT_MAX);
+		s.errors++;
+	} else if (base_url_override && utf8_valid_prefix(base_url_override, strlen(base_url_override)) !=
+				     strlen(base_url_override)) {
+		/* it goes into every page */
+		struct buf shown;
+		buf_init(&shown);
+		utf8_show(&shown, str_from(base_url_override));
+		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+		diag_error(d, &loc, "base URL '%s' is not UTF-8", shown.p);
+		buf_fini(&shown);
+		s.errors++;
+	} else if (c->base_url.len) {
+		struct str b = c->base_url;
+		if (!base_url_override)
+			schema_check_len(&s, schema_node(r, "base_url"), "'base_url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		if (!(str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))) {
+			if (base_url_override) {
+				struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+				diag_error(d, &loc, "base URL '%.*s' must start with http://, https:// or /", STR_FMT(b));
+				s.errors++;
+			} else {
+				schema_error(&s, schema_node(r, "base_url"),
+					     "'base_url' must start with http://, https:// or / (e.g. https://example.org/)");
+			}
+		}
+	}
+	return s.errors;
+}

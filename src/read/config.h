@@ -1,0 +1,66 @@
+/* config.h: folio.yml -> struct config, schema-checked. */
+#ifndef FOLIO_CONFIG_H
+#define FOLIO_CONFIG_H
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "formats/yaml.h"
+
+struct menu_item {
+	struct str label, url;
+};
+
+/* A reference to a post or series by slug, with where it was written, so a
+ * later stage can report "no such post" at the right place. */
+struct slug_ref {
+	struct str slug;
+	struct str note; /* best_of: the optional one-line note */
+	int line, col;
+};
+
+struct config {
+	const char *path; /* "folio.yml" */
+	const char *src;
+	size_t src_len;
+	struct ynode *root;
+
+	const char *site_dir; /* the folder folio.yml was read from (the stylesheet's fingerprint reads it) */
+	struct str title, tagline, description, base_url, language, timezone;
+	struct str image; /* the site's picture for link previews (og:image); empty: none */
+	struct str author_name, author_url, author_email;
+	int posts_per_page;
+	int reading_speed;
+	struct slug_ref start_here; /* slug.len == 0: none */
+	struct slug_ref *best_of;
+	size_t nbest_of;
+	struct slug_ref *featured_series;
+	size_t nfeatured_series;
+	struct menu_item *menu;
+	size_t nmenu;
+	int feeds;      /* feeds are written */
+	int feeds_full; /* feed entries carry the full content, not the summary */
+	int math;
+	const struct ynode *math_macros; /* a map, or NULL */
+	int math_dollars;  /* math.delimiters has dollars: $...$, $$...$$ (default) */
+	int math_brackets; /* ... has brackets: \(...\), \[...\] (off by default) */
+	int highlight;
+	struct str highlight_theme;
+	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */
+	int smart_punctuation;
+	int search;       /* the search index and page are written */
+	int search_body;  /* search.body: the body's text is indexed (else its headings) */
+	int search_pages; /* search.pages: pages are indexed beside posts and series */
+	int search_stem;  /* search.stem: words are stemmed in the site's language */
+	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */
+};
+
+enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
+
+/* config_load: reads DIR/folio.yml into cfg (strings in the arena). Every
+ * problem is reported to d; returns the number of errors (0: cfg is valid).
+ * base_url_override (or NULL) replaces base_url (folio build --base-url). */
+int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
+		struct config *cfg);
+
+#endif
