@@ -16,7 +16,7 @@
 #define ARENA_BIG_CHUNK (2 * 1024 * 1024)
 #define ARENA_BIG_AFTER (8 * 1024 * 1024)
 
-static void oom(void)
+void xoom(void)
 {
 	fputs("folio: out of memory\n", stderr);
 	exit(1);
@@ -26,7 +26,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom();
+		xoom();
 	return p;
 }
 
@@ -34,7 +34,7 @@ void *xcalloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
-		oom();
+		xoom();
 	return p;
 }
 
@@ -42,7 +42,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		oom();
+		xoom();
 	return p;
 }
 
@@ -140,7 +140,7 @@ static void *alloc(struct arena *a, size_t n)
 {
 	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (need < n) /* overflow */
-		oom();
+		xoom();
 	if (need == 0)
 		need = ARENA_ALIGN;
 	struct chunk *c = a->head;

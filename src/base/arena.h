@@ -11,6 +11,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
+/* xoom: says "folio: out of memory" and ends folio (exit 1), for a
+ * library's allocation that failed. */
+void xoom(void) __attribute__((noreturn));
 
 /* An arena hands out memory that lives until arena_free. Not thread-safe:
  * each thread uses its own arena. */

@@ -14,10 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <xxhash.h>
 
 struct str str_from(const char *cstr)
 {
@@ -231,33 +229,6 @@ char *buf_detach(struct buf *b, size_t *len)
 		*len = b->len;
 	buf_init(b);
 	return p;
-}
-
-uint64_t hash_bytes(const void *p, size_t n)
-{
-	/* xxHash: FNV-1a's byte at a time was an eighth of a 10k-post
-	 * session's rebuild (every page path, link and key is hashed) */
-	return XXH3_64bits(p, n);
-}
-
-static uint64_t key_seed;
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-
-static void key_init(void)
-{
-	uint64_t s;
-	if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		s = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 32) ^ ((uint64_t)getpid() << 16);
-	}
-	key_seed = s;
-}
-
-uint64_t hash_keyed(const void *p, size_t n)
-{
-	pthread_once(&key_once, key_init);
-	return XXH3_64bits_withSeed(p, n, key_seed);
 }
 
 char *read_file(const char *path, size_t *len)

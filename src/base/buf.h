@@ -59,17 +59,6 @@ struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);
 
-/* hash_bytes: a hash of p[0..n) (XXH3) for the hash tables of folio's
- * indexes; kept in memory only, never written. */
-uint64_t hash_bytes(const void *p, size_t n);
-
-/* hash_keyed: XXH3 of p[0..n) with a seed drawn once per process, for the
- * hash tables whose keys come from a file (heading ids, YAML keys,
- * formulas, messages) and whose order decides nothing: FNV's low bits
- * depend on the keys' low bits only, so 32,768 headings whose slugs all
- * fall in one slot are quick to make, and would make the table quadratic. */
-uint64_t hash_keyed(const void *p, size_t n);
-
 /* read_file: reads a whole file into a malloc'd NUL-terminated buffer owned
  * by the caller. Returns NULL and sets errno on failure: EISDIR for a
  * folder, FOLIO_ENOTREG for anything else that is not a regular file (a

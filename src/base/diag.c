@@ -2,6 +2,7 @@
 #include "base/diag.h"
 
 #include "base/arena.h"
+#include "base/hash.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

@@ -4,6 +4,7 @@
 #include "base/index.h"
 
 #include "base/arena.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

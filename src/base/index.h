@@ -7,6 +7,7 @@
 #define FOLIO_INDEX_H
 
 #include "base/buf.h"
+#include "base/hash.h"
 
 #include <stddef.h>
 #include <stdint.h>

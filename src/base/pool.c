@@ -52,3 +52,44 @@ void pool_queue_fini(struct pool_queue *q)
 {
 	pthread_mutex_destroy(&q->lock);
 }
+
+int pool_spawn(struct pool_task *t, void *(*fn)(void *), void *arg)
+{
+	t->fn = fn;
+	t->arg = arg;
+	t->state = pthread_create(&t->thread, NULL, fn, arg) == 0 ? 1 : 2;
+	return t->state == 1;
+}
+
+void pool_join(struct pool_task *t)
+{
+	if (t->state == 1)
+		pthread_join(t->thread, NULL);
+	if (t->state)
+		t->state = 3;
+}
+
+void pool_finish(struct pool_task *t)
+{
+	if (t->state == 2)
+		t->fn(t->arg);
+	pool_join(t);
+}
+
+int pool_running(const struct pool_task *t)
+{
+	return t->state == 1;
+}
+
+int pool_detach(void *(*fn)(void *), void *arg)
+{
+	pthread_t t;
+	pthread_attr_t at;
+	int ok = 0;
+	if (pthread_attr_init(&at) == 0) {
+		ok = pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
+		     pthread_create(&t, &at, fn, arg) == 0;
+		pthread_attr_destroy(&at);
+	}
+	return ok;
+}

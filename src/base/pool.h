@@ -1,6 +1,7 @@
-/* pool.h: the worker threads of a build: one function run on n threads at
- * once (the calling thread among them), and a queue of numbered jobs that
- * those threads take in batches. */
+/* pool.h: folio's threads, all started here: one function run on n
+ * threads at once (the calling thread among them), a queue of numbered
+ * jobs that those threads take in batches, and tasks run beside the
+ * calling thread (pool_spawn ... pool_join). */
 #ifndef FOLIO_POOL_H
 #define FOLIO_POOL_H
 
@@ -26,5 +27,30 @@ void pool_queue_init(struct pool_queue *q, size_t n, size_t batch);
 /* pool_take: the next batch [*start, *end); 0 when every job is taken. */
 int pool_take(struct pool_queue *q, size_t *start, size_t *end);
 void pool_queue_fini(struct pool_queue *q);
+
+/* A task beside the calling thread: a file read ahead, a cache saved
+ * while the next stage runs. pool_spawn starts fn(arg) on a thread of its
+ * own: 1; 0 when no thread could start (nothing ran: pool_finish runs it
+ * then, or the caller does the work another way). pool_join waits for it
+ * if it runs (a task that never started is not run); pool_finish waits,
+ * or runs fn(arg) on the calling thread if it never ran. Each is done
+ * once: joining or finishing again does nothing. */
+struct pool_task {
+	pthread_t thread;
+	void *(*fn)(void *);
+	void *arg;
+	int state; /* 0: none, 1: running on its thread, 2: not started, 3: done */
+};
+
+int pool_spawn(struct pool_task *t, void *(*fn)(void *), void *arg);
+void pool_join(struct pool_task *t);
+void pool_finish(struct pool_task *t);
+/* pool_running: whether t runs on a thread of its own (not joined yet). */
+int pool_running(const struct pool_task *t);
+
+/* pool_detach: fn(arg) on a thread no one waits for, which lives as long
+ * as folio (a helper that maps memory ahead): 1, or 0 when it could not
+ * start. */
+int pool_detach(void *(*fn)(void *), void *arg);
 
 #endif

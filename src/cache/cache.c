@@ -4,6 +4,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xxhash.h>
 
 char *cache_path(const char *site_dir, const char *name)
 {
@@ -37,7 +37,7 @@ char *cache_output_path(const char *site_dir, const char *out_dir, const char *k
 		struct buf b;
 		buf_init(&b);
 		buf_printf(&b, "%s/" CACHE_DIR "/%s-%016llx", site, kind,
-		           (unsigned long long)XXH3_64bits(out, strlen(out)));
+		           (unsigned long long)hash_bytes(out, strlen(out)));
 		p = buf_detach(&b, NULL);
 	}
 	free(out);

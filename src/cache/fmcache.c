@@ -13,12 +13,12 @@
 #include "cache/fmcache.h"
 
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #define FM_MAGIC "folio-fm-pack 1\n"
 #define FM_HEAD 40
@@ -80,8 +80,8 @@ void fm_cache_free(struct fm_cache *c)
 
 struct fm_key fm_cache_key(const char *text, size_t len, int line_offset)
 {
-	XXH128_hash_t h = XXH3_128bits_withSeed(text, len, (uint64_t)(int64_t)line_offset);
-	return (struct fm_key){h.low64, h.high64};
+	struct hash128 h = hash128_seeded(text, len, (uint64_t)(int64_t)line_offset);
+	return (struct fm_key){h.lo, h.hi};
 }
 
 /* an index of entries' keys: ctx is the entries, v a position + 1 */
@@ -112,7 +112,7 @@ int fm_cache_read(struct fm_cache *c, const void *bytes, size_t len)
 	const char *p = bytes;
 	clear(c);
 	if (len < FM_HEAD || memcmp(p, FM_MAGIC, 16) || load_u64(p + 16) != c->salt ||
-	    XXH3_64bits(p + FM_HEAD, len - FM_HEAD) != load_u64(p + 32))
+	    hash_bytes(p + FM_HEAD, len - FM_HEAD) != load_u64(p + 32))
 		return -1;
 	uint64_t count = load_u64(p + 24);
 	if (count > (len - FM_HEAD) / 24)
@@ -331,6 +331,6 @@ void fm_cache_write(struct fm_cache *c, struct buf *b)
 	memcpy(b->p, FM_MAGIC, 16);
 	memcpy(b->p + 16, &c->salt, 8);
 	memcpy(b->p + 24, &count, 8);
-	uint64_t sum = XXH3_64bits(b->p + FM_HEAD, b->len - FM_HEAD);
+	uint64_t sum = hash_bytes(b->p + FM_HEAD, b->len - FM_HEAD);
 	memcpy(b->p + 32, &sum, 8);
 }

@@ -6,6 +6,8 @@
 
 #include "base/buf.h"
 #include "incremental/rebuild.h"
+#include "base/hash.h"
+#include "base/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +18,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 struct entry {
 	struct md_key key;
@@ -46,8 +46,7 @@ struct md_cache {
 	struct cache_pack pack;
 	/* md_cache_store_begin's thread */
 	const char *site_dir;
-	pthread_t saver;
-	int saving;
+	struct pool_task saver; /* md_cache_store_begin ... _end */
 };
 
 /* The pack file: "folio-md-pack 2\n" padded to 16 bytes, the number of
@@ -94,26 +93,24 @@ void md_cache_free(struct md_cache *c)
 
 uint64_t md_cache_body_hash(const char *body, size_t len)
 {
-	uint64_t h = XXH3_64bits(body, len);
+	uint64_t h = hash_bytes(body, len);
 	return h ? h : 1;
 }
 
 struct md_key md_cache_key(uint64_t salt, int kind, const char *path, size_t len, uint64_t body_hash, int body_line,
                            const char *asset_dir)
 {
-	XXH3_state_t st;
-	/* a reset with a seed reads the state's last seed: it must be set */
-	XXH3_INITSTATE(&st);
-	XXH3_128bits_reset_withSeed(&st, salt);
+	struct hasher st;
+	hasher_begin(&st, salt);
 	/* lengths first, so that no two field lists hash alike */
 	uint64_t head[6] = {(uint64_t)kind, (uint64_t)body_line, strlen(path), asset_dir ? strlen(asset_dir) + 1 : 0,
 	                    len, body_hash};
-	XXH3_128bits_update(&st, head, sizeof head);
-	XXH3_128bits_update(&st, path, head[2]);
+	hasher_add(&st, head, sizeof head);
+	hasher_add(&st, path, head[2]);
 	if (asset_dir)
-		XXH3_128bits_update(&st, asset_dir, head[3] - 1);
-	XXH128_hash_t h = XXH3_128bits_digest(&st);
-	return (struct md_key){h.low64, h.high64};
+		hasher_add(&st, asset_dir, head[3] - 1);
+	struct hash128 h = hasher_digest128(&st);
+	return (struct md_key){h.lo, h.hi};
 }
 
 static int reads_files(const struct md_doc *d)
@@ -516,14 +513,14 @@ static void *store(void *arg)
 void md_cache_store_begin(struct md_cache *c, const char *site_dir)
 {
 	c->site_dir = site_dir;
-	c->saving = pthread_create(&c->saver, NULL, store, c) == 0 ? 1 : -1;
+	(void)pool_spawn(&c->saver, store, c);
 }
 
 void md_cache_store_end(struct md_cache *c, int committed)
 {
-	if (c->saving == 1)
-		pthread_join(c->saver, NULL);
-	else if (c->saving == -1 && committed)
-		store(c);
-	c->saving = 0;
+	if (committed)
+		pool_finish(&c->saver); /* stored on this thread if it could not start */
+	else
+		pool_join(&c->saver);
+	c->saver.state = 0;
 }

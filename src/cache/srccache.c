@@ -12,10 +12,10 @@
 #include "cache/srccache.h"
 
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #define SRC_MAGIC "folio-sources 1\n"
 #define SRC_HEAD 40
@@ -122,7 +122,7 @@ int src_cache_read(struct src_cache *c, const void *bytes, size_t len)
 	const char *p = bytes;
 	clear(c);
 	if (len < SRC_HEAD || memcmp(p, SRC_MAGIC, 16) || load_u64(p + 16) != c->salt ||
-	    XXH3_64bits(p + SRC_HEAD, len - SRC_HEAD) != load_u64(p + 32))
+	    hash_bytes(p + SRC_HEAD, len - SRC_HEAD) != load_u64(p + 32))
 		return -1;
 	uint64_t count = load_u64(p + 24);
 	if (count > (len - SRC_HEAD) / (REC_HEAD + 16))
@@ -201,6 +201,6 @@ void src_cache_write(const struct src_cache *c, struct buf *b)
 	memcpy(b->p, SRC_MAGIC, 16);
 	memcpy(b->p + 16, &c->salt, 8);
 	memcpy(b->p + 24, &count, 8);
-	uint64_t sum = XXH3_64bits(b->p + SRC_HEAD, b->len - SRC_HEAD);
+	uint64_t sum = hash_bytes(b->p + SRC_HEAD, b->len - SRC_HEAD);
 	memcpy(b->p + 32, &sum, 8);
 }

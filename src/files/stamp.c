@@ -3,6 +3,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "output/output.h"
 #include "base/pool.h"
 
@@ -19,7 +20,7 @@
 
 /* stamp_tree: adds every file below dir (path, size, time, inode) to h;
  * links are followed as output_copy_tree follows them (struct held). */
-static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct held *up)
+static void stamp_tree(struct hasher *h, const char *dir, int depth, const struct held *up)
 {
 	DIR *dh = opendir(dir);
 	if (!dh || depth > 32) {
@@ -37,10 +38,10 @@ static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct
 		struct stat sb;
 		if (stat(p, &sb) != 0)
 			continue;
-		XXH3_64bits_update(h, p, strlen(p) + 1);
+		hasher_add(h, p, strlen(p) + 1);
 		int64_t f[4] = {(int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec,
 				(int64_t)sb.st_ino};
-		XXH3_64bits_update(h, f, sizeof f);
+		hasher_add(h, f, sizeof f);
 		if (S_ISDIR(sb.st_mode) && !held_find(up, &sb, de->d_type == DT_LNK || de->d_type == DT_UNKNOWN)) {
 			struct held here = {sb.st_dev, sb.st_ino, p, up, 0};
 			stamp_tree(h, p, depth + 1, &here);
@@ -49,7 +50,7 @@ static void stamp_tree(XXH3_state_t *h, const char *dir, int depth, const struct
 	closedir(dh);
 }
 
-void stamp_files(XXH3_state_t *h, const char *dir)
+void stamp_files(struct hasher *h, const char *dir)
 {
 	struct held *top = held_root(dir);
 	if (top)
@@ -106,11 +107,11 @@ uint64_t stamp_binary(void)
 	struct build_id id = {NULL, 0};
 	dl_iterate_phdr(find_build_id, &id);
 	if (id.p) {
-		h = XXH3_64bits(id.p, id.len);
+		h = hash_bytes(id.p, id.len);
 	} else {
 		size_t len;
 		char *exe = read_file("/proc/self/exe", &len);
-		h = exe ? XXH3_64bits(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
+		h = exe ? hash_bytes(exe, len) : (uint64_t)time(NULL); /* unknown: never reused */
 		free(exe);
 	}
 	if (!h)
@@ -279,11 +280,11 @@ int stamp_site(struct stamp_list *l, const char *site_dir, const char *out_dir)
 	return rc;
 }
 
-void stamp_hash_list(XXH3_state_t *h, const struct stamp_list *l)
+void stamp_hash_list(struct hasher *h, const struct stamp_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		XXH3_64bits_update(h, l->e[i].path, strlen(l->e[i].path) + 1);
-		XXH3_64bits_update(h, l->e[i].sig, sizeof l->e[i].sig);
+		hasher_add(h, l->e[i].path, strlen(l->e[i].path) + 1);
+		hasher_add(h, l->e[i].sig, sizeof l->e[i].sig);
 	}
 }
 
@@ -303,14 +304,14 @@ uint64_t stamp_content(const char *site_dir, const char *rel, const int64_t sig[
 	int fd = open_regular(path);
 	if (fd < 0)
 		return 0;
-	XXH3_state_t *h = XXH3_createState();
+	struct hasher hh, *h = &hh;
 	uint64_t out = 0;
-	if (h) {
-		XXH3_64bits_reset(h);
+	{
+		hasher_begin(h, 0);
 		char chunk[65536];
 		ssize_t got;
 		while ((got = read(fd, chunk, sizeof chunk)) > 0)
-			XXH3_64bits_update(h, chunk, (size_t)got);
+			hasher_add(h, chunk, (size_t)got);
 		struct stat st;
 		int64_t now[7];
 		/* the bytes read are those of the stamp only if the file is
@@ -318,9 +319,9 @@ uint64_t stamp_content(const char *site_dir, const char *rel, const int64_t sig[
 		if (got == 0 && fstat(fd, &st) == 0) {
 			stamp_sig(&st, now);
 			if (!memcmp(now, sig, sizeof now))
-				out = XXH3_64bits_digest(h);
+				out = hasher_digest(h);
 		}
-		XXH3_freeState(h);
+		
 	}
 	close(fd);
 	return out;

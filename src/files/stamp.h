@@ -7,7 +7,7 @@
 #define FOLIO_STAMP_H
 
 #include <stdint.h>
-#include <xxhash.h>
+#include "base/hash.h"
 
 /* stamp_binary: a hash that tells folio's own executable from any other
  * build (its GNU build ID, else the file's bytes); never 0. Once per
@@ -17,7 +17,7 @@ uint64_t stamp_binary(void);
 /* stamp_files: adds every file below dir (path, size, time, inode) to h;
  * links are followed as output_copy_tree follows them. A missing dir adds
  * nothing. */
-void stamp_files(XXH3_state_t *h, const char *dir);
+void stamp_files(struct hasher *h, const char *dir);
 
 /* One file or folder below a site folder, as a build may read it. */
 struct stamp_entry {
@@ -41,7 +41,7 @@ int stamp_site(struct stamp_list *l, const char *site_dir, const char *out_dir);
 void stamp_list_free(struct stamp_list *l);
 
 /* stamp_hash_list: the names and stamps of l added to h. */
-void stamp_hash_list(XXH3_state_t *h, const struct stamp_list *l);
+void stamp_hash_list(struct hasher *h, const struct stamp_list *l);
 
 /* stamp_sig: the stamp of a file as stamp_site gives it. */
 struct stat;

@@ -3,6 +3,7 @@
 
 #include "base/index.h"
 #include "base/slug.h"
+#include "base/hash.h"
 
 #include <ctype.h>
 #include <pthread.h>

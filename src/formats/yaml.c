@@ -2,6 +2,7 @@
 #include "formats/yaml.h"
 
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <assert.h>
 #include <math.h>

@@ -5,6 +5,7 @@
 #include "base/index.h"
 #include "base/pool.h"
 #include "tmpl/tmpl.h"
+#include "base/hash.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <xxhash.h>
 
 struct rebuild {
 	/* ids: "post:slug" -> its block of ids, for the life of the session */
@@ -50,7 +50,7 @@ struct rebuild {
 static uint64_t ptr_hash(const void *p)
 {
 	uintptr_t v = (uintptr_t)p;
-	return XXH3_64bits(&v, sizeof v);
+	return hash_bytes(&v, sizeof v);
 }
 
 static uint64_t known_hash(const void *ctx, uint32_t v)
@@ -65,7 +65,7 @@ static int known_eq(const void *ctx, uint32_t v, const void *key)
 
 uint64_t rebuild_text_hash(const char *p, size_t len)
 {
-	return XXH3_64bits_withSeed(p, len, len);
+	return hash_seeded(p, len, len);
 }
 
 void rebuild_known(struct rebuild *rb, const char *p, size_t len, uint64_t h)
@@ -243,7 +243,7 @@ static uint64_t hash_val(const struct rebuild *rb, const struct tval *v, int top
 			return rebuild_mix(h, 0x100000000ULL | m->dep);
 		h = rebuild_mix(h, m->len);
 		for (size_t i = 0; i < m->len; i++) {
-			h = rebuild_mix(h, XXH3_64bits(m->keys[i].p, m->keys[i].len));
+			h = rebuild_mix(h, hash_bytes(m->keys[i].p, m->keys[i].len));
 			h = rebuild_mix(h, hash_val(rb, &m->vals[i], 0));
 		}
 		return h;
@@ -257,7 +257,7 @@ uint64_t rebuild_fingerprint(const struct rebuild *rb, const struct tval *v, con
 {
 	uint64_t r = hash_val(rb, v, 1);
 	if (extra)
-		r = rebuild_mix(r, XXH3_64bits(extra, strlen(extra)));
+		r = rebuild_mix(r, hash_bytes(extra, strlen(extra)));
 	return r ? r : 1; /* 0 means "absent" */
 }
 
@@ -274,7 +274,7 @@ void rebuild_fingerprint_dep(const struct rebuild *rb, uint64_t *fp, const struc
 	const struct tmap *m = dv->v.u.map;
 	uint64_t whole = rebuild_mix(0, m->len);
 	for (size_t i = 0; i < m->len; i++) {
-		uint64_t f = rebuild_mix(XXH3_64bits(m->keys[i].p, m->keys[i].len), hash_val(rb, &m->vals[i], 0));
+		uint64_t f = rebuild_mix(hash_bytes(m->keys[i].p, m->keys[i].len), hash_val(rb, &m->vals[i], 0));
 		if (i < TMPL_DEP_FIELDS)
 			fp[dv->id + 1 + i] = f ? f : 1;
 		whole = rebuild_mix(whole, f);
@@ -872,10 +872,10 @@ uint64_t *rebuild_inputs(struct rebuild *rb, const struct render_plan *plan, str
 	uint64_t names = 1;
 	for (size_t i = 0; i < ntmpl; i++) {
 		struct str src = tmpl_env_source(env, i);
-		uint64_t f = XXH3_64bits(src.p, src.len);
+		uint64_t f = hash_bytes(src.p, src.len);
 		fp[tmpl_ids[i]] = f ? f : 1;
 		const char *name = tmpl_env_name(env, i);
-		names = rebuild_mix(names, XXH3_64bits(name, strlen(name)));
+		names = rebuild_mix(names, hash_bytes(name, strlen(name)));
 	}
 	fp[names_id] = names ? names : 1;
 	free(tmpl_ids);

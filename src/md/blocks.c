@@ -9,6 +9,7 @@
 #include "md/directive.h"
 #include "md/imagesize.h"
 #include "files/sitefile.h"
+#include "base/hash.h"
 
 #include <assert.h>
 #include <cmark-gfm-extension_api.h>

@@ -6,6 +6,7 @@
 #include "md/directive.h"
 #include "internal.h"
 #include "md/mdmem.h"
+#include "base/hash.h"
 
 #include <assert.h>
 #include <pthread.h>

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include <quickjs/quickjs.h>
-#include <xxhash.h>
 
 #include "base/arena.h"
+#include "base/hash.h"
 #include "base/version.h"
 
 /* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
@@ -307,7 +307,7 @@ struct math_cache {
 
 static uint64_t entry_hash(const struct math_cache *c, const char *tex, size_t len, int display)
 {
-	return XXH3_64bits_withSeed(tex, len, c->salt + (display ? 1 : 0));
+	return hash_seeded(tex, len, c->salt + (display ? 1 : 0));
 }
 
 /* Called with c->lock held. */
@@ -414,19 +414,14 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 
 	/* Everything the MathML depends on besides the formula: a new folio,
 	 * KaTeX, glue or macros is a new cache. */
-	XXH3_state_t *st = XXH3_createState();
-	if (!st) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
-	}
-	XXH3_64bits_reset(st);
+	struct hasher st;
+	hasher_begin(&st, 0);
 	static const char tag[] = "folio math cache 1\n" FOLIO_VERSION "\n";
-	XXH3_64bits_update(st, tag, sizeof tag);
-	XXH3_64bits_update(st, math_katex_bc, math_katex_bc_len);
-	XXH3_64bits_update(st, glue_js, sizeof glue_js);
-	XXH3_64bits_update(st, c->macros_json, c->macros_json_len);
-	c->salt = XXH3_64bits_digest(st);
-	XXH3_freeState(st);
+	hasher_add(&st, tag, sizeof tag);
+	hasher_add(&st, math_katex_bc, math_katex_bc_len);
+	hasher_add(&st, glue_js, sizeof glue_js);
+	hasher_add(&st, c->macros_json, c->macros_json_len);
+	c->salt = hasher_digest(&st);
 
 	c->nbuckets = 256;
 	c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
@@ -512,7 +507,7 @@ static void cache_load(struct math_cache *c)
 	if (parse_num(&p, end, ' ', &count) || count != n || end - p != 17 || end[-1] != '\n')
 		goto bad;
 	char sum[17];
-	snprintf(sum, sizeof sum, "%016llx", (unsigned long long)XXH64(text, body, 0));
+	snprintf(sum, sizeof sum, "%016llx", (unsigned long long)hash_bytes(text, body));
 	if (memcmp(p, sum, 16) != 0)
 		goto bad;
 	for (struct entry *e = list, *next; e; e = next) {
@@ -554,7 +549,7 @@ static int mc_write(struct math_cache *c)
 			buf_putc(&b, '\n');
 			n++;
 		}
-	buf_printf(&b, "end %zu %016llx\n", n, (unsigned long long)XXH64(b.p, b.len, 0));
+	buf_printf(&b, "end %zu %016llx\n", n, (unsigned long long)hash_bytes(b.p, b.len));
 	char *final = mc_file(c);
 	int rc = cache_write(final, b.p, b.len);
 	int saved = errno;

@@ -4,6 +4,7 @@
 #include "model/links.h"
 
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <xxhash.h>
 
 /* ---- the scanner ---- */
 
@@ -909,7 +909,7 @@ int links_check_memo_holds(const struct links_check *lc, uint64_t key, const cha
 	/* the build's files, as a sorted array of hashes to look the targets up in */
 	uint64_t *files = xmalloc((lc->nfiles + 1) * sizeof *files);
 	for (size_t i = 0; i < lc->nfiles; i++)
-		files[i] = XXH3_64bits(lc->files[i], strlen(lc->files[i]));
+		files[i] = hash_bytes(lc->files[i], strlen(lc->files[i]));
 	qsort(files, lc->nfiles, sizeof *files, cmp_u64);
 	int holds = 1;
 	for (long i = 0; i < n && holds; i++) {
@@ -1370,7 +1370,7 @@ static void add_target(struct links_check *lc, const char *rel, size_t n)
 		lc->cap_targets = lc->cap_targets ? lc->cap_targets * 2 : 1024;
 		lc->targets = xrealloc(lc->targets, lc->cap_targets * sizeof *lc->targets);
 	}
-	lc->targets[lc->ntargets++] = XXH3_64bits(rel, n);
+	lc->targets[lc->ntargets++] = hash_bytes(rel, n);
 }
 
 size_t links_check_run(struct links_check *lc, struct diag *d, const char *site_dir)

@@ -6,12 +6,11 @@
 #include "model/links.h"
 #include "base/pool.h"
 #include "base/slug.h"
+#include "base/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 /* ---- Markdown on worker threads ---- */
 
@@ -759,7 +758,7 @@ static int build_series(struct arena *a, struct diag *d, struct content *c, cons
 /* What related posts depend on, and what they were, by position in the
  * date order. */
 struct related_cache {
-	XXH128_hash_t shape; /* {0, 0}: nothing kept */
+	struct hash128 shape; /* {0, 0}: nothing kept */
 	size_t n;
 	int max;
 	uint32_t *post;      /* n * max positions */
@@ -777,7 +776,7 @@ static void related_clear(struct related_cache *rc)
 	free(rc->count);
 	rc->post = NULL;
 	rc->why = rc->count = NULL;
-	rc->shape = (XXH128_hash_t){0, 0};
+	rc->shape = (struct hash128){0, 0};
 	rc->n = 0;
 	rc->max = 0;
 }
@@ -799,21 +798,21 @@ void related_cache_free(struct related_cache *rc)
  * post's slug, date, tag slugs and series neighbours, in date order (128
  * bits: the lists are kept in .folio-cache between builds, and a shape
  * that two sites share would give one of them the other's lists). */
-static void shape_u64(XXH3_state_t *st, uint64_t v)
+static void shape_u64(struct hasher *st, uint64_t v)
 {
-	XXH3_128bits_update(st, &v, sizeof v);
+	hasher_add_u64(st, v);
 }
 
-static void shape_str(XXH3_state_t *st, struct str v)
+static void shape_str(struct hasher *st, struct str v)
 {
 	shape_u64(st, v.len);
-	XXH3_128bits_update(st, v.p, v.len);
+	hasher_add(st, v.p, v.len);
 }
 
-static XXH128_hash_t related_shape(const struct site *s, int max)
+static struct hash128 related_shape(const struct site *s, int max)
 {
-	XXH3_state_t st;
-	XXH3_128bits_reset(&st);
+	struct hasher st;
+	hasher_begin(&st, 0);
 	shape_u64(&st, (uint64_t)max);
 	shape_u64(&st, s->nposts);
 	for (size_t i = 0; i < s->nposts; i++) {
@@ -827,9 +826,9 @@ static XXH128_hash_t related_shape(const struct site *s, int max)
 		shape_u64(&st, (uint64_t)(p->series_prev ? p->series_prev->index + 1 : 0));
 		shape_u64(&st, (uint64_t)(p->series_next ? p->series_next->index + 1 : 0));
 	}
-	XXH128_hash_t h = XXH3_128bits_digest(&st);
-	if (!h.low64 && !h.high64)
-		h.low64 = 1;
+	struct hash128 h = hasher_digest128(&st);
+	if (!h.lo && !h.hi)
+		h.lo = 1;
 	return h;
 }
 
@@ -852,14 +851,14 @@ static size_t related_size(size_t n, size_t max)
 void related_cache_write(struct related_cache *rc, struct buf *b)
 {
 	b->len = 0;
-	if (!rc->shape.low64 && !rc->shape.high64)
+	if (!rc->shape.lo && !rc->shape.hi)
 		return;
 	size_t n = rc->n, max = (size_t)rc->max, total = related_size(n, max);
 	buf_reserve(b, total);
 	memset(b->p, 0, total);
 	char *p = b->p;
 	uint32_t order = RELATED_ORDER, m = (uint32_t)max;
-	uint64_t head[3] = {rc->shape.low64, rc->shape.high64, n};
+	uint64_t head[3] = {rc->shape.lo, rc->shape.hi, n};
 	memcpy(p, RELATED_MAGIC, 16);
 	memcpy(p + 16, &order, 4);
 	memcpy(p + 20, &m, 4);
@@ -874,7 +873,7 @@ void related_cache_write(struct related_cache *rc, struct buf *b)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < rc->count[i]; k++)
 			memcpy(p + at + 4 * (i * max + k), &rc->post[i * max + k], 4);
-	uint64_t sum = XXH3_64bits(p, total - 8);
+	uint64_t sum = hash_bytes(p, total - 8);
 	memcpy(p + total - 8, &sum, 8);
 	b->len = total;
 	rc->dirty = 0;
@@ -897,7 +896,7 @@ int related_cache_read(struct related_cache *rc, const void *bytes, size_t len)
 	uint64_t sum;
 	memcpy(&sum, p + len - 8, 8);
 	if (order != RELATED_ORDER || max < 1 || max > 255 || head[2] > len || (!head[0] && !head[1]) ||
-	    related_size(n, max) != len || XXH3_64bits(p, len - 8) != sum)
+	    related_size(n, max) != len || hash_bytes(p, len - 8) != sum)
 		return -1;
 	const unsigned char *count = (const unsigned char *)p + RELATED_HEAD, *why = count + n;
 	size_t posts_at = (RELATED_HEAD + n + n * max + 3) / 4 * 4;
@@ -914,7 +913,7 @@ int related_cache_read(struct related_cache *rc, const void *bytes, size_t len)
 			if (rc->post[i * max + k] >= n || rc->post[i * max + k] == i || rc->why[i * max + k] > 3)
 				goto bad;
 	}
-	rc->shape = (XXH128_hash_t){head[0], head[1]};
+	rc->shape = (struct hash128){head[0], head[1]};
 	rc->n = n;
 	rc->max = (int)max;
 	return 0;
@@ -966,8 +965,8 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 		return;
 	if (max > 255)
 		rc = NULL; /* counts are kept in bytes */
-	XXH128_hash_t shape = rc ? related_shape(s, max) : (XXH128_hash_t){0, 0};
-	if (rc && XXH128_isEqual(rc->shape, shape) && rc->n == n && rc->max == max) {
+	struct hash128 shape = rc ? related_shape(s, max) : (struct hash128){0, 0};
+	if (rc && rc->shape.lo == shape.lo && rc->shape.hi == shape.hi && rc->n == n && rc->max == max) {
 		for (size_t i = 0; i < n; i++) {
 			struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
 			for (size_t k = 0; k < rc->count[i]; k++) {

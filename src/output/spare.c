@@ -215,8 +215,7 @@ static char **folders_sorted(const struct folders *f)
  * own while the build makes its model (output_ahead) ---- */
 
 struct output_ahead {
-	pthread_t thread;
-	int started;
+	struct pool_task task;
 	char *out_dir, *site_dir; /* as given */
 	char *mpath;              /* the output's manifest file (cache_output_path) */
 	struct stat mpath_st;     /* it, as read */
@@ -284,8 +283,7 @@ struct output_ahead *output_ahead(const char *out_dir, const char *site_dir)
 	struct output_ahead *ah = xcalloc(1, sizeof *ah);
 	ah->out_dir = xstrndup(out_dir, strlen(out_dir));
 	ah->site_dir = xstrndup(site_dir, strlen(site_dir));
-	ah->started = pthread_create(&ah->thread, NULL, ahead_run, ah) == 0;
-	if (!ah->started) {
+	if (!pool_spawn(&ah->task, ahead_run, ah)) {
 		output_ahead_free(ah);
 		return NULL;
 	}
@@ -294,10 +292,8 @@ struct output_ahead *output_ahead(const char *out_dir, const char *site_dir)
 
 void output_ahead_join(struct output_ahead *ah)
 {
-	if (ah && ah->started) {
-		pthread_join(ah->thread, NULL);
-		ah->started = 0;
-	}
+	if (ah)
+		pool_join(&ah->task);
 }
 
 void output_ahead_free(struct output_ahead *ah)

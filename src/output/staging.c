@@ -27,7 +27,6 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 static void out_report(struct diag *d, enum diag_level level, const char *path, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
@@ -570,18 +569,12 @@ static size_t parts_len(const struct str *v, size_t n)
 uint64_t output_parts_hash(const struct str *v, size_t n)
 {
 	if (n == 1)
-		return XXH3_64bits(v[0].p, v[0].len);
-	XXH3_state_t *h = XXH3_createState();
-	if (!h) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
-	}
-	XXH3_64bits_reset(h);
+		return hash_bytes(v[0].p, v[0].len);
+	struct hasher h;
+	hasher_begin(&h, 0);
 	for (size_t i = 0; i < n; i++)
-		XXH3_64bits_update(h, v[i].p, v[i].len);
-	uint64_t r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
-	return r;
+		hasher_add(&h, v[i].p, v[i].len);
+	return hasher_digest(&h);
 }
 
 int output_parts_write(int fd, const struct str *v, size_t n)

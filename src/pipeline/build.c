@@ -4,6 +4,9 @@
  * folder, or none when nothing it reads changed. */
 #include "pipeline/build.h"
 
+#include "base/clock.h"
+#include "base/hash.h"
+
 #include "cache/cache.h"
 #include "base/index.h"
 #include "incremental/rebuild.h"
@@ -19,7 +22,6 @@
 #include "read/theme.h"
 #include "tmpl/tmpl.h"
 
-#include <xxhash.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -28,13 +30,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-double stages_clock(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out, struct buf *err,
 		   int *err_pos)
@@ -64,12 +59,12 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 	struct content_known known = {req->known, records};
 	const struct content_known *kn = records ? &known : NULL;
 	memset(st, 0, sizeof *st);
-	st->t0 = stages_clock();
+	st->t0 = clock_seconds();
 	st->a = arena_new();
 	struct arena *a = st->a;
 	st->errors += config_load(a, d, req->site_dir, req->base_url, &st->cfg);
 	st->cfg_errors = st->errors;
-	st->t_cfg = stages_clock();
+	st->t_cfg = clock_seconds();
 	if (!st->cfg.root || st->cfg.root->kind != YNODE_MAP) {
 		/* no settings to go on; with some wrong ones, the content is
 		 * still checked so that every error is reported at once */
@@ -84,7 +79,7 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		opts->jobs = n > 0 ? (int)n : 1;
 	}
 	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, cc, fm, kn, opts->jobs);
-	st->t_content = stages_clock();
+	st->t_content = clock_seconds();
 
 	opts->drafts = req->drafts;
 	opts->future = req->future;
@@ -103,10 +98,7 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 		opts->typeset_ctx = st->mc;
 		opts->typeset_seconds = math_doc_seconds();
 	}
-	if (!opts->now) {
-		const char *sde = getenv("SOURCE_DATE_EPOCH");
-		opts->now = sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
-	}
+	opts->now = clock_build_now(opts->now);
 	/* the language first: the Markdown's heading links and callouts say
 	 * their words in it */
 	st->env = tmpl_env_new();
@@ -133,12 +125,12 @@ void stages_run(struct stages *st, const struct build_request *req, struct diag 
 	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	if (!st->errors || req->keep_going)
 		site_rewrite_links(a, &st->site, st->base_path);
-	st->t_site = stages_clock();
+	st->t_site = clock_seconds();
 
 	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
 	tmpl_env_set_base_url(st->env, base);
 	st->errors += theme_load_templates(st->env, d, req->site_dir);
-	st->t_tmpl = stages_clock();
+	st->t_tmpl = clock_seconds();
 }
 
 /* copy_static: the theme's static files, the site's and the bundles' (see
@@ -192,20 +184,17 @@ static uint64_t uptodate_key(const struct build_request *r, struct stamp_list *n
 {
 	if (stamp_site(now, r->site_dir, r->out_dir))
 		return 0;
-	XXH3_state_t *h = XXH3_createState();
-	if (!h)
-		return 0;
-	XXH3_64bits_reset(h);
+	struct hasher h;
+	hasher_begin(&h, 0);
 	int64_t head[5] = {(int64_t)stamp_binary(), r->drafts, r->future, r->base_url != NULL, 0};
-	XXH3_64bits_update(h, head, sizeof head);
+	hasher_add(&h, head, sizeof head);
 	if (r->base_url)
-		XXH3_64bits_update(h, r->base_url, strlen(r->base_url) + 1);
-	*opts = XXH3_64bits_digest(h);
+		hasher_add_cstr(&h, r->base_url);
+	*opts = hasher_digest(&h);
 	if (!*opts)
 		*opts = 1;
-	stamp_hash_list(h, now);
-	uint64_t k = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	stamp_hash_list(&h, now);
+	uint64_t k = hasher_digest(&h);
 	return k ? k : 1;
 }
 
@@ -317,15 +306,6 @@ static void restamp_join(struct restamp *t)
 	t->done = 1;
 }
 
-/* build_now: the clock a build goes by (as stages_run reads it). */
-static int64_t build_now(const struct build_request *r)
-{
-	if (r->now)
-		return r->now;
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	return sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
-}
-
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
 {
 	/* a session of one build, into a staging folder swapped in whole; what
@@ -337,13 +317,13 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
 		r.out_dir = out_default;
 	}
-	double t0 = stages_clock();
+	double t0 = clock_seconds();
 	char *up = r.check ? NULL : cache_output_path(r.site_dir, r.out_dir, "uptodate");
 	struct stamp_list now = {0};
 	uint64_t opts = 0, key = up ? uptodate_key(&r, &now, &opts) : 0;
 	struct rebuild_uptodate u;
 	int have = key && uptodate_load(up, &u) == 0;
-	if (have && rebuild_uptodate_clock(&u, build_now(&r), r.future) &&
+	if (have && rebuild_uptodate_clock(&u, clock_build_now(r.now), r.future) &&
 	    (u.key == key || same_bytes(&r, &u, opts, &now)) && output_unchanged(r.site_dir, r.out_dir) == 0) {
 		if (u.key != key) { /* touched, not changed: the new stamps */
 			u.key = key;
@@ -359,7 +339,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 		res->unchanged = 1;
 		if (u.said_warnings)
 			diag_replay(d, u.said, u.said_len, u.said_warnings);
-		res->seconds = stages_clock() - t0;
+		res->seconds = clock_seconds() - t0;
 		rebuild_uptodate_fini(&u);
 		stamp_list_free(&now);
 		free(up);

@@ -17,6 +17,8 @@
 #include "pipeline/stages.h"
 #include "files/stamp.h"
 #include "base/version.h"
+#include "base/clock.h"
+#include "base/hash.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -25,37 +27,28 @@
 #include <string.h>
 #include <time.h>
 
-#include <xxhash.h>
 
 /* md_prepare: the Markdown cache mc for this build: its salt (folio, the
  * config, the options) and the stamp of the files documents read. */
 static void md_prepare(struct stages *st, struct md_cache *mc)
 {
-	XXH3_state_t *h = XXH3_createState();
-	if (!h) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
-	}
-	XXH3_64bits_reset(h);
+	struct hasher h;
+	hasher_begin(&h, 0);
 	static const char tag[] = "folio-md " FOLIO_VERSION;
-	XXH3_64bits_update(h, tag, sizeof tag);
-	uint64_t bin = stamp_binary();
-	XXH3_64bits_update(h, &bin, sizeof bin);
-	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
+	hasher_add(&h, tag, sizeof tag);
+	hasher_add_u64(&h, stamp_binary());
+	hasher_add(&h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int flags[3] = {st->opts.highlight != NULL, st->opts.typeset != NULL, 0};
-	XXH3_64bits_update(h, flags, sizeof flags);
-	for (size_t i = 0; i < MD_LABELS; i++) {
-		const char *w = st->opts.md_labels[i] ? st->opts.md_labels[i] : "";
-		XXH3_64bits_update(h, w, strlen(w) + 1);
-	}
-	st->opts.md_salt = XXH3_64bits_digest(h);
-	XXH3_64bits_reset(h);
-	stamp_files(h, st->opts.static_dir);
+	hasher_add(&h, flags, sizeof flags);
+	for (size_t i = 0; i < MD_LABELS; i++)
+		hasher_add_cstr(&h, st->opts.md_labels[i]);
+	st->opts.md_salt = hasher_digest(&h);
+	hasher_begin(&h, 0);
+	stamp_files(&h, st->opts.static_dir);
 	for (size_t i = 0; i < st->content.nposts; i++)
 		if (st->content.posts[i]->bundle_dir)
-			stamp_files(h, st->content.posts[i]->bundle_dir);
-	st->opts.files_stamp = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+			stamp_files(&h, st->content.posts[i]->bundle_dir);
+	st->opts.files_stamp = hasher_digest(&h);
 	st->opts.md_cache = mc;
 }
 
@@ -429,7 +422,7 @@ static int check_links(struct round *r, struct links_check *lc)
 		const struct rebuild_page *rec = r->fresh[i] ? r->fresh[i] : rebuild_last(s->rb, r->outs[i]);
 		const struct source *src = r->plan.jobs[i].src;
 		for (size_t k = 0; src && k < src->nignore_links; k++)
-			ignores += XXH3_64bits_withSeed(src->ignore_links[k], strlen(src->ignore_links[k]), i * 64 + k);
+			ignores += hash_seeded(src->ignore_links[k], strlen(src->ignore_links[k]), i * 64 + k);
 		links_check_page(lc, r->outs[i], rec ? rec->links : NULL, rec ? rec->links_len : 0,
 				 src ? src->path : NULL, src ? src->src : NULL, src ? src->len : 0,
 				 src ? src->ignore_links : NULL, src ? src->nignore_links : 0);
@@ -669,18 +662,13 @@ static uint64_t *inputs_fingerprint(struct build_session *s, const struct stages
 	for (size_t i = 0; i < site->npages; i++)
 		know_html(s->rb, &site->pages[i]->s, &site->pages[i]->doc, salt, st->base_path);
 	/* the config (and the options, --base-url included) touch every page */
-	XXH3_state_t *h = XXH3_createState();
-	if (!h) {
-		fputs("folio: out of memory\n", stderr);
-		exit(1);
-	}
-	XXH3_64bits_reset(h);
-	XXH3_64bits_update(h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
+	struct hasher h;
+	hasher_begin(&h, 0);
+	hasher_add(&h, st->cfg.src ? st->cfg.src : "", st->cfg.src_len);
 	int64_t flags[4] = {s->req.drafts, s->req.future, st->opts.highlight != NULL, st->opts.typeset != NULL};
-	XXH3_64bits_update(h, flags, sizeof flags);
-	XXH3_64bits_update(h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
-	*cfg_fp = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
+	hasher_add(&h, flags, sizeof flags);
+	hasher_add(&h, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	*cfg_fp = hasher_digest(&h);
 	return rebuild_inputs(s->rb, plan, st->env, st->opts.jobs, nfp_out);
 }
 
@@ -832,7 +820,7 @@ static void round_render(struct round *r)
 	if (!r->stop && !s->to_output && s->search)
 		search_cache_sweep(s->search); /* folio serve: what this index used */
 	r->stop = r->errors && !kg;
-	double t_check = stages_clock();
+	double t_check = clock_seconds();
 	/* (after errors in folio.yml, a wrong base_url would make every link
 	 * look broken) */
 	if (!r->stop && lc && !st->cfg_errors)
@@ -841,7 +829,7 @@ static void round_render(struct round *r)
 		rebuild_set_links_memo(s->rb, NULL, 0); /* not checked: not known to be clean */
 	r->stop = r->errors && !kg;
 	r->lc = lc; /* freed with the round, or kept with it */
-	r->t_render = stages_clock();
+	r->t_render = clock_seconds();
 	r->t_links = r->t_render - t_check;
 	/* keep_going writes what could be made, never what could not be
 	 * written: after a failed write (a full disk) the last good build
@@ -899,7 +887,7 @@ static void round_commit(struct round *r)
 	s->committed = 1;
 	r->res->committed = 1;
 	r->res->removed = removed;
-	r->t_commit = stages_clock();
+	r->t_commit = clock_seconds();
 	if (r->state)
 		session_save(s, r->state);
 	if (s->to_output && !s->req.check && related_cache_dirty(s->related))
@@ -1102,12 +1090,10 @@ static int round_patch(struct build_session *s, struct diag *d, struct build_res
 	struct round *r = s->kept;
 	if (!r || s->changed_all || !s->nchanged || s->patches >= PATCH_MAX)
 		return 0;
-	double t0 = stages_clock();
+	double t0 = clock_seconds();
 	struct stages *st = &r->st;
 	if (st->site.next_future && !s->req.future) {
-		const char *sde = getenv("SOURCE_DATE_EPOCH");
-		int64_t now = s->req.now ? s->req.now : sde && *sde ? strtoll(sde, NULL, 10) : (int64_t)time(NULL);
-		if (now >= st->site.next_future)
+		if (clock_build_now(s->req.now) >= st->site.next_future)
 			return 0; /* a post left out as future is due */
 	}
 	size_t *posts = xcalloc(s->nchanged, sizeof *posts);
@@ -1116,7 +1102,7 @@ static int round_patch(struct build_session *s, struct diag *d, struct build_res
 			free(posts);
 			return 0;
 		}
-	double t_md = stages_clock();
+	double t_md = clock_seconds();
 	size_t n = r->plan.njobs, nfp;
 	uint64_t *fp = rebuild_last_inputs(s->rb, &nfp);
 	memset(r->want, 0, n);
@@ -1145,7 +1131,7 @@ static int round_patch(struct build_session *s, struct diag *d, struct build_res
 			r->want[j] = 1;
 	}
 	free(readers);
-	double t_plan = stages_clock();
+	double t_plan = clock_seconds();
 	memset(res, 0, sizeof *res);
 	r->res = res;
 	r->d = d;
@@ -1156,10 +1142,10 @@ static int round_patch(struct build_session *s, struct diag *d, struct build_res
 	int errors = render_pages(&r->plan, st->env, &quiet, r->want, st->opts.jobs, nfp, session_sink, r, &res->rendered);
 	errors += quiet.errors + quiet.warnings;
 	diag_fini(&quiet);
-	double t_render = stages_clock();
+	double t_render = clock_seconds();
 	if (!errors && r->lc && !st->cfg_errors)
 		errors += patch_links(r, d) ? 1 : 0;
-	double t_links = stages_clock();
+	double t_links = clock_seconds();
 	size_t removed = 0;
 	if (errors || __atomic_load_n(&r->write_failed, __ATOMIC_RELAXED)) {
 		/* the whole round says it again, with everything else it finds */
@@ -1182,13 +1168,13 @@ static int round_patch(struct build_session *s, struct diag *d, struct build_res
 	res->committed = 1;
 	res->pages = n;
 	res->posts = st->site.nposts;
-	res->seconds = stages_clock() - t0;
+	res->seconds = clock_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS"))
 		fprintf(stderr,
 			"folio: timings (ms): patch: markdown %.1f, plan %.1f, render+write %.1f, link check %.1f, "
 			"commit %.1f\n",
 			(t_md - t0) * 1e3, (t_plan - t_md) * 1e3, (t_render - t_plan) * 1e3, (t_links - t_render) * 1e3,
-			(stages_clock() - t_links) * 1e3);
+			(clock_seconds() - t_links) * 1e3);
 	return 1;
 }
 
@@ -1252,7 +1238,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 		round_open(r);
 	if (!r->stop)
 		round_plan(r);
-	r->t_plan = stages_clock();
+	r->t_plan = clock_seconds();
 	if (!r->stop)
 		round_render(r);
 	if (!r->stop)
@@ -1262,7 +1248,7 @@ int build_session_run(struct build_session *s, struct diag *d, struct build_resu
 	double t_plan = r->t_plan, t_render = r->t_render, t_links = r->t_links, t_commit = r->t_commit;
 	int errors = r->errors;
 	round_end(r); /* r is freed, or kept */
-	res->seconds = stages_clock() - t0;
+	res->seconds = clock_seconds() - t0;
 	if (getenv("FOLIO_TIMINGS") && t_tmpl > 0 && t_render > 0)
 		fprintf(stderr,
 			"folio: timings (ms): config %.1f, content %.1f, markdown+site %.1f, templates %.1f, "

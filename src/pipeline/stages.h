@@ -55,7 +55,4 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 struct build_session *session_new_output(const struct build_request *req);
 int64_t session_next_future(const struct build_session *s);
 
-/* stages_clock: seconds on a monotonic clock. */
-double stages_clock(void);
-
 #endif

@@ -9,6 +9,7 @@
 #include "base/pool.h"
 #include "files/sitefile.h"
 #include "base/slug.h"
+#include "base/hash.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -20,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 const char *difficulty_name(int d)
 {
@@ -216,7 +216,7 @@ static int load_source(struct arena *a, struct diag *d, const struct reading *rd
 	if (r < 0)
 		return -1;
 	if (rd && rd->kn) { /* folio build: kept for the next one (srccache.h) */
-		uint64_t h = XXH3_64bits(src, len);
+		uint64_t h = hash_bytes(src, len);
 		s->content = h ? h : 1;
 		s->abs = arena_strndup(a, abs, strlen(abs));
 	}
@@ -278,7 +278,7 @@ const char *source_text(struct arena *a, struct diag *d, struct source *s)
 	size_t len;
 	char *src = read_file_max(s->abs, FOLIO_MAX_FILE, &len);
 	struct diag_loc loc = {s->path, NULL, 0, 0, 0};
-	uint64_t h = src ? XXH3_64bits(src, len) : 0;
+	uint64_t h = src ? hash_bytes(src, len) : 0;
 	if (!src) {
 		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 	} else if (len != s->len || (h ? h : 1) != s->content) {

@@ -7,6 +7,7 @@
 #include "output/output.h"
 #include "formats/yaml.h"
 #include "files/sitefile.h"
+#include "base/hash.h"
 
 #include <assert.h>
 #include <dirent.h>

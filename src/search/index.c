@@ -21,6 +21,7 @@
 #include "output/output.h"
 #include "model/site.h"
 #include "tmpl/tmpl.h"
+#include "base/hash.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -28,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 /* Weights of the text's parts, in halves of an occurrence in the body. */
 enum { W_BODY = 2, W_SUMMARY = 3, W_HEADING = 4 };
@@ -364,20 +363,18 @@ static void table_empty(struct table *t)
 
 /* hash_str: s, and its length first, so that no two lists of texts hash
  * alike. */
-static void hash_str(XXH3_state_t *h, struct str s)
+static void hash_str(struct hasher *h, struct str s)
 {
-	uint64_t n = s.len;
-	XXH3_128bits_update(h, &n, sizeof n);
-	XXH3_128bits_update(h, s.p ? s.p : "", s.len);
+	hasher_add_u64(h, s.len);
+	hasher_add(h, s.p ? s.p : "", s.len);
 }
 
 struct search_key search_doc_key(uint64_t salt, const struct search_options *o, const struct search_doc *d)
 {
-	XXH3_state_t h;
-	XXH3_INITSTATE(&h);
-	XXH3_128bits_reset_withSeed(&h, salt);
+	struct hasher h;
+	hasher_begin(&h, salt);
 	uint64_t head[5] = {SEARCH_COUNT_VERSION, (uint64_t)o->body, (uint64_t)o->stem, d->ntags, SEARCH_WORD_MAX};
-	XXH3_128bits_update(&h, head, sizeof head);
+	hasher_add(&h, head, sizeof head);
 	hash_str(&h, o->language);
 	hash_str(&h, d->title);
 	for (size_t i = 0; i < d->ntags; i++)
@@ -388,10 +385,10 @@ struct search_key search_doc_key(uint64_t salt, const struct search_options *o, 
 	 * every body again (80 MB at 10,000 posts) is most of a key's cost */
 	uint64_t body[2] = {d->body_html.len, d->body_hash};
 	if (!body[1])
-		body[1] = XXH3_64bits_withSeed(d->body_html.p ? d->body_html.p : "", d->body_html.len, d->body_html.len);
-	XXH3_128bits_update(&h, body, sizeof body);
-	XXH128_hash_t k = XXH3_128bits_digest(&h);
-	return (struct search_key){k.low64, k.high64};
+		body[1] = hash_seeded(d->body_html.p ? d->body_html.p : "", d->body_html.len, d->body_html.len);
+	hasher_add(&h, body, sizeof body);
+	struct hash128 k = hasher_digest128(&h);
+	return (struct search_key){k.lo, k.hi};
 }
 
 /* counted_now: lx's counts of the document it has just counted: its
@@ -858,7 +855,7 @@ struct made {
 static struct made made_of(struct buf *b)
 {
 	struct made m;
-	m.hash = XXH3_64bits(b->p ? b->p : "", b->len);
+	m.hash = hash_bytes(b->p ? b->p : "", b->len);
 	m.data = buf_detach(b, &m.len);
 	if (!m.data)
 		m.data = xcalloc(1, 1);

@@ -30,6 +30,7 @@
 
 #include "cache/cache.h"
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -37,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <xxhash.h>
 
 #define PACK_MAGIC "folio-search 1\n"
 #define REC_HEAD 16
@@ -405,7 +405,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 			break;
 		if (kind == REC_DICT) {
 			/* the texts of every DOC after it: checked now */
-			if (XXH3_64bits(p, plen) != sum || read_dict(c, p, plen))
+			if (hash_bytes(p, plen) != sum || read_dict(c, p, plen))
 				break;
 		} else if (kind == REC_DOC && plen >= 16) {
 			struct doc_entry e = {{load_u64(p), load_u64(p + 8)}, p, plen, sum, 0, 1, 1, 0};
@@ -431,7 +431,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 static int entry_parse(const struct search_cache *c, const struct doc_entry *e, struct arena *a, struct arena *keep,
 		       struct ids *d)
 {
-	if (e->mapped && XXH3_64bits(e->blob, e->len) != e->sum)
+	if (e->mapped && hash_bytes(e->blob, e->len) != e->sum)
 		return -1;
 	return parse(e->blob, e->len, c->ntexts, a, keep, d);
 }
@@ -566,7 +566,7 @@ static int put_record(int fd, struct buf *b, uint32_t kind, const void *p, size_
 		return -1;
 	}
 	uint32_t head[2] = {kind, (uint32_t)len};
-	uint64_t sum = XXH3_64bits(p, len);
+	uint64_t sum = hash_bytes(p, len);
 	buf_append(b, head, sizeof head);
 	buf_append(b, &sum, sizeof sum);
 	buf_append(b, p, len);

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include "base/slug.h"
+#include "base/hash.h"
 
 #include <assert.h>
 #include <stdarg.h>

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include "formats/yaml.h"
+#include "base/hash.h"
 
 #include <math.h>
 #include <stdio.h>

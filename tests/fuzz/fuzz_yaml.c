@@ -28,6 +28,7 @@
 #include "formats/schema.h"
 #include "tmpl/tmpl.h"
 #include "formats/yaml.h"
+#include "base/hash.h"
 
 #define MAX_PARTS 9
 

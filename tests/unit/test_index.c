@@ -4,6 +4,7 @@
 
 #include "base/buf.h"
 #include "base/index.h"
+#include "base/hash.h"
 
 #include <stdio.h>
 #include <string.h>
