@@ -216,6 +216,48 @@ void buf_put_html_text(struct buf *b, const char *s, size_t n)
 	put_escaped(b, s, n, 0);
 }
 
+/* JESC: which bytes a JSON string escapes: 1 always (" \ and the control
+ * characters), 2 only with JSON_ESC_HTML (& ' < >). 0x7f, '/' and every
+ * byte of a multi-byte character are kept as they are (so U+2028 and
+ * U+2029 too: the JSON is read by JSON.parse or written into a file, never
+ * into a script as a literal). */
+#define JESC16(k) k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k
+static const unsigned char JESC[256] = {
+	JESC16(1), JESC16(1), ['"'] = 1, ['\\'] = 1, ['&'] = 2, ['\''] = 2, ['<'] = 2, ['>'] = 2};
+
+void buf_put_json(struct buf *b, const char *s, size_t n, unsigned flags)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned mask = 1 | (flags & JSON_ESC_HTML ? 2 : 0);
+	buf_reserve(b, n + 2);
+	buf_putc(b, '"');
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && !(JESC[u[j]] & mask))
+			j++;
+		buf_append(b, s + i, j - i);
+		if (j == n)
+			break;
+		unsigned char c = u[j];
+		const char *rep = NULL;
+		if (c == '"')
+			rep = "\\\"";
+		else if (c == '\\')
+			rep = "\\\\";
+		else if (!(flags & JSON_ESC_CONTROL_U))
+			rep = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+		if (rep) {
+			buf_puts(b, rep);
+		} else { /* every byte escaped so is ASCII: \u00XX */
+			static const char hex[] = "0123456789abcdef";
+			char u6[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+			buf_append(b, u6, 6);
+		}
+		i = j + 1;
+	}
+	buf_putc(b, '"');
+}
+
 struct str buf_str(const struct buf *b)
 {
 	struct str s = {b->p ? b->p : "", b->len};

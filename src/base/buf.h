@@ -55,6 +55,14 @@ void buf_put_html_text(struct buf *b, const char *s, size_t n);
  * & < > " are always escaped; ' (as &#39;) with HTML_ESC_APOS. */
 enum { HTML_ESC_APOS = 2, HTML_ESC_NL = 4 };
 size_t html_esc_run(const char *s, size_t n, unsigned flags, const char **rep);
+/* buf_put_json: appends s[0..n) as a JSON string, quotes included: " and
+ * backslash escaped with a backslash, newline, carriage return and tab as
+ * \n \r \t (as \u000a ... with JSON_ESC_CONTROL_U), the other control
+ * characters as \u00XX (lowercase hex); with JSON_ESC_HTML also & ' < > as
+ * \u00XX, so that the string is safe inside HTML (a <script> element, an
+ * attribute). Every other byte, UTF-8 and '/' included, is kept. */
+enum { JSON_ESC_HTML = 1, JSON_ESC_CONTROL_U = 2 };
+void buf_put_json(struct buf *b, const char *s, size_t n, unsigned flags);
 struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);

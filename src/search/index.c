@@ -890,45 +890,6 @@ static const char *add_file(struct files *f, const char *dir, const char *ext, s
 	return add_made(f, dir, ext, made_of(b));
 }
 
-/* The bytes tval_to_json keeps as they are in an HTML-safe string: not a
- * control character, " & ' < > or a backslash. */
-#define KEPT16(k) k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k
-static const unsigned char json_kept[256] = {
-	KEPT16(0), KEPT16(0),
-	1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, /* " & ' */
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, /* < > */
-	KEPT16(1),
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* backslash */
-	KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1), KEPT16(1),
-};
-
-/* json_str: s as a JSON string, the bytes tval_to_json writes (HTML-safe)
- * for it: it escapes each byte on its own, so the runs of bytes it keeps
- * as they are go in at once, and each other byte is given to it alone
- * (the records' texts are most of the index's JSON). */
-static void json_str(struct buf *b, struct arena *a, struct str s)
-{
-	buf_putc(b, '"');
-	for (size_t i = 0; i < s.len;) {
-		size_t j = i;
-		while (j < s.len && json_kept[(unsigned char)s.p[j]])
-			j++;
-		buf_append(b, s.p + i, j - i);
-		if (j < s.len) {
-			size_t at = b->len;
-			struct tval v = tv_str((struct str){s.p + j, 1});
-			tval_to_json(b, &v, a, 1, (size_t)-1);
-			/* its quotes off */
-			memmove(b->p + at, b->p + at + 1, b->len - at - 2);
-			b->len -= 2;
-			b->p[b->len] = 0;
-			j++;
-		}
-		i = j;
-	}
-	buf_putc(b, '"');
-}
-
 /* The shards: the words in order, grouped by prefix; each cut made on a
  * thread of its own. */
 struct cut {
@@ -1104,7 +1065,7 @@ static void records_bytes(struct maker *t, size_t c, struct buf *b)
 		for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
 			if (k)
 				buf_putc(b, ',');
-			json_str(b, t->a, fields[k]);
+			buf_put_json(b, fields[k].p, fields[k].len, JSON_ESC_HTML);
 		}
 		buf_putc(b, ']');
 	}
@@ -1161,7 +1122,7 @@ static void shards_and_records(struct sharding *sh, const struct search_doc *doc
 		size_t n0;
 		const char *w0 = word_text(sh->x, sh->order[sh->cuts[i].lo], &n0);
 		buf_puts(meta, i ? "," : "");
-		json_str(meta, f->a, (struct str){w0, sh->cuts[i].keylen});
+		buf_put_json(meta, w0, sh->cuts[i].keylen, JSON_ESC_HTML);
 		buf_printf(meta, ":\"%s\"", hash);
 	}
 	buf_puts(meta, "},\"records\":[");
@@ -1192,7 +1153,7 @@ static void filters_json(struct buf *meta, struct files *f, const char *key, con
 		}
 		const char *hash = add_file(f, "f", "bin", &b);
 		buf_puts(meta, i ? ",[" : "[");
-		json_str(meta, f->a, v[i].name);
+		buf_put_json(meta, v[i].name.p, v[i].name.len, JSON_ESC_HTML);
 		buf_printf(meta, ",\"%s\",%zu]", hash, v[i].ndocs);
 	}
 	buf_fini(&b);

@@ -306,34 +306,10 @@ int tval_text(const struct tval *v, struct arena *a, size_t limit, struct str *o
 	return over;
 }
 
+/* json_string: s as a JSON string (base/buf.c's one escaper). */
 static void json_string(struct buf *b, struct str s, int html_safe)
 {
-	buf_putc(b, '"');
-	for (size_t i = 0; i < s.len; i++) {
-		unsigned char c = (unsigned char)s.p[i];
-		switch (c) {
-		case '"': buf_puts(b, "\\\""); break;
-		case '\\': buf_puts(b, "\\\\"); break;
-		case '\n': buf_puts(b, "\\n"); break;
-		case '\r': buf_puts(b, "\\r"); break;
-		case '\t': buf_puts(b, "\\t"); break;
-		case '<':
-		case '>':
-		case '&':
-		case '\'':
-			if (html_safe)
-				buf_printf(b, "\\u%04x", c);
-			else
-				buf_putc(b, c);
-			break;
-		default:
-			if (c < 0x20)
-				buf_printf(b, "\\u%04x", c);
-			else
-				buf_putc(b, c);
-		}
-	}
-	buf_putc(b, '"');
+	buf_put_json(b, s.p, s.len, html_safe ? JSON_ESC_HTML : 0);
 }
 
 /* json_out: where JSON goes, and when to stop: values that share their

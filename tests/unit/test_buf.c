@@ -104,10 +104,69 @@ static void test_encodings(void)
 	OK(text_encoding("-", 1) == NULL);
 }
 
+/* The escapers buf_put_json replaced, as they were: tmpl/value.c's (with
+ * and without html_safe; search/index.c wrote the same bytes, html_safe)
+ * and md/math.c's (every control character as \u00XX). */
+static void old_json(struct buf *b, const char *s, size_t n, int html_safe, int u_only)
+{
+	buf_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			buf_printf(b, "\\%c", c);
+		else if (!u_only && c == '\n')
+			buf_puts(b, "\\n");
+		else if (!u_only && c == '\r')
+			buf_puts(b, "\\r");
+		else if (!u_only && c == '\t')
+			buf_puts(b, "\\t");
+		else if (c < 0x20 || (html_safe && (c == '<' || c == '>' || c == '&' || c == '\'')))
+			buf_printf(b, "\\u%04x", c);
+		else
+			buf_putc(b, c);
+	}
+	buf_putc(b, '"');
+}
+
+/* buf_put_json: the bytes each of its former copies wrote, for every byte
+ * alone and amid runs of kept text (U+2028, U+2029, '/', DEL kept). */
+static void json_escape(void)
+{
+	struct buf got, want;
+	buf_init(&got);
+	buf_init(&want);
+	char s[300];
+	for (int c = 0; c < 256; c++) {
+		int n = snprintf(s, sizeof s, "ab%c\xe2\x80\xa8/x%c\x7f\xe2\x80\xa9", c, c);
+		for (unsigned f = 0; f < 4; f++) {
+			buf_reset(&got);
+			buf_reset(&want);
+			buf_put_json(&got, s, (size_t)n, f);
+			old_json(&want, s, (size_t)n, f & JSON_ESC_HTML, (f & JSON_ESC_CONTROL_U) != 0);
+			if (got.len != want.len || memcmp(got.p, want.p, got.len) != 0)
+				t_fail(__FILE__, __LINE__, "byte %d flags %u: %s, want %s", c, f, got.p, want.p);
+			else
+				t_passed++;
+		}
+	}
+	buf_reset(&got);
+	buf_put_json(&got, "", 0, 0);
+	STR_EQ(got.p, "\"\"");
+	buf_reset(&got);
+	buf_put_json(&got, "<a href='x'>\"q\"</a>\n\t\\", 22, JSON_ESC_HTML);
+	STR_EQ(got.p, "\"\\u003ca href=\\u0027x\\u0027\\u003e\\\"q\\\"\\u003c/a\\u003e\\n\\t\\\\\"");
+	buf_reset(&got);
+	buf_put_json(&got, "a\nb\x01", 4, JSON_ESC_CONTROL_U);
+	STR_EQ(got.p, "\"a\\u000ab\\u0001\"");
+	buf_fini(&got);
+	buf_fini(&want);
+}
+
 void test_buf(void)
 {
 	t_current = "buf";
 	test_encodings();
+	json_escape();
 	struct str s = str_from("hello");
 	INT_EQ(s.len, 5);
 	OK(str_eq(s, STR_LIT("hello")));
