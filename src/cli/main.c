@@ -735,13 +735,8 @@ static int cmd_import(int argc, char **argv)
 		struct buf b;
 		buf_init(&b);
 		imp_report_text(&s, errors, &b);
-		char path[4200];
-		snprintf(path, sizeof path, "%s/IMPORT.md", s.dst);
-		FILE *f = fopen(path, "wx");
-		if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f)) {
-			diag_error(&d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
+		if (imp_write_report(&s, &b))
 			rc = EXIT_SITE;
-		}
 		fwrite(b.p, 1, b.len, stdout);
 		buf_fini(&b);
 		if (s.rep.failed) {

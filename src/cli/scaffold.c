@@ -3,6 +3,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/file.h"
 #include "read/content.h"
 #include "base/slug.h"
 #include "formats/yaml.h"
@@ -147,38 +148,15 @@ static void fs_error(struct diag *d, const char *path, const char *what)
 	diag_error(d, &loc, "%s: %s", what, strerror(errno));
 }
 
-static int make_parents(const char *path)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
-}
-
-/* write_new: creates path with text; fails if it exists (O_EXCL). */
+/* write_new: creates path with text; never over an existing file
+ * (base/file.c). */
 static int write_new(struct diag *d, const char *path, const char *text)
 {
-	if (make_parents(path)) {
-		fs_error(d, path, "cannot make its folder");
-		return -1;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fs_error(d, path, errno == EEXIST ? "already exists; not overwritten" : "cannot create");
-		return -1;
-	}
-	size_t n = strlen(text);
-	ssize_t w = write(fd, text, n);
-	if (w < 0 || (size_t)w != n || close(fd) != 0) {
-		fs_error(d, path, "cannot write");
-		return -1;
-	}
-	return 0;
+	int fail = file_create_new(path, text, strlen(text));
+	if (fail)
+		fs_error(d, path, fail == FILE_FAIL_CREATE && errno == EEXIST ? "already exists; not overwritten"
+									     : file_fail_what(fail));
+	return fail ? -1 : 0;
 }
 
 int scaffold_site(struct diag *d, const char *dir)
@@ -330,23 +308,17 @@ static int series_read(struct diag *d, struct arena *a, const char *path, const 
 }
 
 /* replace_file: path's text made text[0..len), through a temporary file
- * and a rename. 0, or -1 after reporting to d. */
+ * and a rename (base/file.c). 0, or -1 after reporting to d. */
 static int replace_file(struct diag *d, const char *path, const char *text, size_t len)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.folio-new", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	int fail = file_replace(path, text, len);
+	if (fail == FILE_FAIL_CREATE) {
+		char tmp[4200];
+		snprintf(tmp, sizeof tmp, "%s" FILE_TEMP_SUFFIX, path);
 		fs_error(d, tmp, "cannot create");
-		return -1;
-	}
-	ssize_t w = write(fd, text, len);
-	if (w < 0 || (size_t)w != len || close(fd) != 0 || rename(tmp, path) != 0) {
+	} else if (fail)
 		fs_error(d, path, "cannot write");
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return fail ? -1 : 0;
 }
 
 int scaffold_post(struct diag *d, const struct scaffold_post_opts *o, struct scaffold_result *r)

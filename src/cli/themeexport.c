@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/file.h"
 #include "read/theme.h"
 
 #include <errno.h>
@@ -58,48 +59,17 @@ static int usage(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int make_parents(const char *path)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
-}
-
-/* write_new: path with data; never over an existing file (O_EXCL). 0, or
- * -1 after reporting. */
+/* write_new: path with data; never over an existing file (base/file.c).
+ * 0, or -1 after reporting at shown. */
 static int write_new(struct diag *d, const char *path, const char *shown, const char *data, size_t len)
 {
 	struct diag_loc loc = {shown, NULL, 0, 0, 0};
-	if (make_parents(path)) {
-		diag_error(d, &loc, "cannot make its folder: %s", strerror(errno));
-		return -1;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	int fail = file_create_new(path, data, len);
+	if (fail == FILE_FAIL_CREATE)
 		diag_error(d, &loc, "%s", errno == EEXIST ? "already exists; not overwritten" : strerror(errno));
-		return -1;
-	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	if (close(fd) != 0 || done != len) {
-		diag_error(d, &loc, "cannot write: %s", strerror(errno ? errno : EIO));
-		unlink(path);
-		return -1;
-	}
-	return 0;
+	else if (fail)
+		diag_error(d, &loc, "%s: %s", file_fail_what(fail), strerror(errno));
+	return fail ? -1 : 0;
 }
 
 static int export_files(const char *dir, char **names, int nnames)

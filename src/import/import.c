@@ -14,6 +14,7 @@
 
 #include "pipeline/build.h"
 #include "base/civil.h"
+#include "base/file.h"
 #include "import/import.h"
 #include "output/output.h"
 #include "model/site.h"
@@ -500,20 +501,7 @@ const char *imp_date(struct arena *a, const char *s)
 
 /* ---- writing DST ---- */
 
-static int make_parents(const char *path)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = strchr(tmp + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return 0;
-}
-
-/* write_new: DST/rel with data; never over an existing file (O_EXCL). */
+/* write_new: DST/rel with data; never over an existing file (base/file.c). */
 static int write_new(struct imp_site *s, const char *rel, const void *data, size_t len)
 {
 	char path[4096];
@@ -521,21 +509,21 @@ static int write_new(struct imp_site *s, const char *rel, const void *data, size
 		diag_error(s->d, &(struct diag_loc){rel, NULL, 0, 0, 0}, "the path is too long");
 		return -1;
 	}
-	if (make_parents(path)) {
-		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot make its folder: %s",
+	int fail = file_create_new(path, data, len);
+	if (fail)
+		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "%s: %s", file_fail_what(fail),
 			   strerror(errno));
-		return -1;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot create: %s", strerror(errno));
-		return -1;
-	}
-	if (write_full(fd, data, len) || close(fd) != 0) {
-		diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return fail ? -1 : 0;
+}
+
+int imp_write_report(struct imp_site *s, const struct buf *report)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/IMPORT.md", s->dst);
+	if (!file_create_new(path, report->p, report->len))
+		return 0;
+	diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "cannot write: %s", strerror(errno));
+	return -1;
 }
 
 static const char *kind_dir(enum imp_kind k)

@@ -183,6 +183,11 @@ int imp_build(struct imp_site *s);
  * result of imp_build (-1: not run). */
 void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b);
 
+/* imp_write_report: report (imp_report_text's) written as DST/IMPORT.md,
+ * never over a file there. 0, or -1 after "cannot write" reported to
+ * s->d. */
+int imp_write_report(struct imp_site *s, const struct buf *report);
+
 /* yaml_put_str: s as a double-quoted YAML scalar (every character that
  * needs it escaped), appended to b. */
 void imp_yaml_str(struct buf *b, const char *s);
