@@ -15,6 +15,7 @@
 
 #include "read/content.h"
 #include "import/import.h"
+#include "import/reader.h"
 #include "formats/json.h"
 #include "files/sitefile.h"
 #include "base/slug.h"
@@ -22,34 +23,15 @@
 #include "formats/yaml.h"
 
 #define PASSTHROUGH_MATH "math:\n  delimiters: [dollars, brackets]\n"
-#define HG_MAX_DEPTH 16
-
-struct hg_src {
-	struct imp_doc *doc;
-	const char *rel;     /* SRC-relative ("content/posts/x.md") */
-	const char *crel;    /* below content/ ("posts/x.md") */
-	const char *old_url; /* its URL in the Hugo site */
-	char *text;
-	size_t len;
-	const char *body;
-	size_t body_len;
-	int body_line;
-};
 
 struct hg {
-	struct imp_site *s;
+	struct imp_reader r;            /* the pages read, the keys not imported */
 	const struct ynode *permalinks; /* section -> pattern */
 	const char *base_path;          /* baseURL's path without the last '/': "/blog" or "" */
 	const char *content_dir;        /* SRC-relative: "content", or the default language's contentDir */
 	const struct ynode *languages;  /* the config's languages map, or NULL */
 	const char *lang_file;          /* the file it is in */
 	const char *default_lang;       /* defaultContentLanguage, or NULL */
-	struct hg_src *v;
-	size_t n, cap;
-	struct hg_src *cur;
-	struct imp_list fm_keys, fm_first;
-	size_t *fm_count;
-	int *fm_line;
 };
 
 static int is_md(const char *name)
@@ -58,58 +40,10 @@ static int is_md(const char *name)
 	return dot && (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown") || !strcasecmp(dot, ".mdown"));
 }
 
-/* walk: regular files under SRC/dir, sorted, SRC-relative; links that
- * leave SRC reported and not followed. */
-static void walk(struct hg *h, const char *dir, int depth, struct imp_list *out)
+/* walk: the regular files under SRC/dir (imp_walk). */
+static void walk(struct hg *h, const char *dir, struct imp_list *out)
 {
-	struct imp_site *s = h->s;
-	char p[4096];
-	if ((size_t)snprintf(p, sizeof p, "%s/%s", s->src, dir) >= sizeof p || depth > HG_MAX_DEPTH)
-		return;
-	struct dirent **names;
-	int n = scandir(p, &names, NULL, alphasort);
-	if (n < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		char rel[4096], full[4200], to[4096];
-		if (nm[0] == '.' || (size_t)snprintf(rel, sizeof rel, "%s/%s", dir, nm) >= sizeof rel) {
-			free(names[i]);
-			continue;
-		}
-		snprintf(full, sizeof full, "%s/%s", s->src, rel);
-		enum site_where w = site_where(s->src_root, full, to, sizeof to);
-		struct stat st;
-		if (w != SITE_INSIDE && w != SITE_MISSING)
-			imp_note(s->a, &s->rep, "link out of SRC", arena_strndup(s->a, rel, strlen(rel)), 0,
-				 "a symbolic link %s: not followed",
-				 w == SITE_OUTSIDE ? "out of SRC" : w == SITE_LOOP ? "in a loop" : "to nothing");
-		else if (w == SITE_INSIDE && stat(full, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				walk(h, rel, depth + 1, out);
-			else if (S_ISREG(st.st_mode))
-				imp_list_add(s->a, out, arena_strndup(s->a, rel, strlen(rel)));
-		}
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void fm_unused(struct hg *h, const char *key, const char *path, int line)
-{
-	for (size_t i = 0; i < h->fm_keys.n; i++)
-		if (!strcmp(h->fm_keys.v[i], key)) {
-			h->fm_count[i]++;
-			return;
-		}
-	struct arena *a = h->s->a;
-	size_t n = h->fm_keys.n;
-	imp_list_add(a, &h->fm_keys, arena_strndup(a, key, strlen(key)));
-	imp_list_add(a, &h->fm_first, path);
-	h->fm_count = arena_realloc(a, h->fm_count, n * sizeof *h->fm_count, (n + 1) * sizeof *h->fm_count);
-	h->fm_line = arena_realloc(a, h->fm_line, n * sizeof *h->fm_line, (n + 1) * sizeof *h->fm_line);
-	h->fm_count[n] = 1;
-	h->fm_line[n] = line;
+	imp_walk(h->r.s, dir, 0, NULL, NULL, out);
 }
 
 /* urlize: Hugo's urlize of a title for :title and a missing slug: lower
@@ -161,7 +95,7 @@ static int module_content(struct hg *h, const struct ynode *module)
 	const struct ynode *mounts = yaml_map_get(module, "mounts");
 	for (size_t i = 0; mounts && mounts->kind == YNODE_SEQ && i < mounts->len; i++) {
 		const char *t = imp_scalar(yaml_map_get(mounts->items[i], "target"));
-		const char *src = dir_rel(h->s->a, imp_scalar(yaml_map_get(mounts->items[i], "source")));
+		const char *src = dir_rel(h->r.s->a, imp_scalar(yaml_map_get(mounts->items[i], "source")));
 		if (t && src && !strcmp(t, "content")) {
 			h->content_dir = src;
 			return 1;
@@ -174,7 +108,7 @@ static int module_content(struct hg *h, const struct ynode *module)
  * configuration into s; a key folio has no use for is reported. */
 static void config_key(struct hg *h, const char *file, int line, const char *k, const struct ynode *v)
 {
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
 	const char *sv = imp_scalar(v);
 	if (!strcasecmp(k, "title"))
@@ -242,7 +176,7 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
  * extension) as a map, or NULL (reported: Hugo's defaults are used). */
 static const struct ynode *config_map(struct hg *h, const char *rel)
 {
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
 	size_t len;
 	char *text = imp_read_src(s, rel, &len);
@@ -271,7 +205,7 @@ static int config_ext(const char *e)
  * reported (a folio site has one language). */
 static void pick_language(struct hg *h)
 {
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
 	const struct ynode *L = h->languages;
 	const char *cfg_file = h->lang_file;
@@ -328,7 +262,7 @@ static void pick_language(struct hg *h)
  * subfolders are reported, not read. */
 static void read_config(struct hg *h)
 {
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
 	static const char *const names[] = {"hugo.toml",   "hugo.yaml",   "hugo.yml",	"hugo.json", "config.toml",
 					    "config.yaml", "config.yml", "config.json", NULL};
@@ -345,7 +279,7 @@ static void read_config(struct hg *h)
 		break;
 	}
 	struct imp_list files = {0}, whole = {0}, parts = {0};
-	walk(h, "config", 0, &files);
+	walk(h, "config", &files);
 	for (size_t i = 0; i < files.n; i++) {
 		const char *r = files.v[i];
 		const char *nm = r + strlen("config/_default/");
@@ -404,56 +338,48 @@ static int split_fm(const char *text, size_t len, size_t start, const char *mark
 	return -1;
 }
 
-static struct hg_src *src_new(struct hg *h)
-{
-	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 32;
-		h->v = xrealloc(h->v, h->cap * sizeof *h->v);
-	}
-	struct hg_src *x = &h->v[h->n++];
-	memset(x, 0, sizeof *x);
-	return x;
-}
+/* A page's values for the placeholders of a permalink pattern. */
+struct hg_ph {
+	struct arena *a;
+	int y, m, d;
+	const char *title, *slug, *filename, *section;
+};
 
-/* expand: a Hugo permalink pattern for x. */
-static const char *expand(struct arena *a, const char *pat, int y, int m, int d, const char *title,
-			  const char *slug, const char *filename, const char *section)
+/* put_ph: the value of Hugo's placeholder key (ctx a struct hg_ph), or 0
+ * for a word that is none. */
+static int put_ph(void *ctx, const char *key, struct buf *b)
 {
 	static const char *const months[] = {"january", "february", "march", "april", "may", "june",
 					     "july", "august", "september", "october", "november", "december"};
+	const struct hg_ph *v = ctx;
+	if (!strcmp(key, "year"))
+		buf_printf(b, "%04d", v->y);
+	else if (!strcmp(key, "month"))
+		buf_printf(b, "%02d", v->m);
+	else if (!strcmp(key, "monthname"))
+		buf_puts(b, months[v->m >= 1 && v->m <= 12 ? v->m - 1 : 0]);
+	else if (!strcmp(key, "day"))
+		buf_printf(b, "%02d", v->d);
+	else if (!strcmp(key, "title"))
+		buf_puts(b, urlize(v->a, v->title));
+	else if (!strcmp(key, "slug") || !strcmp(key, "slugorfilename") || !strcmp(key, "slugorcontentbasename"))
+		buf_puts(b, v->slug);
+	else if (!strcmp(key, "filename") || !strcmp(key, "contentbasename"))
+		buf_puts(b, v->filename);
+	else if (!strcmp(key, "section") || !strcmp(key, "sections"))
+		buf_puts(b, v->section);
+	else
+		return 0;
+	return 1;
+}
+
+/* expand: a Hugo permalink pattern for a page, in the arena. */
+static const char *expand(const char *pat, struct hg_ph *v)
+{
 	struct buf b;
 	buf_init(&b);
-	for (const char *p = pat; *p;) {
-		if (*p != ':') {
-			buf_putc(&b, *p++);
-			continue;
-		}
-		const char *q = p + 1;
-		while (isalnum((unsigned char)*q) || *q == '_')
-			q++;
-		char key[40];
-		snprintf(key, sizeof key, "%.*s", (int)(q - p - 1 < 39 ? q - p - 1 : 39), p + 1);
-		if (!strcmp(key, "year"))
-			buf_printf(&b, "%04d", y);
-		else if (!strcmp(key, "month"))
-			buf_printf(&b, "%02d", m);
-		else if (!strcmp(key, "monthname"))
-			buf_puts(&b, months[m >= 1 && m <= 12 ? m - 1 : 0]);
-		else if (!strcmp(key, "day"))
-			buf_printf(&b, "%02d", d);
-		else if (!strcmp(key, "title"))
-			buf_puts(&b, urlize(a, title));
-		else if (!strcmp(key, "slug") || !strcmp(key, "slugorfilename") || !strcmp(key, "slugorcontentbasename"))
-			buf_puts(&b, slug);
-		else if (!strcmp(key, "filename") || !strcmp(key, "contentbasename"))
-			buf_puts(&b, filename);
-		else if (!strcmp(key, "section") || !strcmp(key, "sections"))
-			buf_puts(&b, section);
-		else
-			buf_append(&b, p, (size_t)(q - p));
-		p = q;
-	}
-	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
+	imp_expand(&b, pat, put_ph, v);
+	const char *r = arena_strndup(v->a, b.p ? b.p : "", b.len);
 	buf_fini(&b);
 	return r;
 }
@@ -473,44 +399,28 @@ static const char *hugo_alias(struct arena *a, const char *v)
 	return imp_fmt(a, "%s/", r);
 }
 
-static void read_page(struct hg *h, const char *rel, struct imp_list *all)
+/* read_fm: x's file rel read, its front matter (TOML between lines +++,
+ * a JSON object, or YAML between lines ---) parsed into *m (NULL when
+ * it has none) and its body set. 0, or -1 when the file cannot be read
+ * (unreported) or its front matter (reported). */
+static int read_fm(struct hg *h, struct imp_src *x, const char *rel, const struct ynode **m)
 {
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
-	const char *crel = rel + strlen(h->content_dir) + 1; /* below content/ */
-	const char *base = strrchr(rel, '/') + 1;
-	if (!strncmp(base, "_index.", 7)) {
-		imp_note(a, &s->rep, "section page not imported", rel, 0,
-			 "a list page's text: folio makes its own lists (tags, series, archive)");
-		return;
-	}
-	struct hg_src *x = src_new(h);
-	x->rel = rel;
-	x->crel = crel;
-	x->text = imp_read_src(s, rel, &x->len);
-	if (!x->text) {
-		h->n--;
-		return;
-	}
-	x->text = imp_utf8(s, x->text, &x->len, rel);
-	size_t k = 0;
-	for (size_t i = 0; i < x->len; i++)
-		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))
-			x->text[k++] = x->text[i];
-	x->text[k] = '\0';
-	x->len = k;
+	*m = NULL;
+	if (imp_src_read(&h->r, x, rel))
+		return -1;
 	size_t off = x->len >= 3 && (unsigned char)x->text[0] == 0xEF ? 3 : 0;
 	const char *fm = NULL;
 	size_t fm_len = 0;
 	struct source so;
 	memset(&so, 0, sizeof so);
 	int r;
-	const struct ynode *m = NULL;
 	if (x->len >= off + 4 && !memcmp(x->text + off, "+++\n", 4)) {
 		/* TOML between two lines +++ */
 		r = split_fm(x->text, x->len, off + 4, "+++", &fm, &fm_len, &so);
 		if (r > 0)
-			m = toml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+			*m = toml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
 		else
 			diag_error(s->d, &(struct diag_loc){rel, x->text, x->len, 1, 1},
 				   "front matter is never closed (hint: end it with a line '+++')");
@@ -519,183 +429,228 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 		r = split_fm(x->text, x->len, off, "}", &fm, &fm_len, &so);
 		if (r > 0) {
 			fm_len += 1; /* the brace is the object's */
-			m = json_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 0);
+			*m = json_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 0);
 		} else
 			diag_error(s->d, &(struct diag_loc){rel, x->text, x->len, 1, 1},
 				   "JSON front matter is never closed (hint: end it with a line '}')");
 	} else {
 		r = content_split(s->d, rel, x->text, x->len, &fm, &fm_len, &so);
 		if (r > 0)
-			m = yaml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
+			*m = yaml_parse(a, s->d, rel, x->text, x->len, fm, fm_len, 1);
 	}
-	if (r < 0 || (r > 0 && (!m || m->kind != YNODE_MAP))) {
-		s->rep.failed++;
-		imp_note(a, &s->rep, "post not converted", rel, 0, "its front matter cannot be read (see the error)");
-		free(x->text);
-		h->n--;
-		return;
+	if (r < 0 || (r > 0 && (!*m || (*m)->kind != YNODE_MAP))) {
+		imp_not_converted(s, rel, "post not converted");
+		return -1;
 	}
 	x->body = so.body;
 	x->body_len = so.body_len;
 	x->body_line = so.body_line;
-	/* the section, the bundle, the file's name */
-	const char *sl = strchr(crel, '/');
-	const char *section = sl ? arena_strndup(a, crel, (size_t)(sl - crel)) : "";
-	int bundle = !strncmp(base, "index.", 6) && sl;
-	const char *dirp = arena_strndup(a, rel, (size_t)(base - 1 - rel));
-	const char *fname = bundle ? strrchr(dirp, '/') + 1 : arena_strndup(a, base, (size_t)(strrchr(base, '.') - base));
-	const char *title = NULL, *date = NULL, *slug = NULL, *url = NULL;
-	struct imp_list cats = {0}, series = {0};
-	struct imp_doc tmp;
-	memset(&tmp, 0, sizeof tmp);
-	tmp.toc = -1;
-	for (size_t i = 0; m && i < m->len; i++) {
-		const char *key = m->keys[i]->str.p;
-		const struct ynode *v = m->items[i];
-		const char *sv = imp_scalar(v);
-		if (!strcmp(key, "title"))
-			title = sv;
-		else if (!strcmp(key, "date") || (!strcmp(key, "publishDate") && !date)) {
-			date = sv ? imp_date(a, sv) : NULL;
-			if (sv && !date)
-				imp_note(a, &s->rep, "date not understood", rel, v->line, "date '%s' is not a date folio reads", sv);
-		} else if (!strcmp(key, "lastmod")) {
-			tmp.updated = sv ? imp_date(a, sv) : NULL;
-		} else if (!strcmp(key, "draft")) {
-			int b;
-			if (yaml_as_bool(v, &b))
-				tmp.draft = b;
-		} else if (!strcmp(key, "tags"))
-			imp_words(a, v, &tmp.tags, 0);
-		else if (!strcmp(key, "categories"))
-			imp_words(a, v, &cats, 0);
-		else if (!strcmp(key, "series"))
-			imp_words(a, v, &series, 0);
-		else if (!strcmp(key, "weight")) {
-			int64_t w;
-			if (yaml_as_int(v, &w) && w > 0 && w <= 100000)
-				tmp.weight = (int)w;
-		} else if (!strcmp(key, "summary"))
-			tmp.summary = sv;
-		else if (!strcmp(key, "description"))
-			tmp.description = sv;
-		else if (!strcmp(key, "aliases")) {
-			struct imp_list l = {0};
-			imp_words(a, v, &l, 0);
-			for (size_t q = 0; q < l.n; q++)
-				if (hugo_alias(a, l.v[q]))
-					imp_list_add(a, &tmp.aliases, hugo_alias(a, l.v[q]));
-		} else if (!strcmp(key, "slug"))
-			slug = sv;
-		else if (!strcmp(key, "url"))
-			url = sv;
-		else if (!strcmp(key, "expiryDate")) {
-			imp_note(a, &s->rep, "expiryDate not imported", rel, v->line,
-				 "'expiryDate: %s': folio does not hide posts after a date", sv ? sv : "");
-		} else if (!strcmp(key, "toc")) {
-			int b;
-			if (yaml_as_bool(v, &b))
-				tmp.toc = b;
-		} else if (!strcmp(key, "image") && sv)
-			tmp.image = sv;
-		else
-			fm_unused(h, key, rel, m->keys[i]->line);
+	return 0;
+}
+
+/* What a page's front matter gives: its document's fields (doc), and
+ * what decides its kind, title, slug and old URL. */
+struct hg_fm {
+	struct imp_doc doc;
+	const char *title, *date, *slug, *url;
+	struct imp_list cats, series;
+};
+
+/* fm_key: key (value v) of the front matter of rel into f: 1 when folio
+ * has a use for it. */
+static int fm_key(struct imp_site *s, struct hg_fm *f, const char *rel, const char *key, const struct ynode *v)
+{
+	struct arena *a = s->a;
+	const char *sv = imp_scalar(v);
+	int b;
+	int64_t w;
+	if (!strcmp(key, "title"))
+		f->title = sv;
+	else if (!strcmp(key, "date") || (!strcmp(key, "publishDate") && !f->date)) {
+		f->date = sv ? imp_date(a, sv) : NULL;
+		if (sv && !f->date)
+			imp_note(a, &s->rep, "date not understood", rel, v->line, "date '%s' is not a date folio reads", sv);
+	} else if (!strcmp(key, "lastmod")) {
+		f->doc.updated = sv ? imp_date(a, sv) : NULL;
+	} else if (!strcmp(key, "draft")) {
+		if (yaml_as_bool(v, &b))
+			f->doc.draft = b;
+	} else if (!strcmp(key, "tags"))
+		imp_words(a, v, &f->doc.tags, 0);
+	else if (!strcmp(key, "categories"))
+		imp_words(a, v, &f->cats, 0);
+	else if (!strcmp(key, "series"))
+		imp_words(a, v, &f->series, 0);
+	else if (!strcmp(key, "weight")) {
+		if (yaml_as_int(v, &w) && w > 0 && w <= 100000)
+			f->doc.weight = (int)w;
+	} else if (!strcmp(key, "summary"))
+		f->doc.summary = sv;
+	else if (!strcmp(key, "description"))
+		f->doc.description = sv;
+	else if (!strcmp(key, "aliases"))
+		imp_add_aliases(a, v, &f->doc.aliases, hugo_alias);
+	else if (!strcmp(key, "slug"))
+		f->slug = sv;
+	else if (!strcmp(key, "url"))
+		f->url = sv;
+	else if (!strcmp(key, "expiryDate")) {
+		imp_note(a, &s->rep, "expiryDate not imported", rel, v->line,
+			 "'expiryDate: %s': folio does not hide posts after a date", sv ? sv : "");
+	} else if (!strcmp(key, "toc")) {
+		if (yaml_as_bool(v, &b))
+			f->doc.toc = b;
+	} else if (!strcmp(key, "image") && sv)
+		f->doc.image = sv;
+	else
+		return 0;
+	return 1;
+}
+
+/* page_terms: a post's categories (the first its category, the others
+ * tags; a page has neither, nor tags) and its series. */
+static void page_terms(struct imp_site *s, struct imp_doc *d, const struct hg_fm *f, int post, const char *rel)
+{
+	struct arena *a = s->a;
+	const struct imp_list *cats = &f->cats, *series = &f->series;
+	if (cats->n) {
+		d->category = post ? cats->v[0] : NULL;
+		for (size_t i = post ? 1 : 0; i < cats->n; i++)
+			imp_add_term(a, &d->tags, cats->v[i]);
+		if (cats->n > 1 && post)
+			imp_note(a, &s->rep, "category made a tag", rel, 0,
+				 "folio has one category per post: '%s' kept, the other %zu made tags", cats->v[0],
+				 cats->n - 1);
 	}
-	int post = date != NULL && sl;
+	if (!post)
+		d->tags.n = 0;
+	imp_cap_tags(s, d, rel);
+	if (series->n && post) {
+		imp_join_series(s, d, rel, series->v[0]);
+		if (series->n > 1)
+			imp_note(a, &s->rep, "series dropped", rel, 0,
+				 "folio puts a post in one series: '%s' kept, %zu others dropped", series->v[0],
+				 series->n - 1);
+	}
+}
+
+/* Where a page is in content/: crel, below it; its section (first
+ * folder, "" at the top); whether it is a bundle (an index.* in a
+ * section's folder), the folder it is in (SRC-relative) and its file's
+ * name (a bundle's: its folder's) without the extension. */
+struct hg_place {
+	const char *crel, *sl, *section, *dirp, *fname;
+	int bundle;
+};
+
+/* old_url: the page's URL in the Hugo site: its url, else its section's
+ * permalink pattern (posts), else its folder below content/ and its slug
+ * or file name, in lower case. */
+static const char *old_url(struct hg *h, const struct hg_fm *f, const struct hg_place *pl, int post)
+{
+	struct arena *a = h->r.s->a;
+	if (f->url)
+		return hugo_alias(a, f->url);
+	const char *pat = h->permalinks ? imp_scalar(yaml_map_get(h->permalinks, pl->section)) : NULL;
+	struct hg_ph ph = {a, 0, 0, 0, f->title, f->slug ? f->slug : pl->fname, pl->fname, pl->section};
+	if (f->date)
+		sscanf(f->date, "%d-%d-%d", &ph.y, &ph.m, &ph.d);
+	if (pat && post)
+		return expand(pat, &ph);
+	/* the folder of the file below content/, and the slug or the file's name */
+	const char *crel = pl->crel;
+	const char *dir = pl->bundle ? arena_strndup(a, crel, (size_t)(strrchr(crel, '/') - crel)) : crel;
+	const char *ds = strrchr(dir, '/');
+	struct buf b;
+	buf_init(&b);
+	buf_putc(&b, '/');
+	if (pl->bundle) {
+		if (ds)
+			buf_append(&b, dir, (size_t)(ds - dir + 1));
+	} else if (pl->sl) {
+		const char *ls = strrchr(crel, '/');
+		buf_append(&b, crel, (size_t)(ls - crel + 1));
+	}
+	buf_puts(&b, ph.slug);
+	buf_putc(&b, '/');
+	char *u = (char *)arena_strndup(a, b.p, b.len);
+	buf_fini(&b);
+	lower_path(u);
+	return u;
+}
+
+/* bundle_files: a post bundle's files, everything in its folder dirp but
+ * the Markdown at its top (all: every file of content/). */
+static void bundle_files(struct arena *a, struct imp_doc *d, const char *dirp, const struct imp_list *all)
+{
+	d->bundle = dirp;
+	size_t dl = strlen(dirp);
+	for (size_t i = 0; i < all->n; i++) {
+		const char *f = all->v[i];
+		if (strncmp(f, dirp, dl) || f[dl] != '/')
+			continue;
+		const char *in = f + dl + 1;
+		if (!strchr(in, '/') && is_md(in))
+			continue;
+		imp_list_add(a, &d->bundle_files, in);
+	}
+}
+
+/* read_page: the page rel of content/ (all: every file of it): a post
+ * when it has a date and a section, else a page. */
+static void read_page(struct hg *h, const char *rel, struct imp_list *all)
+{
+	struct imp_site *s = h->r.s;
+	struct arena *a = s->a;
+	struct hg_place pl;
+	pl.crel = rel + strlen(h->content_dir) + 1; /* below content/ */
+	const char *base = strrchr(rel, '/') + 1;
+	if (!strncmp(base, "_index.", 7)) {
+		imp_note(a, &s->rep, "section page not imported", rel, 0,
+			 "a list page's text: folio makes its own lists (tags, series, archive)");
+		return;
+	}
+	struct imp_src *x = imp_src_new(&h->r);
+	x->rel = rel;
+	x->crel = pl.crel;
+	const struct ynode *m;
+	if (read_fm(h, x, rel, &m)) {
+		imp_src_drop(&h->r);
+		return;
+	}
+	/* the section, the bundle, the file's name */
+	pl.sl = strchr(pl.crel, '/');
+	pl.section = pl.sl ? arena_strndup(a, pl.crel, (size_t)(pl.sl - pl.crel)) : "";
+	pl.bundle = !strncmp(base, "index.", 6) && pl.sl;
+	pl.dirp = arena_strndup(a, rel, (size_t)(base - 1 - rel));
+	pl.fname = pl.bundle ? strrchr(pl.dirp, '/') + 1 : arena_strndup(a, base, (size_t)(strrchr(base, '.') - base));
+	struct hg_fm f;
+	memset(&f, 0, sizeof f);
+	f.doc.toc = -1;
+	for (size_t i = 0; m && i < m->len; i++)
+		if (!fm_key(s, &f, rel, m->keys[i]->str.p, m->items[i]))
+			imp_fm_unused(&h->r, m->keys[i]->str.p, rel, m->keys[i]->line);
+	int post = f.date != NULL && pl.sl;
 	struct imp_doc *d = imp_doc_new(s, post ? IMP_POST : IMP_PAGE, rel);
-	*d = tmp;
+	*d = f.doc;
 	d->kind = post ? IMP_POST : IMP_PAGE;
 	d->src_path = rel;
 	buf_init(&d->body);
 	x->doc = d;
-	d->date = date;
-	if (!title) {
-		title = imp_title_from_slug(a, slug ? slug : fname);
-		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", title);
-	}
-	d->title = title;
-	d->slug = imp_clean_slug(a, slug ? slug : fname);
-	if (cats.n) {
-		d->category = post ? cats.v[0] : NULL;
-		for (size_t i = post ? 1 : 0; i < cats.n; i++)
-			imp_add_term(a, &d->tags, cats.v[i]);
-		if (cats.n > 1 && post)
-			imp_note(a, &s->rep, "category made a tag", rel, 0,
-				 "folio has one category per post: '%s' kept, the other %zu made tags", cats.v[0], cats.n - 1);
-	}
-	if (!post)
-		d->tags.n = 0;
-	if (d->tags.n > 32) {
-		imp_note(a, &s->rep, "tags dropped", rel, 0, "%zu tags: folio keeps 32", d->tags.n);
-		d->tags.n = 32;
-	}
-	if (series.n && post) {
-		struct str ss = slugify(a, str_from(series.v[0]));
-		if (ss.len) {
-			d->series = ss.p;
-			if (!imp_doc_find(s, IMP_SERIES, ss.p)) {
-				struct imp_doc *sd = imp_doc_new(s, IMP_SERIES, rel);
-				sd->slug = ss.p;
-				sd->title = series.v[0];
-				sd->description = imp_fmt(a, "The posts of the series %s.", series.v[0]);
-				s->rep.series++;
-			}
-		}
-		if (series.n > 1)
-			imp_note(a, &s->rep, "series dropped", rel, 0,
-				 "folio puts a post in one series: '%s' kept, %zu others dropped", series.v[0], series.n - 1);
-	}
-	/* the old URL */
-	if (url)
-		x->old_url = hugo_alias(a, url);
-	else {
-		const char *pat = h->permalinks ? imp_scalar(yaml_map_get(h->permalinks, section)) : NULL;
-		int y = 0, mo = 0, dd = 0;
-		if (date)
-			sscanf(date, "%d-%d-%d", &y, &mo, &dd);
-		const char *sg = slug ? slug : fname;
-		if (pat && post)
-			x->old_url = expand(a, pat, y, mo, dd, title, sg, fname, section);
-		else {
-			/* the folder of the file below content/, and the slug or the file's name */
-			const char *dir = bundle ? arena_strndup(a, crel, (size_t)(strrchr(crel, '/') - crel)) : crel;
-			const char *ds = strrchr(dir, '/');
-			struct buf b;
-			buf_init(&b);
-			buf_putc(&b, '/');
-			if (bundle) {
-				if (ds)
-					buf_append(&b, dir, (size_t)(ds - dir + 1));
-			} else if (sl) {
-				const char *ls = strrchr(crel, '/');
-				buf_append(&b, crel, (size_t)(ls - crel + 1));
-			}
-			buf_puts(&b, sg);
-			buf_putc(&b, '/');
-			char *u = (char *)arena_strndup(a, b.p, b.len);
-			buf_fini(&b);
-			lower_path(u);
-			x->old_url = u;
-		}
-	}
+	d->date = f.date;
+	if (!f.title)
+		f.title = imp_title_from_file(s, rel, f.slug ? f.slug : pl.fname);
+	d->title = f.title;
+	d->slug = imp_clean_slug(a, f.slug ? f.slug : pl.fname);
+	page_terms(s, d, &f, post, rel);
+	x->old_url = old_url(h, &f, &pl, post);
 	if (x->old_url && !imp_list_has(&d->aliases, x->old_url))
 		imp_list_add(a, &d->aliases, x->old_url);
 	/* a bundle's files: everything in its folder but the Markdown at its top */
-	if (bundle && !post) {
-		d->page_dir = dirp;
-	} else if (bundle) {
-		d->bundle = dirp;
-		size_t dl = strlen(dirp);
-		for (size_t i = 0; i < all->n; i++) {
-			const char *f = all->v[i];
-			if (strncmp(f, dirp, dl) || f[dl] != '/')
-				continue;
-			const char *in = f + dl + 1;
-			if (!strchr(in, '/') && is_md(in))
-				continue;
-			imp_list_add(a, &d->bundle_files, in);
-		}
-	}
+	if (pl.bundle && !post)
+		d->page_dir = pl.dirp;
+	else if (pl.bundle)
+		bundle_files(a, d, pl.dirp, all);
 	if (post) {
 		s->rep.posts++;
 		if (d->draft)
@@ -706,16 +661,11 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 
 /* ---- links ---- */
 
-static const char *doc_url(struct arena *a, const struct imp_doc *d)
-{
-	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
-}
-
 /* cb_ref: {{< ref "posts/x.md#frag" >}}: the page's new URL. */
 static const char *cb_ref(void *ctx, const char *name, int line)
 {
 	struct hg *h = ctx;
-	struct arena *a = h->s->a;
+	struct arena *a = h->r.s->a;
 	const char *hash = strchr(name, '#');
 	size_t nl = hash ? (size_t)(hash - name) : strlen(name);
 	const char *frag = hash ? hash : "";
@@ -726,8 +676,8 @@ static const char *cb_ref(void *ctx, const char *name, int line)
 	if (!nl)
 		return imp_fmt(a, "/%s", frag);
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < h->n; i++) {
-			const char *c = h->v[i].crel;
+		for (size_t i = 0; i < h->r.n; i++) {
+			const char *c = h->r.v[i].crel;
 			size_t cl = strlen(c);
 			/* posts/x.md, posts/x (a bundle: posts/x/index.md), or the file's name alone */
 			int hit = (cl == nl && !memcmp(c, name, nl)) ||
@@ -745,92 +695,87 @@ static const char *cb_ref(void *ctx, const char *name, int line)
 				}
 			}
 			if (hit)
-				return imp_fmt(a, "%s%s", doc_url(a, h->v[i].doc), frag);
+				return imp_fmt(a, "%s%s", imp_doc_url(a, h->r.v[i].doc), frag);
 		}
 	const char *url = imp_fmt(a, "/%.*s/", (int)nl, name);
-	imp_note(a, &h->s->rep, "Hugo ref to no page", h->cur->rel, line,
+	imp_note(a, &h->r.s->rep, "Hugo ref to no page", h->r.cur->rel, line,
 		 "'%s' names no page of the site: linked as %s, in ignore_links", name, url);
-	imp_list_add(a, &h->cur->doc->ignore_links, url);
+	imp_list_add(a, &h->r.cur->doc->ignore_links, url);
 	return url;
+}
+
+/* bundle_url: a relative link dec of the current page to a file of its
+ * bundle: a page bundle's resource goes to static/SLUG/ (folio pages
+ * are files), *res its new URL; a post bundle's is copied beside it,
+ * *res NULL (the link kept). 1 when it is one, else 0. */
+static int bundle_url(struct hg *h, const char *dec, const char *suffix, int line, const char **res)
+{
+	struct imp_site *s = h->r.s;
+	struct arena *a = s->a;
+	const struct imp_src *cur = h->r.cur;
+	char rel[4096];
+	const char *pd = cur->doc->page_dir;
+	if (pd) {
+		snprintf(rel, sizeof rel, "%s/%s", pd, dec);
+		if (imp_normalize(rel) == 0 && !strncmp(rel, pd, strlen(pd)) &&
+		    imp_copy(s, rel, imp_fmt(a, "%s/%s", cur->doc->slug, rel + strlen(pd) + 1), cur->rel, line)) {
+			*res = imp_fmt(a, "/%s/%s%s", cur->doc->slug, rel + strlen(pd) + 1, suffix);
+			return 1;
+		}
+	}
+	const char *bd = cur->doc->bundle;
+	if (bd) {
+		snprintf(rel, sizeof rel, "%s/%s", bd, dec);
+		if (imp_normalize(rel) == 0 && !strncmp(rel, bd, strlen(bd))) {
+			char full[4200];
+			struct stat st;
+			snprintf(full, sizeof full, "%s/%s", s->src, rel);
+			if (stat(full, &st) == 0) {
+				*res = NULL;
+				return 1;
+			}
+		}
+	}
+	return 0;
 }
 
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)
 {
 	struct hg *h = ctx;
-	struct imp_site *s = h->s;
+	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
-	const char *c = url;
-	while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.')
-		c++;
-	if ((*c == ':' && c > url) || (url[0] == '/' && url[1] == '/') || url[0] == '#' || url[0] == '?' || !url[0])
+	const struct imp_src *cur = h->r.cur;
+	if (!imp_url_local(url))
 		return NULL;
 	size_t ul = strcspn(url, "?#");
 	const char *suffix = url + ul;
 	char *dec = imp_url_decode(url, ul);
 	const char *res = NULL;
 	char rel[4096];
-	int root = dec[0] == '/';
-	if (!root && h->cur->doc->page_dir) {
-		/* a page bundle's resource: folio pages are files, so it goes
-		 * to static/SLUG/ */
-		snprintf(rel, sizeof rel, "%s/%s", h->cur->doc->page_dir, dec);
-		if (imp_normalize(rel) == 0 && !strncmp(rel, h->cur->doc->page_dir, strlen(h->cur->doc->page_dir)) &&
-		    imp_copy(s, rel, imp_fmt(a, "%s/%s", h->cur->doc->slug, rel + strlen(h->cur->doc->page_dir) + 1),
-			     h->cur->rel, line)) {
-			res = imp_fmt(a, "/%s/%s%s", h->cur->doc->slug, rel + strlen(h->cur->doc->page_dir) + 1, suffix);
-			free(dec);
-			return res;
-		}
+	if (dec[0] != '/' && bundle_url(h, dec, suffix, line, &res)) {
+		free(dec);
+		return res;
 	}
-	if (!root && h->cur->doc->bundle) {
-		/* a resource of the bundle: copied beside it */
-		snprintf(rel, sizeof rel, "%s/%s", h->cur->doc->bundle, dec);
-		if (imp_normalize(rel) == 0 && !strncmp(rel, h->cur->doc->bundle, strlen(h->cur->doc->bundle))) {
-			char full[4200];
-			struct stat st;
-			snprintf(full, sizeof full, "%s/%s", s->src, rel);
-			if (stat(full, &st) == 0) {
-				free(dec);
-				return NULL;
-			}
-		}
-	}
-	if (root) {
-		const char *p = dec;
-		size_t bl = strlen(h->base_path);
-		if (bl && !strncmp(p, h->base_path, bl) && (p[bl] == '/' || !p[bl]))
-			p += bl;
-		snprintf(rel, sizeof rel, "%s", p + (*p == '/'));
-	} else {
-		const char *base = h->cur->old_url ? h->cur->old_url : "/";
-		const char *ls = strrchr(base, '/');
-		snprintf(rel, sizeof rel, "%.*s/%s", (int)(ls - base), base, dec);
-	}
-	int found = 0;
-	if (imp_normalize(rel) == 0 && rel[0]) {
-		char wl[4200];
-		snprintf(wl, sizeof wl, "/%s", rel);
-		size_t wll = strlen(wl);
-		for (size_t i = 0; i < h->n && !res; i++) {
-			const char *o = h->v[i].old_url;
-			size_t ol = o ? strlen(o) : 0;
-			if (o && (!strcmp(o, wl) || (ol && o[ol - 1] == '/' && ol - 1 == wll && !strncmp(o, wl, wll))))
-				res = imp_fmt(a, "%s%s", doc_url(a, h->v[i].doc), suffix);
-		}
-		if (!res) {
+	int root;
+	if (imp_url_rel(dec, h->base_path, cur->old_url, rel, sizeof rel, &root)) {
+		const struct imp_src *to = imp_src_by_old_url(&h->r, rel);
+		if (to)
+			res = imp_fmt(a, "%s%s", imp_doc_url(a, to->doc), suffix);
+		else {
 			/* static/ is the site's root; assets/ holds images pages use */
 			const char *dirs[] = {"static", "assets"};
+			int found = 0;
 			for (int k = 0; k < 2 && !found; k++) {
 				char from[4300];
 				snprintf(from, sizeof from, "%s/%s", dirs[k], rel);
-				if (imp_copy(s, from, rel, h->cur->rel, line))
+				if (imp_copy(s, from, rel, cur->rel, line))
 					found = 1;
 			}
 			if (found)
 				res = imp_static_url(a, rel, suffix);
 			else if (image) {
 				*missing = 1;
-				imp_missing_image(s, h->cur->doc, h->cur->rel, line, url);
+				imp_missing_image(s, cur->doc, cur->rel, line, url);
 			}
 		}
 	}
@@ -882,7 +827,7 @@ int hugo_import(struct imp_site *s)
 {
 	struct hg h;
 	memset(&h, 0, sizeof h);
-	h.s = s;
+	h.r.s = s;
 	struct arena *a = s->a;
 	s->generator = "Hugo";
 	char p[4200];
@@ -906,7 +851,7 @@ int hugo_import(struct imp_site *s)
 		return -1;
 	}
 	struct imp_list all = {0};
-	walk(&h, h.content_dir, 0, &all);
+	walk(&h, h.content_dir, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		const char *r = all.v[i];
 		if (!is_md(r))
@@ -934,22 +879,7 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	for (size_t i = 0; i < s->ndocs; i++)
-		if (!s->docs[i]->slug)
-			s->docs[i]->skip = 1;
-	imp_fix_slugs(s);
-	for (size_t i = 0; i < h.n; i++) {
-		struct hg_src *x = &h.v[i];
-		h.cur = x;
-		struct jk_body c = {a, &s->rep, x->rel, x->body_line, &h, cb_ref, NULL, cb_url, 1};
-		hugo_body(&c, x->body, x->body_len, &x->doc->body);
-		free(x->text);
-		x->text = NULL;
-	}
-	for (size_t i = 0; i < h.fm_keys.n; i++)
-		imp_note(a, &s->rep, "front matter key not imported", h.fm_first.v[i], h.fm_line[i],
-			 "'%s' (in %zu file%s) has no folio equivalent", h.fm_keys.v[i], h.fm_count[i],
-			 h.fm_count[i] == 1 ? "" : "s");
-	free(h.v);
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1};
+	imp_reader_finish(&h.r, hugo_body, c);
 	return 0;
 }

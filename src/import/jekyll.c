@@ -15,40 +15,17 @@
 
 #include "read/content.h"
 #include "import/import.h"
+#include "import/reader.h"
 #include "files/sitefile.h"
 #include "base/slug.h"
 #include "formats/yaml.h"
 
-/* Deeper folders than this are not walked (a loop of links inside SRC
- * is also cut here). */
-#define JK_MAX_DEPTH 16
-
-/* A document read from SRC, before its body is converted. */
-struct jk_src {
-	struct imp_doc *doc;
-	const char *rel;       /* SRC-relative path */
-	const char *name;      /* file name without extension ("2017-01-01-x") */
-	const char *old_url;   /* its URL in the Jekyll site */
-	char *text;            /* the whole file (malloc'd) */
-	size_t len;
-	const char *body;
-	size_t body_len;
-	int body_line;
-};
-
 struct jk {
-	struct imp_site *s;
+	struct imp_reader r; /* the documents read, the keys not imported */
 	const struct ynode *cfg;
 	const char *permalink; /* the site's pattern, expanded from its style */
 	const char *baseurl;   /* "/blog" or "" */
 	struct imp_list exclude;
-	struct jk_src *v;
-	size_t n, cap;
-	struct jk_src *cur; /* the document whose body is converted */
-	/* front matter keys not imported: key -> count, first place */
-	struct imp_list fm_keys, fm_first;
-	size_t *fm_count;
-	int *fm_line;
 };
 
 /* ---- small helpers ---- */
@@ -114,64 +91,19 @@ static int excluded(const struct jk *j, const char *rel, const char *name)
 	return 0;
 }
 
-/* walk: the regular files under SRC/dir (sorted, recursively), as
- * SRC-relative paths added to out. Links are looked at with
- * sitefile's rule: one out of SRC is reported and not followed. */
-static void walk(struct jk *j, const char *dir, int depth, int top, struct imp_list *out)
+/* skip: what a walk of SRC leaves out: what _config.yml excludes, and
+ * at the top the _ folders (read where they are used), the Ruby
+ * project's files and folders. */
+static int skip(void *ctx, const char *rel, const char *nm, int top)
 {
-	struct imp_site *s = j->s;
-	char p[4096];
-	if ((size_t)snprintf(p, sizeof p, "%s/%s", s->src, dir) >= sizeof p || depth > JK_MAX_DEPTH)
-		return;
-	struct dirent **names;
-	int n = scandir(p, &names, NULL, alphasort);
-	if (n < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		char rel[4096];
-		if (nm[0] == '.' || (size_t)snprintf(rel, sizeof rel, "%s%s%s", dir, *dir ? "/" : "", nm) >= sizeof rel) {
-			free(names[i]);
-			continue;
-		}
-		int skip = excluded(j, rel, nm) || (top && (nm[0] == '_' || !strcmp(nm, "node_modules") ||
-							   !strcmp(nm, "vendor") || !strncmp(nm, "Gemfile", 7)));
-		char full[4200], to[4096];
-		snprintf(full, sizeof full, "%s/%s", s->src, rel);
-		enum site_where w = skip ? SITE_MISSING : site_where(s->src_root, full, to, sizeof to);
-		if (!skip && w != SITE_INSIDE && w != SITE_MISSING)
-			imp_note(s->a, &s->rep, "link out of SRC", astr(s->a, rel, strlen(rel)), 0,
-				 "a symbolic link %s: not followed",
-				 w == SITE_OUTSIDE ? "out of SRC" : w == SITE_LOOP ? "in a loop" : "to nothing");
-		struct stat st;
-		if (!skip && w == SITE_INSIDE && stat(full, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				walk(j, rel, depth + 1, 0, out);
-			else if (S_ISREG(st.st_mode))
-				imp_list_add(s->a, out, astr(s->a, rel, strlen(rel)));
-		}
-		free(names[i]);
-	}
-	free(names);
+	const struct jk *j = ctx;
+	return excluded(j, rel, nm) || (top && (nm[0] == '_' || !strcmp(nm, "node_modules") ||
+						!strcmp(nm, "vendor") || !strncmp(nm, "Gemfile", 7)));
 }
 
-/* ---- front matter ---- */
-
-static void fm_unused(struct jk *j, const char *key, const char *path, int line)
+static void walk(struct jk *j, const char *dir, struct imp_list *out)
 {
-	for (size_t i = 0; i < j->fm_keys.n; i++)
-		if (!strcmp(j->fm_keys.v[i], key)) {
-			j->fm_count[i]++;
-			return;
-		}
-	struct arena *a = j->s->a;
-	size_t n = j->fm_keys.n;
-	imp_list_add(a, &j->fm_keys, astr(a, key, strlen(key)));
-	imp_list_add(a, &j->fm_first, path);
-	j->fm_count = arena_realloc(a, j->fm_count, n * sizeof *j->fm_count, (n + 1) * sizeof *j->fm_count);
-	j->fm_line = arena_realloc(a, j->fm_line, n * sizeof *j->fm_line, (n + 1) * sizeof *j->fm_line);
-	j->fm_count[n] = 1;
-	j->fm_line[n] = line;
+	imp_walk(j->r.s, dir, *dir ? 1 : 0, skip, j, out);
 }
 
 /* ---- permalinks ---- */
@@ -204,68 +136,63 @@ static int yday(int y, int m, int d)
 	return cum[m - 1] + d + (leap && m > 2);
 }
 
+/* put_ph: the value of Jekyll's placeholder key (v a struct ph), or 0
+ * for a word that is none. */
+static int put_ph(void *ctx, const char *key, struct buf *b)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	const struct ph *v = ctx;
+	/* the longest placeholder that the word starts with (":title:output_ext" has no separator) */
+	if (!strcmp(key, "year"))
+		buf_printf(b, "%04d", v->y);
+	else if (!strcmp(key, "month"))
+		buf_printf(b, "%02d", v->m);
+	else if (!strcmp(key, "i_month"))
+		buf_printf(b, "%d", v->m);
+	else if (!strcmp(key, "short_month"))
+		buf_puts(b, months[v->m - 1]);
+	else if (!strcmp(key, "day"))
+		buf_printf(b, "%02d", v->d);
+	else if (!strcmp(key, "i_day"))
+		buf_printf(b, "%d", v->d);
+	else if (!strcmp(key, "y_day"))
+		buf_printf(b, "%03d", yday(v->y, v->m, v->d));
+	else if (!strcmp(key, "short_year"))
+		buf_printf(b, "%02d", v->y % 100);
+	else if (!strcmp(key, "hour"))
+		buf_printf(b, "%02d", v->h);
+	else if (!strcmp(key, "minute"))
+		buf_printf(b, "%02d", v->mi);
+	else if (!strcmp(key, "second"))
+		buf_printf(b, "%02d", v->s);
+	else if (!strcmp(key, "title") || !strcmp(key, "name"))
+		buf_puts(b, v->title);
+	else if (!strcmp(key, "slug"))
+		buf_puts(b, v->slug);
+	else if (!strcmp(key, "categories") || !strcmp(key, "slugified_categories"))
+		buf_puts(b, v->categories);
+	else if (!strcmp(key, "output_ext"))
+		buf_puts(b, ".html");
+	else if (!strcmp(key, "path"))
+		buf_puts(b, v->path ? v->path : "");
+	else if (!strcmp(key, "basename"))
+		buf_puts(b, v->basename ? v->basename : "");
+	else if (!strcmp(key, "collection"))
+		buf_puts(b, v->collection ? v->collection : "");
+	else
+		return 0;
+	return 1;
+}
+
 /* expand: a permalink pattern with its placeholders filled in; Jekyll
  * then turns runs of '/' into one. */
 static const char *expand(struct arena *a, const char *pat, const struct ph *v)
 {
-	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 	struct buf b;
 	buf_init(&b);
 	buf_putc(&b, '/');
-	for (const char *p = pat; *p;) {
-		if (*p != ':') {
-			buf_putc(&b, *p++);
-			continue;
-		}
-		const char *q = p + 1;
-		while (isalnum((unsigned char)*q) || *q == '_')
-			q++;
-		size_t n = (size_t)(q - p - 1);
-		char key[40];
-		snprintf(key, sizeof key, "%.*s", (int)(n < 39 ? n : 39), p + 1);
-		/* the longest placeholder that the word starts with (":title:output_ext" has no separator) */
-		if (!strcmp(key, "year"))
-			buf_printf(&b, "%04d", v->y);
-		else if (!strcmp(key, "month"))
-			buf_printf(&b, "%02d", v->m);
-		else if (!strcmp(key, "i_month"))
-			buf_printf(&b, "%d", v->m);
-		else if (!strcmp(key, "short_month"))
-			buf_puts(&b, months[v->m - 1]);
-		else if (!strcmp(key, "day"))
-			buf_printf(&b, "%02d", v->d);
-		else if (!strcmp(key, "i_day"))
-			buf_printf(&b, "%d", v->d);
-		else if (!strcmp(key, "y_day"))
-			buf_printf(&b, "%03d", yday(v->y, v->m, v->d));
-		else if (!strcmp(key, "short_year"))
-			buf_printf(&b, "%02d", v->y % 100);
-		else if (!strcmp(key, "hour"))
-			buf_printf(&b, "%02d", v->h);
-		else if (!strcmp(key, "minute"))
-			buf_printf(&b, "%02d", v->mi);
-		else if (!strcmp(key, "second"))
-			buf_printf(&b, "%02d", v->s);
-		else if (!strcmp(key, "title") || !strcmp(key, "name"))
-			buf_puts(&b, v->title);
-		else if (!strcmp(key, "slug"))
-			buf_puts(&b, v->slug);
-		else if (!strcmp(key, "categories") || !strcmp(key, "slugified_categories"))
-			buf_puts(&b, v->categories);
-		else if (!strcmp(key, "output_ext"))
-			buf_puts(&b, ".html");
-		else if (!strcmp(key, "path"))
-			buf_puts(&b, v->path ? v->path : "");
-		else if (!strcmp(key, "basename"))
-			buf_puts(&b, v->basename ? v->basename : "");
-		else if (!strcmp(key, "collection"))
-			buf_puts(&b, v->collection ? v->collection : "");
-		else {
-			buf_append(&b, p, (size_t)(q - p));
-		}
-		p = q;
-	}
+	imp_expand(&b, pat, put_ph, (void *)v);
 	/* runs of '/' -> one */
 	size_t k = 0;
 	for (size_t i = 0; i < b.len; i++)
@@ -324,35 +251,15 @@ static const char *cats_path(struct arena *a, const struct imp_list *cats)
 
 /* ---- reading documents ---- */
 
-static struct jk_src *src_new(struct jk *j)
-{
-	if (j->n == j->cap) {
-		j->cap = j->cap ? j->cap * 2 : 32;
-		j->v = xrealloc(j->v, j->cap * sizeof *j->v);
-	}
-	struct jk_src *x = &j->v[j->n++];
-	memset(x, 0, sizeof *x);
-	return x;
-}
-
 /* read_fm: reads rel, splits and parses its front matter. NULL when it
  * has none (skipped: Jekyll copies such files as they are) or when it
  * cannot be read (failed: reported). */
-static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *rel, int *failed)
+static const struct ynode *read_fm(struct jk *j, struct imp_src *x, const char *rel, int *failed)
 {
-	struct imp_site *s = j->s;
+	struct imp_site *s = j->r.s;
 	*failed = 0;
-	x->text = imp_read_src(s, rel, &x->len);
-	if (!x->text)
+	if (imp_src_read(&j->r, x, rel))
 		return NULL;
-	x->text = imp_utf8(s, x->text, &x->len, rel);
-	/* CRLF -> LF: Windows line ends, the lines counted the same */
-	size_t k = 0;
-	for (size_t i = 0; i < x->len; i++)
-		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))
-			x->text[k++] = x->text[i];
-	x->text[k] = '\0';
-	x->len = k;
 	const char *fm = NULL;
 	size_t fm_len = 0;
 	struct source so;
@@ -376,39 +283,133 @@ static const struct ynode *read_fm(struct jk *j, struct jk_src *x, const char *r
 	return m;
 }
 
+/* read_doc: the document rel of SRC and its front matter (*m), or NULL
+ * when it has none: one that cannot be read is reported not converted,
+ * a post without front matter skipped. */
+static struct imp_src *read_doc(struct jk *j, const char *rel, int post, const struct ynode **m)
+{
+	struct imp_site *s = j->r.s;
+	struct imp_src *x = imp_src_new(&j->r);
+	x->rel = rel;
+	x->name = stem(s->a, rel);
+	int failed;
+	*m = read_fm(j, x, rel, &failed);
+	if (*m)
+		return x;
+	if (failed)
+		imp_not_converted(s, rel, post ? "post not converted" : "page not converted");
+	else if (post && x->text)
+		imp_note(s->a, &s->rep, "file skipped", rel, 0, "no front matter: Jekyll does not treat it as a post");
+	imp_src_drop(&j->r);
+	return NULL;
+}
+
+/* common_key: a front matter key that posts and pages read alike (title,
+ * published, redirect_from, toc) into d: 1 when k is one. */
+static int common_key(struct arena *a, struct imp_doc *d, const char *k, const struct ynode *v)
+{
+	int b;
+	if (!strcmp(k, "title"))
+		d->title = imp_scalar(v);
+	else if (!strcmp(k, "published")) {
+		if (yaml_as_bool(v, &b) && !b)
+			d->draft = 1;
+	} else if (!strcmp(k, "redirect_from"))
+		imp_add_aliases(a, v, &d->aliases, imp_alias_from);
+	else if (!strcmp(k, "toc")) {
+		if (yaml_as_bool(v, &b))
+			d->toc = b;
+	} else
+		return 0;
+	return 1;
+}
+
 /* mtime_date: a draft without a date is dated by its file. */
 static const char *mtime_date(struct jk *j, const char *rel)
 {
 	char p[4200];
 	struct stat st;
-	snprintf(p, sizeof p, "%s/%s", j->s->src, rel);
+	snprintf(p, sizeof p, "%s/%s", j->r.s->src, rel);
 	time_t t = stat(p, &st) == 0 ? st.st_mtime : 0;
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	return imp_fmt(j->s->a, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	return imp_fmt(j->r.s->a, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+/* What a post's front matter gives besides its document's fields. */
+struct post_fm {
+	struct imp_list cats;
+	const char *permalink, *slug;
+};
+
+/* post_key: a key of a post's front matter (rel) that pages do not have,
+ * into d or f: 1 when k is one. */
+static int post_key(struct imp_site *s, struct imp_doc *d, struct post_fm *f, const char *rel, const char *k,
+		    const struct ynode *v)
+{
+	struct arena *a = s->a;
+	const char *sv = imp_scalar(v);
+	if (!strcmp(k, "date")) {
+		d->date = sv ? imp_date(a, sv) : NULL;
+		if (sv && !d->date)
+			imp_note(a, &s->rep, "date not understood", rel, v->line,
+				 "date '%s' is not a date folio reads: the file name's date is used", sv);
+	} else if (!strcmp(k, "last_modified_at") || !strcmp(k, "modified") || !strcmp(k, "updated")) {
+		d->updated = sv ? imp_date(a, sv) : NULL;
+		if (sv && !d->updated)
+			imp_note(a, &s->rep, "date not understood", rel, v->line, "'%s: %s' dropped", k, sv);
+	} else if (!strcmp(k, "categories") || !strcmp(k, "category"))
+		imp_words(a, v, &f->cats, 1);
+	else if (!strcmp(k, "tags") || !strcmp(k, "tag"))
+		imp_words(a, v, &d->tags, 1);
+	else if (!strcmp(k, "excerpt") || !strcmp(k, "summary"))
+		d->summary = sv;
+	else if (!strcmp(k, "description"))
+		d->description = sv;
+	else if (!strcmp(k, "series")) {
+		const char *name = sv;
+		if (v->kind == YNODE_MAP)
+			name = imp_scalar(yaml_map_get(v, "name")) ? imp_scalar(yaml_map_get(v, "name"))
+							      : imp_scalar(yaml_map_get(v, "title"));
+		if (name && *name)
+			imp_join_series(s, d, rel, name);
+	} else if (!strcmp(k, "permalink"))
+		f->permalink = sv;
+	else if (!strcmp(k, "slug"))
+		f->slug = sv;
+	else if (!strcmp(k, "image") && sv)
+		d->image = sv;
+	else
+		return 0;
+	return 1;
+}
+
+/* post_category: folio has one category; a post's others become tags. */
+static void post_category(struct imp_site *s, struct imp_doc *d, const struct imp_list *cats, const char *rel)
+{
+	struct arena *a = s->a;
+	if (!cats->n)
+		return;
+	d->category = cats->v[0];
+	struct str first = term_key(a, str_from(cats->v[0]));
+	for (size_t i = 1; i < cats->n; i++) {
+		if (str_eq(term_key(a, str_from(cats->v[i])), first))
+			continue;
+		imp_add_term(a, &d->tags, cats->v[i]);
+		imp_note(a, &s->rep, "category made a tag", rel, 0,
+			 "folio has one category per post: '%s' kept, '%s' made a tag", cats->v[0], cats->v[i]);
+	}
 }
 
 /* post: one post or draft. cat: the category of its folder (a/_posts/). */
 static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 {
-	struct imp_site *s = j->s;
+	struct imp_site *s = j->r.s;
 	struct arena *a = s->a;
-	struct jk_src *x = src_new(j);
-	x->rel = rel;
-	x->name = stem(a, rel);
-	int failed;
-	const struct ynode *m = read_fm(j, x, rel, &failed);
-	if (!m) {
-		if (failed) {
-			s->rep.failed++;
-			imp_note(a, &s->rep, "post not converted", rel, 0, "its front matter cannot be read (see the error)");
-		} else if (x->text)
-			imp_note(a, &s->rep, "file skipped", rel, 0, "no front matter: Jekyll does not treat it as a post");
-		free(x->text);
-		x->text = NULL;
-		j->n--;
+	const struct ynode *m;
+	struct imp_src *x = read_doc(j, rel, 1, &m);
+	if (!x)
 		return;
-	}
 	struct imp_doc *d = imp_doc_new(s, IMP_POST, rel);
 	x->doc = d;
 	d->draft = draft;
@@ -419,73 +420,13 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 			 "the file name's date '%.10s' is no day of the calendar: the front matter's date, else the "
 			 "file's time, is used",
 			 x->name);
-	struct imp_list cats = {0};
+	struct post_fm f = {{0}, NULL, NULL};
 	if (cat)
-		imp_list_add(a, &cats, cat);
-	const char *permalink = NULL, *slug = NULL;
+		imp_list_add(a, &f.cats, cat);
 	for (size_t i = 0; i < m->len; i++) {
 		const char *k = m->keys[i]->str.p;
-		const struct ynode *v = m->items[i];
-		const char *sv = imp_scalar(v);
-		if (!strcmp(k, "title"))
-			d->title = sv;
-		else if (!strcmp(k, "date")) {
-			d->date = sv ? imp_date(a, sv) : NULL;
-			if (sv && !d->date)
-				imp_note(a, &s->rep, "date not understood", rel, v->line,
-					 "date '%s' is not a date folio reads: the file name's date is used", sv);
-		} else if (!strcmp(k, "last_modified_at") || !strcmp(k, "modified") || !strcmp(k, "updated")) {
-			d->updated = sv ? imp_date(a, sv) : NULL;
-			if (sv && !d->updated)
-				imp_note(a, &s->rep, "date not understood", rel, v->line, "'%s: %s' dropped", k, sv);
-		} else if (!strcmp(k, "categories") || !strcmp(k, "category"))
-			imp_words(a, v, &cats, 1);
-		else if (!strcmp(k, "tags") || !strcmp(k, "tag"))
-			imp_words(a, v, &d->tags, 1);
-		else if (!strcmp(k, "excerpt") || !strcmp(k, "summary"))
-			d->summary = sv;
-		else if (!strcmp(k, "description"))
-			d->description = sv;
-		else if (!strcmp(k, "published")) {
-			int b;
-			if (yaml_as_bool(v, &b) && !b)
-				d->draft = 1;
-		} else if (!strcmp(k, "redirect_from")) {
-			struct imp_list l = {0};
-			imp_words(a, v, &l, 0);
-			for (size_t q = 0; q < l.n; q++)
-				if (imp_alias_from(a, l.v[q]))
-					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
-		} else if (!strcmp(k, "series")) {
-			const char *name = sv;
-			if (v->kind == YNODE_MAP)
-				name = imp_scalar(yaml_map_get(v, "name")) ? imp_scalar(yaml_map_get(v, "name"))
-								      : imp_scalar(yaml_map_get(v, "title"));
-			if (name && *name) {
-				struct str sl = slugify(a, str_from(name));
-				if (sl.len) {
-					d->series = sl.p;
-					if (!imp_doc_find(s, IMP_SERIES, sl.p)) {
-						struct imp_doc *sd = imp_doc_new(s, IMP_SERIES, rel);
-						sd->slug = sl.p;
-						sd->title = name;
-						sd->description = imp_fmt(a, "The posts of the series %s.", name);
-						s->rep.series++;
-					}
-				}
-			}
-		} else if (!strcmp(k, "permalink"))
-			permalink = sv;
-		else if (!strcmp(k, "slug"))
-			slug = sv;
-		else if (!strcmp(k, "image") && sv)
-			d->image = sv;
-		else if (!strcmp(k, "toc")) {
-			int b;
-			if (yaml_as_bool(v, &b))
-				d->toc = b;
-		} else
-			fm_unused(j, k, rel, m->keys[i]->line);
+		if (!common_key(a, d, k, m->items[i]) && !post_key(s, d, &f, rel, k, m->items[i]))
+			imp_fm_unused(&j->r, k, rel, m->keys[i]->line);
 	}
 	if (!d->date) {
 		d->date = fdate;
@@ -498,38 +439,23 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 	/* Jekyll themes show the description as the excerpt */
 	if (!d->summary && d->description)
 		d->summary = d->description;
-	if (!d->title) {
-		d->title = imp_title_from_slug(a, slug ? slug : fslug);
-		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
-	}
-	d->slug = imp_clean_slug(a, slug ? slug : fslug);
-	/* categories: folio has one; the others become tags */
-	if (cats.n) {
-		d->category = cats.v[0];
-		struct str first = term_key(a, str_from(cats.v[0]));
-		for (size_t i = 1; i < cats.n; i++) {
-			if (str_eq(term_key(a, str_from(cats.v[i])), first))
-				continue;
-			imp_add_term(a, &d->tags, cats.v[i]);
-			imp_note(a, &s->rep, "category made a tag", rel, 0,
-				 "folio has one category per post: '%s' kept, '%s' made a tag", cats.v[0], cats.v[i]);
-		}
-	}
-	if (d->tags.n > 32) {
-		imp_note(a, &s->rep, "tags dropped", rel, 0, "%zu tags: folio keeps 32", d->tags.n);
-		d->tags.n = 32;
-	}
+	const char *slug = f.slug ? f.slug : fslug;
+	if (!d->title)
+		d->title = imp_title_from_file(s, rel, slug);
+	d->slug = imp_clean_slug(a, slug);
+	post_category(s, d, &f.cats, rel);
+	imp_cap_tags(s, d, rel);
 	/* the old URL */
 	struct ph ph;
 	memset(&ph, 0, sizeof ph);
 	sscanf(d->date, "%d-%d-%d", &ph.y, &ph.m, &ph.d);
 	if (strlen(d->date) >= 16)
 		sscanf(d->date + 11, "%d:%d:%d", &ph.h, &ph.mi, &ph.s);
-	ph.title = pretty_slug(a, slug ? slug : fslug, 0);
-	ph.slug = pretty_slug(a, slug ? slug : fslug, 1);
-	ph.categories = cats_path(a, &cats);
+	ph.title = pretty_slug(a, slug, 0);
+	ph.slug = pretty_slug(a, slug, 1);
+	ph.categories = cats_path(a, &f.cats);
 	if (!draft) {
-		x->old_url = expand(a, permalink ? permalink : j->permalink, &ph);
+		x->old_url = expand(a, f.permalink ? f.permalink : j->permalink, &ph);
 		if (!imp_list_has(&d->aliases, x->old_url))
 			imp_list_add(a, &d->aliases, x->old_url);
 	}
@@ -538,25 +464,31 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 		s->rep.drafts++;
 }
 
+/* page_slug: the last segment of a page's permalink, when it has one
+ * (without an extension, and not a placeholder), else base. */
+static const char *page_slug(struct arena *a, const char *permalink, const char *base)
+{
+	size_t pl = strlen(permalink);
+	while (pl && permalink[pl - 1] == '/')
+		pl--;
+	const char *ps = memrchr(permalink, '/', pl);
+	ps = ps ? ps + 1 : permalink;
+	size_t n = pl - (size_t)(ps - permalink);
+	const char *dot = memchr(ps, '.', n);
+	if (dot)
+		n = (size_t)(dot - ps);
+	return n && !memchr(ps, ':', n) ? astr(a, ps, n) : base;
+}
+
 /* read_page: a page (or a collection's document, coll its name). */
 static void read_page(struct jk *j, const char *rel, const char *coll, const char *coll_permalink)
 {
-	struct imp_site *s = j->s;
+	struct imp_site *s = j->r.s;
 	struct arena *a = s->a;
-	struct jk_src *x = src_new(j);
-	x->rel = rel;
-	x->name = stem(a, rel);
-	int failed;
-	const struct ynode *m = read_fm(j, x, rel, &failed);
-	if (!m) {
-		if (failed) {
-			s->rep.failed++;
-			imp_note(a, &s->rep, "page not converted", rel, 0, "its front matter cannot be read (see the error)");
-		}
-		free(x->text);
-		j->n--;
+	const struct ynode *m;
+	struct imp_src *x = read_doc(j, rel, 0, &m);
+	if (!x)
 		return;
-	}
 	struct imp_doc *d = imp_doc_new(s, IMP_PAGE, rel);
 	x->doc = d;
 	const char *permalink = imp_scalar(yaml_map_get(m, "permalink"));
@@ -572,49 +504,18 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 	for (size_t i = 0; i < m->len; i++) {
 		const char *k = m->keys[i]->str.p;
 		const struct ynode *v = m->items[i];
-		const char *sv = imp_scalar(v);
-		if (!strcmp(k, "title"))
-			d->title = sv;
-		else if (!strcmp(k, "description") || !strcmp(k, "excerpt"))
-			d->description = sv;
-		else if (!strcmp(k, "published")) {
-			int b;
-			if (yaml_as_bool(v, &b) && !b)
-				d->draft = 1;
-		} else if (!strcmp(k, "redirect_from")) {
-			struct imp_list l = {0};
-			imp_words(a, v, &l, 0);
-			for (size_t q = 0; q < l.n; q++)
-				if (imp_alias_from(a, l.v[q]))
-					imp_list_add(a, &d->aliases, imp_alias_from(a, l.v[q]));
-		} else if (!strcmp(k, "permalink"))
-			;
-		else if (!strcmp(k, "toc")) {
-			int b;
-			if (yaml_as_bool(v, &b))
-				d->toc = b;
-		} else
-			fm_unused(j, k, rel, m->keys[i]->line);
+		if (common_key(a, d, k, v))
+			continue;
+		if (!strcmp(k, "description") || !strcmp(k, "excerpt"))
+			d->description = imp_scalar(v);
+		else if (strcmp(k, "permalink"))
+			imp_fm_unused(&j->r, k, rel, m->keys[i]->line);
 	}
-	if (permalink) {
-		/* the page's slug is its permalink's last segment, when it has one */
-		size_t pl = strlen(permalink);
-		while (pl && permalink[pl - 1] == '/')
-			pl--;
-		const char *ps = memrchr(permalink, '/', pl);
-		ps = ps ? ps + 1 : permalink;
-		size_t n = pl - (size_t)(ps - permalink);
-		const char *dot = memchr(ps, '.', n);
-		if (dot)
-			n = (size_t)(dot - ps);
-		if (n && !memchr(ps, ':', n))
-			base = astr(a, ps, n);
-	}
+	if (permalink)
+		base = page_slug(a, permalink, base);
 	d->slug = imp_clean_slug(a, base);
-	if (!d->title) {
-		d->title = imp_title_from_slug(a, d->slug);
-		imp_note(a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", d->title);
-	}
+	if (!d->title)
+		d->title = imp_title_from_file(s, rel, d->slug);
 	struct ph ph;
 	memset(&ph, 0, sizeof ph);
 	ph.y = 1970, ph.m = 1, ph.d = 1;
@@ -639,7 +540,7 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 
 /* ---- the body: links to posts, pages and files ---- */
 
-static struct jk_src *by_name(struct jk *j, const char *name)
+static struct imp_src *by_name(struct jk *j, const char *name)
 {
 	const char *b = strrchr(name, '/');
 	b = b ? b + 1 : name;
@@ -647,110 +548,75 @@ static struct jk_src *by_name(struct jk *j, const char *name)
 	const char *dot = strrchr(b, '.');
 	if (dot && has_ext(b, post_exts))
 		bl = (size_t)(dot - b);
-	for (size_t i = 0; i < j->n; i++)
-		if (j->v[i].doc->kind == IMP_POST && strlen(j->v[i].name) == bl && !memcmp(j->v[i].name, b, bl))
-			return &j->v[i];
+	for (size_t i = 0; i < j->r.n; i++)
+		if (j->r.v[i].doc->kind == IMP_POST && strlen(j->r.v[i].name) == bl && !memcmp(j->r.v[i].name, b, bl))
+			return &j->r.v[i];
 	return NULL;
-}
-
-static const char *doc_url(struct arena *a, const struct imp_doc *d)
-{
-	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
 }
 
 /* unresolved: a link to nothing of the site: kept (it was broken in the
  * old site too), listed in the post's ignore_links and reported. */
 static const char *unresolved(struct jk *j, const char *kind, int line, const char *what, const char *url)
 {
-	struct arena *a = j->s->a;
-	imp_note(a, &j->s->rep, kind, j->cur->rel, line, "'%s' names nothing of the site: linked as %s, in ignore_links",
+	struct arena *a = j->r.s->a;
+	imp_note(a, &j->r.s->rep, kind, j->r.cur->rel, line, "'%s' names nothing of the site: linked as %s, in ignore_links",
 		 what, url);
-	if (!imp_list_has(&j->cur->doc->ignore_links, url))
-		imp_list_add(a, &j->cur->doc->ignore_links, url);
+	if (!imp_list_has(&j->r.cur->doc->ignore_links, url))
+		imp_list_add(a, &j->r.cur->doc->ignore_links, url);
 	return url;
 }
 
 static const char *cb_post_url(void *ctx, const char *name, int line)
 {
 	struct jk *j = ctx;
-	struct jk_src *x = by_name(j, name);
+	struct imp_src *x = by_name(j, name);
 	if (x)
-		return doc_url(j->s->a, x->doc);
+		return imp_doc_url(j->r.s->a, x->doc);
 	const char *b = strrchr(name, '/');
 	b = b ? b + 1 : name;
 	return unresolved(j, "Liquid post_url to no post", line, name,
-			  imp_fmt(j->s->a, "/posts/%s/", imp_clean_slug(j->s->a, dated(b) ? b + 11 : b)));
+			  imp_fmt(j->r.s->a, "/posts/%s/", imp_clean_slug(j->r.s->a, dated(b) ? b + 11 : b)));
 }
 
 static const char *cb_link(void *ctx, const char *path, int line)
 {
 	struct jk *j = ctx;
 	const char *p = path[0] == '/' ? path + 1 : path;
-	for (size_t i = 0; i < j->n; i++)
-		if (!strcmp(j->v[i].rel, p))
-			return doc_url(j->s->a, j->v[i].doc);
-	if (imp_copy(j->s, p, p, j->cur->rel, line))
-		return imp_fmt(j->s->a, "/%s", p);
-	return unresolved(j, "Liquid link to no file", line, path, imp_fmt(j->s->a, "/%s", p));
+	for (size_t i = 0; i < j->r.n; i++)
+		if (!strcmp(j->r.v[i].rel, p))
+			return imp_doc_url(j->r.s->a, j->r.v[i].doc);
+	if (imp_copy(j->r.s, p, p, j->r.cur->rel, line))
+		return imp_fmt(j->r.s->a, "/%s", p);
+	return unresolved(j, "Liquid link to no file", line, path, imp_fmt(j->r.s->a, "/%s", p));
 }
 
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)
 {
 	struct jk *j = ctx;
-	struct imp_site *s = j->s;
+	struct imp_site *s = j->r.s;
 	struct arena *a = s->a;
-	const char *u = url;
-	/* a scheme, //host, a fragment or a query alone: not a file of the site */
-	const char *c = u;
-	while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.')
-		c++;
-	if ((*c == ':' && c > u) || (u[0] == '/' && u[1] == '/') || u[0] == '#' || u[0] == '?' || !u[0])
+	const struct imp_src *cur = j->r.cur;
+	if (!imp_url_local(url))
 		return NULL;
-	size_t ul = strcspn(u, "?#");
-	const char *suffix = u + ul;
-	char *dec = imp_url_decode(u, ul);
+	size_t ul = strcspn(url, "?#");
+	const char *suffix = url + ul;
+	char *dec = imp_url_decode(url, ul);
 	char rel[4096];
 	const char *res = NULL;
-	int root = dec[0] == '/';
-	if (root) {
-		const char *p = dec;
-		size_t bl = strlen(j->baseurl);
-		if (bl && !strncmp(p, j->baseurl, bl) && (p[bl] == '/' || !p[bl]))
-			p += bl;
-		snprintf(rel, sizeof rel, "%s", p + (*p == '/'));
-	} else {
-		/* relative to the page's old URL, as a browser reads it */
-		const char *base = j->cur->old_url ? j->cur->old_url : "/";
-		const char *ls = strrchr(base, '/');
-		snprintf(rel, sizeof rel, "%.*s/%s", (int)(ls - base), base, dec);
-	}
-	int ok = imp_normalize(rel) == 0 && rel[0];
-	int isdoc = 0;
-	if (ok) {
-		/* a link to a post's old URL goes to its new one */
-		char withslash[4200];
-		snprintf(withslash, sizeof withslash, "/%s", rel);
-		for (size_t i = 0; i < j->n; i++) {
-			const char *o = j->v[i].old_url;
-			if (!o)
-				continue;
-			size_t ol = strlen(o);
-			if (!strcmp(o, withslash) || (ol && o[ol - 1] == '/' && !strncmp(o, withslash, ol - 1) &&
-						      !withslash[ol - 1])) {
-				res = imp_fmt(a, "%s%s", doc_url(a, j->v[i].doc), suffix);
-				isdoc = 1;
-				break;
-			}
-		}
-	}
-	if (!isdoc && ok && !has_ext(rel, md_exts)) {
-		int found = imp_copy(s, rel, rel, j->cur->rel, line);
+	int root;
+	int ok = imp_url_rel(dec, j->baseurl, cur->old_url, rel, sizeof rel, &root);
+	/* a link to a post's old URL goes to its new one */
+	const struct imp_src *to = ok ? imp_src_by_old_url(&j->r, rel) : NULL;
+	if (to)
+		res = imp_fmt(a, "%s%s", imp_doc_url(a, to->doc), suffix);
+	else if (ok && !has_ext(rel, md_exts)) {
+		int found = imp_copy(s, rel, rel, cur->rel, line);
 		if (!found && !root) {
 			/* relative to the source file instead (images beside the post) */
 			char alt[4096];
-			const char *sl = strrchr(j->cur->rel, '/');
-			snprintf(alt, sizeof alt, "%.*s/%s", sl ? (int)(sl - j->cur->rel) : 0, j->cur->rel, dec);
-			if (imp_normalize(alt) == 0 && imp_copy(s, alt, alt, j->cur->rel, line)) {
+			const char *sl = strrchr(cur->rel, '/');
+			snprintf(alt, sizeof alt, "%.*s/%s", sl ? (int)(sl - cur->rel) : 0, cur->rel, dec);
+			if (imp_normalize(alt) == 0 && imp_copy(s, alt, alt, cur->rel, line)) {
 				snprintf(rel, sizeof rel, "%s", alt);
 				found = 1;
 			}
@@ -759,7 +625,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 			res = imp_static_url(a, rel, suffix);
 		else if (image) {
 			*missing = 1;
-			imp_missing_image(s, j->cur->doc, j->cur->rel, line, url);
+			imp_missing_image(s, cur->doc, cur->rel, line, url);
 		}
 	}
 	/* the base path is folio's to add: /blog/x -> /x */
@@ -773,7 +639,7 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 
 static void read_config(struct jk *j)
 {
-	struct imp_site *s = j->s;
+	struct imp_site *s = j->r.s;
 	struct arena *a = s->a;
 	static const char *const unused_ok[] = {NULL};
 	(void)unused_ok;
@@ -861,7 +727,7 @@ int jekyll_import(struct imp_site *s)
 {
 	struct jk j;
 	memset(&j, 0, sizeof j);
-	j.s = s;
+	j.r.s = s;
 	struct arena *a = s->a;
 	s->generator = "Jekyll";
 	char p[4200];
@@ -881,11 +747,11 @@ int jekyll_import(struct imp_site *s)
 	read_config(&j);
 	/* every file, once */
 	struct imp_list all = {0};
-	walk(&j, "", 0, 1, &all);
+	walk(&j, "", &all);
 	struct imp_list posts = {0}, drafts = {0}, pages = {0};
-	walk(&j, "_posts", 1, 0, &posts);
-	walk(&j, "_drafts", 1, 0, &drafts);
-	walk(&j, "_pages", 1, 0, &pages);
+	walk(&j, "_posts", &posts);
+	walk(&j, "_drafts", &drafts);
+	walk(&j, "_pages", &pages);
 	for (size_t i = 0; i < posts.n; i++)
 		if (has_ext(posts.v[i], post_exts))
 			read_post(&j, posts.v[i], 0, NULL);
@@ -942,7 +808,7 @@ int jekyll_import(struct imp_site *s)
 		const char *perm = cv ? imp_scalar(yaml_map_get(cv, "permalink")) : NULL;
 		struct imp_list docs = {0};
 		const char *dir = imp_fmt(a, "_%s", name);
-		walk(&j, dir, 1, 0, &docs);
+		walk(&j, dir, &docs);
 		if (!out) {
 			if (docs.n)
 				imp_note(a, &s->rep, "collection not imported", dir, 0,
@@ -954,25 +820,7 @@ int jekyll_import(struct imp_site *s)
 			if (has_ext(docs.v[k], md_exts))
 				read_page(&j, docs.v[k], name, perm);
 	}
-	/* the slugs are final before the bodies link to them */
-	for (size_t i = 0; i < s->ndocs; i++)
-		if (!s->docs[i]->slug)
-			s->docs[i]->skip = 1;
-	imp_fix_slugs(s);
-	/* convert the bodies */
-	for (size_t i = 0; i < j.n; i++) {
-		struct jk_src *x = &j.v[i];
-		j.cur = x;
-		struct jk_body c = {a, &s->rep, x->rel, x->body_line, &j, cb_post_url, cb_link, cb_url, 0};
-		jekyll_body(&c, x->body, x->body_len, &x->doc->body);
-		free(x->text);
-		x->text = NULL;
-	}
-	/* the front matter keys folio has no use for, one line each */
-	for (size_t i = 0; i < j.fm_keys.n; i++)
-		imp_note(a, &s->rep, "front matter key not imported", j.fm_first.v[i], j.fm_line[i],
-			 "'%s' (in %zu file%s) has no folio equivalent", j.fm_keys.v[i], j.fm_count[i],
-			 j.fm_count[i] == 1 ? "" : "s");
-	free(j.v);
+	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0};
+	imp_reader_finish(&j.r, jekyll_body, c);
 	return 0;
 }

@@ -1,0 +1,247 @@
+/* reader.c: what the readers of Jekyll and Hugo sites share (see
+ * reader.h). */
+#include "import/reader.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/slug.h"
+#include "files/sitefile.h"
+#include "formats/yaml.h"
+
+/* Deeper folders than this are not walked (a loop of links inside SRC
+ * is also cut here). */
+#define IMP_MAX_DEPTH 16
+
+struct imp_src *imp_src_new(struct imp_reader *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 32;
+		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	struct imp_src *x = &r->v[r->n++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+void imp_src_drop(struct imp_reader *r)
+{
+	free(r->v[r->n - 1].text);
+	r->v[r->n - 1].text = NULL;
+	r->n--;
+}
+
+int imp_src_read(struct imp_reader *r, struct imp_src *x, const char *rel)
+{
+	x->text = imp_read_src(r->s, rel, &x->len);
+	if (!x->text)
+		return -1;
+	x->text = imp_utf8(r->s, x->text, &x->len, rel);
+	/* CRLF -> LF: Windows line ends, the lines counted the same */
+	size_t k = 0;
+	for (size_t i = 0; i < x->len; i++)
+		if (!(x->text[i] == '\r' && i + 1 < x->len && x->text[i + 1] == '\n'))
+			x->text[k++] = x->text[i];
+	x->text[k] = '\0';
+	x->len = k;
+	return 0;
+}
+
+void imp_fm_unused(struct imp_reader *r, const char *key, const char *path, int line)
+{
+	for (size_t i = 0; i < r->fm_keys.n; i++)
+		if (!strcmp(r->fm_keys.v[i], key)) {
+			r->fm_count[i]++;
+			return;
+		}
+	struct arena *a = r->s->a;
+	size_t n = r->fm_keys.n;
+	imp_list_add(a, &r->fm_keys, arena_strndup(a, key, strlen(key)));
+	imp_list_add(a, &r->fm_first, path);
+	r->fm_count = arena_realloc(a, r->fm_count, n * sizeof *r->fm_count, (n + 1) * sizeof *r->fm_count);
+	r->fm_line = arena_realloc(a, r->fm_line, n * sizeof *r->fm_line, (n + 1) * sizeof *r->fm_line);
+	r->fm_count[n] = 1;
+	r->fm_line[n] = line;
+}
+
+void imp_walk(struct imp_site *s, const char *dir, int depth,
+	      int (*skip)(void *ctx, const char *rel, const char *name, int top), void *ctx, struct imp_list *out)
+{
+	char p[4096];
+	if ((size_t)snprintf(p, sizeof p, "%s/%s", s->src, dir) >= sizeof p || depth > IMP_MAX_DEPTH)
+		return;
+	struct dirent **names;
+	int n = scandir(p, &names, NULL, alphasort);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char rel[4096];
+		if (nm[0] == '.' || (size_t)snprintf(rel, sizeof rel, "%s%s%s", dir, *dir ? "/" : "", nm) >= sizeof rel ||
+		    (skip && skip(ctx, rel, nm, !*dir))) {
+			free(names[i]);
+			continue;
+		}
+		char full[4200], to[4096];
+		snprintf(full, sizeof full, "%s/%s", s->src, rel);
+		enum site_where w = site_where(s->src_root, full, to, sizeof to);
+		struct stat st;
+		if (w != SITE_INSIDE && w != SITE_MISSING)
+			imp_note(s->a, &s->rep, "link out of SRC", arena_strndup(s->a, rel, strlen(rel)), 0,
+				 "a symbolic link %s: not followed",
+				 w == SITE_OUTSIDE ? "out of SRC" : w == SITE_LOOP ? "in a loop" : "to nothing");
+		else if (w == SITE_INSIDE && stat(full, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				imp_walk(s, rel, depth + 1, skip, ctx, out);
+			else if (S_ISREG(st.st_mode))
+				imp_list_add(s->a, out, arena_strndup(s->a, rel, strlen(rel)));
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+const char *imp_doc_url(struct arena *a, const struct imp_doc *d)
+{
+	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
+}
+
+int imp_url_local(const char *url)
+{
+	const char *c = url;
+	while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.')
+		c++;
+	return !((*c == ':' && c > url) || (url[0] == '/' && url[1] == '/') || url[0] == '#' || url[0] == '?' ||
+		 !url[0]);
+}
+
+int imp_url_rel(const char *dec, const char *base, const char *old_url, char *rel, size_t cap, int *root)
+{
+	*root = dec[0] == '/';
+	if (*root) {
+		const char *p = dec;
+		size_t bl = strlen(base);
+		if (bl && !strncmp(p, base, bl) && (p[bl] == '/' || !p[bl]))
+			p += bl;
+		snprintf(rel, cap, "%s", p + (*p == '/'));
+	} else {
+		/* relative to the page's old URL, as a browser reads it */
+		const char *b = old_url ? old_url : "/";
+		const char *ls = strrchr(b, '/');
+		snprintf(rel, cap, "%.*s/%s", (int)(ls - b), b, dec);
+	}
+	return imp_normalize(rel) == 0 && rel[0];
+}
+
+struct imp_src *imp_src_by_old_url(const struct imp_reader *r, const char *rel)
+{
+	char wl[4200];
+	snprintf(wl, sizeof wl, "/%s", rel);
+	size_t wll = strlen(wl);
+	for (size_t i = 0; i < r->n; i++) {
+		const char *o = r->v[i].old_url;
+		size_t ol = o ? strlen(o) : 0;
+		if (o && (!strcmp(o, wl) || (ol && o[ol - 1] == '/' && ol - 1 == wll && !strncmp(o, wl, wll))))
+			return &r->v[i];
+	}
+	return NULL;
+}
+
+void imp_expand(struct buf *b, const char *pat, int (*put)(void *ctx, const char *key, struct buf *b), void *ctx)
+{
+	for (const char *p = pat; *p;) {
+		if (*p != ':') {
+			buf_putc(b, *p++);
+			continue;
+		}
+		const char *q = p + 1;
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		size_t n = (size_t)(q - p - 1);
+		char key[40];
+		snprintf(key, sizeof key, "%.*s", (int)(n < 39 ? n : 39), p + 1);
+		if (!put(ctx, key, b))
+			buf_append(b, p, (size_t)(q - p));
+		p = q;
+	}
+}
+
+void imp_add_aliases(struct arena *a, const struct ynode *v, struct imp_list *to,
+		     const char *(*alias)(struct arena *a, const char *url))
+{
+	struct imp_list l = {0};
+	imp_words(a, v, &l, 0);
+	for (size_t q = 0; q < l.n; q++)
+		if (alias(a, l.v[q]))
+			imp_list_add(a, to, alias(a, l.v[q]));
+}
+
+void imp_join_series(struct imp_site *s, struct imp_doc *d, const char *rel, const char *name)
+{
+	struct arena *a = s->a;
+	struct str sl = slugify(a, str_from(name));
+	if (!sl.len)
+		return;
+	d->series = sl.p;
+	if (imp_doc_find(s, IMP_SERIES, sl.p))
+		return;
+	struct imp_doc *sd = imp_doc_new(s, IMP_SERIES, rel);
+	sd->slug = sl.p;
+	sd->title = name;
+	sd->description = imp_fmt(a, "The posts of the series %s.", name);
+	s->rep.series++;
+}
+
+const char *imp_title_from_file(struct imp_site *s, const char *rel, const char *slug)
+{
+	const char *t = imp_title_from_slug(s->a, slug);
+	imp_note(s->a, &s->rep, "title from the file name", rel, 0, "no title: '%s' from the file name", t);
+	return t;
+}
+
+void imp_cap_tags(struct imp_site *s, struct imp_doc *d, const char *rel)
+{
+	if (d->tags.n > 32) {
+		imp_note(s->a, &s->rep, "tags dropped", rel, 0, "%zu tags: folio keeps 32", d->tags.n);
+		d->tags.n = 32;
+	}
+}
+
+void imp_not_converted(struct imp_site *s, const char *rel, const char *kind)
+{
+	s->rep.failed++;
+	imp_note(s->a, &s->rep, kind, rel, 0, "its front matter cannot be read (see the error)");
+}
+
+void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_body *c, const char *in, size_t n,
+							     struct buf *out),
+		       struct jk_body c)
+{
+	struct imp_site *s = r->s;
+	/* the slugs are final before the bodies link to them */
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (!s->docs[i]->slug)
+			s->docs[i]->skip = 1;
+	imp_fix_slugs(s);
+	for (size_t i = 0; i < r->n; i++) {
+		struct imp_src *x = &r->v[i];
+		r->cur = x;
+		c.path = x->rel;
+		c.line_offset = x->body_line;
+		convert(&c, x->body, x->body_len, &x->doc->body);
+		free(x->text);
+		x->text = NULL;
+	}
+	/* the front matter keys folio has no use for, one line each */
+	for (size_t i = 0; i < r->fm_keys.n; i++)
+		imp_note(s->a, &s->rep, "front matter key not imported", r->fm_first.v[i], r->fm_line[i],
+			 "'%s' (in %zu file%s) has no folio equivalent", r->fm_keys.v[i], r->fm_count[i],
+			 r->fm_count[i] == 1 ? "" : "s");
+	free(r->v);
+	r->v = NULL;
+	r->n = r->cap = 0;
+}
