@@ -153,6 +153,14 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	b->len += (size_t)n;
 }
 
+char *buf_vformat(size_t *len, const char *fmt, va_list ap)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_vprintf(&b, fmt, ap);
+	return buf_detach(&b, len);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

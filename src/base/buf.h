@@ -41,6 +41,10 @@ void buf_putc(struct buf *b, int c);
 void buf_put_str(struct buf *b, struct str s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* buf_vformat: fmt and ap formatted (vprintf) into a new NUL-terminated
+ * string, handed to the caller (free with free()); its length in *len
+ * when len is not NULL. */
+char *buf_vformat(size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* buf_put_html: appends s with & < > " ' escaped for HTML text and attributes. */
 void buf_put_html(struct buf *b, const char *s, size_t n);
 /* html_escaped_len: how long s is once buf_put_html has escaped it. */

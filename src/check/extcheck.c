@@ -418,13 +418,10 @@ static void job_fail(struct run *r, struct job *j, const char *fmt, ...)
 
 static void job_fail(struct run *r, struct job *j, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	j->err = buf_vformat(NULL, fmt, ap);
 	va_end(ap);
-	j->err = buf_detach(&b, NULL);
 	job_done(r, j);
 }
 

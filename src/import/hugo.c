@@ -745,11 +745,10 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 	struct imp_site *s = h->r.s;
 	struct arena *a = s->a;
 	const struct imp_src *cur = h->r.cur;
-	if (!imp_url_local(url))
+	const char *suffix;
+	char *dec = imp_url_path(url, &suffix);
+	if (!dec)
 		return NULL;
-	size_t ul = strcspn(url, "?#");
-	const char *suffix = url + ul;
-	char *dec = imp_url_decode(url, ul);
 	const char *res = NULL;
 	char rel[4096];
 	if (dec[0] != '/' && bundle_url(h, dec, suffix, line, &res)) {
@@ -771,18 +770,10 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 				if (imp_copy(s, from, rel, cur->rel, line))
 					found = 1;
 			}
-			if (found)
-				res = imp_static_url(a, rel, suffix);
-			else if (image) {
-				*missing = 1;
-				imp_missing_image(s, cur->doc, cur->rel, line, url);
-			}
+			res = imp_url_file(&h->r, found, rel, suffix, url, image, line, missing);
 		}
 	}
-	if (!res && root && h->base_path[0])
-		res = imp_unbase(a, url, h->base_path);
-	free(dec);
-	return res;
+	return imp_url_end(a, res, root, url, h->base_path, dec);
 }
 
 /* series_order: Hugo orders a series by weight: a series whose posts all

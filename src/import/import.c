@@ -40,26 +40,34 @@ int imp_list_has(const struct imp_list *l, const char *s)
 	return 0;
 }
 
+/* vfmt: fmt and ap formatted into the arena. */
+static char *vfmt(struct arena *a, size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+static char *vfmt(struct arena *a, size_t *len, const char *fmt, va_list ap)
+{
+	char *t = buf_vformat(len, fmt, ap);
+	char *r = arena_strndup(a, t, *len);
+	free(t);
+	return r;
+}
+
 void imp_note(struct arena *a, struct imp_report *r, const char *kind, const char *path, int line, const char *fmt,
 	      ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	size_t n;
+	char *what = vfmt(a, &n, fmt, ap);
 	va_end(ap);
 	/* one line, whatever the text held */
-	for (size_t i = 0; i < b.len; i++)
-		if (b.p[i] == '\n' || b.p[i] == '\r' || b.p[i] == '\t')
-			b.p[i] = ' ';
+	for (size_t i = 0; i < n; i++)
+		if (what[i] == '\n' || what[i] == '\r' || what[i] == '\t')
+			what[i] = ' ';
 	if (r->n == r->cap) {
 		size_t nc = r->cap ? r->cap * 2 : 32;
 		r->v = arena_realloc(a, r->v, r->cap * sizeof *r->v, nc * sizeof *r->v);
 		r->cap = nc;
 	}
-	r->v[r->n++] = (struct imp_finding){kind, path, line, arena_strndup(a, b.p ? b.p : "", b.len)};
-	buf_fini(&b);
+	r->v[r->n++] = (struct imp_finding){kind, path, line, what};
 }
 
 const char *imp_static_url(struct arena *a, const char *rel, const char *suffix)
@@ -209,14 +217,11 @@ int imp_dst_check(struct diag *d, const char *dst)
 const char *imp_fmt(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *imp_fmt(struct arena *a, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	size_t n;
+	const char *r = vfmt(a, &n, fmt, ap);
 	va_end(ap);
-	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
 	return r;
 }
 

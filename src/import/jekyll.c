@@ -596,11 +596,10 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 	struct imp_site *s = j->r.s;
 	struct arena *a = s->a;
 	const struct imp_src *cur = j->r.cur;
-	if (!imp_url_local(url))
+	const char *suffix;
+	char *dec = imp_url_path(url, &suffix);
+	if (!dec)
 		return NULL;
-	size_t ul = strcspn(url, "?#");
-	const char *suffix = url + ul;
-	char *dec = imp_url_decode(url, ul);
 	char rel[4096];
 	const char *res = NULL;
 	int root;
@@ -621,18 +620,9 @@ static const char *cb_url(void *ctx, const char *url, int image, int line, int *
 				found = 1;
 			}
 		}
-		if (found)
-			res = imp_static_url(a, rel, suffix);
-		else if (image) {
-			*missing = 1;
-			imp_missing_image(s, cur->doc, cur->rel, line, url);
-		}
+		res = imp_url_file(&j->r, found, rel, suffix, url, image, line, missing);
 	}
-	/* the base path is folio's to add: /blog/x -> /x */
-	if (!res && root && j->baseurl[0])
-		res = imp_unbase(a, url, j->baseurl);
-	free(dec);
-	return res;
+	return imp_url_end(a, res, root, url, j->baseurl, dec);
 }
 
 /* ---- config ---- */

@@ -110,13 +110,16 @@ const char *imp_doc_url(struct arena *a, const struct imp_doc *d)
 	return d->kind == IMP_POST ? imp_fmt(a, "/posts/%s/", d->slug) : imp_fmt(a, "/%s/", d->slug);
 }
 
-int imp_url_local(const char *url)
+char *imp_url_path(const char *url, const char **suffix)
 {
 	const char *c = url;
 	while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.')
 		c++;
-	return !((*c == ':' && c > url) || (url[0] == '/' && url[1] == '/') || url[0] == '#' || url[0] == '?' ||
-		 !url[0]);
+	if ((*c == ':' && c > url) || (url[0] == '/' && url[1] == '/') || url[0] == '#' || url[0] == '?' || !url[0])
+		return NULL;
+	size_t ul = strcspn(url, "?#");
+	*suffix = url + ul;
+	return imp_url_decode(url, ul);
 }
 
 int imp_url_rel(const char *dec, const char *base, const char *old_url, char *rel, size_t cap, int *root)
@@ -135,6 +138,27 @@ int imp_url_rel(const char *dec, const char *base, const char *old_url, char *re
 		snprintf(rel, cap, "%.*s/%s", (int)(ls - b), b, dec);
 	}
 	return imp_normalize(rel) == 0 && rel[0];
+}
+
+const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const char *suffix, const char *url,
+			 int image, int line, int *missing)
+{
+	if (found)
+		return imp_static_url(r->s->a, rel, suffix);
+	if (image) {
+		*missing = 1;
+		imp_missing_image(r->s, r->cur->doc, r->cur->rel, line, url);
+	}
+	return NULL;
+}
+
+const char *imp_url_end(struct arena *a, const char *res, int root, const char *url, const char *base, char *dec)
+{
+	/* the base path is folio's to add: /blog/x -> /x */
+	if (!res && root && base[0])
+		res = imp_unbase(a, url, base);
+	free(dec);
+	return res;
 }
 
 struct imp_src *imp_src_by_old_url(const struct imp_reader *r, const char *rel)

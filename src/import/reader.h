@@ -66,10 +66,11 @@ void imp_walk(struct imp_site *s, const char *dir, int depth,
 /* imp_doc_url: d's URL in the new site (/posts/SLUG/ or /SLUG/), in a. */
 const char *imp_doc_url(struct arena *a, const struct imp_doc *d);
 
-/* imp_url_local: whether a link's url may name a file of the site: not
- * one with a scheme or a //host, nor a fragment or a query alone, nor
- * empty. */
-int imp_url_local(const char *url);
+/* imp_url_path: a link's url split for resolving: its path decoded
+ * (%XX; malloc'd) and in *suffix its query or fragment (a part of url);
+ * NULL when url cannot name a file of the site: one with a scheme or a
+ * //host, a fragment or a query alone, or empty. */
+char *imp_url_path(const char *url, const char **suffix);
 
 /* imp_url_rel: the SRC-relative path (into rel[0..cap)) that dec, a
  * link's decoded path, names: from the site's root without the old base
@@ -77,6 +78,18 @@ int imp_url_local(const char *url);
  * NULL: "/"), as a browser reads it. *root: whether dec is from the root.
  * 1 when rel is a path of the site (".." resolved, not empty), else 0. */
 int imp_url_rel(const char *dec, const char *base, const char *old_url, char *rel, size_t cap, int *root);
+
+/* imp_url_file: the new URL of a link of the document converted (url,
+ * its source line) to the file rel of static/: its static URL followed
+ * by suffix when found; else NULL, and for an image (image set) the file
+ * is reported missing and *missing set. */
+const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const char *suffix, const char *url,
+			 int image, int line, int *missing);
+
+/* imp_url_end: a link's new URL: res, or for a url from the root
+ * (root) under the old base path base, url without it (folio adds its
+ * own), or NULL (the link kept); dec (imp_url_path's) freed. */
+const char *imp_url_end(struct arena *a, const char *res, int root, const char *url, const char *base, char *dec);
 
 /* imp_src_by_old_url: the document whose old URL is /rel, or /rel/ (a
  * folder), or NULL. */

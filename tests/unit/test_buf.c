@@ -5,6 +5,7 @@
 #include "base/buf.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,34 @@ static void test_encodings(void)
 	OK(text_encoding("-", 1) == NULL);
 }
 
+/* fmt: buf_vformat through a printf-like wrapper, as its callers use it. */
+static char *fmt(size_t *len, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static char *fmt(size_t *len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *r = buf_vformat(len, f, ap);
+	va_end(ap);
+	return r;
+}
+
+/* buf_vformat: a new string of any length, and its length. */
+static void vformat(void)
+{
+	size_t n = 7;
+	char *s = fmt(&n, "%s-%d", "ab", 42);
+	STR_EQ(s, "ab-42");
+	INT_EQ(n, 5);
+	free(s);
+	s = fmt(NULL, "%s", "");
+	STR_EQ(s, "");
+	free(s);
+	s = fmt(&n, "%300d|", 1);
+	INT_EQ(n, 301);
+	OK(s[299] == '1' && s[300] == '|' && s[301] == 0);
+	free(s);
+}
+
 /* The escapers buf_put_json replaced, as they were: tmpl/value.c's (with
  * and without html_safe; search/index.c wrote the same bytes, html_safe)
  * and md/math.c's (every control character as \u00XX). */
@@ -167,6 +196,7 @@ void test_buf(void)
 	t_current = "buf";
 	test_encodings();
 	json_escape();
+	vformat();
 	struct str s = str_from("hello");
 	INT_EQ(s.len, 5);
 	OK(str_eq(s, STR_LIT("hello")));
