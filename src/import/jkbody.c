@@ -76,20 +76,31 @@ struct lq {
 	struct caps *caps;
 };
 
-static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
-	__attribute__((format(printf, 4, 0)));
+/* finding: a finding of kind at line of the body c converts; fmt has one
+ * %.*s, for arg (at most 80 bytes of it). */
+static void finding(const struct jk_body *c, const char *kind, int line, const char *fmt, const char *arg,
+		    size_t arglen) __attribute__((format(printf, 4, 0)));
 /* the format is one of this file's literals, with one %.*s */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
+static void finding(const struct jk_body *c, const char *kind, int line, const char *fmt, const char *arg,
+		    size_t arglen)
 {
-	if (!cap_take(s->caps, kind))
-		return;
 	if (arglen > 80)
 		arglen = 80;
-	imp_note(s->c->a, s->c->r, kind, s->c->path, line + s->c->line_offset, fmt, (int)arglen, arg);
+	imp_note(c->a, c->r, kind, c->path, line + c->line_offset, fmt, (int)arglen, arg);
 }
 #pragma GCC diagnostic pop
+
+/* note: a finding of pass one at input line line, unless its kind has
+ * had its share (cap_take). */
+static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
+	__attribute__((format(printf, 4, 0)));
+static void note(struct lq *s, const char *kind, int line, const char *fmt, const char *arg, size_t arglen)
+{
+	if (cap_take(s->caps, kind))
+		finding(s->c, kind, line, fmt, arg, arglen);
+}
 
 static void lmap_push(struct lq *s)
 {
@@ -139,6 +150,15 @@ static void emit_comment(struct lq *s, const char *label, const char *p, size_t 
 			emit_gen(s, p + i, 1);
 	}
 	emit_cstr(s, " -->");
+}
+
+/* comment_in: in[from..to) as an HTML comment (emit_comment), its lines
+ * counted as input read. */
+static void comment_in(struct lq *s, const char *label, size_t from, size_t to)
+{
+	emit_comment(s, label, s->in + from, to - from);
+	for (const char *p = s->in + from; (p = memchr(p, '\n', (size_t)(s->in + to - p))); p++)
+		s->line++;
 }
 
 /* find_from: the next position of the bytes m (ml of them) at or after
@@ -317,6 +337,38 @@ static size_t longest_fence_run(const char *in, size_t a, size_t b)
 	return best;
 }
 
+/* emit_fence: the fence of a highlighted block (hl_len backticks) on a
+ * line of its own. */
+static void emit_fence(struct lq *s)
+{
+	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+		emit_cstr(s, "\n");
+	for (size_t k = 0; k < s->hl_len; k++)
+		emit_cstr(s, "`");
+}
+
+/* fence_begin: a highlighted block's opening fence, longer than run (the
+ * longest fence inside it), at least 3. */
+static void fence_begin(struct lq *s, size_t run)
+{
+	s->hl_len = run >= 3 ? run + 1 : 3;
+	s->in_hl = 1;
+	emit_fence(s);
+}
+
+/* fence_options: the end of an opening fence's line: folio's options o
+ * in braces, when there are any; o freed. */
+static void fence_options(struct lq *s, struct buf *o)
+{
+	if (o->len) {
+		emit_cstr(s, " {");
+		emit_gen(s, o->p, o->len);
+		emit_cstr(s, "}");
+	}
+	buf_fini(o);
+	emit_cstr(s, "\n");
+}
+
 /* highlight_open: {% highlight lang opts %} -> an opening fence. */
 static void highlight_open(struct lq *s, const struct tag *t)
 {
@@ -339,12 +391,7 @@ static void highlight_open(struct lq *s, const struct tag *t)
 		run = s->tail_run;
 	} else
 		run = longest_fence_run(s->in, t->end, body_end);
-	s->hl_len = run >= 3 ? run + 1 : 3;
-	s->in_hl = 1;
-	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
-		emit_cstr(s, "\n");
-	for (size_t k = 0; k < s->hl_len; k++)
-		emit_cstr(s, "`");
+	fence_begin(s, run);
 	/* the language, then the options folio knows */
 	const char *a = t->args, *e = t->args + t->args_len;
 	const char *w = a;
@@ -389,21 +436,12 @@ static void highlight_open(struct lq *s, const struct tag *t)
 			note(s, "Liquid highlight option", s->line, "highlight option '%.*s' dropped", o, ol);
 		}
 	}
-	if (opts.len) {
-		emit_cstr(s, " {");
-		emit_gen(s, opts.p, opts.len);
-		emit_cstr(s, "}");
-	}
-	buf_fini(&opts);
-	emit_cstr(s, "\n");
+	fence_options(s, &opts);
 }
 
 static void highlight_close(struct lq *s)
 {
-	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
-		emit_cstr(s, "\n");
-	for (size_t k = 0; k < s->hl_len; k++)
-		emit_cstr(s, "`");
+	emit_fence(s);
 	s->in_hl = 0;
 }
 
@@ -448,6 +486,18 @@ static const char *default_post_url(struct arena *a, struct str name)
 	return r;
 }
 
+/* root_url: the path name (with or without its leading '/') as a URL
+ * from the site's root, in the arena. */
+static const char *root_url(struct arena *a, const char *name)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
+	const char *url = arena_strndup(a, b.p, b.len);
+	buf_fini(&b);
+	return url;
+}
+
 /* do_tag: one tag at in[t->start..t->end); returns where scanning goes on. */
 static size_t do_tag(struct lq *s, struct tag *t)
 {
@@ -476,9 +526,7 @@ static size_t do_tag(struct lq *s, struct tag *t)
 		if (find_end_tag(s, t->end, "endcomment", &et))
 			stop = et.start, after = et.end;
 		note(s, "Liquid comment", line, "'{%% comment %%}' kept as an HTML comment%.*s", "", 0);
-		emit_comment(s, "", s->in + t->end, stop - t->end);
-		for (const char *p = s->in + t->end; (p = memchr(p, '\n', (size_t)(s->in + stop - p))); p++)
-			s->line++;
+		comment_in(s, "", t->end, stop);
 		return after;
 	}
 	if (tag_is(t, "highlight") && !code) {
@@ -515,13 +563,8 @@ static size_t do_tag(struct lq *s, struct tag *t)
 					     : default_post_url(s->c->a, w);
 		else
 			url = s->c->link ? s->c->link(s->c->ctx, name, line + s->c->line_offset) : NULL;
-		if (!url && !s->c->link && !post) {
-			struct buf b;
-			buf_init(&b);
-			buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
-			url = arena_strndup(s->c->a, b.p, b.len);
-			buf_fini(&b);
-		}
+		if (!url && !s->c->link && !post)
+			url = root_url(s->c->a, name);
 		if (!url) {
 			note(s, post ? "Liquid post_url to no post" : "Liquid link to no file", line,
 			     "'%.*s' names nothing of the site: kept as an HTML comment", t->args, t->args_len);
@@ -539,9 +582,7 @@ static size_t do_tag(struct lq *s, struct tag *t)
 	} else {
 		note(s, tag_is(t, "include") ? "Liquid include" : "Liquid tag", line,
 		     "'%.*s' kept as an HTML comment", s->in + t->start, t->end - t->start);
-		emit_comment(s, "liquid: ", s->in + t->start, t->end - t->start);
-		for (const char *p = s->in + t->start; (p = memchr(p, '\n', (size_t)(s->in + t->end - p))); p++)
-			s->line++;
+		comment_in(s, "liquid: ", t->start, t->end);
 	}
 	return t->end;
 }
@@ -598,11 +639,31 @@ static size_t do_output(struct lq *s, size_t i, size_t close)
 		emit_in(s, i, close + 2);
 	} else {
 		note(s, "Liquid output", s->line, "'%.*s' kept as an HTML comment", s->in + i, close + 2 - i);
-		emit_comment(s, "liquid: ", s->in + i, close + 2 - i);
-		for (const char *q = s->in + i; (q = memchr(q, '\n', (size_t)(s->in + close - q))); q++)
-			s->line++;
+		comment_in(s, "liquid: ", i, close + 2);
 	}
 	return close + 2;
+}
+
+/* scan_line: for a first pass at in[i]: the fences of the input followed
+ * at a line's start, and the end of i's line, kept in *cached while the
+ * scan is on it (a line of 100,000 tags is one search). */
+static const char *scan_line(struct lq *s, size_t i, const char **cached)
+{
+	if (at_line_start(s->in, i) && !s->in_hl) {
+		const char *e = line_end(s->in, s->n, i);
+		char ch;
+		size_t len;
+		if (s->fence_ch) {
+			if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
+				s->fence_ch = 0;
+		} else if (fence_open(s->in + i, e, &ch, &len)) {
+			s->fence_ch = ch;
+			s->fence_len = len;
+		}
+	}
+	if (!*cached || s->in + i > *cached)
+		*cached = line_end(s->in, s->n, i);
+	return *cached;
 }
 
 /* liquid: pass one, in -> out. */
@@ -613,23 +674,8 @@ static void liquid(struct lq *s)
 	const char *cached_le = NULL;
 	lmap_push(s);
 	while (i < s->n) {
-		if (at_line_start(s->in, i) && !s->in_hl) {
-			const char *e = line_end(s->in, s->n, i);
-			char ch;
-			size_t len;
-			if (s->fence_ch) {
-				if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
-					s->fence_ch = 0;
-			} else if (fence_open(s->in + i, e, &ch, &len)) {
-				s->fence_ch = ch;
-				s->fence_len = len;
-			}
-		}
-		/* the next "{" of this line, or the line's end (kept while the
-		 * scan is on this line: a line of 100,000 tags is one search) */
-		if (!cached_le || s->in + i > cached_le)
-			cached_le = line_end(s->in, s->n, i);
-		const char *e = cached_le;
+		/* the next "{" of this line, or the line's end */
+		const char *e = scan_line(s, i, &cached_le);
 		const char *b = memchr(s->in + i, '{', (size_t)(e - (s->in + i)));
 		size_t stop = b ? (size_t)(b - s->in) : (size_t)(e - s->in);
 		if (!b) {
@@ -702,20 +748,15 @@ static int kd_line(struct kd *k, size_t i)
 	return line < k->l->nl ? k->l->lmap[line] : (k->l->nl ? k->l->lmap[k->l->nl - 1] : 1);
 }
 
+/* kd_note: a finding of pass two at in[at], as note (the line counted
+ * only for one that is listed). */
 static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, const char *arg, size_t arglen)
 	__attribute__((format(printf, 4, 0)));
-/* the format is one of this file's literals, with one %.*s */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void kd_note(struct kd *k, const char *kind, size_t at, const char *fmt, const char *arg, size_t arglen)
 {
-	if (!cap_take(k->caps, kind))
-		return;
-	if (arglen > 80)
-		arglen = 80;
-	imp_note(k->c->a, k->c->r, kind, k->c->path, kd_line(k, at) + k->c->line_offset, fmt, (int)arglen, arg);
+	if (cap_take(k->caps, kind))
+		finding(k->c, kind, kd_line(k, at), fmt, arg, arglen);
 }
-#pragma GCC diagnostic pop
 
 static struct str trimmed(const char *p, const char *e)
 {
@@ -862,82 +903,181 @@ static size_t para_end(struct kd *k, size_t i)
 	return j;
 }
 
+/* code_span: the code span opening with the backticks at in[i] (to e,
+ * the line's end), as it is: where it ends (past its run alone when it
+ * is not closed on the line). */
+static size_t code_span(struct kd *k, size_t i, size_t e)
+{
+	size_t r = 0;
+	while (i + r < e && k->in[i + r] == '`')
+		r++;
+	/* the closing run of the same length on this line */
+	size_t j = i + r, close = 0;
+	while (j < e) {
+		if (k->in[j] == '`') {
+			size_t q = 0;
+			while (j + q < e && k->in[j + q] == '`')
+				q++;
+			if (q == r) {
+				close = j + q;
+				break;
+			}
+			j += q;
+		} else
+			j++;
+	}
+	size_t to = close ? close : i + r;
+	buf_append(k->out, k->in + i, to - i);
+	return to;
+}
+
+/* html_comment: the HTML comment at in[i] (a Liquid tag kept as one), as
+ * it is: where it ends (e, the line's end, when it is not closed). */
+static size_t html_comment(struct kd *k, size_t i, size_t e)
+{
+	const char *c = i < k->no_cmt_end ? memmem(k->in + i + 4, k->n - i - 4, "-->", 3) : NULL;
+	if (!c)
+		k->no_cmt_end = i;
+	size_t to = c ? (size_t)(c - k->in) + 3 : e;
+	buf_append(k->out, k->in + i, to - i);
+	return to;
+}
+
+/* dollar_math: kramdown's $$ at in[i]: inline math, which may run over
+ * lines up to the paragraph's end, written $...$; else the two dollars
+ * as they are. Where the scan goes on. */
+static size_t dollar_math(struct kd *k, size_t i)
+{
+	size_t pe = para_end(k, i);
+	const char *c2 = i + 2 < pe ? memmem(k->in + i + 2, pe - i - 2, "$$", 2) : NULL;
+	if (c2) {
+		struct str m = trimmed(k->in + i + 2, c2);
+		while (m.len && (m.p[0] == '\n' || m.p[0] == ' '))
+			m.p++, m.len--;
+		while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == ' ' || m.p[m.len - 1] == '\r'))
+			m.len--;
+		if (m.len) {
+			buf_putc(k->out, '$');
+			buf_put_str(k->out, m);
+			buf_putc(k->out, '$');
+			if (!k->caps->math++)
+				k->caps->math_line = kd_line(k, i);
+			return (size_t)(c2 - k->in) + 2;
+		}
+	}
+	buf_append(k->out, "$$", 2);
+	return i + 2;
+}
+
+/* mathjax: <script type="math/tex"> at in[i] (to e, the line's end) with
+ * its </script> (anywhere after): its formula as $...$, or $$ display
+ * math for mode=display; where the scan goes on, or 0 when it is not
+ * one. */
+static size_t mathjax(struct kd *k, size_t i, size_t e)
+{
+	const char *gt = memchr(k->in + i, '>', e - i);
+	const char *end = NULL;
+	if (gt && i < k->no_script_end)
+		end = memmem(gt, k->n - (size_t)(gt - k->in), "</script>", 9);
+	if (gt && !end)
+		k->no_script_end = i;
+	if (!gt || !end)
+		return 0;
+	int display = memmem(k->in + i, (size_t)(gt - (k->in + i)), "mode=display", 12) != NULL;
+	struct str m = trimmed(gt + 1, end);
+	while (m.len && (m.p[0] == '\n' || m.p[0] == '\r'))
+		m.p++, m.len--;
+	while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == '\r'))
+		m.len--;
+	buf_puts(k->out, display ? "\n$$\n" : "$");
+	buf_put_str(k->out, m);
+	buf_puts(k->out, display ? "\n$$\n" : "$");
+	kd_note(k, "MathJax script", i, "'<script type=\"math/tex\">' written as %.*s",
+		display ? "$$ display math" : "$ inline math", display ? 15 : 13);
+	return (size_t)(end - k->in) + 9;
+}
+
+/* md_link: the "](" at in[i] of a link or an image (its destination on
+ * the line, before e), its URL resolved; an image whose file is nowhere
+ * written as raw HTML <img>. Where the scan goes on, or 0 when it is no
+ * link. */
+static size_t md_link(struct kd *k, size_t i, size_t e)
+{
+	size_t ua, ub, end;
+	/* no ")" left on the line: no link (and no scan of it) */
+	size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
+	if (close >= e || close - i > LQ_TAG_MAX + 2048 || !link_dest(k->in, e, i + 2, &ua, &ub, &end))
+		return 0;
+	size_t img = image_start(k->out);
+	int missing = 0;
+	size_t mark = k->out->len;
+	buf_append(k->out, k->in + i, ua - i);
+	put_url(k, k->in + ua, ub - ua, img != (size_t)-1, ua, &missing);
+	if (missing && img != (size_t)-1) {
+		/* ![alt](url): the alt text is out[img+2..mark) */
+		struct buf tmp;
+		buf_init(&tmp);
+		buf_puts(&tmp, "<img src=\"");
+		put_attr_text(&tmp, k->in + ua, ub - ua);
+		buf_puts(&tmp, "\" alt=\"");
+		put_attr_text(&tmp, k->out->p + img + 2, mark - img - 2);
+		buf_puts(&tmp, "\">");
+		k->out->len = img;
+		buf_append(k->out, tmp.p, tmp.len);
+		buf_fini(&tmp);
+		return end;
+	}
+	buf_append(k->out, k->in + ub, end - ub);
+	return end;
+}
+
+/* attr_url: the src= or href= attribute at in[i] of an HTML tag, its
+ * quoted URL (before e) resolved; where the scan goes on, or 0 when it
+ * is not one. */
+static size_t attr_url(struct kd *k, size_t i, size_t e)
+{
+	char ch = k->in[i];
+	int img = (ch == 's' || ch == 'S');
+	size_t kl = img ? 4 : 5;
+	if (e - i <= kl + 1 || strncasecmp(k->in + i, img ? "src=" : "href=", kl) ||
+	    (k->in[i + kl] != '"' && k->in[i + kl] != '\''))
+		return 0;
+	char q = k->in[i + kl];
+	const char *qe = memchr(k->in + i + kl + 1, q, e - i - kl - 1);
+	if (!qe)
+		return 0;
+	int missing = 0;
+	buf_append(k->out, k->in + i, kl + 1);
+	size_t ua = i + kl + 1;
+	put_url(k, k->in + ua, (size_t)(qe - k->in) - ua, img, ua, &missing);
+	buf_putc(k->out, q);
+	return (size_t)(qe - k->in) + 1;
+}
+
 /* inline_line: one line (outside code) of in[i..e), with math, attribute
  * lists, MathJax scripts and URLs; returns where the scan goes on (past
- * a script that spans lines). */
+ * a comment, a formula or a script that spans lines). */
 static size_t inline_line(struct kd *k, size_t i, size_t e)
 {
 	/* inside an HTML tag (its attributes may name files) */
 	int in_tag = k->in_tag;
 	while (i < e) {
 		char ch = k->in[i];
+		size_t to = 0;
 		if (ch == '`') {
-			size_t r = 0;
-			while (i + r < e && k->in[i + r] == '`')
-				r++;
-			/* the closing run of the same length on this line */
-			size_t j = i + r, close = 0;
-			while (j < e) {
-				if (k->in[j] == '`') {
-					size_t q = 0;
-					while (j + q < e && k->in[j + q] == '`')
-						q++;
-					if (q == r) {
-						close = j + q;
-						break;
-					}
-					j += q;
-				} else
-					j++;
-			}
-			size_t to = close ? close : i + r;
-			buf_append(k->out, k->in + i, to - i);
-			i = to;
+			i = code_span(k, i, e);
 			continue;
 		}
-		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4)) {
-			/* an HTML comment (a Liquid tag kept as one): as it is */
-			const char *c = i < k->no_cmt_end ? memmem(k->in + i + 4, k->n - i - 4, "-->", 3) : NULL;
-			if (!c)
-				k->no_cmt_end = i;
-			size_t to = c ? (size_t)(c - k->in) + 3 : e;
-			buf_append(k->out, k->in + i, to - i);
+		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4))
+			to = html_comment(k, i, e);
+		else if (ch == '\\' && i + 1 < e)
+			buf_append(k->out, k->in + i, 2), to = i + 2;
+		else if (ch == '$' && i + 1 < e && k->in[i + 1] == '$' && !k->c->hugo)
+			to = dollar_math(k, i);
+		if (to) {
 			if (to > e)
 				return to;
 			i = to;
-			continue;
-		}
-		if (ch == '\\' && i + 1 < e) {
-			buf_append(k->out, k->in + i, 2);
-			i += 2;
-			continue;
-		}
-		if (ch == '$' && i + 1 < e && k->in[i + 1] == '$' && !k->c->hugo) {
-			/* kramdown's inline math may run over lines, up to the
-			 * paragraph's end */
-			size_t pe = para_end(k, i);
-			const char *c2 = i + 2 < pe ? memmem(k->in + i + 2, pe - i - 2, "$$", 2) : NULL;
-			if (c2) {
-				struct str m = trimmed(k->in + i + 2, c2);
-				while (m.len && (m.p[0] == '\n' || m.p[0] == ' '))
-					m.p++, m.len--;
-				while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == ' ' || m.p[m.len - 1] == '\r'))
-					m.len--;
-				if (m.len) {
-					buf_putc(k->out, '$');
-					buf_put_str(k->out, m);
-					buf_putc(k->out, '$');
-					if (!k->caps->math++)
-						k->caps->math_line = kd_line(k, i);
-					size_t to = (size_t)(c2 - k->in) + 2;
-					if (to > e)
-						return to;
-					i = to;
-					continue;
-				}
-			}
-			buf_append(k->out, "$$", 2);
-			i += 2;
 			continue;
 		}
 		if (ch == '{' && i + 1 < e && k->in[i + 1] == ':' && !k->c->hugo) {
@@ -953,86 +1093,21 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 				continue;
 			}
 		}
-		if (ch == '<' && e - i > 20 && !strncasecmp(k->in + i, "<script type=\"math/tex", 22)) {
-			const char *gt = memchr(k->in + i, '>', e - i);
-			const char *end = NULL;
-			if (gt && i < k->no_script_end)
-				end = memmem(gt, k->n - (size_t)(gt - k->in), "</script>", 9);
-			if (gt && !end)
-				k->no_script_end = i;
-			if (gt && end) {
-				int display = memmem(k->in + i, (size_t)(gt - (k->in + i)), "mode=display", 12) != NULL;
-				struct str m = trimmed(gt + 1, end);
-				while (m.len && (m.p[0] == '\n' || m.p[0] == '\r'))
-					m.p++, m.len--;
-				while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == '\r'))
-					m.len--;
-				if (display) {
-					buf_puts(k->out, "\n$$\n");
-					buf_put_str(k->out, m);
-					buf_puts(k->out, "\n$$\n");
-				} else {
-					buf_putc(k->out, '$');
-					buf_put_str(k->out, m);
-					buf_putc(k->out, '$');
-				}
-				kd_note(k, "MathJax script", i, "'<script type=\"math/tex\">' written as %.*s",
-					display ? "$$ display math" : "$ inline math", display ? 15 : 13);
-				return (size_t)(end - k->in) + 9;
-			}
-		}
-		if (ch == ']' && i + 1 < e && k->in[i + 1] == '(') {
-			size_t ua, ub, end;
-			/* no ")" left on the line: no link (and no scan of it) */
-			size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
-			if (close < e && close - i <= LQ_TAG_MAX + 2048 && link_dest(k->in, e, i + 2, &ua, &ub, &end)) {
-				size_t img = image_start(k->out);
-				int missing = 0;
-				size_t mark = k->out->len;
-				buf_append(k->out, k->in + i, ua - i);
-				put_url(k, k->in + ua, ub - ua, img != (size_t)-1, ua, &missing);
-				if (missing && img != (size_t)-1) {
-					/* ![alt](url): the alt text is out[img+2..mark) */
-					struct buf tmp;
-					buf_init(&tmp);
-					buf_puts(&tmp, "<img src=\"");
-					put_attr_text(&tmp, k->in + ua, ub - ua);
-					buf_puts(&tmp, "\" alt=\"");
-					put_attr_text(&tmp, k->out->p + img + 2, mark - img - 2);
-					buf_puts(&tmp, "\">");
-					k->out->len = img;
-					buf_append(k->out, tmp.p, tmp.len);
-					buf_fini(&tmp);
-					i = end;
-					continue;
-				}
-				buf_append(k->out, k->in + ub, end - ub);
-				i = end;
-				continue;
-			}
+		if (ch == '<' && e - i > 20 && !strncasecmp(k->in + i, "<script type=\"math/tex", 22) &&
+		    (to = mathjax(k, i, e)))
+			return to;
+		if (ch == ']' && i + 1 < e && k->in[i + 1] == '(' && (to = md_link(k, i, e))) {
+			i = to;
+			continue;
 		}
 		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1])))
 			in_tag = 1;
 		else if (ch == '>')
 			in_tag = 0;
 		if (in_tag && (ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
-		    isspace((unsigned char)k->in[i - 1])) {
-			int img = (ch == 's' || ch == 'S');
-			size_t kl = img ? 4 : 5;
-			if (e - i > kl + 1 && !strncasecmp(k->in + i, img ? "src=" : "href=", kl) &&
-			    (k->in[i + kl] == '"' || k->in[i + kl] == '\'')) {
-				char q = k->in[i + kl];
-				const char *qe = memchr(k->in + i + kl + 1, q, e - i - kl - 1);
-				if (qe) {
-					int missing = 0;
-					buf_append(k->out, k->in + i, kl + 1);
-					size_t ua = i + kl + 1;
-					put_url(k, k->in + ua, (size_t)(qe - k->in) - ua, img, ua, &missing);
-					buf_putc(k->out, q);
-					i = (size_t)(qe - k->in) + 1;
-					continue;
-				}
-			}
+		    isspace((unsigned char)k->in[i - 1]) && (to = attr_url(k, i, e))) {
+			i = to;
+			continue;
 		}
 		buf_putc(k->out, ch);
 		i++;
@@ -1117,6 +1192,106 @@ static void hugo_fence_attrs(struct kd *k, const char *ls, const char *br, const
 	buf_fini(&o);
 }
 
+/* kcomment_line: a line ls..le (next: the next line's start) inside
+ * {::comment}: the comment's text, with no "--"; 1 when {:/comment} ends
+ * it on this line. */
+static int kcomment_line(struct kd *k, const char *ls, const char *le, size_t next)
+{
+	const char *c = memmem(ls, (size_t)(le - ls), "{:/comment}", 11);
+	if (c) {
+		buf_append(k->out, ls, (size_t)(c - ls));
+		buf_puts(k->out, "-->");
+		buf_append(k->out, c + 11, next - (size_t)(c + 11 - k->in));
+		return 1;
+	}
+	for (const char *p = ls; p < k->in + next; p++)
+		if (*p == '-' && p + 1 < le && p[1] == '-')
+			buf_puts(k->out, "- ");
+		else
+			buf_putc(k->out, *p);
+	return 0;
+}
+
+/* quoted_fence: Hugo's fence with attributes in a block quote or a list
+ * (line ls..le, at i; next: the next line's start): its attributes made
+ * folio's (the fence itself is left to Markdown). 1 when the line is
+ * one. */
+static int quoted_fence(struct kd *k, const char *ls, const char *le, size_t i, size_t next)
+{
+	const char *q = ls;
+	char ch;
+	size_t len;
+	while (q < le && (*q == ' ' || *q == '>' || *q == '\t'))
+		q++;
+	const char *br = q > ls ? memchr(q, '{', (size_t)(le - q)) : NULL;
+	if (!br || le[-1] != '}' || !memchr(ls, '>', (size_t)(q - ls)) || !fence_open(q, le, &ch, &len))
+		return 0;
+	hugo_fence_attrs(k, ls, br, le, i);
+	buf_append(k->out, le, next - (size_t)(le - k->in));
+	return 1;
+}
+
+/* kd_extension: a line t (at i) that is one of kramdown's own: the start
+ * of {::comment} (*in_comment set), {::nomarkdown}, an attribute list or
+ * {:toc} (a list item "TOC" just before it, the line of out at prev_out,
+ * goes with it; line_out: where this line's output starts). 1 when it
+ * is one (written or dropped). */
+static int kd_extension(struct kd *k, struct str t, size_t i, size_t prev_out, size_t line_out, int *in_comment)
+{
+	if (t.len == 11 && !memcmp(t.p, "{::comment}", 11)) {
+		buf_puts(k->out, "<!--\n");
+		*in_comment = 1;
+		kd_note(k, "kramdown extension", i, "'%.*s' kept as an HTML comment", t.p, t.len);
+		return 1;
+	}
+	if ((t.len == 14 && !memcmp(t.p, "{::nomarkdown}", 14)) || (t.len == 14 && !memcmp(t.p, "{:/nomarkdown}", 14))) {
+		kd_note(k, "kramdown extension", i, "'%.*s' dropped (its HTML is kept)", t.p, t.len);
+		return 1;
+	}
+	if (!is_ial_line(t))
+		return 0;
+	int toc = t.len == 6 && !memcmp(t.p, "{:toc}", 6);
+	if (toc && prev_out < line_out) {
+		const char *pe = k->out->p + line_out;
+		while (pe > k->out->p + prev_out && (pe[-1] == '\n' || pe[-1] == '\r'))
+			pe--;
+		struct str pt = trimmed(k->out->p + prev_out, pe);
+		if (pt.len >= 5 && !memcmp(pt.p + pt.len - 3, "TOC", 3) && is_list_item(pt))
+			k->out->len = prev_out;
+		kd_note(k, "kramdown table of contents", i, "'%.*s' dropped: folio makes a table of contents itself",
+			t.p, t.len);
+	} else
+		kd_note(k, "kramdown attribute list", i, "'%.*s' dropped", t.p, t.len);
+	return 1;
+}
+
+/* link_ref_def: a link reference definition, [id]: URL "title", in
+ * line ls (trimmed t; next: the next line's start), its URL resolved.
+ * 1 when the line is one. */
+static int link_ref_def(struct kd *k, const char *ls, struct str t, size_t next)
+{
+	const char *rb = memchr(t.p, ']', t.len);
+	if (!rb || rb + 2 >= t.p + t.len || rb[1] != ':' || (rb[2] != ' ' && rb[2] != '\t'))
+		return 0;
+	const char *u = rb + 2;
+	while (u < t.p + t.len && (*u == ' ' || *u == '\t'))
+		u++;
+	const char *ue = u;
+	while (ue < t.p + t.len && !isspace((unsigned char)*ue))
+		ue++;
+	if (ue > u && *u == '<' && ue[-1] == '>')
+		u++, ue--;
+	int missing = 0;
+	buf_append(k->out, ls, (size_t)(u - ls));
+	put_url(k, u, (size_t)(ue - u), 0, (size_t)(u - k->in), &missing);
+	buf_append(k->out, ue, next - (size_t)(ue - k->in));
+	return 1;
+}
+
+/* kramdown: pass two, in -> out, line by line. A single state machine
+ * over the block a line is in (a fence, {::comment}, $$ display math,
+ * indented code, a list, a paragraph): the state is these few flags, and
+ * each line either moves it or is written through inline_line. */
 static void kramdown(struct kd *k)
 {
 	size_t i = 0;
@@ -1145,19 +1320,8 @@ static void kramdown(struct kd *k)
 			continue;
 		}
 		if (in_kcomment) {
-			const char *c = memmem(ls, (size_t)(le - ls), "{:/comment}", 11);
-			if (c) {
-				buf_append(k->out, ls, (size_t)(c - ls));
-				buf_puts(k->out, "-->");
-				buf_append(k->out, c + 11, next - (size_t)(c + 11 - k->in));
+			if (kcomment_line(k, ls, le, next))
 				in_kcomment = 0;
-			} else {
-				for (const char *p = ls; p < k->in + next; p++)
-					if (*p == '-' && p + 1 < le && p[1] == '-')
-						buf_puts(k->out, "- ");
-					else
-						buf_putc(k->out, *p);
-			}
 			i = next;
 			continue;
 		}
@@ -1168,19 +1332,9 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
-		if (k->c->hugo && !fch) {
-			/* a fence with attributes in a block quote or a list: its
-			 * attributes too (the fence itself is left to Markdown) */
-			const char *q = ls;
-			while (q < le && (*q == ' ' || *q == '>' || *q == '\t'))
-				q++;
-			const char *br = q > ls ? memchr(q, '{', (size_t)(le - q)) : NULL;
-			if (br && le[-1] == '}' && memchr(ls, '>', (size_t)(q - ls)) && fence_open(q, le, &ch, &len)) {
-				hugo_fence_attrs(k, ls, br, le, i);
-				buf_append(k->out, le, next - (size_t)(le - k->in));
-				i = next;
-				continue;
-			}
+		if (k->c->hugo && quoted_fence(k, ls, le, i, next)) {
+			i = next;
+			continue;
 		}
 		if (fence_open(ls, le, &ch, &len)) {
 			fch = ch;
@@ -1189,11 +1343,8 @@ static void kramdown(struct kd *k)
 			if (br && le[-1] == '}') {
 				hugo_fence_attrs(k, ls, br, le, i);
 				buf_append(k->out, le, next - (size_t)(le - k->in));
-				i = next;
-				prev_line_out = line_out;
-				continue;
-			}
-			buf_append(k->out, ls, next - i);
+			} else
+				buf_append(k->out, ls, next - i);
 			i = next;
 			prev_line_out = line_out;
 			continue;
@@ -1217,33 +1368,7 @@ static void kramdown(struct kd *k)
 			in_list = 0;
 		if (ind < 4 && is_list_item(t))
 			in_list = 1;
-		if (k->c->hugo)
-			; /* no kramdown */
-		else if (t.len == 11 && !memcmp(t.p, "{::comment}", 11)) {
-			buf_puts(k->out, "<!--\n");
-			in_kcomment = 1;
-			kd_note(k, "kramdown extension", i, "'%.*s' kept as an HTML comment", t.p, t.len);
-			i = next;
-			continue;
-		}
-		else if ((t.len == 14 && !memcmp(t.p, "{::nomarkdown}", 14)) || (t.len == 14 && !memcmp(t.p, "{:/nomarkdown}", 14))) {
-			kd_note(k, "kramdown extension", i, "'%.*s' dropped (its HTML is kept)", t.p, t.len);
-			i = next;
-			continue;
-		}
-		else if (is_ial_line(t)) {
-			int toc = t.len == 6 && !memcmp(t.p, "{:toc}", 6);
-			if (toc && prev_line_out < line_out) {
-				const char *pe = k->out->p + line_out;
-				while (pe > k->out->p + prev_line_out && (pe[-1] == '\n' || pe[-1] == '\r'))
-					pe--;
-				struct str pt = trimmed(k->out->p + prev_line_out, pe);
-				if (pt.len >= 5 && !memcmp(pt.p + pt.len - 3, "TOC", 3) && is_list_item(pt))
-					k->out->len = prev_line_out;
-				kd_note(k, "kramdown table of contents", i,
-					"'%.*s' dropped: folio makes a table of contents itself", t.p, t.len);
-			} else
-				kd_note(k, "kramdown attribute list", i, "'%.*s' dropped", t.p, t.len);
+		if (!k->c->hugo && kd_extension(k, t, i, prev_line_out, line_out, &in_kcomment)) {
 			i = next;
 			continue;
 		}
@@ -1261,14 +1386,8 @@ static void kramdown(struct kd *k)
 			/* a paragraph that opens with $$: display math when the
 			 * formula is the whole paragraph, as kramdown decides */
 			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
-			if (!c2) {
-				in_display = 1;
-				buf_append(k->out, ls, next - i);
-				i = next;
-				blank_before = 0;
-				continue;
-			}
-			if (c2 + 2 == t.p + t.len) {
+			if (!c2 || c2 + 2 == t.p + t.len) {
+				in_display = !c2;
 				buf_append(k->out, ls, next - i);
 				i = next;
 				blank_before = 0;
@@ -1277,25 +1396,9 @@ static void kramdown(struct kd *k)
 		}
 		blank_before = 0;
 		prev_line_out = line_out;
-		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^') {
-			/* a link reference definition: [id]: URL "title" */
-			const char *rb = memchr(t.p, ']', t.len);
-			if (rb && rb + 2 < t.p + t.len && rb[1] == ':' && (rb[2] == ' ' || rb[2] == '\t')) {
-				const char *u = rb + 2;
-				while (u < t.p + t.len && (*u == ' ' || *u == '\t'))
-					u++;
-				const char *ue = u;
-				while (ue < t.p + t.len && !isspace((unsigned char)*ue))
-					ue++;
-				if (ue > u && *u == '<' && ue[-1] == '>')
-					u++, ue--;
-				int missing = 0;
-				buf_append(k->out, ls, (size_t)(u - ls));
-				put_url(k, u, (size_t)(ue - u), 0, (size_t)(u - k->in), &missing);
-				buf_append(k->out, ue, next - (size_t)(ue - k->in));
-				i = next;
-				continue;
-			}
+		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
+			i = next;
+			continue;
 		}
 		i = inline_line(k, i, (size_t)(le - k->in));
 		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
@@ -1436,11 +1539,154 @@ static void emit_str(struct lq *s, struct str v)
 	emit_gen(s, v.p, v.len);
 }
 
-/* do_sc: one shortcode; returns where the scan goes on. */
+/* sc_highlight: {{< highlight lang "opts" >}} -> an opening fence with
+ * folio's options ("linenos=table,hl_lines=8 15-17"). */
+static size_t sc_highlight(struct lq *s, const struct sc *c, int line)
+{
+	struct str lang = sc_arg(c, "lang", 0), opts = sc_arg(c, "options", 1);
+	struct sc end;
+	size_t body_end = find_sc_close(s, c->end, c->name, &end) ? end.start : s->n;
+	fence_begin(s, longest_fence_run(s->in, c->end, body_end));
+	emit_str(s, lang);
+	struct buf o;
+	buf_init(&o);
+	const char *p = opts.p, *e = opts.p ? opts.p + opts.len : NULL;
+	while (p && p < e) {
+		const char *q = memchr(p, ',', (size_t)(e - p));
+		if (!q)
+			q = e;
+		if ((size_t)(q - p) >= 7 && !memcmp(p, "linenos", 7) && memcmp(p, "linenos=false", 13))
+			buf_puts(&o, o.len ? " linenos" : "linenos");
+		else if ((size_t)(q - p) > 9 && !memcmp(p, "hl_lines=", 9)) {
+			buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
+			for (const char *v = p + 9; v < q; v++)
+				if (*v == ' ') {
+					if (o.p[o.len - 1] != '"' && o.p[o.len - 1] != ',')
+						buf_putc(&o, ',');
+				} else if (*v != '"' && *v != '[' && *v != ']')
+					buf_putc(&o, *v);
+			buf_putc(&o, '"');
+		} else if ((size_t)(q - p) > 0)
+			note(s, "Hugo highlight option", line, "highlight option '%.*s' dropped", p, (size_t)(q - p));
+		p = q + 1;
+	}
+	fence_options(s, &o);
+	size_t b = c->end;
+	if (b < s->n && s->in[b] == '\n') {
+		b++;
+		s->line++;
+	}
+	return b;
+}
+
+/* sc_math: {{< katex >}}...{{< /katex >}} (or math) -> $...$, or $$
+ * display math; 0 when it has no closing shortcode. */
+static size_t sc_math(struct lq *s, const struct sc *c)
+{
+	struct sc end;
+	if (!find_sc_close(s, c->end, c->name, &end))
+		return 0;
+	struct str m = trimmed(s->in + c->end, s->in + end.start);
+	while (m.len && (m.p[0] == '\n'))
+		m.p++, m.len--;
+	while (m.len && (m.p[m.len - 1] == '\n'))
+		m.len--;
+	int display = sc_arg(c, "display", 0).len || memchr(m.p, '\n', m.len) ||
+		      (c->end < s->n && s->in[c->end] == '\n') || (m.len >= 2 && m.p[0] == '$' && m.p[1] == '$');
+	while (m.len && m.p[0] == '$')
+		m.p++, m.len--;
+	while (m.len && m.p[m.len - 1] == '$')
+		m.len--;
+	emit_cstr(s, display ? "\n$$\n" : "$");
+	emit_str(s, m);
+	emit_cstr(s, display ? "\n$$\n" : "$");
+	for (const char *p = s->in + c->end; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
+		s->line++;
+	return end.end;
+}
+
+/* emit_quoted: v for inside a Markdown title "...": each " made '. */
+static void emit_quoted(struct lq *s, struct str v)
+{
+	for (size_t k = 0; k < v.len; k++)
+		emit_gen(s, v.p[k] == '"' ? "'" : v.p + k, 1);
+}
+
+/* sc_figure: {{< figure src= alt= title= caption= link= >}} -> an image
+ * (in a link); 0 when it has no src. */
+static size_t sc_figure(struct lq *s, const struct sc *c)
+{
+	struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
+	struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
+	/* Hugo's figcaption holds the title, then the caption: folio's
+	 * holds the image's title, so both go there, joined */
+	struct str sep = {"", 0};
+	if (!title.len)
+		title = cap, cap.len = 0;
+	else if (cap.len)
+		sep = strchr(".!?:", title.p[title.len - 1]) ? (struct str){" ", 1} : (struct str){". ", 2};
+	if (!alt.len)
+		alt = title;
+	if (!src.len)
+		return 0;
+	if (link.len)
+		emit_cstr(s, "[");
+	emit_cstr(s, "![");
+	for (size_t k = 0; k < alt.len; k++)
+		emit_gen(s, alt.p[k] == '[' || alt.p[k] == ']' ? "" : alt.p + k, alt.p[k] == '[' || alt.p[k] == ']' ? 0 : 1);
+	emit_cstr(s, "](");
+	emit_str(s, src);
+	if (title.len) {
+		emit_cstr(s, " \"");
+		emit_quoted(s, title);
+		emit_str(s, sep);
+		emit_quoted(s, cap);
+		emit_cstr(s, "\"");
+	}
+	emit_cstr(s, ")");
+	if (link.len) {
+		emit_cstr(s, "](");
+		emit_str(s, link);
+		emit_cstr(s, ")");
+	}
+	return c->end;
+}
+
+/* sc_embed: {{< gist user id >}}, tweet, x, instagram -> a link to the
+ * post. */
+static size_t sc_embed(struct lq *s, const struct sc *c, int line)
+{
+	struct buf b;
+	buf_init(&b);
+	if (sc_is(c, "instagram")) {
+		struct str id = sc_arg(c, "id", 0);
+		buf_printf(&b, "[Post on Instagram](https://www.instagram.com/p/%.*s/)", (int)id.len, id.p ? id.p : "");
+	} else if (sc_is(c, "gist")) {
+		struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
+		buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "", (int)id.len,
+			   id.p ? id.p : "");
+	} else {
+		struct str u = sc_arg(c, "user", -1), id = sc_arg(c, "id", 0);
+		if (u.len)
+			buf_printf(&b, "[Post on X](https://x.com/%.*s/status/%.*s)", (int)u.len, u.p, (int)id.len,
+				   id.p ? id.p : "");
+		else
+			buf_printf(&b, "[Post on X](https://x.com/i/status/%.*s)", (int)id.len, id.p ? id.p : "");
+	}
+	emit_gen(s, b.p, b.len);
+	buf_fini(&b);
+	note(s, "Hugo embed", line, "'%.*s' written as a link", s->in + c->start, c->end - c->start);
+	return c->end;
+}
+
+/* do_sc: one shortcode; returns where the scan goes on. A shortcode
+ * folio has no counterpart for is kept as an HTML comment (as text in
+ * code). */
 static size_t do_sc(struct lq *s, struct sc *c)
 {
 	int code = s->fence_ch || s->in_hl;
 	int line = s->line;
+	size_t to;
 	if (c->closing) {
 		if (s->in_hl && sc_is(c, "highlight")) {
 			highlight_close(s);
@@ -1450,170 +1696,33 @@ static size_t do_sc(struct lq *s, struct sc *c)
 		emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
 		return c->end;
 	}
-	if (sc_is(c, "highlight") && !code) {
-		struct str lang = sc_arg(c, "lang", 0), opts = sc_arg(c, "options", 1);
-		struct sc end;
-		size_t body_end = find_sc_close(s, c->end, c->name, &end) ? end.start : s->n;
-		size_t run = longest_fence_run(s->in, c->end, body_end);
-		s->hl_len = run >= 3 ? run + 1 : 3;
-		s->in_hl = 1;
-		if (s->out->len && s->out->p[s->out->len - 1] != '\n')
-			emit_cstr(s, "\n");
-		for (size_t k = 0; k < s->hl_len; k++)
-			emit_cstr(s, "`");
-		emit_str(s, lang);
-		/* "linenos=table,hl_lines=8 15-17" */
-		struct buf o;
-		buf_init(&o);
-		const char *p = opts.p, *e = opts.p ? opts.p + opts.len : NULL;
-		while (p && p < e) {
-			const char *q = memchr(p, ',', (size_t)(e - p));
-			if (!q)
-				q = e;
-			if ((size_t)(q - p) >= 7 && !memcmp(p, "linenos", 7) && memcmp(p, "linenos=false", 13))
-				buf_puts(&o, o.len ? " linenos" : "linenos");
-			else if ((size_t)(q - p) > 9 && !memcmp(p, "hl_lines=", 9)) {
-				buf_puts(&o, o.len ? " hl=\"" : "hl=\"");
-				for (const char *v = p + 9; v < q; v++)
-					if (*v == ' ') {
-						if (o.p[o.len - 1] != '"' && o.p[o.len - 1] != ',')
-							buf_putc(&o, ',');
-					} else if (*v != '"' && *v != '[' && *v != ']')
-						buf_putc(&o, *v);
-				buf_putc(&o, '"');
-			} else if ((size_t)(q - p) > 0)
-				note(s, "Hugo highlight option", line, "highlight option '%.*s' dropped", p,
-				     (size_t)(q - p));
-			p = q + 1;
-		}
-		if (o.len) {
-			emit_cstr(s, " {");
-			emit_gen(s, o.p, o.len);
-			emit_cstr(s, "}");
-		}
-		buf_fini(&o);
-		emit_cstr(s, "\n");
-		size_t b = c->end;
-		if (b < s->n && s->in[b] == '\n') {
-			b++;
-			s->line++;
-		}
-		return b;
-	}
-	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code) {
-		struct sc end;
-		if (find_sc_close(s, c->end, c->name, &end)) {
-			struct str m = trimmed(s->in + c->end, s->in + end.start);
-			while (m.len && (m.p[0] == '\n'))
-				m.p++, m.len--;
-			while (m.len && (m.p[m.len - 1] == '\n'))
-				m.len--;
-			int display = sc_arg(c, "display", 0).len || memchr(m.p, '\n', m.len) ||
-				      (c->end < s->n && s->in[c->end] == '\n') ||
-				      (m.len >= 2 && m.p[0] == '$' && m.p[1] == '$');
-			while (m.len && m.p[0] == '$')
-				m.p++, m.len--;
-			while (m.len && m.p[m.len - 1] == '$')
-				m.len--;
-			emit_cstr(s, display ? "\n$$\n" : "$");
-			emit_str(s, m);
-			emit_cstr(s, display ? "\n$$\n" : "$");
-			for (const char *p = s->in + c->end; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
-				s->line++;
-			return end.end;
-		}
-	}
-	if (sc_is(c, "figure") && !code) {
-		struct str src = sc_arg(c, "src", -1), alt = sc_arg(c, "alt", -1), title = sc_arg(c, "title", -1);
-		struct str cap = sc_arg(c, "caption", -1), link = sc_arg(c, "link", -1);
-		/* Hugo's figcaption holds the title, then the caption: folio's
-		 * holds the image's title, so both go there, joined */
-		struct str sep = {"", 0};
-		if (!title.len)
-			title = cap, cap.len = 0;
-		else if (cap.len)
-			sep = strchr(".!?:", title.p[title.len - 1]) ? (struct str){" ", 1} : (struct str){". ", 2};
-		if (!alt.len)
-			alt = title;
-		if (src.len) {
-			if (link.len)
-				emit_cstr(s, "[");
-			emit_cstr(s, "![");
-			for (size_t k = 0; k < alt.len; k++)
-				emit_gen(s, alt.p[k] == '[' || alt.p[k] == ']' ? "" : alt.p + k, alt.p[k] == '[' || alt.p[k] == ']' ? 0 : 1);
-			emit_cstr(s, "](");
-			emit_str(s, src);
-			if (title.len) {
-				emit_cstr(s, " \"");
-				for (size_t k = 0; k < title.len; k++)
-					emit_gen(s, title.p[k] == '"' ? "'" : title.p + k, 1);
-				emit_str(s, sep);
-				for (size_t k = 0; k < cap.len; k++)
-					emit_gen(s, cap.p[k] == '"' ? "'" : cap.p + k, 1);
-				emit_cstr(s, "\"");
-			}
-			emit_cstr(s, ")");
-			if (link.len) {
-				emit_cstr(s, "](");
-				emit_str(s, link);
-				emit_cstr(s, ")");
-			}
-			return c->end;
-		}
-	}
+	if (sc_is(c, "highlight") && !code)
+		return sc_highlight(s, c, line);
+	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code && (to = sc_math(s, c)))
+		return to;
+	if (sc_is(c, "figure") && !code && (to = sc_figure(s, c)))
+		return to;
 	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
 		struct str w = sc_arg(c, "path", 0);
 		char *name = arena_strndup(s->c->a, w.p ? w.p : "", w.len);
 		const char *url = s->c->post_url ? s->c->post_url(s->c->ctx, name, line + s->c->line_offset) : NULL;
-		if (!url) {
-			struct buf b;
-			buf_init(&b);
-			buf_printf(&b, "/%s", name[0] == '/' ? name + 1 : name);
-			url = arena_strndup(s->c->a, b.p, b.len);
-			buf_fini(&b);
-		}
-		emit_cstr(s, url);
+		emit_cstr(s, url ? url : root_url(s->c->a, name));
 		return c->end;
 	}
 	const char *site = sc_is(c, "youtube") ? "https://www.youtube.com/watch?v="
 			   : sc_is(c, "vimeo")   ? "https://vimeo.com/"
 						 : NULL;
-	if (site && !code) {
-		struct str id = sc_arg(c, "id", 0);
-		if (id.len) {
-			emit_cstr(s, sc_is(c, "youtube") ? "[Video on YouTube](" : "[Video on Vimeo](");
-			emit_cstr(s, site);
-			emit_str(s, id);
-			emit_cstr(s, ")");
-			note(s, "Hugo video", line, "'%.*s' written as a link to the video", s->in + c->start,
-			     c->end - c->start);
-			return c->end;
-		}
-	}
-	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x") || sc_is(c, "instagram")) && !code) {
-		struct buf b;
-		buf_init(&b);
-		if (sc_is(c, "instagram")) {
-			struct str id = sc_arg(c, "id", 0);
-			buf_printf(&b, "[Post on Instagram](https://www.instagram.com/p/%.*s/)", (int)id.len,
-				   id.p ? id.p : "");
-		} else if (sc_is(c, "gist")) {
-			struct str u = sc_arg(c, "user", 0), id = sc_arg(c, "id", 1);
-			buf_printf(&b, "[Gist](https://gist.github.com/%.*s/%.*s)", (int)u.len, u.p ? u.p : "",
-				   (int)id.len, id.p ? id.p : "");
-		} else {
-			struct str u = sc_arg(c, "user", -1), id = sc_arg(c, "id", 0);
-			if (u.len)
-				buf_printf(&b, "[Post on X](https://x.com/%.*s/status/%.*s)", (int)u.len, u.p,
-					   (int)id.len, id.p ? id.p : "");
-			else
-				buf_printf(&b, "[Post on X](https://x.com/i/status/%.*s)", (int)id.len, id.p ? id.p : "");
-		}
-		emit_gen(s, b.p, b.len);
-		buf_fini(&b);
-		note(s, "Hugo embed", line, "'%.*s' written as a link", s->in + c->start, c->end - c->start);
+	struct str id = sc_arg(c, "id", 0);
+	if (site && !code && id.len) {
+		emit_cstr(s, sc_is(c, "youtube") ? "[Video on YouTube](" : "[Video on Vimeo](");
+		emit_cstr(s, site);
+		emit_str(s, id);
+		emit_cstr(s, ")");
+		note(s, "Hugo video", line, "'%.*s' written as a link to the video", s->in + c->start, c->end - c->start);
 		return c->end;
 	}
+	if ((sc_is(c, "gist") || sc_is(c, "tweet") || sc_is(c, "x") || sc_is(c, "instagram")) && !code)
+		return sc_embed(s, c, line);
 	if (code) {
 		note(s, "Hugo shortcode in code", line, "'%.*s' inside a code block: kept as text", s->in + c->start,
 		     c->end - c->start);
@@ -1621,9 +1730,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 		return c->end;
 	}
 	note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
-	emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
-	for (const char *p = s->in + c->start; (p = memchr(p, '\n', (size_t)(s->in + c->end - p))); p++)
-		s->line++;
+	comment_in(s, "hugo: ", c->start, c->end);
 	return c->end;
 }
 
@@ -1634,21 +1741,7 @@ static void shortcodes(struct lq *s)
 	const char *cached_le = NULL;
 	lmap_push(s);
 	while (i < s->n) {
-		if (at_line_start(s->in, i) && !s->in_hl) {
-			const char *e = line_end(s->in, s->n, i);
-			char ch;
-			size_t len;
-			if (s->fence_ch) {
-				if (fence_close(s->in + i, e, s->fence_ch, s->fence_len))
-					s->fence_ch = 0;
-			} else if (fence_open(s->in + i, e, &ch, &len)) {
-				s->fence_ch = ch;
-				s->fence_len = len;
-			}
-		}
-		if (!cached_le || s->in + i > cached_le)
-			cached_le = line_end(s->in, s->n, i);
-		const char *e = cached_le;
+		const char *e = scan_line(s, i, &cached_le);
 		const char *b = memmem(s->in + i, (size_t)(e - (s->in + i)), "{{", 2);
 		if (!b) {
 			size_t stop = (size_t)(e - s->in);
