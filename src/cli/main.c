@@ -254,6 +254,113 @@ static const char *option_value(int argc, char **argv, int *i, const char *shrt,
 	return NULL;
 }
 
+/* One option of a command: its spellings, and where it goes. */
+enum opt_kind {
+	OPT_FLAG,  /* no value: *(int *)to set to 1 */
+	OPT_VALUE, /* a value: *(const char **)to */
+	OPT_INT,   /* a number from min to max: *(int *)to; else the message bad, ", not 'VALUE'" */
+};
+
+struct opt {
+	const char *shrt, *lng; /* "-o" (or NULL) and "--output"; the table ends with lng NULL */
+	enum opt_kind kind;
+	void *to;
+	int min, max;
+	const char *bad;
+	int *given; /* set to 1 when the option is given (NULL: not kept) */
+};
+
+/* What a command's one positional argument is, for which arguments are
+ * positional and the words of its usage errors. */
+enum pos_kind {
+	POS_SITE,  /* folio build, serve, check: the site's folder ("-" is one) */
+	POS_TITLE, /* folio new post: the title ("-" is one, and every argument after "--") */
+	POS_SLUG,  /* folio new series: the series' slug (nothing that starts with '-') */
+};
+
+/* A command's arguments: its options (in the order they are tried) and
+ * its positional argument (*pos, NULL until given). */
+struct args {
+	const char *cmd; /* for usage_error: "build", "new" */
+	const struct opt *opts;
+	enum pos_kind pos_kind;
+	const char **pos;
+};
+
+/* take_opt: argv[*i] as one of g's options (its value after it when it
+ * is a separate one: *i moves past it). 1 when taken, 0 when it is none
+ * of them, -1 after a usage error (a value missing or out of range). */
+static int take_opt(const struct args *g, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	int missing = 0;
+	for (const struct opt *o = g->opts; o->lng; o++) {
+		const char *v = NULL;
+		if (o->kind == OPT_FLAG) {
+			if ((o->shrt && !strcmp(a, o->shrt)) || !strcmp(a, o->lng))
+				*(int *)o->to = 1;
+			else
+				continue;
+		} else if (!(v = option_value(argc, argv, i, o->shrt, o->lng, &missing))) {
+			continue;
+		} else if (o->kind == OPT_VALUE) {
+			*(const char **)o->to = v;
+		} else {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || !*v || n < o->min || n > o->max)
+				return usage_error(g->cmd, "%s, not '%s'", o->bad, v), -1;
+			*(int *)o->to = (int)n;
+		}
+		if (o->given)
+			*o->given = 1;
+		return 1;
+	}
+	if (missing)
+		return usage_error(g->cmd, "%s needs a value", a), -1;
+	return 0;
+}
+
+/* parse_args: argv[0..argc), a command's arguments after its name, by
+ * g. EXIT_OK, or EXIT_USAGE after the message and the command's help (an
+ * unknown option, a value missing or out of range, a second positional
+ * argument). */
+static int parse_args(const struct args *g, int argc, char **argv)
+{
+	int rest = 0; /* after "--" (folio new post): a title that starts with '-' */
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (rest || a[0] != '-' || (g->pos_kind != POS_SLUG && !strcmp(a, "-"))) {
+			if (!*g->pos) {
+				*g->pos = a;
+				continue;
+			}
+			if (g->pos_kind == POS_SITE)
+				return usage_error(g->cmd, "one site folder only (got a second: '%s')", a);
+			if (g->pos_kind == POS_TITLE)
+				return usage_error(g->cmd, "one title only (quote it: folio new post \"%s ...\")", *g->pos);
+			return usage_error(g->cmd, "one series slug only (got a second: '%s'; quote a title: --title \"...\")",
+					   a);
+		}
+		if (g->pos_kind == POS_TITLE && !strcmp(a, "--")) {
+			rest = 1;
+			continue;
+		}
+		int r = take_opt(g, argc, argv, &i);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (g->pos_kind == POS_SITE)
+			return usage_error(g->cmd, "unknown option '%s'", a);
+		return usage_error(g->cmd, "unknown option '%s' for 'new %s'", a, g->pos_kind == POS_TITLE ? "post" : "series");
+	}
+	return EXIT_OK;
+}
+
+/* The value of -j, --jobs. */
+#define OPT_JOBS(to) {"-j", "--jobs", OPT_INT, (to), 1, 256, "-j needs a number of threads from 1 to 256", NULL}
+
 /* site_dir_check: 0 if dir is a folder; else 1 after saying what it is. */
 static int site_dir_check(struct diag *d, const char *dir)
 {
@@ -280,34 +387,17 @@ static int cmd_build(int argc, char **argv)
 	struct build_request req;
 	memset(&req, 0, sizeof req);
 	req.site_dir = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (!strcmp(a, "--drafts"))
-			req.drafts = 1;
-		else if (!strcmp(a, "--future"))
-			req.future = 1;
-		else if (!strcmp(a, "--keep-going") || !strcmp(a, "-k"))
-			req.keep_going = 1;
-		else if ((v = option_value(argc, argv, &i, "-o", "--output", &missing)))
-			req.out_dir = v;
-		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
-			req.base_url = v;
-		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 256)
-				return usage_error("build", "-j needs a number of threads from 1 to 256, not '%s'", v);
-			req.jobs = (int)n;
-		} else if (missing)
-			return usage_error("build", "%s needs a value", a);
-		else if (a[0] == '-' && a[1])
-			return usage_error("build", "unknown option '%s'", a);
-		else if (req.site_dir)
-			return usage_error("build", "one site folder only (got a second: '%s')", a);
-		else
-			req.site_dir = a;
-	}
+	const struct opt opts[] = {
+		{NULL, "--drafts", OPT_FLAG, &req.drafts, 0, 0, NULL, NULL},
+		{NULL, "--future", OPT_FLAG, &req.future, 0, 0, NULL, NULL},
+		{"-k", "--keep-going", OPT_FLAG, &req.keep_going, 0, 0, NULL, NULL},
+		{"-o", "--output", OPT_VALUE, &req.out_dir, 0, 0, NULL, NULL},
+		{NULL, "--base-url", OPT_VALUE, &req.base_url, 0, 0, NULL, NULL},
+		OPT_JOBS(&req.jobs),
+		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+	};
+	if (parse_args(&(struct args){"build", opts, POS_SITE, &req.site_dir}, argc, argv))
+		return EXIT_USAGE;
 	if (!req.site_dir)
 		req.site_dir = ".";
 	struct diag d;
@@ -352,31 +442,16 @@ static int cmd_serve(int argc, char **argv)
 	struct serve_options o;
 	memset(&o, 0, sizeof o);
 	o.port = 8080;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (!strcmp(a, "--drafts"))
-			o.drafts = 1;
-		else if (!strcmp(a, "--future"))
-			o.future = 1;
-		else if ((v = option_value(argc, argv, &i, "-p", "--port", &missing))) {
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (*end || !*v || n < 0 || n > 65535)
-				return usage_error("serve", "--port needs a port number from 0 to 65535 (0: any free one), not '%s'", v);
-			o.port = (int)n;
-			o.port_given = 1;
-		} else if ((v = option_value(argc, argv, &i, NULL, "--bind", &missing)))
-			o.bind = v;
-		else if (missing)
-			return usage_error("serve", "%s needs a value", a);
-		else if (a[0] == '-' && a[1])
-			return usage_error("serve", "unknown option '%s'", a);
-		else if (o.site_dir)
-			return usage_error("serve", "one site folder only (got a second: '%s')", a);
-		else
-			o.site_dir = a;
-	}
+	const struct opt opts[] = {
+		{NULL, "--drafts", OPT_FLAG, &o.drafts, 0, 0, NULL, NULL},
+		{NULL, "--future", OPT_FLAG, &o.future, 0, 0, NULL, NULL},
+		{"-p", "--port", OPT_INT, &o.port, 0, 65535, "--port needs a port number from 0 to 65535 (0: any free one)",
+		 &o.port_given},
+		{NULL, "--bind", OPT_VALUE, &o.bind, 0, 0, NULL, NULL},
+		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+	};
+	if (parse_args(&(struct args){"serve", opts, POS_SITE, &o.site_dir}, argc, argv))
+		return EXIT_USAGE;
 	if (!o.site_dir)
 		o.site_dir = ".";
 	return serve_run(&o);
@@ -445,32 +520,16 @@ static int cmd_check(int argc, char **argv)
 	struct build_request req;
 	memset(&req, 0, sizeof req);
 	int external = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (!strcmp(a, "--drafts"))
-			req.drafts = 1;
-		else if (!strcmp(a, "--future"))
-			req.future = 1;
-		else if (!strcmp(a, "--external"))
-			external = 1;
-		else if ((v = option_value(argc, argv, &i, NULL, "--base-url", &missing)))
-			req.base_url = v;
-		else if ((v = option_value(argc, argv, &i, "-j", "--jobs", &missing))) {
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 256)
-				return usage_error("check", "-j needs a number of threads from 1 to 256, not '%s'", v);
-			req.jobs = (int)n;
-		} else if (missing)
-			return usage_error("check", "%s needs a value", a);
-		else if (a[0] == '-' && a[1])
-			return usage_error("check", "unknown option '%s'", a);
-		else if (req.site_dir)
-			return usage_error("check", "one site folder only (got a second: '%s')", a);
-		else
-			req.site_dir = a;
-	}
+	const struct opt opts[] = {
+		{NULL, "--drafts", OPT_FLAG, &req.drafts, 0, 0, NULL, NULL},
+		{NULL, "--future", OPT_FLAG, &req.future, 0, 0, NULL, NULL},
+		{NULL, "--external", OPT_FLAG, &external, 0, 0, NULL, NULL},
+		{NULL, "--base-url", OPT_VALUE, &req.base_url, 0, 0, NULL, NULL},
+		OPT_JOBS(&req.jobs),
+		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+	};
+	if (parse_args(&(struct args){"check", opts, POS_SITE, &req.site_dir}, argc, argv))
+		return EXIT_USAGE;
 	if (!req.site_dir)
 		req.site_dir = ".";
 	struct diag d;
@@ -543,29 +602,15 @@ static int new_post(struct diag *d, int argc, char **argv)
 	struct scaffold_post_opts o;
 	memset(&o, 0, sizeof o);
 	o.site_dir = ".";
-	int rest = 0; /* after "--": a title that starts with '-' */
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (rest || !strcmp(a, "-") || a[0] != '-') {
-			if (o.title)
-				return usage_error("new", "one title only (quote it: folio new post \"%s ...\")", o.title);
-			o.title = a;
-		} else if (!strcmp(a, "--"))
-			rest = 1;
-		else if (!strcmp(a, "--draft"))
-			o.draft = 1;
-		else if (!strcmp(a, "--bundle"))
-			o.bundle = 1;
-		else if ((v = option_value(argc, argv, &i, NULL, "--series", &missing)))
-			o.series = v;
-		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
-			o.site_dir = v;
-		else if (missing)
-			return usage_error("new", "%s needs a value", a);
-		else
-			return usage_error("new", "unknown option '%s' for 'new post'", a);
-	}
+	const struct opt opts[] = {
+		{NULL, "--draft", OPT_FLAG, &o.draft, 0, 0, NULL, NULL},
+		{NULL, "--bundle", OPT_FLAG, &o.bundle, 0, 0, NULL, NULL},
+		{NULL, "--series", OPT_VALUE, &o.series, 0, 0, NULL, NULL},
+		{NULL, "--dir", OPT_VALUE, &o.site_dir, 0, 0, NULL, NULL},
+		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+	};
+	if (parse_args(&(struct args){"new", opts, POS_TITLE, &o.title}, argc, argv))
+		return EXIT_USAGE;
 	if (!o.title)
 		return usage_error("new", "%s", "'new post' needs a title");
 	struct scaffold_result r;
@@ -589,26 +634,15 @@ static int new_series(struct diag *d, int argc, char **argv)
 	struct scaffold_series_opts o;
 	memset(&o, 0, sizeof o);
 	o.site_dir = ".";
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0;
-		if (a[0] != '-') {
-			if (o.slug)
-				return usage_error("new", "one series slug only (got a second: '%s'; quote a title: --title \"...\")", a);
-			o.slug = a;
-		} else if ((v = option_value(argc, argv, &i, NULL, "--title", &missing)))
-			o.title = v;
-		else if ((v = option_value(argc, argv, &i, NULL, "--description", &missing)))
-			o.description = v;
-		else if ((v = option_value(argc, argv, &i, NULL, "--difficulty", &missing)))
-			o.difficulty = v;
-		else if ((v = option_value(argc, argv, &i, NULL, "--dir", &missing)))
-			o.site_dir = v;
-		else if (missing)
-			return usage_error("new", "%s needs a value", a);
-		else
-			return usage_error("new", "unknown option '%s' for 'new series'", a);
-	}
+	const struct opt opts[] = {
+		{NULL, "--title", OPT_VALUE, &o.title, 0, 0, NULL, NULL},
+		{NULL, "--description", OPT_VALUE, &o.description, 0, 0, NULL, NULL},
+		{NULL, "--difficulty", OPT_VALUE, &o.difficulty, 0, 0, NULL, NULL},
+		{NULL, "--dir", OPT_VALUE, &o.site_dir, 0, 0, NULL, NULL},
+		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+	};
+	if (parse_args(&(struct args){"new", opts, POS_SLUG, &o.slug}, argc, argv))
+		return EXIT_USAGE;
 	if (!o.slug)
 		return usage_error("new", "%s", "'new series' needs a slug (folio new series gpu-basics --title \"GPU Basics\")");
 	if (!o.title)
