@@ -358,8 +358,12 @@ static int parse_args(const struct args *g, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The value of -j, --jobs. */
+/* The rows of an options table: a flag, an option with a value, the
+ * number of -j, --jobs, and the end. */
+#define OPT_F(shrt, lng, to) {shrt, lng, OPT_FLAG, (to), 0, 0, NULL, NULL}
+#define OPT_V(shrt, lng, to) {shrt, lng, OPT_VALUE, (to), 0, 0, NULL, NULL}
 #define OPT_JOBS(to) {"-j", "--jobs", OPT_INT, (to), 1, 256, "-j needs a number of threads from 1 to 256", NULL}
+#define OPT_END {NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL}
 
 /* site_dir_check: 0 if dir is a folder; else 1 after saying what it is. */
 static int site_dir_check(struct diag *d, const char *dir)
@@ -388,13 +392,13 @@ static int cmd_build(int argc, char **argv)
 	memset(&req, 0, sizeof req);
 	req.site_dir = NULL;
 	const struct opt opts[] = {
-		{NULL, "--drafts", OPT_FLAG, &req.drafts, 0, 0, NULL, NULL},
-		{NULL, "--future", OPT_FLAG, &req.future, 0, 0, NULL, NULL},
-		{"-k", "--keep-going", OPT_FLAG, &req.keep_going, 0, 0, NULL, NULL},
-		{"-o", "--output", OPT_VALUE, &req.out_dir, 0, 0, NULL, NULL},
-		{NULL, "--base-url", OPT_VALUE, &req.base_url, 0, 0, NULL, NULL},
+		OPT_F(NULL, "--drafts", &req.drafts),
+		OPT_F(NULL, "--future", &req.future),
+		OPT_F("-k", "--keep-going", &req.keep_going),
+		OPT_V("-o", "--output", &req.out_dir),
+		OPT_V(NULL, "--base-url", &req.base_url),
 		OPT_JOBS(&req.jobs),
-		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+		OPT_END,
 	};
 	if (parse_args(&(struct args){"build", opts, POS_SITE, &req.site_dir}, argc, argv))
 		return EXIT_USAGE;
@@ -443,12 +447,12 @@ static int cmd_serve(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.port = 8080;
 	const struct opt opts[] = {
-		{NULL, "--drafts", OPT_FLAG, &o.drafts, 0, 0, NULL, NULL},
-		{NULL, "--future", OPT_FLAG, &o.future, 0, 0, NULL, NULL},
+		OPT_F(NULL, "--drafts", &o.drafts),
+		OPT_F(NULL, "--future", &o.future),
 		{"-p", "--port", OPT_INT, &o.port, 0, 65535, "--port needs a port number from 0 to 65535 (0: any free one)",
 		 &o.port_given},
-		{NULL, "--bind", OPT_VALUE, &o.bind, 0, 0, NULL, NULL},
-		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+		OPT_V(NULL, "--bind", &o.bind),
+		OPT_END,
 	};
 	if (parse_args(&(struct args){"serve", opts, POS_SITE, &o.site_dir}, argc, argv))
 		return EXIT_USAGE;
@@ -521,12 +525,12 @@ static int cmd_check(int argc, char **argv)
 	memset(&req, 0, sizeof req);
 	int external = 0;
 	const struct opt opts[] = {
-		{NULL, "--drafts", OPT_FLAG, &req.drafts, 0, 0, NULL, NULL},
-		{NULL, "--future", OPT_FLAG, &req.future, 0, 0, NULL, NULL},
-		{NULL, "--external", OPT_FLAG, &external, 0, 0, NULL, NULL},
-		{NULL, "--base-url", OPT_VALUE, &req.base_url, 0, 0, NULL, NULL},
+		OPT_F(NULL, "--drafts", &req.drafts),
+		OPT_F(NULL, "--future", &req.future),
+		OPT_F(NULL, "--external", &external),
+		OPT_V(NULL, "--base-url", &req.base_url),
 		OPT_JOBS(&req.jobs),
-		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+		OPT_END,
 	};
 	if (parse_args(&(struct args){"check", opts, POS_SITE, &req.site_dir}, argc, argv))
 		return EXIT_USAGE;
@@ -603,11 +607,11 @@ static int new_post(struct diag *d, int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.site_dir = ".";
 	const struct opt opts[] = {
-		{NULL, "--draft", OPT_FLAG, &o.draft, 0, 0, NULL, NULL},
-		{NULL, "--bundle", OPT_FLAG, &o.bundle, 0, 0, NULL, NULL},
-		{NULL, "--series", OPT_VALUE, &o.series, 0, 0, NULL, NULL},
-		{NULL, "--dir", OPT_VALUE, &o.site_dir, 0, 0, NULL, NULL},
-		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+		OPT_F(NULL, "--draft", &o.draft),
+		OPT_F(NULL, "--bundle", &o.bundle),
+		OPT_V(NULL, "--series", &o.series),
+		OPT_V(NULL, "--dir", &o.site_dir),
+		OPT_END,
 	};
 	if (parse_args(&(struct args){"new", opts, POS_TITLE, &o.title}, argc, argv))
 		return EXIT_USAGE;
@@ -635,11 +639,11 @@ static int new_series(struct diag *d, int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.site_dir = ".";
 	const struct opt opts[] = {
-		{NULL, "--title", OPT_VALUE, &o.title, 0, 0, NULL, NULL},
-		{NULL, "--description", OPT_VALUE, &o.description, 0, 0, NULL, NULL},
-		{NULL, "--difficulty", OPT_VALUE, &o.difficulty, 0, 0, NULL, NULL},
-		{NULL, "--dir", OPT_VALUE, &o.site_dir, 0, 0, NULL, NULL},
-		{NULL, NULL, OPT_FLAG, NULL, 0, 0, NULL, NULL},
+		OPT_V(NULL, "--title", &o.title),
+		OPT_V(NULL, "--description", &o.description),
+		OPT_V(NULL, "--difficulty", &o.difficulty),
+		OPT_V(NULL, "--dir", &o.site_dir),
+		OPT_END,
 	};
 	if (parse_args(&(struct args){"new", opts, POS_SLUG, &o.slug}, argc, argv))
 		return EXIT_USAGE;
