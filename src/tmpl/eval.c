@@ -777,7 +777,8 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 		return -1;
 	struct tmpl_call c = {r, e, r->cur};
 	int before = r->errors;
-	if (f->fn(&c, &in, args, out)) {
+	struct tval fin = in; /* the input as the filter takes it; in stays for the check below */
+	if ((f->str_in && filter_input_str(&c, &fin)) || f->fn(&c, &fin, args, out)) {
 		if (r->errors == before)
 			expr_error(r, e, "filter '%s' failed", f->name);
 		return -1;

@@ -58,6 +58,17 @@ static int need_list(struct tmpl_call *c, const struct tval *v, struct tlist **o
 	return -1;
 }
 
+int filter_input_str(struct tmpl_call *c, struct tval *in)
+{
+	struct str s;
+	if (in->kind == TV_STR)
+		return 0;
+	if (need_str(c, in, "the input", &s))
+		return -1;
+	*in = tv_str(s);
+	return 0;
+}
+
 /* text_of: v as text (tval_text), at most the output cap long. */
 static int text_of(struct tmpl_call *c, const struct tval *v, struct str *out)
 {
@@ -170,13 +181,20 @@ static int f_string(struct tmpl_call *c, const struct tval *in, const struct tva
 	return 0;
 }
 
-/* case_map: maps every character with utf8proc; invalid UTF-8 bytes become
- * U+FFFD, so the output is always valid UTF-8. */
-static int case_map(struct tmpl_call *c, const struct tval *in, struct tval *out, int upper, int title)
+/* The variants of case_map: upper, lower, capitalize (the first
+ * character upper, the rest lower), title (each word's first letter
+ * upper, the rest lower). */
+enum { CASE_UPPER, CASE_LOWER, CASE_CAPITALIZE, CASE_TITLE };
+
+/* case_map: upper, lower, capitalize, title (FILTER_VARIANT): maps every
+ * character with utf8proc; invalid UTF-8 bytes become U+FFFD, so the
+ * output is always valid UTF-8. */
+static int f_case_map(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s;
-	if (need_str(c, in, "the input", &s))
-		return -1;
+	int v = FILTER_VARIANT(c);
+	int upper = v == CASE_UPPER, title = v == CASE_CAPITALIZE ? 1 : v == CASE_TITLE ? 2 : 0;
+	struct str s = in->u.s; /* str_in */
+	(void)args;
 	struct buf b;
 	buf_init(&b);
 	int start = 1;
@@ -212,30 +230,6 @@ static int case_map(struct tmpl_call *c, const struct tval *in, struct tval *out
 	return 0;
 }
 
-static int f_upper(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return case_map(c, in, out, 1, 0);
-}
-
-static int f_lower(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return case_map(c, in, out, 0, 0);
-}
-
-static int f_capitalize(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return case_map(c, in, out, 0, 1);
-}
-
-static int f_title(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return case_map(c, in, out, 0, 2);
-}
-
 static int is_space(unsigned char ch)
 {
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
@@ -243,10 +237,9 @@ static int is_space(unsigned char ch)
 
 static int f_trim(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s;
+	struct str s = in->u.s; /* str_in */
+	(void)c;
 	(void)args;
-	if (need_str(c, in, "the input", &s))
-		return -1;
 	*out = tv_str(str_trim(s));
 	out->safe = in->kind == TV_STR && in->safe;
 	return 0;
@@ -257,10 +250,8 @@ static int f_trim(struct tmpl_call *c, const struct tval *in, const struct tval 
  * half) and `end` is appended. Never cuts inside a UTF-8 character. */
 static int f_truncate(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s, end = STR_LIT("\xE2\x80\xA6");
+	struct str s = in->u.s, end = STR_LIT("\xE2\x80\xA6"); /* str_in */
 	int64_t len = 255;
-	if (need_str(c, in, "the input", &s))
-		return -1;
 	if (given(&args[0]) && need_int(c, &args[0], "length", &len))
 		return -1;
 	if (given(&args[1]) && need_str(c, &args[1], "end", &end))
@@ -362,10 +353,8 @@ static int is_block_tag(const char *p, size_t n)
  * Block-level tags count as white space, inline ones as nothing. */
 static int f_striptags(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s;
+	struct str s = in->u.s; /* str_in */
 	(void)args;
-	if (need_str(c, in, "the input", &s))
-		return -1;
 	struct buf b;
 	buf_init(&b);
 	int space = 0;
@@ -460,10 +449,9 @@ static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct 
 
 static int f_replace(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s, from, to;
+	struct str s = in->u.s, from, to; /* str_in */
 	int64_t count = -1;
-	if (need_str(c, in, "the input", &s) || need_str(c, &args[0], "old", &from) ||
-	    need_str(c, &args[1], "new", &to))
+	if (need_str(c, &args[0], "old", &from) || need_str(c, &args[1], "new", &to))
 		return -1;
 	if (given(&args[2]) && need_int(c, &args[2], "count", &count))
 		return -1;
@@ -507,10 +495,9 @@ static int f_replace(struct tmpl_call *c, const struct tval *in, const struct tv
 
 static int f_wordcount(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s;
+	struct str s = in->u.s; /* str_in */
+	(void)c;
 	(void)args;
-	if (need_str(c, in, "the input", &s))
-		return -1;
 	int64_t n = 0;
 	int inword = 0;
 	for (size_t i = 0; i < s.len; i++) {
@@ -550,38 +537,20 @@ static void join_url(struct buf *b, struct str base, struct str path)
 	buf_put_str(b, path);
 }
 
-/* abs_url: "posts/x/" -> "https://example.org/blog/posts/x/" */
-static int f_abs_url(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+/* site_url: the input joined to base_url (variant 1, abs_url: "posts/x/" ->
+ * "https://example.org/blog/posts/x/") or to its path alone (0, rel_url:
+ * "/blog/posts/x/"); an absolute URL or a #fragment is kept as it is. */
+static int f_site_url(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
-	struct str s;
+	int abs = FILTER_VARIANT(c);
 	(void)args;
-	if (need_str(c, in, "the input", &s))
-		return -1;
-	if (is_absolute_url(s) || (s.len && s.p[0] == '#')) {
-		*out = *in;
-		return 0;
-	}
-	const char *base = tmpl_call_env(c)->base_url;
-	struct buf b;
-	buf_init(&b);
-	join_url(&b, str_from(base ? base : ""), s);
-	*out = tv_str(keep(c, &b));
-	return 0;
-}
-
-/* rel_url: "posts/x/" -> "/blog/posts/x/": the path of base_url, then path. */
-static int f_rel_url(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	struct str s;
-	(void)args;
-	if (need_str(c, in, "the input", &s))
-		return -1;
+	struct str s = in->u.s; /* str_in */
 	if (is_absolute_url(s) || (s.len && s.p[0] == '#')) {
 		*out = *in;
 		return 0;
 	}
 	struct str base = str_from(tmpl_call_env(c)->base_url);
-	const char *scheme = base.len ? memmem(base.p, base.len, "://", 3) : NULL;
+	const char *scheme = !abs && base.len ? memmem(base.p, base.len, "://", 3) : NULL;
 	if (scheme) {
 		const char *host = scheme + 3;
 		const char *path = memchr(host, '/', base.len - (size_t)(host - base.p));
@@ -609,8 +578,12 @@ static int f_length(struct tmpl_call *c, const struct tval *in, const struct tva
 	return 0;
 }
 
-static int first_last(struct tmpl_call *c, const struct tval *in, struct tval *out, int last)
+/* first_last: the first item or character (variant 0: first), or the
+ * last (1: last). */
+static int f_first_last(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
+	int last = FILTER_VARIANT(c);
+	(void)args;
 	if (in->kind == TV_STR) {
 		struct str s = in->u.s;
 		if (!s.len) {
@@ -634,18 +607,6 @@ static int first_last(struct tmpl_call *c, const struct tval *in, struct tval *o
 		out->safe = 1;
 	}
 	return 0;
-}
-
-static int f_first(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return first_last(c, in, out, 0);
-}
-
-static int f_last(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	(void)args;
-	return first_last(c, in, out, 1);
 }
 
 /* slice(start, end?): Python's s[start:end], for lists and strings. */
@@ -885,12 +846,20 @@ static int f_sort(struct tmpl_call *c, const struct tval *in, const struct tval 
 	return 0;
 }
 
+/* list_attr: the input list and the attribute path args[0] of a filter
+ * over the items' attribute. 0, or -1 after the error. */
+static int list_attr(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tlist **l,
+		     struct str *path)
+{
+	return need_list(c, in, l) || need_str(c, &args[0], "attribute", path) ? -1 : 0;
+}
+
 /* group_by(attribute): [{grouper, list}], groups in order of first appearance. */
 static int f_group_by(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	struct tlist *l;
 	struct str path;
-	if (need_list(c, in, &l) || need_str(c, &args[0], "attribute", &path))
+	if (list_attr(c, in, args, &l, &path))
 		return -1;
 	struct tlist *groups = tlist_new(ARENA(c), 8);
 	struct tmap *by_text = tmap_new(ARENA(c), 8); /* key text -> group index */
@@ -926,52 +895,34 @@ static int f_group_by(struct tmpl_call *c, const struct tval *in, const struct t
 	return 0;
 }
 
-/* where(attribute, value?): items whose attribute equals value (or, without
- * a value, is true). */
-static int f_where(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
+/* where(attribute, value?) (variant 0): the items whose attribute equals
+ * value (or, without a value, is true); map(attribute, default?) (1):
+ * each item's attribute, or default for an item that has none. */
+static int f_where_map(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
+	int map = FILTER_VARIANT(c);
 	struct tlist *l;
 	struct str path;
-	if (need_list(c, in, &l) || need_str(c, &args[0], "attribute", &path))
+	if (list_attr(c, in, args, &l, &path))
 		return -1;
 	struct tlist *r = tlist_new(ARENA(c), l->len);
 	for (size_t i = 0; i < l->len; i++) {
 		struct tval v;
 		int has = attr_path(c, &l->items[i], path, &v);
-		int keep_it;
-		if (given(&args[1]))
-			keep_it = has && tval_equal(&v, &args[1], ARENA(c), &c->r->steps);
-		else
-			keep_it = has && tval_truthy(&v);
-		if (steps_over(c))
-			return -1;
-		if (keep_it)
-			tlist_push(ARENA(c), r, l->items[i]);
-	}
-	*out = tv_list(r);
-	return 0;
-}
-
-/* map(attribute): each item's attribute. */
-static int f_map(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
-{
-	struct tlist *l;
-	struct str path;
-	if (need_list(c, in, &l) || need_str(c, &args[0], "attribute", &path))
-		return -1;
-	struct tlist *r = tlist_new(ARENA(c), l->len);
-	for (size_t i = 0; i < l->len; i++) {
-		struct tval v;
-		if (!attr_path(c, &l->items[i], path, &v)) {
-			if (given(&args[1]))
-				v = args[1];
-			else {
+		if (map) {
+			if (!has && !given(&args[1])) {
 				tmpl_call_error(c, "item %zu has no attribute '%.*s' (give a default: map(\"%.*s\", default=...))",
 						i + 1, STR_FMT(path), STR_FMT(path));
 				return -1;
 			}
+			tlist_push(ARENA(c), r, has ? v : args[1]);
+			continue;
 		}
-		tlist_push(ARENA(c), r, v);
+		int keep_it = has && (given(&args[1]) ? tval_equal(&v, &args[1], ARENA(c), &c->r->steps) : tval_truthy(&v));
+		if (steps_over(c))
+			return -1;
+		if (keep_it)
+			tlist_push(ARENA(c), r, l->items[i]);
 	}
 	*out = tv_list(r);
 	return 0;
@@ -1584,46 +1535,49 @@ void filter_parse_params(struct filter_def *def, const char *spec)
 }
 
 
-/* Each entry: name, function, parameter names, how many, how many are required, and whether an undefined input is passed in (default). */
+/* Each entry: name, function, parameter names, how many, how many are
+ * required, whether an undefined input is passed in (default), the
+ * variant of a function that serves several filters, and whether the
+ * input is taken as a string (str_in). */
 const struct filter_def tmpl_builtin_filters[] = {
-	{"abs", f_abs, {NULL}, 0, 0, 0},
-	{"abs_url", f_abs_url, {NULL}, 0, 0, 0},
-	{"capitalize", f_capitalize, {NULL}, 0, 0, 0},
-	{"count", f_length, {NULL}, 0, 0, 0},
-	{"date", f_date, {"format"}, 1, 0, 0},
-	{"default", f_default, {"value", "boolean"}, 2, 0, 1},
-	{"e", f_escape, {NULL}, 0, 0, 0},
-	{"escape", f_escape, {NULL}, 0, 0, 0},
-	{"fill", f_fill, {"values"}, 1, 0, 0},
-	{"first", f_first, {NULL}, 0, 0, 0},
-	{"forceescape", f_forceescape, {NULL}, 0, 0, 0},
-	{"float", f_float, {"default"}, 1, 0, 0},
-	{"group_by", f_group_by, {"attribute"}, 1, 1, 0},
-	{"int", f_int, {"default"}, 1, 0, 0},
-	{"items", f_items, {NULL}, 0, 0, 0},
-	{"join", f_join, {"separator", "attribute"}, 2, 0, 0},
-	{"json", f_json, {NULL}, 0, 0, 0},
-	{"last", f_last, {NULL}, 0, 0, 0},
-	{"length", f_length, {NULL}, 0, 0, 0},
-	{"lower", f_lower, {NULL}, 0, 0, 0},
-	{"map", f_map, {"attribute", "default"}, 2, 1, 0},
-	{"rel_url", f_rel_url, {NULL}, 0, 0, 0},
-	{"replace", f_replace, {"old", "new", "count"}, 3, 2, 0},
-	{"reverse", f_reverse, {NULL}, 0, 0, 0},
-	{"round", f_round, {"precision", "method"}, 2, 0, 0},
-	{"safe", f_safe, {NULL}, 0, 0, 0},
-	{"slice", f_slice, {"start", "end"}, 2, 1, 0},
-	{"sort", f_sort, {"attribute", "reverse", "case_sensitive"}, 3, 0, 0},
-	{"string", f_string, {NULL}, 0, 0, 0},
-	{"striptags", f_striptags, {NULL}, 0, 0, 0},
-	{"sum", f_sum, {"attribute"}, 1, 0, 0},
-	{"title", f_title, {NULL}, 0, 0, 0},
-	{"trim", f_trim, {NULL}, 0, 0, 0},
-	{"truncate", f_truncate, {"length", "end"}, 2, 0, 0},
-	{"unique", f_unique, {NULL}, 0, 0, 0},
-	{"upper", f_upper, {NULL}, 0, 0, 0},
-	{"urlencode", f_urlencode, {NULL}, 0, 0, 0},
-	{"where", f_where, {"attribute", "value"}, 2, 1, 0},
-	{"wordcount", f_wordcount, {NULL}, 0, 0, 0},
-	{NULL, NULL, {NULL}, 0, 0, 0},
+	{"abs", f_abs, {NULL}, 0, 0, 0, 0, 0},
+	{"abs_url", f_site_url, {NULL}, 0, 0, 0, 1, 1},
+	{"capitalize", f_case_map, {NULL}, 0, 0, 0, CASE_CAPITALIZE, 1},
+	{"count", f_length, {NULL}, 0, 0, 0, 0, 0},
+	{"date", f_date, {"format"}, 1, 0, 0, 0, 0},
+	{"default", f_default, {"value", "boolean"}, 2, 0, 1, 0, 0},
+	{"e", f_escape, {NULL}, 0, 0, 0, 0, 0},
+	{"escape", f_escape, {NULL}, 0, 0, 0, 0, 0},
+	{"fill", f_fill, {"values"}, 1, 0, 0, 0, 0},
+	{"first", f_first_last, {NULL}, 0, 0, 0, 0, 0},
+	{"forceescape", f_forceescape, {NULL}, 0, 0, 0, 0, 0},
+	{"float", f_float, {"default"}, 1, 0, 0, 0, 0},
+	{"group_by", f_group_by, {"attribute"}, 1, 1, 0, 0, 0},
+	{"int", f_int, {"default"}, 1, 0, 0, 0, 0},
+	{"items", f_items, {NULL}, 0, 0, 0, 0, 0},
+	{"join", f_join, {"separator", "attribute"}, 2, 0, 0, 0, 0},
+	{"json", f_json, {NULL}, 0, 0, 0, 0, 0},
+	{"last", f_first_last, {NULL}, 0, 0, 0, 1, 0},
+	{"length", f_length, {NULL}, 0, 0, 0, 0, 0},
+	{"lower", f_case_map, {NULL}, 0, 0, 0, CASE_LOWER, 1},
+	{"map", f_where_map, {"attribute", "default"}, 2, 1, 0, 1, 0},
+	{"rel_url", f_site_url, {NULL}, 0, 0, 0, 0, 1},
+	{"replace", f_replace, {"old", "new", "count"}, 3, 2, 0, 0, 1},
+	{"reverse", f_reverse, {NULL}, 0, 0, 0, 0, 0},
+	{"round", f_round, {"precision", "method"}, 2, 0, 0, 0, 0},
+	{"safe", f_safe, {NULL}, 0, 0, 0, 0, 0},
+	{"slice", f_slice, {"start", "end"}, 2, 1, 0, 0, 0},
+	{"sort", f_sort, {"attribute", "reverse", "case_sensitive"}, 3, 0, 0, 0, 0},
+	{"string", f_string, {NULL}, 0, 0, 0, 0, 0},
+	{"striptags", f_striptags, {NULL}, 0, 0, 0, 0, 1},
+	{"sum", f_sum, {"attribute"}, 1, 0, 0, 0, 0},
+	{"title", f_case_map, {NULL}, 0, 0, 0, CASE_TITLE, 1},
+	{"trim", f_trim, {NULL}, 0, 0, 0, 0, 1},
+	{"truncate", f_truncate, {"length", "end"}, 2, 0, 0, 0, 1},
+	{"unique", f_unique, {NULL}, 0, 0, 0, 0, 0},
+	{"upper", f_case_map, {NULL}, 0, 0, 0, CASE_UPPER, 1},
+	{"urlencode", f_urlencode, {NULL}, 0, 0, 0, 0, 0},
+	{"where", f_where_map, {"attribute", "value"}, 2, 1, 0, 0, 0},
+	{"wordcount", f_wordcount, {NULL}, 0, 0, 0, 0, 1},
+	{NULL, NULL, {NULL}, 0, 0, 0, 0, 0},
 };

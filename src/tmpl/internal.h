@@ -186,7 +186,18 @@ struct filter_def {
 	const char *params[FILTER_MAX_PARAMS];
 	int nparams, nrequired;
 	int keeps_undefined; /* `default`: receives undefined input without error */
+	int variant;         /* which of the filters one function serves this is (upper, lower, ...): FILTER_VARIANT */
+	int str_in;          /* the input is a string (filter_input_str): the filter reads in->u.s */
 };
+
+struct tmpl_call;
+/* filter_input_str: the input of a str_in filter made a string: a
+ * number, boolean or none as its text; anything else is an error ("the
+ * input must be a string, not a list"): -1. */
+int filter_input_str(struct tmpl_call *c, struct tval *in);
+
+/* FILTER_VARIANT: the variant of the filter a call runs. */
+#define FILTER_VARIANT(c) ((c)->e->filter->variant)
 
 /* filter_parse_params: fills def->params from "a,b?,c?". */
 void filter_parse_params(struct filter_def *def, const char *spec);
