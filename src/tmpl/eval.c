@@ -39,14 +39,11 @@ void render_error(struct render *r, const struct tmpl *t, int line, int col, con
 	size_t nn = 0;
 	for (int i = r->nframes - 1; i >= 0; i--) {
 		const struct call_frame *f = &r->frames[i];
-		notes[nn].loc = (struct diag_loc){f->t->path, f->t->src, f->t->len, f->line, f->col};
-		notes[nn].msg = f->what;
-		nn++;
+		notes[nn++] = (struct diag_note){{f->t->path, f->t->src, f->t->len, f->line, f->col}, f->what};
 	}
-	struct diag_loc loc = {t->path, t->src, t->len, line, col};
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(r->d, DIAG_ERROR, &loc, notes, nn, fmt, ap);
+	tmpl_vreport(r->d, t, line, col, notes, nn, fmt, ap);
 	va_end(ap);
 	/* past the errors a file may show, the render stops: the same error
 	 * in a loop of 458,329 iterations (found by fuzzing) took 2 s and
@@ -503,113 +500,134 @@ static int concat_text(struct render *r, const struct expr *e, const struct tval
 	return 0;
 }
 
+/* list_concat: a + b of two lists, under the cap of strings counted in
+ * items. */
+static int list_concat(struct render *r, const struct expr *e, const struct tval *a, const struct tval *b,
+		       struct tval *out)
+{
+	/* the same cap as for strings, counted in items */
+	if (a->u.list->len + b->u.list->len > r->env->max_output / sizeof(struct tval)) {
+		expr_error(r, e, "list longer than %zu items (a runaway loop?)", r->env->max_output / sizeof(struct tval));
+		return -1;
+	}
+	charge_work(r, 0, a->u.list->len + b->u.list->len);
+	if (tmpl_steps_over(r, r->cur, e->line, e->col))
+		return -1;
+	struct tlist *l = tlist_new(r->a, a->u.list->len + b->u.list->len);
+	for (size_t i = 0; i < a->u.list->len; i++)
+		tlist_push(r->a, l, a->u.list->items[i]);
+	for (size_t i = 0; i < b->u.list->len; i++)
+		tlist_push(r->a, l, b->u.list->items[i]);
+	*out = tv_list(l);
+	return 0;
+}
+
+/* str_repeat: string a * integer b, under the cap. */
+static int str_repeat(struct render *r, const struct expr *e, const struct tval *a, const struct tval *b,
+		      struct tval *out)
+{
+	/* the count is not bounded by the cap when nothing is repeated:
+	 * "" * 10000000000 is "" at once, not ten billion empty copies */
+	size_t len = a->u.s.len;
+	if (b->u.i <= 0 || !len) {
+		*out = tv_str(STR_LIT(""));
+		out->safe = a->safe;
+		return 0;
+	}
+	if ((uint64_t)b->u.i > r->env->max_output / len) {
+		expr_error(r, e, "string repeated into more than %zu bytes", r->env->max_output);
+		return -1;
+	}
+	/* one copy, then the copies made so far copied after them */
+	size_t total = len * (size_t)b->u.i;
+	charge_work(r, total, 0);
+	if (tmpl_steps_over(r, r->cur, e->line, e->col))
+		return -1;
+	char *p = arena_alloc(r->a, total + 1);
+	memcpy(p, a->u.s.p, len);
+	for (size_t have = len; have < total;) {
+		size_t k = have < total - have ? have : total - have;
+		memcpy(p + have, p, k);
+		have += k;
+	}
+	*out = tv_str((struct str){p, total});
+	out->safe = a->safe;
+	return 0;
+}
+
+/* int_arith: x op y of two integers (not /, which gives a float), as
+ * Python computes it: floor division and modulo toward minus infinity,
+ * a negative power a float; an overflow is an error. */
+static int int_arith(struct render *r, const struct expr *e, enum op op, int64_t x, int64_t y, struct tval *out)
+{
+	int64_t z = 0;
+	int ovf = 0;
+	switch (op) {
+	case OP_ADD: ovf = __builtin_add_overflow(x, y, &z); break;
+	case OP_SUB: ovf = __builtin_sub_overflow(x, y, &z); break;
+	case OP_MUL: ovf = __builtin_mul_overflow(x, y, &z); break;
+	case OP_FLOORDIV:
+	case OP_MOD:
+		if (y == 0) {
+			expr_error(r, e, "division by zero");
+			return -1;
+		}
+		if (x == INT64_MIN && y == -1) {
+			ovf = 1;
+			break;
+		}
+		z = op == OP_FLOORDIV ? x / y : x % y;
+		/* Python's rounding: toward minus infinity */
+		if (op == OP_FLOORDIV && (x % y != 0) && ((x < 0) != (y < 0)))
+			z--;
+		if (op == OP_MOD && z != 0 && ((z < 0) != (y < 0)))
+			z += y;
+		break;
+	case OP_POW:
+		if (y < 0) {
+			*out = tv_float(pow((double)x, (double)y));
+			return 0;
+		}
+		/* by squaring: a loop of y steps would hang on 1 ** 2**62. When the
+		 * base overflows while exponent bits remain, so would the result
+		 * (|x| >= 2 then). */
+		z = 1;
+		for (int64_t base = x, k = y; k && !ovf; ) {
+			if (k & 1)
+				ovf = __builtin_mul_overflow(z, base, &z);
+			k >>= 1;
+			if (k && !ovf)
+				ovf = __builtin_mul_overflow(base, base, &base);
+		}
+		break;
+	default: break;
+	}
+	if (ovf) {
+		expr_error(r, e, "integer overflow");
+		return -1;
+	}
+	*out = tv_int(z);
+	return 0;
+}
+
+/* arith: a op b: strings and lists joined with +, a string repeated with
+ * *, numbers (integers while both are, but for /). */
 static int arith(struct render *r, const struct expr *e, enum op op, const struct tval *a, const struct tval *b,
 		 struct tval *out)
 {
 	if (op == OP_ADD && a->kind == TV_STR && b->kind == TV_STR)
 		return concat_text(r, e, a, b, out);
-	if (op == OP_ADD && a->kind == TV_LIST && b->kind == TV_LIST) {
-		/* the same cap as for strings, counted in items */
-		if (a->u.list->len + b->u.list->len > r->env->max_output / sizeof(struct tval)) {
-			expr_error(r, e, "list longer than %zu items (a runaway loop?)",
-				   r->env->max_output / sizeof(struct tval));
-			return -1;
-		}
-		charge_work(r, 0, a->u.list->len + b->u.list->len);
-		if (tmpl_steps_over(r, r->cur, e->line, e->col))
-			return -1;
-		struct tlist *l = tlist_new(r->a, a->u.list->len + b->u.list->len);
-		for (size_t i = 0; i < a->u.list->len; i++)
-			tlist_push(r->a, l, a->u.list->items[i]);
-		for (size_t i = 0; i < b->u.list->len; i++)
-			tlist_push(r->a, l, b->u.list->items[i]);
-		*out = tv_list(l);
-		return 0;
-	}
-	if (op == OP_MUL && a->kind == TV_STR && b->kind == TV_INT) {
-		/* the count is not bounded by the cap when nothing is repeated:
-		 * "" * 10000000000 is "" at once, not ten billion empty copies */
-		size_t len = a->u.s.len;
-		if (b->u.i <= 0 || !len) {
-			*out = tv_str(STR_LIT(""));
-			out->safe = a->safe;
-			return 0;
-		}
-		if ((uint64_t)b->u.i > r->env->max_output / len) {
-			expr_error(r, e, "string repeated into more than %zu bytes", r->env->max_output);
-			return -1;
-		}
-		/* one copy, then the copies made so far copied after them */
-		size_t total = len * (size_t)b->u.i;
-		charge_work(r, total, 0);
-		if (tmpl_steps_over(r, r->cur, e->line, e->col))
-			return -1;
-		char *p = arena_alloc(r->a, total + 1);
-		memcpy(p, a->u.s.p, len);
-		for (size_t have = len; have < total;) {
-			size_t k = have < total - have ? have : total - have;
-			memcpy(p + have, p, k);
-			have += k;
-		}
-		*out = tv_str((struct str){p, total});
-		out->safe = a->safe;
-		return 0;
-	}
+	if (op == OP_ADD && a->kind == TV_LIST && b->kind == TV_LIST)
+		return list_concat(r, e, a, b, out);
+	if (op == OP_MUL && a->kind == TV_STR && b->kind == TV_INT)
+		return str_repeat(r, e, a, b, out);
 	if (!tval_is_number(a) || !tval_is_number(b)) {
 		static const char *const spell[] = {"", "+", "-", "*", "/", "//", "%", "**"};
 		expr_error(r, e, "cannot apply '%s' to %s and %s", spell[op], tval_type_name(a), tval_type_name(b));
 		return -1;
 	}
-	if (a->kind == TV_INT && b->kind == TV_INT && op != OP_DIV) {
-		int64_t x = a->u.i, y = b->u.i, z = 0;
-		int ovf = 0;
-		switch (op) {
-		case OP_ADD: ovf = __builtin_add_overflow(x, y, &z); break;
-		case OP_SUB: ovf = __builtin_sub_overflow(x, y, &z); break;
-		case OP_MUL: ovf = __builtin_mul_overflow(x, y, &z); break;
-		case OP_FLOORDIV:
-		case OP_MOD:
-			if (y == 0) {
-				expr_error(r, e, "division by zero");
-				return -1;
-			}
-			if (x == INT64_MIN && y == -1) {
-				ovf = 1;
-				break;
-			}
-			z = op == OP_FLOORDIV ? x / y : x % y;
-			/* Python's rounding: toward minus infinity */
-			if (op == OP_FLOORDIV && (x % y != 0) && ((x < 0) != (y < 0)))
-				z--;
-			if (op == OP_MOD && z != 0 && ((z < 0) != (y < 0)))
-				z += y;
-			break;
-		case OP_POW:
-			if (y < 0) {
-				*out = tv_float(pow((double)x, (double)y));
-				return 0;
-			}
-			/* by squaring: a loop of y steps would hang on 1 ** 2**62. When the
-			 * base overflows while exponent bits remain, so would the result
-			 * (|x| >= 2 then). */
-			z = 1;
-			for (int64_t base = x, k = y; k && !ovf; ) {
-				if (k & 1)
-					ovf = __builtin_mul_overflow(z, base, &z);
-				k >>= 1;
-				if (k && !ovf)
-					ovf = __builtin_mul_overflow(base, base, &base);
-			}
-			break;
-		default: break;
-		}
-		if (ovf) {
-			expr_error(r, e, "integer overflow");
-			return -1;
-		}
-		*out = tv_int(z);
-		return 0;
-	}
+	if (a->kind == TV_INT && b->kind == TV_INT && op != OP_DIV)
+		return int_arith(r, e, op, a->u.i, b->u.i, out);
 	double x = tval_as_double(a), y = tval_as_double(b), z = 0;
 	switch (op) {
 	case OP_ADD: z = x + y; break;
@@ -877,6 +895,115 @@ static int eval_call(struct render *r, const struct expr *e, struct scope *s, st
 	return 0;
 }
 
+/* eval_unary: not, - and + of e->a. */
+static int eval_unary(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	struct tval v;
+	if (e->op == OP_NOT) {
+		if (eval(r, e->a, s, &v))
+			return -1;
+		*out = tv_bool(!tval_truthy(&v));
+		return 0;
+	}
+	if (eval_defined(r, e->a, s, &v))
+		return -1;
+	if (!tval_is_number(&v)) {
+		expr_error(r, e, "cannot apply unary '%s' to %s", e->op == OP_NEG ? "-" : "+", tval_type_name(&v));
+		return -1;
+	}
+	if (e->op == OP_NEG) {
+		if (v.kind == TV_INT) {
+			if (v.u.i == INT64_MIN) {
+				expr_error(r, e, "integer overflow");
+				return -1;
+			}
+			v.u.i = -v.u.i;
+		} else {
+			v.u.f = -v.u.f;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+/* eval_list_map: a list [a, b] or a map {"k": v} written in the
+ * template. */
+static int eval_list_map(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	if (e->kind == E_LIST) {
+		struct tlist *l = tlist_new(r->a, e->nargs);
+		for (size_t i = 0; i < e->nargs; i++) {
+			struct tval v;
+			if (eval_defined(r, e->args[i], s, &v))
+				return -1;
+			tlist_push(r->a, l, v);
+		}
+		*out = tv_list(l);
+		return 0;
+	}
+	struct tmap *m = tmap_new(r->a, e->nargs / 2);
+	for (size_t i = 0; i + 1 < e->nargs; i += 2) {
+		struct tval k, v;
+		if (eval_defined(r, e->args[i], s, &k) || eval_defined(r, e->args[i + 1], s, &v))
+			return -1;
+		if (k.kind != TV_STR) {
+			expr_error(r, e->args[i], "map keys must be strings, not %s", tval_type_name(&k));
+			return -1;
+		}
+		tmap_set(r->a, m, k.u.s, v);
+	}
+	*out = tv_map(m);
+	return 0;
+}
+
+/* eval_binary: a op b: == and != of any values, the comparisons, in and
+ * not in, ~ and arithmetic (each side defined). */
+static int eval_binary(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
+{
+	struct tval a, b;
+	if (e->op == OP_EQ || e->op == OP_NE) {
+		if (eval(r, e->a, s, &a) || eval(r, e->b, s, &b))
+			return -1;
+		int eq = tval_equal(&a, &b, r->a, &r->steps);
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
+		*out = tv_bool(e->op == OP_EQ ? eq : !eq);
+		return 0;
+	}
+	if (eval_defined(r, e->a, s, &a) || eval_defined(r, e->b, s, &b))
+		return -1;
+	switch (e->op) {
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE: {
+		int ok;
+		int c = tval_compare(&a, &b, &ok, &r->steps);
+		if (tmpl_steps_over(r, r->cur, e->line, e->col))
+			return -1;
+		if (!ok) {
+			expr_error(r, e, "cannot compare %s with %s", tval_type_name(&a), tval_type_name(&b));
+			return -1;
+		}
+		int res = e->op == OP_LT ? c < 0 : e->op == OP_LE ? c <= 0 : e->op == OP_GT ? c > 0 : c >= 0;
+		*out = tv_bool(res);
+		return 0;
+	}
+	case OP_IN:
+	case OP_NOT_IN: {
+		int res;
+		if (contains(r, e, &a, &b, &res))
+			return -1;
+		*out = tv_bool(e->op == OP_IN ? res : !res);
+		return 0;
+	}
+	case OP_CONCAT: return concat_text(r, e, &a, &b, out);
+	default: return arith(r, e, e->op, &a, &b, out);
+	}
+}
+
+/* eval: the value of expression e in scope s. A dispatch on the kind of
+ * expression: each kind is one case, the longer ones a function above. */
 static int eval(struct render *r, const struct expr *e, struct scope *s, struct tval *out)
 {
 	if (r->fatal)
@@ -905,34 +1032,7 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 	case E_CALL: return eval_call(r, e, s, out);
 	case E_FILTER: return call_filter(r, e, s, out);
 	case E_TEST: return eval_test(r, e, s, out);
-	case E_UNARY: {
-		struct tval v;
-		if (e->op == OP_NOT) {
-			if (eval(r, e->a, s, &v))
-				return -1;
-			*out = tv_bool(!tval_truthy(&v));
-			return 0;
-		}
-		if (eval_defined(r, e->a, s, &v))
-			return -1;
-		if (!tval_is_number(&v)) {
-			expr_error(r, e, "cannot apply unary '%s' to %s", e->op == OP_NEG ? "-" : "+", tval_type_name(&v));
-			return -1;
-		}
-		if (e->op == OP_NEG) {
-			if (v.kind == TV_INT) {
-				if (v.u.i == INT64_MIN) {
-					expr_error(r, e, "integer overflow");
-					return -1;
-				}
-				v.u.i = -v.u.i;
-			} else {
-				v.u.f = -v.u.f;
-			}
-		}
-		*out = v;
-		return 0;
-	}
+	case E_UNARY: return eval_unary(r, e, s, out);
 	case E_AND:
 	case E_OR: {
 		struct tval a;
@@ -956,74 +1056,9 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 		*out = tv_none(); /* `a if c` without else: prints as nothing */
 		return 0;
 	}
-	case E_LIST: {
-		struct tlist *l = tlist_new(r->a, e->nargs);
-		for (size_t i = 0; i < e->nargs; i++) {
-			struct tval v;
-			if (eval_defined(r, e->args[i], s, &v))
-				return -1;
-			tlist_push(r->a, l, v);
-		}
-		*out = tv_list(l);
-		return 0;
-	}
-	case E_MAP: {
-		struct tmap *m = tmap_new(r->a, e->nargs / 2);
-		for (size_t i = 0; i + 1 < e->nargs; i += 2) {
-			struct tval k, v;
-			if (eval_defined(r, e->args[i], s, &k) || eval_defined(r, e->args[i + 1], s, &v))
-				return -1;
-			if (k.kind != TV_STR) {
-				expr_error(r, e->args[i], "map keys must be strings, not %s", tval_type_name(&k));
-				return -1;
-			}
-			tmap_set(r->a, m, k.u.s, v);
-		}
-		*out = tv_map(m);
-		return 0;
-	}
-	case E_BINARY: {
-		struct tval a, b;
-		if (e->op == OP_EQ || e->op == OP_NE) {
-			if (eval(r, e->a, s, &a) || eval(r, e->b, s, &b))
-				return -1;
-			int eq = tval_equal(&a, &b, r->a, &r->steps);
-			if (tmpl_steps_over(r, r->cur, e->line, e->col))
-				return -1;
-			*out = tv_bool(e->op == OP_EQ ? eq : !eq);
-			return 0;
-		}
-		if (eval_defined(r, e->a, s, &a) || eval_defined(r, e->b, s, &b))
-			return -1;
-		switch (e->op) {
-		case OP_LT:
-		case OP_LE:
-		case OP_GT:
-		case OP_GE: {
-			int ok;
-			int c = tval_compare(&a, &b, &ok, &r->steps);
-			if (tmpl_steps_over(r, r->cur, e->line, e->col))
-				return -1;
-			if (!ok) {
-				expr_error(r, e, "cannot compare %s with %s", tval_type_name(&a), tval_type_name(&b));
-				return -1;
-			}
-			int res = e->op == OP_LT ? c < 0 : e->op == OP_LE ? c <= 0 : e->op == OP_GT ? c > 0 : c >= 0;
-			*out = tv_bool(res);
-			return 0;
-		}
-		case OP_IN:
-		case OP_NOT_IN: {
-			int res;
-			if (contains(r, e, &a, &b, &res))
-				return -1;
-			*out = tv_bool(e->op == OP_IN ? res : !res);
-			return 0;
-		}
-		case OP_CONCAT: return concat_text(r, e, &a, &b, out);
-		default: return arith(r, e, e->op, &a, &b, out);
-		}
-	}
+	case E_LIST:
+	case E_MAP: return eval_list_map(r, e, s, out);
+	case E_BINARY: return eval_binary(r, e, s, out);
 	}
 	return -1;
 }

@@ -350,6 +350,10 @@ struct tmpl_call {
 	const struct tmpl *t;
 };
 
+/* tmpl_vreport: an error at line:col of template t to d, with nn notes
+ * (the templates and calls that led there). */
+void tmpl_vreport(struct diag *d, const struct tmpl *t, int line, int col, const struct diag_note *notes, size_t nn,
+		  const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
 void render_error(struct render *r, const struct tmpl *t, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* tmpl_steps_over: -1, with the error (once) and the render stopped, if

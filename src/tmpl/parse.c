@@ -28,13 +28,19 @@ struct parser {
 	int nest;              /* recursion of parse_expr, parse_unary and parse_not */
 };
 
+void tmpl_vreport(struct diag *d, const struct tmpl *t, int line, int col, const struct diag_note *notes, size_t nn,
+		  const char *fmt, va_list ap)
+{
+	struct diag_loc loc = {t->path, t->src, t->len, line, col};
+	diag_vreport(d, DIAG_ERROR, &loc, notes, nn, fmt, ap);
+}
+
 static void perr(struct parser *p, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void perr(struct parser *p, int line, int col, const char *fmt, ...)
 {
-	struct diag_loc loc = {p->t->path, p->t->src, p->t->len, line, col};
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(p->d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	tmpl_vreport(p->d, p->t, line, col, NULL, 0, fmt, ap);
 	va_end(ap);
 	p->errors++;
 	p->t->has_errors = 1;
@@ -1197,6 +1203,130 @@ static struct node *parse_set(struct parser *p, struct token *begin)
 	return expect_end(p, TK_STMT_END) ? NULL : n;
 }
 
+/* parse_jump: {% break %} or {% continue %} (w), inside a loop of this
+ * template's (a macro's body is not inside the loop around it). */
+static struct node *parse_jump(struct parser *p, struct token *begin, struct token *w)
+{
+	next(p);
+	int inside_for = 0;
+	for (int i = 0; i < p->nopen; i++)
+		if (!strcmp(p->open_kw[i], "for"))
+			inside_for = 1;
+		else if (!strcmp(p->open_kw[i], "macro"))
+			inside_for = 0;
+	if (!inside_for) {
+		perr(p, w->line, w->col, "'%.*s' outside of a 'for' loop", STR_FMT(w->s));
+		skip_tag(p);
+		return NULL;
+	}
+	struct node *n = new_node(p, w->s.p[0] == 'b' ? N_BREAK : N_CONTINUE, begin);
+	return expect_end(p, TK_STMT_END) ? NULL : n;
+}
+
+/* parse_import_names: the names of {% from X import a, b as c %}, after
+ * "import", into n. 0, or -1 after the error (the tag skipped). */
+static int parse_import_names(struct parser *p, struct node *n)
+{
+	struct str names[64], aliases[64];
+	size_t k = 0;
+	do {
+		if (k && is_op(peek(p), OP_COMMA))
+			next(p);
+		if (k == 64 || expect_name(p, &names[k], "a macro name to import")) {
+			skip_tag(p);
+			return -1;
+		}
+		aliases[k] = names[k];
+		if (is_name(peek(p), "as")) {
+			next(p);
+			if (expect_name(p, &aliases[k], "a name after 'as'")) {
+				skip_tag(p);
+				return -1;
+			}
+		}
+		k++;
+	} while (is_op(peek(p), OP_COMMA));
+	n->nnames = k;
+	n->names = arena_alloc(p->a, k * sizeof *names);
+	n->aliases = arena_alloc(p->a, k * sizeof *aliases);
+	memcpy(n->names, names, k * sizeof *names);
+	memcpy(n->aliases, aliases, k * sizeof *aliases);
+	return 0;
+}
+
+/* parse_load_tail: what follows the template name of n (w: its tag):
+ * include's "ignore missing" and "with(out) context", import's "as
+ * NAME", from's "import NAMES"; extends is checked to be the one at the
+ * top level. 0, or -1 after the error (the tag skipped). */
+static int parse_load_tail(struct parser *p, struct node *n, struct token *w)
+{
+	if (n->kind == N_INCLUDE) {
+		if (is_name(peek(p), "ignore") && is_name(peek2(p), "missing")) {
+			next(p);
+			next(p);
+			n->ignore_missing = 1;
+		}
+		if ((is_name(peek(p), "with") || is_name(peek(p), "without")) && is_name(peek2(p), "context")) {
+			n->without_context = is_name(peek(p), "without");
+			next(p);
+			next(p);
+		}
+		return 0;
+	}
+	const char *err = NULL;
+	if (n->kind == N_IMPORT) {
+		if (!is_name(peek(p), "as")) {
+			unexpected(p, "'as'");
+			skip_tag(p);
+			return -1;
+		}
+		next(p);
+		if (expect_name(p, &n->text, "a name after 'as'")) {
+			skip_tag(p);
+			return -1;
+		}
+	} else if (n->kind == N_FROM_IMPORT) {
+		if (!is_name(peek(p), "import")) {
+			unexpected(p, "'import'");
+			skip_tag(p);
+			return -1;
+		}
+		next(p);
+		return parse_import_names(p, n);
+	} else if (p->in_block_or_macro || p->nopen)
+		err = "'extends' must be at the top level of the template";
+	else if (p->t->extends)
+		err = "'extends' appears twice";
+	else
+		p->t->extends = n;
+	if (err) {
+		perr(p, w->line, w->col, "%s", err);
+		skip_tag(p);
+		return -1;
+	}
+	return 0;
+}
+
+/* parse_load: {% include %}, {% extends %}, {% import %} or {% from %}
+ * (w): the template's name (an expression), then the rest of the tag. */
+static struct node *parse_load(struct parser *p, struct token *begin, struct token *w)
+{
+	next(p);
+	enum node_kind kind = is_name(w, "include") ? N_INCLUDE : is_name(w, "extends") ? N_EXTENDS
+				: is_name(w, "import") ? N_IMPORT : N_FROM_IMPORT;
+	struct node *n = new_node(p, kind, begin);
+	n->e = parse_expr(p);
+	if (!n->e) {
+		skip_tag(p);
+		return NULL;
+	}
+	if (parse_load_tail(p, n, w))
+		return NULL;
+	return expect_end(p, TK_STMT_END) ? NULL : n;
+}
+
+/* parse_stmt: the statement of a {% tag, by its name; an unknown name is
+ * an error with the nearest one. */
 static struct node *parse_stmt(struct parser *p, struct token *begin)
 {
 	struct token *w = peek(p);
@@ -1215,100 +1345,10 @@ static struct node *parse_stmt(struct parser *p, struct token *begin)
 		return parse_macro(p, begin);
 	if (is_name(w, "set"))
 		return parse_set(p, begin);
-	if (is_name(w, "break") || is_name(w, "continue")) {
-		next(p);
-		int inside_for = 0;
-		for (int i = 0; i < p->nopen; i++)
-			if (!strcmp(p->open_kw[i], "for"))
-				inside_for = 1;
-			else if (!strcmp(p->open_kw[i], "macro"))
-				inside_for = 0;
-		if (!inside_for) {
-			perr(p, w->line, w->col, "'%.*s' outside of a 'for' loop", STR_FMT(w->s));
-			skip_tag(p);
-			return NULL;
-		}
-		struct node *n = new_node(p, w->s.p[0] == 'b' ? N_BREAK : N_CONTINUE, begin);
-		return expect_end(p, TK_STMT_END) ? NULL : n;
-	}
-	if (is_name(w, "include") || is_name(w, "extends") || is_name(w, "import") || is_name(w, "from")) {
-		next(p);
-		enum node_kind kind = is_name(w, "include") ? N_INCLUDE : is_name(w, "extends") ? N_EXTENDS
-					: is_name(w, "import") ? N_IMPORT : N_FROM_IMPORT;
-		struct node *n = new_node(p, kind, begin);
-		n->e = parse_expr(p);
-		if (!n->e) {
-			skip_tag(p);
-			return NULL;
-		}
-		if (kind == N_INCLUDE) {
-			if (is_name(peek(p), "ignore") && is_name(peek2(p), "missing")) {
-				next(p);
-				next(p);
-				n->ignore_missing = 1;
-			}
-			if ((is_name(peek(p), "with") || is_name(peek(p), "without")) && is_name(peek2(p), "context")) {
-				n->without_context = is_name(peek(p), "without");
-				next(p);
-				next(p);
-			}
-		} else if (kind == N_IMPORT) {
-			if (!is_name(peek(p), "as")) {
-				unexpected(p, "'as'");
-				skip_tag(p);
-				return NULL;
-			}
-			next(p);
-			if (expect_name(p, &n->text, "a name after 'as'")) {
-				skip_tag(p);
-				return NULL;
-			}
-		} else if (kind == N_FROM_IMPORT) {
-			if (!is_name(peek(p), "import")) {
-				unexpected(p, "'import'");
-				skip_tag(p);
-				return NULL;
-			}
-			next(p);
-			struct str names[64], aliases[64];
-			size_t k = 0;
-			do {
-				if (k && is_op(peek(p), OP_COMMA))
-					next(p);
-				if (k == 64 || expect_name(p, &names[k], "a macro name to import")) {
-					skip_tag(p);
-					return NULL;
-				}
-				aliases[k] = names[k];
-				if (is_name(peek(p), "as")) {
-					next(p);
-					if (expect_name(p, &aliases[k], "a name after 'as'")) {
-						skip_tag(p);
-						return NULL;
-					}
-				}
-				k++;
-			} while (is_op(peek(p), OP_COMMA));
-			n->nnames = k;
-			n->names = arena_alloc(p->a, k * sizeof *names);
-			n->aliases = arena_alloc(p->a, k * sizeof *aliases);
-			memcpy(n->names, names, k * sizeof *names);
-			memcpy(n->aliases, aliases, k * sizeof *aliases);
-		} else if (kind == N_EXTENDS) {
-			if (p->in_block_or_macro || p->nopen) {
-				perr(p, w->line, w->col, "'extends' must be at the top level of the template");
-				skip_tag(p);
-				return NULL;
-			}
-			if (p->t->extends) {
-				perr(p, w->line, w->col, "'extends' appears twice");
-				skip_tag(p);
-				return NULL;
-			}
-			p->t->extends = n;
-		}
-		return expect_end(p, TK_STMT_END) ? NULL : n;
-	}
+	if (is_name(w, "break") || is_name(w, "continue"))
+		return parse_jump(p, begin, w);
+	if (is_name(w, "include") || is_name(w, "extends") || is_name(w, "import") || is_name(w, "from"))
+		return parse_load(p, begin, w);
 	static const char *const stmts[] = {"if", "for", "set", "block", "macro", "include", "extends", "import",
 		"from", "raw", "break", "continue", "elif", "else", "endif", "endfor", "endblock", "endmacro",
 		"endset", "endraw", NULL};
@@ -1597,23 +1637,20 @@ static void link_error(struct link_state *ls, const struct tmpl *t, int line, in
 static void link_error(struct link_state *ls, const struct tmpl *t, int line, int col, const char *fmt, ...)
 {
 	struct diag_note notes[128];
-	char msgs[128][80];
 	size_t nn = 0;
 	/* from the template that holds the error out to the one that was checked first */
 	for (int i = ls->depth - 1; i >= 0 && nn < 128; i--) {
 		const struct node *v = ls->via[i];
-		if (!v)
-			continue;
-		notes[nn].loc = (struct diag_loc){ls->chain[i]->path, ls->chain[i]->src, ls->chain[i]->len, v->line, v->col};
-		snprintf(msgs[nn], sizeof msgs[nn], "%s from here",
-			 v->kind == N_EXTENDS ? "extended" : v->kind == N_INCLUDE ? "included" : "imported");
-		notes[nn].msg = msgs[nn];
-		nn++;
+		const struct tmpl *c = ls->chain[i];
+		if (v)
+			notes[nn++] = (struct diag_note){{c->path, c->src, c->len, v->line, v->col},
+							 v->kind == N_EXTENDS   ? "extended from here"
+							 : v->kind == N_INCLUDE ? "included from here"
+										: "imported from here"};
 	}
-	struct diag_loc loc = {t->path, t->src, t->len, line, col};
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(ls->d, DIAG_ERROR, &loc, notes, nn, fmt, ap);
+	tmpl_vreport(ls->d, t, line, col, notes, nn, fmt, ap);
 	va_end(ap);
 	ls->errors++;
 }
