@@ -63,12 +63,7 @@ static struct diag_loc loc_at(struct builder *b, size_t at)
 
 static struct ynode *new_node(struct builder *b, enum ynode_kind kind, size_t at)
 {
-	struct ynode *n = arena_alloc(b->a, sizeof *n);
-	struct diag_loc loc = loc_at(b, at);
-	n->kind = kind;
-	n->line = loc.line;
-	n->col = loc.col;
-	return n;
+	return ynode_new(b->a, kind, loc_at(b, at));
 }
 
 static struct ynode *new_scalar(struct builder *b, size_t at, const char *s, size_t n, int quoted)
@@ -356,13 +351,8 @@ static void report_syntax(struct builder *b, size_t at)
 struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, const char *src,
                          size_t src_len, const char *text, size_t len, int line_offset)
 {
-	struct builder b;
-	memset(&b, 0, sizeof b);
-	b.a = a;
-	b.d = d;
-	b.in = (struct diag_src){path, src, src_len, line_offset};
-	b.text = text ? text : "";
-	b.len = text ? len : 0;
+	struct builder b = {.a = a, .d = d, .in = {path, src, src_len, line_offset}, .text = text ? text : "",
+			    .len = text ? len : 0};
 
 	size_t ok_bytes = utf8_valid_prefix(b.text, b.len);
 	if (ok_bytes < b.len) {

@@ -118,12 +118,7 @@ diag_loc loc_of(conv &c, const toml::source_position &p)
 
 ynode *new_node(conv &c, ynode_kind kind, const toml::source_position &p)
 {
-	ynode *n = static_cast<ynode *>(arena_alloc(c.a, sizeof *n));
-	diag_loc loc = loc_of(c, p);
-	n->kind = kind;
-	n->line = loc.line;
-	n->col = loc.col;
-	return n;
+	return ynode_new(c.a, kind, loc_of(c, p));
 }
 
 ynode *new_scalar(conv &c, const toml::source_position &p, std::string_view s, int quoted)

@@ -104,14 +104,18 @@ static struct diag_loc loc_at_mark(struct builder *b, yaml_mark_t m)
 	return diag_src_at(&b->in, clamp_int(b->cur.line) + 1, clamp_int(b->cur.byte - b->cur.line_start) + 1);
 }
 
-static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
+struct ynode *ynode_new(struct arena *a, enum ynode_kind kind, struct diag_loc loc)
 {
-	struct ynode *n = arena_alloc(b->a, sizeof *n);
-	struct diag_loc loc = loc_at_mark(b, m);
+	struct ynode *n = arena_alloc(a, sizeof *n);
 	n->kind = kind;
 	n->line = loc.line;
 	n->col = loc.col;
 	return n;
+}
+
+static struct ynode *new_node(struct builder *b, enum ynode_kind kind, yaml_mark_t m)
+{
+	return ynode_new(b->a, kind, loc_at_mark(b, m));
 }
 
 static void node_error(struct builder *b, const struct ynode *n, const char *msg)

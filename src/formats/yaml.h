@@ -35,6 +35,11 @@ struct ynode {
 struct ynode *yaml_parse(struct arena *a, struct diag *d, const char *path, const char *src,
 			 size_t src_len, const char *text, size_t len, int line_offset);
 
+/* ynode_new: a node of kind, zeroed, in a, at loc's line and column: for
+ * yaml.c and the readers that give its tree for other formats (json.c,
+ * toml.cpp). */
+struct ynode *ynode_new(struct arena *a, enum ynode_kind kind, struct diag_loc loc);
+
 /* yaml_map_get: the value for key in a map node, or NULL (also when m is not a map). */
 struct ynode *yaml_map_get(const struct ynode *m, const char *key);
 
