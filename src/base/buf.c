@@ -272,6 +272,20 @@ struct str buf_str(const struct buf *b)
 	return s;
 }
 
+struct str buf_to_arena(struct buf *b, struct arena *a)
+{
+	struct str s = {arena_strndup(a, b->p ? b->p : "", b->len), b->len};
+	buf_fini(b);
+	return s;
+}
+
+void buf_sep(struct buf *b, int *pending, char sep)
+{
+	if (*pending && b->len)
+		buf_putc(b, sep);
+	*pending = 0;
+}
+
 char *buf_detach(struct buf *b, size_t *len)
 {
 	char *p = b->p ? b->p : xcalloc(1, 1);

@@ -70,6 +70,14 @@ void buf_put_json(struct buf *b, const char *s, size_t n, unsigned flags);
 struct str buf_str(const struct buf *b);
 /* buf_detach: hands the bytes to the caller (free with free()); b is empty. */
 char *buf_detach(struct buf *b, size_t *len);
+struct arena;
+/* buf_to_arena: b's bytes copied into the arena a (NUL-terminated, owned
+ * by a); b is freed (empty). */
+struct str buf_to_arena(struct buf *b, struct arena *a);
+/* buf_sep: appends sep when one is pending (*pending: a run of spaces or
+ * separators was seen) and b is not empty (none at the start), then
+ * clears *pending: for texts whose runs of spacing become one separator. */
+void buf_sep(struct buf *b, int *pending, char sep);
 
 /* read_file: reads a whole file into a malloc'd NUL-terminated buffer owned
  * by the caller. Returns NULL and sets errno on failure: EISDIR for a

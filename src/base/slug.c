@@ -5,20 +5,36 @@
 
 #include <utf8proc.h>
 
+size_t utf8_next(const char *p, size_t n, int32_t *cp)
+{
+	utf8proc_int32_t c;
+	utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p, (utf8proc_ssize_t)n, &c);
+	*cp = c;
+	return k < 1 ? 0 : (size_t)k;
+}
+
+/* put_lower: the lower case of code point cp, in UTF-8. */
+static void put_lower(struct buf *b, utf8proc_int32_t cp)
+{
+	utf8proc_uint8_t enc[4];
+	utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
+	buf_append(b, enc, (size_t)k);
+}
+
 struct str slugify(struct arena *a, struct str text)
 {
 	struct buf b;
 	buf_init(&b);
 	int dash = 0;
 	for (size_t i = 0; i < text.len;) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)text.p + i, (utf8proc_ssize_t)(text.len - i), &cp);
-		if (n < 1) { /* invalid UTF-8: a separator */
+		int32_t cp;
+		size_t n = utf8_next(text.p + i, text.len - i, &cp);
+		if (!n) { /* invalid UTF-8: a separator */
 			i++;
 			dash = 1;
 			continue;
 		}
-		i += (size_t)n;
+		i += n;
 		utf8proc_category_t cat = utf8proc_category(cp);
 		int keep = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) || cat == UTF8PROC_CATEGORY_ND ||
 			   cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC;
@@ -26,16 +42,10 @@ struct str slugify(struct arena *a, struct str text)
 			dash = 1;
 			continue;
 		}
-		if (dash && b.len)
-			buf_putc(&b, '-');
-		dash = 0;
-		utf8proc_uint8_t enc[4];
-		utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
-		buf_append(&b, enc, (size_t)k);
+		buf_sep(&b, &dash, '-');
+		put_lower(&b, cp);
 	}
-	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
-	buf_fini(&b);
-	return s;
+	return buf_to_arena(&b, a);
 }
 
 size_t utf8_valid_prefix(const char *s, size_t n)
@@ -154,22 +164,16 @@ struct str term_key(struct arena *a, struct str name)
 			i++;
 			continue;
 		}
-		if (space && b.len)
-			buf_putc(&b, ' ');
-		space = 0;
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)name.p + i, (utf8proc_ssize_t)(name.len - i), &cp);
-		if (n < 1) { /* invalid UTF-8: kept as it is */
+		buf_sep(&b, &space, ' ');
+		int32_t cp;
+		size_t n = utf8_next(name.p + i, name.len - i, &cp);
+		if (!n) { /* invalid UTF-8: kept as it is */
 			buf_putc(&b, (char)c);
 			i++;
 			continue;
 		}
-		i += (size_t)n;
-		utf8proc_uint8_t enc[4];
-		utf8proc_ssize_t k = utf8proc_encode_char(utf8proc_tolower(cp), enc);
-		buf_append(&b, enc, (size_t)k);
+		i += n;
+		put_lower(&b, cp);
 	}
-	struct str s = {arena_strndup(a, b.p ? b.p : "", b.len), b.len};
-	buf_fini(&b);
-	return s;
+	return buf_to_arena(&b, a);
 }

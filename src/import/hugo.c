@@ -58,9 +58,7 @@ static const char *urlize(struct arena *a, const char *t)
 		else if (isalnum(*p) || *p >= 0x80 || *p == '-' || *p == '_' || *p == '.')
 			buf_putc(&b, tolower(*p));
 	}
-	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return r;
+	return buf_to_arena(&b, a).p;
 }
 
 static void lower_path(char *p)
@@ -379,9 +377,7 @@ static const char *expand(const char *pat, struct hg_ph *v)
 	struct buf b;
 	buf_init(&b);
 	imp_expand(&b, pat, put_ph, v);
-	const char *r = arena_strndup(v->a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return r;
+	return buf_to_arena(&b, v->a).p;
 }
 
 /* hugo_alias: an alias or url of a Hugo page as folio's alias: a path

@@ -214,16 +214,12 @@ static const char *pretty_slug(struct arena *a, const char *s, int lower)
 	int dash = 0;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (isalnum(*p) || *p >= 0x80 || (!lower && strchr("._~!$&'()+,;=@", *p))) {
-			if (dash && b.len)
-				buf_putc(&b, '-');
-			dash = 0;
+			buf_sep(&b, &dash, '-');
 			buf_putc(&b, lower ? tolower(*p) : *p);
 		} else
 			dash = 1;
 	}
-	const char *r = astr(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return r;
+	return buf_to_arena(&b, a).p;
 }
 
 /* cats_path: categories as :categories writes them: lower case, joined by '/'. */
@@ -244,9 +240,7 @@ static const char *cats_path(struct arena *a, const struct imp_list *cats)
 			buf_putc(&b, '/');
 		buf_puts(&b, lc);
 	}
-	const char *r = astr(a, b.p ? b.p : "", b.len);
-	buf_fini(&b);
-	return r;
+	return buf_to_arena(&b, a).p;
 }
 
 /* ---- reading documents ---- */

@@ -3,6 +3,7 @@
  * TV_UNDEF) and stores its result; strings come from the render's arena. */
 #include "internal.h"
 #include "base/civil.h"
+#include "base/slug.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,9 +15,7 @@
 
 static struct str keep(struct tmpl_call *c, struct buf *b)
 {
-	struct str s = {arena_strndup(ARENA(c), b->p ? b->p : "", b->len), b->len};
-	buf_fini(b);
-	return s;
+	return buf_to_arena(b, ARENA(c));
 }
 
 static int given(const struct tval *v)
@@ -199,9 +198,9 @@ static int f_case_map(struct tmpl_call *c, const struct tval *in, const struct t
 	buf_init(&b);
 	int start = 1;
 	for (size_t i = 0; i < s.len;) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)s.p + i, (utf8proc_ssize_t)(s.len - i), &cp);
-		if (n < 1) {
+		int32_t cp;
+		size_t n = utf8_next(s.p + i, s.len - i, &cp);
+		if (!n) {
 			cp = 0xFFFD;
 			n = 1;
 		}
@@ -381,9 +380,7 @@ static int f_striptags(struct tmpl_call *c, const struct tval *in, const struct 
 			i++;
 			continue;
 		}
-		if (space && b.len)
-			buf_putc(&b, ' ');
-		space = 0;
+		buf_sep(&b, &space, ' ');
 		if (ch == '&') {
 			int k = decode_entity(s.p + i + 1, s.len - i - 1, &b);
 			if (k) {

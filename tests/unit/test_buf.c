@@ -133,6 +133,33 @@ static void vformat(void)
 	free(s);
 }
 
+/* buf_to_arena and buf_sep: a buffer handed to an arena, and runs of
+ * spacing made one separator, none at the start. */
+static void arena_and_sep(void)
+{
+	struct arena *a = arena_new();
+	struct buf b;
+	buf_init(&b);
+	struct str s = buf_to_arena(&b, a);
+	OK(s.p && s.len == 0 && s.p[0] == 0);
+	const char *words[] = {"", "a", "", "", "b", "c"};
+	int pending = 0;
+	for (int i = 0; i < 6; i++) {
+		if (!*words[i]) {
+			pending = 1;
+			continue;
+		}
+		buf_sep(&b, &pending, '-');
+		OK(pending == 0);
+		buf_puts(&b, words[i]);
+	}
+	s = buf_to_arena(&b, a);
+	STR_EQ(s.p, "a-bc");
+	INT_EQ(s.len, 4);
+	OK(b.len == 0 && b.p == NULL);
+	arena_free(a);
+}
+
 /* The escapers buf_put_json replaced, as they were: tmpl/value.c's (with
  * and without html_safe; search/index.c wrote the same bytes, html_safe)
  * and md/math.c's (every control character as \u00XX). */
@@ -197,6 +224,7 @@ void test_buf(void)
 	test_encodings();
 	json_escape();
 	vformat();
+	arena_and_sep();
 	struct str s = str_from("hello");
 	INT_EQ(s.len, 5);
 	OK(str_eq(s, STR_LIT("hello")));
