@@ -8,6 +8,7 @@
 #include "base/slug.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,12 +196,12 @@ static const struct ynode *read_switch(struct schema *s, const struct ynode *roo
 	return n;
 }
 
-int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
-		struct config *c)
+/* read_text: SITE/folio.yml read whole (*text, malloc'd, *len): a file
+ * under another name of folio's, or another generator's config, is named
+ * in the error when folio.yml is missing, and warned about beside it. 0,
+ * or 1 after the error. */
+static int read_text(struct diag *d, const char *site_dir, char **text, size_t *len)
 {
-	memset(c, 0, sizeof *c);
-	c->path = "folio.yml";
-	c->site_dir = arena_strndup(a, site_dir, strlen(site_dir));
 	char path[4096];
 	snprintf(path, sizeof path, "%s/folio.yml", site_dir);
 	char *root = site_root(site_dir);
@@ -208,9 +209,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	free(root);
 	if (bad)
 		return 1; /* a link outside the site, to nothing, or in a circle: never read */
-	size_t len;
-	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
-	if (!text) {
+	*text = read_file_max(path, FOLIO_MAX_FILE, len);
+	if (!*text) {
 		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
 		/* a settings file under another name: said, not guessed at */
 		static const char *const other[] = {"folio.yaml", "folio.toml", "folio.json", "config.toml",
@@ -237,8 +237,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 			diag_error(d, &loc, "cannot read %s: %s", path, file_strerror(errno));
 		return 1;
 	}
-	if (diag_too_big(d, "folio.yml", text, len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {
-		free(text);
+	if (diag_too_big(d, "folio.yml", *text, *len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {
+		free(*text);
 		return 1;
 	}
 	/* a settings file beside it under another name of folio's is never
@@ -253,6 +253,190 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 				     "file sets into folio.yml, then remove it)");
 		}
 	}
+	return 0;
+}
+
+/* read_texts: the site's texts (title, tagline, description, image,
+ * base_url, language), their lengths checked, and its time zone. */
+static void read_texts(struct schema *s, const struct ynode *r, struct config *c)
+{
+	schema_str(s, r, "title", 1, &c->title);
+	schema_str(s, r, "tagline", 0, &c->tagline);
+	schema_str(s, r, "description", 0, &c->description);
+	schema_str(s, r, "image", 0, &c->image);
+	schema_str(s, r, "base_url", 0, &c->base_url);
+	c->language = STR_LIT("en");
+	schema_str(s, r, "language", 0, &c->language);
+	static const char *const texts[] = {"title", "tagline", "language"};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		char what[32];
+		snprintf(what, sizeof what, "'%s'", texts[i]);
+		schema_check_len(s, schema_node(r, texts[i]), what, SCHEMA_TEXT_MAX, EVERY_PAGE);
+	}
+	schema_check_len(s, schema_node(r, "description"), "'description'", SCHEMA_DESCRIPTION_MAX, EVERY_PAGE);
+	c->timezone = STR_LIT("UTC");
+	if (schema_str(s, r, "timezone", 0, &c->timezone) == 1) {
+		char *tz = arena_strndup(s->a, c->timezone.p, c->timezone.len);
+		if (!tz_valid(tz))
+			schema_error(s, schema_node(r, "timezone"),
+				     "unknown time zone '%s' (use an IANA name such as 'Europe/Berlin' or 'UTC')", tz);
+	}
+}
+
+/* read_feeds: feeds: false, true or {content: summary|full}. */
+static void read_feeds(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const feed_keys[] = {"content", NULL};
+	c->feeds = 1;
+	const struct ynode *f = read_switch(s, r, "feeds", &c->feeds, feed_keys);
+	struct str content = STR_LIT("summary");
+	if (!f || schema_str(s, f, "content", 0, &content) != 1)
+		return;
+	if (str_eq_cstr(content, "full"))
+		c->feeds_full = 1;
+	else if (!str_eq_cstr(content, "summary"))
+		schema_error(s, schema_node(f, "content"), "feeds.content must be 'full' or 'summary', found '%.*s'",
+			     STR_FMT(content));
+}
+
+/* read_math_delimiters: math.delimiters (m's): a name or a list of them,
+ * dollars and brackets. */
+static void read_math_delimiters(struct schema *s, const struct ynode *m, struct config *c)
+{
+	const struct ynode *dn = schema_node(m, "delimiters");
+	struct str *dv = NULL;
+	size_t nd = 0;
+	int got = 0;
+	if (dn && dn->kind == YNODE_SCALAR && !yaml_is_null(dn)) {
+		dv = (struct str *)&dn->str; /* one name alone */
+		nd = 1;
+		got = 1;
+	} else {
+		got = schema_str_list(s, m, "delimiters", &dv, &nd) == 1;
+	}
+	if (!got)
+		return;
+	c->math_dollars = 0;
+	for (size_t i = 0; i < nd; i++) {
+		if (str_eq_cstr(dv[i], "dollars"))
+			c->math_dollars = 1;
+		else if (str_eq_cstr(dv[i], "brackets"))
+			c->math_brackets = 1;
+		else
+			schema_error(s, dn->kind == YNODE_SEQ ? dn->items[i] : dn,
+				     "math.delimiters: unknown delimiters '%.*s' (known: dollars for $...$ "
+				     "and $$...$$, brackets for \\(...\\) and \\[...\\])",
+				     STR_FMT(dv[i]));
+	}
+	if (!nd)
+		schema_error(s, dn, "math.delimiters is empty (to turn math off, write math: false)");
+}
+
+/* read_math: math: false, true or {delimiters, macros}. */
+static void read_math(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const math_keys[] = {"macros", "delimiters", NULL};
+	c->math = 1;
+	c->math_dollars = 1;
+	const struct ynode *m = read_switch(s, r, "math", &c->math, math_keys);
+	if (!m)
+		return;
+	read_math_delimiters(s, m, c);
+	const struct ynode *mac = schema_node(m, "macros");
+	if (!mac || yaml_is_null(mac))
+		return;
+	if (mac->kind != YNODE_MAP) {
+		schema_error(s, mac, "math.macros must be a map of macro: expansion, found %s", kind_a(mac));
+		return;
+	}
+	for (size_t i = 0; i < mac->len; i++) {
+		const char *why = math_macro_check(mac->keys[i]->str);
+		if (why)
+			schema_error(s, mac->keys[i], "math macro '%.*s': %s", STR_FMT(mac->keys[i]->str), why);
+		if (mac->items[i]->kind != YNODE_SCALAR)
+			schema_error(s, mac->items[i], "the expansion of macro '%.*s' must be a string",
+				     STR_FMT(mac->keys[i]->str));
+	}
+	c->math_macros = mac;
+}
+
+/* read_switches: highlight, smart_punctuation and search, each on or off
+ * and the options of the first and the last. */
+static void read_switches(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const hl_keys[] = {"theme", "warn_unknown", NULL};
+	c->highlight = 1;
+	c->highlight_theme = STR_LIT("default");
+	c->highlight_warn_unknown = 1;
+	const struct ynode *h = read_switch(s, r, "highlight", &c->highlight, hl_keys);
+	if (h) {
+		schema_str(s, h, "theme", 0, &c->highlight_theme);
+		schema_bool(s, h, "warn_unknown", &c->highlight_warn_unknown);
+	}
+	c->smart_punctuation = 1;
+	schema_bool(s, r, "smart_punctuation", &c->smart_punctuation);
+	static const char *const search_keys[] = {"body", "pages", "stem", NULL};
+	c->search = c->search_body = c->search_pages = c->search_stem = 1;
+	const struct ynode *sr = read_switch(s, r, "search", &c->search, search_keys);
+	if (sr) {
+		schema_bool(s, sr, "body", &c->search_body);
+		schema_bool(s, sr, "pages", &c->search_pages);
+		schema_bool(s, sr, "stem", &c->search_stem);
+	}
+}
+
+/* override_error: an error about --base-url, counted in s. */
+static void override_error(struct schema *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void override_error(struct schema *s, const char *fmt, ...)
+{
+	struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(s->d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+	s->errors++;
+}
+
+/* check_base_url: the base URL (folio.yml's, or override, --base-url's):
+ * not too long, UTF-8, starting with http://, https:// or /. */
+static void check_base_url(struct schema *s, const struct ynode *r, struct config *c, const char *override)
+{
+	if (override)
+		c->base_url = str_from(arena_strndup(s->a, override, strlen(override)));
+	if (override && strlen(override) > SCHEMA_TEXT_MAX) {
+		override_error(s, "base URL is %zu bytes long, more than %d: it is repeated on every page",
+			       strlen(override), SCHEMA_TEXT_MAX);
+	} else if (override && utf8_valid_prefix(override, strlen(override)) != strlen(override)) {
+		/* it goes into every page */
+		struct buf shown;
+		buf_init(&shown);
+		utf8_show(&shown, str_from(override));
+		override_error(s, "base URL '%s' is not UTF-8", shown.p);
+		buf_fini(&shown);
+	} else if (c->base_url.len) {
+		struct str b = c->base_url;
+		if (!override)
+			schema_check_len(s, schema_node(r, "base_url"), "'base_url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
+		if (str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))
+			return;
+		if (override)
+			override_error(s, "base URL '%.*s' must start with http://, https:// or /", STR_FMT(b));
+		else
+			schema_error(s, schema_node(r, "base_url"),
+				     "'base_url' must start with http://, https:// or / (e.g. https://example.org/)");
+	}
+}
+
+int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
+		struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->path = "folio.yml";
+	c->site_dir = arena_strndup(a, site_dir, strlen(site_dir));
+	char *text;
+	size_t len;
+	if (read_text(d, site_dir, &text, &len))
+		return 1;
 	c->src = arena_strndup(a, text, len);
 	c->src_len = len;
 	free(text);
@@ -268,27 +452,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	}
 	const struct ynode *r = c->root;
 	schema_check_keys(&s, r, top_keys, "folio.yml");
-	schema_str(&s, r, "title", 1, &c->title);
-	schema_str(&s, r, "tagline", 0, &c->tagline);
-	schema_str(&s, r, "description", 0, &c->description);
-	schema_str(&s, r, "image", 0, &c->image);
-	schema_str(&s, r, "base_url", 0, &c->base_url);
-	c->language = STR_LIT("en");
-	schema_str(&s, r, "language", 0, &c->language);
-	static const char *const texts[] = {"title", "tagline", "language"};
-	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-		char what[32];
-		snprintf(what, sizeof what, "'%s'", texts[i]);
-		schema_check_len(&s, schema_node(r, texts[i]), what, SCHEMA_TEXT_MAX, EVERY_PAGE);
-	}
-	schema_check_len(&s, schema_node(r, "description"), "'description'", SCHEMA_DESCRIPTION_MAX, EVERY_PAGE);
-	c->timezone = STR_LIT("UTC");
-	if (schema_str(&s, r, "timezone", 0, &c->timezone) == 1) {
-		char *tz = arena_strndup(a, c->timezone.p, c->timezone.len);
-		if (!tz_valid(tz))
-			schema_error(&s, schema_node(r, "timezone"),
-				     "unknown time zone '%s' (use an IANA name such as 'Europe/Berlin' or 'UTC')", tz);
-	}
+	read_texts(&s, r, c);
 	read_author(&s, r, c);
 	int64_t v;
 	c->posts_per_page = 10;
@@ -307,122 +471,10 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	read_best_of(&s, r, c);
 	read_featured(&s, r, c);
 	read_menu(&s, r, c);
-
-	static const char *const feed_keys[] = {"content", NULL};
-	c->feeds = 1;
-	const struct ynode *f = read_switch(&s, r, "feeds", &c->feeds, feed_keys);
-	if (f) {
-		struct str content = STR_LIT("summary");
-		if (schema_str(&s, f, "content", 0, &content) == 1) {
-			if (str_eq_cstr(content, "full"))
-				c->feeds_full = 1;
-			else if (!str_eq_cstr(content, "summary"))
-				schema_error(&s, schema_node(f, "content"), "feeds.content must be 'full' or 'summary', found '%.*s'",
-					     STR_FMT(content));
-		}
-	}
-	static const char *const math_keys[] = {"macros", "delimiters", NULL};
-	c->math = 1;
-	c->math_dollars = 1;
-	const struct ynode *m = read_switch(&s, r, "math", &c->math, math_keys);
-	if (m) {
-		const struct ynode *dn = schema_node(m, "delimiters");
-		struct str *dv = NULL;
-		size_t nd = 0;
-		int got = 0;
-		if (dn && dn->kind == YNODE_SCALAR && !yaml_is_null(dn)) {
-			dv = (struct str *)&dn->str; /* one name alone */
-			nd = 1;
-			got = 1;
-		} else {
-			got = schema_str_list(&s, m, "delimiters", &dv, &nd) == 1;
-		}
-		if (got) {
-			c->math_dollars = 0;
-			for (size_t i = 0; i < nd; i++) {
-				if (str_eq_cstr(dv[i], "dollars"))
-					c->math_dollars = 1;
-				else if (str_eq_cstr(dv[i], "brackets"))
-					c->math_brackets = 1;
-				else
-					schema_error(&s, dn->kind == YNODE_SEQ ? dn->items[i] : dn,
-						     "math.delimiters: unknown delimiters '%.*s' (known: dollars for $...$ "
-						     "and $$...$$, brackets for \\(...\\) and \\[...\\])",
-						     STR_FMT(dv[i]));
-			}
-			if (!nd)
-				schema_error(&s, dn, "math.delimiters is empty (to turn math off, write math: false)");
-		}
-		const struct ynode *mac = schema_node(m, "macros");
-		if (mac && !yaml_is_null(mac)) {
-			if (mac->kind != YNODE_MAP)
-				schema_error(&s, mac, "math.macros must be a map of macro: expansion, found %s",
-					     kind_a(mac));
-			else {
-				for (size_t i = 0; i < mac->len; i++) {
-					const char *why = math_macro_check(mac->keys[i]->str);
-					if (why)
-						schema_error(&s, mac->keys[i], "math macro '%.*s': %s", STR_FMT(mac->keys[i]->str), why);
-					if (mac->items[i]->kind != YNODE_SCALAR)
-						schema_error(&s, mac->items[i], "the expansion of macro '%.*s' must be a string",
-							     STR_FMT(mac->keys[i]->str));
-				}
-				c->math_macros = mac;
-			}
-		}
-	}
-	static const char *const hl_keys[] = {"theme", "warn_unknown", NULL};
-	c->highlight = 1;
-	c->highlight_theme = STR_LIT("default");
-	c->highlight_warn_unknown = 1;
-	const struct ynode *h = read_switch(&s, r, "highlight", &c->highlight, hl_keys);
-	if (h) {
-		schema_str(&s, h, "theme", 0, &c->highlight_theme);
-		schema_bool(&s, h, "warn_unknown", &c->highlight_warn_unknown);
-	}
-	c->smart_punctuation = 1;
-	schema_bool(&s, r, "smart_punctuation", &c->smart_punctuation);
-	static const char *const search_keys[] = {"body", "pages", "stem", NULL};
-	c->search = c->search_body = c->search_pages = c->search_stem = 1;
-	const struct ynode *sr = read_switch(&s, r, "search", &c->search, search_keys);
-	if (sr) {
-		schema_bool(&s, sr, "body", &c->search_body);
-		schema_bool(&s, sr, "pages", &c->search_pages);
-		schema_bool(&s, sr, "stem", &c->search_stem);
-	}
+	read_feeds(&s, r, c);
+	read_math(&s, r, c);
+	read_switches(&s, r, c);
 	read_links(&s, r, c);
-
-	if (base_url_override)
-		c->base_url = str_from(arena_strndup(a, base_url_override, strlen(base_url_override)));
-	if (base_url_override && strlen(base_url_override) > SCHEMA_TEXT_MAX) {
-		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
-		diag_error(d, &loc, "base URL is %zu bytes long, more than %d: it is repeated on every page",
-			   strlen(base_url_override), SCHEMA_TEXT_MAX);
-		s.errors++;
-	} else if (base_url_override && utf8_valid_prefix(base_url_override, strlen(base_url_override)) !=
-				     strlen(base_url_override)) {
-		/* it goes into every page */
-		struct buf shown;
-		buf_init(&shown);
-		utf8_show(&shown, str_from(base_url_override));
-		struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
-		diag_error(d, &loc, "base URL '%s' is not UTF-8", shown.p);
-		buf_fini(&shown);
-		s.errors++;
-	} else if (c->base_url.len) {
-		struct str b = c->base_url;
-		if (!base_url_override)
-			schema_check_len(&s, schema_node(r, "base_url"), "'base_url'", SCHEMA_TEXT_MAX, EVERY_PAGE);
-		if (!(str_starts_with(b, "http://") || str_starts_with(b, "https://") || str_starts_with(b, "/"))) {
-			if (base_url_override) {
-				struct diag_loc loc = {"--base-url", NULL, 0, 0, 0};
-				diag_error(d, &loc, "base URL '%.*s' must start with http://, https:// or /", STR_FMT(b));
-				s.errors++;
-			} else {
-				schema_error(&s, schema_node(r, "base_url"),
-					     "'base_url' must start with http://, https:// or / (e.g. https://example.org/)");
-			}
-		}
-	}
+	check_base_url(&s, r, c, base_url_override);
 	return s.errors;
 }
