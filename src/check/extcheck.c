@@ -666,6 +666,99 @@ static const char *job_key(const void *ctx, uint32_t v)
 	return ((const struct job *)ctx)[v - 1].key;
 }
 
+/* make_jobs: r's jobs, one for each distinct http(s) URL of links (its
+ * fragment off), in the order first written; the job of each link in
+ * the array returned (malloc'd; job index + 1, 0 for a link skipped). */
+static size_t *make_jobs(struct run *r, const struct extlink *links, size_t n)
+{
+	/* the distinct URLs: an index of keys over the jobs */
+	struct index slots = {0}; /* job index + 1 */
+	size_t *of = xcalloc(n, sizeof *of);
+	r->jobs = xcalloc(n, sizeof *r->jobs);
+	for (size_t i = 0; i < n; i++) {
+		if (!links[i].url || !is_http(links[i].url))
+			continue;
+		char *key = without_fragment(links[i].url);
+		uint32_t v = index_get_str(&slots, key, job_key, r->jobs);
+		if (!v) {
+			r->jobs[r->njobs].key = key;
+			v = (uint32_t)++r->njobs;
+			index_add_str(&slots, key, v, 16, job_key, r->jobs);
+		} else {
+			free(key);
+		}
+		of[i] = v;
+	}
+	index_fini(&slots);
+	return of;
+}
+
+/* queue_jobs: each job answered by the cache is done, each other queued
+ * for a transfer (or done: not a valid URL). */
+static void queue_jobs(struct run *r, long long now)
+{
+	for (size_t i = 0; i < r->njobs; i++) {
+		struct job *j = &r->jobs[i];
+		if (cache_lookup(r, j, now)) {
+			j->state = J_DONE;
+			continue;
+		}
+		j->host = host_of(r, j->key, &j->cur);
+		if (!j->cur) {
+			struct buf b;
+			buf_init(&b);
+			buf_puts(&b, "not a valid URL");
+			j->err = buf_detach(&b, NULL);
+			j->state = J_DONE;
+			continue;
+		}
+		j->state = J_QUEUED;
+		r->nfetch++;
+	}
+}
+
+/* count_stats: what the run did, into st. */
+static void count_stats(const struct run *r, struct extcheck_stats *st)
+{
+	st->urls = r->njobs;
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct job *j = &r->jobs[i];
+		if (j->state != J_DONE)
+			continue;
+		if (j->from_cache)
+			st->cached++;
+		else if (j->cur)
+			st->checked++;
+		if (j->err || j->status >= 400)
+			st->broken++;
+		else if (j->perm_code)
+			st->redirected++;
+	}
+}
+
+/* run_free: what r holds. */
+static void run_free(struct run *r)
+{
+	for (size_t i = 0; i < r->njobs; i++) {
+		struct job *j = &r->jobs[i];
+		if (j->h)
+			curl_easy_cleanup(j->h);
+		free(j->key);
+		free(j->cur);
+		free(j->perm_url);
+		free(j->err);
+	}
+	for (size_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i].name);
+	for (size_t i = 0; i < r->ncache; i++) {
+		free(r->cache[i].url);
+		free(r->cache[i].newurl);
+	}
+	free(r->cache);
+	free(r->hosts);
+	free(r->jobs);
+}
+
 int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o,
                  struct diag *d, struct extcheck_stats *st)
 {
@@ -681,50 +774,11 @@ int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_op
 	if (st)
 		memset(st, 0, sizeof *st);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-
-	/* The distinct URLs, in the order first written: a hash set of keys
-	 * (open addressing), and each link's job. */
-	struct index slots = {0}; /* job index + 1 */
-	size_t *of = xcalloc(n, sizeof *of); /* link -> job index + 1 (0: skipped) */
-	r.jobs = xcalloc(n, sizeof *r.jobs);
-	for (size_t i = 0; i < n; i++) {
-		if (!links[i].url || !is_http(links[i].url))
-			continue;
-		char *key = without_fragment(links[i].url);
-		uint32_t v = index_get_str(&slots, key, job_key, r.jobs);
-		if (!v) {
-			r.jobs[r.njobs].key = key;
-			v = (uint32_t)++r.njobs;
-			index_add_str(&slots, key, v, 16, job_key, r.jobs);
-		} else {
-			free(key);
-		}
-		of[i] = v;
-	}
-	index_fini(&slots);
-
+	size_t *of = make_jobs(&r, links, n);
 	long long now = (long long)time(NULL);
 	if (o->cache_path)
 		cache_load(&r, o->cache_path);
-	for (size_t i = 0; i < r.njobs; i++) {
-		struct job *j = &r.jobs[i];
-		if (cache_lookup(&r, j, now)) {
-			j->state = J_DONE;
-			continue;
-		}
-		j->host = host_of(&r, j->key, &j->cur);
-		if (!j->cur) {
-			struct buf b;
-			buf_init(&b);
-			buf_puts(&b, "not a valid URL");
-			j->err = buf_detach(&b, NULL);
-			j->state = J_DONE;
-			continue;
-		}
-		j->state = J_QUEUED;
-		r.nfetch++;
-	}
-
+	queue_jobs(&r, now);
 	if (r.nfetch) {
 		r.m = curl_multi_init();
 		if (!r.m) {
@@ -738,49 +792,15 @@ int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_op
 			curl_multi_cleanup(r.m);
 		}
 	}
-
 	int errors = 0;
 	for (size_t i = 0; i < n; i++)
 		if (of[i] && r.jobs[of[i] - 1].state == J_DONE)
 			report(&r.jobs[of[i] - 1], &links[i], d, &errors);
 	if (o->cache_path)
 		cache_save(&r, o->cache_path, now, d);
-
-	if (st) {
-		st->urls = r.njobs;
-		for (size_t i = 0; i < r.njobs; i++) {
-			const struct job *j = &r.jobs[i];
-			if (j->state != J_DONE)
-				continue;
-			if (j->from_cache)
-				st->cached++;
-			else if (j->cur)
-				st->checked++;
-			if (j->err || j->status >= 400)
-				st->broken++;
-			else if (j->perm_code)
-				st->redirected++;
-		}
-	}
-
-	for (size_t i = 0; i < r.njobs; i++) {
-		struct job *j = &r.jobs[i];
-		if (j->h)
-			curl_easy_cleanup(j->h);
-		free(j->key);
-		free(j->cur);
-		free(j->perm_url);
-		free(j->err);
-	}
-	for (size_t i = 0; i < r.nhosts; i++)
-		free(r.hosts[i].name);
-	for (size_t i = 0; i < r.ncache; i++) {
-		free(r.cache[i].url);
-		free(r.cache[i].newurl);
-	}
-	free(r.cache);
-	free(r.hosts);
-	free(r.jobs);
+	if (st)
+		count_stats(&r, st);
+	run_free(&r);
 	free(of);
 	curl_global_cleanup();
 	return errors;
