@@ -1160,47 +1160,84 @@ static void filters_json(struct buf *meta, struct files *f, const char *key, con
 	buf_putc(meta, ']');
 }
 
+/* count_all: x made for docs: each document's words counted (on threads,
+ * or kept in the cache, when o asks), then each stem that is no word
+ * added to the words. The number of documents whose counts the cache
+ * gave. */
+static size_t count_all(struct indexer *x, const struct search_options *o, const struct search_doc *docs, size_t n)
+{
+	size_t ncached = 0;
+	memset(x, 0, sizeof *x);
+	buf_init(&x->words.text);
+	buf_init(&x->stems.text);
+	x->stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
+	x->dstart = xcalloc(n + 1, sizeof *x->dstart);
+	x->dlen = xcalloc(n + 1, sizeof *x->dlen);
+	x->tlen = xcalloc(n + 1, sizeof *x->tlen);
+	x->dps = xcalloc(n + 1, sizeof *x->dps);
+	x->dpw = xcalloc(n + 1, sizeof *x->dpw);
+	/* with a cache, the counts of each document are kept as the threads
+	 * make them, on one thread too */
+	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
+		ncached = count_on_threads(x, o, docs, n);
+	else
+		for (size_t d = 0; d < n; d++) {
+			x->dstart[d] = x->np;
+			index_doc(x, o, &docs[d]);
+			x->dlen[d] = x->dl;
+			x->tlen[d] = x->tl;
+		}
+	x->dstart[n] = x->np;
+	for (size_t d = 0; !x->kept && d < n; d++) { /* (no posting at all: no arrays, and no offset into NULL) */
+		x->dps[d] = x->pstem ? x->pstem + x->dstart[d] : NULL;
+		x->dpw[d] = x->pw ? x->pw + x->dstart[d] : NULL;
+	}
+	search_stemmer_free(x->stemmer);
+	/* each stem that is no word is a word of the shards too, so that the
+	 * client finds "spill" in "spilled" without a stemmer of its own */
+	for (size_t i = 0; i < x->stems.n; i++) {
+		int made;
+		uint32_t w = table_find(&x->words, x->stems.text.p + x->stems.e[i].off, x->stems.e[i].len, &made);
+		if (made)
+			x->words.e[w].stem = (uint32_t)i | STEM_ONLY;
+	}
+	return ncached;
+}
+
+/* cut_shards: sh's words in the order of their bytes, and cut into the
+ * groups of a prefix (group). */
+static void cut_shards(struct sharding *sh)
+{
+	const struct indexer *x = sh->x;
+	size_t nw = x->words.n;
+	sh->order = xmalloc((nw + 1) * sizeof *sh->order);
+	for (size_t i = 0; i < nw; i++)
+		sh->order[i] = (uint32_t)i;
+	qsort_r(sh->order, nw, sizeof *sh->order, word_cmp, (void *)x);
+	sh->mark = xcalloc(x->stems.n + 1, sizeof *sh->mark);
+	for (size_t i = 0; i < nw;) {
+		size_t n0;
+		const char *w = word_text(x, sh->order[i], &n0);
+		size_t kl = search_prefix_len(w, n0, 1);
+		size_t j = i + 1;
+		for (; j < nw; j++) {
+			size_t m;
+			const char *v = word_text(x, sh->order[j], &m);
+			if (m < kl || memcmp(v, w, kl))
+				break;
+		}
+		group(sh, i, j, 1);
+		i = j;
+	}
+}
+
 void search_index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
 		       const struct search_filter *series, size_t nseries, const struct search_filter *tags,
 		       size_t ntags, struct search_index *out)
 {
 	memset(out, 0, sizeof *out);
 	struct indexer x;
-	memset(&x, 0, sizeof x);
-	buf_init(&x.words.text);
-	buf_init(&x.stems.text);
-	x.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
-	x.dstart = xcalloc(n + 1, sizeof *x.dstart);
-	x.dlen = xcalloc(n + 1, sizeof *x.dlen);
-	x.tlen = xcalloc(n + 1, sizeof *x.tlen);
-	x.dps = xcalloc(n + 1, sizeof *x.dps);
-	x.dpw = xcalloc(n + 1, sizeof *x.dpw);
-	/* with a cache, the counts of each document are kept as the threads
-	 * make them, on one thread too */
-	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
-		out->ncached = count_on_threads(&x, o, docs, n);
-	else
-		for (size_t d = 0; d < n; d++) {
-			x.dstart[d] = x.np;
-			index_doc(&x, o, &docs[d]);
-			x.dlen[d] = x.dl;
-			x.tlen[d] = x.tl;
-		}
-	x.dstart[n] = x.np;
-	for (size_t d = 0; !x.kept && d < n; d++) { /* (no posting at all: no arrays, and no offset into NULL) */
-		x.dps[d] = x.pstem ? x.pstem + x.dstart[d] : NULL;
-		x.dpw[d] = x.pw ? x.pw + x.dstart[d] : NULL;
-	}
-	search_stemmer_free(x.stemmer);
-	/* each stem that is no word is a word of the shards too, so that the
-	 * client finds "spill" in "spilled" without a stemmer of its own */
-	for (size_t i = 0; i < x.stems.n; i++) {
-		int made;
-		uint32_t w = table_find(&x.words, x.stems.text.p + x.stems.e[i].off, x.stems.e[i].len, &made);
-		if (made)
-			x.words.e[w].stem = (uint32_t)i | STEM_ONLY;
-	}
-
+	out->ncached = count_all(&x, o, docs, n);
 	struct postings p;
 	make_postings(&x, n, o->jobs, &p);
 	free(x.pstem);
@@ -1218,26 +1255,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	memset(&sh, 0, sizeof sh);
 	sh.x = &x;
 	sh.p = &p;
-	size_t nw = x.words.n;
-	sh.order = xmalloc((nw + 1) * sizeof *sh.order);
-	for (size_t i = 0; i < nw; i++)
-		sh.order[i] = (uint32_t)i;
-	qsort_r(sh.order, nw, sizeof *sh.order, word_cmp, &x);
-	sh.mark = xcalloc(x.stems.n + 1, sizeof *sh.mark);
-	for (size_t i = 0; i < nw;) {
-		size_t n0;
-		const char *w = word_text(&x, sh.order[i], &n0);
-		size_t kl = search_prefix_len(w, n0, 1);
-		size_t j = i + 1;
-		for (; j < nw; j++) {
-			size_t m;
-			const char *v = word_text(&x, sh.order[j], &m);
-			if (m < kl || memcmp(v, w, kl))
-				break;
-		}
-		group(&sh, i, j, 1);
-		i = j;
-	}
+	cut_shards(&sh);
 	struct buf meta;
 	buf_init(&meta);
 	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
@@ -1259,7 +1277,7 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	memcpy(out->files, f.v, f.n * sizeof *f.v);
 	out->nfiles = f.n;
 	out->ndocs = n;
-	out->nwords = nw;
+	out->nwords = x.words.n;
 	out->nstems = x.stems.n;
 	out->nshards = sh.ncuts;
 	free(f.v);
