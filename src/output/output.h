@@ -1,6 +1,11 @@
 /* output.h: writing the site: a staging folder beside the output, swapped
  * in with one atomic rename when the build succeeds; a marker file that
- * says a folder is folio's, so folio never deletes anything else. */
+ * says a folder is folio's, so folio never deletes anything else.
+ *
+ * Folder output/: the output folder: staging folder and swap, the spare,
+ * the live folder of folio serve, the manifest, copies of static files.
+ * uses: base, files, cache.
+ */
 #ifndef FOLIO_OUTPUT_H
 #define FOLIO_OUTPUT_H
 

@@ -1,6 +1,11 @@
 /* content.h: the site's sources: posts, series, pages and data files, read
  * from content/ and data/ with their front matter checked. The later stages
- * (markdown, site) fill in the computed fields of the same structures. */
+ * (markdown, site) fill in the computed fields of the same structures.
+ *
+ * Folder read/: the reading stages: folio.yml (config), content/ and data/
+ * (content), the templates and the language's words (theme).
+ * uses: base, formats, files, md, cache, tmpl.
+ */
 #ifndef FOLIO_CONTENT_H
 #define FOLIO_CONTENT_H
 
