@@ -246,7 +246,7 @@ static void err_at(struct diag *d, const struct source *s, const struct ynode *n
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 {
 	/* a file that was not read (source.lazy) is, for the excerpt */
-	const char *text = source_text(NULL, d, (struct source *)s);
+	const char *text = source_text(NULL, d, s);
 	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
 	va_list ap;
 	va_start(ap, fmt);

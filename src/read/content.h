@@ -62,7 +62,7 @@ struct source {
  * from reading the same one, but a must be the calling thread's. NULL
  * after an error, reported to d: the file cannot be read, or it changed
  * since the build stamped it. */
-const char *source_text(struct arena *a, struct diag *d, struct source *s);
+const char *source_text(struct arena *a, struct diag *d, const struct source *s);
 
 struct series;
 

@@ -657,7 +657,7 @@ static void job_error(struct jobs *j, const struct source *s, const struct ynode
 static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
 {
 	/* a file that was not read (source.lazy) is, for the excerpt */
-	const char *text = source_text(NULL, j->d, (struct source *)s);
+	const char *text = source_text(NULL, j->d, s);
 	struct diag_loc loc = {s->path, text, text ? s->len : 0, at ? at->line : 1, at ? at->col : 1};
 	va_list ap;
 	va_start(ap, fmt);
