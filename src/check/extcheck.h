@@ -2,10 +2,6 @@
  * --external). Each distinct URL (its #fragment left out) is fetched once,
  * concurrently, a few at a time per host; the results are reported at
  * every place the URL is written, and kept in a small cache file.
- *
- * Folder check/: checks of the rendered site: internal links and
- * #fragments, external links (folio check --external).
- * uses: base, files, cache, model, output.
  */
 #ifndef FOLIO_EXTCHECK_H
 #define FOLIO_EXTCHECK_H

@@ -314,6 +314,20 @@ const char *source_text(struct arena *a, struct diag *d, const struct source *cs
 	return src;
 }
 
+const struct source *content_source(const struct content *c, const char *path)
+{
+	for (size_t i = 0; i < c->nposts; i++)
+		if (!strcmp(c->posts[i]->s.path, path))
+			return &c->posts[i]->s;
+	for (size_t i = 0; i < c->nseries; i++)
+		if (!strcmp(c->series[i]->s.path, path))
+			return &c->series[i]->s;
+	for (size_t i = 0; i < c->npages; i++)
+		if (!strcmp(c->pages[i]->s.path, path))
+			return &c->pages[i]->s;
+	return NULL;
+}
+
 static int read_difficulty(struct schema *s, const struct ynode *m, int *out)
 {
 	struct str v;

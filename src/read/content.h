@@ -206,4 +206,9 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
 
 const char *difficulty_name(int d);
 
+/* content_source: the post, series or page whose file is path
+ * (site-relative), or NULL. A walk of every source: for a message's
+ * excerpt, not for every page. */
+const struct source *content_source(const struct content *c, const char *path);
+
 #endif
