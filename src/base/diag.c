@@ -412,9 +412,27 @@ static int past_limit(struct diag *d, enum diag_level level, const struct diag_l
 	return 1;
 }
 
+void diag_set_texts(struct diag *d, const char *(*fn)(void *ctx, struct diag *d, const char *path, size_t *len),
+		    void *ctx)
+{
+	d->texts = fn;
+	d->texts_ctx = ctx;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
+	struct diag_loc with_text;
+	if (loc && loc->path && !loc->src && loc->line > 0 && d->texts) {
+		size_t len = 0;
+		const char *text = d->texts(d->texts_ctx, d, loc->path, &len);
+		if (text) {
+			with_text = *loc;
+			with_text.src = text;
+			with_text.src_len = len;
+			loc = &with_text;
+		}
+	}
 	thread_reports++;
 	struct buf msg, plain;
 	buf_init(&msg);

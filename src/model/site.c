@@ -245,8 +245,9 @@ static void err_at(struct diag *d, const struct source *s, const struct ynode *n
 	__attribute__((format(printf, 4, 5)));
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 {
-	/* a file that was not read (source.lazy) is, for the excerpt */
-	const char *text = source_text(NULL, d, s);
+	/* a file that was not read (source.lazy): the collector asks the
+	 * content for its text (diag_set_texts) */
+	const char *text = s->lazy ? NULL : s->src;
 	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
 	va_list ap;
 	va_start(ap, fmt);
@@ -412,7 +413,7 @@ static void term_messages(struct diag *d, const struct term *t, const struct tna
 		for (const struct spelling *sp = nm->spellings; sp; sp = sp->next)
 			if (sp != here)
 				buf_printf(&b, "%s'%.*s' (%s)", k++ ? ", " : "", STR_FMT(sp->text), sp->first->s.path);
-		const char *text = source_text(NULL, d, &here->first->s);
+		const char *text = here->first->s.lazy ? NULL : here->first->s.src; /* else diag_set_texts' */
 		struct diag_loc loc = {here->first->s.path, text, text ? here->first->s.len : 0,
 				       here->at ? here->at->line : 1, here->at ? here->at->col : 1};
 		diag_report(d, DIAG_WARNING, &loc, NULL, 0, "%s '%.*s' is also written %.*s; all are shown as '%.*s'",

@@ -314,22 +314,17 @@ static int copy_output(void *ctx, const char *rel, const char *path, const struc
 /* ---- the links of every page, checked (links.h) ---- */
 
 /* source_of: the text of the content file src (site-relative) that this
- * build did not read, read now through the content's reader, for the
- * place of a broken link in it (a links_source_fn; ctx: the content). */
+ * build did not read, for the place of a broken link in it (a
+ * links_source_fn; ctx: the content); one that cannot be read: the link
+ * is told on its page. */
 static const char *source_of(void *ctx, const char *src, size_t *len)
 {
-	const struct content *c = ctx;
-	const struct source *s = content_source(c, src);
-	if (!s)
-		return NULL;
-	struct diag quiet; /* a source that cannot be read: the link is told on its page */
+	struct diag quiet;
 	diag_init(&quiet, NULL);
-	const char *text = source_text(NULL, &quiet, s);
+	const char *text = content_text(ctx, &quiet, src, len);
 	diag_fini(&quiet);
-	*len = text ? s->len : 0;
 	return text;
 }
-
 /* A sink that notes each file it is handed, for the check. */
 struct noting_sink {
 	const struct output_sink *inner;

@@ -328,6 +328,14 @@ const struct source *content_source(const struct content *c, const char *path)
 	return NULL;
 }
 
+const char *content_text(void *ctx, struct diag *d, const char *path, size_t *len)
+{
+	const struct source *s = content_source(ctx, path);
+	const char *text = s ? source_text(NULL, d, s) : NULL;
+	*len = text ? s->len : 0;
+	return text;
+}
+
 static int read_difficulty(struct schema *s, const struct ynode *m, int *out)
 {
 	struct str v;

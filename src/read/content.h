@@ -211,4 +211,9 @@ const char *difficulty_name(int d);
  * excerpt, not for every page. */
 const struct source *content_source(const struct content *c, const char *path);
 
+/* content_text: the text of the content file path (source_text of
+ * content_source), for a message's excerpt: a collector's texts
+ * (diag_set_texts; ctx: the struct content). */
+const char *content_text(void *ctx, struct diag *d, const char *path, size_t *len);
+
 #endif
