@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/map.h"
 
 enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
@@ -56,16 +57,14 @@ struct diag {
 	int color;
 	int errors, warnings;
 	pthread_mutex_t lock;
-	char **seen;         /* hash set of printed messages (open addressing) */
-	size_t nseen, cap_seen;
+	struct map seen;     /* the messages printed (keys: copies) */
 	/* defer: hold messages until diag_flush, which prints them sorted by
 	 * path, line and column, so that a build on several threads reports in
 	 * the same order every time. */
 	int defer;
 	struct diag_pending *pending;
 	size_t npending, cap_pending;
-	struct diag_file *files; /* hash table of errors per path (open addressing) */
-	size_t nfiles, cap_files;
+	struct map files; /* errors by path (keys: copies) */
 	/* the texts of files a message points into without its text (see
 	 * diag_set_texts) */
 	const char *(*texts)(void *ctx, struct diag *d, const char *path, size_t *len);
