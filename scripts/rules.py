@@ -304,7 +304,7 @@ def check(root):
         # hand-made tables
         if not f.rel.startswith('base/'):
             for i, ln in enumerate(f.lines):
-                if re.search(r'&\s*\(\s*\w+(->|\.)?\w*cap\w*\s*-\s*1\s*\)|\+\s*1\s*\)\s*&\s*mask\b', ln):
+                if re.search(r'&\s*\(\s*[\w>.-]*(cap|bucket|slots)\w*\s*-\s*1\s*\)|\+\s*1\s*\)\s*&\s*mask\b', ln):
                     errors.append((f.rel, i + 1, 'tables', 'a hash table probed by hand: use base/map.h or '
                                    'base/index.h'))
     # loops of calls between files of different folders
