@@ -886,149 +886,183 @@ static void add_target(struct links_check *lc, const char *rel, size_t n)
 	lc->targets[lc->ntargets++] = hash_bytes(rel, n);
 }
 
+/* A run of the check: the target of the link at hand, the root-relative
+ * URLs found good (keys in the records), the message being made, and the
+ * counts. */
+struct run {
+	struct links_check *lc;
+	struct diag *d;
+	struct target t;
+	struct map good;
+	struct buf msg, hint;
+	size_t broken, hints;
+};
+
+/* later_of: the reason (an index into lc->why) why the target of a link
+ * to no file is a page this build leaves out, or (size_t)-1; a folder
+ * ("/posts/draft") by its index.html. */
+static size_t later_of(struct links_check *lc, struct target *t)
+{
+	size_t later = sset_get(&lc->later, t->rel.p, t->rel.len);
+	if (later != (size_t)-1)
+		return later;
+	size_t n = t->rel.len;
+	buf_puts(&t->rel, "/index.html");
+	later = sset_get(&lc->later, t->rel.p, t->rel.len);
+	if (later == (size_t)-1) {
+		t->rel.len = n;
+		t->rel.p[n] = '\0';
+	}
+	return later;
+}
+
+/* no_file: the message of a link u (sl bytes) to no file of the site. */
+static void no_file(struct run *k, const struct lpage *p, const char *u, size_t sl, int want_hint)
+{
+	struct buf *msg = &k->msg;
+	if (sl >= 2 && u[0] == '@' && u[1] == '/') {
+		buf_printf(msg, "broken link '%.*s%s': no post, page or series content/%.*s%s", SHOWN(u, sl),
+			   SHOWN(u + 2, sl - 2));
+		return;
+	}
+	if (p->src && links_is_md_link(u, sl)) {
+		struct buf mp;
+		buf_init(&mp);
+		const char *slash = strrchr(p->src, '/');
+		if (slash)
+			buf_append(&mp, p->src, (size_t)(slash - p->src) + 1);
+		size_t pl = 0;
+		while (pl < sl && u[pl] != '#' && u[pl] != '?')
+			pl++;
+		links_pct_decode(&mp, u, pl);
+		buf_putc(&mp, '\0');
+		if (links_normalize(mp.p) == 0)
+			buf_printf(msg, "broken link '%.*s%s': no post, page or series %.*s%s", SHOWN(u, sl),
+				   SHOWN(mp.p, strlen(mp.p)));
+		else
+			buf_printf(msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
+		buf_fini(&mp);
+		return;
+	}
+	buf_printf(msg, "broken link '%.*s%s': the site has no page or file ", SHOWN(u, sl));
+	url_of(msg, k->t.rel.p);
+	if (want_hint && suggest_url(k->lc, k->t.rel.p, &k->hint))
+		buf_printf(msg, " (did you mean '%.*s'?)", (int)k->hint.len, k->hint.p);
+}
+
+/* broken_message: the message of a broken link u (sl bytes, as written)
+ * of page p, by its verdict v, in k->msg. */
+static void broken_message(struct run *k, const struct lpage *p, enum verdict v, const char *u, size_t sl)
+{
+	int want_hint = k->hints < 200;
+	buf_reset(&k->msg);
+	buf_reset(&k->hint);
+	switch (v) {
+	case V_NO_FILE:
+		no_file(k, p, u, sl, want_hint);
+		break;
+	case V_NO_ID:
+		buf_printf(&k->msg, "broken link '%.*s%s': ", SHOWN(u, sl));
+		if (k->t.page == p)
+			buf_puts(&k->msg, "this page");
+		else
+			url_of(&k->msg, k->t.page->out);
+		buf_printf(&k->msg, " has no element with id '%.*s%s'", SHOWN(k->t.frag, k->t.frag_len));
+		if (want_hint && suggest_id(k->t.page, k->t.frag, k->t.frag_len, &k->hint))
+			buf_printf(&k->msg, " (did you mean '#%.*s'?)", (int)k->hint.len, k->hint.p);
+		break;
+	case V_OUT_OF_BASE:
+		buf_printf(&k->msg,
+			   "broken link '%.*s%s': the site is served under %s (in a template, write the URL with '| "
+			   "rel_url')",
+			   SHOWN(u, sl), k->lc->base);
+		break;
+	case V_OUT_OF_SITE:
+		buf_printf(&k->msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
+		break;
+	default:
+		break;
+	}
+	k->hints += want_hint;
+	buf_putc(&k->msg, '\0');
+}
+
+/* check_link: the link u (ul bytes) of page p, against the build;
+ * reported when it is broken or leads to a page left out. */
+static void check_link(struct run *k, const struct lpage *p, const char *u, size_t ul)
+{
+	struct links_check *lc = k->lc;
+	/* a root-relative URL means the same on every page: once found good,
+	 * it is good everywhere (the links of a theme's header, footer and
+	 * cards repeat on thousands of pages) */
+	int rooted = ul >= 1 && u[0] == '/' && !(ul >= 2 && u[1] == '/');
+	if (rooted && sset_get(&k->good, u, ul) != (size_t)-1) {
+		lc->checked++;
+		return;
+	}
+	enum verdict v = resolve(lc, p, u, ul, &k->t);
+	if (v == V_EXTERNAL)
+		return;
+	lc->checked++;
+	if (v == V_OK) {
+		if (rooted)
+			sset_put(&k->good, u, ul, 0);
+		add_target(lc, k->t.rel.p, k->t.rel.len);
+		return;
+	}
+	/* shown as written: without the base path folio put in front */
+	const char *full = u;
+	size_t bl = strlen(lc->base);
+	if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
+		u += bl - 1;
+	/* ignore_links patterns are written for the link as written, and
+	 * match it with the base path too */
+	for (size_t i = 0; i < p->nignore; i++)
+		if (fnmatch(p->ignore[i], u, 0) == 0 || (u != full && fnmatch(p->ignore[i], full, 0) == 0))
+			return;
+	size_t sl = strlen(u);
+	size_t later = v == V_NO_FILE ? later_of(lc, &k->t) : (size_t)-1;
+	if (later != (size_t)-1) {
+		/* a draft or a post of the future: dead until it is out */
+		buf_reset(&k->msg);
+		buf_printf(&k->msg, "link '%.*s%s' leads to ", SHOWN(u, sl));
+		url_of(&k->msg, k->t.rel.p);
+		buf_printf(&k->msg, ", which this build leaves out (%s): the link is dead until it is published",
+			   lc->why[later]);
+		buf_putc(&k->msg, '\0');
+		enum links_mode m = lc->mode;
+		lc->mode = LINKS_WARN;
+		report(lc, k->d, p, full, ul, k->msg.p);
+		lc->mode = m;
+		return;
+	}
+	k->broken++;
+	broken_message(k, p, v, u, sl);
+	report(lc, k->d, p, full, ul, k->msg.p);
+}
+
 size_t links_check_run(struct links_check *lc, struct diag *d)
 {
-	size_t broken = 0, hints = 0;
 	lc->checked = 0;
 	lc->reported = 0;
 	lc->ntargets = 0;
 	if (lc->mode == LINKS_OFF)
 		return 0;
-	struct target t;
-	memset(&t, 0, sizeof t);
-	buf_init(&t.rel);
-	struct map good = {0}; /* root-relative URLs found good (keys in the records) */
-	struct buf msg, hint;
-	buf_init(&msg);
-	buf_init(&hint);
+	struct run k;
+	memset(&k, 0, sizeof k);
+	k.lc = lc;
+	k.d = d;
+	buf_init(&k.t.rel);
+	buf_init(&k.msg);
+	buf_init(&k.hint);
 	for (size_t i = 0; i < lc->npages; i++) {
 		const struct lpage *p = &lc->pages[i];
 		if (lc->only && !lc->only[i])
 			continue;
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
-		for (; r && r < end; r += strlen(r) + 1) {
-			if (r[0] != 'l')
-				continue;
-			const char *u = r + 1;
-			size_t ul = strlen(u);
-			/* a root-relative URL means the same on every page: once
-			 * found good, it is good everywhere (the links of a theme's
-			 * header, footer and cards repeat on thousands of pages) */
-			int rooted = ul >= 1 && u[0] == '/' && !(ul >= 2 && u[1] == '/');
-			if (rooted && sset_get(&good, u, ul) != (size_t)-1) {
-				lc->checked++;
-				continue;
-			}
-			enum verdict v = resolve(lc, p, u, ul, &t);
-			if (v == V_EXTERNAL)
-				continue;
-			lc->checked++;
-			if (v == V_OK) {
-				if (rooted)
-					sset_put(&good, u, ul, 0);
-				add_target(lc, t.rel.p, t.rel.len);
-				continue;
-			}
-			/* shown as written: without the base path folio put in front */
-			const char *full = u;
-			size_t bl = strlen(lc->base);
-			if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
-				u += bl - 1;
-			/* ignore_links patterns are written for the link as written,
-			 * and match it with the base path too */
-			int skip = 0;
-			for (size_t k = 0; k < p->nignore && !skip; k++)
-				skip = fnmatch(p->ignore[k], u, 0) == 0 || (u != full && fnmatch(p->ignore[k], full, 0) == 0);
-			if (skip)
-				continue;
-			size_t sl = strlen(u);
-			size_t later = v == V_NO_FILE ? sset_get(&lc->later, t.rel.p, t.rel.len) : (size_t)-1;
-			if (v == V_NO_FILE && later == (size_t)-1) {
-				/* a folder ("/posts/draft"): its index.html */
-				size_t n = t.rel.len;
-				buf_puts(&t.rel, "/index.html");
-				later = sset_get(&lc->later, t.rel.p, t.rel.len);
-				if (later == (size_t)-1) {
-					t.rel.len = n;
-					t.rel.p[n] = '\0';
-				}
-			}
-			if (later != (size_t)-1) {
-				/* a draft or a post of the future: dead until it is out */
-				buf_reset(&msg);
-				buf_printf(&msg, "link '%.*s%s' leads to ", SHOWN(u, sl));
-				url_of(&msg, t.rel.p);
-				buf_printf(&msg, ", which this build leaves out (%s): the link is dead until it is published",
-					   lc->why[later]);
-				buf_putc(&msg, '\0');
-				enum links_mode m = lc->mode;
-				lc->mode = LINKS_WARN;
-				report(lc, d, p, full, ul, msg.p);
-				lc->mode = m;
-				continue;
-			}
-			broken++;
-			buf_reset(&msg);
-			buf_reset(&hint);
-			int want_hint = hints < 200;
-			switch (v) {
-			case V_NO_FILE:
-				if (sl >= 2 && u[0] == '@' && u[1] == '/') {
-					buf_printf(&msg, "broken link '%.*s%s': no post, page or series content/%.*s%s", SHOWN(u, sl),
-						   SHOWN(u + 2, sl - 2));
-					break;
-				}
-				if (p->src && links_is_md_link(u, sl)) {
-					struct buf mp;
-					buf_init(&mp);
-					const char *slash = strrchr(p->src, '/');
-					if (slash)
-						buf_append(&mp, p->src, (size_t)(slash - p->src) + 1);
-					size_t pl = 0;
-					while (pl < sl && u[pl] != '#' && u[pl] != '?')
-						pl++;
-					links_pct_decode(&mp, u, pl);
-					buf_putc(&mp, '\0');
-					if (links_normalize(mp.p) == 0)
-						buf_printf(&msg, "broken link '%.*s%s': no post, page or series %.*s%s", SHOWN(u, sl),
-							   SHOWN(mp.p, strlen(mp.p)));
-					else
-						buf_printf(&msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
-					buf_fini(&mp);
-					break;
-				}
-				buf_printf(&msg, "broken link '%.*s%s': the site has no page or file ", SHOWN(u, sl));
-				url_of(&msg, t.rel.p);
-				if (want_hint && suggest_url(lc, t.rel.p, &hint))
-					buf_printf(&msg, " (did you mean '%.*s'?)", (int)hint.len, hint.p);
-				break;
-			case V_NO_ID: {
-				buf_printf(&msg, "broken link '%.*s%s': ", SHOWN(u, sl));
-				if (t.page == p)
-					buf_puts(&msg, "this page");
-				else
-					url_of(&msg, t.page->out);
-				buf_printf(&msg, " has no element with id '%.*s%s'", SHOWN(t.frag, t.frag_len));
-				if (want_hint && suggest_id(t.page, t.frag, t.frag_len, &hint))
-					buf_printf(&msg, " (did you mean '#%.*s'?)", (int)hint.len, hint.p);
-				break;
-			}
-			case V_OUT_OF_BASE:
-				buf_printf(&msg,
-					   "broken link '%.*s%s': the site is served under %s (in a template, write the "
-					   "URL with '| rel_url')",
-					   SHOWN(u, sl), lc->base);
-				break;
-			case V_OUT_OF_SITE:
-				buf_printf(&msg, "broken link '%.*s%s': it climbs out of the site", SHOWN(u, sl));
-				break;
-			default:
-				break;
-			}
-			hints += want_hint;
-			buf_putc(&msg, '\0');
-			report(lc, d, p, full, ul, msg.p);
-		}
+		for (; r && r < end; r += strlen(r) + 1)
+			if (r[0] == 'l')
+				check_link(&k, p, r + 1, strlen(r + 1));
 		if (p->hidden) {
 			struct buf pu;
 			buf_init(&pu);
@@ -1040,11 +1074,11 @@ size_t links_check_run(struct links_check *lc, struct diag *d)
 			buf_fini(&pu);
 		}
 	}
-	buf_fini(&t.rel);
-	buf_fini(&msg);
-	buf_fini(&hint);
-	map_fini(&good);
-	return lc->mode == LINKS_ERROR ? broken : 0;
+	buf_fini(&k.t.rel);
+	buf_fini(&k.msg);
+	buf_fini(&k.hint);
+	map_fini(&k.good);
+	return lc->mode == LINKS_ERROR ? k.broken : 0;
 }
 
 void links_check_external(struct links_check *lc, const char *self, links_external_fn fn,
