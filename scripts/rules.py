@@ -22,7 +22,10 @@ one line "FILE:LINE: rule: MESSAGE" per breach and exit status 1, when
   cache     a cache file is named outside cache/ (a string literal given
             to a cache_ function, or one that holds ".folio-cache");
   tables    an open-addressing table is written by hand outside base/
-            (a probe loop "& (cap - 1)" or "& mask" over slots).
+            (a probe loop "& (cap - 1)" or "& mask" over slots);
+  length    a function is longer than 120 lines, unless the comment above
+            it says it is one "state machine" or "dispatch" (a switch
+            over kinds), and why.
 
 With --graph it prints the folders, their uses and line counts instead.
 Stdlib only: it runs wherever the tests run.
@@ -32,6 +35,7 @@ import re
 import sys
 
 FILE_EXT = ('.c', '.h', '.cpp')
+MAX_LINES = 120
 
 # primitives that open a file to read it (or a folder to list it)
 READ_CALLS = {'open', 'openat', 'fopen', 'fdopen', 'opendir', 'fdopendir', 'scandir', 'nftw', 'ftw',
@@ -307,6 +311,30 @@ def check(root):
                 if re.search(r'&\s*\(\s*[\w>.-]*(cap|bucket|slots)\w*\s*-\s*1\s*\)|\+\s*1\s*\)\s*&\s*mask\b', ln):
                     errors.append((f.rel, i + 1, 'tables', 'a hash table probed by hand: use base/map.h or '
                                    'base/index.h'))
+    # functions over 120 lines
+    for f in files:
+        if not f.rel.endswith(('.c', '.cpp')):
+            continue
+        start = None
+        for i, ln in enumerate(f.lines):
+            if start is None and ln.startswith('{') and i > 0:
+                start = i
+                # the function's first line: back to the line with its name
+                j = i - 1
+                while j > 0 and not re.match(r'^[A-Za-z_]', f.lines[j]):
+                    j -= 1
+                head = j
+            elif start is not None and ln.startswith('}'):
+                n = i - head + 1
+                if n > MAX_LINES:
+                    above = '\n'.join(f.raw_lines[max(0, head - 12):head])
+                    if not re.search(r'state machine|dispatch', above):
+                        m = re.search(r'(\w+)\s*\(', f.lines[head])
+                        name = m.group(1) if m else '?'
+                        errors.append((f.rel, head + 1, 'length', '%s() is %d lines (at most %d, but for one state '
+                                       'machine or dispatch switch, said in the comment above it)' %
+                                       (name, n, MAX_LINES)))
+                start = None
     # loops of calls between files of different folders
     index = {}
     low = {}

@@ -130,6 +130,24 @@ printf 'struct t {\n\tconst char **k;\n\tunsigned long cap;\n};\n\nunsigned long
 rules tables
 check "tables: a probe loop outside base/ fails" says "$TMP/tables/mid/table.c:8: tables: a hash table probed by hand"
 
+# length: a function over 120 lines, unless the comment above it says
+# it is one state machine or dispatch switch
+long_fn() {
+	printf '%s\nint %s(int c)\n{\n\tint n = 0;\n' "$2" "$3" >>"$1"
+	i=0
+	while [ $i -lt 130 ]; do
+		printf '\tn += c;\n' >>"$1"
+		i=$((i + 1))
+	done
+	printf '\treturn n;\n}\n' >>"$1"
+}
+tree length
+long_fn "$TMP/length/mid/long.c" "/* mid_long: adds c, a line at a time. */" mid_long
+long_fn "$TMP/length/mid/long.c" "/* mid_machine: one state machine over the bytes (said here, and why). */" mid_machine
+rules length
+check "length: a function over 120 lines fails" says "$TMP/length/mid/long.c:2: length: mid_long() is 135 lines"
+check "length: a state machine said above it may" test "$(printf '%s\n' "$out" | grep -c mid_machine)" -eq 0
+
 # comments and strings are not code
 tree quiet
 printf '/* pthread_create(t, 0, fn, 0) and rename(a, b) are not called here */\nconst char *mid_doc = "fopen(p, \\"w\\") and hi_three()";\n' >"$TMP/quiet/mid/doc.c"
