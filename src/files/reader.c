@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,21 +79,27 @@ char *site_read(struct diag *d, const char *root, const struct site_file *f, str
 		uint64_t *hash)
 {
 	*len = 0;
-	if (root && !(f->flags & SITE_READ_CHECKED) && site_check(d, root, f->path, f->shown) != 0) {
-		errno = EPERM;
-		return NULL; /* outside the site, to nothing, or in a circle: never read */
+	if (root && !(f->flags & SITE_READ_CHECKED)) {
+		char to[PATH_MAX];
+		enum site_where w = site_where(root, f->path, to, sizeof to);
+		if (w != SITE_INSIDE && w != SITE_MISSING) {
+			if (d)
+				site_report(d, f->shown, w, to);
+			errno = EPERM;
+			return NULL; /* outside the site, to nothing, or in a circle: never read */
+		}
 	}
 	char *text = a ? read_file_arena(a, f->path, f->max, len) : read_file_max(f->path, f->max, len);
 	if (!text) {
 		int err = errno;
-		if (!(f->flags & SITE_READ_QUIET)) {
+		if (d && !(f->flags & SITE_READ_QUIET)) {
 			struct diag_loc loc = {f->shown, NULL, 0, 0, 0};
 			diag_error(d, &loc, "cannot read: %s", file_strerror(err));
 		}
 		errno = err;
 		return NULL;
 	}
-	if (diag_too_big(d, f->shown, text, *len, f->max, f->hint)) {
+	if (*len > f->max && (!d || diag_too_big(d, f->shown, text, *len, f->max, f->hint))) {
 		if (!a)
 			free(text);
 		errno = EFBIG;

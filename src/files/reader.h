@@ -60,7 +60,8 @@ enum {
  * after an error reported to d at f->shown: a link leading outside the
  * site, to nothing or round a circle (never read; errno EPERM), a file
  * that cannot be read ("cannot read: WHY", unless SITE_READ_QUIET) or
- * one larger than f->max (diag_too_big, with f->hint). */
+ * one larger than f->max (diag_too_big, with f->hint). d NULL: nothing
+ * is reported, errno tells. */
 char *site_read(struct diag *d, const char *root, const struct site_file *f, struct arena *a, size_t *len,
 		uint64_t *hash);
 
