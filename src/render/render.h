@@ -5,7 +5,7 @@
  *
  * Folder render/: the template values of the model and the list of pages,
  * each rendered and handed to a sink (no I/O).
- * uses: base, formats, tmpl, read, model.
+ * uses: base, formats, md, tmpl, read, model.
  */
 #ifndef FOLIO_RENDER_H
 #define FOLIO_RENDER_H
