@@ -31,7 +31,13 @@
  * (cache_file_extend, cache_pack_save), the count last, so that a reader
  * sees the entries counted and tells a cut end.
  * Losing any of them is never wrong, only slower: the next build redoes
- * the work. */
+ * the work.
+ *
+ * Folder cache/: .folio-cache: its layout, the catalogue of its files,
+ * atomic writes, and the formats of what is kept between builds (front
+ * matter, sources' records, rendered Markdown).
+ * uses: base, formats, files, md.
+ */
 #ifndef FOLIO_CACHE_H
 #define FOLIO_CACHE_H
 

@@ -1,5 +1,10 @@
 /* build.h: the whole build, config -> content -> site -> render -> output,
- * as `folio build` runs it. serve and check reuse it. */
+ * as `folio build` runs it. serve and check reuse it.
+ *
+ * Folder pipeline/: the one build driver: the stages in order into one
+ * arena, a session's rounds over an output target.
+ * uses: base, formats, files, md, cache, tmpl, read, model, render, output, search, check, incremental.
+ */
 #ifndef FOLIO_BUILD_H
 #define FOLIO_BUILD_H
 

@@ -8,7 +8,7 @@
 
 #include "cache/cache.h"
 #include "base/index.h"
-#include "model/links.h"
+#include "check/links.h"
 #include "base/pool.h"
 #include "cache/mdcache.h"
 #include "incremental/rebuild.h"
@@ -313,6 +313,18 @@ static int copy_output(void *ctx, const char *rel, const char *path, const struc
 
 /* ---- the links of every page, checked (links.h) ---- */
 
+/* source_of: the text of the content file src (site-relative) that this
+ * build did not read, for the place of a broken link in it (a
+ * links_source_fn; ctx: the content); one that cannot be read: the link
+ * is told on its page. */
+static const char *source_of(void *ctx, const char *src, size_t *len)
+{
+	struct diag quiet;
+	diag_init(&quiet, NULL);
+	const char *text = content_text(ctx, &quiet, src, len);
+	diag_fini(&quiet);
+	return text;
+}
 /* A sink that notes each file it is handed, for the check. */
 struct noting_sink {
 	const struct output_sink *inner;
@@ -446,13 +458,13 @@ static int check_links(struct round *r, struct links_check *lc)
 	uint64_t key = ignores * 0x9e3779b97f4a7c15ULL + (uint64_t)st->cfg.links_check;
 	unsigned char *only = check_only(r, lc, key);
 	links_check_only(lc, only);
-	size_t broken = links_check_run(lc, r->d, s->site_dir);
+	size_t broken = links_check_run(lc, r->d);
 	memo_after(s, lc, key); /* kept with the state (folio build), or the session (folio serve) */
 	free(only);
 	r->res->links = links_check_count(lc);
 	if (s->req.external) {
 		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;
-		links_check_external(lc, s->site_dir, self, s->req.external, s->req.external_ctx);
+		links_check_external(lc, self, s->req.external, s->req.external_ctx);
 		free(self);
 	}
 	return broken ? 1 : 0;
@@ -803,6 +815,8 @@ static void round_render(struct round *r)
 	struct copier cp = {s->o, s->req.known, s->site_dir, {0}};
 	struct output_sink out_sink = {write_output, copy_output, &cp};
 	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
+	if (lc)
+		links_check_sources(lc, source_of, &st->content);
 	struct noting_sink ns = {s->to_output ? &out_sink : &live_sink, lc, 0};
 	struct output_sink noting = {noting_write, noting_copy, &ns};
 	r->errors += stages_copy_static(r->d, &st->site, s->site_dir, &noting);
@@ -1065,10 +1079,10 @@ static size_t patch_links(struct round *r, struct diag *d)
 	links_check_only(r->lc, same ? r->want : NULL);
 	struct diag quiet;
 	diag_init(&quiet, NULL);
-	size_t broken = links_check_run(r->lc, &quiet, s->site_dir);
+	size_t broken = links_check_run(r->lc, &quiet);
 	diag_fini(&quiet);
 	if (!broken && links_check_reported(r->lc))
-		(void)links_check_run(r->lc, d, s->site_dir); /* the same again, told */
+		(void)links_check_run(r->lc, d); /* the same again, told */
 	/* the memo of the round's check, with the targets of the pages
 	 * patched (their ignore_links, in their front matter, are the same) */
 	size_t len;
