@@ -3,6 +3,7 @@
 
 #include "base/buf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,6 +94,19 @@ int file_replace(const char *path, const void *data, size_t len)
 	free(tmp);
 	errno = err;
 	return rc;
+}
+
+int file_dir_empty(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return -1;
+	int empty = 1;
+	struct dirent *de;
+	while (empty && (de = readdir(dh)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(dh);
+	return empty;
 }
 
 const char *file_fail_what(int fail)

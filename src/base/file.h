@@ -32,6 +32,12 @@ int file_create_new(const char *path, const void *data, size_t len);
  * temporary removed); errno set. */
 int file_replace(const char *path, const void *data, size_t len);
 
+/* file_dir_empty: whether the folder dir, where new files are to go, has
+ * no entry: 1 when it has none, 0 when it has one, -1 when it cannot be
+ * read (errno: ENOENT when it does not exist, ENOTDIR when it is no
+ * folder). */
+int file_dir_empty(const char *dir);
+
 /* file_fail_what: the words for a failed step, "cannot make its folder",
  * "cannot create" or "cannot write" (a literal), for messages of the
  * form "PATH: error: WHAT: strerror". */

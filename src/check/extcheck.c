@@ -218,13 +218,13 @@ static int cache_key_ok(const char *s)
 
 static void cache_load(struct run *r, const char *path)
 {
-	/* read as every file folio reads (a regular file only: a named pipe
-	 * in its place is no cache), then parsed line by line */
-	size_t tlen;
-	char *text = read_file_max(path, (size_t)64 << 20, &tlen);
-	FILE *f = text && tlen ? fmemopen(text, tlen, "r") : NULL;
+	/* mapped by cache/ (a regular file only: a named pipe in its place
+	 * is no cache), then parsed line by line: its first 64 MiB at most */
+	size_t tlen = 0, max = (size_t)64 << 20;
+	char *text = cache_map(path, &tlen);
+	FILE *f = text ? fmemopen(text, tlen > max ? max + 1 : tlen, "r") : NULL;
 	if (!f) {
-		free(text);
+		cache_unmap(text, tlen);
 		return;
 	}
 	char *line = NULL;
@@ -271,7 +271,7 @@ static void cache_load(struct run *r, const char *path)
 	}
 	free(line);
 	fclose(f);
-	free(text);
+	cache_unmap(text, tlen);
 	if (!r->ncache)
 		return;
 	/* A URL written twice (two runs that raced) keeps its newest answer. */

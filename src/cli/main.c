@@ -20,6 +20,7 @@
 #include "output/output.h"
 #include "cli/scaffold.h"
 #include "serve/serve.h"
+#include "files/reader.h"
 #include "files/sitefile.h"
 #include "cli/themeexport.h"
 #include "base/version.h"
@@ -488,7 +489,8 @@ static void ext_add(void *ctx, const char *url, const char *path, int line, int 
 		char full[4200];
 		snprintf(full, sizeof full, "%s/%s", e->site_dir, path);
 		e->lens[k] = 0;
-		e->texts[k] = line ? read_file(full, &e->lens[k]) : NULL;
+		struct site_file f = {full, path, (size_t)-2, "", SITE_READ_QUIET};
+		e->texts[k] = line ? site_read(NULL, NULL, &f, NULL, &e->lens[k], NULL) : NULL;
 		e->npaths++;
 	}
 	if (e->n == e->cap) {

@@ -4,6 +4,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/file.h"
+#include "files/reader.h"
 #include "read/content.h"
 #include "base/slug.h"
 #include "formats/yaml.h"
@@ -161,17 +162,10 @@ static int write_new(struct diag *d, const char *path, const char *text)
 
 int scaffold_site(struct diag *d, const char *dir)
 {
-	DIR *dh = opendir(dir);
-	if (dh) {
-		struct dirent *de;
-		while ((de = readdir(dh)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				closedir(dh);
-				struct diag_loc loc = {dir, NULL, 0, 0, 0};
-				diag_error(d, &loc, "the folder exists and is not empty (choose a new folder name)");
-				return -1;
-			}
-		closedir(dh);
+	if (file_dir_empty(dir) == 0) {
+		struct diag_loc loc = {dir, NULL, 0, 0, 0};
+		diag_error(d, &loc, "the folder exists and is not empty (choose a new folder name)");
+		return -1;
 	}
 	for (const struct file *f = site_files; f->path; f++) {
 		char path[4096];
@@ -210,19 +204,21 @@ static int next_part(struct arena *a, const char *site_dir, const char *series)
 	int order = 0;
 	char pdir[4096];
 	snprintf(pdir, sizeof pdir, "%s/content/posts", site_dir);
-	DIR *dh = opendir(pdir);
-	struct dirent *de;
-	while (dh && (de = readdir(dh))) {
-		if (de->d_name[0] == '.')
-			continue;
-		size_t n = strlen(de->d_name);
+	/* the posts as the site's reader lists them (hidden files and an
+	 * editor's backups are none) */
+	size_t nnames;
+	char **names = site_list(pdir, &nnames);
+	for (size_t i = 0; i < nnames; i++) {
+		const char *name = names[i];
+		size_t n = strlen(name);
 		char fp[8192];
-		if (n >= 4 && !strcmp(de->d_name + n - 3, ".md"))
-			snprintf(fp, sizeof fp, "%s/%s", pdir, de->d_name);
+		if (n >= 4 && !strcmp(name + n - 3, ".md"))
+			snprintf(fp, sizeof fp, "%s/%s", pdir, name);
 		else
-			snprintf(fp, sizeof fp, "%s/%s/index.md", pdir, de->d_name); /* a bundle */
+			snprintf(fp, sizeof fp, "%s/%s/index.md", pdir, name); /* a bundle */
 		size_t len;
-		char *text = read_file(fp, &len);
+		struct site_file f = {fp, fp, (size_t)-2, "", SITE_READ_QUIET};
+		char *text = site_read(NULL, NULL, &f, NULL, &len, NULL);
 		if (!text)
 			continue;
 		struct source s;
@@ -240,8 +236,7 @@ static int next_part(struct arena *a, const char *site_dir, const char *series)
 		diag_fini(&quiet);
 		free(text);
 	}
-	if (dh)
-		closedir(dh);
+	site_list_free(names, nnames);
 	return order + 1;
 }
 
@@ -260,7 +255,8 @@ struct series_list {
 static int series_read(struct diag *d, struct arena *a, const char *path, const char *slug, struct series_list *sl)
 {
 	memset(sl, 0, sizeof *sl);
-	sl->text = read_file(path, &sl->len);
+	struct site_file f = {path, path, (size_t)-2, "", SITE_READ_QUIET};
+	sl->text = site_read(NULL, NULL, &f, NULL, &sl->len, NULL);
 	if (!sl->text) {
 		struct diag_loc loc = {"--series", NULL, 0, 0, 0};
 		diag_error(d, &loc, "no series '%s' (content/series/%s.md does not exist); %s", slug, slug, series_keys);

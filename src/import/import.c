@@ -15,6 +15,7 @@
 #include "pipeline/build.h"
 #include "base/civil.h"
 #include "base/file.h"
+#include "files/reader.h"
 #include "import/import.h"
 #include "output/output.h"
 #include "model/site.h"
@@ -162,12 +163,20 @@ static int src_regular(struct imp_site *s, const char *rel, const char *by, int 
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* src_read: the file p of SRC, read whole (its place checked by the
+ * caller): NULL with errno when it cannot be. */
+static char *src_read(const char *p, size_t *len)
+{
+	struct site_file f = {p, p, (size_t)-2, "", SITE_READ_CHECKED | SITE_READ_QUIET};
+	return site_read(NULL, NULL, &f, NULL, len, NULL);
+}
+
 char *imp_read_src(struct imp_site *s, const char *rel, size_t *len)
 {
 	char p[4096];
 	if (src_path(s, rel, p, sizeof p) || !src_regular(s, rel, NULL, 0))
 		return NULL;
-	return read_file(p, len);
+	return src_read(p, len);
 }
 
 int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line)
@@ -188,8 +197,8 @@ int imp_copy(struct imp_site *s, const char *from, const char *to, const char *b
 
 int imp_dst_check(struct diag *d, const char *dst)
 {
-	DIR *dh = opendir(dst);
-	if (!dh) {
+	int empty = file_dir_empty(dst);
+	if (empty < 0) {
 		struct stat st;
 		if (errno == ENOENT)
 			return 0;
@@ -199,16 +208,12 @@ int imp_dst_check(struct diag *d, const char *dst)
 				   : "cannot open this folder");
 		return -1;
 	}
-	struct dirent *de;
-	while ((de = readdir(dh)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			closedir(dh);
-			diag_error(d, &(struct diag_loc){dst, NULL, 0, 0, 0},
-				   "the folder exists and is not empty (hint: name a new folder; folio import never "
-				   "writes over files)");
-			return -1;
-		}
-	closedir(dh);
+	if (!empty) {
+		diag_error(d, &(struct diag_loc){dst, NULL, 0, 0, 0},
+			   "the folder exists and is not empty (hint: name a new folder; folio import never "
+			   "writes over files)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -774,7 +779,7 @@ static int copy_file(struct imp_site *s, const char *from, const char *to)
 	size_t len;
 	if (src_path(s, from, p, sizeof p))
 		return -1;
-	char *data = read_file(p, &len);
+	char *data = src_read(p, &len);
 	if (!data) {
 		imp_note(s->a, &s->rep, "file not copied", from, 0, "cannot be read: %s", strerror(errno));
 		return 0;
@@ -999,8 +1004,10 @@ static int ignore_broken(struct imp_site *s, const struct buf *cap)
 		snprintf(path, sizeof path, "%s/%s", s->dst, rel);
 		buf_reset(&b);
 		doc_text(s, d, &b);
-		if (unlink(path) == 0)
-			write_new(s, rel, b.p, b.len);
+		int fail = file_replace(path, b.p, b.len); /* the document imp_write wrote, its new text at once */
+		if (fail)
+			diag_error(s->d, &(struct diag_loc){path, NULL, 0, 0, 0}, "%s: %s", file_fail_what(fail),
+				   strerror(errno));
 	}
 	buf_fini(&b);
 	return changed;

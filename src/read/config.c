@@ -4,6 +4,7 @@
 
 #include "md/math.h"
 #include "formats/schema.h"
+#include "files/reader.h"
 #include "files/sitefile.h"
 #include "base/slug.h"
 
@@ -209,7 +210,12 @@ static int read_text(struct diag *d, const char *site_dir, char **text, size_t *
 	free(root);
 	if (bad)
 		return 1; /* a link outside the site, to nothing, or in a circle: never read */
-	*text = read_file_max(path, FOLIO_MAX_FILE, len);
+	/* read by the site's reader, which reports a file too large (EFBIG);
+	 * one that cannot be read is said here, with what is there instead */
+	struct site_file f = {path, "folio.yml", FOLIO_MAX_FILE, "keep long lists in data/ files", SITE_READ_QUIET};
+	*text = site_read(d, NULL, &f, NULL, len, NULL);
+	if (!*text && errno == EFBIG)
+		return 1;
 	if (!*text) {
 		struct diag_loc loc = {"folio.yml", NULL, 0, 0, 0};
 		/* a settings file under another name: said, not guessed at */
@@ -235,10 +241,6 @@ static int read_text(struct diag *d, const char *site_dir, char **text, size_t *
 				   site_dir);
 		else
 			diag_error(d, &loc, "cannot read %s: %s", path, file_strerror(errno));
-		return 1;
-	}
-	if (diag_too_big(d, "folio.yml", *text, *len, FOLIO_MAX_FILE, "keep long lists in data/ files")) {
-		free(*text);
 		return 1;
 	}
 	/* a settings file beside it under another name of folio's is never

@@ -95,6 +95,25 @@ static void replace(const char *dir)
 	INT_EQ(errno, ENOENT);
 }
 
+/* file_dir_empty: a folder without entries, one with a hidden file, one
+ * missing, a file. */
+static void dir_empty(const char *dir)
+{
+	char p[700];
+	snprintf(p, sizeof p, "%s/e", dir);
+	OK(mkdir(p, 0755) == 0);
+	INT_EQ(file_dir_empty(p), 1);
+	t_write(dir, "e/.hidden", "x");
+	INT_EQ(file_dir_empty(p), 0);
+	snprintf(p, sizeof p, "%s/none", dir);
+	errno = 0;
+	INT_EQ(file_dir_empty(p), -1);
+	INT_EQ(errno, ENOENT);
+	snprintf(p, sizeof p, "%s/e/.hidden", dir);
+	INT_EQ(file_dir_empty(p), -1);
+	INT_EQ(errno, ENOTDIR);
+}
+
 void test_file(void)
 {
 	t_current = "file";
@@ -102,6 +121,7 @@ void test_file(void)
 	create_new(dir);
 	short_write(dir);
 	replace(dir);
+	dir_empty(dir);
 	t_rmtree(dir);
 	free(dir);
 }
