@@ -5,12 +5,15 @@
 
 #include <utf8proc.h>
 
-size_t utf8_next(const char *p, size_t n, int32_t *cp)
+int utf8_step(struct str s, size_t *i, int32_t *cp)
 {
+	if (*i >= s.len)
+		return 0;
 	utf8proc_int32_t c;
-	utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p, (utf8proc_ssize_t)n, &c);
-	*cp = c;
-	return k < 1 ? 0 : (size_t)k;
+	utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s.p + *i, (utf8proc_ssize_t)(s.len - *i), &c);
+	*cp = k < 1 ? -1 : c;
+	*i += k < 1 ? 1 : (size_t)k;
+	return 1;
 }
 
 /* put_lower: the lower case of code point cp, in UTF-8. */
@@ -26,16 +29,10 @@ struct str slugify(struct arena *a, struct str text)
 	struct buf b;
 	buf_init(&b);
 	int dash = 0;
-	for (size_t i = 0; i < text.len;) {
-		int32_t cp;
-		size_t n = utf8_next(text.p + i, text.len - i, &cp);
-		if (!n) { /* invalid UTF-8: a separator */
-			i++;
-			dash = 1;
-			continue;
-		}
-		i += n;
-		utf8proc_category_t cat = utf8proc_category(cp);
+	int32_t cp;
+	for (size_t i = 0; utf8_step(text, &i, &cp);) {
+		/* invalid UTF-8 (cp -1) is a separator, as what is no letter or digit */
+		utf8proc_category_t cat = cp < 0 ? UTF8PROC_CATEGORY_CN : utf8proc_category(cp);
 		int keep = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) || cat == UTF8PROC_CATEGORY_ND ||
 			   cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC;
 		if (!keep) {
@@ -166,14 +163,11 @@ struct str term_key(struct arena *a, struct str name)
 		}
 		buf_sep(&b, &space, ' ');
 		int32_t cp;
-		size_t n = utf8_next(name.p + i, name.len - i, &cp);
-		if (!n) { /* invalid UTF-8: kept as it is */
+		utf8_step(name, &i, &cp);
+		if (cp < 0) /* invalid UTF-8: kept as it is */
 			buf_putc(&b, (char)c);
-			i++;
-			continue;
-		}
-		i += n;
-		put_lower(&b, cp);
+		else
+			put_lower(&b, cp);
 	}
 	return buf_to_arena(&b, a);
 }

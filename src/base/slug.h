@@ -37,10 +37,10 @@ int slug_valid(struct str s);
  * overlong forms, surrogates or code points past U+10FFFF): n when all. */
 size_t utf8_valid_prefix(const char *s, size_t n);
 
-/* utf8_next: the code point that p[0..n) starts with, in *cp, and its
- * length in bytes; 0 when p does not start with one (invalid UTF-8, or
- * n is 0). */
-size_t utf8_next(const char *p, size_t n, int32_t *cp);
+/* utf8_step: the code point at s.p[*i] in *cp (-1 for a byte that does
+ * not start one: invalid UTF-8), *i moved past it; 0 when *i is at the
+ * end. */
+int utf8_step(struct str s, size_t *i, int32_t *cp);
 
 /* utf8_show: appends s to b for a message, each byte that is not UTF-8
  * written as \xHH, so that the user sees (and can type) the name. */

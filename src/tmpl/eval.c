@@ -1628,17 +1628,9 @@ int tmpl_render(const struct tmpl_env *env, const char *name, const struct tval 
 int tmpl_render_pieces(const struct tmpl_env *env, const char *name, const struct tval *vars, struct buf *out,
 		       struct tmpl_pieces *pieces, struct arena *scratch, struct diag *d)
 {
-	struct render r;
-	memset(&r, 0, sizeof r);
-	r.env = env;
-	r.a = scratch;
-	r.out = out;
-	r.page = out;
-	r.pieces = pieces;
+	struct render r = {.env = env, .a = scratch, .out = out, .page = out, .pieces = pieces, .d = d, .vars = vars};
 	if (pieces)
 		pieces->n = 0;
-	r.d = d;
-	r.vars = vars;
 	const struct tmpl *t = tmpl_env_find(env, str_from(name));
 	if (!t) {
 		struct diag_loc loc = {name, NULL, 0, 0, 0};

@@ -197,13 +197,10 @@ static int f_case_map(struct tmpl_call *c, const struct tval *in, const struct t
 	struct buf b;
 	buf_init(&b);
 	int start = 1;
-	for (size_t i = 0; i < s.len;) {
-		int32_t cp;
-		size_t n = utf8_next(s.p + i, s.len - i, &cp);
-		if (!n) {
+	int32_t cp;
+	for (size_t i = 0; utf8_step(s, &i, &cp);) {
+		if (cp < 0)
 			cp = 0xFFFD;
-			n = 1;
-		}
 		utf8proc_int32_t m;
 		if (title == 1) /* capitalize: first upper, the rest lower */
 			m = start ? utf8proc_toupper(cp) : utf8proc_tolower(cp);
@@ -222,7 +219,6 @@ static int f_case_map(struct tmpl_call *c, const struct tval *in, const struct t
 		utf8proc_uint8_t enc[4];
 		utf8proc_ssize_t k = utf8proc_encode_char(m, enc);
 		buf_append(&b, enc, (size_t)k);
-		i += (size_t)n;
 	}
 	*out = tv_str(keep(c, &b));
 	out->safe = in->kind == TV_STR && in->safe;
