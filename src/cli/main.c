@@ -92,7 +92,7 @@ static const struct command commands[] = {
 	 "http(s) link of the site: concurrently (at most 2 at a time per host),\n"
 	 "HEAD then GET where HEAD is refused, redirects followed (a permanent one\n"
 	 "is a warning naming the new address); results are kept for a day in\n"
-	 "DIR/.folio-cache/external-links.\n"
+	 "DIR/" CACHE_DIR "/external-links.\n"
 	 "\n"
 	 "  --drafts           include posts and pages marked draft: true\n"
 	 "  --future           include posts dated in the future\n"

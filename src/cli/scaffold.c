@@ -8,6 +8,7 @@
 #include "read/content.h"
 #include "base/slug.h"
 #include "formats/yaml.h"
+#include "cache/cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,7 +48,7 @@ static const struct file site_files[] = {
 	 "  - {label: Series, url: /series/}\n"
 	 "  - {label: Archive, url: /archive/}\n"
 	 "  - {label: About, url: /about/}\n"},
-	{".gitignore", "public/\n.folio-cache/\n"},
+	{".gitignore", "public/\n" CACHE_DIR "/\n"},
 	{"content/series/first-steps.md",
 	 "---\n"
 	 "title: \"First Steps\"\n"

@@ -35,7 +35,9 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **site_list(const char *dir, size_t *n)
+/* list: the names of dir, sorted, those site_ignored passes over left
+ * out with ignore (else . and .. alone). */
+static char **list(const char *dir, size_t *n, int ignore)
 {
 	*n = 0;
 	DIR *dh = opendir(dir);
@@ -45,8 +47,8 @@ char **site_list(const char *dir, size_t *n)
 	char **v = xmalloc(cap * sizeof *v);
 	struct dirent *de;
 	while ((de = readdir(dh))) {
-		if (site_ignored(de->d_name))
-			continue; /* and . and .. */
+		if (ignore ? site_ignored(de->d_name) : !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue; /* (site_ignored: and . and ..) */
 		if (*n == cap) {
 			cap *= 2;
 			v = xrealloc(v, cap * sizeof *v);
@@ -61,6 +63,16 @@ char **site_list(const char *dir, size_t *n)
 	closedir(dh);
 	qsort(v, *n, sizeof *v, cmp_name);
 	return v;
+}
+
+char **site_list(const char *dir, size_t *n)
+{
+	return list(dir, n, 1);
+}
+
+char **site_list_all(const char *dir, size_t *n)
+{
+	return list(dir, n, 0);
 }
 
 unsigned char site_list_type(const char *name)

@@ -33,6 +33,10 @@ int site_ignored(const char *name);
  * name (DT_REG, DT_DIR, DT_LNK; DT_UNKNOWN on file systems that do not
  * say). Free with site_list_free. */
 char **site_list(const char *dir, size_t *n);
+/* site_list_all: site_list of a folder that is not a folio site's (folio
+ * import's SRC: its generator has rules of its own): every name but .
+ * and .. */
+char **site_list_all(const char *dir, size_t *n);
 unsigned char site_list_type(const char *name);
 void site_list_free(char **names, size_t n);
 

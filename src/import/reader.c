@@ -12,6 +12,7 @@
 #include "base/slug.h"
 #include "files/sitefile.h"
 #include "formats/yaml.h"
+#include "files/reader.h"
 
 /* Deeper folders than this are not walked (a loop of links inside SRC
  * is also cut here). */
@@ -74,18 +75,16 @@ void imp_walk(struct imp_site *s, const char *dir, int depth,
 	char p[4096];
 	if ((size_t)snprintf(p, sizeof p, "%s/%s", s->src, dir) >= sizeof p || depth > IMP_MAX_DEPTH)
 		return;
-	struct dirent **names;
-	int n = scandir(p, &names, NULL, alphasort);
-	if (n < 0)
+	size_t n;
+	char **names = site_list_all(p, &n);
+	if (!names)
 		return;
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = names[i];
 		char rel[4096];
 		if (nm[0] == '.' || (size_t)snprintf(rel, sizeof rel, "%s%s%s", dir, *dir ? "/" : "", nm) >= sizeof rel ||
-		    (skip && skip(ctx, rel, nm, !*dir))) {
-			free(names[i]);
+		    (skip && skip(ctx, rel, nm, !*dir)))
 			continue;
-		}
 		char full[4200], to[4096];
 		snprintf(full, sizeof full, "%s/%s", s->src, rel);
 		enum site_where w = site_where(s->src_root, full, to, sizeof to);
@@ -100,9 +99,8 @@ void imp_walk(struct imp_site *s, const char *dir, int depth,
 			else if (S_ISREG(st.st_mode))
 				imp_list_add(s->a, out, arena_strndup(s->a, rel, strlen(rel)));
 		}
-		free(names[i]);
 	}
-	free(names);
+	site_list_free(names, n);
 }
 
 const char *imp_doc_url(struct arena *a, const struct imp_doc *d)
