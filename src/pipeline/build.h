@@ -8,8 +8,6 @@
 
 #include "base/diag.h"
 
-struct stamp_list;
-
 struct build_request {
 	const char *site_dir;
 	const char *out_dir;  /* NULL: SITE/public */
@@ -27,14 +25,6 @@ struct build_request {
 	 * --external) */
 	void (*external)(void *ctx, const char *url, const char *path, int line, int col);
 	void *external_ctx;
-	/* folio build: the site's files as stamped before the build (stamp.h),
-	 * with the hash of the bytes of those unchanged since the last build
-	 * (0: not known), or NULL */
-	const struct stamp_list *known;
-	/* folio build: called once the output is swapped in (every input has
-	 * been read), before the caches are saved; NULL: none */
-	void (*inputs_read)(void *ctx);
-	void *inputs_ctx;
 };
 
 struct build_result {
