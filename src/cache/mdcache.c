@@ -499,7 +499,7 @@ static int save_md(void *c)
 
 void md_cache_store(struct md_cache *c, const char *site_dir)
 {
-	cache_store(site_dir, "markdown.pack", save_md, c, "the rendered Markdown", "the next build renders it again");
+	cache_store(site_dir, CACHE_MARKDOWN, save_md, c, "the rendered Markdown", "the next build renders it again");
 }
 
 static void *store(void *arg)

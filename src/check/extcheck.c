@@ -221,7 +221,7 @@ static void cache_load(struct run *r, const char *path)
 	/* read as every file folio reads (a regular file only: a named pipe
 	 * in its place is no cache), then parsed line by line */
 	size_t tlen;
-	char *text = read_file_max(path, (size_t)64 << 20, &tlen);
+	char *text = cache_read(path, CACHE_EXTERNAL, &tlen); /* within the catalogue's bound */
 	FILE *f = text && tlen ? fmemopen(text, tlen, "r") : NULL;
 	if (!f) {
 		free(text);

@@ -509,7 +509,7 @@ static int cmd_check(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	if (!errors && external && ext.n) {
 		diag_flush(&d); /* the site's warnings before the network's */
-		char *cache = cache_open_dir(req.site_dir, NULL) == 0 ? cache_path(req.site_dir, "external-links") : NULL;
+		char *cache = cache_open_dir(req.site_dir, CACHE_ROOT) == 0 ? cache_path(req.site_dir, CACHE_EXTERNAL) : NULL;
 		struct extcheck_opts o;
 		memset(&o, 0, sizeof o); /* zero: the defaults */
 		o.cache_path = cache;

@@ -38,7 +38,7 @@ struct uptodate {
 static int load(const char *path, struct rebuild_uptodate *u)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = cache_read(path, CACHE_UPTODATE, &len);
 	int rc = text ? rebuild_uptodate_load(u, text, len) : -1;
 	free(text);
 	if (rc)
@@ -64,7 +64,7 @@ struct uptodate *uptodate_begin(struct build_key *k, const char *site_dir, const
 	u->out_dir = out_dir;
 	u->now = now;
 	u->future = future;
-	u->path = cache_output_path(site_dir, out_dir, "uptodate");
+	u->path = cache_output_path(site_dir, out_dir, CACHE_UPTODATE);
 	k->inputs = u->path ? build_key_inputs(k, site_dir, out_dir, &u->stamps) : 0;
 	u->have = k->inputs && load(u->path, &u->last) == 0;
 	if (!u->have)

@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "cache/catalogue.h"
 
 #define OUTPUT_MARKER ".folio-output"
 
@@ -160,9 +161,10 @@ size_t output_count(const struct output *o);
  * push out that of real outputs), and output_cache_file gives NULL. */
 void output_keep_no_state(struct output *o);
 
-/* output_cache_file: the file NAME-HASH in the site's .folio-cache, HASH
- * that of this output folder (malloc'd; NULL without a site folder). */
-char *output_cache_file(const struct output *o, const char *name);
+/* output_cache_file: the state file of kind k (one per output: the
+ * cache's catalogue) of this output folder (malloc'd; NULL without a
+ * site folder). */
+char *output_cache_file(const struct output *o, enum cache_kind k);
 
 /* output_unchanged: 0 when out_dir holds exactly the files the last
  * build's manifest lists, each as that build left it (size, time, inode),

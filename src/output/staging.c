@@ -317,12 +317,12 @@ static const char *why_refused(const char *out, const char *site, char *buf, siz
 		return why;
 	/* the folders a build reads, and its cache; each also where a link
 	 * leads (content/ may be a link to a folder elsewhere) */
-	static const char *const srcs[] = {"content", "templates", "static", "data", ".folio-cache", NULL};
+	static const char *const srcs[] = {"content", "templates", "static", "data", CACHE_DIR, NULL};
 	for (int i = 0; site && srcs[i] && !why; i++) {
 		char p[PATH_MAX + 32];
 		snprintf(p, sizeof p, "%s/%s", site, srcs[i]);
 		char *real = realpath(p, NULL);
-		int cache = !strcmp(srcs[i], ".folio-cache");
+		int cache = !strcmp(srcs[i], CACHE_DIR);
 		if (is_prefix_dir(p, out) || (real && is_prefix_dir(real, out))) {
 			snprintf(buf, n, cache ? "it is inside the site's cache folder %s/" : "it is inside the site's sources (%s/)",
 				 srcs[i]);
@@ -421,7 +421,7 @@ struct output *output_begin_ahead(struct diag *d, const char *out_dir, const cha
 	if (check_out(d, out_dir, site_dir, &out))
 		return NULL;
 	/* the manifest of this output, kept with the site */
-	char *mpath = cache_output_path(site_dir, out, "output");
+	char *mpath = cache_output_path(site_dir, out, CACHE_MANIFEST);
 	char *copy1 = xstrndup(out, strlen(out)), *copy2 = xstrndup(out, strlen(out));
 	const char *parent = dirname(copy1), *base = basename(copy2);
 	struct stat st;
@@ -657,9 +657,9 @@ void output_keep_no_state(struct output *o)
 	o->manifest = NULL;
 }
 
-char *output_cache_file(const struct output *o, const char *name)
+char *output_cache_file(const struct output *o, enum cache_kind k)
 {
-	return o->manifest ? cache_output_sibling(o->manifest, name) : NULL;
+	return o->manifest ? cache_output_sibling(o->manifest, k) : NULL;
 }
 
 int output_link(struct output *o, const char *rel)
@@ -857,7 +857,7 @@ static void finish_tree(struct output *o)
 static void committed(struct output *o)
 {
 	kill_point("removed");
-	if (o->manifest && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->now, o->manifest) != 0))
+	if (o->manifest && (cache_open_dir(o->site_dir, CACHE_ROOT) != 0 || manifest_save(&o->now, o->manifest) != 0))
 		cache_remove(o->manifest);
 	kill_point("done");
 	output_free(o);

@@ -43,26 +43,22 @@ void caches_fini(struct session_caches *c, const char *site_dir, int committed)
 	memset(c, 0, sizeof *c);
 }
 
-/* kept_read: the cache's file name, read whole (at most max bytes), or
- * NULL; kept_write: b made that file for the next build, or the file
- * removed when b is empty or cannot be written (the next build then
- * makes what it held anew). */
-static char *kept_read(const char *site_dir, const char *name, size_t max, size_t *len)
+/* kept_read: the cache's file of kind k, read whole (within the
+ * catalogue's bound), or NULL; kept_write: b made that file for the next
+ * build, or the file removed when b is empty or cannot be written (the
+ * next build then makes what it held anew). */
+static char *kept_read(const char *site_dir, enum cache_kind k, size_t *len)
 {
-	char *path = cache_path(site_dir, name);
-	char *text = read_file_max(path, max, len);
+	char *path = cache_path(site_dir, k);
+	char *text = cache_read(path, k, len);
 	free(path);
-	if (text && *len > max) {
-		free(text);
-		text = NULL;
-	}
 	return text;
 }
 
-static void kept_write(const char *site_dir, const char *name, const struct buf *b)
+static void kept_write(const char *site_dir, enum cache_kind k, const struct buf *b)
 {
-	char *path = cache_path(site_dir, name);
-	if (!b->len || cache_open_dir(site_dir, NULL) != 0 || cache_write(path, b->p, b->len) != 0)
+	char *path = cache_path(site_dir, k);
+	if (!b->len || cache_open_dir(site_dir, CACHE_ROOT) != 0 || cache_write(path, b->p, b->len) != 0)
 		cache_remove(path);
 	free(path);
 }
@@ -71,7 +67,7 @@ static void kept_write(const char *site_dir, const char *name, const struct buf 
 
 static struct md_cache *md_open_path(const char *site_dir)
 {
-	char *path = cache_path(site_dir, "markdown.pack");
+	char *path = cache_path(site_dir, CACHE_MARKDOWN);
 	struct md_cache *md = md_cache_open(path);
 	free(path);
 	return md;
@@ -95,12 +91,12 @@ struct md_cache *caches_md(struct session_caches *c, const char *site_dir)
 /* ---- the front matter, the records of the sources, the related posts ---- */
 
 /* fm_open: the front matter trees of the last build, from the cache's
- * file "frontmatter" (none if it is missing or not whole). */
+ * file (none if it is missing or not whole). */
 static struct fm_cache *fm_open(const char *site_dir)
 {
 	struct fm_cache *fm = fm_cache_new(stamp_binary());
 	size_t len;
-	char *text = kept_read(site_dir, "frontmatter", (size_t)1 << 30, &len);
+	char *text = kept_read(site_dir, CACHE_FRONTMATTER, &len);
 	if (text)
 		(void)fm_cache_read(fm, text, len);
 	free(text);
@@ -108,12 +104,12 @@ static struct fm_cache *fm_open(const char *site_dir)
 }
 
 /* records_open: the last build's records of the content files, from the
- * cache's file "sources" (none if it is missing or not whole). */
+ * cache's file (none if it is missing or not whole). */
 static struct src_cache *records_open(const char *site_dir)
 {
 	struct src_cache *c = src_cache_new(stamp_binary());
 	size_t len;
-	char *text = kept_read(site_dir, "sources", (size_t)1 << 30, &len);
+	char *text = kept_read(site_dir, CACHE_SOURCES, &len);
 	if (text)
 		(void)src_cache_read(c, text, len);
 	free(text);
@@ -143,7 +139,7 @@ void caches_related(struct session_caches *c, const char *site_dir)
 	/* the related posts of the last build, kept in the cache */
 	c->related_read = 1;
 	size_t len;
-	char *text = kept_read(site_dir, "related", FOLIO_MAX_FILE, &len);
+	char *text = kept_read(site_dir, CACHE_RELATED, &len);
 	if (text)
 		(void)related_cache_read(c->related, text, len); /* if not: made anew */
 	free(text);
@@ -169,7 +165,7 @@ static void record_of(struct src_cache *c, const struct source *s)
 }
 
 /* records_save: the records of this build's content files, for the next
- * build, in the cache's file "sources". */
+ * build, in the cache's file. */
 static void records_save(const char *site_dir, const struct content *ct)
 {
 	struct src_cache *c = src_cache_new(stamp_binary());
@@ -183,7 +179,7 @@ static void records_save(const char *site_dir, const struct content *ct)
 	buf_init(&b);
 	if (src_cache_count(c))
 		src_cache_write(c, &b);
-	kept_write(site_dir, "sources", &b);
+	kept_write(site_dir, CACHE_SOURCES, &b);
 	buf_fini(&b);
 	src_cache_free(c);
 }
@@ -194,12 +190,12 @@ void caches_save(struct session_caches *c, const char *site_dir, const struct co
 	buf_init(&b);
 	if (related_cache_dirty(c->related)) { /* the related posts made anew */
 		related_cache_write(c->related, &b);
-		kept_write(site_dir, "related", &b);
+		kept_write(site_dir, CACHE_RELATED, &b);
 		buf_reset(&b);
 	}
 	if (c->fm && fm_cache_dirty(c->fm)) { /* the trees this build read or parsed */
 		fm_cache_write(c->fm, &b);
-		kept_write(site_dir, "frontmatter", &b);
+		kept_write(site_dir, CACHE_FRONTMATTER, &b);
 	}
 	buf_fini(&b);
 	if (c->records)
@@ -213,7 +209,7 @@ struct search_cache *caches_search(struct session_caches *c, const char *site_di
 	if (!search)
 		return NULL;
 	if (!c->search) {
-		char *path = cache_path(site_dir, "search.pack");
+		char *path = cache_path(site_dir, CACHE_SEARCH);
 		c->search = search_cache_open(path, stamp_binary());
 		free(path);
 	}

@@ -86,8 +86,8 @@ static char *staging_state_file(const struct target *t)
 {
 	const struct staging *g = (const struct staging *)t;
 	if (g->o)
-		return output_cache_file(g->o, "pages");
-	return cache_output_path(t->site_dir, t->out_dir, "pages");
+		return output_cache_file(g->o, CACHE_PAGES);
+	return cache_output_path(t->site_dir, t->out_dir, CACHE_PAGES);
 }
 
 static int staging_write_parts(struct target *t, const char *rel, const struct str *parts, size_t n)
