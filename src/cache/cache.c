@@ -336,6 +336,30 @@ int cache_write(const char *path, const void *p, size_t n)
 	return cache_file_commit(&f);
 }
 
+static int flush_fd(void *fctx, struct buf *out)
+{
+	return cache_pack_flush(*(int *)fctx, out);
+}
+
+int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, cache_flush_fn flush, void *fctx),
+		     void *ctx)
+{
+	struct cache_file f;
+	if (cache_file_open(&f, path) != 0)
+		return -1;
+	struct buf b;
+	buf_init(&b);
+	int rc = fill(ctx, &b, flush_fd, &f.fd);
+	if (rc == 0 && b.len)
+		rc = write_full(f.fd, b.p, b.len);
+	buf_fini(&b);
+	if (rc != 0) {
+		cache_file_abort(&f);
+		return -1;
+	}
+	return cache_file_commit(&f);
+}
+
 void cache_remove(const char *path)
 {
 	(void)unlink(path);

@@ -150,6 +150,16 @@ int cache_pack_save(struct cache_pack *pk, int rewrite, cache_pack_put_fn put, v
  * with errno. */
 int cache_write(const char *path, const void *p, size_t n);
 
+/* cache_write_with: the file path made whole (or not at all) of what
+ * fill(ctx, out, flush, fctx) puts into out: fill may call flush(fctx,
+ * out) as it goes (out's bytes are written once it holds a MB, and out
+ * emptied: 0, or -1 to stop), and what is left in out when it returns
+ * (0, or -1: nothing is written) is written last. For a big file made a
+ * piece at a time. 0, or -1. */
+typedef int (*cache_flush_fn)(void *fctx, struct buf *out);
+int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, cache_flush_fn flush, void *fctx),
+		     void *ctx);
+
 /* cache_store: save(ctx) (0, or -1 with errno) once the site's cache
  * folder is there (made if missing); a failure is a warning on stderr,
  * "CACHE_DIR/NAME: warning: cannot save WHAT (why); THEN", NAME the file

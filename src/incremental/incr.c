@@ -137,27 +137,16 @@ void incr_state_remove(const char *path)
 	cache_remove(path);
 }
 
-static int flush_state(void *ctx, struct buf *b)
+static int fill_state(void *ctx, struct buf *out, cache_flush_fn flush, void *fctx)
 {
-	return cache_pack_flush(*(int *)ctx, b);
+	const struct incr_state *inc = ctx;
+	return rebuild_save(inc->rb, stamp_binary(), out, flush, fctx);
 }
 
 /* streamed into the cache file a MB at a time */
 void incr_state_save(const struct incr_state *inc, const char *path)
 {
-	struct cache_file f;
-	if (cache_file_open(&f, path) != 0)
-		return; /* the next build renders every page */
-	struct buf b;
-	buf_init(&b);
-	int rc = rebuild_save(inc->rb, stamp_binary(), &b, flush_state, &f.fd);
-	if (rc == 0 && b.len)
-		rc = write_full(f.fd, b.p, b.len);
-	buf_fini(&b);
-	if (rc != 0)
-		cache_file_abort(&f);
-	else
-		(void)cache_file_commit(&f);
+	(void)cache_write_with(path, fill_state, (void *)inc); /* if not: the next build renders every page */
 }
 
 /* ---- a round ---- */

@@ -244,6 +244,19 @@ void live_abort(struct live *l);
 /* live_close: frees l; the folder stays. */
 void live_close(struct live *l);
 
+/* live_folder_new: a private folder for a live site (folio serve's, never
+ * the site's public/), TMPDIR/folio-serve-XXXXXX, made into base (n
+ * bytes), and root (rn bytes) its base/site, which live_open makes. 0;
+ * -1 with errno when it cannot be made; -2 when root's path does not fit
+ * (base is removed again). */
+int live_folder_new(char *base, size_t n, char *root, size_t rn);
+/* live_folder_ensure: root made, empty, if it is not there (a first build
+ * that failed: an empty site is served). */
+void live_folder_ensure(const char *root);
+/* live_folder_remove: root (folio's: it carries the marker) and base
+ * deleted. */
+void live_folder_remove(const char *base, const char *root);
+
 /* output_prune: cache_prune, and the spare of each output folder whose
  * state it removes is deleted (the state names its folder, which must be
  * the one it describes, and not in use). */
