@@ -1,4 +1,10 @@
-/* arena.h: the per-build bump allocator, and folio's one allocation path. */
+/* arena.h: the per-build bump allocator, and folio's one allocation path.
+ *
+ * Folder base/: what every stage uses: memory (arenas), text and buffers,
+ * the one map and index, hashing, threads (the pool), diagnostics, slugs,
+ * dates, clocks, file primitives.
+ * uses: nothing.
+ */
 #ifndef FOLIO_ARENA_H
 #define FOLIO_ARENA_H
 

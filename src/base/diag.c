@@ -41,40 +41,16 @@ void diag_init(struct diag *d, FILE *out)
 	pthread_mutex_init(&d->lock, NULL);
 }
 
-struct diag_file {
-	char *path; /* NULL: a free slot */
-	int errors;
-};
-
-/* file_slot: the counter of path, made if need be. Called with d->lock held. */
-static struct diag_file *file_slot(struct diag *d, const char *path)
+/* file_errors: the count of errors of path, made if need be (the map's
+ * keys are copies, freed by diag_fini). Called with d->lock held. */
+static uint64_t *file_errors(struct diag *d, const char *path)
 {
-	if ((d->nfiles + 1) * 2 > d->cap_files) {
-		size_t cap = d->cap_files ? d->cap_files * 2 : 16;
-		struct diag_file *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < d->cap_files; i++) {
-			if (!d->files[i].path)
-				continue;
-			size_t j = hash_keyed(d->files[i].path, strlen(d->files[i].path)) & (cap - 1);
-			while (t[j].path)
-				j = (j + 1) & (cap - 1);
-			t[j] = d->files[i];
-		}
-		free(d->files);
-		d->files = t;
-		d->cap_files = cap;
-	}
 	size_t n = strlen(path);
-	size_t j = hash_keyed(path, n) & (d->cap_files - 1);
-	while (d->files[j].path) {
-		if (strcmp(d->files[j].path, path) == 0)
-			return &d->files[j];
-		j = (j + 1) & (d->cap_files - 1);
-	}
-	d->files[j].path = xstrndup(path, n);
-	d->files[j].errors = 0;
-	d->nfiles++;
-	return &d->files[j];
+	int added;
+	struct map_entry *e = map_put(&d->files, path, n, &added);
+	if (added)
+		e->key = xstrndup(path, n);
+	return &e->val.u;
 }
 
 struct diag_pending {
@@ -101,46 +77,23 @@ void diag_fini(struct diag *d)
 	atomic_fetch_add(&generation, 1);
 	diag_flush(d);
 	free(d->pending);
-	for (size_t i = 0; i < d->cap_files; i++)
-		free(d->files[i].path);
-	free(d->files);
-	d->files = NULL;
-	d->nfiles = d->cap_files = 0;
-	for (size_t i = 0; i < d->cap_seen; i++)
-		free(d->seen[i]);
-	free(d->seen);
-	d->seen = NULL;
-	d->nseen = d->cap_seen = 0;
+	for (size_t i = 0; i < d->files.n; i++)
+		free((char *)d->files.e[i].key);
+	map_fini(&d->files);
+	for (size_t i = 0; i < d->seen.n; i++)
+		free((char *)d->seen.e[i].key);
+	map_fini(&d->seen);
 	pthread_mutex_destroy(&d->lock);
 }
 
 /* seen_insert: 1 if msg is new (and remembers it), 0 if already printed. */
 static int seen_insert(struct diag *d, const char *msg, size_t n)
 {
-	if ((d->nseen + 1) * 2 > d->cap_seen) {
-		size_t cap = d->cap_seen ? d->cap_seen * 2 : 64;
-		char **t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < d->cap_seen; i++) {
-			if (!d->seen[i])
-				continue;
-			size_t j = hash_keyed(d->seen[i], strlen(d->seen[i])) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = d->seen[i];
-		}
-		free(d->seen);
-		d->seen = t;
-		d->cap_seen = cap;
-	}
-	size_t j = hash_keyed(msg, n) & (d->cap_seen - 1);
-	while (d->seen[j]) {
-		if (strlen(d->seen[j]) == n && memcmp(d->seen[j], msg, n) == 0)
-			return 0;
-		j = (j + 1) & (d->cap_seen - 1);
-	}
-	d->seen[j] = xstrndup(msg, n);
-	d->nseen++;
-	return 1;
+	int added;
+	struct map_entry *e = map_put(&d->seen, msg, n, &added);
+	if (added)
+		e->key = xstrndup(msg, n); /* the message goes; its copy stays */
+	return added;
 }
 
 /* find_line: the text of loc's line, without its end of line (or 0 if the
@@ -388,15 +341,15 @@ static int past_limit(struct diag *d, enum diag_level level, const struct diag_l
 {
 	if (level != DIAG_ERROR || !loc || !loc->path)
 		return 0;
-	struct diag_file *f = file_slot(d, loc->path);
-	if (f->errors < DIAG_MAX_FILE_ERRORS)
+	uint64_t *errors = file_errors(d, loc->path);
+	if (*errors < DIAG_MAX_FILE_ERRORS)
 		return 0;
 	struct buf key;
 	buf_init(&key);
 	short_key(&key, loc, msg);
 	if (seen_insert(d, key.p, key.len)) {
 		d->errors++;
-		if (f->errors++ == DIAG_MAX_FILE_ERRORS) {
+		if ((*errors)++ == DIAG_MAX_FILE_ERRORS) {
 			struct diag_loc at = *loc;
 			at.src = NULL; /* no excerpt */
 			const char *note = "more than " DIAG_STR(DIAG_MAX_FILE_ERRORS)
@@ -412,9 +365,27 @@ static int past_limit(struct diag *d, enum diag_level level, const struct diag_l
 	return 1;
 }
 
+void diag_set_texts(struct diag *d, const char *(*fn)(void *ctx, struct diag *d, const char *path, size_t *len),
+		    void *ctx)
+{
+	d->texts = fn;
+	d->texts_ctx = ctx;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
+	struct diag_loc with_text;
+	if (loc && loc->path && !loc->src && loc->line > 0 && d->texts) {
+		size_t len = 0;
+		const char *text = d->texts(d->texts_ctx, d, loc->path, &len);
+		if (text) {
+			with_text = *loc;
+			with_text.src = text;
+			with_text.src_len = len;
+			loc = &with_text;
+		}
+	}
 	thread_reports++;
 	struct buf msg, plain;
 	buf_init(&msg);
@@ -439,7 +410,7 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 		if (level == DIAG_ERROR) {
 			d->errors++;
 			if (loc && loc->path) {
-				file_slot(d, loc->path)->errors++;
+				(*file_errors(d, loc->path))++;
 				struct buf key; /* for the same error again, past the limit */
 				buf_init(&key);
 				short_key(&key, loc, msg.p);
@@ -666,7 +637,7 @@ const char *diag_suggest(const char *word, size_t len, const char *const *candid
 int diag_file_full(struct diag *d, const char *path)
 {
 	pthread_mutex_lock(&d->lock);
-	int full = path && file_slot(d, path)->errors >= DIAG_MAX_FILE_ERRORS;
+	int full = path && *file_errors(d, path) >= DIAG_MAX_FILE_ERRORS;
 	pthread_mutex_unlock(&d->lock);
 	return full;
 }

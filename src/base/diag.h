@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/map.h"
 
 enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
@@ -56,16 +57,18 @@ struct diag {
 	int color;
 	int errors, warnings;
 	pthread_mutex_t lock;
-	char **seen;         /* hash set of printed messages (open addressing) */
-	size_t nseen, cap_seen;
+	struct map seen;     /* the messages printed (keys: copies) */
 	/* defer: hold messages until diag_flush, which prints them sorted by
 	 * path, line and column, so that a build on several threads reports in
 	 * the same order every time. */
 	int defer;
 	struct diag_pending *pending;
 	size_t npending, cap_pending;
-	struct diag_file *files; /* hash table of errors per path (open addressing) */
-	size_t nfiles, cap_files;
+	struct map files; /* errors by path (keys: copies) */
+	/* the texts of files a message points into without its text (see
+	 * diag_set_texts) */
+	const char *(*texts)(void *ctx, struct diag *d, const char *path, size_t *len);
+	void *texts_ctx;
 };
 
 /* At most this many errors of one file are printed (as clang's
@@ -78,6 +81,14 @@ struct diag {
  * environment has no NO_COLOR. */
 void diag_init(struct diag *d, FILE *out);
 void diag_fini(struct diag *d);
+
+/* diag_set_texts: where the excerpt of a message comes from when its
+ * place has a line but no text (a file the build did not read: its text
+ * is read when a message needs it, by the stage that reads files, never
+ * by the one that reports): fn gives the whole text of path (site-
+ * relative) in *len, or NULL; it may report to d. fn NULL: none. */
+void diag_set_texts(struct diag *d, const char *(*fn)(void *ctx, struct diag *d, const char *path, size_t *len),
+		    void *ctx);
 
 void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		 const struct diag_note *notes, size_t nnotes, const char *fmt, ...)

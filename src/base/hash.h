@@ -32,7 +32,7 @@ struct hash128 hash128_seeded(const void *p, size_t n, uint64_t seed);
  * hasher_add*, then hasher_digest (64 bits) or hasher_digest128, which
  * may be asked again after more is added. */
 struct hasher {
-	_Alignas(64) unsigned char state[640]; /* XXH3_state_t */
+	unsigned char state[640] __attribute__((aligned(64))); /* XXH3_state_t */
 };
 
 void hasher_begin(struct hasher *h, uint64_t seed);

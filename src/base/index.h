@@ -71,8 +71,8 @@ struct index_str_ctx {
 
 static inline int index_str_eq(const void *ctx, uint32_t v, const void *key)
 {
-	const struct index_str_ctx *c = ctx;
-	return !strcmp(c->key(c->ctx, v), key);
+	const struct index_str_ctx *c = (const struct index_str_ctx *)ctx;
+	return !strcmp(c->key(c->ctx, v), (const char *)key);
 }
 
 static inline uint32_t index_get_str(const struct index *ix, const char *key, index_key_fn fn, const void *ctx)

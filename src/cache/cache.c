@@ -535,17 +535,18 @@ void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void 
 	free(g);
 }
 
-void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx, const char *what,
-		 const char *then)
+void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx)
 {
+	const struct cache_entry *entry = cache_entry(k);
+	assert(entry->what && entry->then);
 	if (cache_open_dir(site_dir, CACHE_ROOT) == 0 && save(ctx) == 0)
 		return;
 	int e = errno;
 	char shown[256];
-	snprintf(shown, sizeof shown, CACHE_DIR "/%s", cache_entry(k)->name);
+	snprintf(shown, sizeof shown, CACHE_DIR "/%s", entry->name);
 	struct diag dg;
 	diag_init(&dg, stderr);
 	struct diag_loc loc = {shown, NULL, 0, 0, 0};
-	diag_warning(&dg, &loc, "cannot save %s (%s); %s", what, strerror(e), then);
+	diag_warning(&dg, &loc, "cannot save %s (%s); %s", entry->what, strerror(e), entry->then);
 	diag_fini(&dg);
 }

@@ -36,7 +36,13 @@
  * (cache_file_extend, cache_pack_save), the count last, so that a reader
  * sees the entries counted and tells a cut end.
  * Losing any of them is never wrong, only slower: the next build redoes
- * the work. */
+ * the work.
+ *
+ * Folder cache/: .folio-cache: its layout, the catalogue of its files,
+ * atomic writes, and the formats of what is kept between builds (front
+ * matter, sources' records, rendered Markdown).
+ * uses: base, formats, files, md.
+ */
 #ifndef FOLIO_CACHE_H
 #define FOLIO_CACHE_H
 
@@ -162,10 +168,9 @@ int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, c
 
 /* cache_store: save(ctx) (0, or -1 with errno) once the site's cache
  * folder is there (made if missing); a failure is a warning on stderr,
- * "CACHE_DIR/NAME: warning: cannot save WHAT (why); THEN", NAME the file
- * of kind k. */
-void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx, const char *what,
-		 const char *then);
+ * "CACHE_DIR/NAME: warning: cannot save WHAT (why); THEN", NAME, WHAT and
+ * THEN those of kind k in the catalogue. */
+void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx);
 
 /* cache_remove: removes the cache's file path, if it is there. */
 void cache_remove(const char *path);

@@ -46,6 +46,9 @@ struct cache_entry {
 	const char *owner;  /* the module that knows the format */
 	const char *fuzz;   /* the fuzz target that reads such bytes (tests/fuzz/fuzz_NAME.c), or NULL */
 	size_t max;         /* the most cache_read reads of it (0: never read whole: mapped) */
+	/* for cache_store's warning when it cannot be saved: what it holds,
+	 * and what that costs (NULL: not saved through cache_store) */
+	const char *what, *then;
 };
 
 /* cache_entry: the entry of kind k. */

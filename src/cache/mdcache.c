@@ -6,6 +6,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/pool.h"
 
 #include <errno.h>
@@ -35,8 +36,9 @@ struct entry {
 
 struct md_cache {
 	pthread_mutex_t lock;
-	struct entry *slots;
+	struct entry *slots; /* n of them (cap made), each with its blob */
 	size_t cap, n, bytes;
+	struct index ix;     /* their positions + 1, by key */
 	char *path;       /* the pack file, or NULL */
 	void *map;        /* its mapping */
 	size_t map_len;
@@ -70,8 +72,6 @@ struct md_cache *md_cache_new(void)
 {
 	struct md_cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->lock, NULL);
-	c->cap = 1024;
-	c->slots = xcalloc(c->cap, sizeof *c->slots);
 	return c;
 }
 
@@ -79,10 +79,11 @@ void md_cache_free(struct md_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++)
+	for (size_t i = 0; i < c->n; i++)
 		if (!c->slots[i].mapped)
 			free(c->slots[i].blob);
 	free(c->slots);
+	index_fini(&c->ix);
 	if (c->map)
 		munmap(c->map, c->map_len);
 	free(c->path);
@@ -118,12 +119,34 @@ static int reads_files(const struct md_doc *d)
 }
 
 /* find: the slot of k, or the free slot where it would go. Locked. */
-static struct entry *find(struct md_cache *c, const struct md_key *k)
+static uint64_t slot_hash(const void *ctx, uint32_t v)
 {
-	size_t mask = c->cap - 1, i = (size_t)k->lo & mask;
-	while (c->slots[i].blob && (c->slots[i].key.lo != k->lo || c->slots[i].key.hi != k->hi))
-		i = (i + 1) & mask;
-	return &c->slots[i];
+	return ((const struct md_cache *)ctx)->slots[v - 1].key.lo;
+}
+
+static int slot_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct md_key *a = &((const struct md_cache *)ctx)->slots[v - 1].key, *b = key;
+	return a->lo == b->lo && a->hi == b->hi;
+}
+
+/* find: the entry of k, or NULL; with add, a new one (zeroed, its key
+ * set) when there is none, which the caller fills. An entry stays where
+ * it is until the next add or sweep. Locked. */
+static struct entry *find(struct md_cache *c, const struct md_key *k, int add)
+{
+	uint32_t v = index_get(&c->ix, k->lo, slot_eq, c, k);
+	if (v || !add)
+		return v ? &c->slots[v - 1] : NULL;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->slots = xrealloc(c->slots, c->cap * sizeof *c->slots);
+	}
+	struct entry *e = &c->slots[c->n++];
+	memset(e, 0, sizeof *e);
+	e->key = *k;
+	index_add(&c->ix, k->lo, (uint32_t)c->n, 1024, slot_hash, c);
+	return e;
 }
 
 static void put_toc(struct buf *b, const struct md_toc *t, size_t n)
@@ -210,10 +233,10 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
                  struct md_doc *doc)
 {
 	pthread_mutex_lock(&c->lock);
-	struct entry *e = find(c, k);
-	if (e->blob && e->mapped && !e->damaged && !blob_whole(e->blob, e->len))
+	struct entry *e = find(c, k, 0);
+	if (e && e->mapped && !e->damaged && !blob_whole(e->blob, e->len))
 		e->damaged = 1; /* a miss; md_cache_put replaces it */
-	if (!e->blob || e->damaged || (e->reads_files && e->stamp != files_stamp)) {
+	if (!e || e->damaged || (e->reads_files && e->stamp != files_stamp)) {
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
@@ -250,18 +273,6 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	doc->html_hash = h.html_hash;
 	doc->img_at = h.img_at <= h.html + 1 ? (size_t)h.img_at : 0; /* out of the HTML: looked for again */
 	return 1;
-}
-
-static void grow(struct md_cache *c)
-{
-	struct entry *old = c->slots;
-	size_t oldcap = c->cap;
-	c->cap *= 2;
-	c->slots = xcalloc(c->cap, sizeof *c->slots);
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].blob)
-			*find(c, &old[i].key) = old[i];
-	free(old);
 }
 
 void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc,
@@ -306,7 +317,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	char *blob = buf_detach(&b, &len);
 
 	pthread_mutex_lock(&c->lock);
-	struct entry *e = find(c, k);
+	struct entry *e = find(c, k, 1);
 	if (e->blob && !e->damaged && !(e->reads_files && e->stamp != files_stamp)) {
 		/* the same document twice in one build: keep the first (a build
 		 * may be pointing into it) */
@@ -318,44 +329,35 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	if (e->blob) {
 		/* stored with files as they were: md_cache_get missed it, so
 		 * nothing of this build points into it */
-		c->n--;
 		c->bytes -= e->len;
 		if (!e->mapped)
 			free(e->blob);
 	}
 	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0, borrow ? doc->html.p : NULL};
-	c->n++;
 	c->bytes += len;
-	if (c->n * 2 > c->cap)
-		grow(c);
 	pthread_mutex_unlock(&c->lock);
 }
 
 void md_cache_sweep(struct md_cache *c)
 {
 	pthread_mutex_lock(&c->lock);
-	struct entry *old = c->slots;
-	size_t oldcap = c->cap;
-	c->slots = xcalloc(c->cap, sizeof *c->slots);
-	c->n = 0;
+	size_t k = 0;
 	c->bytes = 0;
-	for (size_t i = 0; i < oldcap; i++) {
-		if (!old[i].blob)
-			continue;
-		if (!old[i].used) {
-			if (!old[i].mapped)
-				free(old[i].blob);
+	for (size_t i = 0; i < c->n; i++) {
+		struct entry *e = &c->slots[i];
+		if (!e->used) {
+			if (!e->mapped)
+				free(e->blob);
 			continue;
 		}
-		old[i].used = 0;
-		*find(c, &old[i].key) = old[i];
-		c->n++;
-		c->bytes += old[i].len;
+		e->used = 0;
+		c->bytes += e->len;
+		c->slots[k++] = *e;
 	}
-	free(old);
+	c->n = k;
+	index_rebuild(&c->ix, c->n, 1024, slot_hash, c);
 	pthread_mutex_unlock(&c->lock);
 }
-
 size_t md_cache_count(const struct md_cache *c)
 {
 	return c->n;
@@ -388,16 +390,11 @@ struct md_cache *md_cache_open(const char *path)
 		p += PACK_ENTRY;
 		if (bl < sizeof(struct header) || bl > (uint64_t)(end - p))
 			break;
-		struct entry *e = find(c, &k);
-		if (e->blob) { /* a later entry of the key replaces it */
-			c->n--;
+		struct entry *e = find(c, &k, 1);
+		if (e->blob) /* a later entry of the key replaces it */
 			c->bytes -= e->len;
-		}
 		*e = (struct entry){k, (char *)p, (size_t)bl, stamp, rf != 0, 0, 1, 1, 0, NULL};
-		c->n++;
 		c->bytes += (size_t)bl;
-		if (c->n * 2 > c->cap)
-			grow(c);
 		/* the last blob's padding may be cut off */
 		uint64_t padded = (bl + 7) & ~(uint64_t)7;
 		p += padded < (uint64_t)(end - p) ? padded : (uint64_t)(end - p);
@@ -453,8 +450,8 @@ static long put_entries(void *ctx, int fd, struct buf *b, int all)
 {
 	struct md_cache *c = ctx;
 	long n = 0;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->slots[i].blob && (all || !c->slots[i].in_file)) {
+	for (size_t i = 0; i < c->n; i++)
+		if (all || !c->slots[i].in_file) {
 			if (put_entry(fd, b, &c->slots[i]) != 0)
 				return -1;
 			n++;
@@ -469,11 +466,10 @@ int md_cache_save(struct md_cache *c)
 	pthread_mutex_lock(&c->lock);
 	/* what the table holds: after a sweep, what the last build used */
 	size_t used = 0, used_in_file = 0;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->slots[i].blob) {
-			used++;
-			used_in_file += c->slots[i].in_file;
-		}
+	for (size_t i = 0; i < c->n; i++) {
+		used++;
+		used_in_file += c->slots[i].in_file;
+	}
 	size_t add = used - used_in_file, unused = c->pack.count - used_in_file;
 	int rc = 0, anew;
 	/* entries of no use are left in the file until they are a quarter
@@ -481,8 +477,8 @@ int md_cache_save(struct md_cache *c)
 	if (add || unused * 4 > c->pack.count + add || !c->pack.whole)
 		rc = cache_pack_save(&c->pack, unused * 4 > c->pack.count + add, put_entries, c, &anew);
 	if (rc == 0)
-		for (size_t i = 0; i < c->cap; i++)
-			c->slots[i].in_file = c->slots[i].blob != NULL;
+		for (size_t i = 0; i < c->n; i++)
+			c->slots[i].in_file = 1;
 	int saved = errno;
 	pthread_mutex_unlock(&c->lock);
 	errno = saved;
@@ -503,7 +499,7 @@ uint64_t md_cache_html_hash(const char *p, size_t len)
 
 void md_cache_store(struct md_cache *c, const char *site_dir)
 {
-	cache_store(site_dir, CACHE_MARKDOWN, save_md, c, "the rendered Markdown", "the next build renders it again");
+	cache_store(site_dir, CACHE_MARKDOWN, save_md, c);
 }
 
 static void *store(void *arg)

@@ -1,7 +1,8 @@
 /* extcheck.h: checks external http(s) links with libcurl (folio check
  * --external). Each distinct URL (its #fragment left out) is fetched once,
  * concurrently, a few at a time per host; the results are reported at
- * every place the URL is written, and kept in a small cache file. */
+ * every place the URL is written, and kept in a small cache file.
+ */
 #ifndef FOLIO_EXTCHECK_H
 #define FOLIO_EXTCHECK_H
 

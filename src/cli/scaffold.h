@@ -1,4 +1,9 @@
-/* scaffold.h: `folio new site`, `folio new post` and `folio new series`. */
+/* scaffold.h: `folio new site`, `folio new post` and `folio new series`.
+ *
+ * Folder cli/: the command line: argv, the commands, their options and
+ * exit status; folio new, folio theme export.
+ * uses: base, formats, files, md, cache, tmpl, read, model, render, output, search, check, incremental, pipeline, serve, import.
+ */
 #ifndef FOLIO_SCAFFOLD_H
 #define FOLIO_SCAFFOLD_H
 

@@ -3,7 +3,13 @@
  * file or folder inside the site is followed; one that leads outside it,
  * to nothing, or round a circle of links is an error, never followed, so
  * that a site from someone else cannot publish /etc/passwd or print a
- * line of it in a message. */
+ * line of it in a message.
+ *
+ * Folder files/: the site's files: which belong to the site (one rule for
+ * every walker), the check that a path stays inside the site, the one
+ * reader, and their stamps.
+ * uses: base.
+ */
 #ifndef FOLIO_SITEFILE_H
 #define FOLIO_SITEFILE_H
 

@@ -4,7 +4,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/hash.h"
-#include "output/output.h"
+#include "files/reader.h"
 #include "base/pool.h"
 
 #include <dirent.h>
@@ -30,8 +30,8 @@ static void stamp_tree(struct hasher *h, const char *dir, int depth, const struc
 	}
 	struct dirent *de;
 	while ((de = readdir(dh))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
+		if (site_ignored(de->d_name))
+			continue; /* and . and .. */
 		char p[4096];
 		if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
 			continue;
@@ -159,7 +159,7 @@ static int walk(struct walk *w, int fd, const char *rel, int depth)
 	struct name *names = NULL;
 	size_t n = 0, cap = 0;
 	for (struct dirent *de; (de = readdir(dh));) {
-		if (de->d_name[0] == '.')
+		if (site_ignored(de->d_name))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;

@@ -1,4 +1,10 @@
-/* yaml.h: libyaml events -> folio's YAML tree, every node with its position. */
+/* yaml.h: libyaml events -> folio's YAML tree, every node with its position.
+ *
+ * Folder formats/: the data formats read into one tree with positions:
+ * YAML (libyaml), JSON (cJSON), TOML (toml++), and the schema that types a
+ * tree.
+ * uses: base.
+ */
 #ifndef FOLIO_YAML_H
 #define FOLIO_YAML_H
 

@@ -2,7 +2,12 @@
  * series), the report of what was not converted, and the writing of the
  * new site folder. The readers of other generators (jekyll.c) fill the
  * model; import.c writes it and builds the result. Internal to src/import/
- * and main.c. */
+ * and main.c.
+ *
+ * Folder import/: folio import: another generator's site (Jekyll, Hugo)
+ * read into a model and written as a folio site.
+ * uses: base, formats, files, read, model, output, pipeline.
+ */
 #ifndef FOLIO_IMPORT_H
 #define FOLIO_IMPORT_H
 

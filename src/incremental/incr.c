@@ -9,7 +9,7 @@
 #include "files/stamp.h"
 #include "incremental/rebuild.h"
 #include "incremental/uptodate.h"
-#include "model/links.h"
+#include "check/links.h"
 #include "model/site.h"
 #include "render/render.h"
 

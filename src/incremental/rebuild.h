@@ -12,7 +12,12 @@
  *   fp[] = rebuild_fingerprint_*()   of every value with an id
  *   rebuild_dirty(rb, page, ...)     for each page: render it again?
  *   rebuild_record(...)              for each page rendered: what it read
- *   rebuild_commit(rb, ...)          once the build is in place */
+ *   rebuild_commit(rb, ...)          once the build is in place
+ *
+ * Folder incremental/: what is built again and why: the build key,
+ * fingerprints, what each page read, the dirty set, the up-to-date check.
+ * uses: base, files, cache, tmpl, read, model, render, check.
+ */
 #ifndef FOLIO_REBUILD_H
 #define FOLIO_REBUILD_H
 

@@ -1,6 +1,11 @@
 /* markdown.h: Markdown to HTML on cmark-gfm 0.29.0.gfm.13: GFM extensions,
  * the math extension, heading ids and anchors, the table of contents,
- * summary, word count and reading time. */
+ * summary, word count and reading time.
+ *
+ * Folder md/: Markdown -> HTML: cmark-gfm and its extensions, directives,
+ * code and highlighting, formulas (KaTeX in QuickJS), images.
+ * uses: base, files.
+ */
 #ifndef FOLIO_MARKDOWN_H
 #define FOLIO_MARKDOWN_H
 

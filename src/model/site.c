@@ -7,6 +7,7 @@
 #include "base/pool.h"
 #include "base/slug.h"
 #include "base/hash.h"
+#include "base/map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,8 +246,9 @@ static void err_at(struct diag *d, const struct source *s, const struct ynode *n
 	__attribute__((format(printf, 4, 5)));
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 {
-	/* a file that was not read (source.lazy) is, for the excerpt */
-	const char *text = source_text(NULL, d, (struct source *)s);
+	/* a file that was not read (source.lazy): the collector asks the
+	 * content for its text (diag_set_texts) */
+	const char *text = s->lazy ? NULL : s->src;
 	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
 	va_list ap;
 	va_start(ap, fmt);
@@ -254,67 +256,37 @@ static void err_at(struct diag *d, const struct source *s, const struct ynode *n
 	va_end(ap);
 }
 
-/* A string -> pointer map for slugs (open addressing; arena). */
-struct index {
-	struct str *keys;
-	void **vals;
-	size_t cap, n;
-};
-
-static void index_init(struct arena *a, struct index *ix, size_t n)
+/* Maps of slugs and paths (base/map.h; keys in the arena, which outlives
+ * each map): slug_put stores val under key unless it is there, and
+ * returns the value stored under key (the old one if it was there);
+ * slug_get the value under key, or NULL. */
+static void *slug_put(struct map *m, struct str key, void *val)
 {
-	ix->cap = 16;
-	while (ix->cap < n * 2 + 2)
-		ix->cap *= 2;
-	ix->keys = arena_alloc(a, ix->cap * sizeof *ix->keys);
-	ix->vals = arena_alloc(a, ix->cap * sizeof *ix->vals);
-	ix->n = 0;
+	int added;
+	struct map_entry *e = map_put(m, key.p, key.len, &added);
+	if (added)
+		e->val.p = val;
+	return e->val.p;
 }
 
-/* index_put: stores val under key unless present; returns the value stored
- * under key (the old one if it was there). The index must have room. */
-static void *index_put(struct index *ix, struct str key, void *val)
+static void *slug_get(const struct map *m, struct str key)
 {
-	size_t j = hash_bytes(key.p, key.len) & (ix->cap - 1);
-	while (ix->vals[j]) {
-		if (str_eq(ix->keys[j], key))
-			return ix->vals[j];
-		j = (j + 1) & (ix->cap - 1);
-	}
-	ix->keys[j] = key;
-	ix->vals[j] = val;
-	ix->n++;
-	return val;
-}
-
-static void *index_get(const struct index *ix, struct str key)
-{
-	size_t j = hash_bytes(key.p, key.len) & (ix->cap - 1);
-	while (ix->vals[j]) {
-		if (str_eq(ix->keys[j], key))
-			return ix->vals[j];
-		j = (j + 1) & (ix->cap - 1);
-	}
-	return NULL;
+	return map_get(m, key.p, key.len);
 }
 
 /* suggest: the closest key of ix to word, for "did you mean" in an error of
  * file path; NULL when the file's errors are no longer shown (a series
  * listing 100,000 missing posts does not search the posts 100,000 times).
  * At most 4096 keys are looked at. */
-static const char *suggest(struct arena *a, struct diag *d, const char *path, const struct index *ix,
+static const char *suggest(struct arena *a, struct diag *d, const char *path, const struct map *m,
 			   struct str word)
 {
 	if (diag_file_full(d, path))
 		return NULL;
 	struct diag_guess g;
 	diag_guess_init(&g, word.p, word.len);
-	for (size_t i = 0, k = 0; i < ix->cap && k < 4096; i++) {
-		if (ix->vals[i]) {
-			diag_guess_try(&g, ix->keys[i].p, ix->keys[i].len);
-			k++;
-		}
-	}
+	for (size_t i = 0; i < m->n && i < 4096; i++)
+		diag_guess_try(&g, m->e[i].key, m->e[i].len);
 	size_t n;
 	const char *best = diag_guess_best(&g, &n);
 	return best ? arena_strndup(a, best, n) : NULL;
@@ -412,7 +384,7 @@ static void term_messages(struct diag *d, const struct term *t, const struct tna
 		for (const struct spelling *sp = nm->spellings; sp; sp = sp->next)
 			if (sp != here)
 				buf_printf(&b, "%s'%.*s' (%s)", k++ ? ", " : "", STR_FMT(sp->text), sp->first->s.path);
-		const char *text = source_text(NULL, d, &here->first->s);
+		const char *text = here->first->s.lazy ? NULL : here->first->s.src; /* else diag_set_texts' */
 		struct diag_loc loc = {here->first->s.path, text, text ? here->first->s.len : 0,
 				       here->at ? here->at->line : 1, here->at ? here->at->col : 1};
 		diag_report(d, DIAG_WARNING, &loc, NULL, 0, "%s '%.*s' is also written %.*s; all are shown as '%.*s'",
@@ -445,13 +417,13 @@ static int cmp_year(const void *x, const void *y)
  * names with one URL (term_slug) are an error. Fills s->post_terms. */
 static void build_terms(struct arena *a, struct diag *d, struct site *s, int categories)
 {
-	struct index by_text, by_key, by_slug;
+	struct map by_text = MAP_INIT, by_key = MAP_INIT, by_slug = MAP_INIT;
 	size_t guess = 16;
 	for (size_t i = 0; i < s->nposts; i++)
 		guess += categories ? 1 : s->posts[i]->ntags;
-	index_init(a, &by_text, guess);
-	index_init(a, &by_key, guess);
-	index_init(a, &by_slug, guess);
+	map_reserve(&by_text, guess);
+	map_reserve(&by_key, guess);
+	map_reserve(&by_slug, guess);
 	struct term *terms = arena_alloc(a, guess * sizeof *terms);
 	struct tname **names = arena_alloc(a, guess * sizeof *names);
 	struct tname ***names_tail = arena_alloc(a, guess * sizeof *names_tail);
@@ -466,26 +438,26 @@ static void build_terms(struct arena *a, struct diag *d, struct site *s, int cat
 			pt->tags = arena_alloc(a, (cnt + 1) * sizeof *pt->tags);
 		for (size_t k = 0; k < cnt; k++) {
 			struct str text = categories ? p->category : p->tags[k];
-			struct spelling *sp = index_get(&by_text, text);
+			struct spelling *sp = slug_get(&by_text, text);
 			if (!sp) {
 				struct str key = term_key(a, text);
-				struct tname *nm = index_get(&by_key, key);
+				struct tname *nm = slug_get(&by_key, key);
 				if (!nm) {
 					struct str slug = term_slug(a, text);
-					struct term *t = index_get(&by_slug, slug);
+					struct term *t = slug_get(&by_slug, slug);
 					if (!t) {
 						t = &terms[n];
 						t->slug = slug;
 						names_tail[n] = &names[n];
 						n++;
-						index_put(&by_slug, slug, t);
+						slug_put(&by_slug, slug, t);
 					}
 					nm = arena_alloc(a, sizeof *nm);
 					nm->term = (size_t)(t - terms);
 					nm->tail = &nm->spellings;
 					*names_tail[nm->term] = nm;
 					names_tail[nm->term] = &nm->next;
-					index_put(&by_key, key, nm);
+					slug_put(&by_key, key, nm);
 				}
 				sp = arena_alloc(a, sizeof *sp);
 				sp->text = text;
@@ -494,7 +466,7 @@ static void build_terms(struct arena *a, struct diag *d, struct site *s, int cat
 				sp->name = nm;
 				*nm->tail = sp;
 				nm->tail = &sp->next;
-				index_put(&by_text, text, sp);
+				slug_put(&by_text, text, sp);
 			}
 			if (sp->last != p) {
 				sp->uses++;
@@ -538,6 +510,9 @@ static void build_terms(struct arena *a, struct diag *d, struct site *s, int cat
 	}
 	for (size_t j = 0; j < n; j++)
 		term_messages(d, &sorted[j], names[order[j].i], categories);
+	map_fini(&by_text);
+	map_fini(&by_key);
+	map_fini(&by_slug);
 	if (categories) {
 		s->categories = sorted;
 		s->ncategories = n;
@@ -597,160 +572,215 @@ static int cmp_member(const void *x, const void *y)
 	return str_cmp(a->post->slug, b->post->slug);
 }
 
-static int build_series(struct arena *a, struct diag *d, struct content *c, const struct index *posts_by_slug)
+/* The series being built: its members (drafts included: they keep their
+ * place), and what the checks of its posts need. */
+struct series_build {
+	struct arena *a;
+	struct diag *d;
+	struct content *c;
+	const struct map *posts_by_slug;
+	struct map sx;           /* series by slug */
+	struct series **claimed; /* by post: the series its front matter names */
+	struct member *mem;
+	size_t nmem;
+	int errors;
+};
+
+/* series_claims: the series each post's front matter names (claimed),
+ * and an error for one that names no series. */
+static void series_claims(struct series_build *b)
 {
-	int errors = 0;
-	struct index sx;
-	index_init(a, &sx, c->nseries);
-	for (size_t i = 0; i < c->nseries; i++)
-		index_put(&sx, c->series[i]->slug, c->series[i]);
-	/* members of each series, drafts included: they keep their place */
-	struct member **mem = arena_alloc(a, (c->nseries + 1) * sizeof *mem);
-	size_t *nmem = arena_alloc(a, (c->nseries + 1) * sizeof *nmem);
-	/* count claims first, to size the member arrays */
-	struct series **claimed = arena_alloc(a, (c->nposts + 1) * sizeof *claimed);
+	struct content *c = b->c;
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
 		if (!p->series_slug.len)
 			continue;
-		struct series *se = index_get(&sx, p->series_slug);
+		struct series *se = slug_get(&b->sx, p->series_slug);
 		if (!se && content_series_failed(c, p->series_slug)) {
-			errors++; /* its file's error is reported */
+			b->errors++; /* its file's error is reported */
 			continue;
 		}
 		if (!se) {
-			const char *sug = suggest(a, d, p->s.path, &sx, p->series_slug);
+			const char *sug = suggest(b->a, b->d, p->s.path, &b->sx, p->series_slug);
 			if (sug)
-				err_at(d, &p->s, p->series_node, "unknown series '%.*s' (did you mean '%s'?)",
+				err_at(b->d, &p->s, p->series_node, "unknown series '%.*s' (did you mean '%s'?)",
 				       STR_FMT(p->series_slug), sug);
 			else
-				err_at(d, &p->s, p->series_node, "unknown series '%.*s' (series are the files in content/series/)",
+				err_at(b->d, &p->s, p->series_node, "unknown series '%.*s' (series are the files in content/series/)",
 				       STR_FMT(p->series_slug));
-			errors++;
+			b->errors++;
 			continue;
 		}
-		claimed[i] = se;
+		b->claimed[i] = se;
 	}
+}
+
+/* series_listed_post: post k of the series file's list, checked: it is
+ * a post, listed once, of no other series, at the position its own
+ * series_order says (if it says one). NULL after an error. */
+static struct post *series_listed_post(struct series_build *b, struct series *se, size_t k, struct map *listed)
+{
+	struct diag *d = b->d;
+	struct post *p = slug_get(b->posts_by_slug, se->post_slugs[k]);
+	const struct ynode *at = se->posts_node->items[k];
+	if (!p && content_failed(b->c, se->post_slugs[k]))
+		return NULL; /* its file's error is reported */
+	if (!p) {
+		const char *sug = suggest(b->a, d, se->s.path, b->posts_by_slug, se->post_slugs[k]);
+		err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
+		       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		return NULL;
+	}
+	if (slug_get(listed, p->slug)) {
+		err_at(d, &se->s, at, "post '%.*s' is listed twice", STR_FMT(p->slug));
+		return NULL;
+	}
+	slug_put(listed, p->slug, p);
+	if (p->series_slug.len && slug_get(&b->sx, p->series_slug) && slug_get(&b->sx, p->series_slug) != se) {
+		err_at(d, &se->s, at, "post '%.*s' belongs to series '%.*s' (its front matter says so)", STR_FMT(p->slug),
+		       STR_FMT(p->series_slug));
+		return NULL;
+	}
+	if (p->listed_in && p->listed_in != se) {
+		err_at(d, &se->s, at, "post '%.*s' is already listed by series '%.*s' (a post belongs to one series)",
+		       STR_FMT(p->slug), STR_FMT(p->listed_in->slug));
+		return NULL;
+	}
+	p->listed_in = se;
+	if (p->series_order && p->series_order != (int)k + 1) {
+		err_at(d, &p->s, p->order_node,
+		       "series_order %d disagrees with the series file, which lists this post at position %zu",
+		       p->series_order, k + 1);
+		b->errors++;
+	}
+	return p;
+}
+
+/* series_listed: the members of a series whose file lists its posts, in
+ * that order; a post that names the series but is not listed is an
+ * error. */
+static void series_listed(struct series_build *b, struct series *se)
+{
+	struct map listed = MAP_INIT;
+	map_reserve(&listed, se->npost_slugs);
+	for (size_t k = 0; k < se->npost_slugs; k++) {
+		struct post *p = series_listed_post(b, se, k, &listed);
+		if (!p)
+			b->errors++;
+		else
+			b->mem[b->nmem++] = (struct member){p, (int)k + 1};
+	}
+	for (size_t i = 0; i < b->c->nposts; i++) {
+		struct post *p = b->c->posts[i];
+		if (b->claimed[i] == se && !slug_get(&listed, p->slug)) {
+			err_at(b->d, &p->s, p->series_node,
+			       "this post names series '%.*s', whose 'posts' list does not include '%.*s'", STR_FMT(se->slug),
+			       STR_FMT(p->slug));
+			b->errors++;
+		}
+	}
+	map_fini(&listed);
+}
+
+/* series_ordered: the members of a series whose file lists no posts: the
+ * posts that name it, explicit positions first, then the rest by date;
+ * two posts at one position are an error. */
+static void series_ordered(struct series_build *b, struct series *se)
+{
+	for (size_t i = 0; i < b->c->nposts; i++) {
+		if (b->claimed[i] != se)
+			continue;
+		struct post *p = b->c->posts[i];
+		b->mem[b->nmem++] = (struct member){p, p->series_order ? p->series_order : 1 << 30};
+	}
+	qsort(b->mem, b->nmem, sizeof *b->mem, cmp_member);
+	for (size_t k = 1; k < b->nmem; k++) {
+		struct member *x = &b->mem[k - 1], *y = &b->mem[k];
+		if (x->order == y->order && x->order != 1 << 30) {
+			err_at(b->d, &y->post->s, y->post->order_node,
+			       "position %d of series '%.*s' is also taken by %s (two posts cannot share a position)", y->order,
+			       STR_FMT(se->slug), x->post->s.path);
+			b->errors++;
+		}
+	}
+}
+
+/* series_start: the post a series recommends starting with (its first,
+ * unless the file names another of its posts). */
+static void series_start(struct series_build *b, struct series *se)
+{
+	se->start = se->nposts ? se->posts[0] : NULL;
+	if (!se->recommended_start.len)
+		return;
+	struct post *p = slug_get(b->posts_by_slug, se->recommended_start);
+	if (!p && content_failed(b->c, se->recommended_start)) {
+		b->errors++; /* its file's error is reported */
+	} else if (!p) {
+		const char *sug = suggest(b->a, b->d, se->s.path, b->posts_by_slug, se->recommended_start);
+		err_at(b->d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
+		       STR_FMT(se->recommended_start), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		b->errors++;
+	} else if (p->series != se) {
+		if (p->index >= 0) {
+			err_at(b->d, &se->s, se->recommended_node, "recommended_start '%.*s' is not a post of this series",
+			       STR_FMT(se->recommended_start));
+			b->errors++;
+		}
+	} else {
+		se->start = p;
+	}
+}
+
+/* series_number: the published members of a series, numbered
+ * consecutively, their neighbours, its reading time and its URL. */
+static void series_number(struct series_build *b, struct series *se)
+{
+	se->posts = arena_alloc(b->a, (b->nmem + 1) * sizeof *se->posts);
+	for (size_t k = 0; k < b->nmem; k++) {
+		struct post *p = b->mem[k].post;
+		if (p->index < 0)
+			continue; /* a draft or future post, not built */
+		p->series = se;
+		se->posts[se->nposts++] = p;
+		p->part = (int)se->nposts;
+		se->minutes += p->minutes;
+	}
+	for (size_t k = 0; k < se->nposts; k++) {
+		se->posts[k]->series_prev = k ? se->posts[k - 1] : NULL;
+		se->posts[k]->series_next = k + 1 < se->nposts ? se->posts[k + 1] : NULL;
+	}
+	series_start(b, se);
+	char url[512];
+	snprintf(url, sizeof url, "/series/%.*s/", STR_FMT(se->slug));
+	se->url = str_from(arena_strndup(b->a, url, strlen(url)));
+}
+
+/* build_series: every series' posts, in order, numbered; the errors of
+ * what the series files and the posts' front matter say of them. */
+static int build_series(struct arena *a, struct diag *d, struct content *c, const struct map *posts_by_slug)
+{
+	struct series_build b = {a, d, c, posts_by_slug, MAP_INIT, NULL, NULL, 0, 0};
+	map_reserve(&b.sx, c->nseries);
+	for (size_t i = 0; i < c->nseries; i++)
+		slug_put(&b.sx, c->series[i]->slug, c->series[i]);
+	b.claimed = arena_alloc(a, (c->nposts + 1) * sizeof *b.claimed);
+	series_claims(&b);
 	for (size_t si = 0; si < c->nseries; si++) {
 		struct series *se = c->series[si];
 		size_t cap = se->npost_slugs;
 		for (size_t i = 0; i < c->nposts; i++)
-			if (claimed[i] == se)
+			if (b.claimed[i] == se)
 				cap++;
-		mem[si] = arena_alloc(a, (cap + 1) * sizeof **mem);
-		if (se->post_slugs) {
-			/* the series file's list decides the order */
-			struct index listed;
-			index_init(a, &listed, se->npost_slugs);
-			for (size_t k = 0; k < se->npost_slugs; k++) {
-				struct post *p = index_get(posts_by_slug, se->post_slugs[k]);
-				const struct ynode *at = se->posts_node->items[k];
-				if (!p && content_failed(c, se->post_slugs[k])) {
-					errors++; /* its file's error is reported */
-					continue;
-				}
-				if (!p) {
-					const char *sug = suggest(a, d, se->s.path, posts_by_slug, se->post_slugs[k]);
-					err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
-					       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
-					errors++;
-					continue;
-				}
-				if (index_get(&listed, p->slug)) {
-					err_at(d, &se->s, at, "post '%.*s' is listed twice", STR_FMT(p->slug));
-					errors++;
-					continue;
-				}
-				index_put(&listed, p->slug, p);
-				if (p->series_slug.len && index_get(&sx, p->series_slug) && index_get(&sx, p->series_slug) != se) {
-					err_at(d, &se->s, at, "post '%.*s' belongs to series '%.*s' (its front matter says so)",
-					       STR_FMT(p->slug), STR_FMT(p->series_slug));
-					errors++;
-					continue;
-				}
-				if (p->listed_in && p->listed_in != se) {
-					err_at(d, &se->s, at, "post '%.*s' is already listed by series '%.*s' (a post belongs to one series)",
-					       STR_FMT(p->slug), STR_FMT(p->listed_in->slug));
-					errors++;
-					continue;
-				}
-				p->listed_in = se;
-				if (p->series_order && p->series_order != (int)k + 1) {
-					err_at(d, &p->s, p->order_node,
-					       "series_order %d disagrees with the series file, which lists this post at position %zu",
-					       p->series_order, k + 1);
-					errors++;
-				}
-				mem[si][nmem[si]++] = (struct member){p, (int)k + 1};
-			}
-			for (size_t i = 0; i < c->nposts; i++) {
-				if (claimed[i] == se && !index_get(&listed, c->posts[i]->slug)) {
-					err_at(d, &c->posts[i]->s, c->posts[i]->series_node,
-					       "this post names series '%.*s', whose 'posts' list does not include '%.*s'",
-					       STR_FMT(se->slug), STR_FMT(c->posts[i]->slug));
-					errors++;
-				}
-			}
-		} else {
-			for (size_t i = 0; i < c->nposts; i++) {
-				if (claimed[i] != se)
-					continue;
-				struct post *p = c->posts[i];
-				/* explicit positions first, then the rest by date */
-				mem[si][nmem[si]++] = (struct member){p, p->series_order ? p->series_order : 1 << 30};
-			}
-			qsort(mem[si], nmem[si], sizeof **mem, cmp_member);
-			for (size_t k = 1; k < nmem[si]; k++) {
-				struct member *x = &mem[si][k - 1], *y = &mem[si][k];
-				if (x->order == y->order && x->order != 1 << 30) {
-					err_at(d, &y->post->s, y->post->order_node,
-					       "position %d of series '%.*s' is also taken by %s (two posts cannot share a position)",
-					       y->order, STR_FMT(se->slug), x->post->s.path);
-					errors++;
-				}
-			}
-		}
-		/* the published members, numbered consecutively */
-		se->posts = arena_alloc(a, (nmem[si] + 1) * sizeof *se->posts);
-		for (size_t k = 0; k < nmem[si]; k++) {
-			struct post *p = mem[si][k].post;
-			if (p->index < 0)
-				continue; /* a draft or future post, not built */
-			p->series = se;
-			se->posts[se->nposts++] = p;
-			p->part = (int)se->nposts;
-			se->minutes += p->minutes;
-		}
-		for (size_t k = 0; k < se->nposts; k++) {
-			se->posts[k]->series_prev = k ? se->posts[k - 1] : NULL;
-			se->posts[k]->series_next = k + 1 < se->nposts ? se->posts[k + 1] : NULL;
-		}
-		se->start = se->nposts ? se->posts[0] : NULL;
-		if (se->recommended_start.len) {
-			struct post *p = index_get(posts_by_slug, se->recommended_start);
-			if (!p && content_failed(c, se->recommended_start)) {
-				errors++; /* its file's error is reported */
-			} else if (!p || p->series != se) {
-				if (!p) {
-					const char *sug = suggest(a, d, se->s.path, posts_by_slug, se->recommended_start);
-					err_at(d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
-					       STR_FMT(se->recommended_start), sug ? " (did you mean '" : "", sug ? sug : "",
-					       sug ? "'?)" : "");
-					errors++;
-				} else if (p->index >= 0) {
-					err_at(d, &se->s, se->recommended_node, "recommended_start '%.*s' is not a post of this series",
-					       STR_FMT(se->recommended_start));
-					errors++;
-				}
-			} else {
-				se->start = p;
-			}
-		}
-		char url[512];
-		snprintf(url, sizeof url, "/series/%.*s/", STR_FMT(se->slug));
-		se->url = str_from(arena_strndup(a, url, strlen(url)));
+		b.mem = arena_alloc(a, (cap + 1) * sizeof *b.mem);
+		b.nmem = 0;
+		if (se->post_slugs)
+			series_listed(&b, se); /* the series file's list decides the order */
+		else
+			series_ordered(&b, se);
+		series_number(&b, se);
 	}
-	return errors;
+	map_fini(&b.sx);
+	return b.errors;
 }
 
 /* ---- related posts ---- */
@@ -1080,28 +1110,24 @@ const char *const site_reserved[] = {"posts", "series", "tags", "categories", "a
 				     "feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html",
 				     "style.css", "print.css", "enhance.js", "favicon.svg", NULL};
 
-int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
-	       const struct build_opts *opts, struct site *s)
+/* site_posts: the published posts (drafts and future posts left out, the
+ * date of the first future one kept), newest first, with their
+ * neighbours and URLs; by_slug every post by slug, a duplicate slug an
+ * error (the first file by path wins the message). */
+static void site_posts(struct arena *a, struct diag *d, const struct build_opts *opts, struct site *s,
+		       struct map *by_slug)
 {
-	memset(s, 0, sizeof *s);
-	s->cfg = cfg;
-	s->content = c;
-	int before = d->errors;
-	render_markdown(s, d, opts, c);
-
-	/* duplicate slugs: the first file (by path) wins the error message */
-	struct index by_slug;
-	index_init(a, &by_slug, c->nposts);
+	struct content *c = s->content;
+	map_reserve(by_slug, c->nposts);
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
-		struct post *old = index_put(&by_slug, p->slug, p);
+		struct post *old = slug_put(by_slug, p->slug, p);
 		if (old != p) {
 			const struct ynode *at = schema_node(p->s.fm, "slug");
 			err_at(d, &p->s, at, "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
 			       old->s.path);
 		}
 	}
-	/* published posts */
 	s->posts = arena_alloc(a, (c->nposts + 1) * sizeof *s->posts);
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
@@ -1126,21 +1152,15 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		p->url = str_from(arena_strndup(a, url, strlen(url)));
 		s->total_minutes += p->minutes;
 	}
-	build_series(a, d, c, &by_slug);
-	s->series = arena_alloc(a, (c->nseries + 1) * sizeof *s->series);
-	for (size_t i = 0; i < c->nseries; i++)
-		s->series[s->nseries++] = c->series[i];
-	qsort(s->series, s->nseries, sizeof *s->series, cmp_series);
+}
 
-	s->post_terms = arena_alloc(a, (s->nposts + 1) * sizeof *s->post_terms);
-	build_terms(a, d, s, 0);
-	build_terms(a, d, s, 1);
-	build_years(a, s);
-	build_related(a, s, opts->max_related, opts->related_cache);
-
-	/* pages: unique slugs, and none that takes a URL folio needs */
-	struct index pages;
-	index_init(a, &pages, c->npages);
+/* site_pages: the pages, unique slugs and none that takes a URL folio
+ * needs, with their URLs; pages by slug. */
+static void site_pages(struct arena *a, struct diag *d, const struct build_opts *opts, struct site *s,
+		       struct map *pages)
+{
+	struct content *c = s->content;
+	map_reserve(pages, c->npages);
 	s->pages = arena_alloc(a, (c->npages + 1) * sizeof *s->pages);
 	for (size_t i = 0; i < c->npages; i++) {
 		struct page *pg = c->pages[i];
@@ -1152,7 +1172,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 				       STR_FMT(pg->slug));
 				bad = 1;
 			}
-		struct page *old = index_put(&pages, pg->slug, pg);
+		struct page *old = slug_put(pages, pg->slug, pg);
 		if (old != pg) {
 			err_at(d, &pg->s, schema_node(pg->s.fm, "slug"), "duplicate page slug '%.*s': %s has it too",
 			       STR_FMT(pg->slug), old->s.path);
@@ -1164,20 +1184,34 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 		if (!bad && (!pg->draft || opts->drafts))
 			s->pages[s->npages++] = pg;
 	}
+}
+
+/* cfg_at: a place in folio.yml, for err_at. */
+static struct ynode cfg_at(int line, int col)
+{
+	struct ynode at = {0};
+	at.line = line;
+	at.col = col;
+	return at;
+}
+
+/* site_home: what folio.yml names for the home page: its start_here page
+ * (pages: by slug), its best_of posts and its featured series (else the
+ * series that say they are featured). */
+static void site_home(struct arena *a, struct diag *d, const struct build_opts *opts, struct site *s,
+		      const struct map *by_slug, const struct map *pages)
+{
+	const struct config *cfg = s->cfg;
+	struct content *c = s->content;
 	struct source cfg_src = {.path = cfg->path, .src = cfg->src, .len = cfg->src_len};
 	if (cfg->start_here.slug.len) {
-		s->start_here = index_get(&pages, cfg->start_here.slug);
+		struct ynode at = cfg_at(cfg->start_here.line, cfg->start_here.col);
+		s->start_here = slug_get(pages, cfg->start_here.slug);
 		if (s->start_here && s->start_here->draft && !opts->drafts) {
-			struct ynode at = {0};
-			at.line = cfg->start_here.line;
-			at.col = cfg->start_here.col;
 			err_at(d, &cfg_src, &at, "start_here names a draft page: '%.*s' (publish it, or build with --drafts)",
 			       STR_FMT(cfg->start_here.slug));
 		} else if (!s->start_here) {
-			struct ynode at = {0};
-			at.line = cfg->start_here.line;
-			at.col = cfg->start_here.col;
-			const char *sug = suggest(a, d, cfg_src.path, &pages, cfg->start_here.slug);
+			const char *sug = suggest(a, d, cfg_src.path, pages, cfg->start_here.slug);
 			err_at(d, &cfg_src, &at, "start_here names no page: '%.*s'%s%s%s (pages are the files in content/pages/)",
 			       STR_FMT(cfg->start_here.slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 		}
@@ -1185,14 +1219,12 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	s->best_of = arena_alloc(a, (cfg->nbest_of + 1) * sizeof *s->best_of);
 	for (size_t i = 0; i < cfg->nbest_of; i++) {
 		const struct slug_ref *r = &cfg->best_of[i];
-		struct post *p = index_get(&by_slug, r->slug);
+		struct post *p = slug_get(by_slug, r->slug);
 		if (!p && content_failed(c, r->slug))
 			continue; /* its file's error is reported */
 		if (!p) {
-			struct ynode at = {0};
-			at.line = r->line;
-			at.col = r->col;
-			const char *sug = suggest(a, d, cfg_src.path, &by_slug, r->slug);
+			struct ynode at = cfg_at(r->line, r->col);
+			const char *sug = suggest(a, d, cfg_src.path, by_slug, r->slug);
 			err_at(d, &cfg_src, &at, "best_of names no post: '%.*s'%s%s%s", STR_FMT(r->slug),
 			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 			continue;
@@ -1201,33 +1233,59 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 			continue; /* a draft or future post: left out of this build */
 		s->best_of[s->nbest_of++] = (struct best_pick){p, r->note};
 	}
-	struct index sx;
-	index_init(a, &sx, c->nseries);
-	for (size_t i = 0; i < c->nseries; i++)
-		index_put(&sx, c->series[i]->slug, c->series[i]);
 	s->featured = arena_alloc(a, (c->nseries + cfg->nfeatured_series + 1) * sizeof *s->featured);
-	if (cfg->nfeatured_series) {
-		for (size_t i = 0; i < cfg->nfeatured_series; i++) {
-			const struct slug_ref *r = &cfg->featured_series[i];
-			struct series *se = index_get(&sx, r->slug);
-			if (!se && content_series_failed(c, r->slug))
-				continue; /* its file's error is reported */
-			if (!se) {
-				struct ynode at = {0};
-				at.line = r->line;
-				at.col = r->col;
-				const char *sug = suggest(a, d, cfg_src.path, &sx, r->slug);
-				err_at(d, &cfg_src, &at, "featured_series names no series: '%.*s'%s%s%s", STR_FMT(r->slug),
-				       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
-				continue;
-			}
-			s->featured[s->nfeatured++] = se;
-		}
-	} else {
+	if (!cfg->nfeatured_series) {
 		for (size_t i = 0; i < s->nseries; i++)
 			if (s->series[i]->featured)
 				s->featured[s->nfeatured++] = s->series[i];
+		return;
 	}
+	struct map sx = MAP_INIT;
+	map_reserve(&sx, c->nseries);
+	for (size_t i = 0; i < c->nseries; i++)
+		slug_put(&sx, c->series[i]->slug, c->series[i]);
+	for (size_t i = 0; i < cfg->nfeatured_series; i++) {
+		const struct slug_ref *r = &cfg->featured_series[i];
+		struct series *se = slug_get(&sx, r->slug);
+		if (!se && content_series_failed(c, r->slug))
+			continue; /* its file's error is reported */
+		if (!se) {
+			struct ynode at = cfg_at(r->line, r->col);
+			const char *sug = suggest(a, d, cfg_src.path, &sx, r->slug);
+			err_at(d, &cfg_src, &at, "featured_series names no series: '%.*s'%s%s%s", STR_FMT(r->slug),
+			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			continue;
+		}
+		s->featured[s->nfeatured++] = se;
+	}
+	map_fini(&sx);
+}
+
+int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
+	       const struct build_opts *opts, struct site *s)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = cfg;
+	s->content = c;
+	int before = d->errors;
+	render_markdown(s, d, opts, c);
+	struct map by_slug = MAP_INIT, pages = MAP_INIT;
+	site_posts(a, d, opts, s, &by_slug);
+	build_series(a, d, c, &by_slug);
+	s->series = arena_alloc(a, (c->nseries + 1) * sizeof *s->series);
+	for (size_t i = 0; i < c->nseries; i++)
+		s->series[s->nseries++] = c->series[i];
+	qsort(s->series, s->nseries, sizeof *s->series, cmp_series);
+
+	s->post_terms = arena_alloc(a, (s->nposts + 1) * sizeof *s->post_terms);
+	build_terms(a, d, s, 0);
+	build_terms(a, d, s, 1);
+	build_years(a, s);
+	build_related(a, s, opts->max_related, opts->related_cache);
+	site_pages(a, d, opts, s, &pages);
+	site_home(a, d, opts, s, &by_slug, &pages);
+	map_fini(&by_slug);
+	map_fini(&pages);
 	return d->errors - before;
 }
 
@@ -1236,7 +1294,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 
 static const char *resolve_md(void *ctx, const char *path, size_t len)
 {
-	return index_get(ctx, (struct str){path, len});
+	return slug_get(ctx, (struct str){path, len});
 }
 
 /* left_out_url: the URL a post of slug will have once it is published. */
@@ -1247,7 +1305,7 @@ static const char *left_out_url(struct arena *a, struct str slug)
 	return u;
 }
 
-static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct index *m)
+static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct map *m)
 {
 	/* nothing to change: not scanned again at each build of a session */
 	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
@@ -1264,28 +1322,28 @@ static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source
 
 /* url_index: the URL of each document's page by its source's path, for
  * links_rewrite. */
-static void url_index(struct arena *a, const struct site *s, struct index *mp)
+static void url_index(struct arena *a, const struct site *s, struct map *mp)
 {
-	struct index m;
-	index_init(a, &m, s->nposts + s->nseries + s->npages + s->content->nposts + 1);
+	struct map m = MAP_INIT;
+	map_reserve(&m, s->nposts + s->nseries + s->npages + s->content->nposts + 1);
 	for (size_t i = 0; i < s->nposts; i++)
-		index_put(&m, str_from(s->posts[i]->s.path), (void *)s->posts[i]->url.p);
+		slug_put(&m, str_from(s->posts[i]->s.path), (void *)s->posts[i]->url.p);
 	for (size_t i = 0; i < s->nseries; i++)
-		index_put(&m, str_from(s->series[i]->s.path), (void *)s->series[i]->url.p);
+		slug_put(&m, str_from(s->series[i]->s.path), (void *)s->series[i]->url.p);
 	for (size_t i = 0; i < s->npages; i++)
-		index_put(&m, str_from(s->pages[i]->s.path), (void *)s->pages[i]->url.p);
+		slug_put(&m, str_from(s->pages[i]->s.path), (void *)s->pages[i]->url.p);
 	/* a link to a post this build leaves out goes where it will be */
 	for (size_t i = 0; i < s->content->nposts; i++) {
 		const struct post *p = s->content->posts[i];
 		if (p->index < 0)
-			index_put(&m, str_from(p->s.path), (void *)left_out_url(a, p->slug));
+			slug_put(&m, str_from(p->s.path), (void *)left_out_url(a, p->slug));
 	}
 	*mp = m;
 }
 
 void site_rewrite_links(struct arena *a, struct site *s, const char *base)
 {
-	struct index m;
+	struct map m = MAP_INIT;
 	url_index(a, s, &m);
 	for (size_t i = 0; i < s->nposts; i++)
 		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, &m);
@@ -1293,6 +1351,7 @@ void site_rewrite_links(struct arena *a, struct site *s, const char *base)
 		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, &m);
 	for (size_t i = 0; i < s->npages; i++)
 		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m);
+	map_fini(&m);
 }
 
 /* ---- a post's text edited, in a session ---- */
@@ -1350,9 +1409,10 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	*src = ns;
 	p->doc = doc;
 	if (src->link_hint != 2 || (base && strcmp(base, "/"))) {
-		struct index m;
+		struct map m = MAP_INIT;
 		url_index(a, s, &m);
 		rewrite_doc(a, &p->doc, src, base, &m);
+		map_fini(&m);
 	}
 	return 0;
 }

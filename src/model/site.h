@@ -1,6 +1,12 @@
 /* site.h: the model of the whole site, computed from config and content:
  * published posts in date order, series with their order and totals, tags,
- * categories, years, neighbours, related posts, and the home page's lists. */
+ * categories, years, neighbours, related posts, and the home page's lists.
+ *
+ * Folder model/: the model of the site from config and content: Markdown
+ * of every document, order, series, terms, years, related posts; the
+ * bodies' links made final.
+ * uses: base, formats, files, md, cache, read.
+ */
 #ifndef FOLIO_SITE_H
 #define FOLIO_SITE_H
 

@@ -5,6 +5,7 @@
  * The bottom of output/: it calls no other file of it. */
 #include "internal.h"
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/hash.h"
 
@@ -281,6 +282,29 @@ int output_parts_write(int fd, const struct str *v, size_t n)
 		if (write_full(fd, v[i].p, v[i].len) != 0)
 			return -1;
 	return 0;
+}
+
+char *output_scratch_new(struct diag *d)
+{
+	char tmp[4096];
+	const char *td = getenv("TMPDIR");
+	snprintf(tmp, sizeof tmp, "%s/folio-check-XXXXXX", td && *td ? td : "/tmp");
+	if (!mkdtemp(tmp)) {
+		output_error(d, tmp, "cannot make a scratch folder: %s", strerror(errno));
+		return NULL;
+	}
+	size_t n = strlen(tmp) + 5;
+	char *out = xmalloc(n);
+	snprintf(out, n, "%s/out", tmp);
+	return out;
+}
+
+void output_scratch_remove(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	char *dir = xstrndup(out, slash ? (size_t)(slash - out) : strlen(out));
+	remove_tree(dir);
+	free(dir);
 }
 
 /* remove_old: deletes the old site (dir, its marker in it) once the new

@@ -1,6 +1,11 @@
 /* output.h: writing the site: a staging folder beside the output, swapped
  * in with one atomic rename when the build succeeds; a marker file that
- * says a folder is folio's, so folio never deletes anything else. */
+ * says a folder is folio's, so folio never deletes anything else.
+ *
+ * Folder output/: the output folder: staging folder and swap, the spare,
+ * the live folder of folio serve, the manifest, copies of static files.
+ * uses: base, files, cache.
+ */
 #ifndef FOLIO_OUTPUT_H
 #define FOLIO_OUTPUT_H
 
@@ -11,8 +16,7 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "cache/catalogue.h"
-
-#define OUTPUT_MARKER ".folio-output"
+#include "files/reader.h"
 
 struct output;
 
@@ -62,28 +66,6 @@ int output_write(struct output *o, const char *rel, const void *data, size_t len
 /* output_write_parts: output_write of the parts' bytes, one after the
  * other (a page with its post's HTML left where it is). */
 int output_write_parts(struct output *o, const char *rel, const struct str *parts, size_t nparts);
-
-/* A folder being walked and the folders that hold it, on the disk and in
- * the walk, each linked to the one above: a link inside to one of them
- * (static/up -> ..) would be walked without end. Links to anything else
- * are followed. */
-struct held {
-	dev_t dev;
-	ino_t ino;
-	const char *path;
-	const struct held *up;
-	int pending; /* the walk's root, whose folders on the disk are not looked up yet */
-};
-/* held_root: the chain for a walk of dir, dir alone until held_find
- * needs the folders that hold it on the disk, up to "/". NULL if dir is
- * not a folder. Free with held_free. */
-struct held *held_root(const char *dir);
-/* held_find: the folder of the chain h that st is, or NULL. With link
- * (st is what a link, or an entry of unknown type, leads to), the
- * folders above the walk's root are looked at too: only a link can lead
- * there. */
-const struct held *held_find(const struct held *h, const struct stat *st, int link);
-void held_free(struct held *h);
 
 /* output_copy_tree: copies every file below src_dir to rel_dir ("" for the
  * top) in the staging folder, skipping hidden and editor files; with
@@ -265,5 +247,13 @@ void output_prune(const char *site_dir);
 /* remove_tree: deletes dir and everything in it, without following links.
  * Only for folders that carry the marker. */
 int remove_tree(const char *dir);
+
+/* output_scratch_new: a scratch folder for an output that is thrown away
+ * (folio check), TMPDIR/folio-check-XXXXXX: the path of the output in it
+ * (malloc'd), or NULL after reporting why it cannot be made.
+ * output_scratch_remove: deletes the scratch folder of that output, and
+ * everything in it. */
+char *output_scratch_new(struct diag *d);
+void output_scratch_remove(const char *out);
 
 #endif

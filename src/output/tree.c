@@ -5,6 +5,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "files/reader.h"
 #include "files/sitefile.h"
 #include "read/theme.h"
 
@@ -17,14 +18,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* skip_name: the names a walk of the site passes over; with skip_md,
+ * Markdown files too (a post bundle's index.md is the post, not a file to
+ * copy). */
 static int skip_name(const char *name, int skip_md)
 {
 	size_t n = strlen(name);
-	if (name[0] == '.' || name[0] == '#' || (n && name[n - 1] == '~'))
-		return 1;
-	if (n > 4 && (!strcmp(name + n - 4, ".swp") || !strcmp(name + n - 4, ".tmp")))
-		return 1;
-	return skip_md && n > 3 && !strcmp(name + n - 3, ".md");
+	return site_ignored(name) || (skip_md && n > 3 && !strcmp(name + n - 3, ".md"));
 }
 
 struct copy {
@@ -50,70 +50,6 @@ static const char *shown(const struct copy *c, const char *path)
 	if (!r)
 		r = below(path, c->root);
 	return r ? r : path;
-}
-
-struct held *held_root(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return NULL;
-	struct held *h = xmalloc(sizeof *h);
-	*h = (struct held){st.st_dev, st.st_ino, xstrndup(dir, strlen(dir)), NULL, 1};
-	return h;
-}
-
-/* held_expand: the folders that hold the walk's root h on the disk, "/"
- * last, linked above it: a realpath and a stat for each, so only once a
- * link to a folder shows up, which most trees never have. */
-static void held_expand(struct held *h)
-{
-	h->pending = 0;
-	char *real = realpath(h->path, NULL);
-	if (!real)
-		return;
-	size_t len = strlen(real);
-	struct held *up = NULL;
-	for (size_t end = 0; end < len; end++) { /* "/", then each folder down to the root's parent */
-		if (end && real[end] != '/')
-			continue;
-		char *prefix = xstrndup(real, end ? end : 1);
-		struct stat a;
-		if (stat(prefix, &a) != 0) {
-			free(prefix);
-			continue;
-		}
-		struct held *n = xmalloc(sizeof *n);
-		*n = (struct held){a.st_dev, a.st_ino, prefix, up, 0};
-		up = n;
-	}
-	h->up = up;
-	free(real);
-}
-
-const struct held *held_find(const struct held *h, const struct stat *st, int link)
-{
-	for (; h; h = h->up) {
-		if (h->dev == st->st_dev && h->ino == st->st_ino)
-			return h;
-		if (h->pending && link)
-			held_expand((struct held *)h); /* the root, which held_root allocated */
-	}
-	return NULL;
-}
-
-void held_free(struct held *h)
-{
-	if (!h)
-		return;
-	const struct held *p = h->up;
-	while (p) {
-		const struct held *next = p->up;
-		free((char *)p->path);
-		free((struct held *)p);
-		p = next;
-	}
-	free((char *)h->path);
-	free(h);
 }
 
 /* not_there: the warning for an entry (path, shown as name) that stat

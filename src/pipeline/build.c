@@ -27,15 +27,22 @@ static void kept(struct uptodate *u, struct diag *d, struct build_result *res)
 
 int build_site(const struct build_request *req, struct diag *d, struct build_result *res)
 {
-	char out_default[4096];
-	struct build_request r = *req;
-	if (!r.out_dir) {
-		snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
-		r.out_dir = out_default;
-	}
 	double t0 = clock_seconds();
 	/* the target, chosen once: folio check's output is thrown away */
-	struct target *t = r.check ? target_scratch(r.site_dir, r.out_dir) : target_staging(r.site_dir, r.out_dir);
+	struct target *t = req->check ? target_scratch(req->site_dir, req->out_dir, d) : NULL;
+	if (req->check && !t)
+		return 1;
+	char out_default[4096];
+	struct build_request r = *req;
+	if (t) {
+		r.out_dir = t->out_dir;
+	} else {
+		if (!r.out_dir) {
+			snprintf(out_default, sizeof out_default, "%s/public", req->site_dir);
+			r.out_dir = out_default;
+		}
+		t = target_staging(r.site_dir, r.out_dir);
+	}
 	struct build_key key;
 	build_key_init(&key, r.drafts, r.future, r.base_url);
 	/* what the last build into the same folder read is kept in

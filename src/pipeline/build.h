@@ -1,5 +1,10 @@
 /* build.h: the whole build, config -> content -> site -> render -> output,
- * as `folio build` runs it. serve and check reuse it. */
+ * as `folio build` runs it. serve and check reuse it.
+ *
+ * Folder pipeline/: the one build driver: the stages in order into one
+ * arena, a session's rounds over an output target.
+ * uses: base, formats, files, md, cache, tmpl, read, model, render, output, search, check, incremental.
+ */
 #ifndef FOLIO_BUILD_H
 #define FOLIO_BUILD_H
 
@@ -15,7 +20,9 @@ struct build_request {
 	int drafts, future;
 	int jobs;    /* 0: the number of processors */
 	int64_t now; /* 0: the clock (or SOURCE_DATE_EPOCH) */
-	int check;   /* folio check: the output is thrown away, no state or cache is kept */
+	/* folio check: the output is thrown away, no state or cache is kept;
+	 * without out_dir, it goes into a scratch folder of its own */
+	int check;
 	/* keep_going (folio build --keep-going, folio serve): errors do not
 	 * stop the output: every page that can be rendered is written and the
 	 * output is swapped in all the same (for previewing); the errors are

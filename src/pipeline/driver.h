@@ -19,7 +19,7 @@
 
 #include "base/index.h"
 #include "base/pool.h"
-#include "model/links.h"
+#include "check/links.h"
 #include "pipeline/build.h"
 #include "pipeline/stages.h"
 #include "pipeline/target.h"

@@ -4,6 +4,8 @@
 #include "pipeline/driver.h"
 
 #include "base/clock.h"
+#include "files/reader.h"
+#include "files/sitefile.h"
 #include "incremental/incr.h"
 #include "incremental/rebuild.h"
 #include "search/search.h"
@@ -32,14 +34,16 @@ static int patch_post(struct round *r, const char *rel, size_t *post)
 	char path[PATH_MAX];
 	if (snprintf(path, sizeof path, "%s/%s", s->req.site_dir, rel) >= (int)sizeof path)
 		return 1;
+	/* read through the site's reader, into the kept round's arena; a file
+	 * it refuses (a link out of the site, too big) is the whole round's to
+	 * report */
+	char *root = site_root(s->req.site_dir);
+	struct site_file f = {path, rel, FOLIO_MAX_FILE, NULL, SITE_READ_QUIET};
 	size_t len;
-	char *text = read_file_max(path, FOLIO_MAX_FILE, &len);
-	if (!text || len > FOLIO_MAX_FILE) {
-		free(text);
+	char *kept = site_read(NULL, root, &f, r->st.a, &len, NULL);
+	free(root);
+	if (!kept)
 		return 1;
-	}
-	char *kept = arena_strndup(r->st.a, text, len);
-	free(text);
 	*post = i;
 	return site_patch_post(r->st.a, site, &r->st.opts, i, kept, len, r->st.base_path);
 }
@@ -65,10 +69,10 @@ static size_t patch_links(struct round *r, struct diag *d)
 	links_check_only(r->lc, same ? r->want : NULL);
 	struct diag quiet;
 	diag_init(&quiet, NULL);
-	size_t broken = links_check_run(r->lc, &quiet, s->req.site_dir);
+	size_t broken = links_check_run(r->lc, &quiet);
 	diag_fini(&quiet);
 	if (!broken && links_check_reported(r->lc))
-		(void)links_check_run(r->lc, d, s->req.site_dir); /* the same again, told */
+		(void)links_check_run(r->lc, d); /* the same again, told */
 	/* the memo of the round's check, with the targets of the pages
 	 * patched (their ignore_links, in their front matter, are the same) */
 	incr_links_memo(s->inc, r->lc, incr_links_memo_key(s->inc), (s->t->ops->keeps & TARGET_WRITES_CACHE) != 0);

@@ -91,6 +91,19 @@ static int noting_copy(void *ctx, const char *rel, const char *path, const struc
 
 /* ---- the links of every page, checked (links.h) ---- */
 
+/* source_of: the text of the content file src (site-relative) that this
+ * build did not read, for the place of a broken link in it (a
+ * links_source_fn; ctx: the content); one that cannot be read: the link
+ * is told on its page. */
+static const char *source_of(void *ctx, const char *src, size_t *len)
+{
+	struct diag quiet;
+	diag_init(&quiet, NULL);
+	const char *text = content_text(ctx, &quiet, src, len);
+	diag_fini(&quiet);
+	return text;
+}
+
 /* check_left_out: the posts and pages left out of this build (drafts,
  * future posts): a link to one is a warning, not a broken link. */
 static void check_left_out(struct links_check *lc, const struct content *c, int drafts)
@@ -161,7 +174,7 @@ static int check_links(struct round *r, struct links_check *lc)
 	uint64_t key = incr_links_key(&r->plan, (int)st->cfg.links_check);
 	unsigned char *only = incr_links_only(s->inc, lc, key, r->outs, r->fresh, n);
 	links_check_only(lc, only);
-	size_t broken = links_check_run(lc, r->d, s->req.site_dir);
+	size_t broken = links_check_run(lc, r->d);
 	/* the memo kept with the state (folio build), or the session (folio
 	 * serve); none after folio check, whose folder is scratch */
 	incr_links_memo(s->inc, lc, key, (s->t->ops->keeps & TARGET_WRITES_CACHE) != 0);
@@ -169,7 +182,7 @@ static int check_links(struct round *r, struct links_check *lc)
 	r->res->links = links_check_count(lc);
 	if (s->req.external) {
 		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;
-		links_check_external(lc, s->req.site_dir, self, s->req.external, s->req.external_ctx);
+		links_check_external(lc, self, s->req.external, s->req.external_ctx);
 		free(self);
 	}
 	return broken ? 1 : 0;
@@ -229,6 +242,8 @@ static void round_render(struct round *r)
 	struct target *t = s->t;
 	int kg = s->req.keep_going;
 	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
+	if (lc)
+		links_check_sources(lc, source_of, &st->content);
 	struct noting_sink ns = {t, lc, 0, s->inc, s->req.site_dir, {0}};
 	struct output_sink noting = {noting_write, noting_copy, &ns};
 	r->errors += stages_copy_static(r->d, &st->site, s->req.site_dir, &noting);

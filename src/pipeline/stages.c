@@ -65,6 +65,9 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 		opts->jobs = n > 0 ? (int)n : 1;
 	}
 	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, in->cc, in->fm, kn, opts->jobs);
+	/* an excerpt of a file not read: read when a message needs it */
+	st->d = d;
+	diag_set_texts(d, content_text, &st->content);
 	st->t_content = clock_seconds();
 
 	opts->drafts = req->drafts;
@@ -153,6 +156,8 @@ void stages_free(struct stages *st, struct diag *d, int keep_thread)
 		struct diag_loc loc = {CACHE_DIR, NULL, 0, 0, 0};
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
+	if (st->d)
+		diag_set_texts(st->d, NULL, NULL); /* the content goes */
 	if (!keep_thread)
 		stages_thread_cleanup();
 	if (st->env)

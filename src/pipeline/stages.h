@@ -21,6 +21,7 @@ struct stages {
 	int have_site; /* site_build ran (site_free is due) */
 	const char *base_path; /* of base_url: "/" or "/blog/" */
 	struct tmpl_env *env;
+	struct diag *d; /* the collector told of the content's texts (diag_set_texts) */
 	int errors;
 	int cfg_errors; /* of folio.yml: its settings (base_url) may be wrong */
 	double t0, t_cfg, t_content, t_site, t_tmpl;

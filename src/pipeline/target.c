@@ -51,6 +51,7 @@ struct staging {
 	struct target t;
 	struct output *o;          /* while a round writes */
 	struct output_ahead *ahead; /* the output's state, read while the model is made */
+	int scratch_dir;           /* scratch: out_dir is in a scratch folder of its own, deleted at close */
 };
 
 static void staging_ahead(struct target *t)
@@ -162,6 +163,8 @@ static void staging_prune(const struct target *t)
 static void staging_close(struct target *t)
 {
 	staging_abort(t, 0);
+	if (((struct staging *)t)->scratch_dir)
+		output_scratch_remove(t->out_dir);
 	free(t);
 }
 
@@ -183,7 +186,8 @@ static const struct target_ops staging_ops = {
 	.close = staging_close,
 };
 
-/* scratch: staging's folder, without its state, read-ahead or pruning */
+/* scratch: staging's folder, without its state, read-ahead or pruning
+ * (and in a scratch folder of its own, unless it is given one) */
 static const struct target_ops scratch_ops = {
 	.name = "scratch",
 	.keeps = TARGET_ONE_ROUND,
@@ -210,9 +214,15 @@ struct target *target_staging(const char *site_dir, const char *out_dir)
 	return staging_new(&staging_ops, site_dir, out_dir);
 }
 
-struct target *target_scratch(const char *site_dir, const char *out_dir)
+struct target *target_scratch(const char *site_dir, const char *out_dir, struct diag *d)
 {
-	return staging_new(&scratch_ops, site_dir, out_dir);
+	char *own = out_dir ? NULL : output_scratch_new(d);
+	if (!out_dir && !own)
+		return NULL;
+	struct target *t = staging_new(&scratch_ops, site_dir, out_dir ? out_dir : own);
+	((struct staging *)t)->scratch_dir = own != NULL;
+	free(own);
+	return t;
 }
 
 /* ---- live: a folder kept up to date in place (output.h) ---- */

@@ -97,10 +97,13 @@ struct target_ops {
 };
 
 /* target_staging, target_live, target_scratch: a new target of the kind
- * for site_dir, writing out_dir (both copied). Free with target_free. */
+ * for site_dir, writing out_dir (both copied). Free with target_free.
+ * target_scratch without out_dir: into a scratch folder of its own,
+ * deleted with the target; NULL after reporting to d that it cannot be
+ * made. */
 struct target *target_staging(const char *site_dir, const char *out_dir);
 struct target *target_live(const char *site_dir, const char *out_dir);
-struct target *target_scratch(const char *site_dir, const char *out_dir);
+struct target *target_scratch(const char *site_dir, const char *out_dir, struct diag *d);
 void target_free(struct target *t);
 
 /* target_sink: an output_sink into t (its write, and its copy with no

@@ -3,7 +3,7 @@
 #include "cache/fmcache.h"
 #include "cache/srccache.h"
 #include "files/stamp.h"
-#include "output/output.h"
+#include "files/reader.h"
 
 #include "base/index.h"
 #include "base/pool.h"
@@ -199,14 +199,12 @@ static int load_source(struct arena *a, struct diag *d, const struct reading *rd
 	const struct src_record *known = known_record(rd, rel);
 	if (known && load_lazy(a, rd, abs, rel, s, known) == 0)
 		return 0;
+	/* the walk checked its links (site_check_link) */
+	struct site_file f = {abs, rel, FOLIO_MAX_FILE, "split it into several files", SITE_READ_CHECKED};
 	size_t len;
-	char *src = read_file_arena(a, abs, FOLIO_MAX_FILE, &len);
-	if (!src) {
-		struct diag_loc loc = {rel, NULL, 0, 0, 0};
-		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
-		return -1;
-	}
-	if (diag_too_big(d, rel, src, len, FOLIO_MAX_FILE, "split it into several files"))
+	uint64_t h = 0;
+	char *src = site_read(d, NULL, &f, a, &len, rd && rd->kn ? &h : NULL);
+	if (!src)
 		return -1;
 	if (check_text(d, rel, src, len))
 		return -1;
@@ -216,8 +214,7 @@ static int load_source(struct arena *a, struct diag *d, const struct reading *rd
 	if (r < 0)
 		return -1;
 	if (rd && rd->kn) { /* folio build: kept for the next one (srccache.h) */
-		uint64_t h = hash_bytes(src, len);
-		s->content = h ? h : 1;
+		s->content = h;
 		s->abs = arena_strndup(a, abs, strlen(abs));
 	}
 	size_t after;
@@ -267,32 +264,76 @@ static int load_source(struct arena *a, struct diag *d, const struct reading *rd
 	return 0;
 }
 
-const char *source_text(struct arena *a, struct diag *d, struct source *s)
+/* source_locks: the lock of a source's first read, by its address: the
+ * documents' threads read their own sources, and reports of errors at a
+ * source from several threads meet only at the same one. */
+static pthread_mutex_t source_locks[16] = {
+	PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+	PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+	PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+	PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+};
+
+const char *source_text(struct arena *a, struct diag *d, const struct source *cs)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&lock);
+	if (!__atomic_load_n(&cs->lazy, __ATOMIC_ACQUIRE))
+		return cs->src;
+	/* a lazy source is filled in once, here, under its lock: its text is
+	 * the only part of a source that changes after the content is read,
+	 * and it is not there before (what every reader of a const source
+	 * sees is the text or nothing) */
+	struct source *s = (struct source *)cs;
+	pthread_mutex_t *lock = &source_locks[((uintptr_t)cs >> 6) % 16];
+	pthread_mutex_lock(lock);
 	if (!s->lazy) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(lock);
 		return s->src;
 	}
+	struct site_file f = {s->abs, s->path, FOLIO_MAX_FILE, "split it into several files", SITE_READ_CHECKED};
 	size_t len;
-	char *src = read_file_max(s->abs, FOLIO_MAX_FILE, &len);
-	struct diag_loc loc = {s->path, NULL, 0, 0, 0};
-	uint64_t h = src ? hash_bytes(src, len) : 0;
-	if (!src) {
-		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
-	} else if (len != s->len || (h ? h : 1) != s->content) {
+	uint64_t h = 0;
+	char *src = site_read(d, NULL, &f, a, &len, &h);
+	if (src && (len != s->len || h != s->content)) {
+		struct diag_loc loc = {s->path, NULL, 0, 0, 0};
 		diag_error(d, &loc, "changed while the site was being built (build it again)");
-		free(src);
+		if (!a)
+			free(src);
 		src = NULL;
-	} else {
-		arena_own(a ? a : s->arena, src);
+	} else if (src) {
+		if (!a) { /* the arena the source was loaded in, shared by every source */
+			static pthread_mutex_t own = PTHREAD_MUTEX_INITIALIZER;
+			pthread_mutex_lock(&own);
+			arena_own(s->arena, src);
+			pthread_mutex_unlock(&own);
+		}
 		s->src = src;
 		s->body = src + (len - s->body_len);
-		s->lazy = 0;
+		__atomic_store_n(&s->lazy, 0, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(lock);
 	return src;
+}
+
+const struct source *content_source(const struct content *c, const char *path)
+{
+	for (size_t i = 0; i < c->nposts; i++)
+		if (!strcmp(c->posts[i]->s.path, path))
+			return &c->posts[i]->s;
+	for (size_t i = 0; i < c->nseries; i++)
+		if (!strcmp(c->series[i]->s.path, path))
+			return &c->series[i]->s;
+	for (size_t i = 0; i < c->npages; i++)
+		if (!strcmp(c->pages[i]->s.path, path))
+			return &c->pages[i]->s;
+	return NULL;
+}
+
+const char *content_text(void *ctx, struct diag *d, const char *path, size_t *len)
+{
+	const struct source *s = content_source(ctx, path);
+	const char *text = s ? source_text(NULL, d, s) : NULL;
+	*len = text ? s->len : 0;
+	return text;
 }
 
 static int read_difficulty(struct schema *s, const struct ynode *m, int *out)
@@ -496,54 +537,6 @@ static struct page *load_page(struct arena *a, struct diag *d, const struct read
 	return s.errors ? NULL : pg;
 }
 
-static int cmp_cstr(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* list_dir: the entry names of dir, sorted (malloc'd; free with free_list).
- * NULL and *n = 0 when dir does not exist. Each name is preceded by the
- * entry's type as readdir saw it (name_type). */
-static char **list_dir(const char *dir, size_t *n)
-{
-	*n = 0;
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return NULL;
-	size_t cap = 16;
-	char **v = xmalloc(cap * sizeof *v);
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (de->d_name[0] == '.')
-			continue; /* hidden files, editors' swap files, . and .. */
-		if (*n == cap) {
-			cap *= 2;
-			v = xrealloc(v, cap * sizeof *v);
-		}
-		size_t len = strlen(de->d_name);
-		char *e = xmalloc(len + 2);
-		e[0] = (char)de->d_type;
-		memcpy(e + 1, de->d_name, len + 1);
-		v[(*n)++] = e + 1;
-	}
-	closedir(dh);
-	qsort(v, *n, sizeof *v, cmp_cstr);
-	return v;
-}
-
-/* name_type: the type readdir gave for a name of list_dir (DT_REG, DT_DIR,
- * DT_LNK; DT_UNKNOWN on file systems that do not say). */
-static unsigned char name_type(const char *name)
-{
-	return (unsigned char)name[-1];
-}
-
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i] - 1);
-	free(v);
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -557,12 +550,6 @@ static int is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* ignored: editor and system files that are never content. */
-static int ignored(const char *name)
-{
-	return name[0] == '.' || name[0] == '#' || ends_with(name, "~") || ends_with(name, ".swp") ||
-	       ends_with(name, ".tmp");
-}
 
 enum kind { K_POST, K_SERIES, K_PAGE };
 
@@ -922,17 +909,17 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 	size_t n;
 	if (site_where(w->root, dir, NULL, 0) != SITE_INSIDE)
 		return; /* check_folders said why: never listed */
-	char **names = list_dir(dir, &n);
+	char **names = site_list(dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
-		if (ignored(name))
+		if (site_ignored(name))
 			continue;
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
 		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
 		/* a file that readdir says is a regular one is neither a link nor
 		 * a folder: no lstat and no stat (the reading's fstat sees it) */
-		int plain = name_type(name) == DT_REG;
+		int plain = site_list_type(name) == DT_REG;
 		if (!plain && site_check_link(d, w->root, abs, rel) != 0)
 			continue; /* a link outside the site, to nothing, or in a circle: never read */
 		struct stat st;
@@ -959,7 +946,7 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 		}
 		add_task(w, kind, abs, rel, name, strlen(name) - 3, NULL, have ? &st : NULL);
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 }
 
 static void load_data(struct arena *a, struct diag *d, const char *site, const char *site_real, struct content *c)
@@ -971,12 +958,12 @@ static void load_data(struct arena *a, struct diag *d, const char *site, const c
 		c->data = arena_alloc(a, sizeof *c->data);
 		return; /* check_folders said why: never listed */
 	}
-	char **names = list_dir(dir, &n);
+	char **names = site_list(dir, &n);
 	c->data = arena_alloc(a, (n + 1) * sizeof *c->data);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
 		size_t ext = ends_with(name, ".yml") ? 4 : ends_with(name, ".yaml") ? 5 : 0;
-		if (ignored(name) || !ext)
+		if (site_ignored(name) || !ext)
 			continue;
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
@@ -984,19 +971,11 @@ static void load_data(struct arena *a, struct diag *d, const char *site, const c
 		const char *r = arena_strndup(a, rel, strlen(rel));
 		if (site_check_link(d, site_real, abs, r) != 0)
 			continue;
+		struct site_file f = {abs, r, FOLIO_MAX_FILE, "split it into several data files", SITE_READ_CHECKED};
 		size_t len;
-		char *text = read_file_max(abs, FOLIO_MAX_FILE, &len);
-		if (!text) {
-			struct diag_loc loc = {r, NULL, 0, 0, 0};
-			diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
+		char *src = site_read(d, NULL, &f, a, &len, NULL);
+		if (!src)
 			continue;
-		}
-		if (diag_too_big(d, r, text, len, FOLIO_MAX_FILE, "split it into several data files")) {
-			free(text);
-			continue;
-		}
-		char *src = arena_strndup(a, text, len);
-		free(text);
 		const struct ynode *root = yaml_parse(a, d, r, src, len, src, len, 0);
 		if (!root)
 			continue;
@@ -1005,7 +984,7 @@ static void load_data(struct arena *a, struct diag *d, const char *site, const c
 		df->name.p = arena_strndup(a, name, df->name.len);
 		df->root = root;
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 }
 
 static int listed(struct str *const *list, size_t n, struct str slug)
@@ -1075,13 +1054,13 @@ static int check_folders(struct diag *d, const char *site_dir, const char *root)
 		} else if (site_check(d, root, path, rel) != 0) {
 			errors++; /* a link to a folder outside the site: never listed */
 		} else {
-			DIR *dh = opendir(path);
-			if (!dh) {
+			size_t n;
+			char **names = site_list(path, &n);
+			if (!names) {
 				diag_error(d, &loc, "cannot read the folder: %s", strerror(errno));
 				errors++;
-			} else {
-				closedir(dh);
 			}
+			site_list_free(names, n);
 		}
 		if (i == 0)
 			content_bad = errors > before;
@@ -1095,9 +1074,9 @@ static void warn_unused_in(struct diag *d, const char *dir, const char *rel, siz
 			   int depth)
 {
 	size_t n;
-	char **names = list_dir(dir, &n);
+	char **names = site_list(dir, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (ignored(names[i]))
+		if (site_ignored(names[i]))
 			continue;
 		char abs[8192], r[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, names[i]);
@@ -1117,7 +1096,7 @@ static void warn_unused_in(struct diag *d, const char *dir, const char *rel, siz
 		diag_warning(d, &loc, "not used (posts go in content/posts/, series in content/series/, pages in "
 			     "content/pages/)");
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 }
 
 /* check_unused: the files of content/ outside its three folders, and the
@@ -1128,10 +1107,10 @@ static void check_unused(struct diag *d, const char *site_dir)
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/content", site_dir);
 	size_t n, named = 0, more = 0;
-	char **names = list_dir(dir, &n);
+	char **names = site_list(dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
-		if (ignored(name) || !strcmp(name, "posts") || !strcmp(name, "series") || !strcmp(name, "pages"))
+		if (site_ignored(name) || !strcmp(name, "posts") || !strcmp(name, "series") || !strcmp(name, "pages"))
 			continue;
 		char abs[8192], rel[4096];
 		snprintf(abs, sizeof abs, "%s/%s", dir, name);
@@ -1148,7 +1127,7 @@ static void check_unused(struct diag *d, const char *site_dir)
 			more++;
 		}
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 	if (more) {
 		struct diag_loc loc = {"content", NULL, 0, 0, 0};
 		diag_warning(d, &loc, "and %zu more files not used, outside content/posts/, content/series/ and "
@@ -1157,7 +1136,7 @@ static void check_unused(struct diag *d, const char *site_dir)
 	/* data/ holds YAML files only: another file, or a folder, is not read */
 	snprintf(dir, sizeof dir, "%s/data", site_dir);
 	struct stat dst;
-	names = lstat(dir, &dst) == 0 && S_ISDIR(dst.st_mode) ? list_dir(dir, &n) : (n = 0, NULL);
+	names = lstat(dir, &dst) == 0 && S_ISDIR(dst.st_mode) ? site_list(dir, &n) : (n = 0, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
 		char abs[8192], rel[4096];
@@ -1165,17 +1144,17 @@ static void check_unused(struct diag *d, const char *site_dir)
 		snprintf(rel, sizeof rel, "data/%s", name);
 		struct stat st;
 		int folder = lstat(abs, &st) == 0 && S_ISDIR(st.st_mode);
-		if (ignored(name) || (!folder && (ends_with(name, ".yml") || ends_with(name, ".yaml"))))
+		if (site_ignored(name) || (!folder && (ends_with(name, ".yml") || ends_with(name, ".yaml"))))
 			continue;
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
 		diag_warning(d, &loc, "not used (data files are data/NAME.yml, in YAML: %s)",
 			     folder ? "folders in data/ are not read" : "convert it, or move it to static/ to publish it");
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 	/* folders beside content/ whose names say they hold what folio reads
 	 * elsewhere (other folders, such as a repository's scripts/, are the
 	 * owner's business; output folders carry folio's marker) */
-	names = list_dir(site_dir, &n);
+	names = site_list(site_dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = names[i];
 		static const char *const known[] = {"content", "static", "templates", "data", "i18n", "public",
@@ -1183,7 +1162,7 @@ static void check_unused(struct diag *d, const char *site_dir)
 		int k = 0;
 		while (known[k] && strcmp(known[k], name))
 			k++;
-		if (known[k] || ignored(name))
+		if (known[k] || site_ignored(name))
 			continue;
 		char abs[8192], mark[8300];
 		snprintf(abs, sizeof abs, "%s/%s", site_dir, name);
@@ -1206,7 +1185,7 @@ static void check_unused(struct diag *d, const char *site_dir)
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
 		diag_warning(d, &loc, "a folder folio does not read; not used%s", hint);
 	}
-	free_list(names, n);
+	site_list_free(names, n);
 }
 
 int content_load(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg, struct content *c)

@@ -1,6 +1,11 @@
 /* content.h: the site's sources: posts, series, pages and data files, read
  * from content/ and data/ with their front matter checked. The later stages
- * (markdown, site) fill in the computed fields of the same structures. */
+ * (markdown, site) fill in the computed fields of the same structures.
+ *
+ * Folder read/: the reading stages: folio.yml (config), content/ and data/
+ * (content), the templates and the language's words (theme).
+ * uses: base, formats, files, md, cache, tmpl.
+ */
 #ifndef FOLIO_CONTENT_H
 #define FOLIO_CONTENT_H
 
@@ -57,7 +62,7 @@ struct source {
  * from reading the same one, but a must be the calling thread's. NULL
  * after an error, reported to d: the file cannot be read, or it changed
  * since the build stamped it. */
-const char *source_text(struct arena *a, struct diag *d, struct source *s);
+const char *source_text(struct arena *a, struct diag *d, const struct source *s);
 
 struct series;
 
@@ -200,5 +205,15 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
 		  size_t *fm_len, struct source *s);
 
 const char *difficulty_name(int d);
+
+/* content_source: the post, series or page whose file is path
+ * (site-relative), or NULL. A walk of every source: for a message's
+ * excerpt, not for every page. */
+const struct source *content_source(const struct content *c, const char *path);
+
+/* content_text: the text of the content file path (source_text of
+ * content_source), for a message's excerpt: a collector's texts
+ * (diag_set_texts; ctx: the struct content). */
+const char *content_text(void *ctx, struct diag *d, const char *path, size_t *len);
 
 #endif

@@ -4,7 +4,7 @@
  * name. */
 #include "read/theme.h"
 
-#include "output/output.h"
+#include "files/reader.h"
 #include "formats/yaml.h"
 #include "files/sitefile.h"
 #include "base/hash.h"
@@ -28,22 +28,8 @@ static int ends_with(const char *s, const char *suffix)
 static void add_site_templates(struct tmpl_env *env, struct diag *d, const char *dir, const char *rel, int *errors,
 			       const char *root, const struct held *up)
 {
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	while ((de = readdir(dh))) {
-		if (de->d_name[0] == '.' || ends_with(de->d_name, "~") || ends_with(de->d_name, ".swp"))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xrealloc(names, cap * sizeof *names);
-		}
-		names[n++] = xstrndup(de->d_name, strlen(de->d_name));
-	}
-	closedir(dh);
+	size_t n;
+	char **names = site_list(dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		char path[4096], name[2048];
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -61,25 +47,20 @@ static void add_site_templates(struct tmpl_env *env, struct diag *d, const char 
 		} else if (have && S_ISDIR(st.st_mode)) {
 			struct held here = {st.st_dev, st.st_ino, path, up, 0};
 			add_site_templates(env, d, path, name, errors, root, &here);
-		} else if (have) { /* a named pipe or a device: an error of read_file */
+		} else if (have) { /* a named pipe or a device: an error of site_read */
+			struct site_file f = {path, shown, FOLIO_MAX_FILE, "split it into templates joined with include",
+					      SITE_READ_CHECKED};
 			size_t len;
-			char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
+			char *src = site_read(d, root, &f, NULL, &len, NULL);
 			if (!src) {
-				struct diag_loc loc = {shown, NULL, 0, 0, 0};
-				diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
 				(*errors)++;
-			} else if (diag_too_big(d, shown, src, len, FOLIO_MAX_FILE,
-						"split it into templates joined with include")) {
-				(*errors)++;
-				free(src);
 			} else {
 				*errors += tmpl_env_add(env, name, shown, src, len, d);
 				free(src);
 			}
 		}
-		free(names[i]);
 	}
-	free(names);
+	site_list_free(names, n);
 }
 
 int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir)
@@ -255,25 +236,14 @@ static int read_site_lang(struct arena *a, struct diag *d, const char *site_dir,
 		free(root);
 		return 0;
 	}
-	if (site_check(d, root, path, f->shown) != 0) {
-		free(root);
-		return 1;
-	}
-	free(root);
+	struct site_file sf = {path, f->shown, FOLIO_MAX_FILE, "a language file holds short strings", 0};
 	size_t len;
-	char *src = read_file_max(path, FOLIO_MAX_FILE, &len);
-	if (!src) {
-		struct diag_loc loc = {f->shown, NULL, 0, 0, 0};
-		diag_error(d, &loc, "cannot read: %s", file_strerror(errno));
+	char *src = site_read(d, root, &sf, a, &len, NULL);
+	free(root);
+	if (!src)
 		return 1;
-	}
-	if (diag_too_big(d, f->shown, src, len, FOLIO_MAX_FILE, "a language file holds short strings")) {
-		free(src);
-		return 1;
-	}
-	f->src = arena_strndup(a, src, len);
+	f->src = src;
 	f->len = len;
-	free(src);
 	f->root = lang_parse(a, d, f->shown, f->src, f->len);
 	if (!f->root)
 		errors++;
@@ -438,7 +408,12 @@ void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_N
 		snprintf(path, sizeof path, "%s/static/%s", site_dir, file);
 		char *root = site_root(site_dir);
 		size_t n = 0;
-		char *own = root && site_where(root, path, to, sizeof to) == SITE_INSIDE ? read_file(path, &n) : NULL;
+		/* quietly: the build's copy of static files says what is wrong
+		 * with a site's asset */
+		struct site_file sf = {path, path, (size_t)-2, "", SITE_READ_QUIET};
+		char *own = root && site_where(root, path, to, sizeof to) == SITE_INSIDE
+				    ? site_read(NULL, NULL, &sf, NULL, &n, NULL)
+				    : NULL;
 		free(root);
 		if (own) {
 			*data = own;

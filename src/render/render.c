@@ -656,8 +656,9 @@ static void job_error(struct jobs *j, const struct source *s, const struct ynode
 	__attribute__((format(printf, 4, 5)));
 static void job_error(struct jobs *j, const struct source *s, const struct ynode *at, const char *fmt, ...)
 {
-	/* a file that was not read (source.lazy) is, for the excerpt */
-	const char *text = source_text(NULL, j->d, (struct source *)s);
+	/* a file that was not read (source.lazy): the collector asks the
+	 * content for its text (diag_set_texts); rendering reads nothing */
+	const char *text = s->lazy ? NULL : s->src;
 	struct diag_loc loc = {s->path, text, text ? s->len : 0, at ? at->line : 1, at ? at->col : 1};
 	va_list ap;
 	va_start(ap, fmt);

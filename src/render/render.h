@@ -1,7 +1,12 @@
 /* render.h: the model handed to templates, and every page of the site
  * rendered and handed to a sink. No I/O here: templates are read by
  * theme.c, pages written and static files copied by the caller's sink
- * (output.h). */
+ * (output.h).
+ *
+ * Folder render/: the template values of the model and the list of pages,
+ * each rendered and handed to a sink (no I/O).
+ * uses: base, formats, md, tmpl, read, model.
+ */
 #ifndef FOLIO_RENDER_H
 #define FOLIO_RENDER_H
 

@@ -11,7 +11,12 @@
  *            hash of its bytes; search_output hands them to the output
  *   pack.c   each document's counts kept between builds (search.pack in
  *            .folio-cache/): a build counts only the documents that
- *            changed */
+ *            changed
+ *
+ * Folder search/: the search index of the model: words, stems, shards and
+ * records, each document's counts kept between builds.
+ * uses: base, cache, tmpl, read, model, output.
+ */
 #ifndef FOLIO_SEARCH_H
 #define FOLIO_SEARCH_H
 

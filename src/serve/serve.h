@@ -1,6 +1,11 @@
 /* serve.h: `folio serve`: builds the site into a private folder, serves it
  * over HTTP on the loopback address, rebuilds when a file changes and tells
- * open tabs to reload (Server-Sent Events). */
+ * open tabs to reload (Server-Sent Events).
+ *
+ * Folder serve/: folio serve: HTTP (libmicrohttpd), inotify, a session's
+ * builds, the reload events.
+ * uses: base, files, output, pipeline.
+ */
 #ifndef FOLIO_SERVE_H
 #define FOLIO_SERVE_H
 

@@ -5,7 +5,12 @@
  * into a tree whose nodes carry line and column, and tmpl_env_check links the
  * set (includes, parents, imports). After that the set is read-only and
  * tmpl_render may run on several threads at once, each with its own output
- * buffer and scratch arena. */
+ * buffer and scratch arena.
+ *
+ * Folder tmpl/: a general template engine (values, template sets,
+ * rendering), which knows no blog.
+ * uses: base, formats.
+ */
 #ifndef FOLIO_TMPL_H
 #define FOLIO_TMPL_H
 

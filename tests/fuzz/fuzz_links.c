@@ -27,7 +27,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "model/links.h"
+#include "check/links.h"
 
 #define MAX_PAGES 8
 
@@ -190,7 +190,7 @@ static void check(struct fuzz_part *parts, size_t nparts, const char *whole, siz
 	buf_init(&cap);
 	diag_init(&d, NULL);
 	d.capture = &cap;
-	size_t broken = links_check_run(lc, &d, NULL);
+	size_t broken = links_check_run(lc, &d);
 	size_t count = links_check_count(lc);
 	if (getenv("FUZZ_SHOW"))
 		fprintf(stderr, "--- the check under %s: %zu broken of %zu\n%s\n", base_path, broken, count,
@@ -209,7 +209,7 @@ static void check(struct fuzz_part *parts, size_t nparts, const char *whole, siz
 	free(memo);
 	(void)links_check_memo_holds(lc, links_memo_key(whole, whole_len), whole, whole_len);
 	externals = 0;
-	links_check_external(lc, NULL, "https://example.org/blog/", on_external, NULL);
+	links_check_external(lc, "https://example.org/blog/", on_external, NULL);
 	diag_fini(&d);
 	buf_fini(&cap);
 	links_check_free(lc);

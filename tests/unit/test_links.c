@@ -8,7 +8,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "model/links.h"
+#include "check/links.h"
 
 static struct arena *arena;
 
@@ -389,10 +389,25 @@ static void page(const char *out, const char *html, const char *src, const char 
 
 static size_t broken;
 
-/* run: the messages of the check (t_msgs). */
+/* test_source: the text of src below the folder ctx, as the build's
+ * reader gives it (links_check_sources); kept until the next call. */
+static const char *test_source(void *ctx, const char *src, size_t *len)
+{
+	static char *text;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", (const char *)ctx, src);
+	free(text);
+	text = read_file(path, len);
+	return text;
+}
+
+/* run: the messages of the check (t_msgs); with site_dir, the sources
+ * not given are read from there. */
 static const char *run(const char *site_dir)
 {
-	broken = links_check_run(lc, &d, site_dir);
+	if (site_dir)
+		links_check_sources(lc, test_source, (void *)site_dir);
+	broken = links_check_run(lc, &d);
 	return t_msgs(&cap);
 }
 
@@ -776,7 +791,7 @@ static void test_check_located(void)
 			  "the page /posts/c/)");
 	check_end();
 
-	/* the source is read from the site's folder when not given */
+	/* a source not given is asked of the caller (the build's reader) */
 	char *dir = t_tmpdir();
 	t_write(dir, "content/posts/d.md", "---\ntitle: D\n---\n\n[x](/nope/)\n");
 	check_begin("/", LINKS_ERROR);
@@ -918,7 +933,7 @@ static void test_external(void)
 	     "content/posts/x.md", "[a](https://e.org/)\n[b](https://e.org/) [c](http://f.org/a)", NULL, 0);
 	page("index.html", "<a href=\"https://e.org/\">", NULL, NULL, NULL, 0);
 	buf_reset(&ext);
-	links_check_external(lc, NULL, NULL, on_external, NULL);
+	links_check_external(lc, NULL, on_external, NULL);
 	buf_putc(&ext, '\0');
 	STR_EQ(ext.p, "https://e.org/ content/posts/x.md:1:5\n"
 		      "https://e.org/ content/posts/x.md:2:5\n"
@@ -926,11 +941,11 @@ static void test_external(void)
 		      "https://e.org/ index.html:0:0\n");
 	/* links into the site's own base_url are the site, not external */
 	buf_reset(&ext);
-	links_check_external(lc, NULL, "https://E.org", on_external, NULL);
+	links_check_external(lc, "https://E.org", on_external, NULL);
 	buf_putc(&ext, '\0');
 	STR_EQ(ext.p, "http://f.org/a content/posts/x.md:2:25\n");
 	buf_reset(&ext);
-	links_check_external(lc, NULL, "https://e.org/blog/", on_external, NULL);
+	links_check_external(lc, "https://e.org/blog/", on_external, NULL);
 	buf_putc(&ext, '\0');
 	OK(strstr(ext.p, "https://e.org/ content/posts/x.md:1:5") != NULL);
 	check_end();

@@ -5,6 +5,7 @@
 #include "base/pool.h"
 
 #include <string.h>
+#include <time.h>
 
 struct share {
 	int id, ran;
@@ -38,8 +39,49 @@ static void *take_all(void *arg)
 	return NULL;
 }
 
+static void *count_up(void *arg)
+{
+	__atomic_add_fetch((int *)arg, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* tasks beside the calling thread: run once, joined once */
+static void test_tasks(void)
+{
+	int n = 0;
+	struct pool_task t = {0};
+	OK(!pool_running(&t));
+	pool_join(&t); /* never started: nothing to wait for */
+	INT_EQ(pool_spawn(&t, count_up, &n), 1);
+	pool_join(&t);
+	INT_EQ(n, 1);
+	OK(!pool_running(&t));
+	pool_join(&t); /* again: nothing */
+	pool_finish(&t); /* it ran: not again */
+	INT_EQ(n, 1);
+	/* a task that could not start runs at pool_finish, once */
+	struct pool_task u = {0};
+	u.fn = count_up;
+	u.arg = &n;
+	u.state = 2; /* as pool_spawn leaves it when no thread starts */
+	pool_join(&u); /* join does not run it */
+	INT_EQ(n, 1);
+	u.state = 2;
+	pool_finish(&u);
+	INT_EQ(n, 2);
+	pool_finish(&u);
+	INT_EQ(n, 2);
+	/* a detached helper runs on its own */
+	int d = 0;
+	OK(pool_detach(count_up, &d));
+	for (int i = 0; i < 5000 && !__atomic_load_n(&d, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&(struct timespec){0, 1000000}, NULL); /* at most 5 s */
+	INT_EQ(__atomic_load_n(&d, __ATOMIC_SEQ_CST), 1);
+}
+
 void test_pool(void)
 {
+	test_tasks();
 	/* each call its own argument, the first on this thread */
 	struct share s[4];
 	memset(s, 0, sizeof s);
