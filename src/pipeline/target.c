@@ -168,22 +168,21 @@ static void staging_close(struct target *t)
 	free(t);
 }
 
+/* FOLDER_OPS: the ops of a folder swapped in whole, staging's and
+ * scratch's alike */
+#define FOLDER_OPS                                                                                               \
+	.write_parts = staging_write_parts, .write = staging_write, .copy = staging_copy, .reuse = staging_reuse, \
+	.keep_clean = staging_keep_clean, .commit = staging_commit, .abort = staging_abort, .close = staging_close
+
 static const struct target_ops staging_ops = {
 	.name = "staging",
 	.keeps = TARGET_ONE_ROUND | TARGET_KEEPS_STATE | TARGET_WRITES_CACHE,
 	.ahead = staging_ahead,
 	.open = staging_open,
 	.state_file = staging_state_file,
-	.write_parts = staging_write_parts,
-	.write = staging_write,
-	.copy = staging_copy,
-	.reuse = staging_reuse,
-	.keep_clean = staging_keep_clean,
-	.commit = staging_commit,
-	.abort = staging_abort,
 	.unchanged = staging_unchanged,
 	.prune = staging_prune,
-	.close = staging_close,
+	FOLDER_OPS,
 };
 
 /* scratch: staging's folder, without its state, read-ahead or pruning
@@ -192,14 +191,7 @@ static const struct target_ops scratch_ops = {
 	.name = "scratch",
 	.keeps = TARGET_ONE_ROUND,
 	.open = scratch_open,
-	.write_parts = staging_write_parts,
-	.write = staging_write,
-	.copy = staging_copy,
-	.reuse = staging_reuse,
-	.keep_clean = staging_keep_clean,
-	.commit = staging_commit,
-	.abort = staging_abort,
-	.close = staging_close,
+	FOLDER_OPS,
 };
 
 static struct target *staging_new(const struct target_ops *ops, const char *site_dir, const char *out_dir)
