@@ -6,6 +6,7 @@
 #include "base/diag.h"
 #include "base/hash.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,22 +22,38 @@
 #include <unistd.h>
 
 
-char *cache_path(const char *site_dir, const char *name)
+/* ---- the paths of the catalogue's files ---- */
+
+char *cache_path(const char *site_dir, enum cache_kind k)
 {
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope != CACHE_OUTPUT);
 	struct buf b;
 	buf_init(&b);
-	buf_printf(&b, "%s/" CACHE_DIR "%s%s", site_dir, name ? "/" : "", name ? name : "");
+	buf_printf(&b, "%s/" CACHE_DIR "%s%s", site_dir, e->name ? "/" : "", e->name ? e->name : "");
 	return buf_detach(&b, NULL);
 }
 
-char *cache_output_path(const char *site_dir, const char *out_dir, const char *kind)
+char *cache_key_path(const char *site_dir, enum cache_kind k, uint64_t key)
 {
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope == CACHE_KEYED);
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/" CACHE_DIR "/%s/%016llx%s", site_dir, e->name, (unsigned long long)key, e->suffix);
+	return buf_detach(&b, NULL);
+}
+
+char *cache_output_path(const char *site_dir, const char *out_dir, enum cache_kind k)
+{
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope == CACHE_OUTPUT);
 	char *out = path_absolute(out_dir), *site = realpath(site_dir, NULL);
 	char *p = NULL;
 	if (out && site) {
 		struct buf b;
 		buf_init(&b);
-		buf_printf(&b, "%s/" CACHE_DIR "/%s-%016llx", site, kind,
+		buf_printf(&b, "%s/" CACHE_DIR "/%s-%016llx", site, e->name,
 		           (unsigned long long)hash_bytes(out, strlen(out)));
 		p = buf_detach(&b, NULL);
 	}
@@ -45,15 +62,53 @@ char *cache_output_path(const char *site_dir, const char *out_dir, const char *k
 	return p;
 }
 
-char *cache_output_sibling(const char *path, const char *kind)
+char *cache_output_sibling(const char *path, enum cache_kind k)
 {
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope == CACHE_OUTPUT);
 	const char *dash = strrchr(path, '-'), *slash = strrchr(path, '/');
 	if (!dash || !slash || dash < slash)
 		return NULL;
 	struct buf b;
 	buf_init(&b);
-	buf_printf(&b, "%.*s/%s%s", (int)(slash - path), path, kind, dash);
+	buf_printf(&b, "%.*s/%s%s", (int)(slash - path), path, e->name, dash);
 	return buf_detach(&b, NULL);
+}
+
+/* state_hash: the HASH of a state file's name NAME-HASH (of a kind with a
+ * file per output), or NULL; *kind: its kind. */
+static const char *state_hash(const char *name, enum cache_kind *kind)
+{
+	for (int k = 0; k < CACHE_KINDS; k++) {
+		const struct cache_entry *e = cache_entry((enum cache_kind)k);
+		size_t n = e->scope == CACHE_OUTPUT ? strlen(e->name) : 0;
+		if (n && !strncmp(name, e->name, n) && name[n] == '-' && strlen(name + n + 1) == 16 &&
+		    strspn(name + n + 1, "0123456789abcdef") == 16) {
+			*kind = (enum cache_kind)k;
+			return name + n + 1;
+		}
+	}
+	return NULL;
+}
+
+enum cache_kind cache_output_kind(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	enum cache_kind k = CACHE_KINDS;
+	state_hash(slash ? slash + 1 : path, &k);
+	return k;
+}
+
+char *cache_read(const char *path, enum cache_kind k, size_t *len)
+{
+	size_t max = cache_entry(k)->max;
+	assert(max);
+	char *text = read_file_max(path, max, len);
+	if (text && *len > max) {
+		free(text);
+		text = NULL;
+	}
+	return text;
 }
 
 /* ---- writing ---- */
@@ -281,6 +336,30 @@ int cache_write(const char *path, const void *p, size_t n)
 	return cache_file_commit(&f);
 }
 
+static int flush_fd(void *fctx, struct buf *out)
+{
+	return cache_pack_flush(*(int *)fctx, out);
+}
+
+int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, cache_flush_fn flush, void *fctx),
+		     void *ctx)
+{
+	struct cache_file f;
+	if (cache_file_open(&f, path) != 0)
+		return -1;
+	struct buf b;
+	buf_init(&b);
+	int rc = fill(ctx, &b, flush_fd, &f.fd);
+	if (rc == 0 && b.len)
+		rc = write_full(f.fd, b.p, b.len);
+	buf_fini(&b);
+	if (rc != 0) {
+		cache_file_abort(&f);
+		return -1;
+	}
+	return cache_file_commit(&f);
+}
+
 void cache_remove(const char *path)
 {
 	(void)unlink(path);
@@ -319,9 +398,9 @@ static void empty_dir(const char *dir)
 	closedir(dh);
 }
 
-int cache_open_dir(const char *site_dir, const char *sub)
+int cache_open_dir(const char *site_dir, enum cache_kind k)
 {
-	char *dir = cache_path(site_dir, NULL), *vpath = cache_path(site_dir, "VERSION");
+	char *dir = cache_path(site_dir, CACHE_ROOT), *vpath = cache_path(site_dir, CACHE_LAYOUT);
 	char want[32], have[32] = "";
 	int n = snprintf(want, sizeof want, "folio-cache %d\n", CACHE_VERSION);
 	int rc = mkdir_one(dir);
@@ -338,8 +417,8 @@ int cache_open_dir(const char *site_dir, const char *sub)
 			rc = cache_write(vpath, want, (size_t)n);
 		}
 	}
-	if (rc == 0 && sub) {
-		char *s = cache_path(site_dir, sub);
+	if (rc == 0 && cache_entry(k)->scope == CACHE_KEYED) {
+		char *s = cache_path(site_dir, k);
 		rc = mkdir_one(s);
 		free(s);
 	}
@@ -361,11 +440,17 @@ static int stale_tmp(DIR *dh, const char *name, time_t now)
 	       st.st_mtime < now - 3600;
 }
 
-void cache_sweep(const char *dir, const char *suffix, const char *keep)
+void cache_sweep(const char *site_dir, enum cache_kind k, const char *keep)
 {
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope == CACHE_KEYED);
+	char *dir = cache_path(site_dir, k);
 	DIR *dh = opendir(dir);
+	free(dir);
 	if (!dh)
 		return;
+	const char *suffix = e->suffix, *slash = keep ? strrchr(keep, '/') : NULL;
+	keep = slash ? slash + 1 : keep;
 	size_t ls = strlen(suffix);
 	time_t now = time(NULL);
 	for (struct dirent *de; (de = readdir(dh));) {
@@ -388,20 +473,6 @@ static int cmp_group(const void *x, const void *y)
 	return a->mtime_ns > b->mtime_ns ? -1 : a->mtime_ns < b->mtime_ns ? 1 : strcmp(a->hash, b->hash);
 }
 
-static const char *const STATE_KINDS[] = {"output-", "pages-", "uptodate-", "spare-", NULL};
-
-/* state_hash: the HASH of a state file's name KIND-HASH, or NULL. */
-static const char *state_hash(const char *name)
-{
-	for (int k = 0; STATE_KINDS[k]; k++) {
-		size_t n = strlen(STATE_KINDS[k]);
-		if (!strncmp(name, STATE_KINDS[k], n) && strlen(name + n) == 16 &&
-		    strspn(name + n, "0123456789abcdef") == 16)
-			return name + n;
-	}
-	return NULL;
-}
-
 void cache_prune(const char *site_dir)
 {
 	cache_prune_with(site_dir, NULL, NULL);
@@ -409,7 +480,7 @@ void cache_prune(const char *site_dir)
 
 void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void *ctx), void *ctx)
 {
-	char *dir = cache_path(site_dir, NULL);
+	char *dir = cache_path(site_dir, CACHE_ROOT);
 	DIR *dh = opendir(dir);
 	free(dir);
 	if (!dh)
@@ -418,7 +489,8 @@ void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void 
 	size_t n = 0, cap = 0;
 	time_t now = time(NULL);
 	for (struct dirent *de; (de = readdir(dh));) {
-		const char *h = state_hash(de->d_name);
+		enum cache_kind kind;
+		const char *h = state_hash(de->d_name, &kind);
 		struct stat st;
 		if (!h && stale_tmp(dh, de->d_name, now))
 			(void)unlinkat(dirfd(dh), de->d_name, 0);
@@ -441,11 +513,14 @@ void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void 
 	}
 	if (n > CACHE_KEEP_OUTPUTS) {
 		qsort(g, n, sizeof *g, cmp_group);
-		char *dir_path = cache_path(site_dir, NULL);
+		char *dir_path = cache_path(site_dir, CACHE_ROOT);
 		for (size_t i = CACHE_KEEP_OUTPUTS; i < n; i++)
-			for (int k = 0; STATE_KINDS[k]; k++) {
+			for (int k = 0; k < CACHE_KINDS; k++) {
+				const struct cache_entry *e = cache_entry((enum cache_kind)k);
+				if (e->scope != CACHE_OUTPUT)
+					continue;
 				char name[64];
-				snprintf(name, sizeof name, "%s%s", STATE_KINDS[k], g[i].hash);
+				snprintf(name, sizeof name, "%s-%s", e->name, g[i].hash);
 				if (gone) {
 					char *path = xmalloc(strlen(dir_path) + sizeof name + 2);
 					sprintf(path, "%s/%s", dir_path, name);
@@ -460,17 +535,18 @@ void cache_prune_with(const char *site_dir, void (*gone)(const char *path, void 
 	free(g);
 }
 
-void cache_store(const char *site_dir, const char *name, int (*save)(void *), void *ctx, const char *what,
-		 const char *then)
+void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx)
 {
-	if (cache_open_dir(site_dir, NULL) == 0 && save(ctx) == 0)
+	const struct cache_entry *entry = cache_entry(k);
+	assert(entry->what && entry->then);
+	if (cache_open_dir(site_dir, CACHE_ROOT) == 0 && save(ctx) == 0)
 		return;
 	int e = errno;
 	char shown[256];
-	snprintf(shown, sizeof shown, CACHE_DIR "/%s", name);
+	snprintf(shown, sizeof shown, CACHE_DIR "/%s", entry->name);
 	struct diag dg;
 	diag_init(&dg, stderr);
 	struct diag_loc loc = {shown, NULL, 0, 0, 0};
-	diag_warning(&dg, &loc, "cannot save %s (%s); %s", what, strerror(e), then);
+	diag_warning(&dg, &loc, "cannot save %s (%s); %s", entry->what, strerror(e), entry->then);
 	diag_fini(&dg);
 }

@@ -1,9 +1,12 @@
 /* cache.h: the site's .folio-cache/ folder, which only this module lays
- * out, versions, writes into and cleans. Other modules ask it for a path
- * (cache_path, cache_output_path) and hand it bytes (cache_write) or an
- * open file to fill (cache_file_open ... cache_file_commit).
+ * out, versions, writes into and cleans. Other modules ask it for the path
+ * of a kind of file of its catalogue (catalogue.h: cache_path,
+ * cache_output_path, cache_key_path), read it (cache_read, cache_map,
+ * cache_pack_map) and hand it bytes (cache_write) or an open file to fill
+ * (cache_file_open ... cache_file_commit).
  *
- * Layout, below SITE/.folio-cache/:
+ * Layout, below SITE/.folio-cache/ (catalogue.c has each file's format,
+ * owner and fuzz target):
  *   VERSION                 "folio-cache N": the layout; another N (an older
  *                           or newer folio) and the folder is emptied first
  *   markdown.pack           rendered Markdown (mdcache.c's format)
@@ -12,6 +15,8 @@
  *   math/KEY.cache          typeset formulas, one file per KaTeX and macros
  *   related                 the related posts of every post (site.c's format)
  *   frontmatter             parsed front matter trees (fmcache.c's format)
+ *   sources                 what the last build learnt of each content file
+ *                           (srccache.c's format)
  *   external-links          the last answers of `folio check --external`
  *   output-HASH, pages-HASH, uptodate-HASH, spare-HASH
  *                           the state of the output folder whose absolute
@@ -44,6 +49,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache/catalogue.h"
+
 #define CACHE_DIR ".folio-cache"
 #define CACHE_VERSION 1
 
@@ -53,23 +60,39 @@
  * without end. */
 #define CACHE_KEEP_OUTPUTS 8
 
-/* cache_path: SITE/.folio-cache/NAME (NAME NULL: the folder itself);
- * malloc'd. */
-char *cache_path(const char *site_dir, const char *name);
+/* cache_path: the file of kind k (one per site: SITE/.folio-cache/NAME),
+ * or the folder of its files (CACHE_ROOT: SITE/.folio-cache; a keyed
+ * kind's: SITE/.folio-cache/NAME); malloc'd. Not for a kind with a file
+ * per output (cache_output_path). */
+char *cache_path(const char *site_dir, enum cache_kind k);
 
-/* cache_output_path: the state file KIND-HASH of the output folder out_dir
- * (HASH: of its absolute path); malloc'd, or NULL when the site or the
- * output's parent cannot be resolved. */
-char *cache_output_path(const char *site_dir, const char *out_dir, const char *kind);
+/* cache_key_path: the file of the keyed kind k for key,
+ * SITE/.folio-cache/NAME/KEY.SUFFIX (KEY: 16 hex digits); malloc'd. */
+char *cache_key_path(const char *site_dir, enum cache_kind k, uint64_t key);
 
-/* cache_output_sibling: the state file KIND-HASH of the same output folder
- * as the state file path (any kind); malloc'd, or NULL. */
-char *cache_output_sibling(const char *path, const char *kind);
+/* cache_output_path: the state file NAME-HASH of kind k (one per output)
+ * of the output folder out_dir (HASH: of its absolute path); malloc'd, or
+ * NULL when the site or the output's parent cannot be resolved. */
+char *cache_output_path(const char *site_dir, const char *out_dir, enum cache_kind k);
 
-/* cache_open_dir: makes SITE/.folio-cache (and SUB below it, if not NULL)
- * if need be, first emptying a folder of another layout version. 0, or
- * -1 with errno. */
-int cache_open_dir(const char *site_dir, const char *sub);
+/* cache_output_sibling: the state file of kind k of the same output
+ * folder as the state file path (any kind); malloc'd, or NULL. */
+char *cache_output_sibling(const char *path, enum cache_kind k);
+
+/* cache_output_kind: the kind of the state file path (by its name), or
+ * CACHE_KINDS when it is not one. */
+enum cache_kind cache_output_kind(const char *path);
+
+/* cache_open_dir: makes SITE/.folio-cache (and the folder of the keyed
+ * kind k below it; CACHE_ROOT: none) if need be, first emptying a folder
+ * of another layout version. 0, or -1 with errno. */
+int cache_open_dir(const char *site_dir, enum cache_kind k);
+
+/* cache_read: the cache's file path, of kind k, read whole (malloc'd,
+ * NUL-terminated, *len bytes), or NULL when it is missing, cannot be
+ * read, or is bigger than the catalogue's bound for k (the caller then
+ * makes what it held anew). */
+char *cache_read(const char *path, enum cache_kind k, size_t *len);
 
 /* A file being written: cache_file_open creates a temporary file beside
  * path; cache_file_commit closes it and renames it to path (0), or removes
@@ -133,11 +156,21 @@ int cache_pack_save(struct cache_pack *pk, int rewrite, cache_pack_put_fn put, v
  * with errno. */
 int cache_write(const char *path, const void *p, size_t n);
 
+/* cache_write_with: the file path made whole (or not at all) of what
+ * fill(ctx, out, flush, fctx) puts into out: fill may call flush(fctx,
+ * out) as it goes (out's bytes are written once it holds a MB, and out
+ * emptied: 0, or -1 to stop), and what is left in out when it returns
+ * (0, or -1: nothing is written) is written last. For a big file made a
+ * piece at a time. 0, or -1. */
+typedef int (*cache_flush_fn)(void *fctx, struct buf *out);
+int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, cache_flush_fn flush, void *fctx),
+		     void *ctx);
+
 /* cache_store: save(ctx) (0, or -1 with errno) once the site's cache
  * folder is there (made if missing); a failure is a warning on stderr,
- * "CACHE_DIR/name: warning: cannot save WHAT (why); THEN". */
-void cache_store(const char *site_dir, const char *name, int (*save)(void *), void *ctx, const char *what,
-		 const char *then);
+ * "CACHE_DIR/NAME: warning: cannot save WHAT (why); THEN", NAME, WHAT and
+ * THEN those of kind k in the catalogue. */
+void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx);
 
 /* cache_remove: removes the cache's file path, if it is there. */
 void cache_remove(const char *path);
@@ -150,10 +183,10 @@ void cache_remove(const char *path);
 void *cache_map(const char *path, size_t *len);
 void cache_unmap(void *p, size_t len);
 
-/* cache_sweep: in the folder dir (of the cache), removes the files whose
- * names end with suffix except keep, and temporary files older than an
+/* cache_sweep: in the folder of the keyed kind k, removes its files but
+ * the one at keep (a path, or NULL), and temporary files older than an
  * hour (left by a build that died). */
-void cache_sweep(const char *dir, const char *suffix, const char *keep);
+void cache_sweep(const char *site_dir, enum cache_kind k, const char *keep);
 
 /* cache_prune: removes the state files of all but the CACHE_KEEP_OUTPUTS
  * output folders built into last. */

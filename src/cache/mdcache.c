@@ -5,7 +5,6 @@
 #include "cache/cache.h"
 
 #include "base/buf.h"
-#include "incremental/rebuild.h"
 #include "base/hash.h"
 #include "base/index.h"
 #include "base/pool.h"
@@ -297,7 +296,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.has_model3d = doc->has_model3d;
 	h.has_video = doc->has_video;
 	h.link_hint = doc->link_hint;
-	h.html_hash = doc->html_hash ? doc->html_hash : rebuild_text_hash(doc->html.p, doc->html.len);
+	h.html_hash = doc->html_hash ? doc->html_hash : md_cache_html_hash(doc->html.p, doc->html.len);
 	h.img_at = doc->img_at ? doc->img_at : md_image_at(doc->html);
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
@@ -493,9 +492,14 @@ static int save_md(void *c)
 	return md_cache_save(c);
 }
 
+uint64_t md_cache_html_hash(const char *p, size_t len)
+{
+	return hash_seeded(p, len, len);
+}
+
 void md_cache_store(struct md_cache *c, const char *site_dir)
 {
-	cache_store(site_dir, "markdown.pack", save_md, c, "the rendered Markdown", "the next build renders it again");
+	cache_store(site_dir, CACHE_MARKDOWN, save_md, c);
 }
 
 static void *store(void *arg)

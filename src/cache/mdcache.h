@@ -57,6 +57,12 @@ struct md_key md_cache_key(uint64_t salt, int kind, const char *path, size_t len
 /* md_cache_body_hash: a hash of a document's body (never 0). */
 uint64_t md_cache_body_hash(const char *body, size_t len);
 
+/* md_cache_html_hash: the hash of a document's HTML p[0..len) that an
+ * entry keeps (md_doc.html_hash); the records of what pages read
+ * fingerprint text with the same hash (rebuild_text_hash), so that a
+ * document's HTML is not hashed again. */
+uint64_t md_cache_html_hash(const char *p, size_t len);
+
 /* md_cache_get: on a hit, fills *doc and returns 1. Its strings point into
  * the cache and stay valid until the second md_cache_sweep after this call
  * (the sweep that ends this build keeps what it used); the table of

@@ -218,13 +218,13 @@ static int cache_key_ok(const char *s)
 
 static void cache_load(struct run *r, const char *path)
 {
-	/* mapped by cache/ (a regular file only: a named pipe in its place
-	 * is no cache), then parsed line by line: its first 64 MiB at most */
-	size_t tlen = 0, max = (size_t)64 << 20;
-	char *text = cache_map(path, &tlen);
-	FILE *f = text ? fmemopen(text, tlen > max ? max + 1 : tlen, "r") : NULL;
+	/* read as every file folio reads (a regular file only: a named pipe
+	 * in its place is no cache), then parsed line by line */
+	size_t tlen;
+	char *text = cache_read(path, CACHE_EXTERNAL, &tlen); /* within the catalogue's bound */
+	FILE *f = text && tlen ? fmemopen(text, tlen, "r") : NULL;
 	if (!f) {
-		cache_unmap(text, tlen);
+		free(text);
 		return;
 	}
 	char *line = NULL;
@@ -271,7 +271,7 @@ static void cache_load(struct run *r, const char *path)
 	}
 	free(line);
 	fclose(f);
-	cache_unmap(text, tlen);
+	free(text);
 	if (!r->ncache)
 		return;
 	/* A URL written twice (two runs that raced) keeps its newest answer. */

@@ -542,20 +542,8 @@ static int cmd_check(int argc, char **argv)
 	diag_init(&d, stderr);
 	d.defer = 1;
 	int errors = site_dir_check(&d, req.site_dir);
-	/* the build writes into a folder of its own, deleted after: the
-	 * site's output and its cache are left as they are */
-	char tmp[4096];
-	const char *td = getenv("TMPDIR");
-	snprintf(tmp, sizeof tmp, "%s/folio-check-XXXXXX", td && *td ? td : "/tmp");
-	if (!errors && !mkdtemp(tmp)) {
-		diag_error(&d, &(struct diag_loc){tmp, NULL, 0, 0, 0}, "cannot make a scratch folder: %s",
-			   strerror(errno));
-		errors = 1;
-		tmp[0] = '\0';
-	}
-	char out[4200];
-	snprintf(out, sizeof out, "%s/out", tmp);
-	req.out_dir = out;
+	/* the build writes into a scratch folder of its own (no out_dir),
+	 * deleted after: the site's output and its cache are left as they are */
 	req.check = 1;
 	struct extlinks ext;
 	memset(&ext, 0, sizeof ext);
@@ -568,13 +556,11 @@ static int cmd_check(int argc, char **argv)
 	memset(&res, 0, sizeof res);
 	if (!errors)
 		errors = build_site(&req, &d, &res);
-	if (tmp[0])
-		remove_tree(tmp);
 	struct extcheck_stats st;
 	memset(&st, 0, sizeof st);
 	if (!errors && external && ext.n) {
 		diag_flush(&d); /* the site's warnings before the network's */
-		char *cache = cache_open_dir(req.site_dir, NULL) == 0 ? cache_path(req.site_dir, "external-links") : NULL;
+		char *cache = cache_open_dir(req.site_dir, CACHE_ROOT) == 0 ? cache_path(req.site_dir, CACHE_EXTERNAL) : NULL;
 		struct extcheck_opts o;
 		memset(&o, 0, sizeof o); /* zero: the defaults */
 		o.cache_path = cache;

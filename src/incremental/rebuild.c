@@ -2,6 +2,7 @@
 #include "incremental/rebuild.h"
 
 #include "base/arena.h"
+#include "cache/mdcache.h"
 #include "base/index.h"
 #include "base/pool.h"
 #include "tmpl/tmpl.h"
@@ -65,7 +66,7 @@ static int known_eq(const void *ctx, uint32_t v, const void *key)
 
 uint64_t rebuild_text_hash(const char *p, size_t len)
 {
-	return hash_seeded(p, len, len);
+	return md_cache_html_hash(p, len); /* what the Markdown cache keeps of a document's HTML */
 }
 
 void rebuild_known(struct rebuild *rb, const char *p, size_t len, uint64_t h)

@@ -443,9 +443,7 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 /* mc_file: the cache's file, SITE/.folio-cache/math/SALT.cache. */
 static char *mc_file(const struct math_cache *c)
 {
-	char name[40];
-	snprintf(name, sizeof name, "math/%016llx.cache", (unsigned long long)c->salt);
-	return cache_path(c->dir, name);
+	return cache_key_path(c->dir, CACHE_MATH, c->salt);
 }
 
 /* parse_num: a decimal number ending in stop at *p (advanced past stop). */
@@ -471,7 +469,7 @@ static void cache_load(struct math_cache *c)
 {
 	char *path = mc_file(c);
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = cache_read(path, CACHE_MATH, &len);
 	free(path);
 	if (!text)
 		return;
@@ -533,7 +531,7 @@ bad:
  * MATH_CACHE_KEEP runs, then deletes the other caches in math/. */
 static int mc_write(struct math_cache *c)
 {
-	if (cache_open_dir(c->dir, "math") != 0)
+	if (cache_open_dir(c->dir, CACHE_MATH) != 0)
 		return -1;
 	struct buf b;
 	buf_init(&b);
@@ -555,9 +553,7 @@ static int mc_write(struct math_cache *c)
 	int saved = errno;
 	if (rc == 0) {
 		/* caches of other macros or versions will not be read again */
-		char *mdir = cache_path(c->dir, "math");
-		cache_sweep(mdir, ".cache", strrchr(final, '/') + 1);
-		free(mdir);
+		cache_sweep(c->dir, CACHE_MATH, final);
 	}
 	buf_fini(&b);
 	free(final);

@@ -1,6 +1,8 @@
-/* internal.h: what staging.c, live.c, manifest.c and tree.c share: the
- * output being built, its manifests, and the helpers more than one of them
- * uses. Not for other modules: they use output.h. */
+/* internal.h: what the files of output/ share: the output being built,
+ * its manifests, and the helpers more than one of them uses. They call
+ * one way: staging.c -> spare.c -> manifest.c -> folder.c, and live.c,
+ * tree.c -> folder.c (tree.c writes through staging.c's output_write).
+ * Not for other modules: they use output.h. */
 #ifndef FOLIO_OUTPUT_INTERNAL_H
 #define FOLIO_OUTPUT_INTERNAL_H
 
@@ -60,7 +62,7 @@ struct output {
 	struct manifest spare;
 };
 
-/* ---- staging.c ---- */
+/* ---- folder.c (the bottom of output/: it calls no other file of it) ---- */
 
 /* output_error, output_warning: a message about path (a file or folder). */
 void output_error(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -96,10 +98,13 @@ int output_parts_write(int fd, const struct str *v, size_t n);
 /* OUTPUT_MARKER_TEXT: the bytes of the marker. */
 #define OUTPUT_MARKER_TEXT "This folder was written by folio; each build replaces it whole.\n"
 
-/* kill_point: the test hook FOLIO_KILL_AT (staging.c). */
+/* kill_point: the test hook FOLIO_KILL_AT (and FOLIO_PAUSE_AT). */
 void kill_point(const char *point);
 /* output_no_spare: the test hook FOLIO_NO_SPARE: no spare is used or kept. */
 int output_no_spare(void);
+/* output_no_exchange: the test hook FOLIO_NO_EXCHANGE: the swap is done
+ * as where RENAME_EXCHANGE is missing. */
+int output_no_exchange(void);
 /* lock_marker: a descriptor holding an exclusive lock on dir's marker, or
  * -1 (no marker, or someone holds the lock: a build writing the folder,
  * or the process deleting it). */

@@ -350,6 +350,33 @@ void live_abort(struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
+int live_folder_new(char *base, size_t n, char *root, size_t rn)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(base, n, "%s/folio-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(base))
+		return -1;
+	if (snprintf(root, rn, "%s/site", base) >= (int)rn) {
+		rmdir(base);
+		return -2;
+	}
+	return 0;
+}
+
+void live_folder_ensure(const char *root)
+{
+	struct stat st;
+	if (stat(root, &st) != 0)
+		mkdir(root, 0755);
+}
+
+void live_folder_remove(const char *base, const char *root)
+{
+	remove_tree(root); /* made by folio: it carries the marker */
+	rmdir(root);
+	rmdir(base);
+}
+
 void live_close(struct live *l)
 {
 	if (!l)

@@ -98,7 +98,7 @@ static int num(char **p, int hex, int neg_ok, unsigned long long *v)
 void manifest_load(struct manifest *m, const char *p)
 {
 	size_t len;
-	char *text = read_file(p, &len);
+	char *text = cache_read(p, CACHE_MANIFEST, &len);
 	if (!text)
 		return;
 	char *line = NULL;
@@ -242,7 +242,7 @@ static int same_walk(const struct manifest *m, const char *dir, const char *rel,
 
 int output_unchanged(const char *site_dir, const char *out_dir)
 {
-	char *mpath = cache_output_path(site_dir, out_dir, "output");
+	char *mpath = cache_output_path(site_dir, out_dir, CACHE_MANIFEST);
 	if (!mpath)
 		return -1;
 	struct manifest m;

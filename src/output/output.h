@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "cache/catalogue.h"
 #include "files/reader.h"
 
 struct output;
@@ -142,9 +143,10 @@ size_t output_count(const struct output *o);
  * push out that of real outputs), and output_cache_file gives NULL. */
 void output_keep_no_state(struct output *o);
 
-/* output_cache_file: the file NAME-HASH in the site's .folio-cache, HASH
- * that of this output folder (malloc'd; NULL without a site folder). */
-char *output_cache_file(const struct output *o, const char *name);
+/* output_cache_file: the state file of kind k (one per output: the
+ * cache's catalogue) of this output folder (malloc'd; NULL without a
+ * site folder). */
+char *output_cache_file(const struct output *o, enum cache_kind k);
 
 /* output_unchanged: 0 when out_dir holds exactly the files the last
  * build's manifest lists, each as that build left it (size, time, inode),
@@ -224,6 +226,19 @@ void live_abort(struct live *l);
 /* live_close: frees l; the folder stays. */
 void live_close(struct live *l);
 
+/* live_folder_new: a private folder for a live site (folio serve's, never
+ * the site's public/), TMPDIR/folio-serve-XXXXXX, made into base (n
+ * bytes), and root (rn bytes) its base/site, which live_open makes. 0;
+ * -1 with errno when it cannot be made; -2 when root's path does not fit
+ * (base is removed again). */
+int live_folder_new(char *base, size_t n, char *root, size_t rn);
+/* live_folder_ensure: root made, empty, if it is not there (a first build
+ * that failed: an empty site is served). */
+void live_folder_ensure(const char *root);
+/* live_folder_remove: root (folio's: it carries the marker) and base
+ * deleted. */
+void live_folder_remove(const char *base, const char *root);
+
 /* output_prune: cache_prune, and the spare of each output folder whose
  * state it removes is deleted (the state names its folder, which must be
  * the one it describes, and not in use). */
@@ -232,5 +247,13 @@ void output_prune(const char *site_dir);
 /* remove_tree: deletes dir and everything in it, without following links.
  * Only for folders that carry the marker. */
 int remove_tree(const char *dir);
+
+/* output_scratch_new: a scratch folder for an output that is thrown away
+ * (folio check), TMPDIR/folio-check-XXXXXX: the path of the output in it
+ * (malloc'd), or NULL after reporting why it cannot be made.
+ * output_scratch_remove: deletes the scratch folder of that output, and
+ * everything in it. */
+char *output_scratch_new(struct diag *d);
+void output_scratch_remove(const char *out);
 
 #endif

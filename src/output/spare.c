@@ -243,13 +243,13 @@ static void *ahead_run(void *arg)
 	char *out = path_absolute(ah->out_dir);
 	if (!out)
 		return NULL;
-	ah->mpath = cache_output_path(ah->site_dir, out, "output");
+	ah->mpath = cache_output_path(ah->site_dir, out, CACHE_MANIFEST);
 	if (ah->mpath && output_has_marker(out) && stat(ah->mpath, &ah->mpath_st) == 0) {
 		manifest_load(&ah->old, ah->mpath);
 		struct stat again;
 		ah->have_old = stat(ah->mpath, &again) == 0 && same_file_st(&again, &ah->mpath_st);
 	}
-	char *state = ah->mpath && !output_no_spare() ? cache_output_sibling(ah->mpath, "spare") : NULL;
+	char *state = ah->mpath && !output_no_spare() ? cache_output_sibling(ah->mpath, CACHE_SPARE) : NULL;
 	if (state && stat(state, &ah->state_st) == 0) {
 		manifest_load(&ah->spare, state);
 		struct stat again;
@@ -449,7 +449,7 @@ int spare_take(struct output *o, const char *parent, const char *base, struct ou
 	int lock = lock_marker(o->spare_dir);
 	if (lock < 0)
 		return -1; /* taken by another build, or not folio's */
-	char *state = cache_output_sibling(o->manifest, "spare");
+	char *state = cache_output_sibling(o->manifest, CACHE_SPARE);
 	if (state) {
 		if (!ahead_take_spare(ah, state, &o->spare))
 			manifest_load(&o->spare, state);
@@ -574,9 +574,9 @@ int spare_keep(struct output *o, const char *old_site, int lock)
 	if (rename(old_site, o->spare_dir) != 0)
 		return -1;
 	kill_point("spare");
-	char *state = cache_output_sibling(o->manifest, "spare");
+	char *state = cache_output_sibling(o->manifest, CACHE_SPARE);
 	o->old.where = xstrndup(o->spare_dir, strlen(o->spare_dir));
-	if (state && (cache_open_dir(o->site_dir, NULL) != 0 || manifest_save(&o->old, state) != 0))
+	if (state && (cache_open_dir(o->site_dir, CACHE_ROOT) != 0 || manifest_save(&o->old, state) != 0))
 		cache_remove(state); /* a spare without state: the next build deletes it */
 	free(state);
 	return 0;
@@ -588,8 +588,7 @@ int spare_keep(struct output *o, const char *old_site, int lock)
 static void prune_spare(const char *path, void *ctx)
 {
 	(void)ctx;
-	const char *name = strrchr(path, '/');
-	if (!name || strncmp(name + 1, "spare-", 6))
+	if (cache_output_kind(path) != CACHE_SPARE)
 		return;
 	struct manifest m;
 	memset(&m, 0, sizeof m);

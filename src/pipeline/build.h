@@ -13,8 +13,6 @@
 
 #include "base/diag.h"
 
-struct stamp_list;
-
 struct build_request {
 	const char *site_dir;
 	const char *out_dir;  /* NULL: SITE/public */
@@ -22,7 +20,9 @@ struct build_request {
 	int drafts, future;
 	int jobs;    /* 0: the number of processors */
 	int64_t now; /* 0: the clock (or SOURCE_DATE_EPOCH) */
-	int check;   /* folio check: the output is thrown away, no state or cache is kept */
+	/* folio check: the output is thrown away, no state or cache is kept;
+	 * without out_dir, it goes into a scratch folder of its own */
+	int check;
 	/* keep_going (folio build --keep-going, folio serve): errors do not
 	 * stop the output: every page that can be rendered is written and the
 	 * output is swapped in all the same (for previewing); the errors are
@@ -32,14 +32,6 @@ struct build_request {
 	 * --external) */
 	void (*external)(void *ctx, const char *url, const char *path, int line, int col);
 	void *external_ctx;
-	/* folio build: the site's files as stamped before the build (stamp.h),
-	 * with the hash of the bytes of those unchanged since the last build
-	 * (0: not known), or NULL */
-	const struct stamp_list *known;
-	/* folio build: called once the output is swapped in (every input has
-	 * been read), before the caches are saved; NULL: none */
-	void (*inputs_read)(void *ctx);
-	void *inputs_ctx;
 };
 
 struct build_result {

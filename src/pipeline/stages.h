@@ -1,6 +1,6 @@
 /* stages.h: the stages every build runs, config -> content -> Markdown ->
- * model -> templates, into one arena (build.c); a session's rounds
- * (session.c) plan, render and write what they give. Private to those two. */
+ * model -> templates, into one arena (stages.c); a round (round.c) plans,
+ * renders and writes what they give. Private to pipeline/. */
 #ifndef FOLIO_STAGES_H
 #define FOLIO_STAGES_H
 
@@ -10,7 +10,6 @@
 #include "output/output.h"
 #include "model/site.h"
 #include "tmpl/tmpl.h"
-
 
 struct stages {
 	struct arena *a;
@@ -28,18 +27,32 @@ struct stages {
 	double t0, t_cfg, t_content, t_site, t_tmpl;
 };
 
-/* prepare_md: set by the session, called once the content is loaded (the
- * Markdown cache's salt and file stamp depend on it). */
+/* prepare_fn: called once the content is loaded and the language read,
+ * before the Markdown (the Markdown cache's salt and file stamp depend on
+ * them). */
 typedef void (*prepare_fn)(void *ctx, struct stages *st, const char *site_dir);
 
+/* What stages_run is given, all borrowed: the request; read_only: nothing
+ * is written into the site's cache (folio check: the formula cache is
+ * read only); prep (may be NULL) and its ctx; cc (may be NULL) keeps files
+ * between builds, fm (may be NULL) their front matter between processes,
+ * records (folio build; may be NULL) what the last build learnt of each
+ * content file, so that those unchanged since (known: the site's files
+ * as stamped before the build, stamp.h) are not read (srccache.h). */
+struct stages_in {
+	const struct build_request *req;
+	int read_only;
+	prepare_fn prep;
+	void *prep_ctx;
+	struct content_cache *cc;
+	struct fm_cache *fm;
+	const struct src_cache *records;
+	const struct stamp_list *known;
+};
+
 /* stages_run: every stage, in order, into st (a new arena); st->errors
- * counts what they reported. prep (may be NULL) is called once the
- * content is loaded; cc (may be NULL) keeps files between builds, fm (may
- * be NULL) their front matter between processes, records (folio build;
- * may be NULL) what the last build learnt of each content file, so that
- * those unchanged since (req->known) are not read (srccache.h). */
-void stages_run(struct stages *st, const struct build_request *req, struct diag *d, prepare_fn prep, void *prep_ctx,
-		struct content_cache *cc, struct fm_cache *fm, const struct src_cache *records);
+ * counts what they reported. */
+void stages_run(struct stages *st, const struct stages_in *in, struct diag *d);
 /* stages_free: st's memory; with keep_thread, this thread's KaTeX and
  * highlighters stay loaded for the next build (a session). */
 void stages_free(struct stages *st, struct diag *d, int keep_thread);
@@ -49,11 +62,5 @@ void stages_thread_cleanup(void);
  * bundles' to sink (see output_static); model-viewer's script only for a
  * site with a model. */
 int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink);
-/* session_new_output: a session of one build into req->out_dir, through a
- * staging folder swapped in whole (folio build); each file is read once.
- * session_next_future: the date of the first post its last build left out
- * as future (0: none). */
-struct build_session *session_new_output(const struct build_request *req);
-int64_t session_next_future(const struct build_session *s);
 
 #endif

@@ -695,6 +695,5 @@ static int save_counts(void *c)
 
 void search_cache_store(struct search_cache *c, const char *site_dir)
 {
-	cache_store(site_dir, "search.pack", save_counts, c, "the search index's counts",
-		    "the next build counts every document again");
+	cache_store(site_dir, CACHE_SEARCH, save_counts, c);
 }

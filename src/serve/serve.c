@@ -947,72 +947,59 @@ static int listen_port(const struct serve_options *o, struct sockaddr *sa, sockl
 	return -1;
 }
 
-int serve_run(const struct serve_options *o)
-{
-	const char *bind = o->bind ? o->bind : "127.0.0.1";
+/* The address serve listens on: --bind's, IPv4 or IPv6, and the daemon's
+ * flags for it. */
+struct listen_addr {
 	struct sockaddr_in a4;
 	struct sockaddr_in6 a6;
 	struct sockaddr *sa;
-	unsigned flags =
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
-	memset(&a4, 0, sizeof a4);
-	memset(&a6, 0, sizeof a6);
-	if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
-		a4.sin_family = AF_INET;
-		a4.sin_port = htons((uint16_t)o->port);
-		sa = (struct sockaddr *)&a4;
-	} else if (inet_pton(AF_INET6, bind, &a6.sin6_addr) == 1) {
-		a6.sin6_family = AF_INET6;
-		a6.sin6_port = htons((uint16_t)o->port);
-		sa = (struct sockaddr *)&a6;
-		flags |= MHD_USE_IPv6;
+	socklen_t len;
+	unsigned flags;
+};
+
+/* parse_bind: bind (a numeric address) and port into la; 0, or 2 after
+ * saying why not (a usage error). */
+static int parse_bind(const char *bind, int port, struct listen_addr *la)
+{
+	memset(la, 0, sizeof *la);
+	la->flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+	if (inet_pton(AF_INET, bind, &la->a4.sin_addr) == 1) {
+		la->a4.sin_family = AF_INET;
+		la->a4.sin_port = htons((uint16_t)port);
+		la->sa = (struct sockaddr *)&la->a4;
+		la->len = sizeof la->a4;
+	} else if (inet_pton(AF_INET6, bind, &la->a6.sin6_addr) == 1) {
+		la->a6.sin6_family = AF_INET6;
+		la->a6.sin6_port = htons((uint16_t)port);
+		la->sa = (struct sockaddr *)&la->a6;
+		la->len = sizeof la->a6;
+		la->flags |= MHD_USE_IPv6;
 	} else {
 		fprintf(stderr, "folio serve: --bind needs a numeric IP address, not '%s'\n", bind);
 		return 2;
 	}
-	struct stat sb;
-	char site_real[PATH_MAX];
-	if (!realpath(o->site_dir, site_real) || stat(site_real, &sb) != 0 ||
-	    !S_ISDIR(sb.st_mode)) {
-		fprintf(stderr, "folio serve: %s: not a folder\n", o->site_dir);
-		return 1;
-	}
-	struct serve_options opt = *o;
-	opt.site_dir = site_real;
-	int port = o->port;
-	int lfd = listen_port(o, sa, sa == (struct sockaddr *)&a4 ? sizeof a4 : sizeof a6, bind, &port);
-	if (lfd < 0)
-		return 1;
-	/* every rebuild allocates about what the last one did: keep freed
-	 * memory in the process instead of handing it back and taking it
-	 * again page by page (zeroed pages were a tenth of a rebuild) */
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	mallopt(M_MMAP_THRESHOLD, 32 << 20); /* the largest glibc takes */
+	return 0;
+}
 
-	/* the output: a private temporary folder, never the site's public/ */
-	const char *tmp = getenv("TMPDIR");
-	char base[PATH_MAX];
-	snprintf(base, sizeof base, "%s/folio-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(base)) {
-		fprintf(stderr, "folio serve: cannot make a temporary folder: %s\n",
-		        strerror(errno));
-		close(lfd);
-		return 1;
-	}
-	/* the folder itself is made by the build: output_begin takes a new or
-	 * empty folder, and later only its own */
-	const char *out_dir = st.root;
-	if (snprintf(st.root, sizeof st.root, "%s/site", base) >= (int)sizeof st.root) {
+/* make_root: the output, a private temporary folder, never the site's
+ * public/: base (n bytes) is made, and st.root is base/site, which the
+ * build makes (live_open takes a new or empty folder, and later only its
+ * own). 0, or -1 after saying why. */
+static int make_root(char *base, size_t n)
+{
+	int rc = live_folder_new(base, n, st.root, sizeof st.root);
+	if (rc == -1)
+		fprintf(stderr, "folio serve: cannot make a temporary folder: %s\n", strerror(errno));
+	else if (rc)
 		fprintf(stderr, "folio serve: %s: path too long\n", base);
-		rmdir(base);
-		close(lfd);
-		return 1;
-	}
-	st.bind = bind;
-	st.port = port;
+	return rc ? -1 : 0;
+}
 
-	/* SIGINT and SIGTERM arrive on a signalfd; every thread (libmicrohttpd's
-	 * are started below) inherits the mask */
+/* take_signals: SIGINT and SIGTERM, to arrive on the descriptor returned
+ * (-1 with errno set); every thread started after (libmicrohttpd's)
+ * inherits the mask, SIGPIPE blocked too. */
+static int take_signals(void)
+{
 	sigset_t sigs;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -1020,12 +1007,106 @@ int serve_run(const struct serve_options *o)
 	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sigdelset(&sigs, SIGPIPE);
-	int sfd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+	return signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+}
 
+/* serve_loop: until a signal: each burst of changes the watcher tells is
+ * one rebuild, once it has settled (drain) */
+static void serve_loop(int sfd, struct watches *w, struct build_session *sess)
+{
+	double due = -1;
+	for (;;) {
+		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN}, {.fd = w->fd, .events = POLLIN}};
+		int timeout = -1;
+		if (due >= 0) {
+			double left = due - now_ms();
+			timeout = left > 0 ? (int)left + 1 : 0;
+		}
+		int k = poll(p, 2, timeout);
+		if (k < 0 && errno != EINTR)
+			break;
+		if (p[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) > 0)
+				break;
+		}
+		int wait = (p[1].revents & POLLIN) ? drain(w, sess) : 0;
+		if (wait)
+			due = now_ms() + wait; /* a burst pushes the build back */
+		if (due >= 0 && now_ms() >= due) {
+			due = -1;
+			rebuild(sess, 0);
+		}
+	}
+}
+
+/* serve_daemon: the HTTP server on the socket lfd (taken) serves until a
+ * signal; 0, or 1 when it cannot start. */
+static int serve_daemon(const struct serve_options *o, const struct listen_addr *la, const char *bind, int port,
+			int lfd, int sfd, struct watches *w, struct build_session *sess)
+{
+	struct MHD_Daemon *daemon =
+	    MHD_start_daemon(la->flags, (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_LISTEN_SOCKET, lfd,
+			     MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+			     MHD_OPTION_END);
+	if (!daemon) {
+		fprintf(stderr, "folio serve: cannot serve on %s port %d\n", bind, port);
+		close(lfd);
+		return 1;
+	}
+	int loopback = !strcmp(bind, "127.0.0.1") || !strcmp(bind, "::1") || !strncmp(bind, "127.", 4);
+	if (!loopback)
+		fprintf(stderr,
+			"folio serve: warning: listening on %s: other machines can read "
+			"this site, drafts "
+			"included\n",
+			bind);
+	fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d%s (Ctrl-C stops)\n", o->site_dir,
+		strchr(bind, ':') ? "[" : "", bind, strchr(bind, ':') ? "]" : "", port, st.base[0] ? st.base : "/");
+	serve_loop(sfd, w, sess);
+	fprintf(stderr, "folio serve: stopping\n");
+	pthread_mutex_lock(&st.lock);
+	st.stopping = 1;
+	pthread_cond_broadcast(&st.changed);
+	pthread_mutex_unlock(&st.lock);
+	MHD_stop_daemon(daemon);
+	return 0;
+}
+
+int serve_run(const struct serve_options *o)
+{
+	const char *bind = o->bind ? o->bind : "127.0.0.1";
+	struct listen_addr la;
+	if (parse_bind(bind, o->port, &la))
+		return 2;
+	struct stat sb;
+	char site_real[PATH_MAX];
+	if (!realpath(o->site_dir, site_real) || stat(site_real, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "folio serve: %s: not a folder\n", o->site_dir);
+		return 1;
+	}
+	int port = o->port;
+	int lfd = listen_port(o, la.sa, la.len, bind, &port);
+	if (lfd < 0)
+		return 1;
+	/* every rebuild allocates about what the last one did: keep freed
+	 * memory in the process instead of handing it back and taking it
+	 * again page by page (zeroed pages were a tenth of a rebuild) */
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20); /* the largest glibc takes */
+	char base[PATH_MAX];
+	if (make_root(base, sizeof base)) {
+		close(lfd);
+		return 1;
+	}
+	const char *out_dir = st.root;
+	st.bind = bind;
+	st.port = port;
+	int sfd = take_signals();
 	struct watches w = {.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), .site = site_real};
 	if (sfd < 0 || w.fd < 0) {
 		fprintf(stderr, "folio serve: %s\n", strerror(errno));
-		rmdir(base);
+		live_folder_remove(base, out_dir);
 		close(lfd);
 		return 1;
 	}
@@ -1033,70 +1114,15 @@ int serve_run(const struct serve_options *o)
 
 	struct build_request req;
 	memset(&req, 0, sizeof req);
-	req.site_dir = opt.site_dir;
+	req.site_dir = site_real;
 	req.out_dir = out_dir;
-	req.drafts = opt.drafts;
-	req.future = opt.future;
+	req.drafts = o->drafts;
+	req.future = o->future;
 	req.keep_going = 1; /* the pages are shown even with errors; the overlay shows these */
 	struct build_session *sess = build_session_new(&req);
 	rebuild(sess, 1);
-	struct stat ob;
-	if (stat(out_dir, &ob) != 0)
-		mkdir(out_dir, 0755); /* the first build failed: serve an empty site */
-
-	struct MHD_Daemon *daemon =
-	    MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, NULL,
-	                     MHD_OPTION_LISTEN_SOCKET, lfd, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape,
-	                     NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
-	int rc = 0;
-	if (!daemon) {
-		fprintf(stderr, "folio serve: cannot serve on %s port %d\n", bind, port);
-		close(lfd);
-		rc = 1;
-	} else {
-		int loopback =
-		    !strcmp(bind, "127.0.0.1") || !strcmp(bind, "::1") || !strncmp(bind, "127.", 4);
-		if (!loopback)
-			fprintf(stderr,
-			        "folio serve: warning: listening on %s: other machines can read "
-			        "this site, drafts "
-			        "included\n",
-			        bind);
-		fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d%s (Ctrl-C stops)\n",
-		        o->site_dir, strchr(bind, ':') ? "[" : "", bind,
-		        strchr(bind, ':') ? "]" : "", port, st.base[0] ? st.base : "/");
-		double due = -1;
-		for (;;) {
-			struct pollfd p[2] = {{.fd = sfd, .events = POLLIN},
-			                      {.fd = w.fd, .events = POLLIN}};
-			int timeout = -1;
-			if (due >= 0) {
-				double left = due - now_ms();
-				timeout = left > 0 ? (int)left + 1 : 0;
-			}
-			int k = poll(p, 2, timeout);
-			if (k < 0 && errno != EINTR)
-				break;
-			if (p[0].revents & POLLIN) {
-				struct signalfd_siginfo si;
-				if (read(sfd, &si, sizeof si) > 0)
-					break;
-			}
-			int wait = (p[1].revents & POLLIN) ? drain(&w, sess) : 0;
-			if (wait)
-				due = now_ms() + wait; /* a burst pushes the build back */
-			if (due >= 0 && now_ms() >= due) {
-				due = -1;
-				rebuild(sess, 0);
-			}
-		}
-		fprintf(stderr, "folio serve: stopping\n");
-		pthread_mutex_lock(&st.lock);
-		st.stopping = 1;
-		pthread_cond_broadcast(&st.changed);
-		pthread_mutex_unlock(&st.lock);
-		MHD_stop_daemon(daemon);
-	}
+	live_folder_ensure(out_dir); /* the first build failed: serve an empty site */
+	int rc = serve_daemon(o, &la, bind, port, lfd, sfd, &w, sess);
 	build_session_free(sess);
 	close(sfd);
 	close(w.fd);
@@ -1105,8 +1131,6 @@ int serve_run(const struct serve_options *o)
 	free(w.paths);
 	free(st.error);
 	st.error = NULL;
-	remove_tree(out_dir); /* made by folio: it carries the marker */
-	rmdir(out_dir);
-	rmdir(base);
+	live_folder_remove(base, out_dir);
 	return rc;
 }

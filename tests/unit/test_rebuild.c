@@ -1,10 +1,18 @@
 /* test_rebuild.c: what a session renders again (rebuild.c), without a file
  * system: ids, fingerprints, the dirty decision, committing, and the state
- * as bytes. */
+ * as bytes; the build key's projections (key.c) and the decisions of the
+ * incremental state (incr.c). */
 #include "harness.h"
 
 #include "base/arena.h"
+#include "base/hash.h"
+#include "cache/mdcache.h"
+#include "incremental/incr.h"
+#include "incremental/key.h"
 #include "incremental/rebuild.h"
+#include "model/site.h"
+#include "read/config.h"
+#include "read/content.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +413,102 @@ static void test_state_streamed(void)
 	arena_free(a);
 }
 
+static int fake_highlight(struct buf *out, const char *lang, size_t lang_len, const char *code, size_t len)
+{
+	(void)out, (void)lang, (void)lang_len, (void)code, (void)len;
+	return -1;
+}
+
+/* key_site: build_key_site of a site whose folio.yml is yml, with
+ * highlighting or not and the first label */
+static void key_site(struct build_key *k, const char *yml, int highlight, const char *label)
+{
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.src = yml;
+	cfg.src_len = strlen(yml);
+	struct build_opts opts;
+	memset(&opts, 0, sizeof opts);
+	opts.highlight = highlight ? fake_highlight : NULL;
+	opts.md_labels[0] = label;
+	opts.static_dir = "/nonexistent/folio-unit/static";
+	struct content c;
+	memset(&c, 0, sizeof c);
+	build_key_site(k, &cfg, &opts, &c);
+}
+
+static void test_key(void)
+{
+	struct build_key a, b;
+	build_key_init(&a, 0, 0, NULL);
+	build_key_init(&b, 0, 0, NULL);
+	OK(a.binary && a.options && a.options == b.options);
+	OK(!a.inputs && !a.md_salt && !a.files && !a.config); /* not known yet */
+	/* each option is in the options */
+	build_key_init(&b, 1, 0, NULL);
+	OK(b.options != a.options);
+	build_key_init(&b, 0, 1, NULL);
+	OK(b.options != a.options);
+	build_key_init(&b, 0, 0, "https://x.example/");
+	OK(b.options != a.options);
+	/* the site's projections: folio.yml in all of them, highlighting in
+	 * the Markdown's salt and the config's, the labels in the salt alone */
+	build_key_init(&b, 0, 0, NULL);
+	key_site(&a, "title: A\n", 0, "Note");
+	key_site(&b, "title: A\n", 0, "Note");
+	OK(a.md_salt && a.config && a.md_salt == b.md_salt && a.config == b.config && a.files == b.files);
+	key_site(&b, "title: B\n", 0, "Note");
+	OK(b.md_salt != a.md_salt && b.config != a.config);
+	key_site(&b, "title: A\n", 1, "Note");
+	OK(b.md_salt != a.md_salt && b.config != a.config);
+	key_site(&b, "title: A\n", 0, "Remarque");
+	OK(b.md_salt != a.md_salt && b.config == a.config);
+	/* the drafts option reaches what every page reads */
+	build_key_init(&b, 1, 0, NULL);
+	key_site(&b, "title: A\n", 0, "Note");
+	OK(b.config != a.config && b.md_salt == a.md_salt);
+	INT_EQ(build_key_html(&a) == rebuild_mix(a.md_salt, a.files), 1);
+	/* a text's fingerprint is the hash the Markdown cache keeps of a
+	 * document's HTML */
+	INT_EQ(rebuild_text_hash("<p>x</p>", 8) == md_cache_html_hash("<p>x</p>", 8), 1);
+}
+
+static void test_incr(void)
+{
+	struct build_key k;
+	build_key_init(&k, 0, 0, NULL);
+	struct incr_state *inc = incr_new(&k, NULL, NULL);
+	OK(incr_records(inc) != NULL && incr_known(inc) == NULL);
+	INT_EQ(incr_key(inc)->options == k.options, 1);
+	/* no state known: no link memo, and every page's links checked */
+	INT_EQ(incr_links_memo_key(inc), 0);
+	/* a plan of two pages, none rendered: the same ids as ever */
+	struct render_job jobs[2];
+	memset(jobs, 0, sizeof jobs);
+	jobs[0].out = "a.html";
+	jobs[1].out = "b.html";
+	struct render_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.jobs = jobs;
+	plan.njobs = 2;
+	const char *outs[2] = {"a.html", "b.html"};
+	struct rebuild_page *fresh[2] = {NULL, NULL};
+	INT_EQ(incr_links_same_ids(inc, outs, fresh, 2), 1);
+	/* the key of a check: its mode, and no pattern to leave alone */
+	INT_EQ(incr_links_key(&plan, 2) == 2, 1);
+	/* a page rendered now that the last build did not have: its ids are
+	 * new */
+	fresh[0] = rebuild_record("a.html", 1, NULL, 0);
+	INT_EQ(incr_links_same_ids(inc, outs, fresh, 2), 0);
+	rebuild_page_free(fresh[0]);
+	/* no static file is known without the up-to-date check's stamps */
+	struct stat st;
+	memset(&st, 0, sizeof st);
+	struct index ix = {0};
+	INT_EQ(incr_static_known(inc, &ix, "/site", "/site/static/a.png", &st), 0);
+	incr_free(inc);
+}
+
 void test_rebuild(void)
 {
 	t_current = "rebuild";
@@ -414,4 +518,6 @@ void test_rebuild(void)
 	test_state_bytes();
 	test_state_streamed();
 	test_uptodate();
+	test_key();
+	test_incr();
 }

@@ -1,0 +1,168 @@
+/* stages.c: the stages every build runs, in order, into one arena:
+ * config -> content -> Markdown -> model -> templates (stages_run), and
+ * the static files handed to an output (stages_copy_static). A round
+ * (round.c) plans, renders and writes what they give. */
+#include "pipeline/stages.h"
+
+#include "base/clock.h"
+#include "cache/cache.h"
+#include "md/highlight.h"
+#include "md/math.h"
+#include "model/links.h"
+#include "read/config.h"
+#include "read/theme.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int typeset(void *ctx, const char *tex, size_t len, int display, struct buf *out, struct buf *err,
+		   int *err_pos)
+{
+	return math_render(ctx, tex, len, display, out, err, err_pos);
+}
+
+/* open_math: the formula cache of the site, with folio.yml's macros. */
+static struct math_cache *open_math(struct arena *a, const struct config *cfg, const char *site_dir)
+{
+	const struct ynode *m = cfg->math_macros;
+	size_t n = m ? m->len : 0;
+	struct math_macro *mac = arena_alloc(a, (n + 1) * sizeof *mac);
+	for (size_t i = 0; i < n; i++) {
+		mac[i].name = m->keys[i]->str;
+		mac[i].expansion = m->items[i]->str;
+	}
+	return math_cache_open(site_dir, mac, n);
+}
+
+/* ---- the stages every build runs: config, content, Markdown, model,
+ * templates ---- */
+void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
+{
+	const struct build_request *req = in->req;
+	/* folio build: the files known unchanged are not read (content.h) */
+	struct content_known known = {in->known, in->records};
+	const struct content_known *kn = in->records ? &known : NULL;
+	memset(st, 0, sizeof *st);
+	st->t0 = clock_seconds();
+	st->a = arena_new();
+	struct arena *a = st->a;
+	st->errors += config_load(a, d, req->site_dir, req->base_url, &st->cfg);
+	st->cfg_errors = st->errors;
+	st->t_cfg = clock_seconds();
+	if (!st->cfg.root || st->cfg.root->kind != YNODE_MAP) {
+		/* no settings to go on; with some wrong ones, the content is
+		 * still checked so that every error is reported at once */
+		if (!st->errors)
+			st->errors = 1;
+		return;
+	}
+	struct build_opts *opts = &st->opts;
+	opts->jobs = req->jobs;
+	if (opts->jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		opts->jobs = n > 0 ? (int)n : 1;
+	}
+	st->errors += content_load_cached(a, d, req->site_dir, &st->cfg, &st->content, in->cc, in->fm, kn, opts->jobs);
+	/* an excerpt of a file not read: read when a message needs it */
+	st->d = d;
+	diag_set_texts(d, content_text, &st->content);
+	st->t_content = clock_seconds();
+
+	opts->drafts = req->drafts;
+	opts->future = req->future;
+	opts->now = req->now;
+	opts->max_related = 5;
+	char *static_dir = arena_alloc(a, 4096);
+	snprintf(static_dir, 4096, "%s/static", req->site_dir);
+	opts->static_dir = static_dir;
+	if (st->cfg.highlight)
+		opts->highlight = hl_render;
+	st->mc = st->cfg.math ? open_math(a, &st->cfg, req->site_dir) : NULL;
+	if (st->mc && in->read_only)
+		math_cache_read_only(st->mc); /* folio check writes nothing into the site */
+	if (st->mc) {
+		opts->typeset = typeset;
+		opts->typeset_ctx = st->mc;
+		opts->typeset_seconds = math_doc_seconds();
+	}
+	opts->now = clock_build_now(opts->now);
+	/* the language first: the Markdown's heading links and callouts say
+	 * their words in it */
+	st->env = tmpl_env_new();
+	st->errors += theme_load_language(st->env, a, d, req->site_dir, &st->cfg);
+	theme_md_labels(st->env, a, opts->md_labels);
+	if (in->prep)
+		in->prep(in->prep_ctx, st, req->site_dir);
+	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
+	st->have_site = 1;
+	/* the names of the theme's assets: their bytes, the site's copy when
+	 * it has one (read here, not by rendering) */
+	static const char *const assets[] = THEME_ASSETS;
+	size_t nassets = 0;
+	while (assets[nassets])
+		nassets++;
+	const char **names = arena_alloc(a, (nassets + 1) * sizeof *names);
+	for (size_t i = 0; i < nassets; i++) {
+		char name[THEME_ASSET_NAME_MAX];
+		theme_asset_name(req->site_dir, assets[i], name);
+		names[i] = arena_strndup(a, name, strlen(name));
+	}
+	names[nassets] = NULL;
+	st->site.asset_names = names;
+	st->base_path = links_base_path(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	if (!st->errors || req->keep_going)
+		site_rewrite_links(a, &st->site, st->base_path);
+	st->t_site = clock_seconds();
+
+	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	tmpl_env_set_base_url(st->env, base);
+	st->errors += theme_load_templates(st->env, d, req->site_dir);
+	st->t_tmpl = clock_seconds();
+}
+
+/* stages_copy_static: the theme's static files, the site's and the bundles' (see
+ * output_static); model-viewer's script only for a site with a model. */
+int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
+{
+	int models = 0;
+	for (size_t i = 0; i < s->nposts && !models; i++)
+		models = s->posts[i]->doc.has_model3d;
+	for (size_t i = 0; i < s->npages && !models; i++)
+		models = s->pages[i]->doc.has_model3d;
+	struct output_bundle *b = xcalloc(s->nposts + 1, sizeof *b);
+	size_t nb = 0;
+	for (size_t i = 0; i < s->nposts; i++)
+		if (s->posts[i]->bundle_dir)
+			b[nb++] = (struct output_bundle){s->posts[i]->bundle_dir, s->posts[i]->slug};
+	int errors = output_static(d, site_dir, models, b, nb, sink);
+	free(b);
+	return errors;
+}
+
+/* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
+void stages_thread_cleanup(void)
+{
+	math_thread_cleanup();
+	hl_thread_cleanup();
+}
+
+/* stages_free: with keep_thread, this thread's KaTeX and highlighters stay
+ * loaded for the next build (a session). */
+void stages_free(struct stages *st, struct diag *d, int keep_thread)
+{
+	if (st->mc && math_cache_close(st->mc) != 0) {
+		struct diag_loc loc = {CACHE_DIR, NULL, 0, 0, 0};
+		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
+	}
+	if (st->d)
+		diag_set_texts(st->d, NULL, NULL); /* the content goes */
+	if (!keep_thread)
+		stages_thread_cleanup();
+	if (st->env)
+		tmpl_env_free(st->env);
+	if (st->have_site)
+		site_free(&st->site);
+	arena_free(st->a);
+}
