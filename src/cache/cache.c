@@ -398,6 +398,14 @@ static void empty_dir(const char *dir)
 	closedir(dh);
 }
 
+void cache_remove_all(const char *site_dir)
+{
+	char *dir = cache_path(site_dir, CACHE_ROOT);
+	empty_dir(dir);
+	(void)rmdir(dir);
+	free(dir);
+}
+
 int cache_open_dir(const char *site_dir, enum cache_kind k)
 {
 	char *dir = cache_path(site_dir, CACHE_ROOT), *vpath = cache_path(site_dir, CACHE_LAYOUT);

@@ -172,6 +172,10 @@ int cache_write_with(const char *path, int (*fill)(void *ctx, struct buf *out, c
  * THEN those of kind k in the catalogue. */
 void cache_store(const char *site_dir, enum cache_kind k, int (*save)(void *), void *ctx);
 
+/* cache_remove_all: the site's cache folder removed, with everything in
+ * it (folio import: a build's cache is not part of the new site). */
+void cache_remove_all(const char *site_dir);
+
 /* cache_remove: removes the cache's file path, if it is there. */
 void cache_remove(const char *path);
 

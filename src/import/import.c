@@ -22,6 +22,7 @@
 #include "files/sitefile.h"
 #include "base/slug.h"
 #include "formats/yaml.h"
+#include "cache/cache.h"
 
 void imp_list_add(struct arena *a, struct imp_list *l, const char *s)
 {
@@ -890,25 +891,14 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 /* ---- the build of DST ---- */
 
 /* build_once: a build of DST (drafts and future posts too) into a scratch
- * folder that is removed; messages into cap (and to stderr when show).
+ * folder that is removed (folio check's); messages into cap (and to stderr when show).
  * Returns the number of errors. */
 static int build_once(struct imp_site *s, struct buf *cap, int show)
 {
-	char tmp[4096];
-	const char *td = getenv("TMPDIR");
-	snprintf(tmp, sizeof tmp, "%s/folio-import-XXXXXX", td && *td ? td : "/tmp");
-	if (!mkdtemp(tmp)) {
-		diag_error(s->d, &(struct diag_loc){tmp, NULL, 0, 0, 0}, "cannot make a scratch folder: %s",
-			   strerror(errno));
-		return 1;
-	}
-	char out[4200];
-	snprintf(out, sizeof out, "%s/out", tmp);
 	struct build_request req;
 	memset(&req, 0, sizeof req);
 	req.site_dir = s->dst;
-	req.out_dir = out;
-	req.check = 1;
+	req.check = 1; /* into a scratch folder of its own, removed after */
 	req.drafts = 1;
 	req.future = 1;
 	/* every stage runs, so that a formula's error does not hide the
@@ -923,11 +913,7 @@ static int build_once(struct imp_site *s, struct buf *cap, int show)
 	int errors = build_site(&req, &d, &res);
 	diag_flush(&d);
 	diag_fini(&d);
-	remove_tree(tmp);
-	/* the build's cache (typeset formulas) is not part of the import */
-	char cache[4200];
-	snprintf(cache, sizeof cache, "%s/.folio-cache", s->dst);
-	remove_tree(cache);
+	cache_remove_all(s->dst); /* the build's cache (typeset formulas) is not part of the import */
 	return errors;
 }
 

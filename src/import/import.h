@@ -6,7 +6,7 @@
  *
  * Folder import/: folio import: another generator's site (Jekyll, Hugo)
  * read into a model and written as a folio site.
- * uses: base, formats, files, read, model, output, pipeline.
+ * uses: base, formats, files, cache, read, model, output, pipeline.
  */
 #ifndef FOLIO_IMPORT_H
 #define FOLIO_IMPORT_H

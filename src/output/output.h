@@ -111,13 +111,26 @@ struct output_bundle {
 	struct str slug;
 };
 
-/* output_static: the theme's static files, its assets/ (model-viewer's
- * script, a megabyte: only with models set, for a site that shows a 3D
- * model), the site's static/ folder, which replaces theme files, and each
- * bundle's files (without its Markdown), handed to sink in that order.
- * Returns the number of errors. */
-int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
-		  const struct output_sink *sink);
+/* Files the caller has in memory (the theme's, embedded in folio), each
+ * with its name in the output. */
+struct output_file {
+	const char *name;
+	const void *data;
+	size_t len;
+};
+struct output_files {
+	const struct output_file *first; /* before the site's static/, which replaces them */
+	size_t nfirst;
+	const struct output_file *last; /* after every static file (the hashed assets) */
+	size_t nlast;
+};
+
+/* output_static: theme's first files, the site's static/ folder (which
+ * replaces them), each bundle's files (without its Markdown), then
+ * theme's last files, handed to sink in that order. Returns the number
+ * of errors. */
+int output_static(struct diag *d, const char *site_dir, const struct output_files *theme, const struct output_bundle *b,
+		  size_t nb, const struct output_sink *sink);
 
 /* output_exists: whether rel was already written (static files yield to
  * generated pages, or the other way round, as the caller decides). */

@@ -7,7 +7,6 @@
 #include "base/buf.h"
 #include "files/reader.h"
 #include "files/sitefile.h"
-#include "read/theme.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -174,21 +173,14 @@ long output_copy_tree(struct output *o, const char *src_dir, const char *rel_dir
 }
 /* ---- the static files of a site ---- */
 
-int output_static(struct diag *d, const char *site_dir, int models, const struct output_bundle *b, size_t nb,
-		  const struct output_sink *sink)
+int output_static(struct diag *d, const char *site_dir, const struct output_files *theme, const struct output_bundle *b,
+		  size_t nb, const struct output_sink *sink)
 {
 	int errors = 0;
 	/* the theme's files first; the site's static/ replaces them */
-	for (size_t i = 0; i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "static/", 7) && sink->write(sink->ctx, f->name + 7, f->data, f->len))
+	for (size_t i = 0; i < theme->nfirst; i++)
+		if (sink->write(sink->ctx, theme->first[i].name, theme->first[i].data, theme->first[i].len))
 			errors++;
-	}
-	for (size_t i = 0; models && i < theme_nfiles; i++) {
-		const struct theme_file *f = &theme_files[i];
-		if (!strncmp(f->name, "assets/", 7) && sink->write(sink->ctx, f->name, f->data, f->len))
-			errors++;
-	}
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/static", site_dir);
 	char *root = site_root(site_dir);
@@ -202,16 +194,8 @@ int output_static(struct diag *d, const char *site_dir, int models, const struct
 	}
 	free(root);
 	/* the files pages link to, again under names that change with them */
-	static const char *const assets[] = THEME_ASSETS;
-	for (size_t i = 0; assets[i]; i++) {
-		char name[THEME_ASSET_NAME_MAX];
-		const char *data;
-		size_t len;
-		char *owned;
-		theme_asset(site_dir, assets[i], name, &data, &len, &owned);
-		if (sink->write(sink->ctx, name, data, len))
+	for (size_t i = 0; i < theme->nlast; i++)
+		if (sink->write(sink->ctx, theme->last[i].name, theme->last[i].data, theme->last[i].len))
 			errors++;
-		free(owned);
-	}
 	return errors;
 }

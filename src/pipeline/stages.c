@@ -122,6 +122,36 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 	st->t_tmpl = clock_seconds();
 }
 
+/* theme_files_of: the theme's files to write around the site's static
+ * ones (output_static): its static/ files (and its assets/, model-viewer's
+ * script, a megabyte: only with models, for a site that shows a 3D
+ * model) first, then its assets under the names that change with their
+ * bytes (the site's copy when it has one, in owned[i]: malloc'd). */
+static void theme_files_of(const char *site_dir, int models, struct output_files *t, char **owned)
+{
+	struct output_file *first = xcalloc(theme_nfiles + 1, sizeof *first);
+	size_t n = 0;
+	for (size_t i = 0; i < theme_nfiles; i++)
+		if (!strncmp(theme_files[i].name, "static/", 7))
+			first[n++] = (struct output_file){theme_files[i].name + 7, theme_files[i].data, theme_files[i].len};
+	for (size_t i = 0; models && i < theme_nfiles; i++)
+		if (!strncmp(theme_files[i].name, "assets/", 7))
+			first[n++] = (struct output_file){theme_files[i].name, theme_files[i].data, theme_files[i].len};
+	static const char *const assets[] = THEME_ASSETS;
+	size_t na = 0;
+	while (assets[na])
+		na++;
+	struct output_file *last = xcalloc(na + 1, sizeof *last);
+	for (size_t i = 0; i < na; i++) {
+		char *name = xmalloc(THEME_ASSET_NAME_MAX);
+		const char *data;
+		size_t len;
+		theme_asset(site_dir, assets[i], name, &data, &len, &owned[i]);
+		last[i] = (struct output_file){name, data, len};
+	}
+	*t = (struct output_files){first, n, last, na};
+}
+
 /* stages_copy_static: the theme's static files, the site's and the bundles' (see
  * output_static); model-viewer's script only for a site with a model. */
 int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
@@ -136,7 +166,17 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	for (size_t i = 0; i < s->nposts; i++)
 		if (s->posts[i]->bundle_dir)
 			b[nb++] = (struct output_bundle){s->posts[i]->bundle_dir, s->posts[i]->slug};
-	int errors = output_static(d, site_dir, models, b, nb, sink);
+	static const char *const assets[] = THEME_ASSETS;
+	char *owned[sizeof assets / sizeof assets[0]] = {0};
+	struct output_files t;
+	theme_files_of(site_dir, models, &t, owned);
+	int errors = output_static(d, site_dir, &t, b, nb, sink);
+	for (size_t i = 0; i < t.nlast; i++) {
+		free((char *)t.last[i].name);
+		free(owned[i]);
+	}
+	free((void *)t.first);
+	free((void *)t.last);
 	free(b);
 	return errors;
 }
