@@ -1,6 +1,4 @@
-/* directive.h: folio's block directives in Markdown, found by a line scan
- * and rewritten, line for line, into raw HTML that cmark-gfm passes
- * through while it still parses the body between them as Markdown:
+/* directive.h: folio's block directives in Markdown:
  *
  *   :::note                          :::video{src="warp.mp4" caption="Warps"}
  *   Body in **Markdown**.            :::
@@ -11,16 +9,21 @@
  * key="value" (\" and \\ are escapes), key='value' (\' and \\), key=value
  * (bare: up to a space, a quote or '}'), or a bare flag, separated by
  * spaces. A closing line is ":::" alone. Either may have trailing spaces
- * and tabs and be indented by up to three spaces (like a code fence; the
- * closing line as its opening line). Directives nest.
+ * and tabs and be indented by up to three spaces from the start of its
+ * line (like a code fence; the closing line as its opening line), so
+ * "> :::note" is text, and a directive may sit in a list item only
+ * indented like it. Directives nest.
  *
- * The scan is by lines and knows of the blocks that would hide a ":::"
- * line from cmark: fenced code (``` or ~~~, closed by a fence of the same
- * character at least as long, indented up to three spaces) and the HTML
- * blocks that end at an end marker rather than at a blank line (comments,
- * <pre>, <script>, <style>, <textarea>, <?...?>, <!DOCTYPE...>, CDATA).
- * It does not know of block quotes or list items: "> :::note" is text, and
- * a directive may sit in a list item only indented like it. */
+ * cmark-gfm finds the lines: folio's block extension (md/blockext.c) takes
+ * each such line that begins a block for a block of one line, as it would
+ * a raw HTML block of one line, so fenced code and the HTML blocks that
+ * end at a marker (comments, <pre>, <script>, ...) hide ":::" lines, and a
+ * directive line ends a paragraph, a list, a table, or an HTML block that
+ * would run on to a blank line. This file is their syntax: the attributes,
+ * and the pairing of the lines found into directives, with every error;
+ * md/dirblock.c makes each line its directive's raw HTML, so that the
+ * body between them is Markdown that cmark parses like any other, and the
+ * tags nest as the lines do. */
 #ifndef FOLIO_DIRECTIVE_H
 #define FOLIO_DIRECTIVE_H
 
@@ -30,7 +33,7 @@
 #include "base/buf.h"
 #include "base/diag.h"
 
-/* One attribute. key points into the text scanned; value too, unless it had
+/* One attribute. key points into the line parsed; value too, unless it had
  * escapes, in which case it is an unescaped copy in the arena. */
 struct dattr {
 	struct str key, value; /* value is empty for a flag */
@@ -38,7 +41,7 @@ struct dattr {
 	int line, col;         /* of the key: 1-based, in the file */
 };
 
-/* One directive. Strings point into the text scanned or into the arena. */
+/* One directive. Strings point into its line or into the arena. */
 struct directive {
 	struct str name;
 	struct dattr *attrs;
@@ -47,71 +50,71 @@ struct directive {
 	int close_line; /* of the closing ":::", in the file */
 	long parent;    /* index of the directive directly holding this one, or -1 */
 	int depth;      /* 0 at the top level, 1 inside one directive, ... */
-	/* For directive_rewrite: byte offsets in the text scanned of the start
-	 * of the opening and closing lines and of their ends (before "\r\n"
-	 * or "\n"). */
-	size_t open_at, open_end, close_at, close_end;
 };
 
-/* What directive_rewrite puts at the start of each directive line: an empty
- * HTML comment. A line that starts with "<!--" is a CommonMark HTML block
- * of type 2, which ends on the line holding "-->", so on this same line
- * (see directive_rewrite). */
+/* What each directive line becomes: its indentation, an empty HTML
+ * comment, then its directive's HTML (md/dirblock.c). The comment keeps
+ * pages byte for byte as folio wrote them when it rewrote the text, a
+ * line for a line, before cmark parsed it. */
 #define DIRECTIVE_HTML_PREFIX "<!---->"
 
-/* directive_scan: finds the directives of text[0..len), a Markdown
- * document whose first line is line line_offset + 1 of the file path
- * (src[0..src_len) is the whole file, for excerpts; both may be NULL).
+/* A line that may be a directive line, as the parser found it: text[0..
+ * len) the line without its end (owned by the caller), its ":::" at byte
+ * col - 1, after spaces alone; line is its line in the body (1-based).
+ * directive_pair sets dir, the index of the directive it opens or closes
+ * (-1: none), and closing. */
+struct dline {
+	const char *text;
+	size_t len;
+	int line, col;
+	long dir;
+	int closing;
+};
+
+/* The block the parser had open at the end of the text, if it is one that
+ * hides directive lines (an unclosed directive's likely cause): its kind
+ * and its first line in the body. */
+enum { DBLOCK_NONE, DBLOCK_CODE, DBLOCK_HTML };
+struct dblock {
+	int kind;
+	int line;
+};
+
+/* directive_line_at: whether line[0..len) is a directive line with its
+ * ":::" at byte at: at most three spaces, and nothing else, before it. */
+int directive_line_at(const char *line, size_t len, size_t at);
+
+/* directive_pair: pairs the directive lines lines[0..n) (in the order of
+ * the text, in) into directives, each with its name and attributes.
  * Syntax errors go to d (may be NULL), each with its place:
  *   unclosed ':::note' (hint: end it with a line ':::')
  *   ':::' closes nothing (hint: delete it, or open a directive above it with ':::name')
  *   bad attribute syntax at '...' (hint: ...)
- * and the others in md/directive.c. At most DIRECTIVE_MAX_ERRORS are reported
- * for one text; only the outermost of several unclosed directives is (one
- * error says how many are inside it). A malformed opening line still opens
- * a directive, so that its closing line is not an error too.
- * Returns the number of directives and sets *out to them (in the arena, in
- * the order of their opening lines; NULL when there are none), or returns
- * -1 and sets *out to NULL if there was an error. Linear in len, whatever
- * the nesting. */
+ * and the others in md/directive.c. At most DIRECTIVE_MAX_ERRORS are
+ * reported; only the outermost of several unclosed directives is (one
+ * error says how many are inside it, and a note points at open, the block
+ * left open at the end, when it began below it; open may be NULL). A
+ * malformed opening line still opens a directive, so that its closing
+ * line is not an error too. Returns the number of directives and sets
+ * *out to them (in the arena, in the order of their opening lines; NULL
+ * when there are none), or returns -1 and sets *out to NULL if there was
+ * an error. Linear in n, whatever the nesting. */
 #define DIRECTIVE_MAX_ERRORS 20
+long directive_pair(struct arena *a, struct diag *d, const struct diag_src *in, struct dline *lines, size_t n,
+                    const struct dblock *open, struct directive **out);
+
+/* directive_scan: the directives of text[0..len), a Markdown document
+ * whose first line is line line_offset + 1 of the file path (src[0..
+ * src_len) is the whole file, for excerpts; both may be NULL), as
+ * md_render finds them: cmark-gfm with folio's block extension finds the
+ * lines (md/parse.c), directive_pair pairs them, its errors to d. Returns
+ * as directive_pair does. */
 long directive_scan(struct arena *a, struct diag *d, const char *path, const char *src,
                     size_t src_len, const char *text, size_t len, int line_offset,
                     struct directive **out);
 
 /* directive_attr: the attribute named key of dir, or NULL. */
 const struct dattr *directive_attr(const struct directive *dir, const char *key);
-
-/* directive_rewrite: appends to out a copy of text[0..len), the text that
- * directive_scan found dirs[0..n) in, where each directive's opening and
- * closing lines are replaced by one line each, so that every other line
- * keeps its number (cmark's positions, and so folio's diagnostics, stay
- * right). The new line is the old one's indentation, DIRECTIVE_HTML_PREFIX,
- * then what emit appends to out for that directive (closing: 0 for the
- * opening line, 1 for the closing one), e.g. <aside class="callout"> and
- * </aside>; emit must append no line break. The line's end ("\n", "\r\n",
- * none at the end of text) is kept.
- *
- * Why this works (tests/unit/test_directive.c checks it on cmark-gfm):
- * the prefix makes the line an HTML block that ends on that line, so
- *  - the lines after an opening line start a new block, parsed as
- *    Markdown: a paragraph, a list, a fence, an indented code block;
- *  - a closing line interrupts a paragraph, a list (it is not indented as
- *    a list item's content), a block quote (an HTML block start is never a
- *    lazy continuation line) or a table, and the lines after it are
- *    Markdown again;
- *  - and, HTML being raw, the output holds the tags in the same order as
- *    the lines, so nested directives nest.
- * A tag name alone would not do: "<aside ...>" starts an HTML block of type
- * 6, which runs on to the next blank line, swallowing the body as raw HTML,
- * and line numbers forbid inserting that blank line. One case stays as in
- * plain CommonMark: a body that ends in a raw HTML block of type 6 or 7
- * (e.g. "<div>...</div>" just before the closing line) runs on over the
- * closing line to the next blank line, which is passed through raw; the
- * tags still balance. */
-void directive_rewrite(
-    struct buf *out, const char *text, size_t len, const struct directive *dirs, size_t n,
-    void (*emit)(struct buf *out, const struct directive *dir, int closing, void *ctx), void *ctx);
 
 /* dattr_parse: parses attributes (the syntax above) from s[0..len), one
  * line. If close is nonzero (e.g. '}'), the list ends at the first close

@@ -456,7 +456,99 @@ struct hl_state {
 	struct buf scratch; /* NUL-terminated node text for regexec */
 };
 
+/* The calling thread's parser, cursor and compiled queries: a cache kept
+ * between code blocks and documents (hl_thread_cleanup frees it), not a
+ * document's state: hl_render is handed everything about the block. */
 static _Thread_local struct hl_state *hl_tls;
+
+/* hl_bracket: the bracket expression at s[*i] ('[') into out, *i past it:
+ * POSIX has no escapes inside one, so its members are collected and ']'
+ * written first, '^' and '-' last. 0, or -1 for syntax it does not
+ * translate. */
+static int hl_bracket(const char *s, size_t n, size_t *ip, struct buf *out)
+{
+	struct buf body;
+	bool neg = false, rbr = false, caret = false, dash = false, closed = false;
+	size_t i = *ip + 1;
+	int rc = -1;
+	buf_init(&body);
+	if (i < n && s[i] == '^') {
+		neg = true;
+		i++;
+	}
+	for (bool first = true; i < n; first = false) {
+		char m = s[i];
+		if (m == ']' && !first) {
+			i++;
+			closed = true;
+			break;
+		}
+		if (m == '[' && i + 1 < n && s[i + 1] == ':') {
+			const char *end = NULL;
+			for (size_t k = i + 2; k + 1 < n && !end; k++)
+				if (s[k] == ':' && s[k + 1] == ']')
+					end = s + k + 2;
+			if (!end)
+				goto done;
+			buf_append(&body, s + i, (size_t)(end - (s + i)));
+			i = (size_t)(end - s);
+			continue;
+		}
+		char lit;
+		if (m == '\\') {
+			if (i + 1 >= n)
+				goto done;
+			char e = s[i + 1];
+			i += 2;
+			switch (e) {
+			case 'd': buf_puts(&body, "0-9"); continue;
+			case 'w': buf_puts(&body, "[:alnum:]_"); continue;
+			case 's': buf_puts(&body, "[:space:]"); continue;
+			case 'n': lit = '\n'; break;
+			case 't': lit = '\t'; break;
+			case 'r': lit = '\r'; break;
+			default:
+				if ((e >= '0' && e <= '9') || (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z'))
+					goto done;
+				lit = e;
+			}
+		} else if (i + 2 < n && s[i + 1] == '-' && s[i + 2] != ']' && s[i + 2] != '\\' && m != '-') {
+			buf_append(&body, s + i, 3);
+			i += 3;
+			continue;
+		} else {
+			lit = m;
+			i++;
+		}
+		if (lit == ']')
+			rbr = true;
+		else if (lit == '^')
+			caret = true;
+		else if (lit == '-')
+			dash = true;
+		else
+			buf_putc(&body, lit);
+	}
+	if (!closed || (!rbr && body.len == 0 && caret))
+		goto done;
+	buf_putc(out, '[');
+	if (neg)
+		buf_putc(out, '^');
+	if (rbr)
+		buf_putc(out, ']');
+	if (body.len)
+		buf_append(out, body.p, body.len);
+	if (caret)
+		buf_putc(out, '^');
+	if (dash)
+		buf_putc(out, '-');
+	buf_putc(out, ']');
+	*ip = i;
+	rc = 0;
+done:
+	buf_fini(&body);
+	return rc;
+}
 
 /* hl_regex: translates the Rust regex syntax of the shipped queries' #match?
  * patterns to a POSIX extended regex in out: \d \w \s and their negations,
@@ -503,97 +595,8 @@ static int hl_regex(const char *s, size_t n, struct buf *out, int *icase)
 				buf_putc(out, e);
 			}
 		} else if (c == '[') {
-			/* A bracket expression: POSIX has no escapes inside one, so
-			 * collect its members and write ']' first, '^' and '-' last. */
-			struct buf body;
-			bool neg = false, rbr = false, caret = false, dash = false, closed = false;
-			buf_init(&body);
-			i++;
-			if (i < n && s[i] == '^') {
-				neg = true;
-				i++;
-			}
-			for (bool first = true; i < n; first = false) {
-				char m = s[i];
-				if (m == ']' && !first) {
-					i++;
-					closed = true;
-					break;
-				}
-				if (m == '[' && i + 1 < n && s[i + 1] == ':') {
-					const char *end = NULL;
-					for (size_t k = i + 2; k + 1 < n; k++)
-						if (s[k] == ':' && s[k + 1] == ']') {
-							end = s + k + 2;
-							break;
-						}
-					if (!end) {
-						buf_fini(&body);
-						return -1;
-					}
-					buf_append(&body, s + i, (size_t)(end - (s + i)));
-					i = (size_t)(end - s);
-					continue;
-				}
-				char lit;
-				if (m == '\\') {
-					if (i + 1 >= n) {
-						buf_fini(&body);
-						return -1;
-					}
-					char e = s[i + 1];
-					i += 2;
-					switch (e) {
-					case 'd': buf_puts(&body, "0-9"); continue;
-					case 'w': buf_puts(&body, "[:alnum:]_"); continue;
-					case 's': buf_puts(&body, "[:space:]"); continue;
-					case 'n': lit = '\n'; break;
-					case 't': lit = '\t'; break;
-					case 'r': lit = '\r'; break;
-					default:
-						if ((e >= '0' && e <= '9') ||
-						    (e >= 'a' && e <= 'z') ||
-						    (e >= 'A' && e <= 'Z')) {
-							buf_fini(&body);
-							return -1;
-						}
-						lit = e;
-					}
-				} else if (i + 2 < n && s[i + 1] == '-' && s[i + 2] != ']' &&
-				           s[i + 2] != '\\' && m != '-') {
-					buf_append(&body, s + i, 3);
-					i += 3;
-					continue;
-				} else {
-					lit = m;
-					i++;
-				}
-				if (lit == ']')
-					rbr = true;
-				else if (lit == '^')
-					caret = true;
-				else if (lit == '-')
-					dash = true;
-				else
-					buf_putc(&body, lit);
-			}
-			if (!closed || (!rbr && body.len == 0 && caret)) {
-				buf_fini(&body);
+			if (hl_bracket(s, n, &i, out))
 				return -1;
-			}
-			buf_putc(out, '[');
-			if (neg)
-				buf_putc(out, '^');
-			if (rbr)
-				buf_putc(out, ']');
-			if (body.len)
-				buf_append(out, body.p, body.len);
-			if (caret)
-				buf_putc(out, '^');
-			if (dash)
-				buf_putc(out, '-');
-			buf_putc(out, ']');
-			buf_fini(&body);
 		} else if (c == '(' && i + 1 < n && s[i + 1] == '?') {
 			if (i + 2 < n && s[i + 2] == ':') {
 				buf_putc(out, '(');

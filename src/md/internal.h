@@ -1,31 +1,150 @@
-/* internal.h: what markdown.c shares with blocks.c and mathblocks.c. Not
- * for other modules: they use markdown.h. */
+/* internal.h: what the files of md/ share: the document being rendered
+ * (struct md_ctx, which md_render hands to folio's cmark extension as its
+ * private data), the passes md_render runs over it in order, and the
+ * helpers the passes share. Not for other modules: they use markdown.h.
+ *
+ * The files, each using only those below it (no file calls back into one
+ * that calls it):
+ *   markdown.c   md_render: the table of passes, and rendering
+ *   parse.c      the parse pass: cmark-gfm with folio's extension
+ *   dirblock.c   the directives pass: kinds, checks, each line's HTML
+ *   mathblock.c  the display math pass, and the bracket sentinels
+ *   headings.c   the outline and ids passes, the table of contents
+ *   summary.c    the summary passes
+ *   count.c      the counting pass (words, code, images), beside blocks
+ *   blocks.c     code blocks, formulas, figures and images made HTML
+ *   image.c      local image and media files: looked up, sized, refused
+ *   ext.c        folio's cmark extension: inline math, rendering; md_init
+ *   blockext.c   its block hooks: directive lines, display math blocks
+ *   text.c       plain text of nodes and of raw HTML
+ *   nodes.c      folio's node types and a formula's place
+ *   directive.c, codeblock.c, mem.c, math.c, highlight.c, imagesize.c,
+ *   unknown.c: the modules they use. */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
 #include <stdint.h>
 
 #include <cmark-gfm.h>
+#include <cmark-gfm-extension_api.h>
 
+#include "base/map.h"
+#include "base/pool.h"
+#include "md/directive.h"
 #include "md/markdown.h"
 
-/* The document being rendered, for the block passes and their messages. */
+/* ---- the document ---- */
+
+struct md_heading; /* headings.c */
+struct md_counter; /* count.c */
+
+/* A display math block the parser found (blockext.c, mathblock.c): its
+ * node, its TeX (in the arena; without its "$$"s, the lines after the
+ * first without their containers' prefixes), where its "$$" opens (body
+ * line, 1-based byte column), and the text after its closing "$$" (in the
+ * arena, its line in the body). */
+struct md_mblock {
+	cmark_node *node;
+	const char *tex;
+	size_t tex_len;
+	int line, col;
+	const char *after;
+	size_t after_len;
+	int after_line;
+	int closed; /* its closing "$$" was found */
+	char closer; /* '$' for $$, ']' for \[ ... \] */
+	/* it ended an HTML block that runs on to a blank line: the lines after
+	 * its closing line up to it are raw HTML too (in the arena) */
+	int in_html;
+	const char *raw;
+	size_t raw_len;
+};
+
+/* One of a directive's lines the parser found: its node (a one-line raw
+ * HTML block until dirblock.c gives it its HTML). */
+struct md_dnode {
+	cmark_node *node;
+};
+
+/* The file attributes of directives found wrong (md_directives_check),
+ * with their messages: a directive's HTML shows the error in place of the
+ * media, without the link the link check would report again. */
+struct md_bad_file {
+	const void *attr; /* a struct dattr */
+	char *msg;        /* in the arena */
+};
+
 struct md_ctx {
+	/* what md_render was given */
 	struct arena *a;
 	struct diag *d;
 	struct diag_src in; /* the file and where the Markdown is in it */
 	const struct md_options *o;
 	struct md_doc *out;
 	int errors;
-	/* for find_in_source (blocks.c): where each line of src starts,
+	/* the body as cmark reads it (with sentinels: md_math_sentinels) */
+	const char *text;
+	size_t len;
+	struct buf senttext;
+	size_t nsent;
+	/* the parse (parse.c): its options, this document's allocator, parser
+	 * and tree, and folio's extension (private data: this context) */
+	int options, parse_options;
+	cmark_mem *mem;
+	cmark_parser *parser;
+	cmark_node *root;
+	cmark_syntax_extension *ext;
+	/* the block hooks (blockext.c): on when the text may hold a directive
+	 * or display math; what they find */
+	int blocks, dirs_on, math_on;
+	int math_stop; /* display math opens only on lines above it (0: any line) */
+	cmark_node *wrap;
+	cmark_node **tagged; /* HTML blocks handed to the extension */
+	size_t ntagged, cap_tagged;
+	struct dline *dlines;
+	struct md_dnode *dnodes;
+	size_t ndlines, cap_dlines;
+	struct dblock open_at_end;
+	struct md_mblock *mblocks;
+	size_t nmblocks, cap_mblocks;
+	struct buf tex; /* the open display block's TeX */
+	struct buf raw; /* the raw HTML lines after it (in_html) */
+	int html_ended; /* the line on which a block ended an HTML block */
+	/* how the parse went: directives turned off for their errors (their
+	 * lines kept for the messages), the first unclosed display block */
+	int dirs_failed;
+	struct dline *failed_dlines;
+	size_t nfailed_dlines;
+	struct dblock failed_open;
+	int unclosed_line, unclosed_col;
+	char unclosed_closer;
+	/* inline math (ext.c): where counting a text's lines stopped, so that
+	 * the formulas of one paragraph cost one pass */
+	struct {
+		const unsigned char *data;
+		int pos, lines, last_nl;
+	} seen;
+	/* the directives the lines make (directive_pair) */
+	struct directive *dirs;
+	long ndirs;
+	struct md_bad_file *bad_files;
+	size_t nbad_files;
+	/* the outline (headings.c): headings, the <!--more--> marker, the
+	 * first paragraph with text, whether there is code */
+	struct md_heading *hs;
+	size_t nh;
+	cmark_node *more, *first_para;
+	int has_code;
+	size_t *text_lines, ntext_lines; /* where the lines of text start */
+	size_t summary_len; /* bytes of plain text in the summary's blocks, uncut */
+	/* for md_find_in_source (image.c): where each line of src starts,
 	 * made on first use, and where the last search of a block ended */
 	size_t *lines, nlines;
 	int find_block;
 	size_t find_next;
 	size_t find_left; /* bytes the searches may still read */
-	/* local images looked up so far (blocks.c), by file */
-	struct md_image *images;
-	size_t nimages, cap_images;
+	/* local files looked up so far (image.c), by path: struct md_image */
+	struct map images;
 	/* the site folder's realpath (the folder of o->static_dir), looked up
 	 * on first use: files named outside it are refused (sitefile.h) */
 	char *site_real;
@@ -41,14 +160,13 @@ struct md_ctx {
 	 * typeset_seconds), and whether they took too long */
 	double math_s;
 	int math_over;
-	/* the file attributes of directives found wrong (md_directives_check),
-	 * with their messages: md_directive_emit shows the error in place of
-	 * the media, without the link the link check would report again */
-	struct md_bad_file {
-		const void *attr; /* a struct dattr */
-		char *msg;        /* in the arena */
-	} *bad_files;
-	size_t nbad_files;
+	/* the counts (count.c), made on a task of their own beside the
+	 * rendering when nothing in the tree changes (count_task) */
+	struct md_counter *count;
+	struct pool_task count_task;
+	/* the body's HTML as cmark wrote it (mdmem's) */
+	char *html;
+	size_t html_len;
 };
 
 /* MD_RAW_BUDGET: the bytes of HTML the block passes may put in one
@@ -68,54 +186,182 @@ struct md_ctx {
 #define MD_HL_BUDGET ((size_t)128 << 10)
 #define MD_HL_BLOCK_COST 64
 
+/* ---- the passes, in the order md_render runs them ---- */
+
+/* md_pass_sentinels: with math.delimiters: brackets, the text with its
+ * bracket sentinels (mathblock.c, MD_BSENT). */
+void md_pass_sentinels(struct md_ctx *c);
+/* md_pass_parse: cmark-gfm parses the text into c->root with folio's
+ * extension (parse.c). */
+void md_pass_parse(struct md_ctx *c);
+/* md_pass_directives: the directives' errors, checks and HTML (dirblock.c). */
+void md_pass_directives(struct md_ctx *c);
+/* md_pass_math_blocks: display math blocks and ```math fences made
+ * formulas; the sentinels given back (mathblock.c). */
+void md_pass_math_blocks(struct md_ctx *c);
+/* md_pass_outline: the headings, the <!--more--> marker, the first
+ * paragraph (headings.c). */
+void md_pass_outline(struct md_ctx *c);
+/* md_pass_ids: each heading's {#id} or slug, made unique, its TOC text
+ * and HTML; headings rendered with their ids and anchors (headings.c). */
+void md_pass_ids(struct md_ctx *c);
+/* md_pass_summary_text: the summary as text, before formulas become
+ * MathML (summary.c). */
+void md_pass_summary_text(struct md_ctx *c);
+/* md_pass_blocks: code, formulas, images and figures made folio's HTML,
+ * and the counts, in the same walk or on a task beside the rendering
+ * (count.c). */
+void md_pass_blocks(struct md_ctx *c);
+/* md_count_init: the counters' tables, once (md_init, in ext.c). */
+void md_count_init(void);
+/* md_count_finish: the counts into c->out, their task joined (count.c). */
+void md_count_finish(struct md_ctx *c);
+/* md_pass_summary: summary_html, after the body is rendered (summary.c). */
+void md_pass_summary(struct md_ctx *c);
+/* md_pass_toc: the table of contents (headings.c). */
+void md_pass_toc(struct md_ctx *c);
+
+/* md_parse_free / md_directives_free / md_outline_free / md_count_free /
+ * md_images_free: what each keeps of c, freed (c's arena keeps the rest). */
+void md_parse_free(struct md_ctx *c);
+void md_directives_free(struct md_ctx *c);
+void md_outline_free(struct md_ctx *c);
+void md_count_free(struct md_ctx *c);
+void md_images_free(struct md_ctx *c);
+
+/* ---- nodes.c: folio's node types ---- */
+
+/* The types of folio's nodes, registered once (md_nodes_init): formulas
+ * (inline and display, their TeX in the node's content) and the block the
+ * whole document is parsed in (see blockext.c). */
+extern cmark_node_type md_node_math_inline, md_node_math_display, md_node_wrap;
+void md_nodes_init(void);
+
 /* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */
 int md_math_kind(cmark_node *n);
 /* md_math_pack / md_math_where: a formula's place in the body (1-based line
  * and column), kept in its node's user data. */
 uintptr_t md_math_pack(int line, int col);
 void md_math_where(cmark_node *n, int *line, int *col);
-/* md_plain_text: the text of n and its descendants, as a reader sees it. */
-void md_plain_text(cmark_node *n, struct buf *b);
+/* md_math_new: a formula node of tex[0..n) (display or inline) at
+ * line:col, made with mem, rendered by ext. */
+cmark_node *md_math_new(cmark_mem *mem, cmark_syntax_extension *ext, int display, const char *tex, size_t n,
+                        int line, int col);
+/* md_tex: a formula's TeX (its node's content). */
+struct str md_tex(cmark_node *n);
+
+/* literal: the text of a text, code, raw HTML or code block node, as cmark
+ * keeps it (cmark_node_get_literal would first copy a text that points
+ * into its paragraph, as most do, into a C string of its own). */
+struct str md_literal(cmark_node *n);
+
+/* md_is_space: the bytes CommonMark and the counters take for space. */
+int md_is_space(unsigned char c);
+
+/* ---- ext.c: folio's cmark extension ---- */
+
+/* md_ext_new: folio's extension for the document c (c its private data);
+ * md_ext_free frees it. */
+cmark_syntax_extension *md_ext_new(struct md_ctx *c);
+void md_ext_free(cmark_syntax_extension *ext);
+/* md_ext_attach: attaches to parser, in order, folio's extension (first:
+ * its block hooks come before the table's) and cmark-gfm's (table,
+ * strikethrough, autolink, tasklist). may_hold_at: the text may hold an
+ * e-mail address (else autolink's walk of the tree is left out). */
+void md_ext_attach(struct md_ctx *c, cmark_parser *parser, int may_hold_at);
+/* md_ext_table / md_ext_strike: cmark-gfm's extensions, to tell their
+ * nodes. */
+extern cmark_syntax_extension *md_ext_table, *md_ext_strike;
+
+/* ---- blockext.c: the extension's block hooks ---- */
+
+cmark_node *md_block_open(cmark_syntax_extension *self, int indented, cmark_parser *parser, cmark_node *parent,
+                          unsigned char *input, int len);
+int md_block_continues(cmark_syntax_extension *self, cmark_parser *parser, unsigned char *input, int len,
+                       cmark_node *node);
+/* md_block_wrap: the block the document is parsed in, made before the
+ * first line (see blockext.c); md_block_unwrap: its blocks put in the
+ * document's, and the HTML blocks handed to the extension given back. */
+void md_block_wrap(struct md_ctx *c);
+void md_block_unwrap(struct md_ctx *c);
+/* md_block_at_end: notes in c->open_at_end the block open at the end of
+ * the text (all of it fed), if it is fenced code or an HTML block that
+ * ends at a marker: what hides directive lines (directive_pair's note). */
+void md_block_at_end(struct md_ctx *c);
+
+/* ---- image.c: the local files a document names ---- */
+
+/* What the file of a local image or medium says: looked up once per
+ * document however often it is named (40,000 times: 40,000 opens). */
+struct md_image {
+	char *path;
+	int err;   /* 0: a file that could be read; else its errno */
+	char *why; /* set: a link outside the site, to nothing or in a circle (never read) */
+	int w, h;
+};
+
+/* md_is_local: url names a file of the site (no scheme, no //host). */
+int md_is_local(const char *url);
+/* md_local_path: the file of a local URL (query and fragment dropped, %XX
+ * decoded); NULL and *why when it cannot be looked up. Caller frees. */
+char *md_local_path(const struct md_ctx *c, const char *url, const char **why);
+/* md_refused: why path, a file the document names, is not read: a link
+ * (there or above it) leads outside the site, to nothing or round a
+ * circle (malloc'd); NULL when it may be read. */
+char *md_refused(struct md_ctx *c, const char *path);
+/* md_image_file: what the file at path (taken) says of its size. */
+const struct md_image *md_image_file(struct md_ctx *c, char *path);
+/* md_find_in_source: the place of needle in the file within 200 lines
+ * after body line *line (see image.c). */
+void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col);
+
+/* ---- blocks.c ---- */
 
 /* md_visit_fn: sees every event of a walk of the whole tree. */
 typedef void (*md_visit_fn)(void *ctx, cmark_node *n, cmark_event_type ev);
 
-/* md_blocks: the passes after parsing: code blocks highlighted (with their
- * options), formulas typeset, local images checked and sized, an image
- * alone in its paragraph with a title made a <figure>. Errors and warnings
- * go to c->d; returns the number of errors. visit (if not NULL) is given
- * every event of the walk that finds them, before the tree changes: one
- * walk of a big tree instead of two (each node a cache miss). */
+/* md_blocks: code blocks highlighted (with their options), formulas
+ * typeset, local images checked and sized, an image alone in its
+ * paragraph with a title made a <figure>. Errors and warnings go to c->d;
+ * returns the number of errors. visit (if not NULL) is given every event
+ * of the walk that finds them, before the tree changes: one walk of a big
+ * tree instead of two (each node a cache miss). */
 int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx);
+/* md_report: a message about the body's line:col to c->d (counted in
+ * c->errors if an error). */
+void md_report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-/* A display math block found before parsing (mathblocks.c): its TeX
- * (owned by the arena; the lines below the opening one without their
- * containers' prefixes), where its "$$" opens (body line, 1-based byte
- * column), and the text after its closing "$$" on that line (in the body;
- * a paragraph). */
-struct md_mblock {
-	const char *tex;
-	size_t tex_len;
-	int line, col;
-	const char *after;
-	size_t after_len;
-	int after_line;
-};
+/* ---- text.c: plain text ---- */
 
-/* md_math_blocks: finds the display math blocks of t[0..len) (see
- * mathblocks.c) into *bs (*nb of them; the caller frees *bs). If there are
- * any, out holds t with each block made, line for line, a raw HTML block
- * <pre data-folio-math="K">...</pre> (K its index), and it returns 1; else
- * 0, out untouched. An unclosed "$$" is an error (to c->d, counted in
- * c->errors) and is left as it is. */
-int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out, struct md_mblock **bs,
-                   size_t *nb);
+/* md_plain_text: appends the text of the tree under root to b: text, code
+ * and math as written, a space for each line break and between blocks,
+ * code blocks' text, raw HTML without its tags. Images (their alt text)
+ * and footnote references are left out. Not folded: see md_fold_space.
+ * md_plain_text_max stops once b holds more than max bytes. */
+void md_plain_text(cmark_node *root, struct buf *b);
+void md_plain_text_max(cmark_node *root, struct buf *b, size_t max);
+/* md_fold_space: s[0..n) with runs of whitespace made one space, trimmed,
+ * in out (which it resets). */
+void md_fold_space(struct buf *out, const char *s, size_t n);
+
+/* A sink for text: p[0..n), or a break between words when p is NULL. */
+typedef void (*md_text_sink)(void *ctx, const char *p, size_t n);
+/* md_html_text: the text of raw HTML s[0..n) to the sink: tags and
+ * comments dropped (each tag but the inline ones is a word break), the
+ * content of script and style dropped, entities decoded. Counts <img>
+ * tags in *images (if not NULL). Linear. */
+void md_html_text(const char *s, size_t n, md_text_sink sink, void *ctx, size_t *images);
+/* md_is_block: n is a block node. */
+int md_is_block(cmark_node *n);
+
+/* ---- mathblock.c: bracket sentinels ---- */
 
 /* With math.delimiters: brackets, the backslash of each \(, \), \[ and \]
  * (one that no backslash before it escapes) becomes MD_BSENT before cmark
  * parses: cmark would read "\(" as an escaped "(", and an inline extension
  * cannot take the backslash from it. The math extension takes the
- * sentinel's pairs; markdown.c gives every other one back (a backslash in
+ * sentinel's pairs; mathblock.c gives every other one back (a backslash in
  * code, raw HTML and TeX; nothing, as the escape it was, in text). The
  * text keeps its length, so positions stay right. */
 #define MD_BSENT '\x02'
@@ -124,19 +370,7 @@ int md_math_blocks(struct md_ctx *c, const char *t, size_t len, struct buf *out,
  * MD_BSENT of t made U+001A, so that it cannot pass for one). Returns the
  * number of sentinels; 0 leaves out untouched. */
 size_t md_math_sentinels(const char *t, size_t len, struct buf *out);
-
 /* md_unsentinel: s[0..n) with each MD_BSENT made a backslash, into out. */
 void md_unsentinel(struct buf *out, const char *s, size_t n);
-
-/* md_images_free: frees what the image pass remembered of c's images. */
-void md_images_free(struct md_ctx *c);
-
-struct directive;
-/* md_directives_check: every directive must be one folio has, with its
- * attributes, and the files it names must exist. Returns the errors. */
-int md_directives_check(struct md_ctx *c, const struct directive *dirs, size_t n);
-/* md_directive_emit: the HTML of a directive's opening or closing line (a
- * directive_rewrite callback; ctx is the struct md_ctx). */
-void md_directive_emit(struct buf *out, const struct directive *dir, int closing, void *ctx);
 
 #endif

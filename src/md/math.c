@@ -1,28 +1,24 @@
 /* math.c: TeX to MathML with KaTeX in QuickJS, one interpreter per thread,
- * and a cache of results keyed by xxHash, in memory and in the site's
- * .folio-cache/math/. */
+ * and a cache of results in memory, which the caller saves between builds
+ * as the bytes math_cache_save gives (md/ reads and writes no file). */
 #include "md/math.h"
-
-#include "cache/cache.h"
 
 #include "base/slug.h"
 #include "base/sanitize.h"
 
 #include <errno.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <quickjs/quickjs.h>
 
 #include "base/arena.h"
 #include "base/hash.h"
+#include "base/map.h"
 #include "base/version.h"
 
 /* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
@@ -283,71 +279,49 @@ static struct math_js *interp_new(struct buf *err)
 /* ---- the cache ---- */
 
 struct entry {
-	struct entry *next; /* in its bucket */
-	uint64_t hash;
 	size_t tex_len, html_len;
 	int display;
-	int age;     /* runs since it was last used, as read from the disk */
+	int age;     /* runs since it was last used, as read from the saved file */
 	int used;    /* typeset or found in this run */
 	char data[]; /* tex, then html, then NUL */
 };
 
 struct math_cache {
 	pthread_mutex_t lock; /* guards everything below but the constants */
-	char *dir;            /* NULL: no disk cache; constant */
 	char *macros_json;    /* constant */
 	size_t macros_json_len;
 	uint64_t salt; /* hash of what the output depends on besides the TeX; constant */
-	struct entry **buckets;
-	size_t nbuckets, nentries;
-	int dirty;     /* the disk file should be rewritten */
-	int read_only; /* never written (math_cache_read_only) */
+	/* the entries (struct entry, malloc'd, owned here), inline and
+	 * display, by TeX (the entry's own copy) */
+	struct map kind[2];
+	int dirty;     /* the saved file should be rewritten */
+	int read_only; /* never saved (math_cache_read_only) */
 	struct math_stats stats;
 };
 
-static uint64_t entry_hash(const struct math_cache *c, const char *tex, size_t len, int display)
-{
-	return hash_seeded(tex, len, c->salt + (display ? 1 : 0));
-}
-
 /* Called with c->lock held. */
-static struct entry *cache_find(struct math_cache *c, uint64_t h, const char *tex, size_t len,
-                                int display)
+static struct entry *cache_find(struct math_cache *c, const char *tex, size_t len, int display)
 {
-	for (struct entry *e = c->buckets[h & (c->nbuckets - 1)]; e; e = e->next)
-		if (e->hash == h && e->display == display && e->tex_len == len &&
-		    memcmp(e->data, tex, len) == 0)
-			return e;
-	return NULL;
+	return map_get(&c->kind[display], tex, len);
 }
 
-/* Called with c->lock held (or before c is shared). Takes e. */
-static void cache_insert(struct math_cache *c, struct entry *e)
+/* cache_insert: e, unless an entry of its TeX is there (then e is freed);
+ * 1 when it went in. Called with c->lock held (or before c is shared). */
+static int cache_insert(struct math_cache *c, struct entry *e)
 {
-	if (c->nentries >= c->nbuckets) {
-		size_t n = c->nbuckets * 2;
-		struct entry **b = xcalloc(n, sizeof *b);
-		for (size_t i = 0; i < c->nbuckets; i++)
-			for (struct entry *x = c->buckets[i], *next; x; x = next) {
-				next = x->next;
-				x->next = b[x->hash & (n - 1)];
-				b[x->hash & (n - 1)] = x;
-			}
-		free(c->buckets);
-		c->buckets = b;
-		c->nbuckets = n;
+	int added;
+	struct map_entry *me = map_put(&c->kind[e->display], e->data, e->tex_len, &added);
+	if (!added) {
+		free(e);
+		return 0;
 	}
-	e->next = c->buckets[e->hash & (c->nbuckets - 1)];
-	c->buckets[e->hash & (c->nbuckets - 1)] = e;
-	c->nentries++;
+	me->val.p = e;
+	return 1;
 }
 
-static struct entry *entry_new(uint64_t h, const char *tex, size_t tex_len, int display,
-                               const char *html, size_t html_len)
+static struct entry *entry_new(const char *tex, size_t tex_len, int display, const char *html, size_t html_len)
 {
 	struct entry *e = xmalloc(sizeof *e + tex_len + html_len + 1);
-	e->next = NULL;
-	e->hash = h;
 	e->tex_len = tex_len;
 	e->html_len = html_len;
 	e->display = display;
@@ -392,13 +366,10 @@ static void json_string(struct buf *b, struct str s)
 	buf_putc(b, '"');
 }
 
-static void cache_load(struct math_cache *c);
-
-struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros, size_t nmacros)
+struct math_cache *math_cache_open(const struct math_macro *macros, size_t nmacros)
 {
 	struct math_cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->lock, NULL);
-	c->dir = dir ? xstrndup(dir, strlen(dir)) : NULL;
 	struct buf j;
 	buf_init(&j);
 	buf_putc(&j, '{');
@@ -422,29 +393,24 @@ struct math_cache *math_cache_open(const char *dir, const struct math_macro *mac
 	hasher_add(&st, glue_js, sizeof glue_js);
 	hasher_add(&st, c->macros_json, c->macros_json_len);
 	c->salt = hasher_digest(&st);
-
-	c->nbuckets = 256;
-	c->buckets = xcalloc(c->nbuckets, sizeof *c->buckets);
-	if (c->dir)
-		cache_load(c);
 	return c;
 }
 
-/* ---- the disk file ----
- * DIR/math/SALT.cache, SALT the 16 hex digits of c->salt:
- *   folio-math-cache 1 SALT\n
+uint64_t math_cache_key(const struct math_cache *c)
+{
+	return c->salt;
+}
+
+/* ---- the saved file ----
+ * What math_cache_save makes and math_cache_load reads:
+ *   folio-math-cache 1 KEY\n
  *   then per entry: D AGE TEXLEN HTMLLEN\n TEX HTML \n
  *   end N XXH64\n
- * N is the number of entries and XXH64 (16 hex digits) the hash of all the
- * bytes before "end". A file that does not parse exactly is ignored. */
+ * KEY is the 16 hex digits of the cache's key (math_cache_key), N the
+ * number of entries and XXH64 (16 hex digits) the hash of all the bytes
+ * before "end". A file that does not parse exactly is ignored. */
 
 #define CACHE_MAGIC "folio-math-cache 1"
-
-/* mc_file: the cache's file, SITE/.folio-cache/math/SALT.cache. */
-static char *mc_file(const struct math_cache *c)
-{
-	return cache_key_path(c->dir, CACHE_MATH, c->salt);
-}
 
 /* parse_num: a decimal number ending in stop at *p (advanced past stop). */
 static int parse_num(const char **p, const char *end, char stop, size_t *out)
@@ -465,128 +431,108 @@ static int parse_num(const char **p, const char *end, char stop, size_t *out)
 	return 0;
 }
 
-static void cache_load(struct math_cache *c)
+/* load_entries: the entries of text[0..len) into *list (malloc'd, n of
+ * them), and where their bytes end (before "end"): 0, or -1 when it does
+ * not parse (*list holds what was read, for the caller to free). */
+static int load_entries(const struct math_cache *c, const char *text, size_t len, struct entry ***list,
+                        size_t *n, size_t *body)
 {
-	char *path = mc_file(c);
-	size_t len;
-	char *text = cache_read(path, CACHE_MATH, &len);
-	free(path);
-	if (!text)
-		return;
 	const char *p = text, *end = text + len;
 	char head[64];
 	int hl = snprintf(head, sizeof head, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
-	struct entry *list = NULL;
-	size_t n = 0;
+	size_t cap = 0;
 	if (len < (size_t)hl || memcmp(p, head, (size_t)hl) != 0)
-		goto bad;
-	p += hl;
-	for (;;) {
-		if (end - p >= 4 && memcmp(p, "end ", 4) == 0)
-			break;
+		return -1;
+	for (p += hl; !(end - p >= 4 && memcmp(p, "end ", 4) == 0);) {
 		size_t display, age, tl, hl2;
-		if (parse_num(&p, end, ' ', &display) || display > 1 ||
-		    parse_num(&p, end, ' ', &age) || parse_num(&p, end, ' ', &tl) ||
-		    parse_num(&p, end, '\n', &hl2))
-			goto bad;
-		if ((size_t)(end - p) < tl || (size_t)(end - p) - tl < hl2 + 1 ||
-		    p[tl + hl2] != '\n')
-			goto bad;
-		struct entry *e =
-		    entry_new(entry_hash(c, p, tl, (int)display), p, tl, (int)display, p + tl, hl2);
+		if (parse_num(&p, end, ' ', &display) || display > 1 || parse_num(&p, end, ' ', &age) ||
+		    parse_num(&p, end, ' ', &tl) || parse_num(&p, end, '\n', &hl2))
+			return -1;
+		if ((size_t)(end - p) < tl || (size_t)(end - p) - tl < hl2 + 1 || p[tl + hl2] != '\n')
+			return -1;
+		struct entry *e = entry_new(p, tl, (int)display, p + tl, hl2);
 		e->age = age > MATH_CACHE_KEEP ? MATH_CACHE_KEEP : (int)age;
-		e->next = list;
-		list = e;
-		n++;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			*list = xrealloc(*list, cap * sizeof **list);
+		}
+		(*list)[(*n)++] = e;
 		p += tl + hl2 + 1;
 	}
-	size_t body = (size_t)(p - text), count;
-	p += 4;
-	if (parse_num(&p, end, ' ', &count) || count != n || end - p != 17 || end[-1] != '\n')
-		goto bad;
-	char sum[17];
-	snprintf(sum, sizeof sum, "%016llx", (unsigned long long)hash_bytes(text, body));
-	if (memcmp(p, sum, 16) != 0)
-		goto bad;
-	for (struct entry *e = list, *next; e; e = next) {
-		next = e->next;
-		if (cache_find(c, e->hash, e->data, e->tex_len, e->display)) {
-			free(e);
-			continue;
-		}
-		cache_insert(c, e);
-	}
-	c->stats.disk_entries = c->nentries;
-	free(text);
-	return;
-bad:
-	for (struct entry *e = list, *next; e; e = next) {
-		next = e->next;
-		free(e);
-	}
-	free(text);
+	*body = (size_t)(p - text);
+	return 0;
 }
 
-/* mc_write: writes every entry used in this run or unused for fewer than
- * MATH_CACHE_KEEP runs, then deletes the other caches in math/. */
-static int mc_write(struct math_cache *c)
+void math_cache_load(struct math_cache *c, const char *text, size_t len)
 {
-	if (cache_open_dir(c->dir, CACHE_MATH) != 0)
-		return -1;
-	struct buf b;
-	buf_init(&b);
-	buf_printf(&b, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
-	size_t n = 0;
-	for (size_t i = 0; i < c->nbuckets; i++)
-		for (struct entry *e = c->buckets[i]; e; e = e->next) {
-			int age = e->used ? 0 : e->age + 1;
-			if (age >= MATH_CACHE_KEEP)
-				continue;
-			buf_printf(&b, "%d %d %zu %zu\n", e->display, age, e->tex_len, e->html_len);
-			buf_append(&b, e->data, e->tex_len + e->html_len);
-			buf_putc(&b, '\n');
-			n++;
-		}
-	buf_printf(&b, "end %zu %016llx\n", n, (unsigned long long)hash_bytes(b.p, b.len));
-	char *final = mc_file(c);
-	int rc = cache_write(final, b.p, b.len);
-	int saved = errno;
-	if (rc == 0) {
-		/* caches of other macros or versions will not be read again */
-		cache_sweep(c->dir, CACHE_MATH, final);
+	struct entry **list = NULL;
+	size_t n = 0, body = 0, count;
+	int ok = load_entries(c, text, len, &list, &n, &body) == 0;
+	const char *p = text + body, *end = text + len;
+	if (ok) {
+		p += 4;
+		ok = !parse_num(&p, end, ' ', &count) && count == n && end - p == 17 && end[-1] == '\n';
 	}
-	buf_fini(&b);
-	free(final);
-	errno = saved;
-	return rc;
+	if (ok) {
+		char sum[17];
+		snprintf(sum, sizeof sum, "%016llx", (unsigned long long)hash_bytes(text, body));
+		ok = memcmp(p, sum, 16) == 0;
+	}
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < n; i++) {
+		if (ok)
+			cache_insert(c, list[i]);
+		else
+			free(list[i]);
+	}
+	if (ok)
+		c->stats.disk_entries = c->kind[0].n + c->kind[1].n;
+	pthread_mutex_unlock(&c->lock);
+	free(list);
 }
 
-int math_cache_close(struct math_cache *c)
+int math_cache_save(struct math_cache *c, struct buf *out)
+{
+	pthread_mutex_lock(&c->lock);
+	/* Rewritten when something was added, or when an entry ages (a
+	 * formula removed from the site leaves after a few runs). */
+	int write = c->dirty && !c->read_only;
+	for (int k = 0; k < 2 && !write && !c->read_only; k++)
+		for (size_t i = 0; i < c->kind[k].n && !write; i++)
+			write = !((struct entry *)c->kind[k].e[i].val.p)->used;
+	if (write) {
+		size_t start = out->len, n = 0;
+		buf_printf(out, CACHE_MAGIC " %016llx\n", (unsigned long long)c->salt);
+		for (int k = 0; k < 2; k++)
+			for (size_t i = 0; i < c->kind[k].n; i++) {
+				const struct entry *e = c->kind[k].e[i].val.p;
+				int age = e->used ? 0 : e->age + 1;
+				if (age >= MATH_CACHE_KEEP)
+					continue;
+				buf_printf(out, "%d %d %zu %zu\n", e->display, age, e->tex_len, e->html_len);
+				buf_append(out, e->data, e->tex_len + e->html_len);
+				buf_putc(out, '\n');
+				n++;
+			}
+		buf_printf(out, "end %zu %016llx\n", n,
+		           (unsigned long long)hash_bytes(out->p + start, out->len - start));
+	}
+	pthread_mutex_unlock(&c->lock);
+	return write;
+}
+
+void math_cache_close(struct math_cache *c)
 {
 	if (!c)
-		return 0;
-	int rc = 0;
-	if (c->dir && !c->read_only) {
-		/* Rewrite when something was added, or when an entry ages
-		 * (a formula removed from the site leaves after a few runs). */
-		int write = c->dirty;
-		for (size_t i = 0; i < c->nbuckets && !write; i++)
-			for (struct entry *e = c->buckets[i]; e && !write; e = e->next)
-				write = !e->used;
-		if (write)
-			rc = mc_write(c);
+		return;
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < c->kind[k].n; i++)
+			free(c->kind[k].e[i].val.p);
+		map_fini(&c->kind[k]);
 	}
-	for (size_t i = 0; i < c->nbuckets; i++)
-		for (struct entry *e = c->buckets[i], *next; e; e = next) {
-			next = e->next;
-			free(e);
-		}
-	free(c->buckets);
-	free(c->dir);
 	free(c->macros_json);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
-	return rc;
 }
 
 void math_cache_read_only(struct math_cache *c)
@@ -699,10 +645,8 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 		buf_fini(&scratch);
 		return -1;
 	}
-	uint64_t h = entry_hash(c, tex, len, display);
-
 	pthread_mutex_lock(&c->lock);
-	struct entry *hit = cache_find(c, h, tex, len, display);
+	struct entry *hit = cache_find(c, tex, len, display);
 	if (hit && bad_html(len, hit->data + hit->tex_len, hit->html_len, err)) {
 		pthread_mutex_unlock(&c->lock);
 		fail(c, err_pos, -1);
@@ -781,19 +725,15 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 		buf_fini(&scratch);
 		return -1;
 	}
-	struct entry *e = entry_new(h, tex, len, display, html, html_len);
+	struct entry *e = entry_new(tex, len, display, html, html_len);
 	JS_FreeCString(ctx, html);
 	e->used = 1;
 	buf_append(out, e->data + len, html_len);
 	pthread_mutex_lock(&c->lock);
 	c->stats.typeset++;
 	c->stats.typeset_s += dt;
-	if (cache_find(c, h, tex, len, display)) {
-		free(e); /* another thread typeset it meanwhile */
-	} else {
-		cache_insert(c, e);
+	if (cache_insert(c, e)) /* else another thread typeset it meanwhile */
 		c->dirty = 1;
-	}
 	pthread_mutex_unlock(&c->lock);
 	if (err_pos)
 		*err_pos = -1;

@@ -1,9 +1,11 @@
 /* math.h: TeX to MathML at build time: KaTeX run in QuickJS (one
- * interpreter per thread), with an in-memory and an on-disk cache. */
+ * interpreter per thread), with a cache in memory that the caller keeps
+ * between builds as bytes (math_cache_save, math_cache_load). */
 #ifndef FOLIO_MATH_H
 #define FOLIO_MATH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/buf.h"
 
@@ -47,32 +49,40 @@ const char *math_macro_check(struct str name);
 
 struct math_cache;
 
-/* math_cache_open: a new cache, owned by the caller (math_cache_close frees
- * it). macros[0..nmacros) are given to KaTeX for every formula (copied, in
- * order; a name that fails math_macro_check is passed on but never
- * matches). dir, or NULL for memory only, is the site folder, whose cache
- * (cache.h) keeps the formulas in .folio-cache/math/: those of earlier
- * builds with the same folio version, KaTeX and macros are read here and
- * written by math_cache_close; a missing, stale or damaged file is
- * an empty cache, never an error. Does not load KaTeX (each thread's first
+/* math_cache_open: a new cache, in memory, owned by the caller
+ * (math_cache_close frees it). macros[0..nmacros) are given to KaTeX for
+ * every formula (copied, in order; a name that fails math_macro_check is
+ * passed on but never matches). Does not load KaTeX (each thread's first
  * typesetting does), so a site without math pays nothing. */
-struct math_cache *math_cache_open(const char *dir, const struct math_macro *macros,
-                                   size_t nmacros);
+struct math_cache *math_cache_open(const struct math_macro *macros, size_t nmacros);
 
-/* math_cache_close: writes the cache to dir/math/HASH.cache if it changed,
- * then frees c (c may be NULL). Written are the formulas used in this run
- * and the older ones unused for fewer than MATH_CACHE_KEEP runs (so that
- * formulas deleted from the site leave); through a temporary file renamed
- * into place, so a build running at the same time reads the old file or
- * the new one, never half of one; the caches of other macros or versions
- * in dir/math/ are deleted. Returns 0, or -1 with errno set if the file
- * could not be written (c is freed anyway: the site is fine, the next
- * build is slower). */
+/* math_cache_key: what c's formulas depend on besides their TeX: this
+ * folio, its KaTeX and c's macros (a hash). It names the file the caller
+ * keeps c in between builds (cache/: .folio-cache/math/KEY.cache, KEY its
+ * 16 hex digits), whose bytes only this module reads and makes. */
+uint64_t math_cache_key(const struct math_cache *c);
+
+/* math_cache_load: the formulas of text[0..len), bytes that
+ * math_cache_save made for a cache of the same key in an earlier build,
+ * into c; a stale or damaged text is ignored, never an error. */
+void math_cache_load(struct math_cache *c, const char *text, size_t len);
+
+/* math_cache_save: whether c's file should be written (something was
+ * added, or an entry aged): then 1, and the file's bytes appended to out;
+ * else 0 (and always after math_cache_read_only). The file holds the
+ * formulas used in this run and the older ones unused for fewer than
+ * MATH_CACHE_KEEP runs (so that formulas deleted from the site leave).
+ * The caller writes it whole or not at all (a build running at the same
+ * time reads the old file or the new one, never half of one), and may
+ * delete the files of other keys. */
 #define MATH_CACHE_KEEP 5
-int math_cache_close(struct math_cache *c);
+int math_cache_save(struct math_cache *c, struct buf *out);
 
-/* math_cache_read_only: c reads its dir's file but math_cache_close never
- * writes it (folio check, which leaves the site's folder as it was). */
+/* math_cache_close: frees c (c may be NULL). */
+void math_cache_close(struct math_cache *c);
+
+/* math_cache_read_only: math_cache_save never asks for c to be written
+ * (folio check, which leaves the site's folder as it was). */
 void math_cache_read_only(struct math_cache *c);
 
 /* math_render: typesets tex[0..len) (UTF-8, without its $ delimiters) with

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/pool.h"
 
 /* Under AddressSanitizer, memory no block holds (a chunk's free space, a
  * freed block, a block on a free list) is poisoned, so that a read or
@@ -112,6 +113,11 @@ struct state {
 	int registered;
 };
 
+/* The calling thread's state. Per thread, not per document: cmark calls
+ * its allocator (cmark_mem's calloc, realloc and free) with no context
+ * pointer, and a thread renders one document at a time, so the thread's
+ * state is that document's (mdmem_begin ... mdmem_end); its chunks are
+ * kept for the thread's next document. */
 static _Thread_local struct state S;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -253,21 +259,13 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-/* start_helper: the helper runs from the first call on (R.lock held):
- * 1, or 0 if it could not be started. */
+/* start_helper: the helper runs from the first call on (R.lock held), on
+ * a thread of the pool's that no one waits for: 1, or 0 if it could not
+ * be started. */
 static int start_helper(void)
 {
-	if (!R.started) {
-		pthread_t t;
-		pthread_attr_t at;
-		R.started = -1;
-		if (pthread_attr_init(&at) == 0) {
-			if (pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
-			    pthread_create(&t, &at, helper, NULL) == 0)
-				R.started = 1;
-			pthread_attr_destroy(&at);
-		}
-	}
+	if (!R.started)
+		R.started = pool_detach(helper, NULL) ? 1 : -1;
 	return R.started > 0;
 }
 

@@ -25,6 +25,10 @@ struct md_unknown {
 	size_t n, cap;
 };
 
+/* Blocks this thread ever noted: a counter of the thread's (as
+ * diag_thread_reports is), which a caller reads before and after
+ * md_render to know whether that document noted one; no document's state
+ * is kept in it. */
 static _Thread_local unsigned long recorded;
 
 struct md_unknown *md_unknown_new(void)

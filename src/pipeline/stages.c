@@ -12,6 +12,7 @@
 #include "read/config.h"
 #include "read/theme.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,9 @@ static int typeset(void *ctx, const char *tex, size_t len, int display, struct b
 	return math_render(ctx, tex, len, display, out, err, err_pos);
 }
 
-/* open_math: the formula cache of the site, with folio.yml's macros. */
+/* open_math: the formula cache of the site, with folio.yml's macros, and
+ * the formulas its file (cache/: CACHE_MATH, by the cache's key) kept
+ * from earlier builds; a missing or damaged file: none. */
 static struct math_cache *open_math(struct arena *a, const struct config *cfg, const char *site_dir)
 {
 	const struct ynode *m = cfg->math_macros;
@@ -33,7 +36,36 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 		mac[i].name = m->keys[i]->str;
 		mac[i].expansion = m->items[i]->str;
 	}
-	return math_cache_open(site_dir, mac, n);
+	struct math_cache *mc = math_cache_open(mac, n);
+	char *path = cache_key_path(site_dir, CACHE_MATH, math_cache_key(mc));
+	size_t len;
+	char *bytes = cache_read(path, CACHE_MATH, &len);
+	if (bytes)
+		math_cache_load(mc, bytes, len);
+	free(bytes);
+	free(path);
+	return mc;
+}
+
+/* save_math: the formula cache's file written if it changed (whole or not
+ * at all), the files of other macros or versions deleted: 0, or -1 with
+ * errno. */
+static int save_math(const char *site_dir, struct math_cache *mc)
+{
+	struct buf b;
+	buf_init(&b);
+	int rc = 0;
+	if (math_cache_save(mc, &b) && (rc = cache_open_dir(site_dir, CACHE_MATH)) == 0) {
+		char *final = cache_key_path(site_dir, CACHE_MATH, math_cache_key(mc));
+		rc = cache_write(final, b.p, b.len);
+		int saved = errno;
+		if (rc == 0) /* caches of other macros or versions will not be read again */
+			cache_sweep(site_dir, CACHE_MATH, final);
+		free(final);
+		errno = saved;
+	}
+	buf_fini(&b);
+	return rc;
 }
 
 /* ---- the stages every build runs: config, content, Markdown, model,
@@ -192,10 +224,11 @@ void stages_thread_cleanup(void)
  * loaded for the next build (a session). */
 void stages_free(struct stages *st, struct diag *d, int keep_thread)
 {
-	if (st->mc && math_cache_close(st->mc) != 0) {
+	if (st->mc && save_math(st->cfg.site_dir, st->mc) != 0) {
 		struct diag_loc loc = {CACHE_DIR, NULL, 0, 0, 0};
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
+	math_cache_close(st->mc);
 	if (st->d)
 		diag_set_texts(st->d, NULL, NULL); /* the content goes */
 	if (!keep_thread)

@@ -75,7 +75,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(pack, sizeof pack, "%s/markdown.pack", dir);
 	/* Load KaTeX and every grammar once, so that the first inputs are not
 	 * slow and what stays loaded is not taken for a leak. */
-	struct math_cache *mc = math_cache_open(NULL, macros, sizeof macros / sizeof *macros);
+	struct math_cache *mc = math_cache_open(macros, sizeof macros / sizeof *macros);
 	struct buf b, err;
 	buf_init(&b);
 	buf_init(&err);
@@ -222,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *body = malloc(len ? len : 1);
 	memcpy(body, text, len);
 
-	struct math_cache *mc = math_cache_open(NULL, macros, sizeof macros / sizeof *macros);
+	struct math_cache *mc = math_cache_open(macros, sizeof macros / sizeof *macros);
 	o.typeset_ctx = mc;
 	formulas = 0;
 	struct arena *a = arena_new();

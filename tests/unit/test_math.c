@@ -62,7 +62,7 @@ static int render(struct math_cache *c, const char *tex, int display, struct buf
 static void test_math_output(void)
 {
 	t_current = "math output";
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct buf out;
 	buf_init(&out);
 	int pos;
@@ -106,7 +106,7 @@ static void test_math_errors(void)
 {
 	t_current = "math errors";
 	struct math_macro bad[] = {{STR_LIT("\\bad"), STR_LIT("\\mathrm{x}\\foo")}};
-	struct math_cache *c = math_cache_open(NULL, bad, 1);
+	struct math_cache *c = math_cache_open(bad, 1);
 	struct buf out;
 	buf_init(&out);
 	int pos;
@@ -156,8 +156,8 @@ static void test_math_macros(void)
 	    {STR_LIT("\\norm"), STR_LIT("\\left\\lVert #1 \\right\\rVert")},
 	    {STR_LIT("\\q"), STR_LIT("\\text{\"q\"\t}")}, /* JSON escapes */
 	};
-	struct math_cache *c = math_cache_open(NULL, m, 3);
-	struct math_cache *plain = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(m, 3);
+	struct math_cache *plain = math_cache_open(NULL, 0);
 	struct buf out;
 	buf_init(&out);
 	int pos;
@@ -189,7 +189,7 @@ static void test_math_memory_cache(void)
 {
 	t_current = "math memory cache";
 	math_thread_cleanup(); /* so that this cache sees the load */
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct buf a, b;
 	buf_init(&a);
 	buf_init(&b);
@@ -210,62 +210,62 @@ static void test_math_memory_cache(void)
 	INT_EQ(s.disk_entries, 0);
 	buf_fini(&a);
 	buf_fini(&b);
-	INT_EQ(math_cache_close(c), 0);
-	INT_EQ(math_cache_close(NULL), 0);
-}
-
-/* cache_files: how many files in DIR/math/ start with prefix and end with
- * suffix; the last one's name ("math/NAME", static buffer) in *name. */
-static int cache_files(const char *dir, const char *prefix, const char *suffix, const char **name)
-{
-	static char last[256];
-	char path[1024];
-	snprintf(path, sizeof path, "%s/math", dir);
-	DIR *d = opendir(path);
-	int n = 0;
-	size_t pl = strlen(prefix), sl = strlen(suffix);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		size_t l = strlen(e->d_name);
-		if (l >= pl + sl && strncmp(e->d_name, prefix, pl) == 0 &&
-		    strcmp(e->d_name + l - sl, suffix) == 0) {
-			snprintf(last, sizeof last, "math/%.200s", e->d_name);
-			n++;
-		}
-	}
-	if (d)
-		closedir(d);
-	if (name)
-		*name = last;
-	return n;
+	math_cache_close(c);
+	math_cache_close(NULL);
 }
 
 static const char *const disk_tex[] = {"a^2+b^2=c^2", "\\int_0^1 x\\,dx", "\\RR^n"};
 
-static void test_math_disk_cache(void)
+/* reopen: a cache with macros m (n of them), the saved bytes *file loaded. */
+static struct math_cache *reopen(const struct math_macro *m, size_t n, const struct buf *file)
 {
-	t_current = "math disk cache";
-	char *site = t_tmpdir();
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s/.folio-cache", site);
+	struct math_cache *c = math_cache_open(m, n);
+	if (file->len)
+		math_cache_load(c, file->p, file->len);
+	return c;
+}
+
+/* save: closes c, its bytes in *file if it asks to be written; returns
+ * whether it did. */
+static int save(struct math_cache *c, struct buf *file)
+{
+	struct buf b;
+	buf_init(&b);
+	int w = math_cache_save(c, &b);
+	if (w) {
+		buf_reset(file);
+		buf_append(file, b.p, b.len);
+	}
+	buf_fini(&b);
+	math_cache_close(c);
+	return w;
+}
+
+/* The bytes a cache gives to be saved between builds (the build keeps
+ * them in .folio-cache/math/KEY.cache, KEY its key), read back. */
+static void test_math_saved_cache(void)
+{
+	t_current = "math saved cache";
 	struct math_macro m1[] = {{STR_LIT("\\RR"), STR_LIT("\\mathbb{R}")}};
 	struct math_macro m2[] = {{STR_LIT("\\RR"), STR_LIT("\\mathbf{R}")}};
-	struct buf first[3], out;
+	struct buf first[3], out, file, file2;
 	buf_init(&out);
+	buf_init(&file);
+	buf_init(&file2);
 	int pos;
 
-	struct math_cache *c = math_cache_open(site, m1, 1);
+	struct math_cache *c = reopen(m1, 1, &file);
+	uint64_t key1 = math_cache_key(c);
 	for (int i = 0; i < 3; i++) {
 		buf_init(&first[i]);
 		INT_EQ(render(c, disk_tex[i], i == 1, &first[i], &pos), 0);
 	}
-	INT_EQ(math_cache_close(c), 0);
-	const char *name;
-	INT_EQ(cache_files(dir, "", ".cache", &name), 1);
-	char first_name[256], path0[1400];
-	snprintf(first_name, sizeof first_name, "%s", name);
+	INT_EQ(save(c, &file), 1);
+	OK(file.len > 0 && !memcmp(file.p, "folio-math-cache 1 ", 19));
 
-	/* Read back: every formula from the disk, byte for byte. */
-	c = math_cache_open(site, m1, 1);
+	/* Read back: every formula from the bytes, byte for byte; nothing
+	 * new, nothing aged: nothing to write. */
+	c = reopen(m1, 1, &file);
 	struct math_stats s;
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 3);
@@ -279,79 +279,55 @@ static void test_math_disk_cache(void)
 	INT_EQ(s.cached, 3);
 	INT_EQ(s.typeset, 0);
 	INT_EQ(s.loads, 0);
-	INT_EQ(math_cache_close(c), 0);
+	INT_EQ(save(c, &file), 0);
 
-	/* Read only (folio check): read from the disk, a new formula typeset,
-	 * and the file left as it was. */
-	snprintf(path0, sizeof path0, "%s/%s", dir, first_name);
-	size_t len0;
-	char *before = read_file(path0, &len0);
-	c = math_cache_open(site, m1, 1);
+	/* Read only (folio check): read, a new formula typeset, and nothing
+	 * to write. */
+	c = reopen(m1, 1, &file);
 	math_cache_read_only(c);
 	INT_EQ(render(c, disk_tex[0], 0, &out, &pos), 0);
 	INT_EQ(render(c, "x^{read}", 0, &out, &pos), 0);
 	math_stats(c, &s);
 	INT_EQ(s.cached, 1);
 	INT_EQ(s.typeset, 1);
-	INT_EQ(math_cache_close(c), 0);
-	size_t len1;
-	char *after = read_file(path0, &len1);
-	OK(before && after && len0 == len1 && memcmp(before, after, len0) == 0);
-	free(before);
-	free(after);
+	INT_EQ(save(c, &file), 0);
 
-	/* Other macros: another cache, and the old one is deleted. */
-	c = math_cache_open(site, m2, 1);
+	/* Other macros: another key, and the first key's bytes are no
+	 * cache of it. */
+	c = reopen(m2, 1, &file);
+	OK(math_cache_key(c) != key1);
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 0);
 	INT_EQ(render(c, disk_tex[2], 0, &out, &pos), 0);
 	OK(strstr(out.p, "<mi mathvariant=\"bold\">R</mi>") != NULL);
-	INT_EQ(math_cache_close(c), 0);
-	INT_EQ(cache_files(dir, "", ".cache", &name), 1);
-	OK(strcmp(name, first_name) != 0);
-	INT_EQ(cache_files(dir, ".tmp-", "", NULL), 0);
+	INT_EQ(save(c, &file2), 1);
 
-	/* A damaged file is an empty cache. */
-	char path[1200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	size_t len;
-	char *text = read_file(path, &len);
-	OK(text != NULL && len > 10);
-	if (text) {
-		text[len / 2] ^= 1;
-		t_write(dir, name, text);
-		free(text);
-	}
-	c = math_cache_open(site, m2, 1);
+	/* Damaged bytes are an empty cache. */
+	buf_reset(&file);
+	buf_append(&file, file2.p, file2.len);
+	file.p[file.len / 2] ^= 1;
+	c = reopen(m2, 1, &file);
 	math_stats(c, &s);
 	INT_EQ(s.disk_entries, 0);
-	INT_EQ(render(c, disk_tex[2], 0, &out, &pos), 0);
-	INT_EQ(math_cache_close(c), 0);
+	math_cache_close(c);
 
 	/* Entries unused for MATH_CACHE_KEEP runs are dropped. */
 	size_t kept[MATH_CACHE_KEEP + 1];
 	for (int run = 0; run <= MATH_CACHE_KEEP; run++) {
-		c = math_cache_open(site, m2, 1);
+		c = reopen(m2, 1, &file2);
 		math_stats(c, &s);
 		kept[run] = s.disk_entries;
-		math_cache_close(c);
+		save(c, &file2);
 	}
 	INT_EQ(kept[0], 1);
 	INT_EQ(kept[MATH_CACHE_KEEP - 1], 1);
 	INT_EQ(kept[MATH_CACHE_KEEP], 0);
 
-	/* A cache folder that cannot be made: close says so. */
-	t_write(site, "file", "x");
-	snprintf(path, sizeof path, "%s/file", site);
-	c = math_cache_open(path, NULL, 0);
-	INT_EQ(render(c, "z", 0, &out, &pos), 0);
-	INT_EQ(math_cache_close(c), -1);
-
 	for (int i = 0; i < 3; i++)
 		buf_fini(&first[i]);
 	buf_fini(&out);
-	t_rmtree(site);
-	free(site);
+	buf_fini(&file);
+	buf_fini(&file2);
 }
 
 /* ---- threads ---- */
@@ -391,7 +367,7 @@ static void *thread_main(void *p)
 static void test_math_threads(void)
 {
 	t_current = "math threads";
-	struct math_cache *ref = math_cache_open(NULL, NULL, 0);
+	struct math_cache *ref = math_cache_open(NULL, 0);
 	struct buf want[NTHREAD_TEX];
 	char tex[200];
 	for (int i = 0; i < NTHREAD_TEX; i++) {
@@ -401,7 +377,7 @@ static void test_math_threads(void)
 	}
 	math_cache_close(ref);
 
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct thread_arg args[4];
 	pthread_t th[4];
 	for (int t = 0; t < 4; t++) {
@@ -454,7 +430,7 @@ struct patho_arg {
 static void *patho_thread(void *p)
 {
 	struct patho_arg *a = p;
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct buf out, err;
 	buf_init(&out);
 	buf_init(&err);
@@ -483,7 +459,7 @@ static void *patho_thread(void *p)
 static void test_math_pathological(void)
 {
 	t_current = "math pathological";
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct buf out;
 	buf_init(&out);
 	int pos;
@@ -631,7 +607,7 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 			if (p < end && *p == '\n')
 				p++;
 		}
-		struct math_cache *c = math_cache_open(NULL, macros, nmacros);
+		struct math_cache *c = math_cache_open(macros, nmacros);
 		struct buf out, err;
 		buf_init(&out);
 		buf_init(&err);
@@ -716,7 +692,7 @@ static void bench(void)
 {
 	const int n = 400;
 	math_thread_cleanup();
-	struct math_cache *c = math_cache_open(NULL, NULL, 0);
+	struct math_cache *c = math_cache_open(NULL, 0);
 	struct buf out;
 	buf_init(&out);
 	char tex[256];
@@ -753,7 +729,7 @@ void test_math(void)
 	test_math_errors();
 	test_math_macros();
 	test_math_memory_cache();
-	test_math_disk_cache();
+	test_math_saved_cache();
 	test_math_threads();
 	test_math_pathological();
 	test_math_spec("tests/math");

@@ -1,0 +1,306 @@
+/* count.c: the counting pass: words of prose and of code, images, CJK
+ * characters and formulas (md_doc's counts), counted in the walk that
+ * finds the blocks to make HTML (md_blocks), or on a task of its own
+ * beside the rendering when the tree does not change; and reading time. */
+#include "internal.h"
+#include "md/mdmem.h"
+
+#include <string.h>
+
+#include <utf8proc.h>
+
+static int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* byte_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
+ * any other ASCII character, 4 for a byte of a multibyte character
+ * (md_count_init fills it, once). */
+static unsigned char byte_class[256];
+
+void md_count_init(void)
+{
+	for (int c = 0; c < 256; c++) {
+		unsigned char u = (unsigned char)c;
+		byte_class[c] = c >= 0x80 ? 4 : md_is_space(u) ? 0 : (u >= '0' && u <= '9') || is_alpha(u) ? 3 : 1;
+	}
+}
+
+struct wc {
+	size_t words, cjk;
+	int in_word, alnum;
+	int prose; /* CJK characters are counted apart and break words */
+};
+
+static void wc_break(struct wc *w)
+{
+	if (w->in_word && w->alnum)
+		w->words++;
+	w->in_word = w->alnum = 0;
+}
+
+/* is_cjk: Han, Hiragana, Katakana and Hangul code points. */
+static int is_cjk(int32_t c)
+{
+	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x2FDF) || c == 0x3005 ||
+	       c == 0x3007 || (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3130 && c <= 0x318F) ||
+	       (c >= 0x31F0 && c <= 0x31FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+	       (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA960 && c <= 0xA97F) ||
+	       (c >= 0xAC00 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFAFF) ||
+	       (c >= 0xFF66 && c <= 0xFF9F) || (c >= 0x1B000 && c <= 0x1B16F) ||
+	       (c >= 0x20000 && c <= 0x3FFFF);
+}
+
+/* wc_feed: a word is a run of non-space characters holding at least one
+ * letter or digit (so "—" or "*" alone is not one). In prose, CJK
+ * characters are counted one by one and end words, and CJK punctuation
+ * ends words too. */
+static void wc_feed(struct wc *w, const char *s, size_t n)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+	size_t i = 0;
+	while (i < n) {
+		if (u[i] < 0x80) {
+			/* a run of ASCII, the common case, by table */
+			size_t words = w->words;
+			int in = w->in_word, al = w->alnum;
+			while (i < n) {
+				unsigned k = byte_class[u[i]];
+				if (k == 4)
+					break;
+				i++;
+				if (!k) {
+					words += (size_t)(in & al);
+					in = al = 0;
+					continue;
+				}
+				in = 1;
+				al |= (int)(k >> 1);
+				/* the rest of a word with a letter or digit tells
+				 * nothing more: skip to its end */
+				if (al)
+					while (i < n && (byte_class[u[i]] & 1))
+						i++;
+			}
+			w->words = words;
+			w->in_word = in;
+			w->alnum = al;
+			continue;
+		}
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate(u + i, (utf8proc_ssize_t)(n - i), &cp);
+		if (k < 1) {
+			w->in_word = 1;
+			i++;
+			continue;
+		}
+		i += (size_t)k;
+		if (w->prose && is_cjk(cp)) {
+			wc_break(w);
+			w->cjk++;
+			continue;
+		}
+		utf8proc_category_t cat = utf8proc_category(cp);
+		if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
+		    cat == UTF8PROC_CATEGORY_ZP || (w->prose && cp >= 0x3000 && cp <= 0x303F)) {
+			wc_break(w);
+		} else {
+			w->in_word = 1;
+			if (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_NO &&
+			    !(cat >= UTF8PROC_CATEGORY_MN && cat <= UTF8PROC_CATEGORY_ME))
+				w->alnum = 1;
+		}
+	}
+}
+
+static void sink_wc(void *ctx, const char *p, size_t n)
+{
+	if (p)
+		wc_feed(ctx, p, n);
+	else
+		wc_break(ctx);
+}
+
+/* The counts of a document, made in md_blocks' walk (count_node), before
+ * formulas become MathML: prose words (text, inline code and math, the
+ * text of raw HTML; not image alt text), code words (code blocks), images
+ * (Markdown images and <img> tags), CJK characters and math spans. */
+struct md_counter {
+	struct wc prose, code;
+	struct md_doc *out;
+	cmark_node *root;
+	cmark_node *skip; /* nothing inside it counts, until its exit */
+	int unnest;       /* also unnest_one each node (not on a task of its own) */
+};
+
+/* unnest_strong: cmark-gfm's HTML renderer writes no tags for a strong
+ * emphasis directly inside another ("****foo****" gives one <strong>, as
+ * GitHub shows it), where CommonMark nests them. Each such inner strong
+ * becomes a custom inline that writes its tags itself (the tree's other
+ * readers take it as a plain inline container). A strong opens with "**"
+ * or "__": without either in the text, there is nothing to walk. */
+static void unnest_one(cmark_node *n)
+{
+	if (cmark_node_get_type(n) != CMARK_NODE_STRONG || cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_STRONG)
+		return;
+	/* entered before its children: a strong inside it has a custom
+	 * parent, and keeps its own tags */
+	cmark_node_set_type(n, CMARK_NODE_CUSTOM_INLINE);
+	cmark_node_set_on_enter(n, "<strong>");
+	cmark_node_set_on_exit(n, "</strong>");
+}
+
+/* unnest_strong: unnest_one over the tree, in a walk of its own (the
+ * count walk does it, unless it runs beside the rendering). */
+static void unnest_strong(cmark_node *root, const char *text, size_t len)
+{
+	if (!memmem(text, len, "**", 2) && !memmem(text, len, "__", 2))
+		return;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
+		if (ev == CMARK_EVENT_ENTER)
+			unnest_one(cmark_iter_get_node(it));
+	cmark_iter_free(it);
+}
+
+static void count_node(void *ctx, cmark_node *n, cmark_event_type ev)
+{
+	struct md_counter *k = ctx;
+	struct md_doc *out = k->out;
+	if (k->unnest && ev == CMARK_EVENT_ENTER)
+		unnest_one(n);
+	if (k->skip) {
+		if (n == k->skip && ev == CMARK_EVENT_EXIT)
+			k->skip = NULL;
+		return;
+	}
+	if (md_math_kind(n)) {
+		if (ev == CMARK_EVENT_ENTER) {
+			struct str tex = md_tex(n);
+			out->math_spans++;
+			wc_feed(&k->prose, tex.p, tex.len);
+		}
+		return;
+	}
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE: {
+		struct str lit = md_literal(n);
+		wc_feed(&k->prose, lit.p, lit.len);
+		break;
+	}
+	case CMARK_NODE_CODE_BLOCK: {
+		struct str lit = md_literal(n);
+		wc_feed(&k->code, lit.p, lit.len);
+		wc_break(&k->code);
+		wc_break(&k->prose);
+		break;
+	}
+	case CMARK_NODE_HTML_BLOCK: {
+		struct str h = md_literal(n);
+		wc_break(&k->prose);
+		md_html_text(h.p, h.len, sink_wc, &k->prose, &out->images);
+		wc_break(&k->prose);
+		break;
+	}
+	case CMARK_NODE_HTML_INLINE: {
+		/* one tag: <img> counts, <br> ends a word, <sub> does not
+		 * (H<sub>2</sub>O is one word) */
+		struct str h = md_literal(n);
+		md_html_text(h.p, h.len, sink_wc, &k->prose, &out->images);
+		break;
+	}
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK: wc_break(&k->prose); break;
+	case CMARK_NODE_IMAGE:
+		out->images++;
+		wc_break(&k->prose);
+		k->skip = n; /* alt text is not read */
+		break;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		if (ev == CMARK_EVENT_ENTER)
+			k->skip = n;
+		break;
+	default:
+		if (md_is_block(n))
+			wc_break(&k->prose);
+		break;
+	}
+}
+
+/* count_walk: the counts of a document (a struct md_counter) on a task
+ * of its own; the iterator's memory is that thread's mdmem. */
+static void *count_walk(void *arg)
+{
+	struct md_counter *k = arg;
+	mdmem_begin();
+	cmark_iter *it = cmark_iter_new(k->root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
+		count_node(k, cmark_iter_get_node(it), ev);
+	cmark_iter_free(it);
+	mdmem_end();
+	return NULL;
+}
+
+void md_pass_blocks(struct md_ctx *c)
+{
+	struct md_counter *k = xcalloc(1, sizeof *k);
+	k->prose.prose = 1;
+	k->out = c->out;
+	k->root = c->root;
+	k->unnest = 1;
+	c->count = k;
+	/* A large document (one past mdmem's reserve threshold) that holds
+	 * nothing md_blocks would change (no code block, no formula to
+	 * typeset, no image: every image opens with "![" in the text) is
+	 * counted on a task of its own while it renders: both only read the
+	 * tree, and each of these walks takes a tenth of such a build. */
+	const struct md_options *o = c->o;
+	if (mdmem_large() && !c->has_code && !(o->math && o->typeset && memchr(c->text, '$', c->len)) &&
+	    !memmem(c->text, c->len, "![", 2)) {
+		unnest_strong(c->root, c->text, c->len); /* before the tree is shared */
+		k->unnest = 0;
+		if (pool_spawn(&c->count_task, count_walk, k))
+			return;
+		k->unnest = 1;
+	}
+	c->errors += md_blocks(c, c->root, count_node, k);
+}
+
+void md_count_finish(struct md_ctx *c)
+{
+	struct md_counter *k = c->count;
+	pool_join(&c->count_task);
+	wc_break(&k->prose);
+	k->out->words = k->prose.words;
+	k->out->cjk_chars = k->prose.cjk;
+	k->out->code_words = k->code.words;
+}
+
+void md_count_free(struct md_ctx *c)
+{
+	free(c->count);
+	c->count = NULL;
+}
+
+/* md_reading_minutes: the weights: prose at wpm words a minute, code at a
+ * third of that (code is read token by token, and a whitespace-separated
+ * token of code holds several of them), 12 seconds for each image, CJK text
+ * at 500 characters a minute. Rounded to the nearest minute, at least 1. */
+int md_reading_minutes(const struct md_doc *doc, int wpm)
+{
+	if (wpm <= 0)
+		wpm = 230;
+	double seconds = (double)doc->words * 60.0 / wpm +
+	                 (double)doc->code_words * 60.0 * 3.0 / wpm + (double)doc->images * 12.0 +
+	                 (double)doc->cjk_chars * 60.0 / 500.0;
+	double minutes = seconds / 60.0 + 0.5;
+	if (minutes < 1.0)
+		return 1;
+	if (minutes > 1e6)
+		return 1000000;
+	return (int)minutes;
+}

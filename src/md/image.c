@@ -1,0 +1,214 @@
+/* image.c: the local files a document names (images, and the files of
+ * media directives): where they are (static/ for /x.png, the post's
+ * bundle for x.png), refused when a link leads outside the site
+ * (files/sitefile.h), sized from their first bytes (imagesize.h), each
+ * looked up once per document; and the place of an image in the file. */
+#include "internal.h"
+
+#include "files/sitefile.h"
+#include "md/imagesize.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int md_is_local(const char *url)
+{
+	if (!*url || url[0] == '#' || (url[0] == '/' && url[1] == '/'))
+		return 0;
+	for (const char *p = url; *p && *p != '/'; p++)
+		if (*p == ':')
+			return 0; /* a scheme: http:, data:, mailto: */
+	return 1;
+}
+
+char *md_local_path(const struct md_ctx *c, const char *url, const char **why)
+{
+	const char *base = url[0] == '/' ? c->o->static_dir : c->o->asset_dir;
+	if (!base) {
+		*why = "a relative file needs the post to be a bundle (content/posts/SLUG/index.md with the file "
+		       "beside it), or a path from static/ such as /img/x.png";
+		return NULL;
+	}
+	struct buf p;
+	buf_init(&p);
+	buf_puts(&p, base);
+	buf_putc(&p, '/');
+	for (const char *s = url[0] == '/' ? url + 1 : url; *s && *s != '?' && *s != '#'; s++) {
+		if (*s == '%' && s[1] && s[2]) {
+			char hex[3] = {s[1], s[2], 0};
+			char *end;
+			long v = strtol(hex, &end, 16);
+			if (!*end && v > 0) {
+				buf_putc(&p, (int)v);
+				s += 2;
+				continue;
+			}
+		}
+		buf_putc(&p, *s);
+	}
+	if (strstr(p.p, "/../") || strstr(p.p, "/./")) {
+		buf_fini(&p);
+		*why = "an image path must not contain '..'";
+		return NULL;
+	}
+	return buf_detach(&p, NULL);
+}
+
+/* refused: why path, a file the document names, is not read: a link
+ * (there or above it) leads outside the site, to nothing or round a
+ * circle (malloc'd); NULL when it may be read. */
+char *md_refused(struct md_ctx *c, const char *path)
+{
+	if (!c->site_looked) {
+		c->site_looked = 1;
+		const char *sd = c->o->static_dir;
+		size_t n = sd ? strlen(sd) : 0;
+		if (n > 7 && !strcmp(sd + n - 7, "/static")) {
+			char *dir = xstrndup(sd, n - 7);
+			c->site_real = site_root(dir);
+			free(dir);
+		}
+	}
+	if (!c->site_real)
+		return NULL;
+	char to[PATH_MAX];
+	struct buf b;
+	buf_init(&b);
+	switch (site_where(c->site_real, path, to, sizeof to)) {
+	case SITE_OUTSIDE:
+		buf_printf(&b, "symlink points outside the site (to %s) (hint: folio reads only files inside the site "
+			   "folder: copy it into the site)", to);
+		break;
+	case SITE_LOOP:
+		buf_puts(&b, "symlink in a circle of links, which leads to no file");
+		break;
+	case SITE_DANGLING:
+		buf_printf(&b, "symlink to '%s', which does not exist", to);
+		break;
+	default:
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+void md_images_free(struct md_ctx *c)
+{
+	free(c->site_real);
+	c->site_real = NULL;
+	c->site_looked = 0;
+	for (size_t i = 0; i < c->images.n; i++) {
+		struct md_image *im = c->images.e[i].val.p;
+		free(im->path);
+		free(im->why);
+		free(im);
+	}
+	map_fini(&c->images);
+	free(c->lines);
+	c->lines = NULL;
+	c->nlines = 0;
+}
+
+/* read_size: the size of the image in the file at path, if it can be
+ * opened (im->err its errno else). */
+static void read_size(struct md_image *im)
+{
+	int fd = open_regular(im->path);
+	im->err = fd < 0 ? errno : 0;
+	if (fd < 0)
+		return;
+	unsigned char head[65536];
+	size_t n = 0;
+	while (n < sizeof head) {
+		ssize_t k = read(fd, head + n, sizeof head - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	close(fd);
+	image_size(head, n, &im->w, &im->h); /* unknown kinds are written without a size */
+}
+
+const struct md_image *md_image_file(struct md_ctx *c, char *path)
+{
+	int added;
+	struct map_entry *e = map_put(&c->images, path, strlen(path), &added);
+	if (!added) {
+		free(path);
+		return e->val.p;
+	}
+	struct md_image *im = xcalloc(1, sizeof *im);
+	im->path = path; /* the entry's key, which it owns */
+	e->val.p = im;
+	im->why = md_refused(c, path);
+	if (!im->why)
+		read_size(im);
+	return im;
+}
+
+
+/* src_lines: indexes where the lines of c->in.src start, once per document. */
+static void src_lines(struct md_ctx *c)
+{
+	if (c->lines)
+		return;
+	size_t cap = 64;
+	c->lines = xmalloc(cap * sizeof *c->lines);
+	c->lines[c->nlines++] = 0;
+	c->find_left = 4 * c->in.src_len + ((size_t)1 << 20);
+	for (const char *p = c->in.src, *end = c->in.src + c->in.src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+		if (c->nlines == cap) {
+			cap *= 2;
+			c->lines = xrealloc(c->lines, cap * sizeof *c->lines);
+		}
+		c->lines[c->nlines++] = (size_t)(p - c->in.src) + 1;
+	}
+}
+
+/* find_in_source: the place of needle in the file within 200 lines after
+ * body line `line` (cmark gives no positions to inline nodes: an image's
+ * place is found from its block's). The next search from the same block
+ * starts after this hit, so that the images of one long paragraph are
+ * found in one pass, not each from its top. Leaves line/col alone when
+ * not found, or when the document's searches have read four times the
+ * file: the images of a reference ("![a][r]", no "](" in the file)
+ * would each search the whole long line again. */
+void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
+{
+	if (!c->in.src || !needle || !*needle || *line <= 0)
+		return;
+	src_lines(c);
+	size_t first = (size_t)(*line + c->in.line_offset); /* 1-based, in src */
+	if (first > c->nlines)
+		return;
+	size_t from = c->lines[first - 1];
+	if (c->find_block == *line && c->find_next > from)
+		from = c->find_next;
+	size_t last = first + 200; /* the hit's line, at most */
+	size_t to = last < c->nlines ? c->lines[last] : c->in.src_len;
+	if (from >= to || to - from > c->find_left)
+		return;
+	size_t nlen = strlen(needle);
+	const char *hit = memmem(c->in.src + from, to - from, needle, nlen);
+	c->find_left -= hit ? (size_t)(hit - (c->in.src + from)) + nlen : to - from;
+	if (!hit)
+		return;
+	size_t off = (size_t)(hit - c->in.src);
+	c->find_block = *line;
+	c->find_next = off + 1;
+	size_t lo = first - 1, hi = last < c->nlines ? last : c->nlines; /* the line: lines[l] <= off */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line += (int)(lo - (first - 1));
+	*col = (int)(off - c->lines[lo]) + 1;
+}
+
