@@ -131,7 +131,7 @@ static cmark_node *directive_open(struct md_ctx *c, cmark_parser *parser, cmark_
 	int e = line_end(input, len);
 	c->dlines[c->ndlines] = (struct dline){arena_strndup(c->a, (const char *)input, (size_t)e), (size_t)e,
 	                                      cmark_parser_get_line_number(parser), at + 1, -1, 0};
-	c->dnodes[c->ndlines++] = (struct md_dnode){n};
+	c->dnodes[c->ndlines++] = n;
 	return n;
 }
 

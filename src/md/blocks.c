@@ -19,7 +19,11 @@
  * node refers to the one copy of its HTML (see typeset_ref) */
 #include <cmark-gfm/node.h>
 
-void md_report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
+/* report: a message about the body's line:col to c->d (counted in
+ * c->errors if an error). */
+static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
 {
 	struct diag_loc loc = diag_src_at(&c->in, line, col);
 	if (line <= 0)
@@ -61,7 +65,7 @@ static int raw_fits(struct md_ctx *c, size_t n, int line, int col, const char *w
 		return 1;
 	}
 	if (!c->raw_over)
-		md_report(c, DIAG_ERROR, line, col,
+		report(c, DIAG_ERROR, line, col,
 		       "%s: the page's HTML would be larger than %zu MiB (see LIMITS in folio-site(5)); split the page",
 		       what, MD_RAW_BUDGET >> 20);
 	c->raw_over = 1;
@@ -97,7 +101,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 			spec.len = k;
 		}
 		if (code_opts_parse(c->a, spec, &o, &err)) {
-			md_report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
+			report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
 			bad = 1;
 		}
 	}
@@ -107,7 +111,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	if (o.lang.len && c->o->highlight && !bad && c->hl_left > 0 &&
 	    clen + MD_HL_BLOCK_COST > c->hl_left) {
 		c->hl_left = 0;
-		md_report(c, DIAG_WARNING, line, col,
+		report(c, DIAG_WARNING, line, col,
 		       "code block: not highlighted, nor are the ones after it: a page's code is "
 		       "highlighted up to %zu KiB (see LIMITS in folio-site(5)); split the page, or "
 		       "give big listings no language",
@@ -123,7 +127,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		loc.line = 0;
 			md_unknown_add(c->o->unknown, o.lang.p, o.lang.len, &loc);
 		} else if (!c->o->hl_quiet_unknown)
-			md_report(c, DIAG_WARNING, line, col,
+			report(c, DIAG_WARNING, line, col,
 			       "unknown language '%.*s' in a code block: shown as plain text (see folio-site(5) for the languages)",
 			       STR_FMT(o.lang));
 	}
@@ -243,7 +247,7 @@ static void formula_error(struct md_ctx *c, cmark_node *n, const char *tex, int 
 			col = pos - last;
 		}
 	}
-	md_report(c, DIAG_ERROR, line, col, "math: %s", msg);
+	report(c, DIAG_ERROR, line, col, "math: %s", msg);
 }
 
 /* formula_box: puts in place of failed formula n its TeX in a visible box
@@ -297,7 +301,7 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 	}
 	if (c->o->typeset_seconds > 0 && c->math_s > c->o->typeset_seconds) {
 		md_math_where(n, &line, &col);
-		md_report(c, DIAG_ERROR, line, col,
+		report(c, DIAG_ERROR, line, col,
 		          "math: the page's formulas take longer than %g s to typeset; the rest are not (split the page)",
 		          c->o->typeset_seconds);
 		c->math_over = 1;
@@ -388,7 +392,7 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			}
 		}
 		if (msg.len) {
-			md_report(c, DIAG_ERROR, line, col, "%s", msg.p);
+			report(c, DIAG_ERROR, line, col, "%s", msg.p);
 			buf_puts(out, "<span class=\"image-error\" title=\"");
 			esc(out, msg.p, msg.len);
 			buf_puts(out, "\">");

@@ -9,23 +9,17 @@
 
 #include <utf8proc.h>
 
-static int is_alpha(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 /* byte_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
- * any other ASCII character, 4 for a byte of a multibyte character
- * (md_count_init fills it, once). */
-static unsigned char byte_class[256];
-
-void md_count_init(void)
-{
-	for (int c = 0; c < 256; c++) {
-		unsigned char u = (unsigned char)c;
-		byte_class[c] = c >= 0x80 ? 4 : md_is_space(u) ? 0 : (u >= '0' && u <= '9') || is_alpha(u) ? 3 : 1;
-	}
-}
+ * any other ASCII character, 4 for a byte of a multibyte character. */
+#define BC(c)                                                                                          \
+	((c) >= 0x80 ? 4                                                                               \
+	 : (c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r' || (c) == '\f' || (c) == '\v' ? 0 \
+	 : ((c) >= '0' && (c) <= '9') || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') ? 3 \
+	                                                                                             : 1)
+#define BC4(c) BC(c), BC((c) + 1), BC((c) + 2), BC((c) + 3)
+#define BC16(c) BC4(c), BC4((c) + 4), BC4((c) + 8), BC4((c) + 12)
+#define BC64(c) BC16(c), BC16((c) + 16), BC16((c) + 32), BC16((c) + 48)
+static const unsigned char byte_class[256] = {BC64(0), BC64(64), BC64(128), BC64(192)};
 
 struct wc {
 	size_t words, cjk;

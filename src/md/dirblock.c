@@ -384,7 +384,7 @@ void md_pass_directives(struct md_ctx *c)
 	struct buf h;
 	buf_init(&h);
 	for (size_t i = 0; i < c->ndlines; i++) {
-		cmark_node *n = c->dnodes[i].node;
+		cmark_node *n = c->dnodes[i];
 		struct str lit = md_literal(n);
 		size_t indent = 0;
 		while (indent < lit.len && lit.p[indent] == ' ')

@@ -139,8 +139,10 @@ static cmark_node *math_match(cmark_syntax_extension *self, cmark_parser *parser
                               unsigned char c, cmark_inline_parser *ip)
 {
 	(void)parser;
+	if (c != '$' && c != MD_BSENT) /* asked of most runs of text: first */
+		return NULL;
 	struct md_ctx *ctx = cmark_syntax_extension_get_private(self);
-	if (!ctx->o->math || ((c != '$' || ctx->o->no_dollars) && c != MD_BSENT))
+	if (!ctx->o->math || (c == '$' && ctx->o->no_dollars))
 		return NULL;
 	struct cmark_chunk *chunk = cmark_inline_parser_get_chunk(ip);
 	const unsigned char *s = chunk->data;
@@ -254,11 +256,12 @@ static void ext_html(cmark_syntax_extension *self, struct cmark_html_renderer *r
                      cmark_event_type ev, int options)
 {
 	(void)options;
-	struct md_ctx *c = cmark_syntax_extension_get_private(self);
-	if (md_math_kind(node))
-		math_html(r, node, ev);
-	else if (cmark_node_get_type(node) == CMARK_NODE_HEADING)
+	if (node->type == CMARK_NODE_HEADING) {
+		const struct md_ctx *c = cmark_syntax_extension_get_private(self);
 		heading_html(r, node, ev, c->o->labels[MD_LABEL_HEADING_LINK]);
+	} else if (md_math_kind(node)) {
+		math_html(r, node, ev);
+	}
 }
 
 static const char *ext_type_string(cmark_syntax_extension *self, cmark_node *node)
@@ -291,8 +294,10 @@ cmark_syntax_extension *md_ext_new(struct md_ctx *c)
 {
 	cmark_syntax_extension *ext = cmark_syntax_extension_new("folio");
 	cmark_syntax_extension_set_match_inline_func(ext, math_match);
-	cmark_syntax_extension_set_open_block_func(ext, md_block_open);
-	cmark_syntax_extension_set_match_block_func(ext, md_block_continues);
+	if (c->blocks) { /* else cmark asks nothing of it at each line */
+		cmark_syntax_extension_set_open_block_func(ext, md_block_open);
+		cmark_syntax_extension_set_match_block_func(ext, md_block_continues);
+	}
 	cmark_syntax_extension_set_get_type_string_func(ext, ext_type_string);
 	cmark_syntax_extension_set_can_contain_func(ext, ext_can_contain);
 	cmark_syntax_extension_set_html_render_func(ext, ext_html);
@@ -307,7 +312,10 @@ void md_ext_free(cmark_syntax_extension *ext)
 
 void md_ext_attach(struct md_ctx *c, cmark_parser *parser, int may_hold_at)
 {
-	cmark_parser_attach_syntax_extension(parser, c->ext);
+	/* with nothing to match (no formulas, no block hooks) it is left
+	 * out: the inline parser would ask it about each run of text */
+	if (c->o->math || c->blocks)
+		cmark_parser_attach_syntax_extension(parser, c->ext);
 	cmark_parser_attach_syntax_extension(parser, md_ext_table);
 	cmark_parser_attach_syntax_extension(parser, md_ext_strike);
 	cmark_parser_attach_syntax_extension(parser, may_hold_at ? ext_autolink : &ext_autolink_inline);
@@ -378,7 +386,6 @@ static void pin_special_chars(cmark_syntax_extension *ext)
  * is what makes md_render thread-safe). */
 static void md_init_once(void)
 {
-	md_count_init();
 	cmark_gfm_core_extensions_ensure_registered();
 	md_ext_table = cmark_find_syntax_extension("table");
 	md_ext_strike = cmark_find_syntax_extension("strikethrough");

@@ -27,6 +27,11 @@
 
 #include <cmark-gfm.h>
 #include <cmark-gfm-extension_api.h>
+/* node.h and buffer.h (internal headers of cmark-gfm, which markdown.c
+ * checks the version of): what a node keeps, read in place by the inline
+ * helpers below */
+#include <cmark-gfm/buffer.h>
+#include <cmark-gfm/node.h>
 
 #include "base/map.h"
 #include "base/pool.h"
@@ -60,13 +65,7 @@ struct md_mblock {
 	size_t raw_len;
 };
 
-/* One of a directive's lines the parser found: its node (a one-line raw
- * HTML block until dirblock.c gives it its HTML). */
-struct md_dnode {
-	cmark_node *node;
-};
-
-/* The file attributes of directives found wrong (md_directives_check),
+/* The file attributes of directives found wrong (dirblock.c),
  * with their messages: a directive's HTML shows the error in place of the
  * media, without the link the link check would report again. */
 struct md_bad_file {
@@ -102,7 +101,7 @@ struct md_ctx {
 	cmark_node **tagged; /* HTML blocks handed to the extension */
 	size_t ntagged, cap_tagged;
 	struct dline *dlines;
-	struct md_dnode *dnodes;
+	cmark_node **dnodes; /* each line's node: a raw HTML block of one line */
 	size_t ndlines, cap_dlines;
 	struct dblock open_at_end;
 	struct md_mblock *mblocks;
@@ -212,8 +211,6 @@ void md_pass_summary_text(struct md_ctx *c);
  * and the counts, in the same walk or on a task beside the rendering
  * (count.c). */
 void md_pass_blocks(struct md_ctx *c);
-/* md_count_init: the counters' tables, once (md_init, in ext.c). */
-void md_count_init(void);
 /* md_count_finish: the counts into c->out, their task joined (count.c). */
 void md_count_finish(struct md_ctx *c);
 /* md_pass_summary: summary_html, after the body is rendered (summary.c). */
@@ -237,8 +234,15 @@ void md_images_free(struct md_ctx *c);
 extern cmark_node_type md_node_math_inline, md_node_math_display, md_node_wrap;
 void md_nodes_init(void);
 
-/* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display. */
-int md_math_kind(cmark_node *n);
+/* md_math_kind: 0 for a node that is no formula, 1 inline, 2 display.
+ * (This and the helpers below are inline: the counting walk asks them of
+ * every node.) */
+static inline int md_math_kind(cmark_node *n)
+{
+	cmark_node_type t = (cmark_node_type)n->type;
+	return t == md_node_math_inline ? 1 : t == md_node_math_display ? 2 : 0;
+}
+
 /* md_math_pack / md_math_where: a formula's place in the body (1-based line
  * and column), kept in its node's user data. */
 uintptr_t md_math_pack(int line, int col);
@@ -247,16 +251,33 @@ void md_math_where(cmark_node *n, int *line, int *col);
  * line:col, made with mem, rendered by ext. */
 cmark_node *md_math_new(cmark_mem *mem, cmark_syntax_extension *ext, int display, const char *tex, size_t n,
                         int line, int col);
-/* md_tex: a formula's TeX (its node's content). */
-struct str md_tex(cmark_node *n);
 
-/* literal: the text of a text, code, raw HTML or code block node, as cmark
- * keeps it (cmark_node_get_literal would first copy a text that points
- * into its paragraph, as most do, into a C string of its own). */
-struct str md_literal(cmark_node *n);
+/* md_tex: a formula's TeX (its node's content). */
+static inline struct str md_tex(cmark_node *n)
+{
+	return (struct str){n->content.size ? (const char *)n->content.ptr : "", (size_t)n->content.size};
+}
+
+/* md_literal: the text of a text, code, raw HTML or code block node, as
+ * cmark keeps it (cmark_node_get_literal would first copy a text that
+ * points into its paragraph, as most do, into a C string of its own). */
+static inline struct str md_literal(cmark_node *n)
+{
+	const cmark_chunk *c = n->type == CMARK_NODE_CODE_BLOCK ? &n->as.code.literal : &n->as.literal;
+	return (struct str){c->len ? (const char *)c->data : "", (size_t)c->len};
+}
 
 /* md_is_space: the bytes CommonMark and the counters take for space. */
-int md_is_space(unsigned char c);
+static inline int md_is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* md_is_block: n is a block node. */
+static inline int md_is_block(cmark_node *n)
+{
+	return (n->type & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
+}
 
 /* ---- ext.c: folio's cmark extension ---- */
 
@@ -265,7 +286,8 @@ int md_is_space(unsigned char c);
 cmark_syntax_extension *md_ext_new(struct md_ctx *c);
 void md_ext_free(cmark_syntax_extension *ext);
 /* md_ext_attach: attaches to parser, in order, folio's extension (first:
- * its block hooks come before the table's) and cmark-gfm's (table,
+ * its block hooks come before the table's; not at all with neither math
+ * nor block hooks) and cmark-gfm's (table,
  * strikethrough, autolink, tasklist). may_hold_at: the text may hold an
  * e-mail address (else autolink's walk of the tree is left out). */
 void md_ext_attach(struct md_ctx *c, cmark_parser *parser, int may_hold_at);
@@ -327,10 +349,6 @@ typedef void (*md_visit_fn)(void *ctx, cmark_node *n, cmark_event_type ev);
  * of the walk that finds them, before the tree changes: one walk of a big
  * tree instead of two (each node a cache miss). */
 int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx);
-/* md_report: a message about the body's line:col to c->d (counted in
- * c->errors if an error). */
-void md_report(struct md_ctx *c, enum diag_level level, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
 
 /* ---- text.c: plain text ---- */
 
@@ -352,8 +370,6 @@ typedef void (*md_text_sink)(void *ctx, const char *p, size_t n);
  * content of script and style dropped, entities decoded. Counts <img>
  * tags in *images (if not NULL). Linear. */
 void md_html_text(const char *s, size_t n, md_text_sink sink, void *ctx, size_t *images);
-/* md_is_block: n is a block node. */
-int md_is_block(cmark_node *n);
 
 /* ---- mathblock.c: bracket sentinels ---- */
 

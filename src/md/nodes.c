@@ -1,12 +1,7 @@
 /* nodes.c: folio's node types in cmark-gfm's tree (formulas, and the block
- * a document is parsed in), what a formula keeps in its node, and reading
- * the text cmark keeps in a node. */
+ * a document is parsed in), and what a formula keeps in its node. */
 #include "internal.h"
 
-/* node.h (an internal header Debian's libcmark-gfm-dev installs, as the
- * others md/ uses; markdown.c checks the version): a formula's TeX is set
- * straight into its node, and a node's text read where cmark keeps it. */
-#include <cmark-gfm/node.h>
 
 
 /* Set once by md_nodes_init (md_init), read-only afterwards. */
@@ -17,23 +12,6 @@ void md_nodes_init(void)
 	md_node_math_inline = cmark_syntax_extension_add_node(1);
 	md_node_math_display = cmark_syntax_extension_add_node(1);
 	md_node_wrap = cmark_syntax_extension_add_node(0);
-}
-
-int md_is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-struct str md_literal(cmark_node *n)
-{
-	const cmark_chunk *c = n->type == CMARK_NODE_CODE_BLOCK ? &n->as.code.literal : &n->as.literal;
-	return (struct str){c->len ? (const char *)c->data : "", (size_t)c->len};
-}
-
-int md_math_kind(cmark_node *n)
-{
-	cmark_node_type t = cmark_node_get_type(n);
-	return t == md_node_math_inline ? 1 : t == md_node_math_display ? 2 : 0;
 }
 
 /* md_math_pack: where a formula starts, relative to the document body
@@ -62,9 +40,4 @@ cmark_node *md_math_new(cmark_mem *mem, cmark_syntax_extension *ext, int display
 	cmark_strbuf_set(&m->content, (const unsigned char *)tex, (bufsize_t)n);
 	cmark_node_set_user_data(m, (void *)md_math_pack(line, col));
 	return m;
-}
-
-struct str md_tex(cmark_node *n)
-{
-	return (struct str){n->content.size ? (const char *)n->content.ptr : "", (size_t)n->content.size};
 }

@@ -118,10 +118,6 @@ static void sink_buf(void *ctx, const char *p, size_t n)
 		buf_putc(b, ' ');
 }
 
-int md_is_block(cmark_node *n)
-{
-	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
-}
 
 
 void md_plain_text(cmark_node *root, struct buf *b)
