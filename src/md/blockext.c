@@ -31,6 +31,17 @@
  *    stay raw HTML (the directive line's block takes them, or the display
  *    block keeps them for mathblock.c), as they were when the text was
  *    rewritten: the HTML's tags balance as the author wrote them.
+ *  - What a block turns out to be is known only at its end: display math
+ *    whose closing "$$" never comes (its container, or the text, ends
+ *    first), and directive lines that do not pair, are errors, and their
+ *    lines stay the text they were: the parse is made again without them
+ *    (parse.c; only a document with an error pays for it).
+ *  - The text after a closing "$$" on its line is parsed on its own
+ *    (mathblock.c), as it always was: parsed in place, its paragraph would
+ *    take the lines below it as lazy continuation lines.
+ *  - The inline parser reads a backslash before any extension is asked:
+ *    \( \) \[ \] become sentinels in the text before parsing (mathblock.c),
+ *    the one rewrite of the text left.
  * Positions are cmark's own: a line's number, and its first non-space
  * byte, from the start of the line, so that a formula or directive inside
  * a block quote or a list item has its true column. */

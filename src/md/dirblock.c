@@ -7,13 +7,10 @@
  * Markdown cmark parsed, and the tags nest as the lines do. */
 #include "internal.h"
 
-#include "files/sitefile.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 static void esc(struct buf *b, const char *s, size_t n)
 {
@@ -80,21 +77,17 @@ static void check_file(struct md_ctx *c, const struct directive *dir, const char
 		if (!path) {
 			buf_printf(&msg, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, why);
 		} else {
-			char *no = md_refused(c, path);
-			int fd = no ? -1 : open_regular(path);
-			if (no) {
-				buf_printf(&msg, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, no);
-				free(no);
-			} else if (fd >= 0) {
-				close(fd);
-			} else if (errno == ENOENT || errno == ENOTDIR) {
+			/* looked up as an image is (once per document): a still's
+			 * size serves the figure too */
+			const struct md_image *im = md_image_file(c, path);
+			if (im->why)
+				buf_printf(&msg, ":::%.*s %s '%s': %s", STR_FMT(dir->name), key, url, im->why);
+			else if (im->err == ENOENT || im->err == ENOTDIR)
 				buf_printf(&msg, ":::%.*s %s '%s' not found (%s)", STR_FMT(dir->name), key, url,
 				           url[0] == '/' ? "looked in static/" : "looked beside the post");
-			} else {
+			else if (im->err)
 				buf_printf(&msg, ":::%.*s %s '%s' cannot be read: %s", STR_FMT(dir->name), key, url,
-				           file_strerror(errno));
-			}
-			free(path);
+				           file_strerror(im->err));
 		}
 	}
 	if (msg.len) {

@@ -60,7 +60,7 @@ char *md_local_path(const struct md_ctx *c, const char *url, const char **why)
 /* refused: why path, a file the document names, is not read: a link
  * (there or above it) leads outside the site, to nothing or round a
  * circle (malloc'd); NULL when it may be read. */
-char *md_refused(struct md_ctx *c, const char *path)
+static char *refused(struct md_ctx *c, const char *path)
 {
 	if (!c->site_looked) {
 		c->site_looked = 1;
@@ -144,7 +144,7 @@ const struct md_image *md_image_file(struct md_ctx *c, char *path)
 	struct md_image *im = xcalloc(1, sizeof *im);
 	im->path = path; /* the entry's key, which it owns */
 	e->val.p = im;
-	im->why = md_refused(c, path);
+	im->why = refused(c, path);
 	if (!im->why)
 		read_size(im);
 	return im;

@@ -327,11 +327,10 @@ int md_is_local(const char *url);
 /* md_local_path: the file of a local URL (query and fragment dropped, %XX
  * decoded); NULL and *why when it cannot be looked up. Caller frees. */
 char *md_local_path(const struct md_ctx *c, const char *url, const char **why);
-/* md_refused: why path, a file the document names, is not read: a link
- * (there or above it) leads outside the site, to nothing or round a
- * circle (malloc'd); NULL when it may be read. */
-char *md_refused(struct md_ctx *c, const char *path);
-/* md_image_file: what the file at path (taken) says of its size. */
+/* md_image_file: the file at path (taken; a local file an image or a
+ * directive names): refused (a link outside the site, to nothing, round a
+ * circle), not readable (its errno), or its size when it is an image. The
+ * one place md/ opens a file of the site, after sitefile.h's check. */
 const struct md_image *md_image_file(struct md_ctx *c, char *path);
 /* md_find_in_source: the place of needle in the file within 200 lines
  * after body line *line (see image.c). */

@@ -159,6 +159,12 @@ static void test_syntax(void)
 	INT_EQ(count("    :::note\n    :::\n"), 0); /* indented code */
 	INT_EQ(count("\t:::note\n\t:::\n"), 0);
 
+	/* in a list item, indented as its content: its column in the line */
+	INT_EQ(scan("- item\n\n  :::note\n  body\n  :::\n", &d), 1);
+	INT_EQ(d[0].line, 3);
+	INT_EQ(d[0].col, 3);
+	INT_EQ(d[0].close_line, 5);
+
 	/* more of the file before the body: line_offset */
 	INT_EQ(scan_at(":::note{a=1}\n:::\n", 4, &d), 1);
 	INT_EQ(d[0].line, 5);
@@ -250,6 +256,16 @@ static void test_fences(void)
 	/* blocks that end at a blank line hide nothing: a directive line ends
 	 * them (the HTML stays balanced, see test_html) */
 	INT_EQ(count("<div>\n:::note\n:::\n</div>\n"), 1);
+	/* the fences and HTML blocks of containers are cmark's: a fence in a
+	 * list item hides its item's lines; a fence in a block quote ends with
+	 * the quote; a directive line ends an HTML block running to a blank line
+	 * wherever it is */
+	INT_EQ(count("- ```\n  :::note\n  ```\n"), 0);
+	INT_EQ(count("- item\n\n  ```\n  :::note\n  ```\n"), 0);
+	INT_EQ(count("> ```\n:::note\n:::\n"), 1);
+	INT_EQ(count("> :::note\n> :::\n"), 0);
+	INT_EQ(count("- <div>\n  :::note\n  :::\n"), 1);
+	INT_EQ(count("</section>\n```\n:::note\n:::\n"), 1);
 	/* a fence inside an HTML comment is no fence */
 	INT_EQ(count("<!--\n```\n-->\n:::note\n:::\n"), 1);
 }
