@@ -123,6 +123,24 @@ static int ended_html(struct md_ctx *c, cmark_parser *parser)
 
 static int html_line(struct md_ctx *c, cmark_parser *parser, const unsigned char *input, int len);
 
+/* gone: cmark frees the node of ref (its user data). */
+static void gone(cmark_mem *mem, void *ref)
+{
+	(void)mem;
+	((struct md_node_ref *)ref)->node = NULL;
+}
+
+/* node_ref: a reference to n that says when cmark frees it (struct
+ * md_node_ref; in the arena, n's user data). */
+static struct md_node_ref *node_ref(struct md_ctx *c, cmark_node *n)
+{
+	struct md_node_ref *ref = arena_alloc(c->a, sizeof *ref);
+	ref->node = n;
+	cmark_node_set_user_data(n, ref);
+	cmark_node_set_user_data_free_func(n, gone);
+	return ref;
+}
+
 /* ---- directive lines ---- */
 
 static cmark_node *directive_open(struct md_ctx *c, cmark_parser *parser, cmark_node *parent,
@@ -142,7 +160,7 @@ static cmark_node *directive_open(struct md_ctx *c, cmark_parser *parser, cmark_
 	int e = line_end(input, len);
 	c->dlines[c->ndlines] = (struct dline){arena_strndup(c->a, (const char *)input, (size_t)e), (size_t)e,
 	                                      cmark_parser_get_line_number(parser), at + 1, -1, 0};
-	c->dnodes[c->ndlines++] = n;
+	c->dnodes[c->ndlines++] = node_ref(c, n);
 	return n;
 }
 
@@ -225,7 +243,7 @@ static cmark_node *math_open(struct md_ctx *c, cmark_parser *parser, cmark_node 
 	}
 	struct md_mblock *b = &c->mblocks[c->nmblocks++];
 	int line = cmark_parser_get_line_number(parser);
-	*b = (struct md_mblock){.node = n, .line = line, .col = at + 1, .closer = closer,
+	*b = (struct md_mblock){.ref = node_ref(c, n), .line = line, .col = at + 1, .closer = closer,
 	                        .in_html = ended_html(c, parser)};
 	int e = line_end(input, len);
 	int k = find_closer(input, at + 2, e, closer == '$' ? '$' : MD_BSENT, (unsigned char)closer);
@@ -243,7 +261,7 @@ static cmark_node *math_open(struct md_ctx *c, cmark_parser *parser, cmark_node 
 static int math_line(struct md_ctx *c, cmark_parser *parser, unsigned char *input, int len, cmark_node *n)
 {
 	struct md_mblock *b = c->nmblocks ? &c->mblocks[c->nmblocks - 1] : NULL;
-	if (!b || b->node != n)
+	if (!b || b->ref->node != n)
 		return 0;
 	if (b->closed)
 		return raw_line(c, b, parser, input, len);
@@ -306,7 +324,7 @@ static void tag(struct md_ctx *c, cmark_parser *parser)
 		c->cap_tagged = c->cap_tagged ? c->cap_tagged * 2 : 8;
 		c->tagged = xrealloc(c->tagged, c->cap_tagged * sizeof *c->tagged);
 	}
-	c->tagged[c->ntagged++] = cur;
+	c->tagged[c->ntagged++] = node_ref(c, cur);
 }
 
 int md_block_continues(cmark_syntax_extension *self, cmark_parser *parser, unsigned char *input, int len,
@@ -350,8 +368,14 @@ void md_block_at_end(struct md_ctx *c)
 void md_block_unwrap(struct md_ctx *c)
 {
 	flush_pending(c);
-	for (size_t i = 0; i < c->ntagged; i++)
-		cmark_node_set_syntax_extension(c->tagged[i], NULL);
+	for (size_t i = 0; i < c->ntagged; i++) {
+		cmark_node *n = c->tagged[i]->node;
+		if (n) { /* not freed with a footnote no one refers to */
+			cmark_node_set_syntax_extension(n, NULL);
+			cmark_node_set_user_data_free_func(n, NULL);
+			cmark_node_set_user_data(n, NULL);
+		}
+	}
 	c->ntagged = 0;
 	if (!c->wrap)
 		return;

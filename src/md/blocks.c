@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-/* node.h (an internal header, see nodes.c): a typeset formula's raw HTML
+/* node.h (an internal header of cmark-gfm, see markdown.c): a typeset formula's raw HTML
  * node refers to the one copy of its HTML (see typeset_ref) */
 #include <cmark-gfm/node.h>
 

@@ -377,7 +377,9 @@ void md_pass_directives(struct md_ctx *c)
 	struct buf h;
 	buf_init(&h);
 	for (size_t i = 0; i < c->ndlines; i++) {
-		cmark_node *n = c->dnodes[i];
+		cmark_node *n = c->dnodes[i]->node;
+		if (!n)
+			continue; /* freed with a footnote no one refers to */
 		struct str lit = md_literal(n);
 		size_t indent = 0;
 		while (indent < lit.len && lit.p[indent] == ' ')
@@ -394,6 +396,8 @@ void md_pass_directives(struct md_ctx *c)
 			buf_putc(&h, '\n');
 		cmark_node_set_literal(n, h.p);
 		cmark_node_set_syntax_extension(n, NULL);
+		cmark_node_set_user_data_free_func(n, NULL);
+		cmark_node_set_user_data(n, NULL);
 	}
 	buf_fini(&h);
 }

@@ -43,13 +43,21 @@
 struct md_heading; /* headings.c */
 struct md_counter; /* count.c */
 
+/* A node the parse made, or handed to the extension, which cmark may free
+ * before the parse ends (an unreferenced footnote's blocks go): node is
+ * NULL once it has been (its user data points here, its free function
+ * says so). */
+struct md_node_ref {
+	cmark_node *node;
+};
+
 /* A display math block the parser found (blockext.c, mathblock.c): its
  * node, its TeX (in the arena; without its "$$"s, the lines after the
  * first without their containers' prefixes), where its "$$" opens (body
  * line, 1-based byte column), and the text after its closing "$$" (in the
  * arena, its line in the body). */
 struct md_mblock {
-	cmark_node *node;
+	struct md_node_ref *ref;
 	const char *tex;
 	size_t tex_len;
 	int line, col;
@@ -98,10 +106,10 @@ struct md_ctx {
 	int blocks, dirs_on, math_on;
 	int math_stop; /* display math opens only on lines above it (0: any line) */
 	cmark_node *wrap;
-	cmark_node **tagged; /* HTML blocks handed to the extension */
+	struct md_node_ref **tagged; /* HTML blocks handed to the extension */
 	size_t ntagged, cap_tagged;
 	struct dline *dlines;
-	cmark_node **dnodes; /* each line's node: a raw HTML block of one line */
+	struct md_node_ref **dnodes; /* each line's node: a raw HTML block of one line */
 	size_t ndlines, cap_dlines;
 	struct dblock open_at_end;
 	struct md_mblock *mblocks;

@@ -134,9 +134,9 @@ struct md_doc {
  * 1 when it has none (md_doc.img_at). */
 size_t md_image_at(struct str html);
 
-/* md_init: registers cmark-gfm's extensions and folio's math extension,
- * and marks the inline extensions' special characters once for the whole
- * process (see md/markdown.c: cmark-gfm otherwise marks and unmarks them in a
+/* md_init: registers cmark-gfm's extensions and folio's node types, and
+ * marks the inline extensions' special characters once for the whole
+ * process (see md/ext.c: cmark-gfm otherwise marks and unmarks them in a
  * global table on every parse, which races). Idempotent and thread-safe;
  * md_render calls it. */
 void md_init(void);
@@ -146,9 +146,11 @@ void md_init(void);
  * returns). path names the file in diagnostics and line_offset is the
  * number of lines before the body in that file (the front matter), so
  * positions point into the file (columns: 1-based bytes); src/src_len is
- * the whole file, for excerpts. A duplicate {#id} is reported to d (which
- * may be NULL); math is never an error (an unclosed $$ is text). *out is
- * filled in either case. Returns 0, or -1 if an error was reported.
+ * the whole file, for excerpts. Errors go to d (which may be NULL): a
+ * duplicate {#id}, a directive's, display math with no closing $$, a code
+ * block's options, a formula KaTeX refuses, a missing image (an inline
+ * formula left unclosed is text, never an error). *out is filled in
+ * either case. Returns 0, or -1 if an error was reported.
  * Thread-safe: documents may be rendered on several threads at once, each
  * with its own arena. */
 int md_render(struct arena *a, const struct md_options *o, struct diag *d, const char *path,

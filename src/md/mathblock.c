@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-/* node.h (see nodes.c): a formula's TeX is changed in its node. */
+/* node.h (an internal header of cmark-gfm, see markdown.c): a formula's TeX is changed in its node. */
 #include <cmark-gfm/buffer.h>
 #include <cmark-gfm/node.h>
 
@@ -303,15 +303,18 @@ void md_pass_math_blocks(struct md_ctx *c)
 		math_fences(c);
 	for (size_t i = 0; i < c->nmblocks; i++) {
 		const struct md_mblock *b = &c->mblocks[i];
-		cmark_node_insert_before(b->node, math_para(c, b->tex, b->tex_len, b->line, b->col));
+		cmark_node *n = b->ref->node;
+		if (!n)
+			continue; /* freed with a footnote no one refers to */
+		cmark_node_insert_before(n, math_para(c, b->tex, b->tex_len, b->line, b->col));
 		if (b->after_len)
-			after_blocks(c, b, b->node);
+			after_blocks(c, b, n);
 		if (b->raw_len) {
 			cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, c->mem);
 			cmark_node_set_literal(h, b->raw);
-			cmark_node_insert_before(b->node, h);
+			cmark_node_insert_before(n, h);
 		}
-		cmark_node_free(b->node);
+		cmark_node_free(n);
 	}
 	if (c->nsent)
 		unsentinel_tree(c->root);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* houdini.h (an internal header, see nodes.c): HTML entity decoding. */
+/* houdini.h (an internal header of cmark-gfm, see markdown.c): HTML entity decoding. */
 #include <cmark-gfm/buffer.h>
 #include <cmark-gfm/houdini.h>
 
@@ -43,7 +43,7 @@ static void sink_decoded(md_text_sink sink, void *ctx, const char *s, size_t n)
 	cmark_strbuf_free(&b);
 }
 
-/* html_text: the text of raw HTML s[0..n) to the sink: tags and comments
+/* md_html_text: the text of raw HTML s[0..n) to the sink: tags and comments
  * dropped (each tag but the inline ones is a word break), the content of
  * script and style dropped, entities decoded. Counts <img> tags in *images
  * (if not NULL). Linear: every search moves forward from where the last
