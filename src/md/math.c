@@ -349,23 +349,6 @@ const char *math_macro_check(struct str name)
 	return NULL;
 }
 
-static void json_string(struct buf *b, struct str s)
-{
-	buf_putc(b, '"');
-	for (size_t i = 0; i < s.len; i++) {
-		unsigned char ch = (unsigned char)s.p[i];
-		if (ch == '"' || ch == '\\') {
-			buf_putc(b, '\\');
-			buf_putc(b, ch);
-		} else if (ch < 0x20) {
-			buf_printf(b, "\\u%04x", ch);
-		} else {
-			buf_putc(b, ch);
-		}
-	}
-	buf_putc(b, '"');
-}
-
 struct math_cache *math_cache_open(const struct math_macro *macros, size_t nmacros)
 {
 	struct math_cache *c = xcalloc(1, sizeof *c);
@@ -376,9 +359,11 @@ struct math_cache *math_cache_open(const struct math_macro *macros, size_t nmacr
 	for (size_t i = 0; i < nmacros; i++) {
 		if (i)
 			buf_putc(&j, ',');
-		json_string(&j, macros[i].name);
+		/* (\u00XX for a control character: the cache's key is a hash of
+		 * this text, the same as it ever was) */
+		buf_put_json(&j, macros[i].name.p, macros[i].name.len, JSON_ESC_CONTROL_U);
 		buf_putc(&j, ':');
-		json_string(&j, macros[i].expansion);
+		buf_put_json(&j, macros[i].expansion.p, macros[i].expansion.len, JSON_ESC_CONTROL_U);
 	}
 	buf_putc(&j, '}');
 	c->macros_json = buf_detach(&j, &c->macros_json_len);
