@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int site_ignored(const char *name)
 {
@@ -186,4 +187,22 @@ void held_free(struct held *h)
 	}
 	free((char *)h->path);
 	free(h);
+}
+
+long site_read_head(const char *path, void *buf, size_t cap)
+{
+	int fd = open_regular(path);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	while (n < cap) {
+		ssize_t k = read(fd, (char *)buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	close(fd);
+	return (long)n;
 }

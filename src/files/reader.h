@@ -69,6 +69,13 @@ enum {
 char *site_read(struct diag *d, const char *root, const struct site_file *f, struct arena *a, size_t *len,
 		uint64_t *hash);
 
+/* site_read_head: the first cap bytes (at most) of the regular file path,
+ * which the caller found inside the site (site_where), into buf: for what
+ * a file's head says (an image's size), where reading it whole would cost.
+ * Returns how many, or -1 with errno (FOLIO_ENOTREG: not a regular file)
+ * when it cannot be opened. */
+long site_read_head(const char *path, void *buf, size_t cap);
+
 /* A folder being walked and the folders that hold it, on the disk and in
  * the walk, each linked to the one above: a link inside to one of them
  * (static/up -> ..) would be walked without end. Links to anything else

@@ -1,10 +1,12 @@
 /* image.c: the local files a document names (images, and the files of
  * media directives): where they are (static/ for /x.png, the post's
  * bundle for x.png), refused when a link leads outside the site
- * (files/sitefile.h), sized from their first bytes (imagesize.h), each
- * looked up once per document; and the place of an image in the file. */
+ * (files/sitefile.h), sized from their first bytes (read by files/reader.h;
+ * imagesize.h), each looked up once per document; and the place of an
+ * image in the file. */
 #include "internal.h"
 
+#include "files/reader.h"
 #include "files/sitefile.h"
 #include "md/imagesize.h"
 
@@ -12,7 +14,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 int md_is_local(const char *url)
 {
@@ -111,26 +112,15 @@ void md_images_free(struct md_ctx *c)
 	c->nlines = 0;
 }
 
-/* read_size: the size of the image in the file at path, if it can be
- * opened (im->err its errno else). */
+/* read_size: the size of the image in the file at path (its first 64 KiB
+ * say), if it can be opened (im->err its errno else). */
 static void read_size(struct md_image *im)
 {
-	int fd = open_regular(im->path);
-	im->err = fd < 0 ? errno : 0;
-	if (fd < 0)
-		return;
 	unsigned char head[65536];
-	size_t n = 0;
-	while (n < sizeof head) {
-		ssize_t k = read(fd, head + n, sizeof head - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
-	close(fd);
-	image_size(head, n, &im->w, &im->h); /* unknown kinds are written without a size */
+	long n = site_read_head(im->path, head, sizeof head);
+	im->err = n < 0 ? errno : 0;
+	if (n >= 0)
+		image_size(head, (size_t)n, &im->w, &im->h); /* unknown kinds are written without a size */
 }
 
 const struct md_image *md_image_file(struct md_ctx *c, char *path)
