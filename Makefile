@@ -169,11 +169,19 @@ test-run: folio $(B)/unit_tests
 # suites that build small sites; `make test` runs everything. They run two
 # at a time (CHECK_JOBS), the unit tests and the longest suites first, so
 # that the two cores finish together.
-CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme
+CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme test_rules
 CHECK_JOBS := 2
-check: deps
+check: deps rules
 	@$(MAKE) --no-print-directory folio $(B)/unit_tests
 	@TEST_JOBS=$(CHECK_JOBS) SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
+
+# The rules of src/README, checked (scripts/rules.py): which folders each
+# folder may use, where threads start, where files are read and written,
+# where cache files are named, no hand-made hash tables, no function over
+# 120 lines but a state machine said above it. Part of make check.
+.PHONY: rules
+rules:
+	@python3 scripts/rules.py
 
 asan: deps
 	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests
