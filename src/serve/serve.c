@@ -7,6 +7,7 @@
 #include "pipeline/build.h"
 #include "base/diag.h"
 #include "output/output.h"
+#include "files/reader.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -658,24 +659,6 @@ struct watches {
 	const char *site;
 };
 
-/* ignored: names that are not the site's: hidden files (editors' .x.swp,
- * .#x locks, folio's own .folio-cache), backups (x~), vim's 4913 probe. */
-static int ignored(const char *name)
-{
-	size_t l = strlen(name);
-	if (name[0] == '.' || name[0] == '#' || !strcmp(name, "4913"))
-		return 1;
-	if (l && name[l - 1] == '~')
-		return 1;
-	static const char *const ext[] = {".swp", ".swx", ".swo", ".tmp", ".part"};
-	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		size_t el = strlen(ext[i]);
-		if (l > el && !strcmp(name + l - el, ext[i]))
-			return 1;
-	}
-	return 0;
-}
-
 #define WATCH_MASK                                                                                 \
 	(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO |        \
 	 IN_ATTRIB | IN_DELETE_SELF | IN_ONLYDIR)
@@ -723,7 +706,7 @@ static void watch_tree_at(struct watches *w, const char *dir, int depth, const s
 		return;
 	struct dirent *e;
 	while ((e = readdir(dp))) {
-		if (ignored(e->d_name))
+		if (site_ignored(e->d_name))
 			continue;
 		char sub[PATH_MAX];
 		if (snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub)
@@ -798,7 +781,7 @@ static int drain(struct watches *w, struct build_session *sess)
 				build_session_changed(sess, NULL);
 				continue;
 			}
-			if (ignored(ev->name))
+			if (site_ignored(ev->name))
 				continue;
 			if (!strcmp(dir, w->site) && !strcmp(ev->name, "public"))
 				continue;
