@@ -292,6 +292,17 @@ static const char *suggest(struct arena *a, struct diag *d, const char *path, co
 	return best ? arena_strndup(a, best, n) : NULL;
 }
 
+/* err_none: the error at `at` of source s for name, which names nothing of
+ * m: "PREFIX'NAME'MID", the closest of m's keys as "(did you mean ...?)"
+ * when there is one, then tail. */
+static void err_none(struct arena *a, struct diag *d, const struct source *s, const struct ynode *at,
+		     const char *prefix, struct str name, const char *mid, const struct map *m, const char *tail)
+{
+	const char *sug = suggest(a, d, s->path, m, name);
+	err_at(d, s, at, "%s'%.*s'%s%s%s%s%s", prefix, STR_FMT(name), mid, sug ? " (did you mean '" : "", sug ? sug : "",
+	       sug ? "'?)" : "", tail);
+}
+
 static int cmp_post_date(const void *x, const void *y)
 {
 	const struct post *a = *(struct post *const *)x, *b = *(struct post *const *)y;
@@ -626,9 +637,7 @@ static struct post *series_listed_post(struct series_build *b, struct series *se
 	if (!p && content_failed(b->c, se->post_slugs[k]))
 		return NULL; /* its file's error is reported */
 	if (!p) {
-		const char *sug = suggest(b->a, d, se->s.path, b->posts_by_slug, se->post_slugs[k]);
-		err_at(d, &se->s, at, "no post '%.*s' for this series%s%s%s", STR_FMT(se->post_slugs[k]),
-		       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		err_none(b->a, d, &se->s, at, "no post ", se->post_slugs[k], " for this series", b->posts_by_slug, "");
 		return NULL;
 	}
 	if (slug_get(listed, p->slug)) {
@@ -716,9 +725,8 @@ static void series_start(struct series_build *b, struct series *se)
 	if (!p && content_failed(b->c, se->recommended_start)) {
 		b->errors++; /* its file's error is reported */
 	} else if (!p) {
-		const char *sug = suggest(b->a, b->d, se->s.path, b->posts_by_slug, se->recommended_start);
-		err_at(b->d, &se->s, se->recommended_node, "recommended_start names no post: '%.*s'%s%s%s",
-		       STR_FMT(se->recommended_start), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		err_none(b->a, b->d, &se->s, se->recommended_node, "recommended_start names no post: ", se->recommended_start,
+			 "", b->posts_by_slug, "");
 		b->errors++;
 	} else if (p->series != se) {
 		if (p->index >= 0) {
@@ -1211,9 +1219,8 @@ static void site_home(struct arena *a, struct diag *d, const struct build_opts *
 			err_at(d, &cfg_src, &at, "start_here names a draft page: '%.*s' (publish it, or build with --drafts)",
 			       STR_FMT(cfg->start_here.slug));
 		} else if (!s->start_here) {
-			const char *sug = suggest(a, d, cfg_src.path, pages, cfg->start_here.slug);
-			err_at(d, &cfg_src, &at, "start_here names no page: '%.*s'%s%s%s (pages are the files in content/pages/)",
-			       STR_FMT(cfg->start_here.slug), sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			err_none(a, d, &cfg_src, &at, "start_here names no page: ", cfg->start_here.slug, "", pages,
+				 " (pages are the files in content/pages/)");
 		}
 	}
 	s->best_of = arena_alloc(a, (cfg->nbest_of + 1) * sizeof *s->best_of);
@@ -1224,9 +1231,7 @@ static void site_home(struct arena *a, struct diag *d, const struct build_opts *
 			continue; /* its file's error is reported */
 		if (!p) {
 			struct ynode at = cfg_at(r->line, r->col);
-			const char *sug = suggest(a, d, cfg_src.path, by_slug, r->slug);
-			err_at(d, &cfg_src, &at, "best_of names no post: '%.*s'%s%s%s", STR_FMT(r->slug),
-			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			err_none(a, d, &cfg_src, &at, "best_of names no post: ", r->slug, "", by_slug, "");
 			continue;
 		}
 		if (p->index < 0)
@@ -1251,9 +1256,7 @@ static void site_home(struct arena *a, struct diag *d, const struct build_opts *
 			continue; /* its file's error is reported */
 		if (!se) {
 			struct ynode at = cfg_at(r->line, r->col);
-			const char *sug = suggest(a, d, cfg_src.path, &sx, r->slug);
-			err_at(d, &cfg_src, &at, "featured_series names no series: '%.*s'%s%s%s", STR_FMT(r->slug),
-			       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+			err_none(a, d, &cfg_src, &at, "featured_series names no series: ", r->slug, "", &sx, "");
 			continue;
 		}
 		s->featured[s->nfeatured++] = se;
