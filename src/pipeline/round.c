@@ -336,6 +336,7 @@ static void round_end(struct round *r)
 {
 	struct build_session *s = r->s;
 	unsigned keeps = s->t->ops->keeps;
+	stages_told(&r->st); /* the collector goes back to its caller (a kept round outlives it) */
 	caches_md_join(&s->c); /* the round may have stopped before the Markdown */
 	if (r->stop)
 		s->t->ops->abort(s->t, r->want != NULL);

@@ -213,6 +213,13 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	return errors;
 }
 
+void stages_told(struct stages *st)
+{
+	if (st->d)
+		diag_set_texts(st->d, NULL, NULL);
+	st->d = NULL;
+}
+
 /* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
 void stages_thread_cleanup(void)
 {
@@ -229,8 +236,7 @@ void stages_free(struct stages *st, struct diag *d, int keep_thread)
 		diag_warning(d, &loc, "cannot save the formula cache (the next build typesets every formula again)");
 	}
 	math_cache_close(st->mc);
-	if (st->d)
-		diag_set_texts(st->d, NULL, NULL); /* the content goes */
+	stages_told(st); /* the content goes */
 	if (!keep_thread)
 		stages_thread_cleanup();
 	if (st->env)

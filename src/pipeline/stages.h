@@ -56,6 +56,11 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d);
 /* stages_free: st's memory; with keep_thread, this thread's KaTeX and
  * highlighters stay loaded for the next build (a session). */
 void stages_free(struct stages *st, struct diag *d, int keep_thread);
+/* stages_told: the collector the stages told of the content's texts
+ * (diag_set_texts) is told no more: at the end of the run whose collector
+ * it is (a kept round outlives it), or when the content goes. */
+void stages_told(struct stages *st);
+
 /* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
 void stages_thread_cleanup(void);
 /* stages_copy_static: the theme's static files, the site's and the
