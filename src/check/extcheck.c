@@ -216,17 +216,13 @@ static int cache_key_ok(const char *s)
 	return 1;
 }
 
-static void cache_load(struct run *r, const char *path)
+/* read_answers: the answers of a cache file's bytes text[0..tlen) (not
+ * changed; the caller's) into r->cache, sorted by URL, one per URL. */
+static void read_answers(struct run *r, char *text, size_t tlen)
 {
-	/* read as every file folio reads (a regular file only: a named pipe
-	 * in its place is no cache), then parsed line by line */
-	size_t tlen;
-	char *text = cache_read(path, CACHE_EXTERNAL, &tlen); /* within the catalogue's bound */
 	FILE *f = text && tlen ? fmemopen(text, tlen, "r") : NULL;
-	if (!f) {
-		free(text);
+	if (!f)
 		return;
-	}
 	char *line = NULL;
 	size_t cap = 0, ncap = 0;
 	ssize_t len;
@@ -271,7 +267,6 @@ static void cache_load(struct run *r, const char *path)
 	}
 	free(line);
 	fclose(f);
-	free(text);
 	if (!r->ncache)
 		return;
 	/* A URL written twice (two runs that raced) keeps its newest answer. */
@@ -288,9 +283,21 @@ static void cache_load(struct run *r, const char *path)
 	r->ncache = k;
 }
 
+static void cache_load(struct run *r, const char *path)
+{
+	/* read as every file folio reads (a regular file only: a named pipe
+	 * in its place is no cache), then parsed line by line */
+	size_t tlen;
+	char *text = cache_read(path, CACHE_EXTERNAL, &tlen); /* within the catalogue's bound */
+	read_answers(r, text, tlen);
+	free(text);
+}
+
 static int cache_fresh(const struct run *r, long long t, long long now)
 {
-	return t <= now + 60 && now - t < r->ttl;
+	/* (t > now - ttl, not now - t < ttl: t is the file's, and now - t
+	 * overflows for a t of -2^63) */
+	return t <= now + 60 && t > now - r->ttl;
 }
 
 /* cache_lookup: fills j from the cache when it holds a fresh answer for
@@ -322,6 +329,23 @@ static int cacheable(const struct job *j)
 	return j->status < 400 || j->status == 404 || j->status == 410;
 }
 
+/* cache_put_old: the lines of the answers read from the cache file that
+ * are still fresh and were not asked again in this run, appended to b;
+ * how many. */
+static size_t cache_put_old(const struct run *r, long long now, struct buf *b)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncache; i++) {
+		const struct centry *e = &r->cache[i];
+		if (e->seen || !cache_fresh(r, e->t, now))
+			continue;
+		buf_printf(b, "%lld\t%d\t%d\t%s\t%s\n", e->t, e->status, e->redir, e->url,
+		           e->newurl ? e->newurl : "-");
+		n++;
+	}
+	return n;
+}
+
 static void cache_save(struct run *r, const char *path, long long now, struct diag *d)
 {
 	struct buf b;
@@ -335,13 +359,7 @@ static void cache_save(struct run *r, const char *path, long long now, struct di
 		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", j->from_cache ? j->cache_time : now,
 		           j->status, j->perm_code, j->key, j->perm_code ? j->perm_url : "-");
 	}
-	for (size_t i = 0; i < r->ncache; i++) {
-		const struct centry *e = &r->cache[i];
-		if (e->seen || !cache_fresh(r, e->t, now))
-			continue;
-		buf_printf(&b, "%lld\t%d\t%d\t%s\t%s\n", e->t, e->status, e->redir, e->url,
-		           e->newurl ? e->newurl : "-");
-	}
+	cache_put_old(r, now, &b);
 	if (cache_write(path, b.p, b.len) != 0) {
 		struct diag_loc loc = {.path = path};
 		diag_warning(d, &loc, "cannot write the link cache: %s", strerror(errno));
@@ -804,4 +822,17 @@ int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_op
 	free(of);
 	curl_global_cleanup();
 	return errors;
+}
+
+size_t extcheck_cache_keep(const char *text, size_t len, long long now, int ttl_s, struct buf *out)
+{
+	struct run r = {0};
+	r.ttl = ttl_s > 0 ? ttl_s : 86400;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	read_answers(&r, copy, len);
+	free(copy);
+	size_t n = cache_put_old(&r, now, out);
+	run_free(&r);
+	return n;
 }

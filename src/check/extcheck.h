@@ -60,4 +60,12 @@ struct extcheck_stats {
 int extcheck_run(const struct extlink *links, size_t n, const struct extcheck_opts *o,
                  struct diag *d, struct extcheck_stats *st);
 
+/* extcheck_cache_keep: the cache file's reader alone, for its fuzz target
+ * (tests/fuzz/fuzz_extcache.c): the answers of the bytes text[0..len), as
+ * a run reads the file, appended to out as a run at time now that asked
+ * for no URL writes them back (the answers younger than ttl_s seconds,
+ * 0: the default, the newest of each URL, sorted by URL). Returns how
+ * many lines it appended. Any bytes may be given. */
+size_t extcheck_cache_keep(const char *text, size_t len, long long now, int ttl_s, struct buf *out);
+
 #endif

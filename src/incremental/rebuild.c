@@ -583,11 +583,14 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, 
 	if (memo_len && !memo)
 		r.bad = 1;
 	uint32_t next_id = get_u32(&r);
+	if (!next_id)
+		r.bad = 1; /* ids start at 1 (0: none) */
 	uint64_t nkeys = get_u64(&r);
 	for (uint64_t i = 0; i < nkeys && !r.bad; i++) {
 		uint32_t id = get_u32(&r), n = get_u32(&r), kl = get_u32(&r);
 		const char *k = take(&r, kl);
-		if (!k || !n || id == 0 || (uint64_t)id + n > next_id) {
+		/* (a key is a C string: one holding a NUL would be saved cut) */
+		if (!k || !n || id == 0 || (uint64_t)id + n > next_id || memchr(k, '\0', kl)) {
 			r.bad = 1;
 			break;
 		}
@@ -603,7 +606,11 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, 
 	}
 	uint64_t nfp = r.bad ? 0 : get_u64(&r);
 	const void *fps = !r.bad && nfp <= (uint64_t)next_id + 1 ? take(&r, nfp * sizeof(uint64_t)) : NULL;
-	if (!fps)
+	/* the state saved holds a fingerprint for each id given: ids beyond
+	 * them are no state folio wrote, and a build would make an array of
+	 * next_id fingerprints (billions: out of memory; near 2^32: ids that
+	 * wrap around past the array) */
+	if (!fps || next_id > nfp + 1)
 		r.bad = 1;
 	uint64_t nrecs = r.bad ? 0 : get_u64(&r);
 	if (!r.bad && nrecs > (uint64_t)(r.end - r.p) / 24)
@@ -619,6 +626,8 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, 
 		const char *lk = ll && ll <= (uint64_t)(r.end - r.p) ? take(&r, (size_t)ll) : NULL;
 		if (ll && (!lk || lk[ll - 1] != '\0'))
 			r.bad = 1; /* records end with a NUL */
+		if (out && memchr(out, '\0', ol))
+			r.bad = 1; /* a path is a C string */
 		if (r.bad)
 			break;
 		struct rebuild_page *rec = xcalloc(1, sizeof *rec);
@@ -764,7 +773,9 @@ static int next_num(const char **p, const char *end, int hex, int sign, char sep
 	}
 	if (q == start || q - start > 20 || q >= end || *q != sep)
 		return -1;
-	*v = neg ? (unsigned long long)(-(long long)x) : x;
+	/* negated unsigned: -(long long)x would overflow for the least
+	 * int64_t, which rebuild_uptodate_save may write */
+	*v = neg ? 0 - x : x;
 	*p = q + 1;
 	return 0;
 }

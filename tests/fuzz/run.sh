@@ -26,7 +26,7 @@ trap 'rm -rf "$TMPDIR"' EXIT INT TERM
 # input much slower than the others: its limits are wider.
 max_len() {
 	case $1 in
-	markdown | mdcache) echo 8192 ;;
+	markdown | mdcache | pages) echo 8192 ;;
 	image) echo 4096 ;;
 	serve) echo 1024 ;;
 	*) echo 4096 ;;

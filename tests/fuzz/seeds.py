@@ -34,6 +34,19 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   manifest  manifests of output folders (the layout of output/manifest.c):
             the files of each test site's expected output, version 1 and 2,
             with and without a spare's folder
+  mathcache .folio-cache/math/KEY.cache files of the formulas of
+            tests/math/ (their TeX and MathML, the layout of md/math.c) of
+            every age, their key, count and checksum left to the target
+  extcache  .folio-cache/external-links files (the layout of
+            check/extcheck.c): answers fresh and stale at the target's
+            clock, redirects, a URL answered twice, lines it skips
+  pages     .folio-cache/pages-HASH files (the layout of
+            incremental/rebuild.c): the keys, fingerprints and records of
+            the example blog's pages, with and without the link check's
+            memo, their stamp left to the target
+  uptodate  .folio-cache/uptodate-HASH files (the layout of
+            incremental/rebuild.c): the example blog's files as inputs,
+            with and without warnings said
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -668,6 +681,130 @@ def searchpack_seeds(s):
                 s.add("searchpack", mode + f[:len(f) * 2 // 3])
 
 
+def math_file(formulas):
+    """A math cache of (display, age, tex, mathml): the key and the end
+    line's count and checksum zeros (fuzz_mathcache.c makes them)."""
+    out = b"folio-math-cache 1 " + b"0" * 16 + b"\n"
+    for display, age, tex, html in formulas:
+        t, h = tex.encode(), html.encode()
+        out += b"%d %d %d %d\n" % (display, age, len(t), len(h)) + t + h + b"\n"
+    return out + b"end %d %s\n" % (len(formulas), b"0" * 16)
+
+
+def mathcache_seeds(s):
+    found = []
+    for case in spec_cases("tests/math/10_katex.txt"):
+        tex, html = section(case, "tex"), section(case, "mathml")
+        if tex is not None and html is not None:
+            found.append((1 if "display" in (section(case, "options") or "") else 0, tex, html))
+    s.add("mathcache", math_file([]))
+    for i in range(0, len(found), 3):
+        s.add("mathcache", math_file([(d, (i + k) % 7, t, h) for k, (d, t, h) in enumerate(found[i:i + 3])]))
+    # the same TeX twice (the first is kept), inline and display of one TeX
+    d, t, h = found[0]
+    s.add("mathcache", math_file([(0, 0, t, h), (0, 2, t, h + "x"), (1, 1, t, h)]))
+
+
+EXT_NOW = 1800000000  # fuzz_extcache.c's clock
+
+
+def extcache_seeds(s):
+    urls = ["https://example.org/", "https://example.org/a?b=c", "http://example.com/x/y.html",
+            "https://docs.nvidia.com/cuda/", "https://en.wikipedia.org/wiki/Finite-state_machine",
+            "https://github.com/folio/folio/issues/35", "http://[::1]:8080/"]
+    lines = []
+    for i, u in enumerate(urls):
+        age = [10, 3600, 86399, 86400, 86401, 10 ** 7, -59, -61][i % 8]
+        status, redir, new = [(200, 0, "-"), (404, 0, "-"), (410, 0, "-"), (200, 301, u + "new/"),
+                              (204, 308, "https://example.net/"), (302, 0, "-"), (200, 301, "-")][i % 7]
+        lines.append("%d\t%d\t%d\t%s\t%s\n" % (EXT_NOW - age, status, redir, u, new))
+    head = "folio-linkcheck 1\n"
+    s.add("extcache", head)
+    s.add("extcache", head + "".join(lines))
+    s.add("extcache", head + "".join(lines[:3]) + lines[0].replace(str(EXT_NOW - 10), str(EXT_NOW - 5)))
+    s.add("extcache", head + "x\ty\n1\t200\t0\t\t-\n1\t99\t0\tu\t-\n1\t200\t302\tu\t-\n"
+          "1\t200\t0\tu\t-\textra\n" + lines[0] + lines[0][:-1])
+    s.add("extcache", "folio-linkcheck 2\n" + "".join(lines))
+
+
+def pages_record(vars_fp, ids, out, links):
+    o = out.encode()
+    return struct.pack("<QII", vars_fp, len(ids), len(o)) + o + struct.pack("<%dI" % len(ids), *ids) + \
+        struct.pack("<Q", len(links)) + links
+
+
+def pages_file(slugs, tags, memo):
+    """A pages state of posts slugs tagged tags, as rebuild_save writes it:
+    ids 1.. given in order (a post's and a tag's map: 17 ids, a global or
+    a template: 1), a page per post, tag and the index; its stamp 0
+    (fuzz_pages.c makes it)."""
+    keys, nid = [], 1
+    for k, n in ([("global:site", 1), ("template:post.html", 1), ("template:list.html", 1),
+                  ("templates:names", 1)] + [("post:" + p, 17) for p in slugs] + [("tag:" + t, 17) for t in tags]):
+        keys.append((k, nid, n))
+        nid += n
+    kid = {k: i for k, i, n in keys}
+    recs = []
+    for j, p in enumerate(slugs):
+        ids = sorted({kid["global:site"], kid["template:post.html"], kid["post:" + p], kid["post:" + p] + 1 + j % 16}
+                     | {kid["tag:" + t] for t in tags[j % 2::2]})
+        links = b"iintro\0isummary\0l/posts/%s/\0l/tags/%s/#top\0lhttps://example.org/%d\0" % (
+            p.encode(), tags[0].encode() if tags else b"x", j)
+        recs.append(pages_record(0x1234567 * (j + 1), ids, "posts/%s/index.html" % p, links if j % 3 else b""))
+    for t in tags:
+        recs.append(pages_record(0x99 + len(t), [kid["global:site"], kid["template:list.html"], kid["tag:" + t]]
+                                 + [kid["post:" + p] for p in slugs], "tags/%s/index.html" % t, b"l/\0"))
+    recs.append(pages_record(7, list(range(1, nid)), "index.html", b"ltags/\0"))
+    out = b"folio-pages 4\n\0\0" + struct.pack("<QQQ", 0, 0xc0ffee, len(memo)) + memo
+    out += struct.pack("<IQ", nid, len(keys))
+    for k, i, n in keys:
+        out += struct.pack("<III", i, n, len(k.encode())) + k.encode()
+    out += struct.pack("<Q", nid) + b"".join(struct.pack("<Q", (0x9e3779b97f4a7c15 * i) % 2 ** 64 or 1)
+                                               for i in range(nid))
+    out += struct.pack("<Q", len(recs)) + b"".join(recs)
+    return out
+
+
+def pages_seeds(s):
+    slugs = [os.path.basename(p)[:-3] for p in sorted(glob("examples/techblog/content/posts", ".md"))]
+    memo = b"folio-links 1\n\0\0" + struct.pack("<QQ", 5, 3) + struct.pack("<3Q", 1, 2 ** 40, 2 ** 63)
+    s.add("pages", pages_file([], [], b""))
+    for i, k in enumerate((1, 2, 5, 9)):
+        s.add("pages", pages_file(slugs[i * 9:i * 9 + k], ["cuda", "c++", "compilers"][:k % 4], memo if i % 2 else b""))
+
+
+def uptodate_file(inputs, said, warnings):
+    """An up-to-date state of inputs (path, size, i), as
+    rebuild_uptodate_save writes it."""
+    sb = said.encode()
+    out = b"folio-uptodate-2 %016x %d %d %d %d %016x %d %d %d\n" % (
+        0x0123456789abcdef, 1800086400 if warnings else 0, 40, 30, 55, 0xfeedface, warnings, len(sb), len(inputs))
+    out += sb + b"\n"
+    for path, size, i in inputs:
+        pb = path.encode()
+        mode = 16877 if path.endswith("/") or "." not in os.path.basename(path) else 33188
+        sig = (mode, size, 1700000000000000000 + i, 1700000000000000001 + i, 4000 + i, 2049, 0)
+        out += b"%016x" % ((0x9e3779b97f4a7c15 * (i + 1)) % 2 ** 64 if mode == 33188 else 0)
+        out += b"".join(b" %d" % v for v in sig) + b" %d %s\n" % (len(pb), pb)
+    return out + b"end\n"
+
+
+def uptodate_seeds(s):
+    inputs = []
+    base = "examples/techblog"
+    for root, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for n in [""] + sorted(files):
+            p = os.path.relpath(os.path.join(root, n), base) if n else os.path.relpath(root, base)
+            if p != ".":
+                inputs.append((p, os.path.getsize(os.path.join(base, p)) if n else 0, len(inputs)))
+    said = "content/posts/a.md:3:1: warning: unknown front matter key 'titel' (did you mean 'title'?)\n" \
+        "folio.yml:1:1: warning: no base_url\n"
+    s.add("uptodate", uptodate_file([], "", 0))
+    for i, k in enumerate((1, 3, 10, 40)):
+        s.add("uptodate", uptodate_file(inputs[i * 7:i * 7 + k], said if i % 2 else "", 2 if i % 2 else 0))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -682,7 +819,8 @@ def main():
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
                "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
-               "srccache": srccache_seeds}
+               "srccache": srccache_seeds, "mathcache": mathcache_seeds, "extcache": extcache_seeds,
+               "pages": pages_seeds, "uptodate": uptodate_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

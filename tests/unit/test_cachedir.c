@@ -105,6 +105,10 @@ void test_cachedir(void)
 		INT_EQ(cache_entry((enum cache_kind)k)->kind, k);
 	OK(cache_entry(CACHE_MANIFEST)->scope == CACHE_OUTPUT && cache_entry(CACHE_MATH)->scope == CACHE_KEYED);
 	STR_EQ(cache_entry(CACHE_SPARE)->fuzz, "manifest");
+	/* every file read from bytes folio does not trust has a fuzz target
+	 * (VERSION is compared whole) */
+	for (int k = CACHE_LAYOUT + 1; k < CACHE_KINDS; k++)
+		OK(cache_entry((enum cache_kind)k)->fuzz != NULL);
 	char *mfile = cache_key_path(site, CACHE_MATH, 0xabc);
 	OK(strstr(mfile, "/.folio-cache/math/0000000000000abc.cache") != NULL);
 	free(mfile);

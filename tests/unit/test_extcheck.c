@@ -432,6 +432,23 @@ void test_extcheck(void)
 	snprintf(text, sizeof text, "folio-linkcheck 1\n%lld\t200\t0\t%s\t-\n", now - 5, dup);
 	STR_EQ(t_read(dir, "cache.txt"), text);
 
+	/* The reader alone: a time of -2^63 is old, not an overflow (the
+	 * fuzz target found it); the newest answer of a URL, sorted. */
+	struct buf kept;
+	buf_init(&kept);
+	snprintf(text, sizeof text,
+	         "folio-linkcheck 1\n-9223372036854775808\t200\t0\thttp://a/\t-\n"
+	         "%lld\t404\t0\thttp://b/\t-\n%lld\t200\t301\thttp://a/\thttp://c/\n",
+	         now - 5, now - 10);
+	INT_EQ((int)extcheck_cache_keep(text, strlen(text), now, 0, &kept), 2);
+	snprintf(line, sizeof line, "%lld\t200\t301\thttp://a/\thttp://c/\n%lld\t404\t0\thttp://b/\t-\n",
+	         now - 10, now - 5);
+	OK(kept.p && !strcmp(kept.p, line));
+	buf_reset(&kept);
+	const char *least = "folio-linkcheck 1\n-9223372036854775808\t200\t0\thttp://a/\t-\n";
+	INT_EQ((int)extcheck_cache_keep(least, strlen(least), now, 0, &kept), 0);
+	buf_fini(&kept);
+
 	/* A long URL is cut in the message. */
 	char longu[512];
 	int k = snprintf(longu, sizeof longu, "http://127.0.0.1:%d/gone?q=", port);

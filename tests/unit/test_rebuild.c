@@ -175,6 +175,65 @@ static void test_dirty_and_commit(void)
 	arena_free(a);
 }
 
+/* state_bytes: a state of one key (its bytes k[0..kl); NULL: none) and nfp
+ * fingerprints, whose next id is next_id, and one record of out[0..ol). */
+static void state_bytes(struct buf *b, uint32_t next_id, const char *k, uint32_t kl, uint64_t nfp, const char *out,
+			uint32_t ol)
+{
+	char head[16] = "folio-pages 4\n";
+	uint64_t u[3] = {0xabc, 42, 0}; /* stamp, config, no memo */
+	buf_append(b, head, 16);
+	buf_append(b, u, sizeof u);
+	buf_append(b, &next_id, 4);
+	uint64_t one = 1, nkeys = k != NULL, vfp = 11, ll = 0;
+	uint32_t key[3] = {1, 1, kl}, rec[2] = {0, ol};
+	buf_append(b, &nkeys, 8);
+	if (k) {
+		buf_append(b, key, sizeof key);
+		buf_append(b, k, kl);
+	}
+	buf_append(b, &nfp, 8);
+	for (uint64_t i = 0; i < nfp; i++)
+		buf_append(b, &one, 8);
+	buf_append(b, &one, 8);
+	buf_append(b, &vfp, 8);
+	buf_append(b, rec, sizeof rec);
+	buf_append(b, out, ol);
+	buf_append(b, &ll, 8);
+}
+
+/* Damaged states the fuzz target (tests/fuzz/fuzz_pages.c) found read:
+ * refused now. */
+static void test_state_refused(void)
+{
+	static const struct {
+		uint32_t next_id;
+		const char *k;
+		uint32_t kl;
+		uint64_t nfp;
+		const char *out;
+		uint32_t ol;
+		int rc;
+	} cases[] = {
+		{2, "post:a", 6, 2, "a.html", 6, 0},      /* a state as folio writes it */
+		{2, "post:a\0b", 8, 2, "a.html", 6, -1}, /* a key holding a NUL: saved cut */
+		{2, "post:a", 6, 2, "a\0.html", 7, -1},  /* a path holding a NUL */
+		{1, NULL, 0, 1, "a.html", 6, 0},          /* no key */
+		{0, NULL, 0, 0, "a.html", 6, -1},         /* no ids at all: a new key's would be 0 */
+		{4000000000u, "post:a", 6, 2, "a.html", 6, -1}, /* ids without fingerprints: 32 GB of them */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct buf b;
+		buf_init(&b);
+		state_bytes(&b, cases[i].next_id, cases[i].k, cases[i].kl, cases[i].nfp, cases[i].out, cases[i].ol);
+		struct rebuild *rb = rebuild_new();
+		if (rebuild_load(rb, 0xabc, b.p, b.len) != cases[i].rc || rebuild_built(rb) != !cases[i].rc)
+			t_fail(__FILE__, __LINE__, "state %zu: not %s", i, cases[i].rc ? "refused" : "read");
+		rebuild_free(rb);
+		buf_fini(&b);
+	}
+}
+
 static void test_state_bytes(void)
 {
 	struct arena *a = arena_new();
@@ -232,6 +291,7 @@ static void test_state_bytes(void)
 	buf_fini(&b);
 	rebuild_free(rb);
 	arena_free(a);
+	test_state_refused();
 }
 
 /* stamps: a list of inputs, each name with a stamp made of seed and its
@@ -311,6 +371,18 @@ static void test_uptodate(void)
 	rebuild_uptodate_fini(&back);
 	char nul[] = "folio-uptodate-2 1 2 3 4 5 77 0 0 1\n\n0 1 2 3 4 5 6 7 3 a\0b\nend\n";
 	INT_EQ(rebuild_uptodate_load(&back, nul, sizeof nul - 1), -1);
+	/* the least int64_t, as save writes it, reads back (its negation
+	 * overflowed: the fuzz target found it) */
+	const char *least = "folio-uptodate-2 0000000000000001 -9223372036854775808 3 4 5 0000000000000077 0 0 1\n\n"
+			    "0000000000000000 -9223372036854775808 2 3 4 5 6 7 1 a\nend\n";
+	INT_EQ(rebuild_uptodate_load(&back, least, strlen(least)), 0);
+	OK(back.next_future == INT64_MIN && back.inputs.n == 1 && back.inputs.e[0].sig[0] == INT64_MIN);
+	struct buf lb;
+	buf_init(&lb);
+	rebuild_uptodate_save(&back, &lb);
+	OK(lb.len == strlen(least) && !memcmp(lb.p, least, lb.len));
+	buf_fini(&lb);
+	rebuild_uptodate_fini(&back);
 	buf_fini(&b);
 
 	/* touched: the same names, changed stamps of regular files only */
