@@ -176,7 +176,10 @@ def main():
                 # the swap: let that end, so that runs do not overlap
                 parent, base = os.path.split(out)
                 for _ in range(600):
-                    if not any(n.startswith("." + base + ".folio-") for n in os.listdir(parent)):
+                    # (the spare, .OUT.folio-spare, stays: it is the next
+                    # build's staging folder, not a deletion)
+                    if not any(n.startswith("." + base + ".folio-") and not n.endswith(".folio-spare")
+                               for n in os.listdir(parent)):
                         return
                     time.sleep(0.1)
 
