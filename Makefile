@@ -159,7 +159,12 @@ unit:
 	@$(MAKE) --no-print-directory $(B)/unit_tests
 	@$(B)/unit_tests $(addprefix -m ,$(M)) tests/tmpl man/folio-template.5
 
+# The builds that the test targets start run a job per core unless make
+# was given -j.
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS))$(findstring j,$(firstword -$(MAKEFLAGS))),,-j$(shell nproc 2>/dev/null || echo 1))
+
 test: deps
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio $(B)/unit_tests
 	@$(MAKE) --no-print-directory test-run
 
 test-run: folio $(B)/unit_tests
@@ -172,7 +177,7 @@ test-run: folio $(B)/unit_tests
 CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme test_rules
 CHECK_JOBS := 2
 check: deps rules
-	@$(MAKE) --no-print-directory folio $(B)/unit_tests
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio $(B)/unit_tests
 	@TEST_JOBS=$(CHECK_JOBS) SUITES="$(CHECK_SUITES)" FOLIO=./folio UNIT=$(B)/unit_tests sh tests/run.sh
 
 # The rules of src/README, checked (scripts/rules.py): which folders each
@@ -184,7 +189,7 @@ rules:
 	@python3 scripts/rules.py
 
 asan: deps
-	@$(MAKE) --no-print-directory $(ASAN_B)/folio $(ASAN_B)/unit_tests
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) $(ASAN_B)/folio $(ASAN_B)/unit_tests
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		FOLIO=$(ASAN_B)/folio UNIT=$(ASAN_B)/unit_tests sh tests/run.sh
 
@@ -257,11 +262,10 @@ uninstall:
 # examples/techblog/ reloads the open tabs. It installs only what the
 # build needs (deps.sh build): the tests' tools (the browser, valgrind)
 # come with make test. The build runs a job per core unless make was
-# given -j.
-DEMO_JOBS = $(if $(filter -j%,$(MAKEFLAGS))$(findstring j,$(firstword -$(MAKEFLAGS))),,-j$(shell nproc 2>/dev/null || echo 1))
+# given -j (BUILD_JOBS, as for make test, check, asan and fuzz).
 demo:
 	@sh scripts/deps.sh build
-	@$(MAKE) --no-print-directory $(DEMO_JOBS) folio
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio
 	./folio serve examples/techblog
 
 # ---- fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang
@@ -311,6 +315,7 @@ $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
 
 fuzz:
 	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) fuzz-build
 	@$(MAKE) --no-print-directory fuzz-run
 
 fuzz-build: $(FUZZ_BINS)
