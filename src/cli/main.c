@@ -413,16 +413,21 @@ static int cmd_build(int argc, char **argv)
 	 * folder first, or a mistyped one reads as a problem with the output */
 	char out_default[4096];
 	int errors = site_dir_check(&d, req.site_dir);
-	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s/public", req.site_dir) >=
-			       sizeof out_default) {
+	/* SITE/public, and "public" (not "./public") for the current folder,
+	 * as messages show it */
+	int here = !strcmp(req.site_dir, ".");
+	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s%spublic", here ? "" : req.site_dir,
+					here ? "" : "/") >= sizeof out_default) {
 		diag_error(&d, &(struct diag_loc){req.site_dir, NULL, 0, 0, 0},
 			   "the path is too long for its output folder (hint: build from nearer, or give -o)");
 		errors = 1;
 	}
+	if (!req.out_dir)
+		req.out_dir = out_default;
 	struct build_result res;
 	memset(&res, 0, sizeof res);
 	if (!errors)
-		errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
+		errors = output_check(&d, req.out_dir, req.site_dir) ? 1 : 0;
 	if (!errors)
 		errors = build_site(&req, &d, &res);
 	diag_flush(&d);

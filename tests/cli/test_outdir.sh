@@ -141,6 +141,37 @@ rm -rf "$TMP/new" "$TMP/empty"
 run build "$SITE"
 check "the default SITE/public is taken" test "$rc" -eq 0 -a -f "$SITE/public/index.html"
 
+# the newcomer's case, with the default output SITE/public, built from
+# inside the site as folio(1) shows it: a file added by hand to public/,
+# then another site built into public/sub. Each build after is refused,
+# naming them, and none of them is moved or deleted, whatever the number
+# of builds (the spare beside public/ is not where they go)
+echo "my notes" >"$SITE/public/notes.txt"
+for round in 1 2 3; do
+	(cd "$SITE" && "$FOLIO_ABS" build >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	err=$(cat "$TMP/err")
+	check "public/ with a file added by hand, build $round: refused" test "$rc" -eq 1
+	check "public/ with a file added by hand, build $round: the message of folio(1)" test "$err" = "public: error: refusing to write the site here: it holds 1 file that folio did not write (notes.txt); move it to the site's static/ folder to publish it with every build, build elsewhere with -o, or remove it
+folio: 1 error; nothing was written"
+	check "public/ with a file added by hand, build $round: the file is where it was" test "$(cat "$SITE/public/notes.txt")" = "my notes"
+	check "public/ with a file added by hand, build $round: not in the spare" test ! -e "$SITE/.public.folio-spare/notes.txt"
+done
+mv "$SITE/public/notes.txt" "$SITE/static/notes.txt"
+run build "$SITE"
+check "the file moved to static/: built, and published" test "$rc" -eq 0 -a "$(cat "$SITE/public/notes.txt")" = "my notes"
+rm "$SITE/static/notes.txt"
+run build "$SITE" -o "$SITE/public/sub"
+check "a build into public/sub, inside folio's public/: taken (a new folder)" test "$rc" -eq 0 -a -f "$SITE/public/sub/index.html"
+for round in 1 2; do
+	run build "$SITE"
+	check "public/sub, build $round of public/: refused, naming it" contains "$err" "$SITE/public: error: refusing to write the site here: it holds 1 folder that folio did not write (sub/); move it to the site's static/ folder to publish it with every build, build elsewhere with -o, or remove it"
+	check "public/sub, build $round of public/: left as it was" test "$rc" -eq 1 -a -f "$SITE/public/sub/index.html" -a -f "$SITE/public/sub/.folio-output"
+done
+rm -rf "$SITE/public/sub"
+run build "$SITE"
+check "public/sub removed by hand: public/ is taken again" test "$rc" -eq 0
+
 # ---- folio's own folder, holding what folio did not write: refused ----
 # folio knows what it wrote in OUT from its record in the site's
 # .folio-cache; whatever else is there (a file or a folder added by hand,
