@@ -244,15 +244,37 @@ void site_free(struct site *s)
 
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+/* src_loc: where node n of source s is (n NULL: its first line) */
+static struct diag_loc src_loc(const struct source *s, const struct ynode *n)
 {
 	/* a file that was not read (source.lazy): the collector asks the
 	 * content for its text (diag_set_texts) */
 	const char *text = s->lazy ? NULL : s->src;
-	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
+	return (struct diag_loc){s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
+}
+
+static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+{
+	struct diag_loc loc = src_loc(s, n);
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* err_slug_taken: the error of a second file (s) whose slug the first
+ * (first) has, at its 'slug:' line (or its first line: a slug from the
+ * file's name), with a note at the first one's, which says what. */
+static void err_slug_taken(struct diag *d, const struct source *s, const struct source *first, const char *what,
+			   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void err_slug_taken(struct diag *d, const struct source *s, const struct source *first, const char *what,
+			   const char *fmt, ...)
+{
+	struct diag_loc loc = src_loc(s, schema_node(s->fm, "slug"));
+	struct diag_note note = {src_loc(first, schema_node(first->fm, "slug")), what};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_ERROR, &loc, &note, 1, fmt, ap);
 	va_end(ap);
 }
 
@@ -1130,11 +1152,10 @@ static void site_posts(struct arena *a, struct diag *d, const struct build_opts 
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
 		struct post *old = slug_put(by_slug, p->slug, p);
-		if (old != p) {
-			const struct ynode *at = schema_node(p->s.fm, "slug");
-			err_at(d, &p->s, at, "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
-			       old->s.path);
-		}
+		if (old != p)
+			err_slug_taken(d, &p->s, &old->s, "the post that has it first",
+				       "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
+				       old->s.path);
 	}
 	s->posts = arena_alloc(a, (c->nposts + 1) * sizeof *s->posts);
 	for (size_t i = 0; i < c->nposts; i++) {
@@ -1182,8 +1203,8 @@ static void site_pages(struct arena *a, struct diag *d, const struct build_opts 
 			}
 		struct page *old = slug_put(pages, pg->slug, pg);
 		if (old != pg) {
-			err_at(d, &pg->s, schema_node(pg->s.fm, "slug"), "duplicate page slug '%.*s': %s has it too",
-			       STR_FMT(pg->slug), old->s.path);
+			err_slug_taken(d, &pg->s, &old->s, "the page that has it first",
+				       "duplicate page slug '%.*s': %s has it too", STR_FMT(pg->slug), old->s.path);
 			bad = 1;
 		}
 		char url[512];

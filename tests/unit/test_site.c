@@ -680,9 +680,11 @@ static void test_site_errors(void)
 	STR_EQ(t_msgs(&cap),
 	       "content/posts/other.md:4:7: error: duplicate slug 'hello': content/posts/hello.md has it too (URLs "
 	       "must be unique)\n"
+	       "content/posts/hello.md:1:1: note: the post that has it first\n"
 	       "content/pages/b.md:3:7: error: the page slug 'feed.xml' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "content/pages/start.md:1:1: error: duplicate page slug 'start': content/pages/a.md has it too\n"
+	       "content/pages/a.md:3:7: note: the page that has it first\n"
 	       "content/pages/tags.md:1:1: error: the page slug 'tags' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "folio.yml:2:13: error: start_here names no page: 'strat' (did you mean 'start'?) (pages are the files "
