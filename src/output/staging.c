@@ -216,8 +216,9 @@ static int foreign_refused(struct diag *d, const char *shown, const struct manif
 			   fo.unread && fo.unread[0] ? fo.unread : "it", fo.unread && fo.unread[0] ? "/ in it" : "",
 			   strerror(fo.err));
 	} else if (fo.n && !m->known) {
-		buf_puts(&b, "folio has no record of the files it wrote there (the site's .folio-cache/ was deleted, "
-			     "or keeps only the last 8 output folders), so it cannot tell them from files of yours; "
+		buf_puts(&b, "folio has no record of the files it wrote there (another site was built there, or this "
+			     "site's " CACHE_DIR "/ was deleted or keeps only the last 8 output folders), so it cannot "
+			     "tell them from files of yours; "
 			     "remove the folder yourself if nothing in it is yours, or build elsewhere with -o");
 	} else if (fo.n) {
 		buf_puts(&b, "it holds ");
@@ -656,7 +657,7 @@ static void committed(struct output *o)
 		if (!o->named) {
 			cache_remove(o->manifest);
 			output_warning(o->d, o->shown,
-				       "cannot keep the record of the files folio wrote here in the site's .folio-cache/ "
+				       "cannot keep the record of the files folio wrote here in the site's " CACHE_DIR "/ "
 				       "(%s), so the next build will refuse to replace them; remove the folder before "
 				       "building again",
 				       strerror(e));

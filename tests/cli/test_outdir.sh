@@ -234,8 +234,16 @@ mv "$SITE/.folio-cache" "$TMP/cache.saved"
 before=$(tree "$TMP")
 run build "$SITE" -o "$OUT"
 check "no record: refused" test "$rc" -eq 1
-check "no record: says why and what to do" contains "$err" "$OUT: error: refusing to write the site here: folio has no record of the files it wrote there (the site's .folio-cache/ was deleted, or keeps only the last 8 output folders), so it cannot tell them from files of yours; remove the folder yourself if nothing in it is yours, or build elsewhere with -o"
+check "no record: says why and what to do" contains "$err" "$OUT: error: refusing to write the site here: folio has no record of the files it wrote there (another site was built there, or this site's .folio-cache/ was deleted or keeps only the last 8 output folders), so it cannot tell them from files of yours; remove the folder yourself if nothing in it is yours, or build elsewhere with -o"
 check "no record: nothing changed" test "$(tree "$TMP")" = "$before"
+# another site's output: this site has no record of it either
+cp -r "$SITE" "$TMP/other-site"
+rm -rf "$TMP/other-site/.folio-cache" "$TMP/other-site/public"
+was=$(tree "$OUT")
+run build "$TMP/other-site" -o "$OUT"
+check "another site's output: refused, no record" contains "$err" "$OUT: error: refusing to write the site here: folio has no record of the files it wrote there (another site was built there,"
+check "another site's output: nothing changed" test "$rc" -eq 1 -a "$(tree "$OUT")" = "$was"
+rm -rf "$TMP/other-site"
 find "$OUT" -mindepth 1 ! -name .folio-output -delete
 run build "$SITE" -o "$OUT"
 check "no record, only the marker: taken" test "$rc" -eq 0 -a -f "$OUT/index.html"
