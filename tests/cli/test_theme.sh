@@ -197,8 +197,8 @@ not() { ! "$@"; }
 
 lang_site en
 printf 'image: /favicon.svg\n' >>"$TMP/en/folio.yml"
-run build "$TMP/en" -o "$TMP/en-out"
-O=$TMP/en-out
+run build "$TMP/en" -o "$TMP/en-site-out"
+O=$TMP/en-site-out
 check "en: the build succeeds" test "$rc" -eq 0
 css=$(grep -o '<link rel="stylesheet" href="/style\.[0-9a-f]*\.css">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
 out=$css

@@ -680,15 +680,47 @@ static void test_site_errors(void)
 	STR_EQ(t_msgs(&cap),
 	       "content/posts/other.md:4:7: error: duplicate slug 'hello': content/posts/hello.md has it too (URLs "
 	       "must be unique)\n"
+	       "content/posts/hello.md:1:1: note: the post that has it first\n"
 	       "content/pages/b.md:3:7: error: the page slug 'feed.xml' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "content/pages/start.md:1:1: error: duplicate page slug 'start': content/pages/a.md has it too\n"
+	       "content/pages/a.md:3:7: note: the page that has it first\n"
 	       "content/pages/tags.md:1:1: error: the page slug 'tags' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "folio.yml:2:13: error: start_here names no page: 'strat' (did you mean 'start'?) (pages are the files "
 	       "in content/pages/)\n"
 	       "folio.yml:3:18: error: best_of names no post: 'nothing-like-it'\n"
 	       "folio.yml:4:19: error: featured_series names no series: 'gpus' (did you mean 'gpu'?)");
+}
+
+/* slugs that differ only in case: a warning at each later one, with a
+ * note at the first; the site is built (each URL is its own folder here) */
+static void test_site_case(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("Hello", "date: 2026-01-01\n");
+	post("hello", "date: 2026-01-02\n");
+	post("other", "date: 2026-01-03\nslug: HELLO\n");
+	post("plain", "date: 2026-01-04\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/hello.md:1:1: warning: slug 'hello' differs only in case from 'Hello' "
+	       "(content/posts/Hello.md): on a file system that ignores case (macOS, Windows) their URLs are one "
+	       "folder, and one post replaces the other (hint: rename one)\n"
+	       "content/posts/Hello.md:1:1: note: the post with the other spelling\n"
+	       "content/posts/other.md:4:7: warning: slug 'HELLO' differs only in case from 'Hello' "
+	       "(content/posts/Hello.md): on a file system that ignores case (macOS, Windows) their URLs are one "
+	       "folder, and one post replaces the other (hint: rename one)\n"
+	       "content/posts/Hello.md:1:1: note: the post with the other spelling");
+	INT_EQ((int)s.nposts, 4);
+	/* a capital letter alone is no clash */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("Hello", "date: 2026-01-01\n");
+	post("plain", "date: 2026-01-02\nslug: Plain-Too\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
 }
 
 void test_site(void)
@@ -707,6 +739,7 @@ void test_site(void)
 	test_series_errors();
 	test_failed_series();
 	test_site_errors();
+	test_site_case();
 	if (built)
 		site_free(&s);
 	built = 0;
