@@ -240,7 +240,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "math", tv_bool(p->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
-	set(a, m, "part", tv_int(p->part));
+	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
 	set(a, m, "source", tv_cstr(p->s.path));
 }
 
@@ -323,6 +323,7 @@ static void build_series_vals(struct model *md)
 		set(a, m, "best_for", se->best_for.len ? S(se->best_for) : tv_none());
 		set(a, m, "audience", se->audience.len ? S(se->audience) : tv_none());
 		set(a, m, "count", tv_int((int64_t)se->nposts));
+		set(a, m, "total", tv_int(se->last_part));
 		set(a, m, "minutes", tv_int(se->minutes));
 		set(a, m, "start", post_ref(md, se->start));
 		set(a, m, "guide", tv_safe(se->doc.html));
@@ -372,8 +373,8 @@ static struct tval series_window(struct arena *a, const struct model *md, const 
 	if (!se)
 		return tv_list(tlist_new(a, 0));
 	size_t n = se->nposts, from = 0, to = n;
-	if (n > SERIES_LIST_ALL && p->part > 0) {
-		size_t at = (size_t)p->part - 1, half = SERIES_WINDOW / 2;
+	if (n > SERIES_LIST_ALL && p->place > 0) {
+		size_t at = (size_t)p->place - 1, half = SERIES_WINDOW / 2;
 		from = at > half ? at - half : 0;
 		if (from + SERIES_WINDOW > n)
 			from = n - SERIES_WINDOW;
@@ -392,9 +393,11 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 	set(a, m, "series", p->series ? series_ref(md, by, p->series) : tv_none());
 	set(a, m, "series_prev", post_ref(md, p->series_prev));
 	set(a, m, "series_next", post_ref(md, p->series_next));
-	set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
-	/* the number readers see: part counts from 1, a series may number from 0 */
-	set(a, m, "number", tv_int(p->series ? p->part - 1 + p->series->numbering : 0));
+	/* "Part N of M": N its number (parts.h), M the number of the series'
+	 * last part, drafts and future posts included, so that neither changes
+	 * when one is published */
+	set(a, m, "series_total", tv_int(p->series ? p->series->last_part : 0));
+	set(a, m, "number", tv_int(p->series ? p->part : 0));
 	set(a, m, "series_window", series_window(a, md, p));
 	set(a, m, "newer", post_ref(md, p->newer));
 	set(a, m, "older", post_ref(md, p->older));
