@@ -5,10 +5,11 @@ machines, and that every place agrees on a part's number. Prints one line
 per fault, "PATH: error: WHAT", then "checked N posts, M series, K URLs";
 exit 1 if any.
 
-- each post's JSON-LD is a BlogPosting with headline, url, datePublished,
+- each post's JSON-LD is a BlogPosting with headline, datePublished,
   dateModified (ISO 8601), author and publisher (each an Organization or
   a Person with a name; a publisher's logo an ImageObject with a URL),
-  mainEntityOfPage (a WebPage whose @id is the page's canonical URL),
+  mainEntityOfPage (a WebPage whose @id is the page's canonical URL, an
+  absolute URL; a url, when given, is the same),
   image (an absolute URL) when the page has an og:image, and, in a series,
   position and isPartOf;
 - a post of a series shows one number: "Part N of M" with N its JSON-LD
@@ -141,8 +142,10 @@ class Site:
         for k in ("datePublished", "dateModified"):
             if isinstance(ld.get(k), str) and not ISO.match(ld[k]):
                 self.fault(path, f"JSON-LD {k} is not an ISO 8601 date-time: {ld[k]}")
-        if ld.get("url") != p.canonical or not is_abs(ld.get("url")):
-            self.fault(path, f"JSON-LD url {ld.get('url')} is not the canonical URL {p.canonical}")
+        if not is_abs(p.canonical):
+            self.fault(path, f"the canonical link is not an absolute URL: {p.canonical}")
+        if "url" in ld and ld["url"] != p.canonical:
+            self.fault(path, f"JSON-LD url {ld['url']} is not the canonical URL {p.canonical}")
         m = ld.get("mainEntityOfPage")
         if not isinstance(m, dict) or m.get("@type") != "WebPage" or m.get("@id") != p.canonical:
             self.fault(path, f"JSON-LD mainEntityOfPage must be the WebPage {p.canonical}, found {json.dumps(m)}")
