@@ -35,6 +35,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+import checkfiles  # the command line, beside this file
+
 A = "{http://www.w3.org/2005/Atom}"
 XHTML_DIV = "{http://www.w3.org/1999/xhtml}div"
 
@@ -176,25 +178,9 @@ class Checker:
             updated_by_id.setdefault(key, i + 1)
 
 
-def check(data):
-    """The faults of one Atom document (bytes), as strings."""
-    c = Checker()
-    c.feed(data)
-    return c.faults
-
-
-def main(argv):
-    if len(argv) < 2:
-        print("usage: atom.py FILE...", file=sys.stderr)
-        return 2
-    bad = 0
-    for path in argv[1:]:
-        with open(path, "rb") as f:
-            for fault in check(f.read()):
-                print(f"{path}: error: {fault}")
-                bad += 1
-    return 1 if bad else 0
+# check(data): the faults of one Atom document (bytes), as strings
+check = checkfiles.checker(Checker)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(checkfiles.main(sys.argv, check))

@@ -33,6 +33,8 @@ import re
 import sys
 import urllib.parse
 
+import checkfiles  # the command line, beside this file
+
 VERSION = "https://jsonfeed.org/version/1.1"
 
 TOP = {"version", "title", "home_page_url", "feed_url", "description", "user_comment", "next_url", "icon",
@@ -206,25 +208,9 @@ class Checker:
                 self.item(f"items[{i}]", it, ids)
 
 
-def check(data):
-    """The faults of one JSON Feed document (bytes), as strings."""
-    c = Checker()
-    c.feed(data)
-    return c.faults
-
-
-def main(argv):
-    if len(argv) < 2:
-        print("usage: jsonfeed.py FILE...", file=sys.stderr)
-        return 2
-    bad = 0
-    for path in argv[1:]:
-        with open(path, "rb") as f:
-            for fault in check(f.read()):
-                print(f"{path}: error: {fault}")
-                bad += 1
-    return 1 if bad else 0
+# check(data): the faults of one JSON Feed document (bytes), as strings
+check = checkfiles.checker(Checker)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(checkfiles.main(sys.argv, check))
