@@ -11,6 +11,7 @@
 
 export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the golden tests use
 F=tests/feeds
+export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ beside the checkers
 
 # checker NAME ARG...: runs tests/feeds/NAME.py; sets $rc and $out (its
 # output), $err empty.
