@@ -4,6 +4,7 @@
 #include "model/site.h"
 
 #include "model/links.h"
+#include "model/parts.h"
 #include "base/pool.h"
 #include "base/slug.h"
 #include "base/hash.h"
@@ -762,18 +763,23 @@ static void series_start(struct series_build *b, struct series *se)
 	}
 }
 
-/* series_number: the published members of a series, numbered
- * consecutively, their neighbours, its reading time and its URL. */
+/* series_number: the numbers of a series' members (parts.h), its
+ * published members with their neighbours, its reading time and its
+ * URL. */
 static void series_number(struct series_build *b, struct series *se)
 {
-	se->posts = arena_alloc(b->a, (b->nmem + 1) * sizeof *se->posts);
+	struct post **all = arena_alloc(b->a, (b->nmem + 1) * sizeof *all);
+	for (size_t k = 0; k < b->nmem; k++)
+		all[k] = b->mem[k].post;
+	b->errors += parts_number(b->d, se, all, b->nmem);
+	se->posts = all; /* the published ones, in place: each is kept before it is overwritten */
 	for (size_t k = 0; k < b->nmem; k++) {
-		struct post *p = b->mem[k].post;
+		struct post *p = all[k];
 		if (p->index < 0)
 			continue; /* a draft or future post, not built */
 		p->series = se;
 		se->posts[se->nposts++] = p;
-		p->part = (int)se->nposts;
+		p->place = (int)se->nposts;
 		se->minutes += p->minutes;
 	}
 	for (size_t k = 0; k < se->nposts; k++) {
