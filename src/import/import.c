@@ -807,6 +807,9 @@ int imp_write(struct imp_site *s)
 		yaml_key_str(&b, "author", s->author);
 	if (s->posts_per_page > 0)
 		buf_printf(&b, "posts_per_page: %d\n", s->posts_per_page);
+	if (s->math_brackets || s->math_mathjax)
+		buf_printf(&b, "math:\n%s%s", s->math_brackets ? "  delimiters: [dollars, brackets]\n" : "",
+			   s->math_mathjax ? "  compat: mathjax\n" : "");
 	for (size_t i = 0; i < s->config_extra.n; i++)
 		buf_puts(&b, s->config_extra.v[i]);
 	int rc = write_new(s, "folio.yml", b.p, b.len);

@@ -81,6 +81,9 @@ struct imp_site {
 	/* folio.yml */
 	const char *title, *description, *base_url, *timezone, *author;
 	int posts_per_page;
+	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
+	 * mathjax (the templates load MathJax: imp_find_mathjax) */
+	int math_brackets, math_mathjax;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;

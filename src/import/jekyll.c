@@ -729,6 +729,7 @@ int jekyll_import(struct imp_site *s)
 		return -1;
 	}
 	read_config(&j);
+	imp_find_mathjax(s, (const char *const[]){"_includes", "_layouts", NULL});
 	/* every file, once */
 	struct imp_list all = {0};
 	walk(&j, "", &all);

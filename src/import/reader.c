@@ -267,3 +267,24 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 	r->v = NULL;
 	r->n = r->cap = 0;
 }
+
+void imp_find_mathjax(struct imp_site *s, const char *const *dirs)
+{
+	struct imp_list files = {0};
+	for (size_t i = 0; dirs[i]; i++)
+		imp_walk(s, dirs[i], 1, NULL, NULL, &files);
+	for (size_t i = 0; i < files.n && !s->math_mathjax; i++) {
+		const char *dot = strrchr(files.v[i], '.');
+		if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm") && strcmp(dot, ".liquid")))
+			continue; /* templates only (a theme's folder may hold much else) */
+		size_t len;
+		char *text = imp_read_src(s, files.v[i], &len);
+		if (text && strcasestr(text, "mathjax")) {
+			s->math_mathjax = 1;
+			imp_note(s->a, &s->rep, "math", files.v[i], 0,
+				 "loads MathJax: folio.yml says math: {compat: mathjax}, which rewrites what MathJax "
+				 "takes and KaTeX refuses");
+		}
+		free(text);
+	}
+}
