@@ -443,7 +443,9 @@ def import_seeds(s):
                  "<!--", "<script type=\"math/tex\">", "](", "{:", "`", "```\n", "{% comment %}",
                  "{::comment}\n", "- $$x\n", "[a]: /x\n", " src=\"/a.png\"", "{{< katex >}}", "{{< x",
                  "{{< highlight go \"linenos=table\" >}}\n", "{{</* a */>}}", "```go {hl_lines=[1]}\n",
-                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}"]:
+                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}",
+                 "\n<a name=\"f\" />\n![a](/b.png)\n", "\n<br/>\n$$x$$\n", "<a href='/x'/>", "<span />",
+                 "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)
