@@ -809,8 +809,6 @@ static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at,
 		buf_append(k->out, u, n);
 }
 
-/* link_dest: at in[i] just after "](": the destination's bounds, and the
- * end of the whole "(...)" (after ")"), or 0 when it is not a link. */
 /* title_end: past the ")" that ends a link after its destination (at
  * in[j]: an optional title first, on the line), or 0. */
 static size_t title_end(const char *in, size_t n, size_t j)
@@ -820,6 +818,10 @@ static size_t title_end(const char *in, size_t n, size_t j)
 		m++;
 	return m < n && in[m] == ')' ? m + 1 : 0;
 }
+
+/* link_dest: at in[i] just after "](": the destination's bounds, and the
+ * end of the whole "(...)" (after ")"), or 0 when it is not a link;
+ * *angle: the destination must be written in <...> (see below). */
 
 static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub, size_t *end, int *angle)
 {
@@ -1056,16 +1058,56 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	return end;
 }
 
-/* attr_url: the src= or href= attribute at in[i] of an HTML tag, its
- * quoted URL (before e) resolved; where the scan goes on, or 0 when it
- * is not one. */
+/* The attributes of an HTML tag that name a file or a page: kind 0 a
+ * link, 2 a file (an image, a video, its poster), 3 a list of files
+ * with their widths or densities (srcset). */
+static const struct url_attr {
+	const char *name;
+	int kind;
+} url_attrs[] = {{"href=", 0}, {"src=", 2}, {"poster=", 2}, {"data-src=", 2}, {"srcset=", 3}, {"data-srcset=", 3}};
+
+/* put_srcset: a srcset's value (in[a..b)): each "URL descriptor" entry's
+ * URL resolved, the commas and descriptors kept. */
+static void put_srcset(struct kd *k, size_t a, size_t b)
+{
+	size_t i = a;
+	while (i < b) {
+		size_t u = i;
+		while (u < b && (isspace((unsigned char)k->in[u]) || k->in[u] == ','))
+			u++;
+		buf_append(k->out, k->in + i, u - i);
+		size_t ue = u;
+		while (ue < b && !isspace((unsigned char)k->in[ue]) && !(k->in[ue] == ',' && (ue + 1 >= b ||
+		       isspace((unsigned char)k->in[ue + 1]))))
+			ue++;
+		if (ue > u) {
+			int missing;
+			put_url(k, k->in + u, ue - u, 2, u, &missing);
+		}
+		size_t d = ue;
+		while (d < b && k->in[d] != ',')
+			d++;
+		buf_append(k->out, k->in + ue, d - ue);
+		i = d;
+		if (i == ue && u == ue && i < b) /* nothing taken: one byte on */
+			buf_putc(k->out, k->in[i++]);
+	}
+}
+
+/* attr_url: an attribute of url_attrs at in[i] of an HTML tag, its quoted
+ * URL (before e) resolved; where the scan goes on, or 0 when it is not
+ * one. */
 static size_t attr_url(struct kd *k, size_t i, size_t e)
 {
-	char ch = k->in[i];
-	int img = (ch == 's' || ch == 'S');
-	size_t kl = img ? 4 : 5;
-	if (e - i <= kl + 1 || strncasecmp(k->in + i, img ? "src=" : "href=", kl) ||
-	    (k->in[i + kl] != '"' && k->in[i + kl] != '\''))
+	const struct url_attr *at = NULL;
+	for (size_t n = 0; n < sizeof url_attrs / sizeof *url_attrs && !at; n++)
+		if (e - i > strlen(url_attrs[n].name) + 1 &&
+		    !strncasecmp(k->in + i, url_attrs[n].name, strlen(url_attrs[n].name)))
+			at = &url_attrs[n];
+	if (!at)
+		return 0;
+	size_t kl = strlen(at->name);
+	if (k->in[i + kl] != '"' && k->in[i + kl] != '\'')
 		return 0;
 	char q = k->in[i + kl];
 	const char *qe = memchr(k->in + i + kl + 1, q, e - i - kl - 1);
@@ -1073,10 +1115,13 @@ static size_t attr_url(struct kd *k, size_t i, size_t e)
 		return 0;
 	int missing = 0;
 	buf_append(k->out, k->in + i, kl + 1);
-	size_t ua = i + kl + 1;
-	put_url(k, k->in + ua, (size_t)(qe - k->in) - ua, img, ua, &missing);
+	size_t ua = i + kl + 1, ub = (size_t)(qe - k->in);
+	if (at->kind == 3)
+		put_srcset(k, ua, ub);
+	else
+		put_url(k, k->in + ua, ub - ua, at->kind, ua, &missing);
 	buf_putc(k->out, q);
-	return (size_t)(qe - k->in) + 1;
+	return ub + 1;
 }
 
 /* is_void: whether name[0..n) is an HTML element without content (whose
@@ -1203,8 +1248,8 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 		}
 		else if (ch == '>')
 			in_tag = 0;
-		if (in_tag && (ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
-		    isspace((unsigned char)k->in[i - 1]) && (to = attr_url(k, i, e))) {
+		if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
+		    (to = attr_url(k, i, e))) {
 			i = to;
 			continue;
 		}
@@ -1507,7 +1552,8 @@ static void kramdown(struct kd *k)
 		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
 			buf_putc(k->out, '\n');
 			i++;
-			if (empty_tag && i < k->n && trimmed(k->in + i, line_end(k->in, k->n, i)).len) {
+			struct str nt = i < k->n ? trimmed(k->in + i, line_end(k->in, k->n, i)) : (struct str){"", 0};
+			if (empty_tag && nt.len && nt.p[0] != '<') {
 				buf_putc(k->out, '\n');
 				blank_before = 1;
 				kd_note(k, "kramdown HTML line", (size_t)(t.p - k->in),

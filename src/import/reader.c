@@ -144,8 +144,8 @@ const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const
 	if (found)
 		return imp_static_url(r->s->a, rel, suffix);
 	if (image) {
-		*missing = 1;
-		imp_missing_image(r->s, r->cur->doc, r->cur->rel, line, url);
+		*missing = image == 1;
+		imp_missing_image(r->s, r->cur->doc, r->cur->rel, line, url, image == 1);
 	}
 	return NULL;
 }

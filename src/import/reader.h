@@ -88,8 +88,8 @@ int imp_url_rel(const char *dec, const char *base, const char *old_url, char *re
 
 /* imp_url_file: the new URL of a link of the document converted (url,
  * its source line) to the file rel of static/: its static URL followed
- * by suffix when found; else NULL, and for an image (image set) the file
- * is reported missing and *missing set. */
+ * by suffix when found; else NULL, and for a file (image 1, a Markdown
+ * image: *missing set; 2, an HTML attribute's) it is reported missing. */
 const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const char *suffix, const char *url,
 			 int image, int line, int *missing);
 

@@ -445,7 +445,9 @@ def import_seeds(s):
                  "{{< highlight go \"linenos=table\" >}}\n", "{{</* a */>}}", "```go {hl_lines=[1]}\n",
                  "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}",
                  "\n<a name=\"f\" />\n![a](/b.png)\n", "\n<br/>\n$$x$$\n", "<a href='/x'/>", "<span />",
-                 "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />"]:
+                 "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />",
+                 "<video poster=\"/p.png\"><source src=\"/v.mp4\">", "<img srcset=\"/a.png 1x, /b.png 2x,\" ",
+                 " data-srcset=\", , ,", " data-src='/x.png'"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)
