@@ -193,6 +193,7 @@ struct lpage {
 
 struct links_check {
 	const char *base;
+	char *origin; /* "https://example.org" of base_url (links_check_site), or NULL */
 	enum links_mode mode;
 	char **files;
 	size_t nfiles, cap_files;
@@ -230,6 +231,20 @@ struct links_check *links_check_new(const char *base_path, enum links_mode mode)
 	return lc;
 }
 
+void links_check_site(struct links_check *lc, const char *base_url, size_t len)
+{
+	const char *sep = len > 3 ? memmem(base_url, len, "://", 3) : NULL;
+	if (!sep || !links_has_scheme(base_url, len))
+		return;
+	const char *host = sep + 3, *end = base_url + len;
+	const char *slash = memchr(host, '/', (size_t)(end - host));
+	size_t olen = (size_t)((slash ? slash : end) - base_url);
+	if (olen == (size_t)(host - base_url))
+		return;
+	free(lc->origin);
+	lc->origin = xstrndup(base_url, olen);
+}
+
 void links_check_free(struct links_check *lc)
 {
 	if (!lc)
@@ -247,6 +262,7 @@ void links_check_free(struct links_check *lc)
 		free((char *)lc->urls[i]);
 	free(lc->urls);
 	free((char *)lc->base);
+	free(lc->origin);
 	for (size_t i = 0; i < lc->nwhy * 2; i++)
 		free(lc->why[i]);
 	free(lc->why);
@@ -498,6 +514,12 @@ static enum verdict resolve(struct links_check *lc, const struct lpage *from, co
 	t->page = NULL;
 	t->frag = NULL;
 	t->frag_len = 0;
+	size_t ol = lc->origin ? strlen(lc->origin) : 0;
+	if (ol && ul > ol && u[ol] == '/' && !strncasecmp(u, lc->origin, ol)) {
+		/* the site's own address, written whole (an og:image): its path */
+		u += ol;
+		ul -= ol;
+	}
 	if (links_has_scheme(u, ul) || (ul >= 2 && u[0] == '/' && u[1] == '/'))
 		return V_EXTERNAL;
 	size_t pl = 0;

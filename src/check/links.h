@@ -43,6 +43,11 @@ struct links_check;
 struct links_check *links_check_new(const char *base_path, enum links_mode mode);
 void links_check_free(struct links_check *lc);
 
+/* links_check_site: base_url[0..len) is the site's address
+ * ("https://example.org/blog/"): a link to it written whole (an og:image,
+ * a post's absolute link to its own site) is checked as its path is. */
+void links_check_site(struct links_check *lc, const char *base_url, size_t len);
+
 /* links_check_file: out ("posts/x/index.html", "img/a.png") is a file the
  * build writes. */
 void links_check_file(struct links_check *lc, const char *out);

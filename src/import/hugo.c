@@ -22,8 +22,6 @@
 #include "formats/toml.h"
 #include "formats/yaml.h"
 
-#define PASSTHROUGH_MATH "math:\n  delimiters: [dollars, brackets]\n"
-
 struct hg {
 	struct imp_reader r;            /* the pages read, the keys not imported */
 	const struct ynode *permalinks; /* section -> pattern */
@@ -148,8 +146,8 @@ static void config_key(struct hg *h, const char *file, int line, const char *k, 
 			yaml_map_get(yaml_map_get(yaml_map_get(v, "goldmark"), "extensions"), "passthrough");
 		int on = 0;
 		yaml_as_bool(yaml_map_get(pt, "enable"), &on);
-		if (on && !imp_list_has(&s->config_extra, PASSTHROUGH_MATH))
-			imp_list_add(a, &s->config_extra, PASSTHROUGH_MATH);
+		if (on)
+			s->math_brackets = 1;
 	} else if (!strcasecmp(k, "languages") && v->kind == YNODE_MAP) {
 		h->languages = v;
 		h->lang_file = file;
@@ -820,6 +818,7 @@ int hugo_import(struct imp_site *s)
 	char p[4200];
 	struct stat st;
 	read_config(&h);
+	imp_find_mathjax(s, (const char *const[]){"layouts", "themes", NULL});
 	snprintf(p, sizeof p, "%s/%s", s->src, h.content_dir);
 	char to[4096];
 	enum site_where w = site_where(s->src_root, p, to, sizeof to);

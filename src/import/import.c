@@ -88,10 +88,16 @@ const char *imp_static_url(struct arena *a, const char *rel, const char *suffix)
 	return res;
 }
 
-void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url)
+void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url,
+		       int markdown)
 {
-	imp_note(s->a, &s->rep, "image not found", by, line,
-		 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
+	if (markdown)
+		imp_note(s->a, &s->rep, "image not found", by, line,
+			 "image '%s' is not in SRC: written as <img> and listed in ignore_links", url);
+	else
+		imp_note(s->a, &s->rep, "file not found", by, line,
+			 "'%s' (named by an HTML attribute) is not in SRC: left as it is and listed in ignore_links",
+			 url);
 	imp_list_add(s->a, &doc->ignore_links, arena_strndup(s->a, url, strlen(url)));
 }
 
@@ -807,6 +813,9 @@ int imp_write(struct imp_site *s)
 		yaml_key_str(&b, "author", s->author);
 	if (s->posts_per_page > 0)
 		buf_printf(&b, "posts_per_page: %d\n", s->posts_per_page);
+	if (s->math_brackets || s->math_mathjax)
+		buf_printf(&b, "math:\n%s%s", s->math_brackets ? "  delimiters: [dollars, brackets]\n" : "",
+			   s->math_mathjax ? "  compat: mathjax\n" : "");
 	for (size_t i = 0; i < s->config_extra.n; i++)
 		buf_puts(&b, s->config_extra.v[i]);
 	int rc = write_new(s, "folio.yml", b.p, b.len);

@@ -81,6 +81,9 @@ struct imp_site {
 	/* folio.yml */
 	const char *title, *description, *base_url, *timezone, *author;
 	int posts_per_page;
+	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
+	 * mathjax (the templates load MathJax: imp_find_mathjax) */
+	int math_brackets, math_mathjax;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -94,8 +97,10 @@ struct imp_site {
 const char *imp_static_url(struct arena *a, const char *rel, const char *suffix);
 
 /* imp_missing_image: an image url of doc (source by, line) that is not in
- * SRC: reported, and listed in doc's ignore_links (it is written as it was). */
-void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url);
+ * SRC: reported, and listed in doc's ignore_links (it is written as it was:
+ * a Markdown image (markdown set) as <img>, an HTML attribute unchanged). */
+void imp_missing_image(struct imp_site *s, struct imp_doc *doc, const char *by, int line, const char *url,
+		       int markdown);
 
 /* imp_unbase: a root-relative url under the old site's base path ("/blog")
  * without it ("/blog/x" -> "/x"; folio adds its own), or NULL. */
@@ -218,10 +223,12 @@ struct jk_body {
 	const char *(*post_url)(void *ctx, const char *name, int line);
 	/* link: the new URL of a file of the site named by {% link %}, or NULL */
 	const char *(*link)(void *ctx, const char *path, int line);
-	/* url: a local URL of a link or image of the converted text (line:
-	 * the source line): its replacement, or NULL to keep it. *missing set
-	 * for an image whose file is nowhere: the converter then writes it as
-	 * raw HTML <img>, which the caller lists in ignore_links. */
+	/* url: a local URL of the converted text (line: the source line),
+	 * image 0 a link, 1 a Markdown image, 2 a file an HTML attribute
+	 * names (src, poster, srcset...): its replacement, or NULL to keep
+	 * it. *missing set for a Markdown image whose file is nowhere: the
+	 * converter then writes it as raw HTML <img>, which the caller lists
+	 * in ignore_links (as it lists an attribute's missing file). */
 	const char *(*url)(void *ctx, const char *url, int image, int line, int *missing);
 	int hugo; /* the text is Hugo's (shortcodes, Goldmark): no Liquid, no kramdown */
 };

@@ -334,6 +334,7 @@ static const char *mtime_date(struct jk *j, const char *rel)
 struct post_fm {
 	struct imp_list cats;
 	const char *permalink, *slug;
+	int image_line; /* the line of image: */
 };
 
 /* post_key: a key of a post's front matter (rel) that pages do not have,
@@ -371,11 +372,53 @@ static int post_key(struct imp_site *s, struct imp_doc *d, struct post_fm *f, co
 		f->permalink = sv;
 	else if (!strcmp(k, "slug"))
 		f->slug = sv;
-	else if (!strcmp(k, "image") && sv)
-		d->image = sv;
-	else
+	else if (!strcmp(k, "image") && (sv || imp_scalar(yaml_map_get(v, "path")))) {
+		/* image: {path: x, alt: y}, as jekyll-seo-tag reads it too */
+		d->image = sv ? sv : imp_scalar(yaml_map_get(v, "path"));
+		f->image_line = v->line;
+	} else
 		return 0;
 	return 1;
+}
+
+/* post_image: the image: of post x (its social card, at line), as the new
+ * site's URL: an address with a scheme stays; a path names the file from
+ * the site's root (under the base path) or beside the post; a bare file
+ * name is looked for, as themes place it, at the root and in the usual
+ * image folders. The file is carried over. NULL, reported, when it is
+ * nowhere: a social card that leads nowhere is worse than none. */
+static const char *post_image(struct jk *j, const struct imp_src *x, const char *img, int line)
+{
+	struct imp_site *s = j->r.s;
+	struct arena *a = s->a;
+	const char *suffix;
+	char *dec = strstr(img, "//") ? NULL : imp_url_path(img, &suffix);
+	if (!dec)
+		return img;
+	static const char *const dirs[] = {"", "assets/images/", "assets/img/", "assets/", "images/", "img/"};
+	char rel[4096];
+	int root;
+	const char *res = NULL;
+	if (imp_url_rel(dec, j->baseurl, NULL, rel, sizeof rel, &root) && imp_copy(s, rel, rel, x->rel, line))
+		res = imp_static_url(a, rel, suffix);
+	for (size_t i = 1; !res && !strchr(dec, '/') && i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(rel, sizeof rel, "%s%s", dirs[i], dec);
+		if (imp_copy(s, rel, rel, x->rel, line))
+			res = imp_static_url(a, rel, suffix);
+	}
+	if (!res && dec[0] != '/') {
+		const char *sl = strrchr(x->rel, '/');
+		snprintf(rel, sizeof rel, "%.*s/%s", sl ? (int)(sl - x->rel) : 0, x->rel, dec);
+		if (imp_normalize(rel) == 0 && imp_copy(s, rel, rel, x->rel, line))
+			res = imp_static_url(a, rel, suffix);
+	}
+	free(dec);
+	if (!res)
+		imp_note(a, &s->rep, "image not found", x->rel, line,
+			 "'image: %s' names no file of SRC: left out (no social card rather than one that leads "
+			 "nowhere)",
+			 img);
+	return res;
 }
 
 /* post_category: folio has one category; a post's others become tags. */
@@ -414,7 +457,7 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 			 "the file name's date '%.10s' is no day of the calendar: the front matter's date, else the "
 			 "file's time, is used",
 			 x->name);
-	struct post_fm f = {{0}, NULL, NULL};
+	struct post_fm f = {{0}, NULL, NULL, 0};
 	if (cat)
 		imp_list_add(a, &f.cats, cat);
 	for (size_t i = 0; i < m->len; i++) {
@@ -422,6 +465,8 @@ static void read_post(struct jk *j, const char *rel, int draft, const char *cat)
 		if (!common_key(a, d, k, m->items[i]) && !post_key(s, d, &f, rel, k, m->items[i]))
 			imp_fm_unused(&j->r, k, rel, m->keys[i]->line);
 	}
+	if (d->image)
+		d->image = post_image(j, x, d->image, f.image_line);
 	if (!d->date) {
 		d->date = fdate;
 		if (!d->date) {
@@ -729,6 +774,7 @@ int jekyll_import(struct imp_site *s)
 		return -1;
 	}
 	read_config(&j);
+	imp_find_mathjax(s, (const char *const[]){"_includes", "_layouts", NULL});
 	/* every file, once */
 	struct imp_list all = {0};
 	walk(&j, "", &all);

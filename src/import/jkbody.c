@@ -731,6 +731,8 @@ struct kd {
 	size_t no_script_end; /* no </script> at or after this position */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	int in_tag;           /* an HTML tag runs on from the line before */
+	size_t selfclose;     /* the '/' of "<a ... />" being copied ((size_t)-1: none) */
+	struct str selfname;  /* that tag's name */
 	size_t paren;         /* the next ")" (cached, as struct marks) */
 	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
 };
@@ -807,10 +809,23 @@ static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at,
 		buf_append(k->out, u, n);
 }
 
-/* link_dest: at in[i] just after "](": the destination's bounds, and the
- * end of the whole "(...)" (after ")"), or 0 when it is not a link. */
-static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub, size_t *end)
+/* title_end: past the ")" that ends a link after its destination (at
+ * in[j]: an optional title first, on the line), or 0. */
+static size_t title_end(const char *in, size_t n, size_t j)
 {
+	size_t m = j;
+	while (m < n && in[m] != ')' && in[m] != '\n' && m - j < 1024)
+		m++;
+	return m < n && in[m] == ')' ? m + 1 : 0;
+}
+
+/* link_dest: at in[i] just after "](": the destination's bounds, and the
+ * end of the whole "(...)" (after ")"), or 0 when it is not a link;
+ * *angle: the destination must be written in <...> (see below). */
+
+static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub, size_t *end, int *angle)
+{
+	*angle = 0;
 	size_t j = i;
 	while (j < n && (in[j] == ' ' || in[j] == '\t'))
 		j++;
@@ -824,7 +839,7 @@ static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub,
 		*ub = j;
 		j++;
 	} else {
-		size_t a = j;
+		size_t a = j, last_close = 0;
 		int depth = 0;
 		/* a destination longer than LQ_TAG_MAX is not one (and the
 		 * scan of "](](](..." stays linear) */
@@ -833,22 +848,26 @@ static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub,
 			if (in[j] == '(')
 				depth++;
 			else if (in[j] == ')')
-				depth--;
+				depth--, last_close = j;
 			j++;
 		}
 		if (j == lim && lim < n)
 			return 0;
+		if (last_close && (j >= n || in[j] != ')') && !title_end(in, n, j)) {
+			/* "(http://w/JAD_(x%29)": a "(" never closed; kramdown
+			 * ends the link at the last ")", and CommonMark takes
+			 * such an address only in <...> */
+			*ua = a;
+			*ub = last_close;
+			*end = last_close + 1;
+			*angle = 1;
+			return 1;
+		}
 		*ua = a;
 		*ub = j;
 	}
-	/* an optional title, then ")" */
-	size_t m = j;
-	while (m < n && in[m] != ')' && in[m] != '\n' && m - j < 1024)
-		m++;
-	if (m >= n || in[m] != ')')
-		return 0;
-	*end = m + 1;
-	return 1;
+	*end = title_end(in, n, j);
+	return *end != 0;
 }
 
 /* image_start: for a "](" at out's end: where its "![" starts in out, or
@@ -1004,15 +1023,23 @@ static size_t mathjax(struct kd *k, size_t i, size_t e)
 static size_t md_link(struct kd *k, size_t i, size_t e)
 {
 	size_t ua, ub, end;
+	int angle;
 	/* no ")" left on the line: no link (and no scan of it) */
 	size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
-	if (close >= e || close - i > LQ_TAG_MAX + 2048 || !link_dest(k->in, e, i + 2, &ua, &ub, &end))
+	if (close >= e || close - i > LQ_TAG_MAX + 2048 || !link_dest(k->in, e, i + 2, &ua, &ub, &end, &angle))
 		return 0;
 	size_t img = image_start(k->out);
 	int missing = 0;
 	size_t mark = k->out->len;
 	buf_append(k->out, k->in + i, ua - i);
+	if (angle) {
+		buf_putc(k->out, '<');
+		kd_note(k, "kramdown link", ua, "the address '%.*s' opens a parenthesis it does not close: written in <...>",
+			k->in + ua, ub - ua);
+	}
 	put_url(k, k->in + ua, ub - ua, img != (size_t)-1, ua, &missing);
+	if (angle)
+		buf_putc(k->out, '>');
 	if (missing && img != (size_t)-1) {
 		/* ![alt](url): the alt text is out[img+2..mark) */
 		struct buf tmp;
@@ -1031,16 +1058,56 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	return end;
 }
 
-/* attr_url: the src= or href= attribute at in[i] of an HTML tag, its
- * quoted URL (before e) resolved; where the scan goes on, or 0 when it
- * is not one. */
+/* The attributes of an HTML tag that name a file or a page: kind 0 a
+ * link, 2 a file (an image, a video, its poster), 3 a list of files
+ * with their widths or densities (srcset). */
+static const struct url_attr {
+	const char *name;
+	int kind;
+} url_attrs[] = {{"href=", 0}, {"src=", 2}, {"poster=", 2}, {"data-src=", 2}, {"srcset=", 3}, {"data-srcset=", 3}};
+
+/* put_srcset: a srcset's value (in[a..b)): each "URL descriptor" entry's
+ * URL resolved, the commas and descriptors kept. */
+static void put_srcset(struct kd *k, size_t a, size_t b)
+{
+	size_t i = a;
+	while (i < b) {
+		size_t u = i;
+		while (u < b && (isspace((unsigned char)k->in[u]) || k->in[u] == ','))
+			u++;
+		buf_append(k->out, k->in + i, u - i);
+		size_t ue = u;
+		while (ue < b && !isspace((unsigned char)k->in[ue]) && !(k->in[ue] == ',' && (ue + 1 >= b ||
+		       isspace((unsigned char)k->in[ue + 1]))))
+			ue++;
+		if (ue > u) {
+			int missing;
+			put_url(k, k->in + u, ue - u, 2, u, &missing);
+		}
+		size_t d = ue;
+		while (d < b && k->in[d] != ',')
+			d++;
+		buf_append(k->out, k->in + ue, d - ue);
+		i = d;
+		if (i == ue && u == ue && i < b) /* nothing taken: one byte on */
+			buf_putc(k->out, k->in[i++]);
+	}
+}
+
+/* attr_url: an attribute of url_attrs at in[i] of an HTML tag, its quoted
+ * URL (before e) resolved; where the scan goes on, or 0 when it is not
+ * one. */
 static size_t attr_url(struct kd *k, size_t i, size_t e)
 {
-	char ch = k->in[i];
-	int img = (ch == 's' || ch == 'S');
-	size_t kl = img ? 4 : 5;
-	if (e - i <= kl + 1 || strncasecmp(k->in + i, img ? "src=" : "href=", kl) ||
-	    (k->in[i + kl] != '"' && k->in[i + kl] != '\''))
+	const struct url_attr *at = NULL;
+	for (size_t n = 0; n < sizeof url_attrs / sizeof *url_attrs && !at; n++)
+		if (e - i > strlen(url_attrs[n].name) + 1 &&
+		    !strncasecmp(k->in + i, url_attrs[n].name, strlen(url_attrs[n].name)))
+			at = &url_attrs[n];
+	if (!at)
+		return 0;
+	size_t kl = strlen(at->name);
+	if (k->in[i + kl] != '"' && k->in[i + kl] != '\'')
 		return 0;
 	char q = k->in[i + kl];
 	const char *qe = memchr(k->in + i + kl + 1, q, e - i - kl - 1);
@@ -1048,10 +1115,67 @@ static size_t attr_url(struct kd *k, size_t i, size_t e)
 		return 0;
 	int missing = 0;
 	buf_append(k->out, k->in + i, kl + 1);
-	size_t ua = i + kl + 1;
-	put_url(k, k->in + ua, (size_t)(qe - k->in) - ua, img, ua, &missing);
+	size_t ua = i + kl + 1, ub = (size_t)(qe - k->in);
+	if (at->kind == 3)
+		put_srcset(k, ua, ub);
+	else
+		put_url(k, k->in + ua, ub - ua, at->kind, ua, &missing);
 	buf_putc(k->out, q);
-	return (size_t)(qe - k->in) + 1;
+	return ub + 1;
+}
+
+/* is_void: whether name[0..n) is an HTML element without content (whose
+ * "<br/>" is complete). */
+static int is_void(const char *name, size_t n)
+{
+	static const char *const v[] = {"area", "base", "br",   "col",   "embed", "hr",    "img",
+					"input", "link", "meta", "param", "source", "track", "wbr"};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (strlen(v[i]) == n && !strncasecmp(name, v[i], n))
+			return 1;
+	return 0;
+}
+
+/* tag_at: the HTML start tag at in[i] ('<' and a letter) within the line
+ * (to e): its name, and in *close where its '>' is, quotes respected
+ * (0: it does not end on the line); *self: it ends with "/>". */
+static struct str tag_at(const char *in, size_t i, size_t e, size_t *close, int *self)
+{
+	struct str name = {in + i + 1, 0};
+	size_t j = i + 1;
+	while (j < e && (isalnum((unsigned char)in[j]) || in[j] == '-'))
+		j++;
+	name.len = j - i - 1;
+	*close = 0;
+	*self = 0;
+	char q = 0;
+	for (; j < e; j++) {
+		if (q) {
+			if (in[j] == q)
+				q = 0;
+		} else if (in[j] == '"' || in[j] == '\'') {
+			q = in[j];
+		} else if (in[j] == '>') {
+			*close = j;
+			*self = in[j - 1] == '/';
+			break;
+		} else if (in[j] == '<') {
+			break;
+		}
+	}
+	return name;
+}
+
+/* lone_empty_tag: whether t is one tag alone, of an empty element: a
+ * void one or one closed by "/>". */
+static int lone_empty_tag(struct str t)
+{
+	if (t.len < 3 || t.p[0] != '<' || !isalpha((unsigned char)t.p[1]))
+		return 0;
+	size_t close;
+	int self;
+	struct str name = tag_at(t.p, 0, t.len, &close, &self);
+	return close == t.len - 1 && (self || is_void(name.p, name.len));
 }
 
 /* inline_line: one line (outside code) of in[i..e), with math, attribute
@@ -1064,6 +1188,18 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 	while (i < e) {
 		char ch = k->in[i];
 		size_t to = 0;
+		if (i == k->selfclose) {
+			/* "<a name=x />": kramdown's empty element, HTML's open one */
+			while (k->out->len && k->out->p[k->out->len - 1] == ' ')
+				k->out->len--;
+			buf_printf(k->out, "></%.*s>", (int)k->selfname.len, k->selfname.p);
+			kd_note(k, "kramdown empty element", i, "'<%.*s ... />' written with its end tag, as kramdown reads it",
+				k->selfname.p, k->selfname.len);
+			k->selfclose = (size_t)-1;
+			in_tag = 0;
+			i += 2;
+			continue;
+		}
 		if (ch == '`') {
 			i = code_span(k, i, e);
 			continue;
@@ -1100,12 +1236,20 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i = to;
 			continue;
 		}
-		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1])))
+		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1]))) {
+			size_t close;
+			int self;
+			struct str name = tag_at(k->in, i, e, &close, &self);
+			if (self && !is_void(name.p, name.len)) {
+				k->selfclose = close - 1;
+				k->selfname = name;
+			}
 			in_tag = 1;
+		}
 		else if (ch == '>')
 			in_tag = 0;
-		if (in_tag && (ch == 's' || ch == 'S' || ch == 'h' || ch == 'H') && i > 0 &&
-		    isspace((unsigned char)k->in[i - 1]) && (to = attr_url(k, i, e))) {
+		if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
+		    (to = attr_url(k, i, e))) {
 			i = to;
 			continue;
 		}
@@ -1394,6 +1538,10 @@ static void kramdown(struct kd *k)
 				continue;
 			}
 		}
+		/* a line of one empty element (<br/>, <a name=x />) opens an HTML
+		 * block in CommonMark, which swallows the Markdown below it to the
+		 * next blank line; kramdown reads on */
+		int empty_tag = blank_before && !item && ind < 4 && lone_empty_tag(t);
 		blank_before = 0;
 		prev_line_out = line_out;
 		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
@@ -1404,6 +1552,15 @@ static void kramdown(struct kd *k)
 		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
 			buf_putc(k->out, '\n');
 			i++;
+			struct str nt = i < k->n ? trimmed(k->in + i, line_end(k->in, k->n, i)) : (struct str){"", 0};
+			if (empty_tag && nt.len && nt.p[0] != '<') {
+				buf_putc(k->out, '\n');
+				blank_before = 1;
+				kd_note(k, "kramdown HTML line", (size_t)(t.p - k->in),
+					"a blank line added after '%.*s', so that the Markdown below it is read, as kramdown "
+					"reads it",
+					t.p, t.len);
+			}
 		}
 	}
 }
@@ -1809,7 +1966,7 @@ static void convert(const struct jk_body *c, const char *in, size_t n, struct bu
 	k.in = mid.p ? mid.p : "";
 	k.n = mid.len;
 	k.out = out;
-	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = (size_t)-1;
+	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = k.selfclose = (size_t)-1;
 	k.caps = &caps;
 	kramdown(&k);
 	if (note_math && caps.math)

@@ -144,8 +144,8 @@ const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const
 	if (found)
 		return imp_static_url(r->s->a, rel, suffix);
 	if (image) {
-		*missing = 1;
-		imp_missing_image(r->s, r->cur->doc, r->cur->rel, line, url);
+		*missing = image == 1;
+		imp_missing_image(r->s, r->cur->doc, r->cur->rel, line, url, image == 1);
 	}
 	return NULL;
 }
@@ -266,4 +266,25 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 	free(r->v);
 	r->v = NULL;
 	r->n = r->cap = 0;
+}
+
+void imp_find_mathjax(struct imp_site *s, const char *const *dirs)
+{
+	struct imp_list files = {0};
+	for (size_t i = 0; dirs[i]; i++)
+		imp_walk(s, dirs[i], 1, NULL, NULL, &files);
+	for (size_t i = 0; i < files.n && !s->math_mathjax; i++) {
+		const char *dot = strrchr(files.v[i], '.');
+		if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm") && strcmp(dot, ".liquid")))
+			continue; /* templates only (a theme's folder may hold much else) */
+		size_t len;
+		char *text = imp_read_src(s, files.v[i], &len);
+		if (text && strcasestr(text, "mathjax")) {
+			s->math_mathjax = 1;
+			imp_note(s->a, &s->rep, "math", files.v[i], 0,
+				 "loads MathJax: folio.yml says math: {compat: mathjax}, which rewrites what MathJax "
+				 "takes and KaTeX refuses");
+		}
+		free(text);
+	}
 }

@@ -63,6 +63,13 @@ void imp_fm_unused(struct imp_reader *r, const char *key, const char *path, int 
 void imp_walk(struct imp_site *s, const char *dir, int depth,
 	      int (*skip)(void *ctx, const char *rel, const char *name, int top), void *ctx, struct imp_list *out);
 
+/* imp_find_mathjax: whether the templates under SRC's folders dirs
+ * (NULL-terminated) load MathJax, its name in any case in a template (a
+ * .html, .htm or .liquid file): then
+ * s->math_mathjax is set (folio.yml's math: {compat: mathjax}, so that
+ * the TeX written for MathJax typesets) and the report says where. */
+void imp_find_mathjax(struct imp_site *s, const char *const *dirs);
+
 /* imp_doc_url: d's URL in the new site (/posts/SLUG/ or /SLUG/), in a. */
 const char *imp_doc_url(struct arena *a, const struct imp_doc *d);
 
@@ -81,8 +88,8 @@ int imp_url_rel(const char *dec, const char *base, const char *old_url, char *re
 
 /* imp_url_file: the new URL of a link of the document converted (url,
  * its source line) to the file rel of static/: its static URL followed
- * by suffix when found; else NULL, and for an image (image set) the file
- * is reported missing and *missing set. */
+ * by suffix when found; else NULL, and for a file (image 1, a Markdown
+ * image: *missing set; 2, an HTML attribute's) it is reported missing. */
 const char *imp_url_file(struct imp_reader *r, int found, const char *rel, const char *suffix, const char *url,
 			 int image, int line, int *missing);
 

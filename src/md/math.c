@@ -20,6 +20,7 @@
 #include "base/hash.h"
 #include "base/map.h"
 #include "base/version.h"
+#include "md/mathjax.h"
 
 /* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
 extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */
@@ -296,6 +297,7 @@ struct math_cache {
 	struct map kind[2];
 	int dirty;     /* the saved file should be rewritten */
 	int read_only; /* never saved (math_cache_read_only) */
+	int mathjax;   /* formulas rewritten by mathjax_rewrite first; constant */
 	struct math_stats stats;
 };
 
@@ -520,6 +522,11 @@ void math_cache_close(struct math_cache *c)
 	free(c);
 }
 
+void math_cache_mathjax(struct math_cache *c)
+{
+	c->mathjax = 1;
+}
+
 void math_cache_read_only(struct math_cache *c)
 {
 	c->read_only = 1;
@@ -614,8 +621,9 @@ static int bad_html(size_t len, const char *html, size_t html_len, struct buf *e
 	return 0;
 }
 
-int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
-                struct buf *err, int *err_pos)
+/* render: math_render of TeX in KaTeX's dialect. */
+static int render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
+                  struct buf *err, int *err_pos)
 {
 	struct buf scratch;
 	buf_init(&scratch);
@@ -724,6 +732,33 @@ int math_render(struct math_cache *c, const char *tex, size_t len, int display, 
 		*err_pos = -1;
 	buf_fini(&scratch);
 	return 0;
+}
+
+int math_render(struct math_cache *c, const char *tex, size_t len, int display, struct buf *out,
+                struct buf *err, int *err_pos)
+{
+	struct buf ktex, map;
+	buf_init(&ktex);
+	buf_init(&map);
+	int pos = -1;
+	int rc;
+	if (c->mathjax && len <= MATH_MAX_LEN && mathjax_rewrite(tex, len, display, &ktex, &map)) {
+		rc = render(c, ktex.p, ktex.len, display, out, err, &pos);
+		if (pos >= 0) {
+			/* back to the author's TeX (past the end: its end) */
+			uint32_t at = (uint32_t)len;
+			if ((size_t)pos < ktex.len)
+				memcpy(&at, map.p + (size_t)pos * sizeof at, sizeof at);
+			pos = (int)at;
+		}
+	} else {
+		rc = render(c, tex, len, display, out, err, &pos);
+	}
+	if (err_pos)
+		*err_pos = pos;
+	buf_fini(&ktex);
+	buf_fini(&map);
+	return rc;
 }
 
 #ifndef FOLIO_QUICKJS_VERSION

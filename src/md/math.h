@@ -81,6 +81,12 @@ int math_cache_save(struct math_cache *c, struct buf *out);
 /* math_cache_close: frees c (c may be NULL). */
 void math_cache_close(struct math_cache *c);
 
+/* math_cache_mathjax: c's formulas are in MathJax's dialect: each is
+ * rewritten by mathjax_rewrite (md/mathjax.h) before KaTeX reads it, and
+ * an error's position is the author's (folio.yml's math: {compat:
+ * mathjax}). The cache holds the rewritten TeX, so that its key stays. */
+void math_cache_mathjax(struct math_cache *c);
+
 /* math_cache_read_only: math_cache_save never asks for c to be written
  * (folio check, which leaves the site's folder as it was). */
 void math_cache_read_only(struct math_cache *c);

@@ -70,6 +70,18 @@ static int scan_srcset(const char *v, size_t n, size_t at, links_scan_fn fn, voi
 	return 0;
 }
 
+/* card_url: whether a <meta>'s property or name is one whose content is
+ * a URL that a page's card shows (og:image, twitter:image...). */
+static int card_url(const char *v, size_t n)
+{
+	static const char *const names[] = {"og:image", "og:image:url", "og:image:secure_url", "og:video", "og:audio",
+					    "twitter:image", "twitter:image:src"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (name_is(v, n, names[i]))
+			return 1;
+	return 0;
+}
+
 int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 {
 	size_t i = 0;
@@ -102,6 +114,11 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 		const char *tag = h + i + 1;
 		size_t tag_len = t - i - 1;
 		int is_a = name_is(tag, tag_len, "a");
+		int is_meta = name_is(tag, tag_len, "meta");
+		/* a <meta> of a social card: its content is a URL (reported at
+		 * the tag's end, whatever the order of the attributes) */
+		int card = 0;
+		size_t cs = 0, ce = 0;
 		const char *raw = name_is(tag, tag_len, "script") ? "</script"
 				  : name_is(tag, tag_len, "style") ? "</style"
 				  : NULL;
@@ -113,6 +130,11 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 				return 0;
 			if (h[j] == '>') {
 				j++;
+				if (card && ce > cs) {
+					int r = fn(ctx, LINKS_URL, h + cs, ce - cs, cs);
+					if (r)
+						return r;
+				}
 				break;
 			}
 			size_t ns = j;
@@ -150,6 +172,10 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 				r = scan_srcset(h + vs, ve - vs, vs, fn, ctx);
 			else if (name_is(an, an_len, "id") || (is_a && name_is(an, an_len, "name")))
 				r = fn(ctx, LINKS_ID, h + vs, ve - vs, vs);
+			else if (is_meta && name_is(an, an_len, "content"))
+				cs = vs, ce = ve;
+			else if (is_meta && (name_is(an, an_len, "property") || name_is(an, an_len, "name")))
+				card |= card_url(h + vs, ve - vs);
 			if (r)
 				return r;
 		}

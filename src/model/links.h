@@ -14,7 +14,9 @@
 #include "base/diag.h"
 
 /* What links_scan reports: a URL-bearing attribute (href, src, poster, one
- * URL of srcset), or an id (id, or name on <a>). */
+ * URL of srcset, the content of a <meta> whose property or name is a
+ * social card's image, og:image or twitter:image), or an id (id, or name
+ * on <a>). */
 enum links_kind { LINKS_URL, LINKS_ID };
 
 /* links_scan_fn: value is the attribute's text as written in the HTML

@@ -242,8 +242,10 @@ static void round_render(struct round *r)
 	struct target *t = s->t;
 	int kg = s->req.keep_going;
 	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
-	if (lc)
+	if (lc) {
 		links_check_sources(lc, source_of, &st->content);
+		links_check_site(lc, st->cfg.base_url.p, st->cfg.base_url.len);
+	}
 	struct noting_sink ns = {t, lc, 0, s->inc, s->req.site_dir, {0}};
 	struct output_sink noting = {noting_write, noting_copy, &ns};
 	r->errors += stages_copy_static(r->d, &st->site, s->req.site_dir, &noting);

@@ -37,6 +37,8 @@ static struct math_cache *open_math(struct arena *a, const struct config *cfg, c
 		mac[i].expansion = m->items[i]->str;
 	}
 	struct math_cache *mc = math_cache_open(mac, n);
+	if (cfg->math_mathjax)
+		math_cache_mathjax(mc);
 	char *path = cache_key_path(site_dir, CACHE_MATH, math_cache_key(mc));
 	size_t len;
 	char *bytes = cache_read(path, CACHE_MATH, &len);

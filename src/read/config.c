@@ -338,13 +338,23 @@ static void read_math_delimiters(struct schema *s, const struct ynode *m, struct
 /* read_math: math: false, true or {delimiters, macros}. */
 static void read_math(struct schema *s, const struct ynode *r, struct config *c)
 {
-	static const char *const math_keys[] = {"macros", "delimiters", NULL};
+	static const char *const math_keys[] = {"macros", "delimiters", "compat", NULL};
 	c->math = 1;
 	c->math_dollars = 1;
 	const struct ynode *m = read_switch(s, r, "math", &c->math, math_keys);
 	if (!m)
 		return;
 	read_math_delimiters(s, m, c);
+	struct str compat = {0};
+	if (schema_str(s, m, "compat", 0, &compat) == 1) {
+		if (str_eq_cstr(compat, "mathjax"))
+			c->math_mathjax = 1;
+		else if (!str_eq_cstr(compat, "katex"))
+			schema_error(s, schema_node(m, "compat"),
+				     "math.compat: unknown dialect '%.*s' (known: mathjax, which rewrites what "
+				     "MathJax accepts and KaTeX refuses; katex, the default)",
+				     STR_FMT(compat));
+	}
 	const struct ynode *mac = schema_node(m, "macros");
 	if (!mac || yaml_is_null(mac))
 		return;

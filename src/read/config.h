@@ -45,6 +45,7 @@ struct config {
 	const struct ynode *math_macros; /* a map, or NULL */
 	int math_dollars;  /* math.delimiters has dollars: $...$, $$...$$ (default) */
 	int math_brackets; /* ... has brackets: \(...\), \[...\] (off by default) */
+	int math_mathjax;  /* math.compat: mathjax (MathJax's TeX rewritten for KaTeX) */
 	int highlight;
 	struct str highlight_theme;
 	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */

@@ -7,6 +7,7 @@
 #include "formats/schema.h"
 #include "base/slug.h"
 #include "read/theme.h"
+#include "model/links.h"
 
 #include <stdarg.h>
 
@@ -178,7 +179,7 @@ static struct tval post_ref(const struct model *md, const struct post *p)
 /* first_image: the address of the first image in a page's HTML (at url),
  * as a path from the site's root or a full URL, for its link previews; or
  * none. A figure's <img>, a model's or a video's still all count. */
-static struct tval first_image(struct arena *a, struct str url, const struct md_doc *doc)
+static struct tval first_image(struct arena *a, struct str url, const struct md_doc *doc, const struct config *cfg)
 {
 	static const char tag[] = "<img src=\"";
 	struct str html = doc->html;
@@ -195,7 +196,16 @@ static struct tval first_image(struct arena *a, struct str url, const struct md_
 	if (!end || end == src)
 		return tv_none();
 	struct str v = {src, (size_t)(end - src)};
-	if (v.p[0] == '/' || memmem(v.p, v.len, "://", 3))
+	if (v.p[0] == '/') {
+		/* the body's address is under the base path ("/blog/img/a.png"),
+		 * which abs_url adds: the path from the site's root */
+		const char *bp = links_base_path(a, cfg->base_url.p ? cfg->base_url.p : "", cfg->base_url.len);
+		size_t bl = strlen(bp);
+		if (bl > 1 && v.len > bl && !memcmp(v.p, bp, bl))
+			v.p += bl - 1, v.len -= bl - 1;
+		return C(a, "%.*s", STR_FMT(v));
+	}
+	if (memmem(v.p, v.len, "://", 3))
 		return C(a, "%.*s", STR_FMT(v));
 	return C(a, "%.*s%.*s", STR_FMT(url), STR_FMT(v)); /* beside the post */
 }
@@ -251,7 +261,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	}
 	/* summary_html of a front matter summary is text: escape when printed */
 	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, &p->doc));
+	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, &p->doc, s->cfg));
 	set(a, m, "content", tv_safe(p->doc.html));
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */

@@ -432,6 +432,26 @@ sed -i '$d' "$MB/content/posts/price.md"
 run build "$MB"
 check "brackets alone: dollars are text" grep -q '<p>It costs \$5 and \$x\$.</p>' "$MB/public/posts/price/index.html"
 
+# math.compat: mathjax rewrites what MathJax takes and KaTeX refuses;
+# without it that is KaTeX's error; an error after a rewrite is at the
+# author's column; an unknown dialect is an error at its value
+MJ=$TMP/math-mathjax
+"$FOLIO" new site "$MJ" >/dev/null
+printf -- '---\ntitle: Loss\ndate: 2026-01-03\n---\nThe $\\text{max_len} + t_\\max$ steps.\n' >"$MJ/content/posts/loss.md"
+run build "$MJ"
+check "katex dialect: MathJax's TeX is an error" contains "$err" "content/posts/loss.md:5:15: error: math: Expected 'EOF', got '_'"
+printf 'math:\n  compat: mathjax\n' >>"$MJ/folio.yml"
+run build "$MJ"
+check "compat: mathjax: builds" test "$rc" -eq 0
+check "compat: mathjax: the rewritten TeX typeset" grep -q 'max\\_len} + t_{\\max}' "$MJ/public/posts/loss/index.html"
+printf -- '---\ntitle: Bad\ndate: 2026-01-04\n---\nThe $\\text{a_b} + \\foo$ steps.\n' >"$MJ/content/posts/bad.md"
+run build "$MJ"
+check "compat: mathjax: an error at the author's column" contains "$err" "content/posts/bad.md:5:19: error: math: Undefined control sequence: \\foo"
+rm "$MJ/content/posts/bad.md"
+sed -i 's/compat: mathjax/compat: mathml/' "$MJ/folio.yml"
+run build "$MJ"
+check "math.compat: an unknown dialect" contains "$err" "error: math.compat: unknown dialect 'mathml' (known: mathjax, which rewrites what MathJax accepts and KaTeX refuses; katex, the default)"
+
 # positions are exact in every container (list items, quotes, tables,
 # footnotes, directives, display math over several lines), in characters
 PO=$TMP/positions

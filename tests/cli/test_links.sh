@@ -153,6 +153,24 @@ check "ignore_links leaves a link unchecked" test "$rc" -eq 0
 run build "$I" -o "$TMP/ignore-out" --base-url https://example.org/blog/
 check "... under a sub-path base_url too" test "$rc" -eq 0
 
+# a social card's image and a link written with the site's own address
+# are checked as their paths are; under a sub-path base_url, a post's
+# first image is its card without the base path twice
+G=$TMP/card
+site "$G"
+printf -- '---\ntitle: Card\ndate: 2026-01-07\nimage: /img/none.png\n---\nSee [home](https://example.org/posts/nowhere/).\n' >"$G/content/posts/card.md"
+run build "$G" -o "$TMP/card-out"
+check "an og:image naming no file is a broken link" contains "$err" \
+	"content/posts/card.md: error: broken link 'https://example.org/img/none.png': the site has no page or file /img/none.png (on the page /posts/card/)"
+check "a link with the site's own address is checked" contains "$err" \
+	"content/posts/card.md:6:12: error: broken link 'https://example.org/posts/nowhere/': the site has no page or file /posts/nowhere/"
+sed -i 's|/img/none.png|/img/a.png|; s|posts/nowhere/|posts/warps/|' "$G/content/posts/card.md"
+run build "$G" -o "$TMP/card-out"
+check "... and both pass once they lead somewhere" test "$rc" -eq 0
+sed -i 's|https://example.org/posts/warps/|warps.md|' "$G/content/posts/card.md"
+run build "$G" -o "$TMP/card-sub" --base-url https://example.org/blog/
+check "under a sub-path base_url, the first image is the card once" grep -q 'og:image" content="https://example.org/blog/img/a.png"' "$TMP/card-sub/posts/blocks/index.html"
+
 # a link to a draft is a warning that says so
 D=$TMP/draft
 site "$D"

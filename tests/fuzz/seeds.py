@@ -37,6 +37,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   mathcache .folio-cache/math/KEY.cache files of the formulas of
             tests/math/ (their TeX and MathML, the layout of md/math.c) of
             every age, their key, count and checksum left to the target
+  mathjax   a mode byte (display) and a formula: the TeX of tests/math/
+            (MathJax's dialect among it), and unclosed or repeated
+            constructs of the rewrites
   extcache  .folio-cache/external-links files (the layout of
             check/extcheck.c): answers fresh and stale at the target's
             clock, redirects, a URL answered twice, lines it skips
@@ -440,7 +443,11 @@ def import_seeds(s):
                  "<!--", "<script type=\"math/tex\">", "](", "{:", "`", "```\n", "{% comment %}",
                  "{::comment}\n", "- $$x\n", "[a]: /x\n", " src=\"/a.png\"", "{{< katex >}}", "{{< x",
                  "{{< highlight go \"linenos=table\" >}}\n", "{{</* a */>}}", "```go {hl_lines=[1]}\n",
-                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}"]:
+                 "> ```go {file=\"a\"}\n", "{{< figure src=\"a.png\" >}}", "{{< ref \"a.md\" >}}",
+                 "\n<a name=\"f\" />\n![a](/b.png)\n", "\n<br/>\n$$x$$\n", "<a href='/x'/>", "<span />",
+                 "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />",
+                 "<video poster=\"/p.png\"><source src=\"/v.mp4\">", "<img srcset=\"/a.png 1x, /b.png 2x,\" ",
+                 " data-srcset=\", , ,", " data-src='/x.png'"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)
@@ -705,6 +712,19 @@ def mathcache_seeds(s):
     s.add("mathcache", math_file([(0, 0, t, h), (0, 2, t, h + "x"), (1, 1, t, h)]))
 
 
+def mathjax_seeds(s):
+    for path in sorted(glob("tests/math", ".txt")):
+        for case in spec_cases(path):
+            tex = section(case, "tex")
+            if tex is not None:
+                s.add("mathjax", ("\x01" if "display" in (section(case, "options") or "") else "\x00") + tex)
+    for unit in ["{", "}", "\\text{", "\\scr ", "x_\\max", "^\\vec{", "\\bbox[", "\\buildrel a",
+                 "\\newcommand{\\a}[2]{", "\\cases{a\\cr", "\\unicode{x1F600}", "\\begin{eqnarray}",
+                 "\\tag{", "\\text{$x_\\min$ ^_&}", "\\DeclareMathOperator*{\\f}", "\\\u00e9", "%"]:
+        s.add("mathjax", "\x00" + unit * 400)
+        s.add("mathjax", "\x01" + unit * 60)
+
+
 EXT_NOW = 1800000000  # fuzz_extcache.c's clock
 
 
@@ -819,7 +839,8 @@ def main():
                "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
                "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
-               "srccache": srccache_seeds, "mathcache": mathcache_seeds, "extcache": extcache_seeds,
+               "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
+               "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds}
     s = Seeds(out)
     for t, fn in targets.items():

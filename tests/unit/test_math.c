@@ -5,10 +5,15 @@
  *
  * Spec case format:
  *   === what the case shows
- *   --- options   (optional; lines: "display", or "macro \NAME EXPANSION")
+ *   --- options   (optional; lines: "display", "mathjax" (math_cache_mathjax),
+ *                 or "macro \NAME EXPANSION")
  *   --- tex       (the formula; the newline before the next "---" is not part of it)
+ *   --- katex     (optional: what mathjax_rewrite makes of it, exactly; "=" for
+ *                 nothing)
  *   --- mathml    (the expected output, exactly)
  *   --- error N   (or: the expected message, exactly, and N the expected err_pos)
+ * A case with --- katex and neither --- mathml nor --- error passes when the
+ * rewrite is the one given and KaTeX typesets the formula.
  */
 #include "harness.h"
 
@@ -21,6 +26,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "md/math.h"
+#include "md/mathjax.h"
 #include "base/sanitize.h"
 
 static double now_s(void)
@@ -565,8 +571,8 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 			line += *q == '\n';
 		struct math_macro macros[8];
 		size_t nmacros = 0;
-		int display = 0, want_pos = -1, is_error = 0;
-		struct str tex = {"", 0}, want = {"", 0};
+		int display = 0, want_pos = -1, is_error = 0, mathjax = 0, has_want = 0;
+		struct str tex = {"", 0}, want = {"", 0}, katex = {NULL, 0};
 		p = nl + 1;
 		while (p < end && strncmp(p, "--- ", 4) == 0) {
 			const char *hl = strchr(p, '\n');
@@ -581,6 +587,8 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 						e = oe;
 					if (e - o == 7 && strncmp(o, "display", 7) == 0)
 						display = 1;
+					else if (e - o == 7 && strncmp(o, "mathjax", 7) == 0)
+						mathjax = 1;
 					else if (strncmp(o, "macro ", 6) == 0 && nmacros < 8) {
 						const char *sp =
 						    memchr(o + 6, ' ', (size_t)(e - o - 6));
@@ -596,10 +604,14 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 				}
 			} else if (strncmp(p, "--- tex", 7) == 0) {
 				tex = body;
+			} else if (strncmp(p, "--- katex", 9) == 0) {
+				katex = body;
 			} else if (strncmp(p, "--- mathml", 10) == 0) {
 				want = body;
+				has_want = 1;
 			} else if (strncmp(p, "--- error", 9) == 0) {
 				is_error = 1;
+				has_want = 1;
 				want = body;
 				want_pos = atoi(p + 9);
 			}
@@ -608,14 +620,35 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 				p++;
 		}
 		struct math_cache *c = math_cache_open(macros, nmacros);
-		struct buf out, err;
+		if (mathjax)
+			math_cache_mathjax(c);
+		struct buf out, err, kt;
 		buf_init(&out);
 		buf_init(&err);
+		buf_init(&kt);
 		int pos = -2;
+		/* --- katex: what mathjax_rewrite makes of the TeX ("=" for
+		 * nothing); then, without --- mathml or --- error, KaTeX must
+		 * take it */
+		if (katex.p) {
+			struct buf map;
+			buf_init(&map);
+			if (!mathjax_rewrite(tex.p, tex.len, display, &kt, &map))
+				buf_puts(&kt, "=");
+			if (map.len != kt.len * sizeof(uint32_t) && !(kt.len == 1 && *kt.p == '='))
+				t_fail(path, line, "the map has %zu bytes for %zu", map.len, kt.len);
+			buf_fini(&map);
+		}
 		int rc = math_render(c, tex.p, tex.len, display, &out, &err, &pos);
 		const char *got = rc ? (err.p ? err.p : "") : (out.p ? out.p : "");
-		int ok = rc == (is_error ? -1 : 0) && strlen(got) == want.len &&
-		         memcmp(got, want.p, want.len) == 0 && (!is_error || pos == want_pos);
+		int ok = has_want ? rc == (is_error ? -1 : 0) && strlen(got) == want.len &&
+		                        memcmp(got, want.p, want.len) == 0 && (!is_error || pos == want_pos)
+		                  : rc == 0;
+		if (katex.p && (kt.len != katex.len || memcmp(kt.p, katex.p, katex.len) != 0)) {
+			ok = 0;
+			got = kt.p;
+			want = katex;
+		}
 		if (ok)
 			t_passed++;
 		else
@@ -623,6 +656,7 @@ static int run_spec_file(const char *path, const char *text, size_t len)
 			       (int)(nl - title), title, rc, pos, (int)want.len, want.p, got);
 		buf_fini(&out);
 		buf_fini(&err);
+		buf_fini(&kt);
 		math_cache_close(c);
 		cases++;
 	}
