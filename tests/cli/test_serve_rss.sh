@@ -115,6 +115,7 @@ check "$EDITS edits were made and rebuilt" test "$prc" -eq 0 -a -n "$final"
 if [ "$prc" -eq 0 ] && [ -n "$final" ]; then
 	check "each edit was one rebuild ($rebuilds for $EDITS)" test "$rebuilds" -eq "$EDITS"
 	check "no rebuild failed" sh -c "! grep -q 'error' '$TMP/serve.err'"
+	grep error "$TMP/serve.err" | head -5 >&2
 	growth=$(awk -v a="$warm" -v b="$final" 'BEGIN { printf "%.2f", (b - a) * 100 / a }')
 	echo "note: VmRSS after $WARMUP rebuilds $warm kB, after $EDITS $final kB ($growth%);" \
 		"RssAnon $warm_anon kB, then $final_anon kB; $EDITS rebuilds in $secs s"
