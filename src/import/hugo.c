@@ -867,5 +867,11 @@ int hugo_import(struct imp_site *s)
 	series_order(s);
 	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1};
 	imp_reader_finish(&h.r, hugo_body, c);
+	/* static/ is served as it is, at the site's root: what no page named
+	 * is carried over too */
+	struct imp_list st_files = {0};
+	walk(&h, "static", &st_files);
+	for (size_t i = 0; i < st_files.n; i++)
+		imp_carry(s, st_files.v[i], st_files.v[i] + 7);
 	return 0;
 }

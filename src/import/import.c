@@ -630,6 +630,23 @@ static int folio_own(const char *a)
 	return 0;
 }
 
+int imp_carry(struct imp_site *s, const char *from, const char *to)
+{
+	char a[4200];
+	snprintf(a, sizeof a, "/%s", to);
+	if (folio_own(a)) {
+		imp_note(s->a, &s->rep, "file not carried over", from, 0,
+			 "'%s' is where folio writes its own (home, feeds, sitemap, styles...)", a);
+		return 0;
+	}
+	if (imp_list_has(&s->copy_to, imp_fmt(s->a, "static/%s", to)))
+		return 1;
+	if (!imp_copy(s, from, to, from, 0))
+		return 0;
+	s->rep.carried++;
+	return 1;
+}
+
 /* fix_aliases: an alias equal to the new URL goes silently; one that is
  * another document's URL, or another's alias too, or an address of
  * folio's own pages, or that folio would refuse, goes with a finding.
@@ -869,6 +886,7 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 	buf_printf(b, "- pages: %zu\n", r->pages);
 	buf_printf(b, "- series: %zu\n", r->series);
 	buf_printf(b, "- files copied (to static/ or beside a bundle): %zu\n", r->files);
+	buf_printf(b, "- of them, carried over although no page names them: %zu\n", r->carried);
 	buf_printf(b, "- aliases (old URLs that redirect): %zu\n", r->aliases);
 	buf_printf(b, "- not converted as written: %zu\n", r->n);
 	if (r->failed)

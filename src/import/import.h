@@ -67,6 +67,7 @@ struct imp_report {
 	struct imp_finding *v;
 	size_t n, cap;
 	size_t posts, drafts, pages, series, files, aliases, failed;
+	size_t carried; /* files no document names, carried over as they are */
 };
 
 /* The whole import: the source and target folders, the site's settings
@@ -136,6 +137,11 @@ int imp_copy(struct imp_site *s, const char *from, const char *to, const char *b
 
 /* imp_copy_dst: imp_copy to a DST-relative path (a bundle's file). */
 int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_carry: the SRC-relative file from, which no document names, carried
+ * over as it is to static/to (the old site served it at /to): 1; 0 when
+ * it cannot be read or /to is where folio writes its own (reported). */
+int imp_carry(struct imp_site *s, const char *from, const char *to);
 
 /* imp_read_src: the SRC-relative file rel, read whole (NUL-terminated,
  * malloc'd, *len set), or NULL when it is missing, not a regular file or
