@@ -190,6 +190,33 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* MAX_NAMES: room for the names a "did you mean" searches: the commands,
+ * or a command's options (each long and short spelling) and --help */
+#define MAX_NAMES 32
+
+/* unknown: the usage error of word (up to a '='), which names nothing of
+ * names (NULL-terminated): "folio: unknown WHAT 'word'", the closest name
+ * as "(did you mean ...?)", and where to read the usage, without the whole
+ * of it (the message is what matters). EXIT_USAGE. */
+static int unknown(const char *what, const char *word, const char *const *names)
+{
+	const char *sug = diag_suggest(word, strcspn(word, "="), names);
+	fprintf(stderr, "folio: unknown %s '%s'%s%s%s\nRun 'folio help' for the commands and options.\n", what, word,
+		sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+	return EXIT_USAGE;
+}
+
+/* unknown_command: the usage error of a command name that is none. */
+static int unknown_command(const char *name)
+{
+	const char *names[MAX_NAMES];
+	size_t n = 0;
+	for (const struct command *c = commands; c->name && n + 1 < MAX_NAMES; c++)
+		names[n++] = c->name;
+	names[n] = NULL;
+	return unknown("command", name, names);
+}
+
 static int cmd_version(void)
 {
 	printf("folio %s\n", FOLIO_VERSION);
@@ -214,11 +241,8 @@ static int cmd_help(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct command *c = find_command(argv[0]);
-	if (!c) {
-		fprintf(stderr, "folio: unknown command '%s'\n\n", argv[0]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[0]);
 	fputs(c->help, stdout);
 	return EXIT_OK;
 }
@@ -231,7 +255,7 @@ static int usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n\n%s", find_command(cmd)->help);
+	fprintf(stderr, "\nRun 'folio help %s' for its usage.\n", cmd);
 	return EXIT_USAGE;
 }
 
@@ -322,8 +346,27 @@ static int take_opt(const struct args *g, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* unknown_option: the usage error of a, which is none of g's options,
+ * with the closest of their spellings (or --help). */
+static int unknown_option(const struct args *g, const char *a)
+{
+	const char *names[MAX_NAMES];
+	size_t n = 0;
+	for (const struct opt *o = g->opts; o->lng && n + 3 < MAX_NAMES; o++) {
+		names[n++] = o->lng;
+		if (o->shrt)
+			names[n++] = o->shrt;
+	}
+	names[n++] = "--help";
+	names[n] = NULL;
+	const char *sug = diag_suggest(a, strcspn(a, "="), names);
+	const char *kind = g->pos_kind == POS_SITE ? NULL : g->pos_kind == POS_TITLE ? "post" : "series";
+	return usage_error(g->cmd, "unknown option '%s'%s%s%s%s%s%s", a, kind ? " for 'new " : "", kind ? kind : "",
+			   kind ? "'" : "", sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+}
+
 /* parse_args: argv[0..argc), a command's arguments after its name, by
- * g. EXIT_OK, or EXIT_USAGE after the message and the command's help (an
+ * g. EXIT_OK, or EXIT_USAGE after the message (an
  * unknown option, a value missing or out of range, a second positional
  * argument). */
 static int parse_args(const struct args *g, int argc, char **argv)
@@ -352,9 +395,7 @@ static int parse_args(const struct args *g, int argc, char **argv)
 			return EXIT_USAGE;
 		if (r)
 			continue;
-		if (g->pos_kind == POS_SITE)
-			return usage_error(g->cmd, "unknown option '%s'", a);
-		return usage_error(g->cmd, "unknown option '%s' for 'new %s'", a, g->pos_kind == POS_TITLE ? "post" : "series");
+		return unknown_option(g, a);
 	}
 	return EXIT_OK;
 }
@@ -413,16 +454,21 @@ static int cmd_build(int argc, char **argv)
 	 * folder first, or a mistyped one reads as a problem with the output */
 	char out_default[4096];
 	int errors = site_dir_check(&d, req.site_dir);
-	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s/public", req.site_dir) >=
-			       sizeof out_default) {
+	/* SITE/public, and "public" (not "./public") for the current folder,
+	 * as messages show it */
+	int here = !strcmp(req.site_dir, ".");
+	if (!errors && (size_t)snprintf(out_default, sizeof out_default, "%s%spublic", here ? "" : req.site_dir,
+					here ? "" : "/") >= sizeof out_default) {
 		diag_error(&d, &(struct diag_loc){req.site_dir, NULL, 0, 0, 0},
 			   "the path is too long for its output folder (hint: build from nearer, or give -o)");
 		errors = 1;
 	}
+	if (!req.out_dir)
+		req.out_dir = out_default;
 	struct build_result res;
 	memset(&res, 0, sizeof res);
 	if (!errors)
-		errors = output_check(&d, req.out_dir ? req.out_dir : out_default, req.site_dir) ? 1 : 0;
+		errors = output_check(&d, req.out_dir, req.site_dir) ? 1 : 0;
 	if (!errors)
 		errors = build_site(&req, &d, &res);
 	diag_flush(&d);
@@ -794,11 +840,8 @@ int main(int argc, char **argv)
 		return cmd_help(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V"))
 		return argc == 2 ? cmd_version() : (fprintf(stderr, "folio: --version takes no arguments\n"), EXIT_USAGE);
-	if (cmd[0] == '-') {
-		fprintf(stderr, "folio: unknown option '%s'\n\n", cmd);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (cmd[0] == '-')
+		return unknown("option", cmd, (const char *const[]){"--help", "--version", "-h", "-V", NULL});
 	const struct command *known = find_command(cmd);
 	if (known && asks_help(argc - 2, argv + 2)) {
 		fputs(known->help, stdout);
@@ -825,7 +868,5 @@ int main(int argc, char **argv)
 		return cmd_import(argc - 2, argv + 2);
 	if (!strcmp(cmd, "theme"))
 		return theme_command(argc - 2, argv + 2);
-	fprintf(stderr, "folio: unknown command '%s'\n\n", cmd);
-	usage(stderr);
-	return EXIT_USAGE;
+	return unknown_command(cmd);
 }

@@ -55,7 +55,7 @@ static int usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n\n%s", theme_export_help);
+	fputs("\nRun 'folio help theme' for its usage.\n", stderr);
 	return EXIT_USAGE;
 }
 

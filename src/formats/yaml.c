@@ -310,7 +310,8 @@ static void report_libyaml(struct builder *b, const yaml_parser_t *p)
 	const char *problem = p->problem ? p->problem : "syntax error";
 	const char *hint = NULL;
 	struct diag_loc loc;
-	char extra[64];
+	char extra[96];
+	struct diag_note opened = {{0}, NULL}; /* where a '[' or '{' left open is */
 
 	if (p->error == YAML_MEMORY_ERROR)
 		oom();
@@ -369,11 +370,22 @@ static void report_libyaml(struct builder *b, const yaml_parser_t *p)
 		hint = "check the indentation";
 	} else if (byte >= b->len && p->context) {
 		hint = "the text ends before this is closed";
+	} else if (!strncmp(problem, "did not find expected ',' or ", 29) && p->context_mark.index < m.index) {
+		/* a '[' or '{' never closed: libyaml finds out where the next
+		 * key is, often lines later; say where it opened */
+		seek(b, p->context_mark.index);
+		char open = b->cur.byte < b->len ? b->text[b->cur.byte] : '[';
+		open = open == '{' ? '{' : '[';
+		opened.loc = loc_at_mark(b, p->context_mark);
+		opened.msg = open == '[' ? "the '[' opened here" : "the '{' opened here";
+		snprintf(extra, sizeof extra, "the '%c' on line %d is not closed: end the %s with '%c'", open,
+			 opened.loc.line, open == '[' ? "list" : "map", open == '[' ? ']' : '}');
+		hint = extra;
 	}
 	loc = loc_at_mark(b, m);
 out:
 	if (hint)
-		diag_error(b->d, &loc, "YAML: %s (hint: %s)", problem, hint);
+		diag_report(b->d, DIAG_ERROR, &loc, &opened, opened.msg ? 1 : 0, "YAML: %s (hint: %s)", problem, hint);
 	else
 		diag_error(b->d, &loc, "YAML: %s", problem);
 }

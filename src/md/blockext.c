@@ -365,6 +365,18 @@ void md_block_at_end(struct md_ctx *c)
 	c->open_at_end.line = cmark_node_get_start_line(cur);
 }
 
+void md_fence_at_end(struct md_ctx *c)
+{
+	cmark_node *cur = c->parser->current;
+	c->fence_line = 0;
+	if (cmark_node_get_type(cur) == CMARK_NODE_CODE_BLOCK && cur->as.code.fenced && !cur->extension) {
+		c->fence_line = cmark_node_get_start_line(cur);
+		c->fence_col = cmark_node_get_start_column(cur);
+		c->fence_char = (char)cur->as.code.fence_char;
+		c->fence_len = cur->as.code.fence_length;
+	}
+}
+
 void md_block_unwrap(struct md_ctx *c)
 {
 	flush_pending(c);

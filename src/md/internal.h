@@ -125,6 +125,10 @@ struct md_ctx {
 	struct dblock failed_open;
 	int unclosed_line, unclosed_col;
 	char unclosed_closer;
+	/* a code fence open at the end of the text (0: none): where, its
+	 * character and length */
+	int fence_line, fence_col, fence_len;
+	char fence_char;
 	/* inline math (ext.c): where counting a text's lines stopped, so that
 	 * the formulas of one paragraph cost one pass */
 	struct {
@@ -318,6 +322,10 @@ void md_block_unwrap(struct md_ctx *c);
  * the text (all of it fed), if it is fenced code or an HTML block that
  * ends at a marker: what hides directive lines (directive_pair's note). */
 void md_block_at_end(struct md_ctx *c);
+/* md_fence_at_end: notes in c->fence_line (0: none) the fenced code block
+ * open at the end of the text (all of it fed): its closing fence never
+ * came, so everything after its opening one is code. */
+void md_fence_at_end(struct md_ctx *c);
 
 /* ---- image.c: the local files a document names ---- */
 

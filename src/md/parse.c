@@ -48,13 +48,13 @@ static void parse_once(struct md_ctx *c)
 		md_block_wrap(c);
 	if (c->len)
 		cmark_parser_feed(c->parser, c->text, c->len);
-	if (c->blocks) {
-		/* the last line parsed now, as the parser would at its finish,
-		 * to see which block is open at the end */
-		if (c->len && c->text[c->len - 1] != '\n' && c->text[c->len - 1] != '\r')
-			cmark_parser_feed(c->parser, "\n", 1);
+	/* the last line parsed now, as the parser would at its finish, to see
+	 * which block is open at the end */
+	if (c->len && c->text[c->len - 1] != '\n' && c->text[c->len - 1] != '\r')
+		cmark_parser_feed(c->parser, "\n", 1);
+	if (c->blocks)
 		md_block_at_end(c);
-	}
+	md_fence_at_end(c);
 	c->root = cmark_parser_finish(c->parser);
 	md_block_unwrap(c);
 }
@@ -132,6 +132,14 @@ void md_pass_parse(struct md_ctx *c)
 			}
 		}
 		break;
+	}
+	if (c->fence_line && c->d) {
+		struct diag_loc loc = diag_src_at(&c->in, c->fence_line, c->fence_col);
+		int n = c->fence_len < 3 ? 3 : c->fence_len > 20 ? 20 : c->fence_len;
+		diag_warning(c->d, &loc,
+		             "code block never closed: everything after its fence is code (hint: end it with a line "
+		             "'%.*s')",
+		             n, c->fence_char == '~' ? "~~~~~~~~~~~~~~~~~~~~" : "````````````````````");
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "model/site.h"
 
 #include "model/links.h"
+#include "model/parts.h"
 #include "base/pool.h"
 #include "base/slug.h"
 #include "base/hash.h"
@@ -244,15 +245,38 @@ void site_free(struct site *s)
 
 static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+/* src_loc: where node n of source s is (n NULL: its first line) */
+static struct diag_loc src_loc(const struct source *s, const struct ynode *n)
 {
 	/* a file that was not read (source.lazy): the collector asks the
 	 * content for its text (diag_set_texts) */
 	const char *text = s->lazy ? NULL : s->src;
-	struct diag_loc loc = {s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
+	return (struct diag_loc){s->path, text, text ? s->len : 0, n ? n->line : 1, n ? n->col : 1};
+}
+
+static void err_at(struct diag *d, const struct source *s, const struct ynode *n, const char *fmt, ...)
+{
+	struct diag_loc loc = src_loc(s, n);
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, &loc, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* slug_clash: the message (level) of a second file (s) whose slug clashes
+ * with the first's (first), at its 'slug:' line (or its first line: a
+ * slug from the file's name), with a note at the first one's, which says
+ * what. */
+static void slug_clash(struct diag *d, enum diag_level level, const struct source *s, const struct source *first,
+		       const char *what, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void slug_clash(struct diag *d, enum diag_level level, const struct source *s, const struct source *first,
+		       const char *what, const char *fmt, ...)
+{
+	struct diag_loc loc = src_loc(s, schema_node(s->fm, "slug"));
+	struct diag_note note = {src_loc(first, schema_node(first->fm, "slug")), what};
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, level, &loc, &note, 1, fmt, ap);
 	va_end(ap);
 }
 
@@ -739,18 +763,23 @@ static void series_start(struct series_build *b, struct series *se)
 	}
 }
 
-/* series_number: the published members of a series, numbered
- * consecutively, their neighbours, its reading time and its URL. */
+/* series_number: the numbers of a series' members (parts.h), its
+ * published members with their neighbours, its reading time and its
+ * URL. */
 static void series_number(struct series_build *b, struct series *se)
 {
-	se->posts = arena_alloc(b->a, (b->nmem + 1) * sizeof *se->posts);
+	struct post **all = arena_alloc(b->a, (b->nmem + 1) * sizeof *all);
+	for (size_t k = 0; k < b->nmem; k++)
+		all[k] = b->mem[k].post;
+	b->errors += parts_number(b->d, se, all, b->nmem);
+	se->posts = all; /* the published ones, in place: each is kept before it is overwritten */
 	for (size_t k = 0; k < b->nmem; k++) {
-		struct post *p = b->mem[k].post;
+		struct post *p = all[k];
 		if (p->index < 0)
 			continue; /* a draft or future post, not built */
 		p->series = se;
 		se->posts[se->nposts++] = p;
-		p->part = (int)se->nposts;
+		p->place = (int)se->nposts;
 		se->minutes += p->minutes;
 	}
 	for (size_t k = 0; k < se->nposts; k++) {
@@ -1118,6 +1147,43 @@ const char *const site_reserved[] = {"posts", "series", "tags", "categories", "a
 				     "feed.json", "sitemap.xml", "robots.txt", "404.html", "search", "index.html",
 				     "style.css", "print.css", "enhance.js", "favicon.svg", NULL};
 
+/* posts_case_clash: a warning at each post whose slug differs from an
+ * earlier one's only in case (ASCII letters): on a file system that
+ * ignores case (macOS, Windows) their two folders are one, and one page
+ * replaces the other. Nothing to do, and no map, when no slug has a
+ * capital letter. */
+static void posts_case_clash(struct arena *a, struct diag *d, const struct content *c)
+{
+	size_t i = 0;
+	for (; i < c->nposts; i++) {
+		struct str sl = c->posts[i]->slug;
+		size_t k = 0;
+		while (k < sl.len && !(sl.p[k] >= 'A' && sl.p[k] <= 'Z'))
+			k++;
+		if (k < sl.len)
+			break;
+	}
+	if (i == c->nposts)
+		return;
+	struct map folded = MAP_INIT;
+	map_reserve(&folded, c->nposts);
+	for (i = 0; i < c->nposts; i++) {
+		struct post *p = c->posts[i];
+		char *low = arena_strndup(a, p->slug.p, p->slug.len);
+		for (size_t k = 0; k < p->slug.len; k++)
+			if (low[k] >= 'A' && low[k] <= 'Z')
+				low[k] = (char)(low[k] - 'A' + 'a');
+		struct post *old = slug_put(&folded, (struct str){low, p->slug.len}, p);
+		if (old != p && !str_eq(old->slug, p->slug))
+			slug_clash(d, DIAG_WARNING, &p->s, &old->s, "the post with the other spelling",
+				   "slug '%.*s' differs only in case from '%.*s' (%s): on a file system that ignores case "
+				   "(macOS, Windows) their URLs are one folder, and one post replaces the other (hint: "
+				   "rename one)",
+				   STR_FMT(p->slug), STR_FMT(old->slug), old->s.path);
+	}
+	map_fini(&folded);
+}
+
 /* site_posts: the published posts (drafts and future posts left out, the
  * date of the first future one kept), newest first, with their
  * neighbours and URLs; by_slug every post by slug, a duplicate slug an
@@ -1130,12 +1196,12 @@ static void site_posts(struct arena *a, struct diag *d, const struct build_opts 
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
 		struct post *old = slug_put(by_slug, p->slug, p);
-		if (old != p) {
-			const struct ynode *at = schema_node(p->s.fm, "slug");
-			err_at(d, &p->s, at, "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
-			       old->s.path);
-		}
+		if (old != p)
+			slug_clash(d, DIAG_ERROR, &p->s, &old->s, "the post that has it first",
+				       "duplicate slug '%.*s': %s has it too (URLs must be unique)", STR_FMT(p->slug),
+				       old->s.path);
 	}
+	posts_case_clash(a, d, c);
 	s->posts = arena_alloc(a, (c->nposts + 1) * sizeof *s->posts);
 	for (size_t i = 0; i < c->nposts; i++) {
 		struct post *p = c->posts[i];
@@ -1182,8 +1248,8 @@ static void site_pages(struct arena *a, struct diag *d, const struct build_opts 
 			}
 		struct page *old = slug_put(pages, pg->slug, pg);
 		if (old != pg) {
-			err_at(d, &pg->s, schema_node(pg->s.fm, "slug"), "duplicate page slug '%.*s': %s has it too",
-			       STR_FMT(pg->slug), old->s.path);
+			slug_clash(d, DIAG_ERROR, &pg->s, &old->s, "the page that has it first",
+				       "duplicate page slug '%.*s': %s has it too", STR_FMT(pg->slug), old->s.path);
 			bad = 1;
 		}
 		char url[512];

@@ -37,6 +37,9 @@ struct manifest {
 	uint64_t dev, ino;
 	int64_t done_ns;
 	char *where; /* a spare's: its folder (malloc'd), or NULL */
+	/* loaded whole: every file the build wrote is listed (but, when
+	 * partial, those whose names hold a line break) */
+	unsigned char known, partial;
 	char *block; /* a loaded one's text, where its files' paths lie (not copied) */
 	size_t block_len;
 };
@@ -60,6 +63,7 @@ struct output {
 	char *spare_dir;
 	int recycled;
 	struct manifest spare;
+	int named; /* the record of the output is the names of both sites' files (save_names) */
 };
 
 /* ---- folder.c (the bottom of output/: it calls no other file of it) ---- */
@@ -161,5 +165,63 @@ int manifest_save(const struct manifest *m, const char *p);
 int64_t output_mtime_ns(const struct stat *st);
 /* output_ctime_ns: st's change time in nanoseconds. */
 int64_t output_ctime_ns(const struct stat *st);
+/* manifest_save_names: the names of a's files and b's as a manifest that
+ * says nothing else (no tree, no file trusted to be as written: sizes,
+ * times and inodes 0), for a folder that is the one or the other. */
+int manifest_save_names(const struct manifest *a, const struct manifest *b, const char *p);
+
+/* The folders of a manifest's files (every folder that holds one of them),
+ * by path, and what a walk found of each (state: its own). */
+struct folders {
+	char **v;
+	unsigned char *state;
+	size_t n, cap;
+	struct index ix;
+};
+/* manifest_folders: the folders of m's files, added to f */
+void manifest_folders(const struct manifest *m, struct folders *f);
+/* folder_find: rel's position + 1 in f, or 0 */
+size_t folder_find(const struct folders *f, const char *rel);
+void folders_fini(struct folders *f);
+/* folders_sorted: f's folders, each after the one that holds it (a path
+ * sorts after its prefixes), so that a folder replaced by a link is dealt
+ * with before anything below it is looked at (malloc'd). */
+char **folders_sorted(const struct folders *f);
+/* The folders' stats, made before they are walked, on threads: a site of
+ * 10,000 posts has 15,000 folders, and a stat costs microseconds. */
+struct folder_stat {
+	struct stat st;
+	int err; /* 0, or fstatat's errno */
+};
+/* stat_folders: the stat of each of rel[0..n) below root, on up to two
+ * threads (malloc'd). */
+struct folder_stat *stat_folders(int root, char **rel, size_t n);
+/* folder_scan: hands fn each entry of the folder rel ("" the top) below
+ * root that is not m's file, f's folder or (at the top) the marker: its
+ * folder's descriptor, its name, its path and whether it is a folder (fn:
+ * 0 to go on, else the walk stops with that). 0, or -1 when the folder
+ * cannot be read. */
+typedef int (*folder_entry_fn)(void *ctx, int dir, const char *name, const char *rel, int is_dir);
+int folder_scan(const struct manifest *m, const struct folders *f, int root, const char *rel, folder_entry_fn fn,
+		void *ctx);
+
+/* What of an output folio did not write: each file, link or folder (a
+ * folder's name ends in '/'; it counts once, whatever it holds), sorted. */
+struct foreign {
+	char **names;
+	size_t n, cap;
+	size_t files, folders;
+	char *unread; /* the first folder that could not be read ("" the top), or NULL */
+	int err;      /* and why (errno) */
+};
+/* output_foreign: what in dir (an output, or one just swapped out) m
+ * does not account for: a file it does not list, a folder that holds
+ * none of its files, anything but files and folders (a link), a folder
+ * on another file system. A folder of m's that has not changed since
+ * m's build wrote it (its change time before m's, now_ns not before it,
+ * dir the folder m describes) is not read. 0, or -1 when a folder cannot
+ * be read (fo->unread); fo is the caller's to foreign_fini. */
+int output_foreign(const struct manifest *m, const char *dir, int64_t now_ns, struct foreign *fo);
+void foreign_fini(struct foreign *fo);
 
 #endif

@@ -45,59 +45,16 @@
 
 enum { F_MISSING, F_CLEAN, F_CHECKED };
 
-/* The folders of the spare (every folder that holds one of its files),
- * by path, each with what the check found. */
-struct folders {
-	char **v;
-	unsigned char *state;
-	size_t n, cap;
-	struct index ix;
-};
-
-static const char *folder_key(const void *ctx, uint32_t v)
+/* check_dir_entry: a folder_scan hook: what the spare's manifest does not
+ * account for is deleted. */
+static int check_dir_entry(void *ctx, int dir, const char *name, const char *rel, int is_dir)
 {
-	return ((const struct folders *)ctx)->v[v - 1];
-}
-
-static size_t folder_find(const struct folders *f, const char *rel)
-{
-	return index_get_str(&f->ix, rel, folder_key, f);
-}
-
-static void folders_add_of(struct folders *f, const char *rel)
-{
-	char tmp[PATH_MAX];
-	size_t len = strlen(rel);
-	if (len >= sizeof tmp)
-		return;
-	memcpy(tmp, rel, len + 1);
-	/* the deepest first: once one is there, so are those above it */
-	for (char *slash = strrchr(tmp, '/'); slash; slash = strrchr(tmp, '/')) {
-		*slash = '\0';
-		if (folder_find(f, tmp))
-			return;
-		if (f->n == f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-		}
-		f->v[f->n] = xstrndup(tmp, strlen(tmp));
-		f->n++;
-		index_add_str(&f->ix, f->v[f->n - 1], (uint32_t)f->n, 1024, folder_key, f);
-	}
-}
-
-static void folders_fini(struct folders *f)
-{
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i]);
-	free(f->v);
-	free(f->state);
-	index_fini(&f->ix);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	struct output *o = ctx;
+	if (!is_dir)
+		return unlinkat(dir, name, 0);
+	char abs[PATH_MAX * 2];
+	snprintf(abs, sizeof abs, "%s/%s", o->staging, rel);
+	return remove_tree(abs);
 }
 
 /* check_dir: the spare's folder rel ("" the top): what the spare's
@@ -106,82 +63,7 @@ static int cmp_str(const void *a, const void *b)
  * not be read or deleted. */
 static int check_dir(struct output *o, const struct folders *f, int root, const char *rel)
 {
-	int fd = openat(root, rel[0] ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dh) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	int rc = 0;
-	for (struct dirent *de; rc == 0 && (de = readdir(dh));) {
-		const char *name = de->d_name;
-		if (!strcmp(name, ".") || !strcmp(name, "..") || (!rel[0] && !strcmp(name, OUTPUT_MARKER)))
-			continue;
-		char full[PATH_MAX];
-		if (snprintf(full, sizeof full, "%s%s%s", rel, rel[0] ? "/" : "", name) >= (int)sizeof full) {
-			rc = -1;
-			break;
-		}
-		unsigned char type = de->d_type;
-		struct stat st;
-		if (type == DT_UNKNOWN) {
-			if (fstatat(dirfd(dh), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-				rc = -1;
-				break;
-			}
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
-		}
-		if (type == DT_REG && manifest_find(&o->spare, full))
-			continue;
-		if (type == DT_DIR && folder_find(f, full))
-			continue;
-		if (type == DT_DIR) {
-			char abs[PATH_MAX * 2];
-			snprintf(abs, sizeof abs, "%s/%s", o->staging, full);
-			rc = remove_tree(abs);
-		} else {
-			rc = unlinkat(dirfd(dh), name, 0);
-		}
-	}
-	closedir(dh);
-	return rc;
-}
-
-/* The folders' stats, made before they are walked, on threads: a site of
- * 10,000 posts has 15,000 folders, and a stat costs microseconds. */
-struct folder_stat {
-	struct stat st;
-	int err; /* 0, or fstatat's errno */
-};
-
-struct stat_share {
-	int root;
-	char **rel;
-	struct folder_stat *out;
-	size_t from, to;
-};
-
-static void *stat_share(void *arg)
-{
-	struct stat_share *t = arg;
-	for (size_t i = t->from; i < t->to; i++)
-		t->out[i].err = fstatat(t->root, t->rel[i], &t->out[i].st, AT_SYMLINK_NOFOLLOW) != 0 ? errno : 0;
-	return NULL;
-}
-
-/* stat_folders: the stat of each of rel[0..n) below root, on up to two
- * threads (malloc'd). */
-static struct folder_stat *stat_folders(int root, char **rel, size_t n)
-{
-	struct folder_stat *out = xcalloc(n + 1, sizeof *out);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int t = n >= 2048 && cores > 1 ? 2 : 1;
-	struct stat_share sh[2];
-	for (int i = 0; i < t; i++)
-		sh[i] = (struct stat_share){root, rel, out, n * (size_t)i / (size_t)t, n * (size_t)(i + 1) / (size_t)t};
-	pool_run(t, stat_share, sh, sizeof *sh, 0);
-	return out;
+	return folder_scan(&o->spare, f, root, rel, check_dir_entry, o);
 }
 
 /* checked_above: whether a folder above rel was checked (check_dir, which
@@ -197,18 +79,6 @@ static int checked_above(const struct folders *f, const char *rel)
 			return 1;
 	}
 	return 0;
-}
-
-/* folders_sorted: f's folders, each after the one that holds it (a path
- * sorts after its prefixes), so that a folder replaced by a link is
- * deleted before anything below it is looked at (malloc'd). */
-static char **folders_sorted(const struct folders *f)
-{
-	char **sorted = xmalloc((f->n + 1) * sizeof *sorted);
-	if (f->n) /* f->v is NULL for a spare of no files */
-		memcpy(sorted, f->v, f->n * sizeof *sorted);
-	qsort(sorted, f->n, sizeof *sorted, cmp_str);
-	return sorted;
 }
 
 /* ---- read ahead: what output_begin reads first, read on a thread of its
@@ -268,8 +138,7 @@ static void *ahead_run(void *arg)
 	struct stat top;
 	if (root >= 0 && fstat(root, &top) == 0 && (uint64_t)top.st_dev == ah->spare.dev &&
 	    (uint64_t)top.st_ino == ah->spare.ino) {
-		for (size_t i = 0; i < ah->spare.n; i++)
-			folders_add_of(&ah->f, ah->spare.v[i].rel);
+		manifest_folders(&ah->spare, &ah->f);
 		ah->sorted = folders_sorted(&ah->f);
 		ah->pre = stat_folders(root, ah->sorted, ah->f.n);
 	}
@@ -375,8 +244,7 @@ static int spare_check(struct output *o, int lock, struct output_ahead *ah)
 		ah->sorted = NULL;
 		ah->pre = NULL;
 	} else {
-		for (size_t i = 0; i < o->spare.n; i++)
-			folders_add_of(&f, o->spare.v[i].rel);
+		manifest_folders(&o->spare, &f);
 		sorted = folders_sorted(&f);
 	}
 	int rc = fstat(root, &top) != 0 || (uint64_t)top.st_dev != o->spare.dev || (uint64_t)top.st_ino != o->spare.ino ||

@@ -194,9 +194,82 @@ static int check_out(struct diag *d, const char *out_dir, const char *site_dir, 
 	return 0;
 }
 
+/* FOREIGN_NAMED: how many of the files folio did not write a refusal names */
+#define FOREIGN_NAMED 5
+
+/* foreign_refused: whether dir (the output shown as shown, or the old
+ * site just swapped out of it) holds what folio did not write, by m (the
+ * last build's manifest, or the names a killed build left: spare.c) with
+ * now_ns the file system's time now; if so, reports it (as "SHOWN: error:
+ * refusing to write the site here: ...") and returns -1. Folio deletes or
+ * moves only what it wrote (folio(1), THE OUTPUT FOLDER). */
+static int foreign_refused(struct diag *d, const char *shown, const struct manifest *m, const char *dir,
+			   int64_t now_ns)
+{
+	struct foreign fo;
+	int rc = output_foreign(m, dir, now_ns, &fo);
+	struct buf b;
+	buf_init(&b);
+	if (rc != 0) {
+		buf_printf(&b, "%s%s cannot be read (%s), so folio cannot tell whether it holds files of yours; "
+			       "make it readable, or build elsewhere with -o",
+			   fo.unread && fo.unread[0] ? fo.unread : "it", fo.unread && fo.unread[0] ? "/ in it" : "",
+			   strerror(fo.err));
+	} else if (fo.n && !m->known) {
+		buf_puts(&b, "folio has no record of the files it wrote there (another site was built there, or this "
+			     "site's " CACHE_DIR "/ was deleted or keeps only the last 8 output folders), so it cannot "
+			     "tell them from files of yours; "
+			     "remove the folder yourself if nothing in it is yours, or build elsewhere with -o");
+	} else if (fo.n) {
+		buf_puts(&b, "it holds ");
+		if (fo.files)
+			buf_printf(&b, "%zu file%s%s", fo.files, fo.files == 1 ? "" : "s", fo.folders ? " and " : "");
+		if (fo.folders)
+			buf_printf(&b, "%zu folder%s", fo.folders, fo.folders == 1 ? "" : "s");
+		buf_printf(&b, " that folio did not write (");
+		for (size_t i = 0; i < fo.n && i < FOREIGN_NAMED; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", fo.names[i]);
+		if (fo.n > FOREIGN_NAMED)
+			buf_printf(&b, " and %zu more", fo.n - FOREIGN_NAMED);
+		const char *them = fo.n == 1 ? "it" : "them";
+		buf_printf(&b, "); move %s to the site's static/ folder to publish %s with every build, "
+			       "build elsewhere with -o, or remove %s",
+			   them, them, them);
+	}
+	if (b.len)
+		output_error(d, shown, "refusing to write the site here: %.*s", (int)b.len, b.p);
+	rc = b.len ? -1 : 0;
+	buf_fini(&b);
+	foreign_fini(&fo);
+	return rc;
+}
+
+static int64_t clock_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int output_check(struct diag *d, const char *out_dir, const char *site_dir)
 {
-	return check_out(d, out_dir, site_dir, NULL);
+	char *out = NULL;
+	if (check_out(d, out_dir, site_dir, &out))
+		return -1;
+	/* folio's folder: it must hold only what folio wrote there, by the
+	 * record the last build left in the site's cache */
+	char *mpath = site_dir && output_has_marker(out) ? cache_output_path(site_dir, out, CACHE_MANIFEST) : NULL;
+	int rc = 0;
+	if (mpath) {
+		struct manifest m;
+		memset(&m, 0, sizeof m);
+		manifest_load(&m, mpath);
+		rc = foreign_refused(d, out_dir, &m, out, clock_now_ns());
+		manifest_fini(&m);
+	}
+	free(mpath);
+	free(out);
+	return rc;
 }
 
 /* write_marker: the staging folder's marker, locked before it has its
@@ -557,15 +630,55 @@ static void finish_tree(struct output *o)
 	}
 }
 
+/* save_names: before the swap, the record of the output becomes the names
+ * of the old site's files and the new one's, trusted for nothing else
+ * (until the new manifest is saved, a build must not trust what the old
+ * one says of the folder), so that a build killed at any point leaves a
+ * record of what folio wrote in the output, whichever site it holds.
+ * Without it (the cache cannot be written), no record. */
+static void save_names(struct output *o)
+{
+	if (!o->manifest)
+		return;
+	o->named = cache_open_dir(o->site_dir, CACHE_ROOT) == 0 &&
+		   manifest_save_names(&o->old, &o->now, o->manifest) == 0;
+	if (!o->named)
+		cache_remove(o->manifest);
+}
+
 /* committed: the new site is in place: its manifest is saved (a failure
- * only costs the next build its links), and o freed. */
+ * costs the next build its links; and, when not even the names could be
+ * saved, the record of what folio wrote: said), and o freed. */
 static void committed(struct output *o)
 {
 	kill_point("removed");
-	if (o->manifest && (cache_open_dir(o->site_dir, CACHE_ROOT) != 0 || manifest_save(&o->now, o->manifest) != 0))
-		cache_remove(o->manifest);
+	if (o->manifest && (cache_open_dir(o->site_dir, CACHE_ROOT) != 0 || manifest_save(&o->now, o->manifest) != 0)) {
+		int e = errno;
+		if (!o->named) {
+			cache_remove(o->manifest);
+			output_warning(o->d, o->shown,
+				       "cannot keep the record of the files folio wrote here in the site's " CACHE_DIR "/ "
+				       "(%s), so the next build will refuse to replace them; remove the folder before "
+				       "building again",
+				       strerror(e));
+		}
+	}
 	kill_point("done");
 	output_free(o);
+}
+
+/* old_foreign: whether the old site, swapped out to dir, holds what folio
+ * did not write, put there while the build ran (said); then it goes back,
+ * and its manifest with it (when it had one). */
+static int old_foreign(struct output *o, const char *dir)
+{
+	if (!o->manifest)
+		return 0; /* folio check's scratch folder: made by this build */
+	if (!foreign_refused(o->d, o->shown, &o->old, dir, o->now.done_ns ? o->now.done_ns : clock_now_ns()))
+		return 0;
+	if (o->old.known && o->named)
+		manifest_save(&o->old, o->manifest); /* else the names stay, which say as much */
+	return 1;
 }
 
 /* not_ours: reports that OUT, which was folio's when the build began, was
@@ -615,6 +728,14 @@ static int swap_with_renames(struct output *o)
 		return -1;
 	}
 	kill_point("aside");
+	if (old_foreign(o, old)) {
+		if (rename(old, o->out) != 0)
+			output_error(o->d, o->shown, "cannot put it back: it is now at %s: move it back yourself", old);
+		if (lock >= 0)
+			close(lock);
+		output_abort(o);
+		return -1;
+	}
 	if (rename(o->staging, o->out) != 0) {
 		int e = errno;
 		rename(old, o->out);
@@ -649,10 +770,7 @@ int output_commit(struct output *o)
 	if (o->recycled)
 		spare_tidy(o);
 	finish_tree(o);
-	/* the old manifest goes first: until the new one is saved, a build
-	 * must not trust what it says of the folder */
-	if (o->manifest)
-		cache_remove(o->manifest);
+	save_names(o);
 	kill_point("commit");
 	if (!output_has_marker(o->staging)) {
 		output_error(o->d, o->shown, "the staging folder %s disappeared during the build (another folio removed it?); "
@@ -704,6 +822,19 @@ int output_commit(struct output *o)
 			return not_ours(o);
 		output_error(o->d, o->shown, "it was replaced during the build by a folder that folio did not make, which is "
 					    "now at %s: move it back yourself", o->staging);
+		output_free(o);
+		return -1;
+	}
+	/* and what folio did not write, added there during the build: it goes
+	 * back too */
+	if (old_foreign(o, o->staging)) {
+		if (lock >= 0)
+			close(lock);
+		if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->out, RENAME_EXCHANGE) == 0) {
+			output_abort(o);
+			return -1;
+		}
+		output_error(o->d, o->shown, "cannot put it back: it is now at %s: move it back yourself", o->staging);
 		output_free(o);
 		return -1;
 	}

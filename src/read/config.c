@@ -17,7 +17,7 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", "links", "image", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -258,7 +258,7 @@ static int read_text(struct diag *d, const char *site_dir, char **text, size_t *
 	return 0;
 }
 
-/* read_texts: the site's texts (title, tagline, description, image,
+/* read_texts: the site's texts (title, tagline, description, image, logo,
  * base_url, language), their lengths checked, and its time zone. */
 static void read_texts(struct schema *s, const struct ynode *r, struct config *c)
 {
@@ -266,6 +266,7 @@ static void read_texts(struct schema *s, const struct ynode *r, struct config *c
 	schema_str(s, r, "tagline", 0, &c->tagline);
 	schema_str(s, r, "description", 0, &c->description);
 	schema_str(s, r, "image", 0, &c->image);
+	schema_str(s, r, "logo", 0, &c->logo);
 	schema_str(s, r, "base_url", 0, &c->base_url);
 	c->language = STR_LIT("en");
 	schema_str(s, r, "language", 0, &c->language);

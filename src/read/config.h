@@ -28,6 +28,7 @@ struct config {
 	const char *site_dir; /* the folder folio.yml was read from (the stylesheet's fingerprint reads it) */
 	struct str title, tagline, description, base_url, language, timezone;
 	struct str image; /* the site's picture for link previews (og:image); empty: none */
+	struct str logo;  /* the site's square logo (JSON-LD publisher, the feeds' icon); empty: none */
 	struct str author_name, author_url, author_email;
 	int posts_per_page;
 	int reading_speed;

@@ -38,12 +38,12 @@ const char *difficulty_name(int d)
 #define POST_MAX_TAGS 32
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
-	"series_order", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description", "image",
-	"ignore_links", "math", NULL};
+	"series_order", "part", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description",
+	"image", "ignore_links", "math", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
 	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", NULL};
-static const char *const page_keys[] = {"title", "description", "slug", "draft", "toc", "aliases", "template",
-	"ignore_links", "math", NULL};
+static const char *const page_keys[] = {"title", "description", "updated", "slug", "draft", "toc", "aliases",
+	"template", "ignore_links", "math", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -444,6 +444,14 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct read
 		if (!p->series_slug.len)
 			schema_error(&s, p->order_node, "'series_order' without 'series' (hint: add 'series: SLUG')");
 	}
+	p->fm_part = -1;
+	if (schema_int(&s, m, "part", 0, 100000, &v) == 1) {
+		p->fm_part = (int)v;
+		p->part_node = schema_node(m, "part");
+		if (!p->series_slug.len)
+			schema_error(&s, p->part_node, "'part' without 'series' (hint: add 'series: SLUG')");
+	}
+	p->title_node = schema_node(m, "title");
 	read_difficulty(&s, m, &p->difficulty);
 	schema_bool(&s, m, "draft", &p->draft);
 	p->slug = slug;
@@ -509,9 +517,8 @@ static struct series *load_series(struct arena *a, struct diag *d, const struct 
 	return s.errors ? NULL : se;
 }
 
-static struct page *load_page(struct arena *a, struct diag *d, const struct reading *rd, const char *abs,
-			      const char *rel,
-			      struct str slug)
+static struct page *load_page(struct arena *a, struct diag *d, const struct reading *rd, const struct config *cfg,
+			      const char *abs, const char *rel, struct str slug)
 {
 	struct page *pg = arena_alloc(a, sizeof *pg);
 	if (load_source(a, d, rd, abs, rel, &pg->s, "'title: ...'"))
@@ -522,6 +529,8 @@ static struct page *load_page(struct arena *a, struct diag *d, const struct read
 	schema_check_keys(&s, m, page_keys, "page");
 	schema_str(&s, m, "title", 1, &pg->title);
 	schema_str(&s, m, "description", 0, &pg->description);
+	char *tz = arena_strndup(a, cfg->timezone.p, cfg->timezone.len);
+	pg->has_updated = schema_date(&s, m, "updated", 0, tz, &pg->updated) == 1;
 	read_slug(&s, m, &pg->slug);
 	schema_bool(&s, m, "draft", &pg->draft);
 	pg->toc = -1;
@@ -721,7 +730,7 @@ static void *load_item(struct walk *w, const struct reading *rd, struct task *t,
 				 t->bundle ? arena_strndup(a, t->bundle, strlen(t->bundle)) : NULL);
 	if (t->kind == K_SERIES)
 		return load_series(a, d, rd, t->abs, r, slug);
-	return load_page(a, d, rd, t->abs, r, slug);
+	return load_page(a, d, rd, w->cfg, t->abs, r, slug);
 }
 
 /* read_task: reads and checks t's file into a (thread-safe: the arena is

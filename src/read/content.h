@@ -81,6 +81,8 @@ struct post {
 	const struct ynode *series_node; /* for "unknown series" */
 	int series_order;                /* 0: none given */
 	const struct ynode *order_node;
+	int fm_part;                     /* front matter part: its number; -1: none given */
+	const struct ynode *part_node, *title_node;
 	int difficulty;
 	int draft;
 	int toc;          /* -1: automatic (on with 3 or more headings) */
@@ -94,7 +96,12 @@ struct post {
 	int minutes;
 	struct str url; /* "/posts/slug/" */
 	struct series *series;
-	int part;                    /* 1-based position among the series' published posts */
+	/* its number in the series, as readers see it (site.c, series_number):
+	 * its place among all the series' parts, drafts and future posts
+	 * included, counted from the series' numbering, unless its front
+	 * matter's part gives it; those after it count on from it */
+	int part;
+	int place;                   /* 1-based position among the series' published posts */
 	struct post *series_prev, *series_next;
 	struct post *newer, *older;  /* in time, among all published posts */
 	int index;                   /* position in the site's date-sorted list */
@@ -117,6 +124,7 @@ struct series {
 	struct md_doc doc; /* the guide */
 	struct post **posts; /* published members in series order */
 	size_t nposts;
+	int last_part; /* the number of its last part, drafts and future posts included */
 	int minutes;
 	struct post *start; /* recommended start */
 	struct str url;
@@ -125,6 +133,8 @@ struct series {
 struct page {
 	struct source s;
 	struct str slug, title, description, template_name;
+	struct fdate updated; /* front matter updated (has_updated) */
+	int has_updated;
 	int draft;
 	int toc;
 	struct str *aliases;

@@ -210,6 +210,36 @@ static struct tval first_image(struct arena *a, struct str url, const struct md_
 	return C(a, "%.*s%.*s", STR_FMT(url), STR_FMT(v)); /* beside the post */
 }
 
+/* changed: when post p last changed: its update, when later than its date */
+static const struct fdate *changed(const struct post *p)
+{
+	return p->has_updated && p->updated.utc > p->date.utc ? &p->updated : &p->date;
+}
+
+/* newest: the latest change (changed) among posts[0..n), or NULL. */
+static const struct fdate *newest(struct post *const *posts, size_t n)
+{
+	const struct fdate *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct fdate *f = changed(posts[i]);
+		if (!best || f->utc > best->utc)
+			best = f;
+	}
+	return best;
+}
+
+/* later: the later of two dates, either of which may be NULL */
+static const struct fdate *later(const struct fdate *a, const struct fdate *b)
+{
+	return !a || (b && b->utc > a->utc) ? b : a;
+}
+
+/* date_val: a date as templates see it (ISO 8601), or none for NULL */
+static struct tval date_val(const struct fdate *f)
+{
+	return f ? S(f->iso) : tv_none();
+}
+
 /* post_fields: post i's own fields in m (those of its neighbours are
  * link_posts'). */
 static void post_fields(struct arena *a, const struct site *s, size_t i, struct tmap *m)
@@ -250,7 +280,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "math", tv_bool(p->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
-	set(a, m, "part", tv_int(p->part));
+	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
 	set(a, m, "source", tv_cstr(p->s.path));
 }
 
@@ -333,6 +363,7 @@ static void build_series_vals(struct model *md)
 		set(a, m, "best_for", se->best_for.len ? S(se->best_for) : tv_none());
 		set(a, m, "audience", se->audience.len ? S(se->audience) : tv_none());
 		set(a, m, "count", tv_int((int64_t)se->nposts));
+		set(a, m, "total", tv_int(se->last_part));
 		set(a, m, "minutes", tv_int(se->minutes));
 		set(a, m, "start", post_ref(md, se->start));
 		set(a, m, "guide", tv_safe(se->doc.html));
@@ -340,6 +371,7 @@ static void build_series_vals(struct model *md)
 		set(a, m, "posts", post_list(md, se->posts, se->nposts));
 		set(a, m, "first_date", se->nposts ? S(se->posts[0]->date.iso) : tv_none());
 		set(a, m, "last_date", se->nposts ? S(se->posts[se->nposts - 1]->date.iso) : tv_none());
+		set(a, m, "updated", date_val(newest(se->posts, se->nposts)));
 		set(a, m, "featured", tv_bool(se->featured));
 		set(a, m, "numbering", tv_int(se->numbering));
 		mark(md, m, "series", se->slug);
@@ -382,8 +414,8 @@ static struct tval series_window(struct arena *a, const struct model *md, const 
 	if (!se)
 		return tv_list(tlist_new(a, 0));
 	size_t n = se->nposts, from = 0, to = n;
-	if (n > SERIES_LIST_ALL && p->part > 0) {
-		size_t at = (size_t)p->part - 1, half = SERIES_WINDOW / 2;
+	if (n > SERIES_LIST_ALL && p->place > 0) {
+		size_t at = (size_t)p->place - 1, half = SERIES_WINDOW / 2;
 		from = at > half ? at - half : 0;
 		if (from + SERIES_WINDOW > n)
 			from = n - SERIES_WINDOW;
@@ -402,9 +434,11 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 	set(a, m, "series", p->series ? series_ref(md, by, p->series) : tv_none());
 	set(a, m, "series_prev", post_ref(md, p->series_prev));
 	set(a, m, "series_next", post_ref(md, p->series_next));
-	set(a, m, "series_total", tv_int(p->series ? (int64_t)p->series->nposts : 0));
-	/* the number readers see: part counts from 1, a series may number from 0 */
-	set(a, m, "number", tv_int(p->series ? p->part - 1 + p->series->numbering : 0));
+	/* "Part N of M": N its number (parts.h), M the number of the series'
+	 * last part, drafts and future posts included, so that neither changes
+	 * when one is published */
+	set(a, m, "series_total", tv_int(p->series ? p->series->last_part : 0));
+	set(a, m, "number", tv_int(p->series ? p->part : 0));
 	set(a, m, "series_window", series_window(a, md, p));
 	set(a, m, "newer", post_ref(md, p->newer));
 	set(a, m, "older", post_ref(md, p->older));
@@ -467,12 +501,13 @@ static struct tval terms_val(struct model *md, const struct term *t, size_t n, c
 	struct tlist *l = tlist_new(a, n);
 	*each = arena_alloc(a, (n + 1) * sizeof **each);
 	for (size_t i = 0; i < n; i++) {
-		struct tmap *m = tmap_new(a, 6);
+		struct tmap *m = tmap_new(a, 7);
 		set(a, m, "name", S(t[i].name));
 		set(a, m, "slug", S(t[i].slug));
 		set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(t[i].slug)));
 		set(a, m, "feed_url", feeds ? C(a, "/%s/%.*s/feed.xml", base, STR_FMT(t[i].slug)) : tv_none());
 		set(a, m, "count", tv_int((int64_t)t[i].nposts));
+		set(a, m, "updated", date_val(newest(t[i].posts, t[i].nposts)));
 		set(a, m, "posts", post_list(md, t[i].posts, t[i].nposts));
 		mark(md, m, kind, t[i].slug);
 		(*each)[i] = tv_map(m);
@@ -488,10 +523,11 @@ static void build_years_val(struct model *md)
 	struct tlist *l = tlist_new(a, s->nyears);
 	md->year_vals = arena_alloc(a, (s->nyears + 1) * sizeof *md->year_vals);
 	for (size_t i = 0; i < s->nyears; i++) {
-		struct tmap *m = tmap_new(a, 4);
+		struct tmap *m = tmap_new(a, 5);
 		set(a, m, "year", tv_int(s->years[i].year));
 		set(a, m, "url", C(a, "/archive/%d/", s->years[i].year));
 		set(a, m, "count", tv_int((int64_t)s->years[i].nposts));
+		set(a, m, "updated", date_val(newest(s->years[i].posts, s->years[i].nposts)));
 		set(a, m, "posts", post_list(md, s->years[i].posts, s->years[i].nposts));
 		char y[16];
 		snprintf(y, sizeof y, "%d", s->years[i].year);
@@ -505,13 +541,14 @@ static void build_years_val(struct model *md)
 static struct tval page_val(struct model *md, const struct page *pg)
 {
 	struct arena *a = md->a;
-	struct tmap *m = tmap_new(a, 10);
+	struct tmap *m = tmap_new(a, 14);
 	set(a, m, "kind", tv_cstr("page"));
 	set(a, m, "slug", S(pg->slug));
 	set(a, m, "title", S(pg->title));
 	set(a, m, "description", S(pg->description.len ? pg->description : pg->doc.summary_text));
 	set(a, m, "lead", pg->description.len ? S(pg->description) : tv_none());
 	set(a, m, "url", S(pg->url));
+	set(a, m, "updated", pg->has_updated ? S(pg->updated.iso) : tv_none());
 	set(a, m, "content", tv_safe(pg->doc.html));
 	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(pg->toc >= 0 ? pg->toc : pg->doc.nheadings >= 3));
@@ -527,12 +564,13 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	struct arena *a = md->a;
 	const struct site *s = md->s;
 	const struct config *c = s->cfg;
-	struct tmap *site = tmap_new(a, 24);
+	struct tmap *site = tmap_new(a, 32);
 	set(a, site, "title", S(c->title));
 	set(a, site, "tagline", S(c->tagline));
 	set(a, site, "description", S(c->description));
 	set(a, site, "base_url", S(c->base_url));
 	set(a, site, "image", c->image.len ? S(c->image) : tv_none());
+	set(a, site, "logo", c->logo.len ? S(c->logo) : tv_none());
 	/* the theme's files under their fingerprinted names: site.asset["style.css"] */
 	struct tmap *assets = tmap_new(a, 4);
 	static const char *const files[] = THEME_ASSETS;
@@ -568,10 +606,20 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	set(a, site, "posts_per_page", tv_int(c->posts_per_page));
 	set(a, site, "post_count", tv_int((int64_t)s->nposts));
 	set(a, site, "total_minutes", tv_int(s->total_minutes));
-	/* the newest post's date: what the site feed's <updated> says; never the clock */
-	set(a, site, "updated", s->nposts ? S(s->posts[0]->has_updated && s->posts[0]->updated.utc > s->posts[0]->date.utc
-						   ? s->posts[0]->updated.iso : s->posts[0]->date.iso)
-					  : tv_cstr("1970-01-01T00:00:00+00:00"));
+	/* the latest date or update of any post; never the clock */
+	const struct fdate *all = newest(s->posts, s->nposts);
+	set(a, site, "updated", all ? S(all->iso) : tv_cstr("1970-01-01T00:00:00+00:00"));
+	/* the same of what the index pages list: a sitemap's lastmod */
+	const struct fdate *ser = NULL, *tags = NULL, *cats = NULL;
+	for (size_t i = 0; i < s->nseries; i++)
+		ser = later(ser, newest(s->series[i]->posts, s->series[i]->nposts));
+	for (size_t i = 0; i < s->ntags; i++)
+		tags = later(tags, newest(s->tags[i].posts, s->tags[i].nposts));
+	for (size_t i = 0; i < s->ncategories; i++)
+		cats = later(cats, newest(s->categories[i].posts, s->categories[i].nposts));
+	set(a, site, "series_updated", date_val(ser));
+	set(a, site, "tags_updated", date_val(tags));
+	set(a, site, "categories_updated", date_val(cats));
 	set(a, site, "generator", tv_cstr("folio"));
 	mark(md, site, "site", STR_LIT("site"));
 	global(md, env, "site", tv_map(site));
@@ -741,13 +789,7 @@ static void feed_job(struct model *md, struct jobs *j, const char *tmpl, const c
 	set(a, feed, "self", self);
 	set(a, feed, "posts", post_list(md, posts, max));
 	/* the latest change among the entries: a date or an update */
-	const struct fdate *latest = NULL;
-	for (size_t i = 0; i < max; i++) {
-		const struct fdate *f = posts[i]->has_updated && posts[i]->updated.utc > posts[i]->date.utc
-					      ? &posts[i]->updated : &posts[i]->date;
-		if (!latest || f->utc > latest->utc)
-			latest = f;
-	}
+	const struct fdate *latest = newest(posts, max);
 	set(a, feed, "updated", latest ? S(latest->iso) : tv_cstr("1970-01-01T00:00:00+00:00"));
 	set(a, vars, "feed", tv_map(feed));
 	add_job(a, j, tmpl, out, vars);

@@ -108,7 +108,8 @@ rm -rf "$TMP/j1" "$TMP/j4"
 run build "$SITE" --frobnicate
 check "unknown option exits 2" test "$rc" -eq 2
 check "unknown option is named" contains "$err" "folio build: unknown option '--frobnicate'"
-check "unknown option shows the usage" contains "$err" "usage: folio build"
+check "unknown option: the message and where to read the usage, not the usage" test "$err" = "folio build: unknown option '--frobnicate'
+Run 'folio help build' for its usage."
 run build "$SITE" -j 0
 check "-j 0 exits 2" test "$rc" -eq 2
 check "-j 0 says why" contains "$err" "-j needs a number of threads from 1 to 256, not '0'"

@@ -17,6 +17,9 @@ warm_is_cold() {
 	run build "$site" -o "$TMP/warm"
 	check "$1: the warm build succeeds" test "$rc" -eq 0
 	mv "$site/.folio-cache" "$TMP/cache.saved"
+	# from nothing: the cache set aside holds the record of what folio
+	# wrote in the last cold output, which a build without it refuses
+	rm -rf "$TMP/cold" "$TMP/.cold.folio-spare"
 	run build "$site" -o "$TMP/cold"
 	check "$1: the cold build succeeds" test "$rc" -eq 0
 	rm -rf "$site/.folio-cache"
@@ -198,7 +201,7 @@ run build "$site" -o "$TMP/o"
 warm=$err
 check "another with the same slug: an error" test "$rc" -eq 1
 mv "$site/.folio-cache" "$TMP/cache.saved"
-run build "$site" -o "$TMP/o"
+run build "$site" -o "$TMP/o-cold" # (without the record of $TMP/o, which is refused)
 rm -rf "$site/.folio-cache"
 mv "$TMP/cache.saved" "$site/.folio-cache"
 out="$warm
@@ -248,7 +251,7 @@ run build "$site" -o "$TMP/lz"
 warm=$err
 check "a series removed: an error at the posts that name it" test "$rc" -eq 1
 mv "$site/.folio-cache" "$TMP/cache.saved"
-run build "$site" -o "$TMP/lz"
+run build "$site" -o "$TMP/lz-cold" # (without the record of $TMP/lz, which is refused)
 rm -rf "$site/.folio-cache"
 mv "$TMP/cache.saved" "$site/.folio-cache"
 out="$warm

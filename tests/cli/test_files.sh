@@ -234,6 +234,11 @@ for f in "$SITE"/.folio-cache/* "$SITE"/.folio-cache/math/*; do
 	n=$((n + 1))
 done
 check "the cache has files ($n)" test "$n" -ge 3
+# the record of what folio wrote in public/ is one of them: with no record,
+# public/ is refused (folio(1), THE OUTPUT FOLDER) and must go first
+build_in $((20 * ws))
+check "a cache of named pipes: the output without its record is refused" contains "$err" "public: error: refusing to write the site here: folio has no record of the files it wrote there"
+rm -rf "$TMP/public"
 build_in $((20 * ws))
 check "a cache of named pipes: the build ends" test "$rc" -ne 124
 check "a cache of named pipes: the build succeeds" test "$rc" -eq 0

@@ -108,7 +108,7 @@ run build "$S" -o "$TMP/out4" --drafts
 check "the site builds with the new part" test "$rc" -eq 0
 check "the new part is part 4 of 4" grep -q 'Part 4 of 4' "$TMP/out4/posts/next-steps/index.html"
 run build "$S" -o "$TMP/out5"
-check "without --drafts the series keeps 3 parts" grep -q 'Part 3 of 3' "$TMP/out5/posts/first-steps-3-publishing/index.html"
+check "without --drafts the third part is part 3 of 4: the draft keeps its number" grep -q 'Part 3 of 4' "$TMP/out5/posts/first-steps-3-publishing/index.html"
 run new post "After Next" --series first-steps --draft --dir "$S"
 check "a second new part takes position 5" grep -qx 'series_order: 5' "$S/content/posts/after-next.md"
 

@@ -1,8 +1,9 @@
 # test_spare.sh: the spare (the site a build swapped out, kept beside the
 # output as .OUT.folio-spare and taken by the next build as its staging
 # folder): after every build, OUT holds exactly the files of a build made
-# from nothing, byte for byte, whatever was done by hand to the output
-# before; folio check leaves nothing; FOLIO_NO_SPARE keeps none.
+# from nothing, byte for byte, whatever was done by hand to what folio
+# wrote in the output before; what it did not write there is never moved
+# or deleted; folio check leaves nothing; FOLIO_NO_SPARE keeps none.
 . "$(dirname "$0")/lib.sh"
 
 SITE=$TMP/site
@@ -69,29 +70,59 @@ printf 'a file again\n' >"$SITE/static/img/a.png"
 run build "$SITE" -o "$OUT"
 same_as_cold "a folder become a file"
 
-# By hand in the output, between two builds: a file added, one in a new
-# folder, a page edited in place (the same file as the spare's: a hard
-# link), a page deleted, a folder emptied, a link made. The next build
-# swaps that output out, the one after takes it as its staging folder:
-# none of it may reach a new output.
+# By hand in the output, between two builds, to what folio wrote: a page
+# edited in place (the same file as the spare's: a hard link), a page
+# deleted, a folder emptied. The next build swaps that output out, the one
+# after takes it as its staging folder: none of it may reach a new output.
 for round in 1 2; do
-	printf 'mine\n' >"$OUT/extra.txt"
-	mkdir -p "$OUT/mine/deep"
-	printf 'mine too\n' >"$OUT/mine/deep/file.txt"
 	printf 'added to a page\n' >>"$OUT/posts/p2/index.html"
 	rm "$OUT/posts/p3/index.html"
 	rm -f "$OUT/tags/t0/"*
-	ln -s / "$OUT/posts/root"
 	post p5 5 t2 "Text of post 5, round $round."
 	run build "$SITE" -o "$OUT"
 	same_as_cold "edited by hand, round $round: the next build"
-	check "edited by hand, round $round: the output edited is the spare" test -f "$SPARE/extra.txt"
+	check "edited by hand, round $round: the output edited is the spare" grep -q "added to a page" "$SPARE/posts/p2/index.html"
 	post p6 6 t0 "Text of post 6, round $round."
 	was=$(ino "$SPARE")
 	run build "$SITE" -o "$OUT"
 	same_as_cold "edited by hand, round $round: the build that takes it"
 	check "edited by hand, round $round: it was taken, cleaned, not made anew" test "$(ino "$OUT")" = "$was"
 done
+
+# What folio did not write, added by hand to the output (a file, one in a
+# new folder, one beside a page, a link): each build is refused, across
+# several builds and edits, and none of it is ever moved, changed or
+# deleted, nor the spare; once removed by hand, the builds go on.
+printf 'mine\n' >"$OUT/extra.txt"
+mkdir -p "$OUT/mine/deep"
+printf 'mine too\n' >"$OUT/mine/deep/file.txt"
+printf 'beside a page\n' >"$OUT/posts/p2/notes.txt"
+ln -s / "$OUT/posts/root"
+# foreign: the added things, as they are (each file's inode and bytes)
+foreign() {
+	(cd "$OUT" && for f in extra.txt mine/deep/file.txt posts/p2/notes.txt; do
+		printf '%s %s ' "$f" "$(stat -c %i "$f")"
+		cat "$f"
+	done && readlink posts/root)
+}
+mine=$(foreign)
+spare_was=$(cd "$SPARE" && find . | sort | cksum)
+for round in 1 2 3; do
+	post p5 5 t2 "Text of post 5, foreign round $round."
+	run build "$SITE" -o "$OUT"
+	check "foreign, round $round: refused" test "$rc" -eq 1
+	check "foreign, round $round: named" contains "$err" "$OUT: error: refusing to write the site here: it holds 3 files and 1 folder that folio did not write (extra.txt, mine/, posts/p2/notes.txt, posts/root)"
+	check "foreign, round $round: untouched" test "$(foreign)" = "$mine"
+	check "foreign, round $round: the spare as it was" test "$(cd "$SPARE" && find . | sort | cksum)" = "$spare_was"
+	check "foreign, round $round: nothing but the spare beside OUT" \
+		test "$(find "$TMP" -maxdepth 1 -name '.public.folio-*' ! -name '*.folio-spare' | wc -l)" -eq 0
+done
+FOLIO_NO_EXCHANGE=1 run build "$SITE" -o "$OUT"
+check "foreign, swapping with two renames: refused, untouched" test "$rc" -eq 1 -a "$(foreign)" = "$mine"
+rm -r "$OUT/extra.txt" "$OUT/mine" "$OUT/posts/p2/notes.txt" "$OUT/posts/root"
+run build "$SITE" -o "$OUT"
+same_as_cold "foreign things removed by hand"
+
 # a spare edited by hand, and one whose folder is replaced
 printf 'in the spare\n' >"$SPARE/extra.txt"
 printf 'added\n' >>"$SPARE/index.html"
@@ -112,11 +143,17 @@ for marker in 'x\n' 'This folder was written by folio; each build replaces it wh
 	check "another folder as the spare ($marker): it is not kept" test ! -e "$SPARE/posts/index.html"
 done
 
-# the state of the spare gone (a cache deleted): the spare is deleted
+# the state of the spare gone (a cache deleted): folio no longer knows
+# what it wrote in OUT, and refuses it; OUT removed by hand, the spare is
+# deleted
 rm -rf "$SITE/.folio-cache"
 post p5 5 t2 "Text of post 5, a cache gone."
 run build "$SITE" -o "$OUT"
-same_as_cold "the cache deleted"
+check "the cache deleted: OUT refused (no record)" test "$rc" -eq 1 -a -f "$OUT/posts/p1/index.html"
+rm -rf "$OUT"
+run build "$SITE" -o "$OUT"
+same_as_cold "the cache deleted, OUT removed"
+check "the cache deleted, OUT removed: the spare is not taken" test ! -e "$SPARE"
 
 # two builds at once into OUT: one takes the spare, the other makes its
 # staging folder anew; OUT is then one of the two sites, whole

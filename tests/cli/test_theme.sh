@@ -197,8 +197,8 @@ not() { ! "$@"; }
 
 lang_site en
 printf 'image: /favicon.svg\n' >>"$TMP/en/folio.yml"
-run build "$TMP/en" -o "$TMP/en-out"
-O=$TMP/en-out
+run build "$TMP/en" -o "$TMP/en-site-out"
+O=$TMP/en-site-out
 check "en: the build succeeds" test "$rc" -eq 0
 css=$(grep -o '<link rel="stylesheet" href="/style\.[0-9a-f]*\.css">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
 out=$css
@@ -230,7 +230,8 @@ out="$d1 / $d2"
 check "a paginated page has its own description" test -n "$d2" -a "$d1" != "$d2"
 check "... which says which page it is" contains "$d2" "(page 2 of "
 p13=$O/posts/gpu-systems-13-reduction-kernels-in-depth/index.html
-check "a series numbered from 0: GPU Systems 13 is part 13" grep -q '<summary>Part 13 in GPU Systems (14 of [0-9]*)</summary>' "$p13"
+check "a series numbered from 0: GPU Systems 13 is part 13, of 20 (its last part), one number only" grep -q '<summary>Part 13 of 20 in GPU Systems</summary>' "$p13"
+check "... as its JSON-LD position" grep -q '"position":13,' "$p13"
 check "... and its list starts at 0" grep -q '<ol class="series-list" start="0">' "$p13"
 check "a post's first figure is its link preview" grep -q '<meta property="og:image" content="https://jae.example.org/posts/gpu-systems-13-reduction-kernels-in-depth/tree-reduction.svg">' "$p13"
 check "... with a large card" grep -q '<meta name="twitter:card" content="summary_large_image">' "$p13"

@@ -121,9 +121,15 @@ keeps "the same options again"
 
 echo "by hand" >"$pub/index.html"
 builds "an output file edited by hand"
+# a file that folio did not write is never deleted: the build is refused
+# (folio(1), THE OUTPUT FOLDER), and once it is removed nothing changed
 echo "stray" >"$pub/stray.txt"
-builds "a file added to the output by hand"
-check "the stray file is gone" test ! -e "$pub/stray.txt"
+run build "$site" $opts
+check "a file added to the output by hand: refused, not taken as unchanged" test "$rc" -eq 1
+check "a file added to the output by hand: named" contains "$err" "public: error: refusing to write the site here: it holds 1 file that folio did not write (stray.txt)"
+check "the stray file is kept" test "$(cat "$pub/stray.txt")" = stray
+rm "$pub/stray.txt"
+keeps "the stray file removed by hand"
 rm "$pub/about/index.html" 2>/dev/null || rm "$(find "$pub" -name index.html | tail -1)"
 builds "an output file deleted by hand"
 rm -rf "$pub"

@@ -43,11 +43,49 @@ check "no command prints nothing on stdout" test -z "$out"
 run frobnicate
 check "unknown command exits 2" test "$rc" -eq 2
 check "unknown command names it" contains "$err" "folio: unknown command 'frobnicate'"
-check "unknown command prints usage on stderr" contains "$err" "usage: folio COMMAND"
+check "unknown command prints a short message, not the usage" test "$err" = "folio: unknown command 'frobnicate'
+Run 'folio help' for the commands and options."
 check "unknown command prints nothing on stdout" test -z "$out"
 run --frobnicate
 check "unknown option exits 2" test "$rc" -eq 2
-check "unknown option names it" contains "$err" "folio: unknown option '--frobnicate'"
+check "unknown option names it" test "$err" = "folio: unknown option '--frobnicate'
+Run 'folio help' for the commands and options."
+
+# a usage error is one message, with "did you mean" for a command or an
+# option close to one, and where to read the usage (not the usage), exit 2
+# usage_err ARGS WANT: folio ARGS exits 2, prints WANT on stderr, nothing
+# on stdout
+usage_err() {
+	# shellcheck disable=SC2086
+	run $1
+	check "folio $1: exit 2" test "$rc" -eq 2
+	check "folio $1: the message" test "$err" = "$2"
+	check "folio $1: nothing on stdout" test -z "$out"
+}
+usage_err "biuld" "folio: unknown command 'biuld' (did you mean 'build'?)
+Run 'folio help' for the commands and options."
+usage_err "help biuld" "folio: unknown command 'biuld' (did you mean 'build'?)
+Run 'folio help' for the commands and options."
+usage_err "serv ." "folio: unknown command 'serv' (did you mean 'serve'?)
+Run 'folio help' for the commands and options."
+usage_err "--verison" "folio: unknown option '--verison' (did you mean '--version'?)
+Run 'folio help' for the commands and options."
+usage_err "build --draft" "folio build: unknown option '--draft' (did you mean '--drafts'?)
+Run 'folio help build' for its usage."
+usage_err "build --jbos=2" "folio build: unknown option '--jbos=2' (did you mean '--jobs'?)
+Run 'folio help build' for its usage."
+usage_err "serve --prot 8000" "folio serve: unknown option '--prot' (did you mean '--port'?)
+Run 'folio help serve' for its usage."
+usage_err "check --externl" "folio check: unknown option '--externl' (did you mean '--external'?)
+Run 'folio help check' for its usage."
+usage_err "new post Title --drat" "folio new: unknown option '--drat' for 'new post' (did you mean '--draft'?)
+Run 'folio help new' for its usage."
+usage_err "build -j0" "folio build: -j needs a number of threads from 1 to 256, not '0'
+Run 'folio help build' for its usage."
+usage_err "theme exprt" "folio theme: unknown subcommand 'exprt' (the one there is: export)
+Run 'folio help theme' for its usage."
+usage_err "import jekyll" "folio import: needs a generator (jekyll or hugo), SRC and DST
+Run 'folio help import' for its usage."
 run --version --help
 check "--version takes no arguments" test "$rc" -eq 2
 

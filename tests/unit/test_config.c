@@ -57,6 +57,8 @@ static void test_defaults(void)
 	INT_EQ(cfg.base_url.len, 0);
 	STR_EQ(sv(cfg.language), "en");
 	STR_EQ(sv(cfg.timezone), "UTC");
+	INT_EQ(cfg.image.len, 0);
+	INT_EQ(cfg.logo.len, 0);
 	INT_EQ(cfg.author_name.len, 0);
 	INT_EQ(cfg.posts_per_page, 10);
 	INT_EQ(cfg.reading_speed, 230);
@@ -246,6 +248,12 @@ static void test_unknown_keys(void)
 	       "folio.yml:2:1: error: unknown folio.yml key 'posts_per_pag' (did you mean 'posts_per_page'?)");
 	STR_EQ(err1("title: T\nfeatured_seires: [a]\n"),
 	       "folio.yml:2:1: error: unknown folio.yml key 'featured_seires' (did you mean 'featured_series'?)");
+	STR_EQ(err1("title: T\nlogoo: /logo.png\n"),
+	       "folio.yml:2:1: error: unknown folio.yml key 'logoo' (did you mean 'logo'?)");
+	STR_EQ(err1("title: T\nlogo: [a]\n"), "folio.yml:2:7: error: 'logo' must be a string, found a list");
+	INT_EQ(load("title: T\nimage: /card.png\nlogo: https://cdn.example/logo.png\n"), 0);
+	STR_EQ(sv(cfg.image), "/card.png");
+	STR_EQ(sv(cfg.logo), "https://cdn.example/logo.png");
 	STR_EQ(err1("title: T\nbaseurl: https://x/\n"),
 	       "folio.yml:2:1: error: unknown folio.yml key 'baseurl' (did you mean 'base_url'?)");
 	STR_EQ(err1("title: T\nzzzzzzzz: 1\n"),

@@ -858,12 +858,53 @@ static void test_spare(void)
 	INT_EQ(staging_count(), 0);
 	OK(t_exists(spare, "gone/deep/x.html")); /* the second build's site, now the spare */
 
-	/* by hand in the output, which the next build swaps out: a file
-	 * added, one in a new folder, one edited in place (a link shared
-	 * with the spare), one deleted, a link */
+	/* by hand in the output while a build runs: a file added, one in a
+	 * folder of the site, one in a new folder, a link. The build swaps
+	 * the output out, finds them, and puts it back as it was: folio
+	 * never moves or deletes what it did not write */
+	const char *const b4[][2] = {{"index.html", "v4"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
+				     {"moved/index.html", NULL}};
+	dbegin();
+	struct output *o4 = output_begin(&d, out, site);
+	OK(o4 != NULL);
+	for (size_t i = 0; o4 && i < 4; i++)
+		if (output_link(o4, b4[i][0]) != 0)
+			INT_EQ(output_write(o4, b4[i][0], "v4", 2), 0);
 	t_write(out, "extra.txt", "mine");
 	t_write(out, "posts/a/extra.html", "mine too");
 	t_write(out, "new/deep/file.txt", "and this");
+	char pl[800];
+	snprintf(pl, sizeof pl, "%s/link", out);
+	OK(symlink("/", pl) == 0);
+	if (o4)
+		INT_EQ(output_commit(o4), -1);
+	char want[2048];
+	snprintf(want, sizeof want,
+		 "%s: error: refusing to write the site here: it holds 3 files and 1 folder that folio did not write "
+		 "(extra.txt, link, new/, posts/a/extra.html); move them to the site's static/ folder to publish them "
+		 "with every build, build elsewhere with -o, or remove them",
+		 out);
+	STR_EQ(dend(), want);
+	got = tree_list(out);
+	STR_EQ(got, "d moved\nd new\nd new/deep\nd posts\nd posts/a\nf extra.txt mine\nf index.html v3\nf keep.html k\n"
+		    "f link \nf moved/index.html now a folder\nf new/deep/file.txt and this\n"
+		    "f posts/a/extra.html mine too\nf posts/a/index.html a\n");
+	free(got);
+	INT_EQ(staging_count(), 0);
+	/* the next build begins with the same refusal */
+	dbegin();
+	OK(output_check(&d, out, site) == -1);
+	STR_EQ(dend(), want);
+	/* by hand, what folio wrote: one edited in place (a link shared with
+	 * the spare), one deleted; no longer what it did not write */
+	snprintf(pl, sizeof pl, "%s/new", out);
+	t_rmtree(pl);
+	snprintf(pl, sizeof pl, "%s/link", out);
+	OK(unlink(pl) == 0);
+	snprintf(pl, sizeof pl, "%s/extra.txt", out);
+	OK(unlink(pl) == 0);
+	snprintf(pl, sizeof pl, "%s/posts/a/extra.html", out);
+	OK(unlink(pl) == 0);
 	FILE *f = fopen(pa, "a");
 	OK(f != NULL);
 	if (f) {
@@ -872,11 +913,10 @@ static void test_spare(void)
 	}
 	snprintf(pa, sizeof pa, "%s/posts/a/index.html", out);
 	OK(unlink(pa) == 0);
-	snprintf(pa, sizeof pa, "%s/link", out);
-	OK(symlink("/", pa) == 0);
-	const char *const b4[][2] = {{"index.html", "v4"}, {"keep.html", NULL}, {"posts/a/index.html", NULL},
-				     {"moved/index.html", NULL}};
-	spare_build(b4, 4); /* from the spare of the second build: nothing by hand */
+	dbegin();
+	OK(output_check(&d, out, site) == 0);
+	STR_EQ(dend(), "");
+	spare_build(b4, 4);
 	got = tree_list(out);
 	STR_EQ(got, "d moved\nd posts\nd posts/a\nf index.html v4\nf keep.html keep\nf moved/index.html now a folder\n"
 		    "f posts/a/index.html keep\n");

@@ -9,6 +9,7 @@
 #include "read/content.h"
 #include "base/diag.h"
 #include "model/site.h"
+#include "model/parts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -228,14 +229,17 @@ static void test_drafts_and_future(void)
 	STR_EQ(t_msgs(&cap), "");
 	STR_EQ(posts_of(s.posts, s.nposts), "now d3 d1");
 	STR_EQ(order("s"), "d1 d3");
-	/* readers see the published posts numbered consecutively */
+	/* a draft keeps its number: d3 is part 3, the second published */
 	INT_EQ(find("d1")->part, 1);
-	INT_EQ(find("d3")->part, 2);
+	INT_EQ(find("d3")->part, 3);
+	INT_EQ(find("d3")->place, 2);
+	INT_EQ(find_series("s")->last_part, 4);
 	OK(find("d3")->series_prev == find("d1"));
 	OK(find("d1")->series_next == find("d3"));
 	OK(find("d3")->series_next == NULL);
 	INT_EQ(find("d2")->index, -1);
-	INT_EQ(find("d2")->part, 0);
+	INT_EQ(find("d2")->part, 2);
+	INT_EQ(find("d2")->place, 0);
 	OK(find("d2")->series == NULL);
 	INT_EQ(find("d4")->index, -1);
 	INT_EQ(find_series("s")->nposts, 2);
@@ -251,15 +255,19 @@ static void test_drafts_and_future(void)
 	INT_EQ(build_opts(1, 0, 2), 0);
 	STR_EQ(posts_of(s.posts, s.nposts), "now d3 d2 d1");
 	STR_EQ(order("s"), "d1 d2 d3");
+	/* publishing the draft renumbers nothing */
 	INT_EQ(find("d3")->part, 3);
 	INT_EQ(find("d2")->part, 2);
+	INT_EQ(find("d3")->place, 3);
+	INT_EQ(find_series("s")->last_part, 4);
 	INT_EQ(s.nbest_of, 2);
 	INT_EQ(s.npages, 1);
 
 	INT_EQ(build_opts(0, 1, 2), 0);
 	STR_EQ(posts_of(s.posts, s.nposts), "d4 later now d3 d1");
 	STR_EQ(order("s"), "d1 d3 d4");
-	INT_EQ(find("d4")->part, 3);
+	INT_EQ(find("d4")->part, 4);
+	INT_EQ(find("d4")->place, 3);
 	INT_EQ(find_series("s")->minutes, 13);
 
 	INT_EQ(build_opts(1, 1, 2), 0);
@@ -268,6 +276,128 @@ static void test_drafts_and_future(void)
 	OK(find("d4")->series_next == NULL);
 	OK(find("d1")->series_prev == NULL);
 	INT_EQ(s.nposts, 6);
+}
+
+/* post_titled: post() with its title. */
+static void post_titled(const char *slug, const char *title, const char *fm)
+{
+	char rel[256], text[2048];
+	snprintf(rel, sizeof rel, "content/posts/%s.md", slug);
+	snprintf(text, sizeof text, "---\ntitle: \"%s\"\n%s---\nThe text of %s.\n", title, fm, slug);
+	t_write(dir, rel, text);
+}
+
+/* parts_of: "slug=part ..." of a series' published posts. */
+static const char *parts_of(const char *series_slug)
+{
+	struct series *se = find_series(series_slug);
+	if (!se)
+		return "(no such series)";
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < se->nposts; i++)
+		buf_printf(&b, "%s%.*s=%d", i ? " " : "", STR_FMT(se->posts[i]->slug), se->posts[i]->part);
+	const char *r = arena_strndup(arena, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* A part's number: its place among all the parts, drafts included, from
+ * the series' numbering; part: gives one, and those after it count on. */
+static void test_parts(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("s", "posts: [a, b, c, d, e]\n");
+	post("a", "date: 2026-01-01\nseries: s\n");
+	post("b", "date: 2026-01-02\nseries: s\ndraft: true\n");
+	/* part 3 was removed: the titles keep their numbers */
+	post("c", "date: 2026-01-03\nseries: s\npart: 4\n");
+	post("d", "date: 2026-01-04\nseries: s\n");
+	post("e", "date: 2027-01-05\nseries: s\n");
+	series("zero", "numbering: 0\n");
+	post("z0", "date: 2026-02-01\nseries: zero\n");
+	post("z1", "date: 2026-02-02\nseries: zero\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	STR_EQ(parts_of("s"), "a=1 c=4 d=5");
+	INT_EQ(find("b")->part, 2);
+	INT_EQ(find("e")->part, 6);
+	INT_EQ(find_series("s")->last_part, 6);
+	STR_EQ(parts_of("zero"), "z0=0 z1=1");
+	INT_EQ(find_series("zero")->last_part, 1);
+	/* with drafts and the future: the same numbers */
+	INT_EQ(build_opts(1, 1, 2), 0);
+	STR_EQ(parts_of("s"), "a=1 b=2 c=4 d=5 e=6");
+	INT_EQ(find("d")->place, 4);
+
+	/* a number taken, a number going back, and invalid values */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("s", "");
+	post("a", "date: 2026-01-01\nseries: s\n");
+	post("b", "date: 2026-01-02\nseries: s\npart: 5\n");
+	post("c", "date: 2026-01-03\nseries: s\ndraft: true\n");
+	post("d", "date: 2026-01-04\nseries: s\npart: 6\n");
+	post("e", "date: 2026-01-05\nseries: s\npart: 2\n");
+	post("f", "date: 2026-01-06\nseries: s\npart: -1\n");
+	post("g", "date: 2026-01-07\nseries: s\npart: two\n");
+	post("h", "date: 2026-01-08\npart: 3\n");
+	OK(build() >= 5);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/f.md:5:7: error: 'part' must be between 0 and 100000, found -1\n"
+	       "content/posts/g.md:5:7: error: 'part' must be an integer, found 'two'\n"
+	       "content/posts/h.md:4:7: error: 'part' without 'series' (hint: add 'series: SLUG')\n"
+	       "content/posts/d.md:5:7: error: part 6 of series 's' is also taken by content/posts/c.md (two posts "
+	       "cannot share a number)\n"
+	       "content/posts/e.md:5:7: error: part 2 of series 's' comes after part 6, content/posts/c.md (the "
+	       "numbers must grow in the series' order)");
+}
+
+/* the warning of a title whose own number is not its part's */
+static void test_part_titles(void)
+{
+	struct str pre;
+	int head;
+	INT_EQ(parts_title_number(str_from("Series, Part 66: Topic"), &pre, &head), 66);
+	INT_EQ(head, 0);
+	INT_EQ(parts_title_number(str_from("Python Lecture part 1 - Philosophy"), &pre, &head), 1);
+	INT_EQ(parts_title_number(str_from("GPU Systems 07 - Occupancy"), &pre, &head), 7);
+	INT_EQ(head, 1);
+	STR_EQ(sv(pre), "GPU Systems");
+	INT_EQ(parts_title_number(str_from("MLOps 02: Data Pipelines"), &pre, &head), 2);
+	INT_EQ(parts_title_number(str_from("12 \xe2\x80\x94 The Last"), &pre, &head), 12);
+	STR_EQ(sv(pre), "");
+	INT_EQ(parts_title_number(str_from("Counterpart 3 - not a part"), &pre, &head), 3);
+	INT_EQ(head, 1);
+	INT_EQ(parts_title_number(str_from("Part 1.5 and Part 2b"), &pre, &head), -1);
+	INT_EQ(parts_title_number(str_from("2024: The Year"), &pre, &head), -1);
+	INT_EQ(parts_title_number(str_from("CUDA12 - no space"), &pre, &head), -1);
+	INT_EQ(parts_title_number(str_from("Top 10 tips"), &pre, &head), -1);
+	INT_EQ(parts_title_number(str_from("Departures 4"), &pre, &head), -1);
+
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	series("gpu", "numbering: 0\n");
+	post_titled("g0", "GPU Systems 00 - Before", "date: 2026-01-01\nseries: gpu\n");
+	post_titled("g1", "GPU Systems 02 - Roadmap", "date: 2026-01-02\nseries: gpu\n");
+	post_titled("g2", "GPU Systems 02 - Threads", "date: 2026-01-03\nseries: gpu\ndraft: true\n");
+	post_titled("g3", "Part 66", "date: 2026-01-04\nseries: gpu\n");
+	/* a number that ends the head of one title only is no part number */
+	post_titled("g4", "Python 3: What Changed", "date: 2026-01-05\nseries: gpu\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/g1.md:2:8: warning: the title says part 2, but this is part 1 of series 'gpu' (hint: give "
+	       "'part: 2' if the title is right; see SERIES in folio-site(5))\n"
+	       "content/posts/g3.md:2:8: warning: the title says part 66, but this is part 3 of series 'gpu' (hint: give "
+	       "'part: 66' if the title is right; see SERIES in folio-site(5))");
+	/* given its part, the title agrees, and the next counts on */
+	post_titled("g3", "Part 66", "date: 2026-01-04\nseries: gpu\npart: 66\n");
+	post_titled("g4", "Part 67", "date: 2026-01-05\nseries: gpu\n");
+	post_titled("g1", "GPU Systems 01 - Roadmap", "date: 2026-01-02\nseries: gpu\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
+	STR_EQ(parts_of("gpu"), "g0=0 g1=1 g3=66 g4=67");
 }
 
 static void test_terms_years(void)
@@ -680,15 +810,47 @@ static void test_site_errors(void)
 	STR_EQ(t_msgs(&cap),
 	       "content/posts/other.md:4:7: error: duplicate slug 'hello': content/posts/hello.md has it too (URLs "
 	       "must be unique)\n"
+	       "content/posts/hello.md:1:1: note: the post that has it first\n"
 	       "content/pages/b.md:3:7: error: the page slug 'feed.xml' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "content/pages/start.md:1:1: error: duplicate page slug 'start': content/pages/a.md has it too\n"
+	       "content/pages/a.md:3:7: note: the page that has it first\n"
 	       "content/pages/tags.md:1:1: error: the page slug 'tags' is taken by folio's own pages (rename the file "
 	       "or set 'slug')\n"
 	       "folio.yml:2:13: error: start_here names no page: 'strat' (did you mean 'start'?) (pages are the files "
 	       "in content/pages/)\n"
 	       "folio.yml:3:18: error: best_of names no post: 'nothing-like-it'\n"
 	       "folio.yml:4:19: error: featured_series names no series: 'gpus' (did you mean 'gpu'?)");
+}
+
+/* slugs that differ only in case: a warning at each later one, with a
+ * note at the first; the site is built (each URL is its own folder here) */
+static void test_site_case(void)
+{
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("Hello", "date: 2026-01-01\n");
+	post("hello", "date: 2026-01-02\n");
+	post("other", "date: 2026-01-03\nslug: HELLO\n");
+	post("plain", "date: 2026-01-04\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap),
+	       "content/posts/hello.md:1:1: warning: slug 'hello' differs only in case from 'Hello' "
+	       "(content/posts/Hello.md): on a file system that ignores case (macOS, Windows) their URLs are one "
+	       "folder, and one post replaces the other (hint: rename one)\n"
+	       "content/posts/Hello.md:1:1: note: the post with the other spelling\n"
+	       "content/posts/other.md:4:7: warning: slug 'HELLO' differs only in case from 'Hello' "
+	       "(content/posts/Hello.md): on a file system that ignores case (macOS, Windows) their URLs are one "
+	       "folder, and one post replaces the other (hint: rename one)\n"
+	       "content/posts/Hello.md:1:1: note: the post with the other spelling");
+	INT_EQ((int)s.nposts, 4);
+	/* a capital letter alone is no clash */
+	new_site();
+	t_write(dir, "folio.yml", "title: T\n");
+	post("Hello", "date: 2026-01-01\n");
+	post("plain", "date: 2026-01-02\nslug: Plain-Too\n");
+	INT_EQ(build(), 0);
+	STR_EQ(t_msgs(&cap), "");
 }
 
 void test_site(void)
@@ -698,6 +860,8 @@ void test_site(void)
 	buf_init(&cap);
 	test_series_order();
 	test_drafts_and_future();
+	test_parts();
+	test_part_titles();
 	test_terms_years();
 	test_term_names();
 	test_years_mixed_offsets();
@@ -707,6 +871,7 @@ void test_site(void)
 	test_series_errors();
 	test_failed_series();
 	test_site_errors();
+	test_site_case();
 	if (built)
 		site_free(&s);
 	built = 0;

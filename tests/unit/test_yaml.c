@@ -376,6 +376,33 @@ static void test_syntax_errors(void)
 	       "(hint: the text ends before this is closed)\n"
 	       " 1 | tags: [a, b\n"
 	       "   |       ^\n");
+	/* a '[' or '{' left open before the next key: the error where libyaml
+	 * finds out, and where it opened, as a note and in the hint */
+	STR_EQ(errors_of("title: A\ntags: [a, b\ndate: 2026-01-05\n"),
+	       "t.yml:3:5: error: YAML: did not find expected ',' or ']' "
+	       "(hint: the '[' on line 2 is not closed: end the list with ']')\n"
+	       " 3 | date: 2026-01-05\n"
+	       "   |     ^\n"
+	       "t.yml:2:7: note: the '[' opened here\n"
+	       " 2 | tags: [a, b\n"
+	       "   |       ^\n");
+	INT_EQ(last_errors, 1);
+	STR_EQ(errors_of("extra: {a: [1,\n  2], b: 3\nsummary: x\n"),
+	       "t.yml:3:8: error: YAML: did not find expected ',' or '}' "
+	       "(hint: the '{' on line 1 is not closed: end the map with '}')\n"
+	       " 3 | summary: x\n"
+	       "   |        ^\n"
+	       "t.yml:1:8: note: the '{' opened here\n"
+	       " 1 | extra: {a: [1,\n"
+	       "   |        ^\n");
+	STR_EQ(errors_of("tags: [a, [b, c]\nsummary: x\n"),
+	       "t.yml:2:1: error: YAML: did not find expected ',' or ']' "
+	       "(hint: the '[' on line 1 is not closed: end the list with ']')\n"
+	       " 2 | summary: x\n"
+	       "   | ^\n"
+	       "t.yml:1:7: note: the '[' opened here\n"
+	       " 1 | tags: [a, [b, c]\n"
+	       "   |       ^\n");
 	STR_EQ(errors_of("a: b\n- c\n"),
 	       "t.yml:2:1: error: YAML: did not find expected key (hint: check the indentation)\n"
 	       " 2 | - c\n"
