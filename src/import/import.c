@@ -630,6 +630,20 @@ static int folio_own(const char *a)
 	return 0;
 }
 
+void imp_feed_at(struct imp_site *s, const char *path, const char *by)
+{
+	if (!strcmp(path, "/feed.xml") || !strcmp(path, "/tags/{tag}/feed.xml") ||
+	    !strcmp(path, "/series/{series}/feed.xml")) {
+		imp_note(s->a, &s->rep, "feed kept", by, 0, "the old feed %s is where folio writes its own", path);
+		return;
+	}
+	if (imp_list_has(&s->feeds_also, path))
+		return;
+	imp_list_add(s->a, &s->feeds_also, arena_strndup(s->a, path, strlen(path)));
+	imp_note(s->a, &s->rep, "feed kept", by, 0,
+		 "the old feed %s is written there too (feeds.also_at), so that its subscribers keep it", path);
+}
+
 int imp_carry(struct imp_site *s, const char *from, const char *to)
 {
 	char a[4200];
@@ -833,6 +847,14 @@ int imp_write(struct imp_site *s)
 	if (s->math_brackets || s->math_mathjax)
 		buf_printf(&b, "math:\n%s%s", s->math_brackets ? "  delimiters: [dollars, brackets]\n" : "",
 			   s->math_mathjax ? "  compat: mathjax\n" : "");
+	if (s->feeds_also.n) {
+		buf_puts(&b, "feeds:\n  also_at:\n");
+		for (size_t i = 0; i < s->feeds_also.n; i++) {
+			buf_puts(&b, "    - ");
+			buf_put_json(&b, s->feeds_also.v[i], strlen(s->feeds_also.v[i]), 0);
+			buf_putc(&b, '\n');
+		}
+	}
 	for (size_t i = 0; i < s->config_extra.n; i++)
 		buf_puts(&b, s->config_extra.v[i]);
 	int rc = write_new(s, "folio.yml", b.p, b.len);

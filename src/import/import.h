@@ -85,6 +85,8 @@ struct imp_site {
 	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
 	 * mathjax (the templates load MathJax: imp_find_mathjax) */
 	int math_brackets, math_mathjax;
+	/* folio.yml's feeds.also_at: the old site's feed addresses */
+	struct imp_list feeds_also;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -137,6 +139,12 @@ int imp_copy(struct imp_site *s, const char *from, const char *to, const char *b
 
 /* imp_copy_dst: imp_copy to a DST-relative path (a bundle's file). */
 int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_feed_at: path (from the site's root, a placeholder {tag},
+ * {category} or {series} allowed) was a feed of the old site: folio.yml
+ * says feeds.also_at it, and the report says so (by: the file or setting
+ * that made it). Folio's own /feed.xml is noted only. */
+void imp_feed_at(struct imp_site *s, const char *path, const char *by);
 
 /* imp_carry: the SRC-relative file from, which no document names, carried
  * over as it is to static/to (the old site served it at /to): 1; 0 when

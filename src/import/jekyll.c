@@ -720,6 +720,19 @@ static void read_config(struct jk *j)
 			int64_t n;
 			if (yaml_as_int(v, &n) && n >= 1 && n <= 1000)
 				s->posts_per_page = (int)n;
+		} else if (!strcmp(k, "feed") && v->kind == YNODE_MAP) {
+			/* jekyll-feed: feed: {path, tags, categories} */
+			const char *fp = imp_scalar(yaml_map_get(v, "path"));
+			if (fp)
+				imp_feed_at(s, imp_fmt(a, "%s%s", fp[0] == '/' ? "" : "/", fp), cfgname);
+			int on = 0;
+			const struct ynode *tg = yaml_map_get(v, "tags");
+			if (tg && (tg->kind == YNODE_MAP || (yaml_as_bool(tg, &on) && on))) {
+				const char *tp = imp_scalar(yaml_map_get(tg, "path"));
+				imp_feed_at(s, imp_fmt(a, "/%s{tag}.xml", tp ? tp + (tp[0] == '/') : "feed/by_tag/"), cfgname);
+			}
+			if (yaml_map_get(v, "categories"))
+				imp_feed_at(s, "/feed/{category}.xml", cfgname);
 		} else if (!strcmp(k, "exclude")) {
 			imp_words(a, v, &j->exclude, 0);
 		} else if (!strcmp(k, "collections") || !strcmp(k, "include") || !strcmp(k, "markdown") ||
@@ -825,6 +838,9 @@ int jekyll_import(struct imp_site *s)
 			if (fm && has_ext(r, (const char *const[]){"html", NULL}))
 				imp_note(a, &s->rep, "HTML page not imported", r, 0,
 					 "a page in HTML with Liquid (a layout's page): folio's theme makes its own");
+			else if (fm && has_ext(r, (const char *const[]){"xml", "rss", "atom", NULL}) &&
+				 !strstr(r, "sitemap"))
+				imp_feed_at(s, imp_fmt(a, "/%s", r), r);
 			else if (fm)
 				imp_note(a, &s->rep, "file not carried over", r, 0,
 					 "Jekyll renders it with Liquid (it has front matter): folio makes its own feeds, "

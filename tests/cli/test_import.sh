@@ -72,6 +72,11 @@ check "jekyll-kramdown: the image after an anchor line is an image" grep -q '<im
 check "jekyll-kramdown: the formula after <br/> is typeset" grep -q 'class="math display"' "$K"
 check "jekyll-kramdown: the link with a parenthesis is a link" grep -q '<a href="http://en.wikipedia.org/wiki/JAD_(JAva_Decompiler%29">JAD</a>' "$K"
 check "jekyll-kramdown: an empty anchor does not swallow the paragraph" grep -q '<p>The figure above<a name="note1"></a> shows the constant pool.</p>' "$K"
+check "jekyll-kramdown: its old feeds are written at their paths" \
+	test -f "$TMP/jekyll-kramdown-out/blog/index.rss" -a -f "$TMP/jekyll-kramdown-out/atom.xml"
+check "hugo-basic: its old feeds are written at their paths" \
+	test -f "$TMP/hugo-basic-out/index.xml" -a -f "$TMP/hugo-basic-out/posts/index.xml"
+check "hugo-basic: the site's old feed is folio's" cmp "$TMP/hugo-basic-out/index.xml" "$TMP/hugo-basic-out/feed.xml"
 M=$TMP/jekyll-mathjax-out/posts/schedules/index.html
 check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 4
 
