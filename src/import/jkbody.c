@@ -1140,6 +1140,24 @@ static int is_void(const char *name, size_t n)
 	return 0;
 }
 
+/* is_html_container: whether name[0..n) is an HTML element with content,
+ * whose "<a ... />" an HTML parser leaves open (SVG's and MathML's
+ * elements, inline in a post, close themselves: left alone). */
+static int is_html_container(const char *name, size_t n)
+{
+	static const char *const v[] = {
+	    "a",      "abbr",    "article", "aside",  "audio",  "b",      "blockquote", "button", "canvas", "center",
+	    "cite",   "code",    "dd",      "del",    "details", "div",   "dl",         "dt",     "em",     "figcaption",
+	    "figure", "font",    "footer",  "h1",     "h2",     "h3",     "h4",         "h5",     "h6",     "header",
+	    "i",      "iframe",  "ins",     "label",  "li",     "main",   "mark",       "nav",    "object", "ol",
+	    "p",      "pre",     "q",       "s",      "section", "small", "span",       "strong", "sub",    "summary",
+	    "sup",    "table",   "td",      "th",     "tr",     "u",      "ul",         "video"};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (strlen(v[i]) == n && !strncasecmp(name, v[i], n))
+			return 1;
+	return 0;
+}
+
 /* tag_at: the HTML start tag at in[i] ('<' and a letter) within the line
  * (to e): its name, and in *close where its '>' is, quotes respected
  * (0: it does not end on the line); *self: it ends with "/>". */
@@ -1244,7 +1262,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			size_t close;
 			int self;
 			struct str name = tag_at(k->in, i, e, &close, &self);
-			if (self && !is_void(name.p, name.len)) {
+			if (self && is_html_container(name.p, name.len)) {
 				k->selfclose = close - 1;
 				k->selfname = name;
 			}
@@ -1447,6 +1465,7 @@ static void kramdown(struct kd *k)
 	size_t flen = 0;
 	int blank_before = 1;  /* the previous line was blank (a paragraph may start) */
 	int in_display = 0;    /* inside a $$ display block */
+	size_t display_indent = 0; /* its list item's content column (0: none) */
 	int in_kcomment = 0;   /* inside {::comment} */
 	int prev_code = 0;     /* the previous line was indented code */
 	int in_list = 0;       /* a list item came since the last unindented paragraph */
@@ -1476,6 +1495,20 @@ static void kramdown(struct kd *k)
 		if (in_display) {
 			if (memmem(ls, (size_t)(le - ls), "$$", 2))
 				in_display = 0;
+			/* a formula opened in a list item: kramdown reads its lines
+			 * as the item's whatever their indent; CommonMark needs
+			 * them at the item's content column */
+			size_t sp = 0;
+			while (ls + sp < le && ls[sp] == ' ')
+				sp++;
+			if (ls + sp < le && sp < display_indent) {
+				for (size_t q = sp; q < display_indent; q++)
+					buf_putc(k->out, ' ');
+				if (cap_take(k->caps, "kramdown math in a list item"))
+					kd_note(k, "kramdown math in a list item", i,
+						"a line of the formula is indented to its list item's text, as kramdown reads it%.*s",
+						"", 0);
+			}
 			buf_append(k->out, ls, next - i);
 			i = next;
 			continue;
@@ -1536,6 +1569,7 @@ static void kramdown(struct kd *k)
 			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
 			if (!c2 || c2 + 2 == t.p + t.len) {
 				in_display = !c2;
+				display_indent = item ? (size_t)(t.p - ls) : 0;
 				buf_append(k->out, ls, next - i);
 				i = next;
 				blank_before = 0;

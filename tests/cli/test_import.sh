@@ -78,6 +78,8 @@ check "hugo-basic: its old feeds are written at their paths" \
 	test -f "$TMP/hugo-basic-out/index.xml" -a -f "$TMP/hugo-basic-out/posts/index.xml"
 check "hugo-basic: the site's old feed is folio's" cmp "$TMP/hugo-basic-out/index.xml" "$TMP/hugo-basic-out/feed.xml"
 M=$TMP/jekyll-mathjax-out/posts/schedules/index.html
+check "jekyll-mathjax: a formula in a list item, its lines indented less, is typeset" \
+	test "$(grep -o 'class="math display"' "$TMP/jekyll-mathjax-out/posts/batching/index.html" | wc -l)" -eq 2
 check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 4
 
 # idempotent: a second import of a source gives the same tree (the first
