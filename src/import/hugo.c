@@ -867,5 +867,22 @@ int hugo_import(struct imp_site *s)
 	series_order(s);
 	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1};
 	imp_reader_finish(&h.r, hugo_body, c);
+	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
+	imp_feed_at(s, "/index.xml", "Hugo's RSS output");
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (s->docs[i]->kind == IMP_POST) {
+			imp_feed_at(s, "/posts/index.xml", "Hugo's RSS output");
+			break;
+		}
+	imp_feed_at(s, "/tags/{tag}/index.xml", "Hugo's RSS output");
+	imp_feed_at(s, "/categories/{category}/index.xml", "Hugo's RSS output");
+	if (s->rep.series)
+		imp_feed_at(s, "/series/{series}/index.xml", "Hugo's RSS output");
+	/* static/ is served as it is, at the site's root: what no page named
+	 * is carried over too */
+	struct imp_list st_files = {0};
+	walk(&h, "static", &st_files);
+	for (size_t i = 0; i < st_files.n; i++)
+		imp_carry(s, st_files.v[i], st_files.v[i] + 7);
 	return 0;
 }

@@ -630,6 +630,37 @@ static int folio_own(const char *a)
 	return 0;
 }
 
+void imp_feed_at(struct imp_site *s, const char *path, const char *by)
+{
+	if (!strcmp(path, "/feed.xml") || !strcmp(path, "/tags/{tag}/feed.xml") ||
+	    !strcmp(path, "/series/{series}/feed.xml")) {
+		imp_note(s->a, &s->rep, "feed kept", by, 0, "the old feed %s is where folio writes its own", path);
+		return;
+	}
+	if (imp_list_has(&s->feeds_also, path))
+		return;
+	imp_list_add(s->a, &s->feeds_also, arena_strndup(s->a, path, strlen(path)));
+	imp_note(s->a, &s->rep, "feed kept", by, 0,
+		 "the old feed %s is written there too (feeds.also_at), so that its subscribers keep it", path);
+}
+
+int imp_carry(struct imp_site *s, const char *from, const char *to)
+{
+	char a[4200];
+	snprintf(a, sizeof a, "/%s", to);
+	if (folio_own(a)) {
+		imp_note(s->a, &s->rep, "file not carried over", from, 0,
+			 "'%s' is where folio writes its own (home, feeds, sitemap, styles...)", a);
+		return 0;
+	}
+	if (imp_list_has(&s->copy_to, imp_fmt(s->a, "static/%s", to)))
+		return 1;
+	if (!imp_copy(s, from, to, from, 0))
+		return 0;
+	s->rep.carried++;
+	return 1;
+}
+
 /* fix_aliases: an alias equal to the new URL goes silently; one that is
  * another document's URL, or another's alias too, or an address of
  * folio's own pages, or that folio would refuse, goes with a finding.
@@ -816,6 +847,14 @@ int imp_write(struct imp_site *s)
 	if (s->math_brackets || s->math_mathjax)
 		buf_printf(&b, "math:\n%s%s", s->math_brackets ? "  delimiters: [dollars, brackets]\n" : "",
 			   s->math_mathjax ? "  compat: mathjax\n" : "");
+	if (s->feeds_also.n) {
+		buf_puts(&b, "feeds:\n  also_at:\n");
+		for (size_t i = 0; i < s->feeds_also.n; i++) {
+			buf_puts(&b, "    - ");
+			buf_put_json(&b, s->feeds_also.v[i], strlen(s->feeds_also.v[i]), 0);
+			buf_putc(&b, '\n');
+		}
+	}
 	for (size_t i = 0; i < s->config_extra.n; i++)
 		buf_puts(&b, s->config_extra.v[i]);
 	int rc = write_new(s, "folio.yml", b.p, b.len);
@@ -869,6 +908,7 @@ void imp_report_text(const struct imp_site *s, int build_errors, struct buf *b)
 	buf_printf(b, "- pages: %zu\n", r->pages);
 	buf_printf(b, "- series: %zu\n", r->series);
 	buf_printf(b, "- files copied (to static/ or beside a bundle): %zu\n", r->files);
+	buf_printf(b, "- of them, carried over although no page names them: %zu\n", r->carried);
 	buf_printf(b, "- aliases (old URLs that redirect): %zu\n", r->aliases);
 	buf_printf(b, "- not converted as written: %zu\n", r->n);
 	if (r->failed)

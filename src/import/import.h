@@ -67,6 +67,7 @@ struct imp_report {
 	struct imp_finding *v;
 	size_t n, cap;
 	size_t posts, drafts, pages, series, files, aliases, failed;
+	size_t carried; /* files no document names, carried over as they are */
 };
 
 /* The whole import: the source and target folders, the site's settings
@@ -84,6 +85,8 @@ struct imp_site {
 	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
 	 * mathjax (the templates load MathJax: imp_find_mathjax) */
 	int math_brackets, math_mathjax;
+	/* folio.yml's feeds.also_at: the old site's feed addresses */
+	struct imp_list feeds_also;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -136,6 +139,17 @@ int imp_copy(struct imp_site *s, const char *from, const char *to, const char *b
 
 /* imp_copy_dst: imp_copy to a DST-relative path (a bundle's file). */
 int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const char *by, int line);
+
+/* imp_feed_at: path (from the site's root, a placeholder {tag},
+ * {category} or {series} allowed) was a feed of the old site: folio.yml
+ * says feeds.also_at it, and the report says so (by: the file or setting
+ * that made it). Folio's own /feed.xml is noted only. */
+void imp_feed_at(struct imp_site *s, const char *path, const char *by);
+
+/* imp_carry: the SRC-relative file from, which no document names, carried
+ * over as it is to static/to (the old site served it at /to): 1; 0 when
+ * it cannot be read or /to is where folio writes its own (reported). */
+int imp_carry(struct imp_site *s, const char *from, const char *to);
 
 /* imp_read_src: the SRC-relative file rel, read whole (NUL-terminated,
  * malloc'd, *len set), or NULL when it is missing, not a regular file or

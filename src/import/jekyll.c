@@ -720,6 +720,19 @@ static void read_config(struct jk *j)
 			int64_t n;
 			if (yaml_as_int(v, &n) && n >= 1 && n <= 1000)
 				s->posts_per_page = (int)n;
+		} else if (!strcmp(k, "feed") && v->kind == YNODE_MAP) {
+			/* jekyll-feed: feed: {path, tags, categories} */
+			const char *fp = imp_scalar(yaml_map_get(v, "path"));
+			if (fp)
+				imp_feed_at(s, imp_fmt(a, "%s%s", fp[0] == '/' ? "" : "/", fp), cfgname);
+			int on = 0;
+			const struct ynode *tg = yaml_map_get(v, "tags");
+			if (tg && (tg->kind == YNODE_MAP || (yaml_as_bool(tg, &on) && on))) {
+				const char *tp = imp_scalar(yaml_map_get(tg, "path"));
+				imp_feed_at(s, imp_fmt(a, "/%s{tag}.xml", tp ? tp + (tp[0] == '/') : "feed/by_tag/"), cfgname);
+			}
+			if (yaml_map_get(v, "categories"))
+				imp_feed_at(s, "/feed/{category}.xml", cfgname);
 		} else if (!strcmp(k, "exclude")) {
 			imp_words(a, v, &j->exclude, 0);
 		} else if (!strcmp(k, "collections") || !strcmp(k, "include") || !strcmp(k, "markdown") ||
@@ -778,7 +791,7 @@ int jekyll_import(struct imp_site *s)
 	/* every file, once */
 	struct imp_list all = {0};
 	walk(&j, "", &all);
-	struct imp_list posts = {0}, drafts = {0}, pages = {0};
+	struct imp_list posts = {0}, drafts = {0}, pages = {0}, carry = {0};
 	walk(&j, "_posts", &posts);
 	walk(&j, "_drafts", &drafts);
 	walk(&j, "_pages", &pages);
@@ -816,13 +829,24 @@ int jekyll_import(struct imp_site *s)
 				    !strncasecmp(b, "CHANGELOG", 9)))
 				continue;
 			read_page(&j, r, NULL, NULL);
-		} else if (has_ext(r, (const char *const[]){"html", NULL})) {
+		} else {
+			/* a file Jekyll renders (front matter), or one it copies */
 			size_t len;
 			char *t = imp_read_src(s, r, &len);
-			if (t && len >= 3 && !memcmp(t, "---", 3))
+			int fm = t && len >= 4 && !memcmp(t, "---", 3) && (t[3] == '\n' || t[3] == '\r');
+			free(t);
+			if (fm && has_ext(r, (const char *const[]){"html", NULL}))
 				imp_note(a, &s->rep, "HTML page not imported", r, 0,
 					 "a page in HTML with Liquid (a layout's page): folio's theme makes its own");
-			free(t);
+			else if (fm && has_ext(r, (const char *const[]){"xml", "rss", "atom", NULL}) &&
+				 !strstr(r, "sitemap"))
+				imp_feed_at(s, imp_fmt(a, "/%s", r), r);
+			else if (fm)
+				imp_note(a, &s->rep, "file not carried over", r, 0,
+					 "Jekyll renders it with Liquid (it has front matter): folio makes its own feeds, "
+					 "sitemap and styles");
+			else if (t)
+				imp_list_add(a, &carry, r);
 		}
 	}
 	/* collections */
@@ -852,5 +876,9 @@ int jekyll_import(struct imp_site *s)
 	}
 	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0};
 	imp_reader_finish(&j.r, jekyll_body, c);
+	/* the files Jekyll copies as they are and no post named: carried
+	 * over too (a favicon, CNAME, a download) */
+	for (size_t i = 0; i < carry.n; i++)
+		imp_carry(s, carry.v[i], carry.v[i]);
 	return 0;
 }

@@ -73,6 +73,7 @@ struct lq {
 	size_t fence_len;
 	int in_hl;                /* inside {% highlight %} */
 	size_t hl_len;            /* the fence written for it */
+	int html;                 /* the body is HTML (a Jekyll .html post) */
 	struct caps *caps;
 };
 
@@ -442,6 +443,9 @@ static void highlight_open(struct lq *s, const struct tag *t)
 static void highlight_close(struct lq *s)
 {
 	emit_fence(s);
+	/* in HTML, "{% endhighlight %}</p>": the fence's line ends here */
+	if (s->html)
+		emit_cstr(s, "\n");
 	s->in_hl = 0;
 }
 
@@ -1136,6 +1140,24 @@ static int is_void(const char *name, size_t n)
 	return 0;
 }
 
+/* is_html_container: whether name[0..n) is an HTML element with content,
+ * whose "<a ... />" an HTML parser leaves open (SVG's and MathML's
+ * elements, inline in a post, close themselves: left alone). */
+static int is_html_container(const char *name, size_t n)
+{
+	static const char *const v[] = {
+	    "a",      "abbr",    "article", "aside",  "audio",  "b",      "blockquote", "button", "canvas", "center",
+	    "cite",   "code",    "dd",      "del",    "details", "div",   "dl",         "dt",     "em",     "figcaption",
+	    "figure", "font",    "footer",  "h1",     "h2",     "h3",     "h4",         "h5",     "h6",     "header",
+	    "i",      "iframe",  "ins",     "label",  "li",     "main",   "mark",       "nav",    "object", "ol",
+	    "p",      "pre",     "q",       "s",      "section", "small", "span",       "strong", "sub",    "summary",
+	    "sup",    "table",   "td",      "th",     "tr",     "u",      "ul",         "video"};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (strlen(v[i]) == n && !strncasecmp(name, v[i], n))
+			return 1;
+	return 0;
+}
+
 /* tag_at: the HTML start tag at in[i] ('<' and a letter) within the line
  * (to e): its name, and in *close where its '>' is, quotes respected
  * (0: it does not end on the line); *self: it ends with "/>". */
@@ -1240,7 +1262,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			size_t close;
 			int self;
 			struct str name = tag_at(k->in, i, e, &close, &self);
-			if (self && !is_void(name.p, name.len)) {
+			if (self && is_html_container(name.p, name.len)) {
 				k->selfclose = close - 1;
 				k->selfname = name;
 			}
@@ -1443,6 +1465,7 @@ static void kramdown(struct kd *k)
 	size_t flen = 0;
 	int blank_before = 1;  /* the previous line was blank (a paragraph may start) */
 	int in_display = 0;    /* inside a $$ display block */
+	size_t display_indent = 0; /* its list item's content column (0: none) */
 	int in_kcomment = 0;   /* inside {::comment} */
 	int prev_code = 0;     /* the previous line was indented code */
 	int in_list = 0;       /* a list item came since the last unindented paragraph */
@@ -1472,6 +1495,20 @@ static void kramdown(struct kd *k)
 		if (in_display) {
 			if (memmem(ls, (size_t)(le - ls), "$$", 2))
 				in_display = 0;
+			/* a formula opened in a list item: kramdown reads its lines
+			 * as the item's whatever their indent; CommonMark needs
+			 * them at the item's content column */
+			size_t sp = 0;
+			while (ls + sp < le && ls[sp] == ' ')
+				sp++;
+			if (ls + sp < le && sp < display_indent) {
+				for (size_t q = sp; q < display_indent; q++)
+					buf_putc(k->out, ' ');
+				if (cap_take(k->caps, "kramdown math in a list item"))
+					kd_note(k, "kramdown math in a list item", i,
+						"a line of the formula is indented to its list item's text, as kramdown reads it%.*s",
+						"", 0);
+			}
 			buf_append(k->out, ls, next - i);
 			i = next;
 			continue;
@@ -1532,6 +1569,7 @@ static void kramdown(struct kd *k)
 			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
 			if (!c2 || c2 + 2 == t.p + t.len) {
 				in_display = !c2;
+				display_indent = item ? (size_t)(t.p - ls) : 0;
 				buf_append(k->out, ls, next - i);
 				i = next;
 				blank_before = 0;
@@ -1940,6 +1978,101 @@ static void shortcodes(struct lq *s)
  * into a buffer, then through kramdown() into out; the counts of findings
  * past JK_MAX_FINDINGS noted, and with note_math (Jekyll) kramdown's
  * inline $$ formulas. */
+/* ---- pass two for HTML: a Jekyll .html post ---- */
+
+/* html_line: one line of HTML in[i..e) (outside code), its attributes'
+ * URLs resolved; the rest as it is. */
+static void html_line(struct kd *k, size_t i, size_t e)
+{
+	int in_tag = k->in_tag;
+	while (i < e) {
+		char ch = k->in[i];
+		size_t to;
+		if (ch == '<' && i + 1 < e && isalpha((unsigned char)k->in[i + 1]))
+			in_tag = 1;
+		else if (ch == '>')
+			in_tag = 0;
+		else if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
+			 (to = attr_url(k, i, e))) {
+			i = to;
+			continue;
+		}
+		buf_putc(k->out, ch);
+		i++;
+	}
+	k->in_tag = in_tag;
+}
+
+/* The wrapper of an HTML post's HTML: one CommonMark HTML block, which
+ * runs to a blank line; the body has none (see html_doc). */
+#define HTML_OPEN "<div class=\"imported-html\">\n"
+#define HTML_CLOSE "</div>\n\n"
+
+/* html_doc: a Jekyll .html post after Liquid, as folio Markdown that gives
+ * the same HTML: the HTML inside one raw HTML block, its blank lines
+ * written as an empty comment (so that the block, and a <pre>, runs on)
+ * and a line that Markdown's block extensions would read first ($$, \[,
+ * :::) behind one; a highlight block (a fence since pass one) between two
+ * such blocks, highlighted as code. Attributes' URLs resolved. */
+static void html_doc(struct kd *k)
+{
+	size_t i = 0;
+	char fch = 0;
+	size_t flen = 0;
+	int open = 0;
+	while (i < k->n) {
+		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
+		size_t next = (size_t)(le - k->in) + (le < k->in + k->n);
+		char ch;
+		size_t len;
+		if (fch) {
+			if (fence_close(ls, le, fch, flen))
+				fch = 0;
+			buf_append(k->out, ls, next - i);
+			if (!fch && (next == k->n || k->in[next - 1] != '\n'))
+				buf_putc(k->out, '\n');
+			i = next;
+			continue;
+		}
+		if (fence_open(ls, le, &ch, &len)) {
+			if (open)
+				buf_puts(k->out, HTML_CLOSE);
+			else if (k->out->len)
+				buf_putc(k->out, '\n');
+			open = 0;
+			fch = ch;
+			flen = len;
+			buf_append(k->out, ls, next - i);
+			i = next;
+			continue;
+		}
+		struct str t = trimmed(ls, le);
+		if (!open) {
+			if (!t.len) { /* the blank line after a fence */
+				i = next;
+				continue;
+			}
+			if (k->out->len)
+				buf_putc(k->out, '\n');
+			buf_puts(k->out, HTML_OPEN);
+			open = 1;
+		}
+		if (!t.len) {
+			buf_puts(k->out, "<!-- -->\n");
+			i = next;
+			continue;
+		}
+		if ((t.len >= 2 && ((t.p[0] == '$' && t.p[1] == '$') || (t.p[0] == '\\' && t.p[1] == '['))) ||
+		    (t.len >= 3 && !memcmp(t.p, ":::", 3)))
+			buf_puts(k->out, "<!-- -->");
+		html_line(k, i, (size_t)(le - k->in));
+		buf_putc(k->out, '\n');
+		i = next;
+	}
+	if (open)
+		buf_puts(k->out, "</div>\n");
+}
+
 static void convert(const struct jk_body *c, const char *in, size_t n, struct buf *out, void (*first)(struct lq *),
 		    int note_math)
 {
@@ -1952,6 +2085,8 @@ static void convert(const struct jk_body *c, const char *in, size_t n, struct bu
 	s.mk = (struct marks)MARKS_NONE;
 	s.no_close[0] = s.no_close[1] = s.no_close[2] = (size_t)-1;
 	s.no_endhl = s.tail_run = (size_t)-1;
+	size_t pl = c->path ? strlen(c->path) : 0;
+	s.html = !c->hugo && pl > 5 && !strcasecmp(c->path + pl - 5, ".html");
 	struct buf mid;
 	buf_init(&mid);
 	s.out = &mid;
@@ -1968,7 +2103,10 @@ static void convert(const struct jk_body *c, const char *in, size_t n, struct bu
 	k.out = out;
 	k.no_script_end = k.no_cmt_end = k.para_end = k.paren = k.selfclose = (size_t)-1;
 	k.caps = &caps;
-	kramdown(&k);
+	if (s.html)
+		html_doc(&k);
+	else
+		kramdown(&k);
 	if (note_math && caps.math)
 		imp_note(c->a, c->r, "kramdown inline math", c->path, caps.math_line + c->line_offset,
 			 "%d formula%s $$...$$ inside paragraphs written $...$ (this is the first)", caps.math,

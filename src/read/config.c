@@ -286,12 +286,50 @@ static void read_texts(struct schema *s, const struct ynode *r, struct config *c
 	}
 }
 
-/* read_feeds: feeds: false, true or {content: summary|full}. */
+/* feed_path_error: why p, a path of feeds.also_at, cannot be one (a
+ * static message), or NULL. */
+static const char *feed_path_error(struct str p)
+{
+	if (!p.len || p.p[0] != '/' || memmem(p.p, p.len, "..", 2) || memmem(p.p, p.len, "//", 2) ||
+	    memchr(p.p, '?', p.len) || memchr(p.p, '#', p.len) || memchr(p.p, '\\', p.len))
+		return "must be a path from the site's root, as '/feed/index.xml'";
+	static const char *const ends[] = {"/", ".xml", ".rss", ".atom"};
+	int ok = 0;
+	for (size_t i = 0; i < 4; i++)
+		ok |= p.len >= strlen(ends[i]) && !memcmp(p.p + p.len - strlen(ends[i]), ends[i], strlen(ends[i]));
+	if (!ok)
+		return "must end in .xml, .rss or .atom, or in / (then index.xml)";
+	int holders = 0;
+	for (const char *q = p.p; (q = memchr(q, '{', (size_t)(p.p + p.len - q))); q++) {
+		struct str rest = {q, (size_t)(p.p + p.len - q)};
+		if (!str_starts_with(rest, "{tag}") && !str_starts_with(rest, "{category}") &&
+		    !str_starts_with(rest, "{series}"))
+			return "has an unknown placeholder (known: {tag}, {category}, {series})";
+		holders++;
+	}
+	if (holders > 1)
+		return "has more than one placeholder";
+	if (str_eq_cstr(p, "/feed.xml") || str_eq_cstr(p, "/feed.json") || str_eq_cstr(p, "/tags/{tag}/feed.xml") ||
+	    str_eq_cstr(p, "/series/{series}/feed.xml"))
+		return "is where folio writes that feed already";
+	return NULL;
+}
+
+/* read_feeds: feeds: false, true or {content: summary|full, also_at}. */
 static void read_feeds(struct schema *s, const struct ynode *r, struct config *c)
 {
-	static const char *const feed_keys[] = {"content", NULL};
+	static const char *const feed_keys[] = {"content", "also_at", NULL};
 	c->feeds = 1;
 	const struct ynode *f = read_switch(s, r, "feeds", &c->feeds, feed_keys);
+	if (f && schema_str_list(s, f, "also_at", &c->feeds_also, &c->nfeeds_also) == 1) {
+		const struct ynode *l = schema_node(f, "also_at");
+		for (size_t i = 0; i < c->nfeeds_also; i++) {
+			const char *why = feed_path_error(c->feeds_also[i]);
+			if (why)
+				schema_error(s, l->kind == YNODE_SEQ ? l->items[i] : l, "feeds.also_at: '%.*s' %s",
+					     STR_FMT(c->feeds_also[i]), why);
+		}
+	}
 	struct str content = STR_LIT("summary");
 	if (!f || schema_str(s, f, "content", 0, &content) != 1)
 		return;

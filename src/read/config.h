@@ -41,6 +41,10 @@ struct config {
 	size_t nmenu;
 	int feeds;      /* feeds are written */
 	int feeds_full; /* feed entries carry the full content, not the summary */
+	/* feeds.also_at: more paths of the feeds ("/feed/index.xml", "/tags/{tag}/index.xml"),
+	 * checked (see folio-site(5)) */
+	struct str *feeds_also;
+	size_t nfeeds_also;
 	int math;
 	const struct ynode *math_macros; /* a map, or NULL */
 	int math_dollars;  /* math.delimiters has dollars: $...$, $$...$$ (default) */

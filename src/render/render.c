@@ -795,6 +795,61 @@ static void feed_job(struct model *md, struct jobs *j, const char *tmpl, const c
 	add_job(a, j, tmpl, out, vars);
 }
 
+/* also_out: the output path of feeds.also_at's path p (a placeholder, if
+ * any, replaced by slug; a folder's index.xml), in a. */
+static const char *also_out(struct arena *a, struct str p, const char *holder, struct str slug)
+{
+	struct buf b;
+	buf_init(&b);
+	const char *h = holder ? memmem(p.p, p.len, holder, strlen(holder)) : NULL;
+	if (h) {
+		buf_append(&b, p.p + 1, (size_t)(h - p.p - 1));
+		buf_put_str(&b, slug);
+		buf_append(&b, h + strlen(holder), (size_t)(p.p + p.len - h - strlen(holder)));
+	} else {
+		buf_append(&b, p.p + 1, p.len - 1);
+	}
+	if (b.len && b.p[b.len - 1] == '/')
+		buf_puts(&b, "index.xml");
+	const char *out = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return out;
+}
+
+/* feed_also: the feeds that feeds.also_at's path p names, the same bytes
+ * as folio's own (their self link is folio's address): the site's, or
+ * each tag's, series' or category's (categories have no feed of their
+ * own: theirs names its old address). */
+static void feed_also(struct model *md, struct jobs *j, struct str p)
+{
+	struct arena *a = md->a;
+	const struct site *s = md->s;
+	if (memmem(p.p, p.len, "{tag}", 5)) {
+		for (size_t i = 0; i < s->ntags; i++) {
+			const struct term *t = &s->tags[i];
+			const char *base = fmt(a, "/tags/%.*s/", STR_FMT(t->slug));
+			feed_job(md, j, "atom.xml", also_out(a, p, "{tag}", t->slug), S(t->name), tv_cstr(base),
+				 C(a, "%sfeed.xml", base), t->posts, t->nposts);
+		}
+	} else if (memmem(p.p, p.len, "{category}", 10)) {
+		for (size_t i = 0; i < s->ncategories; i++) {
+			const struct term *t = &s->categories[i];
+			const char *out = also_out(a, p, "{category}", t->slug);
+			feed_job(md, j, "atom.xml", out, S(t->name), C(a, "/categories/%.*s/", STR_FMT(t->slug)),
+				 C(a, "/%s", out), t->posts, t->nposts);
+		}
+	} else if (memmem(p.p, p.len, "{series}", 8)) {
+		for (size_t i = 0; i < s->nseries; i++) {
+			const struct series *se = s->series[i];
+			feed_job(md, j, "atom.xml", also_out(a, p, "{series}", se->slug), S(se->title), S(se->url),
+				 C(a, "%.*sfeed.xml", STR_FMT(se->url)), se->posts, se->nposts);
+		}
+	} else {
+		feed_job(md, j, "atom.xml", also_out(a, p, NULL, (struct str){0}), S(s->cfg->title), tv_cstr("/"),
+			 tv_cstr("/feed.xml"), s->posts, s->nposts);
+	}
+}
+
 /* alias_jobs: a redirect page at each old URL of a post or page. */
 static void alias_jobs(struct model *md, struct jobs *j, const struct source *s, struct str *aliases, size_t n,
 		       struct str title, struct str target)
@@ -892,6 +947,8 @@ static void list_jobs(struct model *md, struct jobs *j)
 		feed_job(md, j, "atom.xml", "feed.xml", S(c->title), tv_cstr("/"), tv_cstr("/feed.xml"), s->posts, s->nposts);
 		feed_job(md, j, "feed.json", "feed.json", S(c->title), tv_cstr("/"), tv_cstr("/feed.json"), s->posts,
 			 s->nposts);
+		for (size_t i = 0; i < c->nfeeds_also; i++)
+			feed_also(md, j, c->feeds_also[i]);
 	}
 	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
 	if (c->search)

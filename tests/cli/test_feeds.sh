@@ -143,4 +143,27 @@ check "the part after a draft keeps its place among all parts (order-two, a draf
 out=$(numbers tests/sites/series-order-drafts/expected | grep '^order-two ')
 check "the draft, built, is the part between them" test "$out" = 'order-two Part 2 of 3 "position":2'
 
+# ---- the old feeds' paths (feeds.also_at) ----
+
+A=$TMP/also
+"$FOLIO" new site "$A" >/dev/null
+printf 'feeds:\n  also_at:\n    - /feed/index.xml\n    - /blog/index.rss\n    - "/tags/{tag}/feed/"\n    - "/categories/{category}/index.xml"\n    - "/series/{series}/index.xml"\n' >>"$A/folio.yml"
+run build "$A" -o "$TMP/also-out"
+check "feeds.also_at builds" test "$rc" -eq 0
+check "the site's feed again, byte for byte" cmp "$TMP/also-out/feed.xml" "$TMP/also-out/feed/index.xml"
+check "... at a path of a file too" cmp "$TMP/also-out/feed.xml" "$TMP/also-out/blog/index.rss"
+check "each tag's feed at its old path" cmp "$TMP/also-out/tags/markdown/feed.xml" "$TMP/also-out/tags/markdown/feed/index.xml"
+check "each series' feed at its old path" cmp "$TMP/also-out/series/first-steps/feed.xml" "$TMP/also-out/series/first-steps/index.xml"
+check "each category's feed, at its old path only" test -f "$TMP/also-out/categories/notes/index.xml" -a ! -e "$TMP/also-out/categories/notes/feed.xml"
+out=$(python3 $F/atom.py "$TMP/also-out/categories/notes/index.xml" "$TMP/also-out/blog/index.rss" 2>&1)
+check "the feeds written there are valid Atom ($out)" test -z "$out"
+check "the sitemap does not list them" sh -c "! grep -q 'index.rss' '$TMP/also-out/sitemap.xml'"
+for bad in 'feed/index.html' 'x/../feed.xml' '/feed.xml' '/tags/{tag}/{series}.xml' '/tags/{name}/feed/'; do
+	sed -i '/also_at:/,$d' "$A/folio.yml"
+	printf '  also_at: ["%s"]\n' "$bad" >>"$A/folio.yml"
+	run build "$A" -o "$TMP/also-bad"
+	check "feeds.also_at: '$bad' is an error" contains "$err" "error: feeds.also_at: '$bad'"
+done
+check "... saying why" contains "$err" "has an unknown placeholder (known: {tag}, {category}, {series})"
+
 finish

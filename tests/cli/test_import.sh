@@ -59,6 +59,29 @@ for case_dir in tests/import/*/; do
 	check "$c: it has aliases to check" test "$n" -gt 0
 done
 
+# what the converted posts show once built, against what the old site
+# showed: an HTML post's HTML as written (no emphasis, no math, a <pre>
+# whole), its highlight block as code; kramdown's lines and links
+H=$TMP/jekyll-html-out/posts/reading-input/index.html
+check "jekyll-html: no emphasis in HTML text" grep -q '\*this\* is$' "$H"
+check "jekyll-html: no math in HTML text" sh -c "! grep -q 'math inline' '$H'"
+check "jekyll-html: the highlight block is code, <STDIN> escaped" grep -q 'data-lang="perl"><code class="language-perl">while (my \$line = &lt;STDIN&gt;)' "$H"
+check "jekyll-html: a <pre> with a blank line is one" test "$(grep -c '<pre' "$H")" -eq 2
+K=$TMP/jekyll-kramdown-out/posts/tools/index.html
+check "jekyll-kramdown: the image after an anchor line is an image" grep -q '<img src="/assets/pic.png" alt="The bytecode view"' "$K"
+check "jekyll-kramdown: the formula after <br/> is typeset" grep -q 'class="math display"' "$K"
+check "jekyll-kramdown: the link with a parenthesis is a link" grep -q '<a href="http://en.wikipedia.org/wiki/JAD_(JAva_Decompiler%29">JAD</a>' "$K"
+check "jekyll-kramdown: an empty anchor does not swallow the paragraph" grep -q '<p>The figure above<a name="note1"></a> shows the constant pool.</p>' "$K"
+check "jekyll-kramdown: its old feeds are written at their paths" \
+	test -f "$TMP/jekyll-kramdown-out/blog/index.rss" -a -f "$TMP/jekyll-kramdown-out/atom.xml"
+check "hugo-basic: its old feeds are written at their paths" \
+	test -f "$TMP/hugo-basic-out/index.xml" -a -f "$TMP/hugo-basic-out/posts/index.xml"
+check "hugo-basic: the site's old feed is folio's" cmp "$TMP/hugo-basic-out/index.xml" "$TMP/hugo-basic-out/feed.xml"
+M=$TMP/jekyll-mathjax-out/posts/schedules/index.html
+check "jekyll-mathjax: a formula in a list item, its lines indented less, is typeset" \
+	test "$(grep -o 'class="math display"' "$TMP/jekyll-mathjax-out/posts/batching/index.html" | wc -l)" -eq 2
+check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 4
+
 # idempotent: a second import of a source gives the same tree (the first
 # was built above: its .folio-cache is not part of it)
 for c in jekyll-pretty hugo-basic; do

@@ -3,8 +3,10 @@
  * Hugo page body (shortcodes, Goldmark code block attributes) to folio
  * Markdown.
  *
- * An input is the body's text. It is converted four times: as Jekyll's
- * and as Hugo's, each with no callbacks (the pure defaults), and with
+ * An input is the body's text. It is converted six times: as a Jekyll
+ * Markdown post's, a Jekyll HTML post's (HTML kept as raw blocks, see
+ * html_doc) and a Hugo page's, each with no callbacks (the pure defaults),
+ * and with
  * callbacks that resolve some posts, links and URLs and call every other
  * image missing, so that both the plain and the rewriting paths run.
  *
@@ -54,12 +56,15 @@ static const char *url_cb(void *ctx, const char *u, int image, int line, int *mi
 	return calls % 5 ? NULL : u;
 }
 
-static void one(const char *text, size_t len, int with_callbacks, int hugo)
+/* one: text converted as a Jekyll post (kind 0), a Hugo page (1) or a
+ * Jekyll HTML post (2). */
+static void one(const char *text, size_t len, int with_callbacks, int kind)
 {
+	int hugo = kind == 1;
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo};
+	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo};
 	if (with_callbacks) {
 		c.post_url = post_url_cb;
 		c.link = link_cb;
@@ -98,9 +103,9 @@ static void one(const char *text, size_t len, int with_callbacks, int hugo)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	for (int hugo = 0; hugo < 2; hugo++) {
-		one((const char *)data, size, 0, hugo);
-		one((const char *)data, size, 1, hugo);
+	for (int kind = 0; kind < 3; kind++) {
+		one((const char *)data, size, 0, kind);
+		one((const char *)data, size, 1, kind);
 	}
 	return 0;
 }

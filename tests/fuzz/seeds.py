@@ -437,7 +437,7 @@ def import_seeds(s):
         if "/src" not in root:
             continue
         for n in sorted(files):
-            if n.endswith((".md", ".markdown", ".mkd")):
+            if n.endswith((".md", ".markdown", ".mkd", ".html")):
                 s.add("import", read(os.path.join(root, n)))
     for unit in ["{%", "{{", "{% raw %}", "{% highlight c %}\n", "{% endhighlight %}", "$$", "$$\n",
                  "<!--", "<script type=\"math/tex\">", "](", "{:", "`", "```\n", "{% comment %}",
@@ -447,7 +447,7 @@ def import_seeds(s):
                  "\n<a name=\"f\" />\n![a](/b.png)\n", "\n<br/>\n$$x$$\n", "<a href='/x'/>", "<span />",
                  "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />",
                  "<video poster=\"/p.png\"><source src=\"/v.mp4\">", "<img srcset=\"/a.png 1x, /b.png 2x,\" ",
-                 " data-srcset=\", , ,", " data-src='/x.png'"]:
+                 " data-srcset=\", , ,", " data-src='/x.png'", "<pre>\n\n$$\n</pre>", "\n:::\n"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)
