@@ -82,6 +82,7 @@ struct imp_site {
 	/* folio.yml */
 	const char *title, *description, *base_url, *timezone, *author;
 	int posts_per_page;
+	const char *paginate_path; /* folio.yml's paginate_path (NULL: the default) */
 	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
 	 * mathjax (the templates load MathJax: imp_find_mathjax) */
 	int math_brackets, math_mathjax;
