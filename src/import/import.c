@@ -17,6 +17,8 @@
 #include "base/file.h"
 #include "files/reader.h"
 #include "import/import.h"
+#include "md/markdown.h"
+
 #include "output/output.h"
 #include "model/site.h"
 #include "files/sitefile.h"
@@ -691,6 +693,56 @@ void imp_feed_at(struct imp_site *s, const char *path, const char *by)
 	imp_list_add(s->a, &s->feeds_also, arena_strndup(s->a, path, strlen(path)));
 	imp_note(s->a, &s->rep, "feed kept", by, 0,
 		 "the old feed %s is written there too (feeds.also_at), so that its subscribers keep it", path);
+}
+
+/* count_html: n[] for folio's HTML html[0..len): what the parity check
+ * counts, as the converter counts it in the source (a link to a fragment
+ * of the page itself is not counted; neither are a heading's own anchor or
+ * a footnote's links, which the source's text does not hold as links). */
+static void count_html(const char *h, size_t len, int *n)
+{
+	static const struct {
+		const char *mark;
+		enum imp_kind_count kind;
+	} marks[] = {{"<img ", IMP_IMAGES},
+		     {"<pre", IMP_CODE},
+		     {"class=\"math display\"", IMP_DISPLAY},
+		     {"class=\"math inline\"", IMP_INLINE},
+		     {"<table", IMP_TABLES},
+		     {"<a href=\"", IMP_LINKS}};
+	for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
+		size_t ml = strlen(marks[m].mark);
+		for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), marks[m].mark, ml)); p += ml)
+			if (marks[m].kind != IMP_LINKS || (p[ml] != '#' && (size_t)(p - h) + ml < len))
+				n[marks[m].kind]++;
+	}
+	for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), "<h", 2)); p += 2)
+		if ((size_t)(p - h) + 3 < len && p[2] >= '1' && p[2] <= '6' && (p[3] == '>' || p[3] == ' '))
+			n[IMP_HEADINGS]++;
+}
+
+void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const struct imp_counts *src, const char *gen)
+{
+	static const char *const names[IMP_NCOUNTS] = {"images", "code blocks", "display formulas", "inline formulas",
+						       "tables", "headings", "links"};
+	struct arena *a = arena_new();
+	struct md_options o;
+	memset(&o, 0, sizeof o);
+	o.math = 1;
+	o.brackets = s->math_brackets;
+	o.unsafe = 1;
+	struct md_doc md;
+	memset(&md, 0, sizeof md);
+	md_render(a, &o, NULL, by, doc->body.p ? doc->body.p : "", doc->body.len, doc->body.p ? doc->body.p : "",
+		  doc->body.len, 0, &md);
+	int n[IMP_NCOUNTS] = {0};
+	count_html(md.html.p ? md.html.p : "", md.html.len, n);
+	arena_free(a);
+	for (int k = 0; k < IMP_NCOUNTS; k++)
+		if (n[k] != src->n[k] && !(k == IMP_LINKS && src->ref_defs))
+			imp_note(s->a, &s->rep, "parity", by, src->n[k] ? src->line[k] : 0,
+				 "%d %s as %s reads the source, %d in folio's page%s", src->n[k], names[k], gen, n[k],
+				 n[k] < src->n[k] ? " (some are lost: look here first)" : "");
 }
 
 int imp_carry(struct imp_site *s, const char *from, const char *to)
