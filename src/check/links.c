@@ -194,6 +194,8 @@ struct lpage {
 struct links_check {
 	const char *base;
 	char *origin; /* "https://example.org" of base_url (links_check_site), or NULL */
+	int list_ignored; /* links_check_list_ignored */
+	int note_level;   /* report() says a note (an ignored link listed) */
 	enum links_mode mode;
 	char **files;
 	size_t nfiles, cap_files;
@@ -243,6 +245,11 @@ void links_check_site(struct links_check *lc, const char *base_url, size_t len)
 		return;
 	free(lc->origin);
 	lc->origin = xstrndup(base_url, olen);
+}
+
+void links_check_list_ignored(struct links_check *lc)
+{
+	lc->list_ignored = 1;
 }
 
 void links_check_free(struct links_check *lc)
@@ -825,9 +832,10 @@ static void report(struct links_check *lc, struct diag *d, const struct lpage *p
 {
 	struct place pl;
 	memset(&pl, 0, sizeof pl);
-	enum diag_level lv = lc->mode == LINKS_WARN ? DIAG_WARNING : DIAG_ERROR;
+	enum diag_level lv = lc->note_level ? DIAG_NOTE : lc->mode == LINKS_WARN ? DIAG_WARNING : DIAG_ERROR;
 	struct lpage *mp = (struct lpage *)p;
-	lc->reported++;
+	if (!lc->note_level)
+		lc->reported++;
 	if (mp->shown >= LINKS_SHOWN) {
 		mp->hidden++;
 		return;
@@ -1040,8 +1048,22 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	/* ignore_links patterns are written for the link as written, and
 	 * match it with the base path too */
 	for (size_t i = 0; i < p->nignore; i++)
-		if (fnmatch(p->ignore[i], u, 0) == 0 || (u != full && fnmatch(p->ignore[i], full, 0) == 0))
+		if (fnmatch(p->ignore[i], u, 0) == 0 || (u != full && fnmatch(p->ignore[i], full, 0) == 0)) {
+			if (lc->list_ignored) {
+				/* folio check --ignored: said as a note, the build goes on */
+				broken_message(k, p, v, u, strlen(u));
+				buf_putc(&k->msg, '\0');
+				char *why = xstrndup(k->msg.p, strlen(k->msg.p));
+				buf_reset(&k->msg);
+				buf_printf(&k->msg, "not checked (ignore_links has '%s'): %s", p->ignore[i], why);
+				buf_putc(&k->msg, '\0');
+				free(why);
+				lc->note_level = 1;
+				report(lc, k->d, p, full, ul, k->msg.p);
+				lc->note_level = 0;
+			}
 			return;
+		}
 	size_t sl = strlen(u);
 	size_t later = v == V_NO_FILE ? later_of(lc, &k->t) : (size_t)-1;
 	if (later != (size_t)-1) {

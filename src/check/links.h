@@ -43,6 +43,11 @@ struct links_check;
 struct links_check *links_check_new(const char *base_path, enum links_mode mode);
 void links_check_free(struct links_check *lc);
 
+/* links_check_list_ignored: a link that ignore_links leaves unchecked and
+ * that would be broken is said as a note at its place, with the pattern
+ * and why (folio check --ignored); the check's result is the same. */
+void links_check_list_ignored(struct links_check *lc);
+
 /* links_check_site: base_url[0..len) is the site's address
  * ("https://example.org/blog/"): a link to it written whole (an og:image,
  * a post's absolute link to its own site) is checked as its path is. */

@@ -84,7 +84,7 @@ static const struct command commands[] = {
 	 "2 usage errors.\n"},
 	{"check", "check the site's links and files without writing anything",
 	 "usage: folio check [DIR] [--drafts] [--future] [--base-url URL] [-j N]\n"
-	 "                   [--external]\n"
+	 "                   [--external] [--ignored]\n"
 	 "\n"
 	 "Runs everything a build checks on the site in DIR (default: the current\n"
 	 "folder), every internal link, image and #fragment included, and writes\n"
@@ -99,6 +99,8 @@ static const struct command commands[] = {
 	 "  --base-url URL     use URL instead of folio.yml's base_url\n"
 	 "  -j, --jobs N       worker threads (default: the number of processors)\n"
 	 "  --external         check http(s) links too (needs the network)\n"
+	 "  --ignored          list the links that ignore_links leaves unchecked and\n"
+	 "                     that lead nowhere, as notes\n"
 	 "\n"
 	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
 	 "2 usage errors.\n"},
@@ -428,6 +430,15 @@ static int site_dir_check(struct diag *d, const char *dir)
 	return 1;
 }
 
+/* print_ignored: the end of the last line of a build or check: how many
+ * links the documents' ignore_links leave unchecked, if any. */
+static void print_ignored(size_t n)
+{
+	if (n)
+		printf("; %zu link%s left unchecked by ignore_links ('folio check --ignored' lists %s)", n,
+		       n == 1 ? "" : "s", n == 1 ? "it" : "them");
+}
+
 static int cmd_build(int argc, char **argv)
 {
 	struct build_request req;
@@ -481,9 +492,11 @@ static int cmd_build(int argc, char **argv)
 		diag_fini(&d);
 		return EXIT_SITE;
 	}
-	printf("folio: built %zu page%s (%zu post%s, %zu file%s) in %.0f ms%s%s\n", res.pages, res.pages == 1 ? "" : "s",
+	printf("folio: built %zu page%s (%zu post%s, %zu file%s) in %.0f ms%s%s", res.pages, res.pages == 1 ? "" : "s",
 	       res.posts, res.posts == 1 ? "" : "s", res.files, res.files == 1 ? "" : "s", res.seconds * 1000,
 	       d.warnings ? " with warnings" : "", res.unchanged ? "; nothing changed, the output was kept" : "");
+	print_ignored(res.ignored);
+	putchar('\n');
 	diag_fini(&d);
 	return EXIT_OK;
 }
@@ -573,6 +586,7 @@ static int cmd_check(int argc, char **argv)
 	memset(&req, 0, sizeof req);
 	int external = 0;
 	const struct opt opts[] = {
+		OPT_F(NULL, "--ignored", &req.list_ignored),
 		OPT_F(NULL, "--drafts", &req.drafts),
 		OPT_F(NULL, "--future", &req.future),
 		OPT_F(NULL, "--external", &external),
@@ -629,7 +643,10 @@ static int cmd_check(int argc, char **argv)
 	if (external)
 		printf(", %zu external address%s (%zu from the cache)", st.urls, st.urls == 1 ? "" : "es",
 		       st.cached);
-	printf("; no error%s\n", d.warnings ? ", with warnings" : "");
+	printf("; no error%s", d.warnings ? ", with warnings" : "");
+	if (!req.list_ignored)
+		print_ignored(res.ignored);
+	putchar('\n');
 	diag_fini(&d);
 	return EXIT_OK;
 }

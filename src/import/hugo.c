@@ -624,7 +624,9 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 	for (size_t i = 0; m && i < m->len; i++)
 		if (!fm_key(s, &f, rel, m->keys[i]->str.p, m->items[i]))
 			imp_fm_unused(&h->r, m->keys[i]->str.p, rel, m->keys[i]->line);
-	int post = f.date != NULL && pl.sl;
+	/* a section named page holds the site's pages (about, archives...),
+	 * dated or not, as Hugo themes use it */
+	int post = f.date != NULL && pl.sl && strcmp(pl.section, "page") && strcmp(pl.section, "pages");
 	struct imp_doc *d = imp_doc_new(s, post ? IMP_POST : IMP_PAGE, rel);
 	*d = f.doc;
 	d->kind = post ? IMP_POST : IMP_PAGE;
@@ -865,7 +867,7 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1};
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL};
 	imp_reader_finish(&h.r, hugo_body, c);
 	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
 	imp_feed_at(s, "/index.xml", "Hugo's RSS output");

@@ -17,6 +17,8 @@
 #include "base/file.h"
 #include "files/reader.h"
 #include "import/import.h"
+#include "md/markdown.h"
+
 #include "output/output.h"
 #include "model/site.h"
 #include "files/sitefile.h"
@@ -548,8 +550,55 @@ static const char *kind_dir(enum imp_kind k)
 	return k == IMP_POST ? "posts" : k == IMP_PAGE ? "pages" : "series";
 }
 
+/* paginate_path: the folder of the new site's later listing pages. */
+static const char *paginate_path(const struct imp_site *s)
+{
+	return s->paginate_path ? s->paginate_path : "page";
+}
+
+/* uses_folder: whether an old URL or a page's slug of the site is the
+ * root folder name (/name/...). */
+static int uses_folder(const struct imp_site *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		if (d->kind == IMP_PAGE && !strcmp(d->slug, name))
+			return 1;
+		for (size_t k = 0; k < d->aliases.n; k++) {
+			const char *a = d->aliases.v[k];
+			if (a[0] == '/' && !strncmp(a + 1, name, n) && (a[n + 1] == '/' || !a[n + 1]))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* pick_paginate_path: "page", unless an old URL or a page lives under
+ * /page/ (a Hugo site's page section): then the first of a few other
+ * names that none uses, which folio.yml then says. */
+static void pick_paginate_path(struct imp_site *s)
+{
+	static const char *const names[] = {"page", "pages", "p", "more", "listing"};
+	if (s->paginate_path) /* picked by an earlier write */
+		return;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!uses_folder(s, names[i])) {
+			s->paginate_path = i ? names[i] : NULL;
+			if (i)
+				imp_note(s->a, &s->rep, "pagination", "folio.yml", 0,
+					 "old URLs live under /page/: the listings' later pages are under /%s/ "
+					 "(paginate_path)",
+					 names[i]);
+			return;
+		}
+}
+
 void imp_fix_slugs(struct imp_site *s)
 {
+	pick_paginate_path(s);
 	for (size_t i = 0; i < s->ndocs; i++) {
 		struct imp_doc *d = s->docs[i];
 		if (d->skip)
@@ -557,7 +606,7 @@ void imp_fix_slugs(struct imp_site *s)
 		int clash = 0;
 		if (d->kind == IMP_PAGE)
 			for (const char *const *r = site_reserved; *r; r++)
-				if (!strcmp(*r, d->slug))
+				if (!strcmp(strcmp(*r, "page") ? *r : paginate_path(s), d->slug))
 					clash = 1;
 		for (size_t j = 0; j < i && !clash; j++)
 			if (!s->docs[j]->skip && s->docs[j]->kind == d->kind && !strcmp(s->docs[j]->slug, d->slug))
@@ -614,7 +663,7 @@ static int alias_ok(const char *a)
  * may take: the home page, or anything under a name of site_reserved but
  * posts/ and series/ (whose pages are the documents'), the series list
  * itself excepted. */
-static int folio_own(const char *a)
+static int folio_own(const struct imp_site *s, const char *a)
 {
 	const char *seg = a + 1, *end = strchr(seg, '/');
 	size_t n = end ? (size_t)(end - seg) : strlen(seg);
@@ -624,9 +673,11 @@ static int folio_own(const char *a)
 		return !strcmp(a, "/series") || !strcmp(a, "/series/") || !strcmp(a, "/series/index.html");
 	if (n == 5 && !memcmp(seg, "posts", 5))
 		return 0;
-	for (const char *const *r = site_reserved; *r; r++)
-		if (strlen(*r) == n && !memcmp(*r, seg, n))
+	for (const char *const *r = site_reserved; *r; r++) {
+		const char *name = strcmp(*r, "page") ? *r : paginate_path(s);
+		if (strlen(name) == n && !memcmp(name, seg, n))
 			return 1;
+	}
 	return 0;
 }
 
@@ -644,11 +695,61 @@ void imp_feed_at(struct imp_site *s, const char *path, const char *by)
 		 "the old feed %s is written there too (feeds.also_at), so that its subscribers keep it", path);
 }
 
+/* count_html: n[] for folio's HTML html[0..len): what the parity check
+ * counts, as the converter counts it in the source (a link to a fragment
+ * of the page itself is not counted; neither are a heading's own anchor or
+ * a footnote's links, which the source's text does not hold as links). */
+static void count_html(const char *h, size_t len, int *n)
+{
+	static const struct {
+		const char *mark;
+		enum imp_kind_count kind;
+	} marks[] = {{"<img ", IMP_IMAGES},
+		     {"<pre", IMP_CODE},
+		     {"class=\"math display\"", IMP_DISPLAY},
+		     {"class=\"math inline\"", IMP_INLINE},
+		     {"<table", IMP_TABLES},
+		     {"<a href=\"", IMP_LINKS}};
+	for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
+		size_t ml = strlen(marks[m].mark);
+		for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), marks[m].mark, ml)); p += ml)
+			if (marks[m].kind != IMP_LINKS || (p[ml] != '#' && (size_t)(p - h) + ml < len))
+				n[marks[m].kind]++;
+	}
+	for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), "<h", 2)); p += 2)
+		if ((size_t)(p - h) + 3 < len && p[2] >= '1' && p[2] <= '6' && (p[3] == '>' || p[3] == ' '))
+			n[IMP_HEADINGS]++;
+}
+
+void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const struct imp_counts *src, const char *gen)
+{
+	static const char *const names[IMP_NCOUNTS] = {"images", "code blocks", "display formulas", "inline formulas",
+						       "tables", "headings", "links"};
+	struct arena *a = arena_new();
+	struct md_options o;
+	memset(&o, 0, sizeof o);
+	o.math = 1;
+	o.brackets = s->math_brackets;
+	o.unsafe = 1;
+	struct md_doc md;
+	memset(&md, 0, sizeof md);
+	md_render(a, &o, NULL, by, doc->body.p ? doc->body.p : "", doc->body.len, doc->body.p ? doc->body.p : "",
+		  doc->body.len, 0, &md);
+	int n[IMP_NCOUNTS] = {0};
+	count_html(md.html.p ? md.html.p : "", md.html.len, n);
+	arena_free(a);
+	for (int k = 0; k < IMP_NCOUNTS; k++)
+		if (n[k] != src->n[k] && !(k == IMP_LINKS && src->ref_defs))
+			imp_note(s->a, &s->rep, "parity", by, src->n[k] ? src->line[k] : 0,
+				 "%d %s as %s reads the source, %d in folio's page%s", src->n[k], names[k], gen, n[k],
+				 n[k] < src->n[k] ? " (some are lost: look here first)" : "");
+}
+
 int imp_carry(struct imp_site *s, const char *from, const char *to)
 {
 	char a[4200];
 	snprintf(a, sizeof a, "/%s", to);
-	if (folio_own(a)) {
+	if (folio_own(s, a)) {
 		imp_note(s->a, &s->rep, "file not carried over", from, 0,
 			 "'%s' is where folio writes its own (home, feeds, sitemap, styles...)", a);
 		return 0;
@@ -697,7 +798,7 @@ static void fix_aliases(struct imp_site *s)
 					 "old URL '%s' cannot be an alias (a path from / without .., spaces or '?')", a);
 				continue;
 			}
-			if (folio_own(v)) {
+			if (folio_own(s, v)) {
 				imp_note(s->a, &s->rep, "alias dropped", d->src_path, 0,
 					 "old URL '%s' is where folio puts its own pages (home, tags, search, feeds, ...)", a);
 				continue;
@@ -844,6 +945,8 @@ int imp_write(struct imp_site *s)
 		yaml_key_str(&b, "author", s->author);
 	if (s->posts_per_page > 0)
 		buf_printf(&b, "posts_per_page: %d\n", s->posts_per_page);
+	if (s->paginate_path)
+		buf_printf(&b, "paginate_path: %s\n", s->paginate_path);
 	if (s->math_brackets || s->math_mathjax)
 		buf_printf(&b, "math:\n%s%s", s->math_brackets ? "  delimiters: [dollars, brackets]\n" : "",
 			   s->math_mathjax ? "  compat: mathjax\n" : "");

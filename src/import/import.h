@@ -6,7 +6,7 @@
  *
  * Folder import/: folio import: another generator's site (Jekyll, Hugo)
  * read into a model and written as a folio site.
- * uses: base, formats, files, cache, read, model, output, pipeline.
+ * uses: base, formats, files, md, cache, read, model, output, pipeline.
  */
 #ifndef FOLIO_IMPORT_H
 #define FOLIO_IMPORT_H
@@ -82,6 +82,7 @@ struct imp_site {
 	/* folio.yml */
 	const char *title, *description, *base_url, *timezone, *author;
 	int posts_per_page;
+	const char *paginate_path; /* folio.yml's paginate_path (NULL: the default) */
 	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
 	 * mathjax (the templates load MathJax: imp_find_mathjax) */
 	int math_brackets, math_mathjax;
@@ -245,7 +246,35 @@ struct jk_body {
 	 * in ignore_links (as it lists an attribute's missing file). */
 	const char *(*url)(void *ctx, const char *url, int image, int line, int *missing);
 	int hugo; /* the text is Hugo's (shortcodes, Goldmark): no Liquid, no kramdown */
+	/* what the body holds as the source's Markdown reads it, counted as
+	 * it is converted (NULL: not counted), for the parity check */
+	struct imp_counts *counts;
 };
+
+/* The parity check: what a document holds, as its old generator reads it
+ * (counted by the converter) and as folio renders the converted text
+ * (imp_parity); each kind that differs is listed in IMPORT.md. */
+enum imp_kind_count {
+	IMP_IMAGES,
+	IMP_CODE,
+	IMP_DISPLAY,
+	IMP_INLINE,
+	IMP_TABLES,
+	IMP_HEADINGS,
+	IMP_LINKS,
+	IMP_NCOUNTS
+};
+struct imp_counts {
+	int n[IMP_NCOUNTS];
+	int line[IMP_NCOUNTS]; /* the source line of the first of each kind */
+	int ref_defs; /* link reference definitions: its links are not compared
+		       * (a definition is used any number of times) */
+};
+
+/* imp_parity: counts what folio renders of doc's converted body and lists
+ * each kind whose count differs from src (by the converter; gen names the
+ * old Markdown, "kramdown") as a finding of doc's file (by). */
+void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const struct imp_counts *src, const char *gen);
 
 /* jekyll_body: converts a Jekyll post body (Liquid and kramdown) in[0..n)
  * to folio Markdown, appended to out; each construct not converted as is

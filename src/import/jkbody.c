@@ -736,6 +736,8 @@ struct kd {
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	int in_tag;           /* an HTML tag runs on from the line before */
 	size_t selfclose;     /* the '/' of "<a ... />" being copied ((size_t)-1: none) */
+	int in_a;             /* the tag being copied is an <a> (its href is a link) */
+	size_t hmath_end;     /* past the last Goldmark formula counted */
 	struct str selfname;  /* that tag's name */
 	size_t paren;         /* the next ")" (cached, as struct marks) */
 	size_t at, at_line;   /* the line (0-based) of in[at], counted on from the last call */
@@ -752,6 +754,31 @@ static int kd_line(struct kd *k, size_t i)
 	k->at = i;
 	size_t line = k->at_line;
 	return line < k->l->nl ? k->l->lmap[line] : (k->l->nl ? k->l->lmap[k->l->nl - 1] : 1);
+}
+
+/* tally: one construct of kind at in[at], for the parity check (the
+ * source's Markdown reads it so). */
+static void tally(struct kd *k, enum imp_kind_count kind, size_t at)
+{
+	struct imp_counts *c = k->c->counts;
+	if (c && !c->n[kind]++)
+		c->line[kind] = kd_line(k, at) + k->c->line_offset;
+}
+
+/* tally_tag: an HTML start tag at in[i] (name[0..n)), counted as what it
+ * shows: an image, code, a table, a heading. */
+static void tally_tag(struct kd *k, const char *name, size_t n, size_t i)
+{
+	if (n == 3 && !strncasecmp(name, "img", 3))
+		tally(k, IMP_IMAGES, i);
+	else if (n == 3 && !strncasecmp(name, "pre", 3))
+		tally(k, IMP_CODE, i);
+	else if (n == 5 && !strncasecmp(name, "table", 5))
+		tally(k, IMP_TABLES, i);
+	else if (n == 2 && (name[0] == 'h' || name[0] == 'H') && name[1] >= '1' && name[1] <= '6')
+		tally(k, IMP_HEADINGS, i);
+	else if (n == 1 && (name[0] == 'a' || name[0] == 'A'))
+		k->in_a = 1;
 }
 
 /* kd_note: a finding of pass two at in[at], as note (the line counted
@@ -980,11 +1007,16 @@ static size_t dollar_math(struct kd *k, size_t i)
 		while (m.len && (m.p[m.len - 1] == '\n' || m.p[m.len - 1] == ' ' || m.p[m.len - 1] == '\r'))
 			m.len--;
 		if (m.len) {
+			/* on one line: a line of the formula that starts with "+ "
+			 * or "1. " would start a list in CommonMark (TeX reads a
+			 * line break as a space) */
 			buf_putc(k->out, '$');
-			buf_put_str(k->out, m);
+			for (size_t q = 0; q < m.len; q++)
+				buf_putc(k->out, m.p[q] == '\n' || m.p[q] == '\r' ? ' ' : m.p[q]);
 			buf_putc(k->out, '$');
 			if (!k->caps->math++)
 				k->caps->math_line = kd_line(k, i);
+			tally(k, IMP_INLINE, i);
 			return (size_t)(c2 - k->in) + 2;
 		}
 	}
@@ -1007,6 +1039,7 @@ static size_t mathjax(struct kd *k, size_t i, size_t e)
 	if (!gt || !end)
 		return 0;
 	int display = memmem(k->in + i, (size_t)(gt - (k->in + i)), "mode=display", 12) != NULL;
+	tally(k, display ? IMP_DISPLAY : IMP_INLINE, i);
 	struct str m = trimmed(gt + 1, end);
 	while (m.len && (m.p[0] == '\n' || m.p[0] == '\r'))
 		m.p++, m.len--;
@@ -1035,6 +1068,10 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	size_t img = image_start(k->out);
 	int missing = 0;
 	size_t mark = k->out->len;
+	if (img != (size_t)-1)
+		tally(k, IMP_IMAGES, i);
+	else if (ub > ua && k->in[ua] != '#')
+		tally(k, IMP_LINKS, i);
 	buf_append(k->out, k->in + i, ua - i);
 	if (angle) {
 		buf_putc(k->out, '<');
@@ -1053,6 +1090,11 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 		buf_puts(&tmp, "\" alt=\"");
 		put_attr_text(&tmp, k->out->p + img + 2, mark - img - 2);
 		buf_puts(&tmp, "\">");
+		/* at the start of a line, a tag alone would open an HTML block
+		 * that swallows the Markdown of the lines below (a caption):
+		 * an empty comment after it keeps the paragraph one */
+		if (!img || k->out->p[img - 1] == '\n')
+			buf_puts(&tmp, "<!-- -->");
 		k->out->len = img;
 		buf_append(k->out, tmp.p, tmp.len);
 		buf_fini(&tmp);
@@ -1120,6 +1162,8 @@ static size_t attr_url(struct kd *k, size_t i, size_t e)
 	int missing = 0;
 	buf_append(k->out, k->in + i, kl + 1);
 	size_t ua = i + kl + 1, ub = (size_t)(qe - k->in);
+	if (at->kind == 0 && k->in_a && ub > ua && k->in[ua] != '#')
+		tally(k, IMP_LINKS, i);
 	if (at->kind == 3)
 		put_srcset(k, ua, ub);
 	else
@@ -1200,6 +1244,49 @@ static int lone_empty_tag(struct str t)
 	return close == t.len - 1 && (self || is_void(name.p, name.len));
 }
 
+/* quoted_code_tally: a fence opened inside a block quote on the line
+ * ls..le (at in[i]), counted once for the parity check; *qch and *qlen
+ * keep the open one (its lines are copied as they are elsewhere). */
+static void quoted_code_tally(struct kd *k, const char *ls, const char *le, size_t i, char *qch, size_t *qlen)
+{
+	const char *q = ls;
+	int quoted = 0;
+	while (q < le && (*q == ' ' || *q == '>'))
+		quoted |= *q++ == '>';
+	char c;
+	size_t n;
+	if (!quoted)
+		return;
+	if (*qch && fence_close(q, le, *qch, *qlen))
+		*qch = 0;
+	else if (!*qch && fence_open(q, le, &c, &n)) {
+		tally(k, IMP_CODE, i);
+		*qch = c;
+		*qlen = n;
+	}
+}
+
+/* hugo_math_tally: an inline formula of Goldmark's passthrough at in[i]
+ * (\( ... \), or $ ... $ between non-blanks), counted for the parity
+ * check (the text is copied as it is). */
+static void hugo_math_tally(struct kd *k, size_t i, size_t e)
+{
+	const char *p = k->in + i, *c = NULL;
+	if (i < k->hmath_end || i + 2 >= e)
+		return;
+	if (p[0] == '\\' && p[1] == '(')
+		c = memmem(p + 2, e - i - 2, "\\)", 2);
+	else if (p[0] == '$' && p[1] != '$' && p[1] != ' ' && (i == 0 || (p[-1] != '$' && p[-1] != '\\'))) {
+		c = memchr(p + 1, '$', e - i - 1);
+		if (c && (c[-1] == ' ' || c[-1] == '\\' || (c + 1 < k->in + e && c[1] == '$')))
+			c = NULL;
+	}
+	if (c) {
+		tally(k, IMP_INLINE, i);
+		k->hmath_end = (size_t)(c - k->in) + 1;
+	}
+}
+
 /* inline_line: one line (outside code) of in[i..e), with math, attribute
  * lists, MathJax scripts and URLs; returns where the scan goes on (past
  * a comment, a formula or a script that spans lines). */
@@ -1226,6 +1313,8 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i = code_span(k, i, e);
 			continue;
 		}
+		if (k->c->hugo && k->c->counts)
+			hugo_math_tally(k, i, e);
 		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4))
 			to = html_comment(k, i, e);
 		else if (ch == '\\' && i + 1 < e)
@@ -1262,6 +1351,8 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			size_t close;
 			int self;
 			struct str name = tag_at(k->in, i, e, &close, &self);
+			k->in_a = 0;
+			tally_tag(k, name.p, name.len, i);
 			if (self && is_html_container(name.p, name.len)) {
 				k->selfclose = close - 1;
 				k->selfname = name;
@@ -1466,6 +1557,9 @@ static void kramdown(struct kd *k)
 	int blank_before = 1;  /* the previous line was blank (a paragraph may start) */
 	int in_display = 0;    /* inside a $$ display block */
 	size_t display_indent = 0; /* its list item's content column (0: none) */
+	int prev_table = 0;        /* the line before was a table's */
+	char qfch = 0;             /* a fence open inside a block quote */
+	size_t qflen = 0;
 	int in_kcomment = 0;   /* inside {::comment} */
 	int prev_code = 0;     /* the previous line was indented code */
 	int in_list = 0;       /* a list item came since the last unindented paragraph */
@@ -1492,6 +1586,8 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
+		if (k->c->counts)
+			quoted_code_tally(k, ls, le, i, &qfch, &qflen);
 		if (in_display) {
 			if (memmem(ls, (size_t)(le - ls), "$$", 2))
 				in_display = 0;
@@ -1518,6 +1614,7 @@ static void kramdown(struct kd *k)
 			continue;
 		}
 		if (fence_open(ls, le, &ch, &len)) {
+			tally(k, IMP_CODE, i);
 			fch = ch;
 			flen = len;
 			const char *br = k->c->hugo ? memchr(ls, '{', (size_t)(le - ls)) : NULL;
@@ -1534,10 +1631,13 @@ static void kramdown(struct kd *k)
 			buf_append(k->out, ls, next - i);
 			i = next;
 			blank_before = 1;
+			prev_table = 0;
 			continue;
 		}
 		size_t ind = (size_t)(t.p - ls);
 		if (ind >= 4 && (blank_before || prev_code) && !in_list && (prev_code || blank_before)) {
+			if (!prev_code)
+				tally(k, IMP_CODE, i);
 			buf_append(k->out, ls, next - i);
 			i = next;
 			prev_code = 1;
@@ -1568,6 +1668,7 @@ static void kramdown(struct kd *k)
 			 * formula is the whole paragraph, as kramdown decides */
 			const char *c2 = memmem(t.p + 2, t.len - 2, "$$", 2);
 			if (!c2 || c2 + 2 == t.p + t.len) {
+				tally(k, IMP_DISPLAY, i);
 				in_display = !c2;
 				display_indent = item ? (size_t)(t.p - ls) : 0;
 				buf_append(k->out, ls, next - i);
@@ -1576,6 +1677,21 @@ static void kramdown(struct kd *k)
 				continue;
 			}
 		}
+		/* headings and tables, as the source's Markdown reads them: an
+		 * ATX heading; a table's first line of cells (kramdown needs no
+		 * delimiter row, CommonMark does) */
+		if (ind < 4 && t.p[0] == '#') {
+			size_t h = 0;
+			while (h < t.len && t.p[h] == '#')
+				h++;
+			if (h <= 6 && (h == t.len || t.p[h] == ' ' || t.p[h] == '\t'))
+				tally(k, IMP_HEADINGS, i);
+		}
+		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
+			tally(k, IMP_DISPLAY, i);
+		if (ind < 4 && t.p[0] == '|' && !prev_table)
+			tally(k, IMP_TABLES, i);
+		prev_table = ind < 4 && t.p[0] == '|';
 		/* a line of one empty element (<br/>, <a name=x />) opens an HTML
 		 * block in CommonMark, which swallows the Markdown below it to the
 		 * next blank line; kramdown reads on */
@@ -1583,6 +1699,8 @@ static void kramdown(struct kd *k)
 		blank_before = 0;
 		prev_line_out = line_out;
 		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
+			if (k->c->counts)
+				k->c->counts->ref_defs++;
 			i = next;
 			continue;
 		}
@@ -1988,9 +2106,14 @@ static void html_line(struct kd *k, size_t i, size_t e)
 	while (i < e) {
 		char ch = k->in[i];
 		size_t to;
-		if (ch == '<' && i + 1 < e && isalpha((unsigned char)k->in[i + 1]))
+		if (ch == '<' && i + 1 < e && isalpha((unsigned char)k->in[i + 1])) {
+			size_t close;
+			int self;
+			struct str name = tag_at(k->in, i, e, &close, &self);
+			k->in_a = 0;
+			tally_tag(k, name.p, name.len, i);
 			in_tag = 1;
-		else if (ch == '>')
+		} else if (ch == '>')
 			in_tag = 0;
 		else if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
 			 (to = attr_url(k, i, e))) {
@@ -2035,6 +2158,7 @@ static void html_doc(struct kd *k)
 			continue;
 		}
 		if (fence_open(ls, le, &ch, &len)) {
+			tally(k, IMP_CODE, i);
 			if (open)
 				buf_puts(k->out, HTML_CLOSE);
 			else if (k->out->len)

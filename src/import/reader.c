@@ -254,7 +254,12 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 		r->cur = x;
 		c.path = x->rel;
 		c.line_offset = x->body_line;
+		struct imp_counts counts;
+		memset(&counts, 0, sizeof counts);
+		c.counts = &counts;
 		convert(&c, x->body, x->body_len, &x->doc->body);
+		if (!x->doc->skip)
+			imp_parity(s, x->doc, x->rel, &counts, c.hugo ? "Goldmark" : "kramdown");
 		free(x->text);
 		x->text = NULL;
 	}

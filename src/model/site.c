@@ -1240,7 +1240,8 @@ static void site_pages(struct arena *a, struct diag *d, const struct build_opts 
 		struct page *pg = c->pages[i];
 		int bad = 0;
 		for (size_t k = 0; site_reserved[k]; k++)
-			if (str_eq_cstr(pg->slug, site_reserved[k])) {
+			if (strcmp(site_reserved[k], "page") ? str_eq_cstr(pg->slug, site_reserved[k])
+							     : str_eq(pg->slug, s->cfg->paginate_path)) {
 				err_at(d, &pg->s, schema_node(pg->s.fm, "slug"),
 				       "the page slug '%.*s' is taken by folio's own pages (rename the file or set 'slug')",
 				       STR_FMT(pg->slug));

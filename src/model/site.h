@@ -120,7 +120,8 @@ struct site {
 
 /* site_reserved: the names at the site's root that folio's own pages and
  * files take (folders such as "tags", files such as "feed.xml"): no page
- * may have one as its slug. NULL-terminated. */
+ * may have one as its slug. NULL-terminated. Its "page" stands for
+ * folio.yml's paginate_path ("page" unless it says another). */
 extern const char *const site_reserved[];
 
 /* site_build: renders every post's, series guide's and page's Markdown (on

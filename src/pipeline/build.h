@@ -23,6 +23,9 @@ struct build_request {
 	/* folio check: the output is thrown away, no state or cache is kept;
 	 * without out_dir, it goes into a scratch folder of its own */
 	int check;
+	/* folio check --ignored: the links ignore_links leaves unchecked that
+	 * would be broken are said, as notes */
+	int list_ignored;
 	/* keep_going (folio build --keep-going, folio serve): errors do not
 	 * stop the output: every page that can be rendered is written and the
 	 * output is swapped in all the same (for previewing); the errors are
@@ -44,6 +47,7 @@ struct build_result {
 	int unchanged;   /* nothing changed since the last build: its output was kept */
 	int committed;   /* the output was swapped in (with errors: keep_going) */
 	size_t links;    /* internal links checked */
+	size_t ignored;  /* ignore_links patterns of the documents (links left unchecked) */
 	double seconds;
 };
 

@@ -180,6 +180,15 @@ static int check_links(struct round *r, struct links_check *lc)
 	incr_links_memo(s->inc, lc, key, (s->t->ops->keeps & TARGET_WRITES_CACHE) != 0);
 	free(only);
 	r->res->links = links_check_count(lc);
+	const struct content *c = &st->content;
+	size_t ignored = 0;
+	for (size_t i = 0; i < c->nposts; i++)
+		ignored += c->posts[i]->s.nignore_links;
+	for (size_t i = 0; i < c->npages; i++)
+		ignored += c->pages[i]->s.nignore_links;
+	for (size_t i = 0; i < c->nseries; i++)
+		ignored += c->series[i]->s.nignore_links;
+	r->res->ignored = ignored;
 	if (s->req.external) {
 		char *self = st->cfg.base_url.len ? xstrndup(st->cfg.base_url.p, st->cfg.base_url.len) : NULL;
 		links_check_external(lc, self, s->req.external, s->req.external_ctx);
@@ -244,6 +253,8 @@ static void round_render(struct round *r)
 	struct links_check *lc = r->links ? links_check_new(st->base_path, (enum links_mode)st->cfg.links_check) : NULL;
 	if (lc) {
 		links_check_sources(lc, source_of, &st->content);
+		if (s->req.list_ignored)
+			links_check_list_ignored(lc);
 		links_check_site(lc, st->cfg.base_url.p, st->cfg.base_url.len);
 	}
 	struct noting_sink ns = {t, lc, 0, s->inc, s->req.site_dir, {0}};

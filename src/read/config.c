@@ -17,7 +17,7 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -315,6 +315,31 @@ static const char *feed_path_error(struct str p)
 	return NULL;
 }
 
+/* read_paginate_path: paginate_path, the folder of a listing's later
+ * pages (/page/2/), one path segment that no listing's first page has. */
+static void read_paginate_path(struct schema *s, const struct ynode *r, struct config *c)
+{
+	c->paginate_path = STR_LIT("page");
+	struct str p;
+	if (schema_str(s, r, "paginate_path", 0, &p) != 1)
+		return;
+	static const char *const taken[] = {"posts", "series", "tags", "categories", "archive", "search", NULL};
+	int ok = p.len > 0 && p.len <= 64;
+	for (size_t i = 0; ok && i < p.len; i++)
+		ok = (p.p[i] >= 'a' && p.p[i] <= 'z') || (p.p[i] >= '0' && p.p[i] <= '9') || p.p[i] == '-' ||
+		     p.p[i] == '_';
+	for (size_t i = 0; ok && taken[i]; i++)
+		ok = !str_eq_cstr(p, taken[i]);
+	if (!ok)
+		schema_error(s, schema_node(r, "paginate_path"),
+			     "paginate_path must be one path segment of lower-case letters, digits, '-' and '_', "
+			     "not a folder of folio's own (posts, series, tags, categories, archive, search), found "
+			     "'%.*s'",
+			     STR_FMT(p));
+	else
+		c->paginate_path = p;
+}
+
 /* read_feeds: feeds: false, true or {content: summary|full, also_at}. */
 static void read_feeds(struct schema *s, const struct ynode *r, struct config *c)
 {
@@ -509,6 +534,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	c->posts_per_page = 10;
 	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
 		c->posts_per_page = (int)v;
+	read_paginate_path(&s, r, c);
 	c->reading_speed = 230;
 	if (schema_int(&s, r, "reading_speed", 50, 2000, &v) == 1)
 		c->reading_speed = (int)v;

@@ -31,6 +31,7 @@ struct config {
 	struct str logo;  /* the site's square logo (JSON-LD publisher, the feeds' icon); empty: none */
 	struct str author_name, author_url, author_email;
 	int posts_per_page;
+	struct str paginate_path; /* a listing's later pages: /PATH/2/ (default "page") */
 	int reading_speed;
 	struct slug_ref start_here; /* slug.len == 0: none */
 	struct slug_ref *best_of;

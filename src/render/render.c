@@ -752,14 +752,15 @@ static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url
 #define YEAR_PER_PAGE 400
 
 /* paginate: jobs for a listing of posts split into pages: base_url/ then
- * base_url/page/N/. */
+ * base_url/page/N/ (page: folio.yml's paginate_path). */
 static void paginate(struct model *md, struct jobs *j, const char *tmpl, const char *kind, const char *base,
 		     struct tval title, struct post *const *posts, size_t n, size_t per, const char *key, struct tval item)
 {
 	struct arena *a = md->a;
 	size_t pages = n ? (n + per - 1) / per : 1;
 	for (size_t pg = 1; pg <= pages; pg++) {
-		const char *url = pg == 1 ? base : fmt(a, "%spage/%zu/", base, pg);
+		struct str pp = md->s->cfg->paginate_path;
+		const char *url = pg == 1 ? base : fmt(a, "%s%.*s/%zu/", base, STR_FMT(pp), pg);
 		struct tmap *vars = page_vars(a, kind, tv_cstr(url), title);
 		struct tmap *pag = tmap_new(a, 8);
 		size_t from = (pg - 1) * per, to = from + per < n ? from + per : n;
@@ -767,8 +768,9 @@ static void paginate(struct model *md, struct jobs *j, const char *tmpl, const c
 		set(a, pag, "current", tv_int((int64_t)pg));
 		set(a, pag, "total", tv_int((int64_t)pages));
 		set(a, pag, "total_items", tv_int((int64_t)n));
-		set(a, pag, "prev_url", pg > 1 ? tv_cstr(pg == 2 ? base : fmt(a, "%spage/%zu/", base, pg - 1)) : tv_none());
-		set(a, pag, "next_url", pg < pages ? tv_cstr(fmt(a, "%spage/%zu/", base, pg + 1)) : tv_none());
+		set(a, pag, "prev_url",
+		    pg > 1 ? tv_cstr(pg == 2 ? base : fmt(a, "%s%.*s/%zu/", base, STR_FMT(pp), pg - 1)) : tv_none());
+		set(a, pag, "next_url", pg < pages ? tv_cstr(fmt(a, "%s%.*s/%zu/", base, STR_FMT(pp), pg + 1)) : tv_none());
 		set(a, pag, "first_url", tv_cstr(base));
 		set(a, vars, "pagination", tv_map(pag));
 		if (key)

@@ -432,6 +432,25 @@ sed -i '$d' "$MB/content/posts/price.md"
 run build "$MB"
 check "brackets alone: dollars are text" grep -q '<p>It costs \$5 and \$x\$.</p>' "$MB/public/posts/price/index.html"
 
+# paginate_path: the later pages of listings under another folder, which
+# frees /page/ for a page; a name of folio's own is an error
+PP=$TMP/paginate
+"$FOLIO" new site "$PP" >/dev/null
+sed -i 's/^posts_per_page: .*/posts_per_page: 1/' "$PP/folio.yml"
+printf 'paginate_path: pages\n' >>"$PP/folio.yml"
+printf -- '---\ntitle: Page\n---\nA page whose slug is page.\n' >"$PP/content/pages/page.md"
+run build "$PP"
+check "paginate_path: builds, with a page named page" test "$rc" -eq 0 -a -f "$PP/public/page/index.html"
+check "paginate_path: the home's second page is under it" test -f "$PP/public/pages/2/index.html"
+check "paginate_path: the home links to it" grep -q 'href="/pages/2/"' "$PP/public/index.html"
+sed -i 's/^paginate_path: pages/paginate_path: tags/' "$PP/folio.yml"
+run build "$PP"
+check "paginate_path: a folder of folio's own is an error" contains "$err" \
+	"error: paginate_path must be one path segment of lower-case letters, digits, '-' and '_', not a folder of folio's own (posts, series, tags, categories, archive, search), found 'tags'"
+sed -i '/^paginate_path:/d' "$PP/folio.yml"
+run build "$PP"
+check "without paginate_path, a page named page is an error" contains "$err" "the page slug 'page' is taken by folio's own pages"
+
 # math.compat: mathjax rewrites what MathJax takes and KaTeX refuses;
 # without it that is KaTeX's error; an error after a rewrite is at the
 # author's column; an unknown dialect is an error at its value

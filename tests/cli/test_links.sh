@@ -152,6 +152,12 @@ run build "$I" -o "$TMP/ignore-out"
 check "ignore_links leaves a link unchecked" test "$rc" -eq 0
 run build "$I" -o "$TMP/ignore-out" --base-url https://example.org/blog/
 check "... under a sub-path base_url too" test "$rc" -eq 0
+check "the build says how many links ignore_links leaves unchecked" contains "$out" \
+	"; 1 link left unchecked by ignore_links ('folio check --ignored' lists it)"
+run check "$I" --ignored
+check "folio check --ignored exits 0" test "$rc" -eq 0
+check "... and lists the ignored link that leads nowhere, as a note at its place" contains "$err" \
+	"content/posts/ign.md:6:5: note: not checked (ignore_links has '/downloads/*'): broken link '/downloads/big.tar': the site has no page or file /downloads/big.tar"
 
 # a social card's image and a link written with the site's own address
 # are checked as their paths are; under a sub-path base_url, a post's
