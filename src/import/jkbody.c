@@ -1287,6 +1287,36 @@ static void hugo_math_tally(struct kd *k, size_t i, size_t e)
 	}
 }
 
+/* html_step: the byte at in[i] (of a line ending at e) as HTML: a tag's
+ * start (counted, and with fix_empty a self-closing "<a ... />" noted for
+ * its end tag), its end, an attribute whose URL is resolved, or a byte
+ * copied; *in_tag says whether a tag is open. Returns where the scan goes
+ * on. */
+static size_t html_step(struct kd *k, size_t i, size_t e, int *in_tag, int fix_empty)
+{
+	char ch = k->in[i];
+	size_t to;
+	if (ch == '<' && i + 1 < e && isalpha((unsigned char)k->in[i + 1])) {
+		size_t close;
+		int self;
+		struct str name = tag_at(k->in, i, e, &close, &self);
+		k->in_a = 0;
+		tally_tag(k, name.p, name.len, i);
+		if (fix_empty && self && is_html_container(name.p, name.len)) {
+			k->selfclose = close - 1;
+			k->selfname = name;
+		}
+		*in_tag = 1;
+	} else if (ch == '>') {
+		*in_tag = 0;
+	} else if (*in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
+		   (to = attr_url(k, i, e))) {
+		return to;
+	}
+	buf_putc(k->out, ch);
+	return i + 1;
+}
+
 /* inline_line: one line (outside code) of in[i..e), with math, attribute
  * lists, MathJax scripts and URLs; returns where the scan goes on (past
  * a comment, a formula or a script that spans lines). */
@@ -1347,27 +1377,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i = to;
 			continue;
 		}
-		if (ch == '<' && i + 1 < e && (isalpha((unsigned char)k->in[i + 1]))) {
-			size_t close;
-			int self;
-			struct str name = tag_at(k->in, i, e, &close, &self);
-			k->in_a = 0;
-			tally_tag(k, name.p, name.len, i);
-			if (self && is_html_container(name.p, name.len)) {
-				k->selfclose = close - 1;
-				k->selfname = name;
-			}
-			in_tag = 1;
-		}
-		else if (ch == '>')
-			in_tag = 0;
-		if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
-		    (to = attr_url(k, i, e))) {
-			i = to;
-			continue;
-		}
-		buf_putc(k->out, ch);
-		i++;
+		i = html_step(k, i, e, &in_tag, 1);
 	}
 	k->in_tag = in_tag;
 	return e;
@@ -2103,26 +2113,8 @@ static void shortcodes(struct lq *s)
 static void html_line(struct kd *k, size_t i, size_t e)
 {
 	int in_tag = k->in_tag;
-	while (i < e) {
-		char ch = k->in[i];
-		size_t to;
-		if (ch == '<' && i + 1 < e && isalpha((unsigned char)k->in[i + 1])) {
-			size_t close;
-			int self;
-			struct str name = tag_at(k->in, i, e, &close, &self);
-			k->in_a = 0;
-			tally_tag(k, name.p, name.len, i);
-			in_tag = 1;
-		} else if (ch == '>')
-			in_tag = 0;
-		else if (in_tag && strchr("shpdSHPD", ch) && i > 0 && isspace((unsigned char)k->in[i - 1]) &&
-			 (to = attr_url(k, i, e))) {
-			i = to;
-			continue;
-		}
-		buf_putc(k->out, ch);
-		i++;
-	}
+	while (i < e)
+		i = html_step(k, i, e, &in_tag, 0);
 	k->in_tag = in_tag;
 }
 
