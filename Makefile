@@ -64,7 +64,7 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
+.PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench lighthouse bench-tmpl bench-patho format clean demo
 
 all: folio
 
@@ -206,6 +206,15 @@ bench: deps
 	@[ -d bench/node_modules/pagefind ] || (cd bench && npm ci --no-audit --no-fund >/dev/null) || \
 		echo "bench: Pagefind is not installed (npm ci in bench/); folio's search alone is measured"
 	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)
+
+# Lighthouse on a phone (its mobile defaults) over one page of every type
+# of the example blog and of the 1,000-post corpus, the median of 3 runs:
+# every category at least 98, CLS 0 (bench/lighthouse/run.sh; Lighthouse
+# pinned in bench/lighthouse/package.json, npm ci the first time). Takes
+# about ten minutes. RUNS=N, MIN=N change the runs and the bar.
+lighthouse: deps
+	@$(MAKE) --no-print-directory folio
+	@FOLIO=./folio sh bench/lighthouse/run.sh
 
 bench-tmpl: deps
 	@$(MAKE) --no-print-directory $(B)/bench_tmpl
