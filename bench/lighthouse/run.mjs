@@ -29,6 +29,7 @@ const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => chrome.kill().finally(() => process.exit(1)));
 const all = [];
 let low = 0;
 try {
