@@ -51,9 +51,10 @@ EOF
 first() {
 	(cd "$1" && ls -d $2/ 2>/dev/null | grep -v '/page/$' | head -n 1 | sed 's|^|/|')
 }
-# with_math DIR: a post of DIR with a display formula
+# with_math DIR: a post of DIR with a display formula, or else with one in the text
 with_math() {
-	(cd "$1" && grep -l 'class="math display' posts/*/index.html | head -n 1 | sed 's|^|/|; s|index.html$||')
+	(cd "$1" && { grep -l 'class="math display' posts/*/index.html || grep -l 'class="math' posts/*/index.html; } |
+		head -n 1 | sed 's|^|/|; s|index.html$||')
 }
 
 serve "$tmp/example"
