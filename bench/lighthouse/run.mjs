@@ -25,11 +25,15 @@ for (const a of process.argv.slice(2)) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const chrome = await chromeLauncher.launch({
+// each run in a new chromium with a new profile, as the lighthouse command
+// runs: Lighthouse clears the HTTP cache between runs in one browser but
+// keeps localStorage, a return visit with an empty cache no reader has
+let chrome;
+const launch = () => chromeLauncher.launch({
   chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => chrome.kill().finally(() => process.exit(1)));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (chrome ? chrome.kill() : Promise.resolve()).finally(() => process.exit(1)));
 const all = [];
 let low = 0;
 try {
@@ -37,8 +41,15 @@ try {
     for (const path of paths) {
       const got = [];
       for (let i = 0; i < runs; i++) {
-        const r = await lighthouse(base.replace(/\/$/, '') + path,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories });
+        chrome = await launch();
+        let r;
+        try {
+          r = await lighthouse(base.replace(/\/$/, '') + path,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories });
+        } finally {
+          await chrome.kill();
+          chrome = null;
+        }
         const lhr = r.lhr;
         got.push({
           scores: categories.map((c) => Math.round((lhr.categories[c].score || 0) * 100)),
@@ -61,7 +72,7 @@ try {
     }
   }
 } finally {
-  await chrome.kill();
+  if (chrome) await chrome.kill();
 }
 if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify(all, null, 1));
 console.log(`${all.length - low} pages at ${min} or more in every category with CLS 0, ${low} under (median of ${runs})`);
