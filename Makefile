@@ -13,7 +13,7 @@ ifdef CI
 WARN += -Werror
 endif
 # The fragments in mk/, one for each dependency fetched by a script of
-# its own (the grammars, KaTeX and QuickJS, model-viewer, the CommonMark
+# its own (the grammars, KaTeX and QuickJS, the math font, model-viewer, the CommonMark
 # spec, toml++, libcurl), add their objects, libraries and include paths
 # to these.
 EXTRA_OBJ :=
@@ -64,11 +64,11 @@ B := build/release
 ASAN_B := build/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench bench-tmpl bench-patho format clean demo
+.PHONY: FORCE all deps install uninstall check test test-run asan regress regress-update bench lighthouse bench-tmpl bench-patho format clean demo
 
 all: folio
 
-include mk/highlight.mk mk/math.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
+include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
 
 deps:
 	@sh scripts/deps.sh
@@ -211,6 +211,15 @@ bench: deps
 	@[ -d bench/node_modules/pagefind ] || (cd bench && npm ci --no-audit --no-fund >/dev/null) || \
 		echo "bench: Pagefind is not installed (npm ci in bench/); folio's search alone is measured"
 	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)
+
+# Lighthouse on a phone (its mobile defaults) over one page of every type
+# of the example blog and of the 1,000-post corpus, the median of 3 runs:
+# every category at least 98, CLS 0 (bench/lighthouse/run.sh; Lighthouse
+# pinned in bench/lighthouse/package.json, npm ci the first time). Takes
+# about ten minutes. RUNS=N, MIN=N change the runs and the bar.
+lighthouse: deps
+	@$(MAKE) --no-print-directory folio
+	@FOLIO=./folio sh bench/lighthouse/run.sh
 
 bench-tmpl: deps
 	@$(MAKE) --no-print-directory $(B)/bench_tmpl

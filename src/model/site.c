@@ -1471,10 +1471,11 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	md_unknown_free(unknown);
 	diag_fini(&quiet);
 	/* a message: the whole build reports it (and the site's totals, the
-	 * model-viewer script and the links a base path changes are the
-	 * whole build's too) */
+	 * model-viewer script, the math font and the links a base path
+	 * changes are the whole build's too) */
 	int minutes = p->reading_time ? p->reading_time : md_reading_minutes(&doc, s->cfg->reading_speed);
-	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d)
+	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d ||
+	    (doc.math_spans > 0) != (p->doc.math_spans > 0))
 		return 1;
 	*src = ns;
 	p->doc = doc;

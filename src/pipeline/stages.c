@@ -157,20 +157,25 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 }
 
 /* theme_files_of: the theme's files to write around the site's static
- * ones (output_static): its static/ files (and its assets/, model-viewer's
- * script, a megabyte: only with models, for a site that shows a 3D
- * model) first, then its assets under the names that change with their
- * bytes (the site's copy when it has one, in owned[i]: malloc'd). */
-static void theme_files_of(const char *site_dir, int models, struct output_files *t, char **owned)
+ * ones (output_static): its static/ files (and its assets/, each only for
+ * a site that uses it: model-viewer's script, a megabyte, with models; the
+ * math font, 400 KB, with math) first, then its assets under the names
+ * that change with their bytes (the site's copy when it has one, in
+ * owned[i]: malloc'd). */
+static void theme_files_of(const char *site_dir, int models, int math, struct output_files *t, char **owned)
 {
 	struct output_file *first = xcalloc(theme_nfiles + 1, sizeof *first);
 	size_t n = 0;
 	for (size_t i = 0; i < theme_nfiles; i++)
 		if (!strncmp(theme_files[i].name, "static/", 7))
 			first[n++] = (struct output_file){theme_files[i].name + 7, theme_files[i].data, theme_files[i].len};
-	for (size_t i = 0; models && i < theme_nfiles; i++)
-		if (!strncmp(theme_files[i].name, "assets/", 7))
-			first[n++] = (struct output_file){theme_files[i].name, theme_files[i].data, theme_files[i].len};
+	for (size_t i = 0; i < theme_nfiles; i++) {
+		const char *name = theme_files[i].name;
+		if (strncmp(name, "assets/", 7))
+			continue;
+		if (!strncmp(name + 7, "model-viewer", 12) ? models : !strncmp(name + 7, "stix-two-math", 13) ? math : 1)
+			first[n++] = (struct output_file){name, theme_files[i].data, theme_files[i].len};
+	}
 	static const char *const assets[] = THEME_ASSETS;
 	size_t na = 0;
 	while (assets[na])
@@ -187,14 +192,19 @@ static void theme_files_of(const char *site_dir, int models, struct output_files
 }
 
 /* stages_copy_static: the theme's static files, the site's and the bundles' (see
- * output_static); model-viewer's script only for a site with a model. */
+ * output_static); model-viewer's script only for a site with a model, the
+ * math font only for a site with math. */
 int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
 {
-	int models = 0;
-	for (size_t i = 0; i < s->nposts && !models; i++)
-		models = s->posts[i]->doc.has_model3d;
-	for (size_t i = 0; i < s->npages && !models; i++)
-		models = s->pages[i]->doc.has_model3d;
+	int models = 0, math = 0;
+	for (size_t i = 0; i < s->nposts; i++) {
+		models |= s->posts[i]->doc.has_model3d;
+		math |= s->cfg->math && s->posts[i]->doc.math_spans > 0;
+	}
+	for (size_t i = 0; i < s->npages; i++) {
+		models |= s->pages[i]->doc.has_model3d;
+		math |= s->cfg->math && s->pages[i]->doc.math_spans > 0;
+	}
 	struct output_bundle *b = xcalloc(s->nposts + 1, sizeof *b);
 	size_t nb = 0;
 	for (size_t i = 0; i < s->nposts; i++)
@@ -203,7 +213,7 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	static const char *const assets[] = THEME_ASSETS;
 	char *owned[sizeof assets / sizeof assets[0]] = {0};
 	struct output_files t;
-	theme_files_of(site_dir, models, &t, owned);
+	theme_files_of(site_dir, models, math, &t, owned);
 	int errors = output_static(d, site_dir, &t, b, nb, sink);
 	for (size_t i = 0; i < t.nlast; i++) {
 		free((char *)t.last[i].name);

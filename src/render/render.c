@@ -277,7 +277,8 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "draft", tv_bool(p->draft));
 	set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
-	set(a, m, "math", tv_bool(p->doc.math_spans > 0));
+	/* formulas typeset as MathML: the page loads the math font */
+	set(a, m, "math", tv_bool(s->cfg->math && p->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
 	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
@@ -552,7 +553,7 @@ static struct tval page_val(struct model *md, const struct page *pg)
 	set(a, m, "content", tv_safe(pg->doc.html));
 	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(pg->toc >= 0 ? pg->toc : pg->doc.nheadings >= 3));
-	set(a, m, "math", tv_bool(pg->doc.math_spans > 0));
+	set(a, m, "math", tv_bool(md->s->cfg->math && pg->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
 	set(a, m, "animation", tv_bool(pg->doc.has_video));
 	mark(md, m, "page", pg->slug);

@@ -109,8 +109,14 @@ async function model() {
     return true;
   });
   if (!page) return;
-  // model-viewer's script is loaded when the model comes into view
+  // model-viewer's script (a megabyte) is loaded when the reader asks for
+  // it, with the button over the still
   await page.locator('model-viewer').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await check('the viewer is not loaded before the reader asks for it', async () => {
+    const n = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('model-viewer')).length);
+    return n === 0 ? true : `${n} requests`;
+  });
+  await page.locator('.model-load').first().click();
   await check("customElements.get('model-viewer') is defined", async () => {
     await page.waitForFunction(() => customElements.get('model-viewer') !== undefined, null, {
       timeout: PAGE_TIMEOUT_MS,

@@ -16,6 +16,14 @@ lang_site() {
 # first POST_HTML: the first post card's date and reading time on the home page
 meta() { grep -o '<time datetime="[^"]*">[^<]*</time> · [^<]*' "$1/index.html" | head -1 | sed 's/<time[^>]*>//; s|</time>||'; }
 
+# the example's home page as the seed's: every series named, with its
+# posts in the guide's order (tests/weight/home_series.py)
+run build examples/techblog -o "$TMP/en-out"
+check "en: the example builds" test "$rc" -eq 0
+out=$(python3 tests/weight/home_series.py "$TMP/en-out" 2>&1)
+rc=$?
+check "en: every series is on the home page with its posts in order ($(echo "$out" | tail -n 1))" test "$rc" -eq 0
+
 lang_site fr
 run build "$TMP/fr" -o "$TMP/fr-out"
 O=$TMP/fr-out

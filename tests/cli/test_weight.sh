@@ -5,7 +5,8 @@
 # from tests/weight/gen_site.py). The site is built once, then:
 #  - a typical post (the median of the posts) with the stylesheet: at most
 #    30 KiB of HTML and CSS before images;
-#  - the home page with the stylesheet: at most 60 KiB;
+#  - the home page with the stylesheet: at most 60 KiB, with every series
+#    named on it and the first posts of each in order (home_series.py);
 #  - no page over 150 KiB, but a post whose own text is that long;
 #  - the home page and the archive's index do not grow with the number of
 #    posts: the same size within 2 KiB at 1,000 posts.
@@ -76,6 +77,9 @@ out="$post + $css"
 check "a typical post with its stylesheet is at most 30 KiB ($((post + css)) B)" test $((post + css)) -le 30720
 out="$home + $css"
 check "the home page with its stylesheet is at most 60 KiB ($((home + css)) B)" test $((home + css)) -le 61440
+out=$(python3 tests/weight/home_series.py "$TMP/site" --first 3 2>&1)
+rc=$?
+check "every series is on the home page with its first posts in order ($(echo "$out" | tail -n 1))" test "$rc" -eq 0
 out=$heavy
 check "no page is over 150 KiB but a post whose own text is" test -z "$heavy"
 check "the archive's index is at most 60 KiB ($archive B)" test "$archive" -le 61440

@@ -219,6 +219,22 @@
   }
   function fill(s, k, v) { return s.split('{' + k + '}').join(v); }
 
+  /* date: an index's date (YYYY-MM-DD...) in the language's format, as
+   * the pages write it (t.date_format: strftime's %Y %m %d %e %B %b %A
+   * %a, with %-m and %-d for no leading zero) */
+  function date(iso) {
+    var m = /^(\d{4})-(\d\d)-(\d\d)/.exec(iso);
+    if (!m || !D.date) return iso;
+    var y = +m[1], mo = +m[2], d = +m[3], wd = new Date(Date.UTC(y, mo - 1, d)).getUTCDay();
+    var names = { B: D.months, b: D.monthsShort, A: D.days, a: D.daysShort };
+    return D.date.replace(/%(-?)([YmdeBbAa%])/g, function (all, dash, c) {
+      if (c === '%') return '%';
+      if (names[c]) return (names[c] || '').split('|')[c === 'A' || c === 'a' ? wd : mo - 1] || all;
+      var v = c === 'Y' ? y : c === 'm' ? mo : d;
+      return c === 'Y' || dash ? String(v) : c === 'e' ? (v < 10 ? ' ' : '') + v : (v < 10 ? '0' : '') + v;
+    });
+  }
+
   function draw(recs, q, more) {
     recs.forEach(function (r) {
       var li = el('li', 'search-result', list);
@@ -227,7 +243,7 @@
       marked(a, r[1]);
       if (r[2] || r[3]) {
         var p = el('p', 'search-result-meta', li);
-        if (r[2]) { var t = el('time', '', p); t.dateTime = t.textContent = r[2]; }
+        if (r[2]) { var t = el('time', '', p); t.dateTime = r[2]; t.textContent = date(r[2]); }
         if (r[3]) p.appendChild(document.createTextNode((r[2] ? ' · ' : '') + fill(D['in'], 'series', r[3])));
       }
       if (r[4]) marked(el('p', 'search-result-excerpt', li), r[4]);
@@ -288,7 +304,6 @@
     });
   }
 
-  form.hidden = false;
   form.addEventListener('submit', function (e) { e.preventDefault(); run(); });
   input.addEventListener('input', run);
   selS.addEventListener('change', run);

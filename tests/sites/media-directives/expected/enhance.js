@@ -5,5 +5,5 @@ b.onclick=()=>navigator.clipboard.writeText(p.innerText).then(()=>{b.textContent
 q("a[data-footnote-ref]").forEach(a=>a.onclick=e=>{let u=a.parentNode,n=u.nextSibling,f=d.getElementById(a.hash.slice(1))
 e.preventDefault();if(n&&n.className=="fn-note")return n.remove()
 n=el("span","fn-note");n.innerHTML=f.innerHTML;n.querySelectorAll(".footnote-backref").forEach(x=>x.remove());u.after(n)})
-let o=new IntersectionObserver(e=>{if(e.some(x=>x.isIntersecting)){o.disconnect();let t=el("script","");t.type="module";t.src=s.viewer;d.head.append(t)}},{rootMargin:"300px"})
-if(s.viewer)q("model-viewer").forEach(x=>o.observe(x))})()
+let v=()=>{q(".model-load").forEach(b=>b.remove());import(new URL(s.viewer,location))}
+if(s.viewer)q("model-viewer").forEach(x=>{let b=el("button","model-load");b.type="button";b.textContent=s.view3d;b.onclick=v;x.after(b)})})()
