@@ -4,7 +4,9 @@
 # generator is at hand, as on a fresh CI machine, a site of as many posts
 # from tests/weight/gen_site.py). The site is built once, then:
 #  - a typical post (the median of the posts) with the stylesheet: at most
-#    30 KiB of HTML and CSS before images;
+#    35 KiB of HTML and CSS before images (30 KiB until issue 36 added the
+#    colour toggle and its dark styles, the default menu, the JSON feed's
+#    link and JSON-LD's publisher and page: 34.6 KiB);
 #  - the home page with the stylesheet: at most 60 KiB, with every series
 #    named on it and the first posts of each in order (home_series.py);
 #  - no page over 150 KiB, but a post whose own text is that long;
@@ -74,7 +76,7 @@ css=$1 post=$2 home=$3 archive=$4 biggest=$5 pages=$6
 heavy=$(tail -n +2 "$TMP/weights")
 echo "weight at 10,000 posts ($pages pages): stylesheet $css B, median post $post B (+ CSS $((post + css)) B), home $home B (+ CSS $((home + css)) B), archive $archive B, largest page but posts $biggest B"
 out="$post + $css"
-check "a typical post with its stylesheet is at most 30 KiB ($((post + css)) B)" test $((post + css)) -le 30720
+check "a typical post with its stylesheet is at most 35 KiB ($((post + css)) B)" test $((post + css)) -le 35840
 out="$home + $css"
 check "the home page with its stylesheet is at most 60 KiB ($((home + css)) B)" test $((home + css)) -le 61440
 out=$(python3 tests/weight/home_series.py "$TMP/site" --first 3 2>&1)
