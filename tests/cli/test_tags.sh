@@ -48,8 +48,9 @@ check "cuda and CUDA: one page, named as most posts write it ($r)" \
 r=$(ls "$O/tags" | tr '\n' ' ')
 check "no other tag pages ($r)" test "$r" = "c c-plus-plus c-sharp cuda dotnet index.html "
 # every place a tag is shown uses the one spelling
-r=$(grep -o 'href="/tags/cuda/">[^<]*<' "$O/posts/plain-c/index.html" | sort -u)
-check "the post card of the post writing 'cuda' shows 'CUDA' ($r)" test "$r" = 'href="/tags/cuda/">CUDA<'
+# (a tag is shown "#CUDA", its "#" hidden from screen readers)
+r=$(grep -o 'href="/tags/cuda/"><span aria-hidden="true">#</span>[^<]*<' "$O/posts/plain-c/index.html" | sort -u)
+check "the post card of the post writing 'cuda' shows 'CUDA' ($r)" test "$r" = 'href="/tags/cuda/"><span aria-hidden="true">#</span>CUDA<'
 r=$(cat "$O/feed.xml" "$O/feed.json" "$O/tags/index.html" "$O/tags/cuda/feed.xml" | sed 's|/tags/cuda/||g' |
 	grep -oi 'cuda' | sort -u | tr '\n' ' ')
 check "feeds and the tags index write 'CUDA' only ($r)" test "$r" = "CUDA "
