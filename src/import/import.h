@@ -93,6 +93,8 @@ struct imp_site {
 	struct imp_list redirect_from, redirect_to;
 	/* the categories made tags (a post's second and later ones) */
 	struct imp_list cats_made_tags;
+	/* files made by the import, not copied: static/-relative path, text */
+	struct imp_list made_to, made_text;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -153,6 +155,14 @@ int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const cha
 void imp_feed_at(struct imp_site *s, const char *path, const char *by);
 
 struct ynode;
+
+/* imp_head_page: a page (rel, its front matter m, its old address
+ * old_url) whose layout's value is in its <head> (Go's go-import and
+ * go-source, which `go get` reads): written as a raw page at its old
+ * address that keeps those lines, {{ page.x }} and {{ site.x }} filled in
+ * (site: _config.yml, may be NULL): 1; else 0. */
+int imp_head_page(struct imp_site *s, const char *rel, const struct ynode *m, const struct ynode *site,
+		  const char *old_url);
 
 /* imp_redirect: the old address from (a document's or a listing's of the
  * old site) now lives at to, one of folio's own pages (/tags/x/,

@@ -575,7 +575,7 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 		pat = !strcmp(x->name, "index") ? "/:path/" : pretty ? "/:path/:basename/" : "/:path/:basename:output_ext";
 	}
 	x->old_url = expand(a, pat, &ph);
-	if (imp_layout_page(s, rel, m, x->old_url)) {
+	if (imp_head_page(s, rel, m, j->cfg, x->old_url) || imp_layout_page(s, rel, m, x->old_url)) {
 		d->skip = 1;
 		return;
 	}
