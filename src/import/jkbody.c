@@ -1266,6 +1266,47 @@ static void quoted_code_tally(struct kd *k, const char *ls, const char *le, size
 	}
 }
 
+/* delimiter_row: whether t is a table's delimiter row (|---|:--:|). */
+static int delimiter_row(struct str t)
+{
+	int dash = 0;
+	for (size_t q = 0; q < t.len; q++) {
+		if (t.p[q] == '-')
+			dash = 1;
+		else if (t.p[q] != '|' && t.p[q] != ':' && t.p[q] != ' ' && t.p[q] != '\t' && t.p[q] != '\r')
+			return 0;
+	}
+	return dash;
+}
+
+/* table_head: a kramdown table whose first line (t, the next line at
+ * in[next]) has no delimiter row below it: kramdown makes every row a
+ * body row, and CommonMark no table at all. An empty header row and a
+ * delimiter row, written before it, make it a table of the same rows. */
+static void table_head(struct kd *k, struct str t, size_t next)
+{
+	struct str nt = next < k->n ? trimmed(k->in + next, line_end(k->in, k->n, next)) : (struct str){"", 0};
+	if (delimiter_row(nt) || delimiter_row(t))
+		return;
+	size_t cols = 0;
+	for (size_t q = 1; q < t.len; q++)
+		if (t.p[q] == '|' && t.p[q - 1] != '\\')
+			cols++;
+	if (t.len > 1 && t.p[t.len - 1] != '|')
+		cols++;
+	if (!cols || cols > 64)
+		return;
+	for (int row = 0; row < 2; row++) {
+		buf_putc(k->out, '|');
+		for (size_t c = 0; c < cols; c++)
+			buf_puts(k->out, row ? "---|" : " |");
+		buf_putc(k->out, '\n');
+	}
+	kd_note(k, "kramdown table", (size_t)(t.p - k->in),
+		"a table without a delimiter row: an empty header row written above it, as CommonMark needs one%.*s", "",
+		0);
+}
+
 /* hugo_math_tally: an inline formula of Goldmark's passthrough at in[i]
  * (\( ... \), or $ ... $ between non-blanks), counted for the parity
  * check (the text is copied as it is). */
@@ -1699,8 +1740,11 @@ static void kramdown(struct kd *k)
 		}
 		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
 			tally(k, IMP_DISPLAY, i);
-		if (ind < 4 && t.p[0] == '|' && !prev_table)
+		if (ind < 4 && t.p[0] == '|' && !prev_table) {
 			tally(k, IMP_TABLES, i);
+			if (!k->c->hugo)
+				table_head(k, t, next);
+		}
 		prev_table = ind < 4 && t.p[0] == '|';
 		/* a line of one empty element (<br/>, <a name=x />) opens an HTML
 		 * block in CommonMark, which swallows the Markdown below it to the
