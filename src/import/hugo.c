@@ -874,7 +874,7 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL};
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0};
 	imp_reader_finish(&h.r, hugo_body, c);
 	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
 	imp_feed_at(s, "/index.xml", "Hugo's RSS output");

@@ -278,6 +278,7 @@ struct jk_body {
 	/* what the body holds as the source's Markdown reads it, counted as
 	 * it is converted (NULL: not counted), for the parity check */
 	struct imp_counts *counts;
+	int mathjax; /* the site loads MathJax: kramdown's \\( \\) is math */
 };
 
 /* The parity check: what a document holds, as its old generator reads it

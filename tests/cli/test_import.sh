@@ -83,7 +83,7 @@ check "hugo-basic: the site's old feed is folio's" cmp "$TMP/hugo-basic-out/inde
 M=$TMP/jekyll-mathjax-out/posts/schedules/index.html
 check "jekyll-mathjax: a formula in a list item, its lines indented less, is typeset" \
 	test "$(grep -o 'class="math display"' "$TMP/jekyll-mathjax-out/posts/batching/index.html" | wc -l)" -eq 2
-check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 4
+check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 6
 
 # idempotent: a second import of a source gives the same tree (the first
 # was built above: its .folio-cache is not part of it)
