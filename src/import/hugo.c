@@ -509,8 +509,11 @@ static void page_terms(struct imp_site *s, struct imp_doc *d, const struct hg_fm
 	const struct imp_list *cats = &f->cats, *series = &f->series;
 	if (cats->n) {
 		d->category = post ? cats->v[0] : NULL;
-		for (size_t i = post ? 1 : 0; i < cats->n; i++)
+		for (size_t i = post ? 1 : 0; i < cats->n; i++) {
 			imp_add_term(a, &d->tags, cats->v[i]);
+			if (post && !imp_list_has(&s->cats_made_tags, cats->v[i]))
+				imp_list_add(a, &s->cats_made_tags, cats->v[i]);
+		}
 		if (cats->n > 1 && post)
 			imp_note(a, &s->rep, "category made a tag", rel, 0,
 				 "folio has one category per post: '%s' kept, the other %zu made tags", cats->v[0],
@@ -640,6 +643,10 @@ static void read_page(struct hg *h, const char *rel, struct imp_list *all)
 	d->slug = imp_clean_slug(a, f.slug ? f.slug : pl.fname);
 	page_terms(s, d, &f, post, rel);
 	x->old_url = old_url(h, &f, &pl, post);
+	if (!post && imp_layout_page(s, rel, m, x->old_url)) {
+		d->skip = 1;
+		return;
+	}
 	if (x->old_url && !imp_list_has(&d->aliases, x->old_url))
 		imp_list_add(a, &d->aliases, x->old_url);
 	/* a bundle's files: everything in its folder but the Markdown at its top */
@@ -867,7 +874,7 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL};
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0};
 	imp_reader_finish(&h.r, hugo_body, c);
 	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
 	imp_feed_at(s, "/index.xml", "Hugo's RSS output");

@@ -681,6 +681,133 @@ static int folio_own(const struct imp_site *s, const char *a)
 	return 0;
 }
 
+void imp_redirect(struct imp_site *s, const char *from, const char *to, const char *by)
+{
+	if (!from || from[0] != '/' || !strcmp(from, to) || imp_list_has(&s->redirect_from, from))
+		return;
+	imp_list_add(s->a, &s->redirect_from, arena_strndup(s->a, from, strlen(from)));
+	imp_list_add(s->a, &s->redirect_to, arena_strndup(s->a, to, strlen(to)));
+	imp_note(s->a, &s->rep, "redirect", by, 0, "the old address %s goes to folio's %s (redirects)", from, to);
+}
+
+/* fill_liquid: line[0..n) with each {{ page.KEY }} and {{ site.KEY }}
+ * replaced by the front matter's (m) or the config's (site) scalar, HTML
+ * escaped ("" when there is none), appended to b. */
+static void fill_liquid(struct buf *b, const char *line, size_t n, const struct ynode *m, const struct ynode *site)
+{
+	size_t i = 0;
+	while (i < n) {
+		const char *o = i + 1 < n ? memmem(line + i, n - i, "{{", 2) : NULL;
+		const char *c = o ? memmem(o, (size_t)(line + n - o), "}}", 2) : NULL;
+		if (!o || !c) {
+			buf_append(b, line + i, n - i);
+			return;
+		}
+		buf_append(b, line + i, (size_t)(o - line) - i);
+		struct str v = {o + 2, (size_t)(c - o - 2)};
+		while (v.len && v.p[0] == ' ')
+			v.p++, v.len--;
+		while (v.len && v.p[v.len - 1] == ' ')
+			v.len--;
+		/* a filter: remove: 'x' is done (a vanity path drops https://) */
+		const char *bar = memchr(v.p, '|', v.len);
+		struct str key = {v.p, bar ? (size_t)(bar - v.p) : v.len}, cut = {NULL, 0};
+		while (key.len && key.p[key.len - 1] == ' ')
+			key.len--;
+		const char *rm = bar ? memmem(bar, (size_t)(v.p + v.len - bar), "remove:", 7) : NULL;
+		if (rm) {
+			const char *q = rm + 7;
+			while (q < v.p + v.len && *q == ' ')
+				q++;
+			const char *qe = q < v.p + v.len ? memchr(q + 1, *q, (size_t)(v.p + v.len - q - 1)) : NULL;
+			if (qe && (*q == '\'' || *q == '"'))
+				cut = (struct str){q + 1, (size_t)(qe - q - 1)};
+		}
+		const struct ynode *from = str_starts_with(key, "page.") ? m : str_starts_with(key, "site.") ? site : NULL;
+		if (from) {
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)(key.len - 5), key.p + 5);
+			const char *val = imp_scalar(yaml_map_get(from, name));
+			char cutz[128];
+			snprintf(cutz, sizeof cutz, "%.*s", (int)cut.len, cut.p ? cut.p : "");
+			for (const char *w = val; w && *w;) {
+				const char *hit = cutz[0] ? strstr(w, cutz) : NULL;
+				size_t run = hit ? (size_t)(hit - w) : strlen(w);
+				buf_put_html(b, w, run);
+				w += run + (hit ? cut.len : 0);
+			}
+		}
+		i = (size_t)(c - line) + 2;
+	}
+}
+
+int imp_head_page(struct imp_site *s, const char *rel, const struct ynode *m, const struct ynode *site,
+		  const char *old_url)
+{
+	const char *layout = imp_scalar(yaml_map_get(m, "layout"));
+	if (!layout || !old_url || old_url[0] != '/' || strchr(layout, '/') || strstr(layout, ".."))
+		return 0;
+	size_t len;
+	char *text = imp_read_src(s, imp_fmt(s->a, "_layouts/%s.html", layout), &len);
+	if (!text || !strstr(text, "go-import")) {
+		free(text);
+		return 0;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n");
+	for (const char *p = text, *e; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		const char *meta = memmem(p, (size_t)(e - p), "<meta name=\"go-", 15);
+		if (meta) {
+			fill_liquid(&b, meta, (size_t)(e - meta), m, site);
+			buf_putc(&b, '\n');
+		}
+	}
+	free(text);
+	const char *title = imp_scalar(yaml_map_get(m, "title"));
+	buf_puts(&b, "</head>\n<body>\n<p>");
+	buf_put_html(&b, title ? title : old_url, strlen(title ? title : old_url));
+	buf_puts(&b, "</p>\n</body>\n</html>\n");
+	const char *to = old_url[strlen(old_url) - 1] == '/' ? imp_fmt(s->a, "%sindex.html", old_url + 1) : old_url + 1;
+	imp_list_add(s->a, &s->made_to, to);
+	imp_list_add(s->a, &s->made_text, arena_strndup(s->a, b.p, b.len));
+	buf_fini(&b);
+	imp_note(s->a, &s->rep, "page kept as raw HTML", rel, 0,
+		 "its layout ('%s') holds Go's go-import in <head>: written as static/%s, which keeps it", layout, to);
+	return 1;
+}
+
+int imp_layout_page(struct imp_site *s, const char *rel, const struct ynode *m, const char *old_url)
+{
+	const char *layout = imp_scalar(yaml_map_get(m, "layout"));
+	const char *type = imp_scalar(yaml_map_get(m, "type"));
+	const char *tag = imp_scalar(yaml_map_get(m, "tag"));
+	const char *cat = imp_scalar(yaml_map_get(m, "category"));
+	const char *l = layout ? layout : type ? type : "";
+	const char *to = NULL;
+	if (tag && (strstr(l, "tag") || !layout))
+		to = imp_fmt(s->a, "/tags/%.*s/", STR_FMT(term_slug(s->a, str_from(tag))));
+	else if (cat && strstr(l, "categor"))
+		to = imp_fmt(s->a, "/categories/%.*s/", STR_FMT(term_slug(s->a, str_from(cat))));
+	else if (!strcmp(l, "archive") || !strcmp(l, "archives"))
+		to = "/archive/";
+	else if (!strcmp(l, "search"))
+		to = "/search/";
+	else if (!strcmp(l, "tags") || !strcmp(l, "tag-index") || !strcmp(l, "tagpage-index"))
+		to = "/tags/";
+	else if (!strcmp(l, "categories"))
+		to = "/categories/";
+	if (!to)
+		return 0;
+	imp_note(s->a, &s->rep, "page made a redirect", rel, 0,
+		 "its layout ('%s') made a listing that folio makes itself: its address goes to %s", l, to);
+	imp_redirect(s, old_url, to, rel);
+	return 1;
+}
+
 void imp_feed_at(struct imp_site *s, const char *path, const char *by)
 {
 	if (!strcmp(path, "/feed.xml") || !strcmp(path, "/tags/{tag}/feed.xml") ||
@@ -931,6 +1058,65 @@ static int copy_file(struct imp_site *s, const char *from, const char *to)
 	return rc;
 }
 
+/* has_term: whether a document of the site has the tag (tags 1) or the
+ * category (0) whose slug is slug. */
+static int has_term(struct imp_site *s, struct str slug, int tags)
+{
+	for (size_t i = 0; i < s->ndocs; i++) {
+		const struct imp_doc *d = s->docs[i];
+		if (d->skip)
+			continue;
+		if (!tags && d->category && str_eq(term_slug(s->a, str_from(d->category)), slug))
+			return 1;
+		for (size_t k = 0; tags && k < d->tags.n; k++)
+			if (str_eq(term_slug(s->a, str_from(d->tags.v[k])), slug))
+				return 1;
+	}
+	return 0;
+}
+
+/* terms_redirected: a redirect to a tag's or a category's page that the
+ * new site does not have (no post has it) goes to the list of them. */
+static void terms_redirected(struct imp_site *s)
+{
+	for (size_t i = 0; i < s->redirect_to.n; i++) {
+		const char *to = s->redirect_to.v[i];
+		int tags = !strncmp(to, "/tags/", 6);
+		if (!tags && strncmp(to, "/categories/", 12))
+			continue;
+		const char *sl = to + (tags ? 6 : 12);
+		struct str slug = {sl, strlen(sl)};
+		if (!slug.len || slug.p[slug.len - 1] != '/')
+			continue;
+		slug.len--;
+		if (slug.len && !has_term(s, slug, tags)) {
+			s->redirect_to.v[i] = tags ? "/tags/" : "/categories/";
+			imp_note(s->a, &s->rep, "redirect", "folio.yml", 0,
+				 "no post has the %s of %s: its old address %s goes to %s instead", tags ? "tag" : "category",
+				 to, s->redirect_from.v[i], s->redirect_to.v[i]);
+		}
+	}
+}
+
+/* cats_redirects: a category made a tag that no post has as its own
+ * has no page of its own in folio: its old /categories/x/ goes to its
+ * tag's page. */
+static void cats_redirects(struct imp_site *s)
+{
+	for (size_t i = 0; i < s->cats_made_tags.n; i++) {
+		struct str k = term_key(s->a, str_from(s->cats_made_tags.v[i]));
+		int own = 0;
+		for (size_t d = 0; d < s->ndocs && !own; d++)
+			own = !s->docs[d]->skip && s->docs[d]->category &&
+			      str_eq(term_key(s->a, str_from(s->docs[d]->category)), k);
+		if (own)
+			continue;
+		struct str slug = term_slug(s->a, str_from(s->cats_made_tags.v[i]));
+		imp_redirect(s, imp_fmt(s->a, "/categories/%.*s/", STR_FMT(slug)),
+			     imp_fmt(s->a, "/tags/%.*s/", STR_FMT(slug)), "categories");
+	}
+}
+
 int imp_write(struct imp_site *s)
 {
 	imp_fix_slugs(s);
@@ -955,6 +1141,18 @@ int imp_write(struct imp_site *s)
 		for (size_t i = 0; i < s->feeds_also.n; i++) {
 			buf_puts(&b, "    - ");
 			buf_put_json(&b, s->feeds_also.v[i], strlen(s->feeds_also.v[i]), 0);
+			buf_putc(&b, '\n');
+		}
+	}
+	cats_redirects(s);
+	terms_redirected(s);
+	if (s->redirect_from.n) {
+		buf_puts(&b, "redirects:\n");
+		for (size_t i = 0; i < s->redirect_from.n; i++) {
+			buf_puts(&b, "  ");
+			buf_put_json(&b, s->redirect_from.v[i], strlen(s->redirect_from.v[i]), 0);
+			buf_puts(&b, ": ");
+			buf_put_json(&b, s->redirect_to.v[i], strlen(s->redirect_to.v[i]), 0);
 			buf_putc(&b, '\n');
 		}
 	}
@@ -984,6 +1182,9 @@ int imp_write(struct imp_site *s)
 	}
 	for (size_t i = 0; i < s->copy_from.n && !rc; i++)
 		rc = copy_file(s, s->copy_from.v[i], s->copy_to.v[i]);
+	for (size_t i = 0; i < s->made_to.n && !rc; i++)
+		rc = write_new(s, imp_fmt(s->a, "static/%s", s->made_to.v[i]), s->made_text.v[i],
+			       strlen(s->made_text.v[i]));
 	buf_fini(&b);
 	return rc;
 }

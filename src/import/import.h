@@ -88,6 +88,13 @@ struct imp_site {
 	int math_brackets, math_mathjax;
 	/* folio.yml's feeds.also_at: the old site's feed addresses */
 	struct imp_list feeds_also;
+	/* folio.yml's redirects: old addresses no document has (a tag's page
+	 * of the old theme, a category made a tag) and where they go now */
+	struct imp_list redirect_from, redirect_to;
+	/* the categories made tags (a post's second and later ones) */
+	struct imp_list cats_made_tags;
+	/* files made by the import, not copied: static/-relative path, text */
+	struct imp_list made_to, made_text;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -146,6 +153,28 @@ int imp_copy_dst(struct imp_site *s, const char *from, const char *to, const cha
  * says feeds.also_at it, and the report says so (by: the file or setting
  * that made it). Folio's own /feed.xml is noted only. */
 void imp_feed_at(struct imp_site *s, const char *path, const char *by);
+
+struct ynode;
+
+/* imp_head_page: a page (rel, its front matter m, its old address
+ * old_url) whose layout's value is in its <head> (Go's go-import and
+ * go-source, which `go get` reads): written as a raw page at its old
+ * address that keeps those lines, {{ page.x }} and {{ site.x }} filled in
+ * (site: _config.yml, may be NULL): 1; else 0. */
+int imp_head_page(struct imp_site *s, const char *rel, const struct ynode *m, const struct ynode *site,
+		  const char *old_url);
+
+/* imp_redirect: the old address from (a document's or a listing's of the
+ * old site) now lives at to, one of folio's own pages (/tags/x/,
+ * /archive/): folio.yml's redirects says so, unless from is to or a
+ * redirect from it is there already. by: for the report. */
+void imp_redirect(struct imp_site *s, const char *from, const char *to, const char *by);
+
+/* imp_layout_page: a page (rel, its front matter m) whose old layout
+ * made one of folio's own listings (a tag's, a category's, the archive,
+ * the search page): 1, with its old address (old_url) redirected there;
+ * else 0. */
+int imp_layout_page(struct imp_site *s, const char *rel, const struct ynode *m, const char *old_url);
 
 /* imp_carry: the SRC-relative file from, which no document names, carried
  * over as it is to static/to (the old site served it at /to): 1; 0 when
@@ -249,6 +278,7 @@ struct jk_body {
 	/* what the body holds as the source's Markdown reads it, counted as
 	 * it is converted (NULL: not counted), for the parity check */
 	struct imp_counts *counts;
+	int mathjax; /* the site loads MathJax: kramdown's \\( \\) is math */
 };
 
 /* The parity check: what a document holds, as its old generator reads it

@@ -433,6 +433,8 @@ static void post_category(struct imp_site *s, struct imp_doc *d, const struct im
 		if (str_eq(term_key(a, str_from(cats->v[i])), first))
 			continue;
 		imp_add_term(a, &d->tags, cats->v[i]);
+		if (!imp_list_has(&s->cats_made_tags, cats->v[i]))
+			imp_list_add(a, &s->cats_made_tags, cats->v[i]);
 		imp_note(a, &s->rep, "category made a tag", rel, 0,
 			 "folio has one category per post: '%s' kept, '%s' made a tag", cats->v[0], cats->v[i]);
 	}
@@ -573,6 +575,10 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 		pat = !strcmp(x->name, "index") ? "/:path/" : pretty ? "/:path/:basename/" : "/:path/:basename:output_ext";
 	}
 	x->old_url = expand(a, pat, &ph);
+	if (imp_head_page(s, rel, m, j->cfg, x->old_url) || imp_layout_page(s, rel, m, x->old_url)) {
+		d->skip = 1;
+		return;
+	}
 	imp_list_add(a, &d->aliases, x->old_url);
 	s->rep.pages++;
 }
@@ -874,7 +880,7 @@ int jekyll_import(struct imp_site *s)
 			if (has_ext(docs.v[k], md_exts))
 				read_page(&j, docs.v[k], name, perm);
 	}
-	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL};
+	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0};
 	imp_reader_finish(&j.r, jekyll_body, c);
 	/* the files Jekyll copies as they are and no post named: carried
 	 * over too (a favicon, CNAME, a download) */

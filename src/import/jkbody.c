@@ -1232,6 +1232,26 @@ static struct str tag_at(const char *in, size_t i, size_t e, size_t *close, int 
 	return name;
 }
 
+/* lone_block_tag: whether t is one start tag (closing 0) or end tag
+ * (closing 1) alone of a block that may hold a formula: div, p, center,
+ * section, figure, span. */
+static int lone_block_tag(struct str t, int closing)
+{
+	static const char *const names[] = {"div", "p", "center", "section", "figure", "span", "blockquote"};
+	size_t o = closing ? 2 : 1;
+	if (t.len < o + 2 || t.p[0] != '<' || (closing && t.p[1] != '/') || t.p[t.len - 1] != '>')
+		return 0;
+	size_t e = o;
+	while (e < t.len && isalpha((unsigned char)t.p[e]))
+		e++;
+	if (e == o || (t.p[e] != '>' && (closing || t.p[e] != ' ')) || memchr(t.p + e, '<', t.len - e))
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i]) == e - o && !strncasecmp(t.p + o, names[i], e - o))
+			return 1;
+	return 0;
+}
+
 /* lone_empty_tag: whether t is one tag alone, of an empty element: a
  * void one or one closed by "/>". */
 static int lone_empty_tag(struct str t)
@@ -1264,6 +1284,73 @@ static void quoted_code_tally(struct kd *k, const char *ls, const char *le, size
 		*qch = c;
 		*qlen = n;
 	}
+}
+
+/* delimiter_row: whether t is a table's delimiter row (|---|:--:|). */
+static int delimiter_row(struct str t)
+{
+	int dash = 0;
+	for (size_t q = 0; q < t.len; q++) {
+		if (t.p[q] == '-')
+			dash = 1;
+		else if (t.p[q] != '|' && t.p[q] != ':' && t.p[q] != ' ' && t.p[q] != '\t' && t.p[q] != '\r')
+			return 0;
+	}
+	return dash;
+}
+
+/* table_head: a kramdown table whose first line (t, the next line at
+ * in[next]) has no delimiter row below it: kramdown makes every row a
+ * body row, and CommonMark no table at all. An empty header row and a
+ * delimiter row, written before it, make it a table of the same rows. */
+static void table_head(struct kd *k, struct str t, size_t next)
+{
+	struct str nt = next < k->n ? trimmed(k->in + next, line_end(k->in, k->n, next)) : (struct str){"", 0};
+	if (delimiter_row(nt) || delimiter_row(t))
+		return;
+	size_t cols = 0;
+	for (size_t q = 1; q < t.len; q++)
+		if (t.p[q] == '|' && t.p[q - 1] != '\\')
+			cols++;
+	if (t.len > 1 && t.p[t.len - 1] != '|')
+		cols++;
+	if (!cols || cols > 64)
+		return;
+	for (int row = 0; row < 2; row++) {
+		buf_putc(k->out, '|');
+		for (size_t c = 0; c < cols; c++)
+			buf_puts(k->out, row ? "---|" : " |");
+		buf_putc(k->out, '\n');
+	}
+	kd_note(k, "kramdown table", (size_t)(t.p - k->in),
+		"a table without a delimiter row: an empty header row written above it, as CommonMark needs one%.*s", "",
+		0);
+}
+
+/* escaped_paren_math: kramdown's \\( ... \\) (or \\[ ... \\]) at in[i],
+ * on one line (to e): kramdown writes \( ... \), which MathJax typesets
+ * in the page; folio's math is $...$ (or $$...$$). Where the scan goes on,
+ * or 0 when it is not one. */
+static size_t escaped_paren_math(struct kd *k, size_t i, size_t e)
+{
+	const char *p = k->in + i;
+	if (i + 4 > e || p[1] != '\\' || (p[2] != '(' && p[2] != '['))
+		return 0;
+	const char *close = memmem(p + 3, e - i - 3, p[2] == '(' ? "\\\\)" : "\\\\]", 3);
+	if (!close)
+		return 0;
+	struct str m = trimmed(p + 3, close);
+	if (!m.len)
+		return 0;
+	int display = p[2] == '[';
+	buf_puts(k->out, display ? "$$" : "$");
+	buf_put_str(k->out, m);
+	buf_puts(k->out, display ? "$$" : "$");
+	tally(k, display ? IMP_DISPLAY : IMP_INLINE, i);
+	if (cap_take(k->caps, "kramdown escaped math"))
+		kd_note(k, "kramdown escaped math", i,
+			"'\\\\(...\\\\)' (MathJax's math once kramdown unescapes it) written as $...$%.*s", "", 0);
+	return (size_t)(close - k->in) + 3;
 }
 
 /* hugo_math_tally: an inline formula of Goldmark's passthrough at in[i]
@@ -1347,6 +1434,8 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			hugo_math_tally(k, i, e);
 		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4))
 			to = html_comment(k, i, e);
+		else if (ch == '\\' && k->c->mathjax && !k->c->hugo && (to = escaped_paren_math(k, i, e)))
+			;
 		else if (ch == '\\' && i + 1 < e)
 			buf_append(k->out, k->in + i, 2), to = i + 2;
 		else if (ch == '$' && i + 1 < e && k->in[i + 1] == '$' && !k->c->hugo)
@@ -1599,8 +1688,18 @@ static void kramdown(struct kd *k)
 		if (k->c->counts)
 			quoted_code_tally(k, ls, le, i, &qfch, &qflen);
 		if (in_display) {
-			if (memmem(ls, (size_t)(le - ls), "$$", 2))
+			if (memmem(ls, (size_t)(le - ls), "$$", 2)) {
 				in_display = 0;
+				struct str nt = next < k->n ? trimmed(k->in + next, line_end(k->in, k->n, next))
+							    : (struct str){"", 0};
+				if (lone_block_tag(nt, 1)) {
+					/* </div> right below: its own block, after a blank */
+					buf_append(k->out, ls, next - i);
+					buf_putc(k->out, '\n');
+					i = next;
+					continue;
+				}
+			}
 			/* a formula opened in a list item: kramdown reads its lines
 			 * as the item's whatever their indent; CommonMark needs
 			 * them at the item's content column */
@@ -1699,13 +1798,19 @@ static void kramdown(struct kd *k)
 		}
 		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
 			tally(k, IMP_DISPLAY, i);
-		if (ind < 4 && t.p[0] == '|' && !prev_table)
+		if (ind < 4 && t.p[0] == '|' && !prev_table) {
 			tally(k, IMP_TABLES, i);
+			if (!k->c->hugo)
+				table_head(k, t, next);
+		}
 		prev_table = ind < 4 && t.p[0] == '|';
 		/* a line of one empty element (<br/>, <a name=x />) opens an HTML
 		 * block in CommonMark, which swallows the Markdown below it to the
 		 * next blank line; kramdown reads on */
 		int empty_tag = blank_before && !item && ind < 4 && lone_empty_tag(t);
+		/* <div> alone, then $$ math: MathJax typesets the TeX in the HTML,
+		 * folio only outside it */
+		int math_tag = blank_before && !item && ind < 4 && lone_block_tag(t, 0);
 		blank_before = 0;
 		prev_line_out = line_out;
 		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
@@ -1719,7 +1824,8 @@ static void kramdown(struct kd *k)
 			buf_putc(k->out, '\n');
 			i++;
 			struct str nt = i < k->n ? trimmed(k->in + i, line_end(k->in, k->n, i)) : (struct str){"", 0};
-			if (empty_tag && nt.len && nt.p[0] != '<') {
+			int math_next = nt.len >= 2 && ((nt.p[0] == '$' && nt.p[1] == '$') || (nt.p[0] == '\\' && nt.p[1] == '['));
+			if ((empty_tag && nt.len && nt.p[0] != '<') || (math_tag && math_next)) {
 				buf_putc(k->out, '\n');
 				blank_before = 1;
 				kd_note(k, "kramdown HTML line", (size_t)(t.p - k->in),

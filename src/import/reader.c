@@ -257,6 +257,7 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 		struct imp_counts counts;
 		memset(&counts, 0, sizeof counts);
 		c.counts = &counts;
+		c.mathjax = s->math_mathjax;
 		convert(&c, x->body, x->body_len, &x->doc->body);
 		if (!x->doc->skip)
 			imp_parity(s, x->doc, x->rel, &counts, c.hugo ? "Goldmark" : "kramdown");

@@ -17,7 +17,7 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -315,6 +315,50 @@ static const char *feed_path_error(struct str p)
 	return NULL;
 }
 
+/* redirect_path_ok: whether p is an address of the site, from its root. */
+static int redirect_path_ok(struct str p)
+{
+	if (!p.len || p.p[0] != '/' || (p.len > 1 && p.p[1] == '/') || memmem(p.p, p.len, "..", 2) ||
+	    memmem(p.p, p.len, "//", 2))
+		return 0;
+	for (size_t i = 0; i < p.len; i++)
+		if ((unsigned char)p.p[i] <= ' ' || p.p[i] == '?' || p.p[i] == '#' || p.p[i] == '\\' || p.p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* read_redirects: redirects, a map of an old address to the new one
+ * (each from the site's root), for addresses no document has (an old
+ * tag page, a feed's folder). */
+static void read_redirects(struct schema *s, const struct ynode *r, struct config *c)
+{
+	const struct ynode *m = schema_node(r, "redirects");
+	if (!m || yaml_is_null(m))
+		return;
+	if (m->kind != YNODE_MAP) {
+		schema_error(s, m, "redirects must be a map of old address: new address, found %s", kind_a(m));
+		return;
+	}
+	c->redirect_from = arena_alloc(s->a, (m->len + 1) * sizeof *c->redirect_from);
+	c->redirect_to = arena_alloc(s->a, (m->len + 1) * sizeof *c->redirect_to);
+	c->redirect_at = arena_alloc(s->a, (m->len + 1) * sizeof *c->redirect_at);
+	for (size_t i = 0; i < m->len; i++) {
+		const struct ynode *k = m->keys[i], *v = m->items[i];
+		if (v->kind != YNODE_SCALAR || !redirect_path_ok(v->str) || !redirect_path_ok(k->str) ||
+		    (k->str.len == 1)) {
+			schema_error(s, v->kind != YNODE_SCALAR || redirect_path_ok(k->str) ? v : k,
+				     "redirects: '%.*s' to '%.*s': both must be addresses of the site from its root, "
+				     "as '/old/' and '/tags/new/' (not the home page)",
+				     STR_FMT(k->str), v->kind == YNODE_SCALAR ? (int)v->str.len : 0,
+				     v->kind == YNODE_SCALAR ? v->str.p : "");
+			continue;
+		}
+		c->redirect_from[c->nredirects] = k->str;
+		c->redirect_to[c->nredirects] = v->str;
+		c->redirect_at[c->nredirects++] = k;
+	}
+}
+
 /* read_paginate_path: paginate_path, the folder of a listing's later
  * pages (/page/2/), one path segment that no listing's first page has. */
 static void read_paginate_path(struct schema *s, const struct ynode *r, struct config *c)
@@ -535,6 +579,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
 		c->posts_per_page = (int)v;
 	read_paginate_path(&s, r, c);
+	read_redirects(&s, r, c);
 	c->reading_speed = 230;
 	if (schema_int(&s, r, "reading_speed", 50, 2000, &v) == 1)
 		c->reading_speed = (int)v;

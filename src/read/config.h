@@ -46,6 +46,11 @@ struct config {
 	 * checked (see folio-site(5)) */
 	struct str *feeds_also;
 	size_t nfeeds_also;
+	/* redirects: old address -> new (each from "/", checked), their nodes
+	 * in folio.yml (for a message at their place) */
+	struct str *redirect_from, *redirect_to;
+	const struct ynode **redirect_at;
+	size_t nredirects;
 	int math;
 	const struct ynode *math_macros; /* a map, or NULL */
 	int math_dollars;  /* math.delimiters has dollars: $...$, $$...$$ (default) */

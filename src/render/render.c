@@ -853,6 +853,30 @@ static void feed_also(struct model *md, struct jobs *j, struct str p)
 	}
 }
 
+/* redirect_jobs: a redirect page at each old address of folio.yml's
+ * redirects (after every other page: it never replaces one). */
+static void redirect_jobs(struct model *md, struct jobs *j)
+{
+	struct arena *a = md->a;
+	const struct config *c = md->s->cfg;
+	for (size_t k = 0; k < c->nredirects; k++) {
+		struct str from = c->redirect_from[k], to = c->redirect_to[k];
+		struct tmap *rv = page_vars(a, "alias", S(from), S(to));
+		set(a, rv, "target", S(to));
+		const char *rel = from.p[from.len - 1] != '/' ? fmt(a, "%.*s", (int)from.len - 1, from.p + 1)
+							    : fmt(a, "%.*sindex.html", (int)from.len - 1, from.p + 1);
+		if (add_job(a, j, "alias.html", rel, rv)) {
+			const struct ynode *at = c->redirect_at[k];
+			struct diag_loc loc = {c->path, c->src, c->src_len, at->line, at->col};
+			diag_report(j->d, DIAG_ERROR, &loc, NULL, 0,
+				    "redirects: '%.*s' is the address of a page of the site (hint: a redirect is for an "
+				    "address no page has)",
+				    STR_FMT(from));
+			j->errors++;
+		}
+	}
+}
+
 /* alias_jobs: a redirect page at each old URL of a post or page. */
 static void alias_jobs(struct model *md, struct jobs *j, const struct source *s, struct str *aliases, size_t n,
 		       struct str title, struct str target)
@@ -968,6 +992,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 		struct page *pg = s->pages[i];
 		alias_jobs(md, j, &pg->s, pg->aliases, pg->naliases, pg->title, pg->url);
 	}
+	redirect_jobs(md, j);
 }
 
 /* ---- rendering on threads ---- */

@@ -451,6 +451,23 @@ sed -i '/^paginate_path:/d' "$PP/folio.yml"
 run build "$PP"
 check "without paginate_path, a page named page is an error" contains "$err" "the page slug 'page' is taken by folio's own pages"
 
+# redirects: an old address no page has sends to a page of the site; to
+# nowhere is a broken link, from a page's own address an error
+RD=$TMP/redirects
+"$FOLIO" new site "$RD" >/dev/null
+printf 'redirects:\n  /old-tag/: /tags/markdown/\n  /archives.html: /archive/\n' >>"$RD/folio.yml"
+run build "$RD"
+check "redirects: builds" test "$rc" -eq 0
+check "redirects: a folder's address is a redirect page" grep -q 'url=/tags/markdown/' "$RD/public/old-tag/index.html"
+check "redirects: a file's address too" grep -q 'rel="canonical" href="https://example.org/archive/"' "$RD/public/archives.html"
+printf '  /gone/: /nowhere/\n' >>"$RD/folio.yml"
+run build "$RD"
+check "redirects: to nowhere is a broken link at its place" contains "$err" "error: broken link '/nowhere/': the site has no page or file /nowhere/"
+sed -i 's|^  /gone/: /nowhere/|  /about/: /archive/|' "$RD/folio.yml"
+run build "$RD"
+check "redirects: from a page's address is an error" contains "$err" \
+	"error: redirects: '/about/' is the address of a page of the site (hint: a redirect is for an address no page has)"
+
 # math.compat: mathjax rewrites what MathJax takes and KaTeX refuses;
 # without it that is KaTeX's error; an error after a rewrite is at the
 # author's column; an unknown dialect is an error at its value

@@ -74,13 +74,16 @@ check "jekyll-kramdown: the link with a parenthesis is a link" grep -q '<a href=
 check "jekyll-kramdown: an empty anchor does not swallow the paragraph" grep -q '<p>The figure above<a name="note1"></a> shows the constant pool.</p>' "$K"
 check "jekyll-kramdown: its old feeds are written at their paths" \
 	test -f "$TMP/jekyll-kramdown-out/blog/index.rss" -a -f "$TMP/jekyll-kramdown-out/atom.xml"
+check "jekyll-kramdown: a Go vanity page keeps its go-import line at its old address" \
+	grep -q '<meta name="go-import" content="decompiled.example.org/jad git https://code.example.org/jad">' "$TMP/jekyll-kramdown-out/jad/index.html"
+check "jekyll-kramdown: an old tag page is a redirect" grep -q 'url=/tags/' "$TMP/jekyll-kramdown-out/tag/cuda.html"
 check "hugo-basic: its old feeds are written at their paths" \
 	test -f "$TMP/hugo-basic-out/index.xml" -a -f "$TMP/hugo-basic-out/posts/index.xml"
 check "hugo-basic: the site's old feed is folio's" cmp "$TMP/hugo-basic-out/index.xml" "$TMP/hugo-basic-out/feed.xml"
 M=$TMP/jekyll-mathjax-out/posts/schedules/index.html
 check "jekyll-mathjax: a formula in a list item, its lines indented less, is typeset" \
 	test "$(grep -o 'class="math display"' "$TMP/jekyll-mathjax-out/posts/batching/index.html" | wc -l)" -eq 2
-check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 4
+check "jekyll-mathjax: MathJax's TeX is typeset" test "$(grep -o 'class="math' "$M" | wc -l)" -eq 6
 
 # idempotent: a second import of a source gives the same tree (the first
 # was built above: its .folio-cache is not part of it)

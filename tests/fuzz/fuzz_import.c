@@ -64,7 +64,7 @@ static void one(const char *text, size_t len, int with_callbacks, int kind)
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL};
+	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL, 0};
 	if (with_callbacks) {
 		c.post_url = post_url_cb;
 		c.link = link_cb;
