@@ -240,6 +240,16 @@ static struct tval date_val(const struct fdate *f)
 	return f ? S(f->iso) : tv_none();
 }
 
+/* post_image: a post's image: as a path from the site's root or a full
+ * URL: a relative one ("cover.jpg", a bundle's file) is beside the post. */
+static struct tval post_image(struct arena *a, const struct post *p)
+{
+	struct str v = p->image;
+	if (v.p[0] == '/' || memmem(v.p, v.len, "://", 3))
+		return S(v);
+	return C(a, "%.*s%.*s", STR_FMT(p->url), STR_FMT(v));
+}
+
 /* post_fields: post i's own fields in m (those of its neighbours are
  * link_posts'). */
 static void post_fields(struct arena *a, const struct site *s, size_t i, struct tmap *m)
@@ -261,7 +271,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	}
 	/* summary_html of a front matter summary is text: escape when printed */
 	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-	set(a, m, "image", p->image.len ? S(p->image) : first_image(a, p->url, &p->doc, s->cfg));
+	set(a, m, "image", p->image.len ? post_image(a, p) : first_image(a, p->url, &p->doc, s->cfg));
 	set(a, m, "content", tv_safe(p->doc.html));
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */

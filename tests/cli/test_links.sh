@@ -176,6 +176,13 @@ check "... and both pass once they lead somewhere" test "$rc" -eq 0
 sed -i 's|https://example.org/posts/warps/|warps.md|' "$G/content/posts/card.md"
 run build "$G" -o "$TMP/card-sub" --base-url https://example.org/blog/
 check "under a sub-path base_url, the first image is the card once" grep -q 'og:image" content="https://example.org/blog/img/a.png"' "$TMP/card-sub/posts/blocks/index.html"
+# a bundle's image: named relative to the post is its file's card
+mkdir -p "$G/content/posts/bundled"
+printf -- '---\ntitle: Bundled\ndate: 2026-01-08\nimage: cover.png\n---\nText.\n' >"$G/content/posts/bundled/index.md"
+cp "$G/static/img/a.png" "$G/content/posts/bundled/cover.png"
+run build "$G" -o "$TMP/card-bundle"
+check "a bundle's relative image: builds" test "$rc" -eq 0
+check "... and is the card beside its post" grep -q 'og:image" content="https://example.org/posts/bundled/cover.png"' "$TMP/card-bundle/posts/bundled/index.html"
 
 # a link to a draft is a warning that says so
 D=$TMP/draft
