@@ -1786,6 +1786,10 @@ static void kramdown(struct kd *k)
 				continue;
 			}
 		}
+		struct str nl;
+		/* a table's row indented 4 spaces or more: a row to kramdown and
+		 * Goldmark, indented code to CommonMark once the table ends */
+		int deep_row = prev_table && ind >= 4 && memchr(t.p, '|', t.len);
 		/* headings and tables, as the source's Markdown reads them: an
 		 * ATX heading; a table's first line of cells (kramdown needs no
 		 * delimiter row, CommonMark does) */
@@ -1802,8 +1806,15 @@ static void kramdown(struct kd *k)
 			tally(k, IMP_TABLES, i);
 			if (!k->c->hugo)
 				table_head(k, t, next);
+		} else if (ind < 4 && !prev_table && memchr(t.p, '|', t.len) && next < k->n &&
+			   delimiter_row(nl = trimmed(k->in + next, line_end(k->in, k->n, next))) &&
+			   memchr(nl.p, '|', nl.len)) {
+			/* a table whose rows do not start with '|': its header row,
+			 * then its delimiter row */
+			tally(k, IMP_TABLES, i);
+			prev_table = 1;
 		}
-		prev_table = ind < 4 && t.p[0] == '|';
+		prev_table = (ind < 4 && t.p[0] == '|') || (prev_table && memchr(t.p, '|', t.len));
 		/* a line of one empty element (<br/>, <a name=x />) opens an HTML
 		 * block in CommonMark, which swallows the Markdown below it to the
 		 * next blank line; kramdown reads on */
@@ -1819,7 +1830,10 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
-		i = inline_line(k, i, (size_t)(le - k->in));
+		if (deep_row && cap_take(k->caps, "table row indented"))
+			kd_note(k, "table row indented", i,
+				"a table row indented 4 spaces or more, written without its indent, as a row%.*s", "", 0);
+		i = inline_line(k, deep_row ? (size_t)(t.p - k->in) : i, (size_t)(le - k->in));
 		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
 			buf_putc(k->out, '\n');
 			i++;
