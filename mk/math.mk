@@ -15,6 +15,9 @@ MATH_ASAN_B := $(or $(ASAN_B),build/asan)
 
 MATH_DIR := deps/math
 MATH_KATEX_JS := $(MATH_DIR)/usr/share/javascript/katex/katex.min.js
+# KaTeX's mhchem extension (\ce, \pu: chemistry, as Hugo's math and
+# MathJax's mhchem take it), compiled into the same bytecode.
+MATH_MHCHEM_JS := $(MATH_DIR)/usr/share/javascript/katex/contrib/mhchem.js
 # xxHash: the static library when the system has one (Debian's
 # libxxhash-dev does), so that the binary does not need libxxhash0.
 MATH_XXHASH := $(or $(wildcard $(SYS_LIB)/libxxhash.a),-lxxhash)
@@ -47,5 +50,5 @@ build/embed-katex: scripts/embed-katex.c $(MATH_DIR)/.stamp
 
 build/gen/katex.c: build/embed-katex $(MATH_DIR)/.stamp
 	@mkdir -p build/gen
-	build/embed-katex $@ $(MATH_KATEX_JS)
+	build/embed-katex $@ $(MATH_KATEX_JS) $(MATH_MHCHEM_JS)
 

@@ -1,7 +1,7 @@
 /* embed-katex.c: writes a C file that embeds KaTeX (katex.min.js) in folio,
  * compiled to QuickJS bytecode: loading bytecode takes a few milliseconds,
  * parsing the 270 KB script took 40 ms of every build with a formula.
- * Usage: embed-katex OUT.c KATEX.JS. Defines math_katex_bc (the bytecode,
+ * Usage: embed-katex OUT.c KATEX.JS [EXTENSION.JS...]. Defines math_katex_bc (the bytecode,
  * for JS_ReadObject), math_katex_bc_len and math_katex_version (from the
  * script's version:"..." field, or "unknown"). Linked with the same
  * libquickjs.a as folio, whose bytecode format is that of its version.
@@ -12,37 +12,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv)
+/* read_all: the whole of path, NUL-terminated, appended to *js (length
+ * *len, capacity *cap); 0, or 1 after saying why. */
+static int read_all(const char *path, char **js, size_t *len, size_t *cap)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: embed-katex OUT.c KATEX.JS\n");
-		return 2;
-	}
-	FILE *f = fopen(argv[2], "rb");
+	FILE *f = fopen(path, "rb");
 	if (!f) {
-		perror(argv[2]);
+		perror(path);
 		return 1;
 	}
-	size_t len = 0, cap = 1 << 20;
-	char *js = malloc(cap + 1);
-	size_t n;
-	while (js && (n = fread(js + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			cap *= 2;
-			js = realloc(js, cap + 1);
+	size_t start = *len, n;
+	while (*js && (n = fread(*js + *len, 1, *cap - *len, f)) > 0) {
+		*len += n;
+		if (*len == *cap) {
+			*cap *= 2;
+			*js = realloc(*js, *cap + 2);
 		}
 	}
-	if (!js || ferror(f)) {
-		fprintf(stderr, "%s: cannot read\n", argv[2]);
+	if (!*js || ferror(f)) {
+		fprintf(stderr, "%s: cannot read\n", path);
 		return 1;
 	}
 	fclose(f);
-	js[len] = '\0';
-	if (len == 0 || strlen(js) != len) {
-		fprintf(stderr, "%s: empty, or holds a NUL byte\n", argv[2]);
+	(*js)[*len] = '\0';
+	if (*len == start || strlen(*js + start) != *len - start) {
+		fprintf(stderr, "%s: empty, or holds a NUL byte\n", path);
 		return 1;
 	}
+	/* the next script starts on a line of its own */
+	(*js)[(*len)++] = '\n';
+	(*js)[*len] = '\0';
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: embed-katex OUT.c KATEX.JS [EXTENSION.JS...]\n");
+		return 2;
+	}
+	/* KaTeX, then its extensions (mhchem's \ce and \pu), which register
+	 * their macros with the katex object KaTeX's script leaves global:
+	 * compiled as one script, loaded as one */
+	size_t len = 0, cap = 1 << 20;
+	char *js = malloc(cap + 2);
+	for (int i = 2; i < argc; i++)
+		if (read_all(argv[i], &js, &len, &cap))
+			return 1;
 
 	char version[32] = "unknown";
 	const char *v = strstr(js, "version:\"");
