@@ -1045,10 +1045,21 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	size_t bl = strlen(lc->base);
 	if (v != V_OUT_OF_BASE && bl > 1 && ul >= bl && !memcmp(u, lc->base, bl))
 		u += bl - 1;
+	/* the site's own address written whole (a card's og:image made from
+	 * the post's first image): its path, as the pattern for the image
+	 * names it */
+	const char *own = NULL;
+	size_t ol = lc->origin ? strlen(lc->origin) : 0;
+	if (ol && strlen(full) > ol && full[ol] == '/' && !strncasecmp(full, lc->origin, ol)) {
+		own = full + ol;
+		if (bl > 1 && strlen(own) >= bl && !memcmp(own, lc->base, bl))
+			own += bl - 1;
+	}
 	/* ignore_links patterns are written for the link as written, and
 	 * match it with the base path too */
 	for (size_t i = 0; i < p->nignore; i++)
-		if (fnmatch(p->ignore[i], u, 0) == 0 || (u != full && fnmatch(p->ignore[i], full, 0) == 0)) {
+		if (fnmatch(p->ignore[i], u, 0) == 0 || (u != full && fnmatch(p->ignore[i], full, 0) == 0) ||
+		    (own && fnmatch(p->ignore[i], own, 0) == 0)) {
 			if (lc->list_ignored) {
 				/* folio check --ignored: said as a note, the build goes on */
 				broken_message(k, p, v, u, strlen(u));

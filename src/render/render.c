@@ -12,6 +12,7 @@
 #include <stdarg.h>
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,10 +177,22 @@ static struct tval post_ref(const struct model *md, const struct post *p)
 	return p && p->index >= 0 ? md->post_vals[p->index] : tv_none();
 }
 
+/* ignored: whether the address v is one that the page's ignore_links
+ * leaves unchecked (the link check matches them the same way) */
+static int ignored(struct arena *a, const struct source *from, struct str v)
+{
+	const char *written = from->nignore_links ? arena_strndup(a, v.p, v.len) : NULL;
+	for (size_t i = 0; i < from->nignore_links; i++)
+		if (fnmatch(from->ignore_links[i], written, 0) == 0)
+			return 1;
+	return 0;
+}
+
 /* first_image: the address of the first image in a page's HTML (at url),
  * as a path from the site's root or a full URL, for its link previews; or
  * none. A figure's <img>, a model's or a video's still all count. */
-static struct tval first_image(struct arena *a, struct str url, const struct md_doc *doc, const struct config *cfg)
+static struct tval first_image(struct arena *a, struct str url, const struct md_doc *doc, const struct config *cfg,
+			       const struct source *from)
 {
 	static const char tag[] = "<img src=\"";
 	struct str html = doc->html;
@@ -196,6 +209,11 @@ static struct tval first_image(struct arena *a, struct str url, const struct md_
 	if (!end || end == src)
 		return tv_none();
 	struct str v = {src, (size_t)(end - src)};
+	/* an image the page's ignore_links leaves unchecked (one missing in
+	 * the blog it was imported from) makes no card: none rather than a
+	 * card that leads nowhere */
+	if (ignored(a, from, v))
+		return tv_none();
 	if (v.p[0] == '/') {
 		/* the body's address is under the base path ("/blog/img/a.png"),
 		 * which abs_url adds: the path from the site's root */
@@ -203,11 +221,20 @@ static struct tval first_image(struct arena *a, struct str url, const struct md_
 		size_t bl = strlen(bp);
 		if (bl > 1 && v.len > bl && !memcmp(v.p, bp, bl))
 			v.p += bl - 1, v.len -= bl - 1;
+		if (ignored(a, from, v))
+			return tv_none();
 		return C(a, "%.*s", STR_FMT(v));
 	}
 	if (memmem(v.p, v.len, "://", 3))
 		return C(a, "%.*s", STR_FMT(v));
-	return C(a, "%.*s%.*s", STR_FMT(url), STR_FMT(v)); /* beside the post */
+	/* beside the post, its dot segments resolved ("../img/a.png") */
+	char *rel = arena_alloc_raw(a, url.len + v.len + 1);
+	memcpy(rel, url.p, url.len);
+	memcpy(rel + url.len, v.p, v.len);
+	rel[url.len + v.len] = '\0';
+	if (rel[0] != '/' || links_normalize(rel + 1) < 0)
+		return tv_none();
+	return C(a, "%s", rel);
 }
 
 /* changed: when post p last changed: its update, when later than its date */
@@ -271,7 +298,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	}
 	/* summary_html of a front matter summary is text: escape when printed */
 	set(a, m, "description", S(p->description.len ? p->description : p->summary.len ? p->summary : p->doc.summary_text));
-	set(a, m, "image", p->image.len ? post_image(a, p) : first_image(a, p->url, &p->doc, s->cfg));
+	set(a, m, "image", p->image.len ? post_image(a, p) : first_image(a, p->url, &p->doc, s->cfg, &p->s));
 	set(a, m, "content", tv_safe(p->doc.html));
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */

@@ -184,6 +184,22 @@ run build "$G" -o "$TMP/card-bundle"
 check "a bundle's relative image: builds" test "$rc" -eq 0
 check "... and is the card beside its post" grep -q 'og:image" content="https://example.org/posts/bundled/cover.png"' "$TMP/card-bundle/posts/bundled/index.html"
 
+# a first image named with "../" is the card at its resolved address
+mkdir -p "$G/content/posts/up" "$G/static/posts/imgs"
+cp "$G/static/img/a.png" "$G/static/posts/imgs/up.png"
+printf -- '---\ntitle: Up\ndate: 2026-01-09\n---\n<img src="../imgs/up.png" alt="up">\n' >"$G/content/posts/up/index.md"
+run build "$G" -o "$TMP/card-up"
+check "a first image under ../ builds" test "$rc" -eq 0
+check "... its card has no dot segment" grep -q 'og:image" content="https://example.org/posts/imgs/up.png"' "$TMP/card-up/posts/up/index.html"
+rm -r "$G/content/posts/up" "$G/static/posts"
+# a first image that ignore_links leaves unchecked (missing in the blog it
+# came from) makes no card, and its own-origin form is ignored too
+printf -- '---\ntitle: Gone\ndate: 2026-01-10\nignore_links:\n  - "/img/gone.png"\n  - "../img/old.png"\n---\n<img src=\"../img/old.png\" alt=\"old\">\n\n[gone](/img/gone.png) [here](https://example.org/img/gone.png)\n' >"$G/content/posts/gone.md"
+run build "$G" -o "$TMP/card-gone"
+check "an ignored first image: the site builds" test "$rc" -eq 0
+check "... and the post has no card that leads nowhere" sh -c '! grep -q og:image "$1"' _ "$TMP/card-gone/posts/gone/index.html"
+rm "$G/content/posts/gone.md"
+
 # a link to a draft is a warning that says so
 D=$TMP/draft
 site "$D"
