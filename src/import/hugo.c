@@ -827,7 +827,8 @@ int hugo_import(struct imp_site *s)
 	char p[4200];
 	struct stat st;
 	read_config(&h);
-	imp_find_mathjax(s, (const char *const[]){"layouts", "themes", NULL});
+	imp_find_mathjax(s, (const char *const[]){"layouts", "themes", NULL},
+			 (const char *const[]){h.content_dir ? h.content_dir : "content", NULL});
 	snprintf(p, sizeof p, "%s/%s", s->src, h.content_dir);
 	char to[4096];
 	enum site_where w = site_where(s->src_root, p, to, sizeof to);
@@ -874,7 +875,7 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0};
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0, 0};
 	imp_reader_finish(&h.r, hugo_body, c);
 	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
 	imp_feed_at(s, "/index.xml", "Hugo's RSS output");

@@ -835,13 +835,21 @@ static void count_html(const char *h, size_t len, int *n)
 		     {"<pre", IMP_CODE},
 		     {"class=\"math display\"", IMP_DISPLAY},
 		     {"class=\"math inline\"", IMP_INLINE},
-		     {"<table", IMP_TABLES},
-		     {"<a href=\"", IMP_LINKS}};
+		     {"<table", IMP_TABLES}};
 	for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
 		size_t ml = strlen(marks[m].mark);
 		for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), marks[m].mark, ml)); p += ml)
-			if (marks[m].kind != IMP_LINKS || (p[ml] != '#' && (size_t)(p - h) + ml < len))
-				n[marks[m].kind]++;
+			n[marks[m].kind]++;
+	}
+	/* a link: an <a> with an href anywhere in its tag (raw HTML may put
+	 * it after a class or a style), not to a fragment of the page */
+	for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), "<a ", 3)); p += 3) {
+		const char *gt = memchr(p, '>', len - (size_t)(p - h));
+		if (!gt)
+			break;
+		const char *href = memmem(p, (size_t)(gt - p), " href=", 6);
+		if (href && href + 7 < gt && href[6 + (href[6] == '"' || href[6] == '\'')] != '#')
+			n[IMP_LINKS]++;
 	}
 	for (const char *p = h; (p = memmem(p, len - (size_t)(p - h), "<h", 2)); p += 2)
 		if ((size_t)(p - h) + 3 < len && p[2] >= '1' && p[2] <= '6' && (p[3] == '>' || p[3] == ' '))
@@ -866,7 +874,7 @@ void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const s
 	count_html(md.html.p ? md.html.p : "", md.html.len, n);
 	arena_free(a);
 	for (int k = 0; k < IMP_NCOUNTS; k++)
-		if (n[k] != src->n[k] && !(k == IMP_LINKS && src->ref_defs))
+		if (n[k] != src->n[k] && !(k == IMP_LINKS && (src->ref_defs || n[k] == src->n[k] + src->bare)))
 			imp_note(s->a, &s->rep, "parity", by, src->n[k] ? src->line[k] : 0,
 				 "%d %s as %s reads the source, %d in folio's page%s", src->n[k], names[k], gen, n[k],
 				 n[k] < src->n[k] ? " (some are lost: look here first)" : "");
@@ -1300,7 +1308,8 @@ static int ignore_broken(struct imp_site *s, const struct buf *cap)
 		const char *le = nl ? nl : e;
 		const char *m = memmem(p, (size_t)(le - p), mark, sizeof mark - 1);
 		if (m) {
-			const char *c1 = memchr(p, ':', (size_t)(m - p)); /* path:line:col */
+			/* path:line:col, or path alone (a page's whole link, its card) */
+			const char *c1 = memchr(p, ':', (size_t)(m - p) + 1);
 			const char *u = m + sizeof mark - 1;
 			/* the URL may hold a line break: its end is looked for past the line */
 			size_t room = (size_t)(e - u) < 8192 ? (size_t)(e - u) : 8192;

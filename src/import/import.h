@@ -86,6 +86,9 @@ struct imp_site {
 	/* folio.yml's math: delimiters with brackets (\( \[), and compat:
 	 * mathjax (the templates load MathJax: imp_find_mathjax) */
 	int math_brackets, math_mathjax;
+	/* the MathJax configuration found names $ as an inline delimiter
+	 * (inlineMath: [['$','$']]): $...$ was a formula in the old pages */
+	int math_dollar;
 	/* folio.yml's feeds.also_at: the old site's feed addresses */
 	struct imp_list feeds_also;
 	/* folio.yml's redirects: old addresses no document has (a tag's page
@@ -279,6 +282,7 @@ struct jk_body {
 	 * it is converted (NULL: not counted), for the parity check */
 	struct imp_counts *counts;
 	int mathjax; /* the site loads MathJax: kramdown's \\( \\) is math */
+	int dollar;  /* and its configuration makes $...$ inline math (counted so) */
 };
 
 /* The parity check: what a document holds, as its old generator reads it
@@ -299,6 +303,8 @@ struct imp_counts {
 	int line[IMP_NCOUNTS]; /* the source line of the first of each kind */
 	int ref_defs; /* link reference definitions: its links are not compared
 		       * (a definition is used any number of times) */
+	int bare;     /* bare addresses that folio's Markdown links and the old
+		       * one (kramdown) does not: links only folio's page has */
 };
 
 /* imp_parity: counts what folio renders of doc's converted body and lists

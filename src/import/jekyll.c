@@ -793,7 +793,8 @@ int jekyll_import(struct imp_site *s)
 		return -1;
 	}
 	read_config(&j);
-	imp_find_mathjax(s, (const char *const[]){"_includes", "_layouts", NULL});
+	imp_find_mathjax(s, (const char *const[]){"_includes", "_layouts", NULL},
+			 (const char *const[]){"_posts", "_drafts", "_pages", NULL});
 	/* every file, once */
 	struct imp_list all = {0};
 	walk(&j, "", &all);
@@ -880,7 +881,7 @@ int jekyll_import(struct imp_site *s)
 			if (has_ext(docs.v[k], md_exts))
 				read_page(&j, docs.v[k], name, perm);
 	}
-	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0};
+	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0, 0};
 	imp_reader_finish(&j.r, jekyll_body, c);
 	/* the files Jekyll copies as they are and no post named: carried
 	 * over too (a favicon, CNAME, a download) */

@@ -733,6 +733,7 @@ struct kd {
 	struct caps *caps;
 	size_t para_end;      /* the end of the paragraph at the scan position (cached) */
 	size_t no_script_end; /* no </script> at or after this position */
+	size_t bare_end; /* the end of the bare address last counted */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	int in_tag;           /* an HTML tag runs on from the line before */
 	size_t selfclose;     /* the '/' of "<a ... />" being copied ((size_t)-1: none) */
@@ -818,6 +819,20 @@ static int is_list_item(struct str t)
 	return i > 0 && i < 10 && i + 1 < t.len && (t.p[i] == '.' || t.p[i] == ')') && t.p[i + 1] == ' ';
 }
 
+/* item_col: the column of a list item's text (t, a list item, indented
+ * ind): where its lines' blocks start, a fence among them */
+static size_t item_col(struct str t, size_t ind)
+{
+	size_t m = 0;
+	while (m < t.len && isdigit((unsigned char)t.p[m]))
+		m++;
+	m++; /* the bullet, or the '.' or ')' after the digits */
+	size_t sp = 0;
+	while (m + sp < t.len && t.p[m + sp] == ' ')
+		sp++;
+	return ind + m + (sp >= 1 && sp <= 4 ? sp : 1);
+}
+
 /* url_rewrite: hands url to the callback; writes what replaces it. */
 static void put_url(struct kd *k, const char *u, size_t n, int image, size_t at, int *missing)
 {
@@ -896,6 +911,25 @@ static int link_dest(const char *in, size_t n, size_t i, size_t *ua, size_t *ub,
 		}
 		*ua = a;
 		*ub = j;
+		size_t tb = j;
+		while (tb < lim && (in[tb] == ' ' || in[tb] == '\t'))
+			tb++;
+		if (tb > j && tb < lim && !strchr("\"'()\n", in[tb])) {
+			/* "(You and Your Research)": kramdown takes blanks in an
+			 * address; CommonMark only in <...> */
+			size_t c = j;
+			while (c < lim && in[c] != ')' && in[c] != '\n' && !strchr("\"'()<>", in[c]))
+				c++;
+			if (c < lim && in[c] == ')') {
+				size_t b = c;
+				while (b > a && (in[b - 1] == ' ' || in[b - 1] == '\t'))
+					b--;
+				*ub = b;
+				*end = c + 1;
+				*angle = 2;
+				return 1;
+			}
+		}
 	}
 	*end = title_end(in, n, j);
 	return *end != 0;
@@ -1053,6 +1087,43 @@ static size_t mathjax(struct kd *k, size_t i, size_t e)
 	return (size_t)(end - k->in) + 9;
 }
 
+/* has_nocase: whether p[0..n) holds the lower-case needle, in any case */
+static int has_nocase(const char *p, size_t n, const char *needle, size_t nl)
+{
+	for (size_t i = 0; i + nl <= n; i++)
+		if (!strncasecmp(p + i, needle, nl))
+			return 1;
+	return 0;
+}
+
+/* mathjax_loader: a <script> at in[i] (to e, the line's end) whose tag
+ * names MathJax (its src, or type="text/x-mathjax-config"), with its
+ * </script>: dropped, as folio typesets the math when the site is built
+ * and the page needs no script (MathJax would typeset folio's MathML
+ * again, and any $ of the text); the line's end after it goes too.
+ * Where the scan goes on, or 0 when it is not one. */
+static size_t mathjax_loader(struct kd *k, size_t i, size_t e)
+{
+	const char *gt = memchr(k->in + i, '>', e - i);
+	if (!gt || !has_nocase(k->in + i, (size_t)(gt - (k->in + i)), "mathjax", 7))
+		return 0;
+	const char *end = NULL;
+	if (i < k->no_script_end)
+		end = memmem(gt, k->n - (size_t)(gt - k->in), "</script>", 9);
+	if (!end) {
+		k->no_script_end = i;
+		return 0;
+	}
+	kd_note(k, "MathJax script", i, "'%.*s' left out: folio typesets the math when the site is built",
+		k->in + i, (size_t)(gt + 1 - (k->in + i)) > 60 ? 60 : (size_t)(gt + 1 - (k->in + i)));
+	size_t to = (size_t)(end - k->in) + 9;
+	if (to < k->n && k->in[to] == '\r')
+		to++;
+	if (to < k->n && k->in[to] == '\n')
+		to++;
+	return to;
+}
+
 /* md_link: the "](" at in[i] of a link or an image (its destination on
  * the line, before e), its URL resolved; an image whose file is nowhere
  * written as raw HTML <img>. Where the scan goes on, or 0 when it is no
@@ -1075,7 +1146,9 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	buf_append(k->out, k->in + i, ua - i);
 	if (angle) {
 		buf_putc(k->out, '<');
-		kd_note(k, "kramdown link", ua, "the address '%.*s' opens a parenthesis it does not close: written in <...>",
+		kd_note(k, "kramdown link", ua,
+			angle == 1 ? "the address '%.*s' opens a parenthesis it does not close: written in <...>"
+				   : "the address '%.*s' holds blanks, which kramdown takes: written in <...>",
 			k->in + ua, ub - ua);
 	}
 	put_url(k, k->in + ua, ub - ua, img != (size_t)-1, ua, &missing);
@@ -1353,7 +1426,8 @@ static size_t escaped_paren_math(struct kd *k, size_t i, size_t e)
 	return (size_t)(close - k->in) + 3;
 }
 
-/* hugo_math_tally: an inline formula of Goldmark's passthrough at in[i]
+/* hugo_math_tally: an inline formula of Goldmark's passthrough (or of
+ * MathJax's, configured with $ as a delimiter) at in[i]
  * (\( ... \), or $ ... $ between non-blanks), counted for the parity
  * check (the text is copied as it is). */
 static void hugo_math_tally(struct kd *k, size_t i, size_t e)
@@ -1372,6 +1446,31 @@ static void hugo_math_tally(struct kd *k, size_t i, size_t e)
 		tally(k, IMP_INLINE, i);
 		k->hmath_end = (size_t)(c - k->in) + 1;
 	}
+}
+
+/* bare_url: a bare address at in[i] (to e, the line's end) as GitHub's
+ * Markdown, which folio's is, links it (http://, https:// or www. and a
+ * letter or digit, at the line's start or after a blank, *, _, ~ or a
+ * "(" that opens no link's address): counted once for the parity check,
+ * as a link where the old Markdown links it too (Goldmark's linkify, on
+ * by default in Hugo), else as a link only folio's page has (kramdown). */
+static void bare_url(struct kd *k, size_t i, size_t e)
+{
+	const char *p = k->in + i;
+	if (i < k->bare_end || (i > 0 && !strchr(" \t*_~(", p[-1])) || (i > 1 && p[-1] == '(' && p[-2] == ']'))
+		return;
+	size_t sl = e - i > 8 && !strncmp(p, "https://", 8) ? 8 : e - i > 7 && !strncmp(p, "http://", 7) ? 7
+		    : e - i > 4 && !strncmp(p, "www.", 4) ? 4 : 0;
+	if (!sl || !isalnum((unsigned char)p[sl]))
+		return;
+	size_t end = i + sl;
+	while (end < e && !isspace((unsigned char)k->in[end]) && k->in[end] != '<')
+		end++;
+	k->bare_end = end;
+	if (k->c->hugo)
+		tally(k, IMP_LINKS, i);
+	else
+		k->c->counts->bare++;
 }
 
 /* html_step: the byte at in[i] (of a line ending at e) as HTML: a tag's
@@ -1430,8 +1529,10 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i = code_span(k, i, e);
 			continue;
 		}
-		if (k->c->hugo && k->c->counts)
+		if ((k->c->hugo || k->c->dollar) && k->c->counts)
 			hugo_math_tally(k, i, e);
+		if (!in_tag && k->c->counts && (ch == 'h' || ch == 'w'))
+			bare_url(k, i, e);
 		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4))
 			to = html_comment(k, i, e);
 		else if (ch == '\\' && k->c->mathjax && !k->c->hugo && (to = escaped_paren_math(k, i, e)))
@@ -1461,6 +1562,8 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 		}
 		if (ch == '<' && e - i > 20 && !strncasecmp(k->in + i, "<script type=\"math/tex", 22) &&
 		    (to = mathjax(k, i, e)))
+			return to;
+		if (ch == '<' && e - i > 8 && !strncasecmp(k->in + i, "<script", 7) && (to = mathjax_loader(k, i, e)))
 			return to;
 		if (ch == ']' && i + 1 < e && k->in[i + 1] == '(' && (to = md_link(k, i, e))) {
 			i = to;
@@ -1662,6 +1765,8 @@ static void kramdown(struct kd *k)
 	int in_kcomment = 0;   /* inside {::comment} */
 	int prev_code = 0;     /* the previous line was indented code */
 	int in_list = 0;       /* a list item came since the last unindented paragraph */
+	size_t list_col = 0;   /* the text column of the last list item */
+	size_t fbase = 0;      /* the open fence's list item column (0: none) */
 	size_t prev_line_out = 0; /* where the previous output line starts */
 	while (i < k->n) {
 		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
@@ -1671,7 +1776,10 @@ static void kramdown(struct kd *k)
 		char ch;
 		size_t len;
 		if (fch) {
-			if (fence_close(ls, le, fch, flen))
+			size_t sp = 0;
+			while (sp < fbase && ls + sp < le && ls[sp] == ' ')
+				sp++;
+			if (fence_close(ls + sp, le, fch, flen))
 				fch = 0;
 			buf_append(k->out, ls, next - i);
 			i = next;
@@ -1722,10 +1830,30 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
+		size_t lsp = 0;
+		while (ls + lsp < le && ls[lsp] == ' ')
+			lsp++;
+		if (in_list && list_col >= 4 && lsp >= list_col && lsp - list_col < 4 &&
+		    fence_open(ls + list_col, le, &ch, &len)) {
+			/* a fence in a list item's text, indented 4 or more */
+			tally(k, IMP_CODE, i);
+			fch = ch;
+			flen = len;
+			fbase = list_col;
+			prev_code = 0;
+			buf_append(k->out, ls, next - i);
+			i = next;
+			prev_line_out = line_out;
+			continue;
+		}
 		if (fence_open(ls, le, &ch, &len)) {
 			tally(k, IMP_CODE, i);
 			fch = ch;
 			flen = len;
+			fbase = 0;
+			prev_code = 0; /* indented code after the fence is a new block */
+			if (in_list && lsp < list_col)
+				in_list = 0; /* left of the item's text: the list has ended */
 			const char *br = k->c->hugo ? memchr(ls, '{', (size_t)(le - ls)) : NULL;
 			if (br && le[-1] == '}') {
 				hugo_fence_attrs(k, ls, br, le, i);
@@ -1756,8 +1884,10 @@ static void kramdown(struct kd *k)
 		prev_code = 0;
 		if (ind == 0 && !is_list_item(t) && blank_before)
 			in_list = 0;
-		if (ind < 4 && is_list_item(t))
+		if (ind < 4 && is_list_item(t)) {
 			in_list = 1;
+			list_col = item_col(t, ind);
+		}
 		if (!k->c->hugo && kd_extension(k, t, i, prev_line_out, line_out, &in_kcomment)) {
 			i = next;
 			continue;

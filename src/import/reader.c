@@ -258,6 +258,7 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 		memset(&counts, 0, sizeof counts);
 		c.counts = &counts;
 		c.mathjax = s->math_mathjax;
+		c.dollar = s->math_dollar;
 		convert(&c, x->body, x->body_len, &x->doc->body);
 		if (!x->doc->skip)
 			imp_parity(s, x->doc, x->rel, &counts, c.hugo ? "Goldmark" : "kramdown");
@@ -274,20 +275,45 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 	r->n = r->cap = 0;
 }
 
-void imp_find_mathjax(struct imp_site *s, const char *const *dirs)
+/* script_mathjax: whether text holds a <script> tag that names MathJax
+ * (its src, or its type="text/x-mathjax-config") */
+static int script_mathjax(const char *text)
 {
-	struct imp_list files = {0};
+	for (const char *p = strcasestr(text, "<script"); p; p = strcasestr(p + 7, "<script")) {
+		const char *gt = strchr(p, '>');
+		if (!gt)
+			return 0;
+		for (const char *q = p; q + 7 <= gt; q++)
+			if (!strncasecmp(q, "mathjax", 7))
+				return 1;
+	}
+	return 0;
+}
+
+void imp_find_mathjax(struct imp_site *s, const char *const *dirs, const char *const *content)
+{
+	struct imp_list files = {0}, docs = {0};
 	for (size_t i = 0; dirs[i]; i++)
 		imp_walk(s, dirs[i], 1, NULL, NULL, &files);
-	for (size_t i = 0; i < files.n && !s->math_mathjax; i++) {
-		const char *dot = strrchr(files.v[i], '.');
-		if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm") && strcmp(dot, ".liquid")))
-			continue; /* templates only (a theme's folder may hold much else) */
+	for (size_t i = 0; content[i]; i++)
+		imp_walk(s, content[i], 1, NULL, NULL, &docs);
+	for (size_t i = 0; i < files.n + docs.n && !s->math_mathjax; i++) {
+		int body = i >= files.n;
+		const char *f = body ? docs.v[i - files.n] : files.v[i];
+		const char *dot = strrchr(f, '.');
+		if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm") && strcmp(dot, ".liquid") &&
+			     (!body || (strcmp(dot, ".md") && strcmp(dot, ".markdown")))))
+			continue; /* templates and documents only (a theme's folder may hold much else) */
 		size_t len;
-		char *text = imp_read_src(s, files.v[i], &len);
-		if (text && strcasestr(text, "mathjax")) {
+		char *text = imp_read_src(s, f, &len);
+		/* a template that names MathJax loads it; a post, when a <script> does */
+		if (text && (body ? script_mathjax(text) : strcasestr(text, "mathjax") != NULL)) {
 			s->math_mathjax = 1;
-			imp_note(s->a, &s->rep, "math", files.v[i], 0,
+			/* its configuration, when beside it: $ as an inline delimiter */
+			const char *im = strstr(text, "inlineMath");
+			if (im && (memmem(im, strnlen(im, 200), "'$'", 3) || memmem(im, strnlen(im, 200), "\"$\"", 3)))
+				s->math_dollar = 1;
+			imp_note(s->a, &s->rep, "math", f, 0,
 				 "loads MathJax: folio.yml says math: {compat: mathjax}, which rewrites what MathJax "
 				 "takes and KaTeX refuses");
 		}

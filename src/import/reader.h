@@ -65,10 +65,12 @@ void imp_walk(struct imp_site *s, const char *dir, int depth,
 
 /* imp_find_mathjax: whether the templates under SRC's folders dirs
  * (NULL-terminated) load MathJax, its name in any case in a template (a
- * .html, .htm or .liquid file): then
+ * .html, .htm or .liquid file), or a document under the folders content
+ * does (a <script> tag in it names MathJax: a post that loads it itself):
+ * then
  * s->math_mathjax is set (folio.yml's math: {compat: mathjax}, so that
  * the TeX written for MathJax typesets) and the report says where. */
-void imp_find_mathjax(struct imp_site *s, const char *const *dirs);
+void imp_find_mathjax(struct imp_site *s, const char *const *dirs, const char *const *content);
 
 /* imp_doc_url: d's URL in the new site (/posts/SLUG/ or /SLUG/), in a. */
 const char *imp_doc_url(struct arena *a, const struct imp_doc *d);

@@ -64,11 +64,18 @@ static void one(const char *text, size_t len, int with_callbacks, int kind)
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL, 0};
+	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL, 0, 0};
+	struct imp_counts counts;
+	memset(&counts, 0, sizeof counts);
 	if (with_callbacks) {
+		/* and as a blog that loads MathJax with $ inline, counted for
+		 * the parity check */
 		c.post_url = post_url_cb;
 		c.link = link_cb;
 		c.url = url_cb;
+		c.mathjax = 1;
+		c.dollar = 1;
+		c.counts = &counts;
 	}
 	struct buf out;
 	buf_init(&out);
