@@ -1096,6 +1096,65 @@ static int has_nocase(const char *p, size_t n, const char *needle, size_t nl)
 	return 0;
 }
 
+/* md_block_tag: kramdown's markdown="1" (or "block") on a line of one
+ * HTML start tag (t, at in[i]): its content is Markdown to kramdown, raw
+ * HTML to CommonMark, whose HTML block runs to the next blank line. The
+ * tag is written without the attribute and followed by a blank line, and
+ * the element's end tag, alone on a later line, gets one before it
+ * (*open counts the elements open). Whether the line was one of them. */
+static int md_block_tag(struct kd *k, struct str t, size_t i, int *open)
+{
+	if (*open && t.len > 3 && t.p[0] == '<' && t.p[1] == '/' && t.p[t.len - 1] == '>' &&
+	    !memchr(t.p + 1, '<', t.len - 1)) {
+		(*open)--;
+		if (k->out->len >= 2 && k->out->p[k->out->len - 2] != '\n')
+			buf_putc(k->out, '\n');
+		buf_append(k->out, t.p, t.len);
+		buf_puts(k->out, "\n\n");
+		return 1;
+	}
+	if (t.len < 4 || t.p[0] != '<' || !isalpha((unsigned char)t.p[1]) || t.p[t.len - 1] != '>' ||
+	    memchr(t.p + 1, '<', t.len - 1))
+		return 0;
+	static const char *const attrs[] = {" markdown=\"1\"", " markdown='1'", " markdown=\"block\"", " markdown=1"};
+	for (size_t a = 0; a < sizeof attrs / sizeof *attrs; a++) {
+		const char *m = memmem(t.p, t.len, attrs[a], strlen(attrs[a]));
+		if (!m)
+			continue;
+		buf_append(k->out, t.p, (size_t)(m - t.p));
+		buf_append(k->out, m + strlen(attrs[a]), (size_t)(t.p + t.len - (m + strlen(attrs[a]))));
+		buf_puts(k->out, "\n\n");
+		kd_note(k, "kramdown HTML line", i,
+			"'%.*s': its content is Markdown, as kramdown reads it (blank lines around it)", t.p,
+			t.len > 60 ? 60 : t.len);
+		(*open)++;
+		return 1;
+	}
+	return 0;
+}
+
+/* lone_raw_open: whether the line at ls (to le) starts, indented less
+ * than 4, a <script> or <style> element that it does not end: *end gets
+ * its end tag (else NULL). A MathJax script is not one (mathjax_loader
+ * leaves it out), nor one of type math/tex (mathjax writes it as math). */
+static int lone_raw_open(const char *ls, const char *le, const char **end)
+{
+	*end = NULL;
+	const char *p = ls;
+	while (p < le && *p == ' ' && p - ls < 4)
+		p++;
+	size_t n = (size_t)(le - p);
+	const char *tag = n > 7 && !strncasecmp(p, "<script", 7) && (p[7] == '>' || p[7] == ' ') ? "</script>"
+			  : n > 6 && !strncasecmp(p, "<style", 6) && (p[6] == '>' || p[6] == ' ') ? "</style>" : NULL;
+	if (!tag || has_nocase(p, n, tag, strlen(tag)))
+		return 0;
+	const char *gt = memchr(p, '>', n);
+	if (!gt || has_nocase(p, (size_t)(gt - p), "mathjax", 7) || has_nocase(p, (size_t)(gt - p), "math/tex", 8))
+		return 0;
+	*end = tag;
+	return 1;
+}
+
 /* mathjax_loader: a <script> at in[i] (to e, the line's end) whose tag
  * names MathJax (its src, or type="text/x-mathjax-config"), with its
  * </script>: dropped, as folio typesets the math when the site is built
@@ -1372,6 +1431,21 @@ static int delimiter_row(struct str t)
 	return dash;
 }
 
+/* row_cells: the cells of a table row t (between unescaped '|', an
+ * outer one at either end not counted) */
+static size_t row_cells(struct str t)
+{
+	size_t a = 0, b = t.len, n = 1;
+	if (a < b && t.p[a] == '|')
+		a++;
+	if (b > a && t.p[b - 1] == '|' && (b < 2 || t.p[b - 2] != '\\'))
+		b--;
+	for (size_t q = a; q < b; q++)
+		if (t.p[q] == '|' && (q == 0 || t.p[q - 1] != '\\'))
+			n++;
+	return n;
+}
+
 /* table_head: a kramdown table whose first line (t, the next line at
  * in[next]) has no delimiter row below it: kramdown makes every row a
  * body row, and CommonMark no table at all. An empty header row and a
@@ -1533,6 +1607,17 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			hugo_math_tally(k, i, e);
 		if (!in_tag && k->c->counts && (ch == 'h' || ch == 'w'))
 			bare_url(k, i, e);
+		if (!in_tag && k->c->counts && ch == '<' && e - i > 8 &&
+		    (!strncmp(k->in + i + 1, "http://", 7) || !strncmp(k->in + i + 1, "https://", 8))) {
+			/* <http://...>: a link to both Markdowns */
+			size_t q = i + 1;
+			while (q < e && k->in[q] != '>' && k->in[q] != ' ' && k->in[q] != '<')
+				q++;
+			if (q < e && k->in[q] == '>') {
+				tally(k, IMP_LINKS, i);
+				k->bare_end = q;
+			}
+		}
 		if (ch == '<' && i + 3 < e && !memcmp(k->in + i, "<!--", 4))
 			to = html_comment(k, i, e);
 		else if (ch == '\\' && k->c->mathjax && !k->c->hugo && (to = escaped_paren_math(k, i, e)))
@@ -1767,6 +1852,9 @@ static void kramdown(struct kd *k)
 	int in_list = 0;       /* a list item came since the last unindented paragraph */
 	size_t list_col = 0;   /* the text column of the last list item */
 	size_t fbase = 0;      /* the open fence's list item column (0: none) */
+	const char *raw_end = NULL; /* inside <script> or <style>: its end tag */
+	const char *raw_next = NULL; /* this line opens one: its end tag */
+	int md_open = 0; /* elements open with kramdown's markdown="1" */
 	size_t prev_line_out = 0; /* where the previous output line starts */
 	while (i < k->n) {
 		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
@@ -1792,6 +1880,33 @@ static void kramdown(struct kd *k)
 				in_kcomment = 0;
 			i = next;
 			continue;
+		}
+		/* a <script> or <style> element over several lines: raw text to
+		 * both Markdowns, whatever its blank lines and indents */
+		if (raw_next) {
+			raw_end = raw_next;
+			raw_next = NULL;
+		}
+		if (raw_end) {
+			if (has_nocase(ls, (size_t)(le - ls), raw_end, strlen(raw_end)))
+				raw_end = NULL;
+			buf_append(k->out, ls, next - i);
+			i = next;
+			blank_before = 0;
+			prev_code = 0;
+			prev_line_out = line_out;
+			continue;
+		}
+		/* the line itself goes on as any other; after a line of HTML it
+		 * would be inside that HTML block, which its first blank line
+		 * ends (kramdown reads the element whole): a blank line first */
+		if (lone_raw_open(ls, le, &raw_next) && k->out->len && k->out->p[k->out->len - 1] == '\n' &&
+		    !(k->out->len >= 2 && k->out->p[k->out->len - 2] == '\n') && !blank_before) {
+			buf_putc(k->out, '\n');
+			kd_note(k, "kramdown HTML line", i,
+				"a blank line added before '%.*s', so that the element is read whole, as kramdown reads it",
+				raw_next[2] == 's' && raw_next[3] == 'c' ? "<script>" : "<style>",
+				raw_next[2] == 's' && raw_next[3] == 'c' ? 8 : 7);
 		}
 		if (k->c->counts)
 			quoted_code_tally(k, ls, le, i, &qfch, &qflen);
@@ -1892,6 +2007,11 @@ static void kramdown(struct kd *k)
 			i = next;
 			continue;
 		}
+		if (!k->c->hugo && ind < 4 && md_block_tag(k, t, i, &md_open)) {
+			i = next;
+			blank_before = 1;
+			continue;
+		}
 		struct str mt = t;
 		int item = is_list_item(t);
 		if (item) {
@@ -1932,13 +2052,15 @@ static void kramdown(struct kd *k)
 		}
 		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
 			tally(k, IMP_DISPLAY, i);
-		if (ind < 4 && t.p[0] == '|' && !prev_table) {
+		/* Goldmark, as GitHub's Markdown: a table is a header row, then a
+		 * delimiter row of as many cells; kramdown needs neither */
+		nl = next < k->n ? trimmed(k->in + next, line_end(k->in, k->n, next)) : (struct str){"", 0};
+		int gfm_head = delimiter_row(nl) && memchr(nl.p, '|', nl.len) && row_cells(t) == row_cells(nl);
+		if (ind < 4 && t.p[0] == '|' && !prev_table && (!k->c->hugo || gfm_head)) {
 			tally(k, IMP_TABLES, i);
 			if (!k->c->hugo)
 				table_head(k, t, next);
-		} else if (ind < 4 && !prev_table && memchr(t.p, '|', t.len) && next < k->n &&
-			   delimiter_row(nl = trimmed(k->in + next, line_end(k->in, k->n, next))) &&
-			   memchr(nl.p, '|', nl.len)) {
+		} else if (ind < 4 && !prev_table && memchr(t.p, '|', t.len) && next < k->n && gfm_head) {
 			/* a table whose rows do not start with '|': its header row,
 			 * then its delimiter row */
 			tally(k, IMP_TABLES, i);
