@@ -1987,7 +1987,9 @@ static void kramdown(struct kd *k)
 			continue;
 		}
 		size_t ind = (size_t)(t.p - ls);
-		if (ind >= 4 && (blank_before || prev_code) && !in_list && (prev_code || blank_before)) {
+		/* indented code: 4 columns past the text of the list item it is
+		 * in, if any */
+		if (ind >= (in_list ? list_col + 4 : 4) && (blank_before || prev_code)) {
 			if (!prev_code)
 				tally(k, IMP_CODE, i);
 			buf_append(k->out, ls, next - i);
@@ -1999,8 +2001,8 @@ static void kramdown(struct kd *k)
 		prev_code = 0;
 		if (ind == 0 && !is_list_item(t) && blank_before)
 			in_list = 0;
-		if (ind < 4 && is_list_item(t)) {
-			in_list = 1;
+		if (is_list_item(t) && (ind < 4 || (in_list && ind < list_col + 4))) {
+			in_list = 1; /* and a list in its item */
 			list_col = item_col(t, ind);
 		}
 		if (!k->c->hugo && kd_extension(k, t, i, prev_line_out, line_out, &in_kcomment)) {
@@ -2074,6 +2076,9 @@ static void kramdown(struct kd *k)
 		/* <div> alone, then $$ math: MathJax typesets the TeX in the HTML,
 		 * folio only outside it */
 		int math_tag = blank_before && !item && ind < 4 && lone_block_tag(t, 0);
+		/* </div> alone, then Markdown: kramdown ends the element there,
+		 * CommonMark's HTML block runs on to the next blank line */
+		int end_tag = !item && ind < 4 && lone_block_tag(t, 1);
 		blank_before = 0;
 		prev_line_out = line_out;
 		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
@@ -2091,7 +2096,7 @@ static void kramdown(struct kd *k)
 			i++;
 			struct str nt = i < k->n ? trimmed(k->in + i, line_end(k->in, k->n, i)) : (struct str){"", 0};
 			int math_next = nt.len >= 2 && ((nt.p[0] == '$' && nt.p[1] == '$') || (nt.p[0] == '\\' && nt.p[1] == '['));
-			if ((empty_tag && nt.len && nt.p[0] != '<') || (math_tag && math_next)) {
+			if (((empty_tag || end_tag) && nt.len && nt.p[0] != '<') || (math_tag && math_next)) {
 				buf_putc(k->out, '\n');
 				blank_before = 1;
 				kd_note(k, "kramdown HTML line", (size_t)(t.p - k->in),
