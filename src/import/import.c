@@ -874,7 +874,8 @@ void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const s
 	count_html(md.html.p ? md.html.p : "", md.html.len, n);
 	arena_free(a);
 	for (int k = 0; k < IMP_NCOUNTS; k++)
-		if (n[k] != src->n[k] && !(k == IMP_LINKS && (src->ref_defs || n[k] == src->n[k] + src->bare)))
+		if (n[k] != src->n[k] && !(k == IMP_LINKS && (src->ref_defs || n[k] == src->n[k] + src->bare)) &&
+		    !(k == IMP_INLINE && n[k] == src->n[k] + src->pairs))
 			imp_note(s->a, &s->rep, "parity", by, src->n[k] ? src->line[k] : 0,
 				 "%d %s as %s reads the source, %d in folio's page%s", src->n[k], names[k], gen, n[k],
 				 n[k] < src->n[k] ? " (some are lost: look here first)" : "");

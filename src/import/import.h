@@ -303,6 +303,8 @@ struct imp_counts {
 	int line[IMP_NCOUNTS]; /* the source line of the first of each kind */
 	int ref_defs; /* link reference definitions: its links are not compared
 		       * (a definition is used any number of times) */
+	int pairs;    /* $...$ that kramdown leaves as text and folio typesets
+		       * (each said in the report): formulas only folio's page has */
 	int bare;     /* bare addresses that folio's Markdown links and the old
 		       * one (kramdown) does not: links only folio's page has */
 };

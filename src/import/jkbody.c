@@ -1200,7 +1200,7 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	size_t mark = k->out->len;
 	if (img != (size_t)-1)
 		tally(k, IMP_IMAGES, i);
-	else if (ub > ua && k->in[ua] != '#')
+	else if (ub == ua || k->in[ua] != '#') /* "[this]()" is a link too, to the page */
 		tally(k, IMP_LINKS, i);
 	buf_append(k->out, k->in + i, ua - i);
 	if (angle) {
@@ -1516,6 +1516,18 @@ static void hugo_math_tally(struct kd *k, size_t i, size_t e)
 		if (c && (c[-1] == ' ' || c[-1] == '\\' || (c + 1 < k->in + e && c[1] == '$')))
 			c = NULL;
 	}
+	if (c && !k->c->hugo && !k->c->dollar) {
+		/* kramdown's text, a formula to folio: counted apart (the
+		 * parity check's "pairs"), and said */
+		if (p[0] != '$' || (c + 1 < k->in + e && isdigit((unsigned char)c[1])))
+			return; /* \( is kramdown's escape; "$5 and $6" is text to folio too */
+		k->c->counts->pairs++;
+		k->hmath_end = (size_t)(c - k->in) + 1;
+		kd_note(k, "dollar pair", i,
+			"'%.*s' is text to kramdown and a formula to folio: write \\$ to keep it text", p,
+			(size_t)(c + 1 - p) > 60 ? 60 : (size_t)(c + 1 - p));
+		return;
+	}
 	if (c) {
 		tally(k, IMP_INLINE, i);
 		k->hmath_end = (size_t)(c - k->in) + 1;
@@ -1603,7 +1615,7 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 			i = code_span(k, i, e);
 			continue;
 		}
-		if ((k->c->hugo || k->c->dollar) && k->c->counts)
+		if (k->c->counts && !in_tag && (k->c->hugo || k->c->dollar || ch == '$'))
 			hugo_math_tally(k, i, e);
 		if (!in_tag && k->c->counts && (ch == 'h' || ch == 'w'))
 			bare_url(k, i, e);
@@ -2079,6 +2091,17 @@ static void kramdown(struct kd *k)
 		/* </div> alone, then Markdown: kramdown ends the element there,
 		 * CommonMark's HTML block runs on to the next blank line */
 		int end_tag = !item && ind < 4 && lone_block_tag(t, 1);
+		/* <br/> right below a list item's text: to kramdown, part of its
+		 * paragraph; to CommonMark, a lazy line no more (an HTML block
+		 * ends the list there): written at the item's text column */
+		if (in_list && !blank_before && ind < list_col && lone_empty_tag(t) && prev_line_out < line_out) {
+			for (size_t q = ind; q < list_col; q++)
+				buf_putc(k->out, ' ');
+			if (cap_take(k->caps, "kramdown HTML line"))
+				kd_note(k, "kramdown HTML line", i,
+					"'%.*s' below a list item's text is indented to it, as kramdown reads it in the item",
+					t.p, t.len);
+		}
 		blank_before = 0;
 		prev_line_out = line_out;
 		if (ind < 4 && t.p[0] == '[' && t.p[1] != '^' && link_ref_def(k, ls, t, next)) {
