@@ -281,7 +281,8 @@ struct jk_body {
 	/* what the body holds as the source's Markdown reads it, counted as
 	 * it is converted (NULL: not counted), for the parity check */
 	struct imp_counts *counts;
-	int mathjax; /* the site loads MathJax: kramdown's \\( \\) is math */
+	int mathjax; /* the site loads MathJax (kramdown's \\( \\) is math), or
+		      * for Hugo, a renderer that typesets $$ in the browser */
 	int dollar;  /* and its configuration makes $...$ inline math (counted so) */
 };
 

@@ -1867,6 +1867,7 @@ static void kramdown(struct kd *k)
 	const char *raw_end = NULL; /* inside <script> or <style>: its end tag */
 	const char *raw_next = NULL; /* this line opens one: its end tag */
 	int md_open = 0; /* elements open with kramdown's markdown="1" */
+	int hugo_dd = 0; /* inside a $$ block of a Hugo page (counted) */
 	size_t prev_line_out = 0; /* where the previous output line starts */
 	while (i < k->n) {
 		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
@@ -2066,6 +2067,14 @@ static void kramdown(struct kd *k)
 		}
 		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
 			tally(k, IMP_DISPLAY, i);
+		/* $$ on a line of its own, for a Hugo site whose pages typeset
+		 * it in the browser (KaTeX's auto-render, MathJax) */
+		if (k->c->hugo && k->c->mathjax && ind < 4 && t.len >= 2 && t.p[0] == '$' && t.p[1] == '$') {
+			if (!hugo_dd)
+				tally(k, IMP_DISPLAY, i);
+			if (t.len == 2 || !memmem(t.p + 2, t.len - 2, "$$", 2))
+				hugo_dd = !hugo_dd;
+		}
 		/* Goldmark, as GitHub's Markdown: a table is a header row, then a
 		 * delimiter row of as many cells; kramdown needs neither */
 		nl = next < k->n ? trimmed(k->in + next, line_end(k->in, k->n, next)) : (struct str){"", 0};
@@ -2328,6 +2337,45 @@ static size_t sc_math(struct lq *s, const struct sc *c)
 	return end.end;
 }
 
+/* sc_inline: an inline shortcode ({{< x.inline >}}...{{< /x.inline >}}),
+ * whose content Hugo runs as a Go template: left out when it holds a
+ * template action (a KaTeX loader for a page with math: folio typesets at
+ * build); else its content as it is, a <p> line and a </p> line around it
+ * dropped (a paragraph still, whose math folio can then typeset). 0 when
+ * it has no closing shortcode. */
+static size_t sc_inline(struct lq *s, const struct sc *c, int line)
+{
+	struct sc end;
+	if (!find_sc_close(s, c->end, c->name, &end))
+		return 0;
+	size_t a = c->end, b = end.start;
+	if (memmem(s->in + a, b - a, "{{", 2)) {
+		note(s, "Hugo inline shortcode", line, "'%.*s' runs a Go template: left out, with its content",
+		     s->in + c->start, c->end - c->start);
+		for (const char *p = s->in + c->end; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
+			s->line++;
+		return end.end;
+	}
+	note(s, "Hugo inline shortcode", line, "'%.*s' holds no template action: its content kept as it is",
+	     s->in + c->start, c->end - c->start);
+	struct str t = trimmed(s->in + a, s->in + b);
+	while (t.len && (t.p[0] == '\n' || t.p[0] == '\r'))
+		t.p++, t.len--;
+	while (t.len && (t.p[t.len - 1] == '\n' || t.p[t.len - 1] == '\r'))
+		t.len--;
+	if (t.len > 9 && !strncasecmp(t.p, "<p>\n", 4) && !strncasecmp(t.p + t.len - 5, "\n</p>", 5)) {
+		size_t at = (size_t)(t.p - s->in);
+		emit_in(s, a, at); /* the blank lines before it */
+		s->line++;         /* the <p> line, left out */
+		emit_in(s, at + 4, at + t.len - 4); /* the text, with its last line's end */
+		for (const char *p = t.p + t.len - 4; (p = memchr(p, '\n', (size_t)(s->in + end.end - p))); p++)
+			s->line++; /* the </p> line and the closing shortcode, left out */
+		return end.end;
+	}
+	emit_in(s, a, b);
+	return end.end;
+}
+
 /* emit_quoted: v for inside a Markdown title "...": each " made '. */
 static void emit_quoted(struct lq *s, struct str v)
 {
@@ -2424,6 +2472,8 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code && (to = sc_math(s, c)))
 		return to;
 	if (sc_is(c, "figure") && !code && (to = sc_figure(s, c)))
+		return to;
+	if (c->name.len > 7 && !memcmp(c->name.p + c->name.len - 7, ".inline", 7) && !code && (to = sc_inline(s, c, line)))
 		return to;
 	if ((sc_is(c, "ref") || sc_is(c, "relref")) && !code) {
 		struct str w = sc_arg(c, "path", 0);

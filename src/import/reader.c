@@ -257,7 +257,7 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 		struct imp_counts counts;
 		memset(&counts, 0, sizeof counts);
 		c.counts = &counts;
-		c.mathjax = s->math_mathjax;
+		c.mathjax = s->math_mathjax || (c.hugo && s->math_brackets);
 		c.dollar = s->math_dollar;
 		convert(&c, x->body, x->body_len, &x->doc->body);
 		if (!x->doc->skip)
@@ -275,16 +275,18 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 	r->n = r->cap = 0;
 }
 
-/* script_mathjax: whether text holds a <script> tag that names MathJax
- * (its src, or its type="text/x-mathjax-config") */
-static int script_mathjax(const char *text)
+/* script_names: whether text holds a <script> tag that names what (in
+ * any case: MathJax in its src or its type="text/x-mathjax-config",
+ * KaTeX's renderMathInElement in its onload) */
+static int script_names(const char *text, const char *what)
 {
+	size_t wl = strlen(what);
 	for (const char *p = strcasestr(text, "<script"); p; p = strcasestr(p + 7, "<script")) {
 		const char *gt = strchr(p, '>');
 		if (!gt)
 			return 0;
-		for (const char *q = p; q + 7 <= gt; q++)
-			if (!strncasecmp(q, "mathjax", 7))
+		for (const char *q = p; q + wl <= gt; q++)
+			if (!strncasecmp(q, what, wl))
 				return 1;
 	}
 	return 0;
@@ -297,7 +299,8 @@ void imp_find_mathjax(struct imp_site *s, const char *const *dirs, const char *c
 		imp_walk(s, dirs[i], 1, NULL, NULL, &files);
 	for (size_t i = 0; content[i]; i++)
 		imp_walk(s, content[i], 1, NULL, NULL, &docs);
-	for (size_t i = 0; i < files.n + docs.n && !s->math_mathjax; i++) {
+	int autorender = 0;
+	for (size_t i = 0; i < files.n + docs.n && !(s->math_mathjax && autorender); i++) {
 		int body = i >= files.n;
 		const char *f = body ? docs.v[i - files.n] : files.v[i];
 		const char *dot = strrchr(f, '.');
@@ -306,8 +309,19 @@ void imp_find_mathjax(struct imp_site *s, const char *const *dirs, const char *c
 			continue; /* templates and documents only (a theme's folder may hold much else) */
 		size_t len;
 		char *text = imp_read_src(s, f, &len);
+		/* KaTeX's auto-render typesets \( \) and \[ \] too (its default
+		 * delimiters): so does folio with brackets */
+		if (text && !autorender &&
+		    (body ? script_names(text, "renderMathInElement") : strstr(text, "renderMathInElement") != NULL)) {
+			autorender = 1;
+			if (!s->math_brackets)
+				imp_note(s->a, &s->rep, "math", f, 0,
+					 "loads KaTeX's auto-render, which typesets \\( \\) and \\[ \\] too: folio.yml "
+					 "says math: {delimiters: [dollars, brackets]}");
+			s->math_brackets = 1;
+		}
 		/* a template that names MathJax loads it; a post, when a <script> does */
-		if (text && (body ? script_mathjax(text) : strcasestr(text, "mathjax") != NULL)) {
+		if (text && !s->math_mathjax && (body ? script_names(text, "mathjax") : strcasestr(text, "mathjax") != NULL)) {
 			s->math_mathjax = 1;
 			/* its configuration, when beside it: $ as an inline delimiter */
 			const char *im = strstr(text, "inlineMath");
