@@ -522,6 +522,35 @@ static const char *page_slug(struct arena *a, const char *permalink, const char 
 }
 
 /* read_page: a page (or a collection's document, coll its name). */
+/* liquid_listing: a page whose Liquid lists the site's posts, tags or
+ * categories (an archive, a blog index, a tag cloud written in the page
+ * itself): folio makes that listing, so its old address goes there (a
+ * redirect), and the report says so. Whether x was one. */
+static int liquid_listing(struct imp_site *s, struct imp_src *x)
+{
+	static const struct {
+		const char *what, *to;
+	} lists[] = {{"site.posts", "/archive/"},    {"paginator.posts", "/archive/"}, {"site.tags", "/tags/"},
+		     {"site.categories", "/tags/"}, {"site.category", "/tags/"}};
+	const char *b = x->body;
+	size_t n = x->body_len;
+	for (const char *p = b; p && (p = memmem(p, n - (size_t)(p - b), "{%", 2)); p += 2) {
+		const char *e = memmem(p, n - (size_t)(p - b), "%}", 2);
+		if (!e)
+			break;
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			if (memmem(p, (size_t)(e - p), lists[k].what, strlen(lists[k].what)) &&
+			    memmem(p, (size_t)(e - p), "for ", 4)) {
+				imp_note(s->a, &s->rep, "page made a redirect", x->rel, 0,
+					 "its Liquid lists %s, a listing folio makes itself: its address goes to %s",
+					 lists[k].what, lists[k].to);
+				imp_redirect(s, x->old_url, lists[k].to, x->rel);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 static void read_page(struct jk *j, const char *rel, const char *coll, const char *coll_permalink)
 {
 	struct imp_site *s = j->r.s;
@@ -575,7 +604,8 @@ static void read_page(struct jk *j, const char *rel, const char *coll, const cha
 		pat = !strcmp(x->name, "index") ? "/:path/" : pretty ? "/:path/:basename/" : "/:path/:basename:output_ext";
 	}
 	x->old_url = expand(a, pat, &ph);
-	if (imp_head_page(s, rel, m, j->cfg, x->old_url) || imp_layout_page(s, rel, m, x->old_url)) {
+	if (imp_head_page(s, rel, m, j->cfg, x->old_url) || imp_layout_page(s, rel, m, x->old_url) ||
+	    liquid_listing(s, x)) {
 		d->skip = 1;
 		return;
 	}
@@ -842,9 +872,11 @@ int jekyll_import(struct imp_site *s)
 			char *t = imp_read_src(s, r, &len);
 			int fm = t && len >= 4 && !memcmp(t, "---", 3) && (t[3] == '\n' || t[3] == '\r');
 			free(t);
-			if (fm && has_ext(r, (const char *const[]){"html", NULL}))
-				imp_note(a, &s->rep, "HTML page not imported", r, 0,
-					 "a page in HTML with Liquid (a layout's page): folio's theme makes its own");
+			if (fm && has_ext(r, (const char *const[]){"html", NULL}) && top &&
+			    (!strcmp(b, "index.html") || !strcmp(b, "404.html")))
+				imp_note(a, &s->rep, "page skipped", r, 0, "the home and 404 pages are folio's own");
+			else if (fm && has_ext(r, (const char *const[]){"html", NULL}))
+				read_page(&j, r, NULL, NULL); /* its HTML kept (a listing made a redirect) */
 			else if (fm && has_ext(r, (const char *const[]){"xml", "rss", "atom", NULL}) &&
 				 !strstr(r, "sitemap"))
 				imp_feed_at(s, imp_fmt(a, "/%s", r), r);

@@ -1999,7 +1999,9 @@ static void kramdown(struct kd *k)
 			prev_table = 0;
 			continue;
 		}
-		size_t ind = (size_t)(t.p - ls);
+		size_t ind = 0; /* in columns: a tab goes to the next multiple of 4 */
+		for (const char *q = ls; q < t.p; q++)
+			ind = *q == '\t' ? (ind + 4) / 4 * 4 : ind + 1;
 		/* indented code: 4 columns past the text of the list item it is
 		 * in, if any */
 		if (ind >= (in_list ? list_col + 4 : 4) && (blank_before || prev_code)) {
