@@ -1868,11 +1868,14 @@ static void kramdown(struct kd *k)
 	const char *raw_next = NULL; /* this line opens one: its end tag */
 	int md_open = 0; /* elements open with kramdown's markdown="1" */
 	int hugo_dd = 0; /* inside a $$ block of a Hugo page (counted) */
+	int prev_text = 0; /* the line before was a paragraph's text */
 	size_t prev_line_out = 0; /* where the previous output line starts */
 	while (i < k->n) {
 		const char *ls = k->in + i, *le = line_end(k->in, k->n, i);
 		size_t next = (size_t)(le - k->in) + (le < k->in + k->n);
 		size_t line_out = k->out->len;
+		int was_text = prev_text; /* set again below for a line of text */
+		prev_text = 0;
 		struct str t = trimmed(ls, le);
 		char ch;
 		size_t len;
@@ -2067,6 +2070,12 @@ static void kramdown(struct kd *k)
 			if (h <= 6 && (h == t.len || t.p[h] == ' ' || t.p[h] == '\t'))
 				tally(k, IMP_HEADINGS, i);
 		}
+		/* a setext heading: a line of = or - under a line of text */
+		int text_line = ind < 4 && !item && t.p[0] != '#' && t.p[0] != '<' && t.p[0] != '|' &&
+				!strspn(t.p, "=-*_");
+		if (ind < 4 && was_text && (t.p[0] == '=' || t.p[0] == '-') && strspn(t.p, t.p[0] == '=' ? "=" : "-") == t.len)
+			tally(k, IMP_HEADINGS, i);
+		prev_text = text_line;
 		if (k->c->hugo && ind < 4 && t.len >= 2 && t.p[0] == '\\' && t.p[1] == '[')
 			tally(k, IMP_DISPLAY, i);
 		/* $$ on a line of its own, for a Hugo site whose pages typeset
