@@ -1193,6 +1193,19 @@ static size_t md_link(struct kd *k, size_t i, size_t e)
 	int angle;
 	/* no ")" left on the line: no link (and no scan of it) */
 	size_t close = find_from(k->in, k->n, i + 2, ")", 1, &k->paren);
+	if (close >= e && k->c->counts && e < k->n && i + 2 < e && !isspace((unsigned char)k->in[i + 2])) {
+		/* "[text](url" with its ")" at the next line's start: a link to
+		 * both Markdowns, written as it is (counted, not rewritten) */
+		size_t q = i + 2;
+		while (q < e && !isspace((unsigned char)k->in[q]) && k->in[q] != '(' && k->in[q] != ')')
+			q++;
+		size_t r = e + 1;
+		while (r < k->n && (k->in[r] == ' ' || k->in[r] == '\t'))
+			r++;
+		if (q == e && r < k->n && k->in[r] == ')' && image_start(k->out) == (size_t)-1)
+			tally(k, IMP_LINKS, i);
+		return 0;
+	}
 	if (close >= e || close - i > LQ_TAG_MAX + 2048 || !link_dest(k->in, e, i + 2, &ua, &ub, &end, &angle))
 		return 0;
 	size_t img = image_start(k->out);
@@ -1559,6 +1572,29 @@ static void bare_url(struct kd *k, size_t i, size_t e)
 		k->c->counts->bare++;
 }
 
+/* bare_email: the '@' at in[i] (to e) of a bare e-mail address, which
+ * GitHub's Markdown links ("x.y@example.org": a name of letters, digits
+ * and ._+-, a domain with a dot): counted as bare_url counts. */
+static void bare_email(struct kd *k, size_t i, size_t e)
+{
+	size_t a = i;
+	while (a > 0 && (isalnum((unsigned char)k->in[a - 1]) || strchr("._+-", k->in[a - 1])))
+		a--;
+	if (a == i || a < k->bare_end)
+		return;
+	size_t z = i + 1, dot = 0;
+	while (z < e && (isalnum((unsigned char)k->in[z]) || k->in[z] == '-' || k->in[z] == '_' ||
+			 (k->in[z] == '.' && z + 1 < e && isalnum((unsigned char)k->in[z + 1]))))
+		dot |= k->in[z++] == '.';
+	if (!dot || z == i + 1)
+		return;
+	k->bare_end = z;
+	if (k->c->hugo)
+		tally(k, IMP_LINKS, a);
+	else
+		k->c->counts->bare++;
+}
+
 /* html_step: the byte at in[i] (of a line ending at e) as HTML: a tag's
  * start (counted, and with fix_empty a self-closing "<a ... />" noted for
  * its end tag), its end, an attribute whose URL is resolved, or a byte
@@ -1596,6 +1632,12 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 {
 	/* inside an HTML tag (its attributes may name files) */
 	int in_tag = k->in_tag;
+	/* a line that starts with a tag: raw HTML, where no Markdown links
+	 * a bare address */
+	size_t f = i;
+	while (f < e && (k->in[f] == ' ' || k->in[f] == '\t'))
+		f++;
+	int raw = f < e && k->in[f] == '<' && f + 1 < e && (isalpha((unsigned char)k->in[f + 1]) || k->in[f + 1] == '/');
 	while (i < e) {
 		char ch = k->in[i];
 		size_t to = 0;
@@ -1617,8 +1659,10 @@ static size_t inline_line(struct kd *k, size_t i, size_t e)
 		}
 		if (k->c->counts && !in_tag && (k->c->hugo || k->c->dollar || ch == '$'))
 			hugo_math_tally(k, i, e);
-		if (!in_tag && k->c->counts && (ch == 'h' || ch == 'w'))
+		if (!in_tag && !raw && k->c->counts && (ch == 'h' || ch == 'w'))
 			bare_url(k, i, e);
+		if (!in_tag && !raw && k->c->counts && ch == '@')
+			bare_email(k, i, e);
 		if (!in_tag && k->c->counts && ch == '<' && e - i > 8 &&
 		    (!strncmp(k->in + i + 1, "http://", 7) || !strncmp(k->in + i + 1, "https://", 8))) {
 			/* <http://...>: a link to both Markdowns */
