@@ -1549,18 +1549,20 @@ static void hugo_math_tally(struct kd *k, size_t i, size_t e)
 
 /* bare_url: a bare address at in[i] (to e, the line's end) as GitHub's
  * Markdown, which folio's is, links it (http://, https:// or www. and a
- * letter or digit, at the line's start or after a blank, *, _, ~ or a
- * "(" that opens no link's address): counted once for the parity check,
+ * letter or digit; www. at the line's start or after a blank, *, _, ~ or
+ * "(", a scheme after anything but the "(" of a link's address): counted
+ * once for the parity check,
  * as a link where the old Markdown links it too (Goldmark's linkify, on
  * by default in Hugo), else as a link only folio's page has (kramdown). */
 static void bare_url(struct kd *k, size_t i, size_t e)
 {
 	const char *p = k->in + i;
-	if (i < k->bare_end || (i > 0 && !strchr(" \t*_~(", p[-1])) || (i > 1 && p[-1] == '(' && p[-2] == ']'))
+	if (i < k->bare_end || (i > 1 && p[-1] == '(' && p[-2] == ']') || (i > 0 && (p[-1] == '<' || p[-1] == '/')))
 		return;
 	size_t sl = e - i > 8 && !strncmp(p, "https://", 8) ? 8 : e - i > 7 && !strncmp(p, "http://", 7) ? 7
 		    : e - i > 4 && !strncmp(p, "www.", 4) ? 4 : 0;
-	if (!sl || !isalnum((unsigned char)p[sl]))
+	/* www. only after a blank, *, _, ~ or (; a scheme after anything */
+	if (!sl || !isalnum((unsigned char)p[sl]) || (sl == 4 && i > 0 && !strchr(" \t*_~(", p[-1])))
 		return;
 	size_t end = i + sl;
 	while (end < e && !isspace((unsigned char)k->in[end]) && k->in[end] != '<')
