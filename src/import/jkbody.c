@@ -2368,6 +2368,34 @@ static size_t sc_highlight(struct lq *s, const struct sc *c, int line)
 	return b;
 }
 
+/* sc_code_toggle: {{< code-toggle >}} (a documentation theme's: one
+ * configuration shown in TOML, YAML and JSON tabs) -> a fenced code block
+ * in the language it is written in; 0 when it has no closing shortcode. */
+static size_t sc_code_toggle(struct lq *s, const struct sc *c, int line)
+{
+	struct sc end;
+	if (c->self || !find_sc_close(s, c->end, c->name, &end)) /* {{< x />}}: no content */
+		return 0;
+	struct str body = trimmed(s->in + c->end, s->in + end.start);
+	while (body.len && (body.p[0] == '\n' || body.p[0] == ' ' || body.p[0] == '\t'))
+		body.p++, body.len--;
+	const char *lang = body.len && body.p[0] == '{' ? "json"
+			   : body.len && (body.p[0] == '[' || memmem(body.p, body.len, " = ", 3)) ? "toml"
+												  : "yaml";
+	fence_begin(s, longest_fence_run(s->in, c->end, end.start));
+	emit_cstr(s, lang);
+	struct buf o;
+	buf_init(&o);
+	fence_options(s, &o);
+	note(s, "Hugo shortcode", line, "'%.*s' written as a code block", s->in + c->start, c->end - c->start);
+	size_t b = c->end;
+	if (b < s->n && s->in[b] == '\n') {
+		b++;
+		s->line++;
+	}
+	return b;
+}
+
 /* sc_math: {{< katex >}}...{{< /katex >}} (or math) -> $...$, or $$
  * display math; 0 when it has no closing shortcode. */
 static size_t sc_math(struct lq *s, const struct sc *c)
@@ -2403,7 +2431,7 @@ static size_t sc_math(struct lq *s, const struct sc *c)
 static size_t sc_inline(struct lq *s, const struct sc *c, int line)
 {
 	struct sc end;
-	if (!find_sc_close(s, c->end, c->name, &end))
+	if (c->self || !find_sc_close(s, c->end, c->name, &end))
 		return 0;
 	size_t a = c->end, b = end.start;
 	if (memmem(s->in + a, b - a, "{{", 2)) {
@@ -2516,7 +2544,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	int line = s->line;
 	size_t to;
 	if (c->closing) {
-		if (s->in_hl && sc_is(c, "highlight")) {
+		if (s->in_hl && (sc_is(c, "highlight") || sc_is(c, "code-toggle"))) {
 			highlight_close(s);
 			return c->end;
 		}
@@ -2526,6 +2554,8 @@ static size_t do_sc(struct lq *s, struct sc *c)
 	}
 	if (sc_is(c, "highlight") && !code)
 		return sc_highlight(s, c, line);
+	if (sc_is(c, "code-toggle") && !code && (to = sc_code_toggle(s, c, line)))
+		return to;
 	if ((sc_is(c, "katex") || sc_is(c, "math")) && !code && (to = sc_math(s, c)))
 		return to;
 	if (sc_is(c, "figure") && !code && (to = sc_figure(s, c)))
