@@ -2010,7 +2010,7 @@ static void kramdown(struct kd *k)
 		size_t lsp = 0;
 		while (ls + lsp < le && ls[lsp] == ' ')
 			lsp++;
-		if (in_list && list_col >= 4 && lsp >= list_col && lsp - list_col < 4 &&
+		if (in_list && lsp >= 4 && lsp >= list_col && lsp - list_col < 4 &&
 		    fence_open(ls + list_col, le, &ch, &len)) {
 			/* a fence in a list item's text, indented 4 or more */
 			tally(k, IMP_CODE, i);
