@@ -871,7 +871,24 @@ void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const s
 	md_render(a, &o, NULL, by, doc->body.p ? doc->body.p : "", doc->body.len, doc->body.p ? doc->body.p : "",
 		  doc->body.len, 0, &md);
 	int n[IMP_NCOUNTS] = {0};
-	count_html(md.html.p ? md.html.p : "", md.html.len, n);
+	/* what a <script> or <style> holds is no content ("<a href" in a
+	 * script's string): counted without it */
+	struct buf shown;
+	buf_init(&shown);
+	const char *h = md.html.p ? md.html.p : "", *he = h + md.html.len;
+	while (h < he) {
+		const char *sc = memmem(h, (size_t)(he - h), "<script", 7), *st = memmem(h, (size_t)(he - h), "<style", 6);
+		const char *first = sc && (!st || sc < st) ? sc : st;
+		if (!first) {
+			buf_append(&shown, h, (size_t)(he - h));
+			break;
+		}
+		buf_append(&shown, h, (size_t)(first - h));
+		const char *c = memmem(first, (size_t)(he - first), first == sc ? "</script>" : "</style>", first == sc ? 9 : 8);
+		h = c ? c + (first == sc ? 9 : 8) : he;
+	}
+	count_html(shown.p ? shown.p : "", shown.len, n);
+	buf_fini(&shown);
 	arena_free(a);
 	for (int k = 0; k < IMP_NCOUNTS; k++)
 		if (n[k] != src->n[k] && !(k == IMP_LINKS && (src->ref_defs || n[k] == src->n[k] + src->bare)) &&
