@@ -871,21 +871,28 @@ void imp_parity(struct imp_site *s, struct imp_doc *doc, const char *by, const s
 	md_render(a, &o, NULL, by, doc->body.p ? doc->body.p : "", doc->body.len, doc->body.p ? doc->body.p : "",
 		  doc->body.len, 0, &md);
 	int n[IMP_NCOUNTS] = {0};
-	/* what a <script> or <style> holds is no content ("<a href" in a
-	 * script's string): counted without it */
+	/* what a <script>, a <style> or a comment holds is not shown ("<a
+	 * href" in a script's string, images commented out): counted
+	 * without it */
+	static const char *const hidden[][2] = {{"<script", "</script>"}, {"<style", "</style>"}, {"<!--", "-->"}};
 	struct buf shown;
 	buf_init(&shown);
 	const char *h = md.html.p ? md.html.p : "", *he = h + md.html.len;
 	while (h < he) {
-		const char *sc = memmem(h, (size_t)(he - h), "<script", 7), *st = memmem(h, (size_t)(he - h), "<style", 6);
-		const char *first = sc && (!st || sc < st) ? sc : st;
+		const char *first = NULL;
+		size_t which = 0;
+		for (size_t k = 0; k < sizeof hidden / sizeof *hidden; k++) {
+			const char *at = memmem(h, (size_t)(he - h), hidden[k][0], strlen(hidden[k][0]));
+			if (at && (!first || at < first))
+				first = at, which = k;
+		}
 		if (!first) {
 			buf_append(&shown, h, (size_t)(he - h));
 			break;
 		}
 		buf_append(&shown, h, (size_t)(first - h));
-		const char *c = memmem(first, (size_t)(he - first), first == sc ? "</script>" : "</style>", first == sc ? 9 : 8);
-		h = c ? c + (first == sc ? 9 : 8) : he;
+		const char *c = memmem(first, (size_t)(he - first), hidden[which][1], strlen(hidden[which][1]));
+		h = c ? c + strlen(hidden[which][1]) : he;
 	}
 	count_html(shown.p ? shown.p : "", shown.len, n);
 	buf_fini(&shown);

@@ -734,6 +734,7 @@ struct kd {
 	size_t para_end;      /* the end of the paragraph at the scan position (cached) */
 	size_t no_script_end; /* no </script> at or after this position */
 	size_t bare_end; /* the end of the bare address last counted */
+	int quiet;       /* inside a <script> or <style> of an HTML post: nothing counted */
 	size_t no_cmt_end;    /* no "-->" at or after this position */
 	int in_tag;           /* an HTML tag runs on from the line before */
 	size_t selfclose;     /* the '/' of "<a ... />" being copied ((size_t)-1: none) */
@@ -761,7 +762,7 @@ static int kd_line(struct kd *k, size_t i)
  * source's Markdown reads it so). */
 static void tally(struct kd *k, enum imp_kind_count kind, size_t at)
 {
-	struct imp_counts *c = k->c->counts;
+	struct imp_counts *c = k->quiet ? NULL : k->c->counts;
 	if (c && !c->n[kind]++)
 		c->line[kind] = kd_line(k, at) + k->c->line_offset;
 }
@@ -2180,6 +2181,18 @@ static void kramdown(struct kd *k)
 			kd_note(k, "table row indented", i,
 				"a table row indented 4 spaces or more, written without its indent, as a row%.*s", "", 0);
 		i = inline_line(k, deep_row ? (size_t)(t.p - k->in) : i, (size_t)(le - k->in));
+		if (i > (size_t)(le - k->in)) {
+			/* a comment or a script ran over lines: the blanks left of
+			 * its last line end that line (no blank line of its own) */
+			size_t q = i;
+			while (q < k->n && (k->in[q] == ' ' || k->in[q] == '\t' || k->in[q] == '\r'))
+				q++;
+			if (q == k->n || k->in[q] == '\n') {
+				q += q < k->n;
+				buf_append(k->out, k->in + i, q - i);
+				i = q;
+			}
+		}
 		if (i == (size_t)(le - k->in) && le < k->in + k->n) {
 			buf_putc(k->out, '\n');
 			i++;
@@ -2668,6 +2681,7 @@ static void html_line(struct kd *k, size_t i, size_t e)
  * such blocks, highlighted as code. Attributes' URLs resolved. */
 static void html_doc(struct kd *k)
 {
+	const char *raw_end = NULL; /* inside a <script> or <style>: its end tag */
 	size_t i = 0;
 	char fch = 0;
 	size_t flen = 0;
@@ -2718,7 +2732,15 @@ static void html_doc(struct kd *k)
 		if ((t.len >= 2 && ((t.p[0] == '$' && t.p[1] == '$') || (t.p[0] == '\\' && t.p[1] == '['))) ||
 		    (t.len >= 3 && !memcmp(t.p, ":::", 3)))
 			buf_puts(k->out, "<!-- -->");
+		/* a script's or a style's text shows nothing: not counted */
+		const char *raw_open = NULL;
+		if (!raw_end && lone_raw_open(ls, le, &raw_open))
+			raw_end = raw_open;
+		else if (raw_end && has_nocase(ls, (size_t)(le - ls), raw_end, strlen(raw_end)))
+			raw_end = NULL;
+		k->quiet = raw_end != NULL && !raw_open;
 		html_line(k, i, (size_t)(le - k->in));
+		k->quiet = 0;
 		buf_putc(k->out, '\n');
 		i = next;
 	}
