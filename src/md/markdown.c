@@ -30,8 +30,19 @@
 size_t md_image_at(struct str html)
 {
 	static const char tag[] = "<img src=\"";
-	const char *at = html.len ? memmem(html.p, html.len, tag, sizeof tag - 1) : NULL;
-	return at ? 2 + (size_t)(at - html.p) : 1;
+	const char *p = html.p, *e = html.p + html.len;
+	while (html.len && p < e) {
+		const char *at = memmem(p, (size_t)(e - p), tag, sizeof tag - 1);
+		const char *cmt = at ? memmem(p, (size_t)(at - p), "<!--", 4) : NULL;
+		if (!cmt)
+			return at ? 2 + (size_t)(at - html.p) : 1;
+		/* an image in a comment is no image of the page */
+		const char *end = memmem(cmt + 4, (size_t)(e - cmt - 4), "-->", 3);
+		if (!end)
+			return 1;
+		p = end + 3;
+	}
+	return 1;
 }
 
 /* pass_render: the body's HTML, cmark's renderer over the whole tree (the

@@ -130,8 +130,9 @@ struct md_doc {
 	size_t img_at;
 };
 
-/* md_image_at: 2 + the offset in html of its first image's <img src=", or
- * 1 when it has none (md_doc.img_at). */
+/* md_image_at: 2 + the offset in html of its first image's <img src="
+ * (one inside an HTML comment is none), or 1 when it has none
+ * (md_doc.img_at). */
 size_t md_image_at(struct str html);
 
 /* md_init: registers cmark-gfm's extensions and folio's node types, and
