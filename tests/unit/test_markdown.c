@@ -80,6 +80,21 @@ static void normalize_headings(const char *h, struct buf *out)
 
 /* ---- slugs and reading time ---- */
 
+/* md_image_at: the first image of the page, never one commented out */
+static void test_image_at(void)
+{
+	const char *h1 = "<p>a</p><!-- <img src=\"old.png\"> --><p><img src=\"new.png\" alt=\"\"></p>";
+	size_t at = md_image_at((struct str){h1, strlen(h1)});
+	OK(at > 2 && !strncmp(h1 + at - 2, "<img src=\"new.png", 17));
+	const char *h2 = "<!-- <img src=\"old.png\"> -->";
+	INT_EQ(md_image_at((struct str){h2, strlen(h2)}), 1);
+	const char *h3 = "<!-- never closed <img src=\"x.png\">";
+	INT_EQ(md_image_at((struct str){h3, strlen(h3)}), 1);
+	const char *h4 = "<img src=\"first.png\"><!-- x -->";
+	INT_EQ(md_image_at((struct str){h4, strlen(h4)}), 2);
+	INT_EQ(md_image_at((struct str){"", 0}), 1);
+}
+
 static void test_slugs(void)
 {
 	struct {
@@ -1589,6 +1604,7 @@ void test_markdown(void)
 	t_current = "markdown";
 	A = arena_new();
 	test_slugs();
+	test_image_at();
 	test_reading_minutes();
 	test_plain_commonmark();
 	test_math_is_neutral();
