@@ -778,6 +778,20 @@ static void read_config(struct jk *j)
 			imp_note(a, &s->rep, "config key not used", cfgname, m->keys[i]->line, "'%s' has no folio equivalent",
 				 k);
 	}
+	/* jekyll-feed without feed: {path}: its feed is /feed.xml */
+	const struct ynode *feed = yaml_map_get(m, "feed");
+	const char *const plug[] = {"plugins", "gems"};
+	for (size_t p = 0; p < 2 && !(feed && imp_scalar(yaml_map_get(feed, "path"))); p++) {
+		const struct ynode *l = yaml_map_get(m, plug[p]);
+		for (size_t i = 0; l && l->kind == YNODE_SEQ && i < l->len; i++) {
+			const char *g = imp_scalar(l->items[i]);
+			if (g && !strcmp(g, "jekyll-feed")) {
+				imp_feed_at(s, "/feed.xml", cfgname);
+				p = 2;
+				break;
+			}
+		}
+	}
 	if (url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8))) {
 		size_t n = strlen(url);
 		while (n && url[n - 1] == '/')
