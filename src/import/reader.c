@@ -251,8 +251,12 @@ void imp_reader_finish(struct imp_reader *r, void (*convert)(const struct jk_bod
 	imp_fix_slugs(s);
 	for (size_t i = 0; i < r->n; i++) {
 		struct imp_src *x = &r->v[i];
-		if (x->doc->skip && x->doc->kind == IMP_PAGE)
-			continue; /* a page made a redirect or raw HTML: its body is not written */
+		if (x->doc->skip && x->doc->kind == IMP_PAGE) {
+			/* a page made a redirect or raw HTML: its body is not written */
+			free(x->text);
+			x->text = NULL;
+			continue;
+		}
 		r->cur = x;
 		c.path = x->rel;
 		c.line_offset = x->body_line;
