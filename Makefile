@@ -14,7 +14,7 @@ WARN += -Werror
 endif
 # The fragments in mk/, one for each dependency fetched by a script of
 # its own (the grammars, KaTeX and QuickJS, the math font, model-viewer, the CommonMark
-# spec, toml++, libcurl), add their objects, libraries and include paths
+# spec, toml++, libcurl, pikchr), add their objects, libraries and include paths
 # to these.
 EXTRA_OBJ :=
 EXTRA_ASAN_OBJ :=
@@ -68,7 +68,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 
 all: folio
 
-include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
+include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk mk/pikchr.mk
 
 deps:
 	@sh scripts/deps.sh
@@ -281,7 +281,8 @@ demo:
 # into build/fuzz: folio's objects with ASan, UBSan and the fuzzer's
 # coverage. The grammars, the highlight queries and KaTeX (EXTRA_OBJ) are
 # the release flavour's objects, not instrumented: generated code and data,
-# not folio's, which would take minutes to build again. `make fuzz
+# not folio's, which would take minutes to build again; pikchr, a parser
+# of untrusted text, is instrumented (mk/pikchr.mk). `make fuzz
 # FUZZ_SECONDS=N` installs clang if it is missing, builds every target,
 # replays tests/fuzz/regressions/TARGET/*, then fuzzes each target for N
 # seconds (tests/fuzz/run.sh); a crash, leak or hang fails it. The fuzz
@@ -319,7 +320,9 @@ $(FUZZ_B)/%.o: %.cpp Makefile | deps/.stamp
 $(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
-$(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(EXTRA_OBJ)
+# Objects compiled from C sources in deps/ (pikchr: $(B)/deps/...) are
+# built per flavour: the fuzz targets link their instrumented copy.
+$(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(patsubst $(B)/deps/%,$(FUZZ_B)/deps/%,$(EXTRA_OBJ))
 	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 fuzz:

@@ -14,6 +14,7 @@
 #include "pipeline/build.h"
 #include "base/diag.h"
 #include "check/extcheck.h"
+#include "md/diagram.h"
 #include "md/highlight.h"
 #include "import/import.h"
 #include "md/math.h"
@@ -229,6 +230,7 @@ static int cmd_version(void)
 	printf("libcurl %s\n", curl_version_info(CURLVERSION_NOW)->version);
 	printf("%s\n", hl_version());
 	printf("%s\n", math_version());
+	printf("%s\n", diagram_version());
 	return EXIT_OK;
 }
 

@@ -6,6 +6,7 @@
 #include "md/mdmem.h"
 
 #include "md/codeblock.h"
+#include "md/diagram.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -72,6 +73,112 @@ static int raw_fits(struct md_ctx *c, size_t n, int line, int col, const char *w
 	return 0;
 }
 
+/* ---- diagrams ---- */
+
+/* thread_cpu_s: the CPU time this thread has taken (the diagrams' and
+ * the formulas' budgets). */
+static double thread_cpu_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* diagram_col: the column in the file of byte column dcol of line dline
+ * of the diagram src[0..len), fenced at body line fline, column fcol. The
+ * body's line ends with the diagram's: cmark took off its start the
+ * containers' markers and the fence's indentation, whatever they were;
+ * else (a tab cmark expanded) the fence's column is the best guess. */
+static int diagram_col(const struct md_ctx *c, int fline, int fcol, const char *src, size_t len, int dline,
+		       int dcol)
+{
+	struct str d = {src, len}, b = {c->text, c->len};
+	for (int i = 1; i < dline && d.len; i++) { /* the diagram's line dline */
+		const char *nl = memchr(d.p, '\n', d.len);
+		d = nl ? (struct str){nl + 1, d.len - (size_t)(nl + 1 - d.p)} : (struct str){"", 0};
+	}
+	for (int i = 1; i < fline + dline && b.len; i++) { /* the body's line */
+		const char *nl = memchr(b.p, '\n', b.len);
+		b = nl ? (struct str){nl + 1, b.len - (size_t)(nl + 1 - b.p)} : (struct str){"", 0};
+	}
+	const char *nl = memchr(d.p, '\n', d.len);
+	d.len = nl ? (size_t)(nl - d.p) : d.len;
+	nl = memchr(b.p, '\n', b.len);
+	b.len = nl ? (size_t)(nl - b.p) : b.len;
+	while (d.len && d.p[d.len - 1] == '\r')
+		d.len--;
+	while (b.len && b.p[b.len - 1] == '\r')
+		b.len--;
+	if (b.len >= d.len && memcmp(b.p + b.len - d.len, d.p, d.len) == 0)
+		return (int)(b.len - d.len) + dcol;
+	return fcol - 1 + dcol;
+}
+
+/* diagram: the ```pikchr block n, src[0..len) at body line:col, drawn as
+ * an inline SVG in <figure class="diagram">, with its title (o) as the
+ * caption and the drawing's accessible name (without one, the language's
+ * word for a diagram). An error is reported at the diagram's own line,
+ * and the page written all the same (folio build --keep-going, folio
+ * serve) shows the source in a visible box with the message as its title,
+ * <pre class="diagram-error" title="pikchr: MSG">. A diagram that draws
+ * nothing is dropped, with a warning. */
+static void diagram(struct md_ctx *c, cmark_node *n, const struct code_opts *o, const char *src, size_t len,
+		    int line, int col)
+{
+	if (o->linenos || o->nhl || o->start != 1) {
+		report(c, DIAG_ERROR, line, col,
+		       "code block: a pikchr diagram takes no hl, linenos or start (hint: its one option is title=\"...\")");
+		return;
+	}
+	double budget = c->o->diagram_seconds > 0 ? c->o->diagram_seconds : DIAGRAM_DOC_SECONDS;
+	if (c->diagram_s > budget) {
+		report(c, DIAG_ERROR, line, col,
+		       "pikchr: the page's diagrams take longer than %g s to draw; the rest are not (split the page)",
+		       budget);
+		c->diagram_over = 1;
+		return;
+	}
+	struct buf svg, err, out;
+	buf_init(&svg);
+	buf_init(&err);
+	buf_init(&out);
+	int eline, ecol;
+	const char *untitled = c->o->labels[MD_LABEL_DIAGRAM];
+	struct str name = o->title.len ? o->title : str_from(untitled ? untitled : DIAGRAM_UNTITLED);
+	double t0 = thread_cpu_s();
+	int rc = diagram_pikchr(&svg, src, len, name, &err, &eline, &ecol);
+	c->diagram_s += thread_cpu_s() - t0;
+	if (rc == 1) {
+		report(c, DIAG_WARNING, line, col, "pikchr: the diagram draws nothing");
+		cmark_node_free(n);
+	} else if (rc < 0) {
+		if (eline > 0)
+			report(c, DIAG_ERROR, line + eline, diagram_col(c, line, col, src, len, eline, ecol), "pikchr: %s",
+			       err.p);
+		else
+			report(c, DIAG_ERROR, line, col, "pikchr: %s", err.p);
+		buf_puts(&out, "<pre class=\"diagram-error\" title=\"pikchr: ");
+		esc(&out, err.p, err.len);
+		buf_puts(&out, "\"><code>");
+		buf_put_html_text(&out, src, len);
+		buf_puts(&out, "</code></pre>\n");
+	} else {
+		buf_puts(&out, "<figure class=\"diagram\">");
+		buf_put_str(&out, buf_str(&svg));
+		if (o->title.len) {
+			buf_puts(&out, "<figcaption>");
+			esc(&out, o->title.p, o->title.len);
+			buf_puts(&out, "</figcaption>");
+		}
+		buf_puts(&out, "</figure>\n");
+	}
+	if (out.len && raw_fits(c, out.len, line, col, "diagram"))
+		replace(n, out.p, out.len, 1);
+	buf_fini(&svg);
+	buf_fini(&err);
+	buf_fini(&out);
+}
+
 /* ---- code blocks ---- */
 
 static void code_block(struct md_ctx *c, cmark_node *n)
@@ -104,6 +211,11 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 			report(c, DIAG_ERROR, line, col, "code block: %s", err.p);
 			bad = 1;
 		}
+	}
+	if (!bad && str_eq_cstr(o.lang, "pikchr")) {
+		diagram(c, n, &o, code ? code : "", clen, line, col);
+		buf_fini(&err);
+		return;
 	}
 	int highlighted = 0;
 	/* not after an error: the page is not written, and 1 MB of code takes
@@ -214,13 +326,6 @@ static void typeset_ref(cmark_node *n, struct str html)
 	h->as.literal = (cmark_chunk){(unsigned char *)html.p, (bufsize_t)html.len, 0};
 	cmark_node_insert_before(n, h);
 	cmark_node_free(n);
-}
-
-static double thread_cpu_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* formula_error: reports msg about formula n (tex), at pos in it (or -1). */
@@ -541,7 +646,8 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 	buf_init(&merr);
 	struct typeset_memo memo;
 	memset(&memo, 0, sizeof memo);
-	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS && !c->raw_over && !c->math_over; i++) {
+	for (size_t i = 0; i < n && c->errors <= DIAG_MAX_FILE_ERRORS && !c->raw_over && !c->math_over && !c->diagram_over;
+	     i++) {
 		switch (v[i].kind) {
 		case 1: code_block(c, v[i].node); break;
 		case 2: formula(c, v[i].node, &memo, &mout, &merr); break;

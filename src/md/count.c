@@ -118,8 +118,9 @@ static void sink_wc(void *ctx, const char *p, size_t n)
 
 /* The counts of a document, made in md_blocks' walk (count_node), before
  * formulas become MathML: prose words (text, inline code and math, the
- * text of raw HTML; not image alt text), code words (code blocks), images
- * (Markdown images and <img> tags), CJK characters and math spans. */
+ * text of raw HTML; not image alt text), code words (code blocks but
+ * diagrams), images (Markdown images, <img> tags and diagrams), CJK
+ * characters and math spans. */
 struct md_counter {
 	struct wc prose, code;
 	struct md_doc *out;
@@ -186,6 +187,11 @@ static void count_node(void *ctx, cmark_node *n, cmark_event_type ev)
 		break;
 	}
 	case CMARK_NODE_CODE_BLOCK: {
+		if (md_is_diagram(n)) { /* a picture, which blocks.c draws */
+			out->images++;
+			wc_break(&k->prose);
+			break;
+		}
 		struct str lit = md_literal(n);
 		wc_feed(&k->code, lit.p, lit.len);
 		wc_break(&k->code);

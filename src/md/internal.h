@@ -12,14 +12,14 @@
  *   headings.c   the outline and ids passes, the table of contents
  *   summary.c    the summary passes
  *   count.c      the counting pass (words, code, images), beside blocks
- *   blocks.c     code blocks, formulas, figures and images made HTML
+ *   blocks.c     code blocks, diagrams, formulas, figures and images made HTML
  *   image.c      local image and media files: looked up, sized, refused
  *   ext.c        folio's cmark extension: inline math, rendering; md_init
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
  *   directive.c, codeblock.c, mem.c, math.c, highlight.c, imagesize.c,
- *   unknown.c: the modules they use. */
+ *   unknown.c, diagram.c: the modules they use. */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
@@ -171,6 +171,10 @@ struct md_ctx {
 	 * typeset_seconds), and whether they took too long */
 	double math_s;
 	int math_over;
+	/* CPU seconds the diagrams took so far (see DIAGRAM_DOC_SECONDS), and
+	 * whether they took too long */
+	double diagram_s;
+	int diagram_over;
 	/* the counts (count.c), made on a task of their own beside the
 	 * rendering when nothing in the tree changes (count_task) */
 	struct md_counter *count;
@@ -283,6 +287,15 @@ static inline struct str md_literal(cmark_node *n)
 static inline int md_is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* md_is_diagram: n is a fenced code block that blocks.c draws as a
+ * diagram: its info string's first word is "pikchr". */
+static inline int md_is_diagram(cmark_node *n)
+{
+	const cmark_chunk *i = &n->as.code.info;
+	return n->type == CMARK_NODE_CODE_BLOCK && n->as.code.fenced && i->len >= 6 &&
+	       memcmp(i->data, "pikchr", 6) == 0 && (i->len == 6 || i->data[6] == ' ' || i->data[6] == '\t' || i->data[6] == '{');
 }
 
 /* md_is_block: n is a block node. */

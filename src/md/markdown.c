@@ -77,7 +77,7 @@ static const struct md_pass {
 	{"outline", md_pass_outline},           /* headings, <!--more-->, first paragraph */
 	{"ids", md_pass_ids},                   /* heading ids and anchors */
 	{"summary text", md_pass_summary_text}, /* before formulas are MathML */
-	{"blocks", md_pass_blocks},             /* code, formulas, images; the counts */
+	{"blocks", md_pass_blocks},             /* code, diagrams, formulas, images; the counts */
 	{"render", pass_render},                /* the body's HTML */
 	{"summary", md_pass_summary},           /* its HTML, after the body's */
 	{"toc", md_pass_toc},                   /* the table of contents */

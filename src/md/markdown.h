@@ -26,12 +26,14 @@ typedef int (*md_typeset_fn)(void *ctx, const char *tex, size_t len, int display
 			     struct buf *err, int *err_pos);
 
 /* The words of the rendered HTML that are not the author's: the heading
- * links' label and the callouts' titles when they have none. */
+ * links' label, the callouts' titles and a diagram's name when they have
+ * none. */
 enum {
 	MD_LABEL_HEADING_LINK, /* "Link to this section" */
 	MD_LABEL_NOTE,         /* "Note" */
 	MD_LABEL_TIP,          /* "Tip" */
 	MD_LABEL_WARNING,      /* "Warning" */
+	MD_LABEL_DIAGRAM,      /* "Diagram": the name of a diagram without a title */
 	MD_LABELS
 };
 
@@ -50,6 +52,10 @@ struct md_options {
 	/* CPU seconds typeset may take for the formulas of one document
 	 * (0: no limit); past them the rest are not typeset, with an error */
 	double typeset_seconds;
+	/* CPU seconds the diagrams of one document may take to draw (0:
+	 * DIAGRAM_DOC_SECONDS, md/diagram.h); past them the rest are not, with
+	 * an error */
+	double diagram_seconds;
 	/* Where local images are: a relative src is looked up in asset_dir (a
 	 * post bundle's folder; NULL: the image must not be relative), an
 	 * absolute one (/img/x.png) in static_dir. NULL static_dir: images are
@@ -115,7 +121,7 @@ struct md_doc {
 	size_t words;      /* words of prose: runs of non-space holding a letter or digit;
 	                    * inline code and math count, code blocks and alt text not */
 	size_t code_words; /* words inside code blocks */
-	size_t images;     /* Markdown images and <img> tags */
+	size_t images;     /* Markdown images, <img> tags and diagrams */
 	size_t cjk_chars;  /* CJK characters, which are counted apart from words */
 	size_t math_spans; /* inline and display math spans */
 	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
