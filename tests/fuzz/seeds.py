@@ -50,6 +50,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   uptodate  .folio-cache/uptodate-HASH files (the layout of
             incremental/rebuild.c): the example blog's files as inputs,
             with and without warnings said
+  pikchr    diagrams' sources: every ```pikchr block of the example blog,
+            the test sites and the man pages, and drawings of each of
+            pikchr's features and errors (PIKCHR_SEEDS below)
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -825,6 +828,65 @@ def uptodate_seeds(s):
         s.add("uptodate", uptodate_file(inputs[i * 7:i * 7 + k], said if i % 2 else "", 2 if i % 2 else 0))
 
 
+# Drawings of pikchr's objects, places, attributes, text, macros,
+# variables and errors, for fuzz_pikchr.c.
+PIKCHR_SEEDS = [
+    'box "Hello" fill white\narrow\ncircle "World" color red\n',
+    'arrow right 200% "Markdown" "Source"\nbox rad 10px "Markdown" "Formatter" "(markdown.c)" fit\n'
+    'arrow right 200% "HTML+SVG" "Output"\narrow <-> down 70% from last box.s\n'
+    'box same "Pikchr" "Formatter" "(pikchr.c)" fit\n',
+    'A: box "a"; B: box "b" at 1in right of A; arrow from A.e to B.w chop; line from A.s down then right until even with B then to B.s\n',
+    'circle "C0"; arrow; circle "C1"; arrow; circle "C2"; arrow; circle "C4"; arrow; circle "C6"\n'
+    'circle "C3" at dist(C2,C4) heading 30 from C2\n',
+    'cylinder "DB" fill lightblue; file "out.html" with .w at last cylinder.e + (0.5,0); oval "end"; ellipse; diamond\n',
+    'spline from (0,0) then to (1,1) then to (2,0) then to (3,1) ->\narc cw from (0,0) to (1,1) <-\ndot at (2,2) color blue\n',
+    'scale = 0.8\nfontscale = 1.2\nthickness = 2px\nboxwid = 1cm; boxht = 5mm\nbox dashed; box dotted; box thick; box thin; box invis\n',
+    'define pipe { box $1 fit; arrow }\npipe("parse")\npipe("render")\npipe("write")\nbox "done"\n',
+    '[ A: box "in"; B: box "out" ] ; arrow from last [].A.n up 0.5in\n',
+    'text "left" ljust; text "right" rjust above; text "bold" bold italic mono big small; text "a\\"b" aligned\n',
+    'x1 = 3; x1 += 2; x1 *= 1.5; box wid x1/4 ht sqrt(x1)/2 color 0x336699 fill rgb(0,0,0)\nassert( x1 == 7.5 )\nprint x1, "x1"\n',
+    'box behind last box; layer = 2; box; line from 1st box.nw to 2nd box.se; move; box with .n at previous.s\n',
+    'fgcolor = red\nbgcolor = 0x202020\nbox fill white "t" color white\n',
+    '# a comment\n// another\n/* and another */\n',
+    '',
+    'box wid junk\n',
+    'box\nbox box box\n',
+    'define m { box wid junk }\nm\n',
+    '[' * 300 + 'box' + ']' * 300,
+    'box wid ' + '(' * 300 + '1' + ')' * 300 + '\n',
+    'define ma {box;box;box;box;box;box;box;box;box;box}\ndefine mb {ma;ma;ma;ma;ma;ma;ma;ma;ma;ma}\nmb\nmb\n',
+    'define r { r }\nr\n',
+    'line from (0,0)' + ''.join(' then to (%d,%d)' % (i, i % 3) for i in range(40)) + '\n',
+    '"&lt;b&gt; &amp; &#92; &nbsp;" at (0,0)\ntext "\t\r" at (1,1)\n',
+    'box "\u5b57 \u03bb \U0001f600" fit\n',
+    'box\r\narrow\r\ncircle radius foo\r\n',
+    'box at 1000000th box\nbox with .c at 3rd last box.ne\n',
+    'box wid 1e308 ht 1e308\nmove 1e308\n',
+    'arc; arc cw; arc ccw ->; arc <- rad 2\n',
+    'B1: box; B2: box; B3: box at B1 + (B2.x - B1.x, 0.5); line from B1.n to B2.n to B3.n close fill yellow\n',
+    'down\nbox; arrow; box; left; arrow; box; up; arrow; box; right\n',
+]
+
+
+def pikchr_seeds(s):
+    for t in PIKCHR_SEEDS:
+        s.add("pikchr", t)
+    fence = re.compile(r"^([ \t>-]*)(```+|~~~+)[ \t]*pikchr\b[^\n]*\n(.*?)^[ \t>-]*\2", re.M | re.S)
+    files = []
+    for top in ("examples/techblog/content", "tests/sites", "tests/markdown"):
+        for root, dirs, names in os.walk(top):
+            dirs.sort()
+            files += [os.path.join(root, n) for n in sorted(names) if n.endswith((".md", ".txt"))]
+    for page in ("man/folio-site.5",):
+        files.append(page)
+    for f in files:
+        text = read(f)
+        if f.endswith(".5"):  # the man page's escapes, undone enough for pikchr
+            text = text.replace("\\(ga", "`").replace("\\(dq", '"').replace("\\-", "-").replace("\\e", "\\")
+        for m in fence.finditer(text):
+            s.add("pikchr", m.group(3))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -841,7 +903,7 @@ def main():
                "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
                "extcache": extcache_seeds,
-               "pages": pages_seeds, "uptodate": uptodate_seeds}
+               "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

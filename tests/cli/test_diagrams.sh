@@ -1,0 +1,123 @@
+#!/bin/sh
+# test_diagrams.sh: ```pikchr blocks in a built site: each an inline SVG in
+# a <figure class="diagram"> that follows the theme's colours, named by its
+# title (or by the language's word), well-formed XML, the same bytes from a
+# cold and a warm build, drawn again when its source changes; a mistake is
+# an error at the diagram's line and column that stops the build (and a red
+# box with --keep-going).
+. tests/cli/lib.sh
+
+export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the other tests use
+SITE=$TMP/site
+OUT=$TMP/public
+PAGE=$OUT/posts/stages/index.html
+mkdir -p "$SITE/content/posts"
+printf 'title: "Schémas"\nbase_url: "https://example.org/"\nlanguage: fr\n' >"$SITE/folio.yml"
+# post LABEL LINE: the post, its first box saying LABEL, its 3rd line LINE
+post() {
+	cat >"$SITE/content/posts/stages.md" <<EOF
+---
+title: "Les étapes"
+date: 2026-01-02
+---
+Le chemin d'un article :
+
+\`\`\`pikchr {title="Lire, rendre, écrire"}
+box "$1" fit
+arrow
+$2
+arrow
+box "écrire" fit
+\`\`\`
+
+- Et un autre :
+
+  \`\`\`pikchr
+  circle "A" fill white
+  \`\`\`
+EOF
+}
+post lire 'box "rendre" fit fill white'
+
+run --version
+check "folio --version names pikchr ($out)" contains "$out" "
+pikchr 0.1.4 (pikchr.c sha256 "
+
+run build "$SITE" -o "$OUT"
+check "a site with two diagrams builds" test "$rc" -eq 0
+check "... and says nothing ($err)" test -z "$err"
+html=$(cat "$PAGE")
+n=$(grep -o '<figure class="diagram"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 [0-9. ]*" width="[0-9]*" height="[0-9]*" role="img" aria-label="[^"]*" style="font-size:initial;max-width:100%;height:auto"><title>' "$PAGE" | wc -l)
+check "two figures, each with folio's <svg> start tag ($n)" test "$n" -eq 2
+check "the title names the first diagram" contains "$html" 'aria-label="Lire, rendre, écrire" style="font-size:initial;max-width:100%;height:auto"><title>Lire, rendre, écrire</title>'
+check "... and is its caption" contains "$html" '</svg><figcaption>Lire, rendre, écrire</figcaption></figure>'
+check "the second is named in the site's language" contains "$html" 'aria-label="Schéma" style="font-size:initial;max-width:100%;height:auto"><title>Schéma</title>'
+check "... and has no caption" contains "$html" '</svg></figure>
+</li>'
+check "black is the text's colour" contains "$html" 'stroke:currentColor;'
+check "white is the page's background" contains "$html" 'style="fill:var(--bg,#fff);stroke-width:2.16;stroke:currentColor;"'
+check "no black or white left" not_contains "$html" 'rgb(0,0,0)'
+check "... nor the source as code" not_contains "$html" 'language-pikchr'
+check "no ids" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$PAGE")" ' id="'
+# each SVG is well-formed XML (an image editor could take it as it is)
+if command -v xmllint >/dev/null 2>&1; then
+	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/svg%d.svg", n) }
+		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$PAGE"
+	for f in "$TMP"/svg1.svg "$TMP"/svg2.svg; do
+		r=$(xmllint --noout "$f" 2>&1)
+		check "$(basename "$f") is well-formed XML ($r)" test -z "$r" -a -s "$f"
+	done
+	r=$(xmllint --noout "$OUT/feed.xml" 2>&1)
+	check "the feed with the diagrams is well-formed ($r)" test -z "$r"
+else
+	echo "note: no xmllint; the SVGs' XML is not checked"
+fi
+
+# warm: the same bytes (the Markdown cache's HTML), and cold again
+cp "$PAGE" "$TMP/cold.html"
+run build "$SITE" -o "$OUT"
+check "a warm build: the same page" cmp -s "$PAGE" "$TMP/cold.html"
+rm -rf "$SITE/.folio-cache"
+run build "$SITE" -o "$TMP/public2"
+check "a cold build elsewhere: the same page" cmp -s "$TMP/public2/posts/stages/index.html" "$TMP/cold.html"
+# (the cache forgot $OUT, which folio now refuses to write over)
+OUT=$TMP/public2
+PAGE=$OUT/posts/stages/index.html
+
+# an edit of the diagram is drawn again (the cache keys on the body)
+post parcourir 'box "rendre" fit fill white'
+run build "$SITE" -o "$OUT"
+check "an edited diagram builds" test "$rc" -eq 0
+html=$(cat "$PAGE")
+check "... and is drawn again" contains "$html" '>parcourir</text>'
+check "... without its old text" not_contains "$html" '>lire</text>'
+
+# a mistake: the error at the diagram's own line and column in the file
+post lire 'box "rendre" wid largeur'
+run build "$SITE" -o "$OUT"
+check "a mistake in a diagram fails the build" test "$rc" -eq 1
+check "... at its line and column, with pikchr's message" has_line "$err" \
+	"content/posts/stages.md:10:18: error: pikchr: no such variable"
+check "... and the line under it" has_line "$err" ' 10 | box "rendre" wid largeur'
+check "... nothing written" contains "$(cat "$PAGE")" '>parcourir</text>'
+# in a list item, indented
+cat >>"$SITE/content/posts/stages.md" <<'EOF'
+
+- Un troisième :
+
+  ```pikchr
+  box
+    circle rad r
+  ```
+EOF
+run build "$SITE" -o "$OUT"
+check "two mistakes, both reported" has_line "$err" "content/posts/stages.md:25:16: error: pikchr: no such variable"
+check "... the first too" has_line "$err" "content/posts/stages.md:10:18: error: pikchr: no such variable"
+run build "$SITE" -o "$OUT" --keep-going
+check "--keep-going: exit 1" test "$rc" -eq 1
+check "--keep-going: the source in a red box with the message" contains "$(cat "$PAGE")" \
+	'<pre class="diagram-error" title="pikchr: no such variable"><code>box &quot;lire&quot; fit
+arrow
+box &quot;rendre&quot; wid largeur'
+
+finish
