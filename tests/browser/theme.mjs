@@ -49,6 +49,7 @@ const pages = [
   ['best-of', '/best-of/'],
   ['search', '/search/'],
   ['post-math', '/posts/gpu-systems-15-layernorm-and-rmsnorm-kernel-structure/'],
+  ['post-diagram', '/posts/computer-architecture-07-memory-hierarchy/'],
   ['not-found', '/404.html'],
 ];
 
@@ -215,6 +216,26 @@ async function figures() {
     return r.length === 0 ? true : JSON.stringify(r);
   });
   await m.close();
+  // a pikchr diagram, inline SVG: its ink is the text's colour and its white
+  // the page's background, in light and in dark
+  for (const scheme of ['light', 'dark']) {
+    const d = await open('/posts/computer-architecture-07-memory-hierarchy/', { scheme, width: 390 });
+    await check(`${scheme}: a diagram draws in the text's colour on the page's background`, async () => {
+      const r = await d.$eval('figure.diagram svg', (svg) => {
+        const body = getComputedStyle(document.body);
+        const ink = [...svg.querySelectorAll('path,circle,ellipse,polygon,text')].map((e) => {
+          const s = getComputedStyle(e);
+          return e.tagName === 'text' || e.tagName === 'polygon' ? s.fill : s.stroke;
+        });
+        const white = [...svg.querySelectorAll('path')].map((e) => getComputedStyle(e).fill).filter((f) => f !== 'none');
+        return { color: body.color, bg: body.backgroundColor, ink: [...new Set(ink)], white: [...new Set(white)],
+          fits: svg.getBoundingClientRect().right <= document.documentElement.clientWidth };
+      });
+      return r.ink.length === 1 && r.ink[0] === r.color && r.white.length === 1 && r.white[0] === r.bg && r.fits
+        ? true : JSON.stringify(r);
+    });
+    await d.close();
+  }
 }
 
 async function everyPage() {

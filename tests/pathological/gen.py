@@ -231,6 +231,22 @@ md("fence-linenos-empty", lambda n: b"```{linenos}\n" + fill("\n", n) + b"```\n"
    kind="either")
 md("fence-unknown-warnings", lambda n: fill("\n", n - 21000) + fill("```zz\n```\n", 21000),
    "2,100 warnings after 1M empty lines, each with the line")
+# Diagrams: pikchr reads at most 10,000 tokens a diagram (macros included)
+# and 64 KiB of source, and a page's diagrams may take 0.5 s of CPU.
+PIK_VARS = "".join("v%d=1\n" % i for i in range(8000))  # 60 KB
+PIK_MACRO = ("define ma {box;box;box;box;box;box;box;box;box;box}\ndefine mb {ma;ma;ma;ma;ma;ma;ma;ma;ma;ma}\n"
+             "define mc {mb;mb;mb;mb;mb;mb;mb;mb;mb;mb}\nmc\nmc\nmc\nmc\nmc\nmc\n")
+md("pikchr-many", lambda n: fill('```pikchr\nbox "a"; arrow; circle "b"\n```\n', n),
+   "30k small diagrams (past the page's 0.5 s, or not)", kind="either")
+md("pikchr-vars", lambda n: fill("```pikchr\n%s```\n" % PIK_VARS, n),
+   "diagrams of 60 KB defining distinct variables (pikchr looks each up in a list)", kind="error",
+   expect="pikchr: ")
+md("pikchr-big", lambda n: b"```pikchr\n" + fill("box\n", n) + b"```\n", "one diagram of 1 MB", kind="error",
+   expect="past the limit of 64 KiB")
+md("pikchr-nested", lambda n: fill("```pikchr\n%s%s\n```\n" % ("[" * 30000, "]" * 30000), n),
+   "diagrams nested 30k deep", kind="error", expect="pikchr: parser stack overflow")
+md("pikchr-macro", lambda n: fill("```pikchr\n%s```\n" % PIK_MACRO, n), "macros expanding to 6,000 boxes each",
+   kind="error", expect="pikchr: script is too complex")
 # Formulas KaTeX makes big: a macro expanded 100 times makes 200 KB of
 # MathML from 270 bytes; repeated, the page's HTML would pass 1 GiB, where
 # cmark's renderer aborts.

@@ -72,7 +72,7 @@ def unbalanced(text):
         if tag is None:  # a comment
             continue
         tag = tag.lower()
-        if tag in void:
+        if tag in void or m.group(0).endswith("/>"):  # SVG's <path ... /> closes itself
             continue
         if not close:
             push((tag, m.start()))
