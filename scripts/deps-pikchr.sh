@@ -6,8 +6,8 @@
 # package is downloaded with deps.sh's private apt configuration (deps/apt),
 # checked against scripts/debs.sha256, and unpacked into deps/pikchr/,
 # never touching the system. On a Debian 13 system the system's own apt
-# configuration is used to download it (no root needed). mk/pikchr.mk
-# compiles deps/pikchr/.../src/pikchr.c into folio.
+# configuration is used to download it (no root needed; see debfetch.sh).
+# mk/pikchr.mk compiles deps/pikchr/.../src/pikchr.c into folio.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -30,71 +30,14 @@ if [ -f $out/.stamp ] && [ "$(cat $out/.stamp)" = "$STAMP" ] && [ -s "$src" ]; t
 	exit 0
 fi
 
-# deps.sh's private configuration (Debian 12 hosts), else the system's
-# (a Debian 13 host, where deps.sh made none).
-apt_dir="$top/deps/apt"
-if [ -f "$apt_dir/sources.list" ]; then
-	apt_opts="-o Dir::Etc::sourcelist=$apt_dir/sources.list -o Dir::Etc::sourceparts=$apt_dir/parts \
- -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir/cache -o APT::Sandbox::User=root"
-	where="deps/apt"
-else
-	apt_opts=""
-	where="the system's apt sources"
-fi
-
-# candidate: the version apt would download.
-candidate() {
-	# shellcheck disable=SC2086
-	apt-cache $apt_opts policy "$PKG" 2>/dev/null | awk '/Candidate:/ { print $2 }'
-}
-# pinned_ok: whether the candidate is the pinned crate version
-# ("0.1.4-2": Debian's revision after it).
-pinned_ok() {
-	case "$(candidate)" in
-	"$PIKCHR_VERSION"-* | "$PIKCHR_VERSION"+* | "$PIKCHR_VERSION") return 0 ;;
-	*) return 1 ;;
-	esac
-}
-
-if ! pinned_ok && [ -n "$apt_opts" ]; then
-	say "refreshing the trixie package index in deps/apt"
-	# shellcheck disable=SC2086
-	apt-get $apt_opts -qq update
-fi
-if ! pinned_ok; then
-	say "error: $PKG: $where offers '$(candidate)', not $PIKCHR_VERSION" >&2
-	exit 1
-fi
-
 # The .deb goes to a scratch folder, removed at the end: deps/ is shared,
 # and only deps/pikchr/ is this script's.
 debs=$(mktemp -d)
 trap 'rm -rf "$debs"' EXIT
-v=$(candidate)
-say "downloading $PKG $v"
-# shellcheck disable=SC2086
-if ! (cd "$debs" && apt-get $apt_opts -qq download "$PKG=$v"); then
-	# A stale index names a file the mirror no longer has.
-	[ -n "$apt_opts" ] || exit 1
-	say "refreshing the trixie package index in deps/apt, then downloading $PKG again"
-	# shellcheck disable=SC2086
-	apt-get $apt_opts -qq update
-	v=$(candidate)
-	if ! pinned_ok; then
-		say "error: $PKG: $where offers '$v', not $PIKCHR_VERSION" >&2
-		exit 1
-	fi
-	(cd "$debs" && apt-get $apt_opts -qq download "$PKG=$v")
-fi
+. "$top/scripts/debfetch.sh"
+deb_fetch "$PKG" "$PIKCHR_VERSION" "$debs"
 
-. "$top/scripts/debcheck.sh"
-deb_verify "$debs"/*.deb
-rm -rf $out
-mkdir -p $out
-for deb in "$debs"/*.deb; do
-	say "unpacking $(basename "$deb") into $out/"
-	dpkg -x "$deb" $out
-done
+deb_unpack "$debs" $out
 if [ ! -s "$src" ]; then
 	say "error: $src missing after unpacking" >&2
 	exit 1
