@@ -16,9 +16,10 @@
  * md_options' diagram_seconds says otherwise); past them the rest are not
  * drawn, with an error. pikchr reads at most 10,000 tokens a diagram,
  * macro expansions included (mk/pikchr.mk), which bounds one diagram to
- * some 0.05 s however it is written; a real one of 30 objects takes a
- * fraction of a millisecond, so that this is hundreds of them. */
-#define DIAGRAM_DOC_SECONDS 0.5
+ * some 0.05 s however it is written; a real one of 30 objects takes 0.4
+ * ms, so that this is some 700 of them, and a page of 1 MiB of diagrams
+ * builds within bench-patho's goal of 0.5 s. */
+#define DIAGRAM_DOC_SECONDS 0.25
 
 /* The accessible name of a diagram without a caption. */
 #define DIAGRAM_UNTITLED "Diagram"
