@@ -61,7 +61,7 @@ check "the missing image as its alt text in a box" \
 check "no img of the missing file" test "$(grep -c 'src="/img/chart.png"' "$bad")" -eq 0
 check "the good formula is typeset" grep -q 'class="katex' "$good"
 check "the good page has no error box" test "$(grep -c 'math-error\|image-error' "$good")" -eq 0
-check "the style of the boxes" grep -q '^\.math-error, \.image-error {' "$site/public/style.css"
+check "the style of the boxes" grep -q '^\.math-error, \.image-error, \.diagram-error {' "$site/public/style.css"
 
 # again: every error is printed again (an erring build is never up to date)
 run build "$site" --keep-going
