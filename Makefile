@@ -14,8 +14,8 @@ WARN += -Werror
 endif
 # The fragments in mk/, one for each dependency fetched by a script of
 # its own (the grammars, KaTeX and QuickJS, the math font, model-viewer, the CommonMark
-# spec, toml++, libcurl), add their objects, libraries and include paths
-# to these.
+# spec, toml++, libcurl, the image codecs and their resampler), add their
+# objects, libraries and include paths to these.
 EXTRA_OBJ :=
 EXTRA_ASAN_OBJ :=
 EXTRA_LIBS :=
@@ -68,7 +68,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 
 all: folio
 
-include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk
+include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk mk/images.mk
 
 deps:
 	@sh scripts/deps.sh
