@@ -1,6 +1,6 @@
 /* imagesize.c: image kinds and pixel sizes from file headers. Every read is
  * checked against len: the input is whatever file an author dropped in. */
-#include "md/imagesize.h"
+#include "images/imagesize.h"
 
 #include <limits.h>
 #include <string.h>

@@ -1,5 +1,9 @@
 /* imagesize.h: the kind and pixel size of an image from its bytes (PNG,
- * JPEG, GIF, WebP, SVG), without decoding it. */
+ * JPEG, GIF, WebP, SVG), without decoding it.
+ *
+ * Folder images/: the one place that knows image formats.
+ * uses: base.
+ */
 #ifndef FOLIO_IMAGESIZE_H
 #define FOLIO_IMAGESIZE_H
 

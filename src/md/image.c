@@ -2,13 +2,13 @@
  * media directives): where they are (static/ for /x.png, the post's
  * bundle for x.png), refused when a link leads outside the site
  * (files/sitefile.h), sized from their first bytes (read by files/reader.h;
- * imagesize.h), each looked up once per document; and the place of an
+ * images/imagesize.h), each looked up once per document; and the place of an
  * image in the file. */
 #include "internal.h"
 
 #include "files/reader.h"
 #include "files/sitefile.h"
-#include "md/imagesize.h"
+#include "images/imagesize.h"
 
 #include <errno.h>
 #include <limits.h>

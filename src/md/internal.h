@@ -18,8 +18,8 @@
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
- *   directive.c, codeblock.c, mem.c, math.c, highlight.c, imagesize.c,
- *   unknown.c: the modules they use. */
+ *   directive.c, codeblock.c, mem.c, math.c, highlight.c, unknown.c: the
+ *   modules they use (and images/imagesize.h, for image sizes). */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 

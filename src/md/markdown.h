@@ -4,7 +4,7 @@
  *
  * Folder md/: Markdown -> HTML: cmark-gfm and its extensions, directives,
  * code and highlighting, formulas (KaTeX in QuickJS), images.
- * uses: base, files.
+ * uses: base, files, images.
  */
 #ifndef FOLIO_MARKDOWN_H
 #define FOLIO_MARKDOWN_H
