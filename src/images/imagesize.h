@@ -1,9 +1,5 @@
 /* imagesize.h: the kind and pixel size of an image from its bytes (PNG,
- * JPEG, GIF, WebP, SVG), without decoding it.
- *
- * Folder images/: the one place that knows image formats.
- * uses: base.
- */
+ * JPEG, GIF, WebP, SVG), without decoding it. */
 #ifndef FOLIO_IMAGESIZE_H
 #define FOLIO_IMAGESIZE_H
 
