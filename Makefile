@@ -293,7 +293,7 @@ FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
-FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import search related fmcache searchpack manifest srccache \
+FUZZ_TARGETS := yaml tmpl markdown serve image imgdecode mdcache links toml json import search related fmcache searchpack manifest srccache \
 	mathcache mathjax extcache pages uptodate
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
