@@ -13,7 +13,7 @@ top=$(pwd)
 # what only the tests need (`deps.sh build`, as make demo runs it, leaves
 # those out, with valgrind, the browser and the CommonMark spec).
 BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libstemmer-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev"
-TEST_PKGS="libxml2-utils python3 groff-base curl wrk"
+TEST_PKGS="libxml2-utils python3 groff-base curl wrk libjpeg-turbo-progs webp"
 SYSTEM_PKGS="$BUILD_PKGS $TEST_PKGS"
 build_only=""
 if [ "${1:-}" = build ]; then

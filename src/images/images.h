@@ -119,4 +119,9 @@ int img_animated(const unsigned char *p, size_t n);
  * and an empty image are fine. */
 void img_free(struct img *im);
 
+/* img_codecs: the codecs and their versions ("libjpeg-turbo 2.1.5, libpng
+ * 1.6.39, libwebp 1.2.4, stb_image_resize2"), a static string: a cached
+ * copy's key holds it (codecs.c). */
+const char *img_codecs(void);
+
 #endif
