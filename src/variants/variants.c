@@ -29,7 +29,8 @@ struct vimage {
 		unsigned char *bytes;
 		size_t len;
 	} copies[MD_PICTURE_MAX];
-	int ncopies;
+	uint64_t keys[MD_PICTURE_MAX]; /* their cache files' */
+	int ncopies, nkeys;
 	size_t made, cached;
 	char *err; /* why no copies were made (malloc'd), or NULL */
 };
@@ -217,6 +218,7 @@ static void make(const struct variants *v, struct vimage *im)
 		int webp = i >= own;
 		struct vcopy *c = &im->copies[im->ncopies];
 		uint64_t key = copy_key(v, bh, widths[i], webp, im->png);
+		im->keys[im->nkeys++] = key;
 		struct buf name;
 		buf_init(&name);
 		md_variant_name(&name, im->rel, strlen(im->rel), widths[i], webp ? "webp" : strrchr(im->rel, '.') + 1);
@@ -286,8 +288,9 @@ static int hand(struct variants *v, struct vimage *im, size_t *made, size_t *cac
 
 int variants_finish(struct variants *v, size_t *made, size_t *cached)
 {
-	size_t m = 0, c = 0;
+	size_t m = 0, c = 0, nk = 0;
 	int errors = 0;
+	uint64_t *keys = xmalloc((v->n * MD_PICTURE_MAX + 1) * sizeof *keys);
 	/* a batch at a time: the bytes of at most that many images held */
 	const size_t batch = 64;
 	for (v->from = 0; v->from < v->n; v->from += batch) {
@@ -296,9 +299,18 @@ int variants_finish(struct variants *v, size_t *made, size_t *cached)
 		int threads = v->set.jobs < 1 ? 1 : v->set.jobs;
 		pool_run(threads < (int)nb ? threads : (int)nb, worker, v, 0, 0);
 		pool_queue_fini(&v->q);
-		for (size_t i = 0; i < nb; i++)
-			errors += hand(v, &v->v[v->from + i], &m, &c);
+		for (size_t i = 0; i < nb; i++) {
+			struct vimage *im = &v->v[v->from + i];
+			memcpy(keys + nk, im->keys, (size_t)im->nkeys * sizeof *keys);
+			nk += (size_t)im->nkeys;
+			errors += hand(v, im, &m, &c);
+		}
 	}
+	/* the copies of images no longer there (or of old settings) go: a
+	 * build that made every copy knows all there are */
+	if (!errors && v->cache_ok && !v->read_only)
+		cache_sweep_keys(v->site_dir, CACHE_IMAGES, keys, nk);
+	free(keys);
 	if (made)
 		*made = m;
 	if (cached)

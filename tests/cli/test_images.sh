@@ -84,6 +84,14 @@ check "... writes the same copies" test "$(cd "$TMP/out2" && find . -name '*w.*'
 check "... and encodes none (the cache is not written)" \
 	test -z "$(find "$S/.folio-cache/images" -name '*.img' -newermt '2021-01-01')"
 
+# an image removed: its copies leave the cache with it
+n_before=$(ls "$S/.folio-cache/images" | wc -l)
+rm "$S/static/img/shot.png"
+sed -i 's|!\[A screenshot\](/img/shot.png)||' "$S/content/posts/photos.md"
+run build "$S" -o "$TMP/pub3"
+check "an image removed: builds" test "$rc" -eq 0
+check "... its copies leave the cache" test "$(ls "$S/.folio-cache/images" | wc -l)" -eq $((n_before - 5))
+
 # images: false: images as they are
 cp -r "$S" "$TMP/off"
 printf 'images: false\n' >>"$TMP/off/folio.yml"
