@@ -410,6 +410,69 @@ static void orientations(void)
 	buf_fini(&b);
 }
 
+/* scaled_size: the size img_decode_scaled gives for min_w, or 0x0. */
+static void scaled_size(const struct buf *b, uint32_t min_w, uint32_t *w, uint32_t *h, int *flat_ok)
+{
+	struct img im;
+	struct buf err;
+	buf_init(&err);
+	*w = *h = 0;
+	if (img_decode_scaled((const unsigned char *)b->p, b->len, NULL, min_w, &im, &err) == 0) {
+		*w = im.w;
+		*h = im.h;
+		*flat_ok = 1;
+		for (size_t i = 0; i < (size_t)im.w * im.h; i++)
+			*flat_ok &= near(im.rgba + i * 4, 30, 140, 200, 255, 3);
+		img_free(&im);
+	}
+	buf_fini(&err);
+}
+
+static void scaled(void)
+{
+	struct img src = flat(64, 48, 30, 140, 200, 255);
+	struct buf b, o;
+	buf_init(&b);
+	buf_init(&o);
+	OK(encode(&src, IMG_JPEG, 95, 0, &b) == 0);
+	/* the smallest of 1, 1/2, 1/4, 1/8 still min_w wide */
+	static const uint32_t cases[][3] = {{0, 64, 48}, {65, 64, 48}, {64, 64, 48}, {33, 64, 48}, {32, 32, 24},
+	                                    {17, 32, 24}, {16, 16, 12}, {9, 16, 12}, {8, 8, 6}, {1, 8, 6}};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t w, h;
+		int flat_ok = 0;
+		scaled_size(&b, cases[i][0], &w, &h, &flat_ok);
+		if (w != cases[i][1] || h != cases[i][2] || !flat_ok) {
+			fprintf(stderr, "  min_w %u: %ux%u%s\n", cases[i][0], w, h, flat_ok ? "" : ", not the flat colour");
+			bad++;
+		}
+	}
+	INT_EQ(bad, 0);
+	/* upright: a 64 x 48 JPEG turned by EXIF 6 is 48 wide */
+	uint32_t w, h;
+	int flat_ok;
+	exif_jpeg((const unsigned char *)b.p, b.len, 6, 0, &o);
+	scaled_size(&o, 12, &w, &h, &flat_ok);
+	OK(w == 12 && h == 16);
+	scaled_size(&o, 13, &w, &h, &flat_ok);
+	OK(w == 24 && h == 32);
+	/* heights round up: 100 x 75 at 1/4 is 25 x 19, which holds the
+	 * 25-wide variant's 19 rows */
+	img_free(&src);
+	src = flat(100, 75, 30, 140, 200, 255);
+	OK(encode(&src, IMG_JPEG, 95, 0, &b) == 0);
+	scaled_size(&b, 25, &w, &h, &flat_ok);
+	OK(w == 25 && h == 19);
+	/* a PNG is decoded whole */
+	OK(encode(&src, IMG_PNG, 0, 0, &b) == 0);
+	scaled_size(&b, 10, &w, &h, &flat_ok);
+	OK(w == 100 && h == 75 && flat_ok);
+	img_free(&src);
+	buf_fini(&b);
+	buf_fini(&o);
+}
+
 static void cmyk(void)
 {
 	/* 16 x 16 of four colours in CMYK: red (M Y), a gray (K 50%), black
@@ -936,6 +999,7 @@ void test_images(void)
 	t_current = "images";
 	round_trips();
 	orientations();
+	scaled();
 	cmyk();
 	png_layouts();
 	resizing();
