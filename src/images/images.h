@@ -114,10 +114,12 @@ struct img_encode_opts {
  *  - WebP (libwebp): lossy at o->quality (alpha kept, losslessly), or
  *    lossless; single-threaded; at most 16383 pixels a side;
  *  - JPEG (libjpeg-turbo): progressive, o->quality, 4:2:0 chroma
- *    subsampling (a gray image is written as one gray component); an image
- *    with a pixel that is not opaque is refused;
+ *    subsampling, optimised Huffman tables (a gray image without a profile
+ *    is written as one gray component); at most 65500 pixels a side; an
+ *    image with a pixel that is not opaque is refused;
  *  - PNG (libpng): the smallest of gray, gray+alpha, RGB and RGBA that
- *    holds the pixels exactly, zlib at o->effort.
+ *    holds the pixels exactly (gray only without a profile, which is an
+ *    RGB one), zlib at o->effort, not interlaced.
  * The ICC profile is written (WebP ICCP, JPEG APP2, PNG iCCP); nothing else
  * is: no EXIF, GPS, XMP or comment (re-encoding strips metadata). Returns
  * 0; or -1 with a message appended to err (out then holds what it held

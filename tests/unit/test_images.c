@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "base/buf.h"
+#include "base/pool.h"
 #include "images/images.h"
 
 /* ---- helpers ---- */
@@ -824,6 +825,64 @@ static void determinism(void)
 	buf_fini(&err);
 }
 
+/* One thread's work for threads(): the file decoded, resized, encoded as
+ * WebP, JPEG and PNG, the three appended to out. */
+struct thread_job {
+	const struct buf *file;
+	struct buf out;
+	int failed;
+};
+
+static void *thread_work(void *arg)
+{
+	struct thread_job *j = arg;
+	struct img im = {0}, small = {0};
+	struct buf err;
+	buf_init(&err);
+	buf_init(&j->out);
+	j->failed = img_decode_scaled((const unsigned char *)j->file->p, j->file->len, NULL, 100, &im, &err) != 0 ||
+	            img_resize(&im, 100, 75, &small, &err) != 0;
+	for (int f = IMG_JPEG; !j->failed && f <= IMG_WEBP; f++) {
+		struct img_encode_opts o = {(enum img_format)f, 70, 0, 0};
+		j->failed = img_encode(&small, &o, &j->out, &err) != 0;
+	}
+	img_free(&small);
+	img_free(&im);
+	buf_fini(&err);
+	return NULL;
+}
+
+/* threads: the codecs on four threads at once (as the build runs them)
+ * make the bytes one thread makes: no state is shared between calls. */
+static void threads(void)
+{
+	struct img src = gradient(320, 240, 0);
+	unsigned s = 3;
+	for (size_t i = 0; i < (size_t)320 * 240 * 4; i++) {
+		s = s * 1103515245u + 12345u;
+		if (i % 4 != 3)
+			src.rgba[i] = (unsigned char)(src.rgba[i] ^ (s >> 29));
+	}
+	struct buf file;
+	buf_init(&file);
+	OK(encode(&src, IMG_JPEG, 90, 0, &file) == 0);
+	struct thread_job one = {&file, {0}, 0}, four[4];
+	thread_work(&one);
+	OK(!one.failed && one.out.len > 0);
+	for (int i = 0; i < 4; i++)
+		four[i] = (struct thread_job){&file, {0}, 0};
+	pool_run(4, thread_work, four, sizeof four[0], 0);
+	int same = 0;
+	for (int i = 0; i < 4; i++) {
+		same += !four[i].failed && four[i].out.len == one.out.len && memcmp(four[i].out.p, one.out.p, one.out.len) == 0;
+		buf_fini(&four[i].out);
+	}
+	INT_EQ(same, 4);
+	buf_fini(&one.out);
+	buf_fini(&file);
+	img_free(&src);
+}
+
 /* png_chunk: appends a chunk (length, type, data, CRC) to b. */
 static void png_chunk(struct buf *b, const char *type, const unsigned char *data, uint32_t n)
 {
@@ -1005,6 +1064,7 @@ void test_images(void)
 	resizing();
 	profiles();
 	determinism();
+	threads();
 	bad_inputs();
 	animations();
 }
