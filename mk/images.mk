@@ -1,8 +1,9 @@
 # images.mk: what src/images/ (the image codecs) links with: libjpeg-turbo,
 # libpng, zlib and libwebp (with its mux library, which writes the colour
-# profile) from the system, their static libraries, and the resampler
-# stb_image_resize2.h from deps/images/ (the Debian 13 libstb-dev's
-# headers). Everything is fetched by scripts/deps-images.sh.
+# profile) from the system, their static libraries (Debian 12 packages
+# that scripts/deps.sh installs), and the resampler stb_image_resize2.h
+# from deps/images/ (the Debian 13 libstb-dev's headers, which
+# scripts/deps-images.sh fetches).
 #
 # For the Makefile, which includes this file, it adds to
 #   EXTRA_LIBS       libwebpmux.a libwebp.a libjpeg.a libpng16.a libz.a
@@ -28,9 +29,9 @@ EXTRA_CPPFLAGS += -isystem $(IMAGES_DIR)/usr/include
 $(IMAGES_DIR)/.stamp: scripts/deps-images.sh | deps/.stamp
 	@sh scripts/deps-images.sh && touch $@
 
-# The codecs include the system's jpeglib.h, png.h and webp/ headers, and
-# the unit tests' images module jpeglib.h (to write a CMYK JPEG), which
-# the script installs.
+# The codecs include stb's header from deps/images/ (and the system's
+# jpeglib.h, png.h and webp/ headers, as the unit tests' images module
+# and the fuzz target do).
 IMAGES_SRC := $(wildcard src/images/*.c)
 IMAGES_OBJ := $(foreach b,$(IMAGES_B) $(IMAGES_ASAN_B) $(IMAGES_FUZZ_B),$(IMAGES_SRC:%.c=$(b)/%.o)) \
 	$(IMAGES_B)/tests/unit/test_images.o $(IMAGES_ASAN_B)/tests/unit/test_images.o \

@@ -97,7 +97,8 @@ void img_orient(struct img *im, unsigned o)
 	im->h = H;
 }
 
-int img_decode(const unsigned char *p, size_t n, const struct img_limits *lim, struct img *out, struct buf *err)
+int img_decode_scaled(const unsigned char *p, size_t n, const struct img_limits *lim, uint32_t min_w, struct img *out,
+                      struct buf *err)
 {
 	*out = (struct img){0};
 	size_t max = lim && lim->max_bytes ? lim->max_bytes : IMG_DEFAULT_MAX_BYTES;
@@ -106,14 +107,9 @@ int img_decode(const unsigned char *p, size_t n, const struct img_limits *lim, s
 		return -1;
 	}
 	const char *kind = image_kind(p, n);
-	int (*decode)(const unsigned char *, size_t, const struct img_limits *, struct img *, struct buf *) = NULL;
-	if (kind && strcmp(kind, "jpeg") == 0)
-		decode = img_jpeg_decode;
-	else if (kind && strcmp(kind, "png") == 0)
-		decode = img_png_decode;
-	else if (kind && strcmp(kind, "webp") == 0)
-		decode = img_webp_decode;
-	if (!decode) {
+	int jpeg = kind && strcmp(kind, "jpeg") == 0, png = kind && strcmp(kind, "png") == 0,
+	    webp = kind && strcmp(kind, "webp") == 0;
+	if (!jpeg && !png && !webp) {
 		if (kind)
 			buf_printf(err, "a%s %s image: only JPEG, PNG and WebP images can be decoded",
 			           strcmp(kind, "svg") == 0 ? "n" : "", strcmp(kind, "svg") == 0 ? "SVG" : "GIF");
@@ -128,7 +124,16 @@ int img_decode(const unsigned char *p, size_t n, const struct img_limits *lim, s
 	int w, h;
 	if (image_size(p, n, &w, &h) && img_budget((uint64_t)w, (uint64_t)h, lim, err) < 0)
 		return -1;
-	return decode(p, n, lim, out, err);
+	if (jpeg)
+		return img_jpeg_decode(p, n, lim, min_w, out, err);
+	if (png)
+		return img_png_decode(p, n, lim, out, err);
+	return img_webp_decode(p, n, lim, out, err);
+}
+
+int img_decode(const unsigned char *p, size_t n, const struct img_limits *lim, struct img *out, struct buf *err)
+{
+	return img_decode_scaled(p, n, lim, 0, out, err);
 }
 
 int img_encode(const struct img *in, const struct img_encode_opts *o, struct buf *out, struct buf *err)

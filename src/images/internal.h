@@ -42,10 +42,11 @@ int img_gray(const struct img *im);
 void img_orient(struct img *im, unsigned o);
 
 /* The codecs. *_decode: p[0..n) (of its kind) into out, which is empty on
- * an error; 0 or -1 with a message appended to err. *_encode: appended to
- * out; 0 or -1 with a message appended to err (out unchanged). */
-int img_jpeg_decode(const unsigned char *p, size_t n, const struct img_limits *lim, struct img *out,
-                    struct buf *err);
+ * an error; 0 or -1 with a message appended to err (a JPEG as shrunk as
+ * img_decode_scaled allows for min_w). *_encode: appended to out; 0 or -1
+ * with a message appended to err (out unchanged). */
+int img_jpeg_decode(const unsigned char *p, size_t n, const struct img_limits *lim, uint32_t min_w,
+                    struct img *out, struct buf *err);
 int img_jpeg_encode(const struct img *in, int quality, struct buf *out, struct buf *err);
 int img_png_decode(const unsigned char *p, size_t n, const struct img_limits *lim, struct img *out,
                    struct buf *err);

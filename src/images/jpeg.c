@@ -160,7 +160,20 @@ static void jdec_cmyk_to_rgb(struct jdec *d)
 	}
 }
 
-static int jpeg_decode_run(struct jdec *d, const struct img_limits *lim, struct buf *err)
+/* jdec_scale: the 1/2, 1/4 or 1/8 of libjpeg's scaled IDCT at which the
+ * image, upright, is still at least min_w pixels wide (exactly: w / d >=
+ * min_w, so that the upright height at min_w's width fits as well), or
+ * 1. */
+static unsigned jdec_scale(j_decompress_ptr c, unsigned orientation, uint32_t min_w)
+{
+	unsigned w = orientation >= 5 && orientation <= 8 ? c->image_height : c->image_width;
+	unsigned d = 1;
+	while (min_w && d < 8 && (uint64_t)w >= (uint64_t)min_w * d * 2)
+		d *= 2;
+	return d;
+}
+
+static int jpeg_decode_run(struct jdec *d, const struct img_limits *lim, uint32_t min_w, struct buf *err)
 {
 	j_decompress_ptr c = &d->c;
 	if (setjmp(d->fail.jmp))
@@ -195,8 +208,12 @@ static int jpeg_decode_run(struct jdec *d, const struct img_limits *lim, struct 
 	if (!jpeg_read_icc_profile(c, &d->icc, &d->icc_len))
 		d->icc = NULL; /* none, or a broken one: the image is then sRGB */
 	d->orientation = jdec_orientation(c);
+	unsigned scale = jdec_scale(c, d->orientation, min_w);
+	c->scale_num = 1;
+	c->scale_denom = scale;
 	jpeg_start_decompress(c);
-	if (c->output_width != c->image_width || c->output_height != c->image_height || c->output_components != 4) {
+	if (c->output_width != (c->image_width + scale - 1) / scale ||
+	    c->output_height != (c->image_height + scale - 1) / scale || c->output_components != 4) {
 		buf_puts(err, "libjpeg decoded another size than the header's");
 		return -1;
 	}
@@ -215,15 +232,15 @@ static int jpeg_decode_run(struct jdec *d, const struct img_limits *lim, struct 
 	return 0;
 }
 
-int img_jpeg_decode(const unsigned char *p, size_t n, const struct img_limits *lim, struct img *out,
-                    struct buf *err)
+int img_jpeg_decode(const unsigned char *p, size_t n, const struct img_limits *lim, uint32_t min_w,
+                    struct img *out, struct buf *err)
 {
 	struct jdec *d = xcalloc(1, sizeof *d);
 	d->p = p;
 	d->n = n;
 	jfail_init(&d->fail, err, lim);
 	d->c.err = &d->fail.pub;
-	int r = jpeg_decode_run(d, lim, err);
+	int r = jpeg_decode_run(d, lim, min_w, err);
 	if (d->created)
 		jpeg_destroy_decompress(&d->c);
 	if (r == 0) {

@@ -1,7 +1,9 @@
 /* fuzz_imgdecode.c: libFuzzer target for the image codecs (images.h): an
  * input is an image file as an author would drop it in. img_animated reads
  * it; img_decode decodes it under a budget of 4 megapixels (the build's is
- * 64: a smaller one keeps each run fast, and the same code refuses more);
+ * 64: a smaller one keeps each run fast, and the same code refuses more),
+ * for an input of odd length through img_decode_scaled (a JPEG shrunk by
+ * libjpeg's scaled IDCT to no less than 16 pixels wide);
  * a decoded image is resized to half its size, encoded as WebP and as its
  * own format (a PNG with alpha stays PNG, an opaque one or a JPEG is also
  * written as JPEG), and each encoding is decoded again. Besides crashes,
@@ -71,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct img im;
 	struct buf err;
 	buf_init(&err);
-	if (img_decode(data, size, &lim, &im, &err) != 0) {
+	uint32_t min_w = size % 2 ? 16 : 0;
+	if (img_decode_scaled(data, size, &lim, min_w, &im, &err) != 0) {
 		if (im.rgba || im.icc || im.w || im.h)
 			fail("img_decode failed but left an image", &err);
 		if (!err.p || !err.len || memchr(err.p, '\n', err.len))

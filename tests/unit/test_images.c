@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "base/buf.h"
+#include "base/pool.h"
 #include "images/images.h"
 
 /* ---- helpers ---- */
@@ -410,6 +411,69 @@ static void orientations(void)
 	buf_fini(&b);
 }
 
+/* scaled_size: the size img_decode_scaled gives for min_w, or 0x0. */
+static void scaled_size(const struct buf *b, uint32_t min_w, uint32_t *w, uint32_t *h, int *flat_ok)
+{
+	struct img im;
+	struct buf err;
+	buf_init(&err);
+	*w = *h = 0;
+	if (img_decode_scaled((const unsigned char *)b->p, b->len, NULL, min_w, &im, &err) == 0) {
+		*w = im.w;
+		*h = im.h;
+		*flat_ok = 1;
+		for (size_t i = 0; i < (size_t)im.w * im.h; i++)
+			*flat_ok &= near(im.rgba + i * 4, 30, 140, 200, 255, 3);
+		img_free(&im);
+	}
+	buf_fini(&err);
+}
+
+static void scaled(void)
+{
+	struct img src = flat(64, 48, 30, 140, 200, 255);
+	struct buf b, o;
+	buf_init(&b);
+	buf_init(&o);
+	OK(encode(&src, IMG_JPEG, 95, 0, &b) == 0);
+	/* the smallest of 1, 1/2, 1/4, 1/8 still min_w wide */
+	static const uint32_t cases[][3] = {{0, 64, 48}, {65, 64, 48}, {64, 64, 48}, {33, 64, 48}, {32, 32, 24},
+	                                    {17, 32, 24}, {16, 16, 12}, {9, 16, 12}, {8, 8, 6}, {1, 8, 6}};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t w, h;
+		int flat_ok = 0;
+		scaled_size(&b, cases[i][0], &w, &h, &flat_ok);
+		if (w != cases[i][1] || h != cases[i][2] || !flat_ok) {
+			fprintf(stderr, "  min_w %u: %ux%u%s\n", cases[i][0], w, h, flat_ok ? "" : ", not the flat colour");
+			bad++;
+		}
+	}
+	INT_EQ(bad, 0);
+	/* upright: a 64 x 48 JPEG turned by EXIF 6 is 48 wide */
+	uint32_t w, h;
+	int flat_ok;
+	exif_jpeg((const unsigned char *)b.p, b.len, 6, 0, &o);
+	scaled_size(&o, 12, &w, &h, &flat_ok);
+	OK(w == 12 && h == 16);
+	scaled_size(&o, 13, &w, &h, &flat_ok);
+	OK(w == 24 && h == 32);
+	/* heights round up: 100 x 75 at 1/4 is 25 x 19, which holds the
+	 * 25-wide variant's 19 rows */
+	img_free(&src);
+	src = flat(100, 75, 30, 140, 200, 255);
+	OK(encode(&src, IMG_JPEG, 95, 0, &b) == 0);
+	scaled_size(&b, 25, &w, &h, &flat_ok);
+	OK(w == 25 && h == 19);
+	/* a PNG is decoded whole */
+	OK(encode(&src, IMG_PNG, 0, 0, &b) == 0);
+	scaled_size(&b, 10, &w, &h, &flat_ok);
+	OK(w == 100 && h == 75 && flat_ok);
+	img_free(&src);
+	buf_fini(&b);
+	buf_fini(&o);
+}
+
 static void cmyk(void)
 {
 	/* 16 x 16 of four colours in CMYK: red (M Y), a gray (K 50%), black
@@ -761,6 +825,64 @@ static void determinism(void)
 	buf_fini(&err);
 }
 
+/* One thread's work for threads(): the file decoded, resized, encoded as
+ * WebP, JPEG and PNG, the three appended to out. */
+struct thread_job {
+	const struct buf *file;
+	struct buf out;
+	int failed;
+};
+
+static void *thread_work(void *arg)
+{
+	struct thread_job *j = arg;
+	struct img im = {0}, small = {0};
+	struct buf err;
+	buf_init(&err);
+	buf_init(&j->out);
+	j->failed = img_decode_scaled((const unsigned char *)j->file->p, j->file->len, NULL, 100, &im, &err) != 0 ||
+	            img_resize(&im, 100, 75, &small, &err) != 0;
+	for (int f = IMG_JPEG; !j->failed && f <= IMG_WEBP; f++) {
+		struct img_encode_opts o = {(enum img_format)f, 70, 0, 0};
+		j->failed = img_encode(&small, &o, &j->out, &err) != 0;
+	}
+	img_free(&small);
+	img_free(&im);
+	buf_fini(&err);
+	return NULL;
+}
+
+/* threads: the codecs on four threads at once (as the build runs them)
+ * make the bytes one thread makes: no state is shared between calls. */
+static void threads(void)
+{
+	struct img src = gradient(320, 240, 0);
+	unsigned s = 3;
+	for (size_t i = 0; i < (size_t)320 * 240 * 4; i++) {
+		s = s * 1103515245u + 12345u;
+		if (i % 4 != 3)
+			src.rgba[i] = (unsigned char)(src.rgba[i] ^ (s >> 29));
+	}
+	struct buf file;
+	buf_init(&file);
+	OK(encode(&src, IMG_JPEG, 90, 0, &file) == 0);
+	struct thread_job one = {&file, {0}, 0}, four[4];
+	thread_work(&one);
+	OK(!one.failed && one.out.len > 0);
+	for (int i = 0; i < 4; i++)
+		four[i] = (struct thread_job){&file, {0}, 0};
+	pool_run(4, thread_work, four, sizeof four[0], 0);
+	int same = 0;
+	for (int i = 0; i < 4; i++) {
+		same += !four[i].failed && four[i].out.len == one.out.len && memcmp(four[i].out.p, one.out.p, one.out.len) == 0;
+		buf_fini(&four[i].out);
+	}
+	INT_EQ(same, 4);
+	buf_fini(&one.out);
+	buf_fini(&file);
+	img_free(&src);
+}
+
 /* png_chunk: appends a chunk (length, type, data, CRC) to b. */
 static void png_chunk(struct buf *b, const char *type, const unsigned char *data, uint32_t n)
 {
@@ -936,11 +1058,13 @@ void test_images(void)
 	t_current = "images";
 	round_trips();
 	orientations();
+	scaled();
 	cmyk();
 	png_layouts();
 	resizing();
 	profiles();
 	determinism();
+	threads();
 	bad_inputs();
 	animations();
 }
