@@ -6,6 +6,8 @@
                                         a JPEG of it)
   mkimages.py apng OUT.png W H          a PNG with an acTL chunk (an animation)
   mkimages.py corrupt OUT.png W H       a PNG whose pixel data is cut short
+  mkimages.py huge OUT.png W H          a PNG header of W x H pixels over one
+                                        tiny row of data (a decoding bomb)
 
 The picture is deterministic: the same arguments give the same bytes.
 """
@@ -64,6 +66,10 @@ def main():
         data = png(w, h, actl=True)
     elif kind == "corrupt":
         data = png(w, h, cut=True)
+    elif kind == "huge":
+        ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+        data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                + chunk(b"IEND", b""))
     elif kind == "ppm":
         data = ppm(w, h)
     else:

@@ -146,5 +146,12 @@ run build "$B" -o "$TMP/pub-broken"
 check "a broken image stops the build" test "$rc" -eq 1
 check "... saying which and why" contains "$err" "static/img/shot.png: error: image:"
 check "... nothing written" test ! -e "$TMP/pub-broken"
+H=$TMP/huge
+site "$H"
+$MK huge "$H/static/img/shot.png" 100000 100000
+run build "$H" -o "$TMP/pub-huge"
+check "a header of 100000 x 100000 pixels is refused before decoding" \
+	contains "$err" "static/img/shot.png: error: image: the image is 100000 x 100000 pixels: more than the 64-megapixel limit"
+check "... exit 1" test "$rc" -eq 1
 
 finish
