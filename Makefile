@@ -14,8 +14,8 @@ WARN += -Werror
 endif
 # The fragments in mk/, one for each dependency fetched by a script of
 # its own (the grammars, KaTeX and QuickJS, the math font, model-viewer, the CommonMark
-# spec, toml++, libcurl, pikchr), add their objects, libraries and include paths
-# to these.
+# spec, toml++, libcurl, the image codecs and their resampler, pikchr), add
+# their objects, libraries and include paths to these.
 EXTRA_OBJ :=
 EXTRA_ASAN_OBJ :=
 EXTRA_LIBS :=
@@ -68,7 +68,8 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 
 all: folio
 
-include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk mk/pikchr.mk
+include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk mk/images.mk \
+	mk/pikchr.mk
 
 deps:
 	@sh scripts/deps.sh
@@ -294,7 +295,7 @@ FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
-FUZZ_TARGETS := yaml tmpl markdown serve image mdcache links toml json import search related fmcache searchpack manifest srccache \
+FUZZ_TARGETS := yaml tmpl markdown serve image imgdecode mdcache links toml json import search related fmcache searchpack manifest srccache \
 	mathcache mathjax extcache pages uptodate pikchr
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \

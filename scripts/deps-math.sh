@@ -13,7 +13,6 @@ top=$(pwd)
 # Upstream versions folio is built and tested with; any Debian revision.
 QUICKJS_VERSION="2025.04.26"
 KATEX_VERSION="0.16.10"
-PKGS="libquickjs libjs-katex" # libquickjs holds the headers and the .a (no -dev package)
 STAMP="quickjs $QUICKJS_VERSION, katex $KATEX_VERSION"
 out=deps/math
 
@@ -37,78 +36,16 @@ if [ -f $out/.stamp ] && [ "$(cat $out/.stamp)" = "$STAMP" ] &&
 	exit 0
 fi
 
-# deps.sh's private configuration (Debian 12 hosts), else the system's
-# (a Debian 13 host, where deps.sh made none).
-apt_dir="$top/deps/apt"
-if [ -f "$apt_dir/sources.list" ]; then
-	apt_opts="-o Dir::Etc::sourcelist=$apt_dir/sources.list -o Dir::Etc::sourceparts=$apt_dir/parts \
- -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir/cache -o APT::Sandbox::User=root"
-	where="deps/apt"
-else
-	apt_opts=""
-	where="the system's apt sources"
-fi
-
-# candidate PKG: the version apt would download.
-candidate() {
-	# shellcheck disable=SC2086
-	apt-cache $apt_opts policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2 }'
-}
-# pinned_ok PKG VERSION: whether the candidate is that upstream version.
-pinned_ok() {
-	case "$(candidate "$1")" in
-	"$2"-* | "$2"+* | "$2") return 0 ;;
-	*) return 1 ;;
-	esac
-}
-
-if ! pinned_ok libquickjs "$QUICKJS_VERSION" || ! pinned_ok libjs-katex "$KATEX_VERSION"; then
-	if [ -z "$apt_opts" ]; then
-		say "error: no deps/apt (run scripts/deps.sh first) and this system's apt offers libquickjs '$(candidate libquickjs)', libjs-katex '$(candidate libjs-katex)'" >&2
-		exit 1
-	fi
-	say "refreshing the trixie package index in deps/apt"
-	# shellcheck disable=SC2086
-	apt-get $apt_opts -qq update
-fi
-
+. "$top/scripts/debcheck.sh"
+. "$top/scripts/debpin.sh"
+deb_apt_setup
 debs="$top/deps/apt/debs-math"
 mkdir -p "$debs"
 rm -f "$debs"/*.deb
-for p in $PKGS; do
-	case $p in
-	libquickjs) want=$QUICKJS_VERSION ;;
-	*) want=$KATEX_VERSION ;;
-	esac
-	v=$(candidate "$p")
-	if ! pinned_ok "$p" "$want"; then
-		say "error: $p: $where offers '$v', not $want" >&2
-		exit 1
-	fi
-	say "downloading $p $v"
-	# shellcheck disable=SC2086
-	if ! (cd "$debs" && apt-get $apt_opts -qq download "$p=$v"); then
-		# A stale index names a file the mirror no longer has.
-		[ -n "$apt_opts" ] || exit 1
-		say "refreshing the trixie package index in deps/apt, then downloading $p again"
-		apt-get $apt_opts -qq update
-		v=$(candidate "$p")
-		if ! pinned_ok "$p" "$want"; then
-			say "error: $p: $where offers '$v', not $want" >&2
-			exit 1
-		fi
-		(cd "$debs" && apt-get $apt_opts -qq download "$p=$v")
-	fi
-done
-
-. "$top/scripts/debcheck.sh"
-deb_verify "$debs"/*.deb
-rm -rf $out
-mkdir -p $out
-for deb in "$debs"/*.deb; do
-	say "unpacking $(basename "$deb") into $out/"
-	dpkg -x "$deb" $out
-done
+# libquickjs holds the headers and the .a (there is no -dev package)
+deb_download "$debs" libquickjs "$QUICKJS_VERSION"
+deb_download "$debs" libjs-katex "$KATEX_VERSION"
+deb_unpack "$debs" $out
 # katex.min.js is a symbolic link to katex.js (itself minified in Debian):
 # make it a plain file so the embedding never depends on the link.
 if [ -L $out/usr/share/javascript/katex/katex.min.js ]; then

@@ -6,7 +6,7 @@
 # package is downloaded with deps.sh's private apt configuration (deps/apt),
 # checked against scripts/debs.sha256, and unpacked into deps/pikchr/,
 # never touching the system. On a Debian 13 system the system's own apt
-# configuration is used to download it (no root needed; see debfetch.sh).
+# configuration is used to download it (no root needed; see debpin.sh).
 # mk/pikchr.mk compiles deps/pikchr/.../src/pikchr.c into folio.
 set -eu
 cd "$(dirname "$0")/.."
@@ -34,9 +34,10 @@ fi
 # and only deps/pikchr/ is this script's.
 debs=$(mktemp -d)
 trap 'rm -rf "$debs"' EXIT
-. "$top/scripts/debfetch.sh"
-deb_fetch "$PKG" "$PIKCHR_VERSION" "$debs"
-
+. "$top/scripts/debcheck.sh"
+. "$top/scripts/debpin.sh"
+deb_apt_setup
+deb_download "$debs" "$PKG" "$PIKCHR_VERSION"
 deb_unpack "$debs" $out
 if [ ! -s "$src" ]; then
 	say "error: $src missing after unpacking" >&2

@@ -12,8 +12,11 @@ top=$(pwd)
 # Packages from the running Debian release: what the build needs, then
 # what only the tests need (`deps.sh build`, as make demo runs it, leaves
 # those out, with valgrind, the browser and the CommonMark spec).
-BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libstemmer-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev"
-TEST_PKGS="libxml2-utils python3 groff-base curl wrk"
+# (the image codecs: libjpeg62-turbo-dev, libpng-dev, zlib1g-dev and
+# libwebp-dev, whose static libraries mk/images.mk links; the tests read
+# the copies folio writes with djpeg and dwebp)
+BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libstemmer-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev"
+TEST_PKGS="libxml2-utils python3 groff-base curl wrk libjpeg-turbo-progs webp"
 SYSTEM_PKGS="$BUILD_PKGS $TEST_PKGS"
 build_only=""
 if [ "${1:-}" = build ]; then

@@ -470,6 +470,39 @@ void cache_sweep(const char *site_dir, enum cache_kind k, const char *keep)
 	closedir(dh);
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+void cache_sweep_keys(const char *site_dir, enum cache_kind k, uint64_t *keys, size_t n)
+{
+	const struct cache_entry *e = cache_entry(k);
+	assert(e->scope == CACHE_KEYED);
+	qsort(keys, n, sizeof *keys, cmp_u64);
+	char *dir = cache_path(site_dir, k);
+	DIR *dh = opendir(dir);
+	free(dir);
+	if (!dh)
+		return;
+	size_t ls = strlen(e->suffix);
+	time_t now = time(NULL);
+	for (struct dirent *de; (de = readdir(dh));) {
+		size_t l = strlen(de->d_name);
+		if (l == 16 + ls && !strcmp(de->d_name + 16, e->suffix)) {
+			char *end;
+			uint64_t key = strtoull(de->d_name, &end, 16);
+			if (end == de->d_name + 16 && bsearch(&key, keys, n, sizeof *keys, cmp_u64))
+				continue;
+			(void)unlinkat(dirfd(dh), de->d_name, 0);
+		} else if (stale_tmp(dh, de->d_name, now)) {
+			(void)unlinkat(dirfd(dh), de->d_name, 0);
+		}
+	}
+	closedir(dh);
+}
+
 struct state_group {
 	char hash[17];
 	int64_t mtime_ns; /* the newest of its files */

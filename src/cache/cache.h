@@ -192,6 +192,11 @@ void cache_unmap(void *p, size_t len);
  * hour (left by a build that died). */
 void cache_sweep(const char *site_dir, enum cache_kind k, const char *keep);
 
+/* cache_sweep_keys: in the folder of the keyed kind k, removes its files
+ * but those of keys[0..n) (sorted here), and temporary files older than
+ * an hour. */
+void cache_sweep_keys(const char *site_dir, enum cache_kind k, uint64_t *keys, size_t n);
+
 /* cache_prune: removes the state files of all but the CACHE_KEEP_OUTPUTS
  * output folders built into last. */
 void cache_prune(const char *site_dir);

@@ -35,6 +35,10 @@ static const struct cache_entry catalogue[CACHE_KINDS] = {
 	{CACHE_SPARE, "spare", CACHE_OUTPUT, NULL,
 	 "the manifest of the output's spare (the site the last build swapped out, its next staging folder)",
 	 "output/spare.c", "manifest", GB, NULL, NULL},
+	{CACHE_IMAGES, "images", CACHE_KEYED, ".img",
+	 "a resized copy of an image, as written to the output (WebP, JPEG or PNG; its key: the image's bytes, "
+	 "the width, the format and its settings)",
+	 "variants/variants.c", "image", (size_t)256 << 20, NULL, NULL},
 };
 
 const struct cache_entry *cache_entry(enum cache_kind k)

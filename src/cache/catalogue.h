@@ -26,6 +26,7 @@ enum cache_kind {
 	CACHE_PAGES,       /* pages-HASH */
 	CACHE_UPTODATE,    /* uptodate-HASH */
 	CACHE_SPARE,       /* spare-HASH */
+	CACHE_IMAGES,      /* images/KEY.img */
 	CACHE_KINDS
 };
 

@@ -2,13 +2,13 @@
  * media directives): where they are (static/ for /x.png, the post's
  * bundle for x.png), refused when a link leads outside the site
  * (files/sitefile.h), sized from their first bytes (read by files/reader.h;
- * imagesize.h), each looked up once per document; and the place of an
+ * images/imagesize.h), each looked up once per document; and the place of an
  * image in the file. */
 #include "internal.h"
 
 #include "files/reader.h"
 #include "files/sitefile.h"
-#include "md/imagesize.h"
+#include "images/imagesize.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -113,14 +113,47 @@ void md_images_free(struct md_ctx *c)
 }
 
 /* read_size: the size of the image in the file at path (its first 64 KiB
- * say), if it can be opened (im->err its errno else). */
+ * say), if it can be opened (im->err its errno else); whether it gets
+ * resized copies: a JPEG, or a PNG that is no animation (an APNG's acTL
+ * chunk comes before its first IDAT, well inside the head). */
 static void read_size(struct md_image *im)
 {
 	unsigned char head[65536];
 	long n = site_read_head(im->path, head, sizeof head);
 	im->err = n < 0 ? errno : 0;
-	if (n >= 0)
-		image_size(head, (size_t)n, &im->w, &im->h); /* unknown kinds are written without a size */
+	if (n < 0 || !image_size(head, (size_t)n, &im->w, &im->h))
+		return; /* unknown kinds are written without a size */
+	const char *kind = image_kind(head, (size_t)n);
+	const unsigned char *idat = memmem(head, (size_t)n, "IDAT", 4);
+	im->resizable = kind && (!strcmp(kind, "jpeg") ||
+				 (!strcmp(kind, "png") && !memmem(head, idat ? (size_t)(idat - head) : (size_t)n, "acTL", 4)));
+}
+
+int md_picture_widths(const struct md_options *o, int w, int *out, int *own)
+{
+	int n = 0;
+	for (int i = 0; i < o->nimage_widths && i < MD_MAX_WIDTHS; i++)
+		if (o->image_widths[i] < w)
+			out[n++] = o->image_widths[i];
+	*own = n;
+	if (!o->image_webp)
+		return n;
+	for (int i = 0; i < *own; i++)
+		out[n++] = out[i];
+	out[n++] = w; /* and the whole image */
+	return n;
+}
+
+void md_variant_name(struct buf *out, const char *url, size_t url_len, int width, const char *ext)
+{
+	size_t stem = url_len;
+	for (size_t i = url_len; i > 0 && url[i - 1] != '/'; i--)
+		if (url[i - 1] == '.') {
+			stem = i - 1;
+			break;
+		}
+	buf_append(out, url, stem);
+	buf_printf(out, "-%dw.%s", width, ext);
 }
 
 const struct md_image *md_image_file(struct md_ctx *c, char *path)

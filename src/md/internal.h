@@ -18,8 +18,9 @@
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
- *   directive.c, codeblock.c, mem.c, math.c, highlight.c, imagesize.c,
- *   unknown.c, diagram.c: the modules they use. */
+ *   directive.c, codeblock.c, mem.c, math.c, highlight.c, unknown.c,
+ *   diagram.c: the modules they use (and images/imagesize.h, for image
+ *   sizes). */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
@@ -156,6 +157,7 @@ struct md_ctx {
 	size_t find_left; /* bytes the searches may still read */
 	/* local files looked up so far (image.c), by path: struct md_image */
 	struct map images;
+	int imgs_written; /* the <img> tags image_html wrote: the first is fetched first */
 	/* the site folder's realpath (the folder of o->static_dir), looked up
 	 * on first use: files named outside it are refused (sitefile.h) */
 	char *site_real;
@@ -349,6 +351,7 @@ struct md_image {
 	int err;   /* 0: a file that could be read; else its errno */
 	char *why; /* set: a link outside the site, to nothing or in a circle (never read) */
 	int w, h;
+	int resizable; /* a still JPEG or PNG of known size: it has resized copies (md_picture_widths) */
 };
 
 /* md_is_local: url names a file of the site (no scheme, no //host). */

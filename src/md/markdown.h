@@ -4,7 +4,7 @@
  *
  * Folder md/: Markdown -> HTML: cmark-gfm and its extensions, directives,
  * code and highlighting, formulas (KaTeX in QuickJS), images.
- * uses: base, files.
+ * uses: base, files, images.
  */
 #ifndef FOLIO_MARKDOWN_H
 #define FOLIO_MARKDOWN_H
@@ -72,7 +72,28 @@ struct md_options {
 	/* the words the HTML says in the site's language (the theme's
 	 * strings, see MD_LABEL_*); a NULL one is English */
 	const char *labels[MD_LABELS];
+	/* resized copies of local JPEG and PNG images (folio.yml's images:):
+	 * the widths (ascending; none: images are written as they are) and
+	 * whether WebP copies are made beside the image's own format */
+	const int *image_widths;
+	int nimage_widths;
+	int image_webp;
 };
+
+/* md_picture_widths: the widths of the resized copies of an image w
+ * pixels wide under o's settings, in out[] (at least MD_PICTURE_MAX),
+ * returns how many: first the copies in the image's own format, one at
+ * each configured width below w (never upscaled: the image itself is the
+ * widest), *own of them, ascending; then, with WebP, the WebP copies, at
+ * those widths and at w itself. The build makes exactly these copies
+ * (variants/), and md/ writes srcset from them: one rule for both. */
+enum { MD_MAX_WIDTHS = 8, MD_PICTURE_MAX = 2 * MD_MAX_WIDTHS + 1 };
+int md_picture_widths(const struct md_options *o, int w, int *out, int *own);
+
+/* md_variant_name: the address of image url's copy at width in format
+ * ext ("/img/a.png", 480, "webp" -> "/img/a-480w.webp"), appended to
+ * out. */
+void md_variant_name(struct buf *out, const char *url, size_t url_len, int width, const char *ext);
 
 /* md_unknown: the unknown languages of the code blocks of one build
  * (md/unknown.c). md_unknown_add is thread-safe; md_unknown_report warns

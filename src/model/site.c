@@ -162,6 +162,13 @@ static void *worker(void *arg)
 
 /* md_options_of: the Markdown options of every document of a build (but
  * the asset folder, TOC and math of each). */
+void site_image_rule(const struct config *cfg, struct md_options *o)
+{
+	o->image_widths = cfg->images ? cfg->image_widths : NULL;
+	o->nimage_widths = cfg->images ? cfg->nimage_widths : 0;
+	o->image_webp = cfg->images && cfg->images_webp;
+}
+
 static void md_options_of(const struct config *cfg, const struct build_opts *opts, struct md_options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -178,6 +185,7 @@ static void md_options_of(const struct config *cfg, const struct build_opts *opt
 	o->typeset_seconds = opts->typeset_seconds;
 	o->static_dir = opts->static_dir;
 	memcpy(o->labels, opts->md_labels, sizeof o->labels);
+	site_image_rule(cfg, o);
 }
 
 static void render_markdown(struct site *site, struct diag *d, const struct build_opts *opts, struct content *c)

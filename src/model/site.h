@@ -141,6 +141,10 @@ void site_rewrite_links(struct arena *a, struct site *s, const char *base);
 /* site_free: frees the worker arenas (the rest lives in the build's arena). */
 void site_free(struct site *s);
 
+/* site_image_rule: o's resized-image settings (md_picture_widths) from
+ * cfg's images: (none when images are off); o's other fields untouched. */
+void site_image_rule(const struct config *cfg, struct md_options *o);
+
 /* site_patch_post: folio serve, after the file of published post i was
  * saved again with text[0..len) (in a, the build's arena): when its front
  * matter is the same bytes, its document is rendered again into the model

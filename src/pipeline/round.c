@@ -259,7 +259,8 @@ static void round_render(struct round *r)
 	}
 	struct noting_sink ns = {t, lc, 0, s->inc, s->req.site_dir, {0}};
 	struct output_sink noting = {noting_write, noting_copy, &ns};
-	r->errors += stages_copy_static(r->d, &st->site, s->req.site_dir, &noting);
+	r->errors += stages_copy_static(r->d, &st->site, s->req.site_dir, &noting, st->opts.jobs,
+					!(t->ops->keeps & TARGET_WRITES_CACHE));
 	r->stop = r->errors && !kg;
 	if (!r->stop)
 		r->errors += render_pages(&r->plan, st->env, r->d, r->want, st->opts.jobs, r->nfp, round_sink, r,

@@ -3,6 +3,7 @@
  * the static files handed to an output (stages_copy_static). A round
  * (round.c) plans, renders and writes what they give. */
 #include "pipeline/stages.h"
+#include "variants/variants.h"
 
 #include "base/clock.h"
 #include "cache/cache.h"
@@ -192,9 +193,12 @@ static void theme_files_of(const char *site_dir, int models, int math, struct ou
 }
 
 /* stages_copy_static: the theme's static files, the site's and the bundles' (see
- * output_static); model-viewer's script only for a site with a model, the
- * math font only for a site with math. */
-int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
+ * output_static), with the resized copies of their images (variants.h:
+ * made on jobs threads, the image cache only read when read_only);
+ * model-viewer's script only for a site with a model, the math font only
+ * for a site with math. */
+int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink,
+		       int jobs, int read_only)
 {
 	int models = 0, math = 0;
 	for (size_t i = 0; i < s->nposts; i++) {
@@ -214,7 +218,15 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	char *owned[sizeof assets / sizeof assets[0]] = {0};
 	struct output_files t;
 	theme_files_of(site_dir, models, math, &t, owned);
-	int errors = output_static(d, site_dir, &t, b, nb, sink);
+	struct md_options rule;
+	memset(&rule, 0, sizeof rule);
+	site_image_rule(s->cfg, &rule);
+	struct variants_settings set = {&rule, s->cfg->quality_webp, s->cfg->quality_jpeg, jobs};
+	struct variants *v = rule.nimage_widths ? variants_new(d, site_dir, &set, sink, read_only) : NULL;
+	int errors = output_static(d, site_dir, &t, b, nb, v ? variants_sink(v) : sink);
+	if (v)
+		errors += variants_finish(v, NULL, NULL);
+	variants_free(v);
 	for (size_t i = 0; i < t.nlast; i++) {
 		free((char *)t.last[i].name);
 		free(owned[i]);

@@ -66,6 +66,7 @@ void stages_thread_cleanup(void);
 /* stages_copy_static: the theme's static files, the site's and the
  * bundles' to sink (see output_static); model-viewer's script only for a
  * site with a model. */
-int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink);
+int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink,
+		       int jobs, int read_only);
 
 #endif

@@ -17,7 +17,8 @@
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
-	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", NULL};
+	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", "images",
+	NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -384,6 +385,87 @@ static void read_paginate_path(struct schema *s, const struct ynode *r, struct c
 		c->paginate_path = p;
 }
 
+/* read_image_widths: images.widths, a list of 1 to CONFIG_MAX_WIDTHS
+ * widths in pixels (16 to 8192), sorted and each once. */
+static void read_image_widths(struct schema *s, const struct ynode *m, struct config *c)
+{
+	const struct ynode *l = schema_node(m, "widths");
+	if (!l || yaml_is_null(l))
+		return;
+	if (l->kind != YNODE_SEQ || l->len < 1 || l->len > CONFIG_MAX_WIDTHS) {
+		schema_error(s, l, "images.widths must be a list of 1 to %d widths in pixels, such as [480, 960, 1600]",
+			     CONFIG_MAX_WIDTHS);
+		return;
+	}
+	int n = 0, w[CONFIG_MAX_WIDTHS];
+	for (size_t i = 0; i < l->len; i++) {
+		int64_t v;
+		if (!yaml_as_int(l->items[i], &v) || v < 16 || v > 8192) {
+			schema_error(s, l->items[i], "images.widths: each width is a number of pixels from 16 to 8192");
+			return;
+		}
+		int k = n;
+		while (k > 0 && w[k - 1] > v) {
+			w[k] = w[k - 1];
+			k--;
+		}
+		if (k > 0 && w[k - 1] == v) {
+			schema_error(s, l->items[i], "images.widths: %d is there twice", (int)v);
+			return;
+		}
+		w[k] = (int)v;
+		n++;
+	}
+	memcpy(c->image_widths, w, sizeof w);
+	c->nimage_widths = n;
+}
+
+/* read_images: images: false, true or {widths, formats, quality}. */
+static void read_images(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const image_keys[] = {"widths", "formats", "quality", NULL};
+	static const int widths[] = {480, 960, 1600};
+	c->images = 1;
+	memcpy(c->image_widths, widths, sizeof widths);
+	c->nimage_widths = 3;
+	c->images_webp = 1;
+	c->quality_webp = 80;
+	c->quality_jpeg = 82;
+	const struct ynode *m = read_switch(s, r, "images", &c->images, image_keys);
+	if (!m)
+		return;
+	read_image_widths(s, m, c);
+	struct str *fv = NULL;
+	size_t nf = 0;
+	if (schema_str_list(s, m, "formats", &fv, &nf) == 1) {
+		const struct ynode *fn = schema_node(m, "formats");
+		c->images_webp = 0;
+		for (size_t i = 0; i < nf; i++) {
+			if (str_eq_cstr(fv[i], "webp"))
+				c->images_webp = 1;
+			else if (!str_eq_cstr(fv[i], "original"))
+				schema_error(s, fn->kind == YNODE_SEQ ? fn->items[i] : fn,
+					     "images.formats: unknown format '%.*s' (known: webp, and original, the "
+					     "image's own format, which is always written)",
+					     STR_FMT(fv[i]));
+		}
+	}
+	const struct ynode *q = schema_node(m, "quality");
+	if (!q || yaml_is_null(q))
+		return;
+	static const char *const q_keys[] = {"webp", "jpeg", NULL};
+	if (q->kind != YNODE_MAP) {
+		schema_error(s, q, "images.quality must be a map such as {webp: 80, jpeg: 82}");
+		return;
+	}
+	schema_check_keys(s, q, q_keys, "images.quality");
+	int64_t v;
+	if (schema_int(s, q, "webp", 1, 100, &v) == 1)
+		c->quality_webp = (int)v;
+	if (schema_int(s, q, "jpeg", 1, 100, &v) == 1)
+		c->quality_jpeg = (int)v;
+}
+
 /* read_feeds: feeds: false, true or {content: summary|full, also_at}. */
 static void read_feeds(struct schema *s, const struct ynode *r, struct config *c)
 {
@@ -579,6 +661,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
 		c->posts_per_page = (int)v;
 	read_paginate_path(&s, r, c);
+	read_images(&s, r, c);
 	read_redirects(&s, r, c);
 	c->reading_speed = 230;
 	if (schema_int(&s, r, "reading_speed", 50, 2000, &v) == 1)

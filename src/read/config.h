@@ -19,6 +19,8 @@ struct slug_ref {
 	int line, col;
 };
 
+enum { CONFIG_MAX_WIDTHS = 8 }; /* images.widths holds at most this many */
+
 struct config {
 	const char *path; /* "folio.yml" */
 	const char *src;
@@ -65,6 +67,15 @@ struct config {
 	int search_pages; /* search.pages: pages are indexed beside posts and series */
 	int search_stem;  /* search.stem: words are stemmed in the site's language */
 	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */
+	/* images: resized copies of the site's JPEG and PNG images (off:
+	 * images are copied as they are): the widths (ascending, never above
+	 * an image's own), WebP beside the image's own format, and each
+	 * format's quality (1..100) */
+	int images;
+	int image_widths[CONFIG_MAX_WIDTHS];
+	int nimage_widths;
+	int images_webp;
+	int quality_webp, quality_jpeg;
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };

@@ -6,7 +6,7 @@
  * known has a known kind. */
 #include "fuzz.h"
 
-#include "md/imagesize.h"
+#include "images/imagesize.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -10,6 +10,13 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             tests/math/, the code of tests/highlight/, every post body
   serve     the request targets and Host headers of tests/unit/test_serve.c
   image     every image file of tests/sites/
+  imgdecode small JPEG, PNG and WebP files of every layout the decoders
+            take: progressive, baseline with restarts, arithmetic, gray,
+            YCCK/Adobe JPEGs (bytes folio's encoder and libjpeg wrote,
+            below), EXIF orientations and ICC profiles spliced in; PNGs
+            written here with zlib (RGB, RGBA, gray of 1 and 16 bits,
+            palette with tRNS, Adam7, iCCP, text); lossy and lossless
+            WebP; a two-image GIF; tests/sites/'s JPEGs and PNGs
   mdcache   .folio-cache/markdown.pack files holding the tests/markdown/
             cases' HTML and tables of contents (the layout of mdcache.c)
   links     the HTML of the tests/markdown/ cases, the theme's templates,
@@ -62,6 +69,7 @@ import re
 import shutil
 import struct
 import sys
+import zlib
 
 
 def spec_cases(path):
@@ -242,6 +250,178 @@ def image_seeds(s):
             if name.lower().endswith(exts):
                 with open(os.path.join(root, name), "rb") as f:
                     s.add("image", f.read()[:65536])
+
+
+# Images for imgdecode, as hex: made once with folio's encoders
+# (img_encode: the progressive and gray JPEGs, the WebPs) and with libjpeg
+# directly (the layouts folio does not write), 16x16 or 8x8 gradients.
+JPEG_PROGRESSIVE = (
+    "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123"
+    "251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffdb0043011112"
+    "121815182f1a1a2f63423842636363636363636363636363636363636363636363636363636363636363636363636363"
+    "6363636363636363636363636363ffc20011080010001003012200021101031101ffc400140001000000000000000000"
+    "00000000000004ffc40014010100000000000000000000000000000000ffda000c030100021003100000010294a3ffc4"
+    "001510010100000000000000000000000000000200ffda000801010001050222222222ffc40016110003000000000000"
+    "0000000000000000000304ffda0008010301013f019de7ffc400161100030000000000000000000000000000000203ff"
+    "da0008010201013f017a9fffc40014100100000000000000000000000000000020ffda0008010100063f021fffc40014"
+    "100100000000000000000000000000000020ffda0008010100013f210abfffda000c0301000200030000001003ffc400"
+    "161100030000000000000000000000000000002131ffda0008010301013f10933fffc400141101000000000000000000"
+    "00000000000000ffda0008010201013f103fffc400161000030000000000000000000000000000002131ffda00080101"
+    "00013f108a2689a228ffd9")
+JPEG_GRAY = (
+    "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123"
+    "251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffc2000b080008"
+    "000801011100ffc40014000100000000000000000000000000000000ffda00080101000000017fffc400151001010000"
+    "0000000000000000000000000004ffda000801010001050281ffc4001510010100000000000000000000000000000001"
+    "ffda0008010100063f028fffc40014100100000000000000000000000000000000ffda0008010100013f211fffda0008"
+    "0101000000107fffc40015100101000000000000000000000000000000c1ffda0008010100013f1083ffd9")
+JPEG_BASELINE_RESTARTS = (
+    "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123"
+    "251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffdb0043011112"
+    "121815182f1a1a2f63423842636363636363636363636363636363636363636363636363636363636363636363636363"
+    "6363636363636363636363636363ffc00011080010001003012200021101031101ffc4001f0000010501010101010100"
+    "000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d010203000411051221"
+    "31410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a"
+    "434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a9293949596979899"
+    "9aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1"
+    "f2f3f4f5f6f7f8f9faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b51100"
+    "020102040403040705040400010277000102031104052131061241510761711322328108144291a1b1c109233352f015"
+    "6272d10a162434e125f11718191a262728292a35363738393a434445464748494a535455565758595a63646566676869"
+    "6a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4"
+    "c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffdd00040001ffda000c0301000211"
+    "0311003f00863d32c4a811dbdb06c1c170c467fba4607bfcdd29238adc1206978dbc0cc64e0fbe0f23d08fcaa786da60"
+    "79b18d70bce22276fa01ea7a7278f6a9d6dee1d0a3698ca3ee931a6081fec9cf27dcfe543d83fafebfaff83fffd9")
+JPEG_ARITHMETIC = (
+    "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123"
+    "251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffdb0043011112"
+    "121815182f1a1a2f63423842636363636363636363636363636363636363636363636363636363636363636363636363"
+    "6363636363636363636363636363ffc90011080010001003012200021101031101ffcc000a0010100501101105ffda00"
+    "0c03010002110311003f00fbc4bb80b273747486e13313db2ffbe983f62f33d1d87d45f42bfd6459872308fab58b470a"
+    "d2c4baeaa15380b6801b3b017ed1ce42eb2f8f466350109de583c76f1c5b76bb92c679aa34d3bf9e6e7ae1ee9bdda9aa"
+    "c1800000000018ffd9")
+JPEG_YCCK_ADOBE = (
+    "ffd8ffee000e41646f626500640000000002ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123251d"
+    "283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffdb00430111121218"
+    "15182f1a1a2f634238426363636363636363636363636363636363636363636363636363636363636363636363636363"
+    "636363636363636363636363ffc00014080010001004012200021101031101042200ffc4001f00000105010101010101"
+    "00000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d0102030004110512"
+    "2131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a343536373839"
+    "3a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798"
+    "999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9ea"
+    "f1f2f3f4f5f6f7f8f9faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b511"
+    "00020102040403040705040400010277000102031104052131061241510761711322328108144291a1b1c109233352f0"
+    "156272d10a162434e125f11718191a262728292a35363738393a434445464748494a535455565758595a636465666768"
+    "696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3"
+    "c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000e04010002110311040000"
+    "3f00b2da95db361b52233dca0c0ffc7aaacd7971ff004184ff00be7ffaf4e9af2dff00e830ff00f7cfff005eaa9d46d5"
+    "010da986f72849ff00d085105d25fd7df1fd4212eefef7fe501ab610450974b3b49d86311c7692863f4dc40fd69ff629"
+    "a7915a3b0b9b60063645691907dfe6627f5a62d8411425d2ced27618c471da4a18fd37103f5a7fd8a69e4568ec2e6d80"
+    "18d915a4641f7f9989fd6bffd9")
+WEBP_LOSSY_ALPHA = (
+    "524946468000000057454250565038580a000000100000000f00000f0000414c504824000000017f20104810da5f7885"
+    "88481d0c434073b1c4124b2cb1c412cb48f68fe87fdc1a8bf80b5650382036000000d001009d012a1000100004006825"
+    "b002747f001814537c00fef17f2ac923a9d6af6fcb0cbe60818652e2bfb826fd96f67e9b15849000")
+WEBP_LOSSLESS = (
+    "5249464630000000574542505650384c230000002f0fc00310993244f43f3611d1ff0091b64d2ddcbfe0c1d38918c081"
+    "9f00d23a40fd0700")
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png_file(w, h, depth, ctype, rows, interlace=0, extra=b"", plte=b"", trns=b""):
+    """A PNG of w x h: rows(x0, y0, dx, dy) gives the raw scanlines (filter
+    byte 0 and packed samples) of the pixels x0, x0 + dx, ... of rows y0,
+    y0 + dy, ...: one call for the whole image, one per Adam7 pass."""
+    ihdr = struct.pack(">IIBBBBB", w, h, depth, ctype, 0, 0, interlace)
+    if interlace:
+        passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        raw = b"".join(rows(*p) for p in passes if p[0] < w and p[1] < h)
+    else:
+        raw = rows(0, 0, 1, 1)
+    out = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + extra
+    if plte:
+        out += png_chunk(b"PLTE", plte)
+    if trns:
+        out += png_chunk(b"tRNS", trns)
+    return out + png_chunk(b"IDAT", zlib.compress(raw, 9)) + png_chunk(b"IEND", b"")
+
+
+def png_rows(w, h, pixel):
+    """rows() for png_file: pixel(x, y) gives a pixel's bytes (8 bits or
+    more a sample)."""
+    def rows(x0, y0, dx, dy):
+        return b"".join(b"\x00" + b"".join(pixel(x, y) for x in range(x0, w, dx)) for y in range(y0, h, dy))
+    return rows
+
+
+def icc_profile(space):
+    """A small ICC profile header of the colour space (b"RGB ", b"GRAY"),
+    with one text tag."""
+    head = bytearray(132)
+    struct.pack_into(">I", head, 0, 132 + 12 + 40)
+    head[8:10] = b"\x02\x10"
+    head[12:24] = b"mntr" + space + b"XYZ "
+    head[36:40] = b"acsp"
+    head[68:80] = bytes.fromhex("0000f6d6000100000000d32d")
+    struct.pack_into(">I", head, 128, 1)
+    return bytes(head) + b"cprt" + struct.pack(">II", 144, 40) + b"text\0\0\0\0" + bytes(range(32))
+
+
+def jpeg_with(jpeg, segment):
+    """jpeg with a segment (marker and data) put after SOI."""
+    return jpeg[:2] + segment + jpeg[2:]
+
+
+def exif_app1(orientation, little):
+    if little:
+        tiff = b"II*\x00" + struct.pack("<IHHHII", 8, 1, 0x112, 3, 1, orientation) + b"\0\0\0\0"
+    else:
+        tiff = b"MM\x00*" + struct.pack(">IHHHIHH", 8, 1, 0x112, 3, 1, orientation, 0) + b"\0\0\0\0"
+    data = b"Exif\0\0" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(data) + 2) + data
+
+
+def imgdecode_seeds(s):
+    jpegs = [bytes.fromhex(h) for h in (JPEG_PROGRESSIVE, JPEG_GRAY, JPEG_BASELINE_RESTARTS, JPEG_ARITHMETIC,
+                                        JPEG_YCCK_ADOBE)]
+    for j in jpegs:
+        s.add("imgdecode", j)
+    for o in range(2, 9):
+        s.add("imgdecode", jpeg_with(jpegs[0], exif_app1(o, o % 2)))
+    icc = icc_profile(b"RGB ")
+    app2 = b"ICC_PROFILE\0\x01\x01" + icc
+    s.add("imgdecode", jpeg_with(jpegs[2], b"\xff\xe2" + struct.pack(">H", len(app2) + 2) + app2))
+    s.add("imgdecode", jpeg_with(jpegs[0], b"\xff\xfe\x00\x07hello"))  # a comment
+    s.add("imgdecode", bytes.fromhex(WEBP_LOSSY_ALPHA))
+    s.add("imgdecode", bytes.fromhex(WEBP_LOSSLESS))
+    rgb = png_rows(7, 5, lambda x, y: bytes((x * 36, y * 60, 99)))
+    s.add("imgdecode", png_file(7, 5, 8, 2, rgb))
+    s.add("imgdecode", png_file(7, 5, 8, 2, rgb, interlace=1))
+    s.add("imgdecode", png_file(7, 5, 8, 2, rgb, extra=png_chunk(b"iCCP", b"icc\0\0" + zlib.compress(icc))))
+    s.add("imgdecode", png_file(7, 5, 8, 2, rgb, extra=png_chunk(b"tEXt", b"Comment\0folio")))
+    s.add("imgdecode", png_file(6, 6, 8, 6, png_rows(6, 6, lambda x, y: bytes((x * 40, y * 40, 7, x * y * 7))),
+                                interlace=1))
+    s.add("imgdecode", png_file(5, 3, 16, 0, png_rows(5, 3, lambda x, y: struct.pack(">H", x * 9000 + y))))
+    s.add("imgdecode", png_file(4, 2, 16, 4, png_rows(4, 2, lambda x, y: struct.pack(">HH", x * 9000, y * 30000))))
+
+    def bits(x0, y0, dx, dy):
+        return b"".join(b"\x00" + bytes((0b10110010,)) for y in range(y0, 3, dy))
+    s.add("imgdecode", png_file(8, 3, 1, 0, bits))
+    s.add("imgdecode", png_file(6, 2, 8, 3, png_rows(6, 2, lambda x, y: bytes(((x + y) % 3,))),
+                                plte=bytes((255, 0, 0, 0, 255, 0, 0, 0, 255)), trns=b"\x00\x80"))
+    gif = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\0\0\0\xff\xff\xff" +
+           2 * (b"\x21\xf9\x04\x00\x0a\x00\x00\x00" + b"\x2c\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0") + b"\x3b")
+    s.add("imgdecode", gif)
+    for root, dirs, files in os.walk("tests/sites"):
+        dirs.sort()
+        for name in sorted(files):
+            if name.lower().endswith((".png", ".jpg", ".jpeg", ".webp")) and "/expected" not in root:
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                if len(data) <= 4096:
+                    s.add("imgdecode", data)
 
 
 def toc_tree(text):
@@ -898,7 +1078,7 @@ def main():
         sys.exit("usage: seeds.py OUT")
     out = sys.argv[1]
     targets = {"yaml": yaml_seeds, "tmpl": tmpl_seeds, "markdown": markdown_seeds, "serve": serve_seeds,
-               "image": image_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
+               "image": image_seeds, "imgdecode": imgdecode_seeds, "mdcache": mdcache_seeds, "links": links_seeds, "toml": toml_seeds,
                "json": json_seeds, "import": import_seeds, "search": search_seeds, "related": related_seeds,
                "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,

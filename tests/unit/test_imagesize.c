@@ -2,7 +2,7 @@
  * format, truncated and malformed variants, and every prefix of each. */
 #include "harness.h"
 
-#include "md/imagesize.h"
+#include "images/imagesize.h"
 
 /* A whole 1x1 RGBA PNG. */
 static const unsigned char PNG_1X1[] = {

@@ -1,6 +1,7 @@
-/* imagesize.c: image kinds and pixel sizes from file headers. Every read is
- * checked against len: the input is whatever file an author dropped in. */
-#include "md/imagesize.h"
+/* imagesize.c: image kinds and pixel sizes from file headers, the EXIF
+ * orientation, WebP's chunks, and whether an image is animated. Every read
+ * is checked against len: the input is whatever file an author dropped in. */
+#include "images/internal.h"
 
 #include <limits.h>
 #include <string.h>
@@ -122,10 +123,7 @@ static int is_sof(unsigned m)
 	return m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc;
 }
 
-/* exif_orientation: the Orientation tag (0x0112) of IFD0 in an APP1
- * segment's data p[0..n), or 1 (upright) if there is none or the data is
- * malformed. */
-static unsigned exif_orientation(const unsigned char *p, size_t n)
+unsigned image_exif_orientation(const unsigned char *p, size_t n)
 {
 	if (n < 6 + 8 || memcmp(p, "Exif\0\0", 6) != 0)
 		return 1;
@@ -191,7 +189,7 @@ static int jpeg_size(const unsigned char *d, size_t len, int *w, int *h)
 			size_t n = seg - 2 < len - i - 2 ? seg - 2 : len - i - 2;
 			if (n >= 6 && memcmp(d + i + 2, "Exif\0\0", 6) == 0) {
 				seen_exif = 1;
-				orientation = exif_orientation(d + i + 2, n);
+				orientation = image_exif_orientation(d + i + 2, n);
 			}
 		}
 		i += seg;
@@ -435,4 +433,116 @@ int image_size(const unsigned char *data, size_t len, int *w, int *h)
 	if (is_webp(data, len))
 		return webp_size(data, len, w, h);
 	return svg_size(data, len, w, h);
+}
+
+/* ---- animations and chunks ---- */
+
+const unsigned char *image_riff_chunk(const unsigned char *p, size_t n, const char *fourcc, size_t *len)
+{
+	if (!is_webp(p, n))
+		return NULL;
+	/* Each chunk: fourcc, size (little-endian), data padded to an even
+	 * length. The walk ends within n: each turn moves 8 bytes or more. */
+	size_t i = 12;
+	while (n - i >= 8) {
+		unsigned long size = le32(p + i + 4);
+		size_t data = i + 8;
+		size_t avail = n - data;
+		if (memcmp(p + i, fourcc, 4) == 0) {
+			*len = size < avail ? (size_t)size : avail;
+			return p + data;
+		}
+		if (size >= avail)
+			return NULL;
+		i = data + (size_t)size + (size & 1);
+		if (i > n)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* gif_skip_blocks: the offset past the data sub-blocks that start at i
+ * (each a length byte and its bytes, up to a zero length), or 0 if they
+ * run past len. */
+static size_t gif_skip_blocks(const unsigned char *d, size_t len, size_t i)
+{
+	while (i < len) {
+		unsigned k = d[i++];
+		if (k == 0)
+			return i;
+		if (len - i < k)
+			return 0;
+		i += k;
+	}
+	return 0;
+}
+
+/* gif_animated: whether the GIF has a second image descriptor. */
+static int gif_animated(const unsigned char *d, size_t len)
+{
+	if (len < 13)
+		return 0;
+	size_t i = 13;
+	if (d[10] & 0x80) /* the global colour table */
+		i += (size_t)3 << ((d[10] & 7) + 1);
+	int images = 0;
+	while (i < len) {
+		unsigned c = d[i++];
+		if (c == 0x21) { /* an extension: its label, then sub-blocks */
+			if (i >= len || !(i = gif_skip_blocks(d, len, i + 1)))
+				return 0;
+		} else if (c == 0x2c) { /* an image: descriptor, colours, LZW size, data */
+			if (++images > 1)
+				return 1;
+			if (len - i < 9)
+				return 0;
+			unsigned flags = d[i + 8];
+			i += 9;
+			if (flags & 0x80)
+				i += (size_t)3 << ((flags & 7) + 1);
+			if (i >= len || !(i = gif_skip_blocks(d, len, i + 1)))
+				return 0;
+		} else {
+			return 0; /* the trailer (0x3b), or not a GIF block */
+		}
+	}
+	return 0;
+}
+
+/* png_animated: whether an acTL chunk comes before the first IDAT. */
+static int png_animated(const unsigned char *d, size_t len)
+{
+	size_t i = 8;
+	while (len - i >= 8) {
+		unsigned long size = be32(d + i);
+		if (memcmp(d + i + 4, "acTL", 4) == 0)
+			return 1;
+		if (memcmp(d + i + 4, "IDAT", 4) == 0 || size > len - i - 8 || len - i - 8 - size < 4)
+			return 0;
+		i += 8 + (size_t)size + 4; /* length, type, data, CRC */
+	}
+	return 0;
+}
+
+/* webp_animated: the VP8X chunk's animation flag, or an ANIM chunk. */
+static int webp_animated(const unsigned char *d, size_t len)
+{
+	size_t n;
+	const unsigned char *x = image_riff_chunk(d, len, "VP8X", &n);
+	if (x && n >= 1 && (x[0] & 0x02))
+		return 1;
+	return image_riff_chunk(d, len, "ANIM", &n) != NULL;
+}
+
+int img_animated(const unsigned char *p, size_t n)
+{
+	if (!p)
+		return 0;
+	if (is_gif(p, n))
+		return gif_animated(p, n);
+	if (is_webp(p, n))
+		return webp_animated(p, n);
+	if (is_png(p, n))
+		return png_animated(p, n);
+	return 0;
 }

@@ -1,0 +1,157 @@
+# test_images.sh: resized copies of a site's JPEG and PNG images (folio.yml
+# images:): which widths and formats are written, decodable and at their
+# size, the <picture> a page gets, the first image fetched first, a warm
+# build that encodes nothing, images: off, a bundle's image, an animated
+# or tiny PNG, and a broken image.
+. "$(dirname "$0")/lib.sh"
+
+export SOURCE_DATE_EPOCH=1790000000
+MK="python3 $(dirname "$0")/mkimages.py"
+
+# site DIR: a post with a photograph (JPEG, 2000 x 1500) and a screenshot
+# (PNG with alpha, 1200 x 800), a bundle with its own PNG (700 x 400).
+site() {
+	mkdir -p "$1/content/posts/bundled" "$1/static/img"
+	printf 'title: Pictures\nbase_url: https://example.org/\n' >"$1/folio.yml"
+	cat >"$1/content/posts/photos.md" <<'MD'
+---
+title: Photos
+date: 2026-01-02
+---
+![A photograph](/img/photo.jpg)
+
+Text between.
+
+![A screenshot](/img/shot.png)
+MD
+	cat >"$1/content/posts/bundled/index.md" <<'MD'
+---
+title: Bundled
+date: 2026-01-03
+---
+![Beside the post](diagram.png)
+MD
+	$MK ppm "$TMP/photo.ppm" 2000 1500 && cjpeg -quality 90 "$TMP/photo.ppm" >"$1/static/img/photo.jpg"
+	$MK png "$1/static/img/shot.png" 1200 800 alpha
+	$MK png "$1/content/posts/bundled/diagram.png" 700 400
+}
+
+# size FILE: "W H" of an image folio wrote (djpeg and dwebp tell)
+size() {
+	case $1 in
+	*.webp) dwebp "$1" -pam -o - 2>/dev/null | sed -n 's/^WIDTH //p; s/^HEIGHT //p' | tr '\n' ' ' | sed 's/ $//' ;;
+	*.jpg) djpeg -pnm "$1" 2>/dev/null | sed -n 2p ;;
+	*.png) python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print(*struct.unpack(">II", d[16:24]))' "$1" ;;
+	esac
+}
+
+S=$TMP/site
+site "$S"
+run build "$S" -o "$TMP/pub"
+check "a site with images builds" test "$rc" -eq 0
+check "... and says nothing" test -z "$err"
+for w in 480 960 1600; do
+	check "the photograph's JPEG copy at ${w}w" test -s "$TMP/pub/img/photo-${w}w.jpg"
+	check "... and its WebP copy" test -s "$TMP/pub/img/photo-${w}w.webp"
+done
+check "a WebP copy of the whole photograph" test -s "$TMP/pub/img/photo-2000w.webp"
+check "no copy wider than the image" test ! -e "$TMP/pub/img/photo-2000w.jpg"
+check "the photograph itself is copied as it is" cmp -s "$S/static/img/photo.jpg" "$TMP/pub/img/photo.jpg"
+check "the 960w JPEG copy is 960 x 720" test "$(size "$TMP/pub/img/photo-960w.jpg")" = "960 720"
+check "the 480w WebP copy is 480 x 360" test "$(size "$TMP/pub/img/photo-480w.webp")" = "480 360"
+check "the screenshot's PNG copies stop below its width" test -s "$TMP/pub/img/shot-960w.png"
+check "... none at 1600" test ! -e "$TMP/pub/img/shot-1600w.png" -a ! -e "$TMP/pub/img/shot-1600w.webp"
+check "... its WebP copy at its own width" test "$(size "$TMP/pub/img/shot-1200w.webp")" = "1200 800"
+check "a bundle's image gets copies beside its post" test -s "$TMP/pub/posts/bundled/diagram-480w.png"
+check "... and a WebP one" test -s "$TMP/pub/posts/bundled/diagram-700w.webp"
+P=$TMP/pub/posts/photos/index.html
+check "the page has a <picture> with the WebP copies" \
+	grep -q '<picture><source type="image/webp" srcset="/img/photo-480w.webp 480w, /img/photo-960w.webp 960w, /img/photo-1600w.webp 1600w, /img/photo-2000w.webp 2000w" sizes="' "$P"
+check "... and the <img> the JPEG copies and the image itself" \
+	grep -q 'srcset="/img/photo-480w.jpg 480w, /img/photo-960w.jpg 960w, /img/photo-1600w.jpg 1600w, /img/photo.jpg 2000w"' "$P"
+check "... with its size" grep -q 'width="2000" height="1500"' "$P"
+check "the first image is fetched first" grep -q 'height="1500" fetchpriority="high" decoding="async">' "$P"
+check "... the next one lazily" grep -q 'height="800" loading="lazy" decoding="async">' "$P"
+check "a bundle's srcset is relative to its post" grep -q 'srcset="diagram-480w.webp 480w, diagram-700w.webp 700w"' \
+	"$TMP/pub/posts/bundled/index.html"
+
+# a warm build encodes nothing: the copies come from the cache as they were
+touch -d '2020-01-01' "$S"/.folio-cache/images/*.img
+sum1=$(cd "$TMP/pub" && find . -name '*w.*' -type f | sort | xargs md5sum)
+run build "$S" -o "$TMP/out2"
+check "a second build builds" test "$rc" -eq 0
+check "... writes the same copies" test "$(cd "$TMP/out2" && find . -name '*w.*' -type f | sort | xargs md5sum)" = "$sum1"
+check "... and encodes none (the cache is not written)" \
+	test -z "$(find "$S/.folio-cache/images" -name '*.img' -newermt '2021-01-01')"
+
+# an image removed: its copies leave the cache with it
+n_before=$(ls "$S/.folio-cache/images" | wc -l)
+rm "$S/static/img/shot.png"
+sed -i 's|!\[A screenshot\](/img/shot.png)||' "$S/content/posts/photos.md"
+run build "$S" -o "$TMP/pub3"
+check "an image removed: builds" test "$rc" -eq 0
+check "... its copies leave the cache" test "$(ls "$S/.folio-cache/images" | wc -l)" -eq $((n_before - 5))
+
+# images: false: images as they are
+cp -r "$S" "$TMP/off"
+printf 'images: false\n' >>"$TMP/off/folio.yml"
+run build "$TMP/off" -o "$TMP/pub-off"
+check "images: false builds" test "$rc" -eq 0
+check "... writes no copy" test -z "$(find "$TMP/pub-off" -name '*w.webp')"
+check "... and a plain <img>" grep -q '<img src="/img/photo.jpg" alt="A photograph" width="2000" height="1500"' \
+	"$TMP/pub-off/posts/photos/index.html"
+
+# images: {widths, formats}
+cp -r "$S" "$TMP/narrow"
+printf 'images:\n  widths: [800, 300]\n  formats: [original]\n' >>"$TMP/narrow/folio.yml"
+run build "$TMP/narrow" -o "$TMP/pub-narrow"
+check "widths and formats: builds" test "$rc" -eq 0
+check "... the widths asked, sorted" test -s "$TMP/pub-narrow/img/photo-300w.jpg" -a -s "$TMP/pub-narrow/img/photo-800w.jpg"
+check "... no WebP" test -z "$(find "$TMP/pub-narrow" -name '*.webp')"
+printf 'images:\n  widths: [800, 800]\n' >"$TMP/narrow/folio.yml"
+run build "$TMP/narrow" -o "$TMP/pub-bad"
+check "a width twice is an error" contains "$err" "images.widths: 800 is there twice"
+printf 'images:\n  formats: [avif]\n' >"$TMP/narrow/folio.yml"
+run build "$TMP/narrow" -o "$TMP/pub-bad"
+check "an unknown format is an error" contains "$err" "images.formats: unknown format 'avif'"
+check "... exit 1" test "$rc" -eq 1
+
+# a dark variant: a.dark.png beside a.png, for a reader whose system is dark
+D=$TMP/dark
+site "$D"
+$MK png "$D/static/img/shot.dark.png" 1200 800
+run build "$D" -o "$TMP/pub-dark"
+check "a dark variant: builds" test "$rc" -eq 0
+check "... its copies are made too" test -s "$TMP/pub-dark/img/shot.dark-480w.webp"
+check "... and the page offers them to a dark system first" \
+	grep -q '<picture><source media="(prefers-color-scheme: dark)" type="image/webp" srcset="/img/shot.dark-480w.webp 480w, /img/shot.dark-960w.webp 960w, /img/shot.dark-1200w.webp 1200w" sizes="[^"]*"><source media="(prefers-color-scheme: dark)" srcset="/img/shot.dark-480w.png 480w, /img/shot.dark-960w.png 960w, /img/shot.dark.png 1200w" sizes="[^"]*"><source type="image/webp"' \
+	"$TMP/pub-dark/posts/photos/index.html"
+
+# an animation, a tiny image, a broken image
+A=$TMP/anim
+site "$A"
+$MK apng "$A/static/img/shot.png" 600 400
+$MK png "$A/static/img/tiny.png" 40 30
+printf '\n![tiny](/img/tiny.png)\n' >>"$A/content/posts/photos.md"
+run build "$A" -o "$TMP/pub-anim"
+check "an animated PNG: builds" test "$rc" -eq 0
+check "... and is not resized (its animation kept)" test -z "$(find "$TMP/pub-anim/img" -name 'shot-*')"
+check "... its <img> has no srcset" grep -q '<img src="/img/shot.png" alt="A screenshot" width="600" height="400" loading' \
+	"$TMP/pub-anim/posts/photos/index.html"
+check "a tiny image gets only its WebP copy" test -s "$TMP/pub-anim/img/tiny-40w.webp" -a ! -e "$TMP/pub-anim/img/tiny-40w.png"
+B=$TMP/broken
+site "$B"
+$MK corrupt "$B/static/img/shot.png" 1200 800
+run build "$B" -o "$TMP/pub-broken"
+check "a broken image stops the build" test "$rc" -eq 1
+check "... saying which and why" contains "$err" "static/img/shot.png: error: image:"
+check "... nothing written" test ! -e "$TMP/pub-broken"
+H=$TMP/huge
+site "$H"
+$MK huge "$H/static/img/shot.png" 100000 100000
+run build "$H" -o "$TMP/pub-huge"
+check "a header of 100000 x 100000 pixels is refused before decoding" \
+	contains "$err" "static/img/shot.png: error: image: the image is 100000 x 100000 pixels: more than the 64-megapixel limit"
+check "... exit 1" test "$rc" -eq 1
+
+finish
