@@ -4,6 +4,8 @@
   mkimages.py png OUT.png W H [alpha]   a PNG: a smooth gradient with a pattern
   mkimages.py ppm OUT.ppm W H           a PPM of the same picture (cjpeg makes
                                         a JPEG of it)
+  mkimages.py photo OUT.ppm W H         a PPM with a photograph's grain: the
+                                        picture with noise (cjpeg makes a JPEG)
   mkimages.py apng OUT.png W H          a PNG with an acTL chunk (an animation)
   mkimages.py corrupt OUT.png W H       a PNG whose pixel data is cut short
   mkimages.py huge OUT.png W H          a PNG header of W x H pixels over one
@@ -49,11 +51,17 @@ def png(w, h, alpha=False, actl=False, cut=False):
     return out + chunk(b"IDAT", data) + chunk(b"IEND", b"")
 
 
-def ppm(w, h):
+def ppm(w, h, noise=False):
     body = bytearray()
+    seed = 12345
     for y in range(h):
         for x in range(w):
-            body += bytes(pixel(x, y, w, h))
+            r, g, b = pixel(x, y, w, h)
+            if noise:  # a linear congruential grain, the same every run
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                d = (seed >> 16) % 41 - 20
+                r, g, b = (min(255, max(0, v + d)) for v in (r, g, b))
+            body += bytes((r, g, b))
     return b"P6\n%d %d\n255\n" % (w, h) + bytes(body)
 
 
@@ -72,6 +80,8 @@ def main():
                 + chunk(b"IEND", b""))
     elif kind == "ppm":
         data = ppm(w, h)
+    elif kind == "photo":
+        data = ppm(w, h, noise=True)
     else:
         sys.exit("mkimages.py: unknown kind " + kind)
     with open(out, "wb") as f:

@@ -103,6 +103,30 @@ BASE_URL=http://127.0.0.1:$port browse media.mjs
 BASE_URL=http://127.0.0.1:$port browse theme.mjs
 stop_server
 
+# ---- an image-heavy post: what a reader downloads (issue 38) ----
+
+MK="python3 tests/cli/mkimages.py"
+P=$TMP/photos
+mkdir -p "$P/content/posts" "$P/static/img"
+printf 'title: Photos\nbase_url: https://example.org/\n' >"$P/folio.yml"
+{
+	printf -- '---\ntitle: A walk in pictures\ndate: 2026-01-02\n---\n'
+	for i in 1 2; do
+		$MK photo "$TMP/p$i.ppm" 1600 1067 && cjpeg -quality 88 "$TMP/p$i.ppm" >"$P/static/img/photo$i.jpg"
+		printf 'A paragraph before photograph %s.\n\n![Photograph %s](/img/photo%s.jpg)\n\n' "$i" "$i" "$i"
+		$MK png "$P/static/img/shot$i.png" 1400 900
+		printf 'A screenshot.\n\n![Screenshot %s](/img/shot%s.png)\n\n' "$i" "$i"
+	done
+} >"$P/content/posts/photos.md"
+run build "$P" -o "$TMP/photos-site"
+check "an image-heavy post builds" test "$rc" -eq 0
+orig=$(cat "$P"/static/img/* | wc -c)
+start_server "$TMP/http2.log" python3 -m http.server --bind 127.0.0.1 --directory "$TMP/photos-site"
+if [ -n "$port" ]; then
+	BASE_URL=http://127.0.0.1:$port POST_PATH=/posts/photos/ ORIG_BYTES=$orig browse images.mjs
+fi
+stop_server
+
 # ---- the Nu HTML checker over every page ----
 
 vnu=tests/browser/node_modules/vnu-jar/build/dist/vnu.jar
