@@ -8,6 +8,7 @@
 
 #include "files/reader.h"
 #include "files/sitefile.h"
+#include "images/images.h"
 #include "images/imagesize.h"
 
 #include <errno.h>
@@ -114,7 +115,7 @@ void md_images_free(struct md_ctx *c)
 
 /* read_size: the size of the image in the file at path (its first 64 KiB
  * say), if it can be opened (im->err its errno else); whether it gets
- * resized copies: a JPEG, or a PNG that is no animation (an APNG's acTL
+ * resized copies: a JPEG, or a PNG that is no animation (img_animated: an APNG's acTL
  * chunk comes before its first IDAT, well inside the head). */
 static void read_size(struct md_image *im)
 {
@@ -124,9 +125,7 @@ static void read_size(struct md_image *im)
 	if (n < 0 || !image_size(head, (size_t)n, &im->w, &im->h))
 		return; /* unknown kinds are written without a size */
 	const char *kind = image_kind(head, (size_t)n);
-	const unsigned char *idat = memmem(head, (size_t)n, "IDAT", 4);
-	im->resizable = kind && (!strcmp(kind, "jpeg") ||
-				 (!strcmp(kind, "png") && !memmem(head, idat ? (size_t)(idat - head) : (size_t)n, "acTL", 4)));
+	im->resizable = kind && (!strcmp(kind, "jpeg") || !strcmp(kind, "png")) && !img_animated(head, (size_t)n);
 }
 
 int md_picture_widths(const struct md_options *o, int w, int *out, int *own)
