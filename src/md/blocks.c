@@ -461,78 +461,6 @@ static void alt_text(cmark_node *img, struct buf *b)
 	cmark_iter_free(it);
 }
 
-/* srcset: the srcset and sizes attributes of the copies of image url at
- * widths[0..n) in format ext, and the image itself at width self (0:
- * not listed). The sizes follow the theme's column: 46rem, or the
- * screen less its margins. */
-static void srcset(struct buf *out, const char *url, const int *widths, int n, const char *ext, int self)
-{
-	buf_puts(out, " srcset=\"");
-	struct buf name;
-	buf_init(&name);
-	for (int i = 0; i < n; i++) {
-		buf_reset(&name);
-		md_variant_name(&name, url, strlen(url), widths[i], ext);
-		esc(out, name.p, name.len);
-		buf_printf(out, " %dw%s", widths[i], i + 1 < n || self ? ", " : "");
-	}
-	buf_fini(&name);
-	if (self) {
-		esc(out, url, strlen(url));
-		buf_printf(out, " %dw", self);
-	}
-	buf_puts(out, "\" sizes=\"(min-width: 49rem) 46rem, calc(100vw - 2.5rem)\"");
-}
-
-/* dark_name: the name of url's dark variant ("/img/a.png" ->
- * "/img/a.dark.png"), appended to out. */
-static void dark_name(struct buf *out, const char *url)
-{
-	const char *dot = strrchr(url, '.');
-	size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - url) : strlen(url);
-	buf_append(out, url, stem);
-	buf_puts(out, ".dark");
-	buf_puts(out, url + stem);
-}
-
-/* dark_variant: the width of the image's dark variant (a.dark.png
- * beside a.png: the picture for a dark page), when there is one that has
- * resized copies too; else 0. */
-static int dark_variant(struct md_ctx *c, const char *url)
-{
-	struct buf name;
-	buf_init(&name);
-	dark_name(&name, url);
-	const char *why = NULL;
-	char *path = md_local_path(c, name.p, &why);
-	buf_fini(&name);
-	if (!path)
-		return 0;
-	const struct md_image *im = md_image_file(c, path);
-	return !im->why && !im->err && im->resizable ? im->w : 0;
-}
-
-/* dark_sources: the <source>s of url's dark variant (dark_w wide), for
- * a reader whose system is dark: its WebP copies, then its own. */
-static void dark_sources(struct md_ctx *c, struct buf *out, const char *url, int dark_w)
-{
-	struct buf name;
-	buf_init(&name);
-	dark_name(&name, url);
-	int widths[MD_PICTURE_MAX], own = 0;
-	int n = md_picture_widths(c->o, dark_w, widths, &own);
-	if (n > own) {
-		buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\" type=\"image/webp\"");
-		srcset(out, name.p, widths + own, n - own, "webp", 0);
-		buf_putc(out, '>');
-	}
-	const char *dot = strrchr(name.p, '.');
-	buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\"");
-	srcset(out, name.p, widths, own, dot + 1, dark_w);
-	buf_putc(out, '>');
-	buf_fini(&name);
-}
-
 /* image_html: <img> for an image node, sized when local. 0, or -1 after an
  * error: then, in place of the image, its alt text (or its URL, without
  * one) in a visible box, <span class="image-error" title="MESSAGE">ALT
@@ -546,7 +474,7 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 	struct buf alt;
 	buf_init(&alt);
 	alt_text(img, &alt);
-	int w = 0, h = 0, resizable = 0, dark_w = 0;
+	const struct md_image *sized = NULL;
 	if (url && md_is_local(url) && c->o->static_dir) {
 		const char *why = NULL;
 		char *path = md_local_path(c, url, &why);
@@ -556,20 +484,15 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 			buf_printf(&msg, "image '%s': %s", url, why);
 		} else {
 			const struct md_image *im = md_image_file(c, path);
-			if (im->why) {
+			if (im->why)
 				buf_printf(&msg, "image '%s': %s", url, im->why);
-			} else if (im->err == ENOENT || im->err == ENOTDIR) {
+			else if (im->err == ENOENT || im->err == ENOTDIR)
 				buf_printf(&msg, "image '%s' not found (%s)", url,
 				           url[0] == '/' ? "looked in static/" : "looked beside the post");
-			} else if (im->err) {
+			else if (im->err)
 				buf_printf(&msg, "image '%s' cannot be read: %s", url, file_strerror(im->err));
-			} else {
-				w = im->w;
-				h = im->h;
-				resizable = im->resizable && !strchr(url, '?') && !strchr(url, '#');
-				if (resizable)
-					dark_w = dark_variant(c, url);
-			}
+			else
+				sized = im;
 		}
 		if (msg.len) {
 			report(c, DIAG_ERROR, line, col, "%s", msg.p);
@@ -587,38 +510,25 @@ static int image_html(struct md_ctx *c, cmark_node *img, int line, int col, int 
 		}
 		buf_fini(&msg);
 	}
-	int widths[MD_PICTURE_MAX], own = 0;
-	int nw = resizable && w > 0 ? md_picture_widths(c->o, w, widths, &own) : 0;
-	if (nw) {
-		buf_puts(out, "<picture>");
-		if (dark_w)
-			dark_sources(c, out, url, dark_w);
-		if (nw > own) { /* the WebP copies */
-			buf_puts(out, "<source type=\"image/webp\"");
-			srcset(out, url, widths + own, nw - own, "webp", 0);
-			buf_puts(out, ">");
-		}
-	}
+	struct md_picture pic;
+	int in_picture = sized && md_picture_start(c, out, url, sized, MD_PICTURE_SIZES, &pic);
 	buf_puts(out, "<img src=\"");
 	esc(out, url ? url : "", url ? strlen(url) : 0);
 	buf_puts(out, "\" alt=\"");
 	esc(out, alt.p ? alt.p : "", alt.len);
 	buf_putc(out, '"');
-	if (nw && own) { /* the own format's copies, then the image itself */
-		const char *dot = strrchr(url, '.');
-		srcset(out, url, widths, own, dot && !strchr(dot, '/') ? dot + 1 : "", w);
-	}
+	if (in_picture)
+		md_picture_img(out, url, &pic);
 	if (with_title && title && *title) {
 		buf_puts(out, " title=\"");
 		esc(out, title, strlen(title));
 		buf_putc(out, '"');
 	}
-	if (w && h)
-		buf_printf(out, " width=\"%d\" height=\"%d\"", w, h);
-	/* the page's first image is likely its largest paint: fetched first */
-	buf_puts(out, c->imgs_written++ == 0 ? " fetchpriority=\"high\" decoding=\"async\">"
-					     : " loading=\"lazy\" decoding=\"async\">");
-	if (nw)
+	if (sized && sized->w && sized->h)
+		buf_printf(out, " width=\"%d\" height=\"%d\"", sized->w, sized->h);
+	buf_puts(out, md_img_loading(c));
+	buf_putc(out, '>');
+	if (in_picture)
 		buf_puts(out, "</picture>");
 	buf_fini(&alt);
 	return 0;
@@ -672,11 +582,24 @@ static void image(struct md_ctx *c, cmark_node *img, int line, int col)
 	buf_fini(&out);
 }
 
+/* html_images: the <img> tags of a raw HTML node given their sizes and
+ * copies (md_html_images). */
+static void html_images(struct md_ctx *c, cmark_node *n)
+{
+	struct buf out;
+	buf_init(&out);
+	if (md_html_images(c, md_literal(n), &out) &&
+	    raw_fits(c, out.len, cmark_node_get_start_line(n), cmark_node_get_start_column(n), "images")) {
+		cmark_node_set_literal(n, out.p);
+	}
+	buf_fini(&out);
+}
+
 /* ---- the pass ---- */
 
 struct todo {
 	cmark_node *node, *block; /* block: the enclosing block, for a position */
-	int kind;                 /* 1 code, 2 math, 3 figure, 4 image */
+	int kind;                 /* 1 code, 2 math, 3 figure, 4 image, 5 raw HTML with <img> */
 };
 
 int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit_ctx)
@@ -721,6 +644,9 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 			 * what is inside: an image or a formula there ("![![a](b)](c)")
 			 * must not be collected too. */
 			skip = node;
+		} else if ((t == CMARK_NODE_HTML_BLOCK || t == CMARK_NODE_HTML_INLINE) && c->o->static_dir &&
+		           !cmark_node_get_syntax_extension(node) && md_has_img(md_literal(node))) {
+			kind = 5; /* the author's own <img> tags */
 		} else if (cmark_node_first_child(node) && t != CMARK_NODE_LINK && t != CMARK_NODE_EMPH &&
 			 t != CMARK_NODE_STRONG)
 			block = node;
@@ -747,6 +673,7 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 		case 1: code_block(c, v[i].node); break;
 		case 2: formula(c, v[i].node, &memo, &mout, &merr); break;
 		case 3: figure(c, v[i].node, lone_image(v[i].node)); break;
+		case 5: html_images(c, v[i].node); break;
 		default:
 			image(c, v[i].node, cmark_node_get_start_line(v[i].block), cmark_node_get_start_column(v[i].block));
 		}

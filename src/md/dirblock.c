@@ -183,24 +183,43 @@ static void put_attr(struct buf *out, const char *name, struct str v)
 	buf_putc(out, '"');
 }
 
-/* media_size: the width and height of the local image at url (an
- * attribute's value), for a figure the author gave no size: 0 when unknown. */
-static void media_size(struct md_ctx *c, struct str url, int *w, int *h)
+/* media_file: the local image or medium at url (an attribute's value),
+ * when it could be read; else NULL. */
+static const struct md_image *media_file(struct md_ctx *c, struct str url)
 {
-	*w = *h = 0;
 	if (!url.p || !url.len || !c->o->static_dir)
-		return;
+		return NULL;
 	char *u = xstrndup(url.p, url.len);
 	const char *why = NULL;
 	char *path = md_is_local(u) ? md_local_path(c, u, &why) : NULL;
 	free(u);
 	if (!path)
-		return;
+		return NULL;
 	const struct md_image *im = md_image_file(c, path);
-	if (!im->why && !im->err) {
-		*w = im->w;
-		*h = im->h;
-	}
+	return im->why || im->err ? NULL : im;
+}
+
+/* media_size: the width and height of the local image at url, for a
+ * figure the author gave no size: 0 when unknown. */
+static void media_size(struct md_ctx *c, struct str url, int *w, int *h)
+{
+	const struct md_image *im = media_file(c, url);
+	*w = im ? im->w : 0;
+	*h = im ? im->h : 0;
+}
+
+/* still_srcset: the srcset and sizes of a still's resized copies in its
+ * own format (a model's or an animation's poster), when it has some. */
+static void still_srcset(struct md_ctx *c, struct buf *out, struct str still)
+{
+	const struct md_image *im = media_file(c, still);
+	if (!im)
+		return;
+	char *u = xstrndup(still.p, still.len);
+	struct md_picture pic;
+	if (md_picture_plan(c, u, im, MD_PICTURE_SIZES, &pic))
+		md_picture_img(out, u, &pic);
+	free(u);
 }
 
 /* put_size: width and height, the author's or else the file's (still, the
@@ -271,6 +290,7 @@ static void model_html(struct md_ctx *c, struct buf *out, const struct directive
 	buf_puts(out, " camera-controls touch-action=\"pan-y\" loading=\"lazy\" reveal=\"auto\"><img slot=\"poster\"");
 	put_attr(out, "src", poster);
 	put_attr(out, "alt", alt.p ? alt : (struct str){"", 0});
+	still_srcset(c, out, poster);
 	put_size(c, out, w, h, poster);
 	buf_puts(out, " decoding=\"async\"></model-viewer>");
 }
@@ -288,7 +308,14 @@ static void video_html(struct md_ctx *c, struct buf *out, const struct dir_kind 
 		buf_puts(out, "<picture>");
 		if (poster.p) {
 			buf_puts(out, "<source media=\"(prefers-reduced-motion: reduce)\"");
-			put_attr(out, "srcset", poster);
+			struct buf set;
+			buf_init(&set);
+			still_srcset(c, &set, poster);
+			if (set.len)
+				buf_append(out, set.p, set.len);
+			else
+				put_attr(out, "srcset", poster);
+			buf_fini(&set);
 			buf_putc(out, '>');
 		}
 		buf_puts(out, "<img");

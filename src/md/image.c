@@ -234,3 +234,123 @@ void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col
 	*col = (int)(off - c->lines[lo]) + 1;
 }
 
+
+/* ---- a picture of resized copies ---- */
+
+/* put_srcset: the srcset and sizes attributes of the copies of image url
+ * at widths[0..n) in format ext, and the image itself at width self (0:
+ * not listed). */
+static void put_srcset(struct buf *out, const char *url, const int *widths, int n, const char *ext, int self,
+                       const char *sizes)
+{
+	buf_puts(out, " srcset=\"");
+	struct buf name;
+	buf_init(&name);
+	for (int i = 0; i < n; i++) {
+		buf_reset(&name);
+		md_variant_name(&name, url, strlen(url), widths[i], ext);
+		buf_put_html(out, name.p, name.len);
+		buf_printf(out, " %dw%s", widths[i], i + 1 < n || self ? ", " : "");
+	}
+	buf_fini(&name);
+	if (self) {
+		buf_put_html(out, url, strlen(url));
+		buf_printf(out, " %dw", self);
+	}
+	buf_puts(out, "\" sizes=\"");
+	buf_put_html(out, sizes, strlen(sizes));
+	buf_putc(out, '"');
+}
+
+/* dark_name: the name of url's dark variant ("/img/a.png" ->
+ * "/img/a.dark.png"), appended to out. */
+static void dark_name(struct buf *out, const char *url)
+{
+	const char *dot = strrchr(url, '.');
+	size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - url) : strlen(url);
+	buf_append(out, url, stem);
+	buf_puts(out, ".dark");
+	buf_puts(out, url + stem);
+}
+
+/* dark_width: the width of the image's dark variant (a.dark.png beside
+ * a.png: the picture for a dark page), when there is one that has resized
+ * copies too; else 0. */
+static int dark_width(struct md_ctx *c, const char *url)
+{
+	struct buf name;
+	buf_init(&name);
+	dark_name(&name, url);
+	const char *why = NULL;
+	char *path = md_local_path(c, name.p, &why);
+	buf_fini(&name);
+	if (!path)
+		return 0;
+	const struct md_image *im = md_image_file(c, path);
+	return !im->why && !im->err && im->resizable ? im->w : 0;
+}
+
+/* dark_sources: the <source>s of url's dark variant (dark_w wide), for a
+ * reader whose system is dark: its WebP copies, then its own. */
+static void dark_sources(struct md_ctx *c, struct buf *out, const char *url, int dark_w, const char *sizes)
+{
+	struct buf name;
+	buf_init(&name);
+	dark_name(&name, url);
+	int widths[MD_PICTURE_MAX], own = 0;
+	int n = md_picture_widths(c->o, dark_w, widths, &own);
+	if (n > own) {
+		buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\" type=\"image/webp\"");
+		put_srcset(out, name.p, widths + own, n - own, "webp", 0, sizes);
+		buf_putc(out, '>');
+	}
+	const char *dot = strrchr(name.p, '.');
+	buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\"");
+	put_srcset(out, name.p, widths, own, dot + 1, dark_w, sizes);
+	buf_putc(out, '>');
+	buf_fini(&name);
+}
+
+int md_picture_plan(struct md_ctx *c, const char *url, const struct md_image *im, const char *sizes,
+                    struct md_picture *p)
+{
+	/* a query or a fragment: not the file's own address, whose copies'
+	 * names are made from it */
+	if (!im->resizable || im->w <= 0 || strchr(url, '?') || strchr(url, '#'))
+		return 0;
+	p->n = md_picture_widths(c->o, im->w, p->widths, &p->own);
+	p->w = im->w;
+	p->sizes = sizes;
+	return p->n;
+}
+
+int md_picture_start(struct md_ctx *c, struct buf *out, const char *url, const struct md_image *im,
+                     const char *sizes, struct md_picture *p)
+{
+	if (!md_picture_plan(c, url, im, sizes, p))
+		return 0;
+	buf_puts(out, "<picture>");
+	int dark_w = dark_width(c, url);
+	if (dark_w)
+		dark_sources(c, out, url, dark_w, sizes);
+	if (p->n > p->own) { /* the WebP copies */
+		buf_puts(out, "<source type=\"image/webp\"");
+		put_srcset(out, url, p->widths + p->own, p->n - p->own, "webp", 0, sizes);
+		buf_putc(out, '>');
+	}
+	return 1;
+}
+
+void md_picture_img(struct buf *out, const char *url, const struct md_picture *p)
+{
+	if (!p->own)
+		return;
+	const char *dot = strrchr(url, '.');
+	put_srcset(out, url, p->widths, p->own, dot && !strchr(dot, '/') ? dot + 1 : "", p->w, p->sizes);
+}
+
+const char *md_img_loading(struct md_ctx *c)
+{
+	/* the page's first image is likely its largest paint: fetched first */
+	return c->imgs_written++ == 0 ? " fetchpriority=\"high\" decoding=\"async\"" : " loading=\"lazy\" decoding=\"async\"";
+}

@@ -13,7 +13,9 @@
  *   summary.c    the summary passes
  *   count.c      the counting pass (words, code, images), beside blocks
  *   blocks.c     code blocks, diagrams, formulas, figures and images made HTML
- *   image.c      local image and media files: looked up, sized, refused
+ *   htmlimg.c    the <img> tags of raw HTML sized, in a <picture>
+ *   image.c      local image and media files: looked up, sized, refused;
+ *                a picture of resized copies
  *   ext.c        folio's cmark extension: inline math, rendering; md_init
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
@@ -157,7 +159,8 @@ struct md_ctx {
 	size_t find_left; /* bytes the searches may still read */
 	/* local files looked up so far (image.c), by path: struct md_image */
 	struct map images;
-	int imgs_written; /* the <img> tags image_html wrote: the first is fetched first */
+	int in_picture;   /* inside an author's <picture> that raw HTML opened (htmlimg.c) */
+	int imgs_written; /* the <img> tags written (md_img_loading): the first is fetched first */
 	/* the site folder's realpath (the folder of o->static_dir), looked up
 	 * on first use: files named outside it are refused (sitefile.h) */
 	char *site_real;
@@ -365,9 +368,57 @@ char *md_local_path(const struct md_ctx *c, const char *url, const char **why);
  * one place md/ reads a file of the site, after sitefile.h's check,
  * through files/reader.h (site_read_head). */
 const struct md_image *md_image_file(struct md_ctx *c, char *path);
+/* The sizes of a picture in the theme's column: 46rem, or the screen
+ * less its margins. */
+#define MD_PICTURE_SIZES "(min-width: 49rem) 46rem, calc(100vw - 2.5rem)"
+/* A local image's resized copies, as its <picture> names them. */
+struct md_picture {
+	int widths[MD_PICTURE_MAX]; /* md_picture_widths' */
+	int n, own, w;              /* all of them, those of the own format, the image's width */
+	const char *sizes;          /* the sizes attribute (not copied) */
+};
+/* md_picture_plan: fills *p with the resized copies of the local image im
+ * at url, sized by sizes; returns how many there are (0: none: not a still
+ * JPEG or PNG, a query or fragment in url, no widths below its own and no
+ * WebP). */
+int md_picture_plan(struct md_ctx *c, const char *url, const struct md_image *im, const char *sizes,
+                    struct md_picture *p);
+/* md_picture_start: when the local image im at url has resized copies (a
+ * still JPEG or PNG, url without a query or fragment, and widths below its
+ * own or WebP configured): appends "<picture>" and its <source>s (the dark
+ * variant's, a.dark.png beside a.png, for a dark system; the WebP
+ * copies), with sizes, to out, fills *p and returns 1; else 0, out
+ * untouched. The caller writes the <img> (md_picture_img adds its srcset)
+ * and "</picture>". */
+int md_picture_start(struct md_ctx *c, struct buf *out, const char *url, const struct md_image *im,
+                     const char *sizes, struct md_picture *p);
+/* md_picture_img: the <img>'s srcset and sizes attributes (the copies in
+ * the image's own format and the image itself), appended to out. */
+void md_picture_img(struct buf *out, const char *url, const struct md_picture *p);
+/* md_img_loading: the loading attributes of the document's next <img>:
+ * the first is fetched first (fetchpriority="high"), the others lazily;
+ * counts it. */
+const char *md_img_loading(struct md_ctx *c);
 /* md_find_in_source: the place of needle in the file within 200 lines
  * after body line *line (see image.c). */
 void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col);
+
+/* ---- htmlimg.c ---- */
+
+/* md_html_images: when the raw HTML html holds an <img> of a local image
+ * (not one in an author's <picture>, with a srcset or a slot of its own,
+ * nor in a comment, a script or a style), appends html to out with each
+ * such tag written anew: its src first, in a <picture> of the file's
+ * resized copies (md_picture_start; sizes no wider than a width the
+ * author gave in pixels), with the file's width and height unless the
+ * author gave a size (a width alone gets the height that keeps the
+ * shape), and the loading attributes (md_img_loading) unless the author
+ * gave some; returns 1. Else 0, out untouched. Every <img> counts for
+ * md_img_loading. A file that is missing is left to the link check. */
+int md_html_images(struct md_ctx *c, struct str html, struct buf *out);
+/* md_has_img: html holds an <img> tag, or opens or closes a <picture> (in
+ * any case): md_html_images is to see it. */
+int md_has_img(struct str html);
 
 /* ---- blocks.c ---- */
 

@@ -127,6 +127,50 @@ check "... and the page offers them to a dark system first" \
 	grep -q '<picture><source media="(prefers-color-scheme: dark)" type="image/webp" srcset="/img/shot.dark-480w.webp 480w, /img/shot.dark-960w.webp 960w, /img/shot.dark-1200w.webp 1200w" sizes="[^"]*"><source media="(prefers-color-scheme: dark)" srcset="/img/shot.dark-480w.png 480w, /img/shot.dark-960w.png 960w, /img/shot.dark.png 1200w" sizes="[^"]*"><source type="image/webp"' \
 	"$TMP/pub-dark/posts/photos/index.html"
 
+# raw HTML <img> tags and directives' stills get the same copies
+R=$TMP/raw
+site "$R"
+cat >"$R/content/posts/raw.md" <<'MD'
+---
+title: Raw
+date: 2026-01-04
+---
+<div class="wide"><img src="/img/shot.png" alt="A screenshot"></div>
+
+Inline <IMG SRC='/img/photo.jpg' width=300 alt="small"/> and <img src="https://example.com/far.png" alt="far">.
+
+<img src="/img/shot.png" alt="sized" width="600" height="400" loading="eager">
+
+<picture><source srcset="/img/photo.jpg"><img src="/img/photo.jpg" alt="theirs"></picture>
+
+An inline one: <picture><source srcset="/img/shot.png"><img src="/img/shot.png" alt="inline theirs"></picture>.
+
+<img src="/img/photo.jpg" alt="own set" srcset="/img/photo.jpg 2000w">
+
+<!-- <img src="/img/gone.png"> -->
+
+:::model3d{src="/img/m.glb" poster="/img/shot.png" alt="A model"}
+:::
+MD
+printf 'glTF' >"$R/static/img/m.glb"
+run build "$R" -o "$TMP/pub-raw"
+check "raw <img> tags: builds" test "$rc" -eq 0
+P=$TMP/pub-raw/posts/raw/index.html
+check "a block's <img> gets a <picture> of the copies, its size, and is fetched first" \
+	grep -q '<div class="wide"><picture><source type="image/webp" srcset="/img/shot-480w.webp 480w, /img/shot-960w.webp 960w, /img/shot-1200w.webp 1200w" sizes="(min-width: 49rem) 46rem, calc(100vw - 2.5rem)"><img src="/img/shot.png" alt="A screenshot" srcset="/img/shot-480w.png 480w, /img/shot-960w.png 960w, /img/shot.png 1200w" sizes="[^"]*" width="1200" height="800" fetchpriority="high" decoding="async"></picture></div>' "$P"
+check "an inline one with a width in pixels: sizes no wider, the height that keeps its shape" \
+	grep -q "<img src=\"/img/photo.jpg\" width=300 alt=\"small\" srcset=\"[^\"]*\" sizes=\"(min-width: 49rem) min(300px, 46rem), min(300px, calc(100vw - 2.5rem))\" height=\"225\" loading=\"lazy\" decoding=\"async\"></picture>" "$P"
+check "a far image is left as written" grep -q '<img src="https://example.com/far.png" alt="far">' "$P"
+check "the author's size and loading are kept" \
+	grep -q '<img src="/img/shot.png" alt="sized" width="600" height="400" loading="eager" srcset="[^"]*" sizes="[^"]*"></picture>' "$P"
+check "an author's <picture> is theirs" grep -q '<picture><source srcset="/img/photo.jpg"><img src="/img/photo.jpg" alt="theirs"></picture>' "$P"
+check "... inline too" grep -q '<picture><source srcset="/img/shot.png"><img src="/img/shot.png" alt="inline theirs"></picture>' "$P"
+check "an author's srcset is theirs" grep -q '<img src="/img/photo.jpg" alt="own set" srcset="/img/photo.jpg 2000w">' "$P"
+check "an image in a comment is left alone" grep -q '<!-- <img src="/img/gone.png"> -->' "$P"
+check "a model's still gets its copies" \
+	grep -q '<img slot="poster" src="/img/shot.png" alt="A model" srcset="/img/shot-480w.png 480w, /img/shot-960w.png 960w, /img/shot.png 1200w" sizes="[^"]*" width="1200" height="800"' "$P"
+check "the page's card image is still the first <img>" grep -q '<meta property="og:image" content="https://example.org/img/shot.png">' "$P"
+
 # an animation, a tiny image, a broken image
 A=$TMP/anim
 site "$A"

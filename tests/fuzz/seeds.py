@@ -222,6 +222,11 @@ def markdown_seeds(s):
     s.add("markdown", "[^a] " * 1200 + "\n\n[^a]: [^a] *b* <img src=\"c.png\"> \u65e5\u672c\n")
     s.add("markdown", "| a | b |\n|---|---|\n" + "| *c* | `d` |\n" * 450 + "\n```c {hl=\"1\"}\nint x;\n```\n")
     s.add("markdown", "- *a* $x$ ![i](b.png \"T\")\n" * 250)
+    # raw <img> tags of a local image (htmlimg.c): quoted and not, in a
+    # block and inline, in an author's <picture>, a comment, a script
+    s.add("markdown", "<div><img src=/img/banner.png alt=x width=120/></div>\n\nA <IMG SRC='/img/banner.png'> b "
+          "<picture><img src=\"/img/banner.png\"></picture> <!-- <img src=\"/img/banner.png\"> -->\n\n"
+          "<script>'<img src=\"/img/banner.png\">'</script>\n<img src=\"figures/photo.jpg\" srcset=\"x 1w\">\n")
     # math.delimiters: brackets (and without dollars): \( \) \[ \] among
     # code, links, titles and escapes
     s.add("markdown", "%% brackets\nInline \\(a_1\\) and \\[b\\] `\\(c\\)` [l](u\\)v \"t\\(\") \\\\(d\\\\)\n\n"

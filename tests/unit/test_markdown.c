@@ -675,6 +675,87 @@ static void test_nested_images(void)
 	buf_fini(&errs);
 }
 
+/* write_png_head: a PNG's signature and header chunk (w x h, RGBA), all an
+ * image's size and kind are read from. */
+static void write_png_head(const char *dir, const char *name, unsigned w, unsigned h)
+{
+	unsigned char b[33] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+	for (int i = 0; i < 4; i++) {
+		b[16 + i] = (unsigned char)(w >> (24 - 8 * i));
+		b[20 + i] = (unsigned char)(h >> (24 - 8 * i));
+	}
+	b[24] = 8, b[25] = 6;
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	OK(f != NULL);
+	if (f) {
+		fwrite(b, 1, sizeof b, f);
+		fclose(f);
+	}
+}
+
+/* render_raw: md_render with resized copies at 480 px and in WebP. */
+static const char *render_raw(const char *md, const char *static_dir, struct md_doc *doc)
+{
+	static const int widths[] = {480};
+	struct md_options o = {.unsafe = 1, .static_dir = static_dir, .image_widths = widths, .nimage_widths = 1,
+			       .image_webp = 1};
+	size_t n = strlen(md);
+	INT_EQ(md_render(A, &o, NULL, "content/posts/p.md", md, n, md, n, 0, doc), 0);
+	return doc->html.p;
+}
+
+/* The <img> tags of raw HTML get what a Markdown image gets, and those
+ * that are the author's business are left as written. */
+static void test_raw_images(void)
+{
+	char *dir = t_tmpdir();
+	write_png_head(dir, "a.png", 1000, 500);
+	t_write(dir, "s.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"200\"></svg>");
+	struct md_doc doc;
+	const char *webp = "<picture><source type=\"image/webp\" srcset=\"/a-480w.webp 480w, /a-1000w.webp 1000w\" "
+			   "sizes=\"(min-width: 49rem) 46rem, calc(100vw - 2.5rem)\">";
+	const char *html = render_raw("<img src=/a.png alt=x />\n", dir, &doc);
+	OK(!strncmp(html, webp, strlen(webp)));
+	OK(strstr(html, "<img src=\"/a.png\" alt=x srcset=\"/a-480w.png 480w, /a.png 1000w\" sizes=\"(min-width: 49rem) "
+			"46rem, calc(100vw - 2.5rem)\" width=\"1000\" height=\"500\" fetchpriority=\"high\" "
+			"decoding=\"async\"></picture>") != NULL);
+	/* an SVG: only its size */
+	STR_EQ(render_raw("<p><img src='/s.svg'></p>\n", dir, &doc),
+	       "<p><img src=\"/s.svg\" width=\"320\" height=\"200\" fetchpriority=\"high\" decoding=\"async\"></p>\n");
+	/* the second image is lazy, even when the first was not local */
+	html = render_raw("<img src=\"https://x.org/b.png\"> <img src=\"/s.svg\">\n", dir, &doc);
+	OK(strstr(html, "<img src=\"https://x.org/b.png\"> <img src=\"/s.svg\" width=\"320\" height=\"200\" "
+			"loading=\"lazy\"") != NULL);
+	/* left as written: a missing file, a character reference, an
+	 * unended tag, too many attributes, a comment, a script */
+	const char *same[] = {
+	    "<img src=\"/gone.png\">\n",
+	    "<img src=\"/a.png?v=1&amp;w=2\">\n",
+	    "<div><img src=\"/a.png\"\n",
+	    "<img src=\"/a.png\" a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff>\n",
+	    "<!-- <img src=\"/a.png\"> -->\n",
+	    "<script>var s = '<img src=\"/a.png\">';</script>\n",
+	    "<p><picture><img src=\"/a.png\"></picture></p>\n",
+	    "<img src=\"/a.png\" srcset=\"/a.png 1000w\">\n",
+	};
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+		STR_EQ(render_raw(same[i], dir, &doc), same[i]);
+	/* an author's inline <picture>: its nodes one by one */
+	STR_EQ(render_raw("A <picture><img src=\"/a.png\"></picture> and <img src=\"/s.svg\">.\n", dir, &doc),
+	       "<p>A <picture><img src=\"/a.png\"></picture> and <img src=\"/s.svg\" width=\"320\" height=\"200\" "
+	       "fetchpriority=\"high\" decoding=\"async\">.</p>\n");
+	/* a width alone: the height that keeps the shape, sizes no wider */
+	html = render_raw("<IMG WIDTH=\"250\" SRC=\"/a.png\">\n", dir, &doc);
+	OK(strstr(html, "sizes=\"(min-width: 49rem) min(250px, 46rem), min(250px, calc(100vw - 2.5rem))\" "
+			"height=\"125\"") != NULL);
+	OK(strstr(html, "<img src=\"/a.png\" WIDTH=\"250\" srcset=") != NULL);
+	/* the page's card image is found where it was */
+	OK(doc.img_at >= 2 && !strncmp(doc.html.p + doc.img_at - 2, "<img src=\"/a.png\"", 17));
+	free(dir);
+}
+
 /* The theme's markup (md_options.code_ui): a code block is focusable and
  * names its language; without it, cmark's <pre>. A model needs its still,
  * which is written inside it, sized; an animated image without a size
@@ -1616,6 +1697,7 @@ void test_markdown(void)
 	test_summary();
 	test_counts();
 	test_nested_images();
+	test_raw_images();
 	test_theme_markup();
 	test_hl_budget();
 	test_toc_cap();
