@@ -4,7 +4,7 @@
 # Expat 2.2.5 compiled by Emscripten 1.37.36 to asm.js: plain JavaScript,
 # no WebAssembly, so it runs in QuickJS) and its licence (MIT, the wrapper's;
 # Graphviz itself is under the Eclipse Public License 1.0, Expat under MIT)
-# in deps/graphviz/, for ```dot diagrams (src/md/graphviz-pre.js and
+# in deps/graphviz/, for ```dot diagrams (bench/dot/pre.js and
 # graphviz-glue.js run around it). Idempotent; one line of output per step.
 set -eu
 cd "$(dirname "$0")/.."

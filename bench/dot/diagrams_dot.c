@@ -1,9 +1,9 @@
 /* diagrams_dot.c: measures Graphviz (viz.js 2.1.2's asm.js build) in
  * folio's QuickJS: compiles the scripts to bytecode once, then, in a fresh
  * runtime as each of folio's threads would have, loads the bytecode and
- * renders DOT files with src/md/graphviz-glue.js's __folio_dot, timing
+ * renders DOT files with bench/dot/glue.js's __folio_dot, timing
  * each step in CPU time (the machine is shared; wall time would measure
- * the neighbours too). Driven by bench/diagrams_dot.py.
+ * the neighbours too). Driven by bench/dot/diagrams_dot.py.
  * Usage: diagrams_dot compile OUT.bc JS...      (scripts joined in order)
  *        diagrams_dot run BC REPEAT [DOT...]    (one line per figure)
  * Environment: DIAGRAMS_DOT_STACK (bytes of JS stack, default 4 MB, as

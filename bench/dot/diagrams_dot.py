@@ -3,14 +3,14 @@
 
 Writes three DOT graphs (a 10-node digraph; 30 nodes in 3 labelled
 clusters with edge labels; 50 nodes and ~70 edges), builds
-bench/diagrams_dot.c against deps/math's libquickjs.a, compiles viz.js's
+bench/dot/diagrams_dot.c against deps/math's libquickjs.a, compiles viz.js's
 full.render.js (deps/graphviz, scripts/deps-graphviz.sh) between
-src/md/graphviz-pre.js and graphviz-glue.js to bytecode, and prints its
+bench/dot/pre.js and bench/dot/glue.js to bytecode, and prints its
 figures: load, instantiation, first and best of REPEAT renders (CPU time),
 and whether repeated renders give the same bytes. With Graphviz's own
 `dot` on PATH, its figure (a whole process each) is printed beside them.
 
-Usage: bench/diagrams_dot.py [--repeat N] [--work DIR]
+Usage: bench/dot/diagrams_dot.py [--repeat N] [--work DIR]
 Run from the top of the repository, after scripts/deps-math.sh and
 scripts/deps-graphviz.sh.
 """
@@ -65,14 +65,14 @@ def main():
     ap.add_argument('--repeat', type=int, default=3)
     ap.add_argument('--work', default='build/bench-dot')
     args = ap.parse_args()
-    js = ['src/md/graphviz-pre.js', 'deps/graphviz/full.render.js', 'src/md/graphviz-glue.js']
+    js = ['bench/dot/pre.js', 'deps/graphviz/full.render.js', 'bench/dot/glue.js']
     for f in js + ['deps/math/usr/include/quickjs/quickjs.h']:
         if not os.path.exists(f):
             sys.exit(f'diagrams_dot: {f} missing (run scripts/deps-math.sh and scripts/deps-graphviz.sh)')
     os.makedirs(args.work, exist_ok=True)
     multiarch = subprocess.run(['gcc', '-print-multiarch'], capture_output=True, text=True).stdout.strip()
     runner = os.path.join(args.work, 'diagrams_dot')
-    subprocess.run(['cc', '-O2', '-isystem', 'deps/math/usr/include', '-o', runner, 'bench/diagrams_dot.c',
+    subprocess.run(['cc', '-O2', '-isystem', 'deps/math/usr/include', '-o', runner, 'bench/dot/diagrams_dot.c',
                     f'deps/math/usr/lib/{multiarch}/quickjs/libquickjs.a', '-lm', '-pthread'], check=True)
     paths = []
     for name, lines in graphs().items():

@@ -1,5 +1,5 @@
-// graphviz-glue.js: run just after viz.js 2.1.2's full.render.js (itself
-// after graphviz-pre.js); defines __folio_dot(src), which renders DOT
+// glue.js: run just after viz.js 2.1.2's full.render.js (itself
+// after bench/dot/pre.js); defines __folio_dot(src), which renders DOT
 // source with Graphviz 2.40.1's dot layout and returns the SVG as a string,
 // or throws an Error whose message is Graphviz's ("syntax error in line 3
 // near '->'") and whose .line is the DOT line it names (0 when none).
