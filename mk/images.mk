@@ -29,6 +29,19 @@ EXTRA_CPPFLAGS += -isystem $(IMAGES_DIR)/usr/include
 $(IMAGES_DIR)/.stamp: scripts/deps-images.sh | deps/.stamp
 	@sh scripts/deps-images.sh && touch $@
 
+# avifenc.c is built against libavif 1.x's avif.h (Debian 13's, in
+# deps/avif/, which scripts/deps-avif.sh fetches; -I comes before the
+# system's), avifenc15.c against
+# the system's (0.11, Debian 12's libavif-dev): libavif itself is loaded at
+# run time (src/images/avif.c), never linked; -ldl for dlopen on a libc
+# older than 2.34.
+$(foreach b,$(IMAGES_B) $(IMAGES_ASAN_B) $(IMAGES_FUZZ_B),$(b)/src/images/avifenc.o): \
+	CPPFLAGS_ALL += -I deps/avif/usr/include
+$(foreach b,$(IMAGES_B) $(IMAGES_ASAN_B) $(IMAGES_FUZZ_B),$(b)/src/images/avifenc.o): | deps/avif/.stamp
+EXTRA_LIBS += -ldl
+deps/avif/.stamp: scripts/deps-avif.sh | deps/.stamp
+	@sh scripts/deps-avif.sh && touch $@
+
 # The codecs include stb's header from deps/images/ (and the system's
 # jpeglib.h, png.h and webp/ headers, as the unit tests' images module
 # and the fuzz target do).

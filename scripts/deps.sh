@@ -15,7 +15,7 @@ top=$(pwd)
 # (the image codecs: libjpeg62-turbo-dev, libpng-dev, zlib1g-dev and
 # libwebp-dev, whose static libraries mk/images.mk links; the tests read
 # the copies folio writes with djpeg and dwebp)
-BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libstemmer-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev"
+BUILD_PKGS="gcc g++ make pkg-config libyaml-dev libcjson-dev libutf8proc-dev libstemmer-dev tzdata libmicrohttpd-dev libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev libavif-dev"
 TEST_PKGS="libxml2-utils python3 groff-base curl wrk libjpeg-turbo-progs webp"
 SYSTEM_PKGS="$BUILD_PKGS $TEST_PKGS"
 build_only=""

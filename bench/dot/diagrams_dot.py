@@ -4,7 +4,7 @@
 Writes three DOT graphs (a 10-node digraph; 30 nodes in 3 labelled
 clusters with edge labels; 50 nodes and ~70 edges), builds
 bench/dot/diagrams_dot.c against deps/math's libquickjs.a, compiles viz.js's
-full.render.js (deps/graphviz, scripts/deps-graphviz.sh) between
+full.render.js (deps/graphviz, bench/dot/deps.sh) between
 bench/dot/pre.js and bench/dot/glue.js to bytecode, and prints its
 figures: load, instantiation, first and best of REPEAT renders (CPU time),
 and whether repeated renders give the same bytes. With Graphviz's own
@@ -12,7 +12,7 @@ and whether repeated renders give the same bytes. With Graphviz's own
 
 Usage: bench/dot/diagrams_dot.py [--repeat N] [--work DIR]
 Run from the top of the repository, after scripts/deps-math.sh and
-scripts/deps-graphviz.sh.
+bench/dot/deps.sh.
 """
 import argparse
 import os
@@ -68,7 +68,7 @@ def main():
     js = ['bench/dot/pre.js', 'deps/graphviz/full.render.js', 'bench/dot/glue.js']
     for f in js + ['deps/math/usr/include/quickjs/quickjs.h']:
         if not os.path.exists(f):
-            sys.exit(f'diagrams_dot: {f} missing (run scripts/deps-math.sh and scripts/deps-graphviz.sh)')
+            sys.exit(f'diagrams_dot: {f} missing (run scripts/deps-math.sh and bench/dot/deps.sh)')
     os.makedirs(args.work, exist_ok=True)
     multiarch = subprocess.run(['gcc', '-print-multiarch'], capture_output=True, text=True).stdout.strip()
     runner = os.path.join(args.work, 'diagrams_dot')

@@ -14,6 +14,7 @@
 #include "pipeline/build.h"
 #include "base/diag.h"
 #include "check/extcheck.h"
+#include "images/images.h"
 #include "md/diagram.h"
 #include "md/highlight.h"
 #include "import/import.h"
@@ -231,6 +232,12 @@ static int cmd_version(void)
 	printf("%s\n", hl_version());
 	printf("%s\n", math_version());
 	printf("%s\n", diagram_version());
+	printf("%s\n", img_codecs());
+	/* AVIF's library is the system's, if it has one (images.h) */
+	if (img_avif_version())
+		printf("%s, loaded at run time\n", img_avif_version());
+	else
+		printf("libavif: none on this system (AVIF copies cannot be made)\n");
 	return EXIT_OK;
 }
 

@@ -112,7 +112,8 @@ int img_decode_scaled(const unsigned char *p, size_t n, const struct img_limits 
 	if (!jpeg && !png && !webp) {
 		if (kind)
 			buf_printf(err, "a%s %s image: only JPEG, PNG and WebP images can be decoded",
-			           strcmp(kind, "svg") == 0 ? "n" : "", strcmp(kind, "svg") == 0 ? "SVG" : "GIF");
+			           strcmp(kind, "svg") && strcmp(kind, "avif") ? "" : "n",
+			           strcmp(kind, "svg") == 0 ? "SVG" : strcmp(kind, "avif") == 0 ? "AVIF" : "GIF");
 		else if (n == 0)
 			buf_puts(err, "an empty file: not an image");
 		else
@@ -157,6 +158,8 @@ int img_encode(const struct img *in, const struct img_encode_opts *o, struct buf
 		return img_png_encode(in, o->effort ? o->effort : 6, out, err);
 	case IMG_WEBP:
 		return img_webp_encode(in, o, out, err);
+	case IMG_AVIF:
+		return img_avif_encode(in, o->quality ? o->quality : 60, out, err);
 	}
 	buf_printf(err, "unknown image format %d", (int)o->format);
 	return -1;

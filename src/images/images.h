@@ -93,13 +93,13 @@ int img_decode_scaled(const unsigned char *p, size_t n, const struct img_limits 
  * appended to err (upscaling, a zero size, out of memory). */
 int img_resize(const struct img *in, uint32_t w, uint32_t h, struct img *out, struct buf *err);
 
-enum img_format { IMG_JPEG = 1, IMG_PNG, IMG_WEBP };
+enum img_format { IMG_JPEG = 1, IMG_PNG, IMG_WEBP, IMG_AVIF };
 
 /* What img_encode makes. A zeroed struct but for format is the default. */
 struct img_encode_opts {
 	enum img_format format;
-	/* 1..100, or 0 for the format's default (JPEG 82, WebP 80); lossy
-	 * formats only */
+	/* 1..100, or 0 for the format's default (JPEG 82, WebP 80, AVIF 60);
+	 * lossy formats only */
 	int quality;
 	/* WebP only: lossless (VP8L) instead of lossy, for images whose
 	 * source was a PNG (screenshots, drawings) */
@@ -117,6 +117,8 @@ struct img_encode_opts {
  *    subsampling, optimised Huffman tables (a gray image without a profile
  *    is written as one gray component); at most 65500 pixels a side; an
  *    image with a pixel that is not opaque is refused;
+ *  - AVIF (libavif, loaded at run time: img_avif_available): lossy at
+ *    o->quality, 4:2:0, alpha lossless, single-threaded;
  *  - PNG (libpng): the smallest of gray, gray+alpha, RGB and RGBA that
  *    holds the pixels exactly (gray only without a profile, which is an
  *    RGB one), zlib at o->effort, not interlaced.
@@ -131,6 +133,13 @@ int img_encode(const struct img *in, const struct img_encode_opts *o, struct buf
  * with an acTL chunk (APNG) before its image data. 0 for anything else,
  * truncated or not an image. Reads nothing outside p[0..n). */
 int img_animated(const unsigned char *p, size_t n);
+
+/* img_avif_available: NULL when AVIF can be encoded: libavif (1.x or
+ * 0.11), with an AV1 encoder, was loaded (dlopen, once, thread-safe, on
+ * first use); else why not, a sentence naming what to install.
+ * img_avif_version: "libavif 1.2.1 (aom)", or NULL. */
+const char *img_avif_available(void);
+const char *img_avif_version(void);
 
 /* img_free: frees im's pixels and profile; im is empty (all zero). NULL
  * and an empty image are fine. */

@@ -401,6 +401,64 @@ static int svg_size(const unsigned char *d, size_t len, int *w, int *h)
 	return set_rounded(vw, vh, w, h);
 }
 
+/* ---- AVIF (ISO base media file format: boxes) ---- */
+
+/* box_find: the first box of type within d[from..to) (a box: a 32-bit
+ * size, its type, and what it holds; size 1: a 64-bit size follows; 0:
+ * to the end), its contents in [*in, *end); 0 when there is none or a box
+ * does not fit. */
+static int box_find(const unsigned char *d, size_t from, size_t to, const char *type, size_t *in, size_t *end)
+{
+	size_t i = from;
+	while (to - i >= 8) {
+		unsigned long long size = be32(d + i);
+		size_t head = 8;
+		if (size == 1) {
+			if (to - i < 16)
+				return 0;
+			size = (unsigned long long)be32(d + i + 8) << 32 | be32(d + i + 12);
+			head = 16;
+		} else if (size == 0) {
+			size = to - i;
+		}
+		if (size < head || size > to - i)
+			return 0;
+		if (!memcmp(d + i + 4, type, 4)) {
+			*in = i + head;
+			*end = i + (size_t)size;
+			return 1;
+		}
+		i += (size_t)size;
+	}
+	return 0;
+}
+
+/* is_avif: an ftyp box first whose major or a compatible brand is AVIF's
+ * (avif: a still; avis: a sequence). */
+static int is_avif(const unsigned char *d, size_t len)
+{
+	if (len < 16 || memcmp(d + 4, "ftyp", 4))
+		return 0;
+	size_t size = be32(d);
+	if (size < 16 || size > len)
+		size = len < 64 ? len : 64;
+	for (size_t i = 8; i + 4 <= size; i += 4)
+		if (i != 12 && (!memcmp(d + i, "avif", 4) || !memcmp(d + i, "avis", 4))) /* 12: the minor version */
+			return 1;
+	return 0;
+}
+
+/* avif_size: the first ispe (image spatial extents) property, in
+ * meta/iprp/ipco: a full box (version and flags), then width and height. */
+static int avif_size(const unsigned char *d, size_t len, int *w, int *h)
+{
+	size_t a, b, c, e, f, g, p, q;
+	if (!box_find(d, 0, len, "meta", &a, &b) || b - a < 4 || !box_find(d, a + 4, b, "iprp", &c, &e) ||
+	    !box_find(d, c, e, "ipco", &f, &g) || !box_find(d, f, g, "ispe", &p, &q) || q - p < 12)
+		return 0;
+	return set(be32(d + p + 4), be32(d + p + 8), w, h);
+}
+
 /* ---- public ---- */
 
 const char *image_kind(const unsigned char *data, size_t len)
@@ -415,6 +473,8 @@ const char *image_kind(const unsigned char *data, size_t len)
 		return "gif";
 	if (is_webp(data, len))
 		return "webp";
+	if (is_avif(data, len))
+		return "avif";
 	if (svg_root(data, len))
 		return "svg";
 	return NULL;
@@ -432,6 +492,8 @@ int image_size(const unsigned char *data, size_t len, int *w, int *h)
 		return gif_size(data, len, w, h);
 	if (is_webp(data, len))
 		return webp_size(data, len, w, h);
+	if (is_avif(data, len))
+		return avif_size(data, len, w, h);
 	return svg_size(data, len, w, h);
 }
 

@@ -15,6 +15,8 @@
  *    width and height, as browsers display the image turned;
  *  - WebP: the VP8 (lossy), VP8L (lossless) or VP8X (extended: the canvas)
  *    chunk;
+ *  - AVIF: the first ispe (spatial extents) property of meta/iprp/ipco
+ *    (an ftyp box with the avif or avis brand first);
  *  - SVG: the width and height attributes of the root <svg> element when
  *    they are plain numbers, with or without "px" (rounded to whole
  *    pixels); when only one of them is, the other follows from the
@@ -27,7 +29,7 @@
  * never allocates. */
 int image_size(const unsigned char *data, size_t len, int *w, int *h);
 
-/* image_kind: "png", "jpeg", "gif", "webp" or "svg" from the signature of
+/* image_kind: "png", "jpeg", "gif", "webp", "avif" or "svg" from the signature of
  * data[0..len) (for SVG: the root element, after any XML declaration,
  * comments and doctype), or NULL. A static string. The kind may be known
  * when the size is not (a truncated file). */

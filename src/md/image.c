@@ -135,12 +135,21 @@ int md_picture_widths(const struct md_options *o, int w, int *out, int *own)
 		if (o->image_widths[i] < w)
 			out[n++] = o->image_widths[i];
 	*own = n;
-	if (!o->image_webp)
-		return n;
-	for (int i = 0; i < *own; i++)
-		out[n++] = out[i];
-	out[n++] = w; /* and the whole image */
+	for (int f = 0; f < 2; f++) {
+		if (!(f ? o->image_avif : o->image_webp))
+			continue;
+		for (int i = 0; i < *own; i++)
+			out[n++] = out[i];
+		out[n++] = w; /* and the whole image */
+	}
 	return n;
+}
+
+const char *md_picture_format(const struct md_options *o, int own, int i)
+{
+	if (i < own)
+		return NULL;
+	return o->image_webp && i < 2 * own + 1 ? "webp" : "avif";
 }
 
 void md_variant_name(struct buf *out, const char *url, size_t url_len, int width, const char *ext)
@@ -262,6 +271,26 @@ static void put_srcset(struct buf *out, const char *url, const int *widths, int 
 	buf_putc(out, '"');
 }
 
+/* put_sources: the <source>s (opened by tag) of the copies of url in the
+ * other formats than its own, widths[own..n): AVIF first (the smaller),
+ * then WebP, which a browser takes in that order. */
+static void put_sources(struct md_ctx *c, struct buf *out, const char *url, const int *widths, int n, int own,
+                        const char *tag, const char *sizes)
+{
+	static const char *const order[] = {"avif", "webp"};
+	for (int k = 0; k < 2; k++) {
+		int first = -1, count = 0;
+		for (int i = own; i < n; i++)
+			if (!strcmp(md_picture_format(c->o, own, i), order[k]))
+				first = first < 0 ? i : first, count++;
+		if (!count)
+			continue;
+		buf_printf(out, "%s type=\"image/%s\"", tag, order[k]);
+		put_srcset(out, url, widths + first, count, order[k], 0, sizes);
+		buf_putc(out, '>');
+	}
+}
+
 /* dark_name: the name of url's dark variant ("/img/a.png" ->
  * "/img/a.dark.png"), appended to out. */
 static void dark_name(struct buf *out, const char *url)
@@ -299,11 +328,7 @@ static void dark_sources(struct md_ctx *c, struct buf *out, const char *url, int
 	dark_name(&name, url);
 	int widths[MD_PICTURE_MAX], own = 0;
 	int n = md_picture_widths(c->o, dark_w, widths, &own);
-	if (n > own) {
-		buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\" type=\"image/webp\"");
-		put_srcset(out, name.p, widths + own, n - own, "webp", 0, sizes);
-		buf_putc(out, '>');
-	}
+	put_sources(c, out, name.p, widths, n, own, "<source media=\"(prefers-color-scheme: dark)\"", sizes);
 	const char *dot = strrchr(name.p, '.');
 	buf_puts(out, "<source media=\"(prefers-color-scheme: dark)\"");
 	put_srcset(out, name.p, widths, own, dot + 1, dark_w, sizes);
@@ -333,11 +358,7 @@ int md_picture_start(struct md_ctx *c, struct buf *out, const char *url, const s
 	int dark_w = dark_width(c, url);
 	if (dark_w)
 		dark_sources(c, out, url, dark_w, sizes);
-	if (p->n > p->own) { /* the WebP copies */
-		buf_puts(out, "<source type=\"image/webp\"");
-		put_srcset(out, url, p->widths + p->own, p->n - p->own, "webp", 0, sizes);
-		buf_putc(out, '>');
-	}
+	put_sources(c, out, url, p->widths, p->n, p->own, "<source", sizes);
 	return 1;
 }
 

@@ -74,10 +74,10 @@ struct md_options {
 	const char *labels[MD_LABELS];
 	/* resized copies of local JPEG and PNG images (folio.yml's images:):
 	 * the widths (ascending; none: images are written as they are) and
-	 * whether WebP copies are made beside the image's own format */
+	 * whether WebP and AVIF copies are made beside the image's own format */
 	const int *image_widths;
 	int nimage_widths;
-	int image_webp;
+	int image_webp, image_avif;
 };
 
 /* md_picture_widths: the widths of the resized copies of an image w
@@ -85,10 +85,13 @@ struct md_options {
  * returns how many: first the copies in the image's own format, one at
  * each configured width below w (never upscaled: the image itself is the
  * widest), *own of them, ascending; then, with WebP, the WebP copies, at
- * those widths and at w itself. The build makes exactly these copies
- * (variants/), and md/ writes srcset from them: one rule for both. */
-enum { MD_MAX_WIDTHS = 8, MD_PICTURE_MAX = 2 * MD_MAX_WIDTHS + 1 };
+ * those widths and at w itself; then, with AVIF, the AVIF copies, at the
+ * same widths. The build makes exactly these copies (variants/), and md/
+ * writes srcset from them: one rule for both. md_picture_format: the
+ * format of copy i of them ("webp", "avif"; NULL: the image's own). */
+enum { MD_MAX_WIDTHS = 8, MD_PICTURE_MAX = 3 * MD_MAX_WIDTHS + 2 };
 int md_picture_widths(const struct md_options *o, int w, int *out, int *own);
+const char *md_picture_format(const struct md_options *o, int own, int i);
 
 /* md_variant_name: the address of image url's copy at width in format
  * ext ("/img/a.png", 480, "webp" -> "/img/a-480w.webp"), appended to

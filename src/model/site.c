@@ -167,6 +167,7 @@ void site_image_rule(const struct config *cfg, struct md_options *o)
 	o->image_widths = cfg->images ? cfg->image_widths : NULL;
 	o->nimage_widths = cfg->images ? cfg->nimage_widths : 0;
 	o->image_webp = cfg->images && cfg->images_webp;
+	o->image_avif = cfg->images && cfg->images_avif;
 }
 
 static void md_options_of(const struct config *cfg, const struct build_opts *opts, struct md_options *o)

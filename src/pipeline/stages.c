@@ -3,6 +3,7 @@
  * the static files handed to an output (stages_copy_static). A round
  * (round.c) plans, renders and writes what they give. */
 #include "pipeline/stages.h"
+#include "images/images.h"
 #include "variants/variants.h"
 
 #include "base/clock.h"
@@ -84,6 +85,17 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 	st->a = arena_new();
 	struct arena *a = st->a;
 	st->errors += config_load(a, d, req->site_dir, req->base_url, &st->cfg);
+	if (st->cfg.images && st->cfg.images_avif) {
+		/* AVIF needs a library folio loads when asked (images.h): its
+		 * absence is said at the word that asked for it */
+		const char *why = img_avif_available();
+		if (why) {
+			struct diag_loc loc = {st->cfg.path, st->cfg.src, st->cfg.src_len, st->cfg.avif_line,
+			                       st->cfg.avif_col};
+			diag_error(d, &loc, "images.formats: avif: %s", why);
+			st->errors++;
+		}
+	}
 	st->cfg_errors = st->errors;
 	st->t_cfg = clock_seconds();
 	if (!st->cfg.root || st->cfg.root->kind != YNODE_MAP) {
@@ -221,7 +233,7 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	struct md_options rule;
 	memset(&rule, 0, sizeof rule);
 	site_image_rule(s->cfg, &rule);
-	struct variants_settings set = {&rule, s->cfg->quality_webp, s->cfg->quality_jpeg, jobs};
+	struct variants_settings set = {&rule, s->cfg->quality_webp, s->cfg->quality_jpeg, s->cfg->quality_avif, jobs};
 	struct variants *v = rule.nimage_widths ? variants_new(d, site_dir, &set, sink, read_only) : NULL;
 	int errors = output_static(d, site_dir, &t, b, nb, v ? variants_sink(v) : sink);
 	if (v)

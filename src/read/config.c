@@ -431,6 +431,7 @@ static void read_images(struct schema *s, const struct ynode *r, struct config *
 	c->images_webp = 1;
 	c->quality_webp = 80;
 	c->quality_jpeg = 82;
+	c->quality_avif = 60;
 	const struct ynode *m = read_switch(s, r, "images", &c->images, image_keys);
 	if (!m)
 		return;
@@ -441,19 +442,25 @@ static void read_images(struct schema *s, const struct ynode *r, struct config *
 		const struct ynode *fn = schema_node(m, "formats");
 		c->images_webp = 0;
 		for (size_t i = 0; i < nf; i++) {
-			if (str_eq_cstr(fv[i], "webp"))
+			const struct ynode *at = fn->kind == YNODE_SEQ ? fn->items[i] : fn;
+			if (str_eq_cstr(fv[i], "webp")) {
 				c->images_webp = 1;
-			else if (!str_eq_cstr(fv[i], "original"))
-				schema_error(s, fn->kind == YNODE_SEQ ? fn->items[i] : fn,
-					     "images.formats: unknown format '%.*s' (known: webp, and original, the "
-					     "image's own format, which is always written)",
+			} else if (str_eq_cstr(fv[i], "avif")) {
+				c->images_avif = 1;
+				c->avif_line = at->line;
+				c->avif_col = at->col;
+			} else if (!str_eq_cstr(fv[i], "original")) {
+				schema_error(s, at,
+					     "images.formats: unknown format '%.*s' (known: webp, avif, and original, "
+					     "the image's own format, which is always written)",
 					     STR_FMT(fv[i]));
+			}
 		}
 	}
 	const struct ynode *q = schema_node(m, "quality");
 	if (!q || yaml_is_null(q))
 		return;
-	static const char *const q_keys[] = {"webp", "jpeg", NULL};
+	static const char *const q_keys[] = {"webp", "jpeg", "avif", NULL};
 	if (q->kind != YNODE_MAP) {
 		schema_error(s, q, "images.quality must be a map such as {webp: 80, jpeg: 82}");
 		return;
@@ -464,6 +471,8 @@ static void read_images(struct schema *s, const struct ynode *r, struct config *
 		c->quality_webp = (int)v;
 	if (schema_int(s, q, "jpeg", 1, 100, &v) == 1)
 		c->quality_jpeg = (int)v;
+	if (schema_int(s, q, "avif", 1, 100, &v) == 1)
+		c->quality_avif = (int)v;
 }
 
 /* read_feeds: feeds: false, true or {content: summary|full, also_at}. */

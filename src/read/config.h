@@ -69,13 +69,14 @@ struct config {
 	int links_check; /* CONFIG_LINKS_*: what a broken internal link is */
 	/* images: resized copies of the site's JPEG and PNG images (off:
 	 * images are copied as they are): the widths (ascending, never above
-	 * an image's own), WebP beside the image's own format, and each
+	 * an image's own), WebP and AVIF beside the image's own format, and each
 	 * format's quality (1..100) */
 	int images;
 	int image_widths[CONFIG_MAX_WIDTHS];
 	int nimage_widths;
-	int images_webp;
-	int quality_webp, quality_jpeg;
+	int images_webp, images_avif;
+	int quality_webp, quality_jpeg, quality_avif;
+	int avif_line, avif_col; /* where formats names avif, in folio.yml */
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };

@@ -112,9 +112,10 @@ const struct output_sink *variants_sink(struct variants *v)
 	return &v->sink;
 }
 
-/* settings_key: what a copy depends on besides the image's bytes: the
- * copy's width and format, its quality, and the codec's version. */
-static uint64_t copy_key(const struct variants *v, uint64_t bytes_hash, int width, int webp, int png)
+/* copy_key: what a copy depends on besides the image's bytes: the copy's
+ * width and format (fmt: "webp", "avif", or NULL: the image's own), its
+ * quality, and the codec's version. */
+static uint64_t copy_key(const struct variants *v, uint64_t bytes_hash, int width, const char *fmt, int png)
 {
 	struct hasher h;
 	hasher_begin(&h, 0);
@@ -122,8 +123,12 @@ static uint64_t copy_key(const struct variants *v, uint64_t bytes_hash, int widt
 	hasher_add(&h, tag, sizeof tag);
 	hasher_add_cstr(&h, img_codecs()); /* the codecs and their versions */
 	hasher_add_u64(&h, bytes_hash);
-	int k[4] = {width, webp, webp ? v->set.quality_webp : png ? 0 : v->set.quality_jpeg, png};
+	int webp = fmt && !strcmp(fmt, "webp"), avif = fmt && !strcmp(fmt, "avif");
+	int k[4] = {width, webp, webp ? v->set.quality_webp : avif ? v->set.quality_avif : png ? 0 : v->set.quality_jpeg,
+		    png};
 	hasher_add(&h, k, sizeof k);
+	if (avif) /* the library the system has: its version, and its encoder */
+		hasher_add_cstr(&h, img_avif_version() ? img_avif_version() : "");
 	uint64_t key = hasher_digest(&h);
 	return key ? key : 1;
 }
@@ -159,9 +164,10 @@ static void to_cache(const struct variants *v, uint64_t key, const struct vcopy 
 }
 
 /* encode: the copy of decoded image src at width (scaled from src's
- * size) in format webp or the image's own, into c. 0, or -1 with err. */
-static int encode(const struct variants *v, const struct img *src, int width, int webp, int png, struct vcopy *c,
-		  struct buf *err)
+ * size) in format fmt ("webp", "avif", or NULL: the image's own), into c.
+ * 0, or -1 with err. */
+static int encode(const struct variants *v, const struct img *src, int width, const char *fmt, int png,
+		  struct vcopy *c, struct buf *err)
 {
 	struct img small;
 	const struct img *from = src;
@@ -171,8 +177,10 @@ static int encode(const struct variants *v, const struct img *src, int width, in
 			return -1;
 		from = &small;
 	}
-	struct img_encode_opts o = {webp ? IMG_WEBP : png ? IMG_PNG : IMG_JPEG,
-				    webp ? v->set.quality_webp : v->set.quality_jpeg, webp && png, 0};
+	int webp = fmt && !strcmp(fmt, "webp"), avif = fmt && !strcmp(fmt, "avif");
+	struct img_encode_opts o = {webp ? IMG_WEBP : avif ? IMG_AVIF : png ? IMG_PNG : IMG_JPEG,
+				    webp ? v->set.quality_webp : avif ? v->set.quality_avif : v->set.quality_jpeg,
+				    webp && png, 0};
 	struct buf out;
 	buf_init(&out);
 	int rc = img_encode(from, &o, &out, err);
@@ -215,13 +223,13 @@ static void make(const struct variants *v, struct vimage *im)
 	struct img src = {0};
 	int decoded = 0;
 	for (int i = 0; i < n && !err.len; i++) {
-		int webp = i >= own;
+		const char *fmt = md_picture_format(v->set.rule, own, i);
 		struct vcopy *c = &im->copies[im->ncopies];
-		uint64_t key = copy_key(v, bh, widths[i], webp, im->png);
+		uint64_t key = copy_key(v, bh, widths[i], fmt, im->png);
 		im->keys[im->nkeys++] = key;
 		struct buf name;
 		buf_init(&name);
-		md_variant_name(&name, im->rel, strlen(im->rel), widths[i], webp ? "webp" : strrchr(im->rel, '.') + 1);
+		md_variant_name(&name, im->rel, strlen(im->rel), widths[i], fmt ? fmt : strrchr(im->rel, '.') + 1);
 		c->rel = buf_detach(&name, NULL);
 		if (from_cache(v, key, widths[i], c)) {
 			im->cached++;
@@ -234,7 +242,7 @@ static void make(const struct variants *v, struct vimage *im)
 				break;
 			decoded = 1;
 		}
-		if (encode(v, &src, widths[i], webp, im->png, c, &err))
+		if (encode(v, &src, widths[i], fmt, im->png, c, &err))
 			break;
 		to_cache(v, key, c);
 		im->made++;

@@ -18,7 +18,7 @@
  * each format's quality. */
 struct variants_settings {
 	const struct md_options *rule;
-	int quality_webp, quality_jpeg;
+	int quality_webp, quality_jpeg, quality_avif;
 	int jobs; /* threads (at least 1) */
 };
 

@@ -111,10 +111,33 @@ check "... no WebP" test -z "$(find "$TMP/pub-narrow" -name '*.webp')"
 printf 'images:\n  widths: [800, 800]\n' >"$TMP/narrow/folio.yml"
 run build "$TMP/narrow" -o "$TMP/pub-bad"
 check "a width twice is an error" contains "$err" "images.widths: 800 is there twice"
-printf 'images:\n  formats: [avif]\n' >"$TMP/narrow/folio.yml"
+printf 'images:\n  formats: [jxl]\n' >"$TMP/narrow/folio.yml"
 run build "$TMP/narrow" -o "$TMP/pub-bad"
-check "an unknown format is an error" contains "$err" "images.formats: unknown format 'avif'"
+check "an unknown format is an error" contains "$err" "images.formats: unknown format 'jxl' (known: webp, avif, and original"
 check "... exit 1" test "$rc" -eq 1
+
+# AVIF: copies through the system's libavif, loaded when asked for
+V=$TMP/avif
+site "$V"
+printf 'images:\n  widths: [480]\n  formats: [avif, webp]\n  quality: {avif: 50}\n' >>"$V/folio.yml"
+run build "$V" -o "$TMP/pub-avif"
+check "AVIF copies: builds" test "$rc" -eq 0
+check "... a copy at each width and at the image's own" test -s "$TMP/pub-avif/img/photo-480w.avif" -a -s "$TMP/pub-avif/img/photo-2000w.avif"
+check "... an AVIF file" test "$(head -c 12 "$TMP/pub-avif/img/photo-480w.avif" | tail -c 4)" = avif
+check "... offered before the WebP copies" \
+	grep -q '<picture><source type="image/avif" srcset="/img/photo-480w.avif 480w, /img/photo-2000w.avif 2000w" sizes="[^"]*"><source type="image/webp" srcset="/img/photo-480w.webp 480w, /img/photo-2000w.webp 2000w"' \
+	"$TMP/pub-avif/posts/photos/index.html"
+touch -d '2020-01-01' "$V"/.folio-cache/images/*.img
+run build "$V" -o "$TMP/pub-avif2"
+check "... a second build encodes none" test -z "$(find "$V/.folio-cache/images" -name '*.img' -newermt '2021-01-01')"
+check "... and writes the same bytes" cmp -s "$TMP/pub-avif/img/photo-480w.avif" "$TMP/pub-avif2/img/photo-480w.avif"
+export FOLIO_LIBAVIF=/nonexistent/libavif.so.16
+run build "$V" -o "$TMP/pub-avif3"
+unset FOLIO_LIBAVIF
+check "no libavif: an error at the word avif" contains "$err" "folio.yml:5:13: error: images.formats: avif: FOLIO_LIBAVIF names no library that loads"
+check "... exit 1, nothing written" test "$rc" -eq 1 -a ! -e "$TMP/pub-avif3"
+run --version
+check "folio --version names the libavif it loads" contains "$out" "loaded at run time"
 
 # a dark variant: a.dark.png beside a.png, for a reader whose system is dark
 D=$TMP/dark

@@ -255,6 +255,16 @@ def image_seeds(s):
             if name.lower().endswith(exts):
                 with open(os.path.join(root, name), "rb") as f:
                     s.add("image", f.read()[:65536])
+    # an AVIF's head as libavif writes it (imagesize.c's boxes): ftyp,
+    # meta with hdlr and iprp/ipco/ispe (640 x 360), and one whose meta
+    # has a 64-bit size
+    box = lambda t, b: (8 + len(b)).to_bytes(4, "big") + t + b
+    ispe = box(b"ispe", bytes(4) + (640).to_bytes(4, "big") + (360).to_bytes(4, "big"))
+    meta = box(b"meta", bytes(4) + box(b"hdlr", bytes(8) + b"pict") + box(b"iprp", box(b"ipco", ispe)))
+    ftyp = box(b"ftyp", b"avif" + bytes(4) + b"avifmif1miaf")
+    s.add("image", ftyp + meta)
+    big = (1).to_bytes(4, "big") + b"meta" + (16 + len(meta) - 8).to_bytes(8, "big") + meta[8:]
+    s.add("image", ftyp + big)
 
 
 # Images for imgdecode, as hex: made once with folio's encoders

@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "base/pool.h"
 #include "images/images.h"
+#include "images/imagesize.h"
 
 /* ---- helpers ---- */
 
@@ -1053,6 +1054,46 @@ static void animations(void)
 	buf_fini(&b);
 }
 
+/* avif: libavif, loaded at run time (deps.sh installs it), encodes a
+ * picture whose head says its size; the same pixels give the same bytes;
+ * a library that is not there is a message. */
+static void avif(void)
+{
+	const char *why = img_avif_available();
+	STR_EQ(why ? why : "(available)", "(available)");
+	if (why)
+		return;
+	OK(img_avif_version() && !strncmp(img_avif_version(), "libavif ", 8));
+	struct img src = gradient(64, 48, 1);
+	struct buf out, again, err;
+	buf_init(&out);
+	buf_init(&again);
+	buf_init(&err);
+	struct img_encode_opts o = {IMG_AVIF, 60, 0, 0};
+	INT_EQ(img_encode(&src, &o, &out, &err), 0);
+	STR_EQ(err.p ? err.p : "", "");
+	STR_EQ(image_kind((const unsigned char *)out.p, out.len), "avif");
+	int w = 0, h = 0;
+	INT_EQ(image_size((const unsigned char *)out.p, out.len, &w, &h), 1);
+	INT_EQ(w, 64);
+	INT_EQ(h, 48);
+	INT_EQ(img_encode(&src, &o, &again, &err), 0);
+	OK(out.len == again.len && !memcmp(out.p, again.p, out.len));
+	/* it is no format folio decodes: said so */
+	struct img back;
+	INT_EQ(img_decode((const unsigned char *)out.p, out.len, NULL, &back, &err), -1);
+	STR_EQ(err.p, "an AVIF image: only JPEG, PNG and WebP images can be decoded");
+	/* a lower quality, fewer bytes */
+	buf_reset(&again);
+	o.quality = 10;
+	INT_EQ(img_encode(&src, &o, &again, &err), 0);
+	OK(again.len < out.len);
+	img_free(&src);
+	buf_fini(&out);
+	buf_fini(&again);
+	buf_fini(&err);
+}
+
 void test_images(void)
 {
 	t_current = "images";
@@ -1067,4 +1108,5 @@ void test_images(void)
 	threads();
 	bad_inputs();
 	animations();
+	avif();
 }

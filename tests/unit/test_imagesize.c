@@ -149,6 +149,19 @@ static void prefixes(const unsigned char *d, size_t n)
 	INT_EQ(bad, 0);
 }
 
+/* An AVIF's head, as libavif writes it: ftyp (avif), then meta (a full
+ * box) holding hdlr and iprp/ipco/ispe: 640 x 360. */
+static const unsigned char AVIF_640X360[] = {
+    0, 0, 0, 28, 'f', 't', 'y', 'p', 'a', 'v', 'i', 'f', 0, 0, 0, 0, 'a', 'v', 'i', 'f', 'm', 'i', 'f', '1',
+    'm', 'i', 'a', 'f',
+    /* meta: 12 + hdlr 20 + iprp (8 + ipco (8 + ispe 20)) = 68 */
+    0, 0, 0, 68, 'm', 'e', 't', 'a', 0, 0, 0, 0,
+    0, 0, 0, 20, 'h', 'd', 'l', 'r', 0, 0, 0, 0, 0, 0, 0, 0, 'p', 'i', 'c', 't',
+    0, 0, 0, 36, 'i', 'p', 'r', 'p',
+    0, 0, 0, 28, 'i', 'p', 'c', 'o',
+    0, 0, 0, 20, 'i', 's', 'p', 'e', 0, 0, 0, 0, 0, 0, 2, 128, 0, 0, 1, 104,
+};
+
 /* mutations: every byte of d set to each of a few values: no crash (the
  * sanitizers watch), and any size found is positive. */
 static void mutations(const unsigned char *d, size_t n)
@@ -322,6 +335,30 @@ void test_imagesize(void)
 	STR_EQ(kind("\x00\x01\x02\x03garbage", 11), "(none)");
 	NO_SIZE((const unsigned char *)"\x00\x01\x02\x03garbage", 11);
 
+	/* AVIF */
+	SIZE_EQ(AVIF_640X360, sizeof AVIF_640X360, 640, 360);
+	STR_EQ(kind(AVIF_640X360, sizeof AVIF_640X360), "avif");
+	NO_SIZE(AVIF_640X360, sizeof AVIF_640X360 - 1); /* the ispe box cut */
+	{
+		unsigned char p[sizeof AVIF_640X360];
+		memcpy(p, AVIF_640X360, sizeof p);
+		memcpy(p + 8, "heic", 4);
+		memcpy(p + 16, "mif1", 4); /* no avif brand: another kind */
+		STR_EQ(kind(p, sizeof p), "(none)");
+		memcpy(p, AVIF_640X360, sizeof p);
+		p[31] = 200; /* meta longer than the file */
+		NO_SIZE(p, sizeof p);
+		memcpy(p, AVIF_640X360, sizeof p);
+		p[31] = 0; /* a box of size 0: to the end of the file */
+		SIZE_EQ(p, sizeof p, 640, 360);
+		memcpy(p, AVIF_640X360, sizeof p);
+		p[83] = 7; /* a box of 7 bytes: smaller than its head */
+		NO_SIZE(p, sizeof p);
+		memcpy(p, AVIF_640X360, sizeof p);
+		memset(p + 88, 0, 4); /* width 0 */
+		NO_SIZE(p, sizeof p);
+	}
+
 	/* every prefix: no size, or the right one; mutated bytes: no crash */
 	const struct {
 		const unsigned char *d;
@@ -332,6 +369,7 @@ void test_imagesize(void)
 	    {JPEG_SOF2, sizeof JPEG_SOF2},       {JPEG_EXIF_LE, sizeof JPEG_EXIF_LE},
 	    {JPEG_EXIF_BE, sizeof JPEG_EXIF_BE}, {WEBP_VP8, sizeof WEBP_VP8},
 	    {WEBP_VP8L, sizeof WEBP_VP8L},       {WEBP_VP8X, sizeof WEBP_VP8X},
+	    {AVIF_640X360, sizeof AVIF_640X360},
 	};
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		prefixes(all[i].d, all[i].n);
