@@ -3,7 +3,8 @@
 # npm_pinned LABEL NAME VERSION SHA256 DIR SRC=DEST...: unless DIR holds
 # VERSION already (its .stamp, and the first DEST), fetches NAME@VERSION
 # with npm pack, checks the tarball's sha256 against SHA256, and keeps each
-# package/SRC as DIR/DEST, with the package's LICENSE as DIR/LICENSE.
+# package/SRC as DIR/DEST, with the package's LICENSE (or LICENSE.md,
+# LICENCE...: the first such file at its top) as DIR/LICENSE.
 # Idempotent; one line of output per step.
 say() { printf 'deps: %s\n' "$*"; }
 npm_pinned() {
@@ -27,7 +28,8 @@ npm_pinned() {
 		say "error: $tgz has sha256 $sum, not the pinned $sha" >&2
 		exit 1
 	fi
-	for f in "$@" LICENSE=LICENSE; do
+	lic=$(tar -tzf "$tgz" | sed -n 's|^package/\(LICEN[CS]E[^/]*\)$|\1|p' | sort | head -n 1)
+	for f in "$@" "${lic:-LICENSE}=LICENSE"; do
 		tar -xzf "$tgz" -C "$dir/pack" "package/${f%%=*}"
 		mv "$dir/pack/package/${f%%=*}" "$dir/${f#*=}"
 	done
