@@ -124,8 +124,8 @@ static uint64_t copy_key(const struct variants *v, uint64_t bytes_hash, int widt
 	hasher_add_cstr(&h, img_codecs()); /* the codecs and their versions */
 	hasher_add_u64(&h, bytes_hash);
 	int webp = fmt && !strcmp(fmt, "webp"), avif = fmt && !strcmp(fmt, "avif");
-	int k[4] = {width, webp, webp ? v->set.quality_webp : avif ? v->set.quality_avif : png ? 0 : v->set.quality_jpeg,
-		    png};
+	int k[5] = {width, webp, webp ? v->set.quality_webp : avif ? v->set.quality_avif : png ? 0 : v->set.quality_jpeg,
+		    png, v->set.keep_metadata};
 	hasher_add(&h, k, sizeof k);
 	if (avif) /* the library the system has: its version, and its encoder */
 		hasher_add_cstr(&h, img_avif_version() ? img_avif_version() : "");
@@ -180,7 +180,7 @@ static int encode(const struct variants *v, const struct img *src, int width, co
 	int webp = fmt && !strcmp(fmt, "webp"), avif = fmt && !strcmp(fmt, "avif");
 	struct img_encode_opts o = {webp ? IMG_WEBP : avif ? IMG_AVIF : png ? IMG_PNG : IMG_JPEG,
 				    webp ? v->set.quality_webp : avif ? v->set.quality_avif : v->set.quality_jpeg,
-				    webp && png, 0};
+				    webp && png, 0, v->set.keep_metadata};
 	struct buf out;
 	buf_init(&out);
 	int rc = img_encode(from, &o, &out, err);

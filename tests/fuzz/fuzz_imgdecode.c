@@ -34,7 +34,7 @@ static void fail(const char *what, const struct buf *err)
  * refused with that message. */
 static void again(const struct img *im, enum img_format f, int lossless)
 {
-	struct img_encode_opts o = {f, 60, lossless, 1};
+	struct img_encode_opts o = {f, 60, lossless, 1, 0};
 	struct buf out, err;
 	buf_init(&out);
 	buf_init(&err);
