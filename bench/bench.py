@@ -60,6 +60,16 @@ def run(cmd, cwd=None, env=None):
     return wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss / 1024.0, out
 
 
+def reporter():
+    """The report's lines, and say(line): prints a line and adds it to them."""
+    lines = []
+
+    def say(s=""):
+        print(s, flush=True)
+        lines.append(s)
+    return lines, say
+
+
 def rm(path):
     if os.path.isdir(path) and not os.path.islink(path):
         shutil.rmtree(path, ignore_errors=True)
@@ -153,11 +163,7 @@ def main():
         dests.append(("tmpfs", f"/dev/shm/folio-bench-{os.getpid()}"))
     if args.only:
         dests = [d for d in dests if d[0] == args.only]
-    lines = []
-
-    def say(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    lines, say = reporter()
 
     with open("/proc/cpuinfo") as f:
         cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "?")

@@ -123,11 +123,7 @@ def main(argv=None):
     ap.add_argument("--corpora", default=os.path.join(ROOT, "bench", "corpus"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out"))
     args = ap.parse_args(argv)
-    lines = []
-
-    def say(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    lines, say = bench.reporter()
 
     os.makedirs(args.corpora, exist_ok=True)
     os.makedirs(args.out, exist_ok=True)
