@@ -34,51 +34,52 @@ def scene(w, h, dark):
     """The shapes, as (x0, y0, x1, y1, kind) in pixels, drawn in order."""
     cx, cy = w / 2, h / 2
     s = min(w, h) / 1000
-    shapes = [(cx - 430 * s, cy - 400 * s, cx + 430 * s, cy + 400 * s, "substrate")]
-    shapes.append((cx - 300 * s, cy - 250 * s, cx + 300 * s, cy + 250 * s, "interposer"))
+    shapes = [(cx - 470 * s, cy - 420 * s, cx + 470 * s, cy + 420 * s, "substrate")]
+    shapes.append((cx - 400 * s, cy - 280 * s, cx + 400 * s, cy + 280 * s, "interposer"))
     for k in range(8):  # eight compute dies, two rows of four
         col, row = k % 4, k // 4
         x0 = cx - 250 * s + col * 127 * s
-        y0 = cy - 200 * s + row * 205 * s
-        shapes.append((x0, y0, x0 + 112 * s, y0 + 190 * s, "die"))
-    for k in range(4):  # HBM stacks, four a side
+        y0 = cy - 215 * s + row * 218 * s
+        shapes.append((x0, y0, x0 + 118 * s, y0 + 208 * s, "die"))
+    for k in range(4):  # HBM stacks on the interposer, four a side
         for side in (-1, 1):
-            x0 = cx + side * 350 * s - 40 * s
-            y0 = cy - 230 * s + k * 118 * s
-            shapes.append((x0, y0, x0 + 80 * s, y0 + 104 * s, "hbm"))
+            x0 = cx + side * 325 * s - 55 * s
+            y0 = cy - 255 * s + k * 128 * s
+            shapes.append((x0, y0, x0 + 110 * s, y0 + 118 * s, "hbm"))
     rnd = random.Random(3)
     for _ in range(60):  # capacitors along the edge of the substrate
         side = rnd.randrange(4)
         t = rnd.uniform(-380, 380) * s
         if side < 2:
-            x0, y0 = cx + t, cy + (-370 if side == 0 else 350) * s
+            x0, y0 = cx + t, cy + (-400 if side == 0 else 380) * s
             shapes.append((x0, y0, x0 + 14 * s, y0 + 22 * s, "cap"))
         else:
-            x0, y0 = cx + (-405 if side == 2 else 390) * s, cy + t * 0.9
+            x0, y0 = cx + (-450 if side == 2 else 430) * s, cy + t * 0.9
             shapes.append((x0, y0, x0 + 22 * s, y0 + 14 * s, "cap"))
     return shapes
 
 
 def colour(kind, u, v, n1, n2, dark):
-    if kind == "table":
-        base = (34, 33, 38) if dark else (226, 222, 214)
-        k = 0.9 + 0.2 * n1
+    if kind == "table":  # a matte surface: a faint weave, no blotches
+        base = (30, 30, 34) if dark else (224, 221, 214)
+        k = 0.97 + 0.05 * n2 + 0.02 * math.sin(u * 900) * math.sin(v * 700)
         return tuple(c * k for c in base)
     if kind == "substrate":
         return (38 + 20 * n1, 86 + 25 * n1, 62 + 18 * n2)
     if kind == "interposer":
         return (120 + 30 * n2, 118 + 28 * n2, 110 + 25 * n2)
-    if kind == "die":  # silicon's sheen: a hue that drifts across the die
+    if kind == "die":  # silicon's sheen, and the grid of its compute units
         t = 6.28 * (u * 0.8 + v * 0.5 + 0.3 * n1)
-        return (40 + 30 * math.sin(t), 44 + 30 * math.sin(t + 2.1), 70 + 40 * math.sin(t + 4.2))
-    if kind == "hbm":
-        return (150 + 40 * n1, 152 + 40 * n1, 156 + 40 * n1)
+        grid = 0.82 if (int(u * 1000) % 9 == 0 or int(v * 1000) % 11 == 0) else 1.0
+        return tuple(grid * c for c in (52 + 26 * math.sin(t), 54 + 24 * math.sin(t + 2.1), 72 + 30 * math.sin(t + 4.2)))
+    if kind == "hbm":  # a polished stack, lighter at its top edge
+        return (140 + 30 * n2, 142 + 30 * n2, 148 + 30 * n2)
     return (150 + 30 * n2, 96 + 20 * n2, 52 + 10 * n2)  # a capacitor
 
 
 def render(w, h, dark):
     rnd = random.Random(7)
-    g1, g2 = noise_grid(rnd, 24, 16), noise_grid(rnd, 90, 60)
+    g1, g2 = noise_grid(rnd, 24, 16), noise_grid(rnd, 160, 100)
     shapes = scene(w, h, dark)
     # the kind at each pixel, from the last shape that covers it
     kinds = [["table"] * w for _ in range(h)]
@@ -97,10 +98,13 @@ def render(w, h, dark):
         for x in range(w):
             u = x / w
             n1 = value_noise(g1, 24, 16, u, v)
-            n2 = value_noise(g2, 90, 60, u, v)
+            n2 = value_noise(g2, 160, 100, u, v)
             r, g, b = colour(row[x], u, v, n1, n2, dark)
-            if row[x] == "table" and sx0 + off <= x < sx1 + off and sy0 + off <= y < sy1 + off:
-                r, g, b = r * 0.62, g * 0.62, b * 0.62
+            if row[x] == "table":  # the package's soft shadow, down and right
+                dx = max(sx0 + off - x, 0, x - (sx1 + off))
+                dy = max(sy0 + off - y, 0, y - (sy1 + off))
+                k = 1 - 0.4 * max(0.0, 1 - math.hypot(dx, dy) / (2.2 * off))
+                r, g, b = r * k, g * k, b * k
             # light from the top left, falling off; a camera's grain
             light = 1.12 - 0.35 * (u * 0.6 + v * 0.4)
             grain = rnd.gauss(0, 3.2)
