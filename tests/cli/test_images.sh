@@ -212,6 +212,11 @@ check "an author's srcset is theirs" grep -q '<img src="/img/photo.jpg" alt="own
 check "an image in a comment is left alone" grep -q '<!-- <img src="/img/gone.png"> -->' "$P"
 check "a model's still gets its copies" \
 	grep -q '<img slot="poster" src="/img/shot.png" alt="A model" srcset="/img/shot-480w.png 480w, /img/shot-960w.png 960w, /img/shot.png 1200w" sizes="[^"]*" width="1200" height="800"' "$P"
+printf '\n![pixel art](/img/shot.png#original)\n' >>"$R/content/posts/raw.md"
+run build "$R" -o "$TMP/pub-raw2"
+check "#original: one image left as it is, sized" \
+	grep -q '<img src="/img/shot.png#original" alt="pixel art" width="1200" height="800" loading="lazy" decoding="async">' \
+	"$TMP/pub-raw2/posts/raw/index.html"
 check "the page's card image is still the first <img>" grep -q '<meta property="og:image" content="https://example.org/img/shot.png">' "$P"
 
 # an animation, a tiny image, a broken image
