@@ -137,6 +137,7 @@ rm -rf "$TMP/site3"
 # search: false, and the map
 mkdir -p "$TMP/off"
 cp -r "$TMP/techblog/content" "$TMP/off/content"
+cp -r "$TMP/techblog/static" "$TMP/off/static"
 sed '/^search:/d' "$TMP/techblog/folio.yml" >"$TMP/off/folio.yml"
 printf 'search: false\n' >>"$TMP/off/folio.yml"
 run build "$TMP/off" -o "$TMP/off-site"
