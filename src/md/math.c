@@ -22,7 +22,7 @@
 #include "base/version.h"
 #include "md/mathjax.h"
 
-/* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
+/* build/gen/katex.c (scripts/embed-js.c): katex.min.js as bytecode. */
 extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */
 extern const size_t math_katex_bc_len;
 
