@@ -69,7 +69,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 all: folio
 
 include mk/highlight.mk mk/math.mk mk/mathfont.mk mk/modelviewer.mk mk/extcheck.mk mk/commonmark.mk mk/toml.mk mk/images.mk \
-	mk/pikchr.mk
+	mk/pikchr.mk mk/mermaid.mk
 
 deps:
 	@sh scripts/deps.sh

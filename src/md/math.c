@@ -4,7 +4,6 @@
 #include "md/math.h"
 
 #include "base/slug.h"
-#include "base/sanitize.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,6 +20,7 @@
 #include "base/map.h"
 #include "base/version.h"
 #include "md/mathjax.h"
+#include "md/qjs.h"
 
 /* build/gen/katex.c (scripts/embed-js.c): katex.min.js as bytecode. */
 extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */
@@ -73,33 +73,14 @@ static const char glue_js[] =
 
 /* ---- the per-thread interpreter ---- */
 
-/* ASan's allocator makes QuickJS (whose allocations it intercepts) five to
- * seven times slower: a sanitizer build gives KaTeX three times the time,
- * so that realistic formulas never reach the limit there either. Under
- * valgrind (`make valgrind`; its header comes with it) KaTeX is ten to
- * twenty times slower, and gets twenty times the time. */
-#ifdef FOLIO_ASAN
-#define TIME_SCALE 3
-#else
-#define TIME_SCALE 1
-#endif
-
-static int time_scale(void)
-{
-	return TIME_SCALE * (RUNNING_ON_VALGRIND ? 20 : 1);
-}
-
 double math_doc_seconds(void)
 {
-	return MATH_DOC_TIME_LIMIT_S * time_scale();
+	return MATH_DOC_TIME_LIMIT_S * qjs_time_scale();
 }
 
 struct math_js {
-	JSRuntime *rt;
-	JSContext *ctx;
-	JSValue render;           /* __folio_render */
-	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
-	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
+	struct qjs q;
+	JSValue render; /* __folio_render */
 };
 
 static pthread_key_t js_key;
@@ -109,12 +90,9 @@ static void interp_free(struct math_js *js)
 {
 	if (!js)
 		return;
-	if (js->ctx) {
-		JS_FreeValue(js->ctx, js->render);
-		JS_FreeContext(js->ctx);
-	}
-	if (js->rt)
-		JS_FreeRuntime(js->rt);
+	if (js->q.ctx)
+		JS_FreeValue(js->q.ctx, js->render);
+	qjs_close(&js->q);
 	free(js);
 }
 
@@ -138,138 +116,42 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void set_deadline(struct math_js *js, int seconds)
-{
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &js->deadline);
-	js->deadline.tv_sec += seconds;
-}
-
-/* QuickJS calls this every few thousand operations; nonzero stops the
- * script with an uncatchable "interrupted" error. The deadline is in the
- * thread's CPU time, so a loaded machine (more build threads than cores)
- * does not turn slow formulas into errors. */
-static int interp_interrupt(JSRuntime *rt, void *opaque)
-{
-	(void)rt;
-	const struct math_js *js = opaque;
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec > js->deadline.tv_sec ||
-	       (t.tv_sec == js->deadline.tv_sec && t.tv_nsec > js->deadline.tv_nsec);
-}
-
-/* Lets JavaScript use at most half the C stack left below the caller (and
- * MATH_MAX_STACK), measured from here: QuickJS recurses on the C stack, so
- * deeply nested TeX must become a JavaScript "stack overflow", not a
- * SIGSEGV, whatever stack the calling thread was given. */
-static void interp_set_stack(struct math_js *js)
-{
-	JS_UpdateStackTop(js->rt);
-	size_t limit = MATH_MAX_STACK;
-	if (js->stack_lo) {
-		char *here = __builtin_frame_address(0);
-		size_t left = here > js->stack_lo ? (size_t)(here - js->stack_lo) : 0;
-		if (left / 2 < limit)
-			limit = left / 2;
-		if (limit < 64 * 1024)
-			limit = 64 * 1024; /* a nearly full stack: fail fast in JS */
-	}
-	JS_SetMaxStackSize(js->rt, limit);
-}
-
-/* exception_text: the pending exception's name and message (either may be
- * ""), and its numeric "position" property or -1. Strings are malloc'd. */
-static void exception_text(JSContext *ctx, char **name, char **msg, long *pos)
-{
-	JSValue ex = JS_GetException(ctx);
-	*name = NULL;
-	*msg = NULL;
-	*pos = -1;
-	if (JS_IsObject(ex)) {
-		const char *fields[2] = {"name", "message"};
-		char **dst[2] = {name, msg};
-		for (int i = 0; i < 2; i++) {
-			JSValue v = JS_GetPropertyStr(ctx, ex, fields[i]);
-			const char *s = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
-			if (s) {
-				*dst[i] = xstrndup(s, strlen(s));
-				JS_FreeCString(ctx, s);
-			}
-			JS_FreeValue(ctx, v);
-		}
-		JSValue p = JS_GetPropertyStr(ctx, ex, "position");
-		double d;
-		if (JS_IsNumber(p) && JS_ToFloat64(ctx, &d, p) == 0 && d >= 0 && d < 1e9)
-			*pos = (long)d;
-		JS_FreeValue(ctx, p);
-	} else if (!JS_IsNull(ex) && !JS_IsUndefined(ex)) {
-		const char *s = JS_ToCString(ctx, ex);
-		if (s) {
-			*msg = xstrndup(s, strlen(s));
-			JS_FreeCString(ctx, s);
-		}
-	}
-	/* A failure above (out of memory) leaves a new exception: drop it. */
-	JS_FreeValue(ctx, JS_GetException(ctx));
-	JS_FreeValue(ctx, ex);
-	if (!*name)
-		*name = xstrndup("", 0);
-	if (!*msg)
-		*msg = xstrndup("", 0);
-}
-
 /* interp_new: a runtime with KaTeX and the glue loaded (owned by the
  * caller: interp_free), or NULL with the reason in err. */
 static struct math_js *interp_new(struct buf *err)
 {
 	struct math_js *js = xcalloc(1, sizeof *js);
 	js->render = JS_UNDEFINED;
-	pthread_attr_t attr;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		void *addr;
-		size_t size;
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			js->stack_lo = addr;
-		pthread_attr_destroy(&attr);
-	}
-	js->rt = JS_NewRuntime();
-	if (js->rt)
-		js->ctx = JS_NewContext(js->rt);
-	if (!js->ctx) {
+	if (qjs_open(&js->q, MATH_MEMORY_LIMIT, MATH_MAX_STACK) < 0) {
 		buf_puts(err, "cannot start QuickJS (out of memory)");
-		interp_free(js);
+		free(js);
 		return NULL;
 	}
-	JS_SetMemoryLimit(js->rt, MATH_MEMORY_LIMIT);
-	JS_SetInterruptHandler(js->rt, interp_interrupt, js);
-	interp_set_stack(js);
-	set_deadline(js, 60); /* loading takes a few ms */
-
 	const char *what = "katex.min.js";
-	JSValue v = JS_ReadObject(js->ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
+	JSValue v = JS_ReadObject(js->q.ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
 	if (!JS_IsException(v))
-		v = JS_EvalFunction(js->ctx, v); /* takes v */
+		v = JS_EvalFunction(js->q.ctx, v); /* takes v */
 	if (!JS_IsException(v)) {
-		JS_FreeValue(js->ctx, v);
+		JS_FreeValue(js->q.ctx, v);
 		what = "folio's KaTeX glue";
-		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
+		v = JS_Eval(js->q.ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
 		            JS_EVAL_TYPE_GLOBAL);
 	}
 	if (JS_IsException(v)) {
 		char *name, *msg;
 		long pos;
-		exception_text(js->ctx, &name, &msg, &pos);
+		qjs_exception(js->q.ctx, &name, &msg, &pos);
 		buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
 		free(name);
 		free(msg);
 		interp_free(js);
 		return NULL;
 	}
-	JS_FreeValue(js->ctx, v);
-	JSValue global = JS_GetGlobalObject(js->ctx);
-	js->render = JS_GetPropertyStr(js->ctx, global, "__folio_render");
-	JS_FreeValue(js->ctx, global);
-	if (!JS_IsFunction(js->ctx, js->render)) {
+	JS_FreeValue(js->q.ctx, v);
+	JSValue global = JS_GetGlobalObject(js->q.ctx);
+	js->render = JS_GetPropertyStr(js->q.ctx, global, "__folio_render");
+	JS_FreeValue(js->q.ctx, global);
+	if (!JS_IsFunction(js->q.ctx, js->render)) {
 		buf_puts(err, "folio's KaTeX glue defines no __folio_render");
 		interp_free(js);
 		return NULL;
@@ -664,10 +546,10 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 		buf_fini(&scratch);
 		return -1;
 	}
-	JSContext *ctx = js->ctx;
+	JSContext *ctx = js->q.ctx;
 	double t0 = now_s();
-	interp_set_stack(js);
-	set_deadline(js, MATH_TIME_LIMIT_S * time_scale());
+	qjs_set_stack(&js->q);
+	qjs_deadline(&js->q, MATH_TIME_LIMIT_S * qjs_time_scale());
 	JSValue args[3] = {JS_NewStringLen(ctx, tex, len), JS_NewBool(ctx, display),
 	                   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
 	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 3, args);
@@ -681,7 +563,7 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 	if (!html) {
 		char *name, *msg;
 		long upos;
-		exception_text(ctx, &name, &msg, &upos);
+		qjs_exception(ctx, &name, &msg, &upos);
 		int pos = -1;
 		int reset = 1;
 		if (strcmp(name, "ParseError") == 0) {

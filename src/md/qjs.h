@@ -1,0 +1,53 @@
+/* qjs.h: what folio's two QuickJS users (math.c: KaTeX; mermaid.c:
+ * beautiful-mermaid) share: a runtime and context under a memory limit, a
+ * deadline in the thread's CPU time, a C stack limit, and the text of an
+ * exception. Each user keeps one per thread. */
+#ifndef FOLIO_QJS_H
+#define FOLIO_QJS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include <quickjs/quickjs.h>
+
+struct qjs {
+	JSRuntime *rt;
+	JSContext *ctx;
+	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
+	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
+	size_t max_stack;         /* bytes of C stack JavaScript may use at most */
+};
+
+/* qjs_open: q made a runtime and context, at most memory_limit bytes and
+ * max_stack bytes of C stack (qjs_set_stack), with a deadline 60 s away
+ * (for loading); 0, or -1 when QuickJS cannot start (out of memory: q is
+ * then closed). q is the caller's, to qjs_close. */
+int qjs_open(struct qjs *q, size_t memory_limit, size_t max_stack);
+
+/* qjs_close: frees q's context and runtime (either may be NULL). */
+void qjs_close(struct qjs *q);
+
+/* qjs_deadline: JavaScript run by q stops with an uncatchable
+ * "interrupted" error once this thread has taken seconds more of CPU time
+ * (CPU, not wall: a loaded machine does not turn slow work into errors). */
+void qjs_deadline(struct qjs *q, double seconds);
+
+/* qjs_set_stack: lets JavaScript use at most half the C stack left below
+ * the caller (and q's max_stack), measured from here: QuickJS recurses on
+ * the C stack, so deep nesting must become a JavaScript "stack overflow",
+ * not a SIGSEGV, whatever stack the calling thread was given. Call it
+ * before each call into JavaScript. */
+void qjs_set_stack(struct qjs *q);
+
+/* qjs_exception: the pending exception of ctx (cleared): its name and
+ * message (either may be "": malloc'd, the caller frees them), and its
+ * numeric "position" property or -1. */
+void qjs_exception(JSContext *ctx, char **name, char **msg, long *pos);
+
+/* qjs_time_scale: how many times slower JavaScript runs in this build: 3
+ * under AddressSanitizer (whose allocator QuickJS's allocations go
+ * through), 20 times that under valgrind, else 1. Limits in time are
+ * multiplied by it, so that real work never reaches them there either. */
+int qjs_time_scale(void);
+
+#endif
