@@ -1,10 +1,12 @@
 #!/bin/sh
-# test_diagrams.sh: ```pikchr blocks in a built site: each an inline SVG in
-# a <figure class="diagram"> that follows the theme's colours, named by its
-# title (or by the language's word), well-formed XML, the same bytes from a
-# cold and a warm build, drawn again when its source changes; a mistake is
-# an error at the diagram's line and column that stops the build (and a red
-# box with --keep-going).
+# test_diagrams.sh: ```pikchr and ```mermaid blocks in a built site: each
+# an inline SVG in a <figure class="diagram"> that follows the theme's
+# colours, named by its title (or by the language's word), well-formed XML,
+# the same bytes from a cold and a warm build, drawn again when its source
+# changes; a mistake is an error at the diagram's line and column that
+# stops the build (and a red box with --keep-going). Mermaid's: a flowchart
+# and a sequence diagram on one page, with ids of their own; a mistake is
+# an error at the diagram's opening fence.
 . tests/cli/lib.sh
 
 export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the other tests use
@@ -119,5 +121,60 @@ check "--keep-going: the source in a red box with the message" contains "$(cat "
 	'<pre class="diagram-error" title="pikchr: no such variable"><code>box &quot;lire&quot; fit
 arrow
 box &quot;rendre&quot; wid largeur'
+
+# ```mermaid: a flowchart and a sequence diagram on one page
+cat >"$SITE/content/posts/flux.md" <<'EOF'
+---
+title: "Flux"
+date: 2026-01-03
+---
+Un flux :
+
+```mermaid {title="Écrire, relire"}
+flowchart LR
+  A[Écrire] --> B{Relu ?}
+  B -->|oui| C[Publier]
+  B -->|non| A
+```
+
+```mermaid
+sequenceDiagram
+  Auteur->>folio: build
+  folio-->>Auteur: public/
+```
+EOF
+sed -i '/^- Un troisième/,$d' "$SITE/content/posts/stages.md"
+post lire 'box "rendre" fit fill white'
+run build "$SITE" -o "$OUT"
+check "mermaid: a site with two diagrams builds ($err)" test "$rc" -eq 0
+FLUX=$OUT/posts/flux/index.html
+html=$(cat "$FLUX")
+n=$(grep -o '<figure class="diagram"><svg xmlns="http://www.w3.org/2000/svg" id="mm[0-9a-f]*" viewBox="0 0 [0-9. ]*" width="[0-9.]*" height="[0-9.]*" role="img" aria-label="[^"]*" style="max-width:100%;height:auto;' "$FLUX" | wc -l)
+check "mermaid: two figures, each with folio's <svg> start tag ($n)" test "$n" -eq 2
+check "mermaid: the caption names the flowchart" contains "$html" 'aria-label="Écrire, relire"'
+check "... in its <title>" contains "$html" '<title>Écrire, relire</title>'
+check "... and is its caption" contains "$html" '</svg><figcaption>Écrire, relire</figcaption></figure>'
+check "mermaid: the sequence diagram is named in the site's language" contains "$html" '<title>Schéma</title>'
+check "... and drawn" contains "$html" '>build</text>'
+ids=$(grep -o ' id="mm[0-9a-f]*"' "$FLUX" | sort -u | wc -l)
+check "mermaid: two diagrams, two prefixes ($ids)" test "$ids" -eq 2
+dups=$(grep -o ' id="[^"]*"' "$FLUX" | sort | uniq -d)
+check "mermaid: no id twice on the page ($dups)" test -z "$dups"
+check "mermaid: the page's colours" contains "$html" 'var(--bg,#fff)'
+check "mermaid: no font from elsewhere" not_contains "$html" 'googleapis'
+check "mermaid: no <style> of its own" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$FLUX")" '<style'
+if command -v xmllint >/dev/null 2>&1; then
+	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/mm%d.svg", n) }
+		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$FLUX"
+	for f in "$TMP"/mm1.svg "$TMP"/mm2.svg; do
+		r=$(xmllint --noout "$f" 2>&1)
+		check "mermaid: $(basename "$f") is well-formed XML ($r)" test -z "$r" -a -s "$f"
+	done
+fi
+# a mistake: at the opening fence, with beautiful-mermaid's message
+sed -i 's/^sequenceDiagram$/sequenceDiagramme/' "$SITE/content/posts/flux.md"
+run build "$SITE" -o "$OUT"
+check "mermaid: a mistake fails the build" test "$rc" -eq 1
+check "... at the diagram's opening fence ($err)" contains "$err" "content/posts/flux.md:14:1: error: mermaid: "
 
 finish
