@@ -14,14 +14,11 @@ import {renderMermaidSVG} from 'beautiful-mermaid';
 })();
 Date.now = function () { return 0; };
 globalThis.console = {log() {}, info() {}, debug() {}, warn() {}, error() {}};
-// dagre clones its graph's label and orders with structuredClone, which
-// QuickJS lacks: plain data (objects, arrays, numbers, strings)
-globalThis.structuredClone = function clone(v) {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(clone);
-  var o = {};
-  for (var k in v) if (Object.prototype.hasOwnProperty.call(v, k)) o[k] = clone(v[k]);
-  return o;
+// dagre clones its graph's label and orderings with structuredClone,
+// which QuickJS lacks: plain data (numbers, strings, arrays, objects) that
+// JSON carries, and faster so than a clone written in JavaScript
+globalThis.structuredClone = function (v) {
+  return v === undefined ? v : JSON.parse(JSON.stringify(v));
 };
 
 // __folio_mermaid: src drawn as one <svg> (beautiful-mermaid's, with no
@@ -36,20 +33,30 @@ globalThis.structuredClone = function clone(v) {
 globalThis.__folio_mermaid = function (src, prefix) {
   var svg = renderMermaidSVG(src, {transparent: true});
   var vars = '';
-  svg = svg.replace(/<style>([^]*?)<\/style>\n?/, function (m, css) {
-    var d = /(^|\s)svg\s*\{([^}]*)\}/.exec(css);
+  var a = svg.indexOf('<style>'), b = svg.indexOf('</style>', a);
+  if (a >= 0 && b > a) {
+    var d = /(^|\s)svg\s*\{([^}]*)\}/.exec(svg.slice(a + 7, b));
     if (d) vars = d[2].replace(/\/\*[^]*?\*\//g, '').replace(/\s+/g, ' ').replace(/: /g, ':')
       .replace(/; /g, ';').trim();
-    return '';
-  });
-  svg = svg.replace(/var\(--bg\)/g, 'var(--bg,#fff)').replace(/var\(--fg\)/g, 'var(--fg,currentColor)');
-  // the monospaced text of class and ER diagrams (class="mono")
-  svg = svg.replace(/ class="mono"/g,
-    ' class="mono" style="font-family:var(--fm,ui-monospace,monospace)"');
-  vars = vars.replace(/var\(--bg\)/g, 'var(--bg,#fff)').replace(/var\(--fg\)/g, 'var(--fg,currentColor)');
-  svg = svg.replace(/ id="([^"]*)"/g, ' id="' + prefix + '-$1"')
-    .replace(/url\(#([^)]*)\)/g, 'url(#' + prefix + '-$1)')
-    .replace(/ href="#([^"]*)"/g, ' href="#' + prefix + '-$1"');
+    b += 8;
+    if (svg[b] === '\n') b++;
+    svg = svg.slice(0, a) + svg.slice(b);
+  }
+  // one pass over the drawing (it is some 1 KB a node): the colours, the
+  // monospaced text of class and ER diagrams (class="mono"), the ids and
+  // the references to them
+  var seen = {
+    'var(--bg)': 'var(--bg,#fff)',
+    'var(--fg)': 'var(--fg,currentColor)',
+    ' class="mono"': ' class="mono" style="font-family:var(--fm,ui-monospace,monospace)"',
+    ' id="': ' id="' + prefix + '-',
+    'url(#': 'url(#' + prefix + '-',
+    ' href="#': ' href="#' + prefix + '-'
+  };
+  var swap = function (m) { return seen[m]; };
+  var all = /var\(--[bf]g\)| class="mono"| id="|url\(#| href="#/g;
+  svg = svg.replace(all, swap);
+  vars = vars.replace(all, swap);
   // the root's style: the derived colours only (mermaid.c adds its own)
   return svg.replace(/^(<svg [^>]*?) style="[^"]*"/, function (m, tag) {
     return tag + ' style="' + vars.replace(/"/g, '') + '"';
