@@ -21,8 +21,8 @@
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
  *   directive.c, codeblock.c, mem.c, math.c, highlight.c, unknown.c,
- *   diagram.c: the modules they use (and images/imagesize.h, for image
- *   sizes). */
+ *   diagram.c, mermaid.c, qjs.c: the modules they use (and
+ *   images/imagesize.h, for image sizes). */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
