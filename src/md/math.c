@@ -83,30 +83,18 @@ struct math_js {
 	JSValue render; /* __folio_render */
 };
 
-static pthread_key_t js_key;
-static pthread_once_t js_once = PTHREAD_ONCE_INIT;
+static void interp_free(void *p);
+static struct qjs_slot slot = QJS_SLOT(interp_free);
 
-static void interp_free(struct math_js *js)
+static void interp_free(void *p)
 {
+	struct math_js *js = p;
 	if (!js)
 		return;
 	if (js->q.ctx)
 		JS_FreeValue(js->q.ctx, js->render);
 	qjs_close(&js->q);
 	free(js);
-}
-
-static void interp_key_destructor(void *p)
-{
-	interp_free(p);
-}
-
-static void interp_key_init(void)
-{
-	if (pthread_key_create(&js_key, interp_key_destructor) != 0) {
-		fputs("folio: cannot create a thread key\n", stderr);
-		exit(1);
-	}
 }
 
 static double now_s(void)
@@ -447,15 +435,14 @@ static int byte_offset(const char *s, size_t len, long u)
  * cannot start. */
 static struct math_js *thread_js(struct math_cache *c, struct buf *err)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct math_js *js = pthread_getspecific(js_key);
+	struct math_js *js = qjs_slot_get(&slot);
 	if (js)
 		return js;
 	double t0 = now_s();
 	js = interp_new(err);
 	if (!js)
 		return NULL;
-	pthread_setspecific(js_key, js);
+	qjs_slot_set(&slot, js);
 	double dt = now_s() - t0;
 	pthread_mutex_lock(&c->lock);
 	c->stats.loads++;
@@ -466,12 +453,7 @@ static struct math_js *thread_js(struct math_cache *c, struct buf *err)
 
 void math_thread_cleanup(void)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct math_js *js = pthread_getspecific(js_key);
-	if (js) {
-		pthread_setspecific(js_key, NULL);
-		interp_free(js);
-	}
+	qjs_slot_clear(&slot);
 }
 
 static void fail(struct math_cache *c, int *err_pos, int pos)

@@ -4,7 +4,6 @@
  * per thread; the drawing checked and given folio's <svg> start tag. */
 #include "md/mermaid.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,8 @@ struct mermaid_js {
 	JSValue render; /* __folio_mermaid */
 };
 
-static pthread_key_t js_key;
-static pthread_once_t js_once = PTHREAD_ONCE_INIT;
+static void interp_free(void *p);
+static struct qjs_slot slot = QJS_SLOT(interp_free);
 
 static void interp_free(void *p)
 {
@@ -44,14 +43,6 @@ static void interp_free(void *p)
 		JS_FreeValue(js->q.ctx, js->render);
 	qjs_close(&js->q);
 	free(js);
-}
-
-static void interp_key_init(void)
-{
-	if (pthread_key_create(&js_key, interp_free) != 0) {
-		fputs("folio: cannot create a thread key\n", stderr);
-		exit(1);
-	}
 }
 
 /* load_error: err says why what could not load (the pending exception);
@@ -126,21 +117,15 @@ static struct mermaid_js *interp_new(struct buf *err)
  * set if it cannot start. */
 static struct mermaid_js *thread_js(struct buf *err)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct mermaid_js *js = pthread_getspecific(js_key);
+	struct mermaid_js *js = qjs_slot_get(&slot);
 	if (!js && (js = interp_new(err)) != NULL)
-		pthread_setspecific(js_key, js);
+		qjs_slot_set(&slot, js);
 	return js;
 }
 
 void mermaid_thread_cleanup(void)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct mermaid_js *js = pthread_getspecific(js_key);
-	if (js) {
-		pthread_setspecific(js_key, NULL);
-		interp_free(js);
-	}
+	qjs_slot_clear(&slot);
 }
 
 /* ---- the drawing checked ---- */
@@ -338,17 +323,9 @@ static void failure(struct mermaid_js *js, double seconds, struct buf *err)
 int mermaid_render(struct buf *out, const char *src, size_t len, struct str title, double seconds,
                    struct buf *err)
 {
-	if (len > DIAGRAM_MAX_SOURCE) {
-		buf_printf(err,
-		           "the diagram is %zu bytes, past the limit of %zu KiB (see LIMITS in "
-		           "folio-site(5)); split it",
-		           len, DIAGRAM_MAX_SOURCE >> 10);
+	int line, col; /* (Mermaid's errors name no place: nor do folio's) */
+	if (diagram_refuse(src, len, err, &line, &col) < 0)
 		return -1;
-	}
-	if (memchr(src, '\0', len)) {
-		buf_puts(err, "the diagram holds a NUL byte");
-		return -1;
-	}
 	if (!str_trim((struct str){src, len}).len)
 		return 1;
 	struct mermaid_js *js = thread_js(err);

@@ -3,6 +3,7 @@
 #include "md/qjs.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,4 +133,41 @@ void qjs_exception(JSContext *ctx, char **name, char **msg, long *pos)
 		*name = xstrndup("", 0);
 	if (!*msg)
 		*msg = xstrndup("", 0);
+}
+
+/* slot_key: s's thread key, made by the first caller. */
+static pthread_key_t slot_key(struct qjs_slot *s)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&lock);
+		if (!s->ready) {
+			if (pthread_key_create(&s->key, s->free_fn) != 0) {
+				fputs("folio: cannot create a thread key\n", stderr);
+				exit(1);
+			}
+			__atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&lock);
+	}
+	return s->key;
+}
+
+void *qjs_slot_get(struct qjs_slot *s)
+{
+	return pthread_getspecific(slot_key(s));
+}
+
+void qjs_slot_set(struct qjs_slot *s, void *p)
+{
+	pthread_setspecific(slot_key(s), p);
+}
+
+void qjs_slot_clear(struct qjs_slot *s)
+{
+	void *p = qjs_slot_get(s);
+	if (p) {
+		qjs_slot_set(s, NULL);
+		s->free_fn(p);
+	}
 }

@@ -5,6 +5,7 @@
 #ifndef FOLIO_QJS_H
 #define FOLIO_QJS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -43,6 +44,28 @@ void qjs_set_stack(struct qjs *q);
  * message (either may be "": malloc'd, the caller frees them), and its
  * numeric "position" property or -1. */
 void qjs_exception(JSContext *ctx, char **name, char **msg, long *pos);
+
+/* struct qjs_slot: one interpreter per thread for one user of QuickJS (its
+ * struct, which holds a struct qjs): a thread key, made on first use, whose
+ * destructor free_fn frees a thread's when the thread exits. A static
+ * QJS_SLOT(free_fn) in the user's file. */
+struct qjs_slot {
+	void (*free_fn)(void *);
+	int ready; /* the key is made (read and written atomically) */
+	pthread_key_t key;
+};
+#define QJS_SLOT(free_fn) {(free_fn), 0, 0}
+
+/* qjs_slot_get: this thread's interpreter in s, or NULL. */
+void *qjs_slot_get(struct qjs_slot *s);
+
+/* qjs_slot_set: p (the caller's, or NULL) becomes this thread's in s; one
+ * already there is not freed. */
+void qjs_slot_set(struct qjs_slot *s, void *p);
+
+/* qjs_slot_clear: frees this thread's interpreter in s (free_fn), if it
+ * has one. */
+void qjs_slot_clear(struct qjs_slot *s);
 
 /* qjs_time_scale: how many times slower JavaScript runs in this build: 3
  * under AddressSanitizer (whose allocator QuickJS's allocations go

@@ -21,15 +21,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static size_t count(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), c = 0;
-	for (size_t i = 0; i + k <= n; i++)
-		if (memcmp(s + i, needle, k) == 0)
-			c++;
-	return c;
-}
-
 /* attr_in_tag: whether a tag of svg[0..n) has an attribute starting with
  * name (" on" for any on* attribute). Text is escaped ('<' and '>' never
  * occur in it), so that what is between '<' and '>' is a tag. */
@@ -66,8 +57,7 @@ static int refs_prefixed(const char *svg)
 
 static void fail(const char *what, const struct buf *b)
 {
-	fprintf(stderr, "fuzz_mermaid: %s\n%.*s\n", what, (int)(b->len > 2000 ? 2000 : b->len), b->p ? b->p : "");
-	abort();
+	fuzz_fail("fuzz_mermaid", what, b->p, b->len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,12 +79,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a NUL in the SVG", &out);
 		if (n < sizeof head - 1 || memcmp(svg, head, sizeof head - 1) != 0)
 			fail("not folio's <svg> start tag", &out);
-		if (count(svg, n, "<svg") != 1 || count(svg, n, "</svg>") != 1 || n < 6 ||
+		if (fuzz_count(svg, n, "<svg") != 1 || fuzz_count(svg, n, "</svg>") != 1 || n < 6 ||
 		    memcmp(svg + n - 6, "</svg>", 6) != 0)
 			fail("not one balanced <svg> element", &out);
 		if (!strstr(svg, "<title>A &lt;title&gt; &amp; &quot;more&quot;</title>"))
 			fail("no title", &out);
-		if (count(svg, n, "<script") || count(svg, n, "<foreignObject") || count(svg, n, "<style") ||
+		if (fuzz_count(svg, n, "<script") || fuzz_count(svg, n, "<foreignObject") || fuzz_count(svg, n, "<style") ||
 		    attr_in_tag(svg, n, " on") || attr_in_tag(svg, n, "javascript:"))
 			fail("what a page must not hold", &out);
 		if (!refs_prefixed(svg))

@@ -50,6 +50,11 @@ void t_rmtree(const char *dir);
  * valid until the next call; "" if it cannot be read). */
 int t_exists(const char *dir, const char *rel);
 const char *t_read(const char *dir, const char *rel);
+/* t_has: s (may be NULL) holds needle; t_count: how many times, not
+ * overlapping. */
+int t_has(const char *s, const char *needle);
+size_t t_count(const char *s, const char *needle);
+
 /* t_msgs: the message lines of captured diagnostics ("path:l:c: error:
  * ..."), without the source excerpts under them, joined by newlines (static
  * buffer, valid until the next call). */

@@ -93,6 +93,19 @@ const char *t_read(const char *dir, const char *rel)
 	return t_scratch.p ? t_scratch.p : "";
 }
 
+int t_has(const char *s, const char *needle)
+{
+	return s && strstr(s, needle) != NULL;
+}
+
+size_t t_count(const char *s, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = s; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
 const char *t_msgs(const struct buf *cap)
 {
 	buf_reset(&t_scratch);

@@ -14,19 +14,6 @@
 
 static struct arena *A;
 
-static int has(const char *s, const char *needle)
-{
-	return s && strstr(s, needle) != NULL;
-}
-
-static size_t count_of(const char *s, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = s; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* draw: mermaid_render of src (a C string) titled title, with a second
  * to draw it, into out and err (reset first); its return value. */
 static int draw(const char *src, const char *title, struct buf *out, struct buf *err)
@@ -70,28 +57,28 @@ static void test_drawing(void)
 	INT_EQ(draw(flow, "The <flow> & \"more\"", &out, &err), 0);
 	STR_EQ(err.p, "");
 	OK(!strncmp(out.p, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"mm", 46));
-	OK(has(out.p, " role=\"img\" aria-label=\"The &lt;flow&gt; &amp; &quot;more&quot;\" style=\"max-width:100%;"
+	OK(t_has(out.p, " role=\"img\" aria-label=\"The &lt;flow&gt; &amp; &quot;more&quot;\" style=\"max-width:100%;"
 	              "height:auto;"));
-	OK(has(out.p, "<title>The &lt;flow&gt; &amp; &quot;more&quot;</title>"));
+	OK(t_has(out.p, "<title>The &lt;flow&gt; &amp; &quot;more&quot;</title>"));
 	OK(out.len > 6 && !strcmp(out.p + out.len - 6, "</svg>"));
-	INT_EQ(count_of(out.p, "<svg"), 1);
+	INT_EQ(t_count(out.p, "<svg"), 1);
 	/* the nodes and the labelled edges are there */
-	OK(has(out.p, ">Start</text>") && has(out.p, ">Is it?</text>") && has(out.p, ">Yes</text>"));
-	INT_EQ(count_of(out.p, "class=\"edge\""), 3);
+	OK(t_has(out.p, ">Start</text>") && t_has(out.p, ">Is it?</text>") && t_has(out.p, ">Yes</text>"));
+	INT_EQ(t_count(out.p, "class=\"edge\""), 3);
 	/* the page's colours, its fonts, no request anywhere */
-	OK(has(out.p, "var(--bg,#fff)") && has(out.p, "var(--fg,currentColor)"));
-	OK(!has(out.p, "var(--bg)") && !has(out.p, "var(--fg)"));
-	OK(!has(out.p, "<style") && !has(out.p, "@import") && !has(out.p, "googleapis") && !has(out.p, "Inter"));
-	OK(!has(out.p, "#FFFFFF") && !has(out.p, "#27272A"));
+	OK(t_has(out.p, "var(--bg,#fff)") && t_has(out.p, "var(--fg,currentColor)"));
+	OK(!t_has(out.p, "var(--bg)") && !t_has(out.p, "var(--fg)"));
+	OK(!t_has(out.p, "<style") && !t_has(out.p, "@import") && !t_has(out.p, "googleapis") && !t_has(out.p, "Inter"));
+	OK(!t_has(out.p, "#FFFFFF") && !t_has(out.p, "#27272A"));
 	/* ids of its own */
-	OK(has(out.p, "-arrowhead\"") && ids_prefixed(out.p));
+	OK(t_has(out.p, "-arrowhead\"") && ids_prefixed(out.p));
 	/* the same source, the same bytes; another source, other ids */
 	char *first = xstrndup(out.p, out.len);
 	INT_EQ(draw(flow, "The <flow> & \"more\"", &out, &err), 0);
 	STR_EQ(out.p, first);
 	INT_EQ(draw("graph TD\n  A[Start] --> B[Stop]\n", "", &out, &err), 0);
 	OK(strncmp(out.p, first, 60) != 0);
-	OK(has(out.p, "aria-label=\"" DIAGRAM_UNTITLED "\""));
+	OK(t_has(out.p, "aria-label=\"" DIAGRAM_UNTITLED "\""));
 	free(first);
 	buf_fini(&out);
 	buf_fini(&err);
@@ -117,13 +104,13 @@ static void test_kinds(void)
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		INT_EQ(draw(kinds[i].src, "K", &out, &err), 0);
 		STR_EQ(err.p, "");
-		OK(has(out.p, kinds[i].text));
+		OK(t_has(out.p, kinds[i].text));
 		OK(ids_prefixed(out.p));
-		OK(!has(out.p, "<style") && !has(out.p, "var(--bg)"));
+		OK(!t_has(out.p, "<style") && !t_has(out.p, "var(--bg)"));
 	}
 	/* the monospaced members take the page's monospace */
 	INT_EQ(draw(kinds[1].src, "K", &out, &err), 0);
-	OK(has(out.p, "class=\"mono\" style=\"font-family:var(--fm,ui-monospace,monospace)\""));
+	OK(t_has(out.p, "class=\"mono\" style=\"font-family:var(--fm,ui-monospace,monospace)\""));
 	buf_fini(&out);
 	buf_fini(&err);
 }
@@ -149,11 +136,11 @@ static void test_errors(void)
 	memset(s, '\n', big);
 	buf_reset(&err);
 	INT_EQ(mermaid_render(&out, s, big, str_from(""), 1.0, &err), -1);
-	OK(has(err.p, "past the limit of 64 KiB"));
+	OK(t_has(err.p, "past the limit of 64 KiB"));
 	free(s);
 	/* what an author writes in a label stays text */
 	INT_EQ(draw("graph TD\n  A[\"<script>alert(1)</script>\"] --> B[\"x onload=y\"]\n", "", &out, &err), 0);
-	OK(!has(out.p, "<script") && !has(out.p, " onload=\""));
+	OK(!t_has(out.p, "<script") && !t_has(out.p, " onload=\""));
 	buf_fini(&out);
 	buf_fini(&err);
 }
@@ -170,7 +157,7 @@ static void test_deadline(void)
 	for (int i = 1; i < 1000; i++)
 		buf_printf(&src, "  n%d --> n%d\n", (i * 7) % i + i / 3, i);
 	INT_EQ(mermaid_render(&out, src.p, src.len, str_from(""), 0.02, &err), -1);
-	OK(has(err.p, "takes longer than the 0.02 s left"));
+	OK(t_has(err.p, "takes longer than the 0.02 s left"));
 	STR_EQ(out.p ? out.p : "", "");
 	INT_EQ(draw(flow, "", &out, &err), 0);
 	mermaid_thread_cleanup();
@@ -210,20 +197,20 @@ static void test_blocks(void)
 	                       "```mermaid\ngraph LR\n  C --> D\n```\n",
 	                       NULL, &doc, &errs);
 	STR_EQ(errs.p ? errs.p : "", "");
-	INT_EQ(count_of(h, "<figure class=\"diagram\"><svg "), 2);
-	OK(has(h, "aria-label=\"The flow\"") && has(h, "<figcaption>The flow</figcaption></figure>"));
+	INT_EQ(t_count(h, "<figure class=\"diagram\"><svg "), 2);
+	OK(t_has(h, "aria-label=\"The flow\"") && t_has(h, "<figcaption>The flow</figcaption></figure>"));
 	const char *a = strstr(h, "-arrowhead\""), *b = a ? strstr(a + 1, "-arrowhead\"") : NULL;
 	OK(a && b && strncmp(a - 14, b - 14, 14) != 0);
 	/* an error: at the opening fence, the source shown in a box */
 	buf_reset(&errs);
 	h = render("Para.\n\n```mermaid\nnot a diagram\n```\n", NULL, &doc, &errs);
 	OK(!strncmp(t_msgs(&errs), "content/posts/p.md:7:1: error: mermaid: ", 40));
-	OK(has(h, "<pre class=\"diagram-error\" title=\"mermaid: ") && has(h, "<code>not a diagram\n</code>"));
+	OK(t_has(h, "<pre class=\"diagram-error\" title=\"mermaid: ") && t_has(h, "<code>not a diagram\n</code>"));
 	/* blank: a warning, nothing drawn */
 	buf_reset(&errs);
 	h = render("a\n\n```mermaid\n```\n\nb\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:7:1: warning: mermaid: the diagram draws nothing");
-	OK(!has(h, "<svg"));
+	OK(!t_has(h, "<svg"));
 	buf_reset(&errs);
 	render("```mermaid {linenos}\ngraph TD\n  A\n```\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: code block: a mermaid diagram takes no hl, linenos or "
@@ -235,7 +222,7 @@ static void test_blocks(void)
 	           &tight, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:9:1: error: mermaid: the page's diagrams take longer than 1e-09 s "
 	                      "to draw; the rest are not (split the page)");
-	INT_EQ(count_of(h, "<svg"), 1);
+	INT_EQ(t_count(h, "<svg"), 1);
 	buf_fini(&errs);
 }
 
