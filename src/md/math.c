@@ -78,24 +78,8 @@ double math_doc_seconds(void)
 	return MATH_DOC_TIME_LIMIT_S * qjs_time_scale();
 }
 
-struct math_js {
-	struct qjs q;
-	JSValue render; /* __folio_render */
-};
-
-static void interp_free(void *p);
-static struct qjs_slot slot = QJS_SLOT(interp_free);
-
-static void interp_free(void *p)
-{
-	struct math_js *js = p;
-	if (!js)
-		return;
-	if (js->q.ctx)
-		JS_FreeValue(js->q.ctx, js->render);
-	qjs_close(&js->q);
-	free(js);
-}
+/* The thread's interpreter: a struct qjs whose fn is __folio_render. */
+static struct qjs_slot slot = QJS_SLOT(qjs_free);
 
 static double now_s(void)
 {
@@ -105,43 +89,42 @@ static double now_s(void)
 }
 
 /* interp_new: a runtime with KaTeX and the glue loaded (owned by the
- * caller: interp_free), or NULL with the reason in err. */
-static struct math_js *interp_new(struct buf *err)
+ * caller: qjs_free), or NULL with the reason in err. */
+static struct qjs *interp_new(struct buf *err)
 {
-	struct math_js *js = xcalloc(1, sizeof *js);
-	js->render = JS_UNDEFINED;
-	if (qjs_open(&js->q, MATH_MEMORY_LIMIT, MATH_MAX_STACK) < 0) {
+	struct qjs *js = xmalloc(sizeof *js);
+	if (qjs_open(js, MATH_MEMORY_LIMIT, MATH_MAX_STACK) < 0) {
 		buf_puts(err, "cannot start QuickJS (out of memory)");
 		free(js);
 		return NULL;
 	}
 	const char *what = "katex.min.js";
-	JSValue v = JS_ReadObject(js->q.ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
+	JSValue v = JS_ReadObject(js->ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
 	if (!JS_IsException(v))
-		v = JS_EvalFunction(js->q.ctx, v); /* takes v */
+		v = JS_EvalFunction(js->ctx, v); /* takes v */
 	if (!JS_IsException(v)) {
-		JS_FreeValue(js->q.ctx, v);
+		JS_FreeValue(js->ctx, v);
 		what = "folio's KaTeX glue";
-		v = JS_Eval(js->q.ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
+		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
 		            JS_EVAL_TYPE_GLOBAL);
 	}
 	if (JS_IsException(v)) {
 		char *name, *msg;
 		long pos;
-		qjs_exception(js->q.ctx, &name, &msg, &pos);
+		qjs_exception(js->ctx, &name, &msg, &pos);
 		buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
 		free(name);
 		free(msg);
-		interp_free(js);
+		qjs_free(js);
 		return NULL;
 	}
-	JS_FreeValue(js->q.ctx, v);
-	JSValue global = JS_GetGlobalObject(js->q.ctx);
-	js->render = JS_GetPropertyStr(js->q.ctx, global, "__folio_render");
-	JS_FreeValue(js->q.ctx, global);
-	if (!JS_IsFunction(js->q.ctx, js->render)) {
+	JS_FreeValue(js->ctx, v);
+	JSValue global = JS_GetGlobalObject(js->ctx);
+	js->fn = JS_GetPropertyStr(js->ctx, global, "__folio_render");
+	JS_FreeValue(js->ctx, global);
+	if (!JS_IsFunction(js->ctx, js->fn)) {
 		buf_puts(err, "folio's KaTeX glue defines no __folio_render");
-		interp_free(js);
+		qjs_free(js);
 		return NULL;
 	}
 	return js;
@@ -433,9 +416,9 @@ static int byte_offset(const char *s, size_t len, long u)
 
 /* The thread's interpreter, made on first use. NULL with err set if it
  * cannot start. */
-static struct math_js *thread_js(struct math_cache *c, struct buf *err)
+static struct qjs *thread_js(struct math_cache *c, struct buf *err)
 {
-	struct math_js *js = qjs_slot_get(&slot);
+	struct qjs *js = qjs_slot_get(&slot);
 	if (js)
 		return js;
 	double t0 = now_s();
@@ -522,19 +505,19 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 	}
 	pthread_mutex_unlock(&c->lock);
 
-	struct math_js *js = thread_js(c, err);
+	struct qjs *js = thread_js(c, err);
 	if (!js) {
 		fail(c, err_pos, -1);
 		buf_fini(&scratch);
 		return -1;
 	}
-	JSContext *ctx = js->q.ctx;
+	JSContext *ctx = js->ctx;
 	double t0 = now_s();
-	qjs_set_stack(&js->q);
-	qjs_deadline(&js->q, MATH_TIME_LIMIT_S * qjs_time_scale());
+	qjs_set_stack(js);
+	qjs_deadline(js, MATH_TIME_LIMIT_S * qjs_time_scale());
 	JSValue args[3] = {JS_NewStringLen(ctx, tex, len), JS_NewBool(ctx, display),
 	                   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
-	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 3, args);
+	JSValue r = JS_Call(ctx, js->fn, JS_UNDEFINED, 3, args);
 	for (int i = 0; i < 3; i++)
 		JS_FreeValue(ctx, args[i]);
 	size_t html_len = 0;

@@ -26,53 +26,36 @@ extern const size_t mermaid_js_bc_len;
 
 /* ---- the per-thread interpreter ---- */
 
-struct mermaid_js {
-	struct qjs q;
-	JSValue render; /* __folio_mermaid */
-};
-
-static void interp_free(void *p);
-static struct qjs_slot slot = QJS_SLOT(interp_free);
-
-static void interp_free(void *p)
-{
-	struct mermaid_js *js = p;
-	if (!js)
-		return;
-	if (js->q.ctx)
-		JS_FreeValue(js->q.ctx, js->render);
-	qjs_close(&js->q);
-	free(js);
-}
+/* The thread's interpreter: a struct qjs whose fn is __folio_mermaid. */
+static struct qjs_slot slot = QJS_SLOT(qjs_free);
 
 /* load_error: err says why what could not load (the pending exception);
  * returns NULL after freeing js. */
-static struct mermaid_js *load_error(struct mermaid_js *js, const char *what, struct buf *err)
+static struct qjs *load_error(struct qjs *js, const char *what, struct buf *err)
 {
 	char *name, *msg;
 	long pos;
-	qjs_exception(js->q.ctx, &name, &msg, &pos);
+	qjs_exception(js->ctx, &name, &msg, &pos);
 	buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
 	free(name);
 	free(msg);
-	interp_free(js);
+	qjs_free(js);
 	return NULL;
 }
 
 /* interp_new: a runtime with the modules read and the glue evaluated
- * (owned by the caller: interp_free), or NULL with the reason in err. The
+ * (owned by the caller: qjs_free), or NULL with the reason in err. The
  * modules import each other by the names they were embedded under, which
  * QuickJS finds among those already read (no loader). */
-static struct mermaid_js *interp_new(struct buf *err)
+static struct qjs *interp_new(struct buf *err)
 {
-	struct mermaid_js *js = xcalloc(1, sizeof *js);
-	js->render = JS_UNDEFINED;
-	if (qjs_open(&js->q, MERMAID_MEMORY_LIMIT, MERMAID_MAX_STACK) < 0) {
+	struct qjs *js = xmalloc(sizeof *js);
+	if (qjs_open(js, MERMAID_MEMORY_LIMIT, MERMAID_MAX_STACK) < 0) {
 		buf_puts(err, "cannot start QuickJS (out of memory)");
 		free(js);
 		return NULL;
 	}
-	JSContext *ctx = js->q.ctx;
+	JSContext *ctx = js->ctx;
 	JSValue glue = JS_UNDEFINED;
 	for (size_t i = 0; i < mermaid_js_nunits; i++) {
 		const struct embed_js_unit *u = &mermaid_js_units[i];
@@ -93,8 +76,8 @@ static struct mermaid_js *interp_new(struct buf *err)
 	if (JS_IsException(p))
 		return load_error(js, "folio's Mermaid glue", err);
 	JSContext *job;
-	while (JS_IsJobPending(js->q.rt))
-		if (JS_ExecutePendingJob(js->q.rt, &job) < 0)
+	while (JS_IsJobPending(js->rt))
+		if (JS_ExecutePendingJob(js->rt, &job) < 0)
 			break;
 	if (JS_PromiseState(ctx, p) != JS_PROMISE_FULFILLED) {
 		JS_Throw(ctx, JS_PromiseResult(ctx, p));
@@ -103,11 +86,11 @@ static struct mermaid_js *interp_new(struct buf *err)
 	}
 	JS_FreeValue(ctx, p);
 	JSValue global = JS_GetGlobalObject(ctx);
-	js->render = JS_GetPropertyStr(ctx, global, "__folio_mermaid");
+	js->fn = JS_GetPropertyStr(ctx, global, "__folio_mermaid");
 	JS_FreeValue(ctx, global);
-	if (!JS_IsFunction(ctx, js->render)) {
+	if (!JS_IsFunction(ctx, js->fn)) {
 		buf_puts(err, "folio's Mermaid glue defines no __folio_mermaid");
-		interp_free(js);
+		qjs_free(js);
 		return NULL;
 	}
 	return js;
@@ -115,9 +98,9 @@ static struct mermaid_js *interp_new(struct buf *err)
 
 /* thread_js: the thread's interpreter, made on first use; NULL with err
  * set if it cannot start. */
-static struct mermaid_js *thread_js(struct buf *err)
+static struct qjs *thread_js(struct buf *err)
 {
-	struct mermaid_js *js = qjs_slot_get(&slot);
+	struct qjs *js = qjs_slot_get(&slot);
 	if (!js && (js = interp_new(err)) != NULL)
 		qjs_slot_set(&slot, js);
 	return js;
@@ -133,8 +116,9 @@ void mermaid_thread_cleanup(void)
 /* The elements a drawing may hold: SVG's shapes, text and markers. */
 static int element_ok(struct str name)
 {
-	static const char *const ok[] = {"g",    "rect",  "polyline", "polygon", "line",   "path", "circle",
-	                                 "ellipse", "text", "tspan", "marker", "defs", "title", "desc"};
+	static const char *const ok[] = {"g",      "rect",   "polyline", "polygon", "line",
+	                                 "path",   "circle", "ellipse",  "text",    "tspan",
+	                                 "marker", "defs",   "title",    "desc"};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		if (str_eq_cstr(name, ok[i]))
 			return 1;
@@ -160,8 +144,8 @@ static int value_ok(struct str attr, struct str v, const char *prefix)
 
 static int name_char(char ch)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-	       ch == '_' || ch == ':';
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '-' || ch == '_' || ch == ':';
 }
 
 /* check_tag: the tag at s[0..n) (from '<' to its '>', excluded) is one a
@@ -174,8 +158,10 @@ static int check_tag(const char *s, size_t n, const char *prefix, struct buf *er
 		k++;
 	struct str name = {s + i, k - i};
 	if (!element_ok(name)) {
-		buf_printf(err, "beautiful-mermaid drew a <%.*s> element, which folio does not put in a page",
-		           (int)(name.len > 40 ? 40 : name.len), name.p);
+		buf_printf(
+		    err,
+		    "beautiful-mermaid drew a <%.*s> element, which folio does not put in a page",
+		    (int)(name.len > 40 ? 40 : name.len), name.p);
 		return -1;
 	}
 	while (k < n) {
@@ -194,7 +180,9 @@ static int check_tag(const char *s, size_t n, const char *prefix, struct buf *er
 			break;
 		if ((attr.len >= 2 && (attr.p[0] | 0x20) == 'o' && (attr.p[1] | 0x20) == 'n') ||
 		    !value_ok(attr, (struct str){v, (size_t)(q - v)}, prefix)) {
-			buf_printf(err, "beautiful-mermaid drew an attribute %.*s=\"...\" folio does not put in a page",
+			buf_printf(err,
+			           "beautiful-mermaid drew an attribute %.*s=\"...\" folio does "
+			           "not put in a page",
 			           (int)(attr.len > 40 ? 40 : attr.len), attr.p);
 			return -1;
 		}
@@ -235,7 +223,8 @@ static struct str attr_of(const char *t, size_t n, const char *name)
 {
 	size_t k = strlen(name);
 	for (size_t i = 1; i + k + 2 <= n; i++) {
-		if (t[i - 1] == ' ' && memcmp(t + i, name, k) == 0 && t[i + k] == '=' && t[i + k + 1] == '"') {
+		if (t[i - 1] == ' ' && memcmp(t + i, name, k) == 0 && t[i + k] == '=' &&
+		    t[i + k + 1] == '"') {
 			const char *v = t + i + k + 2, *e = memchr(v, '"', n - (i + k + 2));
 			if (e)
 				return (struct str){v, (size_t)(e - v)};
@@ -296,20 +285,24 @@ static int drawing(struct buf *out, const char *svg, size_t n, const char *prefi
 /* failure: err says why the render stopped (the pending exception); after
  * an interruption, a stack overflow or running out of memory the
  * interpreter's state is unknown, and the next diagram starts afresh. */
-static void failure(struct mermaid_js *js, double seconds, struct buf *err)
+static void failure(struct qjs *js, double seconds, struct buf *err)
 {
 	char *name, *msg;
 	long pos;
-	qjs_exception(js->q.ctx, &name, &msg, &pos);
+	qjs_exception(js->ctx, &name, &msg, &pos);
 	int reset = 1;
 	if (strcmp(msg, "interrupted") == 0)
-		buf_printf(err, "the diagram takes longer than the %.2g s left to the page's diagrams to draw "
-		                "(split the page, or the diagram)", seconds);
+		buf_printf(
+		    err,
+		    "the diagram takes longer than the %.2g s left to the page's diagrams to draw "
+		    "(split the page, or the diagram)",
+		    seconds);
 	else if (strcmp(msg, "stack overflow") == 0)
 		buf_puts(err, "the diagram is nested too deeply");
 	else if (strstr(msg, "out of memory") || !*msg)
 		/* (QuickJS throws null when it cannot even make the error) */
-		buf_printf(err, "the diagram needs more than %zu MB to draw", MERMAID_MEMORY_LIMIT >> 20);
+		buf_printf(err, "the diagram needs more than %zu MB to draw",
+		           MERMAID_MEMORY_LIMIT >> 20);
 	else if (strcmp(name, "Error") == 0 || !*name)
 		buf_puts(err, msg), reset = 0; /* beautiful-mermaid's own */
 	else
@@ -328,17 +321,17 @@ int mermaid_render(struct buf *out, const char *src, size_t len, struct str titl
 		return -1;
 	if (!str_trim((struct str){src, len}).len)
 		return 1;
-	struct mermaid_js *js = thread_js(err);
+	struct qjs *js = thread_js(err);
 	if (!js)
 		return -1;
 	char prefix[24];
 	snprintf(prefix, sizeof prefix, "mm%012llx",
 	         (unsigned long long)(hash_bytes(src, len) & 0xffffffffffffULL));
-	JSContext *ctx = js->q.ctx;
-	qjs_set_stack(&js->q);
-	qjs_deadline(&js->q, seconds > 0 ? seconds : 0);
+	JSContext *ctx = js->ctx;
+	qjs_set_stack(js);
+	qjs_deadline(js, seconds > 0 ? seconds : 0);
 	JSValue args[2] = {JS_NewStringLen(ctx, src, len), JS_NewString(ctx, prefix)};
-	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 2, args);
+	JSValue r = JS_Call(ctx, js->fn, JS_UNDEFINED, 2, args);
 	JS_FreeValue(ctx, args[0]);
 	JS_FreeValue(ctx, args[1]);
 	size_t n = 0;

@@ -63,6 +63,7 @@ void qjs_set_stack(struct qjs *q)
 int qjs_open(struct qjs *q, size_t memory_limit, size_t max_stack)
 {
 	memset(q, 0, sizeof *q);
+	q->fn = JS_UNDEFINED;
 	q->max_stack = max_stack;
 	pthread_attr_t attr;
 	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -88,12 +89,23 @@ int qjs_open(struct qjs *q, size_t memory_limit, size_t max_stack)
 
 void qjs_close(struct qjs *q)
 {
-	if (q->ctx)
+	if (q->ctx) {
+		JS_FreeValue(q->ctx, q->fn);
 		JS_FreeContext(q->ctx);
+	}
+	q->fn = JS_UNDEFINED;
 	if (q->rt)
 		JS_FreeRuntime(q->rt);
 	q->ctx = NULL;
 	q->rt = NULL;
+}
+
+void qjs_free(void *p)
+{
+	if (p) {
+		qjs_close(p);
+		free(p);
+	}
 }
 
 void qjs_exception(JSContext *ctx, char **name, char **msg, long *pos)

@@ -17,6 +17,7 @@ struct qjs {
 	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
 	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
 	size_t max_stack;         /* bytes of C stack JavaScript may use at most */
+	JSValue fn;               /* the user's entry point, or JS_UNDEFINED */
 };
 
 /* qjs_open: q made a runtime and context, at most memory_limit bytes and
@@ -25,8 +26,13 @@ struct qjs {
  * then closed). q is the caller's, to qjs_close. */
 int qjs_open(struct qjs *q, size_t memory_limit, size_t max_stack);
 
-/* qjs_close: frees q's context and runtime (either may be NULL). */
+/* qjs_close: frees q's entry point, context and runtime (any may be
+ * missing). */
 void qjs_close(struct qjs *q);
+
+/* qjs_free: closes p (a malloc'd struct qjs, or NULL) and frees it: the
+ * free_fn of a QJS_SLOT. */
+void qjs_free(void *p);
 
 /* qjs_deadline: JavaScript run by q stops with an uncatchable
  * "interrupted" error once this thread has taken seconds more of CPU time
@@ -54,7 +60,10 @@ struct qjs_slot {
 	int ready; /* the key is made (read and written atomically) */
 	pthread_key_t key;
 };
-#define QJS_SLOT(free_fn) {(free_fn), 0, 0}
+#define QJS_SLOT(free_fn)                                                                          \
+	{                                                                                          \
+		(free_fn), 0, 0                                                                    \
+	}
 
 /* qjs_slot_get: this thread's interpreter in s, or NULL. */
 void *qjs_slot_get(struct qjs_slot *s);

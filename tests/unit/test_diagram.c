@@ -184,28 +184,6 @@ static void test_limits(void)
 	buf_fini(&err);
 }
 
-/* render: md_render of md (a post's body after a 4-line front matter)
- * with its diagnostics in errs; o's fields as given. */
-static const char *render(const char *md, const struct md_options *opts, struct md_doc *doc,
-                          struct buf *errs)
-{
-	struct diag d;
-	diag_init(&d, NULL);
-	d.capture = errs;
-	struct md_options o = opts ? *opts : (struct md_options){.unsafe = 1};
-	o.unsafe = 1;
-	static const char front[] = "---\ntitle: T\ndate: 2026-01-01\n---\n";
-	struct buf src;
-	buf_init(&src);
-	buf_puts(&src, front);
-	buf_puts(&src, md);
-	md_render(A, &o, &d, "content/posts/p.md", src.p, src.len, src.p + sizeof front - 1,
-	          strlen(md), 4, doc);
-	buf_fini(&src);
-	diag_fini(&d);
-	return doc->html.p;
-}
-
 static void test_blocks(void)
 {
 	struct md_doc doc;
@@ -213,7 +191,7 @@ static void test_blocks(void)
 	buf_init(&errs);
 	/* two diagrams on a page, one with a caption */
 	const char *h =
-	    render("Text.\n\n```pikchr {title=\"The stages\"}\nbox \"a\"\narrow\nbox \"b\"\n```\n\n"
+	    t_post(A, "Text.\n\n```pikchr {title=\"The stages\"}\nbox \"a\"\narrow\nbox \"b\"\n```\n\n"
 	           "```pikchr\ncircle\n```\n",
 	           NULL, &doc, &errs);
 	STR_EQ(errs.p ? errs.p : "", "");
@@ -232,14 +210,14 @@ static void test_blocks(void)
 
 	/* the theme's word for an untitled diagram */
 	struct md_options o = {.labels = {[MD_LABEL_DIAGRAM] = "Schéma"}};
-	h = render("```pikchr\nbox\n```\n", &o, &doc, &errs);
+	h = t_post(A, "```pikchr\nbox\n```\n", &o, &doc, &errs);
 	OK(t_has(h, "aria-label=\"Schéma\"") && t_has(h, "<title>Schéma</title>"));
 
 	/* an error at the diagram's own line and column in the file: the
 	 * front matter's 4 lines, the fence's, the diagram's 3rd; in a list
 	 * item, indented */
 	buf_reset(&errs);
-	h = render(
+	h = t_post(A,
 	    "Text.\n\n- item\n\n  ```pikchr\n  box \"a\"\n  arrow\n    circle radius foo\n  ```\n",
 	    NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:12:19: error: pikchr: no such variable");
@@ -250,29 +228,29 @@ static void test_blocks(void)
 	          "  circle radius foo\n</code></pre>"));
 	/* in a block quote, on the first line */
 	buf_reset(&errs);
-	render("> ```pikchr\n> box wid junk\n> ```\n", NULL, &doc, &errs);
+	t_post(A, "> ```pikchr\n> box wid junk\n> ```\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:6:11: error: pikchr: no such variable");
 	/* no place: the fence */
 	buf_reset(&errs);
-	render("\n```pikchr\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	t_post(A, "\n```pikchr\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
 	       "[[[[[[[[[[[[[[[[[[[[[[[[[["
 	       "[[[[[[[[[[[[[[box\n```\n",
 	       NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:6:1: error: pikchr: parser stack overflow");
 	/* an empty block draws nothing, with a warning */
 	buf_reset(&errs);
-	h = render("a\n\n```pikchr\n```\n\nb\n", NULL, &doc, &errs);
+	h = t_post(A, "a\n\n```pikchr\n```\n\nb\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:7:1: warning: pikchr: the diagram draws nothing");
 	STR_EQ(h, "<p>a</p>\n<p>b</p>\n");
 	/* options a diagram does not take */
 	buf_reset(&errs);
-	render("```pikchr {linenos}\nbox\n```\n", NULL, &doc, &errs);
+	t_post(A, "```pikchr {linenos}\nbox\n```\n", NULL, &doc, &errs);
 	STR_EQ(
 	    t_msgs(&errs),
 	    "content/posts/p.md:5:1: error: code block: a pikchr diagram takes no hl, linenos or "
 	    "start (hint: its one option is title=\"...\")");
 	buf_reset(&errs);
-	render("```pikchr {caption=\"x\"}\nbox\n```\n", NULL, &doc, &errs);
+	t_post(A, "```pikchr {caption=\"x\"}\nbox\n```\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: code block: unknown code block "
 	                      "option 'caption' (did you mean 'title'?)");
 	/* too big */
@@ -283,7 +261,7 @@ static void test_blocks(void)
 		buf_puts(&md, "box\n");
 	buf_puts(&md, "```\n");
 	buf_reset(&errs);
-	render(md.p, NULL, &doc, &errs);
+	t_post(A, md.p, NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: pikchr: the diagram is 65540 bytes, "
 	                      "past the limit of 64 "
 	                      "KiB (see LIMITS in folio-site(5)); split it");
@@ -291,7 +269,7 @@ static void test_blocks(void)
 	/* the page's budget: past it, one error and the rest not drawn */
 	struct md_options tight = {.diagram_seconds = 1e-9};
 	buf_reset(&errs);
-	h = render("```pikchr\nbox\n```\n\n```pikchr\ncircle\n```\n\n```pikchr\nellipse\n```\n",
+	h = t_post(A, "```pikchr\nbox\n```\n\n```pikchr\ncircle\n```\n\n```pikchr\nellipse\n```\n",
 	           &tight, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:9:1: error: pikchr: the page's diagrams take "
 	                      "longer than 1e-09 s to "

@@ -47,7 +47,8 @@ static int ids_prefixed(const char *svg)
 	return 1;
 }
 
-static const char flow[] = "graph TD\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]\n  B -->|No| D[End]\n";
+static const char flow[] =
+    "graph TD\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]\n  B -->|No| D[End]\n";
 
 static void test_drawing(void)
 {
@@ -57,18 +58,21 @@ static void test_drawing(void)
 	INT_EQ(draw(flow, "The <flow> & \"more\"", &out, &err), 0);
 	STR_EQ(err.p, "");
 	OK(!strncmp(out.p, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"mm", 46));
-	OK(t_has(out.p, " role=\"img\" aria-label=\"The &lt;flow&gt; &amp; &quot;more&quot;\" style=\"max-width:100%;"
-	              "height:auto;"));
+	OK(t_has(out.p, " role=\"img\" aria-label=\"The &lt;flow&gt; &amp; &quot;more&quot;\" "
+	                "style=\"max-width:100%;"
+	                "height:auto;"));
 	OK(t_has(out.p, "<title>The &lt;flow&gt; &amp; &quot;more&quot;</title>"));
 	OK(out.len > 6 && !strcmp(out.p + out.len - 6, "</svg>"));
 	INT_EQ(t_count(out.p, "<svg"), 1);
 	/* the nodes and the labelled edges are there */
-	OK(t_has(out.p, ">Start</text>") && t_has(out.p, ">Is it?</text>") && t_has(out.p, ">Yes</text>"));
+	OK(t_has(out.p, ">Start</text>") && t_has(out.p, ">Is it?</text>") &&
+	   t_has(out.p, ">Yes</text>"));
 	INT_EQ(t_count(out.p, "class=\"edge\""), 3);
 	/* the page's colours, its fonts, no request anywhere */
 	OK(t_has(out.p, "var(--bg,#fff)") && t_has(out.p, "var(--fg,currentColor)"));
 	OK(!t_has(out.p, "var(--bg)") && !t_has(out.p, "var(--fg)"));
-	OK(!t_has(out.p, "<style") && !t_has(out.p, "@import") && !t_has(out.p, "googleapis") && !t_has(out.p, "Inter"));
+	OK(!t_has(out.p, "<style") && !t_has(out.p, "@import") && !t_has(out.p, "googleapis") &&
+	   !t_has(out.p, "Inter"));
 	OK(!t_has(out.p, "#FFFFFF") && !t_has(out.p, "#27272A"));
 	/* ids of its own */
 	OK(t_has(out.p, "-arrowhead\"") && ids_prefixed(out.p));
@@ -90,12 +94,17 @@ static void test_kinds(void)
 	static const struct {
 		const char *src, *text;
 	} kinds[] = {
-	    {"sequenceDiagram\n  Alice->>Bob: Hello Bob\n  Bob-->>Alice: Hi Alice\n", ">Hello Bob</text>"},
-	    {"classDiagram\n  Animal <|-- Duck\n  Animal : +int age\n  class Duck{\n    +swim()\n  }\n",
+	    {"sequenceDiagram\n  Alice->>Bob: Hello Bob\n  Bob-->>Alice: Hi Alice\n",
+	     ">Hello Bob</text>"},
+	    {"classDiagram\n  Animal <|-- Duck\n  Animal : +int age\n  class Duck{\n    +swim()\n  "
+	     "}\n",
 	     "swim()"},
-	    {"stateDiagram-v2\n  [*] --> Still\n  Still --> Moving\n  Moving --> [*]\n", ">Moving</text>"},
-	    {"erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  CUSTOMER {\n    string name\n  }\n", ">places</text>"},
-	    {"flowchart LR\n  subgraph api [API]\n    B[Gateway] --> C[Auth]\n  end\n  A[Client] --> B\n",
+	    {"stateDiagram-v2\n  [*] --> Still\n  Still --> Moving\n  Moving --> [*]\n",
+	     ">Moving</text>"},
+	    {"erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  CUSTOMER {\n    string name\n  }\n",
+	     ">places</text>"},
+	    {"flowchart LR\n  subgraph api [API]\n    B[Gateway] --> C[Auth]\n  end\n  A[Client] "
+	     "--> B\n",
 	     ">API</text>"},
 	};
 	struct buf out, err;
@@ -139,7 +148,9 @@ static void test_errors(void)
 	OK(t_has(err.p, "past the limit of 64 KiB"));
 	free(s);
 	/* what an author writes in a label stays text */
-	INT_EQ(draw("graph TD\n  A[\"<script>alert(1)</script>\"] --> B[\"x onload=y\"]\n", "", &out, &err), 0);
+	INT_EQ(draw("graph TD\n  A[\"<script>alert(1)</script>\"] --> B[\"x onload=y\"]\n", "",
+	            &out, &err),
+	       0);
 	OK(!t_has(out.p, "<script") && !t_has(out.p, " onload=\""));
 	buf_fini(&out);
 	buf_fini(&err);
@@ -166,62 +177,52 @@ static void test_deadline(void)
 	buf_fini(&err);
 }
 
-/* render: md_render of md (a post's body after a 4-line front matter)
- * with its diagnostics in errs; o's fields as given. */
-static const char *render(const char *md, const struct md_options *opts, struct md_doc *doc, struct buf *errs)
-{
-	struct diag d;
-	diag_init(&d, NULL);
-	d.capture = errs;
-	struct md_options o = opts ? *opts : (struct md_options){.unsafe = 1};
-	o.unsafe = 1;
-	static const char front[] = "---\ntitle: T\ndate: 2026-01-01\n---\n";
-	struct buf src;
-	buf_init(&src);
-	buf_puts(&src, front);
-	buf_puts(&src, md);
-	md_render(A, &o, &d, "content/posts/p.md", src.p, src.len, src.p + sizeof front - 1, strlen(md), 4,
-	          doc);
-	buf_fini(&src);
-	diag_fini(&d);
-	return doc->html.p;
-}
-
 static void test_blocks(void)
 {
 	struct md_doc doc;
 	struct buf errs;
 	buf_init(&errs);
 	/* two diagrams on a page, one with a caption: ids of their own */
-	const char *h = render("Text.\n\n```mermaid {title=\"The flow\"}\ngraph LR\n  A --> B\n```\n\n"
-	                       "```mermaid\ngraph LR\n  C --> D\n```\n",
-	                       NULL, &doc, &errs);
+	const char *h =
+	    t_post(A,
+	           "Text.\n\n```mermaid {title=\"The flow\"}\ngraph LR\n  A --> B\n```\n\n"
+	           "```mermaid\ngraph LR\n  C --> D\n```\n",
+	           NULL, &doc, &errs);
 	STR_EQ(errs.p ? errs.p : "", "");
 	INT_EQ(t_count(h, "<figure class=\"diagram\"><svg "), 2);
-	OK(t_has(h, "aria-label=\"The flow\"") && t_has(h, "<figcaption>The flow</figcaption></figure>"));
+	OK(t_has(h, "aria-label=\"The flow\"") &&
+	   t_has(h, "<figcaption>The flow</figcaption></figure>"));
 	const char *a = strstr(h, "-arrowhead\""), *b = a ? strstr(a + 1, "-arrowhead\"") : NULL;
 	OK(a && b && strncmp(a - 14, b - 14, 14) != 0);
 	/* an error: at the opening fence, the source shown in a box */
 	buf_reset(&errs);
-	h = render("Para.\n\n```mermaid\nnot a diagram\n```\n", NULL, &doc, &errs);
+	h = t_post(A, "Para.\n\n```mermaid\nnot a diagram\n```\n", NULL, &doc, &errs);
 	OK(!strncmp(t_msgs(&errs), "content/posts/p.md:7:1: error: mermaid: ", 40));
-	OK(t_has(h, "<pre class=\"diagram-error\" title=\"mermaid: ") && t_has(h, "<code>not a diagram\n</code>"));
+	OK(t_has(h, "<pre class=\"diagram-error\" title=\"mermaid: ") &&
+	   t_has(h, "<code>not a diagram\n</code>"));
 	/* blank: a warning, nothing drawn */
 	buf_reset(&errs);
-	h = render("a\n\n```mermaid\n```\n\nb\n", NULL, &doc, &errs);
-	STR_EQ(t_msgs(&errs), "content/posts/p.md:7:1: warning: mermaid: the diagram draws nothing");
+	h = t_post(A, "a\n\n```mermaid\n```\n\nb\n", NULL, &doc, &errs);
+	STR_EQ(t_msgs(&errs),
+	       "content/posts/p.md:7:1: warning: mermaid: the diagram draws nothing");
 	OK(!t_has(h, "<svg"));
 	buf_reset(&errs);
-	render("```mermaid {linenos}\ngraph TD\n  A\n```\n", NULL, &doc, &errs);
-	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: code block: a mermaid diagram takes no hl, linenos or "
-	                      "start (hint: its one option is title=\"...\")");
+	t_post(A, "```mermaid {linenos}\ngraph TD\n  A\n```\n", NULL, &doc, &errs);
+	STR_EQ(
+	    t_msgs(&errs),
+	    "content/posts/p.md:5:1: error: code block: a mermaid diagram takes no hl, linenos or "
+	    "start (hint: its one option is title=\"...\")");
 	/* the page's budget: past it, one error and the rest not drawn */
 	struct md_options tight = {.diagram_seconds = 1e-9};
 	buf_reset(&errs);
-	h = render("```pikchr\nbox\n```\n\n```mermaid\ngraph TD\n  A --> B\n```\n\n```mermaid\ngraph TD\n  C\n```\n",
+	h = t_post(A,
+	           "```pikchr\nbox\n```\n\n```mermaid\ngraph TD\n  A --> "
+	           "B\n```\n\n```mermaid\ngraph TD\n  C\n```\n",
 	           &tight, &doc, &errs);
-	STR_EQ(t_msgs(&errs), "content/posts/p.md:9:1: error: mermaid: the page's diagrams take longer than 1e-09 s "
-	                      "to draw; the rest are not (split the page)");
+	STR_EQ(
+	    t_msgs(&errs),
+	    "content/posts/p.md:9:1: error: mermaid: the page's diagrams take longer than 1e-09 s "
+	    "to draw; the rest are not (split the page)");
 	INT_EQ(t_count(h, "<svg"), 1);
 	buf_fini(&errs);
 }
