@@ -61,14 +61,18 @@ check "white is the page's background" contains "$html" 'style="fill:var(--bg,#f
 check "no black or white left" not_contains "$html" 'rgb(0,0,0)'
 check "... nor the source as code" not_contains "$html" 'language-pikchr'
 check "no ids" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$PAGE")" ' id="'
-# each SVG is well-formed XML (an image editor could take it as it is)
-if command -v xmllint >/dev/null 2>&1; then
-	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/svg%d.svg", n) }
-		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$PAGE"
-	for f in "$TMP"/svg1.svg "$TMP"/svg2.svg; do
+# well_formed PAGE NAME: each of PAGE's two SVGs, as $TMP/NAME1.svg and
+# NAME2.svg, is well-formed XML (an image editor could take it as it is)
+well_formed() {
+	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/'"$2"'%d.svg", n) }
+		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$1"
+	for f in "$TMP/${2}1.svg" "$TMP/${2}2.svg"; do
 		r=$(xmllint --noout "$f" 2>&1)
 		check "$(basename "$f") is well-formed XML ($r)" test -z "$r" -a -s "$f"
 	done
+}
+if command -v xmllint >/dev/null 2>&1; then
+	well_formed "$PAGE" svg
 	r=$(xmllint --noout "$OUT/feed.xml" 2>&1)
 	check "the feed with the diagrams is well-formed ($r)" test -z "$r"
 else
@@ -164,12 +168,7 @@ check "mermaid: the page's colours" contains "$html" 'var(--bg,#fff)'
 check "mermaid: no font from elsewhere" not_contains "$html" 'googleapis'
 check "mermaid: no <style> of its own" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$FLUX")" '<style'
 if command -v xmllint >/dev/null 2>&1; then
-	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/mm%d.svg", n) }
-		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$FLUX"
-	for f in "$TMP"/mm1.svg "$TMP"/mm2.svg; do
-		r=$(xmllint --noout "$f" 2>&1)
-		check "mermaid: $(basename "$f") is well-formed XML ($r)" test -z "$r" -a -s "$f"
-	done
+	well_formed "$FLUX" mermaid
 fi
 # a mistake: at the opening fence, with beautiful-mermaid's message
 sed -i 's/^sequenceDiagram$/sequenceDiagramme/' "$SITE/content/posts/flux.md"
