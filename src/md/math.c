@@ -108,16 +108,8 @@ static struct qjs *interp_new(struct buf *err)
 		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
 		            JS_EVAL_TYPE_GLOBAL);
 	}
-	if (JS_IsException(v)) {
-		char *name, *msg;
-		long pos;
-		qjs_exception(js->ctx, &name, &msg, &pos);
-		buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
-		free(name);
-		free(msg);
-		qjs_free(js);
-		return NULL;
-	}
+	if (JS_IsException(v))
+		return qjs_load_failed(js, what, err);
 	JS_FreeValue(js->ctx, v);
 	JSValue global = JS_GetGlobalObject(js->ctx);
 	js->fn = JS_GetPropertyStr(js->ctx, global, "__folio_render");

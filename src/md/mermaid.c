@@ -29,20 +29,6 @@ extern const size_t mermaid_js_bc_len;
 /* The thread's interpreter: a struct qjs whose fn is __folio_mermaid. */
 static struct qjs_slot slot = QJS_SLOT(qjs_free);
 
-/* load_error: err says why what could not load (the pending exception);
- * returns NULL after freeing js. */
-static struct qjs *load_error(struct qjs *js, const char *what, struct buf *err)
-{
-	char *name, *msg;
-	long pos;
-	qjs_exception(js->ctx, &name, &msg, &pos);
-	buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
-	free(name);
-	free(msg);
-	qjs_free(js);
-	return NULL;
-}
-
 /* interp_new: a runtime with the modules read and the glue evaluated
  * (owned by the caller: qjs_free), or NULL with the reason in err. The
  * modules import each other by the names they were embedded under, which
@@ -62,7 +48,7 @@ static struct qjs *interp_new(struct buf *err)
 		JSValue m = JS_ReadObject(ctx, mermaid_js_bc + u->off, u->len,
 		                          JS_READ_OBJ_BYTECODE | JS_READ_OBJ_ROM_DATA);
 		if (JS_IsException(m))
-			return load_error(js, u->name, err);
+			return qjs_load_failed(js, u->name, err);
 		if (i + 1 < mermaid_js_nunits)
 			JS_FreeValue(ctx, m); /* kept by the context, by its name */
 		else
@@ -70,11 +56,11 @@ static struct qjs *interp_new(struct buf *err)
 	}
 	if (JS_ResolveModule(ctx, glue) < 0) {
 		JS_FreeValue(ctx, glue);
-		return load_error(js, "folio's Mermaid glue", err);
+		return qjs_load_failed(js, "folio's Mermaid glue", err);
 	}
 	JSValue p = JS_EvalFunction(ctx, glue); /* takes glue; a promise */
 	if (JS_IsException(p))
-		return load_error(js, "folio's Mermaid glue", err);
+		return qjs_load_failed(js, "folio's Mermaid glue", err);
 	JSContext *job;
 	while (JS_IsJobPending(js->rt))
 		if (JS_ExecutePendingJob(js->rt, &job) < 0)
@@ -82,7 +68,7 @@ static struct qjs *interp_new(struct buf *err)
 	if (JS_PromiseState(ctx, p) != JS_PROMISE_FULFILLED) {
 		JS_Throw(ctx, JS_PromiseResult(ctx, p));
 		JS_FreeValue(ctx, p);
-		return load_error(js, "folio's Mermaid glue", err);
+		return qjs_load_failed(js, "folio's Mermaid glue", err);
 	}
 	JS_FreeValue(ctx, p);
 	JSValue global = JS_GetGlobalObject(ctx);

@@ -183,3 +183,15 @@ void qjs_slot_clear(struct qjs_slot *s)
 		s->free_fn(p);
 	}
 }
+
+void *qjs_load_failed(struct qjs *q, const char *what, struct buf *err)
+{
+	char *name, *msg;
+	long pos;
+	qjs_exception(q->ctx, &name, &msg, &pos);
+	buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
+	free(name);
+	free(msg);
+	qjs_free(q);
+	return NULL;
+}

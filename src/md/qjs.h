@@ -11,6 +11,8 @@
 
 #include <quickjs/quickjs.h>
 
+#include "base/buf.h"
+
 struct qjs {
 	JSRuntime *rt;
 	JSContext *ctx;
@@ -45,6 +47,11 @@ void qjs_deadline(struct qjs *q, double seconds);
  * not a SIGSEGV, whatever stack the calling thread was given. Call it
  * before each call into JavaScript. */
 void qjs_set_stack(struct qjs *q);
+
+/* qjs_load_failed: appends to err "cannot load WHAT: NAME: MESSAGE" from
+ * the pending exception of q, and frees q (qjs_free); returns NULL, for
+ * the loader that failed to return. */
+void *qjs_load_failed(struct qjs *q, const char *what, struct buf *err);
 
 /* qjs_exception: the pending exception of ctx (cleared): its name and
  * message (either may be "": malloc'd, the caller frees them), and its
