@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """diagrams.py: what one diagram costs a folio build, cold and warm: a
-50-node Mermaid flowchart (issue 38's figure) and a 30-object pikchr
-drawing, each alone in a post of an otherwise empty site.
+50-node Mermaid flowchart (issue 38's figure), a 30-object pikchr
+drawing, and a small Mermaid diagram of each other kind (those of
+bench/mermaid/run.sh), each alone in a post of an otherwise empty site.
 
 Usage: diagrams.py [--folio ./folio] [--runs 7]
 
@@ -35,6 +36,20 @@ def flowchart50():
         p = i // 2 + i % 3 - 1 if i > 3 else 0
         lines.append("  n%d[Step %d] --> n%d[Step %d]" % (p, p, i, i))
     return "```mermaid\n" + "\n".join(lines) + "\n```\n"
+
+
+# The small diagrams of bench/mermaid/run.sh, one of each kind.
+KINDS = [
+    ("mermaid, flowchart, 4 nodes", "graph LR\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]\n  B -->|No| D[End]\n"),
+    ("mermaid, state, 4 states", "stateDiagram-v2\n  [*] --> Still\n  Still --> [*]\n  Still --> Moving\n"
+     "  Moving --> Still\n  Moving --> Crash\n  Crash --> [*]\n"),
+    ("mermaid, class, 3 classes", "classDiagram\n  Animal <|-- Duck\n  Animal <|-- Fish\n  Animal : +int age\n"
+     "  Animal : +isMammal()\n  class Duck{\n    +String beakColor\n    +swim()\n  }\n"),
+    ("mermaid, ER, 3 entities", "erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  ORDER ||--|{ LINE-ITEM : contains\n"
+     "  CUSTOMER {\n    string name\n    int id PK\n  }\n"),
+    ("mermaid, sequence, 3 messages", "sequenceDiagram\n  Alice->>Bob: Hello Bob\n  Bob-->>Alice: Hi Alice\n"
+     "  Alice->>Bob: How are you?\n"),
+]
 
 
 def pikchr30():
@@ -94,6 +109,8 @@ def main():
         sites = [("none (baseline)", site(root, "none", "")),
                  ("mermaid, 50-node flowchart", site(root, "mermaid", flowchart50())),
                  ("pikchr, 30 objects", site(root, "pikchr", pikchr30()))]
+        sites += [(name, site(root, "kind%d" % i, "```mermaid\n" + src + "```\n"))
+                  for i, (name, src) in enumerate(KINDS)]
         res = {}
         for name, d in sites:
             runs = {"cold": ([], []), "warm": ([], [])}
@@ -105,14 +122,14 @@ def main():
             res[name] = runs
         base = res[sites[0][0]]
         print("median (min-max) of %d runs, ms; -j 1; diagram = median less the baseline's" % a.runs)
-        print("%-28s %-5s %-22s %-22s %9s %9s" % ("site", "build", "markdown stage", "process CPU",
+        print("%-30s %-5s %-22s %-22s %9s %9s" % ("site", "build", "markdown stage", "process CPU",
                                                    "diagram", "(CPU)"))
         for name, _ in sites:
             for kind in ("cold", "warm"):
                 md, cpu = res[name][kind]
                 dm = statistics.median(md) - statistics.median(base[kind][0])
                 dc = statistics.median(cpu) - statistics.median(base[kind][1])
-                print("%-28s %-5s %-22s %-22s %9s %9.1f" % (name, kind, summary(md), summary(cpu),
+                print("%-30s %-5s %-22s %-22s %9s %9.1f" % (name, kind, summary(md), summary(cpu),
                                                             "-" if dm != dm else "%.1f" % dm, dc))
     finally:
         shutil.rmtree(root, ignore_errors=True)
