@@ -44,6 +44,9 @@ post lire 'box "rendre" fit fill white'
 run --version
 check "folio --version names pikchr ($out)" contains "$out" "
 pikchr 0.1.4 (pikchr.c sha256 "
+check "folio --version names beautiful-mermaid and dagre" contains "$out" "
+beautiful-mermaid 1.1.3, dagre 3.1.4
+"
 
 run build "$SITE" -o "$OUT"
 check "a site with two diagrams builds" test "$rc" -eq 0
