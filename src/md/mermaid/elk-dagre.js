@@ -49,11 +49,16 @@ function collect(node, parent, st) {
   (node.edges || []).forEach(function (e) { st.edges.push({e: e, holder: node}); });
 }
 
-// leaf: a node dagre can connect an edge to: a subgraph stands for its
-// first node (dagre draws no edge to a cluster).
-function leaf(st, id) {
+// leaf: a node dagre can connect an edge to (dagre draws no edge to a
+// cluster): a subgraph stands for its first node where an edge enters it,
+// for its last where one leaves it, so that what it points to is laid out
+// after it, not beside its first node.
+function leaf(st, id, last) {
   var seen = 0;
-  while (st.clusters.has(id) && seen++ < 1000) id = st.nodes.get(id).children[0].id;
+  while (st.clusters.has(id) && seen++ < 1000) {
+    var kids = st.nodes.get(id).children;
+    id = kids[last ? kids.length - 1 : 0].id;
+  }
   return id;
 }
 
@@ -70,6 +75,26 @@ function side(r, p, vertical) {
   if (vertical)
     return {x: r.x, y: p.y < r.y ? r.y - r.height / 2 : r.y + r.height / 2};
   return {x: p.x < r.x ? r.x - r.width / 2 : r.x + r.width / 2, y: r.y};
+}
+
+// size: a node's width and height; an empty subgraph (children, none of
+// them) is as big as its padding and its title, as ELK makes it
+function size(n) {
+  if (n.width || !Array.isArray(n.children)) return {width: n.width || 0, height: n.height || 0};
+  var p = padding((n.layoutOptions || {})['elk.padding'], 12);
+  var title = n.labels && n.labels[0] && n.labels[0].text ? String(n.labels[0].text).length : 0;
+  return {width: Math.max(p.left + p.right, 7 * title + 32), height: p.top + p.bottom};
+}
+
+// selfLoop: an edge from r (a node's centre and size) back to itself: out
+// of one side and back in, beside the drawing's main axis
+function selfLoop(r, vertical) {
+  var x = r.x + r.width / 2, y = r.y + r.height / 2;
+  if (vertical)
+    return [{x: x, y: r.y - r.height / 4}, {x: x + 20, y: r.y - r.height / 4},
+      {x: x + 20, y: r.y + r.height / 4}, {x: x, y: r.y + r.height / 4}];
+  return [{x: r.x - r.width / 4, y: y}, {x: r.x - r.width / 4, y: y + 20},
+    {x: r.x + r.width / 4, y: y + 20}, {x: r.x + r.width / 4, y: y}];
 }
 
 // orthogonal: the points joined by horizontal and vertical segments only,
@@ -157,7 +182,7 @@ export function layout(graph) {
     marginx: 0, marginy: 0});
   st.nodes.forEach(function (n, id) {
     if (st.ports.has(id)) return;
-    g.setNode(id, st.clusters.has(id) ? {} : {width: n.width || 0, height: n.height || 0});
+    g.setNode(id, st.clusters.has(id) ? {} : size(n));
   });
   if (st.clusters.size)
     st.parent.forEach(function (p, id) { if (p !== null) g.setParent(id, p); });
@@ -165,7 +190,7 @@ export function layout(graph) {
   st.edges.forEach(function (x, k) {
     var e = x.e;
     if (/_internal$/.test(e.id)) return; // its part is drawn with the edge it continues
-    var s = leaf(st, endpoint(st, e.sources[0])), t = leaf(st, endpoint(st, e.targets[0]));
+    var s = leaf(st, endpoint(st, e.sources[0]), true), t = leaf(st, endpoint(st, e.targets[0]), false);
     if (!g.hasNode(s) || !g.hasNode(t)) return;
     var lab = e.labels && e.labels[0];
     var attrs = {minlen: 1, weight: 1};
@@ -221,7 +246,9 @@ export function layout(graph) {
     var sr = g.node(d.s), tr = g.node(d.t);
     var sc = {x: sr.x + pad.left, y: sr.y + pad.top, width: sr.width, height: sr.height};
     var tc = {x: tr.x + pad.left, y: tr.y + pad.top, width: tr.width, height: tr.height};
-    if (d.s !== d.t && pts.length >= 2) {
+    if (d.s === d.t) {
+      pts = selfLoop(sc, vertical);
+    } else if (pts.length >= 2) {
       pts[0] = side(sc, pts[1], vertical);
       pts[pts.length - 1] = side(tc, pts[pts.length - 2], vertical);
     }
@@ -234,9 +261,12 @@ export function layout(graph) {
       endPoint: {x: pts[pts.length - 1].x - off.x, y: pts[pts.length - 1].y - off.y},
       bendPoints: pts.slice(1, -1).map(function (p) { return {x: p.x - off.x, y: p.y - off.y}; })}];
     var lab = e.labels && e.labels[0];
-    if (lab && typeof de.x === 'number') {
-      lab.x = de.x + pad.left - (lab.width || 0) / 2 - off.x;
-      lab.y = de.y + pad.top - (lab.height || 0) / 2 - off.y;
+    if (lab && (d.s === d.t || typeof de.x === 'number')) {
+      var at = d.s === d.t ? {x: (pts[1].x + pts[2].x) / 2 + (vertical ? 4 + (lab.width || 0) / 2 : 0),
+        y: (pts[1].y + pts[2].y) / 2 + (vertical ? 0 : 4 + (lab.height || 0) / 2)} :
+        {x: de.x + pad.left, y: de.y + pad.top};
+      lab.x = at.x - (lab.width || 0) / 2 - off.x;
+      lab.y = at.y - (lab.height || 0) / 2 - off.y;
     }
   });
   graph.x = 0;
