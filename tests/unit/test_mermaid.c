@@ -106,6 +106,11 @@ static void test_kinds(void)
 	    {"flowchart LR\n  subgraph api [API]\n    B[Gateway] --> C[Auth]\n  end\n  A[Client] "
 	     "--> B\n",
 	     ">API</text>"},
+	    /* what dagre has no place for: a node's edge to itself, an empty
+	     * subgraph, an edge from a subgraph */
+	    {"flowchart TD\n  A --> A\n  A --> B\n", "data-from=\"A\" data-to=\"A\""},
+	    {"flowchart TD\n  subgraph e [Empty]\n  end\n  A --> B\n", ">Empty</text>"},
+	    {"flowchart TD\n  subgraph s [S]\n    B --> C\n  end\n  s --> D\n", "data-to=\"D\""},
 	};
 	struct buf out, err;
 	buf_init(&out);
@@ -116,6 +121,7 @@ static void test_kinds(void)
 		OK(t_has(out.p, kinds[i].text));
 		OK(ids_prefixed(out.p));
 		OK(!t_has(out.p, "<style") && !t_has(out.p, "var(--bg)"));
+		OK(!t_has(out.p, " width=\"0\"") && !t_has(out.p, "NaN"));
 	}
 	/* the monospaced members take the page's monospace */
 	INT_EQ(draw(kinds[1].src, "K", &out, &err), 0);
