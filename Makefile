@@ -202,13 +202,19 @@ regress-update: folio
 
 # Build speed on the 1,000- and 10,000-post corpora, beside Hugo (installed
 # with apt-get when running as root), and the search index beside Pagefind
-# (bench/package.json, npm ci); writes bench/out/report.md. Takes
-# about a quarter of an hour. BENCH_ARGS: e.g. --sizes 1000 --runs 3.
+# (bench/package.json, npm ci), and resized images beside Hugo's on 40
+# generated photographs and screenshots (bench/images.py; the generator
+# needs Pillow, python3-pil, installed with apt-get when running as root);
+# writes bench/out/report.md. Takes about twenty minutes. BENCH_ARGS: e.g.
+# --sizes 1000 --runs 3, --no-images, --images-only.
 bench: deps
 	@$(MAKE) --no-print-directory folio
 	@command -v hugo >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null; } || \
 		echo "bench: Hugo is not installed; folio alone is measured"
+	@{ python3 -c 'import PIL' || /usr/bin/python3 -c 'import PIL'; } 2>/dev/null || { [ "$$(id -u)" = 0 ] && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pil >/dev/null; } || \
+		echo "bench: Pillow (python3-pil) is not installed; no image row"
 	@[ -d bench/node_modules/pagefind ] || (cd bench && npm ci --no-audit --no-fund >/dev/null) || \
 		echo "bench: Pagefind is not installed (npm ci in bench/); folio's search alone is measured"
 	@python3 bench/bench.py --folio ./folio $(BENCH_ARGS)

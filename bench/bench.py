@@ -4,7 +4,8 @@ side by side with Hugo when it is installed.
 
 Usage: bench.py [--folio ./folio] [--hugo hugo] [--sizes 1000,10000]
                 [--runs 5] [--corpora bench/corpus] [--report bench/out/report.md]
-                [--only disk|tmpfs]
+                [--only disk|tmpfs] [--no-search]
+                [--no-images | --images-only] [--images 40] [--image-runs 3]
 
 For each corpus size (made by ../shared/bench/gen_corpus.py, seed 1, once;
 kept in --corpora):
@@ -25,6 +26,10 @@ kept in --corpora):
     the same output (bench/package.json; `npm ci` in bench/), both indexes'
     size, bytes received for a first and a second query and keypress to
     results in headless chromium, and a relevance set (--no-search: none).
+  - images (bench/images.py): resized copies of --images photographs and
+    screenshots (bench/gen_images.py), folio beside Hugo on the same
+    images, cold and warm, --image-runs runs (--no-images: none;
+    --images-only: that row alone, no corpus of posts).
 Each figure is one warm-up run, then --runs measured runs: median, min and
 max of wall time, user and system CPU (of the process and its threads, from
 wait4), peak RSS, pages written and MB of Markdown per second. Standard
@@ -53,6 +58,16 @@ def run(cmd, cwd=None, env=None):
     if p.returncode != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{out[-2000:]}")
     return wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss / 1024.0, out
+
+
+def reporter():
+    """The report's lines, and say(line): prints a line and adds it to them."""
+    lines = []
+
+    def say(s=""):
+        print(s, flush=True)
+        lines.append(s)
+    return lines, say
 
 
 def rm(path):
@@ -133,7 +148,14 @@ def main():
     ap.add_argument("--report", default=os.path.join(ROOT, "bench", "out", "report.md"))
     ap.add_argument("--only", choices=["disk", "tmpfs"], help="measure to one of them only")
     ap.add_argument("--no-search", action="store_true", help="leave out search_bench.py")
+    img = ap.add_mutually_exclusive_group()
+    img.add_argument("--no-images", action="store_true", help="leave out the image row (images.py)")
+    img.add_argument("--images-only", action="store_true", help="the image row alone")
+    ap.add_argument("--images", type=int, default=40, help="images in the image row's corpus")
+    ap.add_argument("--image-runs", type=int, default=3, help="measured runs of the image row")
     args = ap.parse_args()
+    if args.images_only:
+        args.sizes, args.no_search = "", True
     args.folio = os.path.abspath(args.folio)
     os.makedirs(args.corpora, exist_ok=True)
     dests = [("disk", os.path.join(ROOT, "bench", "out"))]
@@ -141,11 +163,7 @@ def main():
         dests.append(("tmpfs", f"/dev/shm/folio-bench-{os.getpid()}"))
     if args.only:
         dests = [d for d in dests if d[0] == args.only]
-    lines = []
-
-    def say(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    lines, say = reporter()
 
     with open("/proc/cpuinfo") as f:
         cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "?")
@@ -154,12 +172,13 @@ def main():
     version = run([args.folio, "--version"])[4].splitlines()[0].strip()
     say(f"- machine: {os.cpu_count()} cores ({cpu}); {version}; "
         f"{'Hugo ' + run([args.hugo, 'version'])[4].split()[1] if args.hugo else 'no Hugo installed'}")
-    say(f"- {args.runs} measured runs after one warm-up; figures are median (min–max); "
-        "user and sys are CPU seconds, RSS is the peak in MB")
+    if args.sizes:
+        say(f"- {args.runs} measured runs after one warm-up; figures are median (min–max); "
+            "user and sys are CPU seconds, RSS is the peak in MB")
     say()
     scaling = {}
     nlinks, link_cost = {}, {}
-    for n in [int(x) for x in args.sizes.split(",")]:
+    for n in [int(x) for x in args.sizes.split(",") if x]:
         site, twin, md = corpus(args, n)
         for dname, dbase in dests:
             os.makedirs(dbase, exist_ok=True)
@@ -331,6 +350,11 @@ def main():
         site, _, _ = corpus(args, sizes[-1])
         lines += search_bench.main(["--folio", args.folio, "--site", site, "--runs", str(args.runs),
                                     "--pagefind-runs", str(min(3, args.runs)), "--out", dests[0][1]])
+    if not args.no_images:
+        import images
+        lines += images.main(["--folio", args.folio, "--images", str(args.images), "--runs", str(args.image_runs),
+                              "--corpora", args.corpora, "--out", dests[0][1]]
+                             + (["--hugo", args.hugo] if args.hugo else ["--hugo", ""]))
     for dname, dbase in dests:
         if dname == "tmpfs":
             rm(dbase)

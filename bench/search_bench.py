@@ -215,11 +215,7 @@ def main(argv=None):
     ap.add_argument("--pagefind-runs", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out"))
     args = ap.parse_args(argv)
-    lines = []
-
-    def say(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    lines, say = bench.reporter()
 
     site = os.path.abspath(args.site)
     os.makedirs(args.out, exist_ok=True)

@@ -67,6 +67,23 @@ deb_download() {
 	deb_verify "$1/$2"_*.deb
 }
 
+# deb_fetch PKG VERSION OUT FILE: PKG (the upstream VERSION, deb_download)
+# downloaded into a scratch folder, removed at the end (deps/ is shared,
+# and only OUT is the caller's), and unpacked into OUT, made afresh; FILE,
+# which the caller needs of it, must then be there. Sets the apt options
+# (deb_apt_setup). Exits on an error.
+deb_fetch() {
+	debs=$(mktemp -d)
+	trap 'rm -rf "$debs"' EXIT
+	deb_apt_setup
+	deb_download "$debs" "$1" "$2"
+	deb_unpack "$debs" "$3"
+	if [ ! -s "$4" ]; then
+		say "error: $4 missing after unpacking" >&2
+		exit 1
+	fi
+}
+
 # deb_unpack DIR OUT: every .deb of DIR unpacked into OUT, made afresh.
 deb_unpack() {
 	rm -rf "$2"

@@ -26,18 +26,8 @@ if [ -f $out/.stamp ] && [ "$(cat $out/.stamp)" = "$STAMP" ] && [ -f $out/usr/in
 	exit 0
 fi
 
-# The .deb goes to a scratch folder, removed at the end: deps/ is shared,
-# and only deps/avif/ is this script's.
-debs=$(mktemp -d)
-trap 'rm -rf "$debs"' EXIT
 . "$top/scripts/debcheck.sh"
 . "$top/scripts/debpin.sh"
-deb_apt_setup
-deb_download "$debs" "$PKG" "$AVIF_VERSION"
-deb_unpack "$debs" $out
-if [ ! -s $out/usr/include/avif/avif.h ]; then
-	say "error: $out/usr/include/avif/avif.h missing after unpacking" >&2
-	exit 1
-fi
+deb_fetch "$PKG" "$AVIF_VERSION" $out $out/usr/include/avif/avif.h
 echo "$STAMP" >$out/.stamp
 say "$STAMP header unpacked"

@@ -30,19 +30,9 @@ if [ -f $out/.stamp ] && [ "$(cat $out/.stamp)" = "$STAMP" ] && [ -s "$src" ]; t
 	exit 0
 fi
 
-# The .deb goes to a scratch folder, removed at the end: deps/ is shared,
-# and only deps/pikchr/ is this script's.
-debs=$(mktemp -d)
-trap 'rm -rf "$debs"' EXIT
 . "$top/scripts/debcheck.sh"
 . "$top/scripts/debpin.sh"
-deb_apt_setup
-deb_download "$debs" "$PKG" "$PIKCHR_VERSION"
-deb_unpack "$debs" $out
-if [ ! -s "$src" ]; then
-	say "error: $src missing after unpacking" >&2
-	exit 1
-fi
+deb_fetch "$PKG" "$PIKCHR_VERSION" $out "$src"
 got=$(sha256sum "$src" | cut -d' ' -f1)
 if [ "$got" != "$PIKCHR_C_SHA256" ]; then
 	say "error: $src: sha256 $got, not the pinned $PIKCHR_C_SHA256" >&2

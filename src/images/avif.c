@@ -61,7 +61,8 @@ static void load(void)
 	    sym(lib, "avifRGBImageSetDefaults", &f->rgb_defaults) || sym(lib, "avifImageRGBToYUV", &f->rgb_to_yuv) ||
 	    sym(lib, "avifEncoderCreate", &f->encoder_create) || sym(lib, "avifEncoderDestroy", &f->encoder_destroy) ||
 	    sym(lib, "avifEncoderWrite", &f->encoder_write) || sym(lib, "avifRWDataFree", &f->data_free) ||
-	    sym(lib, "avifResultToString", &f->result_string) || sym(lib, "avifImageSetProfileICC", &f->set_icc)) {
+	    sym(lib, "avifResultToString", &f->result_string) || sym(lib, "avifImageSetProfileICC", &f->set_icc) ||
+	    sym(lib, "avifImageSetMetadataExif", &f->set_exif)) {
 		snprintf(avif.why, sizeof avif.why, "libavif lacks a function folio uses (%s)", dlerror());
 		dlclose(lib);
 		return;

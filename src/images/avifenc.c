@@ -60,6 +60,13 @@ int ENCODE(const struct img_avif_fns *f, const struct img *in, int quality, stru
 		set_icc(image, in->icc, in->icc_len);
 #endif
 	}
+	if (r == AVIF_RESULT_OK && in->exif) {
+#if AVIF_VERSION_MAJOR >= 1
+		r = ((avifResult(*)(avifImage *, const uint8_t *, size_t))f->set_exif)(image, in->exif, in->exif_len);
+#else
+		((void (*)(avifImage *, const uint8_t *, size_t))f->set_exif)(image, in->exif, in->exif_len);
+#endif
+	}
 	if (r == AVIF_RESULT_OK) {
 		/* quality 1..100 as a quantizer, 63..0 (libavif 1.x's own
 		 * mapping of its quality); alpha lossless, as in WebP */

@@ -31,7 +31,7 @@ int img_budget(uint64_t w, uint64_t h, const struct img_limits *lim, struct buf 
 
 void img_alloc(struct img *im, uint32_t w, uint32_t h)
 {
-	*im = (struct img){w, h, xmalloc((size_t)w * h * 4), NULL, 0};
+	*im = (struct img){.w = w, .h = h, .rgba = xmalloc((size_t)w * h * 4)};
 }
 
 void img_keep_icc(struct img *im, const unsigned char *p, size_t n)
@@ -43,6 +43,23 @@ void img_keep_icc(struct img *im, const unsigned char *p, size_t n)
 	im->icc = xmalloc(n);
 	memcpy(im->icc, p, n);
 	im->icc_len = n;
+}
+
+void img_keep_exif(struct img *im, const unsigned char *p, size_t n)
+{
+	if (p && n >= 6 && !memcmp(p, "Exif\0\0", 6))
+		p += 6, n -= 6;
+	if (!p || n < 8 || n > 65533 - 6 || !(!memcmp(p, "II*\0", 4) || !memcmp(p, "MM\0*", 4)))
+		return;
+	free(im->exif);
+	im->exif = xmalloc(n);
+	memcpy(im->exif, p, n);
+	im->exif_len = n;
+	size_t at = image_tiff_orientation_at(im->exif, n);
+	if (at) { /* 1: upright, in either byte order */
+		im->exif[at] = im->exif[0] == 'I';
+		im->exif[at + 1] = im->exif[0] == 'M';
+	}
 }
 
 int img_opaque(const struct img *im)
@@ -147,6 +164,13 @@ int img_encode(const struct img *in, const struct img_encode_opts *o, struct buf
 		buf_printf(err, "quality %d: it is 1 to 100 (or 0, the default)", o->quality);
 		return -1;
 	}
+	struct img bare; /* the metadata not asked for: stripped */
+	if (!o->keep_metadata && in->exif) {
+		bare = *in;
+		bare.exif = NULL;
+		bare.exif_len = 0;
+		in = &bare;
+	}
 	switch (o->format) {
 	case IMG_JPEG:
 		return img_jpeg_encode(in, o->quality ? o->quality : 82, out, err);
@@ -171,5 +195,6 @@ void img_free(struct img *im)
 		return;
 	free(im->rgba);
 	free(im->icc);
+	free(im->exif);
 	*im = (struct img){0};
 }

@@ -31,6 +31,12 @@ struct img {
 	 * or NULL with icc_len 0 (sRGB) */
 	unsigned char *icc;
 	size_t icc_len;
+	/* the EXIF metadata (camera, date, place) the file held, as a TIFF
+	 * structure ("II*\0" or "MM\0*" first), its orientation made 1 (the
+	 * pixels are upright), or NULL with exif_len 0; encoders write it only
+	 * when asked (img_encode_opts' keep_metadata) */
+	unsigned char *exif;
+	size_t exif_len;
 };
 
 /* The budget of a decode, checked from the file's header before any pixel
@@ -108,6 +114,9 @@ struct img_encode_opts {
 	 * 1..9 (default 6); WebP's method 1..6 (default 4; lossless: its
 	 * preset 1..9, default 6); JPEG ignores it */
 	int effort;
+	/* the image's EXIF written too (JPEG APP1, PNG eXIf, WebP EXIF, AVIF
+	 * Exif): off, metadata is stripped, GPS positions with the rest */
+	int keep_metadata;
 };
 
 /* img_encode: in encoded as o->format, appended to out (the caller's):
@@ -123,7 +132,8 @@ struct img_encode_opts {
  *    holds the pixels exactly (gray only without a profile, which is an
  *    RGB one), zlib at o->effort, not interlaced.
  * The ICC profile is written (WebP ICCP, JPEG APP2, PNG iCCP); nothing else
- * is: no EXIF, GPS, XMP or comment (re-encoding strips metadata). Returns
+ * is, unless o->keep_metadata (then the EXIF too): no EXIF, GPS, XMP or
+ * comment (re-encoding strips metadata). Returns
  * 0; or -1 with a message appended to err (out then holds what it held
  * before). */
 int img_encode(const struct img *in, const struct img_encode_opts *o, struct buf *out, struct buf *err);

@@ -123,31 +123,40 @@ static int is_sof(unsigned m)
 	return m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc;
 }
 
-unsigned image_exif_orientation(const unsigned char *p, size_t n)
+size_t image_tiff_orientation_at(const unsigned char *t, size_t tn)
 {
-	if (n < 6 + 8 || memcmp(p, "Exif\0\0", 6) != 0)
-		return 1;
-	const unsigned char *t = p + 6; /* the TIFF header: offsets count from here */
-	size_t tn = n - 6;
 	int le;
+	if (tn < 8)
+		return 0;
 	if (t[0] == 'I' && t[1] == 'I')
 		le = 1;
 	else if (t[0] == 'M' && t[1] == 'M')
 		le = 0;
 	else
-		return 1;
+		return 0;
 	unsigned long ifd = le ? le32(t + 4) : be32(t + 4);
 	if (ifd > tn || tn - ifd < 2)
-		return 1;
+		return 0;
 	unsigned count = le ? le16(t + ifd) : be16(t + ifd);
 	size_t e = (size_t)ifd + 2;
 	for (unsigned i = 0; i < count && tn - e >= 12; i++, e += 12) {
 		unsigned tag = le ? le16(t + e) : be16(t + e);
 		unsigned type = le ? le16(t + e + 2) : be16(t + e + 2);
 		if (tag == 0x0112 && type == 3) /* SHORT: the value is inline */
-			return le ? le16(t + e + 8) : be16(t + e + 8);
+			return e + 8;
 	}
-	return 1;
+	return 0;
+}
+
+unsigned image_exif_orientation(const unsigned char *p, size_t n)
+{
+	if (n < 6 + 8 || memcmp(p, "Exif\0\0", 6) != 0)
+		return 1;
+	const unsigned char *t = p + 6; /* the TIFF header: offsets count from here */
+	size_t at = image_tiff_orientation_at(t, n - 6);
+	if (!at)
+		return 1;
+	return t[0] == 'I' ? le16(t + at) : be16(t + at);
 }
 
 static int jpeg_size(const unsigned char *d, size_t len, int *w, int *h)

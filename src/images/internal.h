@@ -59,6 +59,17 @@ int img_webp_encode(const struct img *in, const struct img_encode_opts *o, struc
  * p[0..n) of an APP1 segment ("Exif\0\0" and a TIFF header), or 1 (upright)
  * if there is none or the data is malformed. */
 unsigned image_exif_orientation(const unsigned char *p, size_t n);
+/* image_tiff_orientation_at: where the value of the Orientation tag of
+ * IFD0 is in the TIFF structure t[0..tn) (EXIF without its "Exif\0\0"):
+ * its two bytes, in the structure's byte order; 0 when it has none or is
+ * malformed. */
+size_t image_tiff_orientation_at(const unsigned char *t, size_t tn);
+
+/* img_keep_exif: im keeps a copy of the EXIF TIFF structure p[0..n) (a
+ * "Exif\0\0" before it is skipped), its orientation made 1, as img_orient
+ * made the pixels upright; nothing when it is not one, or longer than a
+ * JPEG's APP1 segment holds (64 KiB). */
+void img_keep_exif(struct img *im, const unsigned char *p, size_t n);
 
 /* image_riff_chunk: the data of the first chunk named fourcc in the WebP
  * file p[0..n) (RIFF, its chunks after "WEBP"), clipped to the file's end
@@ -73,7 +84,7 @@ typedef void (*img_avif_fn)(void);
 /* The functions avifenc.c calls, the same names in both ABIs. */
 struct img_avif_fns {
 	img_avif_fn image_create, image_destroy, rgb_defaults, rgb_to_yuv, encoder_create, encoder_destroy,
-	    encoder_write, data_free, result_string, set_icc;
+	    encoder_write, data_free, result_string, set_icc, set_exif;
 };
 /* libavif's speed, 0 (slowest, smallest) to 10. AVIF is the slowest copy
  * to make by far: the four copies of a 2000 x 1500 JPEG took 12.5 s of

@@ -133,13 +133,20 @@ static void jdec_progress(j_common_ptr c)
 	}
 }
 
-/* jdec_orientation: the orientation of the first Exif APP1 segment. */
-static unsigned jdec_orientation(j_decompress_ptr c)
+/* jdec_exif: the first Exif APP1 segment, or NULL. */
+static jpeg_saved_marker_ptr jdec_exif(j_decompress_ptr c)
 {
 	for (jpeg_saved_marker_ptr m = c->marker_list; m; m = m->next)
 		if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0)
-			return image_exif_orientation(m->data, m->data_length);
-	return 1;
+			return m;
+	return NULL;
+}
+
+/* jdec_orientation: the orientation of the first Exif APP1 segment. */
+static unsigned jdec_orientation(j_decompress_ptr c)
+{
+	jpeg_saved_marker_ptr m = jdec_exif(c);
+	return m ? image_exif_orientation(m->data, m->data_length) : 1;
 }
 
 /* jdec_cmyk_to_rgb: the CMYK (or, inverted, Adobe's inverted CMYK) that
@@ -218,6 +225,9 @@ static int jpeg_decode_run(struct jdec *d, const struct img_limits *lim, uint32_
 		return -1;
 	}
 	img_alloc(&d->out, c->output_width, c->output_height);
+	jpeg_saved_marker_ptr exif = jdec_exif(c); /* kept for a copy that asks for it */
+	if (exif)
+		img_keep_exif(&d->out, exif->data, exif->data_length);
 	size_t stride = (size_t)c->output_width * 4;
 	while (c->output_scanline < c->output_height) {
 		JSAMPROW rows[16];
@@ -325,6 +335,13 @@ static int jpeg_encode_run(struct jenc *e, const struct img *in, int quality)
 	c->optimize_coding = TRUE;
 	jpeg_simple_progression(c);
 	jpeg_start_compress(c, TRUE);
+	if (in->exif) { /* APP1 first, as cameras write it */
+		JOCTET *app1 = xmalloc(6 + in->exif_len);
+		memcpy(app1, "Exif\0\0", 6);
+		memcpy(app1 + 6, in->exif, in->exif_len);
+		jpeg_write_marker(c, JPEG_APP0 + 1, app1, (unsigned)(6 + in->exif_len));
+		free(app1);
+	}
 	if (in->icc)
 		jpeg_write_icc_profile(c, in->icc, (unsigned)in->icc_len);
 	size_t stride = (size_t)in->w * 4;

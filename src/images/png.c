@@ -89,9 +89,10 @@ static int png_decode_run(struct pctx *x, const struct img_limits *lim)
 	/* Every chunk but the image's own (IHDR, PLTE, tRNS, IDAT, IEND) and
 	 * iCCP is skipped unread: text, EXIF and the like are dropped anyway,
 	 * and a thousand compressed text chunks would be a memory bomb. */
-	static const png_byte iccp[] = "iCCP";
+	static const png_byte iccp[] = "iCCP", exif[] = "eXIf";
 	png_set_keep_unknown_chunks(x->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
 	png_set_keep_unknown_chunks(x->png, PNG_HANDLE_CHUNK_AS_DEFAULT, iccp, 1);
+	png_set_keep_unknown_chunks(x->png, PNG_HANDLE_CHUNK_AS_DEFAULT, exif, 1);
 	png_read_info(x->png, x->info);
 	png_uint_32 w = png_get_image_width(x->png, x->info), h = png_get_image_height(x->png, x->info);
 	if (img_budget(w, h, lim, x->err) < 0)
@@ -108,6 +109,10 @@ static int png_decode_run(struct pctx *x, const struct img_limits *lim)
 	png_uint_32 profile_len;
 	if (png_get_iCCP(x->png, x->info, &name, &compression, &profile, &profile_len))
 		img_keep_icc(&x->out, profile, profile_len);
+	png_bytep ex = NULL;
+	png_uint_32 ex_len = 0;
+	if (png_get_eXIf_1(x->png, x->info, &ex_len, &ex) && ex)
+		img_keep_exif(&x->out, ex, ex_len);
 	x->rows = xmalloc(h * sizeof *x->rows);
 	for (png_uint_32 y = 0; y < h; y++)
 		x->rows[y] = x->out.rgba + (size_t)y * w * 4;
@@ -202,6 +207,8 @@ static int png_encode_run(struct pctx *x, const struct img *in, int level)
 	if (in->icc)
 		png_set_iCCP(x->png, x->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, in->icc,
 		             (png_uint_32)in->icc_len);
+	if (in->exif)
+		png_set_eXIf_1(x->png, x->info, (png_uint_32)in->exif_len, in->exif);
 	png_write_info(x->png, x->info);
 	x->row = xmalloc((size_t)in->w * 4);
 	for (uint32_t y = 0; y < in->h; y++) {

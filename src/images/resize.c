@@ -61,6 +61,11 @@ int img_resize(const struct img *in, uint32_t w, uint32_t h, struct img *out, st
 			return -1;
 		}
 	}
+	if (in->exif) {
+		out->exif = xmalloc(in->exif_len);
+		memcpy(out->exif, in->exif, in->exif_len);
+		out->exif_len = in->exif_len;
+	}
 	if (in->icc) {
 		out->icc = xmalloc(in->icc_len);
 		memcpy(out->icc, in->icc, in->icc_len);

@@ -59,6 +59,10 @@ int img_webp_decode(const unsigned char *p, size_t n, const struct img_limits *l
 	const unsigned char *icc = image_riff_chunk(p, n, "ICCP", &icc_len);
 	if (icc)
 		img_keep_icc(&im, icc, icc_len);
+	size_t exif_len;
+	const unsigned char *exif = image_riff_chunk(p, n, "EXIF", &exif_len);
+	if (exif)
+		img_keep_exif(&im, exif, exif_len);
 	*out = im;
 	return 0;
 }
@@ -93,20 +97,23 @@ static int wenc_config(const struct img_encode_opts *o, WebPConfig *cfg, struct 
 	return 0;
 }
 
-/* wenc_with_icc: the WebP file w[0..n) with the ICCP chunk icc, appended
- * to out (a VP8X header made by the mux library). */
-static int wenc_with_icc(const uint8_t *w, size_t n, const struct img *in, struct buf *out, struct buf *err)
+/* wenc_with_chunks: the WebP file w[0..n) with in's ICCP and EXIF chunks
+ * (those it has), appended to out (a VP8X header made by the mux
+ * library). */
+static int wenc_with_chunks(const uint8_t *w, size_t n, const struct img *in, struct buf *out, struct buf *err)
 {
 	WebPMux *mux = WebPMuxNew();
 	if (!mux)
 		xoom();
-	WebPData image = {w, n}, icc = {in->icc, in->icc_len}, file = {NULL, 0};
-	int ok = WebPMuxSetImage(mux, &image, 0) == WEBP_MUX_OK && WebPMuxSetChunk(mux, "ICCP", &icc, 0) == WEBP_MUX_OK &&
+	WebPData image = {w, n}, icc = {in->icc, in->icc_len}, exif = {in->exif, in->exif_len}, file = {NULL, 0};
+	int ok = WebPMuxSetImage(mux, &image, 0) == WEBP_MUX_OK &&
+	         (!in->icc || WebPMuxSetChunk(mux, "ICCP", &icc, 0) == WEBP_MUX_OK) &&
+	         (!in->exif || WebPMuxSetChunk(mux, "EXIF", &exif, 0) == WEBP_MUX_OK) &&
 	         WebPMuxAssemble(mux, &file) == WEBP_MUX_OK;
 	if (ok)
 		buf_append(out, file.bytes, file.size);
 	else
-		buf_puts(err, "libwebp's mux library could not add the colour profile");
+		buf_puts(err, "libwebp's mux library could not add the colour profile or the metadata");
 	WebPDataClear(&file);
 	WebPMuxDelete(mux);
 	return ok ? 0 : -1;
@@ -145,8 +152,8 @@ int img_webp_encode(const struct img *in, const struct img_encode_opts *o, struc
 			xoom();
 		buf_printf(err, "libwebp could not encode the image (error %d)", code);
 		r = -1;
-	} else if (in->icc) {
-		r = wenc_with_icc(wr.mem, wr.size, in, out, err);
+	} else if (in->icc || in->exif) {
+		r = wenc_with_chunks(wr.mem, wr.size, in, out, err);
 	} else {
 		buf_append(out, wr.mem, wr.size);
 	}

@@ -234,7 +234,8 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	struct md_options rule;
 	memset(&rule, 0, sizeof rule);
 	site_image_rule(s->cfg, &rule);
-	struct variants_settings set = {&rule, s->cfg->quality_webp, s->cfg->quality_jpeg, s->cfg->quality_avif, jobs};
+	struct variants_settings set = {&rule,          s->cfg->quality_webp,      s->cfg->quality_jpeg,
+					s->cfg->quality_avif, s->cfg->images_metadata, jobs};
 	struct variants *v = rule.nimage_widths ? variants_new(d, site_dir, &set, sink, read_only) : NULL;
 	int errors = output_static(d, site_dir, &t, b, nb, v ? variants_sink(v) : sink);
 	if (v)

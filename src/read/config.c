@@ -423,7 +423,7 @@ static void read_image_widths(struct schema *s, const struct ynode *m, struct co
 /* read_images: images: false, true or {widths, formats, quality}. */
 static void read_images(struct schema *s, const struct ynode *r, struct config *c)
 {
-	static const char *const image_keys[] = {"widths", "formats", "quality", NULL};
+	static const char *const image_keys[] = {"widths", "formats", "quality", "keep_metadata", NULL};
 	static const int widths[] = {480, 960, 1600};
 	c->images = 1;
 	memcpy(c->image_widths, widths, sizeof widths);
@@ -436,6 +436,7 @@ static void read_images(struct schema *s, const struct ynode *r, struct config *
 	if (!m)
 		return;
 	read_image_widths(s, m, c);
+	schema_bool(s, m, "keep_metadata", &c->images_metadata);
 	struct str *fv = NULL;
 	size_t nf = 0;
 	if (schema_str_list(s, m, "formats", &fv, &nf) == 1) {

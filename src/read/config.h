@@ -77,6 +77,7 @@ struct config {
 	int images_webp, images_avif;
 	int quality_webp, quality_jpeg, quality_avif;
 	int avif_line, avif_col; /* where formats names avif, in folio.yml */
+	int images_metadata;     /* the copies keep the image's EXIF (camera, place) */
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };

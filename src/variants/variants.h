@@ -19,6 +19,7 @@
 struct variants_settings {
 	const struct md_options *rule;
 	int quality_webp, quality_jpeg, quality_avif;
+	int keep_metadata; /* the copies keep the image's EXIF */
 	int jobs; /* threads (at least 1) */
 };
 

@@ -139,6 +139,26 @@ check "... exit 1, nothing written" test "$rc" -eq 1 -a ! -e "$TMP/pub-avif3"
 run --version
 check "folio --version names the libavif it loads" contains "$out" "loaded at run time"
 
+# keep_metadata: the copies keep a photograph's EXIF (camera, place), which
+# they drop by default
+M=$TMP/meta
+site "$M"
+python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+tiff = b"MM\x00*\x00\x00\x00\x08\x00\x01\x01\x0f\x00\x02\x00\x00\x00\x08\x00\x00\x00\x1a\x00\x00\x00\x00FolioCam\x00"
+app1 = b"Exif\x00\x00" + tiff
+sys.stdout.buffer.write(d[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + d[2:])
+' "$M/static/img/photo.jpg" >"$TMP/with-exif.jpg" && mv "$TMP/with-exif.jpg" "$M/static/img/photo.jpg"
+run build "$M" -o "$TMP/pub-meta"
+check "EXIF: dropped from the copies by default" sh -c '! grep -q FolioCam "$1"/img/photo-480w.jpg' _ "$TMP/pub-meta"
+check "... but the image itself is as it was" grep -q FolioCam "$TMP/pub-meta/img/photo.jpg"
+printf 'images:\n  keep_metadata: true\n' >>"$M/folio.yml"
+run build "$M" -o "$TMP/pub-meta2"
+check "keep_metadata: builds" test "$rc" -eq 0
+check "... the JPEG copies keep the EXIF" grep -q FolioCam "$TMP/pub-meta2/img/photo-480w.jpg"
+check "... and the WebP ones" grep -q FolioCam "$TMP/pub-meta2/img/photo-960w.webp"
+
 # a dark variant: a.dark.png beside a.png, for a reader whose system is dark
 D=$TMP/dark
 site "$D"
@@ -192,6 +212,11 @@ check "an author's srcset is theirs" grep -q '<img src="/img/photo.jpg" alt="own
 check "an image in a comment is left alone" grep -q '<!-- <img src="/img/gone.png"> -->' "$P"
 check "a model's still gets its copies" \
 	grep -q '<img slot="poster" src="/img/shot.png" alt="A model" srcset="/img/shot-480w.png 480w, /img/shot-960w.png 960w, /img/shot.png 1200w" sizes="[^"]*" width="1200" height="800"' "$P"
+printf '\n![pixel art](/img/shot.png#original)\n' >>"$R/content/posts/raw.md"
+run build "$R" -o "$TMP/pub-raw2"
+check "#original: one image left as it is, sized" \
+	grep -q '<img src="/img/shot.png#original" alt="pixel art" width="1200" height="800" loading="lazy" decoding="async">' \
+	"$TMP/pub-raw2/posts/raw/index.html"
 check "the page's card image is still the first <img>" grep -q '<meta property="og:image" content="https://example.org/img/shot.png">' "$P"
 
 # an animation, a tiny image, a broken image

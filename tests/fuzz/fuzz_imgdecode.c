@@ -29,12 +29,12 @@ static void fail(const char *what, const struct buf *err)
 	abort();
 }
 
-/* again: im encoded as f (at the fastest effort), decoded back: it must
- * give its size. A WebP is at most 16383 pixels a side: a wider image is
+/* again: im encoded as f (at the fastest effort, its EXIF kept), decoded
+ * back: it must give its size and its EXIF. A WebP is at most 16383 pixels a side: a wider image is
  * refused with that message. */
 static void again(const struct img *im, enum img_format f, int lossless)
 {
-	struct img_encode_opts o = {f, 60, lossless, 1};
+	struct img_encode_opts o = {f, 60, lossless, 1, 1};
 	struct buf out, err;
 	buf_init(&out);
 	buf_init(&err);
@@ -53,6 +53,8 @@ static void again(const struct img *im, enum img_format f, int lossless)
 		fail("what the encoder wrote does not decode", &err);
 	if (back.w != im->w || back.h != im->h)
 		fail("what the encoder wrote decodes to another size", NULL);
+	if (back.exif_len != im->exif_len || (im->exif_len && memcmp(back.exif, im->exif, im->exif_len)))
+		fail("the EXIF kept is not read back as it was", NULL);
 	img_free(&back);
 	buf_fini(&out);
 	buf_fini(&err);

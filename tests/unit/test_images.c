@@ -25,7 +25,7 @@
  * smoothly. */
 static struct img gradient(uint32_t w, uint32_t h, int alpha)
 {
-	struct img im = {w, h, malloc((size_t)w * h * 4), NULL, 0};
+	struct img im = {.w = w, .h = h, .rgba = malloc((size_t)w * h * 4)};
 	for (uint32_t y = 0; y < h; y++)
 		for (uint32_t x = 0; x < w; x++) {
 			unsigned char *p = im.rgba + ((size_t)y * w + x) * 4;
@@ -39,7 +39,7 @@ static struct img gradient(uint32_t w, uint32_t h, int alpha)
 
 static struct img flat(uint32_t w, uint32_t h, unsigned r, unsigned g, unsigned b, unsigned a)
 {
-	struct img im = {w, h, malloc((size_t)w * h * 4), NULL, 0};
+	struct img im = {.w = w, .h = h, .rgba = malloc((size_t)w * h * 4)};
 	for (size_t i = 0; i < (size_t)w * h; i++) {
 		im.rgba[i * 4] = (unsigned char)r;
 		im.rgba[i * 4 + 1] = (unsigned char)g;
@@ -82,7 +82,7 @@ static void diff(const struct img *a, const struct img *b, int *max, double *mea
 
 static int encode(const struct img *im, enum img_format f, int quality, int lossless, struct buf *out)
 {
-	struct img_encode_opts o = {f, quality, lossless, 0};
+	struct img_encode_opts o = {f, quality, lossless, 0, 0};
 	struct buf err;
 	buf_init(&err);
 	buf_reset(out);
@@ -308,17 +308,17 @@ static void round_trips(void)
 	/* what cannot be: a JPEG with alpha, a quality of 101, an effort of 10 */
 	struct buf err;
 	buf_init(&err);
-	struct img_encode_opts o = {IMG_JPEG, 80, 0, 0};
+	struct img_encode_opts o = {IMG_JPEG, 80, 0, 0, 0};
 	buf_reset(&b);
 	INT_EQ(img_encode(&srca, &o, &b, &err), -1);
 	STR_EQ(err.p, "the image has transparent pixels, which a JPEG cannot hold");
 	INT_EQ(b.len, 0);
 	buf_reset(&err);
-	o = (struct img_encode_opts){IMG_WEBP, 101, 0, 0};
+	o = (struct img_encode_opts){IMG_WEBP, 101, 0, 0, 0};
 	INT_EQ(img_encode(&src, &o, &b, &err), -1);
 	STR_EQ(err.p, "quality 101: it is 1 to 100 (or 0, the default)");
 	buf_reset(&err);
-	o = (struct img_encode_opts){IMG_PNG, 0, 0, 10};
+	o = (struct img_encode_opts){IMG_PNG, 0, 0, 10, 0};
 	INT_EQ(img_encode(&src, &o, &b, &err), -1);
 	STR_EQ(err.p, "PNG effort 10: it is 1 to 9 (or 0, the default)");
 	buf_fini(&err);
@@ -844,7 +844,7 @@ static void *thread_work(void *arg)
 	j->failed = img_decode_scaled((const unsigned char *)j->file->p, j->file->len, NULL, 100, &im, &err) != 0 ||
 	            img_resize(&im, 100, 75, &small, &err) != 0;
 	for (int f = IMG_JPEG; !j->failed && f <= IMG_WEBP; f++) {
-		struct img_encode_opts o = {(enum img_format)f, 70, 0, 0};
+		struct img_encode_opts o = {(enum img_format)f, 70, 0, 0, 0};
 		j->failed = img_encode(&small, &o, &j->out, &err) != 0;
 	}
 	img_free(&small);
@@ -1069,7 +1069,7 @@ static void avif(void)
 	buf_init(&out);
 	buf_init(&again);
 	buf_init(&err);
-	struct img_encode_opts o = {IMG_AVIF, 60, 0, 0};
+	struct img_encode_opts o = {IMG_AVIF, 60, 0, 0, 0};
 	INT_EQ(img_encode(&src, &o, &out, &err), 0);
 	STR_EQ(err.p ? err.p : "", "");
 	STR_EQ(image_kind((const unsigned char *)out.p, out.len), "avif");
@@ -1094,6 +1094,57 @@ static void avif(void)
 	buf_fini(&err);
 }
 
+/* metadata: a photograph's EXIF (here orientation 6, a quarter turn) is
+ * dropped from its copies unless asked; kept, it says upright (the pixels
+ * were turned), in each format that holds EXIF, and is read back the same
+ * from each. */
+static void metadata(void)
+{
+	unsigned char rgb[8 * 4 * 3];
+	for (size_t i = 0; i < sizeof rgb; i++)
+		rgb[i] = (unsigned char)(i * 7);
+	unsigned long n;
+	unsigned char *jpeg = write_jpeg(rgb, 8, 4, 3, JCS_YCbCr, 0, &n);
+	struct buf b, out, err;
+	buf_init(&b);
+	buf_init(&out);
+	buf_init(&err);
+	exif_jpeg(jpeg, n, 6, 0, &b);
+	struct img im;
+	INT_EQ(decode(&b, &im), 0);
+	INT_EQ(im.w, 4); /* turned upright */
+	INT_EQ(im.exif_len, 26);
+	OK(im.exif && !memcmp(im.exif, "MM\0*", 4));
+	/* its orientation now 1 (the value's bytes, big-endian, at 18) */
+	OK(im.exif && im.exif[18] == 0 && im.exif[19] == 1);
+	static const enum img_format fmts[] = {IMG_JPEG, IMG_PNG, IMG_WEBP};
+	for (size_t f = 0; f < sizeof fmts / sizeof *fmts; f++) {
+		struct img_encode_opts o = {fmts[f], 80, 0, 0, 0};
+		buf_reset(&out);
+		INT_EQ(img_encode(&im, &o, &out, &err), 0);
+		OK(!memmem(out.p, out.len, "MM\0*", 4)); /* stripped */
+		o.keep_metadata = 1;
+		buf_reset(&out);
+		INT_EQ(img_encode(&im, &o, &out, &err), 0);
+		OK(memmem(out.p, out.len, im.exif, im.exif_len) != NULL);
+		struct img back;
+		INT_EQ(decode(&out, &back), 0);
+		OK(back.exif_len == im.exif_len && back.exif && !memcmp(back.exif, im.exif, im.exif_len));
+		INT_EQ(back.w, 4); /* and it is not turned a second time */
+		img_free(&back);
+	}
+	/* a resized copy keeps it too */
+	struct img small;
+	INT_EQ(img_resize(&im, 2, 4, &small, &err), 0);
+	OK(small.exif_len == im.exif_len && !memcmp(small.exif, im.exif, im.exif_len));
+	img_free(&small);
+	img_free(&im);
+	free(jpeg);
+	buf_fini(&b);
+	buf_fini(&out);
+	buf_fini(&err);
+}
+
 void test_images(void)
 {
 	t_current = "images";
@@ -1109,4 +1160,5 @@ void test_images(void)
 	bad_inputs();
 	animations();
 	avif();
+	metadata();
 }
