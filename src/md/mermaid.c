@@ -99,12 +99,13 @@ void mermaid_thread_cleanup(void)
 
 /* ---- the drawing checked ---- */
 
-/* The elements a drawing may hold: SVG's shapes, text and markers. */
+/* The elements a drawing may hold: SVG's shapes, text and markers, and
+ * style sheets that check_style passes. */
 static int element_ok(struct str name)
 {
 	static const char *const ok[] = {"g",      "rect",   "polyline", "polygon", "line",
 	                                 "path",   "circle", "ellipse",  "text",    "tspan",
-	                                 "marker", "defs",   "title",    "desc"};
+	                                 "marker", "defs",   "title",    "desc",    "style"};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		if (str_eq_cstr(name, ok[i]))
 			return 1;
@@ -181,6 +182,47 @@ static int check_tag(const char *s, size_t n, const char *prefix, struct buf *er
 	return 0;
 }
 
+/* check_style: the style sheet css[0..n) applies to this drawing only and
+ * fetches nothing: rules only (no @import, @font-face...), each selector
+ * starting with #PREFIX (the drawing's root), no url() but to the drawing's
+ * own ids, no '\\' (no escapes to hide a word in); 0, or -1 with the reason
+ * in err. */
+static int check_style(const char *css, size_t n, const char *prefix, struct buf *err)
+{
+	char root[40];
+	int k = snprintf(root, sizeof root, "#%s", prefix);
+	if (memchr(css, '@', n) || memchr(css, '\\', n) ||
+	    !value_ok(STR_LIT("style"), (struct str){css, n}, prefix))
+		goto bad;
+	for (size_t i = 0; i < n;) {
+		const char *open = memchr(css + i, '{', n - i), *close;
+		if (!open) {
+			if (str_trim((struct str){css + i, n - i}).len)
+				goto bad;
+			break;
+		}
+		close = memchr(open, '}', n - (size_t)(open - css));
+		if (!close || memchr(open + 1, '{', (size_t)(close - open - 1)))
+			goto bad;
+		for (struct str sel = {css + i, (size_t)(open - css) - i};
+		     sel.len;) { /* each selector */
+			const char *comma = memchr(sel.p, ',', sel.len);
+			struct str one = str_trim(
+			    (struct str){sel.p, comma ? (size_t)(comma - sel.p) : sel.len});
+			if (one.len < (size_t)k || memcmp(one.p, root, (size_t)k) != 0 ||
+			    (one.len > (size_t)k && one.p[k] != ' '))
+				goto bad;
+			sel = comma ? (struct str){comma + 1, sel.len - (size_t)(comma + 1 - sel.p)}
+			            : (struct str){"", 0};
+		}
+		i = (size_t)(close - css) + 1;
+	}
+	return 0;
+bad:
+	buf_puts(err, "beautiful-mermaid drew a style sheet folio does not put in a page");
+	return -1;
+}
+
 /* check_body: every tag of the drawing's inside s[0..n) passes check_tag,
  * and its text holds no '>' outside one (no comment, no CDATA). */
 static int check_body(const char *s, size_t n, const char *prefix, struct buf *err)
@@ -199,7 +241,18 @@ static int check_body(const char *s, size_t n, const char *prefix, struct buf *e
 		}
 		if (check_tag(s + i, (size_t)(gt - s - i), prefix, err) < 0)
 			return -1;
+		int sheet = gt - (s + i) == 6 && memcmp(s + i, "<style", 6) == 0;
 		i = (size_t)(gt - s);
+		if (sheet) { /* its text, up to its end tag (read next), is CSS */
+			const char *end = memmem(gt + 1, n - i - 1, "</style>", 8);
+			if (!end) {
+				buf_puts(err, "beautiful-mermaid drew a tag folio cannot read");
+				return -1;
+			}
+			if (check_style(gt + 1, (size_t)(end - gt - 1), prefix, err) < 0)
+				return -1;
+			i = (size_t)(end - s) - 1;
+		}
 	}
 	return 0;
 }

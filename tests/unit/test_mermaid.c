@@ -123,6 +123,15 @@ static void test_kinds(void)
 		OK(!t_has(out.p, "<style") && !t_has(out.p, "var(--bg)"));
 		OK(!t_has(out.p, " width=\"0\"") && !t_has(out.p, "NaN"));
 	}
+	/* an XY chart's own style sheet: its rules for this drawing only */
+	INT_EQ(
+	    draw("xychart-beta\n  title \"Sales\"\n  x-axis [jan, feb, mar]\n  bar [20, 45, 60]\n",
+	         "K", &out, &err),
+	    0);
+	STR_EQ(err.p, "");
+	OK(t_has(out.p, "<style>#mm") && t_has(out.p, " .xychart-bar{"));
+	OK(!t_has(out.p, "svg {") && !t_has(out.p, "@import") && !t_has(out.p, "}.xychart") &&
+	   ids_prefixed(out.p));
 	/* the monospaced members take the page's monospace */
 	INT_EQ(draw(kinds[1].src, "K", &out, &err), 0);
 	OK(t_has(out.p, "class=\"mono\" style=\"font-family:var(--fm,ui-monospace,monospace)\""));

@@ -26,10 +26,11 @@ globalThis.structuredClone = function (v) {
 // start with prefix + '-' (two diagrams on a page never share one), whose
 // colours are the page's (--bg and --fg, the default theme's variables,
 // white and currentColor without them: a dark theme draws it light on
-// dark), and without its <style> (a Google Fonts @import, a font of its
-// own for every <text> of the page, and the colours it derives from --bg
-// and --fg): those derived colours go in the root's style attribute, the
-// text takes the page's fonts. Throws beautiful-mermaid's errors.
+// dark), and without its first <style> (a Google Fonts @import, a font of
+// its own for every <text> of the page, and the colours it derives from
+// --bg and --fg): those derived colours go in the root's style attribute,
+// the text takes the page's fonts; the rules of another <style> apply to
+// this drawing only. Throws beautiful-mermaid's errors.
 globalThis.__folio_mermaid = function (src, prefix) {
   var svg = renderMermaidSVG(src, {transparent: true});
   var vars = '';
@@ -42,6 +43,16 @@ globalThis.__folio_mermaid = function (src, prefix) {
     if (svg[b] === '\n') b++;
     svg = svg.slice(0, a) + svg.slice(b);
   }
+  // another <style> (an XY chart's classes): each rule made the drawing's
+  // own (#prefix before its selectors; "svg" is the drawing itself)
+  svg = svg.replace(/<style>([^<]*)<\/style>/g, function (m, css) {
+    return '<style>' + css.replace(/\/\*[^]*?\*\//g, '').replace(/([^{}]*)\{([^{}]*)\}/g, function (r, sel, body) {
+      return sel.split(',').map(function (x) {
+        x = x.trim();
+        return x === 'svg' ? '#' + prefix : '#' + prefix + ' ' + x;
+      }).join(',') + '{' + body.replace(/\s+/g, ' ').trim() + '}';
+    }).replace(/\s+$/, '').replace(/^\s+/, '') + '</style>';
+  });
   // one pass over the drawing (it is some 1 KB a node): the colours, the
   // monospaced text of class and ER diagrams (class="mono"), the ids and
   // the references to them
