@@ -1,7 +1,7 @@
 # math.mk: what src/md/math.c links with: QuickJS (its static library) and
 # KaTeX from deps/math/ (the Debian 13 packages, fetched by
 # scripts/deps-math.sh), xxHash from the system. KaTeX is embedded as
-# bytecode in build/gen/katex.c (scripts/embed-katex.c), so the installed
+# bytecode in build/gen/katex.c (scripts/embed-js.c), so the installed
 # binary needs no other files.
 #
 # For the Makefile, which includes this file, it adds to
@@ -43,12 +43,13 @@ $(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: scripts/deps-math.sh
 # math.c includes quickjs/quickjs.h.
 $(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 
-# embed-katex compiles KaTeX to bytecode with the QuickJS folio links.
-build/embed-katex: scripts/embed-katex.c $(MATH_DIR)/.stamp
+# embed-js compiles JavaScript to bytecode with the QuickJS folio links
+# (KaTeX here, Mermaid in mk/mermaid.mk).
+build/embed-js: scripts/embed-js.c $(MATH_DIR)/.stamp
 	@mkdir -p build
 	$(CC) -O2 -isystem $(MATH_DIR)/usr/include -o $@ $< $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a -lm -pthread
 
-build/gen/katex.c: build/embed-katex $(MATH_DIR)/.stamp
+build/gen/katex.c: build/embed-js $(MATH_DIR)/.stamp
 	@mkdir -p build/gen
-	build/embed-katex $@ $(MATH_KATEX_JS) $(MATH_MHCHEM_JS)
+	build/embed-js $@ math_katex script $(MATH_KATEX_JS) $(MATH_MHCHEM_JS)
 

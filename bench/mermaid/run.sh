@@ -9,6 +9,8 @@
 # figures. The SVGs are left in build/bench-mermaid/out/.
 # Usage: sh bench/mermaid/run.sh [WARM_RUNS]. Needs npm (installed by
 # npm_pinned when missing) and deps/math (make deps).
+# The probe that ruled elkjs out; folio draws Mermaid with dagre in its
+# place (src/md/mermaid.c), which bench/diagrams.py measures.
 set -eu
 cd "$(dirname "$0")/../.."
 . scripts/npm-pinned.sh

@@ -19,6 +19,7 @@
 #include "md/highlight.h"
 #include "import/import.h"
 #include "md/math.h"
+#include "md/mermaid.h"
 #include "output/output.h"
 #include "cli/scaffold.h"
 #include "serve/serve.h"
@@ -232,6 +233,7 @@ static int cmd_version(void)
 	printf("%s\n", hl_version());
 	printf("%s\n", math_version());
 	printf("%s\n", diagram_version());
+	printf("%s\n", mermaid_version());
 	printf("%s\n", img_codecs());
 	/* AVIF's library is the system's, if it has one (images.h) */
 	if (img_avif_version())

@@ -7,6 +7,8 @@
 
 #include "md/codeblock.h"
 #include "md/diagram.h"
+#include "md/mermaid.h"
+#include "md/qjs.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -114,27 +116,31 @@ static int diagram_col(const struct md_ctx *c, int fline, int fcol, const char *
 	return fcol - 1 + dcol;
 }
 
-/* diagram: the ```pikchr block n, src[0..len) at body line:col, drawn as
- * an inline SVG in <figure class="diagram">, with its title (o) as the
- * caption and the drawing's accessible name (without one, the language's
- * word for a diagram). An error is reported at the diagram's own line,
- * and the page written all the same (folio build --keep-going, folio
- * serve) shows the source in a visible box with the message as its title,
+/* diagram: the ```pikchr or ```mermaid block n (lang), src[0..len) at
+ * body line:col, drawn as an inline SVG in <figure class="diagram">, with
+ * its title (o) as the caption and the drawing's accessible name (without
+ * one, the language's word for a diagram). An error is reported at the
+ * diagram's own line (pikchr's at the line and column it names, Mermaid's,
+ * which name none, at the opening fence), and the page written all the
+ * same (folio build --keep-going, folio serve) shows the source in a
+ * visible box with the message as its title,
  * <pre class="diagram-error" title="pikchr: MSG">. A diagram that draws
  * nothing is dropped, with a warning. */
 static void diagram(struct md_ctx *c, cmark_node *n, const struct code_opts *o, const char *src, size_t len,
 		    int line, int col)
 {
+	const char *lang = str_eq_cstr(o->lang, "mermaid") ? "mermaid" : "pikchr";
 	if (o->linenos || o->nhl || o->start != 1) {
 		report(c, DIAG_ERROR, line, col,
-		       "code block: a pikchr diagram takes no hl, linenos or start (hint: its one option is title=\"...\")");
+		       "code block: a %s diagram takes no hl, linenos or start (hint: its one option is title=\"...\")",
+		       lang);
 		return;
 	}
 	double budget = c->o->diagram_seconds > 0 ? c->o->diagram_seconds : DIAGRAM_DOC_SECONDS;
 	if (c->diagram_s > budget) {
 		report(c, DIAG_ERROR, line, col,
-		       "pikchr: the page's diagrams take longer than %g s to draw; the rest are not (split the page)",
-		       budget);
+		       "%s: the page's diagrams take longer than %g s to draw; the rest are not (split the page)",
+		       lang, budget);
 		c->diagram_over = 1;
 		return;
 	}
@@ -142,22 +148,25 @@ static void diagram(struct md_ctx *c, cmark_node *n, const struct code_opts *o, 
 	buf_init(&svg);
 	buf_init(&err);
 	buf_init(&out);
-	int eline, ecol;
+	int eline = 0, ecol = 0, rc;
 	const char *untitled = c->o->labels[MD_LABEL_DIAGRAM];
 	struct str name = o->title.len ? o->title : str_from(untitled ? untitled : DIAGRAM_UNTITLED);
 	double t0 = thread_cpu_s();
-	int rc = diagram_pikchr(&svg, src, len, name, &err, &eline, &ecol);
+	if (*lang == 'm') /* JavaScript: slower under sanitizers (qjs.h) */
+		rc = mermaid_render(&svg, src, len, name, (budget - c->diagram_s) * qjs_time_scale(), &err);
+	else
+		rc = diagram_pikchr(&svg, src, len, name, &err, &eline, &ecol);
 	c->diagram_s += thread_cpu_s() - t0;
 	if (rc == 1) {
-		report(c, DIAG_WARNING, line, col, "pikchr: the diagram draws nothing");
+		report(c, DIAG_WARNING, line, col, "%s: the diagram draws nothing", lang);
 		cmark_node_free(n);
 	} else if (rc < 0) {
 		if (eline > 0)
-			report(c, DIAG_ERROR, line + eline, diagram_col(c, line, col, src, len, eline, ecol), "pikchr: %s",
-			       err.p);
+			report(c, DIAG_ERROR, line + eline, diagram_col(c, line, col, src, len, eline, ecol), "%s: %s",
+			       lang, err.p);
 		else
-			report(c, DIAG_ERROR, line, col, "pikchr: %s", err.p);
-		buf_puts(&out, "<pre class=\"diagram-error\" title=\"pikchr: ");
+			report(c, DIAG_ERROR, line, col, "%s: %s", lang, err.p);
+		buf_printf(&out, "<pre class=\"diagram-error\" title=\"%s: ", lang);
 		esc(&out, err.p, err.len);
 		buf_puts(&out, "\"><code>");
 		buf_put_html_text(&out, src, len);
@@ -212,7 +221,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 			bad = 1;
 		}
 	}
-	if (!bad && str_eq_cstr(o.lang, "pikchr")) {
+	if (!bad && (str_eq_cstr(o.lang, "pikchr") || str_eq_cstr(o.lang, "mermaid"))) {
 		diagram(c, n, &o, code ? code : "", clen, line, col);
 		buf_fini(&err);
 		return;

@@ -193,8 +193,7 @@ static void read_error(const char *o, size_t n, struct buf *err, int *line, int 
 
 /* ---- the API ---- */
 
-int diagram_pikchr(struct buf *out, const char *src, size_t len, struct str title, struct buf *err,
-                   int *line, int *col)
+int diagram_refuse(const char *src, size_t len, struct buf *err, int *line, int *col)
 {
 	*line = *col = 0;
 	if (len > DIAGRAM_MAX_SOURCE) {
@@ -214,6 +213,14 @@ int diagram_pikchr(struct buf *out, const char *src, size_t len, struct str titl
 		*col = (int)(at - ls) + 1;
 		return -1;
 	}
+	return 0;
+}
+
+int diagram_pikchr(struct buf *out, const char *src, size_t len, struct str title, struct buf *err,
+                   int *line, int *col)
+{
+	if (diagram_refuse(src, len, err, line, col) < 0)
+		return -1;
 	char *text = xmalloc(len + 1); /* pikchr reads a C string */
 	memcpy(text, src, len);
 	text[len] = '\0';

@@ -47,6 +47,12 @@
 int diagram_pikchr(struct buf *out, const char *src, size_t len, struct str title, struct buf *err,
                    int *line, int *col);
 
+/* diagram_refuse: -1 if src[0..len) is not drawn whatever its language:
+ * over DIAGRAM_MAX_SOURCE, or holding a NUL byte; then folio's message is
+ * in err and the NUL's place in *line and *col (1-based; else 0 and 0).
+ * Else 0, with *line and *col 0. */
+int diagram_refuse(const char *src, size_t len, struct buf *err, int *line, int *col);
+
 /* diagram_version: "pikchr VERSION", for folio --version. */
 const char *diagram_version(void);
 

@@ -21,8 +21,8 @@
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
  *   directive.c, codeblock.c, mem.c, math.c, highlight.c, unknown.c,
- *   diagram.c: the modules they use (and images/imagesize.h, for image
- *   sizes). */
+ *   diagram.c, mermaid.c, qjs.c: the modules they use (and
+ *   images/imagesize.h, for image sizes). */
 #ifndef FOLIO_MD_INTERNAL_H
 #define FOLIO_MD_INTERNAL_H
 
@@ -294,13 +294,20 @@ static inline int md_is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* md_info_is: the info string i's first word is word (k bytes). */
+static inline int md_info_is(const cmark_chunk *i, const char *word, int k)
+{
+	return i->len >= k && memcmp(i->data, word, (size_t)k) == 0 &&
+	       (i->len == k || i->data[k] == ' ' || i->data[k] == '\t' || i->data[k] == '{');
+}
+
 /* md_is_diagram: n is a fenced code block that blocks.c draws as a
- * diagram: its info string's first word is "pikchr". */
+ * diagram: its info string's first word is "pikchr" or "mermaid". */
 static inline int md_is_diagram(cmark_node *n)
 {
 	const cmark_chunk *i = &n->as.code.info;
-	return n->type == CMARK_NODE_CODE_BLOCK && n->as.code.fenced && i->len >= 6 &&
-	       memcmp(i->data, "pikchr", 6) == 0 && (i->len == 6 || i->data[6] == ' ' || i->data[6] == '\t' || i->data[6] == '{');
+	return n->type == CMARK_NODE_CODE_BLOCK && n->as.code.fenced &&
+	       (md_info_is(i, "pikchr", 6) || md_info_is(i, "mermaid", 7));
 }
 
 /* md_is_block: n is a block node. */

@@ -4,7 +4,6 @@
 #include "md/math.h"
 
 #include "base/slug.h"
-#include "base/sanitize.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,8 +20,9 @@
 #include "base/map.h"
 #include "base/version.h"
 #include "md/mathjax.h"
+#include "md/qjs.h"
 
-/* build/gen/katex.c (scripts/embed-katex.c): katex.min.js, NUL-terminated. */
+/* build/gen/katex.c (scripts/embed-js.c): katex.min.js as bytecode. */
 extern const unsigned char math_katex_bc[]; /* KaTeX as QuickJS bytecode */
 extern const size_t math_katex_bc_len;
 
@@ -73,63 +73,13 @@ static const char glue_js[] =
 
 /* ---- the per-thread interpreter ---- */
 
-/* ASan's allocator makes QuickJS (whose allocations it intercepts) five to
- * seven times slower: a sanitizer build gives KaTeX three times the time,
- * so that realistic formulas never reach the limit there either. Under
- * valgrind (`make valgrind`; its header comes with it) KaTeX is ten to
- * twenty times slower, and gets twenty times the time. */
-#ifdef FOLIO_ASAN
-#define TIME_SCALE 3
-#else
-#define TIME_SCALE 1
-#endif
-
-static int time_scale(void)
-{
-	return TIME_SCALE * (RUNNING_ON_VALGRIND ? 20 : 1);
-}
-
 double math_doc_seconds(void)
 {
-	return MATH_DOC_TIME_LIMIT_S * time_scale();
+	return MATH_DOC_TIME_LIMIT_S * qjs_time_scale();
 }
 
-struct math_js {
-	JSRuntime *rt;
-	JSContext *ctx;
-	JSValue render;           /* __folio_render */
-	struct timespec deadline; /* the interrupt handler stops JavaScript past it */
-	char *stack_lo;           /* the lowest address of this thread's stack, or NULL */
-};
-
-static pthread_key_t js_key;
-static pthread_once_t js_once = PTHREAD_ONCE_INIT;
-
-static void interp_free(struct math_js *js)
-{
-	if (!js)
-		return;
-	if (js->ctx) {
-		JS_FreeValue(js->ctx, js->render);
-		JS_FreeContext(js->ctx);
-	}
-	if (js->rt)
-		JS_FreeRuntime(js->rt);
-	free(js);
-}
-
-static void interp_key_destructor(void *p)
-{
-	interp_free(p);
-}
-
-static void interp_key_init(void)
-{
-	if (pthread_key_create(&js_key, interp_key_destructor) != 0) {
-		fputs("folio: cannot create a thread key\n", stderr);
-		exit(1);
-	}
-}
+/* The thread's interpreter: a struct qjs whose fn is __folio_render. */
+static struct qjs_slot slot = QJS_SLOT(qjs_free);
 
 static double now_s(void)
 {
@@ -138,113 +88,16 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void set_deadline(struct math_js *js, int seconds)
-{
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &js->deadline);
-	js->deadline.tv_sec += seconds;
-}
-
-/* QuickJS calls this every few thousand operations; nonzero stops the
- * script with an uncatchable "interrupted" error. The deadline is in the
- * thread's CPU time, so a loaded machine (more build threads than cores)
- * does not turn slow formulas into errors. */
-static int interp_interrupt(JSRuntime *rt, void *opaque)
-{
-	(void)rt;
-	const struct math_js *js = opaque;
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec > js->deadline.tv_sec ||
-	       (t.tv_sec == js->deadline.tv_sec && t.tv_nsec > js->deadline.tv_nsec);
-}
-
-/* Lets JavaScript use at most half the C stack left below the caller (and
- * MATH_MAX_STACK), measured from here: QuickJS recurses on the C stack, so
- * deeply nested TeX must become a JavaScript "stack overflow", not a
- * SIGSEGV, whatever stack the calling thread was given. */
-static void interp_set_stack(struct math_js *js)
-{
-	JS_UpdateStackTop(js->rt);
-	size_t limit = MATH_MAX_STACK;
-	if (js->stack_lo) {
-		char *here = __builtin_frame_address(0);
-		size_t left = here > js->stack_lo ? (size_t)(here - js->stack_lo) : 0;
-		if (left / 2 < limit)
-			limit = left / 2;
-		if (limit < 64 * 1024)
-			limit = 64 * 1024; /* a nearly full stack: fail fast in JS */
-	}
-	JS_SetMaxStackSize(js->rt, limit);
-}
-
-/* exception_text: the pending exception's name and message (either may be
- * ""), and its numeric "position" property or -1. Strings are malloc'd. */
-static void exception_text(JSContext *ctx, char **name, char **msg, long *pos)
-{
-	JSValue ex = JS_GetException(ctx);
-	*name = NULL;
-	*msg = NULL;
-	*pos = -1;
-	if (JS_IsObject(ex)) {
-		const char *fields[2] = {"name", "message"};
-		char **dst[2] = {name, msg};
-		for (int i = 0; i < 2; i++) {
-			JSValue v = JS_GetPropertyStr(ctx, ex, fields[i]);
-			const char *s = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
-			if (s) {
-				*dst[i] = xstrndup(s, strlen(s));
-				JS_FreeCString(ctx, s);
-			}
-			JS_FreeValue(ctx, v);
-		}
-		JSValue p = JS_GetPropertyStr(ctx, ex, "position");
-		double d;
-		if (JS_IsNumber(p) && JS_ToFloat64(ctx, &d, p) == 0 && d >= 0 && d < 1e9)
-			*pos = (long)d;
-		JS_FreeValue(ctx, p);
-	} else if (!JS_IsNull(ex) && !JS_IsUndefined(ex)) {
-		const char *s = JS_ToCString(ctx, ex);
-		if (s) {
-			*msg = xstrndup(s, strlen(s));
-			JS_FreeCString(ctx, s);
-		}
-	}
-	/* A failure above (out of memory) leaves a new exception: drop it. */
-	JS_FreeValue(ctx, JS_GetException(ctx));
-	JS_FreeValue(ctx, ex);
-	if (!*name)
-		*name = xstrndup("", 0);
-	if (!*msg)
-		*msg = xstrndup("", 0);
-}
-
 /* interp_new: a runtime with KaTeX and the glue loaded (owned by the
- * caller: interp_free), or NULL with the reason in err. */
-static struct math_js *interp_new(struct buf *err)
+ * caller: qjs_free), or NULL with the reason in err. */
+static struct qjs *interp_new(struct buf *err)
 {
-	struct math_js *js = xcalloc(1, sizeof *js);
-	js->render = JS_UNDEFINED;
-	pthread_attr_t attr;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		void *addr;
-		size_t size;
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			js->stack_lo = addr;
-		pthread_attr_destroy(&attr);
-	}
-	js->rt = JS_NewRuntime();
-	if (js->rt)
-		js->ctx = JS_NewContext(js->rt);
-	if (!js->ctx) {
+	struct qjs *js = xmalloc(sizeof *js);
+	if (qjs_open(js, MATH_MEMORY_LIMIT, MATH_MAX_STACK) < 0) {
 		buf_puts(err, "cannot start QuickJS (out of memory)");
-		interp_free(js);
+		free(js);
 		return NULL;
 	}
-	JS_SetMemoryLimit(js->rt, MATH_MEMORY_LIMIT);
-	JS_SetInterruptHandler(js->rt, interp_interrupt, js);
-	interp_set_stack(js);
-	set_deadline(js, 60); /* loading takes a few ms */
-
 	const char *what = "katex.min.js";
 	JSValue v = JS_ReadObject(js->ctx, math_katex_bc, math_katex_bc_len, JS_READ_OBJ_BYTECODE);
 	if (!JS_IsException(v))
@@ -255,23 +108,15 @@ static struct math_js *interp_new(struct buf *err)
 		v = JS_Eval(js->ctx, glue_js, sizeof glue_js - 1, "folio-math.js",
 		            JS_EVAL_TYPE_GLOBAL);
 	}
-	if (JS_IsException(v)) {
-		char *name, *msg;
-		long pos;
-		exception_text(js->ctx, &name, &msg, &pos);
-		buf_printf(err, "cannot load %s: %s%s%s", what, name, *name ? ": " : "", msg);
-		free(name);
-		free(msg);
-		interp_free(js);
-		return NULL;
-	}
+	if (JS_IsException(v))
+		return qjs_load_failed(js, what, err);
 	JS_FreeValue(js->ctx, v);
 	JSValue global = JS_GetGlobalObject(js->ctx);
-	js->render = JS_GetPropertyStr(js->ctx, global, "__folio_render");
+	js->fn = JS_GetPropertyStr(js->ctx, global, "__folio_render");
 	JS_FreeValue(js->ctx, global);
-	if (!JS_IsFunction(js->ctx, js->render)) {
+	if (!JS_IsFunction(js->ctx, js->fn)) {
 		buf_puts(err, "folio's KaTeX glue defines no __folio_render");
-		interp_free(js);
+		qjs_free(js);
 		return NULL;
 	}
 	return js;
@@ -563,17 +408,16 @@ static int byte_offset(const char *s, size_t len, long u)
 
 /* The thread's interpreter, made on first use. NULL with err set if it
  * cannot start. */
-static struct math_js *thread_js(struct math_cache *c, struct buf *err)
+static struct qjs *thread_js(struct math_cache *c, struct buf *err)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct math_js *js = pthread_getspecific(js_key);
+	struct qjs *js = qjs_slot_get(&slot);
 	if (js)
 		return js;
 	double t0 = now_s();
 	js = interp_new(err);
 	if (!js)
 		return NULL;
-	pthread_setspecific(js_key, js);
+	qjs_slot_set(&slot, js);
 	double dt = now_s() - t0;
 	pthread_mutex_lock(&c->lock);
 	c->stats.loads++;
@@ -584,12 +428,7 @@ static struct math_js *thread_js(struct math_cache *c, struct buf *err)
 
 void math_thread_cleanup(void)
 {
-	pthread_once(&js_once, interp_key_init);
-	struct math_js *js = pthread_getspecific(js_key);
-	if (js) {
-		pthread_setspecific(js_key, NULL);
-		interp_free(js);
-	}
+	qjs_slot_clear(&slot);
 }
 
 static void fail(struct math_cache *c, int *err_pos, int pos)
@@ -658,7 +497,7 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 	}
 	pthread_mutex_unlock(&c->lock);
 
-	struct math_js *js = thread_js(c, err);
+	struct qjs *js = thread_js(c, err);
 	if (!js) {
 		fail(c, err_pos, -1);
 		buf_fini(&scratch);
@@ -666,11 +505,11 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 	}
 	JSContext *ctx = js->ctx;
 	double t0 = now_s();
-	interp_set_stack(js);
-	set_deadline(js, MATH_TIME_LIMIT_S * time_scale());
+	qjs_set_stack(js);
+	qjs_deadline(js, MATH_TIME_LIMIT_S * qjs_time_scale());
 	JSValue args[3] = {JS_NewStringLen(ctx, tex, len), JS_NewBool(ctx, display),
 	                   JS_NewStringLen(ctx, c->macros_json, c->macros_json_len)};
-	JSValue r = JS_Call(ctx, js->render, JS_UNDEFINED, 3, args);
+	JSValue r = JS_Call(ctx, js->fn, JS_UNDEFINED, 3, args);
 	for (int i = 0; i < 3; i++)
 		JS_FreeValue(ctx, args[i]);
 	size_t html_len = 0;
@@ -681,7 +520,7 @@ static int render(struct math_cache *c, const char *tex, size_t len, int display
 	if (!html) {
 		char *name, *msg;
 		long upos;
-		exception_text(ctx, &name, &msg, &upos);
+		qjs_exception(ctx, &name, &msg, &upos);
 		int pos = -1;
 		int reset = 1;
 		if (strcmp(name, "ParseError") == 0) {

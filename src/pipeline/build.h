@@ -3,7 +3,7 @@
  *
  * Folder pipeline/: the one build driver: the stages in order into one
  * arena, a session's rounds over an output target.
- * uses: base, formats, files, md, cache, tmpl, read, model, render, output, variants, search, check, incremental.
+ * uses: base, formats, files, images, md, cache, tmpl, read, model, render, output, variants, search, check, incremental.
  */
 #ifndef FOLIO_BUILD_H
 #define FOLIO_BUILD_H

@@ -10,6 +10,7 @@
 #include "cache/cache.h"
 #include "md/highlight.h"
 #include "md/math.h"
+#include "md/mermaid.h"
 #include "model/links.h"
 #include "read/config.h"
 #include "read/theme.h"
@@ -257,10 +258,12 @@ void stages_told(struct stages *st)
 	st->d = NULL;
 }
 
-/* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
+/* stages_thread_cleanup: frees this thread's KaTeX, Mermaid and
+ * highlighters. */
 void stages_thread_cleanup(void)
 {
 	math_thread_cleanup();
+	mermaid_thread_cleanup();
 	hl_thread_cleanup();
 }
 

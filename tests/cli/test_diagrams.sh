@@ -1,10 +1,12 @@
 #!/bin/sh
-# test_diagrams.sh: ```pikchr blocks in a built site: each an inline SVG in
-# a <figure class="diagram"> that follows the theme's colours, named by its
-# title (or by the language's word), well-formed XML, the same bytes from a
-# cold and a warm build, drawn again when its source changes; a mistake is
-# an error at the diagram's line and column that stops the build (and a red
-# box with --keep-going).
+# test_diagrams.sh: ```pikchr and ```mermaid blocks in a built site: each
+# an inline SVG in a <figure class="diagram"> that follows the theme's
+# colours, named by its title (or by the language's word), well-formed XML,
+# the same bytes from a cold and a warm build, drawn again when its source
+# changes; a mistake is an error at the diagram's line and column that
+# stops the build (and a red box with --keep-going). Mermaid's: a flowchart
+# and a sequence diagram on one page, with ids of their own; a mistake is
+# an error at the diagram's opening fence.
 . tests/cli/lib.sh
 
 export SOURCE_DATE_EPOCH=1790000000 # 2026-09-21, as the other tests use
@@ -42,6 +44,9 @@ post lire 'box "rendre" fit fill white'
 run --version
 check "folio --version names pikchr ($out)" contains "$out" "
 pikchr 0.1.4 (pikchr.c sha256 "
+check "folio --version names beautiful-mermaid and dagre" contains "$out" "
+beautiful-mermaid 1.1.3, dagre 3.1.4
+"
 
 run build "$SITE" -o "$OUT"
 check "a site with two diagrams builds" test "$rc" -eq 0
@@ -59,14 +64,18 @@ check "white is the page's background" contains "$html" 'style="fill:var(--bg,#f
 check "no black or white left" not_contains "$html" 'rgb(0,0,0)'
 check "... nor the source as code" not_contains "$html" 'language-pikchr'
 check "no ids" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$PAGE")" ' id="'
-# each SVG is well-formed XML (an image editor could take it as it is)
-if command -v xmllint >/dev/null 2>&1; then
-	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/svg%d.svg", n) }
-		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$PAGE"
-	for f in "$TMP"/svg1.svg "$TMP"/svg2.svg; do
+# well_formed PAGE NAME: each of PAGE's two SVGs, as $TMP/NAME1.svg and
+# NAME2.svg, is well-formed XML (an image editor could take it as it is)
+well_formed() {
+	awk '/<svg/ { n++; sub(/.*<svg/, "<svg"); f = sprintf("'"$TMP"'/'"$2"'%d.svg", n) }
+		f { line = $0; if (sub(/<\/svg>.*/, "</svg>", line)) { print line > f; close(f); f = "" } else print line > f }' "$1"
+	for f in "$TMP/${2}1.svg" "$TMP/${2}2.svg"; do
 		r=$(xmllint --noout "$f" 2>&1)
 		check "$(basename "$f") is well-formed XML ($r)" test -z "$r" -a -s "$f"
 	done
+}
+if command -v xmllint >/dev/null 2>&1; then
+	well_formed "$PAGE" svg
 	r=$(xmllint --noout "$OUT/feed.xml" 2>&1)
 	check "the feed with the diagrams is well-formed ($r)" test -z "$r"
 else
@@ -119,5 +128,55 @@ check "--keep-going: the source in a red box with the message" contains "$(cat "
 	'<pre class="diagram-error" title="pikchr: no such variable"><code>box &quot;lire&quot; fit
 arrow
 box &quot;rendre&quot; wid largeur'
+
+# ```mermaid: a flowchart and a sequence diagram on one page
+cat >"$SITE/content/posts/flux.md" <<'EOF'
+---
+title: "Flux"
+date: 2026-01-03
+---
+Un flux :
+
+```mermaid {title="Écrire, relire"}
+flowchart LR
+  A[Écrire] --> B{Relu ?}
+  B -->|oui| C[Publier]
+  B -->|non| A
+```
+
+```mermaid
+sequenceDiagram
+  Auteur->>folio: build
+  folio-->>Auteur: public/
+```
+EOF
+sed -i '/^- Un troisième/,$d' "$SITE/content/posts/stages.md"
+post lire 'box "rendre" fit fill white'
+run build "$SITE" -o "$OUT"
+check "mermaid: a site with two diagrams builds ($err)" test "$rc" -eq 0
+FLUX=$OUT/posts/flux/index.html
+html=$(cat "$FLUX")
+n=$(grep -o '<figure class="diagram"><svg xmlns="http://www.w3.org/2000/svg" id="mm[0-9a-f]*" viewBox="0 0 [0-9. ]*" width="[0-9.]*" height="[0-9.]*" role="img" aria-label="[^"]*" style="max-width:100%;height:auto;' "$FLUX" | wc -l)
+check "mermaid: two figures, each with folio's <svg> start tag ($n)" test "$n" -eq 2
+check "mermaid: the caption names the flowchart" contains "$html" 'aria-label="Écrire, relire"'
+check "... in its <title>" contains "$html" '<title>Écrire, relire</title>'
+check "... and is its caption" contains "$html" '</svg><figcaption>Écrire, relire</figcaption></figure>'
+check "mermaid: the sequence diagram is named in the site's language" contains "$html" '<title>Schéma</title>'
+check "... and drawn" contains "$html" '>build</text>'
+ids=$(grep -o ' id="mm[0-9a-f]*"' "$FLUX" | sort -u | wc -l)
+check "mermaid: two diagrams, two prefixes ($ids)" test "$ids" -eq 2
+dups=$(grep -o ' id="[^"]*"' "$FLUX" | sort | uniq -d)
+check "mermaid: no id twice on the page ($dups)" test -z "$dups"
+check "mermaid: the page's colours" contains "$html" 'var(--bg,#fff)'
+check "mermaid: no font from elsewhere" not_contains "$html" 'googleapis'
+check "mermaid: no <style> of its own" not_contains "$(sed -n '/<svg/,/<\/svg>/p' "$FLUX")" '<style'
+if command -v xmllint >/dev/null 2>&1; then
+	well_formed "$FLUX" mermaid
+fi
+# a mistake: at the opening fence, with beautiful-mermaid's message
+sed -i 's/^sequenceDiagram$/sequenceDiagramme/' "$SITE/content/posts/flux.md"
+run build "$SITE" -o "$OUT"
+check "mermaid: a mistake fails the build" test "$rc" -eq 1
+check "... at the diagram's opening fence ($err)" contains "$err" "content/posts/flux.md:14:1: error: mermaid: "
 
 finish

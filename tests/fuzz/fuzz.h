@@ -108,4 +108,22 @@ static inline int fuzz_name_is(const struct fuzz_part *part, const char *name)
 	return part->name_len == strlen(name) && memcmp(part->name, name, part->name_len) == 0;
 }
 
+/* fuzz_count: how many times needle occurs in s[0..n) (overlaps counted). */
+static inline size_t fuzz_count(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), c = 0;
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(s + i, needle, k) == 0)
+			c++;
+	return c;
+}
+
+/* fuzz_fail: a finding: target's broken promise what, and up to 2000
+ * bytes of p[0..n) (may be NULL) to see it by; the fuzzer stops. */
+static inline void fuzz_fail(const char *target, const char *what, const char *p, size_t n)
+{
+	fprintf(stderr, "%s: %s\n%.*s\n", target, what, (int)(n > 2000 ? 2000 : n), p ? p : "");
+	abort();
+}
+
 #endif

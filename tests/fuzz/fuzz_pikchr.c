@@ -20,15 +20,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static size_t count(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), c = 0;
-	for (size_t i = 0; i + k <= n; i++)
-		if (memcmp(s + i, needle, k) == 0)
-			c++;
-	return c;
-}
-
 /* line_len: the length of line (1-based) of src[0..n), or -1 if there is
  * no such line. */
 static long line_len(const char *src, size_t n, int line)
@@ -62,8 +53,7 @@ static int id_attr(const char *svg, size_t n)
 
 static void fail(const char *what, const struct buf *b)
 {
-	fprintf(stderr, "fuzz_pikchr: %s\n%.*s\n", what, (int)(b->len > 2000 ? 2000 : b->len), b->p ? b->p : "");
-	abort();
+	fuzz_fail("fuzz_pikchr", what, b->p, b->len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -86,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a NUL in the SVG", &out);
 		if (n < sizeof head - 1 || memcmp(svg, head, sizeof head - 1) != 0)
 			fail("not folio's <svg> start tag", &out);
-		if (count(svg, n, "<svg") != 1 || count(svg, n, "</svg>") != 1 || n < 6 ||
+		if (fuzz_count(svg, n, "<svg") != 1 || fuzz_count(svg, n, "</svg>") != 1 || n < 6 ||
 		    memcmp(svg + n - 6, "</svg>", 6) != 0)
 			fail("not one balanced <svg> element", &out);
 		if (!strstr(svg, "<title>A &lt;title&gt; &amp; &quot;more&quot;</title>"))

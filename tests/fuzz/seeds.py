@@ -60,6 +60,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   pikchr    diagrams' sources: every ```pikchr block of the example blog,
             the test sites and the man pages, and drawings of each of
             pikchr's features and errors (PIKCHR_SEEDS below)
+  mermaid   the same for ```mermaid blocks, and diagrams of each kind
+            beautiful-mermaid draws, with its errors (MERMAID_SEEDS)
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -1063,10 +1065,59 @@ PIKCHR_SEEDS = [
 ]
 
 
+# Diagrams of each kind beautiful-mermaid draws (flowcharts with shapes,
+# subgraphs and styles, state, sequence, class, ER, xychart), and its
+# errors, for fuzz_mermaid.c.
+MERMAID_SEEDS = [
+    'graph TD\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]\n  B -->|No| D[End]\n',
+    'flowchart LR\n  A((circle)) --- B>flag] -.-> C[(db)] ==> D{{hex}}\n  D --o E[/para/] --x F[\\alt\\]\n'
+    '  F <--> A\n  click A callback\n',
+    'flowchart TB\n  subgraph one [First]\n    direction LR\n    a1 --> a2\n  end\n  subgraph two\n'
+    '    b1 --> b2\n    subgraph inner\n      c1\n    end\n  end\n  a2 --> b1\n  one --> two\n  c1 --> a1\n',
+    'graph TD\n  A:::hot --> B\n  classDef hot fill:#f96,stroke:#333,stroke-width:4px\n  style B fill:#bbf\n'
+    '  linkStyle 0 stroke:red\n',
+    'graph LR\n  A -- text --> B -- more --> C\n  A & B --> C & D\n  D --> D\n',
+    'stateDiagram-v2\n  [*] --> Still\n  Still --> [*]\n  Still --> Moving : push\n  Moving --> Still\n'
+    '  state Moving {\n    [*] --> Slow\n    Slow --> Fast\n  }\n  note right of Still : a note\n',
+    'sequenceDiagram\n  participant A as Alice\n  actor B\n  A->>B: Hello\n  B-->>A: Hi\n  loop Every minute\n'
+    '    A-)B: ping\n  end\n  alt ok\n    B->>A: yes\n  else no\n    B-xA: no\n  end\n  Note over A,B: done\n',
+    'classDiagram\n  Animal <|-- Duck\n  Animal *-- Leg\n  Animal o-- Food : eats\n  Animal : +int age\n'
+    '  Animal : +isMammal() bool\n  class Duck{\n    <<interface>>\n    +String beak\n    +swim()$\n  }\n',
+    'erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  ORDER ||--|{ LINE-ITEM : contains\n'
+    '  CUSTOMER {\n    string name\n    int id PK\n    string email UK "the address"\n  }\n',
+    'xychart-beta\n  title "Sales"\n  x-axis [jan, feb, mar, apr]\n  y-axis "Revenue" 0 --> 100\n'
+    '  bar [20, 45, 60, 80]\n  line [10, 30, 50, 90]\n',
+    '%%{init: {"theme": "dark"}}%%\ngraph TD\n  A --> B\n',
+    'graph TD\n  A["&lt;b&gt; &amp; &#92; &#x1F600; <script>"] --> B["a<br/>b"]\n',
+    'graph TD\n  A[\u5b57 \u03bb \U0001f600] --> B\n',
+    'graph TD\r\n  A --> B\r\n',
+    'pie title Pets\n  "Dogs" : 386\n',
+    'nonsense\n',
+    'graph\n',
+    'graph XY\n  A --> B\n',
+    '',
+    'flowchart TD\n' + ''.join('  n%d --> n%d\n' % (i // 2, i) for i in range(1, 60)),
+    'flowchart LR\n' + ''.join('  a%d --> b%d\n  b%d --> a%d\n' % (i, (i * 7) % 13, (i * 3) % 11, i) for i in range(20)),
+    'graph TD\n' + '  subgraph s\n' * 30 + '  A\n' + '  end\n' * 30,
+    'graph TD\n  A[' + 'x' * 3000 + '] --> B\n',
+]
+
+
+def mermaid_seeds(s):
+    for t in MERMAID_SEEDS:
+        s.add("mermaid", t)
+    fenced_seeds(s, "mermaid")
+
+
 def pikchr_seeds(s):
     for t in PIKCHR_SEEDS:
         s.add("pikchr", t)
-    fence = re.compile(r"^([ \t>-]*)(```+|~~~+)[ \t]*pikchr\b[^\n]*\n(.*?)^[ \t>-]*\2", re.M | re.S)
+    fenced_seeds(s, "pikchr")
+
+
+def fenced_seeds(s, lang):
+    """Every ```LANG block of the example blog, the test sites and the man page, for target LANG."""
+    fence = re.compile(r"^([ \t>-]*)(```+|~~~+)[ \t]*" + lang + r"\b[^\n]*\n(.*?)^[ \t>-]*\2", re.M | re.S)
     files = []
     for top in ("examples/techblog/content", "tests/sites", "tests/markdown"):
         for root, dirs, names in os.walk(top):
@@ -1079,7 +1130,7 @@ def pikchr_seeds(s):
         if f.endswith(".5"):  # the man page's escapes, undone enough for pikchr
             text = text.replace("\\(ga", "`").replace("\\(dq", '"').replace("\\-", "-").replace("\\e", "\\")
         for m in fence.finditer(text):
-            s.add("pikchr", m.group(3))
+            s.add(lang, m.group(3))
 
 
 def glob(d, ext):
@@ -1098,7 +1149,8 @@ def main():
                "fmcache": fmcache_seeds, "searchpack": searchpack_seeds, "manifest": manifest_seeds,
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
                "extcache": extcache_seeds,
-               "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds}
+               "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
+               "mermaid": mermaid_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

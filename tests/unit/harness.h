@@ -50,6 +50,21 @@ void t_rmtree(const char *dir);
  * valid until the next call; "" if it cannot be read). */
 int t_exists(const char *dir, const char *rel);
 const char *t_read(const char *dir, const char *rel);
+/* t_has: s (may be NULL) holds needle; t_count: how many times, not
+ * overlapping. */
+int t_has(const char *s, const char *needle);
+size_t t_count(const char *s, const char *needle);
+
+/* t_post: md_render (into doc) of md as the body of content/posts/p.md
+ * after a 4-line front matter (md's first line is the file's 5th), with
+ * raw HTML allowed and opts' other fields (NULL: none), its diagnostics
+ * captured in errs; the page's HTML, doc->html.p. */
+struct arena;
+struct md_options;
+struct md_doc;
+const char *t_post(struct arena *a, const char *md, const struct md_options *opts, struct md_doc *doc,
+                   struct buf *errs);
+
 /* t_msgs: the message lines of captured diagnostics ("path:l:c: error:
  * ..."), without the source excerpts under them, joined by newlines (static
  * buffer, valid until the next call). */

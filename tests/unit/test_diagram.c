@@ -12,19 +12,6 @@
 
 static struct arena *A;
 
-static int has(const char *s, const char *needle)
-{
-	return s && strstr(s, needle) != NULL;
-}
-
-static size_t count_of(const char *s, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = s; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* draw: diagram_pikchr of src (a C string) titled title into out and err
  * (reset first); its return value, the place in *line, *col. */
 static int draw(const char *src, const char *title, struct buf *out, struct buf *err, int *line,
@@ -57,19 +44,19 @@ static void test_drawing(void)
 	    "&lt;stages&gt;</title>\n";
 	OK(!strncmp(out.p, head, sizeof head - 1));
 	OK(out.len > 6 && !strcmp(out.p + out.len - 6, "</svg>"));
-	INT_EQ(count_of(out.p, "<svg"), 1);
-	INT_EQ(count_of(out.p, "</svg>"), 1);
+	INT_EQ(t_count(out.p, "<svg"), 1);
+	INT_EQ(t_count(out.p, "</svg>"), 1);
 	/* black is the text's colour, white the page's background, red red */
-	OK(!has(out.p, "rgb(0,0,0)"));
-	OK(!has(out.p, "rgb(255,255,255)"));
-	OK(has(out.p, "style=\"fill:var(--bg,#fff);stroke-width:2.16;stroke:currentColor;\""));
-	OK(has(out.p, "<text x=\"56.16\" y=\"38.16\" text-anchor=\"middle\" fill=\"currentColor\" "
+	OK(!t_has(out.p, "rgb(0,0,0)"));
+	OK(!t_has(out.p, "rgb(255,255,255)"));
+	OK(t_has(out.p, "style=\"fill:var(--bg,#fff);stroke-width:2.16;stroke:currentColor;\""));
+	OK(t_has(out.p, "<text x=\"56.16\" y=\"38.16\" text-anchor=\"middle\" fill=\"currentColor\" "
 	              "dominant-baseline=\"central\">parse</text>"));
-	OK(has(out.p, "style=\"fill:currentColor\"/>")); /* the arrowhead */
-	OK(has(out.p, "stroke:rgb(255,0,0);"));
-	OK(has(out.p, "fill=\"rgb(255,0,0)\""));
+	OK(t_has(out.p, "style=\"fill:currentColor\"/>")); /* the arrowhead */
+	OK(t_has(out.p, "stroke:rgb(255,0,0);"));
+	OK(t_has(out.p, "fill=\"rgb(255,0,0)\""));
 	/* no ids: any number of diagrams on a page */
-	OK(!has(out.p, " id="));
+	OK(!t_has(out.p, " id="));
 	/* the same source, the same bytes */
 	struct buf again;
 	buf_init(&again);
@@ -81,21 +68,21 @@ static void test_drawing(void)
 
 	/* without a title, "Diagram" */
 	INT_EQ(draw("box", "", &out, &err, &line, &col), 0);
-	OK(has(out.p, " aria-label=\"Diagram\" ") && has(out.p, "<title>Diagram</title>"));
+	OK(t_has(out.p, " aria-label=\"Diagram\" ") && t_has(out.p, "<title>Diagram</title>"));
 	/* white text gets a style (a CSS variable does not work in SVG's
 	 * fill attribute); a label that says rgb(0,0,0) is left alone (and
 	 * pikchr writes its spaces as U+00A0) */
 	INT_EQ(draw("box fill black; text \"rgb(0,0,0)&<b>\" color white at last box", "t", &out,
 	            &err, &line, &col),
 	       0);
-	OK(has(out.p, "style=\"fill:var(--bg,#fff)\" "
+	OK(t_has(out.p, "style=\"fill:var(--bg,#fff)\" "
 	              "dominant-baseline=\"central\">rgb(0,0,0)&amp;&lt;b&gt;</text>"));
-	OK(has(out.p, "style=\"fill:currentColor;stroke-width:2.16;stroke:currentColor;\""));
+	OK(t_has(out.p, "style=\"fill:currentColor;stroke-width:2.16;stroke:currentColor;\""));
 	/* scale: pikchr's own width and height are replaced by folio's, the
 	 * scaled size */
 	INT_EQ(draw("scale = 2\nbox", "t", &out, &err, &line, &col), 0);
-	OK(has(out.p, "viewBox=\"0 0 112.32 76.32\" width=\"224\" height=\"152\" role"));
-	INT_EQ(count_of(out.p, "width="), 1);
+	OK(t_has(out.p, "viewBox=\"0 0 112.32 76.32\" width=\"224\" height=\"152\" role"));
+	INT_EQ(t_count(out.p, "width="), 1);
 	buf_fini(&out);
 	buf_fini(&err);
 }
@@ -197,28 +184,6 @@ static void test_limits(void)
 	buf_fini(&err);
 }
 
-/* render: md_render of md (a post's body after a 4-line front matter)
- * with its diagnostics in errs; o's fields as given. */
-static const char *render(const char *md, const struct md_options *opts, struct md_doc *doc,
-                          struct buf *errs)
-{
-	struct diag d;
-	diag_init(&d, NULL);
-	d.capture = errs;
-	struct md_options o = opts ? *opts : (struct md_options){.unsafe = 1};
-	o.unsafe = 1;
-	static const char front[] = "---\ntitle: T\ndate: 2026-01-01\n---\n";
-	struct buf src;
-	buf_init(&src);
-	buf_puts(&src, front);
-	buf_puts(&src, md);
-	md_render(A, &o, &d, "content/posts/p.md", src.p, src.len, src.p + sizeof front - 1,
-	          strlen(md), 4, doc);
-	buf_fini(&src);
-	diag_fini(&d);
-	return doc->html.p;
-}
-
 static void test_blocks(void)
 {
 	struct md_doc doc;
@@ -226,18 +191,18 @@ static void test_blocks(void)
 	buf_init(&errs);
 	/* two diagrams on a page, one with a caption */
 	const char *h =
-	    render("Text.\n\n```pikchr {title=\"The stages\"}\nbox \"a\"\narrow\nbox \"b\"\n```\n\n"
+	    t_post(A, "Text.\n\n```pikchr {title=\"The stages\"}\nbox \"a\"\narrow\nbox \"b\"\n```\n\n"
 	           "```pikchr\ncircle\n```\n",
 	           NULL, &doc, &errs);
 	STR_EQ(errs.p ? errs.p : "", "");
-	INT_EQ(count_of(h, "<figure class=\"diagram\"><svg "), 2);
-	INT_EQ(count_of(h, "</svg></figure>"), 1);
-	INT_EQ(count_of(h, "</svg><figcaption>The stages</figcaption></figure>\n"), 1);
-	OK(has(h, "role=\"img\" aria-label=\"The stages\""));
-	OK(has(h, "<title>The stages</title>"));
-	OK(has(h, "<title>Diagram</title>"));
-	OK(!has(h, " id=\""));
-	OK(!has(h, "<pre"));
+	INT_EQ(t_count(h, "<figure class=\"diagram\"><svg "), 2);
+	INT_EQ(t_count(h, "</svg></figure>"), 1);
+	INT_EQ(t_count(h, "</svg><figcaption>The stages</figcaption></figure>\n"), 1);
+	OK(t_has(h, "role=\"img\" aria-label=\"The stages\""));
+	OK(t_has(h, "<title>The stages</title>"));
+	OK(t_has(h, "<title>Diagram</title>"));
+	OK(!t_has(h, " id=\""));
+	OK(!t_has(h, "<pre"));
 	/* a diagram is a picture in the counts, not code */
 	INT_EQ(doc.images, 2);
 	INT_EQ(doc.code_words, 0);
@@ -245,47 +210,47 @@ static void test_blocks(void)
 
 	/* the theme's word for an untitled diagram */
 	struct md_options o = {.labels = {[MD_LABEL_DIAGRAM] = "Schéma"}};
-	h = render("```pikchr\nbox\n```\n", &o, &doc, &errs);
-	OK(has(h, "aria-label=\"Schéma\"") && has(h, "<title>Schéma</title>"));
+	h = t_post(A, "```pikchr\nbox\n```\n", &o, &doc, &errs);
+	OK(t_has(h, "aria-label=\"Schéma\"") && t_has(h, "<title>Schéma</title>"));
 
 	/* an error at the diagram's own line and column in the file: the
 	 * front matter's 4 lines, the fence's, the diagram's 3rd; in a list
 	 * item, indented */
 	buf_reset(&errs);
-	h = render(
+	h = t_post(A,
 	    "Text.\n\n- item\n\n  ```pikchr\n  box \"a\"\n  arrow\n    circle radius foo\n  ```\n",
 	    NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:12:19: error: pikchr: no such variable");
-	OK(has(errs.p, "12 |     circle radius foo\n"));
+	OK(t_has(errs.p, "12 |     circle radius foo\n"));
 	/* the page written all the same shows the source and the message */
-	OK(has(h, "<pre class=\"diagram-error\" title=\"pikchr: no such variable\"><code>box "
+	OK(t_has(h, "<pre class=\"diagram-error\" title=\"pikchr: no such variable\"><code>box "
 	          "&quot;a&quot;\narrow\n"
 	          "  circle radius foo\n</code></pre>"));
 	/* in a block quote, on the first line */
 	buf_reset(&errs);
-	render("> ```pikchr\n> box wid junk\n> ```\n", NULL, &doc, &errs);
+	t_post(A, "> ```pikchr\n> box wid junk\n> ```\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:6:11: error: pikchr: no such variable");
 	/* no place: the fence */
 	buf_reset(&errs);
-	render("\n```pikchr\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	t_post(A, "\n```pikchr\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
 	       "[[[[[[[[[[[[[[[[[[[[[[[[[["
 	       "[[[[[[[[[[[[[[box\n```\n",
 	       NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:6:1: error: pikchr: parser stack overflow");
 	/* an empty block draws nothing, with a warning */
 	buf_reset(&errs);
-	h = render("a\n\n```pikchr\n```\n\nb\n", NULL, &doc, &errs);
+	h = t_post(A, "a\n\n```pikchr\n```\n\nb\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:7:1: warning: pikchr: the diagram draws nothing");
 	STR_EQ(h, "<p>a</p>\n<p>b</p>\n");
 	/* options a diagram does not take */
 	buf_reset(&errs);
-	render("```pikchr {linenos}\nbox\n```\n", NULL, &doc, &errs);
+	t_post(A, "```pikchr {linenos}\nbox\n```\n", NULL, &doc, &errs);
 	STR_EQ(
 	    t_msgs(&errs),
 	    "content/posts/p.md:5:1: error: code block: a pikchr diagram takes no hl, linenos or "
 	    "start (hint: its one option is title=\"...\")");
 	buf_reset(&errs);
-	render("```pikchr {caption=\"x\"}\nbox\n```\n", NULL, &doc, &errs);
+	t_post(A, "```pikchr {caption=\"x\"}\nbox\n```\n", NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: code block: unknown code block "
 	                      "option 'caption' (did you mean 'title'?)");
 	/* too big */
@@ -296,7 +261,7 @@ static void test_blocks(void)
 		buf_puts(&md, "box\n");
 	buf_puts(&md, "```\n");
 	buf_reset(&errs);
-	render(md.p, NULL, &doc, &errs);
+	t_post(A, md.p, NULL, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: pikchr: the diagram is 65540 bytes, "
 	                      "past the limit of 64 "
 	                      "KiB (see LIMITS in folio-site(5)); split it");
@@ -304,12 +269,12 @@ static void test_blocks(void)
 	/* the page's budget: past it, one error and the rest not drawn */
 	struct md_options tight = {.diagram_seconds = 1e-9};
 	buf_reset(&errs);
-	h = render("```pikchr\nbox\n```\n\n```pikchr\ncircle\n```\n\n```pikchr\nellipse\n```\n",
+	h = t_post(A, "```pikchr\nbox\n```\n\n```pikchr\ncircle\n```\n\n```pikchr\nellipse\n```\n",
 	           &tight, &doc, &errs);
 	STR_EQ(t_msgs(&errs), "content/posts/p.md:9:1: error: pikchr: the page's diagrams take "
 	                      "longer than 1e-09 s to "
 	                      "draw; the rest are not (split the page)");
-	INT_EQ(count_of(h, "<svg"), 1);
+	INT_EQ(t_count(h, "<svg"), 1);
 	buf_fini(&errs);
 }
 

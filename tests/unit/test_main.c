@@ -5,6 +5,8 @@
 #include "harness.h"
 
 #include "base/buf.h"
+#include "base/diag.h"
+#include "md/markdown.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -91,6 +93,38 @@ const char *t_read(const char *dir, const char *rel)
 		free(text);
 	}
 	return t_scratch.p ? t_scratch.p : "";
+}
+
+int t_has(const char *s, const char *needle)
+{
+	return s && strstr(s, needle) != NULL;
+}
+
+size_t t_count(const char *s, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = s; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+const char *t_post(struct arena *a, const char *md, const struct md_options *opts, struct md_doc *doc,
+                   struct buf *errs)
+{
+	struct diag d;
+	diag_init(&d, NULL);
+	d.capture = errs;
+	struct md_options o = opts ? *opts : (struct md_options){0};
+	o.unsafe = 1;
+	static const char front[] = "---\ntitle: T\ndate: 2026-01-01\n---\n";
+	struct buf src;
+	buf_init(&src);
+	buf_puts(&src, front);
+	buf_puts(&src, md);
+	md_render(a, &o, &d, "content/posts/p.md", src.p, src.len, src.p + sizeof front - 1, strlen(md), 4, doc);
+	buf_fini(&src);
+	diag_fini(&d);
+	return doc->html.p;
 }
 
 const char *t_msgs(const struct buf *cap)
