@@ -50,6 +50,8 @@ const pages = [
   ['search', '/search/'],
   ['post-math', '/posts/gpu-systems-15-layernorm-and-rmsnorm-kernel-structure/'],
   ['post-diagram', '/posts/computer-architecture-07-memory-hierarchy/'],
+  ['post-mermaid', '/posts/automata-and-compilers-05-compiler-overview-phases/'],
+  ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
   ['not-found', '/404.html'],
 ];
 
@@ -235,6 +237,22 @@ async function figures() {
         ? true : JSON.stringify(r);
     });
     await d.close();
+    // a Mermaid flowchart: its labels in the text's colour, its boxes on a
+    // shade of the page's background, not white on dark
+    const mm = await open('/posts/automata-and-compilers-05-compiler-overview-phases/', { scheme, width: 390 });
+    await check(`${scheme}: a Mermaid flowchart's labels are the text's colour, its boxes near the background`, async () => {
+      const r = await mm.$eval('figure.diagram svg', (svg) => {
+        const body = getComputedStyle(document.body);
+        const lum = (c) => { const m = c.match(/[\d.]+/g).map(Number); return (m[0] + m[1] + m[2]) / 765; };
+        const text = [...new Set([...svg.querySelectorAll('text')].map((e) => getComputedStyle(e).fill))];
+        const box = [...svg.querySelectorAll('rect')].map((e) => getComputedStyle(e).fill).find((f) => f !== 'none');
+        return { color: body.color, bg: body.backgroundColor, text, box,
+          near: box ? Math.abs(lum(box) - lum(body.backgroundColor)) < 0.2 : false,
+          fits: svg.getBoundingClientRect().right <= document.documentElement.clientWidth };
+      });
+      return r.text.length === 1 && r.text[0] === r.color && r.near && r.fits ? true : JSON.stringify(r);
+    });
+    await mm.close();
   }
 }
 
