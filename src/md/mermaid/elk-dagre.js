@@ -252,6 +252,27 @@ function isTree(ids, edges) {
   return seen.size === ids.length;
 }
 
+// treeOptions: dagre's options set on g for a drawn graph that is one tree
+// (most flowcharts): ranked by treeRanks. dagre doubles every edge's
+// minlen and halves ranksep, a rank between two of nodes for the edges'
+// labels, with a dummy node on each edge in it: for a tree without edge
+// labels, half of minlen and twice ranksep give the same ranks' places
+// without those dummies, which ordering and positioning (half a layout's
+// time) would handle; the caller then puts an edge's bend where its dummy
+// would have been (rankGaps). Not for other graphs: the dummies keep an
+// edge that goes back (a cycle) or across a subgraph's border apart from
+// the others. Returns whether minlen was halved.
+function treeOptions(g, st, drawn) {
+  if (st.clusters.size || !isTree(g.nodes(), drawn.map(function (d) { return [d.s, d.t]; })))
+    return false;
+  g.graph().ranker = treeRanks;
+  var edges = drawn.map(function (d) { return g.edge({v: d.s, w: d.t, name: d.name}); });
+  if (edges.some(function (e) { return e.width; })) return false;
+  g.graph().ranksep *= 2;
+  edges.forEach(function (e) { e.minlen = 0.5; });
+  return true;
+}
+
 // layout: graph laid out in place (ELK's coordinates); returns it.
 export function layout(graph) {
   var o = graph.layoutOptions || {};
@@ -292,22 +313,7 @@ export function layout(graph) {
     g.setEdge(s, t, attrs, 'e' + k);
     drawn.push({x: x, s: s, t: t, name: 'e' + k});
   });
-  // a tree (most flowcharts) is ranked by treeRanks. dagre doubles every
-  // edge's minlen and halves ranksep, a rank between two of nodes for the
-  // edges' labels, with a dummy node on each edge in it: for a tree
-  // without edge labels, half of minlen and twice ranksep give the same
-  // ranks' places without those dummies, which ordering and positioning
-  // (half a layout's time) would handle; an edge's bend is then put
-  // where its dummy would have been (rankGaps). Not for other graphs:
-  // the dummies keep an edge that goes back (a cycle) or across a
-  // subgraph's border apart from the others.
-  var tree = !st.clusters.size && isTree(g.nodes(), drawn.map(function (d) { return [d.s, d.t]; }));
-  var half = tree && drawn.every(function (d) { return !g.edge({v: d.s, w: d.t, name: d.name}).width; });
-  if (tree) g.graph().ranker = treeRanks;
-  if (half) {
-    g.graph().ranksep *= 2;
-    drawn.forEach(function (d) { g.edge({v: d.s, w: d.t, name: d.name}).minlen = 0.5; });
-  }
+  var half = treeOptions(g, st, drawn);
   dagre.layout(g, {customOrder: orderLayers});
   var gaps = half ? rankGaps(g, vertical) : null;
   // absolute top-left corners, padding added
