@@ -1,5 +1,6 @@
 # mermaid.mk: what src/md/mermaid.c links with: beautiful-mermaid and dagre
-# from deps/mermaid/ (npm packages pinned by scripts/deps-mermaid.sh),
+# from deps/mermaid/ (npm packages pinned by scripts/deps-mermaid.sh; dagre
+# with one fix, below),
 # folio's stand-ins for elkjs and entities and its glue (src/md/mermaid/),
 # compiled to QuickJS module bytecode in build/gen/mermaid.c by
 # scripts/embed-js.c (mk/math.mk builds it), so the installed binary needs
@@ -14,7 +15,7 @@ MERMAID_ASAN_B := $(or $(ASAN_B),build/asan)
 MERMAID_DIR := deps/mermaid
 # NAME=FILE, in the order they are read; the glue last (mermaid.c
 # evaluates it, which links the others by these names)
-MERMAID_MODULES := dagre=$(MERMAID_DIR)/dagre/dagre.js \
+MERMAID_MODULES := dagre=build/gen/dagre.js \
 	elkjs/lib/elk.bundled.js=src/md/mermaid/elk-dagre.js \
 	entities=src/md/mermaid/entities.js \
 	beautiful-mermaid=$(MERMAID_DIR)/beautiful-mermaid/beautiful-mermaid.js \
@@ -26,7 +27,19 @@ EXTRA_ASAN_OBJ += $(MERMAID_ASAN_B)/build/gen/mermaid.o
 $(MERMAID_DIR)/.stamp: scripts/deps-mermaid.sh scripts/npm-pinned.sh
 	@sh scripts/deps-mermaid.sh && touch $@
 
-build/gen/mermaid.c: build/embed-js $(MERMAID_DIR)/.stamp $(wildcard src/md/mermaid/*.js)
+# dagre 3.1.4 with one fix: its translateGraph walks every edge's points,
+# which an edge between neighbouring ranks has none of (dagre itself never
+# makes one: it doubles every edge's length; elk-dagre.js halves it for a
+# tree without edge labels). The build stops if the code is not there
+# once, as after an upgrade.
+build/gen/dagre.js: $(MERMAID_DIR)/.stamp mk/mermaid.mk
+	@mkdir -p build/gen
+	@test "$$(grep -o -F 'd.points.forEach(c=>{c.x-=n,c.y-=r})' $(MERMAID_DIR)/dagre/dagre.js | wc -l)" = 1 || \
+		{ echo "mk/mermaid.mk: dagre's translateGraph is not the one it fixes" >&2; exit 1; }
+	@sed 's/d\.points\.forEach(c=>{c\.x-=n,c\.y-=r})/(d.points||[]).forEach(c=>{c.x-=n,c.y-=r})/' \
+		$(MERMAID_DIR)/dagre/dagre.js > $@.tmp && mv $@.tmp $@
+
+build/gen/mermaid.c: build/embed-js build/gen/dagre.js $(MERMAID_DIR)/.stamp $(wildcard src/md/mermaid/*.js)
 	@mkdir -p build/gen
 	build/embed-js $@ mermaid_js modules $(MERMAID_MODULES)
 

@@ -154,12 +154,123 @@ function crosses(g) {
   return false;
 }
 
+// initOrder: dagre's first ordering (order/init-order.js: each layer in the
+// order of a depth-first walk from the nodes of the lowest rank, each
+// node's successors in the graph's order) given to the layout graph g, as
+// dagre's order(g, {disableOptimalOrderHeuristic: true}) gives it, without
+// the layer graphs that call builds first for the sweeps it then skips.
+function initOrder(g) {
+  var seen = new Set(), layers = [];
+  var visit = function (v) {
+    if (seen.has(v)) return;
+    seen.add(v);
+    var r = g.node(v).rank;
+    (layers[r] = layers[r] || []).push(v);
+    (g.successors(v) || []).slice().sort(function () { return 0; }).forEach(visit);
+  };
+  g.nodes().filter(function (v) { return !g.children(v).length; })
+    .sort(function (a, b) { return g.node(a).rank - g.node(b).rank; }).forEach(visit);
+  layers.forEach(function (l) {
+    l.forEach(function (v, i) { g.node(v).order = i; });
+  });
+}
+
 // orderLayers: dagre's ordering, its crossing-reduction sweeps (two thirds of
 // a 50-node layout's time) run only when the first ordering has crossings:
 // a tree, which most flowcharts are, comes out of it without any.
 function orderLayers(g, dagreOrder) {
-  dagreOrder(g, {disableOptimalOrderHeuristic: true});
+  initOrder(g);
   if (crosses(g)) dagreOrder(g, {});
+}
+
+// treeRanks: a ranker for dagre (graph().ranker) when the drawn graph is
+// one tree (a root, every other node the target of one edge, all reached
+// from the root): each node ranked its parent's rank plus the edge's
+// minlen, which is what network simplex finds (every edge tight is the
+// least total length, and a connected graph has one such ranking up to a
+// shift), without its 8 ms. g is dagre's ranking graph: the nesting root
+// it adds (weight-0 edges to every node) goes one rank above the rest.
+function treeRanks(g) {
+  var top = g.graph().nestingRoot, min = Infinity;
+  var visit = function (v, r) {
+    g.node(v).rank = r;
+    if (r < min) min = r;
+    (g.outEdges(v) || []).forEach(function (e) { visit(e.w, r + g.edge(e).minlen); });
+  };
+  g.sources().forEach(function (v) {
+    if (v === top) {
+      (g.successors(v) || []).forEach(function (w) {
+        if ((g.inEdges(w) || []).length === 1) visit(w, 0);
+      });
+    } else {
+      visit(v, 0);
+    }
+  });
+  if (top !== undefined && g.hasNode(top)) g.node(top).rank = min - 1;
+}
+
+// rankGaps: for the laid-out graph g, a function of two neighbouring ranks
+// giving the middle of the space between them along the main axis (where
+// dagre puts the dummy nodes of the rank it makes between them), or
+// undefined for other ranks.
+function rankGaps(g, vertical) {
+  var lo = [], hi = [];
+  g.nodes().forEach(function (v) {
+    var n = g.node(v), c = vertical ? n.y : n.x, h = (vertical ? n.height : n.width) / 2;
+    if (typeof n.rank !== 'number') return;
+    lo[n.rank] = Math.min(lo[n.rank] === undefined ? Infinity : lo[n.rank], c - h);
+    hi[n.rank] = Math.max(hi[n.rank] === undefined ? -Infinity : hi[n.rank], c + h);
+  });
+  return function (a, b) {
+    if (Math.abs(a - b) !== 1 || lo[a] === undefined || lo[b] === undefined) return undefined;
+    return hi[a] <= lo[b] ? (hi[a] + lo[b]) / 2 : (hi[b] + lo[a]) / 2;
+  };
+}
+
+// isTree: whether the edges [[s, t]...] over the n nodes of ids make one
+// tree: n - 1 edges, one root, every other node the target of one edge
+// and reached from the root.
+function isTree(ids, edges) {
+  if (edges.length !== ids.length - 1) return false;
+  var into = new Map(), out = new Map();
+  for (var i = 0; i < edges.length; i++) {
+    var s = edges[i][0], t = edges[i][1];
+    if (into.has(t)) return false;
+    into.set(t, s);
+    if (!out.has(s)) out.set(s, []);
+    out.get(s).push(t);
+  }
+  var roots = ids.filter(function (v) { return !into.has(v); });
+  if (roots.length !== 1) return false;
+  var seen = new Set(), stack = [roots[0]];
+  while (stack.length) {
+    var v = stack.pop();
+    if (seen.has(v)) return false;
+    seen.add(v);
+    (out.get(v) || []).forEach(function (w) { stack.push(w); });
+  }
+  return seen.size === ids.length;
+}
+
+// treeOptions: dagre's options set on g for a drawn graph that is one tree
+// (most flowcharts): ranked by treeRanks. dagre doubles every edge's
+// minlen and halves ranksep, a rank between two of nodes for the edges'
+// labels, with a dummy node on each edge in it: for a tree without edge
+// labels, half of minlen and twice ranksep give the same ranks' places
+// without those dummies, which ordering and positioning (half a layout's
+// time) would handle; the caller then puts an edge's bend where its dummy
+// would have been (rankGaps). Not for other graphs: the dummies keep an
+// edge that goes back (a cycle) or across a subgraph's border apart from
+// the others. Returns whether minlen was halved.
+function treeOptions(g, st, drawn) {
+  if (st.clusters.size || !isTree(g.nodes(), drawn.map(function (d) { return [d.s, d.t]; })))
+    return false;
+  g.graph().ranker = treeRanks;
+  var edges = drawn.map(function (d) { return g.edge({v: d.s, w: d.t, name: d.name}); });
+  if (edges.some(function (e) { return e.width; })) return false;
+  g.graph().ranksep *= 2;
+  edges.forEach(function (e) { e.minlen = 0.5; });
+  return true;
 }
 
 // layout: graph laid out in place (ELK's coordinates); returns it.
@@ -202,7 +313,9 @@ export function layout(graph) {
     g.setEdge(s, t, attrs, 'e' + k);
     drawn.push({x: x, s: s, t: t, name: 'e' + k});
   });
+  var half = treeOptions(g, st, drawn);
   dagre.layout(g, {customOrder: orderLayers});
+  var gaps = half ? rankGaps(g, vertical) : null;
   // absolute top-left corners, padding added
   var abs = new Map();
   st.nodes.forEach(function (n, id) {
@@ -251,6 +364,9 @@ export function layout(graph) {
     } else if (pts.length >= 2) {
       pts[0] = side(sc, pts[1], vertical);
       pts[pts.length - 1] = side(tc, pts[pts.length - 2], vertical);
+      var mid = gaps && pts.length === 2 ? gaps(sr.rank, tr.rank) : undefined;
+      if (mid !== undefined) // where the edge's dummy node would have been
+        pts.splice(1, 0, vertical ? {x: tc.x, y: mid + pad.top} : {x: mid + pad.left, y: tc.y});
     }
     pts = orthogonal(pts, vertical);
     pts.forEach(function (p) {
