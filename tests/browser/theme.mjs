@@ -243,7 +243,11 @@ async function figures() {
     await check(`${scheme}: a Mermaid flowchart's labels are the text's colour, its boxes near the background`, async () => {
       const r = await mm.$eval('figure.diagram svg', (svg) => {
         const body = getComputedStyle(document.body);
-        const lum = (c) => { const m = c.match(/[\d.]+/g).map(Number); return (m[0] + m[1] + m[2]) / 765; };
+        // rgb(R, G, B) or, from color-mix(), color(srgb r g b): 0 to 1
+        const lum = (c) => {
+          const m = c.replace(/^color\(srgb/, '').match(/[\d.]+/g).map(Number);
+          return (m[0] + m[1] + m[2]) / (c.startsWith('color(') ? 3 : 765);
+        };
         const text = [...new Set([...svg.querySelectorAll('text')].map((e) => getComputedStyle(e).fill))];
         const box = [...svg.querySelectorAll('rect')].map((e) => getComputedStyle(e).fill).find((f) => f !== 'none');
         return { color: body.color, bg: body.backgroundColor, text, box,
