@@ -6,17 +6,22 @@
 # in the order given (the longest first, for the best fit); their reports
 # still come in that order. Unset, they run one at a time (make test, asan,
 # valgrind: suites that time folio or a server want the machine alone).
+# SOLO names suites that run one at a time after the parallel ones (CI:
+# the server under load). Each suite's line ends with its wall seconds.
 set -u
 # run.sh --job DIR NAME: runs one of them (unit, or a suite's file) for the
 # parallel run, into DIR/NAME.out, then DIR/NAME.rc (which says it is done).
 if [ "${1:-}" = --job ]; then
 	name=$(basename "$3" .sh)
+	t0=$(date +%s)
 	if [ "$3" = unit ]; then
 		"${UNIT:-build/release/unit_tests}" tests/tmpl man/folio-template.5 >"$2/$name.out" 2>&1
 	else
 		sh "$3" >"$2/$name.out" 2>&1
 	fi
-	echo $? >"$2/$name.rc.tmp" && mv "$2/$name.rc.tmp" "$2/$name.rc"
+	rc=$?
+	echo $(($(date +%s) - t0)) >"$2/$name.s"
+	echo $rc >"$2/$name.rc.tmp" && mv "$2/$name.rc.tmp" "$2/$name.rc"
 	exit 0
 fi
 FOLIO=${FOLIO:-./folio}
@@ -26,11 +31,13 @@ passed=0
 failed=0
 suites_failed=""
 
-# count: reads a suite's output, adds its closing "N passed, N failed" line.
+# count: reads a suite's output, adds its closing "N passed, N failed" line
+# (its wall seconds, $4, after it).
 count() {
 	name=$1
 	out=$2
 	rc=$3
+	secs=${4:-?}
 	line=$(printf '%s\n' "$out" | grep -aE '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$name: no result line (exit $rc)"
@@ -47,17 +54,29 @@ count() {
 		failed=$((failed + 1))
 	fi
 	[ "$rc" -ne 0 ] && suites_failed="$suites_failed $name"
-	echo "$name: $p passed, $f failed"
+	echo "$name: $p passed, $f failed ($secs s)"
 }
 
-# report NAME OUT RC: prints a finished run's failures and counts it.
+# report NAME OUT RC SECONDS: prints a finished run's failures and counts it.
 report() {
 	if [ "$1" = unit ]; then
 		printf '%s\n' "$2" | grep -avE '^unit: ' | grep -aE 'FAIL|ERROR|runtime error|Sanitizer|^---|^template spec|^man page' | head -200
 	else
 		printf '%s\n' "$2" | grep -aE '^FAIL' | head -50
 	fi
-	count "$1" "$2" "$3"
+	count "$1" "$2" "$3" "${4:-?}"
+}
+
+# run_one T: runs unit or a suite's file T now and reports it.
+run_one() {
+	t0=$(date +%s)
+	if [ "$1" = unit ]; then
+		out=$("$UNIT" tests/tmpl man/folio-template.5 2>&1)
+	else
+		out=$(sh "$1" 2>&1)
+	fi
+	rc=$?
+	report "$(basename "$1" .sh)" "$out" "$rc" $(($(date +%s) - t0))
 }
 
 if [ -n "${SUITES:-}" ]; then
@@ -66,8 +85,13 @@ else
 	list=$(ls tests/cli/test_*.sh)
 fi
 jobs=unit
+solo=""
 for t in $list; do
-	[ -f "$t" ] && jobs="$jobs $t"
+	[ -f "$t" ] || continue
+	case " ${SOLO:-} " in
+	*" $(basename "$t" .sh) "*) solo="$solo $t" ;;
+	*) jobs="$jobs $t" ;;
+	esac
 done
 
 if [ "${TEST_JOBS:-1}" -gt 1 ]; then
@@ -84,7 +108,7 @@ if [ "${TEST_JOBS:-1}" -gt 1 ]; then
 			sleep 0.1
 		done
 		if [ -f "$dir/$name.rc" ]; then
-			report "$name" "$(cat "$dir/$name.out")" "$(cat "$dir/$name.rc")"
+			report "$name" "$(cat "$dir/$name.out")" "$(cat "$dir/$name.rc")" "$(cat "$dir/$name.s")"
 		else
 			report "$name" "" 1
 		fi
@@ -92,15 +116,12 @@ if [ "${TEST_JOBS:-1}" -gt 1 ]; then
 	wait "$xpid"
 else
 	for t in $jobs; do
-		if [ "$t" = unit ]; then
-			out=$("$UNIT" tests/tmpl man/folio-template.5 2>&1)
-		else
-			out=$(sh "$t" 2>&1)
-		fi
-		rc=$?
-		report "$(basename "$t" .sh)" "$out" "$rc"
+		run_one "$t"
 	done
 fi
+for t in $solo; do
+	run_one "$t"
+done
 
 [ -n "$suites_failed" ] && echo "failed suites:$suites_failed"
 echo "total: $passed passed, $failed failed"
