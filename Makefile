@@ -204,8 +204,9 @@ regress-update: folio
 # with apt-get when running as root), and the search index beside Pagefind
 # (bench/package.json, npm ci), and resized images beside Hugo's on 40
 # generated photographs and screenshots (bench/images.py; the generator
-# needs Pillow, python3-pil, installed with apt-get when running as root);
-# writes bench/out/report.md. Takes about twenty minutes. BENCH_ARGS: e.g.
+# needs Pillow, python3-pil, installed with apt-get when running as root),
+# and numbered references and citations on the largest corpus beside the
+# same text written out (bench/refs.py); writes bench/out/report.md. Takes about twenty minutes. BENCH_ARGS: e.g.
 # --sizes 1000 --runs 3, --no-images, --images-only.
 bench: deps
 	@$(MAKE) --no-print-directory folio

@@ -6,6 +6,7 @@ Usage: bench.py [--folio ./folio] [--hugo hugo] [--sizes 1000,10000]
                 [--runs 5] [--corpora bench/corpus] [--report bench/out/report.md]
                 [--only disk|tmpfs] [--no-search]
                 [--no-images | --images-only] [--images 40] [--image-runs 3]
+                [--no-refs]
 
 For each corpus size (made by ../shared/bench/gen_corpus.py, seed 1, once;
 kept in --corpora):
@@ -30,6 +31,9 @@ kept in --corpora):
     screenshots (bench/gen_images.py), folio beside Hugo on the same
     images, cold and warm, --image-runs runs (--no-images: none;
     --images-only: that row alone, no corpus of posts).
+  - references (bench/refs.py), on the largest corpus: numbered figures,
+    tables and equations, references across posts and citations, beside
+    a twin with the same text written out (--no-refs: none).
 Each figure is one warm-up run, then --runs measured runs: median, min and
 max of wall time, user and system CPU (of the process and its threads, from
 wait4), peak RSS, pages written and MB of Markdown per second. Standard
@@ -153,9 +157,10 @@ def main():
     img.add_argument("--images-only", action="store_true", help="the image row alone")
     ap.add_argument("--images", type=int, default=40, help="images in the image row's corpus")
     ap.add_argument("--image-runs", type=int, default=3, help="measured runs of the image row")
+    ap.add_argument("--no-refs", action="store_true", help="leave out the references row (refs.py)")
     args = ap.parse_args()
     if args.images_only:
-        args.sizes, args.no_search = "", True
+        args.sizes, args.no_search, args.no_refs = "", True, True
     args.folio = os.path.abspath(args.folio)
     os.makedirs(args.corpora, exist_ok=True)
     dests = [("disk", os.path.join(ROOT, "bench", "out"))]
@@ -350,6 +355,11 @@ def main():
         site, _, _ = corpus(args, sizes[-1])
         lines += search_bench.main(["--folio", args.folio, "--site", site, "--runs", str(args.runs),
                                     "--pagefind-runs", str(min(3, args.runs)), "--out", dests[0][1]])
+    if not args.no_refs and sizes:
+        import refs
+        site, _, _ = corpus(args, sizes[-1])
+        lines += refs.main(["--folio", args.folio, "--site", site, "--runs", str(min(3, args.runs)),
+                            "--out", dests[0][1]])
     if not args.no_images:
         import images
         lines += images.main(["--folio", args.folio, "--images", str(args.images), "--runs", str(args.image_runs),
