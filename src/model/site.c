@@ -5,6 +5,7 @@
 
 #include "model/links.h"
 #include "model/parts.h"
+#include "model/xref.h"
 #include "base/pool.h"
 #include "base/slug.h"
 #include "base/hash.h"
@@ -1363,6 +1364,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	build_related(a, s, opts->max_related, opts->related_cache);
 	site_pages(a, d, opts, s, &pages);
 	site_home(a, d, opts, s, &by_slug, &pages);
+	/* after every document is rendered and every series numbered */
+	xref_resolve(a, d, s, &by_slug, opts->md_labels);
 	map_fini(&by_slug);
 	map_fini(&pages);
 	return d->errors - before;
