@@ -349,8 +349,8 @@ static void figure(struct xstate *x, cmark_node *p)
 	    md_xref_kind_of(nm.p, nm.len, NULL) != MD_XREF_FIG)
 		return;
 	int line = cmark_node_get_start_line(p), col = cmark_node_get_start_column(p);
+	add_label(x, nm, MD_XREF_FIG, img, line, col); /* nm is t's: before t goes */
 	cmark_node_free(t);
-	add_label(x, nm, MD_XREF_FIG, img, line, col);
 }
 
 /* caption_name: paragraph p is a table's caption, ": Caption {#tbl:NAME}"
@@ -588,7 +588,7 @@ static long bracket(struct xstate *x, cmark_node *n, const char *s, size_t len, 
 			buf_puts(out, ", ");
 		first = 0;
 		if (add_ref(x, n, s + i, &r, out) < 0)
-			return -1;
+			return -(long)blen;
 		i += r.len;
 		const char *semi = memchr(s + i, ';', blen - 1 - i);
 		i = semi ? (size_t)(semi - s) + 1 : blen - 1;
@@ -660,10 +660,10 @@ static int escaped_at(cmark_node *k)
 	       cmark_node_get_end_column(k) - cmark_node_get_start_column(k) == 1;
 }
 
-/* inlines: the references in the text nodes of container n (which holds
- * a '@'): escaped '@'s set apart, runs of text joined (cmark splits text
- * at '[', ']' and ':'), then each read. */
-static void inlines(struct xstate *x, cmark_node *n)
+/* join_texts: in container n, escaped '@'s set apart and the runs of
+ * text nodes joined (cmark splits text at '[', ']', ':', '{' ...): what a
+ * label or a reference is read from is then one node. */
+static void join_texts(struct xstate *x, cmark_node *n)
 {
 	for (cmark_node *k = cmark_node_first_child(n), *next; k; k = next) {
 		next = cmark_node_next(k);
@@ -674,24 +674,31 @@ static void inlines(struct xstate *x, cmark_node *n)
 			cmark_node_free(k);
 			continue;
 		}
-		/* the texts after it joined to it */
-		if (next && cmark_node_get_type(next) == CMARK_NODE_TEXT && !escaped_at(next)) {
-			buf_reset(&x->tmp);
-			while (next && cmark_node_get_type(next) == CMARK_NODE_TEXT && !escaped_at(next)) {
-				if (!x->tmp.len) {
-					struct str l = md_literal(k);
-					buf_append(&x->tmp, l.p, l.len);
-				}
-				struct str l = md_literal(next);
-				buf_append(&x->tmp, l.p, l.len);
-				cmark_node *gone = next;
-				next = cmark_node_next(next);
-				cmark_node_free(gone);
-			}
-			buf_putc(&x->tmp, 0);
-			cmark_node_set_literal(k, x->tmp.p);
+		if (!next || cmark_node_get_type(next) != CMARK_NODE_TEXT || escaped_at(next))
+			continue;
+		buf_reset(&x->tmp);
+		struct str l = md_literal(k);
+		buf_append(&x->tmp, l.p, l.len);
+		while (next && cmark_node_get_type(next) == CMARK_NODE_TEXT && !escaped_at(next)) {
+			l = md_literal(next);
+			buf_append(&x->tmp, l.p, l.len);
+			cmark_node *gone = next;
+			next = cmark_node_next(next);
+			cmark_node_free(gone);
 		}
-		if (memchr(md_literal(k).p, '@', md_literal(k).len))
+		buf_putc(&x->tmp, 0);
+		cmark_node_set_literal(k, x->tmp.p);
+	}
+}
+
+/* inlines: the references in the text nodes of container n (which holds
+ * a '@'). */
+static void inlines(struct xstate *x, cmark_node *n)
+{
+	join_texts(x, n);
+	for (cmark_node *k = cmark_node_first_child(n), *next; k; k = next) {
+		next = cmark_node_next(k);
+		if (cmark_node_get_type(k) == CMARK_NODE_TEXT && memchr(md_literal(k).p, '@', md_literal(k).len))
 			text(x, k);
 	}
 }
@@ -752,8 +759,9 @@ static int texts_once(struct md_ctx *c, struct map *seen, cmark_node *p)
 
 /* collect: the nodes the pass looks at, in document order (the tree is
  * changed only after the walk). */
-static struct cand *collect(struct md_ctx *c, size_t *count)
+static struct cand *collect(struct xstate *x, size_t *count)
 {
+	struct md_ctx *c = x->c;
 	struct cand *v = NULL;
 	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(c->root);
@@ -767,9 +775,12 @@ static struct cand *collect(struct md_ctx *c, size_t *count)
 		int what = -1;
 		if (md_math_kind(k) == 2)
 			what = C_MATH;
-		else if (t == CMARK_NODE_PARAGRAPH)
+		else if (t == CMARK_NODE_PARAGRAPH) {
+			/* its first child stays: the walk goes on there */
+			join_texts(x, k);
 			what = C_PARA;
-		else if (t == CMARK_NODE_CODE_BLOCK && cmark_node_get_fenced(k, NULL, NULL, NULL))
+		}
+		else if (t == CMARK_NODE_CODE_BLOCK && k->as.code.fenced)
 			what = C_CODE;
 		else if (t == CMARK_NODE_HEADING)
 			what = C_HEADING;
@@ -808,7 +819,7 @@ void md_pass_xref(struct md_ctx *c)
 	x.names = (struct map)MAP_INIT;
 	buf_init(&x.tmp);
 	size_t n;
-	struct cand *v = collect(c, &n);
+	struct cand *v = collect(&x, &n);
 	/* the labels first (a reference may come before its label), in
 	 * document order: their numbers */
 	for (size_t i = 0; i < n; i++) {
