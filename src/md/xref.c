@@ -92,6 +92,7 @@ struct xstate {
 	struct md_xref *r;
 	size_t nr, capr;
 	struct map names; /* label name -> 1 + index */
+	int refind; /* the outline's first paragraph became a figure or a caption, or went */
 	int count[MD_XREF_KINDS];
 	struct buf tmp;
 };
@@ -307,8 +308,10 @@ static void equation(struct xstate *x, cmark_node *n)
 	}
 	if (!name.p)
 		return;
-	if (drop)
+	if (drop) {
+		x->refind |= drop == c->first_para;
 		cmark_node_free(drop);
+	}
 	int line, col;
 	md_math_where(n, &line, &col);
 	int i = add_label(x, name, MD_XREF_EQ, NULL, line, col);
@@ -349,6 +352,7 @@ static void figure(struct xstate *x, cmark_node *p)
 	    md_xref_kind_of(nm.p, nm.len, NULL) != MD_XREF_FIG)
 		return;
 	int line = cmark_node_get_start_line(p), col = cmark_node_get_start_column(p);
+	x->refind |= p == x->c->first_para;
 	add_label(x, nm, MD_XREF_FIG, img, line, col); /* nm is t's: before t goes */
 	cmark_node_free(t);
 }
@@ -407,6 +411,7 @@ static void table(struct xstate *x, cmark_node *t)
 		nm = caption_name(x, cap);
 	if (!nm.p)
 		return;
+	x->refind |= cap == c->first_para;
 	int i = add_label(x, nm, MD_XREF_TBL, NULL, cmark_node_get_start_line(cap), cmark_node_get_start_column(cap));
 	if (i < 0)
 		return;
@@ -489,13 +494,28 @@ static int parse_ref(const char *s, size_t n, struct ref *r)
 	return md_xref_kind_of(r->name.p, r->name.len, &r->cap) >= 0;
 }
 
+/* escaped: the file has a backslash before the '@' found at line:col (a
+ * text "\@" is "@" once parsed, and the autolink extension joins it to
+ * the text around it). */
+static int escaped(const struct md_ctx *c, int line, int col)
+{
+	size_t l = (size_t)(line + c->in.line_offset);
+	if (!c->lines || l < 1 || l > c->nlines || col < 2)
+		return 0;
+	size_t off = c->lines[l - 1] + (size_t)col - 1;
+	return off < c->in.src_len && c->in.src[off] == '@' && c->in.src[off - 1] == '\\';
+}
+
 /* add_ref: reference r at node n, its placeholder appended to out; -1 (an
- * error, said) for an unknown label of this document. */
+ * error, said) for an unknown label of this document, -2 when the '@' was
+ * escaped (no reference). */
 static int add_ref(struct xstate *x, cmark_node *n, const char *at, const struct ref *r, struct buf *out)
 {
 	struct md_ctx *c = x->c;
 	int line, col;
 	where(c, n, at, r->len, &line, &col);
+	if (at[0] == '@' && escaped(c, line, col))
+		return -2;
 	int label = -1;
 	struct str name = r->name;
 	char lower[300];
@@ -627,8 +647,15 @@ static void text(struct xstate *x, cmark_node *t)
 				from = b - 1;
 		}
 		struct ref r;
-		if (!took && (i == 0 || !is_word((unsigned char)s[i - 1])) && parse_ref(s + i, len - i, &r))
-			took = add_ref(x, t, s + i, &r, &ph) < 0 ? -1 : (long)r.len;
+		int rc = 0;
+		if (!took && (i == 0 || !is_word((unsigned char)s[i - 1])) && parse_ref(s + i, len - i, &r)) {
+			rc = add_ref(x, t, s + i, &r, &ph);
+			took = rc < 0 ? -1 : (long)r.len;
+		}
+		if (rc == -2) { /* "\@eq:x": a '@' of raw HTML, which no pass reads */
+			buf_puts(&ph, "@");
+			took = 1;
+		}
 		if (took <= 0) {
 			/* none of ours, or wrong (said): left as written; a
 			 * bracket that was wrong is passed whole */
@@ -640,8 +667,11 @@ static void text(struct xstate *x, cmark_node *t)
 			set_text(x, k, s + done, from - done);
 			cmark_node_insert_before(t, k);
 		}
-		buf_putc(&ph, 0);
-		cmark_node_insert_before(t, html_node(c, 0, ph.p));
+		/* a text node: cmark's HTML escaping leaves a placeholder as it
+		 * is, and the summary's plain text keeps it */
+		cmark_node *k = cmark_node_new_with_mem(CMARK_NODE_TEXT, c->mem);
+		set_text(x, k, ph.p, ph.len);
+		cmark_node_insert_before(t, k);
 		done = i = from + (size_t)took;
 	}
 	if (done)
@@ -650,36 +680,20 @@ static void text(struct xstate *x, cmark_node *t)
 	free(s);
 }
 
-/* escaped_at: a text node "\@" made: cmark gives the escape a node of its
- * own, two columns wide for its one byte (handle_backslash). It becomes
- * raw HTML "@", which neither reference pass reads. */
-static int escaped_at(cmark_node *k)
-{
-	struct str l = md_literal(k);
-	return l.len == 1 && l.p[0] == '@' &&
-	       cmark_node_get_end_column(k) - cmark_node_get_start_column(k) == 1;
-}
-
-/* join_texts: in container n, escaped '@'s set apart and the runs of
- * text nodes joined (cmark splits text at '[', ']', ':', '{' ...): what a
- * label or a reference is read from is then one node. */
+/* join_texts: in container n, the runs of text nodes joined (cmark splits
+ * text at '[', ']', ':', '{' ...): what a label or a reference is read
+ * from is then one node. (With a '@' in the text the autolink extension
+ * has joined them already, "\@" included: escaped() tells.) */
 static void join_texts(struct xstate *x, cmark_node *n)
 {
 	for (cmark_node *k = cmark_node_first_child(n), *next; k; k = next) {
 		next = cmark_node_next(k);
-		if (cmark_node_get_type(k) != CMARK_NODE_TEXT)
-			continue;
-		if (escaped_at(k)) {
-			cmark_node_insert_before(k, html_node(x->c, 0, "@"));
-			cmark_node_free(k);
-			continue;
-		}
-		if (!next || cmark_node_get_type(next) != CMARK_NODE_TEXT || escaped_at(next))
+		if (cmark_node_get_type(k) != CMARK_NODE_TEXT || !next || cmark_node_get_type(next) != CMARK_NODE_TEXT)
 			continue;
 		buf_reset(&x->tmp);
 		struct str l = md_literal(k);
 		buf_append(&x->tmp, l.p, l.len);
-		while (next && cmark_node_get_type(next) == CMARK_NODE_TEXT && !escaped_at(next)) {
+		while (next && cmark_node_get_type(next) == CMARK_NODE_TEXT) {
 			l = md_literal(next);
 			buf_append(&x->tmp, l.p, l.len);
 			cmark_node *gone = next;
@@ -726,10 +740,38 @@ static void md_link(struct xstate *x, cmark_node *n)
 	r.len = (size_t)(nl < (int)sizeof needle ? nl : (int)sizeof needle - 1);
 	add_ref(x, n, needle, &r, &ph);
 	x->r[x->nr - 1].flags |= MD_XREF_BY_PATH;
-	buf_putc(&ph, 0);
-	cmark_node_insert_before(n, html_node(x->c, 0, ph.p));
+	cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, x->c->mem);
+	set_text(x, t, ph.p ? ph.p : "", ph.len);
+	cmark_node_insert_before(n, t);
 	cmark_node_free(n);
 	buf_fini(&ph);
+}
+
+/* refind_first_para: the summary's first paragraph with text found again
+ * (headings.c found it before this pass), past labelled figures and
+ * tables' captions, which are no prose. */
+static void refind_first_para(struct xstate *x)
+{
+	struct md_ctx *c = x->c;
+	c->first_para = NULL;
+	struct buf t;
+	buf_init(&t);
+	for (cmark_node *n = cmark_node_first_child(c->root); n && n != c->more; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+			continue;
+		cmark_node *k = cmark_node_first_child(n);
+		if (k && ((cmark_node_get_type(k) == CMARK_NODE_IMAGE && md_xref_node(c, k) >= 0) ||
+		          (cmark_node_get_type(k) == CMARK_NODE_HTML_INLINE &&
+		           !strncmp(md_literal(k).p, "<span class=\"xref-label\">", 25))))
+			continue;
+		buf_reset(&t);
+		md_plain_text_max(n, &t, 4096);
+		if (str_trim(buf_str(&t)).len) {
+			c->first_para = n;
+			break;
+		}
+	}
+	buf_fini(&t);
 }
 
 /* ---- the pass ---- */
@@ -832,6 +874,8 @@ void md_pass_xref(struct md_ctx *c)
 		default: break;
 		}
 	}
+	if (x.refind)
+		refind_first_para(&x);
 	/* what blocks.c and the references read */
 	c->out->labels = x.nl ? arena_alloc(c->a, x.nl * sizeof *x.l) : NULL;
 	if (x.nl)

@@ -1486,8 +1486,11 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	 * model-viewer script, the math font and the links a base path
 	 * changes are the whole build's too) */
 	int minutes = p->reading_time ? p->reading_time : md_reading_minutes(&doc, s->cfg->reading_speed);
+	/* cross-references: other posts may show this one's labels, and
+	 * its own need every post's (model/xref.c): the whole round */
 	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d ||
-	    (doc.math_spans > 0) != (p->doc.math_spans > 0))
+	    (doc.math_spans > 0) != (p->doc.math_spans > 0) || doc.nlabels || doc.nxrefs || p->doc.nlabels ||
+	    p->doc.nxrefs)
 		return 1;
 	*src = ns;
 	p->doc = doc;
