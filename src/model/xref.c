@@ -31,6 +31,9 @@ struct resolver {
 	const char *const *words;
 	const struct map *by_slug;
 	struct map by_path; /* posts by their file, made on first use */
+	struct map labels;  /* (post, name) -> its label, for the posts in indexed */
+	struct map indexed; /* the posts whose labels are in labels */
+	struct post *const *posts; /* the site's, by index */
 	int paths_made;
 	int errors;
 	/* the document being filled in */
@@ -62,14 +65,27 @@ static void err_at(struct resolver *r, const struct md_xref *x, const char *fmt,
 	r->errors++;
 }
 
-/* find_label: doc's label name, or NULL (labels are few per post: a
- * walk). */
-static const struct md_label *find_label(const struct md_doc *doc, struct str name)
+/* find_label: post p's label name, or NULL. The labels of a post are
+ * put in r->labels (keyed by the post's address and the name) when a
+ * reference first names it: 10,000 references into a post of 10,000
+ * labels are no walk each. */
+static const struct md_label *find_label(struct resolver *r, const struct post *p, struct str name)
 {
-	for (size_t i = 0; i < doc->nlabels; i++)
-		if (str_eq(doc->labels[i].name, name))
-			return &doc->labels[i];
-	return NULL;
+	int added;
+	map_put(&r->indexed, (const char *)&r->posts[p->index], sizeof p, &added);
+	buf_reset(&r->tmp);
+	if (added) {
+		for (size_t i = 0; i < p->doc.nlabels; i++) {
+			const struct md_label *l = &p->doc.labels[i];
+			char *k = arena_alloc(r->a, sizeof p + l->name.len);
+			memcpy(k, &p, sizeof p);
+			memcpy(k + sizeof p, l->name.p, l->name.len);
+			map_put(&r->labels, k, sizeof p + l->name.len, NULL)->val.p = (void *)l;
+		}
+	}
+	buf_append(&r->tmp, &p, sizeof p);
+	buf_append(&r->tmp, name.p, name.len);
+	return map_get(&r->labels, r->tmp.p, r->tmp.len);
 }
 
 /* post_of_path: the post whose file the link x.md (relative to the
@@ -127,7 +143,7 @@ static struct target resolve(struct resolver *r, const struct md_xref *x)
 		return t;
 	}
 	t.post = p;
-	t.l = find_label(&p->doc, x->name);
+	t.l = find_label(r, p, x->name);
 	if (!t.l) {
 		struct diag_guess g;
 		diag_guess_init(&g, x->name.p, x->name.len);
@@ -295,6 +311,9 @@ int xref_resolve(struct arena *a, struct diag *d, struct site *s, const struct m
 	r.words = words;
 	r.by_slug = by_slug;
 	r.by_path = (struct map)MAP_INIT;
+	r.labels = (struct map)MAP_INIT;
+	r.indexed = (struct map)MAP_INIT;
+	r.posts = s->posts;
 	buf_init(&r.tmp);
 	for (size_t i = 0; i < s->nposts; i++)
 		fill(&r, &s->posts[i]->doc, &s->posts[i]->s, s->posts[i], s->posts[i]->url);
@@ -303,6 +322,8 @@ int xref_resolve(struct arena *a, struct diag *d, struct site *s, const struct m
 	for (size_t i = 0; i < s->npages; i++)
 		fill(&r, &s->pages[i]->doc, &s->pages[i]->s, NULL, s->pages[i]->url);
 	map_fini(&r.by_path);
+	map_fini(&r.labels);
+	map_fini(&r.indexed);
 	buf_fini(&r.tmp);
 	return r.errors;
 }
