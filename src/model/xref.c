@@ -122,6 +122,10 @@ static struct target resolve(struct resolver *r, const struct md_xref *x)
 		err_at(r, x, "cross-reference to '%.*s#%.*s': no post has that file", STR_FMT(x->target), STR_FMT(x->name));
 		return t;
 	}
+	if (!p && diag_file_full(r->d, r->src->path)) {
+		err_at(r, x, "cross-reference to an unknown post");
+		return t;
+	}
 	if (!p) {
 		struct diag_guess g;
 		diag_guess_init(&g, x->target.p, x->target.len);
@@ -144,7 +148,9 @@ static struct target resolve(struct resolver *r, const struct md_xref *x)
 	}
 	t.post = p;
 	t.l = find_label(r, p, x->name);
-	if (!t.l) {
+	if (!t.l && diag_file_full(r->d, r->src->path)) {
+		err_at(r, x, "unknown label"); /* counted, not shown: no search */
+	} else if (!t.l) {
 		struct diag_guess g;
 		diag_guess_init(&g, x->name.p, x->name.len);
 		for (size_t i = 0; i < p->doc.nlabels; i++)
