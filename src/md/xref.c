@@ -749,6 +749,8 @@ static void md_link(struct xstate *x, cmark_node *n)
 	r.len = (size_t)(nl < (int)sizeof needle ? nl : (int)sizeof needle - 1);
 	add_ref(x, n, needle, &r, &ph);
 	x->r[x->nr - 1].flags |= MD_XREF_BY_PATH;
+	if (x->r[x->nr - 1].col > 1)
+		x->r[x->nr - 1].col += 2; /* at the address, after "](" (as an image's) */
 	cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, x->c->mem);
 	set_text(x, t, ph.p ? ph.p : "", ph.len);
 	cmark_node_insert_before(n, t);
