@@ -798,11 +798,9 @@ struct cand {
  * image's (a link in a link is none) and was not seen before. */
 static int texts_once(struct md_ctx *c, struct map *seen, cmark_node *p)
 {
-	cmark_node_type t = cmark_node_get_type(p);
 	for (cmark_node *q = p; q; q = cmark_node_parent(q))
 		if (cmark_node_get_type(q) == CMARK_NODE_LINK || cmark_node_get_type(q) == CMARK_NODE_IMAGE)
 			return 0;
-	(void)t;
 	cmark_node **k = arena_alloc(c->a, sizeof *k);
 	*k = p;
 	int added;

@@ -33,7 +33,6 @@ struct resolver {
 	struct map by_path; /* posts by their file, made on first use */
 	struct map labels;  /* (post, name) -> its label, for the posts in indexed */
 	struct map indexed; /* the posts whose labels are in labels */
-	struct post *const *posts; /* the site's, by index */
 	int paths_made;
 	int errors;
 	/* the document being filled in */
@@ -72,7 +71,9 @@ static void err_at(struct resolver *r, const struct md_xref *x, const char *fmt,
 static const struct md_label *find_label(struct resolver *r, const struct post *p, struct str name)
 {
 	int added;
-	map_put(&r->indexed, (const char *)&r->posts[p->index], sizeof p, &added);
+	const struct post **key = arena_alloc(r->a, sizeof *key);
+	*key = p;
+	map_put(&r->indexed, (const char *)key, sizeof p, &added);
 	buf_reset(&r->tmp);
 	if (added) {
 		for (size_t i = 0; i < p->doc.nlabels; i++) {
@@ -141,11 +142,9 @@ static struct target resolve(struct resolver *r, const struct md_xref *x)
 			       STR_FMT(x->target), STR_FMT(x->name));
 		return t;
 	}
-	if (p->index < 0) {
-		err_at(r, x, "cross-reference to '%.*s', which this build leaves out (a draft or a post dated in the future)",
-		       STR_FMT(p->slug));
-		return t;
-	}
+	/* a post this build leaves out (a draft, a post of the future) is
+	 * referred to where it will be: the link check warns that the link
+	 * is dead until it is published, as for any link to it */
 	t.post = p;
 	t.l = find_label(r, p, x->name);
 	if (!t.l && diag_file_full(r->d, r->src->path)) {
@@ -222,8 +221,10 @@ static void fill_ref(void *ctx, struct buf *out, size_t i, int mode)
 		buf_puts(out, "<a href=\"");
 		/* in the document's own page, a fragment; anywhere else (a
 		 * summary in a list), its page's URL too */
-		if (t->post)
+		if (t->post && t->post->url.len)
 			buf_put_html(out, t->post->url.p, t->post->url.len);
+		else if (t->post) /* left out of this build: where it will be */
+			buf_printf(out, "/posts/%.*s/", STR_FMT(t->post->slug));
 		else if (mode == 2)
 			buf_put_html(out, r->url.p, r->url.len);
 		buf_putc(out, '#');
@@ -319,7 +320,6 @@ int xref_resolve(struct arena *a, struct diag *d, struct site *s, const struct m
 	r.by_path = (struct map)MAP_INIT;
 	r.labels = (struct map)MAP_INIT;
 	r.indexed = (struct map)MAP_INIT;
-	r.posts = s->posts;
 	buf_init(&r.tmp);
 	for (size_t i = 0; i < s->nposts; i++)
 		fill(&r, &s->posts[i]->doc, &s->posts[i]->s, s->posts[i], s->posts[i]->url);

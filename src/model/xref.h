@@ -19,8 +19,10 @@
  * <em>Title</em></a> (the words are words[MD_LABEL_XREF_*], English when
  * NULL). by_slug: the posts by slug. Errors at the reference (its file,
  * line and column) to d: an unknown post ("did you mean"), an unknown
- * label of another post ("did you mean"), a post this build leaves out.
- * Returns the number of errors. */
+ * label of another post ("did you mean"), a .md link to no post. A
+ * reference to a post this build leaves out (a draft, a post dated in
+ * the future) links to where it will be, which the link check warns
+ * about. Returns the number of errors. */
 int xref_resolve(struct arena *a, struct diag *d, struct site *s, const struct map *by_slug,
 		 const char *const words[MD_LABELS]);
 
