@@ -661,7 +661,7 @@ static void text(struct xstate *x, cmark_node *t)
 			rc = add_ref(x, t, s + i, &r, &ph);
 			took = rc < 0 ? -1 : (long)r.len;
 		}
-		if (rc == -2) { /* "\@eq:x": a '@' of raw HTML, which no pass reads */
+		if (rc == -2) { /* "\@eq:x": the '@' in a text node of its own, as written */
 			buf_puts(&ph, "@");
 			took = 1;
 		}
