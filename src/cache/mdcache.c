@@ -50,14 +50,14 @@ struct md_cache {
 	struct pool_task saver; /* md_cache_store_begin ... _end */
 };
 
-/* The pack file: "folio-md-pack 2\n" padded to 16 bytes, the number of
+/* The pack file: "folio-md-pack 3\n" padded to 16 bytes, the number of
  * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
  * length (u64 each) and the blob, padded to 8 bytes. An entry of a key
  * that comes again later is replaced by the later one. A build adds its
  * new entries at the end and then the count (those of no use stay, until
  * they are a quarter of the file and it is written anew): a build that
  * changed one document does not write the HTML of all of them again. */
-#define PACK_MAGIC "folio-md-pack 2\n"
+#define PACK_MAGIC "folio-md-pack 3\n"
 #define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
@@ -66,6 +66,7 @@ struct header {
 	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
 	int32_t has_more, has_model3d, has_video, link_hint;
 	uint64_t html_hash, img_at; /* md_doc's */
+	uint64_t nlabels, nxrefs;   /* cross-references, after the TOC (put_xrefs) */
 };
 
 struct md_cache *md_cache_new(void)
@@ -182,6 +183,85 @@ static struct md_toc *get_toc(struct arena *a, const char **p, size_t n)
 	return t;
 }
 
+/* put_xrefs: the document's labels and references, each as six numbers
+ * (u64) and its two strings. */
+static void put_xrefs(struct buf *b, const struct md_doc *doc)
+{
+	for (size_t i = 0; i < doc->nlabels; i++) {
+		const struct md_label *l = &doc->labels[i];
+		uint64_t f[6] = {(uint64_t)l->kind, (uint64_t)l->number, (uint64_t)l->line, (uint64_t)l->col, l->name.len,
+				 l->text.len};
+		buf_append(b, f, sizeof f);
+		buf_append(b, l->name.p, l->name.len);
+		buf_append(b, l->text.p, l->text.len);
+	}
+	for (size_t i = 0; i < doc->nxrefs; i++) {
+		const struct md_xref *x = &doc->xrefs[i];
+		uint64_t f[6] = {(uint64_t)(int64_t)x->label, (uint64_t)x->flags, (uint64_t)x->line, (uint64_t)x->col,
+				 x->target.len, x->name.len};
+		buf_append(b, f, sizeof f);
+		buf_append(b, x->target.p, x->target.len);
+		buf_append(b, x->name.p, x->name.len);
+	}
+}
+
+/* get_xrefs: what put_xrefs wrote, from *p (strings into the blob; the
+ * names NUL-terminated in the arena: blocks.c's ids are C strings). */
+static void get_xrefs(struct arena *a, const char **p, struct md_doc *doc)
+{
+	doc->labels = doc->nlabels ? arena_alloc(a, doc->nlabels * sizeof *doc->labels) : NULL;
+	for (size_t i = 0; i < doc->nlabels; i++) {
+		uint64_t f[6];
+		memcpy(f, *p, sizeof f);
+		*p += sizeof f;
+		struct md_label *l = &doc->labels[i];
+		l->kind = (int)f[0];
+		l->number = (int)f[1];
+		l->line = (int)f[2];
+		l->col = (int)f[3];
+		l->name = (struct str){arena_strndup(a, *p, (size_t)f[4]), (size_t)f[4]};
+		*p += f[4];
+		l->text = (struct str){*p, (size_t)f[5]};
+		*p += f[5];
+	}
+	doc->xrefs = doc->nxrefs ? arena_alloc(a, doc->nxrefs * sizeof *doc->xrefs) : NULL;
+	for (size_t i = 0; i < doc->nxrefs; i++) {
+		uint64_t f[6];
+		memcpy(f, *p, sizeof f);
+		*p += sizeof f;
+		struct md_xref *x = &doc->xrefs[i];
+		x->label = (int)(int64_t)f[0];
+		x->flags = (int)f[1];
+		x->line = (int)f[2];
+		x->col = (int)f[3];
+		x->target = (struct str){*p, (size_t)f[4]};
+		*p += f[4];
+		x->name = (struct str){*p, (size_t)f[5]};
+		*p += f[5];
+	}
+}
+
+/* xrefs_whole: whether n records of put_xrefs (labels: a kind each, and
+ * references: a label below nlabels) lie within [*p, end). */
+static int xrefs_whole(const char **p, const char *end, uint64_t n, int labels, uint64_t nlabels)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t f[6];
+		if ((size_t)(end - *p) < sizeof f)
+			return 0;
+		memcpy(f, *p, sizeof f);
+		*p += sizeof f;
+		if (labels ? f[0] >= MD_XREF_KINDS : ((int64_t)f[0] < -1 || (int64_t)f[0] >= (int64_t)nlabels))
+			return 0;
+		for (int j = 4; j < 6; j++) {
+			if (f[j] > (uint64_t)(end - *p))
+				return 0;
+			*p += f[j];
+		}
+	}
+	return 1;
+}
+
 /* toc_whole: whether n entries of a table of contents (and their
  * children, depth levels down at most) lie within [*p, end); moves *p past
  * them. */
@@ -226,7 +306,8 @@ static int blob_whole(const char *blob, size_t len)
 			return 0;
 		p += strs[i] + 1;
 	}
-	return toc_whole(&p, end, h.ntoc, 1);
+	return toc_whole(&p, end, h.ntoc, 1) && xrefs_whole(&p, end, h.nlabels, 1, 0) &&
+	       xrefs_whole(&p, end, h.nxrefs, 0, h.nlabels);
 }
 
 int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
@@ -260,6 +341,9 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	p += h.summary_text + 1;
 	doc->ntoc = (size_t)h.ntoc;
 	doc->toc = get_toc(a, &p, doc->ntoc);
+	doc->nlabels = (size_t)h.nlabels;
+	doc->nxrefs = (size_t)h.nxrefs;
+	get_xrefs(a, &p, doc);
 	doc->nheadings = (size_t)h.nheadings;
 	doc->words = (size_t)h.words;
 	doc->code_words = (size_t)h.code_words;
@@ -298,6 +382,8 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.link_hint = doc->link_hint;
 	h.html_hash = doc->html_hash ? doc->html_hash : md_cache_html_hash(doc->html.p, doc->html.len);
 	h.img_at = doc->img_at ? doc->img_at : md_image_at(doc->html);
+	h.nlabels = doc->nlabels;
+	h.nxrefs = doc->nxrefs;
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
 	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +
@@ -313,6 +399,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	buf_append(&b, doc->summary_text.p, doc->summary_text.len);
 	buf_putc(&b, 0);
 	put_toc(&b, doc->toc, doc->ntoc);
+	put_xrefs(&b, doc);
 	size_t len;
 	char *blob = buf_detach(&b, &len);
 

@@ -256,7 +256,16 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_reset(&hl);
 		buf_put_html_text(&hl, code ? code : "", clen); /* as cmark escapes code */
 	}
-	if (o.title.len) {
+	int label = o.label.len ? md_xref_node(c, n) : -1; /* {#lst:name} (xref.c) */
+	if (label >= 0) {
+		buf_printf(&out, "<figure class=\"code listing\" id=\"%s\"><figcaption class=\"code-title\">",
+		           c->out->labels[label].name.p);
+		md_xref_caption(c, &out, label);
+		if (o.title.len)
+			buf_putc(&out, ' ');
+		esc(&out, o.title.p, o.title.len);
+		buf_puts(&out, "</figcaption>");
+	} else if (o.title.len) {
 		buf_puts(&out, "<figure class=\"code\"><figcaption class=\"code-title\">");
 		esc(&out, o.title.p, o.title.len);
 		buf_puts(&out, "</figcaption>");
@@ -285,7 +294,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 	else
 		buf_append(&out, hl.p ? hl.p : "", hl.len);
 	buf_puts(&out, "</code></pre>");
-	if (o.title.len)
+	if (o.title.len || label >= 0)
 		buf_puts(&out, "</figure>");
 	buf_putc(&out, '\n');
 	(void)highlighted;
@@ -564,11 +573,20 @@ static void figure(struct md_ctx *c, cmark_node *para, cmark_node *img)
 	int line = cmark_node_get_start_line(para), col = cmark_node_get_start_column(para);
 	struct buf out;
 	buf_init(&out);
-	buf_puts(&out, "<figure>");
+	int label = md_xref_node(c, img); /* {#fig:name} (xref.c): an id and a number */
+	if (label >= 0)
+		buf_printf(&out, "<figure id=\"%s\">", c->out->labels[label].name.p);
+	else
+		buf_puts(&out, "<figure>");
 	image_html(c, img, line, col, 0, &out);
 	const char *title = cmark_node_get_title(img);
 	buf_puts(&out, "<figcaption>");
-	esc(&out, title, strlen(title));
+	if (label >= 0) {
+		md_xref_caption(c, &out, label);
+		if (title && *title)
+			buf_putc(&out, ' ');
+	}
+	esc(&out, title ? title : "", title ? strlen(title) : 0);
 	buf_puts(&out, "</figcaption></figure>\n");
 	replace(para, out.p, out.len, 1);
 	buf_fini(&out);
@@ -643,7 +661,7 @@ int md_blocks(struct md_ctx *c, cmark_node *root, md_visit_fn visit, void *visit
 			block = node;
 			cmark_node *img = lone_image(node);
 			const char *title = img ? cmark_node_get_title(img) : NULL;
-			if (img && title && *title) {
+			if (img && ((title && *title) || md_xref_node(c, img) >= 0)) {
 				kind = 3;
 				skip = node; /* its image is the figure's */
 			}

@@ -226,6 +226,22 @@ int code_opts_parse(struct arena *a, struct str info, struct code_opts *o, struc
 	int braces = *p == '{';
 	if (braces)
 		p++;
+	/* a listing's label, {#lst:name ...}: before the options */
+	while (braces && p < e && is_space(*p))
+		p++;
+	if (braces && p < e && *p == '#') {
+		const char *q = ++p;
+		while (q < e && !is_space(*q) && *q != '}')
+			q++;
+		o->label = (struct str){p, (size_t)(q - p)};
+		if (o->label.len <= 4 || memcmp(p, "lst:", 4) != 0) {
+			buf_printf(err, "'#%.*s' is no listing label (hint: a code block's label starts with lst:, as in {#lst:gemm})",
+			           STR_FMT(o->label));
+			o->label = (struct str){NULL, 0};
+			return -1;
+		}
+		p = q;
+	}
 	struct dattr *attrs;
 	size_t end, err_at;
 	long n = dattr_parse(a, p, (size_t)(e - p), braces ? '}' : 0, &end, &attrs, err, &err_at);

@@ -25,6 +25,7 @@ struct code_opts {
 	size_t nhl;        /* the largest line number named in hl (0: none) */
 	int linenos;       /* show line numbers */
 	int start;         /* the first line's number; 1 unless start= says */
+	struct str label;  /* {#lst:name}: a listing's label ("lst:name"); empty if none */
 };
 
 /* code_opts_parse: fills *o from a fenced code block's info string:
@@ -40,6 +41,8 @@ struct code_opts {
  *                past the block's end is no error here)
  *   linenos      line numbers (also linenos=true, linenos=false)
  *   start=N      the first line's number (0 to 1000000000; default 1)
+ *   #lst:NAME    first in the braces: the block is a numbered listing
+ *                (md/xref.c), title= its caption; no other id is taken
  * cmark-gfm hands over info with backslash escapes already resolved, so
  * \" is a plain " by then: a title holding double quotes is best written
  * title='say "hi"'.

@@ -10,6 +10,8 @@
  *   dirblock.c   the directives pass: kinds, checks, each line's HTML
  *   mathblock.c  the display math pass, and the bracket sentinels
  *   headings.c   the outline and ids passes, the table of contents
+ *   xref.c       the cross-reference pass: labels numbered, references
+ *                made placeholders (md_xref_expand)
  *   summary.c    the summary passes
  *   count.c      the counting pass (words, code, images), beside blocks
  *   blocks.c     code blocks, diagrams, formulas, figures and images made HTML
@@ -187,6 +189,9 @@ struct md_ctx {
 	/* the body's HTML as cmark wrote it (mdmem's) */
 	char *html;
 	size_t html_len;
+	/* the figures' images and listings' code blocks that have a label
+	 * (xref.c): 1 + its index in out->labels, by the node's pointer */
+	struct map xnodes;
 };
 
 /* MD_RAW_BUDGET: the bytes of HTML the block passes may put in one
@@ -225,6 +230,9 @@ void md_pass_outline(struct md_ctx *c);
 /* md_pass_ids: each heading's {#id} or slug, made unique, its TOC text
  * and HTML; headings rendered with their ids and anchors (headings.c). */
 void md_pass_ids(struct md_ctx *c);
+/* md_pass_xref: labels numbered, equations and tables wrapped with
+ * theirs, references made placeholders (xref.c). */
+void md_pass_xref(struct md_ctx *c);
 /* md_pass_summary_text: the summary as text, before formulas become
  * MathML (summary.c). */
 void md_pass_summary_text(struct md_ctx *c);
@@ -246,6 +254,16 @@ void md_directives_free(struct md_ctx *c);
 void md_outline_free(struct md_ctx *c);
 void md_count_free(struct md_ctx *c);
 void md_images_free(struct md_ctx *c);
+void md_xref_free(struct md_ctx *c);
+
+/* ---- xref.c: what blocks.c asks of the labels ---- */
+
+/* md_xref_node: the index in c->out->labels of the label of a figure's
+ * image or a listing's code block n, or -1. */
+int md_xref_node(const struct md_ctx *c, cmark_node *n);
+/* md_xref_caption: the start of a labelled item's caption, "Figure N:"
+ * (the theme's word, the number a placeholder), as HTML to out. */
+void md_xref_caption(const struct md_ctx *c, struct buf *out, int label);
 
 /* ---- nodes.c: folio's node types ---- */
 

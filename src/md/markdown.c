@@ -76,6 +76,7 @@ static const struct md_pass {
 	{"math blocks", md_pass_math_blocks},   /* $$ ... $$ and ```math made formulas */
 	{"outline", md_pass_outline},           /* headings, <!--more-->, first paragraph */
 	{"ids", md_pass_ids},                   /* heading ids and anchors */
+	{"xref", md_pass_xref},                 /* labels numbered, references made placeholders */
 	{"summary text", md_pass_summary_text}, /* before formulas are MathML */
 	{"blocks", md_pass_blocks},             /* code, diagrams, formulas, images; the counts */
 	{"render", pass_render},                /* the body's HTML */
@@ -100,6 +101,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	md_directives_free(&c);
 	md_outline_free(&c);
 	md_count_free(&c);
+	md_xref_free(&c);
 	md_parse_free(&c);
 	mdmem_end();
 	return c.errors ? -1 : 0;

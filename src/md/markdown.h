@@ -10,6 +10,7 @@
 #define FOLIO_MARKDOWN_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -34,6 +35,13 @@ enum {
 	MD_LABEL_TIP,          /* "Tip" */
 	MD_LABEL_WARNING,      /* "Warning" */
 	MD_LABEL_DIAGRAM,      /* "Diagram": the name of a diagram without a title */
+	/* cross-references (md/xref.c): the words before a number, and how a
+	 * reference into another post reads ("{ref} of {title}") */
+	MD_LABEL_XREF_EQ,      /* "Eq." */
+	MD_LABEL_XREF_FIG,     /* "Figure" */
+	MD_LABEL_XREF_TBL,     /* "Table" */
+	MD_LABEL_XREF_LST,     /* "Listing" */
+	MD_LABEL_XREF_OF,      /* "{ref} of {title}" */
 	MD_LABELS
 };
 
@@ -129,6 +137,64 @@ struct md_toc {
 	size_t nchildren;
 };
 
+/* ---- cross-references (md/xref.c) ----
+ *
+ * A label names a numbered item of a document: a display equation
+ * ({#eq:NAME} after its closing $$, or \label{eq:NAME} in it), a figure
+ * (![alt](src "caption"){#fig:NAME}), a table (a caption paragraph
+ * ": Caption {#tbl:NAME}" right after or before it), a listing (a fence's
+ * {#lst:NAME title="caption"}) or a heading ({#sec:NAME}). A reference
+ * (@eq:NAME, [@eq:a; @fig:b], @SLUG#fig:NAME into another post, or a link
+ * [](other.md#fig:NAME) with no text) becomes a link. Numbers depend on the
+ * series a post is part of, and references into other posts on those
+ * posts: md_render writes placeholders for both (md_xref_expand), which
+ * the model fills in once every document is rendered. */
+enum md_xref_kind { MD_XREF_EQ, MD_XREF_FIG, MD_XREF_TBL, MD_XREF_LST, MD_XREF_SEC, MD_XREF_KINDS };
+
+/* One label of a document, in document order. */
+struct md_label {
+	struct str name;  /* "eq:adam", its prefix telling the kind */
+	int kind;         /* enum md_xref_kind */
+	int number;       /* 1, 2, ... among the document's labels of its kind (a heading: 0) */
+	struct str text;  /* a heading's plain text (else empty): what a reference to it says */
+	int line, col;    /* where it is defined: body line, 1-based byte column */
+};
+
+/* One reference the document makes, in document order. */
+struct md_xref {
+	struct str target; /* empty: this document; else the other post's slug, or
+	                    * (MD_XREF_BY_PATH) the Markdown file's link as written */
+	struct str name;   /* the label: "fig:tree" */
+	int label;         /* this document's: the index in labels; else -1 */
+	int flags;         /* MD_XREF_CAP, MD_XREF_BY_PATH */
+	int line, col;     /* where it is: body line, 1-based byte column */
+};
+#define MD_XREF_CAP 1     /* @Eq:x: the word with a capital letter */
+#define MD_XREF_BY_PATH 2 /* a link [](x.md#fig:a): target is x.md as written */
+
+/* md_xref_kind_of: the kind of a label's prefix ("eq:" .. "sec:", or
+ * capitalised "Eq:" with *cap set), or -1 for a name with none of them. */
+int md_xref_kind_of(const char *name, size_t len, int *cap);
+
+/* md_xref_expand: s with its placeholders filled in, appended to out: a
+ * label's number (`number` gives the text of labels[i]'s) and a
+ * reference (`ref` gives the HTML, or with text set the plain text, of
+ * xrefs[i]). A placeholder cut short (a summary cut) is dropped; bytes
+ * that are no placeholder are copied. Returns the number filled in. */
+struct md_xref_fill {
+	void (*number)(void *ctx, struct buf *out, size_t label);
+	void (*ref)(void *ctx, struct buf *out, size_t xref, int text);
+	void *ctx;
+	size_t nlabels, nxrefs;
+};
+size_t md_xref_expand(struct buf *out, struct str s, int text, const struct md_xref_fill *f);
+/* md_xref_has: s holds a placeholder (a byte MD_XREF_MARK). */
+#define MD_XREF_MARK '\x01'
+static inline int md_xref_has(struct str s)
+{
+	return s.len && memchr(s.p, MD_XREF_MARK, s.len) != NULL;
+}
+
 /* What rendering one document gives. Everything is owned by the arena. */
 struct md_doc {
 	struct str html;         /* the body; each heading has an id and an anchor link */
@@ -158,6 +224,13 @@ struct md_doc {
 	 * body again; and where its first image is (md_image_at) */
 	uint64_t html_hash;
 	size_t img_at;
+	/* cross-references: the labels the document defines and the
+	 * references it makes; with any, html, summary_html, summary_text and
+	 * the TOC may hold placeholders (md_xref_expand) */
+	struct md_label *labels;
+	size_t nlabels;
+	struct md_xref *xrefs;
+	size_t nxrefs;
 };
 
 /* md_image_at: 2 + the offset in html of its first image's <img src="

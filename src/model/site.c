@@ -5,6 +5,7 @@
 
 #include "model/links.h"
 #include "model/parts.h"
+#include "model/xref.h"
 #include "base/pool.h"
 #include "base/slug.h"
 #include "base/hash.h"
@@ -1363,6 +1364,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	build_related(a, s, opts->max_related, opts->related_cache);
 	site_pages(a, d, opts, s, &pages);
 	site_home(a, d, opts, s, &by_slug, &pages);
+	/* after every document is rendered and every series numbered */
+	xref_resolve(a, d, s, &by_slug, opts->md_labels);
 	map_fini(&by_slug);
 	map_fini(&pages);
 	return d->errors - before;
@@ -1483,8 +1486,11 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	 * model-viewer script, the math font and the links a base path
 	 * changes are the whole build's too) */
 	int minutes = p->reading_time ? p->reading_time : md_reading_minutes(&doc, s->cfg->reading_speed);
+	/* cross-references: other posts may show this one's labels, and
+	 * its own need every post's (model/xref.c): the whole round */
 	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d ||
-	    (doc.math_spans > 0) != (p->doc.math_spans > 0))
+	    (doc.math_spans > 0) != (p->doc.math_spans > 0) || doc.nlabels || doc.nxrefs || p->doc.nlabels ||
+	    p->doc.nxrefs)
 		return 1;
 	*src = ns;
 	p->doc = doc;

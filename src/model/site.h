@@ -152,7 +152,9 @@ void site_image_rule(const struct config *cfg, struct md_options *o);
  * 1, with the model as it was: the whole build must run (another front
  * matter, text that is not UTF-8, a message about the document, which the
  * build reports (none is reported here), or another reading time or 3D
- * model, which other pages and files count). */
+ * model, which other pages and files count; a document with labels or
+ * cross-references, before or after: other posts may show its labels,
+ * and it theirs). */
 int site_patch_post(struct arena *a, struct site *s, const struct build_opts *opts, size_t i, const char *text,
 		    size_t len, const char *base);
 

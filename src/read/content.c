@@ -41,7 +41,8 @@ static const char *const post_keys[] = {"title", "date", "updated", "summary", "
 	"series_order", "part", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description",
 	"image", "ignore_links", "math", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
-	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", NULL};
+	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", "number_by_part",
+	NULL};
 static const char *const page_keys[] = {"title", "description", "updated", "slug", "draft", "toc", "aliases",
 	"template", "ignore_links", "math", NULL};
 
@@ -514,6 +515,7 @@ static struct series *load_series(struct arena *a, struct diag *d, const struct 
 	se->numbering = 1;
 	if (schema_int(&s, m, "numbering", 0, 1, &v) == 1)
 		se->numbering = (int)v;
+	schema_bool(&s, m, "number_by_part", &se->number_by_part);
 	return s.errors ? NULL : se;
 }
 

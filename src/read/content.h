@@ -120,6 +120,8 @@ struct series {
 	int featured;
 	int weight;
 	int numbering; /* the number of its first post: 1 (default) or 0 */
+	int number_by_part; /* its posts' equations, figures, tables and listings
+	                     * numbered "PART.N" (model/xref.c) */
 
 	struct md_doc doc; /* the guide */
 	struct post **posts; /* published members in series order */

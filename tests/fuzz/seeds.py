@@ -465,15 +465,27 @@ def pack_toc(toc):
     return out
 
 
-def pack_blob(html, summary, toc):
+def pack_xrefs(labels, refs):
+    """Cross-reference labels (kind, number, name, text) and references
+    (label, target, name), as mdcache.c's put_xrefs writes them."""
+    out = b""
+    for kind, number, name, text in labels:
+        out += struct.pack("<6Q", kind, number, 1, 1, len(name), len(text)) + name + text
+    for label, target, name in refs:
+        out += struct.pack("<qQQQQQ", label, 0, 2, 5, len(target), len(name)) + target + name
+    return out
+
+
+def pack_blob(html, summary, toc, labels=(), refs=()):
     h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
     words = len(re.sub(r"<[^>]*>", " ", html).split())
-    head = struct.pack("<10Q4i2Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc)
+    head = struct.pack("<10Q4i4Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       len(labels), len(refs))
+    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc) + pack_xrefs(labels, refs)
 
 
 def pack_file(blobs):
-    out = b"folio-md-pack 2\n" + struct.pack("<Q", len(blobs))
+    out = b"folio-md-pack 3\n" + struct.pack("<Q", len(blobs))
     for i, (blob, reads_files) in enumerate(blobs):
         key = hashlib.sha1(blob).digest()[:16]
         out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)
@@ -491,6 +503,11 @@ def mdcache_seeds(s):
             summary = section(case, "summary_html") or html.split("\n")[0]
             blobs.append((pack_blob(html, summary, toc), len(blobs) % 3 == 0))
     s.add("mdcache", pack_file([]))
+    # a document with cross-references: an equation's label, a heading's,
+    # a reference to the first and one into another post
+    xb = pack_blob('<div class="equation" id="eq:a">x</div><p>\x01R0\x01 \x01R1\x01</p>', "x", [],
+                   [(0, 1, b"eq:a", b""), (4, 0, b"sec:m", b"Method")], [(0, b"", b"eq:a"), (-1, b"gpu-13", b"fig:t")])
+    s.add("mdcache", pack_file([(xb, 0)]))
     for i in range(0, len(blobs), 3):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
 

@@ -480,11 +480,12 @@ static void test_threads(void)
 /* The pack's layout (mdcache.c): a 24-byte head, then each entry's 40
  * bytes (key, stamp, reads_files, length) before its blob, padded to 8
  * bytes; a blob's header starts with the lengths of the three strings and
- * the number of TOC entries, and ends 112 bytes in, with the HTML's hash
- * and where its first image is (at 96 and 104). */
+ * the number of TOC entries, has the HTML's hash and where its first image
+ * is at 96 and 104, and ends 128 bytes in, after the numbers of
+ * cross-reference labels and references (at 112 and 120). */
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
-#define BLOB_HEADER 112
+#define BLOB_HEADER 128
 #define BLOB_IMG_AT 104
 
 /* write_pack: writes len bytes of data as path. */
@@ -547,6 +548,8 @@ static void test_damaged_pack(void)
 	    {8, UINT64_MAX},                  /* summary_html: no length fits */
 	    {16, UINT64_MAX - 1},             /* summary_text: the + 1 wraps */
 	    {24, (uint64_t)1 << 40},          /* a TOC of 2^40 entries */
+	    {112, (uint64_t)1 << 40},         /* 2^40 cross-reference labels */
+	    {120, 1000},                      /* cross-references that are not there */
 	    {BLOB_HEADER + 0, 7},             /* a heading of level 7 */
 	    {BLOB_HEADER + 8, 1000},          /* children that are not there */
 	    {BLOB_HEADER + 24, 1u << 20},     /* a TOC entry's text past the blob */
