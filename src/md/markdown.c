@@ -76,6 +76,7 @@ static const struct md_pass {
 	{"math blocks", md_pass_math_blocks},   /* $$ ... $$ and ```math made formulas */
 	{"outline", md_pass_outline},           /* headings, <!--more-->, first paragraph */
 	{"ids", md_pass_ids},                   /* heading ids and anchors */
+	{"citations", md_pass_citations},       /* [@key], @key; the References */
 	{"summary text", md_pass_summary_text}, /* before formulas are MathML */
 	{"blocks", md_pass_blocks},             /* code, diagrams, formulas, images; the counts */
 	{"render", pass_render},                /* the body's HTML */

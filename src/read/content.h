@@ -32,6 +32,18 @@ struct source {
 	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
 	size_t nignore_links;
 	int math_off; /* front matter math: false (dollar signs are text here) */
+	/* front matter bibliography (its node: a path or a list; NULL: none)
+	 * and citation_style (MD_CITE_* + 1; 0: the site's) */
+	const struct ynode *bib_node;
+	int cite_style;
+	/* the document's bibliographies (the site's and its own, parsed once
+	 * per build), a hash of them and of its citation style (in its
+	 * Markdown cache key) and the style: set by model/ at each build
+	 * (bibs NULL: none) */
+	const struct bibtex *const *bibs;
+	size_t nbibs;
+	uint64_t bib_hash;
+	int bib_style;
 	/* whether the body may hold a link that links_rewrite changes without
 	 * a sub-path base (".md", "@/", or a character reference that may
 	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,
