@@ -85,14 +85,18 @@ static struct bib_file *load(struct site *s, struct biblio *b, const struct diag
 }
 
 /* add_list: the files node names (a path or a list) onto list (each
- * once), their hashes into h. */
-static void add_list(struct site *s, struct biblio *b, const struct diag_loc *in, const struct ynode *node,
-		     const struct bibtex **list, size_t *n, size_t cap, struct hasher *h)
+ * once), their hashes into h; -1 when one of them could not be read or
+ * has errors. */
+static int add_list(struct site *s, struct biblio *b, const struct diag_loc *in, const struct ynode *node,
+		    const struct bibtex **list, size_t *n, size_t cap, struct hasher *h)
 {
 	size_t k = node->kind == YNODE_SEQ ? node->len : 1;
+	int failed = 0;
 	for (size_t i = 0; i < k; i++) {
 		const struct ynode *at = node->kind == YNODE_SEQ ? node->items[i] : node;
 		struct bib_file *f = load(s, b, in, at);
+		if (!f || f->bib.nerrors)
+			failed = 1;
 		if (!f)
 			continue;
 		size_t j = 0;
@@ -103,6 +107,7 @@ static void add_list(struct site *s, struct biblio *b, const struct diag_loc *in
 		list[(*n)++] = &f->bib;
 		hasher_add(h, &f->hash, sizeof f->hash);
 	}
+	return failed ? -1 : 0;
 }
 
 /* assign: source src's bibliographies (its own, then the site's) and
@@ -123,14 +128,20 @@ static void assign(struct site *s, struct biblio *b, struct source *src)
 	struct hasher h;
 	hasher_begin(&h, 0);
 	hasher_add(&h, &src->bib_style, sizeof src->bib_style);
+	int failed = 0;
 	if (own) {
 		struct diag_loc in = {src->path, src->src, src->len, 0, 0};
-		add_list(s, b, &in, own, list, &n, cap, &h);
+		failed |= add_list(s, b, &in, own, list, &n, cap, &h);
 	}
 	if (site) {
 		struct diag_loc in = {s->cfg->path, s->cfg->src, s->cfg->src_len, 0, 0};
-		add_list(s, b, &in, site, list, &n, cap, &h);
+		failed |= add_list(s, b, &in, site, list, &n, cap, &h);
 	}
+	/* a .bib that is missing or wrong: its errors are the ones to fix
+	 * (the build fails on them); the document's citations stay text, not
+	 * a second error at each */
+	if (failed)
+		return;
 	src->bibs = list;
 	src->nbibs = n;
 	src->bib_hash = hasher_digest(&h) | 1;
