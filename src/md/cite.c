@@ -748,7 +748,9 @@ static void put_field(struct buf *b, const struct bib_entry *e, const char *name
  * javascript:) with its text shown. */
 static void put_url(struct buf *b, struct str url, const char *shown_prefix, struct str shown)
 {
-	buf_puts(b, " <a href=\"");
+	if (b->len && b->p[b->len - 1] != ' ')
+		buf_putc(b, ' ');
+	buf_puts(b, "<a href=\"");
 	buf_put_html(b, url.p, url.len);
 	buf_puts(b, "\">");
 	buf_puts(b, shown_prefix);
@@ -844,8 +846,8 @@ static void put_authors(struct md_ctx *c, struct buf *b, const struct bib_entry 
 		buf_putc(b, ' ');
 		buf_put_html(b, label(c, MD_LABEL_ET_AL, "et al."), strlen(label(c, MD_LABEL_ET_AL, "et al.")));
 	}
-	if (n)
-		buf_puts(b, ". ");
+	if (n) /* "et al." has its period */
+		buf_puts(b, b->p[b->len - 1] == '.' ? " " : ". ");
 }
 
 /* put_entry: one <li> of the References: authors, year, title, where it
