@@ -336,19 +336,12 @@ static size_t bare(struct cite_state *st, const char *t, size_t len, size_t at)
 	return at + 1 + n;
 }
 
-/* enter_block: the block of the run at n: where its first line starts
- * in the body, and the search for its '@'s from there. */
-static void enter_block(struct cite_state *st, cmark_node *n)
+/* line_start: where line (1-based) of the body starts, by a cursor that
+ * goes forward (from the top again for a footnote's, moved to the end). */
+static size_t line_start(struct cite_state *st, size_t line)
 {
-	cmark_node *b = cmark_node_parent(n);
-	while (b && !md_is_block(b))
-		b = cmark_node_parent(b);
-	if (b == st->block || !b)
-		return;
-	st->block = b;
-	size_t line = (size_t)cmark_node_get_start_line(b);
 	const struct md_ctx *c = st->c;
-	if (line < st->line_no) /* a footnote's, moved to the end */
+	if (line < st->line_no)
 		st->line_at = 0, st->line_no = 1;
 	while (st->line_no < line) {
 		const char *nl = memchr(c->text + st->line_at, '\n', c->len - st->line_at);
@@ -357,7 +350,28 @@ static void enter_block(struct cite_state *st, cmark_node *n)
 		st->line_at = (size_t)(nl - c->text) + 1;
 		st->line_no++;
 	}
-	st->block_at = st->cur = st->line_at;
+	return st->line_at;
+}
+
+/* enter_run: the block of the run at n: where its first line starts in
+ * the body; and the search for the run's '@'s from where n is (past the
+ * code and links before it, which may spell a key too), or the block's
+ * start when a new one begins and n has no place (an extension made it). */
+static void enter_run(struct cite_state *st, cmark_node *n)
+{
+	cmark_node *b = cmark_node_parent(n);
+	while (b && !md_is_block(b))
+		b = cmark_node_parent(b);
+	if (b && b != st->block) {
+		st->block = b;
+		st->block_at = st->cur = line_start(st, (size_t)cmark_node_get_start_line(b));
+	}
+	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
+	if (line > 0 && col > 0) {
+		size_t at = line_start(st, (size_t)line) + (size_t)col - 1;
+		if (at > st->cur && at <= st->c->len)
+			st->cur = at;
+	}
 }
 
 /* run: the text and soft break nodes from n on (n starts the run); a run
@@ -382,7 +396,7 @@ static cmark_node *run(struct cite_state *st, cmark_node *n)
 	size_t len = st->text.len;
 	if (!memchr(t, '@', len))
 		return last;
-	enter_block(st, n);
+	enter_run(st, n);
 	size_t first_use = st->nuses;
 	for (size_t i = 0; i < len;) {
 		if (t[i] == '[') {
