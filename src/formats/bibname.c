@@ -229,23 +229,13 @@ void bibtex_latex(struct buf *out, struct str raw, int html)
 			}
 			break;
 		case '`':
-			if (i + 1 < len && s[i + 1] == '`') {
-				put(&l, "“", strlen("“"));
-				i += 2;
-			} else {
-				put(&l, "‘", strlen("‘"));
-				i++;
-			}
+		case '\'': { /* `` '' are double quotes, ` ' single ones */
+			int two = i + 1 < len && s[i + 1] == c;
+			const char *q = c == '`' ? (two ? "“" : "‘") : (two ? "”" : "’");
+			put(&l, q, strlen(q));
+			i += 1 + (size_t)two;
 			break;
-		case '\'':
-			if (i + 1 < len && s[i + 1] == '\'') {
-				put(&l, "”", strlen("”"));
-				i += 2;
-			} else {
-				put(&l, "’", strlen("’"));
-				i++;
-			}
-			break;
+		}
 		case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
 			l.space = 1;
 			i++;

@@ -263,6 +263,20 @@ static void recover(struct bt *b)
 	}
 }
 
+/* assigned: the value after the '=' at b->i (of field or @string name)
+ * into *v, *end just after it, b->i past the spacing after it; 0, or -1
+ * after an error. */
+static int assigned(struct bt *b, struct str name, struct str *v, size_t *end)
+{
+	b->i++;
+	skip_space(b);
+	if (value(b, name, v) < 0)
+		return -1;
+	*end = b->i;
+	skip_space(b);
+	return 0;
+}
+
 /* string_def: @string{name = value} from after its opening delimiter. */
 static int string_def(struct bt *b, char close)
 {
@@ -274,12 +288,10 @@ static int string_def(struct bt *b, char close)
 		error_at(b, at, "a @string needs name = value (e.g. @string{nips = {Advances in Neural Information Processing Systems}})");
 		return -1;
 	}
-	b->i++;
-	skip_space(b);
 	struct str v;
-	if (value(b, name, &v) < 0)
+	size_t end;
+	if (assigned(b, name, &v, &end) < 0)
 		return -1;
-	skip_space(b);
 	if (b->i >= b->len || b->s[b->i] != close) {
 		error_at(b, b->i, "expected '%c' to end the @string '%.*s'", close, STR_FMT(name));
 		return -1;
@@ -330,14 +342,11 @@ static int fields(struct bt *b, char close, struct str key)
 				 STR_FMT(name), STR_FMT(key));
 			return -1;
 		}
-		b->i++;
-		skip_space(b);
 		struct str v;
-		if (value(b, name, &v) < 0)
+		size_t vend;
+		if (assigned(b, name, &v, &vend) < 0)
 			return -1;
 		add_field(b, lower(b, name.p, name.len), v);
-		size_t vend = b->i;
-		skip_space(b);
 		if (b->i < b->len && b->s[b->i] == ',') {
 			b->i++;
 			continue;
