@@ -1153,6 +1153,12 @@ BIBTEX_SEEDS = [
     + b"@book{k, title = s39}\n",
     b"@book{big, title = {" + b"abcdefghij" * 100000 + b"}}\n",
     b"@book{k, month = juen, journal = undefined}\n",
+    b"@article{a2020, author = {Alpha, Ann and Beta, Bob and Gamma, Gil}, title = {First}, year = 2020}\n"
+    b"@article{b2020, author = {Alpha, Ann and Beta, Bob}, title = {\\emph{Second}}, year = 2020, doi = {10.1/x}}\n"
+    b"@misc{c:d/e+f, title = {Odd key}, url = {https://arxiv.org/abs/1706.03762}}\n"
+    b"@@@ md\nSee [@a2020; @b2020, p. 2] and @a2020, [see -@b2020, ch. 1], [@c:d/e+f].\n"
+    b"`[@a2020]` [x @a2020](/u) \\@a2020 me@a2020.org @nobody [@eq:one] [@fig:a; @a2020] [@a202]\n\n"
+    b"# Heading [@b2020]\n\n> quote @b2020\n\n- item [@a2020;\n  @b2020]\n\nNote[^1].\n\n[^1]: In a note [@c:d/e+f].\n",
 ]
 
 
