@@ -213,6 +213,16 @@ check "folio serve: the .bib edited, the served site is a full build's ($d)" tes
 check "folio serve: the edit is served" grep -q 'Attention Is All You Need, Third' "$served/posts/numeric/index.html"
 r=$(grep -E '^folio serve: rebuilt' "$TMP/serve.err" | tail -n 1 | sed -E 's/.*: ([0-9]+) of ([0-9]+) pages.*/\1 \2/')
 check "folio serve: the pages that cite it rendered, not the site ($r)" test -n "$r" -a "${r% *}" -gt 0 -a "${r% *}" -lt "${r#* }"
+# a citing post's text edited: folio serve patches the post (its
+# bibliography kept), and the served site is a full build's
+before=$(builds)
+printf '\nOne more: [@goedel1931; @kingma2014] (sorted).\n' >>"$site/content/posts/numeric.md"
+settle "$before"
+full
+d=$(diff -r -q -x .folio-output "$served" "$TMP/full" 2>&1)
+check "folio serve: a citing post edited, the served site is a full build's ($d)" test -z "$d"
+check "folio serve: the new citation is served" \
+	grep -q 'One more: \[<a href="#ref-kingma2014">2</a>, <a href="#ref-goedel1931">4</a>\] (sorted)' "$served/posts/numeric/index.html"
 stop_serve
 spid=""
 
