@@ -969,12 +969,17 @@ static void references(struct cite_state *st)
 
 void md_pass_citations(struct md_ctx *c)
 {
-	if (!c->o->bibs || !c->root || !memchr(c->text, '@', c->len))
+	if (!c->o->bibs || !c->root || (!c->o->nnocite && !memchr(c->text, '@', c->len)))
 		return;
 	struct cite_state st = {.c = c, .line_no = 1};
 	buf_init(&st.text);
 	find_runs(&st);
-	if (st.nruns) {
+	for (size_t i = 0; i < c->o->nnocite; i++) {
+		const struct bib_entry *e = find(c, c->o->nocite[i]);
+		if (e) /* model/ checked them */
+			work(&st, e);
+	}
+	if (st.ncited) {
 		struct buf b;
 		buf_init(&b);
 		for (size_t i = 0; i < st.ncited; i++)
@@ -982,6 +987,7 @@ void md_pass_citations(struct md_ctx *c)
 		buf_fini(&b);
 		if (c->o->cite_style == MD_CITE_AUTHOR_YEAR)
 			letters(&st);
+		/* a document with nocite and no '@' has no runs */
 		for (size_t i = 0; i < st.nruns; i++)
 			replace_run(&st, &st.runs[i]);
 		references(&st);

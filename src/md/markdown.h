@@ -89,6 +89,10 @@ struct md_options {
 	const struct bibtex *const *bibs;
 	size_t nbibs;
 	int cite_style;
+	/* keys listed in the References though not cited (front matter
+	 * nocite), after those cited */
+	const struct str *nocite;
+	size_t nnocite;
 };
 
 enum { MD_CITE_NUMERIC, MD_CITE_AUTHOR_YEAR };

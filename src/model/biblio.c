@@ -110,12 +110,68 @@ static int add_list(struct site *s, struct biblio *b, const struct diag_loc *in,
 	return failed ? -1 : 0;
 }
 
+/* nocite: the keys src's front matter lists without citing them, each
+ * checked against its bibliographies (an unknown one is an error at its
+ * place, with the key meant), or "*": every entry; into src->nocite and
+ * the hash h. */
+static void nocite(struct biblio *b, struct source *src, struct hasher *h)
+{
+	const struct ynode *n = src->nocite_node;
+	size_t cap = 0;
+	if (n->kind == YNODE_SCALAR)
+		for (size_t i = 0; i < src->nbibs; i++)
+			cap += src->bibs[i]->n;
+	else
+		cap = n->len;
+	struct str *keys = arena_alloc(b->a, (cap + 1) * sizeof *keys);
+	size_t k = 0;
+	if (n->kind == YNODE_SCALAR) {
+		for (size_t i = 0; i < src->nbibs; i++)
+			for (size_t j = 0; j < src->bibs[i]->n; j++)
+				keys[k++] = src->bibs[i]->entries[j].key;
+	} else {
+		for (size_t i = 0; i < n->len; i++) {
+			struct str key = n->items[i]->str;
+			size_t j = 0;
+			while (j < src->nbibs && !bibtex_find(src->bibs[j], key))
+				j++;
+			if (j < src->nbibs) {
+				keys[k++] = key;
+				continue;
+			}
+			struct diag_guess g;
+			diag_guess_init(&g, key.p, key.len);
+			for (j = 0; j < src->nbibs; j++)
+				for (size_t e = 0; e < src->bibs[j]->n; e++)
+					diag_guess_try(&g, src->bibs[j]->entries[e].key.p, src->bibs[j]->entries[e].key.len);
+			size_t gn;
+			const char *best = diag_guess_best(&g, &gn);
+			struct diag_loc loc = {src->path, src->src, src->len, n->items[i]->line, n->items[i]->col};
+			if (best)
+				diag_error(b->d, &loc, "nocite: unknown citation key '%.*s' (did you mean '%.*s'?)", STR_FMT(key),
+					   (int)gn, best);
+			else
+				diag_error(b->d, &loc, "nocite: unknown citation key '%.*s' (no entry of the post's bibliography has it)",
+					   STR_FMT(key));
+			b->errors++;
+		}
+	}
+	for (size_t i = 0; i < k; i++) {
+		hasher_add(h, keys[i].p, keys[i].len);
+		hasher_add(h, "", 1); /* "ab","c" is not "a","bc" */
+	}
+	src->nocite = keys;
+	src->nnocite = k;
+}
+
 /* assign: source src's bibliographies (its own, then the site's) and
  * style. */
 static void assign(struct site *s, struct biblio *b, struct source *src)
 {
 	src->bibs = NULL;
 	src->nbibs = 0;
+	src->nocite = NULL;
+	src->nnocite = 0;
 	src->bib_hash = 0;
 	src->bib_style = src->cite_style ? src->cite_style - 1 : s->cfg->cite_style;
 	const struct ynode *own = src->bib_node, *site = s->cfg->bibliography;
@@ -144,6 +200,8 @@ static void assign(struct site *s, struct biblio *b, struct source *src)
 		return;
 	src->bibs = list;
 	src->nbibs = n;
+	if (src->nocite_node)
+		nocite(b, src, &h);
 	src->bib_hash = hasher_digest(&h) | 1;
 }
 
@@ -164,6 +222,7 @@ int site_bibliographies(struct arena *a, struct diag *d, struct site *s, struct 
 	for (size_t i = 0; i < c->nseries; i++) {
 		c->series[i]->s.bib_node = NULL;
 		c->series[i]->s.cite_style = 0;
+		c->series[i]->s.nocite_node = NULL;
 		assign(s, &b, &c->series[i]->s);
 	}
 	free(b.root);

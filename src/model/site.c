@@ -129,6 +129,8 @@ static void job_options(const struct md_options *base, const struct md_job *j, s
 	o->bibs = (*s)->bibs;
 	o->nbibs = (*s)->nbibs;
 	o->cite_style = (*s)->bib_style;
+	o->nocite = (*s)->nocite;
+	o->nnocite = (*s)->nnocite;
 }
 
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)

@@ -39,11 +39,11 @@ const char *difficulty_name(int d)
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "part", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description",
-	"image", "ignore_links", "math", "bibliography", "citation_style", NULL};
+	"image", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
 	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", NULL};
 static const char *const page_keys[] = {"title", "description", "updated", "slug", "draft", "toc", "aliases",
-	"template", "ignore_links", "math", "bibliography", "citation_style", NULL};
+	"template", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -386,13 +386,25 @@ static void read_math(struct schema *s, const struct ynode *m, struct source *sr
 		src->math_off = !on;
 }
 
-/* read_cites: bibliography and citation_style (config_read_citations). */
+/* read_cites: bibliography and citation_style (config_read_citations),
+ * and nocite: the keys listed without a citation (a list, or "*"). */
 static void read_cites(struct schema *s, const struct ynode *m, struct source *src)
 {
 	int style = -1;
 	src->bib_node = NULL;
 	config_read_citations(s, m, &src->bib_node, &style);
 	src->cite_style = style + 1;
+	const struct ynode *n = schema_node(m, "nocite");
+	src->nocite_node = NULL;
+	if (!n)
+		return;
+	int ok = (n->kind == YNODE_SCALAR && str_eq_cstr(n->str, "*")) || (n->kind == YNODE_SEQ && n->len);
+	for (size_t i = 0; ok && n->kind == YNODE_SEQ && i < n->len; i++)
+		ok = n->items[i]->kind == YNODE_SCALAR && n->items[i]->str.len;
+	if (ok)
+		src->nocite_node = n;
+	else
+		schema_error(s, n, "'nocite' must be a list of citation keys, or '*' for every entry, found %s", kind_a(n));
 }
 
 /* read_ignore_links: ignore_links, the patterns of links not to check

@@ -36,12 +36,15 @@ struct source {
 	 * and citation_style (MD_CITE_* + 1; 0: the site's) */
 	const struct ynode *bib_node;
 	int cite_style;
+	const struct ynode *nocite_node; /* front matter nocite (NULL: none) */
 	/* the document's bibliographies (the site's and its own, parsed once
 	 * per build), a hash of them and of its citation style (in its
 	 * Markdown cache key) and the style: set by model/ at each build
 	 * (bibs NULL: none) */
 	const struct bibtex *const *bibs;
 	size_t nbibs;
+	const struct str *nocite; /* the keys nocite lists, checked */
+	size_t nnocite;
 	uint64_t bib_hash;
 	int bib_style;
 	/* whether the body may hold a link that links_rewrite changes without

@@ -118,6 +118,25 @@ run build "$nobib"
 check "no bibliography: builds" test "$rc" -eq 0 -a -z "$err"
 check "no bibliography: the text as written" contains "$(cat "$nobib/public/posts/n/index.html")" '<p>Ask [@someone] or @vaswani2017.</p>'
 
+# nocite: listed without a citation, after those cited; "*": every entry
+printf -- '---\ntitle: Reading\ndate: 2024-01-04\nnocite: [goedel1931]\n---\nSee [@dao2022].\n' >"$site/content/posts/nocite.md"
+run build "$site"
+r=$(cat "$site/public/posts/nocite/index.html")
+check "nocite: the entry listed after the cited one" contains "$r" '<ol>
+<li id="ref-dao2022">'
+check "nocite: the entry listed" contains "$r" '<li id="ref-goedel1931">Kurt Gödel. 1931.'
+printf -- '---\ntitle: Reading\ndate: 2024-01-04\nnocite: "*"\n---\nNo citation.\n' >"$site/content/posts/nocite.md"
+run build "$site"
+check "nocite \"*\": every entry, with no citation in the text" \
+	test "$(grep -c '<li id="ref-' "$site/public/posts/nocite/index.html")" -eq 4
+printf -- '---\ntitle: Reading\ndate: 2024-01-04\nnocite: [goedel1913]\n---\nText.\n' >"$site/content/posts/nocite.md"
+run build "$site"
+check "nocite: an unknown key at its place" has_line "$err" "content/posts/nocite.md:4:10: error: nocite: unknown citation key 'goedel1913' (did you mean 'goedel1931'?)"
+printf -- '---\ntitle: Reading\ndate: 2024-01-04\nnocite: 3\n---\nText.\n' >"$site/content/posts/nocite.md"
+run build "$site"
+check "nocite: neither a list nor '*'" has_line "$err" "content/posts/nocite.md:4:9: error: 'nocite' must be a list of citation keys, or '*' for every entry, found an integer"
+rm "$site/content/posts/nocite.md"
+
 # errors, each exact
 bad() { # bad NAME BODY: a post with BODY, built: rc 1, its messages
 	printf -- '---\ntitle: Bad\ndate: 2024-02-01\n---\n%s\n' "$2" >"$site/content/posts/bad.md"
