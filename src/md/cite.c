@@ -288,7 +288,16 @@ static int bracket(struct cite_state *st, const char *t, size_t open, size_t clo
 		return nxref > 0;
 	}
 	if (nxref) {
-		error_at(st, st->items[first].src, "a bracket holds both citations and cross-references (write them in brackets of their own: [@key] and [@eq:label])");
+		/* xref.c's message, at its place (the bracket's '['): when its
+		 * pass ran first and said it, the collector does not say it
+		 * twice */
+		long at = st->items[first].src;
+		size_t before = (size_t)(keys[0].p - 1 - (t + open));
+		if (at >= 0 && (size_t)at >= before)
+			at -= (long)before;
+		size_t blen = close - open + 1;
+		error_at(st, at, "'%.*s' mixes cross-references and citations (hint: give each its own brackets: [@eq:a] [@smith2020])",
+			 (int)(blen > 200 ? 200 : blen), t + open);
 		st->nitems = first;
 		return 1;
 	}

@@ -152,7 +152,7 @@ bad typo 'As @kingma2041 showed, and @username said.'
 check "a typo of a key in the text" has_line "$err" "content/posts/bad.md:5:4: error: unknown citation key 'kingma2041' (did you mean 'kingma2014'?)"
 check "an @name far from every key is text" test "$(printf '%s\n' "$err" | grep -c 'error:')" -eq 1
 bad mixed 'Mixed [@eq:adam; @dao2022].'
-check "a bracket of both kinds" has_line "$err" "content/posts/bad.md:5:8: error: a bracket holds both citations and cross-references (write them in brackets of their own: [@key] and [@eq:label])"
+check "a bracket of both kinds (xref.c's message, said once)" has_line "$err" "content/posts/bad.md:5:7: error: '[@eq:adam; @dao2022]' mixes cross-references and citations (hint: give each its own brackets: [@eq:a] [@smith2020])"
 
 printf -- '---\ntitle: M\ndate: 2024-02-02\nbibliography: [refs.bib, more.bib]\n---\nSee [@x].\n' >"$site/content/posts/missing.md"
 run build "$site"

@@ -78,7 +78,7 @@ void test_cite(void)
 	STR_EQ(msgs, "content/posts/p.md:6:6: error: unknown citation key 'c199' (did you mean 'c1999'?)\n"
 		     "content/posts/p.md:7:2: error: unknown citation key 'zzz' (no entry of the post's bibliography has it)\n"
 		     "content/posts/p.md:7:16: error: unknown citation key 'a2002' (did you mean 'a2020'?)\n"
-		     "content/posts/p.md:7:24: error: a bracket holds both citations and cross-references (write them in brackets of their own: [@key] and [@eq:label])");
+		     "content/posts/p.md:7:23: error: '[@eq:x; @a2020]' mixes cross-references and citations (hint: give each its own brackets: [@eq:a] [@smith2020])");
 
 	/* no bibliography: nothing changes */
 	struct buf errs;
