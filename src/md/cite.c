@@ -471,11 +471,6 @@ static void find_runs(struct cite_state *st)
 
 /* ---- the words of a citation ---- */
 
-static void put_latex(struct buf *b, struct str raw, int html)
-{
-	bibtex_latex(b, raw, html);
-}
-
 /* names_of: the author list of e, else its editors'. */
 static size_t names_of(struct arena *a, const struct bib_entry *e, struct bib_name **names, int *others)
 {
@@ -488,10 +483,10 @@ static size_t names_of(struct arena *a, const struct bib_entry *e, struct bib_na
 static void put_last(struct buf *b, const struct bib_name *nm)
 {
 	if (nm->von.len) {
-		put_latex(b, nm->von, 0);
+		bibtex_latex(b, nm->von, 0);
 		buf_putc(b, ' ');
 	}
-	put_latex(b, nm->last, 0);
+	bibtex_latex(b, nm->last, 0);
 }
 
 /* who_year: the words of a citation of ct: "Vaswani et al.", "Kingma and
@@ -508,7 +503,7 @@ static void who_year(struct md_ctx *c, struct cited *ct, struct buf *b)
 		if (!t.p)
 			t = bibtex_field(ct->e, "title");
 		if (t.p)
-			put_latex(b, t, 0);
+			bibtex_latex(b, t, 0);
 		else
 			buf_put_str(b, ct->e->key);
 	} else {
@@ -528,7 +523,7 @@ static void who_year(struct md_ctx *c, struct cited *ct, struct buf *b)
 			y.len = 4;
 	}
 	if (y.p)
-		put_latex(b, y, 0);
+		bibtex_latex(b, y, 0);
 	else
 		buf_puts(b, label(c, MD_LABEL_NO_DATE, "n.d."));
 	ct->year = buf_to_arena(b, c->a);
