@@ -241,8 +241,17 @@ void bibtex_latex(struct buf *out, struct str raw, int html)
 			i++;
 			break;
 		default: {
+			if ((unsigned char)c < 0x20 || c == 0x7F) {
+				/* no control character in HTML (a NUL would also end
+				 * the C string cmark is handed); a NUL is U+FFFD, as
+				 * CommonMark makes it */
+				if (!c)
+					put(&l, "\xEF\xBF\xBD", 3);
+				i++;
+				break;
+			}
 			size_t k = i + 1;
-			while (k < len && !strchr("{}\\~$-`' \t\n\r\f\v", s[k]))
+			while (k < len && (unsigned char)s[k] >= 0x20 && s[k] != 0x7F && !strchr("{}\\~$-`' ", s[k]))
 				k++;
 			put(&l, s + i, k - i);
 			i = k;

@@ -84,8 +84,8 @@ struct str bibtex_field(const struct bib_entry *e, const char *name);
  * specials the character), runs of spacing one space. With html, the
  * text is escaped for HTML and \emph/\textit become <em>, \textbf
  * <strong>, \texttt <code>; without, they are their text. A command it
- * does not know is dropped and its argument kept. Linear; any depth of
- * braces. */
+ * does not know is dropped and its argument kept. Control characters are
+ * dropped (a NUL becomes U+FFFD). Linear; any depth of braces. */
 void bibtex_latex(struct buf *out, struct str raw, int html);
 
 /* One name of a name list, in BibTeX's four parts, each LaTeX as

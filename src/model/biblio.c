@@ -69,6 +69,10 @@ static struct bib_file *load(struct site *s, struct biblio *b, const struct diag
 		b->errors++;
 		return NULL;
 	}
+	if (content_check_text(b->d, path.p, text, len) < 0) {
+		b->errors++;
+		return NULL;
+	}
 	bibtex_parse(b->a, text, len, &f->bib);
 	for (size_t i = 0; i < f->bib.nerrors; i++) {
 		struct diag_loc el = {path.p, text, len, f->bib.errors[i].line, f->bib.errors[i].col};

@@ -129,6 +129,11 @@ static int check_text(struct diag *d, const char *rel, const char *src, size_t l
 	return -1;
 }
 
+int content_check_text(struct diag *d, const char *rel, const char *src, size_t len)
+{
+	return check_text(d, rel, src, len);
+}
+
 /* How the files are read: the front matter trees of the last build (or
  * NULL), and (folio build) what is known of the files before reading them
  * (or NULL), with an index of its stamps by path; lazy: a file whose

@@ -223,6 +223,11 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 			struct content *out, struct content_cache *cc, struct fm_cache *fm,
 			const struct content_known *kn, int jobs);
 
+/* content_check_text: 0 if src[0..len) (the file rel, site-relative) is
+ * UTF-8 text; else -1 after an error at the first byte that is not, or
+ * naming the encoding it is in (UTF-16, UTF-32). */
+int content_check_text(struct diag *d, const char *rel, const char *src, size_t len);
+
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front
  * matter (body = everything), -1 after reporting an unclosed one. */

@@ -70,8 +70,10 @@ static void cite(struct arena *a, const struct bibtex *b, const char *body, size
 			abort();
 		if ((size_t)(q - p) < sizeof id - 12) {
 			snprintf(id, sizeof id, "id=\"ref-%.*s\"", (int)(q - p), p);
-			if (!memmem(h, doc.html.len, id, strlen(id)))
+			if (!memmem(h, doc.html.len, id, strlen(id))) {
+				fprintf(stderr, "no %s in:\n%.*s\n", id, (int)doc.html.len, h);
 				abort(); /* a citation that leads nowhere */
+			}
 		}
 	}
 	free(copy);

@@ -184,6 +184,12 @@ static void test_latex(void)
 	STR_EQ(latex("The \\emph{best}", 0), "The best");
 	STR_EQ(latex("``quoted'' $O(n)$ \\unknown{kept}", 0), "“quoted” O(n) kept");
 	STR_EQ(latex("}} stray {", 1), "stray");
+	struct buf nul;
+	buf_init(&nul);
+	bibtex_latex(&nul, (struct str){"a\0b\001c\177", 6}, 1);
+	INT_EQ(nul.len, 6);
+	STR_EQ(nul.p, "a\xEF\xBF\xBD" "bc"); /* no control character, no NUL to cut a C string */
+	buf_fini(&nul);
 }
 
 static const char *names(const char *value)
