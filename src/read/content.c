@@ -102,11 +102,14 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
  * says what it is, and where the first byte that is not UTF-8 is. */
 static int check_text(struct diag *d, const char *rel, const char *src, size_t len)
 {
+	const char *ext = strrchr(rel, '.'); /* the hint's new file: new.md, new.bib */
+	if (!ext || strchr(ext, '/'))
+		ext = ".md";
 	const char *enc = text_encoding(src, len);
 	if (enc) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
-		diag_error(d, &loc, "the file is %s text, and folio reads UTF-8 (hint: iconv -f %s -t UTF-8 %s > new.md, "
-			   "then replace the file with new.md)", enc, enc, rel);
+		diag_error(d, &loc, "the file is %s text, and folio reads UTF-8 (hint: iconv -f %s -t UTF-8 %s > new%s, "
+			   "then replace the file with new%s)", enc, enc, rel, ext, ext);
 		return -1;
 	}
 	size_t bad = utf8_bad(src, len);
@@ -125,7 +128,7 @@ static int check_text(struct diag *d, const char *rel, const char *src, size_t l
 	/* the excerpt stops before the bad byte: it is not text to show */
 	struct diag_loc loc = {rel, src, bad, line, col};
 	diag_error(d, &loc, "byte 0x%02X is not UTF-8 (hint: save the file as UTF-8; from Latin-1: iconv -f LATIN1 -t "
-		   "UTF-8 %s > new.md)", (unsigned char)src[bad], rel);
+		   "UTF-8 %s > new%s)", (unsigned char)src[bad], rel, ext);
 	return -1;
 }
 
