@@ -168,6 +168,7 @@ static void know_html(struct rebuild *rb, struct source *src, const struct md_do
 {
 	if (src->link_hint != 2 || !doc->html.len || (base && strcmp(base, "/")))
 		return;
+	salt ^= src->bib_hash; /* its .bib files too (0: none), as its cache key */
 	if (src->html_salt != salt || src->html_len != doc->html.len || !src->html_hash) {
 		/* the Markdown cache's, else hashed now */
 		src->html_hash = doc->html_hash ? doc->html_hash : rebuild_text_hash(doc->html.p, doc->html.len);

@@ -12,6 +12,7 @@
  *   headings.c   the outline and ids passes, the table of contents
  *   xref.c       the cross-reference pass: labels numbered, references
  *                made placeholders (md_xref_expand)
+ *   cite.c       the citations pass: [@key] and @key, the References
  *   summary.c    the summary passes
  *   count.c      the counting pass (words, code, images), beside blocks
  *   blocks.c     code blocks, diagrams, formulas, figures and images made HTML
@@ -233,6 +234,12 @@ void md_pass_ids(struct md_ctx *c);
 /* md_pass_xref: labels numbered, equations and tables wrapped with
  * theirs, references made placeholders (xref.c). */
 void md_pass_xref(struct md_ctx *c);
+/* md_pass_citations: [@key], [@a; @b, p. 4] and @key made links to the
+ * works cited, listed before the footnotes (cite.c); only with
+ * md_options.bibs and an '@' in the text. md_is_citation: n is such a
+ * link (the summary keeps its text only). */
+void md_pass_citations(struct md_ctx *c);
+int md_is_citation(cmark_node *n);
 /* md_pass_summary_text: the summary as text, before formulas become
  * MathML (summary.c). */
 void md_pass_summary_text(struct md_ctx *c);

@@ -77,6 +77,7 @@ static const struct md_pass {
 	{"outline", md_pass_outline},           /* headings, <!--more-->, first paragraph */
 	{"ids", md_pass_ids},                   /* heading ids and anchors */
 	{"xref", md_pass_xref},                 /* labels numbered, references made placeholders */
+	{"citations", md_pass_citations},       /* [@key], @key; the References */
 	{"summary text", md_pass_summary_text}, /* before formulas are MathML */
 	{"blocks", md_pass_blocks},             /* code, diagrams, formulas, images; the counts */
 	{"render", pass_render},                /* the body's HTML */

@@ -4,7 +4,7 @@
  *
  * Folder md/: Markdown -> HTML: cmark-gfm and its extensions, directives,
  * code and highlighting, formulas (KaTeX in QuickJS), images.
- * uses: base, files, images.
+ * uses: base, formats, files, images.
  */
 #ifndef FOLIO_MARKDOWN_H
 #define FOLIO_MARKDOWN_H
@@ -15,6 +15,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "formats/bibtex.h"
 
 /* md_highlight_fn: appends code highlighted as lang to out (HTML-escaped,
  * with <span class="hl-..."> spans); -1 when the language is unknown (out
@@ -42,6 +43,10 @@ enum {
 	MD_LABEL_XREF_TBL,     /* "Table" */
 	MD_LABEL_XREF_LST,     /* "Listing" */
 	MD_LABEL_XREF_OF,      /* "{ref} of {title}" */
+	MD_LABEL_REFERENCES,   /* "References": the heading of the works cited */
+	MD_LABEL_ET_AL,        /* "et al.": a citation of three authors or more */
+	MD_LABEL_AND,          /* "and": a citation of two authors */
+	MD_LABEL_NO_DATE,      /* "n.d.": the year of a work without one */
 	MD_LABELS
 };
 
@@ -86,7 +91,19 @@ struct md_options {
 	const int *image_widths;
 	int nimage_widths;
 	int image_webp, image_avif;
+	/* citations (md/cite.c): the document's bibliographies, a key looked
+	 * up in each in turn (NULL: the document has none, and [@key] and
+	 * @key are text), and how citations look (MD_CITE_*) */
+	const struct bibtex *const *bibs;
+	size_t nbibs;
+	int cite_style;
+	/* keys listed in the References though not cited (front matter
+	 * nocite), after those cited */
+	const struct str *nocite;
+	size_t nnocite;
 };
+
+enum { MD_CITE_NUMERIC, MD_CITE_AUTHOR_YEAR };
 
 /* md_picture_widths: the widths of the resized copies of an image w
  * pixels wide under o's settings, in out[] (at least MD_PICTURE_MAX),

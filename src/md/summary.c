@@ -60,7 +60,7 @@ static struct str cut_summary(struct arena *a, const char *s, size_t n)
 /* summary: summary_html and summary_text from the top-level blocks before
  * the <!--more--> marker, else from the first paragraph that has text. Runs
  * after the body is rendered: it changes the tree, dropping footnote
- * references (they point into the post's page) and the ids of headings
+ * references and citations' links (they point into the post's page) and the ids of headings
  * (a list page shows several summaries). */
 void md_pass_summary(struct md_ctx *c)
 {
@@ -100,7 +100,7 @@ void md_pass_summary(struct md_ctx *c)
 				continue;
 			if (cmark_node_get_type(n) == CMARK_NODE_HEADING)
 				cmark_node_set_syntax_extension(n, NULL);
-			if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_REFERENCE) {
+			if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_REFERENCE || md_is_citation(n)) {
 				if (ndrop == cap) {
 					cap = cap ? cap * 2 : 8;
 					drop = xrealloc(drop, cap * sizeof *drop);
@@ -110,8 +110,14 @@ void md_pass_summary(struct md_ctx *c)
 		}
 		cmark_iter_free(it);
 	}
-	for (size_t i = 0; i < ndrop; i++)
+	for (size_t i = 0; i < ndrop; i++) {
+		/* a citation's link goes, its text stays (it points into the
+		 * post's page, as a footnote's reference, which goes whole) */
+		cmark_node *k;
+		while (md_is_citation(drop[i]) && (k = cmark_node_first_child(drop[i])))
+			cmark_node_insert_before(drop[i], k);
 		cmark_node_free(drop[i]);
+	}
 	free(drop);
 
 	struct buf html;

@@ -99,7 +99,9 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
 	/* math: false renders another document from the same body */
-	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
+	/* a document with a bibliography: its key has the .bib files' hash */
+	uint64_t salt = s->bib_hash ? p->opts->md_salt ^ s->bib_hash : p->opts->md_salt;
+	j->key = md_cache_key(salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
 			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
@@ -125,6 +127,11 @@ static void job_options(const struct md_options *base, const struct md_job *j, s
 	o->toc_hidden = toc_hidden(j);
 	if ((*s)->math_off)
 		o->math = 0;
+	o->bibs = (*s)->bibs;
+	o->nbibs = (*s)->nbibs;
+	o->cite_style = (*s)->bib_style;
+	o->nocite = (*s)->nocite;
+	o->nnocite = (*s)->nnocite;
 }
 
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
@@ -249,6 +256,7 @@ void site_free(struct site *s)
 	free(s->worker_arenas);
 	s->worker_arenas = NULL;
 	s->nworkers = 0;
+	site_bibliographies_free(s);
 }
 
 /* ---- helpers ---- */
@@ -1348,6 +1356,7 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	s->cfg = cfg;
 	s->content = c;
 	int before = d->errors;
+	site_bibliographies(a, d, s, c);
 	render_markdown(s, d, opts, c);
 	struct map by_slug = MAP_INIT, pages = MAP_INIT;
 	site_posts(a, d, opts, s, &by_slug);

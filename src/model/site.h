@@ -116,6 +116,9 @@ struct site {
 	/* the fingerprinted names of the theme's assets (THEME_ASSETS, in its
 	 * order; theme.h), set by the reading stage; NULL: the theme's own */
 	const char **asset_names;
+	/* the .bib files the documents name, parsed (biblio.c) */
+	struct bibtex **bibs;
+	size_t nbibs, cap_bibs;
 };
 
 /* site_reserved: the names at the site's root that folio's own pages and
@@ -131,6 +134,16 @@ extern const char *const site_reserved[];
  * the number of errors. */
 int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct content *c,
 	       const struct build_opts *opts, struct site *out);
+
+/* site_bibliographies: reads and parses once each .bib file that
+ * folio.yml's bibliography: or a post's or page's front matter names
+ * (site-relative paths), reporting to d a file that is missing at the key
+ * that names it and each error of a file at its own file:line:col; sets
+ * every post's, page's and series guide's bibs, bib_hash and bib_style
+ * (source.h). Returns the number of errors. The parsed files are s's
+ * until site_bibliographies_free (site_free calls it). */
+int site_bibliographies(struct arena *a, struct diag *d, struct site *s, struct content *c);
+void site_bibliographies_free(struct site *s);
 
 /* site_rewrite_links: the HTML of every post, series guide and page with
  * its links made final (links_rewrite): `.md` and `@/` links to the URL of

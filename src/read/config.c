@@ -18,7 +18,7 @@
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
 	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", "images",
-	NULL};
+	"bibliography", "citation_style", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -420,6 +420,38 @@ static void read_image_widths(struct schema *s, const struct ynode *m, struct co
 	c->nimage_widths = n;
 }
 
+int config_read_citations(struct schema *s, const struct ynode *m, const struct ynode **bib, int *style)
+{
+	int errors = s->errors;
+	const struct ynode *n = schema_node(m, "bibliography");
+	if (n && n->kind == YNODE_SCALAR && n->str.len)
+		*bib = n;
+	else if (n && n->kind == YNODE_SEQ && n->len) {
+		int ok = 1;
+		for (size_t i = 0; i < n->len; i++)
+			if (n->items[i]->kind != YNODE_SCALAR || !n->items[i]->str.len) {
+				schema_error(s, n->items[i], "a bibliography item must be the path of a .bib file, found %s",
+					     kind_a(n->items[i]));
+				ok = 0;
+			}
+		if (ok)
+			*bib = n;
+	} else if (n)
+		schema_error(s, n, "'bibliography' must be the path of a .bib file or a list of them (e.g. refs.bib), found %s",
+			     kind_a(n));
+	struct str v;
+	if (schema_str(s, m, "citation_style", 0, &v) == 1) {
+		if (str_eq_cstr(v, "numeric"))
+			*style = 0;
+		else if (str_eq_cstr(v, "author-year"))
+			*style = 1;
+		else
+			schema_error(s, schema_node(m, "citation_style"),
+				     "citation_style must be 'numeric' or 'author-year', found '%.*s'", STR_FMT(v));
+	}
+	return s->errors - errors;
+}
+
 /* read_images: images: false, true or {widths, formats, quality}. */
 static void read_images(struct schema *s, const struct ynode *r, struct config *c)
 {
@@ -690,6 +722,8 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	read_math(&s, r, c);
 	read_switches(&s, r, c);
 	read_links(&s, r, c);
+	c->cite_style = 0;
+	config_read_citations(&s, r, &c->bibliography, &c->cite_style);
 	check_base_url(&s, r, c, base_url_override);
 	return s.errors;
 }

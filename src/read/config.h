@@ -78,6 +78,11 @@ struct config {
 	int quality_webp, quality_jpeg, quality_avif;
 	int avif_line, avif_col; /* where formats names avif, in folio.yml */
 	int images_metadata;     /* the copies keep the image's EXIF (camera, place) */
+	/* citations: bibliography: (a scalar or a list of scalars, the .bib
+	 * files' paths in the site; NULL: none) and citation_style (MD_CITE_*:
+	 * 0 numeric, 1 author-year) */
+	const struct ynode *bibliography;
+	int cite_style;
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
@@ -87,5 +92,12 @@ enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
  * base_url_override (or NULL) replaces base_url (folio build --base-url). */
 int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
 		struct config *cfg);
+
+/* config_read_citations: bibliography (a path or a list of paths, set
+ * in *bib as its node) and citation_style ("numeric" 0, "author-year" 1,
+ * in *style) of the map m, folio.yml's or a front matter's, each left
+ * alone when absent; returns the number of errors reported to s. */
+struct schema;
+int config_read_citations(struct schema *s, const struct ynode *m, const struct ynode **bib, int *style);
 
 #endif

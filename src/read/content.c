@@ -39,12 +39,12 @@ const char *difficulty_name(int d)
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "part", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description",
-	"image", "ignore_links", "math", NULL};
+	"image", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
 	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", "number_by_part",
 	NULL};
 static const char *const page_keys[] = {"title", "description", "updated", "slug", "draft", "toc", "aliases",
-	"template", "ignore_links", "math", NULL};
+	"template", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -103,11 +103,14 @@ int content_split(struct diag *d, const char *path, const char *src, size_t len,
  * says what it is, and where the first byte that is not UTF-8 is. */
 static int check_text(struct diag *d, const char *rel, const char *src, size_t len)
 {
+	const char *ext = strrchr(rel, '.'); /* the hint's new file: new.md, new.bib */
+	if (!ext || strchr(ext, '/'))
+		ext = ".md";
 	const char *enc = text_encoding(src, len);
 	if (enc) {
 		struct diag_loc loc = {rel, NULL, 0, 0, 0};
-		diag_error(d, &loc, "the file is %s text, and folio reads UTF-8 (hint: iconv -f %s -t UTF-8 %s > new.md, "
-			   "then replace the file with new.md)", enc, enc, rel);
+		diag_error(d, &loc, "the file is %s text, and folio reads UTF-8 (hint: iconv -f %s -t UTF-8 %s > new%s, "
+			   "then replace the file with new%s)", enc, enc, rel, ext, ext);
 		return -1;
 	}
 	size_t bad = utf8_bad(src, len);
@@ -126,8 +129,13 @@ static int check_text(struct diag *d, const char *rel, const char *src, size_t l
 	/* the excerpt stops before the bad byte: it is not text to show */
 	struct diag_loc loc = {rel, src, bad, line, col};
 	diag_error(d, &loc, "byte 0x%02X is not UTF-8 (hint: save the file as UTF-8; from Latin-1: iconv -f LATIN1 -t "
-		   "UTF-8 %s > new.md)", (unsigned char)src[bad], rel);
+		   "UTF-8 %s > new%s)", (unsigned char)src[bad], rel, ext);
 	return -1;
+}
+
+int content_check_text(struct diag *d, const char *rel, const char *src, size_t len)
+{
+	return check_text(d, rel, src, len);
 }
 
 /* How the files are read: the front matter trees of the last build (or
@@ -387,6 +395,27 @@ static void read_math(struct schema *s, const struct ynode *m, struct source *sr
 		src->math_off = !on;
 }
 
+/* read_cites: bibliography and citation_style (config_read_citations),
+ * and nocite: the keys listed without a citation (a list, or "*"). */
+static void read_cites(struct schema *s, const struct ynode *m, struct source *src)
+{
+	int style = -1;
+	src->bib_node = NULL;
+	config_read_citations(s, m, &src->bib_node, &style);
+	src->cite_style = style + 1;
+	const struct ynode *n = schema_node(m, "nocite");
+	src->nocite_node = NULL;
+	if (!n)
+		return;
+	int ok = (n->kind == YNODE_SCALAR && str_eq_cstr(n->str, "*")) || (n->kind == YNODE_SEQ && n->len);
+	for (size_t i = 0; ok && n->kind == YNODE_SEQ && i < n->len; i++)
+		ok = n->items[i]->kind == YNODE_SCALAR && n->items[i]->str.len;
+	if (ok)
+		src->nocite_node = n;
+	else
+		schema_error(s, n, "'nocite' must be a list of citation keys, or '*' for every entry, found %s", kind_a(n));
+}
+
 /* read_ignore_links: ignore_links, the patterns of links not to check
  * (fnmatch), as C strings in a. */
 static void read_ignore_links(struct arena *a, struct schema *s, const struct ynode *m, struct source *src)
@@ -460,6 +489,7 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct read
 	read_aliases(&s, m, &p->aliases, &p->naliases);
 	read_ignore_links(a, &s, m, &p->s);
 	read_math(&s, m, &p->s);
+	read_cites(&s, m, &p->s);
 	p->toc = -1;
 	schema_bool(&s, m, "toc", &p->toc);
 	if (schema_int(&s, m, "reading_time", 1, 10000, &v) == 1)
@@ -540,6 +570,7 @@ static struct page *load_page(struct arena *a, struct diag *d, const struct read
 	read_aliases(&s, m, &pg->aliases, &pg->naliases);
 	read_ignore_links(a, &s, m, &pg->s);
 	read_math(&s, m, &pg->s);
+	read_cites(&s, m, &pg->s);
 	if (schema_str(&s, m, "template", 0, &pg->template_name) == 1) {
 		struct str t = pg->template_name;
 		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)

@@ -32,6 +32,21 @@ struct source {
 	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
 	size_t nignore_links;
 	int math_off; /* front matter math: false (dollar signs are text here) */
+	/* front matter bibliography (its node: a path or a list; NULL: none)
+	 * and citation_style (MD_CITE_* + 1; 0: the site's) */
+	const struct ynode *bib_node;
+	int cite_style;
+	const struct ynode *nocite_node; /* front matter nocite (NULL: none) */
+	/* the document's bibliographies (the site's and its own, parsed once
+	 * per build), a hash of them and of its citation style (in its
+	 * Markdown cache key) and the style: set by model/ at each build
+	 * (bibs NULL: none) */
+	const struct bibtex *const *bibs;
+	size_t nbibs;
+	const struct str *nocite; /* the keys nocite lists, checked */
+	size_t nnocite;
+	uint64_t bib_hash;
+	int bib_style;
 	/* whether the body may hold a link that links_rewrite changes without
 	 * a sub-path base (".md", "@/", or a character reference that may
 	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,
@@ -209,6 +224,11 @@ struct content_known {
 int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, const struct config *cfg,
 			struct content *out, struct content_cache *cc, struct fm_cache *fm,
 			const struct content_known *kn, int jobs);
+
+/* content_check_text: 0 if src[0..len) (the file rel, site-relative) is
+ * UTF-8 text; else -1 after an error at the first byte that is not, or
+ * naming the encoding it is in (UTF-16, UTF-32). */
+int content_check_text(struct diag *d, const char *rel, const char *src, size_t len);
 
 /* content_split: splits a file into front matter and body. Returns 1 with
  * fm and fm_len (the YAML text) and the body set, 0 when the file has no front

@@ -383,7 +383,8 @@ void theme_md_labels(const struct tmpl_env *env, struct arena *a, const char *la
 {
 	static const char *const keys[MD_LABELS] = {"heading_link", "callout_note", "callout_tip", "callout_warning",
 								   "diagram", "xref_eq", "xref_figure", "xref_table",
-								   "xref_listing", "xref_in_post"};
+								   "xref_listing", "xref_in_post", "references", "cite_et_al",
+								   "cite_and", "cite_no_date"};
 	const struct tval *t = tmpl_env_global(env, "t");
 	for (size_t i = 0; i < MD_LABELS; i++) {
 		const struct tval *v = t && t->kind == TV_MAP ? tmap_get(t->u.map, (struct str){keys[i], strlen(keys[i])})

@@ -53,6 +53,7 @@ const pages = [
   ['post-mermaid', '/posts/automata-and-compilers-05-compiler-overview-phases/'],
   ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
   ['post-xref', '/posts/adam-step-by-step/'],
+  ['post-citations', '/posts/attention-reading-list/'],
   ['not-found', '/404.html'],
 ];
 

@@ -57,6 +57,10 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   uptodate  .folio-cache/uptodate-HASH files (the layout of
             incremental/rebuild.c): the example blog's files as inputs,
             with and without warnings said
+  bibtex    .bib files: the example blog's and the test sites', and
+            entries of every form and its pathological cases (BIBTEX_SEEDS
+            below: deep braces, a doubling @string chain, a 1 MB field,
+            unclosed braces and quotes)
   pikchr    diagrams' sources: every ```pikchr block of the example blog,
             the test sites and the man pages, and drawings of each of
             pikchr's features and errors (PIKCHR_SEEDS below)
@@ -1150,6 +1154,42 @@ def fenced_seeds(s, lang):
             s.add(lang, m.group(3))
 
 
+BIBTEX_SEEDS = [
+    b"@article{vaswani2017,\n  title = {Attention Is {All} You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and others},\n"
+    b"  year = 2017, month = jun, eprint = {1706.03762}, archivePrefix = {arXiv}\n}\n",
+    b"@string{nips = {Advances in Neural Information Processing Systems}}\n@inproceedings(a, booktitle = \"Proc. \" # nips # {, } # 30)\n",
+    b"@preamble{\"\\newcommand{\\noop}[1]{}\"}\n@comment{x}\n@comment junk\ntext @ outside\n@misc{k}\n",
+    b"@book{g, author = {G{\\\"o}del, Kurt and Ludwig van Beethoven and Ford, Jr., Henry and {Barnes and Noble}},\n"
+    b"  title = {\\emph{\\'{E}t\\`a} \\textbf{b {\\\"u}} \\ss \\aa \\o --- -- ~ \\& \\% $x^2$ \\c{c} \\v s \\H{o} \\.z \\={a}}}\n",
+    b"@article{u, title = {unclosed\n",
+    b"@article{q, title = \"unclosed\n",
+    b"@article{d, title={x}}\n@article{d, title={y}}\n@article{, x = 1}\n@article{e title = 1}\n@article{f, x y}\n",
+    b"@book{deep, title = " + b"{" * 5000 + b"x" + b"}" * 5000 + b"}\n",
+    b"@book{deep2, title = {\\emph{" + b"{\\textbf{" * 300 + b"x" + b"}}" * 300 + b"}}}\n",
+    b"@string{s0 = \"xxxxxxxxxxxxxxxx\"}\n" + b"".join(b"@string{s%d = s%d # s%d}\n" % (i, i - 1, i - 1) for i in range(1, 40))
+    + b"@book{k, title = s39}\n",
+    b"@book{big, title = {" + b"abcdefghij" * 100000 + b"}}\n",
+    b"@book{k, month = juen, journal = undefined}\n",
+    b"@article{a2020, author = {Alpha, Ann and Beta, Bob and Gamma, Gil}, title = {First}, year = 2020}\n"
+    b"@article{b2020, author = {Alpha, Ann and Beta, Bob}, title = {\\emph{Second}}, year = 2020, doi = {10.1/x}}\n"
+    b"@misc{c:d/e+f, title = {Odd key}, url = {https://arxiv.org/abs/1706.03762}}\n"
+    b"@@@ md\nSee [@a2020; @b2020, p. 2] and @a2020, [see -@b2020, ch. 1], [@c:d/e+f].\n"
+    b"`[@a2020]` [x @a2020](/u) \\@a2020 me@a2020.org @nobody [@eq:one] [@fig:a; @a2020] [@a202]\n\n"
+    b"# Heading [@b2020]\n\n> quote @b2020\n\n- item [@a2020;\n  @b2020]\n\nNote[^1].\n\n[^1]: In a note [@c:d/e+f].\n",
+]
+
+
+def bibtex_seeds(s):
+    for t in BIBTEX_SEEDS:
+        s.add("bibtex", t)
+    for top in ("examples", "tests/sites", "tests/cli"):
+        for root, dirs, names in os.walk(top):
+            dirs.sort()
+            for n in sorted(names):
+                if n.endswith(".bib"):
+                    s.add("bibtex", read(os.path.join(root, n)))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -1167,7 +1207,7 @@ def main():
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
                "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
-               "mermaid": mermaid_seeds}
+               "mermaid": mermaid_seeds, "bibtex": bibtex_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
