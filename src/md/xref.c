@@ -96,6 +96,8 @@ struct xstate {
 	size_t nr, capr;
 	struct map names; /* label name -> 1 + index */
 	int refind; /* the outline's first paragraph became a figure or a caption, or went */
+	cmark_node **dropped; /* paragraphs of an equation's label alone, out of the tree */
+	size_t ndropped, capdropped;
 	int count[MD_XREF_KINDS];
 	struct buf tmp;
 };
@@ -312,8 +314,15 @@ static void equation(struct xstate *x, cmark_node *n)
 	if (!name.p)
 		return;
 	if (drop) {
+		/* out of the tree now, freed after the labels: the walk's list
+		 * still names it (a paragraph, for figure()) */
 		x->refind |= drop == c->first_para;
-		cmark_node_free(drop);
+		cmark_node_unlink(drop);
+		if (x->ndropped == x->capdropped) {
+			x->capdropped = x->capdropped ? x->capdropped * 2 : 8;
+			x->dropped = xrealloc(x->dropped, x->capdropped * sizeof *x->dropped);
+		}
+		x->dropped[x->ndropped++] = drop;
 	}
 	int line, col;
 	md_math_where(n, &line, &col);
@@ -883,6 +892,9 @@ void md_pass_xref(struct md_ctx *c)
 		default: break;
 		}
 	}
+	for (size_t i = 0; i < x.ndropped; i++)
+		cmark_node_free(x.dropped[i]);
+	free(x.dropped);
 	if (x.refind)
 		refind_first_para(&x);
 	/* what blocks.c and the references read */

@@ -311,15 +311,7 @@ static void fill(struct resolver *r, struct md_doc *doc, const struct source *sr
 int xref_resolve(struct arena *a, struct diag *d, struct site *s, const struct map *by_slug,
 		 const char *const words[MD_LABELS])
 {
-	struct resolver r;
-	memset(&r, 0, sizeof r);
-	r.a = a;
-	r.d = d;
-	r.words = words;
-	r.by_slug = by_slug;
-	r.by_path = (struct map)MAP_INIT;
-	r.labels = (struct map)MAP_INIT;
-	r.indexed = (struct map)MAP_INIT;
+	struct resolver r = {.a = a, .d = d, .words = words, .by_slug = by_slug};
 	buf_init(&r.tmp);
 	for (size_t i = 0; i < s->nposts; i++)
 		fill(&r, &s->posts[i]->doc, &s->posts[i]->s, s->posts[i], s->posts[i]->url);
