@@ -782,15 +782,37 @@ static int starts(struct str s, const char *p)
 	return s.len >= n && !strncasecmp(s.p, p, n);
 }
 
+/* link_field: the value of e's field name as a URL or id (the arena's):
+ * braces dropped, \_ \% \& \# \~ \$ their characters; empty when it
+ * has none, or spacing or a control character (no link is made of it). */
+static struct str link_field(struct arena *a, const struct bib_entry *e, const char *name)
+{
+	struct str v = trim(bibtex_field(e, name));
+	char *out = arena_alloc_raw(a, v.len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < v.len; i++) {
+		unsigned char ch = (unsigned char)v.p[i];
+		if (ch <= 0x20 || ch == 0x7F)
+			return (struct str){NULL, 0};
+		if (ch == '{' || ch == '}')
+			continue;
+		if (ch == '\\' && i + 1 < v.len && strchr("_%&#~$", v.p[i + 1]))
+			ch = (unsigned char)v.p[++i];
+		out[n++] = (char)ch;
+	}
+	out[n] = 0;
+	return (struct str){n ? out : NULL, n};
+}
+
 /* put_links: the DOI, arXiv and URL links of e (a DOI or arXiv id
- * written as a URL is shown as its id). */
-static void put_links(struct buf *b, const struct bib_entry *e)
+ * written as a URL is shown as its id), to b. */
+static void put_links(struct arena *a, struct buf *b, const struct bib_entry *e)
 {
 	struct buf u;
 	buf_init(&u);
-	struct str doi = trim(bibtex_field(e, "doi"));
-	struct str url = trim(bibtex_field(e, "url"));
-	struct str eprint = trim(bibtex_field(e, "eprint"));
+	struct str doi = link_field(a, e, "doi");
+	struct str url = link_field(a, e, "url");
+	struct str eprint = link_field(a, e, "eprint");
 	struct str arch = bibtex_field(e, "archiveprefix");
 	if (!arch.p)
 		arch = bibtex_field(e, "eprinttype");
@@ -881,7 +903,7 @@ static void put_entry(struct cite_state *st, struct buf *b, const struct cited *
 	buf_put_html(b, ct->year.p, ct->year.len);
 	if (ct->letter)
 		buf_putc(b, ct->letter);
-	buf_puts(b, ". ");
+	buf_puts(b, b->p[b->len - 1] == '.' ? " " : ". "); /* "n.d." has its period */
 	int book = str_eq_cstr(e->type, "book") || str_eq_cstr(e->type, "phdthesis") ||
 		   str_eq_cstr(e->type, "mastersthesis") || str_eq_cstr(e->type, "manual");
 	struct str title = bibtex_field(e, "title");
@@ -915,7 +937,7 @@ static void put_entry(struct cite_state *st, struct buf *b, const struct cited *
 		}
 	if (b->len > at)
 		buf_putc(b, '.');
-	put_links(b, e);
+	put_links(c->a, b, e);
 	while (b->len && b->p[b->len - 1] == ' ')
 		b->len--, b->p[b->len] = 0;
 	buf_puts(b, "</li>\n");
