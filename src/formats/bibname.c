@@ -54,15 +54,27 @@ struct latex {
 	int space; /* a space is pending */
 };
 
+/* put: s[0..n) as text, its control characters left out (an accent's
+ * letter may be one: no NUL may reach a caller's C string, no control
+ * character its HTML). */
 static void put(struct latex *l, const char *s, size_t n)
 {
 	if (l->space && l->out->len)
 		buf_putc(l->out, ' ');
 	l->space = 0;
-	if (l->html)
-		buf_put_html_text(l->out, s, n);
-	else
-		buf_append(l->out, s, n);
+	while (n) {
+		size_t k = 0;
+		while (k < n && (unsigned char)s[k] >= 0x20 && s[k] != 0x7F)
+			k++;
+		if (l->html)
+			buf_put_html_text(l->out, s, k);
+		else
+			buf_append(l->out, s, k);
+		if (k < n)
+			k++; /* the control character */
+		s += k;
+		n -= k;
+	}
 }
 
 static void put_raw(struct latex *l, const char *s)

@@ -529,26 +529,41 @@ static void who_year(struct md_ctx *c, struct cited *ct, struct buf *b)
 	ct->year = buf_to_arena(b, c->a);
 }
 
+/* by_author: author-year's order: names, year, then the order of first
+ * citation (qsort over pointers: the works themselves hold the keys). */
+static int by_author(const void *x, const void *y)
+{
+	const struct cited *a = *(const struct cited *const *)x, *b = *(const struct cited *const *)y;
+	int d = str_cmp(a->who, b->who);
+	if (!d)
+		d = str_cmp(a->year, b->year);
+	return d ? d : a->num - b->num;
+}
+
+/* sorted: the works cited in author-year's order (malloc'd). */
+static struct cited **sorted(struct cite_state *st)
+{
+	struct cited **v = xmalloc((st->ncited + 1) * sizeof *v);
+	for (size_t i = 0; i < st->ncited; i++)
+		v[i] = &st->cited[i];
+	qsort(v, st->ncited, sizeof *v, by_author);
+	return v;
+}
+
 /* letters: works of one author label and year get a, b, ... in the
- * order they are first cited (author-year only). Quadratic in the works
- * cited with the same year, a handful. */
+ * order they are first cited (author-year only; past z, none). */
 static void letters(struct cite_state *st)
 {
-	for (size_t i = 0; i < st->ncited; i++) {
-		struct cited *a = &st->cited[i];
-		if (a->letter)
-			continue;
-		char next = 'a';
-		for (size_t j = i + 1; j < st->ncited; j++) {
-			struct cited *b = &st->cited[j];
-			if (!b->letter && str_eq(a->who, b->who) && str_eq(a->year, b->year)) {
-				a->letter = 'a';
-				b->letter = ++next;
-				if (next == 'z')
-					break;
-			}
-		}
+	struct cited **v = sorted(st);
+	for (size_t i = 0; i < st->ncited;) {
+		size_t j = i + 1;
+		while (j < st->ncited && str_eq(v[i]->who, v[j]->who) && str_eq(v[i]->year, v[j]->year))
+			j++;
+		for (size_t k = i; j - i > 1 && k < j && k - i < 26; k++)
+			v[k]->letter = (char)('a' + (k - i));
+		i = j;
 	}
+	free(v);
 }
 
 /* ---- making the nodes ---- */
@@ -782,15 +797,37 @@ static int starts(struct str s, const char *p)
 	return s.len >= n && !strncasecmp(s.p, p, n);
 }
 
+/* link_field: the value of e's field name as a URL or id (the arena's):
+ * braces dropped, \_ \% \& \# \~ \$ their characters; empty when it
+ * has none, or spacing or a control character (no link is made of it). */
+static struct str link_field(struct arena *a, const struct bib_entry *e, const char *name)
+{
+	struct str v = trim(bibtex_field(e, name));
+	char *out = arena_alloc_raw(a, v.len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < v.len; i++) {
+		unsigned char ch = (unsigned char)v.p[i];
+		if (ch <= 0x20 || ch == 0x7F)
+			return (struct str){NULL, 0};
+		if (ch == '{' || ch == '}')
+			continue;
+		if (ch == '\\' && i + 1 < v.len && strchr("_%&#~$", v.p[i + 1]))
+			ch = (unsigned char)v.p[++i];
+		out[n++] = (char)ch;
+	}
+	out[n] = 0;
+	return (struct str){n ? out : NULL, n};
+}
+
 /* put_links: the DOI, arXiv and URL links of e (a DOI or arXiv id
- * written as a URL is shown as its id). */
-static void put_links(struct buf *b, const struct bib_entry *e)
+ * written as a URL is shown as its id), to b. */
+static void put_links(struct arena *a, struct buf *b, const struct bib_entry *e)
 {
 	struct buf u;
 	buf_init(&u);
-	struct str doi = trim(bibtex_field(e, "doi"));
-	struct str url = trim(bibtex_field(e, "url"));
-	struct str eprint = trim(bibtex_field(e, "eprint"));
+	struct str doi = link_field(a, e, "doi");
+	struct str url = link_field(a, e, "url");
+	struct str eprint = link_field(a, e, "eprint");
 	struct str arch = bibtex_field(e, "archiveprefix");
 	if (!arch.p)
 		arch = bibtex_field(e, "eprinttype");
@@ -881,7 +918,7 @@ static void put_entry(struct cite_state *st, struct buf *b, const struct cited *
 	buf_put_html(b, ct->year.p, ct->year.len);
 	if (ct->letter)
 		buf_putc(b, ct->letter);
-	buf_puts(b, ". ");
+	buf_puts(b, b->p[b->len - 1] == '.' ? " " : ". "); /* "n.d." has its period */
 	int book = str_eq_cstr(e->type, "book") || str_eq_cstr(e->type, "phdthesis") ||
 		   str_eq_cstr(e->type, "mastersthesis") || str_eq_cstr(e->type, "manual");
 	struct str title = bibtex_field(e, "title");
@@ -915,7 +952,7 @@ static void put_entry(struct cite_state *st, struct buf *b, const struct cited *
 		}
 	if (b->len > at)
 		buf_putc(b, '.');
-	put_links(b, e);
+	put_links(c->a, b, e);
 	while (b->len && b->p[b->len - 1] == ' ')
 		b->len--, b->p[b->len] = 0;
 	buf_puts(b, "</li>\n");
@@ -928,27 +965,10 @@ static void references(struct cite_state *st)
 {
 	struct md_ctx *c = st->c;
 	int numeric = c->o->cite_style == MD_CITE_NUMERIC;
-	size_t *order = xmalloc(st->ncited * sizeof *order);
-	for (size_t i = 0; i < st->ncited; i++)
-		order[i] = i;
-	if (!numeric) {
-		/* by hand: qsort's comparison would need the state in a global,
-		 * and documents are rendered on several threads */
-		for (size_t i = 1; i < st->ncited; i++)
-			for (size_t j = i; j > 0; j--) {
-				const struct cited *a = &st->cited[order[j - 1]], *b = &st->cited[order[j]];
-				int d = str_cmp(a->who, b->who);
-				if (!d)
-					d = str_cmp(a->year, b->year);
-				if (!d)
-					d = a->letter - b->letter;
-				if (d <= 0)
-					break;
-				size_t x = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = x;
-			}
-	}
+	struct cited **order = numeric ? xmalloc((st->ncited + 1) * sizeof *order) : sorted(st);
+	if (numeric) /* in the order of their numbers */
+		for (size_t i = 0; i < st->ncited; i++)
+			order[i] = &st->cited[i];
 	struct buf b;
 	buf_init(&b);
 	const char *heading = label(c, MD_LABEL_REFERENCES, "References");
@@ -956,7 +976,7 @@ static void references(struct cite_state *st)
 	buf_put_html(&b, heading, strlen(heading));
 	buf_puts(&b, numeric ? "</h2>\n<ol>\n" : "</h2>\n<ul>\n");
 	for (size_t i = 0; i < st->ncited; i++)
-		put_entry(st, &b, &st->cited[order[i]]);
+		put_entry(st, &b, order[i]);
 	buf_puts(&b, numeric ? "</ol>\n</section>\n" : "</ul>\n</section>\n");
 	free(order);
 	cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, c->mem);

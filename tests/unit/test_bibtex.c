@@ -189,6 +189,9 @@ static void test_latex(void)
 	bibtex_latex(&nul, (struct str){"a\0b\001c\177", 6}, 1);
 	INT_EQ(nul.len, 6);
 	STR_EQ(nul.p, "a\xEF\xBF\xBD" "bc"); /* no control character, no NUL to cut a C string */
+	buf_reset(&nul);
+	bibtex_latex(&nul, (struct str){"\\\"\0x\\'{\001}y", 8}, 0); /* accents on a NUL and on ^A */
+	INT_EQ(strlen(nul.p), nul.len);
 	buf_fini(&nul);
 }
 

@@ -13,7 +13,8 @@ static const char bib[] =
 	"@article{a2020, author = {Alpha, Ann and Beta, Bob and Gamma, Gil}, title = {First}, journal = {J}, year = 2020}\n"
 	"@article{b2020, author = {Alpha, Ann and Beta, Bob and Delta, Dan}, title = {Second}, journal = {J}, year = 2020}\n"
 	"@book{c1999, author = {Carl Cook}, title = {A Book}, publisher = {P}, year = 1999, doi = {https://doi.org/10.1/x}}\n"
-	"@misc{d, title = {No Author}, url = {javascript:alert(1)}}\n";
+	"@misc{d, title = {No Author}, url = {javascript:alert(1)}}\n"
+	"@misc{e, title = {Escapes}, url = {https://x.org/a\\_b{}c\\%20}, doi = {10.1/a b}}\n";
 
 static struct bibtex B;
 static const struct bibtex *const bibs[] = {&B};
@@ -62,6 +63,10 @@ void test_cite(void)
 	OK(t_has(h, "Cited <a href=\"#ref-d\">No Author (n.d.)</a>."));
 	OK(!t_has(h, "javascript"));
 	OK(t_has(h, "</section>\n<section class=\"footnotes\""));
+
+	/* a URL's escapes and braces undone; a DOI with a space is no link */
+	h = render(a, "See [@e].\n", MD_CITE_NUMERIC, &doc, &msgs);
+	OK(t_has(h, "<li id=\"ref-e\">n.d. Escapes. <a href=\"https://x.org/a_bc%20\">https://x.org/a_bc%20</a></li>"));
 
 	/* text: in code, in a link, an escaped @, an e-mail, an @name, a
 	 * cross-reference */
