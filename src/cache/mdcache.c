@@ -50,14 +50,14 @@ struct md_cache {
 	struct pool_task saver; /* md_cache_store_begin ... _end */
 };
 
-/* The pack file: "folio-md-pack 2\n" padded to 16 bytes, the number of
+/* The pack file: "folio-md-pack 3\n" padded to 16 bytes, the number of
  * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
  * length (u64 each) and the blob, padded to 8 bytes. An entry of a key
  * that comes again later is replaced by the later one. A build adds its
  * new entries at the end and then the count (those of no use stay, until
  * they are a quarter of the file and it is written anew): a build that
  * changed one document does not write the HTML of all of them again. */
-#define PACK_MAGIC "folio-md-pack 2\n"
+#define PACK_MAGIC "folio-md-pack 3\n"
 #define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
@@ -66,6 +66,7 @@ struct header {
 	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
 	int32_t has_more, has_model3d, has_video, link_hint;
 	uint64_t html_hash, img_at; /* md_doc's */
+	uint64_t deps; /* the length of md_doc's deps, after the TOC */
 };
 
 struct md_cache *md_cache_new(void)
@@ -226,7 +227,9 @@ static int blob_whole(const char *blob, size_t len)
 			return 0;
 		p += strs[i] + 1;
 	}
-	return toc_whole(&p, end, h.ntoc, 1);
+	if (!toc_whole(&p, end, h.ntoc, 1))
+		return 0;
+	return h.deps < (uint64_t)(end - p) && p[h.deps] == '\0';
 }
 
 int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
@@ -260,6 +263,7 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	p += h.summary_text + 1;
 	doc->ntoc = (size_t)h.ntoc;
 	doc->toc = get_toc(a, &p, doc->ntoc);
+	doc->deps = (struct str){p, (size_t)h.deps};
 	doc->nheadings = (size_t)h.nheadings;
 	doc->words = (size_t)h.words;
 	doc->code_words = (size_t)h.code_words;
@@ -298,6 +302,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.link_hint = doc->link_hint;
 	h.html_hash = doc->html_hash ? doc->html_hash : md_cache_html_hash(doc->html.p, doc->html.len);
 	h.img_at = doc->img_at ? doc->img_at : md_image_at(doc->html);
+	h.deps = doc->deps.len;
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
 	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +
@@ -313,6 +318,8 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	buf_append(&b, doc->summary_text.p, doc->summary_text.len);
 	buf_putc(&b, 0);
 	put_toc(&b, doc->toc, doc->ntoc);
+	buf_append(&b, doc->deps.p, doc->deps.len);
+	buf_putc(&b, 0);
 	size_t len;
 	char *blob = buf_detach(&b, &len);
 
@@ -335,6 +342,17 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	}
 	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0, borrow ? doc->html.p : NULL};
 	c->bytes += len;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void md_cache_forget(struct md_cache *c, const struct md_key *k)
+{
+	pthread_mutex_lock(&c->lock);
+	struct entry *e = find(c, k, 0);
+	if (e) {
+		e->damaged = 1; /* as a damaged blob: a miss, that md_cache_put replaces */
+		e->used = 0;
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 

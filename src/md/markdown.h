@@ -158,6 +158,12 @@ struct md_doc {
 	 * body again; and where its first image is (md_image_at) */
 	uint64_t html_hash;
 	size_t img_at;
+	/* the files its code blocks included (file=, md/include.c): a line
+	 * each, "HASH PATH\n", HASH the 16 hex digits of hash_bytes of the
+	 * bytes read, PATH the file as opened; empty: none. The Markdown
+	 * cache keeps it, and a build renders the document again when one of
+	 * them changed (model/site.c). */
+	struct str deps;
 };
 
 /* md_image_at: 2 + the offset in html of its first image's <img src="

@@ -465,15 +465,16 @@ def pack_toc(toc):
     return out
 
 
-def pack_blob(html, summary, toc):
+def pack_blob(html, summary, toc, deps=b""):
     h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
     words = len(re.sub(r"<[^>]*>", " ", html).split())
-    head = struct.pack("<10Q4i2Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc)
+    head = struct.pack("<10Q4i3Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       len(deps))
+    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc) + deps + b"\0"
 
 
 def pack_file(blobs):
-    out = b"folio-md-pack 2\n" + struct.pack("<Q", len(blobs))
+    out = b"folio-md-pack 3\n" + struct.pack("<Q", len(blobs))
     for i, (blob, reads_files) in enumerate(blobs):
         key = hashlib.sha1(blob).digest()[:16]
         out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)
@@ -489,7 +490,8 @@ def mdcache_seeds(s):
                 continue
             toc = toc_tree(section(case, "toc") or "")
             summary = section(case, "summary_html") or html.split("\n")[0]
-            blobs.append((pack_blob(html, summary, toc), len(blobs) % 3 == 0))
+            deps = b"00000000000000ab content/posts/x/gemm.cu\n" if len(blobs) % 4 == 1 else b""
+            blobs.append((pack_blob(html, summary, toc, deps), len(blobs) % 3 == 0))
     s.add("mdcache", pack_file([]))
     for i in range(0, len(blobs), 3):
         s.add("mdcache", pack_file(blobs[i:i + 3]))
