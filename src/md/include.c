@@ -38,10 +38,30 @@ static void report(struct md_ctx *c, int line, int col, const char *fmt, ...)
  * folder it was looked up in (site-relative, for messages). */
 struct inc {
 	struct str file;
+	int up;            /* its '..'s climb out of the site folder */
 	char *path;        /* malloc'd */
 	const char *where; /* "the post's folder content/posts/x" or "the site folder" */
 	char *where_buf;   /* malloc'd, or NULL */
 };
+
+/* climbs: whether file, a path below the folder depth names under the
+ * site folder, climbs out of it by its '..'s (whether or not it exists:
+ * "../../../etc/passwd" is refused as outside, not as missing). */
+static int climbs(int depth, struct str file)
+{
+	for (size_t i = 0; i < file.len;) {
+		const char *slash = memchr(file.p + i, '/', file.len - i);
+		size_t e = slash ? (size_t)(slash - file.p) : file.len, n = e - i;
+		if (n == 2 && file.p[i] == '.' && file.p[i + 1] == '.') {
+			if (--depth < 0)
+				return 1;
+		} else if (n && !(n == 1 && file.p[i] == '.')) {
+			depth++;
+		}
+		i = e + 1;
+	}
+	return 0;
+}
 
 /* place: where the block's file is: path and where set; 0, or -1 when the
  * document has no site folder to look in (a test's md_render). */
@@ -58,13 +78,19 @@ static int place(struct md_ctx *c, struct inc *f)
 	buf_printf(&b, "%s/%.*s", base, STR_FMT(rel));
 	f->path = buf_detach(&b, NULL);
 	f->where = "the site folder";
+	int depth = 0;
 	if (base != site) {
 		const char *sd = c->o->static_dir; /* SITE/static: the bundle is SITE/content/... */
 		size_t n = strlen(sd) - 6;
+		const char *shown = strncmp(base, sd, n) ? base : base + n;
+		for (const char *p = shown; *p; p++)
+			depth += *p == '/' && p[1] && p[1] != '/';
+		depth++;
 		buf_init(&b);
-		buf_printf(&b, "the post's folder %s", strncmp(base, sd, n) ? base : base + n);
+		buf_printf(&b, "the post's folder %s", shown);
 		f->where = f->where_buf = buf_detach(&b, NULL);
 	}
+	f->up = climbs(depth, rel);
 	return 0;
 }
 
@@ -77,12 +103,17 @@ static void missing(struct md_ctx *c, const struct inc *f, int line, int col)
 	const char *name = slash + 1;
 	size_t n;
 	char **names = site_list(dir, &n);
-	const char *guess = n ? diag_suggest(name, strlen(name), (const char *const *)names) : NULL;
+	struct diag_guess g;
+	diag_guess_init(&g, name, strlen(name));
+	for (size_t i = 0; i < n; i++)
+		diag_guess_try(&g, names[i], strlen(names[i]));
+	size_t glen = 0;
+	const char *guess = diag_guess_best(&g, &glen);
 	const char *fslash = memrchr(f->file.p, '/', f->file.len);
 	size_t keep = fslash ? (size_t)(fslash - f->file.p) + 1 : 0;
 	if (guess)
-		report(c, line, col, "code block: file '%.*s' not found (did you mean '%.*s%s'?)", STR_FMT(f->file),
-		       (int)keep, f->file.p, guess);
+		report(c, line, col, "code block: file '%.*s' not found (did you mean '%.*s%.*s'?)", STR_FMT(f->file),
+		       (int)keep, f->file.p, (int)glen, guess);
 	else
 		report(c, line, col,
 		       "code block: file '%.*s' not found in %s (hint: a path is looked up in the post's bundle "
@@ -97,7 +128,7 @@ static void missing(struct md_ctx *c, const struct inc *f, int line, int col)
 static char *readable(struct md_ctx *c, const struct inc *f, int line, int col, size_t *len, uint64_t *hash)
 {
 	char to[PATH_MAX];
-	switch (site_where(md_site_real(c), f->path, to, sizeof to)) {
+	switch (f->up ? SITE_OUTSIDE : site_where(md_site_real(c), f->path, to, sizeof to)) {
 	case SITE_OUTSIDE:
 		report(c, line, col,
 		       "code block: file '%.*s' is outside the site (hint: folio includes only files inside the site "
@@ -292,9 +323,10 @@ static void lang_of(struct code_opts *o)
 
 /* published: the address of the file at path as the site publishes it
  * (static/x at /x; a file of the post's bundle beside the post, by a
- * relative address), in the arena; NULL when the build copies it
- * nowhere. */
-static const char *published(struct md_ctx *c, const char *path)
+ * relative address), in the arena; any other file of the site is
+ * published at its place in the site (code/gemm.cu at /code/gemm.cu: the
+ * build copies it, *copy set). NULL when it has no real path. */
+static const char *published(struct md_ctx *c, const char *path, int *copy)
 {
 	char real[PATH_MAX], dir[PATH_MAX];
 	if (!realpath(path, real))
@@ -309,6 +341,8 @@ static const char *published(struct md_ctx *c, const char *path)
 	else if (c->o->asset_dir && realpath(c->o->asset_dir, dir) && !strncmp(real, dir, strlen(dir)) &&
 		 real[strlen(dir)] == '/')
 		url = arena_strndup(c->a, real + strlen(dir) + 1, strlen(real + strlen(dir) + 1));
+	else if ((*copy = !strncmp(real, b.p, n - 7) && real[n - 7] == '/'))
+		url = arena_strndup(c->a, real + n - 7, strlen(real + n - 7));
 	buf_fini(&b);
 	return url;
 }
@@ -316,7 +350,7 @@ static const char *published(struct md_ctx *c, const char *path)
 int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct str *code, const char **url)
 {
 	*url = NULL;
-	struct inc f = {o->file, NULL, NULL, NULL};
+	struct inc f = {o->file, 0, NULL, NULL, NULL};
 	if (place(c, &f) < 0) {
 		report(c, line, col, "code block: file= needs the site's folder, which this document has none of");
 		return -1;
@@ -335,11 +369,9 @@ int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct 
 			o->title = o->file;
 		rc = 0;
 	}
-	if (rc == 0 && o->link && !(*url = published(c, f.path))) {
-		report(c, line, col,
-		       "code block: link: file '%.*s' is not published (hint: put it in static/ or in the post's "
-		       "bundle folder, whose files the site copies, or drop link)",
-		       STR_FMT(o->file));
+	int copy = 0;
+	if (rc == 0 && o->link && !(*url = published(c, f.path, &copy))) {
+		report(c, line, col, "code block: link: cannot find where file '%.*s' is", STR_FMT(o->file));
 		rc = -1;
 	}
 	/* an input of the document, even when it failed (it is then not
@@ -347,7 +379,7 @@ int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct 
 	if (text) {
 		if (!c->deps)
 			c->deps = xcalloc(1, sizeof *c->deps);
-		buf_printf(c->deps, "%016llx %s\n", (unsigned long long)hash, f.path);
+		buf_printf(c->deps, "%016llx%c%s\n", (unsigned long long)hash, copy ? '+' : ' ', f.path);
 	}
 	free(f.path);
 	free(f.where_buf);

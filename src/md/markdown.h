@@ -160,9 +160,12 @@ struct md_doc {
 	size_t img_at;
 	/* the files its code blocks included (file=, md/include.c): a line
 	 * each, "HASH PATH\n", HASH the 16 hex digits of hash_bytes of the
-	 * bytes read, PATH the file as opened; empty: none. The Markdown
-	 * cache keeps it, and a build renders the document again when one of
-	 * them changed (model/site.c). */
+	 * bytes read, PATH the file as opened; "HASH+PATH\n" for one the
+	 * build must copy into the site at its place in the site folder (its
+	 * block has link, and it is neither in static/ nor in the post's
+	 * bundle, which are copied anyway); empty: none. The Markdown cache
+	 * keeps it, and a build renders the document again when one of them
+	 * changed (model/site.c). */
 	struct str deps;
 };
 

@@ -111,7 +111,7 @@ static int deps_fresh(struct md_pool *p, const struct md_doc *doc)
 	const char *at = doc->deps.p, *end = doc->deps.p + doc->deps.len;
 	while (at < end) {
 		const char *nl = memchr(at, '\n', (size_t)(end - at));
-		if (!nl || nl - at < 18 || at[16] != ' ')
+		if (!nl || nl - at < 18 || (at[16] != ' ' && at[16] != '+'))
 			return 0;
 		char *path = xstrndup(at + 17, (size_t)(nl - at - 17));
 		struct site_file f = {path, path, FOLIO_MAX_FILE, NULL, SITE_READ_QUIET};
