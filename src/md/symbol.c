@@ -299,30 +299,47 @@ static struct symbol_span span_of(TSNode n)
 		if (end_line + 1 < sp.lo) /* a blank line between */
 			break;
 		TSNode before = ts_node_prev_sibling(p);
-		if (!ts_node_is_null(before) && ts_node_end_point(before).row == ps.row)
-			break; /* the comment at the end of a line of code */
+		if (!ts_node_is_null(before)) {
+			TSPoint be = ts_node_end_point(before); /* a line comment may end past its newline */
+			if ((be.column == 0 && be.row > 0 ? be.row - 1 : be.row) == ps.row)
+				break; /* the comment at the end of a line of code */
+		}
 		sp.lo = ps.row + 1;
 	}
 	return sp;
 }
 
-/* suggest: the full name closest to the one wanted (or whose last part
- * is), else the file's first five names, appended to near. */
+/* tail: the end of the full name p with parts names ("a.b.c", 2: "b.c"),
+ * or p itself. */
+static const char *tail(const char *p, int parts)
+{
+	const char *t = p + strlen(p);
+	while (t > p && (t[-1] != '.' || --parts > 0))
+		t--;
+	return t;
+}
+
+/* suggest: the full name closest to the one wanted (or whose end, with as
+ * many parts as it has, is), else the file's first five names, appended
+ * to near. */
 static void suggest(const struct walk *w, struct buf *near)
 {
 	struct diag_guess g;
 	diag_guess_init(&g, w->want.p ? w->want.p : "", w->want.len);
+	int parts = 1;
+	for (size_t i = 0; i < w->want.len; i++)
+		parts += w->want.p[i] == '.';
 	const char *p = w->names.p;
 	for (size_t i = 0; i < w->nnames; i++, p += strlen(p) + 1) {
 		diag_guess_try(&g, p, strlen(p));
-		const char *dot = strrchr(p, '.');
-		if (dot && !memchr(w->want.p, '.', w->want.len))
-			diag_guess_try(&g, dot + 1, strlen(dot + 1));
+		const char *t = tail(p, parts);
+		if (t != p)
+			diag_guess_try(&g, t, strlen(t));
 	}
 	size_t n;
 	const char *best = diag_guess_best(&g, &n);
 	if (best) {
-		if (best > w->names.p && best[-1] != 0) { /* a last part: its full name */
+		if (best > w->names.p && best[-1] != 0) { /* an end: its full name */
 			while (best > w->names.p && best[-1] != 0)
 				best--;
 			n = strlen(best);
