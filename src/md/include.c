@@ -128,28 +128,19 @@ static void missing(struct md_ctx *c, const struct inc *f, int line, int col)
 static char *readable(struct md_ctx *c, const struct inc *f, int line, int col, size_t *len, uint64_t *hash)
 {
 	char to[PATH_MAX];
-	switch (f->up ? SITE_OUTSIDE : site_where(md_site_real(c), f->path, to, sizeof to)) {
-	case SITE_OUTSIDE:
-		report(c, line, col,
-		       "code block: file '%.*s' is outside the site (hint: folio includes only files inside the site "
-		       "folder: copy it into the site)",
-		       STR_FMT(f->file));
+	enum site_where w = f->up ? SITE_OUTSIDE : site_where(md_site_real(c), f->path, to, sizeof to);
+	const char *why = w == SITE_OUTSIDE ? "is outside the site (hint: folio includes only files inside the site "
+					      "folder: copy it into the site)"
+			  : w == SITE_LOOP || w == SITE_DANGLING
+			      ? "is a symlink that leads to no file (hint: restore what it points to, or remove the link)"
+			      : NULL;
+	if (why) { /* where a link leads is not said: it may be a file of the machine's */
+		report(c, line, col, "code block: file '%.*s' %s", STR_FMT(f->file), why);
 		return NULL;
-	case SITE_LOOP:
-	case SITE_DANGLING:
-		report(c, line, col,
-		       "code block: file '%.*s' is a symlink that leads to no file (hint: restore what it points "
-		       "to, or remove the link)",
-		       STR_FMT(f->file));
+	}
+	if (w == SITE_MISSING && access(f->path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		missing(c, f, line, col);
 		return NULL;
-	case SITE_MISSING:
-		if (access(f->path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			missing(c, f, line, col);
-			return NULL;
-		}
-		break;
-	default:
-		break;
 	}
 	struct site_file sf = {f->path, f->path, MD_INCLUDE_MAX, NULL, SITE_READ_CHECKED};
 	char *text = site_read(NULL, NULL, &sf, c->a, len, hash);

@@ -376,9 +376,9 @@ int md_is_local(const char *url);
 char *md_local_path(const struct md_ctx *c, const char *url, const char **why);
 /* md_image_file: the file at path (taken; a local file an image or a
  * directive names): refused (a link outside the site, to nothing, round a
- * circle), not readable (its errno), or its size when it is an image: the
- * one place md/ reads a file of the site, after sitefile.h's check,
- * through files/reader.h (site_read_head). */
+ * circle), not readable (its errno), or its size when it is an image: with
+ * md_include (a code block's file=), the one place md/ reads a file of the
+ * site, after sitefile.h's check, through files/reader.h (site_read_head). */
 const struct md_image *md_image_file(struct md_ctx *c, char *path);
 /* The sizes of a picture in the theme's column: 46rem, or the screen
  * less its margins. */

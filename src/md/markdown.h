@@ -188,7 +188,9 @@ void md_init(void);
  * positions point into the file (columns: 1-based bytes); src/src_len is
  * the whole file, for excerpts. Errors go to d (which may be NULL): a
  * duplicate {#id}, a directive's, display math with no closing $$, a code
- * block's options, a formula KaTeX refuses, a missing image (an inline
+ * block's options, a code block's file= (md/include.c: a file missing,
+ * outside the site, binary or too big, a range past its end, an unknown
+ * symbol), a formula KaTeX refuses, a missing image (an inline
  * formula left unclosed is text, never an error). *out is filled in
  * either case. Returns 0, or -1 if an error was reported.
  * Thread-safe: documents may be rendered on several threads at once, each

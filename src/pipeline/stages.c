@@ -269,7 +269,8 @@ static int copy_linked(struct diag *d, const struct site *s, const char *site_di
 }
 
 /* stages_copy_static: the theme's static files, the site's and the bundles' (see
- * output_static), with the resized copies of their images (variants.h:
+ * output_static), the files code blocks link to (copy_linked), with the
+ * resized copies of their images (variants.h:
  * made on jobs threads, the image cache only read when read_only);
  * model-viewer's script only for a site with a model, the math font only
  * for a site with math. */
