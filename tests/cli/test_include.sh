@@ -115,6 +115,15 @@ check "a relative path of a plain post is the site folder's" contains "$p" '<a h
 check "link publishes the file at its place in the site" cmp "$site/code/gemm.cu" "$site/public/code/gemm.cu"
 check "no link, no copy of a bundle's file outside it" test ! -e "$site/public/code/adam.py"
 
+# the link check sees the copy: without link, the file is not published
+nolink=$TMP/nolink
+cp -r "$site" "$nolink"
+rm -rf "$nolink/public" "$nolink/.folio-cache"
+edit_in() { sed "$2" "$1" >"$TMP/edit.tmp" && cat "$TMP/edit.tmp" >"$1"; }
+edit_in "$nolink/content/posts/plain.md" 's/ linenos link}/ linenos}/'
+run build "$nolink"
+check "without link, a link to the file is broken" has_line "$err" "content/posts/plain.md:11:16: error: broken link '/code/gemm.cu': the site has no page or file /code/gemm.cu"
+
 # ---- every error, at its fence ----
 err_site=$TMP/errs
 cp -r "$site" "$err_site"
