@@ -192,6 +192,8 @@ static int own_name(struct walk *w, TSNode n, int how, struct buf *b)
 static int matches(const struct walk *w, const char *full, size_t n)
 {
 	size_t k = w->want.len;
+	if (!k) /* a name of nothing ("<>"): matches nothing */
+		return 0;
 	return n >= k && !memcmp(full + n - k, w->want.p, k) && (n == k || full[n - k - 1] == '.');
 }
 
