@@ -6,8 +6,11 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "md/codeblock.h"
+#include "md/markdown.h"
 #include "md/symbol.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct arena *arena;
@@ -279,6 +282,45 @@ static void test_go_js_java(void)
 	STR_EQ(find("c", "", "f"), "none: ");
 }
 
+/* md_render of blocks with file=: the code, the deps, the errors. */
+static void test_render(void)
+{
+	char *site = t_tmpdir();
+	t_write(site, "code/k.c", "int a;\n\nint add(int x)\n{\n\treturn x + 1;\n}\n");
+	t_write(site, "static/.keep", "");
+	char static_dir[4096];
+	snprintf(static_dir, sizeof static_dir, "%s/static", site);
+	struct md_options o = {.static_dir = static_dir, .code_ui = 1};
+	struct md_doc doc;
+	struct buf errs;
+	buf_init(&errs);
+	const char *html = t_post(arena, "```{file=\"/code/k.c\" symbol=\"add\" linenos}\n```\n", &o, &doc, &errs);
+	STR_EQ(t_msgs(&errs), "");
+	OK(t_has(html, "<figcaption class=\"code-title\">/code/k.c</figcaption><pre class=\"linenos\" tabindex=\"0\" "
+		       "data-lang=\"c\">"));
+	OK(t_has(html, "<span class=\"ln\" aria-hidden=\"true\">3</span>"));
+	OK(!t_has(html, "int</span> <span class=\"hl-variable\">a</span>;") && !t_has(html, ">2</span>"));
+	/* the deps: the file's hash and path, one line */
+	INT_EQ(t_count(doc.deps.p, "\n"), 1);
+	OK(doc.deps.len > 17 && doc.deps.p[16] == ' ' && t_has(doc.deps.p, "/code/k.c\n"));
+	/* a document without file= has none */
+	t_post(arena, "```c\nint x;\n```\n", &o, &doc, &errs);
+	INT_EQ(doc.deps.len, 0);
+	/* errors at the fence: the body's line 1 is the file's 5th */
+	buf_reset(&errs);
+	t_post(arena, "Text.\n\n```c {file=\"/code/k.c\" lines=\"3-9\"}\n```\n", &o, &doc, &errs);
+	STR_EQ(t_msgs(&errs), "content/posts/p.md:7:1: error: code block: file '/code/k.c': lines 3-9: the file has 6 "
+			      "lines");
+	buf_reset(&errs);
+	struct md_options none = {.code_ui = 1};
+	t_post(arena, "```{file=\"/code/k.c\"}\n```\n", &none, &doc, &errs);
+	STR_EQ(t_msgs(&errs), "content/posts/p.md:5:1: error: code block: file= needs the site's folder, which this "
+			      "document has none of");
+	buf_fini(&errs);
+	t_rmtree(site);
+	free(site);
+}
+
 void test_include(void)
 {
 	t_current = "include";
@@ -290,6 +332,7 @@ void test_include(void)
 	test_python();
 	test_rust();
 	test_go_js_java();
+	test_render();
 	buf_fini(&err);
 	arena_free(arena);
 }
