@@ -52,7 +52,7 @@ const pages = [
   ['post-diagram', '/posts/computer-architecture-07-memory-hierarchy/'],
   ['post-mermaid', '/posts/automata-and-compilers-05-compiler-overview-phases/'],
   ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
-  ['post-code-file', '/posts/gpu-systems-04-writing-cuda-kernels-and-choosing-launch/'],
+  ['post-code-file', '/posts/gpu-systems-10-tiled-matrix-multiplication-and-shared-memory/'],
   ['not-found', '/404.html'],
 ];
 
