@@ -354,6 +354,8 @@ int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct 
 	if (text && pick(c, &f, o, text, len, line, col, &lo, &hi) == 0) {
 		size_t from = line_at(text, len, lo), to = line_at(text + from, len - from, hi - lo + 2) + from;
 		*code = dedent(c->a, text + from, to - from);
+		c->inc_code = xrealloc(c->inc_code, (c->ninc_code + 1) * sizeof *c->inc_code);
+		c->inc_code[c->ninc_code++] = *code;
 		if (!o->start_set && (o->lines_lo || o->symbol.len))
 			o->start = (int)lo;
 		if (!o->title.len)
@@ -379,6 +381,9 @@ int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct 
 
 void md_includes_free(struct md_ctx *c)
 {
+	free(c->inc_code);
+	c->inc_code = NULL;
+	c->ninc_code = 0;
 	if (!c->deps)
 		return;
 	c->out->deps = (struct str){arena_strndup(c->a, c->deps->p, c->deps->len), c->deps->len};

@@ -168,8 +168,11 @@ struct md_ctx {
 	char *site_real;
 	int site_looked;
 	/* the files code blocks included (include.c), as md_doc.deps lists
-	 * them; NULL until one is */
+	 * them; NULL until one is; and the code they showed (in the arena),
+	 * which md_count_finish counts as code words */
 	struct buf *deps;
+	struct str *inc_code;
+	size_t ninc_code;
 	/* code the highlighter may still be given in this document (see
 	 * MD_HL_BUDGET); 0 once a block did not fit */
 	size_t hl_left;
@@ -438,7 +441,7 @@ struct code_opts;
  * 0; or -1 after an error reported at line:col. */
 int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct str *code, const char **url);
 /* md_includes_free: the files included, as c->out->deps; what c kept
- * freed. */
+ * freed (after md_count_finish, which counts c->inc_code). */
 void md_includes_free(struct md_ctx *c);
 
 /* ---- htmlimg.c ---- */

@@ -303,9 +303,13 @@ static void test_render(void)
 	/* the deps: the file's hash and path, one line */
 	INT_EQ(t_count(doc.deps.p, "\n"), 1);
 	OK(doc.deps.len > 17 && doc.deps.p[16] == ' ' && t_has(doc.deps.p, "/code/k.c\n"));
+	/* its code counts as the same code written in the block would */
+	size_t words = doc.code_words;
+	OK(words > 0);
 	/* a document without file= has none */
-	t_post(arena, "```c\nint x;\n```\n", &o, &doc, &errs);
+	t_post(arena, "```c\nint add(int x)\n{\n\treturn x + 1;\n}\n```\n", &o, &doc, &errs);
 	INT_EQ(doc.deps.len, 0);
+	INT_EQ(doc.code_words, words);
 	/* errors at the fence: the body's line 1 is the file's 5th */
 	buf_reset(&errs);
 	t_post(arena, "Text.\n\n```c {file=\"/code/k.c\" lines=\"3-9\"}\n```\n", &o, &doc, &errs);
