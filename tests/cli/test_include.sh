@@ -302,6 +302,19 @@ if command -v curl >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
 	rm -rf "$TMP/full"
 	"$FOLIO" build "$site" -o "$TMP/full" >/dev/null 2>&1
 	check "fixed, the served site is what folio build writes" diff -r -x .folio-output "$live" "$TMP/full"
+	# a post's text given a block that links a file not yet published: the
+	# patch of the post alone would leave the link broken; the whole round
+	# copies the file
+	printf 'int other(void) { return 2; }\n' >"$site/code/other.c"
+	settle 4
+	n=$(rebuilt)
+	printf '\n```{file="/code/other.c" link}\n```\n' >>"$site/content/posts/plain.md"
+	settle $((n + 1))
+	check "a new link's file is served" contains "$(curl -s --max-time 5 "$url/code/other.c")" "int other(void)"
+	check "the post shows it" contains "$(curl -s --max-time 5 "$url/posts/plain/")" '<a href="/code/other.c">/code/other.c</a>'
+	rm -rf "$TMP/full"
+	"$FOLIO" build "$site" -o "$TMP/full" >/dev/null 2>&1
+	check "a new link: the served site is what folio build writes" diff -r -x .folio-output "$live" "$TMP/full"
 	stop_serve
 	spid=""
 fi
