@@ -277,11 +277,12 @@ static int pick(struct md_ctx *c, const struct inc *f, struct code_opts *o, cons
 	struct symbol_span sp;
 	struct buf near;
 	buf_init(&near);
-	int rc = symbol_find(lang, text, len, o->symbol.p, o->symbol.len, &sp, &near);
+	int guess;
+	int rc = symbol_find(lang, text, len, o->symbol.p, o->symbol.len, &sp, &near, &guess);
 	if (rc < 0)
 		report(c, line, col, "code block: file '%.*s' could not be parsed in time to find '%.*s'",
 		       STR_FMT(f->file), STR_FMT(o->symbol));
-	else if (rc == 0 && near.len && !strchr(near.p, ','))
+	else if (rc == 0 && guess)
 		report(c, line, col, "code block: no symbol '%.*s' in '%.*s' (did you mean '%s'?)", STR_FMT(o->symbol),
 		       STR_FMT(f->file), near.p);
 	else if (rc == 0 && near.len)

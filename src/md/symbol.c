@@ -323,8 +323,8 @@ static const char *tail(const char *p, int parts)
 
 /* suggest: the full name closest to the one wanted (or whose end, with as
  * many parts as it has, is), else the file's first five names, appended
- * to near. */
-static void suggest(const struct walk *w, struct buf *near)
+ * to near; 1 for a close name, else 0. */
+static int suggest(const struct walk *w, struct buf *near)
 {
 	struct diag_guess g;
 	diag_guess_init(&g, w->want.p ? w->want.p : "", w->want.len);
@@ -347,16 +347,18 @@ static void suggest(const struct walk *w, struct buf *near)
 			n = strlen(best);
 		}
 		buf_append(near, best, n);
-		return;
+		return 1;
 	}
 	p = w->names.p;
 	for (size_t i = 0; i < w->nnames && i < 5; i++, p += strlen(p) + 1)
 		buf_printf(near, "%s%s", i ? ", " : "", p);
+	return 0;
 }
 
 int symbol_find(const char *lang, const char *src, size_t src_len, const char *name, size_t len,
-		struct symbol_span *out, struct buf *near)
+		struct symbol_span *out, struct buf *near, int *guess)
 {
+	*guess = 0;
 	const struct def *defs = defs_of(lang);
 	const TSLanguage *tsl = defs ? hl_grammar(lang, strlen(lang)) : NULL;
 	if (!tsl || src_len > UINT32_MAX / 2)
@@ -385,7 +387,7 @@ int symbol_find(const char *lang, const char *src, size_t src_len, const char *n
 	if (w.found) {
 		*out = span_of(w.hit);
 	} else {
-		suggest(&w, near);
+		*guess = suggest(&w, near);
 	}
 	int found = w.found;
 	ts_tree_delete(tree);

@@ -47,10 +47,10 @@ struct symbol_span {
  *                 interface, type, enum
  *   Java          class, interface, enum, record, method, constructor
  * Returns 1 and fills *out; 0 when none matches (near then holds the full
- * name closest to name, if one is close, else up to five of the file's
- * names separated by ", "); -1 when lang has no grammar here or the file
- * cannot be parsed in time. */
+ * name closest to name, if one is close, and *guess is 1; else up to five
+ * of the file's names separated by ", ", and *guess is 0); -1 when lang
+ * has no grammar here or the file cannot be parsed in time. */
 int symbol_find(const char *lang, const char *src, size_t src_len, const char *name, size_t len,
-		struct symbol_span *out, struct buf *near);
+		struct symbol_span *out, struct buf *near, int *guess);
 
 #endif

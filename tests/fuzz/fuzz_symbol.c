@@ -9,7 +9,7 @@
  * a definition found spans lines of the code (1 <= lo <= hi <= its number
  * of lines); none found leaves in near a text without a NUL byte; a
  * language with symbols is never "no grammar" unless the parse timed out
- * (never, for inputs of a fuzzer's size). */
+ * (never, for inputs of a fuzzer's size); a close name said is a name. */
 #include "fuzz.h"
 
 #include "base/buf.h"
@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct symbol_span span = {0, 0};
 	struct buf near;
 	buf_init(&near);
-	int rc = symbol_find(lang, code, code_len, name, name_len, &span, &near);
+	int guess = -1;
+	int rc = symbol_find(lang, code, code_len, name, name_len, &span, &near, &guess);
 	size_t lines = 1;
 	for (size_t i = 0; i < code_len; i++)
 		lines += code[i] == '\n';
@@ -58,8 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail("a definition's lines outside the code", data, size);
 	if (rc == 0 && near.len && memchr(near.p, 0, near.len))
 		fail("a NUL byte in the names suggested", data, size);
-	if (rc == 1 && near.len)
+	if (rc == 1 && (near.len || guess))
 		fail("a suggestion beside a definition found", data, size);
+	if (rc == 0 && guess && !near.len)
+		fail("a close name that is no name", data, size);
 	buf_fini(&near);
 	return 0;
 }

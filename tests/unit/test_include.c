@@ -102,12 +102,13 @@ static const char *find(const char *lang, const char *src, const char *name)
 	struct symbol_span sp;
 	struct buf near;
 	buf_init(&near);
-	int rc = symbol_find(lang, src, strlen(src), name, strlen(name), &sp, &near);
+	int guess = -1;
+	int rc = symbol_find(lang, src, strlen(src), name, strlen(name), &sp, &near, &guess);
 	char tmp[256];
 	if (rc < 0)
 		snprintf(tmp, sizeof tmp, "no grammar");
 	else if (rc == 0)
-		snprintf(tmp, sizeof tmp, "none: %s", near.p ? near.p : "");
+		snprintf(tmp, sizeof tmp, "none%s: %s", guess ? " (close)" : "", near.p ? near.p : "");
 	else
 		snprintf(tmp, sizeof tmp, "%zu-%zu", sp.lo, sp.hi);
 	buf_fini(&near);
@@ -141,7 +142,7 @@ static void test_c(void)
 	STR_EQ(find("c", c, "after"), "16-16");
 	/* a prototype is no definition */
 	STR_EQ(find("c", c, "proto"), "none: add, point, size_t2, SQ, name_of");
-	STR_EQ(find("c", c, "pointt"), "none: point");
+	STR_EQ(find("c", c, "pointt"), "none (close): point");
 	/* a struct used, not defined, is none */
 	STR_EQ(find("c", "struct s *p;\n", "s"), "none: ");
 }
@@ -168,7 +169,7 @@ static void test_cpp(void)
 	/* defined outside its class */
 	STR_EQ(find("cpp", cpp, "Matrix::mul"), "10-10");
 	STR_EQ(find("cpp", cpp, "Solver::run"), "11-11");
-	STR_EQ(find("cpp", cpp, "Solver.rn"), "none: linalg.Solver.run");
+	STR_EQ(find("cpp", cpp, "Solver.rn"), "none (close): linalg.Solver.run");
 	/* CUDA: C++ with __global__ */
 	const char *cu = "// one thread per element\n"
 			 "__global__ void scale(float *x, float a, int n)\n"
@@ -177,7 +178,7 @@ static void test_cpp(void)
 			 "    if (i < n) x[i] *= a;\n"
 			 "}\n";
 	STR_EQ(find("cuda", cu, "scale"), "1-6");
-	STR_EQ(find("cuda", cu, "scal"), "none: scale");
+	STR_EQ(find("cuda", cu, "scal"), "none (close): scale");
 }
 
 static void test_python(void)
@@ -200,7 +201,7 @@ static void test_python(void)
 	STR_EQ(find("python", py, "step"), "6-8");
 	STR_EQ(find("python", py, "loss"), "10-13");
 	STR_EQ(find("python", py, "loss.inner"), "11-12");
-	STR_EQ(find("python", py, "Adam.stpe"), "none: Adam.step");
+	STR_EQ(find("python", py, "Adam.stpe"), "none (close): Adam.step");
 }
 
 static void test_rust(void)
