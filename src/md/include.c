@@ -318,6 +318,24 @@ static void lang_of(struct code_opts *o)
  * relative address), in the arena; any other file of the site is
  * published at its place in the site (code/gemm.cu at /code/gemm.cu: the
  * build copies it, *copy set). NULL when it has no real path. */
+/* url_of: rel (a path below the folder the URL is relative to, or after
+ * its "/"), percent-encoded but for letters, digits, "-._~/", into the
+ * arena: a file named "a b#1.c" is linked as a%20b%231.c. */
+static const char *url_of(struct md_ctx *c, const char *rel)
+{
+	struct buf b;
+	buf_init(&b);
+	for (const unsigned char *p = (const unsigned char *)rel; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+			buf_putc(&b, *p);
+		else
+			buf_printf(&b, "%%%02X", *p);
+	}
+	const char *u = arena_strndup(c->a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return u;
+}
+
 static const char *published(struct md_ctx *c, const char *path, int *copy)
 {
 	char real[PATH_MAX], dir[PATH_MAX];
@@ -329,12 +347,12 @@ static const char *published(struct md_ctx *c, const char *path, int *copy)
 	size_t n = b.len;
 	const char *url = NULL;
 	if (!strncmp(real, b.p, n) && real[n] == '/')
-		url = arena_strndup(c->a, real + n, strlen(real + n));
+		url = url_of(c, real + n);
 	else if (c->o->asset_dir && realpath(c->o->asset_dir, dir) && !strncmp(real, dir, strlen(dir)) &&
 		 real[strlen(dir)] == '/')
-		url = arena_strndup(c->a, real + strlen(dir) + 1, strlen(real + strlen(dir) + 1));
+		url = url_of(c, real + strlen(dir) + 1);
 	else if ((*copy = !strncmp(real, b.p, n - 7) && real[n - 7] == '/'))
-		url = arena_strndup(c->a, real + n - 7, strlen(real + n - 7));
+		url = url_of(c, real + n - 7);
 	buf_fini(&b);
 	return url;
 }

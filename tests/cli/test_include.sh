@@ -124,6 +124,17 @@ edit_in "$nolink/content/posts/plain.md" 's/ linenos link}/ linenos}/'
 run build "$nolink"
 check "without link, a link to the file is broken" has_line "$err" "content/posts/plain.md:11:16: error: broken link '/code/gemm.cu': the site has no page or file /code/gemm.cu"
 
+# a file whose name is no URL as it is: linked percent-encoded, copied as named
+odd=$TMP/odd
+mkdir -p "$odd/content/posts" "$odd/code"
+printf 'title: Odd\nbase_url: https://example.org/\n' >"$odd/folio.yml"
+printf 'int f(void) { return 1; }\n' >"$odd/code/a b#1.c"
+printf -- '---\ntitle: P\ndate: 2026-01-01\n---\n\n```c {file="/code/a b#1.c" link}\n```\n' >"$odd/content/posts/p.md"
+run build "$odd"
+check "a name with a space and a # builds (the link check finds the copy)" test "$rc" -eq 0
+check "its link is percent-encoded" grep -q '<a href="/code/a%20b%231.c">/code/a b#1.c</a>' "$odd/public/posts/p/index.html"
+check "its copy has its name" test -f "$odd/public/code/a b#1.c"
+
 # ---- every error, at its fence ----
 err_site=$TMP/errs
 cp -r "$site" "$err_site"
