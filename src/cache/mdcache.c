@@ -50,14 +50,14 @@ struct md_cache {
 	struct pool_task saver; /* md_cache_store_begin ... _end */
 };
 
-/* The pack file: "folio-md-pack 3\n" padded to 16 bytes, the number of
+/* The pack file: "folio-md-pack 4\n" padded to 16 bytes, the number of
  * entries (u64), then each entry: key lo, key hi, stamp, reads_files,
  * length (u64 each) and the blob, padded to 8 bytes. An entry of a key
  * that comes again later is replaced by the later one. A build adds its
  * new entries at the end and then the count (those of no use stay, until
  * they are a quarter of the file and it is written anew): a build that
  * changed one document does not write the HTML of all of them again. */
-#define PACK_MAGIC "folio-md-pack 3\n"
+#define PACK_MAGIC "folio-md-pack 4\n"
 #define PACK_ENTRY 40
 
 /* The fixed part at the start of a blob. */
@@ -67,6 +67,7 @@ struct header {
 	int32_t has_more, has_model3d, has_video, link_hint;
 	uint64_t html_hash, img_at; /* md_doc's */
 	uint64_t nlabels, nxrefs;   /* cross-references, after the TOC (put_xrefs) */
+	uint64_t deps; /* the length of md_doc's deps, after the cross-references */
 };
 
 struct md_cache *md_cache_new(void)
@@ -306,8 +307,10 @@ static int blob_whole(const char *blob, size_t len)
 			return 0;
 		p += strs[i] + 1;
 	}
-	return toc_whole(&p, end, h.ntoc, 1) && xrefs_whole(&p, end, h.nlabels, 1, 0) &&
-	       xrefs_whole(&p, end, h.nxrefs, 0, h.nlabels);
+	if (!toc_whole(&p, end, h.ntoc, 1) || !xrefs_whole(&p, end, h.nlabels, 1, 0) ||
+	    !xrefs_whole(&p, end, h.nxrefs, 0, h.nlabels))
+		return 0;
+	return h.deps < (uint64_t)(end - p) && p[h.deps] == '\0';
 }
 
 int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, struct arena *a,
@@ -344,6 +347,7 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	doc->nlabels = (size_t)h.nlabels;
 	doc->nxrefs = (size_t)h.nxrefs;
 	get_xrefs(a, &p, doc);
+	doc->deps = (struct str){p, (size_t)h.deps};
 	doc->nheadings = (size_t)h.nheadings;
 	doc->words = (size_t)h.words;
 	doc->code_words = (size_t)h.code_words;
@@ -384,6 +388,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.img_at = doc->img_at ? doc->img_at : md_image_at(doc->html);
 	h.nlabels = doc->nlabels;
 	h.nxrefs = doc->nxrefs;
+	h.deps = doc->deps.len;
 	/* room for the strings at once: a big page's HTML is not copied
 	 * again and again as the buffer doubles */
 	buf_reserve(&b, sizeof h + (borrow ? 0 : doc->html.len) + doc->summary_html.len + doc->summary_text.len +
@@ -400,6 +405,8 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	buf_putc(&b, 0);
 	put_toc(&b, doc->toc, doc->ntoc);
 	put_xrefs(&b, doc);
+	buf_append(&b, doc->deps.p, doc->deps.len);
+	buf_putc(&b, 0);
 	size_t len;
 	char *blob = buf_detach(&b, &len);
 
@@ -422,6 +429,17 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	}
 	*e = (struct entry){*k, blob, len, files_stamp, reads_files(doc), 1, 0, 0, 0, borrow ? doc->html.p : NULL};
 	c->bytes += len;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void md_cache_forget(struct md_cache *c, const struct md_key *k)
+{
+	pthread_mutex_lock(&c->lock);
+	struct entry *e = find(c, k, 0);
+	if (e) {
+		e->damaged = 1; /* as a damaged blob: a miss, that md_cache_put replaces */
+		e->used = 0;
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 

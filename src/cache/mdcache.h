@@ -81,6 +81,13 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_stamp, const struct md_doc *doc,
                   int borrow);
 
+/* md_cache_forget: the entry of k, which md_cache_get just returned,
+ * found stale by the caller (a file its document included changed: its
+ * deps): no more returned, replaced by the next md_cache_put of k, and
+ * dropped by the next sweep if none comes. The caller must not use what
+ * md_cache_get filled in. Thread-safe. */
+void md_cache_forget(struct md_cache *c, const struct md_key *k);
+
 /* md_cache_sweep: drops the entries that neither md_cache_get returned nor
  * md_cache_put stored since the last sweep. Call it after a build, once
  * nothing of the build before it is in use. */

@@ -190,6 +190,29 @@ static void diagram(struct md_ctx *c, cmark_node *n, const struct code_opts *o, 
 
 /* ---- code blocks ---- */
 
+/* included: a block with file= given the file's code (md_include) in
+ * *code and *clen; its own lines must be empty. 1; or 0 after an error
+ * (*code then empty). */
+static int included(struct md_ctx *c, struct code_opts *o, int line, int col, const char **code, size_t *clen,
+		    const char **url)
+{
+	struct str own = str_trim((struct str){*code ? *code : "", *clen});
+	struct str inc = {"", 0};
+	*code = "";
+	*clen = 0;
+	if (own.len) {
+		report(c, DIAG_ERROR, line, col,
+		       "code block: file= takes the code from the file, so the block's own lines must be empty "
+		       "(hint: remove them, or drop file=)");
+		return 0;
+	}
+	if (md_include(c, o, line, col, &inc, url) < 0)
+		return 0;
+	*code = inc.p;
+	*clen = inc.len;
+	return 1;
+}
+
 static void code_block(struct md_ctx *c, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
@@ -221,6 +244,9 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 			bad = 1;
 		}
 	}
+	const char *url = NULL; /* with file= and link: the file's address */
+	if (!bad && o.file.len)
+		bad = !included(c, &o, line, col, &code, &clen, &url);
 	if (!bad && (str_eq_cstr(o.lang, "pikchr") || str_eq_cstr(o.lang, "mermaid"))) {
 		diagram(c, n, &o, code ? code : "", clen, line, col);
 		buf_fini(&err);
@@ -267,8 +293,13 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_puts(&out, "</figcaption>");
 	} else if (o.title.len) {
 		buf_puts(&out, "<figure class=\"code\"><figcaption class=\"code-title\">");
+		if (url) {
+			buf_puts(&out, "<a href=\"");
+			esc(&out, url, strlen(url));
+			buf_puts(&out, "\">");
+		}
 		esc(&out, o.title.p, o.title.len);
-		buf_puts(&out, "</figcaption>");
+		buf_puts(&out, url ? "</a></figcaption>" : "</figcaption>");
 	}
 	/* without options, the same markup as cmark's: <pre><code class="language-x"> */
 	buf_puts(&out, o.linenos ? "<pre class=\"linenos\"" : "<pre");

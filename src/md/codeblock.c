@@ -96,7 +96,7 @@ static int cmp_range(const void *x, const void *y)
 
 /* ---- the options ---- */
 
-static const char *const OPTIONS[] = {"title", "hl", "linenos", "start", NULL};
+static const char *const OPTIONS[] = {"title", "hl", "linenos", "start", "file", "lines", "symbol", "link", NULL};
 
 /* Other generators' names for folio's options, for the hint. */
 static const char *const ALIASES[][2] = {
@@ -108,7 +108,14 @@ static const char *const ALIASES[][2] = {
     {"line-numbers", "linenos"},
     {"numberLines", "linenos"},
     {"filename", "title"},
-    {"file", "title"},
+    {"path", "file"},
+    {"src", "file"},
+    {"include", "file"},
+    {"line", "lines"},
+    {"range", "lines"},
+    {"function", "symbol"},
+    {"fn", "symbol"},
+    {"name", "symbol"},
     {"caption", "title"},
     {NULL, NULL},
 };
@@ -127,13 +134,107 @@ static void unknown_option(struct buf *err, struct str key)
 	else
 		buf_printf(err,
 		           "unknown code block option '%.*s' (hint: the options are title, hl, "
-		           "linenos and start)",
+		           "linenos, start, file, lines, symbol and link)",
 		           STR_FMT(key));
+}
+
+/* ---- code from a file: file=, lines=, symbol=, link ---- */
+
+/* parse_lines: lines="10-42", "10" or "10-" into o. 0, or -1 with a
+ * message in err. */
+static int parse_lines(struct str v, struct code_opts *o, struct buf *err)
+{
+	struct str t = str_trim(v);
+	const char *dash = t.len ? memchr(t.p, '-', t.len) : NULL;
+	struct str l = t, h = t;
+	if (dash) {
+		l = str_trim((struct str){t.p, (size_t)(dash - t.p)});
+		h = str_trim((struct str){dash + 1, (size_t)(t.p + t.len - dash - 1)});
+	}
+	size_t lo = hl_num(l.p, l.len), hi = dash && !h.len ? CODE_HL_MAX : hl_num(h.p, h.len);
+	if (!lo || !hi) {
+		buf_printf(err,
+		           "bad range '%.*s' in lines (hint: write lines=\"10-42\", lines=\"10\", or "
+		           "lines=\"10-\" for line 10 to the end)",
+		           STR_FMT(t));
+		return -1;
+	}
+	if (lo == (size_t)-1 || hi == (size_t)-1) {
+		buf_printf(err, "bad line number '0' in lines (hint: lines are numbered from 1)");
+		return -1;
+	}
+	if (lo > CODE_HL_MAX || hi > CODE_HL_MAX) {
+		buf_printf(err, "line '%.*s' in lines is past the limit of %d lines", STR_FMT(t), CODE_HL_MAX);
+		return -1;
+	}
+	if (lo > hi) {
+		buf_printf(err, "bad range '%.*s' in lines (hint: write the smaller number first: '%.*s-%.*s')",
+		           STR_FMT(t), STR_FMT(h), STR_FMT(l));
+		return -1;
+	}
+	o->lines_lo = lo;
+	o->lines_hi = dash && !h.len ? CODE_LINES_END : hi;
+	return 0;
+}
+
+/* file_option: file=, lines=, symbol= or link (k) into o: 0; 1 when k is
+ * none of them; -1 with a message in err. */
+static int file_option(const struct dattr *at, struct code_opts *o, struct buf *err)
+{
+	struct str k = at->key, v = at->value;
+	if (str_eq_cstr(k, "link")) {
+		if (at->flag || str_eq_cstr(v, "true")) {
+			o->link = 1;
+		} else if (str_eq_cstr(v, "false")) {
+			o->link = 0;
+		} else {
+			buf_printf(err, "bad value '%.*s' for link (hint: write link, or link=false)", STR_FMT(v));
+			return -1;
+		}
+		return 0;
+	}
+	if (!str_eq_cstr(k, "file") && !str_eq_cstr(k, "lines") && !str_eq_cstr(k, "symbol"))
+		return 1;
+	if (at->flag || !str_trim(v).len) {
+		const char *example = str_eq_cstr(k, "file")    ? "file=\"code/gemm.cu\""
+		                      : str_eq_cstr(k, "lines") ? "lines=\"10-42\""
+		                                                : "symbol=\"gemm_kernel\"";
+		buf_printf(err, "'%.*s' needs a value (hint: %s)", STR_FMT(k), example);
+		return -1;
+	}
+	if (str_eq_cstr(k, "file"))
+		o->file = str_trim(v);
+	else if (str_eq_cstr(k, "symbol"))
+		o->symbol = str_trim(v);
+	else
+		return parse_lines(v, o, err);
+	return 0;
+}
+
+/* file_check: the options that go with file= given together rightly: 0,
+ * or -1 with a message in err. */
+static int file_check(const struct code_opts *o, struct buf *err)
+{
+	const char *lone = o->lines_lo ? "lines" : o->symbol.len ? "symbol" : o->link ? "link" : NULL;
+	if (lone && !o->file.len) {
+		buf_printf(err, "'%s' needs file= (hint: file=\"code/gemm.cu\" names the file the code comes from)",
+		           lone);
+		return -1;
+	}
+	if (o->lines_lo && o->symbol.len) {
+		buf_printf(err, "lines= and symbol= together (hint: symbol= includes the whole definition; keep one "
+		                "of them)");
+		return -1;
+	}
+	return 0;
 }
 
 static int option(struct arena *a, const struct dattr *at, struct code_opts *o, struct buf *err)
 {
 	struct str k = at->key, v = at->value;
+	int rc = file_option(at, o, err);
+	if (rc <= 0)
+		return rc;
 	if (str_eq_cstr(k, "linenos")) {
 		if (at->flag || str_eq_cstr(v, "true")) {
 			o->linenos = 1;
@@ -200,6 +301,7 @@ static int option(struct arena *a, const struct dattr *at, struct code_opts *o, 
 			return -1;
 		}
 		o->start = (int)n;
+		o->start_set = 1;
 	}
 	return 0;
 }
@@ -257,7 +359,7 @@ int code_opts_parse(struct arena *a, struct str info, struct code_opts *o, struc
 	for (long i = 0; i < n; i++)
 		if (option(a, &attrs[i], o, err) < 0)
 			return -1;
-	return 0;
+	return file_check(o, err);
 }
 
 int code_opts_hl(const struct code_opts *o, size_t line)

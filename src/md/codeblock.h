@@ -26,7 +26,19 @@ struct code_opts {
 	int linenos;       /* show line numbers */
 	int start;         /* the first line's number; 1 unless start= says */
 	struct str label;  /* {#lst:name}: a listing's label ("lst:name"); empty if none */
+	/* code from a file (md/include.c): file= names it, lines= a range of
+	 * it (lines_lo 0: none; lines_hi CODE_LINES_END: to its end),
+	 * symbol= a definition in it (md/symbol.h), link: the title links to
+	 * the published file; start_set: start= was given */
+	struct str file;
+	struct str symbol;
+	size_t lines_lo, lines_hi;
+	int link;
+	int start_set;
 };
+
+/* lines="10-" runs to the file's end. */
+#define CODE_LINES_END ((size_t)-1)
 
 /* code_opts_parse: fills *o from a fenced code block's info string:
  *   cuda {title="kernel.cu" hl="3-5,9" linenos start=10}
@@ -43,6 +55,14 @@ struct code_opts {
  *   start=N      the first line's number (0 to 1000000000; default 1)
  *   #lst:NAME    first in the braces: the block is a numbered listing
  *                (md/xref.c), title= its caption; no other id is taken
+ *   file="x.cu"  the code is the file's (md/include.c): relative to the
+ *                post's bundle folder (or the site folder), /x from the
+ *                site folder
+ *   lines="10-42" with file=: lines 10 to 42 of it ("10": one line,
+ *                "10-": to its end)
+ *   symbol="f"   with file=: the definition of f in it (md/symbol.h);
+ *                not with lines=
+ *   link         with file=: the title links to the file as published
  * cmark-gfm hands over info with backslash escapes already resolved, so
  * \" is a plain " by then: a title holding double quotes is best written
  * title='say "hi"'.
@@ -51,6 +71,7 @@ struct code_opts {
  * block's) to err, e.g.
  *   unknown code block option 'titel' (did you mean 'title'?)
  *   bad range '5-3' in hl (hint: write the smaller number first: '3-5')
+ *   'lines' needs file= (hint: ...)
  * and returns -1, *o then holding what was parsed before it. */
 int code_opts_parse(struct arena *a, struct str info, struct code_opts *o, struct buf *err);
 

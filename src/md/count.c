@@ -274,6 +274,10 @@ void md_count_finish(struct md_ctx *c)
 {
 	struct md_counter *k = c->count;
 	pool_join(&c->count_task);
+	for (size_t i = 0; i < c->ninc_code; i++) { /* code from files (file=): the block's node had none */
+		wc_feed(&k->code, c->inc_code[i].p, c->inc_code[i].len);
+		wc_break(&k->code);
+	}
 	wc_break(&k->prose);
 	k->out->words = k->prose.words;
 	k->out->cjk_chars = k->prose.cjk;

@@ -1228,6 +1228,17 @@ const char *hl_lookup(const char *lang, size_t len)
 	return i < 0 ? NULL : hl_lang_names[i];
 }
 
+const struct TSLanguage *hl_grammar(const char *lang, size_t len)
+{
+	int i = hl_lang_index(lang, len);
+	if (i < 0)
+		return NULL;
+	for (size_t k = 0; k < sizeof hl_langs / sizeof hl_langs[0]; k++)
+		if (!strcmp(hl_langs[k].name, hl_lang_names[i]))
+			return hl_langs[k].language();
+	return NULL; /* diff, console: folio's own, no grammar */
+}
+
 bool hl_is_plain(const char *lang, size_t len)
 {
 	if (!lang || len == 0)

@@ -59,6 +59,12 @@ struct buf;
  * grammar for it. */
 const char *hl_lookup(const char *lang, size_t len);
 
+/* hl_grammar: the tree-sitter grammar of a canonical language name or
+ * alias (hl_lookup's), or NULL: for md/symbol.c, which finds definitions
+ * in the same trees. */
+struct TSLanguage;
+const struct TSLanguage *hl_grammar(const char *lang, size_t len);
+
 /* hl_is_plain: whether an info-string word (ASCII case ignored) is one
  * shown as plain text without a warning: none at all, "text", "plain",
  * "txt", "output", "math", and the languages folio has no grammar for

@@ -62,7 +62,7 @@ char *md_local_path(const struct md_ctx *c, const char *url, const char **why)
 /* refused: why path, a file the document names, is not read: a link
  * (there or above it) leads outside the site, to nothing or round a
  * circle (malloc'd); NULL when it may be read. */
-static char *refused(struct md_ctx *c, const char *path)
+const char *md_site_real(struct md_ctx *c)
 {
 	if (!c->site_looked) {
 		c->site_looked = 1;
@@ -74,7 +74,12 @@ static char *refused(struct md_ctx *c, const char *path)
 			free(dir);
 		}
 	}
-	if (!c->site_real)
+	return c->site_real;
+}
+
+static char *refused(struct md_ctx *c, const char *path)
+{
+	if (!md_site_real(c))
 		return NULL;
 	char to[PATH_MAX];
 	struct buf b;

@@ -19,11 +19,13 @@
  *   htmlimg.c    the <img> tags of raw HTML sized, in a <picture>
  *   image.c      local image and media files: looked up, sized, refused;
  *                a picture of resized copies
+ *   include.c    code from a file in a code block: looked up, refused,
+ *                read, cut to lines or a symbol (symbol.c), noted
  *   ext.c        folio's cmark extension: inline math, rendering; md_init
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
  *   nodes.c      folio's node types and a formula's place
- *   directive.c, codeblock.c, mem.c, math.c, highlight.c, unknown.c,
+ *   directive.c, codeblock.c, symbol.c, mem.c, math.c, highlight.c, unknown.c,
  *   diagram.c, mermaid.c, qjs.c: the modules they use (and
  *   images/imagesize.h, for image sizes). */
 #ifndef FOLIO_MD_INTERNAL_H
@@ -168,6 +170,12 @@ struct md_ctx {
 	 * on first use: files named outside it are refused (sitefile.h) */
 	char *site_real;
 	int site_looked;
+	/* the files code blocks included (include.c), as md_doc.deps lists
+	 * them; NULL until one is; and the code they showed (in the arena),
+	 * which md_count_finish counts as code words */
+	struct buf *deps;
+	struct str *inc_code;
+	size_t ninc_code;
 	/* code the highlighter may still be given in this document (see
 	 * MD_HL_BUDGET); 0 once a block did not fit */
 	size_t hl_left;
@@ -396,9 +404,9 @@ int md_is_local(const char *url);
 char *md_local_path(const struct md_ctx *c, const char *url, const char **why);
 /* md_image_file: the file at path (taken; a local file an image or a
  * directive names): refused (a link outside the site, to nothing, round a
- * circle), not readable (its errno), or its size when it is an image: the
- * one place md/ reads a file of the site, after sitefile.h's check,
- * through files/reader.h (site_read_head). */
+ * circle), not readable (its errno), or its size when it is an image: with
+ * md_include (a code block's file=), the one place md/ reads a file of the
+ * site, after sitefile.h's check, through files/reader.h (site_read_head). */
 const struct md_image *md_image_file(struct md_ctx *c, char *path);
 /* The sizes of a picture in the theme's column: 46rem, or the screen
  * less its margins. */
@@ -434,6 +442,32 @@ const char *md_img_loading(struct md_ctx *c);
 /* md_find_in_source: the place of needle in the file within 200 lines
  * after body line *line (see image.c). */
 void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col);
+
+/* md_site_real: the site folder's realpath (the folder of o->static_dir),
+ * looked up on first use; NULL when the document has none. */
+const char *md_site_real(struct md_ctx *c);
+
+/* ---- include.c: code from a file ---- */
+
+/* Code from a file is at most this big (folio-site(5), LIMITS): the file
+ * is read whole, parsed for symbol=, and shown in a page. */
+#define MD_INCLUDE_MAX ((size_t)1 << 20)
+
+struct code_opts;
+/* md_include: the code of a block with file= (o->file), at body line:col:
+ * the file looked up (a relative path in the post's bundle folder, or the
+ * site folder for a document that is no bundle; /path in the site
+ * folder), checked inside the site, read (at most MD_INCLUDE_MAX bytes,
+ * no NUL byte), cut to o's lines= or symbol=, without the indentation its
+ * lines share, into *code (the arena's). o gets the file's language when
+ * it names none (by the extension), start the first line's number unless
+ * start= was given, title the file's path unless title= was; *url the
+ * published file's address with o->link. The file is noted in c's deps.
+ * 0; or -1 after an error reported at line:col. */
+int md_include(struct md_ctx *c, struct code_opts *o, int line, int col, struct str *code, const char **url);
+/* md_includes_free: the files included, as c->out->deps; what c kept
+ * freed (after md_count_finish, which counts c->inc_code). */
+void md_includes_free(struct md_ctx *c);
 
 /* ---- htmlimg.c ---- */
 

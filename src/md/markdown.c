@@ -98,6 +98,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	c.mem = mdmem_begin();
 	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
 		passes[i].run(&c);
+	md_includes_free(&c);
 	md_images_free(&c);
 	md_directives_free(&c);
 	md_outline_free(&c);

@@ -248,6 +248,15 @@ struct md_doc {
 	size_t nlabels;
 	struct md_xref *xrefs;
 	size_t nxrefs;
+	/* the files its code blocks included (file=, md/include.c): a line
+	 * each, "HASH PATH\n", HASH the 16 hex digits of hash_bytes of the
+	 * bytes read, PATH the file as opened; "HASH+PATH\n" for one the
+	 * build must copy into the site at its place in the site folder (its
+	 * block has link, and it is neither in static/ nor in the post's
+	 * bundle, which are copied anyway); empty: none. The Markdown cache
+	 * keeps it, and a build renders the document again when one of them
+	 * changed (model/site.c). */
+	struct str deps;
 };
 
 /* md_image_at: 2 + the offset in html of its first image's <img src="
@@ -269,7 +278,9 @@ void md_init(void);
  * positions point into the file (columns: 1-based bytes); src/src_len is
  * the whole file, for excerpts. Errors go to d (which may be NULL): a
  * duplicate {#id}, a directive's, display math with no closing $$, a code
- * block's options, a formula KaTeX refuses, a missing image (an inline
+ * block's options, a code block's file= (md/include.c: a file missing,
+ * outside the site, binary or too big, a range past its end, an unknown
+ * symbol), a formula KaTeX refuses, a missing image (an inline
  * formula left unclosed is text, never an error). *out is filled in
  * either case. Returns 0, or -1 if an error was reported.
  * Thread-safe: documents may be rendered on several threads at once, each

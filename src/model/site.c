@@ -10,6 +10,8 @@
 #include "base/slug.h"
 #include "base/hash.h"
 #include "base/map.h"
+#include "files/reader.h"
+#include "files/sitefile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,9 @@ struct md_pool {
 	size_t njobs;
 	struct pool_queue queue; /* the jobs not yet taken */
 	struct arena **arenas;
+	/* the site folder's realpath, for deps_fresh (looked up on first use) */
+	char *site_real;
+	int site_looked;
 };
 
 struct worker_arg {
@@ -88,6 +93,44 @@ static int link_hint(const struct source *s)
 	           : 2;
 }
 
+/* deps_fresh: whether every file doc's code blocks included (md_doc.deps)
+ * still holds the bytes it was rendered with: read again (through
+ * files/, inside the site), hashed and compared. Documents without file=
+ * have no deps and pay nothing. */
+static int deps_fresh(struct md_pool *p, const struct md_doc *doc)
+{
+	if (!p->site_looked) {
+		p->site_looked = 1;
+		const char *sd = p->opts->static_dir;
+		size_t n = sd ? strlen(sd) : 0;
+		if (n > 7) {
+			char *dir = xstrndup(sd, n - 7);
+			p->site_real = site_root(dir);
+			free(dir);
+		}
+	}
+	const char *at = doc->deps.p, *end = doc->deps.p + doc->deps.len;
+	while (at < end) {
+		const char *nl = memchr(at, '\n', (size_t)(end - at));
+		if (!nl || nl - at < 18 || (at[16] != ' ' && at[16] != '+'))
+			return 0;
+		char *path = xstrndup(at + 17, (size_t)(nl - at - 17));
+		struct site_file f = {path, path, FOLIO_MAX_FILE, NULL, SITE_READ_QUIET};
+		size_t len;
+		uint64_t h = 0;
+		char *text = site_read(NULL, p->site_real, &f, NULL, &len, &h);
+		int read = text != NULL;
+		free(text);
+		free(path);
+		char hex[17];
+		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+		if (!read || memcmp(hex, at, 16))
+			return 0;
+		at = nl + 1;
+	}
+	return 1;
+}
+
 /* cache_lookup: fills the job's document from the cache; 1 on a hit. */
 static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 {
@@ -105,6 +148,11 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
+	if (doc->deps.len && !deps_fresh(p, doc)) { /* an included file changed */
+		md_cache_forget(p->opts->md_cache, &j->key);
+		memset(doc, 0, sizeof *doc);
+		return 0;
+	}
 	/* from the cache: the scan of every body is not made again */
 	if (!s->link_hint)
 		s->link_hint = doc->link_hint ? doc->link_hint : link_hint(s);
@@ -245,6 +293,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	pool_queue_fini(&p.queue);
 	free(args);
 	free(p.jobs);
+	free(p.site_real);
 	md_unknown_report(p.md.unknown, d);
 	md_unknown_free(p.md.unknown);
 }

@@ -7,6 +7,9 @@
 #include "variants/variants.h"
 
 #include "base/clock.h"
+#include "base/map.h"
+#include "files/reader.h"
+#include "files/sitefile.h"
 #include "cache/cache.h"
 #include "md/highlight.h"
 #include "md/math.h"
@@ -16,6 +19,7 @@
 #include "read/theme.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,8 +209,68 @@ static void theme_files_of(const char *site_dir, int models, int math, struct ou
 	*t = (struct output_files){first, n, last, na};
 }
 
+/* copy_linked_doc: the files doc's code blocks link to that the build
+ * copies (md_doc.deps' "HASH+PATH" lines) handed to sink at their place
+ * in the site, each once (done: their site-relative names, malloc'd).
+ * The number of errors. */
+static int copy_linked_doc(struct diag *d, const char *root, const struct md_doc *doc, struct map *done,
+			   const struct output_sink *sink)
+{
+	int errors = 0;
+	const char *at = doc->deps.p, *end = doc->deps.p + doc->deps.len;
+	for (const char *nl; at < end && (nl = memchr(at, '\n', (size_t)(end - at))); at = nl + 1) {
+		if (nl - at < 18 || at[16] != '+')
+			continue;
+		char *path = xstrndup(at + 17, (size_t)(nl - at - 17)), real[PATH_MAX];
+		size_t n = strlen(root);
+		int added = 0;
+		if (realpath(path, real) && !strncmp(real, root, n) && real[n] == '/') {
+			char *rel = xstrndup(real + n + 1, strlen(real + n + 1));
+			map_put(done, rel, strlen(rel), &added);
+			if (!added)
+				free(rel);
+		}
+		if (added) {
+			const char *rel = done->e[done->n - 1].key;
+			struct site_file f = {path, rel, FOLIO_MAX_FILE, NULL, 0};
+			size_t len;
+			char *text = site_read(d, root, &f, NULL, &len, NULL);
+			if (!text || sink->write(sink->ctx, rel, text, len))
+				errors++;
+			free(text);
+		}
+		free(path);
+	}
+	return errors;
+}
+
+/* copy_linked: copy_linked_doc of every document of s. */
+static int copy_linked(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
+{
+	struct map done = MAP_INIT;
+	char *root = NULL;
+	int errors = 0;
+	size_t n = s->nposts + s->npages + s->nseries;
+	for (size_t i = 0; i < n; i++) {
+		const struct md_doc *doc = i < s->nposts		? &s->posts[i]->doc
+					   : i < s->nposts + s->npages ? &s->pages[i - s->nposts]->doc
+								       : &s->series[i - s->nposts - s->npages]->doc;
+		if (!doc->deps.len || !memchr(doc->deps.p, '+', doc->deps.len))
+			continue;
+		if (!root && !(root = site_root(site_dir)))
+			break;
+		errors += copy_linked_doc(d, root, doc, &done, sink);
+	}
+	for (size_t i = 0; i < done.n; i++)
+		free((void *)done.e[i].key);
+	map_fini(&done);
+	free(root);
+	return errors;
+}
+
 /* stages_copy_static: the theme's static files, the site's and the bundles' (see
- * output_static), with the resized copies of their images (variants.h:
+ * output_static), the files code blocks link to (copy_linked), with the
+ * resized copies of their images (variants.h:
  * made on jobs threads, the image cache only read when read_only);
  * model-viewer's script only for a site with a model, the math font only
  * for a site with math. */
@@ -238,6 +302,7 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 					s->cfg->quality_avif, s->cfg->images_metadata, jobs};
 	struct variants *v = rule.nimage_widths ? variants_new(d, site_dir, &set, sink, read_only) : NULL;
 	int errors = output_static(d, site_dir, &t, b, nb, v ? variants_sink(v) : sink);
+	errors += copy_linked(d, s, site_dir, sink);
 	if (v)
 		errors += variants_finish(v, NULL, NULL);
 	variants_free(v);

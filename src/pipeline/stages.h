@@ -64,8 +64,10 @@ void stages_told(struct stages *st);
 /* stages_thread_cleanup: frees this thread's KaTeX and highlighters. */
 void stages_thread_cleanup(void);
 /* stages_copy_static: the theme's static files, the site's and the
- * bundles' to sink (see output_static); model-viewer's script only for a
- * site with a model. */
+ * bundles' to sink (see output_static), and the files of the site that
+ * code blocks link to (file= with link; md_doc.deps' "HASH+PATH" lines)
+ * at their place in the site; model-viewer's script only for a site with
+ * a model. */
 int stages_copy_static(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink,
 		       int jobs, int read_only);
 

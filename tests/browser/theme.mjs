@@ -54,6 +54,7 @@ const pages = [
   ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
   ['post-xref', '/posts/adam-step-by-step/'],
   ['post-citations', '/posts/attention-reading-list/'],
+  ['post-code-file', '/posts/gpu-systems-10-tiled-matrix-multiplication-and-shared-memory/'],
   ['not-found', '/404.html'],
 ];
 

@@ -66,6 +66,9 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
             pikchr's features and errors (PIKCHR_SEEDS below)
   mermaid   the same for ```mermaid blocks, and diagrams of each kind
             beautiful-mermaid draws, with its errors (MERMAID_SEEDS)
+  symbol    "LANG NAME" and a file of code: the example blog's code/
+            files and the test sites', snippets of each language with
+            symbols (SYMBOL_SEEDS), deep nesting, many definitions
 
 Usage: seeds.py OUT (run from the top of the repository). OUT/TARGET/ is
 emptied and refilled; file names are hashes of the contents."""
@@ -480,16 +483,17 @@ def pack_xrefs(labels, refs):
     return out
 
 
-def pack_blob(html, summary, toc, labels=(), refs=()):
+def pack_blob(html, summary, toc, labels=(), refs=(), deps=b""):
     h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
     words = len(re.sub(r"<[^>]*>", " ", html).split())
-    head = struct.pack("<10Q4i4Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                       len(labels), len(refs))
-    return head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc) + pack_xrefs(labels, refs)
+    head = struct.pack("<10Q4i5Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       len(labels), len(refs), len(deps))
+    return (head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc) + pack_xrefs(labels, refs) + deps
+            + b"\0")
 
 
 def pack_file(blobs):
-    out = b"folio-md-pack 3\n" + struct.pack("<Q", len(blobs))
+    out = b"folio-md-pack 4\n" + struct.pack("<Q", len(blobs))
     for i, (blob, reads_files) in enumerate(blobs):
         key = hashlib.sha1(blob).digest()[:16]
         out += key + struct.pack("<3Q", 7 * i, reads_files, len(blob)) + blob + b"\0" * (-len(blob) % 8)
@@ -505,7 +509,8 @@ def mdcache_seeds(s):
                 continue
             toc = toc_tree(section(case, "toc") or "")
             summary = section(case, "summary_html") or html.split("\n")[0]
-            blobs.append((pack_blob(html, summary, toc), len(blobs) % 3 == 0))
+            deps = b"00000000000000ab content/posts/x/gemm.cu\n" if len(blobs) % 4 == 1 else b""
+            blobs.append((pack_blob(html, summary, toc, deps=deps), len(blobs) % 3 == 0))
     s.add("mdcache", pack_file([]))
     # a document with cross-references: an equation's label, a heading's,
     # a reference to the first and one into another post
@@ -1190,6 +1195,52 @@ def bibtex_seeds(s):
                     s.add("bibtex", read(os.path.join(root, n)))
 
 
+# Code of each language with symbols (md/symbol.c), for fuzz_symbol.c: a
+# first line "LANG NAME", then the file.
+SYMBOL_SEEDS = [
+    "c add\n/* adds */\nstatic int add(int a, int b)\n{\n\treturn a + b;\n}\nstruct point { int x; };\n"
+    "typedef struct { int w; } size2;\n#define SQ(x) ((x) * (x))\nint x; // t\nint g(void) { return 1; }\n",
+    "cpp linalg::Matrix::at\nnamespace linalg {\ntemplate <typename T>\nstruct Matrix {\n  T at(int i) const { return 0; }\n"
+    "  void mul();\n};\nvoid Matrix::mul() {}\nclass S { public: int run() { return 1; } };\n}\n",
+    "cuda scale\n// one thread\n__global__ void scale(float *x, float a, int n)\n{\n  int i = threadIdx.x;\n"
+    "  if (i < n) x[i] *= a;\n}\n",
+    "python Adam.step\nclass Adam:\n    @staticmethod\n    def step(p, g):\n        return p - g\n\ndef loss(x):\n"
+    "    def inner():\n        pass\n    return x\n",
+    "rust Point::norm\n/// A point.\n#[derive(Debug)]\npub struct Point { x: f64 }\nimpl Point {\n"
+    "    pub fn norm(&self) -> f64 { self.x }\n}\ntrait Shape { fn area(&self) -> f64; }\nmod m { fn f() {} }\n",
+    "go Point.Dist\npackage geo\ntype Point struct{ X float64 }\n// Dist.\nfunc (p *Point) Dist() float64 {\n"
+    "\treturn p.X\n}\nfunc Origin() Point { return Point{} }\ntype ( A int; B int )\n",
+    "javascript Box.open\nexport function add(a, b) { return a + b; }\nclass Box { open() { return 1; } }\n"
+    "const twice = (x) => x * 2;\nlet f = function () {}, g = 1;\n",
+    "typescript Sq.area\ninterface Shape { area(): number }\ntype Id = string;\nenum E { A }\n"
+    "export class Sq implements Shape { area(): number { return 1; } }\nabstract class Q {}\n",
+    "tsx App\nfunction App() { return <div>{1}</div>; }\n",
+    "java Main.main\npublic class Main {\n    /** Entry. */\n    @Override\n    public static void main(String[] a) {}\n"
+    "    Main() {}\n    record R(int x) {}\n    interface I {}\n    enum E { A }\n}\n",
+    "c f\n" + "struct a {\n" * 300 + "int f(void) { return 0; }\n" + "};\n" * 300,
+    "python f\n" + "".join("    " * i + "class C%d:\n" % i for i in range(100)) + "    " * 100 + "def f(): pass\n",
+    "c zzz\n" + "".join("int f%d(void) { return %d; }\n" % (i, i) for i in range(400)),
+    "cpp a::b::c\n" + "namespace a { namespace b { int c() { return 0; } } }\n" + "(" * 2000 + "\n",
+    "rust S::f\nimpl<T: Clone> S<T> { fn f(&self) {} }\n",
+    "c \n",
+    "go \n\x00\xff",
+]
+
+
+def symbol_seeds(s):
+    for t in SYMBOL_SEEDS:
+        s.add("symbol", t)
+    exts = {".c": "c", ".h": "c", ".cu": "cuda", ".cpp": "cpp", ".py": "python", ".rs": "rust", ".go": "go",
+            ".js": "javascript", ".ts": "typescript", ".java": "java"}
+    for top in ("examples/techblog", "tests/sites"):
+        for root, dirs, names in os.walk(top):
+            dirs.sort()
+            for n in sorted(names):
+                lang = exts.get(os.path.splitext(n)[1])
+                if lang and "/expected/" not in root + "/":
+                    s.add("symbol", "%s main\n%s" % (lang, read(os.path.join(root, n))))
+
+
 def glob(d, ext):
     if not os.path.isdir(d):
         return []
@@ -1207,7 +1258,7 @@ def main():
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
                "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
-               "mermaid": mermaid_seeds, "bibtex": bibtex_seeds}
+               "mermaid": mermaid_seeds, "bibtex": bibtex_seeds, "symbol": symbol_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -139,7 +139,7 @@ static void test_parse(void)
 	STR_EQ(fails("cuda {filename=\"a.cu\"}"),
 	       "unknown code block option 'filename' (did you mean 'title'?)");
 	STR_EQ(fails("cuda {wrap}"), "unknown code block option 'wrap' (hint: the options are "
-	                             "title, hl, linenos and start)");
+	                             "title, hl, linenos, start, file, lines, symbol and link)");
 	/* hl */
 	STR_EQ(fails("c {hl=\"5-3\"}"),
 	       "bad range '5-3' in hl (hint: write the smaller number first: '3-5')");

@@ -131,6 +131,7 @@ static struct md_doc sample(void)
 	d.math_spans = 3;
 	d.has_model3d = 0;
 	d.has_video = 0;
+	d.deps = str_from("00000000000000ab content/posts/a/gemm.cu\n00000000000000cd+code/x.c\n");
 	return d;
 }
 
@@ -169,6 +170,7 @@ static void doc_same(const struct md_doc *got, const struct md_doc *want)
 	INT_EQ(got->math_spans, want->math_spans);
 	INT_EQ(got->has_model3d, want->has_model3d);
 	INT_EQ(got->has_video, want->has_video);
+	OK(str_same(got->deps, want->deps));
 	int entries = 0, want_entries = 0;
 	OK(got->ntoc == 0 || got->toc != NULL);
 	if (got->ntoc == want->ntoc) {
@@ -238,6 +240,41 @@ static void test_round_trip(void)
 	kh.hi ^= 1;
 	INT_EQ(md_cache_get(c, &kh, 0, a, &got), 0);
 	INT_EQ(md_cache_count(c), 2);
+	arena_free(a);
+	md_cache_free(c);
+}
+
+/* ---- an entry found stale by its caller (a file it included changed) ---- */
+
+static void test_forget(void)
+{
+	struct md_cache *c = md_cache_new();
+	struct arena *a = arena_new();
+	struct md_doc d = sample(), got;
+	struct md_key k = key_of("content/posts/inc.md"), other = key_of("content/posts/other.md");
+	md_cache_put(c, &k, 7, &d, 0);
+	md_cache_put(c, &other, 7, &d, 0);
+	INT_EQ(md_cache_get(c, &k, 7, a, &got), 1);
+	STR_EQ(sv(got.deps), "00000000000000ab content/posts/a/gemm.cu\n00000000000000cd+code/x.c\n");
+	md_cache_forget(c, &k);
+	INT_EQ(md_cache_get(c, &k, 7, a, &got), 0);
+	INT_EQ(md_cache_get(c, &other, 7, a, &got), 1); /* the others stay */
+	/* rendered again: the new document replaces it */
+	struct md_doc fresh = sample();
+	fresh.deps = str_from("00000000000000ef content/posts/a/gemm.cu\n");
+	md_cache_put(c, &k, 7, &fresh, 0);
+	INT_EQ(md_cache_get(c, &k, 7, a, &got), 1);
+	STR_EQ(sv(got.deps), "00000000000000ef content/posts/a/gemm.cu\n");
+	/* forgotten and not stored again (the render failed): the sweep drops it */
+	md_cache_forget(c, &k);
+	INT_EQ(md_cache_get(c, &other, 7, a, &got), 1);
+	md_cache_sweep(c);
+	INT_EQ(md_cache_count(c), 1);
+	INT_EQ(md_cache_get(c, &k, 7, a, &got), 0);
+	/* a key it does not have: nothing */
+	struct md_key none = key_of("content/posts/none.md");
+	md_cache_forget(c, &none);
+	INT_EQ(md_cache_count(c), 1);
 	arena_free(a);
 	md_cache_free(c);
 }
@@ -481,11 +518,12 @@ static void test_threads(void)
  * bytes (key, stamp, reads_files, length) before its blob, padded to 8
  * bytes; a blob's header starts with the lengths of the three strings and
  * the number of TOC entries, has the HTML's hash and where its first image
- * is at 96 and 104, and ends 128 bytes in, after the numbers of
- * cross-reference labels and references (at 112 and 120). */
+ * is at 96 and 104, the numbers of cross-reference labels and references
+ * at 112 and 120, the length of the included files' list at 128 (the
+ * list after the cross-references), and ends 136 bytes in. */
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
-#define BLOB_HEADER 128
+#define BLOB_HEADER 136
 #define BLOB_IMG_AT 104
 
 /* write_pack: writes len bytes of data as path. */
@@ -550,6 +588,8 @@ static void test_damaged_pack(void)
 	    {24, (uint64_t)1 << 40},          /* a TOC of 2^40 entries */
 	    {112, (uint64_t)1 << 40},         /* 2^40 cross-reference labels */
 	    {120, 1000},                      /* cross-references that are not there */
+	    {128, 1u << 20},                  /* the included files' list past the blob */
+	    {128, 0},                         /* shorter: its NUL is not where it says */
 	    {BLOB_HEADER + 0, 7},             /* a heading of level 7 */
 	    {BLOB_HEADER + 8, 1000},          /* children that are not there */
 	    {BLOB_HEADER + 24, 1u << 20},     /* a TOC entry's text past the blob */
@@ -798,6 +838,7 @@ void test_mdcache(void)
 	test_keys();
 	test_round_trip();
 	test_files_stamp();
+	test_forget();
 	test_sweep();
 	test_many();
 	test_threads();
