@@ -60,6 +60,8 @@ date: 2024-01-01
 Transformers [@vaswani2017] train with Adam [@kingma2014; @dao2022, p. 4].
 As @vaswani2017 showed [see @dao2022, ch. 2], and [@vaswani2017; @kingma2014; @dao2022].
 Write to a@b.com or @someone; \@vaswani2017 is escaped; [@eq:adam] is another's.
+
+$$ m_t = \beta_1 m_{t-1} $$ {#eq:adam}
 EOF
 cat >"$site/content/posts/authoryear.md" <<'EOF'
 ---
@@ -86,7 +88,7 @@ check "a key in the text: the authors and the number" contains "$n" 'As <a href=
 check "a prefix and a locator" contains "$n" '[see <a href="#ref-dao2022">3</a>, ch. 2]'
 check "three in a row: a range" contains "$n" 'and [<a href="#ref-vaswani2017">1</a>–<a href="#ref-dao2022">3</a>].'
 check "an e-mail, an @name, an escaped @ and a cross-reference stay" \
-	contains "$n" '<a href="mailto:a@b.com">a@b.com</a> or @someone; @vaswani2017 is escaped; [@eq:adam] is another’s.'
+	contains "$n" '<a href="mailto:a@b.com">a@b.com</a> or @someone; @vaswani2017 is escaped; <a href="#eq:adam" class="xref">Eq. (1)</a> is another’s.'
 check "the References: numbered, before the end" contains "$n" '<section class="references">
 <h2>References</h2>
 <ol>
