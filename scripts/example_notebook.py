@@ -118,7 +118,7 @@ nb = {
     "metadata": {
         "folio": {
             "title": "Softmax Without Overflow, in a Notebook",
-            "date": "2026-11-20",
+            "date": "2026-09-10",
             "tags": ["python", "numerics"],
             "summary": "A Jupyter notebook as a post: a naive softmax overflows, a shifted one does not.",
         },

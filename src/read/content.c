@@ -447,6 +447,10 @@ static int load_notebook(struct arena *a, struct diag *d, const char *abs, const
 	s->fm = nb->fm;
 	sc->src = src;
 	sc->src_len = len;
+	if (nb->fm) { /* a missing key: at the metadata's map */
+		sc->map_line = nb->fm->line;
+		sc->map_col = nb->fm->col;
+	}
 	const char *side_abs = sidecar(a, abs), *side_rel = sidecar(a, rel);
 	if (!is_file(side_abs)) {
 		if (nb->fm)
