@@ -52,6 +52,7 @@ const pages = [
   ['post-diagram', '/posts/computer-architecture-07-memory-hierarchy/'],
   ['post-mermaid', '/posts/automata-and-compilers-05-compiler-overview-phases/'],
   ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
+  ['post-notebook', '/posts/softmax-in-a-notebook/'],
   ['not-found', '/404.html'],
 ];
 
