@@ -887,14 +887,19 @@ int notebook_render(struct arena *a, const struct md_options *o, struct diag *d,
 	struct md_options no = *o;
 	no.assets = nb->assets;
 	no.nassets = nb->nassets;
-	/* an unknown kernel language: warned at its cell, through the relay */
-	no.unknown = NULL;
 	if (!d)
 		return md_render(a, &no, NULL, nb->path, nb->md, nb->md_len, nb->md, nb->md_len, 0, out);
+	/* an unknown kernel language: one warning, at its first cell, told
+	 * through the relay (the build's collector would place it in the
+	 * Markdown) */
+	struct md_unknown *u = md_unknown_new();
+	no.unknown = u;
 	struct diag relay;
 	diag_init(&relay, NULL);
 	diag_relay(&relay, d, relay_map, (void *)nb);
 	int r = md_render(a, &no, &relay, nb->path, nb->md, nb->md_len, nb->md, nb->md_len, 0, out);
+	md_unknown_report(u, &relay);
+	md_unknown_free(u);
 	diag_fini(&relay);
 	return r;
 }
