@@ -1146,7 +1146,7 @@ def notebook_seeds(s):
     import json as js
     for path in sorted(glob("examples/techblog/content/posts", ".ipynb")):
         s.add("notebook", read(path))
-    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNQTX79HwAElwJzVt2vfAAAAABJRU5ErkJggg=="
     meta = {"folio": {"title": "T", "date": "2026-01-01"}, "kernelspec": {"language": "python"}}
 
     def nb(cells, fmt=4, minor=5, m=meta):
