@@ -73,9 +73,10 @@ static void apply(struct sgr *st, const char *p, size_t n)
 }
 
 /* escape_end: the length of the escape sequence at s[0] (an ESC) in
- * s[0..n): CSI (ESC [ params final), OSC (ESC ] ... BEL or ESC \), or
- * ESC and one byte; what is cut off by the end is all of the rest. *csi:
- * where a CSI's parameters are and its final byte (0: not a CSI). */
+ * s[0..n): CSI (ESC [ params final), OSC, DCS, APC or PM (ESC ] ... BEL
+ * or ESC \), or ESC and one byte; one cut off by the end is all of the
+ * rest. For a CSI: where its parameters are (*par, *npar) and its final
+ * byte (*final; 0: not a CSI, or one without a final byte). */
 static size_t escape_end(const char *s, size_t n, size_t *par, size_t *npar, char *final)
 {
 	*final = 0;

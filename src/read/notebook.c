@@ -341,9 +341,10 @@ static void put_latex(struct conv *cv, struct str t)
 	syn(cv, "$$\n\n</div>\n\n");
 }
 
-/* put_alt: the alt text of an image output: its metadata's "alt", else its
- * text/plain unless that is a Python repr ("<Figure size ...>"); Markdown's
- * brackets and backslashes escaped, lines joined. */
+/* put_alt: appends to b the alt text of the image output out (data: its
+ * data map): its metadata's "alt", else its text/plain unless that is a
+ * Python repr ("<Figure size ...>"); at most 300 bytes, what Markdown
+ * would read as syntax escaped, lines joined. */
 static void put_alt(struct buf *b, const struct ynode *out, const struct ynode *data)
 {
 	struct str t = {"", 0};
@@ -360,8 +361,10 @@ static void put_alt(struct buf *b, const struct ynode *out, const struct ynode *
 		if (t.len && t.p[0] == '<' && t.p[t.len - 1] == '>')
 			t = (struct str){"", 0};
 	}
-	for (size_t i = 0; i < t.len && i < 300; i++) {
+	for (size_t i = 0; i < t.len; i++) {
 		char c = t.p[i];
+		if (i >= 300 && ((unsigned char)c & 0xC0) != 0x80)
+			break; /* at a character's start */
 		if (c == '[' || c == ']' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<' || c == '&')
 			buf_putc(b, '\\');
 		buf_putc(b, c == '\n' || c == '\r' ? ' ' : c);
