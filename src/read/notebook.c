@@ -779,24 +779,41 @@ struct notebook *notebook_read(struct arena *a, struct diag *d, const char *path
 	nb->nlines = cv.nlines;
 	nb->assets = cv.assets;
 	nb->nassets = cv.nassets;
+	size_t n = 1;
+	for (const char *p = src; (p = memchr(p, '\n', (size_t)(src + len - p))); p++)
+		n++;
+	nb->starts = arena_alloc_raw(a, n * sizeof *nb->starts);
+	nb->starts[nb->nstarts++] = 0;
+	for (const char *p = src; (p = memchr(p, '\n', (size_t)(src + len - p))); p++)
+		nb->starts[nb->nstarts++] = (size_t)(p - src) + 1;
 	buf_fini(&cv.md);
 	return nb;
 }
 
 /* ---- messages about the Markdown, moved to the notebook ---- */
 
-/* offset_of: the byte offset of line and col (1-based) in text. */
-static size_t offset_of(const char *text, size_t len, int line, int col)
+/* offset_of: the byte offset of line and col (1-based) in nb's text. */
+static size_t offset_of(const struct notebook *nb, int line, int col)
 {
-	size_t at = 0;
-	for (int l = 1; l < line; l++) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		if (!nl)
-			return len;
-		at = (size_t)(nl - text) + 1;
+	if (line < 1 || (size_t)line > nb->nstarts)
+		return nb->src_len;
+	size_t at = nb->starts[line - 1] + (col > 0 ? (size_t)col - 1 : 0);
+	return at < nb->src_len ? at : nb->src_len;
+}
+
+/* line_of: the line (0-based) of byte at of nb's text, and where it starts. */
+static void line_of(const struct notebook *nb, size_t at, size_t *line, size_t *start)
+{
+	size_t lo = 0, hi = nb->nstarts; /* starts[lo] <= at < starts[hi] */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (nb->starts[mid] <= at)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	at += col > 0 ? (size_t)col - 1 : 0;
-	return at < len ? at : len;
+	*line = lo;
+	*start = nb->starts[lo];
 }
 
 static unsigned hex4(const char *p)
@@ -854,12 +871,12 @@ struct notebook_place notebook_place(const struct notebook *nb, int line, int co
 	pl.col = l->node->col;
 	if (l->skip == NOTEBOOK_NO_SKIP || !is_string(l->node))
 		return pl;
-	size_t q = offset_of(nb->src, nb->src_len, l->node->line, l->node->col);
+	size_t q = offset_of(nb, l->node->line, l->node->col);
 	if (q >= nb->src_len || nb->src[q] != '"')
 		return pl;
 	size_t at = string_byte(nb->src, nb->src_len, q, l->skip + (size_t)(col > 1 ? col - 1 : 0));
 	size_t ln, ls;
-	diag_line_col(nb->src, at, &ln, &ls);
+	line_of(nb, at, &ln, &ls);
 	pl.line = (int)ln + 1;
 	pl.col = (int)(at - ls) + 1;
 	return pl;

@@ -53,6 +53,8 @@ struct notebook {
 	size_t nlines;
 	struct md_asset *assets; /* the image outputs and attachments, by name */
 	size_t nassets;
+	size_t *starts; /* where each line of src starts: a place is found at once */
+	size_t nstarts;
 };
 
 /* notebook_read: reads src[0..len) (the file path, site-relative) as a
