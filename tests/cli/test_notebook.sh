@@ -123,24 +123,31 @@ expect "a missing key is at the metadata's map" "content/posts/bad.ipynb:1:39: e
 check "a metadata key's error is at its JSON line" contains "$err" "content/posts/bad.ipynb:1:56: error: unknown front matter key 'dat' (did you mean 'date'?)"
 rm -f "$bad"
 
-# incremental: an edited cell, by folio build with its cache, then a full
-# build: the same files
-run build "$site" -o "$TMP/inc"
-python3 - "$site/content/posts/nb.ipynb" <<'PY'
-import json, sys
+# same NAME DIR: DIR (built with a cache, or served) holds what a full
+# build of the site as it is now writes
+same() {
+	rm -rf "$TMP/full" "$TMP/fullsite"
+	cp -r "$site" "$TMP/fullsite"
+	rm -rf "$TMP/fullsite/.folio-cache"
+	"$FOLIO" build "$TMP/fullsite" -o "$TMP/full" >/dev/null 2>&1
+	d=$(diff -r -q -x .folio-output "$2" "$TMP/full" 2>&1)
+	out=$d
+	check "$1: a full build's" test -z "$d"
+}
+# edit PYTHON: the example notebook changed by a statement on nb, its JSON
+edit() {
+	python3 -c 'import json, sys
 nb = json.load(open(sys.argv[1]))
-nb["cells"][1]["outputs"][0]["text"] = ["EDITED-STREAM\n"]
-json.dump(nb, open(sys.argv[1], "w"), indent=1)
-PY
+exec(sys.argv[2])
+json.dump(nb, open(sys.argv[1], "w"), indent=1)' "$site/content/posts/nb.ipynb" "$1"
+}
+
+# incremental: an edited cell, by folio build with its cache
+run build "$site" -o "$TMP/inc"
+edit 'nb["cells"][1]["outputs"][0]["text"] = ["EDITED-STREAM\n"]'
 run build "$site" -o "$TMP/inc"
 check "an edited cell is built again" grep -q "EDITED-STREAM" "$TMP/inc/posts/nb/index.html"
-rm -rf "$TMP/full"
-cp -r "$site" "$TMP/fullsite"
-rm -rf "$TMP/fullsite/.folio-cache"
-"$FOLIO" build "$TMP/fullsite" -o "$TMP/full" >/dev/null 2>&1
-d=$(diff -r -q -x .folio-output "$TMP/inc" "$TMP/full" 2>&1)
-out=$d
-check "the incremental build is the full build" test -z "$d"
+same "the incremental build" "$TMP/inc"
 
 # folio serve: a cell's edit, then the sidecar's alone
 mkdir "$TMP/tmp"
@@ -157,28 +164,14 @@ settle() {
 }
 settle 0
 served=$(ls -d "$TMP"/tmp/folio-serve-*/site 2>/dev/null | head -n 1)
-same() {
-	rm -rf "$TMP/full" "$TMP/fullsite"
-	cp -r "$site" "$TMP/fullsite"
-	rm -rf "$TMP/fullsite/.folio-cache"
-	"$FOLIO" build "$TMP/fullsite" -o "$TMP/full" >/dev/null 2>&1
-	d=$(diff -r -q -x .folio-output "$served" "$TMP/full" 2>&1)
-	out=$d
-	check "$1: the served site is a full build's" test -z "$d"
-}
 b=$(builds)
-python3 - "$site/content/posts/nb.ipynb" <<'PY'
-import json, sys
-nb = json.load(open(sys.argv[1]))
-nb["cells"][0]["source"][0] = "A SERVED-EDIT of the first cell.\n"
-json.dump(nb, open(sys.argv[1], "w"), indent=1)
-PY
+edit 'nb["cells"][0]["source"][0] = "A SERVED-EDIT of the first cell.\n"'
 settle "$b"
 check "serve: a cell's edit is served" grep -q "SERVED-EDIT" "$served/posts/nb/index.html"
-same "serve: a cell's edit"
+same "serve: a cell's edit" "$served"
 b=$(builds)
 printf 'title: Sidecar Renamed\ndate: 2026-01-02\n' >"$site/content/posts/side.yml"
 settle "$b"
 check "serve: a sidecar's edit is served" grep -q "Sidecar Renamed" "$served/posts/side/index.html"
-same "serve: a sidecar's edit"
+same "serve: a sidecar's edit" "$served"
 finish
