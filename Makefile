@@ -175,7 +175,8 @@ test-run: folio $(B)/unit_tests
 # suites that build small sites; `make test` runs everything. They run two
 # at a time (CHECK_JOBS), the unit tests and the longest suites first, so
 # that the two cores finish together.
-CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme test_rules test_diagrams test_cite
+CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme test_rules test_diagrams test_cite \
+	test_notebook
 CHECK_JOBS := 2
 check: deps rules
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio $(B)/unit_tests
@@ -303,7 +304,7 @@ FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
 FUZZ_TARGETS := yaml tmpl markdown serve image imgdecode mdcache links toml json import search related fmcache searchpack manifest srccache \
-	mathcache mathjax extcache pages uptodate pikchr mermaid bibtex symbol
+	mathcache mathjax extcache pages uptodate pikchr mermaid bibtex symbol notebook
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384

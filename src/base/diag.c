@@ -372,9 +372,45 @@ void diag_set_texts(struct diag *d, const char *(*fn)(void *ctx, struct diag *d,
 	d->texts_ctx = ctx;
 }
 
+void diag_relay(struct diag *d, struct diag *to, void (*map)(void *ctx, struct diag_loc *loc, struct buf *prefix),
+		void *ctx)
+{
+	d->relay_to = to;
+	d->relay_map = map;
+	d->relay_ctx = ctx;
+}
+
+/* relay: the message handed on by a relay, its places mapped. */
+static void relay(struct diag *d, enum diag_level level, const struct diag_loc *loc, const struct diag_note *notes,
+		  size_t nnotes, const char *fmt, va_list ap)
+{
+	struct buf msg, prefix, scratch;
+	buf_init(&msg);
+	buf_init(&prefix);
+	buf_init(&scratch);
+	buf_vprintf(&msg, fmt, ap);
+	struct diag_loc at = loc ? *loc : (struct diag_loc){0};
+	if (loc)
+		d->relay_map(d->relay_ctx, &at, &prefix);
+	struct diag_note *moved = nnotes ? xmalloc(nnotes * sizeof *moved) : NULL;
+	for (size_t i = 0; i < nnotes; i++) {
+		moved[i] = notes[i];
+		d->relay_map(d->relay_ctx, &moved[i].loc, &scratch);
+	}
+	diag_report(d->relay_to, level, loc ? &at : NULL, moved, nnotes, "%s%s", prefix.p ? prefix.p : "", msg.p);
+	free(moved);
+	buf_fini(&msg);
+	buf_fini(&prefix);
+	buf_fini(&scratch);
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
+	if (d && d->relay_to) {
+		relay(d, level, loc, notes, nnotes, fmt, ap);
+		return;
+	}
 	struct diag_loc with_text;
 	if (loc && loc->path && !loc->src && loc->line > 0 && d->texts) {
 		size_t len = 0;

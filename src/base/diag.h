@@ -69,6 +69,10 @@ struct diag {
 	 * diag_set_texts) */
 	const char *(*texts)(void *ctx, struct diag *d, const char *path, size_t *len);
 	void *texts_ctx;
+	/* a relay (diag_relay): each message goes on to relay_to instead */
+	struct diag *relay_to;
+	void (*relay_map)(void *ctx, struct diag_loc *loc, struct buf *prefix);
+	void *relay_ctx;
 };
 
 /* At most this many errors of one file are printed (as clang's
@@ -89,6 +93,15 @@ void diag_fini(struct diag *d);
  * relative) in *len, or NULL; it may report to d. fn NULL: none. */
 void diag_set_texts(struct diag *d, const char *(*fn)(void *ctx, struct diag *d, const char *path, size_t *len),
 		    void *ctx);
+
+/* diag_relay: makes d (initialised, printing nowhere) a relay that hands
+ * each message on to `to` (which counts and prints it), after map has
+ * moved its place, and each note's, (e.g. from a text made of a file to
+ * the file: a notebook's Markdown to its JSON) and may have appended to
+ * prefix what goes before the message's text (only the message's own
+ * prefix is used). */
+void diag_relay(struct diag *d, struct diag *to, void (*map)(void *ctx, struct diag_loc *loc, struct buf *prefix),
+		void *ctx);
 
 void diag_report(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		 const struct diag_note *notes, size_t nnotes, const char *fmt, ...)

@@ -26,8 +26,27 @@ int md_is_local(const char *url)
 	return 1;
 }
 
+/* MEM_DIR: the folder md_local_path names a document's file held in
+ * memory (md_options.assets) under: no path of a real file starts so. */
+#define MEM_DIR "\001mem"
+
+/* mem_asset: the file held in memory named url, or NULL. */
+static const struct md_asset *mem_asset(const struct md_options *o, const char *name)
+{
+	for (size_t i = 0; i < o->nassets; i++)
+		if (!strcmp(o->assets[i].name, name))
+			return &o->assets[i];
+	return NULL;
+}
+
 char *md_local_path(const struct md_ctx *c, const char *url, const char **why)
 {
+	if (url[0] != '/' && c->o->nassets && mem_asset(c->o, url)) {
+		struct buf m;
+		buf_init(&m);
+		buf_printf(&m, MEM_DIR "/%s", url);
+		return buf_detach(&m, NULL);
+	}
 	const char *base = url[0] == '/' ? c->o->static_dir : c->o->asset_dir;
 	if (!base) {
 		*why = "a relative file needs the post to be a bundle (content/posts/SLUG/index.md with the file "
@@ -122,10 +141,17 @@ void md_images_free(struct md_ctx *c)
  * say), if it can be opened (im->err its errno else); whether it gets
  * resized copies: a JPEG, or a PNG that is no animation (img_animated: an APNG's acTL
  * chunk comes before its first IDAT, well inside the head). */
-static void read_size(struct md_image *im)
+static void read_size(const struct md_options *o, struct md_image *im)
 {
 	unsigned char head[65536];
-	long n = site_read_head(im->path, head, sizeof head);
+	long n;
+	const struct md_asset *mem = NULL;
+	if (!strncmp(im->path, MEM_DIR "/", sizeof MEM_DIR) && (mem = mem_asset(o, im->path + sizeof MEM_DIR))) {
+		n = (long)(mem->len < sizeof head ? mem->len : sizeof head);
+		memcpy(head, mem->data, (size_t)n);
+	} else {
+		n = site_read_head(im->path, head, sizeof head);
+	}
 	im->err = n < 0 ? errno : 0;
 	if (n < 0 || !image_size(head, (size_t)n, &im->w, &im->h))
 		return; /* unknown kinds are written without a size */
@@ -180,9 +206,9 @@ const struct md_image *md_image_file(struct md_ctx *c, char *path)
 	struct md_image *im = xcalloc(1, sizeof *im);
 	im->path = path; /* the entry's key, which it owns */
 	e->val.p = im;
-	im->why = refused(c, path);
+	im->why = strncmp(path, MEM_DIR "/", sizeof MEM_DIR) ? refused(c, path) : NULL;
 	if (!im->why)
-		read_size(im);
+		read_size(c->o, im);
 	return im;
 }
 

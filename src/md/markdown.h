@@ -50,6 +50,14 @@ enum {
 	MD_LABELS
 };
 
+/* A file of a document that is not in the site's folders: its name
+ * (one URL path segment) and bytes (see md_options.assets). */
+struct md_asset {
+	const char *name;
+	const unsigned char *data;
+	size_t len;
+};
+
 struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
 	int math;   /* $...$ and $$...$$ become <span class="math inline|display">
@@ -75,6 +83,12 @@ struct md_options {
 	 * not checked at all. */
 	const char *asset_dir;
 	const char *static_dir;
+	/* files of the document held in memory (a notebook's image outputs,
+	 * read/notebook.h): a relative URL that names one (by its whole name)
+	 * is this file, sized from its bytes, before asset_dir is looked at;
+	 * the caller publishes them beside the page */
+	const struct md_asset *assets;
+	size_t nassets;
 	int code_ui; /* code blocks as the theme wants them: <pre tabindex="0"
 	              * data-lang="LANG"> (folio's builds; off: cmark's <pre>) */
 	int toc_hidden; /* the page does not show its table of contents: no

@@ -194,7 +194,10 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 		job_done(p, j);
 		return;
 	}
-	md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
+	if (s->nb)
+		notebook_render(a, &o, p->d, s->nb, doc);
+	else
+		md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
 	if (!s->link_hint)
 		s->link_hint = link_hint(s);
 	doc->link_hint = s->link_hint;
@@ -1501,8 +1504,8 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 {
 	struct post *p = s->posts[i];
 	struct source *src = &p->s;
-	if (text_encoding(text, len) || utf8_bad(text, len) != len)
-		return 1;
+	if (src->nb || text_encoding(text, len) || utf8_bad(text, len) != len)
+		return 1; /* a notebook: the whole round reads it again */
 	/* the front matter, byte for byte as it was: then every value read
 	 * from it is too */
 	size_t fm_end = (size_t)(src->body - src->src);

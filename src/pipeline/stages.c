@@ -244,6 +244,24 @@ static int copy_linked_doc(struct diag *d, const char *root, const struct md_doc
 	return errors;
 }
 
+/* copy_notebook_files: the files of the notebook posts' outputs (held in
+ * memory: notebook.h), beside each post's page as a bundle's are; the
+ * number that could not be written. */
+static int copy_notebook_files(const struct site *s, const struct output_sink *sink)
+{
+	int errors = 0;
+	for (size_t i = 0; i < s->nposts; i++) {
+		const struct notebook *nb = s->posts[i]->s.nb;
+		for (size_t k = 0; nb && k < nb->nassets; k++) {
+			char rel[1024];
+			snprintf(rel, sizeof rel, "posts/%.*s/%s", STR_FMT(s->posts[i]->slug), nb->assets[k].name);
+			if (sink->write(sink->ctx, rel, nb->assets[k].data, nb->assets[k].len))
+				errors++;
+		}
+	}
+	return errors;
+}
+
 /* copy_linked: copy_linked_doc of every document of s. */
 static int copy_linked(struct diag *d, const struct site *s, const char *site_dir, const struct output_sink *sink)
 {
@@ -303,6 +321,7 @@ int stages_copy_static(struct diag *d, const struct site *s, const char *site_di
 	struct variants *v = rule.nimage_widths ? variants_new(d, site_dir, &set, sink, read_only) : NULL;
 	int errors = output_static(d, site_dir, &t, b, nb, v ? variants_sink(v) : sink);
 	errors += copy_linked(d, s, site_dir, sink);
+	errors += copy_notebook_files(s, v ? variants_sink(v) : sink);
 	if (v)
 		errors += variants_finish(v, NULL, NULL);
 	variants_free(v);

@@ -439,6 +439,80 @@ static void push(struct arena *a, void ***list, size_t *n, void *item)
 	(*list)[(*n)++] = item;
 }
 
+static int ends_with(const char *s, const char *suffix);
+static int is_file(const char *path);
+
+/* sidecar: the path of a notebook's front matter file (NAME.yml for
+ * NAME.ipynb) in a. */
+static char *sidecar(struct arena *a, const char *path)
+{
+	size_t n = strlen(path) - strlen(NOTEBOOK_EXT);
+	char *p = arena_alloc_raw(a, n + 5);
+	memcpy(p, path, n);
+	memcpy(p + n, ".yml", 5);
+	return p;
+}
+
+/* load_notebook: a notebook post's source s: the file read, its cells
+ * made Markdown (notebook.h), its front matter the metadata's `folio`
+ * map or the sidecar NAME.yml (one of them); *sc is where the front
+ * matter's messages point. 0, or -1 after an error. */
+static int load_notebook(struct arena *a, struct diag *d, const char *abs, const char *rel, struct source *s,
+			 struct schema *sc)
+{
+	struct site_file f = {abs, rel, NOTEBOOK_MAX_FILE, "save its outputs smaller, or clear some", SITE_READ_CHECKED};
+	size_t len;
+	char *src = site_read(d, NULL, &f, a, &len, NULL);
+	if (!src || check_text(d, rel, src, len))
+		return -1;
+	const struct notebook *nb = notebook_read(a, d, rel, src, len);
+	if (!nb)
+		return -1;
+	s->path = rel;
+	s->src = src;
+	s->len = len;
+	s->body = nb->md;
+	s->body_len = nb->md_len;
+	s->nb = nb;
+	s->fm = nb->fm;
+	sc->src = src;
+	sc->src_len = len;
+	if (nb->fm) { /* a missing key: at the metadata's map */
+		sc->map_line = nb->fm->line;
+		sc->map_col = nb->fm->col;
+	}
+	const char *side_abs = sidecar(a, abs), *side_rel = sidecar(a, rel);
+	if (!is_file(side_abs)) {
+		if (nb->fm)
+			return 0;
+		struct diag_loc loc = {rel, NULL, 0, 0, 0};
+		diag_error(d, &loc, "no front matter (hint: give the notebook's metadata a 'folio' map with 'title' "
+			   "and 'date', or write them in %s beside it)", strrchr(side_rel, '/') + 1);
+		return -1;
+	}
+	struct site_file y = {side_abs, side_rel, FOLIO_MAX_FILE, "keep the front matter short", SITE_READ_CHECKED};
+	char *ysrc = site_read(d, NULL, &y, a, &len, NULL);
+	if (!ysrc || check_text(d, side_rel, ysrc, len))
+		return -1;
+	if (nb->fm) {
+		struct diag_loc loc = {side_rel, ysrc, len, 1, 1};
+		diag_error(d, &loc, "the front matter of %s is both here and in its metadata's 'folio' map (hint: keep "
+			   "one of them)", strrchr(rel, '/') + 1);
+		return -1;
+	}
+	const struct ynode *fm = yaml_parse(a, d, side_rel, ysrc, len, ysrc, len, 0);
+	if (!fm)
+		return -1;
+	if (fm->kind != YNODE_MAP) {
+		struct diag_loc loc = {side_rel, ysrc, len, fm->line, fm->col};
+		diag_error(d, &loc, "front matter must be a map of keys (key: value), found %s", kind_a(fm));
+		return -1;
+	}
+	s->fm = fm;
+	*sc = (struct schema){a, d, side_rel, ysrc, len, 0, 1, 1};
+	return 0;
+}
+
 /* load_post, load_series, load_page: one file, everything of it in a
  * (the build's arena, or a cached file's own). NULL after reporting. */
 static struct post *load_post(struct arena *a, struct diag *d, const struct reading *rd, const struct config *cfg,
@@ -446,9 +520,16 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct read
 			      const char *rel, struct str slug, const char *bundle)
 {
 	struct post *p = arena_alloc(a, sizeof *p);
-	if (load_source(a, d, rd, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
-		return NULL;
-	struct schema s = {a, d, rel, p->s.src, p->s.len, 0, 1, 1};
+	struct schema s = {a, d, rel, NULL, 0, 0, 1, 1};
+	if (ends_with(rel, NOTEBOOK_EXT)) {
+		if (load_notebook(a, d, abs, rel, &p->s, &s))
+			return NULL;
+	} else {
+		if (load_source(a, d, rd, abs, rel, &p->s, "'title: ...' and 'date: YYYY-MM-DD'"))
+			return NULL;
+		s.src = p->s.src;
+		s.src_len = p->s.len;
+	}
 	const struct ynode *m = p->s.fm;
 	char *tz = arena_strndup(a, cfg->timezone.p, cfg->timezone.len);
 	schema_check_keys(&s, m, post_keys, "front matter");
@@ -857,9 +938,10 @@ static void finish_task(struct walk *w, struct task *t)
 	if (!w->cc)
 		return;
 	struct content_cache *cc = w->cc;
-	if (!t->item || t->said) {
-		/* read again next time, so that its messages are reported again;
-		 * this build may still use it */
+	if (!t->item || t->said || ends_with(t->rel, NOTEBOOK_EXT)) {
+		/* read again next time, so that its messages are reported again
+		 * (a notebook: its sidecar may change alone); this build may
+		 * still use it */
 		cc->later = xrealloc(cc->later, (cc->nlater + 1) * sizeof *cc->later);
 		cc->later[cc->nlater++] = t->a;
 		return;
@@ -942,6 +1024,29 @@ static void load_tasks(struct walk *w, int jobs)
 	w->ntasks = w->cap = 0;
 }
 
+/* is_sidecar: name (in the sorted list names) is NAME.yml beside a
+ * NAME.ipynb: that notebook's front matter. */
+static int is_sidecar(char **names, size_t n, const char *name)
+{
+	size_t l = strlen(name);
+	if (l < 5 || strcmp(name + l - 4, ".yml"))
+		return 0;
+	char nb[4096];
+	snprintf(nb, sizeof nb, "%.*s" NOTEBOOK_EXT, (int)(l - 4), name);
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(names[mid], nb);
+		if (!c)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 static void walk(struct walk *w, const char *site, const char *sub, enum kind kind)
 {
 	struct arena *a = w->a;
@@ -981,6 +1086,12 @@ static void walk(struct walk *w, const char *site, const char *sub, enum kind ki
 			continue;
 		}
 		snprintf(rel, sizeof rel, "content/%s/%s", sub, name);
+		if (kind == K_POST && ends_with(name, NOTEBOOK_EXT)) {
+			add_task(w, kind, abs, rel, name, strlen(name) - strlen(NOTEBOOK_EXT), NULL, have ? &st : NULL);
+			continue;
+		}
+		if (kind == K_POST && is_sidecar(names, n, name))
+			continue; /* read with its notebook */
 		if (!ends_with(name, ".md")) {
 			struct diag_loc loc = {rel, NULL, 0, 0, 0};
 			diag_warning(d, &loc, "not a Markdown file (.md); skipped");

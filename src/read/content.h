@@ -16,6 +16,7 @@
 #include "md/markdown.h"
 #include "formats/schema.h"
 #include "formats/yaml.h"
+#include "read/notebook.h"
 
 enum difficulty { DIFF_NONE, DIFF_BEGINNER, DIFF_INTERMEDIATE, DIFF_ADVANCED };
 
@@ -70,6 +71,12 @@ struct source {
 	int lazy, no_record;
 	const char *abs;
 	struct arena *arena; /* where it was loaded, and a lazy one's text goes */
+	/* a notebook (read/notebook.h): src is its JSON, body the Markdown
+	 * made of its cells (not inside src; body_line 0), rendered by
+	 * notebook_render; never lazy, and read again by each build of a
+	 * session (its front matter may be a file of its own). NULL: a
+	 * Markdown file. */
+	const struct notebook *nb;
 };
 
 /* source_text: s's text (s->src, with s->body), read now if s is lazy,

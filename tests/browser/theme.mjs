@@ -55,6 +55,7 @@ const pages = [
   ['post-xref', '/posts/adam-step-by-step/'],
   ['post-citations', '/posts/attention-reading-list/'],
   ['post-code-file', '/posts/gpu-systems-10-tiled-matrix-multiplication-and-shared-memory/'],
+  ['post-notebook', '/posts/softmax-in-a-notebook/'],
   ['not-found', '/404.html'],
 ];
 

@@ -1247,6 +1247,56 @@ def glob(d, ext):
     return [os.path.join(d, n) for n in os.listdir(d) if n.endswith(ext) and os.path.isfile(os.path.join(d, n))]
 
 
+def notebook_seeds(s):
+    """The example notebooks, and pathological ones: deep nesting, a huge
+    output, many cells, bad base64, ANSI junk, sources as one string and as
+    lists, attachments, every output type, old and new nbformats."""
+    import json as js
+    for path in sorted(glob("examples/techblog/content/posts", ".ipynb")):
+        s.add("notebook", read(path))
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNQTX79HwAElwJzVt2vfAAAAABJRU5ErkJggg=="
+    meta = {"folio": {"title": "T", "date": "2026-01-01"}, "kernelspec": {"language": "python"}}
+
+    def nb(cells, fmt=4, minor=5, m=meta):
+        return js.dumps({"nbformat": fmt, "nbformat_minor": minor, "metadata": m, "cells": cells}, indent=1)
+
+    def code(src, outs, n=1):
+        return {"cell_type": "code", "execution_count": n, "metadata": {}, "source": src, "outputs": outs}
+
+    md = {"cell_type": "markdown", "metadata": {}, "source": ["# Head\n", "$$\n", "x^2\n", "$$\n", "text `a`"]}
+    outs = [
+        {"output_type": "stream", "name": "stdout", "text": ["a\rb\n", "c"]},
+        {"output_type": "stream", "name": "stderr", "text": "warn\n"},
+        {"output_type": "error", "ename": "E", "evalue": "v",
+         "traceback": ["\u001b[0;31mE\u001b[0m", "\u001b[38;5;28;01mdef\u001b[39;00m \u001b]0;t\u0007x\u001b["]},
+        {"output_type": "display_data", "data": {"image/png": png, "text/plain": "alt [x]"}},
+        {"output_type": "display_data", "data": {"image/svg+xml": ["<svg xmlns='http://www.w3.org/2000/svg'/>"]}},
+        {"output_type": "execute_result", "data": {"text/html": ["<table>\n", "\n", "</table>"]}},
+        {"output_type": "display_data", "data": {"text/latex": "$$\\frac{a}{b}\n\n$$"}},
+        {"output_type": "display_data", "data": {"text/markdown": "**b** $x$"}},
+        {"output_type": "execute_result", "data": {"text/plain": ["<pre></pre>"]}},
+    ]
+    s.add("notebook", nb([md, code("x = 1\nprint(x)", outs), code(["```\n", "````"], [])]))
+    s.add("notebook", nb([{"cell_type": "markdown", "source": "![a](attachment:p.png) attachment:q",
+                           "attachments": {"p.png": {"image/png": png}}}]))
+    s.add("notebook", nb([code("", [{"output_type": "display_data", "data": {"image/png": "iVBO$$$="}}])]))
+    s.add("notebook", nb([code("", [{"output_type": "display_data", "data": {"image/jpeg": "aGVsbG8="}}])]))
+    s.add("notebook", nb([], fmt=3))
+    s.add("notebook", nb([], fmt=5))
+    s.add("notebook", nb([{"source": "x"}, {"cell_type": "heading", "source": ""}, 3, {"cell_type": "raw",
+                           "metadata": {"raw_mimetype": "text/html"}, "source": "<b>\n\nx</b>"}]))
+    s.add("notebook", nb([md] * 3000))
+    s.add("notebook", nb([code("print(1)", [{"output_type": "stream", "name": "stdout",
+                                             "text": "\u001b[31m" + "y" * 200000 + "\n"}])]))
+    deep = {}
+    for _ in range(80):
+        deep = {"d": [deep]}
+    s.add("notebook", nb([], m={"folio": deep}))
+    s.add("notebook", nb([code("", [{"output_type": "stream", "text": "".join(
+        "\u001b[%d;%dm%c" % (i % 110, (i * 7) % 110, 32 + i % 90) for i in range(2000))}])]))
+    s.add("notebook", '{"nbformat": 4, "cells": [{"cell_type": "markdown", "source": "\\ud83d\\ude00 \\u00e9 $$"}]}')
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: seeds.py OUT")
@@ -1258,7 +1308,8 @@ def main():
                "srccache": srccache_seeds, "mathcache": mathcache_seeds, "mathjax": mathjax_seeds,
                "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
-               "mermaid": mermaid_seeds, "bibtex": bibtex_seeds, "symbol": symbol_seeds}
+               "mermaid": mermaid_seeds, "bibtex": bibtex_seeds, "symbol": symbol_seeds,
+               "notebook": notebook_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)

@@ -16,9 +16,48 @@ static int caret_at(const char *l)
 	return strcmp(l, "^\n") == 0 ? n : -1;
 }
 
+/* a relay's map for the test: every place moved ten lines down, into
+ * the text ctx, with "moved: " before the message */
+static void shift_ten(void *ctx, struct diag_loc *loc, struct buf *prefix)
+{
+	loc->line += 10;
+	loc->src = ctx;
+	loc->src_len = strlen(ctx);
+	buf_puts(prefix, "moved: ");
+}
+
+/* A relay hands each message on, its place and its notes' moved, counted
+ * and printed by the collector it relays to. */
+static void test_relay(void)
+{
+	struct buf cap;
+	struct diag d, relay;
+	buf_init(&cap);
+	diag_init(&d, NULL);
+	d.capture = &cap;
+	diag_init(&relay, NULL);
+	const char *file = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\nthe eleventh line\n";
+	diag_relay(&relay, &d, shift_ten, (void *)file);
+	struct diag_loc at = {"nb.ipynb", "made", 4, 2, 5};
+	struct diag_note note = {{"nb.ipynb", "made", 4, 1, 1}, "opened here"};
+	diag_report(&relay, DIAG_ERROR, &at, &note, 1, "bad %s", "thing");
+	STR_EQ(cap.p, "nb.ipynb:12:5: error: moved: bad thing\n"
+		      " 12 | the eleventh line\n"
+		      "    |     ^\n"
+		      "nb.ipynb:11:1: note: opened here\n"
+		      " 11 | 11\n"
+		      "    | ^\n");
+	INT_EQ(d.errors, 1);
+	INT_EQ(relay.errors, 0);
+	diag_fini(&relay);
+	diag_fini(&d);
+	buf_fini(&cap);
+}
+
 void test_diag(void)
 {
 	t_current = "diag";
+	test_relay();
 	struct buf cap;
 	struct diag d;
 	buf_init(&cap);
