@@ -57,7 +57,7 @@ check "the example's Atom feeds (the site's, each series', each tag's) are valid
 checker metadata "$TMP/a"
 check "the example's JSON-LD, part numbers and sitemap are right" test "$rc" -eq 0
 check "metadata.py checks every post, series and URL of the example" \
-	contains "$out" "checked 120 posts, 9 series, 308 URLs"
+	contains "$out" "checked 121 posts, 9 series, 312 URLs"
 checker selftest "$TMP/a/feed.json" "$TMP/a/feed.xml"
 check "selftest.py: the checkers catch each broken copy of the example's feeds" test "$rc" -eq 0
 out=$(printf '%s\n' "$out" | grep -v '^FAIL' | tail -n 1)

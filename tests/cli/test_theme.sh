@@ -31,7 +31,7 @@ check "fr: the build succeeds" test "$rc" -eq 0
 check "fr: <html lang=\"fr\">" grep -q '<html lang="fr">' "$O/index.html"
 r=$(meta "$O")
 check "fr: dates and reading time in French ($r)" test "$r" = "24 octobre 2026 · 5 min de lecture"
-check "fr: the home page's headings" grep -q '>Articles récents <span class="count">126 articles</span>' "$O/index.html"
+check "fr: the home page's headings" grep -q '>Articles récents <span class="count">127 articles</span>' "$O/index.html"
 check "fr: the series cards" grep -q '>Par où commencer</a>' "$O/index.html"
 check "fr: Part N of M" grep -rq '<summary>Partie 8 sur 10 de MLOps Fundamentals</summary>' "$O/posts"
 check "fr: the archive" grep -q '<h1>Archives</h1>' "$O/archive/index.html"
