@@ -60,6 +60,15 @@ static void job_parts(const struct md_job *j, struct source **s, struct md_doc *
 	}
 }
 
+/* job_sidenotes: the job's document shows its footnotes as sidenotes too:
+ * its front matter's sidenotes, else folio.yml's (a series guide: never). */
+static int job_sidenotes(const struct config *cfg, const struct md_job *j, const struct source *s)
+{
+	if (j->kind == JOB_SERIES)
+		return 0;
+	return s->sidenotes ? s->sidenotes > 0 : cfg->sidenotes;
+}
+
 /* toc_hidden: the job's page does not show its table of contents. */
 static int toc_hidden(const struct md_job *j)
 {
@@ -98,7 +107,8 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	if (!s->body_hash)
 		s->body_hash = md_cache_body_hash(s->body, s->body_len);
 	/* math: false renders another document from the same body */
-	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
+	j->key = md_cache_key(p->opts->md_salt, (int)j->kind | s->math_off << 4 | job_sidenotes(p->cfg, j, s) << 5,
+			      s->path, s->body_len, s->body_hash,
 			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
@@ -114,16 +124,17 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 }
 
 /* job_options: the Markdown options of job j's document, from the
- * build's (base): its asset folder, TOC and math; *s and *doc its source
+ * build's (base): its asset folder, TOC, math and sidenotes; *s and *doc its source
  * and result. */
-static void job_options(const struct md_options *base, const struct md_job *j, struct md_options *o, struct source **s,
-			struct md_doc **doc)
+static void job_options(const struct config *cfg, const struct md_options *base, const struct md_job *j,
+			struct md_options *o, struct source **s, struct md_doc **doc)
 {
 	*o = *base;
 	job_parts(j, s, doc, &o->asset_dir);
 	o->toc_hidden = toc_hidden(j);
 	if ((*s)->math_off)
 		o->math = 0;
+	o->sidenotes = job_sidenotes(cfg, j, *s);
 }
 
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
@@ -131,7 +142,7 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	struct md_options o;
 	struct source *s;
 	struct md_doc *doc;
-	job_options(&p->md, j, &o, &s, &doc);
+	job_options(p->cfg, &p->md, j, &o, &s, &doc);
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	if (s->lazy && !source_text(a, p->d, s)) { /* not read, and now it cannot be */
@@ -1468,7 +1479,7 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	struct md_job job = {JOB_POST, p, {0, 0}};
 	struct source *js;
 	struct md_doc *jd;
-	job_options(&common, &job, &o, &js, &jd);
+	job_options(s->cfg, &common, &job, &o, &js, &jd);
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	struct md_unknown *unknown = md_unknown_new();
 	o.unknown = unknown;

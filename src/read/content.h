@@ -32,6 +32,7 @@ struct source {
 	const char **ignore_links; /* front matter ignore_links: fnmatch patterns */
 	size_t nignore_links;
 	int math_off; /* front matter math: false (dollar signs are text here) */
+	int sidenotes; /* front matter sidenotes: 0 not said (the site's), 1 true, -1 false */
 	/* whether the body may hold a link that links_rewrite changes without
 	 * a sub-path base (".md", "@/", or a character reference that may
 	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,

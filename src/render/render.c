@@ -318,6 +318,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "math", tv_bool(s->cfg->math && p->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
+	set(a, m, "sidenotes", tv_bool(p->doc.sidenotes > 0));
 	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
 	set(a, m, "source", tv_cstr(p->s.path));
 }
@@ -593,6 +594,7 @@ static struct tval page_val(struct model *md, const struct page *pg)
 	set(a, m, "math", tv_bool(md->s->cfg->math && pg->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
 	set(a, m, "animation", tv_bool(pg->doc.has_video));
+	set(a, m, "sidenotes", tv_bool(pg->doc.sidenotes > 0));
 	mark(md, m, "page", pg->slug);
 	return tv_map(m);
 }
