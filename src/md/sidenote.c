@@ -140,48 +140,53 @@ static void put_sidenote(struct md_ctx *c, const struct note *nt, struct buf *ou
 	buf_puts(out, "</span>");
 }
 
-/* An insertion into the HTML: text at an offset. */
+/* An insertion into the HTML at an offset: a sidenote, a text, or an
+ * item's value="N". */
 struct insert {
 	size_t at;
-	const struct note *note; /* a sidenote; NULL: text */
+	const struct note *note;
 	const char *text;
+	size_t value;
 };
 
 /* mark_items: the insertions that mark the footnotes section's items
- * of the placed notes (notes[0..n), in the order of the tree, which is
- * the section's), and the section when every one is placed; appended to
- * ins at *nins. */
+ * (notes[0..n), in the order of the tree, which is the section's): a
+ * placed note's gets class="sidenoted" (the theme hides it where the
+ * sidenote shows), each later one its number as value="N" (the list
+ * still counts right with items hidden), and the section class
+ * "sidenoted" when every note is placed; appended to ins at *nins. The
+ * items are taken in order; one that is not where it should be (raw HTML
+ * that spells an item's id) stops the marking. */
 static void mark_items(struct str html, size_t from, const struct note *notes, size_t n, size_t placed,
                        struct insert *ins, size_t *nins)
 {
-	static const char sec[] = "<section class=\"footnotes";
+	static const char sec[] = "<section class=\"footnotes", item[] = "<li id=\"";
 	const char *s = memmem(html.p + from, html.len - from, sec, sizeof sec - 1);
 	if (!s)
 		return;
 	from = (size_t)(s - html.p) + sizeof sec - 1;
 	if (placed == n)
-		ins[(*nins)++] = (struct insert){from, NULL, " sidenoted"};
-	struct buf li;
-	buf_init(&li);
+		ins[(*nins)++] = (struct insert){from, NULL, " sidenoted", 0};
+	int after = 0; /* an item was hidden before this one */
 	for (size_t i = 0; i < n; i++) {
-		if (!notes[i].placed)
-			continue;
-		/* the item's id is the reference's href without its '#' */
-		const char *h = memmem(notes[i].ref.p, notes[i].ref.len, "href=\"#", 7);
-		const char *q = h ? memchr(h + 7, '"', notes[i].ref.len - (size_t)(h + 7 - notes[i].ref.p)) : NULL;
-		if (!q)
-			continue;
-		buf_reset(&li);
-		buf_puts(&li, "<li id=\"");
-		buf_append(&li, h + 7, (size_t)(q - h - 7));
-		buf_putc(&li, '"');
-		const char *at = memmem(html.p + from, html.len - from, li.p, li.len);
-		if (!at)
-			continue;
-		from = (size_t)(at - html.p) + li.len;
-		ins[(*nins)++] = (struct insert){from, NULL, " class=\"sidenoted\""};
+		const char *li = memmem(html.p + from, html.len - from, item, sizeof item - 1);
+		if (!li)
+			return;
+		from = (size_t)(li - html.p) + 3; /* after "<li" */
+		if (notes[i].placed) {
+			/* the item's id is the reference's href without its '#' */
+			const char *h = memmem(notes[i].ref.p, notes[i].ref.len, "href=\"#", 7);
+			const char *q = h ? memchr(h + 7, '"', notes[i].ref.len - (size_t)(h + 7 - notes[i].ref.p)) : NULL;
+			size_t idl = q ? (size_t)(q - h - 7) : 0;
+			if (!q || (size_t)(html.p + html.len - li) < sizeof item - 1 + idl + 1 ||
+			    memcmp(li + sizeof item - 1, h + 7, idl) || li[sizeof item - 1 + idl] != '"')
+				return;
+			ins[(*nins)++] = (struct insert){from, NULL, " class=\"sidenoted\"", 0};
+			after = 1;
+		} else if (after) {
+			ins[(*nins)++] = (struct insert){from, NULL, NULL, i + 1};
+		}
 	}
-	buf_fini(&li);
 }
 
 void md_pass_sidenotes(struct md_ctx *c)
@@ -215,7 +220,7 @@ void md_pass_sidenotes(struct md_ctx *c)
 		size_t nins = 0, last = 0;
 		for (i = 0; i < n; i++)
 			if (notes[i].placed) {
-				ins[nins++] = (struct insert){notes[i].at, &notes[i], NULL};
+				ins[nins++] = (struct insert){notes[i].at, &notes[i], NULL, 0};
 				last = notes[i].at;
 			}
 		mark_items(html, last, notes, n, placed, ins, &nins);
@@ -227,8 +232,10 @@ void md_pass_sidenotes(struct md_ctx *c)
 			buf_append(&out, html.p + from, ins[k].at - from);
 			if (ins[k].note)
 				put_sidenote(c, ins[k].note, &out);
-			else
+			else if (ins[k].text)
 				buf_puts(&out, ins[k].text);
+			else
+				buf_printf(&out, " value=\"%zu\"", ins[k].value);
 			from = ins[k].at;
 		}
 		buf_append(&out, html.p + from, html.len - from);
