@@ -490,6 +490,8 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 		tlist_push(a, rel, tv_map(r));
 	}
 	set(a, m, "related", tv_list(rel));
+	/* the posts whose bodies link to this one (site_rewrite_links) */
+	set(a, m, "backlinks", s->backlinks ? post_list_in(a, md, s->backlinks[i], s->nbacklinks[i]) : tv_list(tlist_new(a, 0)));
 }
 
 struct post_linker {
