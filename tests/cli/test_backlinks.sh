@@ -74,15 +74,18 @@ EOF
 
 # the incremental build: the same output folder and cache, one edit at a
 # time, compared with a full build from nothing
-full() { # full NAME: the incremental build equals a fresh one
-	run build "$site" -o "$TMP/inc"
+same_as_fresh() { # same_as_fresh DIR WHAT: DIR is what a build from nothing writes
 	rm -rf "$TMP/fresh" "$TMP/fresh-site"
 	cp -r "$site" "$TMP/fresh-site"
 	rm -rf "$TMP/fresh-site/.folio-cache"
 	"$FOLIO" build "$TMP/fresh-site" -o "$TMP/fresh" >/dev/null 2>&1
-	d=$(diff -r -x .folio-output "$TMP/inc" "$TMP/fresh" 2>&1 | head -20)
+	d=$(diff -r -x .folio-output "$1" "$TMP/fresh" 2>&1 | head -20)
 	out=$d
-	check "$1: the incremental build is a full build's" test -z "$d"
+	check "$2" test -z "$d"
+}
+full() { # full NAME: the incremental build equals a fresh one
+	run build "$site" -o "$TMP/inc"
+	same_as_fresh "$TMP/inc" "$1: the incremental build is a full build's"
 }
 post d 2026-01-04 'D cites nothing.'
 run build "$site" -o "$TMP/inc"
@@ -115,15 +118,7 @@ settle() { # settle N: N builds are done, and no other follows
 }
 settle 1
 served=$(ls -d "$TMP"/st/folio-serve-*/site 2>/dev/null | head -n 1)
-same_as_served() {
-	rm -rf "$TMP/fresh" "$TMP/fresh-site"
-	cp -r "$site" "$TMP/fresh-site"
-	rm -rf "$TMP/fresh-site/.folio-cache"
-	"$FOLIO" build "$TMP/fresh-site" -o "$TMP/fresh" >/dev/null 2>&1
-	d=$(diff -r -x .folio-output "$served" "$TMP/fresh" 2>&1 | head -20)
-	out=$d
-	check "$1: the served site is a full build's" test -z "$d"
-}
+same_as_served() { same_as_fresh "$served" "$1: the served site is a full build's"; }
 patches() { grep -c "timings (ms): patch:" "$TMP/serve.err"; }
 save() { # save FILE TEXT: written in place, as an editor saves
 	python3 -c 'import sys; open(sys.argv[1], "w").write(sys.argv[2])' "$1" "$2"
