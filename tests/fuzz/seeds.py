@@ -234,6 +234,8 @@ def markdown_seeds(s):
     s.add("markdown", "%% brackets\nInline \\(a_1\\) and \\[b\\] `\\(c\\)` [l](u\\)v \"t\\(\") \\\\(d\\\\)\n\n"
           "\\[\n+ x\n\n- y\n\\]\n\n> \\[\n> z\n> \\] after\n")
     s.add("markdown", "%% brackets nodollars\n$a$ \\(b\\) $$\nc\n$$\n\\[ unclosed\n")
+    s.add("markdown", "%% sidenotes\nA[^1], B[^b] and A[^1].\n\n# H[^h]\n\n[^1]: One *note* with $x$.\n[^b]: Two\n\n    paras.\n[^h]: In a heading.\n")
+    s.add("markdown", "%% sidenotes\n- item[^n]\n\n> quote[^q] <b id=x>raw</b>\n\n[^n]: In a list [link](/x).\n[^q]: A note[^n] in a note.\n")
 
 
 def serve_seeds(s):
