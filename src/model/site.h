@@ -4,7 +4,7 @@
  *
  * Folder model/: the model of the site from config and content: Markdown
  * of every document, order, series, terms, years, related posts; the
- * bodies' links made final.
+ * bodies' links made final, and which posts link to which (backlinks).
  * uses: base, formats, files, md, cache, read.
  */
 #ifndef FOLIO_SITE_H
