@@ -91,10 +91,12 @@ static void job_done(struct md_pool *p, const struct md_job *j)
 /* link_hint: source.link_hint of s's body (content.h). */
 static int link_hint(const struct source *s)
 {
-	return s->body_len && (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
-	                       memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
-	           ? 1
-	           : 2;
+	if (!s->body_len)
+		return 2;
+	if (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
+	    memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
+		return 1;
+	return memmem(s->body, s->body_len, "/posts/", 7) || memmem(s->body, s->body_len, "../", 3) ? 3 : 2;
 }
 
 /* cache_lookup: fills the job's document from the cache; 1 on a hit. */
@@ -1500,22 +1502,18 @@ static void link_collect_fini(struct link_collect *lc)
 	buf_fini(&lc->key);
 }
 
-/* may_link_post: a body with this link hint, or whose HTML holds these,
- * may link to a post (relative links climb with "../"). */
-static int may_link_post(const struct source *s, struct str html)
-{
-	return s->link_hint != 2 || memmem(html.p, html.len, "/posts/", 7) || memmem(html.p, html.len, "../", 3);
-}
-
 /* rewrite_doc: doc's links made final; with lc (a post's, lc->from set),
  * the posts it links to collected into lc->to. */
 static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct map *m,
                         struct link_collect *lc)
 {
-	if (lc && !may_link_post(s, doc->html))
+	/* a body that may link to a post says so in its link hint: the HTML
+	 * of the others is not read (it may lie in the Markdown cache's file,
+	 * not yet in memory) */
+	if (lc && s->link_hint == 2)
 		lc = NULL;
 	/* nothing to change: not scanned again at each build of a session */
-	if (!lc && s->link_hint == 2 && (!base || !strcmp(base, "/")))
+	if (!lc && s->link_hint != 1 && (!base || !strcmp(base, "/")))
 		return;
 	const char *src = s->path;
 	struct str was = doc->html;
