@@ -480,12 +480,12 @@ static void test_threads(void)
 /* The pack's layout (mdcache.c): a 24-byte head, then each entry's 40
  * bytes (key, stamp, reads_files, length) before its blob, padded to 8
  * bytes; a blob's header starts with the lengths of the three strings and
- * the number of TOC entries, and ends 112 bytes in, with the HTML's hash
- * and where its first image is (at 96 and 104). */
+ * the number of TOC entries, and ends 120 bytes in, with the HTML's hash
+ * and where its first image is (at 104 and 112). */
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
-#define BLOB_HEADER 112
-#define BLOB_IMG_AT 104
+#define BLOB_HEADER 120
+#define BLOB_IMG_AT 112
 
 /* write_pack: writes len bytes of data as path. */
 static void write_pack(const char *path, const char *data, size_t len)
