@@ -63,7 +63,7 @@ struct md_cache {
 /* The fixed part at the start of a blob. */
 struct header {
 	uint64_t html, summary_html, summary_text; /* lengths */
-	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans;
+	uint64_t ntoc, nheadings, words, code_words, images, cjk_chars, math_spans, sidenotes;
 	int32_t has_more, has_model3d, has_video, link_hint;
 	uint64_t html_hash, img_at; /* md_doc's */
 	uint64_t nlabels, nxrefs;   /* cross-references, after the TOC (put_xrefs) */
@@ -354,6 +354,7 @@ int md_cache_get(struct md_cache *c, const struct md_key *k, uint64_t files_stam
 	doc->images = (size_t)h.images;
 	doc->cjk_chars = (size_t)h.cjk_chars;
 	doc->math_spans = (size_t)h.math_spans;
+	doc->sidenotes = (size_t)h.sidenotes;
 	doc->has_more = h.has_more;
 	doc->has_model3d = h.has_model3d;
 	doc->has_video = h.has_video;
@@ -380,6 +381,7 @@ void md_cache_put(struct md_cache *c, const struct md_key *k, uint64_t files_sta
 	h.images = doc->images;
 	h.cjk_chars = doc->cjk_chars;
 	h.math_spans = doc->math_spans;
+	h.sidenotes = doc->sidenotes;
 	h.has_more = doc->has_more;
 	h.has_model3d = doc->has_model3d;
 	h.has_video = doc->has_video;

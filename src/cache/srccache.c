@@ -91,7 +91,7 @@ static int valid(const char *path, size_t n, const struct src_record *r)
 			return 0;
 	return r->content && r->body_hash && r->len <= FOLIO_MAX_FILE && r->body_off <= r->len &&
 	       r->fm_len < r->body_off && r->body_line >= 2 && r->fm_lines >= 1 && r->fm_lines <= r->body_line &&
-	       (uint64_t)r->body_line <= r->body_off && (r->link_hint == 1 || r->link_hint == 2);
+	       (uint64_t)r->body_line <= r->body_off && r->link_hint >= 1 && r->link_hint <= 3;
 }
 
 static void add(struct src_cache *c, const char *path, size_t n, const struct src_record *r)

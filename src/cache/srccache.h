@@ -29,7 +29,7 @@ struct src_record {
 	uint64_t fm_len;    /* its length, up to the closing fence */
 	int32_t body_line;  /* lines before the body */
 	int32_t fm_lines;   /* lines of the front matter's text */
-	int32_t link_hint;  /* source.link_hint: 1 or 2 */
+	int32_t link_hint;  /* source.link_hint: 1, 2 or 3 */
 };
 
 struct src_cache;

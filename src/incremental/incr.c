@@ -166,7 +166,7 @@ void incr_prepare(struct incr_state *inc, const struct config *cfg, struct build
 static void know_html(struct rebuild *rb, struct source *src, const struct md_doc *doc, uint64_t salt,
 		      const char *base)
 {
-	if (src->link_hint != 2 || !doc->html.len || (base && strcmp(base, "/")))
+	if (src->link_hint == 1 || !doc->html.len || (base && strcmp(base, "/")))
 		return;
 	salt ^= src->bib_hash; /* its .bib files too (0: none), as its cache key */
 	if (src->html_salt != salt || src->html_len != doc->html.len || !src->html_hash) {

@@ -14,6 +14,7 @@
  *                made placeholders (md_xref_expand)
  *   cite.c       the citations pass: [@key] and @key, the References
  *   summary.c    the summary passes
+ *   sidenote.c   the sidenotes pass: footnotes again beside their references
  *   count.c      the counting pass (words, code, images), beside blocks
  *   blocks.c     code blocks, diagrams, formulas, figures and images made HTML
  *   htmlimg.c    the <img> tags of raw HTML sized, in a <picture>
@@ -257,6 +258,10 @@ void md_pass_summary_text(struct md_ctx *c);
 void md_pass_blocks(struct md_ctx *c);
 /* md_count_finish: the counts into c->out, their task joined (count.c). */
 void md_count_finish(struct md_ctx *c);
+/* md_pass_sidenotes: with md_options.sidenotes, the footnotes that can be
+ * written again beside their first reference (sidenote.c), into the
+ * body's HTML, before the summary changes the tree. */
+void md_pass_sidenotes(struct md_ctx *c);
 /* md_pass_summary: summary_html, after the body is rendered (summary.c). */
 void md_pass_summary(struct md_ctx *c);
 /* md_pass_toc: the table of contents (headings.c). */

@@ -81,6 +81,7 @@ static const struct md_pass {
 	{"summary text", md_pass_summary_text}, /* before formulas are MathML */
 	{"blocks", md_pass_blocks},             /* code, diagrams, formulas, images; the counts */
 	{"render", pass_render},                /* the body's HTML */
+	{"sidenotes", md_pass_sidenotes},       /* footnotes again in the margin */
 	{"summary", md_pass_summary},           /* its HTML, after the body's */
 	{"toc", md_pass_toc},                   /* the table of contents */
 };

@@ -115,6 +115,11 @@ struct md_options {
 	 * nocite), after those cited */
 	const struct str *nocite;
 	size_t nnocite;
+	/* footnotes also as sidenotes (md/sidenote.c): a note of one
+	 * paragraph of phrasing content is written again, as <span
+	 * class="sidenote">, after its first reference in a paragraph; the
+	 * footnotes section's items that have one get class="sidenoted" */
+	int sidenotes;
 };
 
 enum { MD_CITE_NUMERIC, MD_CITE_AUTHOR_YEAR };
@@ -247,6 +252,7 @@ struct md_doc {
 	size_t math_spans; /* inline and display math spans */
 	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
 	int has_video;     /* uses :::video or :::animation */
+	size_t sidenotes;  /* the footnotes written again as sidenotes (md_options.sidenotes) */
 	int link_hint;     /* not md_render's: the source's link_hint (content.h),
 	                    * kept with the document by the cache (0: unknown) */
 	/* of html as md_render made it (0: not known; both are reset when the

@@ -376,6 +376,8 @@ struct rewrite {
 	int need_base;
 	links_resolve_fn resolve;
 	void *ctx;
+	links_seen_fn seen;
+	void *seen_ctx;
 	struct buf out, tmp, path;
 	size_t from; /* html copied to out up to here */
 	int changed;
@@ -423,7 +425,11 @@ static int rewrite_one(void *ctx, enum links_kind kind, const char *v, size_t n,
 			buf_puts(&nv, url);
 			buf_append(&nv, u + pl, ul - pl);
 			replace(w, at, n, nv.p, nv.len);
+			if (w->seen)
+				w->seen(w->seen_ctx, nv.p, nv.len);
 			buf_fini(&nv);
+		} else if (w->seen) {
+			w->seen(w->seen_ctx, u, ul);
 		}
 		return 0;
 	}
@@ -433,7 +439,11 @@ static int rewrite_one(void *ctx, enum links_kind kind, const char *v, size_t n,
 		buf_append(&nv, w->base, strlen(w->base) - 1);
 		buf_append(&nv, u, ul);
 		replace(w, at, n, nv.p, nv.len);
+		if (w->seen)
+			w->seen(w->seen_ctx, nv.p, nv.len);
 		buf_fini(&nv);
+	} else if (w->seen) {
+		w->seen(w->seen_ctx, u, ul);
 	}
 	return 0;
 }
@@ -441,10 +451,16 @@ static int rewrite_one(void *ctx, enum links_kind kind, const char *v, size_t n,
 struct str links_rewrite(struct arena *a, struct str html, const char *src_path, const char *base_path,
 			 links_resolve_fn resolve, void *ctx)
 {
+	return links_rewrite_seen(a, html, src_path, base_path, resolve, ctx, NULL, NULL);
+}
+
+struct str links_rewrite_seen(struct arena *a, struct str html, const char *src_path, const char *base_path,
+			      links_resolve_fn resolve, void *ctx, links_seen_fn seen, void *seen_ctx)
+{
 	if (!html.len)
 		return html;
 	int need_base = base_path && strcmp(base_path, "/") != 0;
-	if (!need_base && !memmem(html.p, html.len, ".md", 3) && !memmem(html.p, html.len, "@/", 2))
+	if (!need_base && !seen && !memmem(html.p, html.len, ".md", 3) && !memmem(html.p, html.len, "@/", 2))
 		return html;
 	struct rewrite w;
 	memset(&w, 0, sizeof w);
@@ -454,6 +470,8 @@ struct str links_rewrite(struct arena *a, struct str html, const char *src_path,
 	w.need_base = need_base;
 	w.resolve = resolve;
 	w.ctx = ctx;
+	w.seen = seen;
+	w.seen_ctx = seen_ctx;
 	buf_init(&w.out);
 	buf_init(&w.tmp);
 	buf_init(&w.path);

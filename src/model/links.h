@@ -1,7 +1,7 @@
 /* links.h: the links of the HTML folio writes: a tolerant tag scanner
  * (never a full parser), and the rewriting of post bodies' links (`.md`
  * and `@/` links to the page they name, root-relative URLs under a
- * sub-path base_url). The check of the built site's links is
+ * sub-path base_url), which hands on the URLs it saw (backlinks). The check of the built site's links is
  * check/links.h. */
 #ifndef FOLIO_LINKS_H
 #define FOLIO_LINKS_H
@@ -66,5 +66,17 @@ typedef const char *(*links_resolve_fn)(void *ctx, const char *path, size_t len)
  * changes. */
 struct str links_rewrite(struct arena *a, struct str html, const char *src_path, const char *base_path,
 			 links_resolve_fn resolve, void *ctx);
+
+/* links_seen_fn: one URL of the HTML as links_rewrite_seen leaves it
+ * (made final, character references decoded), url[0..len) valid during
+ * the call only. */
+typedef void (*links_seen_fn)(void *ctx, const char *url, size_t len);
+
+/* links_rewrite_seen: links_rewrite, and each URL of html (a link, an
+ * image, ...) handed to seen as it is once final: the one scan of a body
+ * gives the model both (a post's backlinks, site.c). With seen, html is
+ * scanned even when nothing in it can change. */
+struct str links_rewrite_seen(struct arena *a, struct str html, const char *src_path, const char *base_path,
+			      links_resolve_fn resolve, void *ctx, links_seen_fn seen, void *seen_ctx);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- Markdown on worker threads ---- */
 
@@ -66,6 +67,15 @@ static void job_parts(const struct md_job *j, struct source **s, struct md_doc *
 	}
 }
 
+/* job_sidenotes: the job's document shows its footnotes as sidenotes too:
+ * its front matter's sidenotes, else folio.yml's (a series guide: never). */
+static int job_sidenotes(const struct config *cfg, const struct md_job *j, const struct source *s)
+{
+	if (j->kind == JOB_SERIES)
+		return 0;
+	return s->sidenotes ? s->sidenotes > 0 : cfg->sidenotes;
+}
+
 /* toc_hidden: the job's page does not show its table of contents. */
 static int toc_hidden(const struct md_job *j)
 {
@@ -87,10 +97,12 @@ static void job_done(struct md_pool *p, const struct md_job *j)
 /* link_hint: source.link_hint of s's body (content.h). */
 static int link_hint(const struct source *s)
 {
-	return s->body_len && (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
-	                       memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
-	           ? 1
-	           : 2;
+	if (!s->body_len)
+		return 2;
+	if (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
+	    memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
+		return 1;
+	return memmem(s->body, s->body_len, "/posts/", 7) || memmem(s->body, s->body_len, "../", 3) ? 3 : 2;
 }
 
 /* deps_fresh: whether every file doc's code blocks included (md_doc.deps)
@@ -144,7 +156,8 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 	/* math: false renders another document from the same body */
 	/* a document with a bibliography: its key has the .bib files' hash */
 	uint64_t salt = s->bib_hash ? p->opts->md_salt ^ s->bib_hash : p->opts->md_salt;
-	j->key = md_cache_key(salt, (int)j->kind | s->math_off << 4, s->path, s->body_len, s->body_hash,
+	j->key = md_cache_key(salt, (int)j->kind | s->math_off << 4 | job_sidenotes(p->cfg, j, s) << 5, s->path,
+			      s->body_len, s->body_hash,
 			      s->body_line, asset_dir);
 	if (!md_cache_get(p->opts->md_cache, &j->key, p->opts->files_stamp, a, doc))
 		return 0;
@@ -165,10 +178,10 @@ static int cache_lookup(struct md_pool *p, struct arena *a, struct md_job *j)
 }
 
 /* job_options: the Markdown options of job j's document, from the
- * build's (base): its asset folder, TOC and math; *s and *doc its source
+ * build's (base): its asset folder, TOC, math and sidenotes; *s and *doc its source
  * and result. */
-static void job_options(const struct md_options *base, const struct md_job *j, struct md_options *o, struct source **s,
-			struct md_doc **doc)
+static void job_options(const struct config *cfg, const struct md_options *base, const struct md_job *j,
+			struct md_options *o, struct source **s, struct md_doc **doc)
 {
 	*o = *base;
 	job_parts(j, s, doc, &o->asset_dir);
@@ -180,6 +193,7 @@ static void job_options(const struct md_options *base, const struct md_job *j, s
 	o->cite_style = (*s)->bib_style;
 	o->nocite = (*s)->nocite;
 	o->nnocite = (*s)->nnocite;
+	o->sidenotes = job_sidenotes(cfg, j, *s);
 }
 
 static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
@@ -187,7 +201,7 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	struct md_options o;
 	struct source *s;
 	struct md_doc *doc;
-	job_options(&p->md, j, &o, &s, &doc);
+	job_options(p->cfg, &p->md, j, &o, &s, &doc);
 	struct md_cache *mc = p->opts->md_cache;
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	if (s->lazy && !source_text(a, p->d, s)) { /* not read, and now it cannot be */
@@ -1448,19 +1462,165 @@ static const char *left_out_url(struct arena *a, struct str slug)
 	return u;
 }
 
-static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct map *m)
+/* ---- backlinks: which posts link to which, seen by the rewriting's scan ---- */
+
+/* What the scan of one post's body collects: the published posts it links
+ * to, each once. */
+struct link_collect {
+	const struct map *by_url; /* a published post by its URL ("/posts/x/") */
+	const char *base_path;    /* "/" or the base URL's path ("/blog/") */
+	struct str origin;        /* the base URL's scheme and host ("https://x.org"), or none */
+	const struct post *from;
+	uint32_t *last;           /* by post index: 1 + the index of the last post that linked to it */
+	struct buf path, key;
+	struct post **to;
+	size_t nto, cap;
+};
+
+/* link_path: the site path of URL u[0..n) (query and fragment dropped)
+ * seen in lc->from's body, relative to the site's root and normalized,
+ * in lc->path; -1 when it is not a page of this site. */
+static int link_path(struct link_collect *lc, const char *u, size_t n)
 {
+	size_t pl = 0;
+	while (pl < n && u[pl] != '#' && u[pl] != '?')
+		pl++;
+	buf_reset(&lc->path);
+	if (links_has_scheme(u, pl)) { /* the site's own absolute URL */
+		size_t ol = lc->origin.len;
+		if (!ol || pl < ol || strncasecmp(u, lc->origin.p, ol) || (pl > ol && u[ol] != '/'))
+			return -1;
+		u += ol;
+		pl -= ol;
+		if (!pl)
+			u = "/", pl = 1;
+	}
+	if (pl >= 2 && u[0] == '/' && u[1] == '/')
+		return -1;
+	if (pl && u[0] == '/') {
+		size_t bl = strlen(lc->base_path) - 1; /* its '/' is u's */
+		if (bl && (pl < bl || memcmp(u, lc->base_path, bl)))
+			return -1;
+		links_pct_decode(&lc->path, u + bl + 1, pl - bl - 1);
+	} else { /* relative to the post's own URL, a folder */
+		buf_append(&lc->path, lc->from->url.p + 1, lc->from->url.len - 1);
+		links_pct_decode(&lc->path, u, pl);
+	}
+	buf_putc(&lc->path, '\0');
+	lc->path.len--;
+	return links_normalize(lc->path.p);
+}
+
+/* link_seen: a links_seen_fn: a link of lc->from to a published post
+ * other than itself, noted once. */
+static void link_seen(void *ctx, const char *u, size_t n)
+{
+	struct link_collect *lc = ctx;
+	if (link_path(lc, u, n) < 0)
+		return;
+	size_t len = strlen(lc->path.p);
+	if (len >= 10 && !memcmp(lc->path.p + len - 10, "index.html", 10))
+		len -= 10;
+	buf_reset(&lc->key);
+	buf_putc(&lc->key, '/');
+	buf_append(&lc->key, lc->path.p, len);
+	if (!len || lc->path.p[len - 1] != '/')
+		buf_putc(&lc->key, '/');
+	struct post *to = map_get(lc->by_url, lc->key.p, lc->key.len);
+	if (!to || to == lc->from || lc->last[to->index] == (uint32_t)lc->from->index + 1)
+		return;
+	lc->last[to->index] = (uint32_t)lc->from->index + 1;
+	if (lc->nto == lc->cap) {
+		lc->cap = lc->cap ? 2 * lc->cap : 16;
+		lc->to = xrealloc(lc->to, lc->cap * sizeof *lc->to);
+	}
+	lc->to[lc->nto++] = to;
+}
+
+/* link_collect_init: for the posts of s under base (NULL: "/"); the
+ * caller fills in from before each scan; link_collect_fini frees it. */
+static void link_collect_init(struct link_collect *lc, const struct site *s, const char *base, struct map *by_url)
+{
+	memset(lc, 0, sizeof *lc);
+	map_reserve(by_url, s->nposts + 1);
+	for (size_t i = 0; i < s->nposts; i++)
+		slug_put(by_url, s->posts[i]->url, s->posts[i]);
+	lc->by_url = by_url;
+	lc->base_path = base ? base : "/";
+	struct str b = s->cfg->base_url;
+	const char *sep = b.len >= 3 ? memmem(b.p, b.len, "://", 3) : NULL;
+	if (sep) {
+		const char *host = sep + 3, *end = b.p + b.len, *slash = memchr(host, '/', (size_t)(end - host));
+		lc->origin = (struct str){b.p, (size_t)((slash ? slash : end) - b.p)};
+	}
+	lc->last = xcalloc(s->nposts + 1, sizeof *lc->last);
+	buf_init(&lc->path);
+	buf_init(&lc->key);
+}
+
+static void link_collect_fini(struct link_collect *lc)
+{
+	free(lc->last);
+	free(lc->to);
+	buf_fini(&lc->path);
+	buf_fini(&lc->key);
+}
+
+/* rewrite_doc: doc's links made final; with lc (a post's, lc->from set),
+ * the posts it links to collected into lc->to. */
+static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct map *m,
+                        struct link_collect *lc)
+{
+	/* a body that may link to a post says so in its link hint: the HTML
+	 * of the others is not read (it may lie in the Markdown cache's file,
+	 * not yet in memory) */
+	if (lc && s->link_hint == 2)
+		lc = NULL;
 	/* nothing to change: not scanned again at each build of a session */
-	if (s->link_hint == 2 && (!base || !strcmp(base, "/")))
+	if (!lc && s->link_hint != 1 && (!base || !strcmp(base, "/")))
 		return;
 	const char *src = s->path;
 	struct str was = doc->html;
-	doc->html = links_rewrite(a, doc->html, src, base, resolve_md, m);
+	doc->html = links_rewrite_seen(a, doc->html, src, base, resolve_md, m, lc ? link_seen : NULL, lc);
 	if (doc->html.p != was.p || doc->html.len != was.len) {
 		doc->html_hash = 0;
 		doc->img_at = 0;
 	}
 	doc->summary_html = links_rewrite(a, doc->summary_html, src, base, resolve_md, m);
+}
+
+/* post_links: rewrite_doc of post p, its links to posts into *to (in a)
+ * and *nto. */
+static void post_links(struct arena *a, struct post *p, struct md_doc *doc, const struct source *src,
+                       const char *base, struct map *m, struct link_collect *lc, struct post ***to, size_t *nto)
+{
+	lc->from = p;
+	lc->nto = 0;
+	rewrite_doc(a, doc, src, base, m, lc);
+	*nto = lc->nto;
+	*to = arena_alloc(a, (lc->nto + 1) * sizeof **to);
+	if (lc->nto)
+		memcpy(*to, lc->to, lc->nto * sizeof **to);
+}
+
+/* build_backlinks: each post's backlinks from every post's links_to,
+ * newest linking post first. */
+static void build_backlinks(struct arena *a, struct site *s)
+{
+	s->backlinks = arena_alloc(a, (s->nposts + 1) * sizeof *s->backlinks);
+	s->nbacklinks = arena_alloc(a, (s->nposts + 1) * sizeof *s->nbacklinks);
+	size_t *count = xcalloc(s->nposts + 1, sizeof *count);
+	for (size_t i = 0; i < s->nposts; i++)
+		for (size_t k = 0; k < s->nlinks_to[i]; k++)
+			count[s->links_to[i][k]->index]++;
+	for (size_t i = 0; i < s->nposts; i++)
+		s->backlinks[i] = arena_alloc(a, (count[i] + 1) * sizeof **s->backlinks);
+	for (size_t i = 0; i < s->nposts; i++) /* s->posts: newest first */
+		for (size_t k = 0; k < s->nlinks_to[i]; k++) {
+			size_t t = (size_t)s->links_to[i][k]->index;
+			s->backlinks[t][s->nbacklinks[t]++] = s->posts[i];
+		}
+	free(count);
 }
 
 /* url_index: the URL of each document's page by its source's path, for
@@ -1486,15 +1646,47 @@ static void url_index(struct arena *a, const struct site *s, struct map *mp)
 
 void site_rewrite_links(struct arena *a, struct site *s, const char *base)
 {
-	struct map m = MAP_INIT;
+	struct map m = MAP_INIT, by_url = MAP_INIT;
 	url_index(a, s, &m);
+	struct link_collect lc;
+	link_collect_init(&lc, s, base, &by_url);
+	s->links_to = arena_alloc(a, (s->nposts + 1) * sizeof *s->links_to);
+	s->nlinks_to = arena_alloc(a, (s->nposts + 1) * sizeof *s->nlinks_to);
 	for (size_t i = 0; i < s->nposts; i++)
-		rewrite_doc(a, &s->posts[i]->doc, &s->posts[i]->s, base, &m);
+		post_links(a, s->posts[i], &s->posts[i]->doc, &s->posts[i]->s, base, &m, &lc, &s->links_to[i],
+		           &s->nlinks_to[i]);
 	for (size_t i = 0; i < s->nseries; i++)
-		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, &m);
+		rewrite_doc(a, &s->series[i]->doc, &s->series[i]->s, base, &m, NULL);
 	for (size_t i = 0; i < s->npages; i++)
-		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m);
+		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m, NULL);
+	build_backlinks(a, s);
+	link_collect_fini(&lc);
+	map_fini(&by_url);
 	map_fini(&m);
+}
+
+static int cmp_post_ptr(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t) * (struct post *const *)x, b = (uintptr_t) * (struct post *const *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* same_posts: x[0..nx) and y[0..ny) are the same set of posts (each holds
+ * a post once), in any order. */
+static int same_posts(struct post *const *x, size_t nx, struct post *const *y, size_t ny)
+{
+	if (nx != ny)
+		return 0;
+	struct post **sx = xcalloc(2 * nx + 1, sizeof *sx), **sy = sx + nx;
+	if (nx) {
+		memcpy(sx, x, nx * sizeof *x);
+		memcpy(sy, y, nx * sizeof *y);
+	}
+	qsort(sx, nx, sizeof *sx, cmp_post_ptr);
+	qsort(sy, nx, sizeof *sy, cmp_post_ptr);
+	int same = !nx || !memcmp(sx, sy, nx * sizeof *sx);
+	free(sx);
+	return same;
 }
 
 /* ---- a post's text edited, in a session ---- */
@@ -1532,7 +1724,7 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	struct md_job job = {JOB_POST, p, {0, 0}};
 	struct source *js;
 	struct md_doc *jd;
-	job_options(&common, &job, &o, &js, &jd);
+	job_options(s->cfg, &common, &job, &o, &js, &jd);
 	unsigned long said = diag_thread_reports(), noted = md_unknown_thread_count();
 	struct md_unknown *unknown = md_unknown_new();
 	o.unknown = unknown;
@@ -1551,15 +1743,24 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	 * its own need every post's (model/xref.c): the whole round */
 	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d ||
 	    (doc.math_spans > 0) != (p->doc.math_spans > 0) || doc.nlabels || doc.nxrefs || p->doc.nlabels ||
-	    p->doc.nxrefs)
+	    p->doc.nxrefs || !s->links_to)
+		return 1;
+	/* its links made final, and the posts it links to: others' backlinks
+	 * change with them, and are the whole build's */
+	struct map m = MAP_INIT, by_url = MAP_INIT;
+	url_index(a, s, &m);
+	struct link_collect lc;
+	link_collect_init(&lc, s, base, &by_url);
+	struct post **to;
+	size_t nto;
+	post_links(a, p, &doc, &ns, base, &m, &lc, &to, &nto);
+	link_collect_fini(&lc);
+	map_fini(&by_url);
+	map_fini(&m);
+	if (!same_posts(to, nto, s->links_to[i], s->nlinks_to[i]))
 		return 1;
 	*src = ns;
 	p->doc = doc;
-	if (src->link_hint != 2 || (base && strcmp(base, "/"))) {
-		struct map m = MAP_INIT;
-		url_index(a, s, &m);
-		rewrite_doc(a, &p->doc, src, base, &m);
-		map_fini(&m);
-	}
+	s->links_to[i] = to;
 	return 0;
 }

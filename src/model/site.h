@@ -4,7 +4,7 @@
  *
  * Folder model/: the model of the site from config and content: Markdown
  * of every document, order, series, terms, years, related posts; the
- * bodies' links made final.
+ * bodies' links made final, and which posts link to which (backlinks).
  * uses: base, formats, files, md, cache, read.
  */
 #ifndef FOLIO_SITE_H
@@ -110,6 +110,13 @@ struct site {
 	size_t nbest_of;
 	struct related **related; /* per post (by post->index), max_related each */
 	size_t *nrelated;
+	/* per post (by post->index), set by site_rewrite_links: the published
+	 * posts whose bodies link to it (newest first, each once, not itself),
+	 * and those its own body links to (in the order of its links) */
+	struct post ***backlinks;
+	size_t *nbacklinks;
+	struct post ***links_to;
+	size_t *nlinks_to;
 	int total_minutes;
 	struct arena **worker_arenas; /* Markdown results of each worker thread */
 	int nworkers;
@@ -148,7 +155,12 @@ void site_bibliographies_free(struct site *s);
 /* site_rewrite_links: the HTML of every post, series guide and page with
  * its links made final (links_rewrite): `.md` and `@/` links to the URL of
  * the document they name (a post left out of this build: where it will
- * be), root-relative URLs under base's path ("/blog/"). */
+ * be), root-relative URLs under base's path ("/blog/"); and, from the same
+ * scan of the posts' bodies, which posts link to which (backlinks,
+ * links_to): a link counts whatever its form (`x.md`, `@/posts/x.md`,
+ * `/posts/x/`, `../x/`, the site's own absolute URL; a #fragment or
+ * ?query ignored), in an href or not (a post's image under another's
+ * folder is no link to that post: only the post's own URL counts). */
 void site_rewrite_links(struct arena *a, struct site *s, const char *base);
 
 /* site_free: frees the worker arenas (the rest lives in the build's arena). */
@@ -164,8 +176,9 @@ void site_image_rule(const struct config *cfg, struct md_options *o);
  * (links under base as site_rewrite_links makes them) and 0 is returned.
  * 1, with the model as it was: the whole build must run (another front
  * matter, text that is not UTF-8, a message about the document, which the
- * build reports (none is reported here), or another reading time or 3D
- * model, which other pages and files count; a document with labels or
+ * build reports (none is reported here), another reading time or 3D
+ * model, which other pages and files count, another set of posts it
+ * links to, whose backlinks change, or a document with labels or
  * cross-references, before or after: other posts may show its labels,
  * and it theirs). */
 int site_patch_post(struct arena *a, struct site *s, const struct build_opts *opts, size_t i, const char *text,

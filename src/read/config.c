@@ -18,7 +18,7 @@
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
 	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", "images",
-	"bibliography", "citation_style", NULL};
+	"bibliography", "citation_style", "sidenotes", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -604,7 +604,7 @@ static void read_math(struct schema *s, const struct ynode *r, struct config *c)
 	c->math_macros = mac;
 }
 
-/* read_switches: highlight, smart_punctuation and search, each on or off
+/* read_switches: highlight, smart_punctuation, sidenotes and search, each on or off
  * and the options of the first and the last. */
 static void read_switches(struct schema *s, const struct ynode *r, struct config *c)
 {
@@ -619,6 +619,8 @@ static void read_switches(struct schema *s, const struct ynode *r, struct config
 	}
 	c->smart_punctuation = 1;
 	schema_bool(s, r, "smart_punctuation", &c->smart_punctuation);
+	c->sidenotes = 0; /* footnotes at the end only, unless asked */
+	schema_bool(s, r, "sidenotes", &c->sidenotes);
 	static const char *const search_keys[] = {"body", "pages", "stem", NULL};
 	c->search = c->search_body = c->search_pages = c->search_stem = 1;
 	const struct ynode *sr = read_switch(s, r, "search", &c->search, search_keys);

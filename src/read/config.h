@@ -62,6 +62,7 @@ struct config {
 	struct str highlight_theme;
 	int highlight_warn_unknown; /* highlight.warn_unknown: warn for a code block's unknown language */
 	int smart_punctuation;
+	int sidenotes;    /* footnotes also in the margin (a post's front matter may say otherwise) */
 	int search;       /* the search index and page are written */
 	int search_body;  /* search.body: the body's text is indexed (else its headings) */
 	int search_pages; /* search.pages: pages are indexed beside posts and series */

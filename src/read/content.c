@@ -39,12 +39,12 @@ const char *difficulty_name(int d)
 
 static const char *const post_keys[] = {"title", "date", "updated", "summary", "category", "tags", "series",
 	"series_order", "part", "difficulty", "draft", "slug", "aliases", "toc", "reading_time", "description",
-	"image", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
+	"image", "ignore_links", "math", "bibliography", "citation_style", "nocite", "sidenotes", NULL};
 static const char *const series_keys[] = {"title", "description", "difficulty", "best_for", "audience",
 	"recommended_start", "posts", "featured", "weight", "numbering", "ignore_links", "math", "number_by_part",
 	NULL};
 static const char *const page_keys[] = {"title", "description", "updated", "slug", "draft", "toc", "aliases",
-	"template", "ignore_links", "math", "bibliography", "citation_style", "nocite", NULL};
+	"template", "ignore_links", "math", "bibliography", "citation_style", "nocite", "sidenotes", NULL};
 
 /* is_fence: whether line src[p..] is exactly `word` (---) followed by
  * optional spaces and the end of the line. Sets *next to the next line. */
@@ -416,6 +416,14 @@ static void read_cites(struct schema *s, const struct ynode *m, struct source *s
 		schema_error(s, n, "'nocite' must be a list of citation keys, or '*' for every entry, found %s", kind_a(n));
 }
 
+/* read_sidenotes: sidenotes: true or false, over folio.yml's. */
+static void read_sidenotes(struct schema *s, const struct ynode *m, struct source *src)
+{
+	int on = 0;
+	if (schema_bool(s, m, "sidenotes", &on) == 1)
+		src->sidenotes = on ? 1 : -1;
+}
+
 /* read_ignore_links: ignore_links, the patterns of links not to check
  * (fnmatch), as C strings in a. */
 static void read_ignore_links(struct arena *a, struct schema *s, const struct ynode *m, struct source *src)
@@ -571,6 +579,7 @@ static struct post *load_post(struct arena *a, struct diag *d, const struct read
 	read_ignore_links(a, &s, m, &p->s);
 	read_math(&s, m, &p->s);
 	read_cites(&s, m, &p->s);
+	read_sidenotes(&s, m, &p->s);
 	p->toc = -1;
 	schema_bool(&s, m, "toc", &p->toc);
 	if (schema_int(&s, m, "reading_time", 1, 10000, &v) == 1)
@@ -652,6 +661,7 @@ static struct page *load_page(struct arena *a, struct diag *d, const struct read
 	read_ignore_links(a, &s, m, &pg->s);
 	read_math(&s, m, &pg->s);
 	read_cites(&s, m, &pg->s);
+	read_sidenotes(&s, m, &pg->s);
 	if (schema_str(&s, m, "template", 0, &pg->template_name) == 1) {
 		struct str t = pg->template_name;
 		if (!slug_valid(t) || t.len < 6 || memcmp(t.p + t.len - 5, ".html", 5) != 0)

@@ -48,10 +48,13 @@ struct source {
 	size_t nnocite;
 	uint64_t bib_hash;
 	int bib_style;
+	int sidenotes; /* front matter sidenotes: 0 not said (the site's), 1 true, -1 false */
 	/* whether the body may hold a link that links_rewrite changes without
 	 * a sub-path base (".md", "@/", or a character reference that may
-	 * spell one): 0 not looked at yet, 1 yes, 2 no. Set once, by site.c,
-	 * so that a session's rebuild does not scan every body again. */
+	 * spell one), or else a link to a post ("/posts/", "../"), which
+	 * backlinks look for: 0 not looked at yet, 1 the first, 3 the second
+	 * only, 2 neither. Set once, by site.c, so that a session's rebuild
+	 * does not scan every body again. */
 	int link_hint;
 	/* rebuild_text_hash of the body's HTML as last rendered, with the
 	 * Markdown cache's salt and file stamp it was rendered under (set by

@@ -318,6 +318,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "math", tv_bool(s->cfg->math && p->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
+	set(a, m, "sidenotes", tv_bool(p->doc.sidenotes > 0));
 	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
 	set(a, m, "source", tv_cstr(p->s.path));
 }
@@ -489,6 +490,8 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 		tlist_push(a, rel, tv_map(r));
 	}
 	set(a, m, "related", tv_list(rel));
+	/* the posts whose bodies link to this one (site_rewrite_links) */
+	set(a, m, "backlinks", s->backlinks ? post_list_in(a, md, s->backlinks[i], s->nbacklinks[i]) : tv_list(tlist_new(a, 0)));
 }
 
 struct post_linker {
@@ -593,6 +596,7 @@ static struct tval page_val(struct model *md, const struct page *pg)
 	set(a, m, "math", tv_bool(md->s->cfg->math && pg->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
 	set(a, m, "animation", tv_bool(pg->doc.has_video));
+	set(a, m, "sidenotes", tv_bool(pg->doc.sidenotes > 0));
 	mark(md, m, "page", pg->slug);
 	return tv_map(m);
 }

@@ -188,7 +188,9 @@ static size_t tag_end(const char *s, size_t n, size_t i)
 }
 
 /* math_span: whether the tag s[0..n) (from '<' to '>') is a <span> whose
- * class begins with "math" (md_render's math spans). */
+ * class begins with "math" (md_render's math spans) or "sidenote" (a
+ * footnote's second copy, md/sidenote.c: its words are the footnote's,
+ * indexed once, at the end). */
 static int math_span(const char *s, size_t n)
 {
 	if (!name_is(s + 1, n - 1, "span"))
@@ -199,7 +201,7 @@ static int math_span(const char *s, size_t n)
 	c += 6;
 	if (c < n && (s[c] == '"' || s[c] == '\''))
 		c++;
-	return n - c >= 4 && !memcmp(s + c, "math", 4);
+	return (n - c >= 4 && !memcmp(s + c, "math", 4)) || (n - c >= 8 && !memcmp(s + c, "sidenote", 8));
 }
 
 /* skip_span: the position after the </span> that closes the span whose

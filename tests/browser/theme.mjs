@@ -8,7 +8,8 @@
 // measure on every page, /search/ without a shift and with one box, one
 // date format, the phone layout of posts, the colour toggle, figures
 // without a plate, the math font on pages with math only, no clipped
-// formula). Screenshots of
+// formula; sidenotes in the margin when wide, at the end when narrow).
+// Screenshots of
 // every page type (light and dark at 1280 px, and at 390 px) go to
 // TEST_OUTPUT.
 //
@@ -56,6 +57,7 @@ const pages = [
   ['post-citations', '/posts/attention-reading-list/'],
   ['post-code-file', '/posts/gpu-systems-10-tiled-matrix-multiplication-and-shared-memory/'],
   ['post-notebook', '/posts/softmax-in-a-notebook/'],
+  ['post-sidenotes', '/posts/linux-internals-04-memory-management/'],
   ['not-found', '/404.html'],
 ];
 
@@ -443,6 +445,42 @@ async function noScript() {
   await page.close();
 }
 
+// sidenotes: wide, each note of one paragraph in the margin beside its
+// reference and not again at the end; narrow, at the end only (one copy
+// shown at any width, so a screen reader reads it once)
+async function sidenotes() {
+  const path = '/posts/linux-internals-04-memory-management/';
+  for (const scheme of ['light', 'dark']) {
+    const wide = await open(path, { width: 1280, scheme });
+    await check(`sidenotes (${scheme}, 1280 px): in the margin beside their references, not again at the end`, async () => {
+      const r = await wide.evaluate(() => {
+        const body = document.querySelector('.post-body').getBoundingClientRect();
+        const notes = [...document.querySelectorAll('.sidenote')].map((n) => {
+          const b = n.getBoundingClientRect(), ref = n.previousElementSibling.getBoundingClientRect();
+          return { left: Math.round(b.left - body.right), dy: Math.round(b.top - ref.top), w: Math.round(b.width) };
+        });
+        const hidden = [...document.querySelectorAll('.footnotes li.sidenoted')].every((li) => li.getClientRects().length === 0);
+        const shown = [...document.querySelectorAll('.footnotes li:not(.sidenoted)')].every((li) => li.getClientRects().length > 0);
+        return { notes, hidden, shown, right: Math.max(...notes.map((n) => n.left + n.w)) };
+      });
+      const ok = r.notes.length >= 3 && r.notes.every((n) => n.left >= 16 && Math.abs(n.dy) < 40 && n.w >= 200) &&
+        r.hidden && r.shown && r.right < 1280;
+      return ok ? true : JSON.stringify(r);
+    });
+    await wide.close();
+    const narrow = await open(path, { width: 390, scheme });
+    await check(`sidenotes (${scheme}, 390 px): at the end only`, async () => {
+      const r = await narrow.evaluate(() => ({
+        notes: [...document.querySelectorAll('.sidenote')].filter((n) => n.getClientRects().length > 0).length,
+        items: [...document.querySelectorAll('.footnotes li')].filter((li) => li.getClientRects().length > 0).length,
+        all: document.querySelectorAll('.footnotes li').length,
+      }));
+      return r.notes === 0 && r.items === r.all && r.all >= 4 ? true : JSON.stringify(r);
+    });
+    await narrow.close();
+  }
+}
+
 await runAll({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 } }, async (c) => {
   context = c;
   await home();
@@ -453,5 +491,6 @@ await runAll({ timeout: PAGE_TIMEOUT_MS, viewport: { width: 1280, height: 800 } 
   await phone();
   await colours();
   await figures();
+  await sidenotes();
   await everyPage();
 });

@@ -8,7 +8,9 @@
  * than the build's (smart punctuation, math, raw HTML, highlighting and
  * typesetting all on): nosmart, nomath, safe, nohl, notex, brackets
  * (math.delimiters with \\( \\[), nodollars, nocodeui (code blocks as
- * cmark writes them, without the theme's attributes) and line_offset=N
+ * cmark writes them, without the theme's attributes), sidenotes
+ * (footnotes written again as sidenotes: as many as doc.sidenotes says,
+ * each closed) and line_offset=N
  * (lines of front matter before the body).
  *
  * Images and directives' files are looked up in the media-figures test
@@ -146,7 +148,7 @@ static void cache_round_trip(const struct md_doc *doc, const char *body, size_t 
 	    !str_same(got.summary_html, doc->summary_html) || !str_same(got.summary_text, doc->summary_text) ||
 	    got.ntoc != doc->ntoc || !toc_same(got.toc, doc->toc, got.ntoc) || got.nheadings != doc->nheadings ||
 	    got.words != doc->words || got.code_words != doc->code_words || got.images != doc->images ||
-	    got.cjk_chars != doc->cjk_chars || got.math_spans != doc->math_spans || got.has_more != doc->has_more ||
+	    got.cjk_chars != doc->cjk_chars || got.math_spans != doc->math_spans || got.has_more != doc->has_more || got.sidenotes != doc->sidenotes ||
 	    got.has_model3d != doc->has_model3d || got.has_video != doc->has_video) {
 		fprintf(stderr, "the Markdown cache gives another document than was stored\n");
 		abort();
@@ -210,6 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.brackets = has_word(opts, n, "brackets");
 		o.code_ui = !has_word(opts, n, "nocodeui");
 		o.no_dollars = has_word(opts, n, "nodollars");
+		o.sidenotes = has_word(opts, n, "sidenotes");
 		const char *lo = memmem(opts, n, "line_offset=", 12);
 		/* digits within the option line: the input has no NUL after it */
 		for (const char *q = lo ? lo + 12 : NULL; q && q < opts + n && *q >= '0' && *q <= '9'; q++)
@@ -236,6 +239,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	md_render(a, &o, &d, "content/posts/fuzz.md", body, len, body, len, line_offset, &doc);
 	if (getenv("FUZZ_SHOW"))
 		fprintf(stderr, "%.*s\n--- diagnostics\n%s\n", STR_FMT(doc.html), cap.p ? cap.p : "");
+	/* each sidenote counted, and the HTML has no more of them */
+	size_t sn = 0;
+	static const char sn_tag[] = "<span class=\"sidenote\">";
+	for (const char *p = doc.html.p, *e = doc.html.p + doc.html.len;
+	     (p = memmem(p, (size_t)(e - p), sn_tag, sizeof sn_tag - 1)); p++)
+		sn++;
+	if (!o.sidenotes && doc.sidenotes)
+		abort();
+	if (sn < doc.sidenotes)
+		abort();
 	size_t entries = 0;
 	check_toc(doc.toc, doc.ntoc, 0, &entries);
 	if (entries > doc.nheadings)

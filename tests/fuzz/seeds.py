@@ -241,6 +241,8 @@ def markdown_seeds(s):
     s.add("markdown", "%% brackets\nInline \\(a_1\\) and \\[b\\] `\\(c\\)` [l](u\\)v \"t\\(\") \\\\(d\\\\)\n\n"
           "\\[\n+ x\n\n- y\n\\]\n\n> \\[\n> z\n> \\] after\n")
     s.add("markdown", "%% brackets nodollars\n$a$ \\(b\\) $$\nc\n$$\n\\[ unclosed\n")
+    s.add("markdown", "%% sidenotes\nA[^1], B[^b] and A[^1].\n\n# H[^h]\n\n[^1]: One *note* with $x$.\n[^b]: Two\n\n    paras.\n[^h]: In a heading.\n")
+    s.add("markdown", "%% sidenotes\n- item[^n]\n\n> quote[^q] <b id=x>raw</b>\n\n[^n]: In a list [link](/x).\n[^q]: A note[^n] in a note.\n")
 
 
 def serve_seeds(s):
@@ -486,8 +488,8 @@ def pack_xrefs(labels, refs):
 def pack_blob(html, summary, toc, labels=(), refs=(), deps=b""):
     h, sh, st = html.encode(), summary.encode(), re.sub(r"<[^>]*>", "", summary).encode()
     words = len(re.sub(r"<[^>]*>", " ", html).split())
-    head = struct.pack("<10Q4i5Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                       len(labels), len(refs), len(deps))
+    head = struct.pack("<11Q4i5Q", len(h), len(sh), len(st), len(toc), len(toc), words, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, len(labels), len(refs), len(deps))
     return (head + h + b"\0" + sh + b"\0" + st + b"\0" + pack_toc(toc) + pack_xrefs(labels, refs) + deps
             + b"\0")
 

@@ -952,6 +952,32 @@ static void test_external(void)
 	buf_fini(&ext);
 }
 
+/* links_rewrite_seen: every URL handed on as it is once final (one line
+ * each), also from a body in which nothing changes */
+static void seen_url(void *ctx, const char *u, size_t n)
+{
+	buf_append(ctx, u, n);
+	buf_putc(ctx, '\n');
+}
+
+static void test_rewrite_seen(void)
+{
+	struct buf seen;
+	buf_init(&seen);
+	const char *src = "content/posts/y.md";
+	const char *h = "<a href=\"x.md#f\">x</a> <a href=\"/posts/z/\">z</a> <img src=\"i.png\"> "
+			"<a href=\"a&amp;b\">e</a> <h2 id=\"t\">";
+	struct str r = links_rewrite_seen(arena, str_from(h), src, "/blog/", resolve_md, NULL, seen_url, &seen);
+	STR_EQ(seen.p, "/blog/posts/x/#f\n/blog/posts/z/\ni.png\na&b\n");
+	OK(strstr(r.p, "href=\"/blog/posts/x/#f\"") != NULL);
+	buf_reset(&seen);
+	const char *plain = "<p><a href=\"../z/\">z</a></p>";
+	r = links_rewrite_seen(arena, str_from(plain), src, "/", resolve_md, NULL, seen_url, &seen);
+	OK(r.p == plain);
+	STR_EQ(seen.p, "../z/\n");
+	buf_fini(&seen);
+}
+
 void test_links(void)
 {
 	t_current = "links";
@@ -963,6 +989,7 @@ void test_links(void)
 	test_unescape();
 	test_base_path();
 	test_rewrite();
+	test_rewrite_seen();
 	test_record();
 	test_check_ok();
 	test_check_broken();

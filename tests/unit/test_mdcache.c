@@ -518,13 +518,13 @@ static void test_threads(void)
  * bytes (key, stamp, reads_files, length) before its blob, padded to 8
  * bytes; a blob's header starts with the lengths of the three strings and
  * the number of TOC entries, has the HTML's hash and where its first image
- * is at 96 and 104, the numbers of cross-reference labels and references
- * at 112 and 120, the length of the included files' list at 128 (the
- * list after the cross-references), and ends 136 bytes in. */
+ * is at 104 and 112, the numbers of cross-reference labels and references
+ * at 120 and 128, the length of the included files' list at 136 (the
+ * list after the cross-references), and ends 144 bytes in. */
 #define PACK_HEAD 24
 #define PACK_ENTRY 40
-#define BLOB_HEADER 136
-#define BLOB_IMG_AT 104
+#define BLOB_HEADER 144
+#define BLOB_IMG_AT 112
 
 /* write_pack: writes len bytes of data as path. */
 static void write_pack(const char *path, const char *data, size_t len)
@@ -586,10 +586,10 @@ static void test_damaged_pack(void)
 	    {8, UINT64_MAX},                  /* summary_html: no length fits */
 	    {16, UINT64_MAX - 1},             /* summary_text: the + 1 wraps */
 	    {24, (uint64_t)1 << 40},          /* a TOC of 2^40 entries */
-	    {112, (uint64_t)1 << 40},         /* 2^40 cross-reference labels */
-	    {120, 1000},                      /* cross-references that are not there */
-	    {128, 1u << 20},                  /* the included files' list past the blob */
-	    {128, 0},                         /* shorter: its NUL is not where it says */
+	    {120, (uint64_t)1 << 40},         /* 2^40 cross-reference labels */
+	    {128, 1000},                      /* cross-references that are not there */
+	    {136, 1u << 20},                  /* the included files' list past the blob */
+	    {136, 0},                         /* shorter: its NUL is not where it says */
 	    {BLOB_HEADER + 0, 7},             /* a heading of level 7 */
 	    {BLOB_HEADER + 8, 1000},          /* children that are not there */
 	    {BLOB_HEADER + 24, 1u << 20},     /* a TOC entry's text past the blob */

@@ -92,6 +92,10 @@ static void test_html(void)
 	STR_EQ(html_words("<span class=\"math display\">a<span>b</span>c</span>after"), "after");
 	STR_EQ(html_words("<span class=\"math-error\" title=\"x\">bad</span>ok"), "ok");
 	STR_EQ(html_words("<span class=\"note\">kept</span>"), "kept");
+	/* a sidenote: its words are its footnote's, indexed at the end */
+	STR_EQ(html_words("<p>ref<sup>1</sup><span class=\"sidenote\"><span class=\"sidenote-number\" "
+			  "aria-hidden=\"true\">1</span> note</span> on</p><li class=\"sidenoted\">note</li>"),
+	       "ref 1 on note");
 	STR_EQ(html_words("<H3>Upper</H3>body"), "upper/H body");
 	STR_EQ(html_words("<svg viewBox=\"0 0 1 1\"><text>label</text></svg>after"), "after");
 	STR_EQ(html_words("<svg/>after"), "after");
