@@ -213,6 +213,34 @@ static int included(struct md_ctx *c, struct code_opts *o, int line, int col, co
 	return 1;
 }
 
+/* code_caption: the <figure> and <figcaption> a code block opens when it
+ * is a numbered listing (label: its label's index, else -1) or has a
+ * title, appended to out; the title links to url when the included file
+ * is published (file= with link; NULL: not). code_block closes the
+ * figure. */
+static void code_caption(struct md_ctx *c, struct buf *out, const struct code_opts *o, int label, const char *url)
+{
+	if (label >= 0)
+		buf_printf(out, "<figure class=\"code listing\" id=\"%s\"><figcaption class=\"code-title\">",
+		           c->out->labels[label].name.p);
+	else if (o->title.len)
+		buf_puts(out, "<figure class=\"code\"><figcaption class=\"code-title\">");
+	else
+		return;
+	if (label >= 0) {
+		md_xref_caption(c, out, label);
+		if (o->title.len)
+			buf_putc(out, ' ');
+	}
+	if (url && o->title.len) {
+		buf_puts(out, "<a href=\"");
+		esc(out, url, strlen(url));
+		buf_puts(out, "\">");
+	}
+	esc(out, o->title.p, o->title.len);
+	buf_puts(out, url && o->title.len ? "</a></figcaption>" : "</figcaption>");
+}
+
 static void code_block(struct md_ctx *c, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
@@ -270,8 +298,8 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 			highlighted = 1;
 		else if (!c->o->hl_quiet_unknown && c->o->unknown && c->d) {
 			struct diag_loc loc = diag_src_at(&c->in, line, col);
-	if (line <= 0)
-		loc.line = 0;
+			if (line <= 0)
+				loc.line = 0;
 			md_unknown_add(c->o->unknown, o.lang.p, o.lang.len, &loc);
 		} else if (!c->o->hl_quiet_unknown)
 			report(c, DIAG_WARNING, line, col,
@@ -283,24 +311,7 @@ static void code_block(struct md_ctx *c, cmark_node *n)
 		buf_put_html_text(&hl, code ? code : "", clen); /* as cmark escapes code */
 	}
 	int label = o.label.len ? md_xref_node(c, n) : -1; /* {#lst:name} (xref.c) */
-	if (label >= 0) {
-		buf_printf(&out, "<figure class=\"code listing\" id=\"%s\"><figcaption class=\"code-title\">",
-		           c->out->labels[label].name.p);
-		md_xref_caption(c, &out, label);
-		if (o.title.len)
-			buf_putc(&out, ' ');
-		esc(&out, o.title.p, o.title.len);
-		buf_puts(&out, "</figcaption>");
-	} else if (o.title.len) {
-		buf_puts(&out, "<figure class=\"code\"><figcaption class=\"code-title\">");
-		if (url) {
-			buf_puts(&out, "<a href=\"");
-			esc(&out, url, strlen(url));
-			buf_puts(&out, "\">");
-		}
-		esc(&out, o.title.p, o.title.len);
-		buf_puts(&out, url ? "</a></figcaption>" : "</figcaption>");
-	}
+	code_caption(c, &out, &o, label, url);
 	/* without options, the same markup as cmark's: <pre><code class="language-x"> */
 	buf_puts(&out, o.linenos ? "<pre class=\"linenos\"" : "<pre");
 	if (c->o->code_ui) {
