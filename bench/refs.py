@@ -221,7 +221,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     refs, plain = make_twins(os.path.abspath(args.site), args.seed)
     lines = []
-    say = lines.append
+    say = lambda s="": lines.append(s)
     out = os.path.join(args.out, "folio-refs")
     os.makedirs(args.out, exist_ok=True)
 
