@@ -1566,6 +1566,15 @@ static void link_collect_fini(struct link_collect *lc)
 	buf_fini(&lc->key);
 }
 
+/* refers_out: whether doc has a cross-reference into another post. */
+static int refers_out(const struct md_doc *doc)
+{
+	for (size_t i = 0; i < doc->nxrefs; i++)
+		if (doc->xrefs[i].target.len)
+			return 1;
+	return 0;
+}
+
 /* rewrite_doc: doc's links made final; with lc (a post's, lc->from set),
  * the posts it links to collected into lc->to. */
 static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source *s, const char *base, struct map *m,
@@ -1573,8 +1582,9 @@ static void rewrite_doc(struct arena *a, struct md_doc *doc, const struct source
 {
 	/* a body that may link to a post says so in its link hint: the HTML
 	 * of the others is not read (it may lie in the Markdown cache's file,
-	 * not yet in memory) */
-	if (lc && s->link_hint == 2)
+	 * not yet in memory); a reference into another post (@slug#fig:x,
+	 * made a link by model/xref.c, so in memory) is a link too */
+	if (lc && s->link_hint == 2 && !refers_out(doc))
 		lc = NULL;
 	/* nothing to change: not scanned again at each build of a session */
 	if (!lc && s->link_hint != 1 && (!base || !strcmp(base, "/")))

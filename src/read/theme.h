@@ -49,7 +49,7 @@ void theme_md_labels(const struct tmpl_env *env, struct arena *a, const char *la
  * theme_asset sets name ("style.HASH.css", no slash), *data and *len;
  * *owned is what to free (malloc'd when the file came from the site, else
  * NULL). */
-#define THEME_ASSETS {"style.css", "print.css", "enhance.js", "search.css", NULL}
+#define THEME_ASSETS {"style.css", "print.css", "enhance.js", "search.css", "extras.css", NULL}
 #define THEME_ASSET_NAME_MAX 64
 void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_NAME_MAX], const char **data,
 		 size_t *len, char **owned);

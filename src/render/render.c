@@ -319,6 +319,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "model3d", tv_bool(p->doc.has_model3d));
 	set(a, m, "animation", tv_bool(p->doc.has_video));
 	set(a, m, "sidenotes", tv_bool(p->doc.sidenotes > 0));
+	set(a, m, "notebook", tv_bool(p->s.nb != NULL)); /* a .ipynb post */
 	set(a, m, "part", tv_int(p->series ? p->part : 0)); /* the same as number */
 	set(a, m, "source", tv_cstr(p->s.path));
 }

@@ -53,7 +53,7 @@ const pages = [
   ['post-diagram', '/posts/computer-architecture-07-memory-hierarchy/'],
   ['post-mermaid', '/posts/automata-and-compilers-05-compiler-overview-phases/'],
   ['post-photo', '/posts/amd-mi350-gpu-architecture-deep-dive/'],
-  ['post-xref', '/posts/adam-step-by-step/'],
+  ['post-xref', '/posts/gpu-systems-13-reduction-kernels-in-depth/'],
   ['post-citations', '/posts/attention-reading-list/'],
   ['post-code-file', '/posts/gpu-systems-10-tiled-matrix-multiplication-and-shared-memory/'],
   ['post-notebook', '/posts/softmax-in-a-notebook/'],

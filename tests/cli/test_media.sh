@@ -208,7 +208,7 @@ check "the asset is model-viewer itself ($size bytes)" test "$size" -gt 100000
 check "the asset defines the custom element" grep -q 'model-viewer' "$TMP/tb/assets/model-viewer.min.js"
 check "a post without a model does not load model-viewer" not grep -q 'model-viewer.min.js' "$p08"
 
-check "GPU Systems 08 has a <figure> with a sized image" grep -q '<figure><img src="roofline.svg" alt="Roofline" width="480" height="300" fetchpriority="high" decoding="async"><figcaption>' "$p08"
+check "GPU Systems 08 has a <figure> (numbered: its label the id) with a sized image" grep -q '<figure id="fig:roofline"><img src="roofline.svg" alt="Roofline" width="480" height="300" fetchpriority="high" decoding="async"><figcaption>' "$p08"
 check "GPU Systems 08 has <math>" grep -q '<math xmlns="http://www.w3.org/1998/Math/MathML"' "$p08"
 check "GPU Systems 08 has display math" grep -q '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' "$p08"
 out=$(scripts "$p08")

@@ -102,6 +102,17 @@ check "what is not a cross-reference stays" contains "$pa" 'Not ours: [@kingma20
 check "no placeholder is left" not_contains "$pa$pb$pc" "$(printf '\001')"
 check "a post outside a series numbers plainly" contains "$pc" 'is <a href="#eq:x" class="xref">Eq. (1)</a>, and <a href="/posts/opt-2/#fig:adam" class="xref">Figure 2.1 of <em>Adam</em></a>.'
 check "a series guide cites a part" contains "$(cat "$TMP/o/series/opt/index.html")" '<a href="/posts/opt-2/#eq:adam" class="xref">Eq. (2.1) of <em>Adam</em></a>'
+backlinks_of() { # the "Referenced by" section of post $1 in output $2
+	sed -n '/<section class="backlinks">/,/<\/section>/p' "$2/posts/$1/index.html"
+}
+check "a reference into a post is a link to it: Referenced by (Elsewhere only refers)" \
+	test "$(backlinks_of opt-2 "$TMP/o")" = '  <section class="backlinks">
+    <h2>Referenced by</h2>
+    <ul>
+      <li><a href="/posts/other/">Elsewhere</a></li>
+      <li><a href="/posts/opt-1/">SGD</a></li>
+    </ul>
+  </section>'
 check "a summary's text says the numbers" contains "$(cat "$TMP/o/index.html")" 'Plain SGD is Eq. (1.1); momentum is Eq. (1.2), Figure 1.1. Eq. (1.1) is older.'
 
 # a build from the cache is the same site

@@ -207,8 +207,12 @@ static void test_stylesheet(void)
 	size_t len;
 	char *owned;
 	theme_asset(NULL, "style.css", name, &css, &len, &owned);
-	OK(owned == NULL);
+	/* the theme's stylesheet is written without its comments (a copy) */
+	OK(owned != NULL && css == owned);
 	OK(len > 1000 && strstr(css, ".hl-keyword") != NULL);
+	OK(memmem(css, len, "/*", 2) == NULL && memmem(css, len, "\n\n", 2) == NULL);
+	OK(css[len - 1] == '}' || css[len - 1] == '\n');
+	free(owned);
 	INT_EQ(strlen(name), strlen("style.0123456789abcdef.css"));
 	OK(strncmp(name, "style.", 6) == 0 && strcmp(name + 22, ".css") == 0);
 	OK(strspn(name + 6, "0123456789abcdef") == 16);
@@ -216,10 +220,15 @@ static void test_stylesheet(void)
 	char *site = t_tmpdir();
 	theme_asset(site, "style.css", again, &css, &len, &owned);
 	STR_EQ(again, name); /* no static/style.css: the theme's */
-	OK(owned == NULL);
+	free(owned);
+	/* the site's own is as written, comments and all */
 	t_write(site, "static/style.css", "body{color:red}\n");
 	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(owned != NULL && len == 16 && memcmp(css, "body{color:red}\n", 16) == 0);
+	free(owned);
+	t_write(site, "static/style.css", "/* mine */\nbody{color:red}\n");
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	OK(owned != NULL && len == 27 && memcmp(css, "/* mine */\nbody{color:red}\n", 27) == 0);
 	OK(strcmp(again, name) != 0);
 	free(owned);
 	char first[THEME_ASSET_NAME_MAX];
@@ -237,8 +246,9 @@ static void test_stylesheet(void)
 	snprintf(to, sizeof to, "%s/static/style.css", site);
 	OK(unlink(to) == 0 && symlink(from, to) == 0);
 	theme_asset(site, "style.css", again, &css, &len, &owned);
-	OK(owned == NULL);
 	STR_EQ(again, name);
+	OK(memmem(css, len, "secret", 6) == NULL);
+	free(owned);
 	t_rmtree(outside);
 	free(outside);
 	/* a script keeps its extension */
