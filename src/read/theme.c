@@ -474,9 +474,14 @@ void theme_asset(const char *site_dir, const char *file, char name[THEME_ASSET_N
 		}
 	}
 	const char *dot = strrchr(file, '.');
-	if (!*owned && *len && dot && !strcmp(dot, ".css")) { /* the theme's own */
+	/* the copy pages link to, whichever its source (a site that exported
+	 * the theme builds the same bytes); the plain static/FILE stays as
+	 * written */
+	if (*len && dot && !strcmp(dot, ".css")) {
+		char *was = *owned;
 		*owned = css_without_comments(*data, *len, len);
 		*data = *owned;
+		free(was);
 	}
 	int stem = dot ? (int)(dot - file) : (int)strlen(file);
 	snprintf(name, THEME_ASSET_NAME_MAX, "%.*s.%016llx%s", stem, file, (unsigned long long)hash_bytes(*data, *len),

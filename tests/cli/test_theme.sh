@@ -211,7 +211,9 @@ check "en: the build succeeds" test "$rc" -eq 0
 css=$(grep -o '<link rel="stylesheet" href="/style\.[0-9a-f]*\.css">' "$O/index.html" | sed 's/.*href="\/\([^"]*\)".*/\1/')
 out=$css
 check "the pages link to the fingerprinted stylesheet, which is written" test -n "$css" -a -f "$O/$css"
-check "the fingerprinted stylesheet is the theme's style.css" cmp -s "$O/$css" theme/static/style.css
+python3 -c 'import re, sys; sys.stdout.write(re.sub(r"(?m)^[ \t]*\n", "", re.sub(r"/\*.*?\*/", "", open("theme/static/style.css").read(), flags=re.S)))' >"$TMP/style-bare.css"
+check "the fingerprinted stylesheet is the theme's style.css without its comments" cmp -s "$O/$css" "$TMP/style-bare.css"
+check "... and the plain one is as written" cmp -s "$O/style.css" theme/static/style.css
 check "every page links to the same stylesheet" test "$(grep -rl "href=\"/$css\"" "$O" --include='*.html' | wc -l)" -eq "$(grep -rl 'rel="stylesheet"' "$O" --include='*.html' | wc -l)"
 # a site's own static/style.css: the pages link to its bytes' name
 mkdir -p "$TMP/own/static" "$TMP/own/content/posts"

@@ -221,14 +221,22 @@ static void test_stylesheet(void)
 	theme_asset(site, "style.css", again, &css, &len, &owned);
 	STR_EQ(again, name); /* no static/style.css: the theme's */
 	free(owned);
-	/* the site's own is as written, comments and all */
+	/* the site's own, without its comments too (a string keeps its
+	 * slash and star) */
+	t_write(site, "static/style.css", "/* mine */\nbody{color:red}\n");
+	theme_asset(site, "style.css", again, &css, &len, &owned);
+	OK(owned != NULL && len == 16 && memcmp(css, "body{color:red}\n", 16) == 0);
+	free(owned);
 	t_write(site, "static/style.css", "body{color:red}\n");
 	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(owned != NULL && len == 16 && memcmp(css, "body{color:red}\n", 16) == 0);
 	free(owned);
-	t_write(site, "static/style.css", "/* mine */\nbody{color:red}\n");
+	t_write(site, "static/style.css", "a::after{content:\"/*x*/\"} /* c\n  d */\nb{}/**/");
 	theme_asset(site, "style.css", again, &css, &len, &owned);
-	OK(owned != NULL && len == 27 && memcmp(css, "/* mine */\nbody{color:red}\n", 27) == 0);
+	OK(owned != NULL && len == 30 && memcmp(css, "a::after{content:\"/*x*/\"} \nb{}", 30) == 0);
+	free(owned);
+	t_write(site, "static/style.css", "body{color:red}\n");
+	theme_asset(site, "style.css", again, &css, &len, &owned);
 	OK(strcmp(again, name) != 0);
 	free(owned);
 	char first[THEME_ASSET_NAME_MAX];
