@@ -67,6 +67,18 @@ serve_wait() {
 	done
 }
 
+# serve_builds: the rounds folio serve (serve_start) has reported so far,
+# failed ones included; serve_settle N [PAUSE]: waits until it has
+# reported more than N (10 seconds, times WAIT_SCALE), then PAUSE seconds
+# (0.5) for no other to follow
+serve_builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
+serve_settle() {
+	for _ in $(seq 1 $((200 * ${WAIT_SCALE:-1}))); do
+		[ "$(serve_builds)" -gt "$1" ] && break
+		sleep 0.05
+	done
+	sleep "${2:-0.5}"
+}
 contains() { case "$1" in *"$2"*) return 0 ;; esac; return 1; }
 not_contains() { ! contains "$1" "$2"; }
 # has_line TEXT START: a line of TEXT begins with START (a message that

@@ -7,7 +7,6 @@
 # folio serve (whose patch leaves such an edit to a whole round), the
 # output is byte for byte a full build's.
 . "$(dirname "$0")/lib.sh"
-ws=${WAIT_SCALE:-1}
 export SOURCE_DATE_EPOCH=1790000000
 
 site=$TMP/site
@@ -108,14 +107,8 @@ export FOLIO_TIMINGS=1
 serve_start "$site" "$TMP/st"
 serve_wait
 check "the server answers" test "$up" -eq 1
-rounds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
-settle() { # settle N: N builds are done, and no other follows
-	for _ in $(seq 1 $((200 * ws))); do
-		[ "$(rounds)" -ge "$1" ] && break
-		sleep 0.05
-	done
-	sleep 0.3
-}
+rounds() { serve_builds; }
+settle() { serve_settle $(($1 - 1)) 0.3; } # settle N: N rounds are done, and no other follows
 settle 1
 served=$(ls -d "$TMP"/st/folio-serve-*/site 2>/dev/null | head -n 1)
 same_as_served() { same_as_fresh "$served" "$1: the served site is a full build's"; }

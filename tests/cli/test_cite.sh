@@ -219,18 +219,10 @@ check "the edit is shown" grep -q 'Attention Is All You Need, Revised' "$site/pu
 serve_start "$site" "$TMP"
 serve_wait
 check "the server answers" test "$up" -eq 1
-builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
-settle() {
-	for _ in $(seq 1 $((200 * ${WAIT_SCALE:-1}))); do
-		[ "$(builds)" -gt "$1" ] && break
-		sleep 0.05
-	done
-	sleep 0.5
-}
-settle 0
-before=$(builds)
+serve_settle 0
+before=$(serve_builds)
 sed -i 's/Attention Is All You Need, Revised/Attention Is All You Need, Third/' "$site/refs.bib"
-settle "$before"
+serve_settle "$before"
 served=$(ls -d "$TMP"/folio-serve-*/site 2>/dev/null | head -n 1)
 full
 d=$(diff -r -q -x .folio-output "$served" "$TMP/full" 2>&1)
@@ -240,9 +232,9 @@ r=$(grep -E '^folio serve: rebuilt' "$TMP/serve.err" | tail -n 1 | sed -E 's/.*:
 check "folio serve: the pages that cite it rendered, not the site ($r)" test -n "$r" -a "${r% *}" -gt 0 -a "${r% *}" -lt "${r#* }"
 # a citing post's text edited: folio serve patches the post (its
 # bibliography kept), and the served site is a full build's
-before=$(builds)
+before=$(serve_builds)
 printf '\nOne more: [@goedel1931; @kingma2014] (sorted).\n' >>"$site/content/posts/numeric.md"
-settle "$before"
+serve_settle "$before"
 full
 d=$(diff -r -q -x .folio-output "$served" "$TMP/full" 2>&1)
 check "folio serve: a citing post edited, the served site is a full build's ($d)" test -z "$d"

@@ -154,24 +154,16 @@ mkdir "$TMP/tmp"
 serve_start "$site" "$TMP/tmp"
 serve_wait
 check "the server is up" test "$up" -eq 1
-builds() { grep -cE '^folio serve: (built|rebuilt) |error' "$TMP/serve.err"; }
-settle() {
-	for _ in $(seq 1 $((200 * ${WAIT_SCALE:-1}))); do
-		[ "$(builds)" -gt "$1" ] && break
-		sleep 0.05
-	done
-	sleep 0.4
-}
-settle 0
+serve_settle 0 0.4
 served=$(ls -d "$TMP"/tmp/folio-serve-*/site 2>/dev/null | head -n 1)
-b=$(builds)
+b=$(serve_builds)
 edit 'nb["cells"][0]["source"][0] = "A SERVED-EDIT of the first cell.\n"'
-settle "$b"
+serve_settle "$b" 0.4
 check "serve: a cell's edit is served" grep -q "SERVED-EDIT" "$served/posts/nb/index.html"
 same "serve: a cell's edit" "$served"
-b=$(builds)
+b=$(serve_builds)
 printf 'title: Sidecar Renamed\ndate: 2026-01-02\n' >"$site/content/posts/side.yml"
-settle "$b"
+serve_settle "$b" 0.4
 check "serve: a sidecar's edit is served" grep -q "Sidecar Renamed" "$served/posts/side/index.html"
 same "serve: a sidecar's edit" "$served"
 finish
