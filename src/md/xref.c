@@ -496,6 +496,7 @@ struct ref {
  * ours (a citation key, an e-mail's tail, a word). */
 static int parse_ref(const char *s, size_t n, struct ref *r)
 {
+	r->len = 0; /* no id: the caller steps over the '@' alone */
 	if (n < 2 || !is_word((unsigned char)s[1]))
 		return 0;
 	size_t k = id_len(s + 1, n - 1);
@@ -595,6 +596,8 @@ static long bracket(struct xstate *x, cmark_node *n, const char *s, size_t len, 
 		else
 			return 0;
 		i += r.len > 1 ? r.len : 1;
+		if (i > blen - 1)
+			i = blen - 1;
 		const char *semi = memchr(s + i, ';', blen - 1 - i);
 		if (mine && !semi) {
 			while (i < blen - 1 && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))

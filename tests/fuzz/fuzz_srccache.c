@@ -37,7 +37,7 @@ static int same(const struct src_record *a, const struct src_record *b)
 static void check(const struct src_record *r)
 {
 	if (!r->content || !r->body_hash || r->body_off > r->len || r->fm_len >= r->body_off || r->body_line < 2 ||
-	    r->fm_lines < 1 || r->link_hint < 1 || r->link_hint > 2 || r->len > FOLIO_MAX_FILE)
+	    r->fm_lines < 1 || r->link_hint < 1 || r->link_hint > 3 || r->len > FOLIO_MAX_FILE)
 		abort();
 }
 
