@@ -382,6 +382,8 @@ void diag_relay(struct diag *d, struct diag *to, void (*map)(void *ctx, struct d
 
 /* relay: the message handed on by a relay, its places mapped. */
 static void relay(struct diag *d, enum diag_level level, const struct diag_loc *loc, const struct diag_note *notes,
+		  size_t nnotes, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+static void relay(struct diag *d, enum diag_level level, const struct diag_loc *loc, const struct diag_note *notes,
 		  size_t nnotes, const char *fmt, va_list ap)
 {
 	struct buf msg, prefix, scratch;
