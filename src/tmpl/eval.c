@@ -120,6 +120,8 @@ static void pop_frame(struct render *r)
 }
 
 static int lookup(struct render *r, struct scope *s, struct str name, struct tval *out);
+static int lookup_at(struct render *r, struct scope *s, struct str name, uint64_t h, _Atomic uint32_t *hint,
+		     struct tval *out);
 
 /* suggest_name: the name in reach of scope s closest to name, for "did you
  * mean": variables of the scopes, macros of the running template, the
@@ -343,6 +345,14 @@ static struct tval macro_value(const struct macro *m)
  * variables, the globals and the built-in functions. */
 static int lookup(struct render *r, struct scope *s, struct str name, struct tval *out)
 {
+	return lookup_at(r, s, name, hash_bytes(name.p, name.len), NULL, out);
+}
+
+/* lookup_at: lookup, with name's hash (h) and, when the name is an
+ * expression's, its inline cache for the render's variables (hint). */
+static int lookup_at(struct render *r, struct scope *s, struct str name, uint64_t h, _Atomic uint32_t *hint,
+		     struct tval *out)
+{
 	for (; s; s = s->parent)
 		for (size_t i = s->n; i-- > 0;)
 			if (str_eq(s->names[i], name)) {
@@ -354,9 +364,10 @@ static int lookup(struct render *r, struct scope *s, struct str name, struct tva
 			*out = macro_value(r->cur->macros[i]);
 			return 1;
 		}
-	if (r->vars && tval_attr(r->vars, name, out, r->a))
+	if (r->vars && (hint ? tval_attr_at(r->vars, name, h, hint, out, r->a) : tval_attr(r->vars, name, out, r->a)))
 		return 1;
-	const struct tval *g = tmap_get(r->env->globals, name);
+	_Atomic uint32_t ghint = 0;
+	const struct tval *g = tmap_get_at(r->env->globals, name, h, &ghint);
 	if (g) {
 		size_t at = (size_t)(g - r->env->globals->vals);
 		if (at < r->env->nglobal_deps)
@@ -1044,7 +1055,7 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 	switch (e->kind) {
 	case E_LIT: *out = e->lit; return 0;
 	case E_NAME:
-		if (!lookup(r, s, e->name, out)) {
+		if (!lookup_at(r, s, e->name, e->hash, &((struct expr *)e)->hint, out)) {
 			*out = tv_undef();
 			out->u.s = e->name;
 		}
@@ -1053,7 +1064,8 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 		struct tval base;
 		if (eval(r, e->a, s, &base))
 			return -1;
-		get_attr(r, &base, e->name, out);
+		if (!tval_attr_at(&base, e->name, e->hash, &((struct expr *)e)->hint, out, r->a))
+			*out = undef_attr(r, &base, e->name, 0);
 		return 0;
 	}
 	case E_INDEX: {

@@ -6,6 +6,8 @@
 #include "tmpl/tmpl.h"
 #include "base/index.h"
 
+#include <stdatomic.h>
+
 /* ---- Tokens (lex.c) ---- */
 
 enum tok_kind {
@@ -79,6 +81,13 @@ struct expr {
 	size_t nargs;
 	const struct filter_def *filter; /* E_FILTER: resolved when parsed */
 	int depth;                       /* 1 for a leaf; at most TMPL_MAX_EXPR_DEPTH */
+	/* E_ATTR and E_NAME: the hash of name (hash_bytes), made when parsed,
+	 * and where the key was in the last map it was looked up in (an
+	 * inline cache: the maps of one kind are built in one order, so the
+	 * next post's map has it at the same place; a hint, read and written
+	 * by several renders at once, hence relaxed atomics) */
+	uint64_t hash;
+	_Atomic uint32_t hint;
 };
 
 /* Expressions deeper than this are a syntax error: the parser and the
@@ -238,6 +247,12 @@ const struct filter_def *tmpl_env_filter(const struct tmpl_env *env, struct str 
 /* The recorder of this thread's renders (tmpl_deps_record), or NULL. */
 extern _Thread_local struct tmpl_deps *tmpl_deps_current;
 void tmpl_deps_add(struct tmpl_deps *r, uint32_t id);
+
+/* tmap_get_at, tval_attr_at: tmap_get and tval_attr for an expression's
+ * name, with its hash (expr.hash) and its inline cache (expr.hint). */
+const struct tval *tmap_get_at(const struct tmap *m, struct str key, uint64_t h, _Atomic uint32_t *hint);
+int tval_attr_at(const struct tval *v, struct str key, uint64_t h, _Atomic uint32_t *hint, struct tval *out,
+		 struct arena *a);
 
 /* tmap_touch: records that a render read the whole of m (iterated it,
  * took its length, wrote it as JSON, compared it). */

@@ -351,6 +351,7 @@ static struct expr *parse_primary(struct parser *p)
 		}
 		e = new_expr(p, E_NAME, t);
 		e->name = t->s;
+		e->hash = hash_bytes(e->name.p, e->name.len);
 		return e;
 	case TK_STRING: {
 		next(p);
@@ -466,6 +467,7 @@ static struct expr *parse_postfix(struct parser *p, int with_filter)
 			struct expr *x = new_expr(p, E_ATTR, nt);
 			x->a = e;
 			x->name = nt->s;
+			x->hash = hash_bytes(x->name.p, x->name.len);
 			e = grow(p, x);
 		} else if (is_op(t, OP_LBRACKET)) {
 			next(p);

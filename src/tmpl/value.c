@@ -6,6 +6,7 @@
 #include "base/hash.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,49 @@ void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
 void tmap_set_cstr(struct arena *a, struct tmap *m, const char *key, struct tval v)
 {
 	tmap_set(a, m, str_from(key), v);
+}
+
+/* tmap_find_at: tmap_find with the key's hash made (h) and a guess of its
+ * place (*hint, updated): the guess is checked first. */
+static long tmap_find_at(const struct tmap *m, struct str key, uint64_t h, _Atomic uint32_t *hint)
+{
+	uint32_t g = atomic_load_explicit(hint, memory_order_relaxed);
+	if (g < m->len && str_eq(m->keys[g], key))
+		return (long)g;
+	long at;
+	if (!m->index.cap) {
+		at = -1;
+		for (size_t i = 0; i < m->len; i++)
+			if (str_eq(m->keys[i], key)) {
+				at = (long)i;
+				break;
+			}
+	} else {
+		at = (long)*index_slot(&m->index, h, tmap_eq, m, &key) - 1;
+	}
+	if (at >= 0)
+		atomic_store_explicit(hint, (uint32_t)at, memory_order_relaxed);
+	return at;
+}
+
+const struct tval *tmap_get_at(const struct tmap *m, struct str key, uint64_t h, _Atomic uint32_t *hint)
+{
+	long at = tmap_find_at(m, key, h, hint);
+	tmap_touch_key(m, at);
+	return at >= 0 ? &m->vals[at] : NULL;
+}
+
+int tval_attr_at(const struct tval *v, struct str key, uint64_t h, _Atomic uint32_t *hint, struct tval *out,
+		 struct arena *a)
+{
+	if (v->kind == TV_MAP) {
+		const struct tval *x = tmap_get_at(v->u.map, key, h, hint);
+		if (!x)
+			return 0;
+		*out = *x;
+		return 1;
+	}
+	return tval_attr(v, key, out, a);
 }
 
 const struct tval *tmap_get(const struct tmap *m, struct str key)
