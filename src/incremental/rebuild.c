@@ -313,21 +313,50 @@ int rebuild_dirty(const struct rebuild *rb, const char *out, uint64_t vars_fp, c
 	return 0;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* sort_ids: a record's ids in ascending order (rebuild_readers searches
- * them). */
+ * them). A page reads hundreds to thousands of ids, mostly in order: an
+ * insertion sort for a few, else a radix sort by bytes (the passes whose
+ * byte is the same in every id skipped), not qsort's call per compare. */
 static void sort_ids(uint32_t *ids, size_t n)
 {
-	for (size_t i = 1; i < n; i++)
-		if (ids[i - 1] > ids[i]) {
-			qsort(ids, n, sizeof *ids, cmp_id);
-			return;
+	size_t i = 1;
+	while (i < n && ids[i - 1] <= ids[i])
+		i++;
+	if (i >= n)
+		return;
+	if (n <= 48) {
+		for (; i < n; i++) {
+			uint32_t v = ids[i];
+			size_t j = i;
+			for (; j && ids[j - 1] > v; j--)
+				ids[j] = ids[j - 1];
+			ids[j] = v;
 		}
+		return;
+	}
+	uint32_t *tmp = xmalloc(n * sizeof *tmp), *from = ids, *to = tmp;
+	uint32_t all_or = 0, all_and = UINT32_MAX;
+	for (size_t k = 0; k < n; k++) {
+		all_or |= ids[k];
+		all_and &= ids[k];
+	}
+	for (unsigned shift = 0; shift < 32; shift += 8) {
+		if (!(((all_or ^ all_and) >> shift) & 0xff))
+			continue; /* this byte is the same in every id */
+		size_t count[257] = {0};
+		for (size_t k = 0; k < n; k++)
+			count[((from[k] >> shift) & 0xff) + 1]++;
+		for (size_t b = 1; b < 257; b++)
+			count[b] += count[b - 1];
+		for (size_t k = 0; k < n; k++)
+			to[count[(from[k] >> shift) & 0xff]++] = from[k];
+		uint32_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != ids)
+		memcpy(ids, from, n * sizeof *ids);
+	free(tmp);
 }
 
 /* has_id: whether the sorted ids[0..n) hold id. */
