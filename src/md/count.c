@@ -148,9 +148,9 @@ static void unnest_one(cmark_node *n)
 
 /* unnest_strong: unnest_one over the tree, in a walk of its own (the
  * count walk does it, unless it runs beside the rendering). */
-static void unnest_strong(cmark_node *root, const char *text, size_t len)
+static void unnest_strong(cmark_node *root, uint32_t marks)
 {
-	if (!memmem(text, len, "**", 2) && !memmem(text, len, "__", 2))
+	if (!(marks & (MD_MARK_STARS | MD_MARK_UNDERS)))
 		return;
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
@@ -259,9 +259,9 @@ void md_pass_blocks(struct md_ctx *c)
 	 * counted on a task of its own while it renders: both only read the
 	 * tree, and each of these walks takes a tenth of such a build. */
 	const struct md_options *o = c->o;
-	if (mdmem_large() && !c->has_code && !(o->math && o->typeset && memchr(c->text, '$', c->len)) &&
-	    !memmem(c->text, c->len, "![", 2)) {
-		unnest_strong(c->root, c->text, c->len); /* before the tree is shared */
+	if (mdmem_large() && !c->has_code && !(o->math && o->typeset && (c->marks & MD_MARK_DOLLAR)) &&
+	    !(c->marks & MD_MARK_IMAGE)) {
+		unnest_strong(c->root, c->marks); /* before the tree is shared */
 		k->unnest = 0;
 		if (pool_spawn(&c->count_task, count_walk, k))
 			return;

@@ -25,6 +25,7 @@
  *   ext.c        folio's cmark extension: inline math, rendering; md_init
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
+ *   marks.c      the markers a text holds, in one scan (md_marks)
  *   nodes.c      folio's node types and a formula's place
  *   directive.c, codeblock.c, symbol.c, mem.c, math.c, highlight.c, unknown.c,
  *   diagram.c, mermaid.c, qjs.c: the modules they use (and
@@ -101,6 +102,7 @@ struct md_ctx {
 	/* the body as cmark reads it (with sentinels: md_math_sentinels) */
 	const char *text;
 	size_t len;
+	uint32_t marks; /* md_marks of the text as given (before the sentinels) */
 	struct buf senttext;
 	size_t nsent;
 	/* the parse (parse.c): its options, this document's allocator, parser

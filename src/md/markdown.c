@@ -96,6 +96,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 	struct md_ctx c = {.a = a, .d = d, .in = {path, src, src_len, line_offset}, .o = o, .out = out,
 	                   .text = text ? text : "", .len = len, .hl_left = MD_HL_BUDGET,
 	                   .raw_left = MD_RAW_BUDGET};
+	c.marks = out->marks = md_marks(c.text, c.len);
 	c.mem = mdmem_begin();
 	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
 		passes[i].run(&c);

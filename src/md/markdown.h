@@ -212,6 +212,29 @@ struct md_xref {
  * capitalised "Eq:" with *cap set), or -1 for a name with none of them. */
 int md_xref_kind_of(const char *name, size_t len, int *cap);
 
+/* md_marks: which of these markers text[0..len) holds, in one scan (the
+ * passes ask it of the text, site.c of a body for its link hint). */
+enum {
+	MD_MARK_AT = 1u << 0,          /* '@' */
+	MD_MARK_AT_SLASH = 1u << 1,    /* "@/" */
+	MD_MARK_AMP_HASH = 1u << 2,    /* "&#" */
+	MD_MARK_COMMAT = 1u << 3,      /* "&commat;" */
+	MD_MARK_PERIOD = 1u << 4,      /* "&period" */
+	MD_MARK_BRACE_HASH = 1u << 5,  /* "{#" */
+	MD_MARK_LABEL = 1u << 6,       /* "\\label{" */
+	MD_MARK_STARS = 1u << 7,       /* "**" */
+	MD_MARK_UNDERS = 1u << 8,      /* "__" */
+	MD_MARK_IMAGE = 1u << 9,       /* "![" */
+	MD_MARK_DOLLAR = 1u << 10,     /* '$' */
+	MD_MARK_DOLLARS = 1u << 11,    /* "$$" */
+	MD_MARK_DOT_MD = 1u << 12,     /* ".md" */
+	MD_MARK_DOTDOT = 1u << 13,     /* "../" */
+	MD_MARK_POSTS = 1u << 14,      /* "/posts/" */
+	MD_MARK_BRACKET = 1u << 15,    /* '[' */
+	MD_MARK_FENCE = 1u << 16       /* ":::" */
+};
+uint32_t md_marks(const char *text, size_t len);
+
 /* md_xref_expand: s with its placeholders filled in, appended to out: a
  * label's number (`number` gives the text of labels[i]'s) and a
  * reference (`ref` gives the HTML, or with text set the plain text, of
@@ -253,6 +276,7 @@ struct md_doc {
 	int has_model3d;   /* uses :::model3d (the page needs model-viewer's script) */
 	int has_video;     /* uses :::video or :::animation */
 	size_t sidenotes;  /* the footnotes written again as sidenotes (md_options.sidenotes) */
+	uint32_t marks;    /* md_marks of the text md_render was given */
 	int link_hint;     /* not md_render's: the source's link_hint (content.h),
 	                    * kept with the document by the cache (0: unknown) */
 	/* of html as md_render made it (0: not known; both are reset when the

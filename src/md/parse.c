@@ -8,25 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* has_fence: whether text holds ":::" anywhere (a directive may open
- * there): memchr for each ':' beats memmem's general search. */
-static int has_fence(const char *text, size_t len)
-{
-	const char *p = text, *end = text + len;
-	while (end - p >= 3 && (p = memchr(p, ':', (size_t)(end - p - 2)))) {
-		if (p[1] == ':' && p[2] == ':')
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/* may_hold_at: whether text may hold an e-mail address (see ext.c). */
-static int may_hold_at(const char *text, size_t len)
-{
-	return memchr(text, '@', len) || memmem(text, len, "&#", 2) || memmem(text, len, "&commat;", 8);
-}
-
 /* parse_once: one parse of c->text into c->root, what the block hooks
  * find in c (the records of an earlier parse dropped). A parser of its
  * own per document: nothing is shared but cmark-gfm's extensions, which
@@ -43,7 +24,8 @@ static void parse_once(struct md_ctx *c)
 	c->open_at_end = (struct dblock){DBLOCK_NONE, 0};
 	memset(&c->seen, 0, sizeof c->seen);
 	c->parser = cmark_parser_new_with_mem(c->parse_options, c->mem);
-	md_ext_attach(c, c->parser, c->len && may_hold_at(c->text, c->len));
+	/* whether the text may hold an e-mail address (see ext.c) */
+	md_ext_attach(c, c->parser, (c->marks & (MD_MARK_AT | MD_MARK_AMP_HASH | MD_MARK_COMMAT)) != 0);
 	if (c->blocks)
 		md_block_wrap(c);
 	if (c->len)
@@ -106,11 +88,11 @@ void md_pass_parse(struct md_ctx *c)
 	if (o->smart)
 		c->options |= CMARK_OPT_SMART;
 	c->parse_options = c->options;
-	if (!c->len || !memchr(c->text, '[', c->len))
+	if (!(c->marks & MD_MARK_BRACKET))
 		c->parse_options &= ~CMARK_OPT_FOOTNOTES;
-	c->dirs_on = c->len && has_fence(c->text, c->len);
+	c->dirs_on = (c->marks & MD_MARK_FENCE) != 0; /* a directive may open there */
 	c->math_on = o->math && c->len &&
-	             ((!o->no_dollars && memmem(c->text, c->len, "$$", 2)) ||
+	             ((!o->no_dollars && (c->marks & MD_MARK_DOLLARS)) ||
 	              (c->nsent && memmem(c->text, c->len, "\x02[", 2)));
 	c->blocks = c->dirs_on || c->math_on;
 	c->ext = md_ext_new(c);
@@ -172,7 +154,7 @@ long directive_scan(struct arena *a, struct diag *d, const char *path, const cha
 	struct md_doc doc;
 	memset(&doc, 0, sizeof doc);
 	struct md_ctx c = {.a = a, .in = {path, src, src_len, line_offset}, .o = &o, .out = &doc, .text = text,
-	                   .len = len};
+	                   .len = len, .marks = md_marks(text, len)};
 	c.mem = mdmem_begin();
 	md_pass_parse(&c);
 	long n = c.dirs_failed ? directive_pair(a, d, &c.in, c.failed_dlines, c.nfailed_dlines, &c.failed_open, out)

@@ -873,8 +873,7 @@ static struct cand *collect(struct xstate *x, size_t *count)
 
 void md_pass_xref(struct md_ctx *c)
 {
-	if (!c->len || (!memchr(c->text, '@', c->len) && !memmem(c->text, c->len, "{#", 2) &&
-	                !memmem(c->text, c->len, "\\label{", 7)))
+	if (!(c->marks & (MD_MARK_AT | MD_MARK_BRACE_HASH | MD_MARK_LABEL)))
 		return;
 	struct xstate x;
 	memset(&x, 0, sizeof x);

@@ -94,15 +94,18 @@ static void job_done(struct md_pool *p, const struct md_job *j)
 	}
 }
 
-/* link_hint: source.link_hint of s's body (content.h). */
+/* hint_of: source.link_hint (content.h) of a body whose md_marks are m. */
+static int hint_of(uint32_t m)
+{
+	if (m & (MD_MARK_DOT_MD | MD_MARK_AT_SLASH | MD_MARK_AMP_HASH | MD_MARK_PERIOD))
+		return 1;
+	return m & (MD_MARK_POSTS | MD_MARK_DOTDOT) ? 3 : 2;
+}
+
+/* link_hint: source.link_hint of s's body. */
 static int link_hint(const struct source *s)
 {
-	if (!s->body_len)
-		return 2;
-	if (memmem(s->body, s->body_len, ".md", 3) || memmem(s->body, s->body_len, "@/", 2) ||
-	    memmem(s->body, s->body_len, "&#", 2) || memmem(s->body, s->body_len, "&period", 7))
-		return 1;
-	return memmem(s->body, s->body_len, "/posts/", 7) || memmem(s->body, s->body_len, "../", 3) ? 3 : 2;
+	return s->body_len ? hint_of(md_marks(s->body, s->body_len)) : 2;
 }
 
 /* deps_fresh: whether every file doc's code blocks included (md_doc.deps)
@@ -212,8 +215,8 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 		notebook_render(a, &o, p->d, s->nb, doc);
 	else
 		md_render(a, &o, p->d, s->path, s->src, s->len, s->body, s->body_len, s->body_line, doc);
-	if (!s->link_hint)
-		s->link_hint = link_hint(s);
+	if (!s->link_hint) /* md_render has scanned the body for its markers */
+		s->link_hint = s->nb ? link_hint(s) : hint_of(doc->marks);
 	doc->link_hint = s->link_hint;
 	/* a document with a warning or an error is rendered again next time,
 	 * so that its messages are reported again */

@@ -1,0 +1,67 @@
+/* test_marks.c: md_marks, the one scan for the markers the Markdown passes
+ * and the link hint ask about, against a memmem for each marker: on cases
+ * written out (a marker at the start, the end, cut short at the end) and on
+ * random texts made of the markers' bytes. */
+#include "harness.h"
+
+#include "md/markdown.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *lit;
+	uint32_t bit;
+} marks[] = {
+    {"@", MD_MARK_AT},          {"@/", MD_MARK_AT_SLASH},     {"&#", MD_MARK_AMP_HASH},
+    {"&commat;", MD_MARK_COMMAT}, {"&period", MD_MARK_PERIOD},  {"{#", MD_MARK_BRACE_HASH},
+    {"\\label{", MD_MARK_LABEL},  {"**", MD_MARK_STARS},        {"__", MD_MARK_UNDERS},
+    {"![", MD_MARK_IMAGE},        {"$", MD_MARK_DOLLAR},        {"$$", MD_MARK_DOLLARS},
+    {".md", MD_MARK_DOT_MD},      {"../", MD_MARK_DOTDOT},      {"/posts/", MD_MARK_POSTS},
+    {"[", MD_MARK_BRACKET},       {":::", MD_MARK_FENCE},
+};
+
+/* slow: the marks by a memmem each */
+static uint32_t slow(const char *s, size_t n)
+{
+	uint32_t m = 0;
+	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+		if (n && memmem(s, n, marks[i].lit, strlen(marks[i].lit)))
+			m |= marks[i].bit;
+	return m;
+}
+
+void test_marks(void)
+{
+	INT_EQ(md_marks("", 0), 0);
+	INT_EQ(md_marks("plain words, no marker at all", 29), 0);
+	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
+		const char *lit = marks[i].lit;
+		size_t k = strlen(lit);
+		char buf[64];
+		/* alone, at the start, at the end */
+		OK((md_marks(lit, k) & marks[i].bit) == marks[i].bit);
+		snprintf(buf, sizeof buf, "%sxyz", lit);
+		OK((md_marks(buf, strlen(buf)) & marks[i].bit) == marks[i].bit);
+		snprintf(buf, sizeof buf, "xyz%s", lit);
+		OK((md_marks(buf, strlen(buf)) & marks[i].bit) == marks[i].bit);
+		/* cut short by the length (the byte after it is there, unread) */
+		if (k > 1)
+			INT_EQ(md_marks(buf, strlen(buf) - 1) & marks[i].bit, 0);
+		INT_EQ(md_marks(buf, strlen(buf)), slow(buf, strlen(buf)));
+	}
+	/* random texts of the markers' bytes */
+	static const char alphabet[] = "@/&#commat;period{\\label*_![$.md:postsx ";
+	unsigned seed = 40;
+	char text[80];
+	int bad = 0;
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (int)sizeof text);
+		for (size_t i = 0; i < n; i++)
+			text[i] = alphabet[rand_r(&seed) % (int)(sizeof alphabet - 1)];
+		if (md_marks(text, n) != slow(text, n) && bad++ < 3)
+			t_fail(__FILE__, __LINE__, "md_marks(\"%.*s\") = %#x, want %#x", (int)n, text,
+			       (unsigned)md_marks(text, n), (unsigned)slow(text, n));
+	}
+	OK(!bad);
+}
