@@ -1110,6 +1110,33 @@ static int eval(struct render *r, const struct expr *e, struct scope *s, struct 
 
 /* ---- macros ---- */
 
+/* capture_begin: r's output goes to a capture buffer (one kept for this
+ * level of nesting, else *spare) until capture_end, which gives back the
+ * output it had (returned here) and the captured text, in r's arena. */
+static struct buf *capture_begin(struct render *r, struct buf *spare)
+{
+	struct buf *was = r->out;
+	if (r->ncaps < TMPL_CAPS) {
+		r->out = &r->caps[r->ncaps];
+		buf_reset(r->out);
+	} else {
+		buf_init(spare);
+		r->out = spare;
+	}
+	r->ncaps++;
+	return was;
+}
+
+static struct str capture_end(struct render *r, struct buf *was)
+{
+	struct buf *b = r->out;
+	struct str s = {arena_strndup(r->a, b->p ? b->p : "", b->len), b->len};
+	if (--r->ncaps >= TMPL_CAPS)
+		buf_fini(b);
+	r->out = was;
+	return s;
+}
+
 static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
 		      struct tval *out)
 {
@@ -1183,10 +1210,7 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 		}
 		scope_set(r, ms, m->params[k], args[k]);
 	}
-	struct buf *saved_out = r->out;
-	struct buf tmp;
-	buf_init(&tmp);
-	r->out = &tmp;
+	struct buf tmp, *saved_out = capture_begin(r, &tmp);
 	r->cur = m->owner;
 	struct block_chain *saved_blocks = r->blocks;
 	int saved_ctl = r->loop_ctl;
@@ -1194,10 +1218,8 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	r->loop_ctl = saved_ctl;
 	r->blocks = saved_blocks;
 	r->cur = caller_t;
-	r->out = saved_out;
 	pop_frame(r);
-	*out = tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len});
-	buf_fini(&tmp);
+	*out = tv_safe(capture_end(r, saved_out));
 	return r->fatal ? -1 : 0;
 }
 
@@ -1249,15 +1271,10 @@ static int call_super(struct render *r, const struct expr *e, struct scope *s, s
 		expr_error(r, e, "super(): no parent template defines block '%.*s'", STR_FMT(bc->cur_name));
 		return -1;
 	}
-	struct buf *saved_out = r->out;
-	struct buf tmp;
-	buf_init(&tmp);
-	r->out = &tmp;
+	struct buf tmp, *saved_out = capture_begin(r, &tmp);
 	/* the parent's block sees what the child's sees (a loop variable around it) */
 	render_block_at(r, bc->cur_name, bc->cur_level + 1, s);
-	r->out = saved_out;
-	*out = tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len});
-	buf_fini(&tmp);
+	*out = tv_safe(capture_end(r, saved_out));
 	return r->fatal ? -1 : 0;
 }
 
@@ -1537,14 +1554,9 @@ static void exec_node(struct render *r, const struct node *n, struct scope *s)
 		break;
 	}
 	case N_SET_BLOCK: {
-		struct buf *saved = r->out;
-		struct buf tmp;
-		buf_init(&tmp);
-		r->out = &tmp;
+		struct buf tmp, *saved = capture_begin(r, &tmp);
 		exec_body(r, &n->body, s);
-		r->out = saved;
-		scope_set(r, s, n->text, tv_safe((struct str){arena_strndup(r->a, tmp.p ? tmp.p : "", tmp.len), tmp.len}));
-		buf_fini(&tmp);
+		scope_set(r, s, n->text, tv_safe(capture_end(r, saved)));
 		break;
 	}
 	case N_INCLUDE: {
@@ -1687,6 +1699,8 @@ int tmpl_render_pieces(const struct tmpl_env *env, const char *name, const struc
 	r.arena_base = arena_used(scratch);
 	r.top = scope_new(&r, NULL);
 	render_tmpl(&r, t, r.top);
+	for (int i = 0; i < TMPL_CAPS; i++)
+		buf_fini(&r.caps[i]);
 	return r.errors;
 }
 

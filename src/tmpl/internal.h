@@ -334,6 +334,7 @@ struct call_frame {
 #define TMPL_MEMORY_BASE ((size_t)128 << 20)
 #endif
 
+#define TMPL_CAPS 16 /* capture buffers kept; deeper ones are made and freed */
 struct render {
 	const struct tmpl_env *env;
 	struct arena *a;
@@ -357,6 +358,11 @@ struct render {
 	struct buf *page;
 	struct tmpl_pieces *pieces;
 	size_t spliced;
+	/* the buffers of captures (a macro's output, {% set %} ... {% endset %},
+	 * super()), one per level of nesting, kept for the render's next
+	 * capture at that level (capture_begin, capture_end) */
+	struct buf caps[TMPL_CAPS];
+	int ncaps;
 };
 
 struct tmpl_call {
