@@ -56,30 +56,23 @@ static void wc_feed(struct wc *w, const char *s, size_t n)
 	size_t i = 0;
 	while (i < n) {
 		if (u[i] < 0x80) {
-			/* a run of ASCII, the common case, by table */
+			/* a run of ASCII, the common case, by table and without
+			 * a branch per word (its end is not predictable): a
+			 * space ends a word, counted if it had a letter or digit */
 			size_t words = w->words;
-			int in = w->in_word, al = w->alnum;
-			while (i < n) {
+			unsigned in = (unsigned)w->in_word, al = (unsigned)w->alnum;
+			for (; i < n; i++) {
 				unsigned k = byte_class[u[i]];
 				if (k == 4)
 					break;
-				i++;
-				if (!k) {
-					words += (size_t)(in & al);
-					in = al = 0;
-					continue;
-				}
-				in = 1;
-				al |= (int)(k >> 1);
-				/* the rest of a word with a letter or digit tells
-				 * nothing more: skip to its end */
-				if (al)
-					while (i < n && (byte_class[u[i]] & 1))
-						i++;
+				unsigned inside = k != 0;
+				words += (inside ^ 1) & in & al;
+				in = inside;
+				al = (al | (k >> 1)) & inside;
 			}
 			w->words = words;
-			w->in_word = in;
-			w->alnum = al;
+			w->in_word = (int)in;
+			w->alnum = (int)al;
 			continue;
 		}
 		utf8proc_int32_t cp;
