@@ -83,6 +83,8 @@ char *md_local_path(const struct md_ctx *c, const char *url, const char **why)
  * circle (malloc'd); NULL when it may be read. */
 const char *md_site_real(struct md_ctx *c)
 {
+	if (c->o->site_real)
+		return c->o->site_real;
 	if (!c->site_looked) {
 		c->site_looked = 1;
 		const char *sd = c->o->static_dir;
@@ -98,12 +100,13 @@ const char *md_site_real(struct md_ctx *c)
 
 static char *refused(struct md_ctx *c, const char *path)
 {
-	if (!md_site_real(c))
+	const char *site = md_site_real(c);
+	if (!site)
 		return NULL;
 	char to[PATH_MAX];
 	struct buf b;
 	buf_init(&b);
-	switch (site_where(c->site_real, path, to, sizeof to)) {
+	switch (site_where(site, path, to, sizeof to)) {
 	case SITE_OUTSIDE:
 		buf_printf(&b, "symlink points outside the site (to %s) (hint: folio reads only files inside the site "
 			   "folder: copy it into the site)", to);

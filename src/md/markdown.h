@@ -83,6 +83,10 @@ struct md_options {
 	 * not checked at all. */
 	const char *asset_dir;
 	const char *static_dir;
+	/* the realpath of static_dir's folder (the site), when the caller made
+	 * it once for the build (site_root); NULL: each document makes it
+	 * (a readlink per folder of the path, per document) */
+	const char *site_real;
 	/* files of the document held in memory (a notebook's image outputs,
 	 * read/notebook.h): a relative URL that names one (by its whole name)
 	 * is this file, sized from its bytes, before asset_dir is looked at;

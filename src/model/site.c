@@ -274,6 +274,14 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	p.d = d;
 	md_options_of(site->cfg, opts, &p.md);
 	p.md.unknown = md_unknown_new();
+	/* the site's realpath, made once here, not by each document */
+	size_t sdn = p.md.static_dir ? strlen(p.md.static_dir) : 0;
+	char *site_real = NULL;
+	if (sdn > 7 && !strcmp(p.md.static_dir + sdn - 7, "/static")) {
+		char *dir = xstrndup(p.md.static_dir, sdn - 7);
+		p.md.site_real = site_real = site_root(dir);
+		free(dir);
+	}
 	p.njobs = c->nposts + c->nseries + c->npages;
 	p.jobs = xcalloc(p.njobs + 1, sizeof *p.jobs);
 	size_t k = 0;
@@ -316,6 +324,7 @@ static void render_markdown(struct site *site, struct diag *d, const struct buil
 	free(p.site_real);
 	md_unknown_report(p.md.unknown, d);
 	md_unknown_free(p.md.unknown);
+	free(site_real);
 }
 
 void site_free(struct site *s)
