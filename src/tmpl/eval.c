@@ -36,7 +36,8 @@ static void exec_body(struct render *r, const struct body *b, struct scope *s);
 /* same_frame: whether a and b are one call (the same place, the same words) */
 static int same_frame(const struct call_frame *a, const struct call_frame *b)
 {
-	return a->t == b->t && a->line == b->line && a->col == b->col && !strcmp(a->what, b->what);
+	return a->t == b->t && a->line == b->line && a->col == b->col && !a->what == !b->what &&
+	       (a->what ? !strcmp(a->what, b->what) : str_eq(a->macro, b->macro));
 }
 
 /* render_error: the error, with a note per call that led to it, the
@@ -59,20 +60,24 @@ void render_error(struct render *r, const struct tmpl *t, int line, int col, con
 		}
 		first[nn] = i;
 		times[nn] = 1;
-		notes[nn++] = (struct diag_note){{f->t->path, f->t->src, f->t->len, f->line, f->col}, f->what};
+		notes[nn++] = (struct diag_note){{f->t->path, f->t->src, f->t->len, f->line, f->col}, NULL};
 	}
 	struct buf words; /* the notes' words with their counts, at offsets */
 	buf_init(&words);
 	size_t at[TMPL_MAX_FRAMES];
 	for (size_t k = 0; k < nn; k++) {
+		const struct call_frame *f = &r->frames[first[k]];
 		at[k] = words.len;
+		if (f->what)
+			buf_puts(&words, f->what);
+		else
+			buf_printf(&words, "in macro '%.*s' called from here", STR_FMT(f->macro));
 		if (times[k] > 1)
-			buf_printf(&words, "%s, %d times (a recursion)", notes[k].msg, times[k]);
+			buf_printf(&words, ", %d times (a recursion)", times[k]);
 		buf_putc(&words, '\0');
 	}
 	for (size_t k = 0; k < nn; k++)
-		if (times[k] > 1)
-			notes[k].msg = words.p + at[k];
+		notes[k].msg = words.p + at[k];
 	va_list ap;
 	va_start(ap, fmt);
 	tmpl_vreport(r->d, t, line, col, notes, nn, fmt, ap);
@@ -108,6 +113,7 @@ static int push_frame(struct render *r, const struct tmpl *t, int line, int col,
 	r->frames[r->nframes].line = line;
 	r->frames[r->nframes].col = col;
 	r->frames[r->nframes].what = what;
+	r->frames[r->nframes].macro = (struct str){NULL, 0};
 	r->nframes++;
 	r->depth++;
 	return 0;
@@ -1188,11 +1194,9 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	/* The frame first: a default is evaluated in the macro, and one that
 	 * calls the macro again ({% macro m(b=m()) %}) is a recursion the
 	 * depth limit must see, not one that overflows the C stack. */
-	char what[96];
-	snprintf(what, sizeof what, "in macro '%.*s' called from here", STR_FMT(m->name));
-	const char *w = arena_strndup(r->a, what, strlen(what));
-	if (push_frame(r, caller_t, e->line, e->col, w))
+	if (push_frame(r, caller_t, e->line, e->col, NULL))
 		return -1;
+	r->frames[r->nframes - 1].macro = m->name;
 	for (size_t k = 0; k < m->nparams; k++) {
 		if (!given[k]) {
 			if (!m->defaults[k]) {

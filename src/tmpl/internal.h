@@ -313,7 +313,9 @@ struct scope;
 struct call_frame {
 	const struct tmpl *t;
 	int line, col;
-	const char *what; /* "included from here", "in macro 'x' called here" */
+	const char *what; /* "included from here"; NULL: a macro's call */
+	struct str macro; /* a macro's call: its name ("in macro 'x' called from
+	                   * here" is written only for a message) */
 };
 
 #define TMPL_MAX_FRAMES 128
