@@ -2,6 +2,8 @@
 #include "base/slug.h"
 
 #include <ctype.h>
+#include <stdint.h>
+#include <string.h>
 
 #include <utf8proc.h>
 
@@ -53,6 +55,10 @@ size_t utf8_valid_prefix(const char *s, size_t n)
 		unsigned c = u[i];
 		if (c < 0x80) {
 			i++;
+			/* ASCII, eight bytes at a time */
+			uint64_t w;
+			while (n - i >= 8 && (memcpy(&w, u + i, 8), !(w & 0x8080808080808080ull)))
+				i += 8;
 			continue;
 		}
 		size_t k;

@@ -4,6 +4,7 @@
  * them. */
 #include "internal.h"
 #include "md/mdmem.h"
+#include "base/slug.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,11 @@ static void directives_fail(struct md_ctx *c)
 void md_pass_parse(struct md_ctx *c)
 {
 	const struct md_options *o = c->o;
-	c->options = CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
+	c->options = CMARK_OPT_FOOTNOTES | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES;
+	/* cmark-gfm's check of each line, only for a text that needs it (it
+	 * changes nothing in valid UTF-8) */
+	if (utf8_valid_prefix(c->text, c->len) != c->len)
+		c->options |= CMARK_OPT_VALIDATE_UTF8;
 	if (o->unsafe)
 		c->options |= CMARK_OPT_UNSAFE;
 	if (o->smart)
