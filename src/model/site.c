@@ -1119,6 +1119,25 @@ static int cmp_cand(const void *x, const void *y)
  * Each tag contributes only the RELATED_WINDOW posts around this one, so a
  * tag on every post costs O(window), not O(posts). */
 #define RELATED_WINDOW 64
+
+/* tag_indexes: each tag's posts as their indexes (by the tag's place in
+ * s->tags), in one block to free: the search and the window of
+ * build_related read these, not each post through its pointer. */
+static uint32_t **tag_indexes(const struct site *s)
+{
+	size_t nidx = 0;
+	for (size_t t = 0; t < s->ntags; t++)
+		nidx += s->tags[t].nposts;
+	uint32_t **tidx = xmalloc((s->ntags + 1) * sizeof *tidx + (nidx + 1) * sizeof **tidx);
+	uint32_t *idx = (uint32_t *)(tidx + s->ntags + 1);
+	for (size_t t = 0, at = 0; t < s->ntags; t++) {
+		tidx[t] = idx + at;
+		for (size_t j = 0; j < s->tags[t].nposts; j++)
+			idx[at++] = (uint32_t)s->tags[t].posts[j]->index;
+	}
+	return tidx;
+}
+
 static void build_related(struct arena *a, struct site *s, int max, struct related_cache *rc)
 {
 	size_t n = s->nposts;
@@ -1143,6 +1162,7 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 	}
 	int *score = xcalloc(n + 1, sizeof *score);
 	struct cand *cands = xmalloc(((2 * RELATED_WINDOW + 1) * 64 + 8 + (size_t)max) * sizeof *cands);
+	uint32_t **tidx = tag_indexes(s);
 	for (size_t i = 0; i < n; i++) {
 		struct post *p = s->posts[i];
 		struct related *out = arena_alloc(a, (size_t)max * sizeof *out);
@@ -1155,11 +1175,12 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 		const struct post_terms *pt = &s->post_terms[i];
 		for (size_t t = 0; t < pt->ntags && t < 64; t++) {
 			const struct term *tg = pt->tags[t];
+			const uint32_t *ti = tidx[tg - s->tags];
 			/* find p in the tag's date-sorted list by binary search on the index */
 			size_t lo = 0, hi = tg->nposts;
 			while (lo < hi) {
 				size_t mid = (lo + hi) / 2;
-				if (tg->posts[mid]->index < p->index)
+				if (ti[mid] < (uint32_t)p->index)
 					lo = mid + 1;
 				else
 					hi = mid;
@@ -1168,9 +1189,9 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 			size_t to = lo + RELATED_WINDOW + 1 < tg->nposts ? lo + RELATED_WINDOW + 1 : tg->nposts;
 			for (size_t j = from; j < to; j++) {
 				struct post *q = tg->posts[j];
-				if (q == p || q == p->series_prev || q == p->series_next)
+				if (ti[j] == (uint32_t)p->index || q == p->series_prev || q == p->series_next)
 					continue;
-				if (score[q->index]++ == 0) {
+				if (score[ti[j]]++ == 0) {
 					int64_t dist = q->date.utc - p->date.utc;
 					cands[nc++] = (struct cand){q, 0, dist < 0 ? -dist : dist};
 				}
@@ -1217,6 +1238,7 @@ static void build_related(struct arena *a, struct site *s, int max, struct relat
 		s->nrelated[i] = k;
 	}
 	free(score);
+	free(tidx);
 	free(cands);
 	if (rc) {
 		related_clear(rc);
