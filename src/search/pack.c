@@ -650,12 +650,20 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 		arena_free(a);
 		a = arena_new();
 	}
-	for (size_t t = 0; t < c->ntexts; t++)
+	int same = nt == c->ntexts; /* the texts keep their numbers (a first save, mostly) */
+	for (size_t t = 0; t < c->ntexts; t++) {
 		map[t] -= map[t] ? 1 : 0;
+		same = same && map[t] == t;
+	}
 	long n = put_dict(c, fd, b, order, 0, nt) ? -1 : 1;
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
+		if (same && !c->e[i].mapped) {
+			/* a put's entry, as emit made it: the same bytes again */
+			n = put_record(fd, b, REC_DOC, c->e[i].blob, c->e[i].len) ? -1 : n + 1;
+			continue;
+		}
 		if (entry_parse(c, &c->e[i], a, a, &d) == 0) {
 			buf_reset(&e);
 			emit(&e, &d, map);
