@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* is_cjk: scripts written without spaces (Han, kana, Hangul syllables
  * are not among them), where each character is a word of its own. */
@@ -105,7 +108,26 @@ static size_t words(const unsigned char *s, size_t i, size_t len, int markup, en
 		}
 		/* the quick path: a run of ASCII letters and digits */
 		size_t start = i;
-		while (i < len && s[i] < 0x80 && ascii_class[s[i]] == C_WORD)
+		int lowered = 0;
+#ifdef __SSE2__
+		/* 16 bytes at once: most words end within them */
+		if (len - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i x = _mm_or_si128(v, _mm_set1_epi8(0x20));
+			/* x - 'a' < 26 and v - '0' < 10, as signed bytes from -128 */
+			__m128i let = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x80 - 'a')), _mm_set1_epi8(-128 + 26));
+			__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x80 - '0')), _mm_set1_epi8(-128 + 10));
+			unsigned end = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(let, dig)) & 0xffffu;
+			if (end) {
+				i += (size_t)__builtin_ctz(end);
+				_mm_storeu_si128((__m128i *)(void *)low, x);
+				lowered = 1;
+			} else {
+				i += 16;
+			}
+		}
+#endif
+		while (!lowered && i < len && s[i] < 0x80 && ascii_class[s[i]] == C_WORD)
 			i++;
 		if (i < len && s[i] >= 0x80) {
 			/* a word with other characters: decoded one at a time */
@@ -140,7 +162,7 @@ static size_t words(const unsigned char *s, size_t i, size_t len, int markup, en
 			if (n <= SEARCH_WORD_MAX) {
 				/* letters and digits: | 0x20 lower-cases a letter and
 				 * leaves a digit as it is */
-				for (size_t k = 0; k < n; k++)
+				for (size_t k = 0; !lowered && k < n; k++)
 					low[k] = (char)(s[start + k] | 0x20);
 				memset(low + n, 0, 8);
 				fn(ctx, low, n, search_word_hash_padded(low, n), f);
