@@ -14,6 +14,7 @@
 #include "search.h"
 
 #include "pack.h"
+#include "words.h"
 #include "base/pool.h"
 
 #include "read/content.h"
@@ -119,7 +120,7 @@ static uint64_t entry_hash(const void *ctx, uint32_t v)
 {
 	const struct table *t = ctx;
 	const struct entry *e = &t->e[v - 1];
-	return hash_bytes(t->text.p + e->off, e->len);
+	return search_word_hash(t->text.p + e->off, e->len);
 }
 
 static int entry_eq(const void *ctx, uint32_t v, const void *key)
@@ -130,11 +131,12 @@ static int entry_eq(const void *ctx, uint32_t v, const void *key)
 	return e->len == k->n && !memcmp(t->text.p + e->off, k->p, k->n);
 }
 
-/* table_find: the number of the entry w[0..n), made when new (*made set). */
-static uint32_t table_find(struct table *t, const char *w, size_t n, int *made)
+/* table_find_h: the number of the entry w[0..n) of hash h
+ * (search_word_hash: the tables' hashes stay in memory), made when new
+ * (*made set). */
+static uint32_t table_find_h(struct table *t, const char *w, size_t n, uint64_t h, int *made)
 {
 	struct key k = {w, n};
-	uint64_t h = hash_bytes(w, n);
 	uint32_t v = index_get(&t->ix, h, entry_eq, t, &k);
 	*made = !v;
 	if (v)
@@ -148,6 +150,11 @@ static uint32_t table_find(struct table *t, const char *w, size_t n, int *made)
 	t->n++;
 	index_add(&t->ix, h, (uint32_t)t->n, 1024, entry_hash, t);
 	return (uint32_t)t->n - 1;
+}
+
+static uint32_t table_find(struct table *t, const char *w, size_t n, int *made)
+{
+	return table_find_h(t, w, n, search_word_hash(w, n), made);
 }
 
 static void table_fini(struct table *t)
@@ -184,42 +191,168 @@ struct indexer {
 	struct arena **kept;
 	size_t nkept;
 	uint32_t *dlen, *tlen;
-	/* a thread's memo of stems (pass 1 on several threads): words it has
-	 * stemmed, each with its stem's number in memo_stems */
-	struct table *memo, *memo_stems;
+	/* pass 1 on several threads: the thread's dictionary, kept from one
+	 * document to the next (words and stems are then numbered by the
+	 * document, not in the tables above, which stay empty) */
+	struct tdict *td;
 };
+
+/* A thread's dictionary of pass 1 on several threads: every word it has
+ * met, with its stem, both numbered by the thread, and marked with the
+ * last document they came in and their number there (words and stems in
+ * the order they first came in it, as a table emptied for each document
+ * would number them). A word is looked up once an occurrence, in this
+ * one table: its stem, its number in the document and in the cache are
+ * the word's own. */
+struct tword {
+	uint64_t h;          /* search_word_hash */
+	uint32_t off, len;   /* in text */
+	uint32_t stem;       /* the thread's stem number */
+	uint32_t gen;        /* the last document it came in */
+	uint32_t local;      /* its stem's number in that document */
+	uint32_t tid;        /* its text's number in the cache + 1 (0: not looked up yet) */
+};
+
+struct tdict {
+	struct tword *w;
+	size_t nw, wcap;
+	struct index ix; /* of w, by hash */
+	struct buf text;
+	struct table stems;     /* the stems' texts (their entries' stem: unused) */
+	uint32_t *sgen, *sloc;  /* by stem: as a word's gen, and its number there */
+	uint32_t *stid;         /* by stem: as a word's tid */
+	size_t scap;
+	uint32_t gen;
+	/* the document's words and stems, in the order they came */
+	uint32_t *dw, *ds;
+	size_t ndw, nds, dwcap, dscap;
+};
+
+/* A word looked up: its bytes and hash. */
+struct tkey {
+	const char *p;
+	size_t n;
+	uint64_t h;
+};
+
+static uint64_t tword_hash(const void *ctx, uint32_t v)
+{
+	return ((const struct tdict *)ctx)->w[v - 1].h;
+}
+
+static int tword_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct tdict *d = ctx;
+	const struct tword *e = &d->w[v - 1];
+	const struct tkey *k = key;
+	return e->h == k->h && e->len == k->n && !memcmp(d->text.p + e->off, k->p, k->n);
+}
+
+/* tdict_word: the thread's number of word w[0..n) of hash h, made the
+ * first time with its stem (the word itself when stem is 0). */
+static inline uint32_t tdict_word(struct tdict *d, struct search_stemmer *st, const char *w, size_t n, uint64_t h,
+				  int stem)
+{
+	struct tkey k = {w, n, h};
+	uint32_t v = index_get(&d->ix, h, tword_eq, d, &k);
+	if (v)
+		return v - 1;
+	if (d->nw == d->wcap) {
+		d->wcap = d->wcap ? 2 * d->wcap : 4096;
+		d->w = xrealloc(d->w, d->wcap * sizeof *d->w);
+	}
+	size_t sl = n;
+	const char *sp = stem ? search_stem(st, w, n, &sl) : w;
+	int made;
+	uint32_t si = table_find(&d->stems, sp, sl, &made);
+	if (made && si >= d->scap) {
+		size_t cap = d->scap ? 2 * d->scap : 4096;
+		d->sgen = xrealloc(d->sgen, cap * sizeof *d->sgen);
+		d->sloc = xrealloc(d->sloc, cap * sizeof *d->sloc);
+		d->stid = xrealloc(d->stid, cap * sizeof *d->stid);
+		memset(d->sgen + d->scap, 0, (cap - d->scap) * sizeof *d->sgen);
+		memset(d->stid + d->scap, 0, (cap - d->scap) * sizeof *d->stid);
+		d->scap = cap;
+	}
+	d->w[d->nw] = (struct tword){h, (uint32_t)d->text.len, (uint32_t)n, si, 0, 0, 0};
+	buf_append(&d->text, w, n);
+	d->nw++;
+	index_add(&d->ix, h, (uint32_t)d->nw, 1 << 14, tword_hash, d);
+	return (uint32_t)d->nw - 1;
+}
+
+static void tdict_fini(struct tdict *d)
+{
+	free(d->w);
+	index_fini(&d->ix);
+	buf_fini(&d->text);
+	table_fini(&d->stems);
+	free(d->sgen);
+	free(d->sloc);
+	free(d->stid);
+	free(d->dw);
+	free(d->ds);
+}
+
+static void acc_room(struct indexer *x, size_t si)
+{
+	if (si >= x->acc_cap) {
+		size_t cap = x->acc_cap ? 2 * x->acc_cap : 4096;
+		x->acc = xrealloc(x->acc, cap * sizeof *x->acc);
+		memset(x->acc + x->acc_cap, 0, (cap - x->acc_cap) * sizeof *x->acc);
+		x->acc_cap = cap;
+	}
+}
+
+/* tdict_stem_of: stem_of on a thread: the number, in this document, of
+ * the stem of w[0..n). */
+static inline uint32_t tdict_stem_of(struct indexer *x, const char *w, size_t n, uint64_t h, int stem)
+{
+	struct tdict *d = x->td;
+	uint32_t wi = tdict_word(d, x->stemmer, w, n, h, stem);
+	struct tword *e = &d->w[wi];
+	if (e->gen != d->gen) {
+		/* the word's first time in this document */
+		e->gen = d->gen;
+		if (d->ndw == d->dwcap) {
+			d->dwcap = d->dwcap ? 2 * d->dwcap : 1024;
+			d->dw = xrealloc(d->dw, d->dwcap * sizeof *d->dw);
+		}
+		d->dw[d->ndw++] = wi;
+		uint32_t si = e->stem;
+		if (d->sgen[si] != d->gen) {
+			d->sgen[si] = d->gen;
+			if (d->nds == d->dscap) {
+				d->dscap = d->dscap ? 2 * d->dscap : 1024;
+				d->ds = xrealloc(d->ds, d->dscap * sizeof *d->ds);
+			}
+			d->sloc[si] = (uint32_t)d->nds;
+			d->ds[d->nds++] = si;
+			acc_room(x, d->nds);
+		}
+		e->local = d->sloc[si];
+	}
+	return e->local;
+}
 
 /* stem_of: the stem of word w[0..n) (the word itself when stem is 0: a
  * pair of heading words is not stemmed), its entry made the first time. */
-static uint32_t stem_of(struct indexer *x, const char *w, size_t n, int stem)
+static uint32_t stem_of(struct indexer *x, const char *w, size_t n, uint64_t h, int stem)
 {
+	if (x->td)
+		return tdict_stem_of(x, w, n, h, stem);
 	int made;
-	uint32_t wi = table_find(&x->words, w, n, &made);
+	uint32_t wi = table_find_h(&x->words, w, n, h, &made);
 	if (made) {
 		size_t sl = n;
 		const char *s = w;
-		if (stem && x->memo) {
-			int mmade;
-			uint32_t mi = table_find(x->memo, w, n, &mmade);
-			if (mmade) {
-				const char *st = search_stem(x->stemmer, w, n, &sl);
-				x->memo->e[mi].stem = table_find(x->memo_stems, st, sl, &mmade);
-			}
-			const struct entry *me = &x->memo_stems->e[x->memo->e[mi].stem];
-			s = x->memo_stems->text.p + me->off;
-			sl = me->len;
-		} else if (stem) {
+		if (stem) {
 			s = search_stem(x->stemmer, w, n, &sl);
 		}
 		int smade;
 		uint32_t si = table_find(&x->stems, s, sl, &smade);
 		x->words.e[wi].stem = si;
-		if (si >= x->acc_cap) {
-			size_t cap = x->acc_cap ? 2 * x->acc_cap : 4096;
-			x->acc = xrealloc(x->acc, cap * sizeof *x->acc);
-			memset(x->acc + x->acc_cap, 0, (cap - x->acc_cap) * sizeof *x->acc);
-			x->acc_cap = cap;
-		}
+		acc_room(x, si);
 	}
 	return x->words.e[wi].stem;
 }
@@ -246,10 +379,11 @@ static void pair(struct indexer *x, const char *w, size_t n)
 	memcpy(b, x->prev, x->prev_len);
 	b[x->prev_len] = ' ';
 	memcpy(b + x->prev_len + 1, w, n);
-	*touch(x, stem_of(x, b, x->prev_len + 1 + n, 0)) |= IN_HEADING;
+	size_t bn = x->prev_len + 1 + n;
+	*touch(x, stem_of(x, b, bn, search_word_hash(b, bn), 0)) |= IN_HEADING;
 }
 
-static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
+static void on_word(void *ctx, const char *w, size_t n, uint64_t h, enum search_field f)
 {
 	struct indexer *x = ctx;
 	int wt = f == SEARCH_HEADING ? W_HEADING : x->weight;
@@ -263,7 +397,7 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 	}
 	if (!wt)
 		return;
-	uint32_t *a = touch(x, stem_of(x, w, n, 1));
+	uint32_t *a = touch(x, stem_of(x, w, n, h, 1));
 	if (wt > 0) {
 		if ((*a & TEXT_MAX) + (uint32_t)wt <= TEXT_MAX)
 			*a += (uint32_t)wt;
@@ -282,7 +416,7 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 static void text(struct indexer *x, struct str s, int weight)
 {
 	x->weight = weight;
-	search_words(s.p, s.len, SEARCH_BODY, on_word, x);
+	search_words_h(s.p, s.len, SEARCH_BODY, on_word, x);
 }
 
 static void index_doc(struct indexer *x, const struct search_options *o, const struct search_doc *d)
@@ -297,7 +431,7 @@ static void index_doc(struct indexer *x, const struct search_options *o, const s
 	text(x, d->summary, W_SUMMARY);
 	/* without the body's text, its headings alone (weight 0: skipped) */
 	x->weight = o->body ? W_BODY : 0;
-	search_html_words(d->body_html.p, d->body_html.len, on_word, x);
+	search_html_words_h(d->body_html.p, d->body_html.len, on_word, x);
 	if (x->np + x->ntouched > x->pcap) {
 		x->pcap = 2 * (x->np + x->ntouched) + 4096;
 		x->pstem = xrealloc(x->pstem, x->pcap * sizeof *x->pstem);
@@ -352,15 +486,6 @@ struct counting {
 	int jobs;
 };
 
-static void table_empty(struct table *t)
-{
-	t->n = 0;
-	t->text.len = 0;
-	if (t->ix.cap)
-		memset(t->ix.slot, 0, t->ix.cap * sizeof *t->ix.slot);
-	t->ix.n = 0;
-}
-
 /* hash_str: s, and its length first, so that no two lists of texts hash
  * alike. */
 static void hash_str(struct hasher *h, struct str s)
@@ -391,36 +516,70 @@ struct search_key search_doc_key(uint64_t salt, const struct search_options *o, 
 	return (struct search_key){k.lo, k.hi};
 }
 
-/* counted_now: lx's counts of the document it has just counted: its
- * postings in keep, the rest in a. */
-static void counted_now(const struct indexer *lx, struct arena *a, struct arena *keep, struct counted *r)
+/* counted_td: counted_now of a thread's dictionary: with a cache, the
+ * words' and stems' texts by their numbers there (looked up once a
+ * thread, in the order the cache's put would number them), else the texts
+ * themselves. */
+static void counted_td(const struct indexer *lx, struct search_cache *cache, struct arena *a, struct arena *keep,
+		       struct counted *r)
 {
-	size_t tw = lx->words.text.len, ts = lx->stems.text.len;
-	r->text = arena_alloc_raw(a, tw + ts + 1);
-	memcpy(r->text, lx->words.text.p, tw);
-	memcpy(r->text + tw, lx->stems.text.p, ts);
-	r->nwords = (uint32_t)lx->words.n;
-	r->nstems = (uint32_t)lx->stems.n;
+	struct tdict *d = lx->td;
+	size_t nw = d->ndw, ns = d->nds;
+	memset(r, 0, sizeof *r);
+	r->nwords = (uint32_t)nw;
+	r->nstems = (uint32_t)ns;
 	r->np = (uint32_t)lx->np;
 	r->dl = lx->dl;
 	r->tl = lx->tl;
-	r->in_order = 0;
-	r->tid = NULL;
-	uint32_t *v = arena_alloc_raw(a, (3 * (size_t)r->nwords + 2 * (size_t)r->nstems + 1) * sizeof *v);
-	r->wtext = v;
-	r->wstem = v + 2 * (size_t)r->nwords;
-	r->stext = r->wstem + r->nwords;
+	uint32_t *v = arena_alloc_raw(a, (3 * nw + 2 * ns + 1) * sizeof *v);
+	r->wstem = v;
+	for (size_t k = 0; k < nw; k++)
+		r->wstem[k] = d->w[d->dw[k]].local;
+	if (cache) {
+		uint32_t *tid = v + nw;
+		r->tid = tid;
+		size_t seen = 0;
+		for (size_t k = 0; k < nw; k++) {
+			struct tword *e = &d->w[d->dw[k]];
+			if (!e->tid)
+				e->tid = search_cache_text_id(cache, d->text.p + e->off, e->len) + 1;
+			tid[k] = e->tid - 1;
+			if (r->wstem[k] == seen) {
+				uint32_t si = d->ds[seen++];
+				if (!d->stid[si]) {
+					const struct entry *se = &d->stems.e[si];
+					d->stid[si] = search_cache_text_id(cache, d->stems.text.p + se->off, se->len) + 1;
+				}
+				tid[nw + r->wstem[k]] = d->stid[si] - 1;
+			}
+		}
+	} else {
+		size_t tw = 0, ts = 0;
+		for (size_t k = 0; k < nw; k++)
+			tw += d->w[d->dw[k]].len;
+		for (size_t k = 0; k < ns; k++)
+			ts += d->stems.e[d->ds[k]].len;
+		r->text = arena_alloc_raw(a, tw + ts + 1);
+		r->wtext = v + nw;
+		r->stext = v + 3 * nw;
+		size_t at = 0;
+		for (size_t k = 0; k < nw; k++) {
+			const struct tword *e = &d->w[d->dw[k]];
+			memcpy(r->text + at, d->text.p + e->off, e->len);
+			r->wtext[2 * k] = (uint32_t)at;
+			r->wtext[2 * k + 1] = e->len;
+			at += e->len;
+		}
+		for (size_t k = 0; k < ns; k++) {
+			const struct entry *se = &d->stems.e[d->ds[k]];
+			memcpy(r->text + at, d->stems.text.p + se->off, se->len);
+			r->stext[2 * k] = (uint32_t)at;
+			r->stext[2 * k + 1] = se->len;
+			at += se->len;
+		}
+	}
 	r->pstem = arena_alloc_raw(keep, (2 * (size_t)r->np + 1) * sizeof *v);
 	r->pw = r->pstem + r->np;
-	for (size_t k = 0; k < r->nwords; k++) {
-		r->wtext[2 * k] = lx->words.e[k].off;
-		r->wtext[2 * k + 1] = lx->words.e[k].len;
-		r->wstem[k] = lx->words.e[k].stem;
-	}
-	for (size_t k = 0; k < r->nstems; k++) {
-		r->stext[2 * k] = (uint32_t)tw + lx->stems.e[k].off;
-		r->stext[2 * k + 1] = lx->stems.e[k].len;
-	}
 	memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
 	memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
 }
@@ -438,11 +597,11 @@ static void count_doc(struct counting *c, size_t i, struct counted *r, struct ar
 			return;
 		}
 	}
-	table_empty(&lx->words);
-	table_empty(&lx->stems);
+	lx->td->gen++;
+	lx->td->ndw = lx->td->nds = 0;
 	lx->np = 0;
 	index_doc(lx, o, &c->p->docs[i]);
-	counted_now(lx, a, c->keep, r);
+	counted_td(lx, o->cache, a, c->keep, r);
 	if (o->cache)
 		search_cache_put(o->cache, &key, r);
 }
@@ -616,7 +775,7 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 	struct pass1 p = {o, docs, n, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0, 0}, NULL};
 	p.out = xcalloc(2 * COUNT_BATCH, sizeof *p.out);
 	struct counting *c = xcalloc((size_t)jobs, sizeof *c);
-	struct table *memo = xcalloc(2 * (size_t)jobs, sizeof *memo);
+	struct tdict *td = xcalloc((size_t)jobs, sizeof *td);
 	for (int t = 0; t < jobs; t++) {
 		c[t].p = &p;
 		c[t].a[0] = arena_new();
@@ -624,10 +783,9 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		c[t].keep = arena_new();
 		buf_init(&c[t].lx.words.text);
 		buf_init(&c[t].lx.stems.text);
-		buf_init(&memo[2 * t].text);
-		buf_init(&memo[2 * t + 1].text);
-		c[t].lx.memo = &memo[2 * t];
-		c[t].lx.memo_stems = &memo[2 * t + 1];
+		buf_init(&td[t].text);
+		buf_init(&td[t].stems.text);
+		c[t].lx.td = &td[t];
 		c[t].lx.stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
 	}
 	c[0].x = x;
@@ -650,12 +808,11 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		free(lx->touched);
 		free(lx->pstem);
 		free(lx->pw);
-		table_fini(&memo[2 * t]);
-		table_fini(&memo[2 * t + 1]);
+		tdict_fini(&td[t]);
 	}
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.cond);
-	free(memo);
+	free(td);
 	free(p.out);
 	free(c);
 	return cached;

@@ -317,6 +317,14 @@ static uint32_t text_id(struct search_cache *c, const char *p, uint32_t len)
 	return (uint32_t)c->ntexts - 1;
 }
 
+uint32_t search_cache_text_id(struct search_cache *c, const char *p, uint32_t len)
+{
+	pthread_rwlock_wrlock(&c->lock);
+	uint32_t id = text_id(c, p, len);
+	pthread_rwlock_unlock(&c->lock);
+	return id;
+}
+
 static struct search_cache *cache_new(uint64_t salt)
 {
 	struct search_cache *c = xcalloc(1, sizeof *c);
@@ -499,10 +507,21 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 	/* what emit cannot say is not kept (counting never makes it): a stem
 	 * first met after a later one, a stem of no word, a longer text,
 	 * bits of a count that are none of pack.h's; counts with no texts
-	 * (the cache's own) */
-	int ok = r->text != NULL || !r->nwords;
+	 * (the cache's own: r->text and r->tid NULL) */
+	int ok = r->text != NULL || r->tid != NULL || !r->nwords;
 	uint32_t seen = 0;
-	for (uint32_t i = 0; ok && i < r->nwords; i++) {
+	for (uint32_t i = 0; ok && r->tid && i < r->nwords; i++) {
+		uint32_t s = r->wstem[i];
+		if (s > seen || s >= r->nstems || r->tid[i] >= c->ntexts || r->tid[r->nwords + s] >= c->ntexts) {
+			ok = 0;
+			break;
+		}
+		d.wtext[i] = r->tid[i];
+		d.wstem[i] = s;
+		if (s == seen)
+			d.stext[seen++] = r->tid[r->nwords + s];
+	}
+	for (uint32_t i = 0; ok && !r->tid && i < r->nwords; i++) {
 		const uint32_t *w = &r->wtext[2 * i], s = r->wstem[i];
 		if (w[1] > TEXT_LEN_MAX || s > seen || s >= r->nstems || r->stext[2 * s + 1] > TEXT_LEN_MAX) {
 			ok = 0;
@@ -631,12 +650,20 @@ static long put_all(struct search_cache *c, int fd, struct buf *b)
 		arena_free(a);
 		a = arena_new();
 	}
-	for (size_t t = 0; t < c->ntexts; t++)
+	int same = nt == c->ntexts; /* the texts keep their numbers (a first save, mostly) */
+	for (size_t t = 0; t < c->ntexts; t++) {
 		map[t] -= map[t] ? 1 : 0;
+		same = same && map[t] == t;
+	}
 	long n = put_dict(c, fd, b, order, 0, nt) ? -1 : 1;
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
+		if (same && !c->e[i].mapped) {
+			/* a put's entry, as emit made it: the same bytes again */
+			n = put_record(fd, b, REC_DOC, c->e[i].blob, c->e[i].len) ? -1 : n + 1;
+			continue;
+		}
 		if (entry_parse(c, &c->e[i], a, a, &d) == 0) {
 			buf_reset(&e);
 			emit(&e, &d, map);

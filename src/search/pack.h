@@ -77,7 +77,14 @@ int search_cache_get(struct search_cache *c, const struct search_key *k, struct 
 const char *search_cache_text(struct search_cache *c, uint32_t id, uint32_t *len);
 size_t search_cache_texts(struct search_cache *c);
 
-/* search_cache_put: r stored under k (r stays the caller's). Thread-safe. */
+/* search_cache_text_id: the number of the text p[0..len) (at most
+ * 2 * SEARCH_WORD_MAX + 1 bytes), added if new: the same as long as c
+ * lives. Thread-safe. */
+uint32_t search_cache_text_id(struct search_cache *c, const char *p, uint32_t len);
+
+/* search_cache_put: r stored under k (r stays the caller's); r's texts
+ * are its text, or their numbers in c (tid: r made by counting, with
+ * search_cache_text_id). Thread-safe. */
 void search_cache_put(struct search_cache *c, const struct search_key *k, const struct counted *r);
 
 #endif

@@ -3,10 +3,15 @@
  * that gives the same result). */
 #include "search.h"
 
+#include "words.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* is_cjk: scripts written without spaces (Han, kana, Hangul syllables
  * are not among them), where each character is a word of its own. */
@@ -36,25 +41,28 @@ static int is_word_cp(int32_t c)
 	}
 }
 
+/* The ASCII bytes' classes: a letter or digit (a word's), '<' and '&'
+ * (where the text of HTML stops), or another separator. */
+enum { C_SEP = 0, C_WORD = 1, C_MARKUP = 2 };
+static const unsigned char ascii_class[128] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+	['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+	['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+	['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['<'] = C_MARKUP, ['&'] = C_MARKUP,
+};
+
 static int ascii_word(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+	return c < 0x80 && ascii_class[c] == C_WORD;
 }
 
-/* emit: w[0..n) normalised, to fn; ascii: only ASCII letters and digits. */
-static void emit(const char *w, size_t n, int ascii, enum search_field f, search_word_fn fn, void *ctx)
+/* emit: w[0..n) normalised, to fn (a word of other characters than ASCII
+ * letters and digits). */
+static void emit(const char *w, size_t n, enum search_field f, search_hword_fn fn, void *ctx)
 {
-	if (ascii) {
-		if (n > SEARCH_WORD_MAX)
-			return;
-		char low[SEARCH_WORD_MAX];
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)w[i];
-			low[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-		}
-		fn(ctx, low, n, f);
-		return;
-	}
 	if (n > 4 * SEARCH_WORD_MAX)
 		return;
 	utf8proc_uint8_t *out = NULL;
@@ -67,8 +75,10 @@ static void emit(const char *w, size_t n, int ascii, enum search_field f, search
 		int32_t c = 0;
 		utf8proc_ssize_t k = i < m ? utf8proc_iterate(out + i, m - i, &c) : 0;
 		if (i == m || k <= 0 || !is_word_cp(c)) {
-			if (i > start && (size_t)(i - start) <= SEARCH_WORD_MAX)
-				fn(ctx, (const char *)out + start, (size_t)(i - start), f);
+			if (i > start && (size_t)(i - start) <= SEARCH_WORD_MAX) {
+				const char *v = (const char *)out + start;
+				fn(ctx, v, (size_t)(i - start), search_word_hash(v, (size_t)(i - start)), f);
+			}
 			i += k > 0 ? k : 1;
 			start = i;
 		} else {
@@ -78,14 +88,46 @@ static void emit(const char *w, size_t n, int ascii, enum search_field f, search
 	free(out);
 }
 
-void search_words(const char *text, size_t len, enum search_field f, search_word_fn fn, void *ctx)
+/* words: search_words of s[i..len); with markup, up to the first '<' or
+ * '&' outside a word (either ends one), whose position it returns (len
+ * when none). A run of ASCII letters and digits, the most of every text,
+ * is lower-cased and hashed here, in one pass, into a buffer of its own. */
+static size_t words(const unsigned char *s, size_t i, size_t len, int markup, enum search_field f,
+		    search_hword_fn fn, void *ctx)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0;
+	/* the word and 8 bytes of zeros after it, for the hash's loads */
+	char low[SEARCH_WORD_MAX + 8] __attribute__((aligned(8)));
 	while (i < len) {
+		/* the separators before a word: one ASCII byte at a time */
+		unsigned char c = s[i];
+		if (c < 0x80 && ascii_class[c] != C_WORD) {
+			if (ascii_class[c] == C_MARKUP && markup)
+				return i;
+			i++;
+			continue;
+		}
 		/* the quick path: a run of ASCII letters and digits */
 		size_t start = i;
-		while (i < len && ascii_word(s[i]))
+		int lowered = 0;
+#ifdef __SSE2__
+		/* 16 bytes at once: most words end within them */
+		if (len - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i x = _mm_or_si128(v, _mm_set1_epi8(0x20));
+			/* x - 'a' < 26 and v - '0' < 10, as signed bytes from -128 */
+			__m128i let = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x80 - 'a')), _mm_set1_epi8(-128 + 26));
+			__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x80 - '0')), _mm_set1_epi8(-128 + 10));
+			unsigned end = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(let, dig)) & 0xffffu;
+			if (end) {
+				i += (size_t)__builtin_ctz(end);
+				_mm_storeu_si128((__m128i *)(void *)low, x);
+				lowered = 1;
+			} else {
+				i += 16;
+			}
+		}
+#endif
+		while (!lowered && i < len && s[i] < 0x80 && ascii_class[s[i]] == C_WORD)
 			i++;
 		if (i < len && s[i] >= 0x80) {
 			/* a word with other characters: decoded one at a time */
@@ -97,14 +139,14 @@ void search_words(const char *text, size_t len, enum search_field f, search_word
 					i++;
 					continue;
 				}
-				int32_t c;
-				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &c);
-				if (k <= 0 || !is_word_cp(c))
+				int32_t cp;
+				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
+				if (k <= 0 || !is_word_cp(cp))
 					break;
-				if (is_cjk(c)) {
+				if (is_cjk(cp)) {
 					if (any)
-						emit(text + start, i - start, 0, f, fn, ctx);
-					emit(text + i, (size_t)k, 0, f, fn, ctx);
+						emit((const char *)s + start, i - start, f, fn, ctx);
+					emit((const char *)s + i, (size_t)k, f, fn, ctx);
 					i += (size_t)k;
 					start = i;
 					any = 0;
@@ -114,21 +156,56 @@ void search_words(const char *text, size_t len, enum search_field f, search_word
 				i += (size_t)k;
 			}
 			if (i > start)
-				emit(text + start, i - start, 0, f, fn, ctx);
-		} else if (i > start) {
-			emit(text + start, i - start, 1, f, fn, ctx);
+				emit((const char *)s + start, i - start, f, fn, ctx);
+		} else {
+			size_t n = i - start;
+			if (n <= SEARCH_WORD_MAX) {
+				/* letters and digits: | 0x20 lower-cases a letter and
+				 * leaves a digit as it is */
+				for (size_t k = 0; !lowered && k < n; k++)
+					low[k] = (char)(s[start + k] | 0x20);
+				memset(low + n, 0, 8);
+				fn(ctx, low, n, search_word_hash_padded(low, n), f);
+			}
 		}
 		/* the separator: one byte, or one whole character */
 		if (i < len && i == start) {
 			if (s[i] < 0x80) {
+				if (ascii_class[s[i]] == C_MARKUP && markup)
+					return i;
 				i++;
 			} else {
-				int32_t c;
-				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &c);
+				int32_t cp;
+				utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
 				i += k > 0 ? (size_t)k : 1;
 			}
 		}
 	}
+	return len;
+}
+
+void search_words_h(const char *text, size_t len, enum search_field f, search_hword_fn fn, void *ctx)
+{
+	words((const unsigned char *)text, 0, len, 0, f, fn, ctx);
+}
+
+/* The plain callback behind a hashing one. */
+struct plain {
+	search_word_fn fn;
+	void *ctx;
+};
+
+static void plain_word(void *ctx, const char *w, size_t n, uint64_t h, enum search_field f)
+{
+	(void)h;
+	const struct plain *p = ctx;
+	p->fn(p->ctx, w, n, f);
+}
+
+void search_words(const char *text, size_t len, enum search_field f, search_word_fn fn, void *ctx)
+{
+	struct plain p = {fn, ctx};
+	search_words_h(text, len, f, plain_word, &p);
 }
 
 /* ---- HTML ---- */
@@ -224,18 +301,14 @@ static size_t skip_span(const char *s, size_t n, size_t i)
 	return n;
 }
 
-void search_html_words(const char *html, size_t len, search_word_fn fn, void *ctx)
+void search_html_words_h(const char *html, size_t len, search_hword_fn fn, void *ctx)
 {
 	static const char *const skipped[] = {"pre", "script", "style", "svg", "math", "textarea", NULL};
 	enum search_field f = SEARCH_BODY;
 	size_t i = 0;
 	while (i < len) {
-		/* text up to the next tag or entity */
-		size_t j = i;
-		while (j < len && html[j] != '<' && html[j] != '&')
-			j++;
-		if (j > i)
-			search_words(html + i, j - i, f, fn, ctx);
+		/* the text up to the next tag or entity, its words on the way */
+		size_t j = words((const unsigned char *)html, i, len, 1, f, fn, ctx);
 		if (j >= len)
 			break;
 		if (html[j] == '&') {
@@ -261,19 +334,23 @@ void search_html_words(const char *html, size_t len, search_word_fn fn, void *ct
 			tn--;
 		}
 		i = e;
-		if (tn >= 2 && lower((unsigned char)t[0]) == 'h' && t[1] >= '1' && t[1] <= '6' &&
-		    (tn == 2 || t[2] == '>' || t[2] == ' ')) {
+		/* the names looked for below begin with h, m, p, s or t: any
+		 * other tag (a, em, code, li ...) is passed over at once */
+		int c0 = tn ? lower((unsigned char)t[0]) : 0;
+		if (c0 != 'h' && c0 != 'm' && c0 != 'p' && c0 != 's' && c0 != 't')
+			continue;
+		if (tn >= 2 && c0 == 'h' && t[1] >= '1' && t[1] <= '6' && (tn == 2 || t[2] == '>' || t[2] == ' ')) {
 			f = closing ? SEARCH_BODY : SEARCH_HEADING;
 			continue;
 		}
 		if (closing)
 			continue;
-		if (math_span(html + j, e - j)) {
+		if (c0 == 's' && math_span(html + j, e - j)) {
 			i = skip_span(html, len, e);
 			continue;
 		}
 		for (const char *const *k = skipped; *k; k++) {
-			if (name_is(t, tn, *k)) {
+			if ((*k)[0] == c0 && name_is(t, tn, *k)) {
 				if (e - j >= 2 && html[e - 2] == '/')
 					break; /* <svg ... /> */
 				char close[16];
@@ -284,4 +361,10 @@ void search_html_words(const char *html, size_t len, search_word_fn fn, void *ct
 			}
 		}
 	}
+}
+
+void search_html_words(const char *html, size_t len, search_word_fn fn, void *ctx)
+{
+	struct plain p = {fn, ctx};
+	search_html_words_h(html, len, plain_word, &p);
 }
