@@ -520,16 +520,6 @@ static int is_absolute_url(struct str s)
 	return 0;
 }
 
-static void join_url(struct buf *b, struct str base, struct str path)
-{
-	while (base.len && base.p[base.len - 1] == '/')
-		base.len--;
-	buf_put_str(b, base);
-	if (!path.len || path.p[0] != '/')
-		buf_putc(b, '/');
-	buf_put_str(b, path);
-}
-
 /* site_url: the input joined to base_url (variant 1, abs_url: "posts/x/" ->
  * "https://example.org/blog/posts/x/") or to its path alone (0, rel_url:
  * "/blog/posts/x/"); an absolute URL or a #fragment is kept as it is. */
@@ -542,18 +532,21 @@ static int f_site_url(struct tmpl_call *c, const struct tval *in, const struct t
 		*out = *in;
 		return 0;
 	}
-	struct str base = str_from(tmpl_call_env(c)->base_url);
-	const char *scheme = !abs && base.len ? memmem(base.p, base.len, "://", 3) : NULL;
-	if (scheme) {
-		const char *host = scheme + 3;
-		const char *path = memchr(host, '/', base.len - (size_t)(host - base.p));
-		base.len = path ? base.len - (size_t)(path - base.p) : 0;
-		base.p = path ? path : "";
-	}
-	struct buf b;
-	buf_init(&b);
-	join_url(&b, base, s);
-	*out = tv_str(keep(c, &b));
+	struct str base = abs ? str_from(tmpl_call_env(c)->base_url) : tmpl_call_env(c)->base_path;
+	while (base.len && base.p[base.len - 1] == '/')
+		base.len--;
+	/* base, a slash unless the path has one, the path: made in the arena */
+	int slash = !s.len || s.p[0] != '/';
+	size_t n = base.len + (size_t)slash + s.len;
+	char *p = arena_alloc(ARENA(c), n + 1);
+	if (base.len)
+		memcpy(p, base.p, base.len);
+	if (slash)
+		p[base.len] = '/';
+	if (s.len)
+		memcpy(p + base.len + slash, s.p, s.len);
+	p[n] = '\0';
+	*out = tv_str((struct str){p, n});
 	return 0;
 }
 

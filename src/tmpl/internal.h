@@ -232,6 +232,8 @@ struct tmpl_env {
 	uint32_t missing_dep;  /* recorded when a render looks for a template the set lacks */
 	size_t nglobal_deps;
 	char *base_url;
+	struct str base_path; /* base_url's path ("/blog" of "https://x.org/blog/"),
+	                       * without its trailing slashes: rel_url's base */
 	int strict;
 	size_t max_output;
 	int max_depth;

@@ -1416,6 +1416,18 @@ void tmpl_env_set_base_url(struct tmpl_env *env, const char *base_url)
 {
 	free(env->base_url);
 	env->base_url = base_url ? xstrndup(base_url, strlen(base_url)) : NULL;
+	/* rel_url's base, found once: the path after the host, if any */
+	struct str base = str_from(env->base_url);
+	const char *scheme = base.len ? memmem(base.p, base.len, "://", 3) : NULL;
+	if (scheme) {
+		const char *host = scheme + 3;
+		const char *path = memchr(host, '/', base.len - (size_t)(host - base.p));
+		base.len = path ? base.len - (size_t)(path - base.p) : 0;
+		base.p = path ? path : "";
+	}
+	while (base.len && base.p[base.len - 1] == '/')
+		base.len--;
+	env->base_path = base;
 }
 
 void tmpl_env_set_limits(struct tmpl_env *env, size_t max_output, int max_depth)
