@@ -1024,8 +1024,12 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	struct links_check *lc = k->lc;
 	/* a root-relative URL means the same on every page: once found good,
 	 * it is good everywhere (the links of a theme's header, footer and
-	 * cards repeat on thousands of pages) */
-	int rooted = ul >= 1 && u[0] == '/' && !(ul >= 2 && u[1] == '/');
+	 * cards repeat on thousands of pages); so does one into the site's
+	 * own address written whole (its feeds, a card's image) */
+	size_t ol = lc->origin ? strlen(lc->origin) : 0;
+	const char *path = ol && ul > ol && u[ol] == '/' && !strncasecmp(u, lc->origin, ol) ? u + ol : u;
+	size_t pathl = ul - (size_t)(path - u);
+	int rooted = pathl >= 1 && path[0] == '/' && !(pathl >= 2 && path[1] == '/');
 	if (rooted && sset_get(&k->good, u, ul) != (size_t)-1) {
 		lc->checked++;
 		return;
@@ -1049,7 +1053,6 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	 * the post's first image): its path, as the pattern for the image
 	 * names it */
 	const char *own = NULL;
-	size_t ol = lc->origin ? strlen(lc->origin) : 0;
 	if (ol && strlen(full) > ol && full[ol] == '/' && !strncasecmp(full, lc->origin, ol)) {
 		own = full + ol;
 		if (bl > 1 && strlen(own) >= bl && !memcmp(own, lc->base, bl))
@@ -1115,9 +1118,11 @@ size_t links_check_run(struct links_check *lc, struct diag *d)
 		if (lc->only && !lc->only[i])
 			continue;
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
-		for (; r && r < end; r += strlen(r) + 1)
+		for (size_t l; r && r < end; r += l + 1) {
+			l = strlen(r);
 			if (r[0] == 'l')
-				check_link(&k, p, r + 1, strlen(r + 1));
+				check_link(&k, p, r + 1, l - 1);
+		}
 		if (p->hidden) {
 			struct buf pu;
 			buf_init(&pu);
