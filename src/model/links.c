@@ -554,10 +554,15 @@ static int rewrite_one(void *ctx, enum links_kind kind, const char *v, size_t n,
 	struct rewrite *w = ctx;
 	if (kind != LINKS_URL)
 		return 0;
-	buf_reset(&w->tmp);
-	links_unescape(&w->tmp, v, n);
-	const char *u = w->tmp.p ? w->tmp.p : "";
-	size_t ul = w->tmp.len;
+	/* most URLs have no character reference: read where they stand */
+	const char *u = v;
+	size_t ul = n;
+	if (memchr(v, '&', n)) {
+		buf_reset(&w->tmp);
+		links_unescape(&w->tmp, v, n);
+		u = w->tmp.p ? w->tmp.p : "";
+		ul = w->tmp.len;
+	}
 	size_t pl = 0;
 	while (pl < ul && u[pl] != '#' && u[pl] != '?')
 		pl++;
