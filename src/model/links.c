@@ -242,24 +242,11 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 			t++;
 		const char *tag = h + i + 1;
 		size_t tag_len = t - i - 1;
-		int is_a = 0, is_meta = 0;
-		const char *raw = NULL;
-		switch (tag_len) {
-		case 1:
-			is_a = tag[0] == 'a' || tag[0] == 'A';
-			break;
-		case 4:
-			is_meta = name_is(tag, 4, "meta");
-			break;
-		case 5:
-			raw = name_is(tag, 5, "style") ? "</style" : NULL;
-			break;
-		case 6:
-			raw = name_is(tag, 6, "script") ? "</script" : NULL;
-			break;
-		default:
-			break;
-		}
+		int is_a = tag_len == 1 && (tag[0] == 'a' || tag[0] == 'A');
+		int is_meta = tag_len == 4 && name_is(tag, 4, "meta");
+		const char *raw = tag_len == 6 && name_is(tag, 6, "script") ? "</script"
+				  : tag_len == 5 && name_is(tag, 5, "style") ? "</style"
+									       : NULL;
 		/* a <meta> of a social card: its content is a URL (reported at
 		 * the tag's end, whatever the order of the attributes) */
 		int card = 0;
