@@ -193,7 +193,9 @@ struct lpage {
 
 struct links_check {
 	const char *base;
+	size_t base_len;
 	char *origin; /* "https://example.org" of base_url (links_check_site), or NULL */
+	size_t origin_len; /* its length (0: none) */
 	int list_ignored; /* links_check_list_ignored */
 	int note_level;   /* report() says a note (an ignored link listed) */
 	enum links_mode mode;
@@ -229,6 +231,7 @@ struct links_check *links_check_new(const char *base_path, enum links_mode mode)
 {
 	struct links_check *lc = xcalloc(1, sizeof *lc);
 	lc->base = xstrndup(base_path ? base_path : "/", strlen(base_path ? base_path : "/"));
+	lc->base_len = strlen(lc->base);
 	lc->mode = mode;
 	return lc;
 }
@@ -245,6 +248,7 @@ void links_check_site(struct links_check *lc, const char *base_url, size_t len)
 		return;
 	free(lc->origin);
 	lc->origin = xstrndup(base_url, olen);
+	lc->origin_len = olen;
 }
 
 void links_check_list_ignored(struct links_check *lc)
@@ -521,7 +525,7 @@ static enum verdict resolve(struct links_check *lc, const struct lpage *from, co
 	t->page = NULL;
 	t->frag = NULL;
 	t->frag_len = 0;
-	size_t ol = lc->origin ? strlen(lc->origin) : 0;
+	size_t ol = lc->origin_len;
 	if (ol && ul > ol && u[ol] == '/' && !strncasecmp(u, lc->origin, ol)) {
 		/* the site's own address, written whole (an og:image): its path */
 		u += ol;
@@ -543,7 +547,7 @@ static enum verdict resolve(struct links_check *lc, const struct lpage *from, co
 		struct buf raw;
 		buf_init(&raw);
 		if (u[0] == '/') {
-			size_t bl = strlen(lc->base);
+			size_t bl = lc->base_len;
 			if (!(pl >= bl && !memcmp(u, lc->base, bl)) && !(pl == bl - 1 && !memcmp(u, lc->base, pl))) {
 				buf_fini(&raw);
 				return V_OUT_OF_BASE;
@@ -1024,8 +1028,12 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	struct links_check *lc = k->lc;
 	/* a root-relative URL means the same on every page: once found good,
 	 * it is good everywhere (the links of a theme's header, footer and
-	 * cards repeat on thousands of pages) */
-	int rooted = ul >= 1 && u[0] == '/' && !(ul >= 2 && u[1] == '/');
+	 * cards repeat on thousands of pages); so does one into the site's
+	 * own address written whole (its feeds, a card's image) */
+	size_t ol = lc->origin_len;
+	const char *path = ol && ul > ol && u[ol] == '/' && !strncasecmp(u, lc->origin, ol) ? u + ol : u;
+	size_t pathl = ul - (size_t)(path - u);
+	int rooted = pathl >= 1 && path[0] == '/' && !(pathl >= 2 && path[1] == '/');
 	if (rooted && sset_get(&k->good, u, ul) != (size_t)-1) {
 		lc->checked++;
 		return;
@@ -1049,7 +1057,6 @@ static void check_link(struct run *k, const struct lpage *p, const char *u, size
 	 * the post's first image): its path, as the pattern for the image
 	 * names it */
 	const char *own = NULL;
-	size_t ol = lc->origin ? strlen(lc->origin) : 0;
 	if (ol && strlen(full) > ol && full[ol] == '/' && !strncasecmp(full, lc->origin, ol)) {
 		own = full + ol;
 		if (bl > 1 && strlen(own) >= bl && !memcmp(own, lc->base, bl))
@@ -1115,9 +1122,11 @@ size_t links_check_run(struct links_check *lc, struct diag *d)
 		if (lc->only && !lc->only[i])
 			continue;
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
-		for (; r && r < end; r += strlen(r) + 1)
+		for (size_t l; r && r < end; r += l + 1) {
+			l = strlen(r);
 			if (r[0] == 'l')
-				check_link(&k, p, r + 1, strlen(r + 1));
+				check_link(&k, p, r + 1, l - 1);
+		}
 		if (p->hidden) {
 			struct buf pu;
 			buf_init(&pu);

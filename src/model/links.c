@@ -14,21 +14,69 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- the scanner ---- */
 
+/* The scanner reads every byte of every page a build writes (the check
+ * records each page's links, the model each body's), so the bytes are
+ * told apart by a table, and names by their length and a few bytes, not
+ * by strncasecmp (is_space: ' ', \t, \n, \r, \f; the C locale's isalpha
+ * and isalnum). */
+enum {
+	CH_SPACE = 1,  /* space, \t, \n, \r, \f */
+	CH_ALPHA = 2,  /* A-Z a-z */
+	CH_TAG = 4,    /* a tag name's: A-Z a-z 0-9 - : */
+	CH_ANAME = 8,  /* ends an attribute's name: space = > / */
+	CH_BARE = 16,  /* ends an unquoted value: space > */
+	CH_GAP = 32,   /* between attributes: space / */
+};
+
+#define SP (CH_SPACE | CH_ANAME | CH_BARE | CH_GAP)
+#define AL (CH_ALPHA | CH_TAG)
+static const unsigned char ch[256] = {
+	['\t'] = SP, ['\n'] = SP, ['\r'] = SP, ['\f'] = SP, [' '] = SP,
+	['='] = CH_ANAME, ['/'] = CH_ANAME | CH_GAP, ['>'] = CH_ANAME | CH_BARE,
+	['-'] = CH_TAG, [':'] = CH_TAG,
+	['0'] = CH_TAG, ['1'] = CH_TAG, ['2'] = CH_TAG, ['3'] = CH_TAG, ['4'] = CH_TAG,
+	['5'] = CH_TAG, ['6'] = CH_TAG, ['7'] = CH_TAG, ['8'] = CH_TAG, ['9'] = CH_TAG,
+	['A'] = AL, ['B'] = AL, ['C'] = AL, ['D'] = AL, ['E'] = AL, ['F'] = AL, ['G'] = AL,
+	['H'] = AL, ['I'] = AL, ['J'] = AL, ['K'] = AL, ['L'] = AL, ['M'] = AL, ['N'] = AL,
+	['O'] = AL, ['P'] = AL, ['Q'] = AL, ['R'] = AL, ['S'] = AL, ['T'] = AL, ['U'] = AL,
+	['V'] = AL, ['W'] = AL, ['X'] = AL, ['Y'] = AL, ['Z'] = AL,
+	['a'] = AL, ['b'] = AL, ['c'] = AL, ['d'] = AL, ['e'] = AL, ['f'] = AL, ['g'] = AL,
+	['h'] = AL, ['i'] = AL, ['j'] = AL, ['k'] = AL, ['l'] = AL, ['m'] = AL, ['n'] = AL,
+	['o'] = AL, ['p'] = AL, ['q'] = AL, ['r'] = AL, ['s'] = AL, ['t'] = AL, ['u'] = AL,
+	['v'] = AL, ['w'] = AL, ['x'] = AL, ['y'] = AL, ['z'] = AL,
+};
+#undef SP
+#undef AL
+
+#define CH(c, k) (ch[(unsigned char)(c)] & (k))
+
 static int is_space(int c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+	return CH(c, CH_SPACE) != 0;
 }
 
+/* name_is: whether p[0..n) is want (lower case), ignoring ASCII case as
+ * strncasecmp does in the C locale. */
 static int name_is(const char *p, size_t n, const char *want)
 {
-	return strlen(want) == n && !strncasecmp(p, want, n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + ('a' - 'A'));
+		if (c != (unsigned char)want[i] || !want[i])
+			return 0;
+	}
+	return want[n] == '\0';
 }
 
-/* find_ci: the first place of lit (lower case) in h[from..n), ignoring
- * case, or n. */
+/* find_ci: the first place of lit (lower case, starting with '<') in
+ * h[from..n), ignoring case, or n. */
 static size_t find_ci(const char *h, size_t from, size_t n, const char *lit)
 {
 	size_t m = strlen(lit);
@@ -37,7 +85,7 @@ static size_t find_ci(const char *h, size_t from, size_t n, const char *lit)
 		if (!lt)
 			return n;
 		size_t at = (size_t)(lt - h);
-		if (n - at >= m && !strncasecmp(h + at, lit, m))
+		if (n - at >= m && name_is(h + at, m, lit))
 			return at;
 		from = at + 1;
 	}
@@ -82,49 +130,130 @@ static int card_url(const char *v, size_t n)
 	return 0;
 }
 
+/* What an attribute's name makes of its value. */
+enum attr { A_OTHER, A_URL, A_SRCSET, A_ID, A_NAME, A_CONTENT, A_PROPERTY };
+
+/* ld16, ld32, ld64: the bytes at p as a number (whatever the byte
+ * order: both sides of a comparison are loaded alike); with each byte's
+ * 0x20 bit set, an ASCII letter of either case is its lower case and no
+ * other byte is, so that (ld(p) | 0x20..) == ld("name") is name_is for a
+ * name of letters. */
+static inline uint16_t ld16(const char *p)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint32_t ld32(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint64_t ld64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+#define LO16 ((uint16_t)0x2020u)
+#define LO32 ((uint32_t)0x20202020u)
+#define LO64 ((uint64_t)0x2020202020202020u)
+
+/* attr_of: the attribute named p[0..n): by its length first, so that the
+ * many others (class, rel, type, title, data-*) cost a switch. */
+static enum attr attr_of(const char *p, size_t n)
+{
+	switch (n) {
+	case 2:
+		return (ld16(p) | LO16) == ld16("id") ? A_ID : A_OTHER;
+	case 3:
+		return (ld16(p) | LO16) == ld16("sr") && (p[2] | 0x20) == 'c' ? A_URL : A_OTHER;
+	case 4: {
+		uint32_t v = ld32(p) | LO32;
+		return v == ld32("href") ? A_URL : v == ld32("name") ? A_NAME : A_OTHER;
+	}
+	case 6: {
+		uint32_t v = ld32(p) | LO32;
+		uint16_t w = ld16(p + 4) | LO16;
+		return v == ld32("post") && w == ld16("er")   ? A_URL
+		       : v == ld32("srcs") && w == ld16("et") ? A_SRCSET
+							  : A_OTHER;
+	}
+	case 7:
+		return (ld32(p) | LO32) == ld32("cont") && (ld32(p + 3) | LO32) == ld32("tent") ? A_CONTENT : A_OTHER;
+	case 8:
+		return (ld64(p) | LO64) == ld64("property") ? A_PROPERTY : A_OTHER;
+	default:
+		return A_OTHER;
+	}
+}
+
+/* find_byte: the first c in h[i..n), or n. Most of what the scanner
+ * looks for is a few bytes away (the next tag, a value's closing quote):
+ * a 16-byte compare in line costs less than a call to memchr, which
+ * takes over past 64 bytes. */
+static inline size_t find_byte(const char *h, size_t i, size_t n, char c)
+{
+#if defined(__SSE2__)
+	__m128i v = _mm_set1_epi8(c);
+	for (int k = 0; k < 4 && i + 16 <= n; k++, i += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(h + i)), v));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	if (i + 16 > n) {
+		while (i < n && h[i] != c)
+			i++;
+		return i;
+	}
+#endif
+	const char *p = memchr(h + i, c, n - i);
+	return p ? (size_t)(p - h) : n;
+}
+
 int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 {
 	size_t i = 0;
 	while (i < n) {
-		const char *lt = memchr(h + i, '<', n - i);
-		if (!lt)
+		i = find_byte(h, i, n, '<');
+		if (i >= n)
 			return 0;
-		i = (size_t)(lt - h);
-		if (n - i >= 4 && !memcmp(h + i, "<!--", 4)) {
-			size_t k = i + 4;
-			for (; k + 3 <= n; k++)
-				if (!memcmp(h + k, "-->", 3))
-					break;
-			i = k + 3 <= n ? k + 3 : n;
-			continue;
-		}
-		if (i + 1 >= n || !isalpha((unsigned char)h[i + 1])) {
+		if (i + 1 >= n || !CH(h[i + 1], CH_ALPHA)) {
+			if (n - i >= 4 && h[i + 1] == '!' && h[i + 2] == '-' && h[i + 3] == '-') {
+				const char *e = n - i - 4 >= 3 ? memmem(h + i + 4, n - i - 4, "-->", 3) : NULL;
+				i = e ? (size_t)(e - h) + 3 : n;
+				continue;
+			}
 			/* an end tag, a declaration or a lone '<': on to its '>' */
 			if (i + 1 < n && (h[i + 1] == '/' || h[i + 1] == '!' || h[i + 1] == '?')) {
-				const char *gt = memchr(h + i, '>', n - i);
-				i = gt ? (size_t)(gt - h) + 1 : n;
+				size_t gt = find_byte(h, i, n, '>');
+				i = gt < n ? gt + 1 : n;
 			} else {
 				i++;
 			}
 			continue;
 		}
 		size_t t = i + 1;
-		while (t < n && (isalnum((unsigned char)h[t]) || h[t] == '-' || h[t] == ':'))
+		while (t < n && CH(h[t], CH_TAG))
 			t++;
 		const char *tag = h + i + 1;
 		size_t tag_len = t - i - 1;
-		int is_a = name_is(tag, tag_len, "a");
-		int is_meta = name_is(tag, tag_len, "meta");
+		int is_a = tag_len == 1 && (tag[0] == 'a' || tag[0] == 'A');
+		int is_meta = tag_len == 4 && name_is(tag, 4, "meta");
+		const char *raw = tag_len == 6 && name_is(tag, 6, "script") ? "</script"
+				  : tag_len == 5 && name_is(tag, 5, "style") ? "</style"
+									       : NULL;
 		/* a <meta> of a social card: its content is a URL (reported at
 		 * the tag's end, whatever the order of the attributes) */
 		int card = 0;
 		size_t cs = 0, ce = 0;
-		const char *raw = name_is(tag, tag_len, "script") ? "</script"
-				  : name_is(tag, tag_len, "style") ? "</style"
-				  : NULL;
 		size_t j = t;
 		for (;;) {
-			while (j < n && (is_space((unsigned char)h[j]) || h[j] == '/'))
+			while (j < n && CH(h[j], CH_GAP))
 				j++;
 			if (j >= n)
 				return 0;
@@ -138,7 +267,7 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 				break;
 			}
 			size_t ns = j;
-			while (j < n && !is_space((unsigned char)h[j]) && h[j] != '=' && h[j] != '>' && h[j] != '/')
+			while (j < n && !CH(h[j], CH_ANAME))
 				j++;
 			if (j == ns) {
 				j++; /* a '=' with no name */
@@ -146,36 +275,52 @@ int links_scan(const char *h, size_t n, links_scan_fn fn, void *ctx)
 			}
 			const char *an = h + ns;
 			size_t an_len = j - ns;
-			while (j < n && is_space((unsigned char)h[j]))
+			while (j < n && CH(h[j], CH_SPACE))
 				j++;
 			if (j >= n || h[j] != '=')
 				continue; /* no value */
 			j++;
-			while (j < n && is_space((unsigned char)h[j]))
+			while (j < n && CH(h[j], CH_SPACE))
 				j++;
 			size_t vs, ve;
 			if (j < n && (h[j] == '"' || h[j] == '\'')) {
-				const char *q = memchr(h + j + 1, h[j], n - j - 1);
 				vs = j + 1;
-				ve = q ? (size_t)(q - h) : n;
-				j = q ? ve + 1 : n;
+				ve = find_byte(h, vs, n, h[j]);
+				j = ve < n ? ve + 1 : n;
 			} else {
 				vs = j;
-				while (j < n && !is_space((unsigned char)h[j]) && h[j] != '>')
+				while (j < n && !CH(h[j], CH_BARE))
 					j++;
 				ve = j;
 			}
 			int r = 0;
-			if (name_is(an, an_len, "href") || name_is(an, an_len, "src") || name_is(an, an_len, "poster"))
+			switch (attr_of(an, an_len)) {
+			case A_URL:
 				r = fn(ctx, LINKS_URL, h + vs, ve - vs, vs);
-			else if (name_is(an, an_len, "srcset"))
+				break;
+			case A_SRCSET:
 				r = scan_srcset(h + vs, ve - vs, vs, fn, ctx);
-			else if (name_is(an, an_len, "id") || (is_a && name_is(an, an_len, "name")))
+				break;
+			case A_ID:
 				r = fn(ctx, LINKS_ID, h + vs, ve - vs, vs);
-			else if (is_meta && name_is(an, an_len, "content"))
-				cs = vs, ce = ve;
-			else if (is_meta && (name_is(an, an_len, "property") || name_is(an, an_len, "name")))
-				card |= card_url(h + vs, ve - vs);
+				break;
+			case A_NAME:
+				if (is_a)
+					r = fn(ctx, LINKS_ID, h + vs, ve - vs, vs);
+				else if (is_meta)
+					card |= card_url(h + vs, ve - vs);
+				break;
+			case A_CONTENT:
+				if (is_meta)
+					cs = vs, ce = ve;
+				break;
+			case A_PROPERTY:
+				if (is_meta)
+					card |= card_url(h + vs, ve - vs);
+				break;
+			default:
+				break;
+			}
 			if (r)
 				return r;
 		}
@@ -396,10 +541,15 @@ static int rewrite_one(void *ctx, enum links_kind kind, const char *v, size_t n,
 	struct rewrite *w = ctx;
 	if (kind != LINKS_URL)
 		return 0;
-	buf_reset(&w->tmp);
-	links_unescape(&w->tmp, v, n);
-	const char *u = w->tmp.p ? w->tmp.p : "";
-	size_t ul = w->tmp.len;
+	/* most URLs have no character reference: read where they stand */
+	const char *u = v;
+	size_t ul = n;
+	if (memchr(v, '&', n)) {
+		buf_reset(&w->tmp);
+		links_unescape(&w->tmp, v, n);
+		u = w->tmp.p ? w->tmp.p : "";
+		ul = w->tmp.len;
+	}
 	size_t pl = 0;
 	while (pl < ul && u[pl] != '#' && u[pl] != '?')
 		pl++;
