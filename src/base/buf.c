@@ -23,11 +23,6 @@ struct str str_from(const char *cstr)
 	return s;
 }
 
-int str_eq(struct str a, struct str b)
-{
-	return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
-}
-
 int str_eq_cstr(struct str a, const char *cstr)
 {
 	return str_eq(a, str_from(cstr));

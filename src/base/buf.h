@@ -18,7 +18,12 @@ struct str {
 #define STR_FMT(s) (int)(s).len, (s).p /* for printf's "%.*s" */
 
 struct str str_from(const char *cstr);
-int str_eq(struct str a, struct str b);
+/* str_eq: whether a and b hold the same bytes (in line: the template
+ * engine's lookups call it for every name) */
+static inline int str_eq(struct str a, struct str b)
+{
+	return a.len == b.len && (a.len == 0 || a.p == b.p || memcmp(a.p, b.p, a.len) == 0);
+}
 int str_eq_cstr(struct str a, const char *cstr);
 int str_cmp(struct str a, struct str b);
 int str_starts_with(struct str s, const char *prefix);
