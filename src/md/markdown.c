@@ -61,7 +61,9 @@ static void pass_render(struct md_ctx *c)
 		c->out->html = (struct str){arena_strndup(c->a, html, len), len};
 		c->mem->free(html);
 	}
-	c->out->img_at = md_image_at(c->out->html);
+	/* no image counted (Markdown's, raw HTML's <img> tags, diagrams) and
+	 * no directive (a video's poster): no <img> to look for */
+	c->out->img_at = c->out->images || c->dirs_on ? md_image_at(c->out->html) : 1;
 }
 
 /* The passes, in order. Each reads what those before it made of c (the
