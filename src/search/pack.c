@@ -81,6 +81,11 @@ struct search_cache {
 	size_t map_len;
 	struct cache_pack pack;
 	size_t file_texts, file_docs; /* texts and DOC records in the file */
+	/* 0 while every text is known to be used by an entry put made, and
+	 * every entry is one (no file read, no entry replaced or dropped, no
+	 * put refused): the file is then written anew without reading its
+	 * entries for their texts */
+	int loose;
 };
 
 /* ---- numbers ---- */
@@ -277,6 +282,7 @@ static void add_entry(struct search_cache *c, const struct doc_entry *e)
 	uint32_t v = index_get(&c->ix, e->key.lo, entry_eq, c, &e->key);
 	if (v) {
 		struct doc_entry *old = &c->e[v - 1];
+		c->loose = 1;
 		if (!old->mapped)
 			free((void *)old->blob);
 		*old = *e;
@@ -428,6 +434,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 	}
 	c->map = map;
 	c->map_len = len;
+	c->loose = i > 0;
 	c->file_texts = c->ntexts;
 	c->pack.count = (size_t)i;
 	c->pack.whole = i == count && p == end && (len & 7) == 0;
@@ -550,6 +557,8 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 		struct doc_entry e = {*k, NULL, 0, 0, 1, 0, 0, 0};
 		e.blob = (const unsigned char *)buf_detach(&b, &e.len);
 		add_entry(c, &e);
+	} else {
+		c->loose = 1; /* (its texts may have been made for it) */
 	}
 	free(ids);
 	pthread_rwlock_unlock(&c->lock);
@@ -568,6 +577,7 @@ void search_cache_sweep(struct search_cache *c)
 			free((void *)e->blob);
 		}
 	}
+	c->loose |= m < c->n;
 	c->n = m;
 	index_rebuild(&c->ix, m, 1024, entry_hash, c);
 	pthread_rwlock_unlock(&c->lock);
@@ -629,37 +639,49 @@ static long put_new(struct search_cache *c, int fd, struct buf *b)
 
 /* put_all: the file anew: the texts its documents use, renumbered in the
  * order they first come, then the documents (each read twice: for the
- * texts, then to be written, not all held at once). */
+ * texts, then to be written, not all held at once); when every text is
+ * known to be used (c->loose 0: a first save, mostly), the texts and the
+ * documents as they are, none read. */
 static long put_all(struct search_cache *c, int fd, struct buf *b)
 {
-	uint32_t *map = xcalloc(c->ntexts + 1, sizeof *map); /* new number + 1 */
-	uint32_t *order = xmalloc((c->ntexts + 1) * sizeof *order);
-	size_t nt = 0;
+	uint32_t *map = NULL;  /* new number + 1 */
+	uint32_t *order = NULL;
+	size_t nt = c->ntexts;
 	struct ids d;
 	struct arena *a = arena_new();
-	for (size_t i = 0; i < c->n; i++) {
-		/* a damaged entry (a put's never is) is left out */
-		if (entry_parse(c, &c->e[i], a, a, &d) == 0)
-			for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
-				uint32_t t = d.wtext[k]; /* the stems' after the words' */
-				if (!map[t]) {
-					order[nt] = t;
-					map[t] = (uint32_t)++nt;
+	if (c->loose) {
+		map = xcalloc(c->ntexts + 1, sizeof *map);
+		order = xmalloc((c->ntexts + 1) * sizeof *order);
+		nt = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			/* a damaged entry (a put's never is) is left out */
+			if (entry_parse(c, &c->e[i], a, a, &d) == 0)
+				for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
+					uint32_t t = d.wtext[k]; /* the stems' after the words' */
+					if (!map[t]) {
+						order[nt] = t;
+						map[t] = (uint32_t)++nt;
+					}
 				}
-			}
-		arena_free(a);
-		a = arena_new();
-	}
-	int same = nt == c->ntexts; /* the texts keep their numbers (a first save, mostly) */
-	for (size_t t = 0; t < c->ntexts; t++) {
-		map[t] -= map[t] ? 1 : 0;
-		same = same && map[t] == t;
+			arena_free(a);
+			a = arena_new();
+		}
+		int same = nt == c->ntexts; /* the texts keep their numbers */
+		for (size_t t = 0; t < c->ntexts; t++) {
+			map[t] -= map[t] ? 1 : 0;
+			same = same && map[t] == t;
+		}
+		if (same) {
+			free(map);
+			free(order);
+			map = order = NULL;
+		}
 	}
 	long n = put_dict(c, fd, b, order, 0, nt) ? -1 : 1;
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
-		if (same && !c->e[i].mapped) {
+		if (!map && !c->e[i].mapped) {
 			/* a put's entry, as emit made it: the same bytes again */
 			n = put_record(fd, b, REC_DOC, c->e[i].blob, c->e[i].len) ? -1 : n + 1;
 			continue;
