@@ -56,17 +56,6 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 /* Documents per file of records. */
 #define DOCS_PER_CHUNK 8
 
-/* varint_put: v as LEB128 at o (room for 10 bytes); returns the end. */
-static inline unsigned char *varint_put(unsigned char *o, uint64_t v)
-{
-	while (v >= 0x80) {
-		*o++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (unsigned char)v;
-	return o;
-}
-
 void search_varint(struct buf *b, uint64_t v)
 {
 	buf_reserve(b, 11);

@@ -159,13 +159,14 @@ static inline int get_count(const unsigned char **p, const unsigned char *end, u
 
 /* put_count: a count in one byte or two, mostly: the text's count, then a
  * bit for a heading and one for the rest (title, tag, series: a number of
- * their own after it). */
-static void put_count(struct buf *b, uint32_t pw)
+ * their own after it); at o (room for 20 bytes), returns the end. */
+static inline unsigned char *put_count(unsigned char *o, uint32_t pw)
 {
 	uint32_t rest = (pw >> 20) & REST_MASK;
-	search_varint(b, (uint64_t)(pw & TEXT_MAX) << 2 | (pw & IN_HEADING ? 2 : 0) | (rest ? 1 : 0));
+	o = varint_put(o, (uint64_t)(pw & TEXT_MAX) << 2 | (pw & IN_HEADING ? 2 : 0) | (rest ? 1 : 0));
 	if (rest)
-		search_varint(b, rest);
+		o = varint_put(o, rest);
+	return o;
 }
 
 /* parse: the DOC payload p[0..len) into d, every number checked (texts
@@ -220,34 +221,41 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena
 }
 
 /* emit: d as a DOC payload, its texts renumbered by map (NULL: as they
- * are). */
+ * are), appended to b. The room it may take is reserved once, and every
+ * number written straight into it (a put makes one payload a document). */
 static void emit(struct buf *b, const struct ids *d, const uint32_t *map)
 {
-	buf_append(b, &d->key, sizeof d->key);
-	search_varint(b, d->nwords);
-	search_varint(b, d->np);
-	search_varint(b, d->dl);
-	search_varint(b, d->tl);
-	search_varint(b, d->in_order);
+	/* at most: the key, 5 numbers, 3 a word, a stem and a count a posting */
+	buf_reserve(b, sizeof d->key + 50 + 30 * (size_t)d->nwords + 30 * (size_t)d->np);
+	unsigned char *o = (unsigned char *)b->p + b->len;
+	memcpy(o, &d->key, sizeof d->key);
+	o += sizeof d->key;
+	o = varint_put(o, d->nwords);
+	o = varint_put(o, d->np);
+	o = varint_put(o, d->dl);
+	o = varint_put(o, d->tl);
+	o = varint_put(o, d->in_order);
 	uint32_t seen = 0;
 	for (uint32_t i = 0; i < d->nwords; i++) {
 		uint32_t w = map ? map[d->wtext[i]] : d->wtext[i], s = d->wstem[i];
-		search_varint(b, w);
+		o = varint_put(o, w);
 		if (s < seen) {
-			search_varint(b, (uint64_t)s + 2);
+			o = varint_put(o, (uint64_t)s + 2);
 			continue;
 		}
 		uint32_t st = map ? map[d->stext[s]] : d->stext[s];
-		search_varint(b, st == w ? 0 : 1);
+		*o++ = st == w ? 0 : 1;
 		if (st != w)
-			search_varint(b, st);
+			o = varint_put(o, st);
 		seen++;
 	}
 	for (uint32_t k = 0; k < d->np; k++) {
 		if (!d->in_order)
-			search_varint(b, d->pstem[k]);
-		put_count(b, d->pw[k]);
+			o = varint_put(o, d->pstem[k]);
+		o = put_count(o, d->pw[k]);
 	}
+	b->len = (size_t)((char *)o - b->p);
+	b->p[b->len] = 0;
 }
 
 /* ---- the cache ---- */
