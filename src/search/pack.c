@@ -76,6 +76,7 @@ struct search_cache {
 	struct index tix; /* of texts[0..tix_n), made at the first put */
 	size_t tix_n;
 	struct arena *mem; /* the texts put made */
+	struct buf put_buf; /* where put emits a payload (write-locked) */
 	/* the file */
 	char *path;
 	void *map;
@@ -346,6 +347,7 @@ static struct search_cache *cache_new(uint64_t salt)
 	pthread_rwlock_init(&c->lock, NULL);
 	c->salt = salt;
 	c->mem = arena_new();
+	buf_init(&c->put_buf);
 	return c;
 }
 
@@ -361,6 +363,7 @@ void search_cache_free(struct search_cache *c)
 	free(c->texts);
 	index_fini(&c->tix);
 	arena_free(c->mem);
+	buf_fini(&c->put_buf);
 	if (c->map)
 		munmap(c->map, c->map_len);
 	free(c->path);
@@ -560,11 +563,13 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 	if (ok) {
 		d.pstem = r->pstem;
 		d.pw = r->pw;
-		struct buf b;
-		buf_init(&b);
-		emit(&b, &d, NULL);
-		struct doc_entry e = {*k, NULL, 0, 0, 1, 0, 0, 0};
-		e.blob = (const unsigned char *)buf_detach(&b, &e.len);
+		/* emitted into the room reserved for the largest, kept at its
+		 * own size */
+		buf_reset(&c->put_buf);
+		emit(&c->put_buf, &d, NULL);
+		struct doc_entry e = {*k, NULL, c->put_buf.len, 0, 1, 0, 0, 0};
+		e.blob = xmalloc(e.len + 1);
+		memcpy((void *)e.blob, c->put_buf.p, e.len);
 		add_entry(c, &e);
 	} else {
 		c->loose = 1; /* (its texts may have been made for it) */
