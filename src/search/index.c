@@ -56,17 +56,6 @@ enum { F_TITLE = -1, F_TAG = -2, F_SERIES = -3 };
 /* Documents per file of records. */
 #define DOCS_PER_CHUNK 8
 
-/* varint_put: v as LEB128 at o (room for 10 bytes); returns the end. */
-static inline unsigned char *varint_put(unsigned char *o, uint64_t v)
-{
-	while (v >= 0x80) {
-		*o++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (unsigned char)v;
-	return o;
-}
-
 void search_varint(struct buf *b, uint64_t v)
 {
 	buf_reserve(b, 11);
@@ -245,7 +234,8 @@ static int tword_eq(const void *ctx, uint32_t v, const void *key)
 	const struct tdict *d = ctx;
 	const struct tword *e = &d->w[v - 1];
 	const struct tkey *k = key;
-	return e->h == k->h && e->len == k->n && !memcmp(d->text.p + e->off, k->p, k->n);
+	/* both zero-padded: the word's (words.h), and the text's below */
+	return e->h == k->h && e->len == k->n && search_word_eq_padded(d->text.p + e->off, k->p, k->n);
 }
 
 /* tdict_word: the thread's number of word w[0..n) of hash h, made the
@@ -275,7 +265,10 @@ static inline uint32_t tdict_word(struct tdict *d, struct search_stemmer *st, co
 		d->scap = cap;
 	}
 	d->w[d->nw] = (struct tword){h, (uint32_t)d->text.len, (uint32_t)n, si, 0, 0, 0};
+	/* zero-padded to a multiple of 8 bytes, as the words looked up are */
+	static const char zeros[8];
 	buf_append(&d->text, w, n);
+	buf_append(&d->text, zeros, (8 - n % 8) % 8);
 	d->nw++;
 	index_add(&d->ix, h, (uint32_t)d->nw, 1 << 14, tword_hash, d);
 	return (uint32_t)d->nw - 1;
@@ -375,12 +368,13 @@ static uint32_t *touch(struct indexer *x, uint32_t si)
  * side by side by it. */
 static void pair(struct indexer *x, const char *w, size_t n)
 {
-	char b[2 * SEARCH_WORD_MAX + 1];
+	char b[2 * SEARCH_WORD_MAX + 1 + 8] __attribute__((aligned(8)));
 	memcpy(b, x->prev, x->prev_len);
 	b[x->prev_len] = ' ';
 	memcpy(b + x->prev_len + 1, w, n);
 	size_t bn = x->prev_len + 1 + n;
-	*touch(x, stem_of(x, b, bn, search_word_hash(b, bn), 0)) |= IN_HEADING;
+	memset(b + bn, 0, 8); /* the zeros a word has after it (words.h) */
+	*touch(x, stem_of(x, b, bn, search_word_hash_padded(b, bn), 0)) |= IN_HEADING;
 }
 
 static void on_word(void *ctx, const char *w, size_t n, uint64_t h, enum search_field f)

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define PACK_MAGIC "folio-search 1\n"
 #define REC_HEAD 16
@@ -75,12 +76,18 @@ struct search_cache {
 	struct index tix; /* of texts[0..tix_n), made at the first put */
 	size_t tix_n;
 	struct arena *mem; /* the texts put made */
+	struct buf put_buf; /* where put emits a payload (write-locked) */
 	/* the file */
 	char *path;
 	void *map;
 	size_t map_len;
 	struct cache_pack pack;
 	size_t file_texts, file_docs; /* texts and DOC records in the file */
+	/* 0 while every text is known to be used by an entry put made, and
+	 * every entry is one (no file read, no entry replaced or dropped, no
+	 * put refused): the file is then written anew without reading its
+	 * entries for their texts */
+	int loose;
 };
 
 /* ---- numbers ---- */
@@ -154,13 +161,14 @@ static inline int get_count(const unsigned char **p, const unsigned char *end, u
 
 /* put_count: a count in one byte or two, mostly: the text's count, then a
  * bit for a heading and one for the rest (title, tag, series: a number of
- * their own after it). */
-static void put_count(struct buf *b, uint32_t pw)
+ * their own after it); at o (room for 20 bytes), returns the end. */
+static inline unsigned char *put_count(unsigned char *o, uint32_t pw)
 {
 	uint32_t rest = (pw >> 20) & REST_MASK;
-	search_varint(b, (uint64_t)(pw & TEXT_MAX) << 2 | (pw & IN_HEADING ? 2 : 0) | (rest ? 1 : 0));
+	o = varint_put(o, (uint64_t)(pw & TEXT_MAX) << 2 | (pw & IN_HEADING ? 2 : 0) | (rest ? 1 : 0));
 	if (rest)
-		search_varint(b, rest);
+		o = varint_put(o, rest);
+	return o;
 }
 
 /* parse: the DOC payload p[0..len) into d, every number checked (texts
@@ -215,34 +223,41 @@ static int parse(const unsigned char *p, size_t len, size_t ntexts, struct arena
 }
 
 /* emit: d as a DOC payload, its texts renumbered by map (NULL: as they
- * are). */
+ * are), appended to b. The room it may take is reserved once, and every
+ * number written straight into it (a put makes one payload a document). */
 static void emit(struct buf *b, const struct ids *d, const uint32_t *map)
 {
-	buf_append(b, &d->key, sizeof d->key);
-	search_varint(b, d->nwords);
-	search_varint(b, d->np);
-	search_varint(b, d->dl);
-	search_varint(b, d->tl);
-	search_varint(b, d->in_order);
+	/* at most: the key, 5 numbers, 3 a word, a stem and a count a posting */
+	buf_reserve(b, sizeof d->key + 50 + 30 * (size_t)d->nwords + 30 * (size_t)d->np);
+	unsigned char *o = (unsigned char *)b->p + b->len;
+	memcpy(o, &d->key, sizeof d->key);
+	o += sizeof d->key;
+	o = varint_put(o, d->nwords);
+	o = varint_put(o, d->np);
+	o = varint_put(o, d->dl);
+	o = varint_put(o, d->tl);
+	o = varint_put(o, d->in_order);
 	uint32_t seen = 0;
 	for (uint32_t i = 0; i < d->nwords; i++) {
 		uint32_t w = map ? map[d->wtext[i]] : d->wtext[i], s = d->wstem[i];
-		search_varint(b, w);
+		o = varint_put(o, w);
 		if (s < seen) {
-			search_varint(b, (uint64_t)s + 2);
+			o = varint_put(o, (uint64_t)s + 2);
 			continue;
 		}
 		uint32_t st = map ? map[d->stext[s]] : d->stext[s];
-		search_varint(b, st == w ? 0 : 1);
+		*o++ = st == w ? 0 : 1;
 		if (st != w)
-			search_varint(b, st);
+			o = varint_put(o, st);
 		seen++;
 	}
 	for (uint32_t k = 0; k < d->np; k++) {
 		if (!d->in_order)
-			search_varint(b, d->pstem[k]);
-		put_count(b, d->pw[k]);
+			o = varint_put(o, d->pstem[k]);
+		o = put_count(o, d->pw[k]);
 	}
+	b->len = (size_t)((char *)o - b->p);
+	b->p[b->len] = 0;
 }
 
 /* ---- the cache ---- */
@@ -277,6 +292,7 @@ static void add_entry(struct search_cache *c, const struct doc_entry *e)
 	uint32_t v = index_get(&c->ix, e->key.lo, entry_eq, c, &e->key);
 	if (v) {
 		struct doc_entry *old = &c->e[v - 1];
+		c->loose = 1;
 		if (!old->mapped)
 			free((void *)old->blob);
 		*old = *e;
@@ -331,6 +347,7 @@ static struct search_cache *cache_new(uint64_t salt)
 	pthread_rwlock_init(&c->lock, NULL);
 	c->salt = salt;
 	c->mem = arena_new();
+	buf_init(&c->put_buf);
 	return c;
 }
 
@@ -346,6 +363,7 @@ void search_cache_free(struct search_cache *c)
 	free(c->texts);
 	index_fini(&c->tix);
 	arena_free(c->mem);
+	buf_fini(&c->put_buf);
 	if (c->map)
 		munmap(c->map, c->map_len);
 	free(c->path);
@@ -428,6 +446,7 @@ struct search_cache *search_cache_open(const char *path, uint64_t salt)
 	}
 	c->map = map;
 	c->map_len = len;
+	c->loose = i > 0;
 	c->file_texts = c->ntexts;
 	c->pack.count = (size_t)i;
 	c->pack.whole = i == count && p == end && (len & 7) == 0;
@@ -544,12 +563,16 @@ void search_cache_put(struct search_cache *c, const struct search_key *k, const 
 	if (ok) {
 		d.pstem = r->pstem;
 		d.pw = r->pw;
-		struct buf b;
-		buf_init(&b);
-		emit(&b, &d, NULL);
-		struct doc_entry e = {*k, NULL, 0, 0, 1, 0, 0, 0};
-		e.blob = (const unsigned char *)buf_detach(&b, &e.len);
+		/* emitted into the room reserved for the largest, kept at its
+		 * own size */
+		buf_reset(&c->put_buf);
+		emit(&c->put_buf, &d, NULL);
+		struct doc_entry e = {*k, NULL, c->put_buf.len, 0, 1, 0, 0, 0};
+		e.blob = xmalloc(e.len + 1);
+		memcpy((void *)e.blob, c->put_buf.p, e.len);
 		add_entry(c, &e);
+	} else {
+		c->loose = 1; /* (its texts may have been made for it) */
 	}
 	free(ids);
 	pthread_rwlock_unlock(&c->lock);
@@ -568,6 +591,7 @@ void search_cache_sweep(struct search_cache *c)
 			free((void *)e->blob);
 		}
 	}
+	c->loose |= m < c->n;
 	c->n = m;
 	index_rebuild(&c->ix, m, 1024, entry_hash, c);
 	pthread_rwlock_unlock(&c->lock);
@@ -629,37 +653,49 @@ static long put_new(struct search_cache *c, int fd, struct buf *b)
 
 /* put_all: the file anew: the texts its documents use, renumbered in the
  * order they first come, then the documents (each read twice: for the
- * texts, then to be written, not all held at once). */
+ * texts, then to be written, not all held at once); when every text is
+ * known to be used (c->loose 0: a first save, mostly), the texts and the
+ * documents as they are, none read. */
 static long put_all(struct search_cache *c, int fd, struct buf *b)
 {
-	uint32_t *map = xcalloc(c->ntexts + 1, sizeof *map); /* new number + 1 */
-	uint32_t *order = xmalloc((c->ntexts + 1) * sizeof *order);
-	size_t nt = 0;
+	uint32_t *map = NULL;  /* new number + 1 */
+	uint32_t *order = NULL;
+	size_t nt = c->ntexts;
 	struct ids d;
 	struct arena *a = arena_new();
-	for (size_t i = 0; i < c->n; i++) {
-		/* a damaged entry (a put's never is) is left out */
-		if (entry_parse(c, &c->e[i], a, a, &d) == 0)
-			for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
-				uint32_t t = d.wtext[k]; /* the stems' after the words' */
-				if (!map[t]) {
-					order[nt] = t;
-					map[t] = (uint32_t)++nt;
+	if (c->loose) {
+		map = xcalloc(c->ntexts + 1, sizeof *map);
+		order = xmalloc((c->ntexts + 1) * sizeof *order);
+		nt = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			/* a damaged entry (a put's never is) is left out */
+			if (entry_parse(c, &c->e[i], a, a, &d) == 0)
+				for (uint32_t k = 0; k < d.nwords + d.nstems; k++) {
+					uint32_t t = d.wtext[k]; /* the stems' after the words' */
+					if (!map[t]) {
+						order[nt] = t;
+						map[t] = (uint32_t)++nt;
+					}
 				}
-			}
-		arena_free(a);
-		a = arena_new();
-	}
-	int same = nt == c->ntexts; /* the texts keep their numbers (a first save, mostly) */
-	for (size_t t = 0; t < c->ntexts; t++) {
-		map[t] -= map[t] ? 1 : 0;
-		same = same && map[t] == t;
+			arena_free(a);
+			a = arena_new();
+		}
+		int same = nt == c->ntexts; /* the texts keep their numbers */
+		for (size_t t = 0; t < c->ntexts; t++) {
+			map[t] -= map[t] ? 1 : 0;
+			same = same && map[t] == t;
+		}
+		if (same) {
+			free(map);
+			free(order);
+			map = order = NULL;
+		}
 	}
 	long n = put_dict(c, fd, b, order, 0, nt) ? -1 : 1;
 	struct buf e;
 	buf_init(&e);
 	for (size_t i = 0; n >= 0 && i < c->n; i++) {
-		if (same && !c->e[i].mapped) {
+		if (!map && !c->e[i].mapped) {
 			/* a put's entry, as emit made it: the same bytes again */
 			n = put_record(fd, b, REC_DOC, c->e[i].blob, c->e[i].len) ? -1 : n + 1;
 			continue;
@@ -715,9 +751,22 @@ int search_cache_save(struct search_cache *c)
 	return rc;
 }
 
+static double cpu_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 static int save_counts(void *c)
 {
-	return search_cache_save(c);
+	/* FOLIO_TIMINGS: its cost beside the index's (search_output) */
+	double t0 = cpu_ms();
+	int rc = search_cache_save(c);
+	if (getenv("FOLIO_TIMINGS"))
+		fprintf(stderr, "folio: search counts kept: %.1f ms of CPU (the process's), %zu documents\n", cpu_ms() - t0,
+			((struct search_cache *)c)->n);
+	return rc;
 }
 
 void search_cache_store(struct search_cache *c, const char *site_dir)

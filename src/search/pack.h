@@ -10,6 +10,17 @@
 
 struct arena;
 
+/* varint_put: v as LEB128 at o (room for 10 bytes); returns the end. */
+static inline unsigned char *varint_put(unsigned char *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (unsigned char)v;
+	return o;
+}
+
 /* SEARCH_COUNT_VERSION: the way documents are counted (words.c, stem.c,
  * index.c's pass 1 and a count's bits below). Bump it with any change to
  * them: it is hashed into every key, so that counts made another way are

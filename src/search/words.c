@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
-#ifdef __SSE2__
+/* SSE2 on x86-64 (a word's halves are read from the register) */
+#if defined(__SSE2__) && defined(__x86_64__)
+#define WORDS_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -54,15 +56,24 @@ static const unsigned char ascii_class[128] = {
 	['y'] = 1, ['z'] = 1, ['<'] = C_MARKUP, ['&'] = C_MARKUP,
 };
 
+#ifdef WORDS_SSE2
+/* word_mask + 16 - n: n bytes of ones, then zeros (n at most 16) */
+static const unsigned char word_mask[32] __attribute__((aligned(16))) = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+#endif
+
 static int ascii_word(unsigned char c)
 {
 	return c < 0x80 && ascii_class[c] == C_WORD;
 }
 
 /* emit: w[0..n) normalised, to fn (a word of other characters than ASCII
- * letters and digits). */
+ * letters and digits), each word copied with the zeros after it that fn
+ * may read. */
 static void emit(const char *w, size_t n, enum search_field f, search_hword_fn fn, void *ctx)
 {
+	char pad[SEARCH_WORD_MAX + 8] __attribute__((aligned(8)));
 	if (n > 4 * SEARCH_WORD_MAX)
 		return;
 	utf8proc_uint8_t *out = NULL;
@@ -76,8 +87,10 @@ static void emit(const char *w, size_t n, enum search_field f, search_hword_fn f
 		utf8proc_ssize_t k = i < m ? utf8proc_iterate(out + i, m - i, &c) : 0;
 		if (i == m || k <= 0 || !is_word_cp(c)) {
 			if (i > start && (size_t)(i - start) <= SEARCH_WORD_MAX) {
-				const char *v = (const char *)out + start;
-				fn(ctx, v, (size_t)(i - start), search_word_hash(v, (size_t)(i - start)), f);
+				size_t wn = (size_t)(i - start);
+				memcpy(pad, out + start, wn);
+				memset(pad + wn, 0, 8);
+				fn(ctx, pad, wn, search_word_hash_padded(pad, wn), f);
 			}
 			i += k > 0 ? k : 1;
 			start = i;
@@ -108,8 +121,7 @@ static size_t words(const unsigned char *s, size_t i, size_t len, int markup, en
 		}
 		/* the quick path: a run of ASCII letters and digits */
 		size_t start = i;
-		int lowered = 0;
-#ifdef __SSE2__
+#ifdef WORDS_SSE2
 		/* 16 bytes at once: most words end within them */
 		if (len - i >= 16) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
@@ -119,15 +131,26 @@ static size_t words(const unsigned char *s, size_t i, size_t len, int markup, en
 			__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x80 - '0')), _mm_set1_epi8(-128 + 10));
 			unsigned end = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(let, dig)) & 0xffffu;
 			if (end) {
-				i += (size_t)__builtin_ctz(end);
-				_mm_storeu_si128((__m128i *)(void *)low, x);
-				lowered = 1;
+				size_t n = (size_t)__builtin_ctz(end);
+				i += n;
+				if (s[i] < 0x80) {
+					/* the word whole, its zeros after it, in one store;
+					 * its hash from the register (a load of bytes just
+					 * stored by two stores would wait for both) */
+					x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)(word_mask + 16 - n)));
+					_mm_storeu_si128((__m128i *)(void *)low, x);
+					uint64_t v0 = (uint64_t)_mm_cvtsi128_si64(x);
+					uint64_t v1 = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+					fn(ctx, low, n, search_word_hash_2(v0, v1, n), f);
+					goto separator;
+				}
+				/* (followed by other characters: below) */
 			} else {
 				i += 16;
 			}
 		}
 #endif
-		while (!lowered && i < len && s[i] < 0x80 && ascii_class[s[i]] == C_WORD)
+		while (i < len && s[i] < 0x80 && ascii_class[s[i]] == C_WORD)
 			i++;
 		if (i < len && s[i] >= 0x80) {
 			/* a word with other characters: decoded one at a time */
@@ -162,13 +185,16 @@ static size_t words(const unsigned char *s, size_t i, size_t len, int markup, en
 			if (n <= SEARCH_WORD_MAX) {
 				/* letters and digits: | 0x20 lower-cases a letter and
 				 * leaves a digit as it is */
-				for (size_t k = 0; !lowered && k < n; k++)
+				for (size_t k = 0; k < n; k++)
 					low[k] = (char)(s[start + k] | 0x20);
 				memset(low + n, 0, 8);
 				fn(ctx, low, n, search_word_hash_padded(low, n), f);
 			}
 		}
 		/* the separator: one byte, or one whole character */
+#ifdef WORDS_SSE2
+	separator:
+#endif
 		if (i < len && i == start) {
 			if (s[i] < 0x80) {
 				if (ascii_class[s[i]] == C_MARKUP && markup)
