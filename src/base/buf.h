@@ -95,7 +95,7 @@ char *read_file(const char *path, size_t *len);
  * file or a template (static files are copied, not read). The longest real
  * posts are some 200 KB; 16 MiB stops a file that is not one (a log, a
  * dump) before it takes gigabytes of memory. See folio-site(5), LIMITS. */
-/* load_u64, load_u32: a number as the cache files keep them (in the
+/* load_u64, load_u32, load_u16: a number as the cache files keep them (in the
  * machine's byte order) at p, which need not be aligned. */
 static inline uint64_t load_u64(const void *p)
 {
@@ -107,6 +107,13 @@ static inline uint64_t load_u64(const void *p)
 static inline uint32_t load_u32(const void *p)
 {
 	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint16_t load_u16(const void *p)
+{
+	uint16_t v;
 	memcpy(&v, p, sizeof v);
 	return v;
 }

@@ -133,31 +133,11 @@ static int card_url(const char *v, size_t n)
 /* What an attribute's name makes of its value. */
 enum attr { A_OTHER, A_URL, A_SRCSET, A_ID, A_NAME, A_CONTENT, A_PROPERTY };
 
-/* ld16, ld32, ld64: the bytes at p as a number (whatever the byte
- * order: both sides of a comparison are loaded alike); with each byte's
+/* load_u16, load_u32, load_u64 (base/buf.h) compare bytes as numbers here
+ * (whatever the byte order: both sides are loaded alike); with each byte's
  * 0x20 bit set, an ASCII letter of either case is its lower case and no
- * other byte is, so that (ld(p) | 0x20..) == ld("name") is name_is for a
- * name of letters. */
-static inline uint16_t ld16(const char *p)
-{
-	uint16_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-static inline uint32_t ld32(const char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-static inline uint64_t ld64(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
+ * other byte is, so that (load(p) | 0x20..) == load("name") is name_is
+ * for a name of letters. */
 
 #define LO16 ((uint16_t)0x2020u)
 #define LO32 ((uint32_t)0x20202020u)
@@ -169,24 +149,24 @@ static enum attr attr_of(const char *p, size_t n)
 {
 	switch (n) {
 	case 2:
-		return (ld16(p) | LO16) == ld16("id") ? A_ID : A_OTHER;
+		return (load_u16(p) | LO16) == load_u16("id") ? A_ID : A_OTHER;
 	case 3:
-		return (ld16(p) | LO16) == ld16("sr") && (p[2] | 0x20) == 'c' ? A_URL : A_OTHER;
+		return (load_u16(p) | LO16) == load_u16("sr") && (p[2] | 0x20) == 'c' ? A_URL : A_OTHER;
 	case 4: {
-		uint32_t v = ld32(p) | LO32;
-		return v == ld32("href") ? A_URL : v == ld32("name") ? A_NAME : A_OTHER;
+		uint32_t v = load_u32(p) | LO32;
+		return v == load_u32("href") ? A_URL : v == load_u32("name") ? A_NAME : A_OTHER;
 	}
 	case 6: {
-		uint32_t v = ld32(p) | LO32;
-		uint16_t w = ld16(p + 4) | LO16;
-		return v == ld32("post") && w == ld16("er")   ? A_URL
-		       : v == ld32("srcs") && w == ld16("et") ? A_SRCSET
+		uint32_t v = load_u32(p) | LO32;
+		uint16_t w = load_u16(p + 4) | LO16;
+		return v == load_u32("post") && w == load_u16("er")   ? A_URL
+		       : v == load_u32("srcs") && w == load_u16("et") ? A_SRCSET
 							  : A_OTHER;
 	}
 	case 7:
-		return (ld32(p) | LO32) == ld32("cont") && (ld32(p + 3) | LO32) == ld32("tent") ? A_CONTENT : A_OTHER;
+		return (load_u32(p) | LO32) == load_u32("cont") && (load_u32(p + 3) | LO32) == load_u32("tent") ? A_CONTENT : A_OTHER;
 	case 8:
-		return (ld64(p) | LO64) == ld64("property") ? A_PROPERTY : A_OTHER;
+		return (load_u64(p) | LO64) == load_u64("property") ? A_PROPERTY : A_OTHER;
 	default:
 		return A_OTHER;
 	}
