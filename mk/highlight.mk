@@ -28,7 +28,7 @@ EXTRA_LIBS += $(HL_TS)/lib/$(MULTIARCH)/libtree-sitter.a
 EXTRA_CPPFLAGS += -I$(HL_TS)/include
 
 # The stamp scripts/deps-highlight.sh writes last.
-deps/.stamp-highlight: $(HL_LIST) scripts/deps-highlight.sh
+deps/.stamp-highlight: $(HL_LIST) scripts/deps-highlight.sh | deps/.stamp
 	@sh scripts/deps-highlight.sh
 
 # The fetched files exist once the stamp is made.

@@ -24,7 +24,7 @@ MERMAID_MODULES := dagre=build/gen/dagre.js \
 EXTRA_OBJ += $(MERMAID_B)/build/gen/mermaid.o
 EXTRA_ASAN_OBJ += $(MERMAID_ASAN_B)/build/gen/mermaid.o
 
-$(MERMAID_DIR)/.stamp: scripts/deps-mermaid.sh scripts/npm-pinned.sh
+$(MERMAID_DIR)/.stamp: scripts/deps-mermaid.sh scripts/npm-pinned.sh | deps/.stamp
 	@sh scripts/deps-mermaid.sh && touch $@
 
 # dagre 3.1.4 with one fix: its translateGraph walks every edge's points,
