@@ -12,6 +12,29 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 ifdef CI
 WARN += -Werror
 endif
+# Progress: a short line per step (CC src/md/, LD folio) unless V=1,
+# which prints the commands instead. So that a first build prints a few
+# dozen lines, not a hundred: progress names a folder's first file
+# compiled in a run (the files after it in that folder are counted, and
+# the link says how many were compiled); progress_n counts a kind of
+# file (the grammars) and prints every 20th and the last. make expands a
+# recipe in its own process just before running it, -j or not, so the
+# counts below are exact.
+ifeq ($(V),1)
+Q :=
+progress =
+progress_n =
+else
+Q := @
+PROGRESS_DIRS :=
+PROGRESS_FILES :=
+progress = $(eval PROGRESS_FILES += x)$(if $(filter $(dir $(2)),$(PROGRESS_DIRS)),,$(eval PROGRESS_DIRS += $(dir $(2)))@printf '  %-5s %s\n' '$(1)' '$(2)')
+progress_n = $(eval PROGRESS_N_$(2) += x)$(if $(filter 1 20 40 60 80 100 $(3),$(words $(PROGRESS_N_$(2)))),@printf '  %-5s %s: %s of %s\n' '$(1)' '$(2)' '$(words $(PROGRESS_N_$(2)))' '$(3)')
+endif
+# progress_ld: the link's line, with the count of files compiled.
+progress_ld = $(if $(Q),@printf '  %-5s %s%s\n' LD '$(1)' '$(if $(PROGRESS_FILES),$(PROGRESS_SP)($(words $(PROGRESS_FILES)) files compiled))')
+PROGRESS_SP := $(subst ,, )
+
 # The fragments in mk/, one for each dependency fetched by a script of
 # its own (the grammars, KaTeX and QuickJS, the math font, model-viewer, the CommonMark
 # spec, toml++, libcurl, the image codecs and their resampler, pikchr), add
@@ -79,8 +102,9 @@ deps/.stamp:
 
 # The default theme, embedded in the binary.
 build/embed: scripts/embed.c
+	$(call progress,CC,$<)
 	@mkdir -p build
-	$(CC) -O2 -o $@ $<
+	$(Q)$(CC) -O2 -o $@ $<
 
 # theme.list changes when a theme file is added or removed, so the embedded
 # theme is regenerated even when the new file is older than theme.c.
@@ -91,53 +115,65 @@ build/gen/theme.list: FORCE
 	@echo '$(THEME) $(THEME_EXTRA)' | cmp -s - $@ || echo '$(THEME) $(THEME_EXTRA)' > $@
 
 build/gen/theme.c: build/embed build/gen/theme.list $(THEME) $(foreach f,$(THEME_EXTRA),$(lastword $(subst =, ,$(f))))
-	build/embed $@ theme $(THEME) $(THEME_EXTRA)
+	$(call progress,GEN,$@)
+	$(Q)build/embed $@ theme $(THEME) $(THEME_EXTRA)
 
 FORCE:
 
 # Theme files are long string literals: longer than the 4095 bytes C11
 # promises, which every compiler folio supports accepts.
 $(B)/build/gen/%.o: build/gen/%.c
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -Wno-overlength-strings -c $< -o $@
+	$(Q)$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -Wno-overlength-strings -c $< -o $@
 
 $(ASAN_B)/build/gen/%.o: build/gen/%.c
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(Q)$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings $(ASAN_FLAGS) -pthread -c $< -o $@
 
 $(B)/%.o: %.c Makefile | deps/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
+	$(Q)$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
 
 $(ASAN_B)/%.o: %.c Makefile | deps/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(Q)$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
 $(B)/%.o: %.cpp Makefile | deps/.stamp
+	$(call progress,CXX,$<)
 	@mkdir -p $(dir $@)
-	$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) $(CXXFLAGS_ALL) -c $< -o $@
+	$(Q)$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) $(CXXFLAGS_ALL) -c $< -o $@
 
 $(ASAN_B)/%.o: %.cpp Makefile | deps/.stamp
+	$(call progress,CXX,$<)
 	@mkdir -p $(dir $@)
-	$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(ASAN_FLAGS) -pthread -c $< -o $@
+	$(Q)$(CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(ASAN_FLAGS) -pthread -c $< -o $@
 
 CXX_OBJ = $(CXX_SRC:%.cpp=$(B)/%.o)
 CXX_ASAN_OBJ = $(CXX_SRC:%.cpp=$(ASAN_B)/%.o)
 
 folio: $(SRC:%.c=$(B)/%.o) $(CXX_OBJ) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
 
 $(B)/unit_tests: $(LIB_SRC:%.c=$(B)/%.o) $(TEST_SRC:%.c=$(B)/%.o) $(CXX_OBJ) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
 
 $(ASAN_B)/folio: $(SRC:%.c=$(ASAN_B)/%.o) $(CXX_ASAN_OBJ) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
 
 $(ASAN_B)/unit_tests: $(LIB_SRC:%.c=$(ASAN_B)/%.o) $(TEST_SRC:%.c=$(ASAN_B)/%.o) $(CXX_ASAN_OBJ) $(EXTRA_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(CC) $(ASAN_FLAGS) $(LDFLAGS_ALL) -o $@ $^ -lstdc++ $(LIBS)
 
 $(B)/bench_tmpl: $(LIB_SRC:%.c=$(B)/%.o) $(B)/bench/bench_tmpl.o $(CXX_OBJ) $(EXTRA_OBJ)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $^ $(LIBSTDCXX_A) $(LIBS)
 
 # The unit test modules: NAME for each tests/unit/test_NAME.c built (but
 # test_main.c, which runs them), as UNIT(NAME) lines in unit_list.h, which
@@ -315,16 +351,19 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 .PRECIOUS: $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o) $(FUZZ_OBJ)
 
 $(FUZZ_B)/build/gen/%.o: build/gen/%.c
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
+	$(Q)$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) -Wno-overlength-strings -O1 -c $< -o $@
 
 $(FUZZ_B)/%.o: %.c Makefile | deps/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+	$(Q)$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
 $(FUZZ_B)/%.o: %.cpp Makefile | deps/.stamp
+	$(call progress,CXX,$<)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
+	$(Q)$(FUZZ_CXX) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CXX_CPPFLAGS) $(CPPFLAGS) -std=c++17 $(CXXWARN) $(FUZZ_FLAGS) -pthread -c $< -o $@
 
 $(FUZZ_B)/src/md/highlight.o: | deps/.stamp-highlight
 $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
@@ -332,7 +371,8 @@ $(FUZZ_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 # Objects compiled from C sources in deps/ (pikchr: $(B)/deps/...) are
 # built per flavour: the fuzz targets link their instrumented copy.
 $(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(patsubst $(B)/deps/%,$(FUZZ_B)/deps/%,$(EXTRA_OBJ))
-	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(call progress_ld,$@)
+	$(Q)$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 fuzz:
 	@sh scripts/deps.sh fuzz

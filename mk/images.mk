@@ -64,11 +64,13 @@ $(IMAGES_B)/src/images/stbir.o: $(IMAGES_DIR)/.stamp
 $(IMAGES_B)/src/images/stbir.o: CPPFLAGS_ALL += $(IMAGES_STB_FLAGS)
 
 $(IMAGES_ASAN_B)/src/images/stbir.o: src/images/stbir.c mk/images.mk $(IMAGES_DIR)/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(IMAGES_STB_FLAGS) -std=c11 $(WARN) \
+	$(Q)$(CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(IMAGES_STB_FLAGS) -std=c11 $(WARN) \
 		$(filter-out -fsanitize=%,$(ASAN_FLAGS)) -fsanitize=address -pthread -c $< -o $@
 
 $(IMAGES_FUZZ_B)/src/images/stbir.o: src/images/stbir.c mk/images.mk $(IMAGES_DIR)/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(IMAGES_STB_FLAGS) -std=c11 $(WARN) \
+	$(Q)$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS_ALL) $(CPPFLAGS) $(IMAGES_STB_FLAGS) -std=c11 $(WARN) \
 		$(filter-out $(FUZZ_SAN),$(FUZZ_FLAGS)) -fsanitize=address -pthread -c $< -o $@

@@ -46,10 +46,12 @@ $(MATH_B)/src/md/math.o $(MATH_ASAN_B)/src/md/math.o: | $(MATH_DIR)/.stamp
 # embed-js compiles JavaScript to bytecode with the QuickJS folio links
 # (KaTeX here, Mermaid in mk/mermaid.mk).
 build/embed-js: scripts/embed-js.c $(MATH_DIR)/.stamp
+	$(call progress,CC,$<)
 	@mkdir -p build
-	$(CC) -O2 -isystem $(MATH_DIR)/usr/include -o $@ $< $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a -lm -pthread
+	$(Q)$(CC) -O2 -isystem $(MATH_DIR)/usr/include -o $@ $< $(MATH_DIR)/usr/lib/$(MULTIARCH)/quickjs/libquickjs.a -lm -pthread
 
 build/gen/katex.c: build/embed-js $(MATH_DIR)/.stamp
+	$(call progress,GEN,$@)
 	@mkdir -p build/gen
-	build/embed-js $@ math_katex script $(MATH_KATEX_JS) $(MATH_MHCHEM_JS)
+	$(Q)build/embed-js $@ math_katex script $(MATH_KATEX_JS) $(MATH_MHCHEM_JS)
 

@@ -40,8 +40,9 @@ build/gen/dagre.js: $(MERMAID_DIR)/.stamp mk/mermaid.mk
 		$(MERMAID_DIR)/dagre/dagre.js > $@.tmp && mv $@.tmp $@
 
 build/gen/mermaid.c: build/embed-js build/gen/dagre.js $(MERMAID_DIR)/.stamp $(wildcard src/md/mermaid/*.js)
+	$(call progress,GEN,$@)
 	@mkdir -p build/gen
-	build/embed-js $@ mermaid_js modules $(MERMAID_MODULES)
+	$(Q)build/embed-js $@ mermaid_js modules $(MERMAID_MODULES)
 
 # mermaid.c names the versions it is built with (folio --version), the ones
 # deps-mermaid.sh pins and checks.

@@ -40,12 +40,14 @@ $(PIKCHR_DIR)/.stamp: scripts/deps-pikchr.sh | deps/.stamp
 # The objects depend on the stamp, not on pikchr.c: the file keeps the
 # package's date (2006), and a new copy comes with a new stamp.
 $(PIKCHR_B)/deps/pikchr/pikchr.o: $(PIKCHR_DIR)/.stamp mk/pikchr.mk
+	$(call progress,CC,deps/pikchr/.../pikchr.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(PIKCHR_FLAGS) $(CFLAGS) -c $(PIKCHR_SRC) -o $@
+	$(Q)$(CC) $(PIKCHR_FLAGS) $(CFLAGS) -c $(PIKCHR_SRC) -o $@
 
 $(PIKCHR_ASAN_B)/deps/pikchr/pikchr.o: $(PIKCHR_DIR)/.stamp mk/pikchr.mk
+	$(call progress,CC,deps/pikchr/.../pikchr.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(PIKCHR_FLAGS) $(ASAN_FLAGS) -c $(PIKCHR_SRC) -o $@
+	$(Q)$(CC) $(PIKCHR_FLAGS) $(ASAN_FLAGS) -c $(PIKCHR_SRC) -o $@
 
 $(PIKCHR_FUZZ_B)/deps/pikchr/pikchr.o: $(PIKCHR_DIR)/.stamp mk/pikchr.mk
 	@mkdir -p $(dir $@)

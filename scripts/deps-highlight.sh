@@ -35,7 +35,7 @@ ts_stamp=deps/.stamp-tree-sitter
 if [ -f "$ts_stamp" ] && [ "$(cat "$ts_stamp")" = "$TS_VERSION" ] &&
 	[ -f deps/usr/include/tree_sitter/api.h ] &&
 	ls deps/usr/lib/*/libtree-sitter.a >/dev/null 2>&1; then
-	say "tree-sitter $TS_VERSION present in deps/"
+	:
 else
 	apt_dir="$top/deps/apt"
 	if [ -f "$apt_dir/sources.list" ]; then
@@ -107,7 +107,6 @@ fetch() {
 		for f in "$@"; do [ -f "$dir/$f" ] || ok=0; done
 		if [ "$ok" = 1 ]; then
 			fix "${name##*/}-$version" "$dir"
-			say "$name $version present in $dir"
 			return
 		fi
 	fi
@@ -138,7 +137,19 @@ fetch() {
 		esac
 	done
 	echo "$sum" >"$dir/.sha256"
-	say "fetched $name $version into $dir (sha256 checked)"
+	# a count, not a line per grammar: every tenth and the last
+	fetched=$((fetched + 1))
+	if [ $((fetched % 10)) = 0 ] || [ "$fetched" = "$total" ]; then
+		say "grammars: $fetched of $total fetched (sha256 checked)"
+	fi
+}
+
+# sedfix FILE SCRIPT: sed SCRIPT applied to FILE, which is rewritten only
+# if that changes it: a file already fixed keeps its time, so that make
+# does not compile it again at every run.
+sedfix() {
+	sed "$2" "$1" >"$1.tmp" || die "sed on $1 failed"
+	if cmp -s "$1" "$1.tmp"; then rm -f "$1.tmp"; else mv "$1.tmp" "$1"; fi
 }
 
 # fix NAME-VERSION DIR: the upstream bugs folio corrects in a grammar as
@@ -150,25 +161,31 @@ fix() {
 		# the external scanner's state is allocated with calloc(0, ...):
 		# its every read and write is out of bounds (any raw string)
 		f="$2/src/scanner.c"
-		sed -i 's/calloc(0, sizeof(struct ScannerState))/calloc(1, sizeof(struct ScannerState))/' "$f"
+		sedfix "$f" 's/calloc(0, sizeof(struct ScannerState))/calloc(1, sizeof(struct ScannerState))/'
 		grep -q 'calloc(1, sizeof(struct ScannerState))' "$f" || die "$1: the scanner fix did not apply"
 		;;
 	tree-sitter-sql-0.3.11)
 		# deserialize drops the tag it holds without freeing it (a leak
 		# at each dollar-quoted string)
 		f="$2/src/scanner.c"
-		sed -i '/tree_sitter_sql_external_scanner_deserialize/,/^}/ s|^  state->start_tag = NULL;$|  free(state->start_tag); /* folio: not leaked */ state->start_tag = NULL;|' "$f"
+		sedfix "$f" '/tree_sitter_sql_external_scanner_deserialize/,/^}/ s|^  state->start_tag = NULL;$|  free(state->start_tag); /* folio: not leaked */ state->start_tag = NULL;|'
 		grep -q 'folio: not leaked' "$f" || die "$1: the scanner fix did not apply"
 		# scan drops a dollar-quoted string's tag equal to the open one
 		# without freeing it (a leak at "AS $x$ select $x$ $x$"; the
 		# regression tree-sitter-sql-tag-equal-to-the-open-one of markdown)
-		sed -i '/if (state->start_tag != NULL && strcmp(state->start_tag, start_tag) == 0) {$/{n;s|^      return false;$|      free(start_tag); /* folio: not leaked either */ return false;|}' "$f"
+		sedfix "$f" '/if (state->start_tag != NULL && strcmp(state->start_tag, start_tag) == 0) {$/{n;s|^      return false;$|      free(start_tag); /* folio: not leaked either */ return false;|}'
 		grep -q 'folio: not leaked either' "$f" || die "$1: the second scanner fix did not apply"
 		;;
 	esac
 }
 
-# Lines of grammars.txt that start with a letter or @ are grammars.
+# Lines of grammars.txt that start with a letter or @ are grammars. The
+# count of those missing is the total of the progress lines.
+total=0
+for dir in $(grep '^[a-z@]' "$LIST" | awk '{ n = $1; sub(/^@[^\/]*\//, "", n); print "deps/grammars/" n "-" $2 }'); do
+	[ -f "$dir/.sha256" ] || total=$((total + 1))
+done
+fetched=0
 grep '^[a-z@]' "$LIST" | while read -r name version sum files; do
 	# shellcheck disable=SC2086
 	fetch "$name" "$version" "$sum" $files
@@ -176,4 +193,4 @@ done
 
 # The stamp make checks: newer than grammars.txt once all of it is fetched.
 echo "tree-sitter $TS_VERSION" >deps/.stamp-highlight
-say "highlighting deps ready"
+say "tree-sitter $TS_VERSION and $(grep -c '^[a-z@]' "$LIST") grammars present in deps/grammars"
