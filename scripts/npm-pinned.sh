@@ -11,7 +11,7 @@ npm_pinned() {
 	label=$1 name=$2 version=$3 sha=$4 dir=$5
 	shift 5
 	if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$version" ] && [ -f "$dir/${1#*=}" ]; then
-		say "$label present in $dir"
+		:
 		return 0
 	fi
 	if ! command -v npm >/dev/null 2>&1; then
@@ -20,7 +20,7 @@ npm_pinned() {
 	fi
 	rm -rf "$dir"
 	mkdir -p "$dir/pack"
-	say "fetching $name@$version"
+	:
 	(cd "$dir/pack" && npm pack --silent "$name@$version" >/dev/null)
 	tgz=$(ls "$dir"/pack/*.tgz)
 	sum=$(sha256sum "$tgz" | cut -d' ' -f1)

@@ -73,7 +73,7 @@ printf 'new\n' >"$D/libnew_1.0-2_$arch.deb"
 verify() { (top=$T && . "$T/scripts/debcheck.sh" && deb_verify "$@") >"$TMP/v.out" 2>&1; }
 verify "$D/libgood_1.0-1_$arch.deb"
 check "a pinned .deb with its sum passes" test $? -eq 0
-check "... and is said to be checked" grep -q "libgood_1.0-1_$arch.deb: sha256 checked" "$TMP/v.out"
+check "... silently (the unpacking line says it was checked)" test ! -s "$TMP/v.out"
 verify "$D/libbad_1.0-1_$arch.deb"
 check "a .deb whose sum differs fails" test $? -ne 0
 check "... saying so" grep -q "libbad_1.0-1_$arch.deb: sha256 .*, not the pinned" "$TMP/v.out"
