@@ -1,5 +1,5 @@
 # folio: a static site generator for long-form technical blogs.
-# Targets: all check unit test asan regress regress-update bench bench-tmpl bench-patho format deps demo clean
+# Targets: all check unit test asan regress regress-update bench bench-tmpl bench-patho format deps demo dist install clean
 
 CC ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -303,9 +303,18 @@ PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
 install: folio
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
-	install -m 755 folio $(DESTDIR)$(PREFIX)/bin/folio
+	install -m 755 -s folio $(DESTDIR)$(PREFIX)/bin/folio
 	install -m 644 man/folio.1 $(DESTDIR)$(MANDIR)/man1/folio.1
 	install -m 644 man/folio-site.5 man/folio-template.5 $(DESTDIR)$(MANDIR)/man5/
+
+# make dist: the release, dist/folio-VERSION-linux-ARCH.tar.gz and its
+# .sha256: the stripped binary, the man pages, README.md, INSTALL (the
+# shared libraries it still loads) and the licence of everything linked
+# in or embedded (scripts/dist.sh, which fails if one is missing).
+.PHONY: dist
+DIST_DIR ?= dist
+dist: folio
+	@sh scripts/dist.sh folio $(DIST_DIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/folio $(DESTDIR)$(MANDIR)/man1/folio.1 \
@@ -385,7 +394,7 @@ fuzz-run: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
-	rm -rf build folio
+	rm -rf build folio dist
 
 # The header dependencies the compiler wrote (DEPFLAGS), of every flavour.
 -include $(shell find build -name '*.d' 2>/dev/null)

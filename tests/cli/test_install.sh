@@ -10,6 +10,9 @@ check "the binary is in PREFIX/bin" test -x "$D/usr/local/bin/folio"
 check "folio(1) is in PREFIX/share/man/man1" test -f "$D/usr/local/share/man/man1/folio.1"
 check "folio-site(5) is in man5" test -f "$D/usr/local/share/man/man5/folio-site.5"
 check "folio-template(5) is in man5" test -f "$D/usr/local/share/man/man5/folio-template.5"
+readelf -S "$D/usr/local/bin/folio" >"$TMP/sections" 2>&1
+check "the installed binary is stripped (no symbols)" sh -c "! grep -q '\.symtab' '$TMP/sections'"
+check "... and no debug information" sh -c "! grep -q '\.debug_info' '$TMP/sections'"
 "$D/usr/local/bin/folio" --version >"$TMP/v" 2>&1
 check "the installed binary runs" grep -q "^folio " "$TMP/v"
 # it needs no file of the source tree: a site is made and built from
@@ -22,4 +25,28 @@ if command -v man >/dev/null 2>&1; then
 fi
 make --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr/local >/dev/null 2>&1
 check "make uninstall removes them" test -z "$(find "$D" -type f)"
+
+# make dist: the tarball and its sum, in a scratch folder (DIST_DIR)
+ver=$(sed -n 's/^#define FOLIO_VERSION "\(.*\)"$/\1/p' src/base/version.h)
+dname=folio-$ver-linux-$(uname -m)
+make --no-print-directory dist DIST_DIR="$TMP/dist" >"$TMP/dist.out" 2>&1
+check "make dist exits 0" test $? -eq 0
+check "make dist makes folio-VERSION-linux-ARCH.tar.gz" test -f "$TMP/dist/$dname.tar.gz"
+(cd "$TMP/dist" && sha256sum -c "$dname.tar.gz.sha256") >/dev/null 2>&1
+check "... and its .sha256, which checks" test $? -eq 0
+mkdir -p "$TMP/x" && tar -xzf "$TMP/dist/$dname.tar.gz" -C "$TMP/x"
+check "the tarball holds one folder" test "$(ls "$TMP/x")" = "$dname"
+X=$TMP/x/$dname
+readelf -S "$X/folio" >"$TMP/sections2" 2>&1
+check "... with the binary, stripped" sh -c "test -x '$X/folio' && ! grep -q '\.symtab' '$TMP/sections2'"
+check "... which runs" sh -c "'$X/folio' --version | grep -q '^folio $ver'"
+check "... the man pages" test -f "$X/man/folio.1" -a -f "$X/man/folio-site.5" -a -f "$X/man/folio-template.5"
+check "... README.md and INSTALL" test -f "$X/README.md" -a -f "$X/INSTALL"
+check "... INSTALL names the shared libraries it loads" grep -q "libcurl.so.4" "$X/INSTALL"
+for l in cmark-gfm tree-sitter quickjs katex libyaml libmicrohttpd libstdc++ tree-sitter-c-0.23.6 dagre model-viewer stix-two-math; do
+	check "... the licence of $l" test -s "$X/LICENSES/$l"
+done
+check "... one for each grammar" test "$(ls "$X/LICENSES" | grep -c '^tree-sitter-[a-z]')" -ge 31
+make --no-print-directory dist DIST_DIR="$TMP/dist2" >/dev/null 2>&1
+check "make dist twice gives the same tarball" cmp -s "$TMP/dist/$dname.tar.gz" "$TMP/dist2/$dname.tar.gz"
 finish
