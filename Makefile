@@ -329,7 +329,7 @@ uninstall:
 demo:
 	@sh scripts/deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio
-	./folio serve examples/techblog
+	@./folio serve examples/techblog
 
 # ---- fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang
 # into build/fuzz: folio's objects with ASan, UBSan and the fuzzer's

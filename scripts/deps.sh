@@ -153,7 +153,7 @@ apt_opts="-o Dir::Etc::sourcelist=$apt_dir/sources.list -o Dir::Etc::sourceparts
 say "fetching the trixie package index into deps/apt"
 # shellcheck disable=SC2086
 apt-get $apt_opts -qq update
-say "downloading cmark-gfm $PINNED_VERSION packages"
+:
 cd "$apt_dir/debs"
 rm -f ./*.deb
 for p in $PINNED_PKGS; do
