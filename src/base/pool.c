@@ -29,6 +29,18 @@ int pool_run(int n, void *(*fn)(void *), void *args, size_t size, int partial)
 	return started;
 }
 
+static _Atomic int cancelled;
+
+void pool_cancel(void)
+{
+	cancelled = 1;
+}
+
+int pool_cancelled(void)
+{
+	return cancelled;
+}
+
 void pool_queue_init(struct pool_queue *q, size_t n, size_t batch)
 {
 	pthread_mutex_init(&q->lock, NULL);

@@ -48,6 +48,14 @@ void pool_finish(struct pool_task *t);
 /* pool_running: whether t runs on a thread of its own (not joined yet). */
 int pool_running(const struct pool_task *t);
 
+/* pool_cancel: asks the build under way to stop (folio serve's Ctrl-C):
+ * the loops over a build's documents and pages stop taking work, and the
+ * build driver stops at its next step, writing nothing. Once asked, it
+ * stays asked: the process is on its way out. Safe from any thread.
+ * pool_cancelled: whether it was asked. */
+void pool_cancel(void);
+int pool_cancelled(void);
+
 /* pool_detach: fn(arg) on a thread no one waits for, which lives as long
  * as folio (a helper that maps memory ahead): 1, or 0 when it could not
  * start. */

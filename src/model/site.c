@@ -230,7 +230,9 @@ static void *worker(void *arg)
 	struct worker_arg *w = arg;
 	struct md_pool *p = w->pool;
 	size_t start, end;
-	while (pool_take(&p->queue, &start, &end))
+	/* a build asked to stop renders no more documents (site_build
+	 * then returns at once) */
+	while (!pool_cancelled() && pool_take(&p->queue, &start, &end))
 		for (size_t i = start; i < end; i++)
 			run_job(p, p->arenas[w->id], &p->jobs[i]);
 	return NULL;
@@ -1458,6 +1460,8 @@ int site_build(struct arena *a, struct diag *d, const struct config *cfg, struct
 	int before = d->errors;
 	site_bibliographies(a, d, s, c);
 	render_markdown(s, d, opts, c);
+	if (pool_cancelled())
+		return d->errors - before + 1; /* documents are missing: the driver stops */
 	struct map by_slug = MAP_INIT, pages = MAP_INIT;
 	site_posts(a, d, opts, s, &by_slug);
 	build_series(a, d, c, &by_slug);

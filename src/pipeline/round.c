@@ -6,6 +6,7 @@
 #include "pipeline/driver.h"
 
 #include "base/clock.h"
+#include "base/pool.h"
 #include "cache/mdcache.h"
 #include "incremental/incr.h"
 #include "incremental/rebuild.h"
@@ -34,6 +35,17 @@ static void round_prepare(void *ctx, struct stages *st, const char *site_dir)
 	 * saved (caches_round_end) */
 	st->opts.md_borrow = (keeps & TARGET_ONE_ROUND) != 0;
 	st->opts.related_cache = s->c.related;
+}
+
+/* cancelled: a build asked to stop (pool_cancel) goes no further and
+ * writes nothing, keep_going or not: 1 then. */
+static int cancelled(struct round *r)
+{
+	if (!pool_cancelled())
+		return 0;
+	r->errors += !r->errors;
+	r->stop = 1;
+	return 1;
 }
 
 int round_sink(void *ctx, size_t job, const struct str *parts, size_t nparts, const struct tmpl_deps *read)
@@ -265,7 +277,7 @@ static void round_render(struct round *r)
 	if (!r->stop)
 		r->errors += render_pages(&r->plan, st->env, r->d, r->want, st->opts.jobs, r->nfp, round_sink, r,
 					  &r->res->rendered);
-	r->stop = r->errors && !kg;
+	r->stop = (r->errors && !kg) || cancelled(r);
 	/* the search index: a file of the last build with the same name (its
 	 * hash) is kept, not written again */
 	struct search_cache *sc = r->stop ? NULL : caches_search(&s->c, s->req.site_dir, st->cfg.search);
@@ -412,16 +424,17 @@ int round_run(struct build_session *s, struct diag *d, struct build_result *res)
 	 * errors; with it, only when what the next stage needs is missing (no
 	 * settings, no output folder): the pages that can be are written. */
 	r->stop = r->errors && !(s->req.keep_going && r->st.have_site && r->st.env);
+	cancelled(r);
 	if (!r->errors && s->c.md && (keeps & TARGET_KEEPS_STATE))
 		md_cache_store_begin(s->c.md, s->req.site_dir);
 	if (!r->stop)
 		round_open(r);
-	if (!r->stop)
+	if (!r->stop && !cancelled(r))
 		round_plan(r);
 	r->t_plan = clock_seconds();
-	if (!r->stop)
+	if (!r->stop && !cancelled(r))
 		round_render(r);
-	if (!r->stop)
+	if (!r->stop && !cancelled(r))
 		round_commit(r);
 	int errors = r->errors;
 	struct round_times times = {r->st.t0,   r->st.t_cfg,  r->st.t_content, r->st.t_site, r->st.t_tmpl,

@@ -7,6 +7,7 @@
 #include "variants/variants.h"
 
 #include "base/clock.h"
+#include "base/pool.h"
 #include "base/map.h"
 #include "files/reader.h"
 #include "files/sitefile.h"
@@ -148,6 +149,8 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 	if (in->prep)
 		in->prep(in->prep_ctx, st, req->site_dir);
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
+	if (pool_cancelled())
+		return; /* the site is not whole: round_run stops */
 	st->have_site = 1;
 	/* the names of the theme's assets: their bytes, the site's copy when
 	 * it has one (read here, not by rendering) */

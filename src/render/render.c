@@ -1085,7 +1085,7 @@ static void *render_worker(void *arg)
 		tmpl_deps_init(&rec, p->dep_bits);
 	size_t mine = 0;
 	size_t i, end;
-	while (pool_take(&p->queue, &i, &end)) {
+	while (!pool_cancelled() && pool_take(&p->queue, &i, &end)) {
 		if (p->want && !p->want[i])
 			continue;
 		const struct render_job *j = &p->plan->jobs[i];

@@ -4,6 +4,7 @@
 #include "serve/serve.h"
 
 #include "base/buf.h"
+#include "base/pool.h"
 #include "pipeline/build.h"
 #include "base/diag.h"
 #include "output/output.h"
@@ -819,6 +820,11 @@ static void rebuild(struct build_session *sess, int first)
 	d.defer = 1;
 	struct build_result res;
 	int errors = build_session_run(sess, &d, &res);
+	if (pool_cancelled()) { /* Ctrl-C: the build stopped where it was */
+		diag_fini(&d);
+		buf_fini(&cap);
+		return;
+	}
 	diag_flush(&d);
 	char *error = NULL;
 	if (errors) {
@@ -993,13 +999,41 @@ static int take_signals(void)
 	return signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-/* serve_loop: until a signal: each burst of changes the watcher tells is
- * one rebuild, once it has settled (drain) */
-static void serve_loop(int sfd, struct watches *w, struct build_session *sess)
+/* The signals' watcher: a thread of its own that waits for SIGINT or
+ * SIGTERM on the signalfd, so that one arriving while a build runs stops
+ * that build (pool_cancel: it ends within a document or a page, writing
+ * nothing) instead of waiting for its end; then it wakes serve_loop
+ * through the pipe. */
+struct signal_watch {
+	int sfd;    /* the signals */
+	int wake[2]; /* a byte written to wake[1] when one came */
+};
+
+static void *watch_signals(void *arg)
+{
+	struct signal_watch *sw = arg;
+	for (;;) {
+		struct pollfd p = {.fd = sw->sfd, .events = POLLIN};
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			break;
+		struct signalfd_siginfo si;
+		if (read(sw->sfd, &si, sizeof si) > 0)
+			break;
+	}
+	pool_cancel();
+	char c = 1;
+	ssize_t k = write(sw->wake[1], &c, 1);
+	(void)k; /* a pipe of one byte: it cannot be full */
+	return NULL;
+}
+
+/* serve_loop: until a signal (a byte on wake): each burst of changes the
+ * watcher tells is one rebuild, once it has settled (drain) */
+static void serve_loop(int wake, struct watches *w, struct build_session *sess)
 {
 	double due = -1;
 	for (;;) {
-		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN}, {.fd = w->fd, .events = POLLIN}};
+		struct pollfd p[2] = {{.fd = wake, .events = POLLIN}, {.fd = w->fd, .events = POLLIN}};
 		int timeout = -1;
 		if (due >= 0) {
 			double left = due - now_ms();
@@ -1008,17 +1042,16 @@ static void serve_loop(int sfd, struct watches *w, struct build_session *sess)
 		int k = poll(p, 2, timeout);
 		if (k < 0 && errno != EINTR)
 			break;
-		if (p[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof si) > 0)
-				break;
-		}
+		if ((p[0].revents & POLLIN) || pool_cancelled())
+			break;
 		int wait = (p[1].revents & POLLIN) ? drain(w, sess) : 0;
 		if (wait)
 			due = now_ms() + wait; /* a burst pushes the build back */
 		if (due >= 0 && now_ms() >= due) {
 			due = -1;
 			rebuild(sess, 0);
+			if (pool_cancelled())
+				break;
 		}
 	}
 }
@@ -1026,7 +1059,7 @@ static void serve_loop(int sfd, struct watches *w, struct build_session *sess)
 /* serve_daemon: the HTTP server on the socket lfd (taken) serves until a
  * signal; 0, or 1 when it cannot start. */
 static int serve_daemon(const struct serve_options *o, const struct listen_addr *la, const char *bind, int port,
-			int lfd, int sfd, struct watches *w, struct build_session *sess)
+			int lfd, int wake, struct watches *w, struct build_session *sess)
 {
 	struct MHD_Daemon *daemon =
 	    MHD_start_daemon(la->flags, (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_LISTEN_SOCKET, lfd,
@@ -1046,7 +1079,7 @@ static int serve_daemon(const struct serve_options *o, const struct listen_addr 
 			bind);
 	fprintf(stderr, "folio serve: serving %s on http://%s%s%s:%d%s (Ctrl-C stops)\n", o->site_dir,
 		strchr(bind, ':') ? "[" : "", bind, strchr(bind, ':') ? "]" : "", port, st.base[0] ? st.base : "/");
-	serve_loop(sfd, w, sess);
+	serve_loop(wake, w, sess);
 	fprintf(stderr, "folio serve: stopping\n");
 	pthread_mutex_lock(&st.lock);
 	st.stopping = 1;
@@ -1085,9 +1118,12 @@ int serve_run(const struct serve_options *o)
 	const char *out_dir = st.root;
 	st.bind = bind;
 	st.port = port;
-	int sfd = take_signals();
+	/* the watcher reads the signals (every thread started after
+	 * take_signals blocks them) */
+	static struct signal_watch sw;
+	sw.sfd = take_signals();
 	struct watches w = {.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), .site = site_real};
-	if (sfd < 0 || w.fd < 0) {
+	if (sw.sfd < 0 || w.fd < 0 || pipe2(sw.wake, O_CLOEXEC) != 0 || !pool_detach(watch_signals, &sw)) {
 		fprintf(stderr, "folio serve: %s\n", strerror(errno));
 		live_folder_remove(base, out_dir);
 		close(lfd);
@@ -1104,10 +1140,15 @@ int serve_run(const struct serve_options *o)
 	req.keep_going = 1; /* the pages are shown even with errors; the overlay shows these */
 	struct build_session *sess = build_session_new(&req);
 	rebuild(sess, 1);
-	live_folder_ensure(out_dir); /* the first build failed: serve an empty site */
-	int rc = serve_daemon(o, &la, bind, port, lfd, sfd, &w, sess);
+	int rc = 0;
+	if (pool_cancelled()) { /* Ctrl-C during the first build */
+		fprintf(stderr, "folio serve: stopping\n");
+		close(lfd);
+	} else {
+		live_folder_ensure(out_dir); /* the first build failed: serve an empty site */
+		rc = serve_daemon(o, &la, bind, port, lfd, sw.wake[0], &w, sess);
+	}
 	build_session_free(sess);
-	close(sfd);
 	close(w.fd);
 	for (int i = 0; i < w.cap; i++)
 		free(w.paths[i]);

@@ -324,4 +324,37 @@ if python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 8080))' 2>
 	kill "$holder" 2>/dev/null
 fi
 
+# Ctrl-C (SIGINT) while the first build runs stops that build where it is,
+# instead of waiting for it: no page served, the temporary folder gone,
+# and the site's cache still right (the next build's site is a clean
+# build's). The site is big enough for its build to outlast the wait.
+big=$TMP/big
+"$FOLIO" new site "$big" >/dev/null
+python3 - "$big" <<'PY'
+import sys
+root = sys.argv[1]
+para = " ".join(["The kernel reads each tile once, then the warp reduces it in registers."] * 12)
+for i in range(4000):
+    with open(f"{root}/content/posts/generated-{i:04d}.md", "w") as f:
+        f.write(f"---\ntitle: Generated post {i}\ndate: 2024-01-{1 + i % 28:02d}\ntags: [t{i % 50}, gpu]\n---\n\n")
+        for k in range(6):
+            f.write(f"## Part {k}\n\n{para}\n\n- one `{i}`\n- two\n\n")
+PY
+mkdir -p "$TMP/serve-tmp"
+TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$big" --port 0 >"$TMP/c.out" 2>"$TMP/c.err" &
+spid=$!
+sleep 0.3
+kill -INT "$spid"
+wait "$spid"
+crc=$?
+spid=""
+check "Ctrl-C during the first build: exit 0" test "$crc" -eq 0
+check "... saying it stops" grep -q "folio serve: stopping" "$TMP/c.err"
+check "... without finishing the build" sh -c "! grep -q 'built in\|serving' '$TMP/c.err'"
+check "... its temporary folder removed" test -z "$(ls -A "$TMP/serve-tmp")"
+"$FOLIO" build "$big" -o "$TMP/big-after" >/dev/null 2>&1
+rm -rf "$big/.folio-cache"
+"$FOLIO" build "$big" -o "$TMP/big-clean" >/dev/null 2>&1
+check "... and the next build is a clean build's" diff -r "$TMP/big-after" "$TMP/big-clean"
+
 finish
