@@ -108,7 +108,7 @@ static const struct command commands[] = {
 	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
 	 "2 usage errors.\n"},
 	{"new", "create a new site, post or series",
-	 "usage: folio new site DIR\n"
+	 "usage: folio new site DIR [--ci github|gitlab]\n"
 	 "       folio new post \"TITLE\" [--series SLUG] [--draft] [--bundle] [--dir SITE]\n"
 	 "       folio new series SLUG --title \"TITLE\" [--description TEXT]\n"
 	 "                        [--difficulty LEVEL] [--dir SITE]\n"
@@ -116,6 +116,11 @@ static const struct command commands[] = {
 	 "'new site' creates DIR with a working example: folio.yml, a series of\n"
 	 "three posts, a standalone post and an about page. DIR must not exist or\n"
 	 "be empty.\n"
+	 "\n"
+	 "  --ci github        also .github/workflows/folio.yml: on each push to main,\n"
+	 "                     GitHub Actions builds the site with folio's release\n"
+	 "                     binary and publishes it on GitHub Pages\n"
+	 "  --ci gitlab        also .gitlab-ci.yml: the same on GitLab Pages\n"
 	 "\n"
 	 "'new post' creates content/posts/SLUG.md in the site (default: the\n"
 	 "current folder), dated now and published (folio serve shows it at once).\n"
@@ -725,6 +730,37 @@ static int new_series(struct diag *d, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* new_site: folio new site DIR [--ci github|gitlab] */
+static int new_site(struct diag *d, int argc, char **argv)
+{
+	const char *dir = NULL, *ci = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--ci")) {
+			if (i + 1 >= argc)
+				return usage_error("new", "%s", "--ci needs a value: 'github' or 'gitlab'");
+			ci = argv[++i];
+			if (strcmp(ci, "github") && strcmp(ci, "gitlab"))
+				return usage_error("new", "unknown --ci '%s' (use 'github' or 'gitlab')", ci);
+		} else if (argv[i][0] == '-' || dir) {
+			return usage_error("new", "%s", "'new site' takes one folder name (and --ci github|gitlab)");
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir)
+		return usage_error("new", "%s", "'new site' takes one folder name (and --ci github|gitlab)");
+	if (scaffold_site(d, dir))
+		return EXIT_SITE;
+	char wf[4096];
+	if (ci && scaffold_ci(d, dir, ci, wf, sizeof wf))
+		return EXIT_SITE;
+	printf("folio: created the site %s\n  see it:    folio serve %s\n  build it:  folio build %s\n", dir, dir, dir);
+	if (ci)
+		printf("  publish:   %s builds and publishes it on %s Pages (set FOLIO_RELEASE_URL: see its top)\n", wf,
+		       !strcmp(ci, "github") ? "GitHub" : "GitLab");
+	return EXIT_OK;
+}
+
 static int cmd_new(int argc, char **argv)
 {
 	if (argc < 1)
@@ -733,14 +769,7 @@ static int cmd_new(int argc, char **argv)
 	diag_init(&d, stderr);
 	int rc;
 	if (!strcmp(argv[0], "site")) {
-		if (argc != 2 || argv[1][0] == '-') {
-			diag_fini(&d);
-			return usage_error("new", "%s", "'new site' takes one folder name");
-		}
-		rc = scaffold_site(&d, argv[1]) ? EXIT_SITE : EXIT_OK;
-		if (rc == EXIT_OK)
-			printf("folio: created the site %s\n  see it:    folio serve %s\n  build it:  folio build %s\n",
-			       argv[1], argv[1], argv[1]);
+		rc = new_site(&d, argc - 1, argv + 1);
 	} else if (!strcmp(argv[0], "post")) {
 		rc = new_post(&d, argc - 1, argv + 1);
 	} else if (!strcmp(argv[0], "series")) {

@@ -9,6 +9,7 @@
 #include "base/slug.h"
 #include "formats/yaml.h"
 #include "cache/cache.h"
+#include "base/version.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,6 +176,115 @@ int scaffold_site(struct diag *d, const char *dir)
 			return -1;
 	}
 	return 0;
+}
+
+/* The CI workflows of folio new site --ci: where each goes, and its text
+ * with @VERSION@ for the running folio's version (the release it fetches). */
+static const struct file ci_files[] = {
+	{".github/workflows/folio.yml",
+	"# Builds this site with folio's release binary and publishes it on GitHub\n"
+	"# Pages. Written by `folio new site --ci github` (folio @VERSION@).\n"
+	"#\n"
+	"# Once: Settings > Pages > Source: \"GitHub Actions\"; and Settings > Secrets\n"
+	"# and variables > Actions > Variables: FOLIO_RELEASE_URL, the address of the\n"
+	"# folder that holds folio-@VERSION@-linux-x86_64.tar.gz and its .sha256 (as\n"
+	"# `make dist` writes them; a release of your own repository will do).\n"
+	"name: folio\n"
+	"on:\n"
+	"  push:\n"
+	"    branches: [main]\n"
+	"  workflow_dispatch:\n"
+	"permissions:\n"
+	"  contents: read\n"
+	"  pages: write\n"
+	"  id-token: write\n"
+	"concurrency:\n"
+	"  group: pages\n"
+	"  cancel-in-progress: false\n"
+	"env:\n"
+	"  FOLIO_VERSION: \"@VERSION@\"\n"
+	"  FOLIO_RELEASE_URL: ${{ vars.FOLIO_RELEASE_URL }}\n"
+	"jobs:\n"
+	"  build:\n"
+	"    runs-on: ubuntu-24.04\n"
+	"    steps:\n"
+	"      - uses: actions/checkout@v4\n"
+	"      - name: Install folio\n"
+	"        run: |\n"
+	"          set -eu\n"
+	"          name=folio-$FOLIO_VERSION-linux-x86_64\n"
+	"          curl -fsSL -o \"$name.tar.gz\" \"$FOLIO_RELEASE_URL/$name.tar.gz\"\n"
+	"          curl -fsSL -o \"$name.tar.gz.sha256\" \"$FOLIO_RELEASE_URL/$name.tar.gz.sha256\"\n"
+	"          sha256sum -c \"$name.tar.gz.sha256\"\n"
+	"          tar -xzf \"$name.tar.gz\" -C \"$RUNNER_TEMP\"\n"
+	"          sudo apt-get install -y -qq libcjson1 >/dev/null\n"
+	"          echo \"$RUNNER_TEMP/$name\" >>\"$GITHUB_PATH\"\n"
+	"      - id: pages\n"
+	"        uses: actions/configure-pages@v5\n"
+	"      - name: Build\n"
+	"        run: folio build --base-url \"${{ steps.pages.outputs.base_url }}/\"\n"
+	"      - uses: actions/upload-pages-artifact@v3\n"
+	"        with:\n"
+	"          path: public\n"
+	"  deploy:\n"
+	"    needs: build\n"
+	"    runs-on: ubuntu-24.04\n"
+	"    environment:\n"
+	"      name: github-pages\n"
+	"      url: ${{ steps.deployment.outputs.page_url }}\n"
+	"    steps:\n"
+	"      - id: deployment\n"
+	"        uses: actions/deploy-pages@v4\n"},
+	{".gitlab-ci.yml",
+	"# Builds this site with folio's release binary and publishes it on GitLab\n"
+	"# Pages. Written by `folio new site --ci gitlab` (folio @VERSION@).\n"
+	"#\n"
+	"# Once: Settings > CI/CD > Variables: FOLIO_RELEASE_URL, the address of the\n"
+	"# folder that holds folio-@VERSION@-linux-x86_64.tar.gz and its .sha256 (as\n"
+	"# `make dist` writes them; a release of your own project will do).\n"
+	"variables:\n"
+	"  FOLIO_VERSION: \"@VERSION@\"\n"
+	"pages:\n"
+	"  image: debian:12-slim\n"
+	"  script:\n"
+	"    - apt-get update -qq && apt-get install -y -qq curl ca-certificates libcurl4 libcjson1 >/dev/null\n"
+	"    - name=folio-$FOLIO_VERSION-linux-x86_64\n"
+	"    - curl -fsSL -o \"$name.tar.gz\" \"$FOLIO_RELEASE_URL/$name.tar.gz\"\n"
+	"    - curl -fsSL -o \"$name.tar.gz.sha256\" \"$FOLIO_RELEASE_URL/$name.tar.gz.sha256\"\n"
+	"    - sha256sum -c \"$name.tar.gz.sha256\"\n"
+	"    - tar -xzf \"$name.tar.gz\" -C /tmp\n"
+	"    - /tmp/$name/folio build --base-url \"$CI_PAGES_URL/\"\n"
+	"  artifacts:\n"
+	"    paths:\n"
+	"      - public\n"
+	"  rules:\n"
+	"    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH\n"},
+	{NULL, NULL},
+};
+
+int scaffold_ci(struct diag *d, const char *dir, const char *kind, char *path_out, size_t size)
+{
+	const struct file *f = !strcmp(kind, "github") ? &ci_files[0] : !strcmp(kind, "gitlab") ? &ci_files[1] : NULL;
+	if (!f) {
+		struct diag_loc loc = {"--ci", NULL, 0, 0, 0};
+		diag_error(d, &loc, "unknown CI '%s' (use 'github' or 'gitlab')", kind);
+		return -1;
+	}
+	struct buf b;
+	buf_init(&b);
+	for (const char *p = f->text, *at; *p; p = at + 9) {
+		at = strstr(p, "@VERSION@");
+		if (!at) {
+			buf_puts(&b, p);
+			break;
+		}
+		buf_append(&b, p, (size_t)(at - p));
+		buf_puts(&b, FOLIO_VERSION);
+	}
+	snprintf(path_out, size, "%s/%s", dir, f->path);
+	int rc = write_new(d, path_out, b.p);
+	buf_fini(&b);
+	return rc;
 }
 
 /* yaml_quote: title as a double-quoted YAML string. */

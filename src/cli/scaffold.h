@@ -15,6 +15,13 @@
  * working example site. 0, or -1 after reporting to d. */
 int scaffold_site(struct diag *d, const char *dir);
 
+/* scaffold_ci: the CI workflow that builds the site in dir with folio's
+ * release binary and publishes it: kind "github" (.github/workflows/
+ * folio.yml, GitHub Pages) or "gitlab" (.gitlab-ci.yml, GitLab Pages);
+ * its path goes to path_out. 0, or -1 after reporting (an unknown kind,
+ * a file that exists). */
+int scaffold_ci(struct diag *d, const char *dir, const char *kind, char *path_out, size_t size);
+
 /* What folio new post makes. */
 struct scaffold_post_opts {
 	const char *site_dir, *title;

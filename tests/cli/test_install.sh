@@ -49,4 +49,39 @@ done
 check "... one for each grammar" test "$(ls "$X/LICENSES" | grep -c '^tree-sitter-[a-z]')" -ge 31
 make --no-print-directory dist DIST_DIR="$TMP/dist2" >/dev/null 2>&1
 check "make dist twice gives the same tarball" cmp -s "$TMP/dist/$dname.tar.gz" "$TMP/dist2/$dname.tar.gz"
+# folio new site --ci: the workflows' steps, run here against this release
+# (a file:// FOLIO_RELEASE_URL; the package installs left out), build the
+# new site with the release's binary
+rel="file://$TMP/dist"
+"$X/folio" new site "$TMP/gh" --ci github >"$TMP/gh.out" 2>&1
+check "new site --ci github writes the workflow" test -f "$TMP/gh/.github/workflows/folio.yml"
+check "... and says so" grep -q "publishes it on GitHub Pages" "$TMP/gh.out"
+check "... which fetches this version" grep -q "FOLIO_VERSION: \"$ver\"" "$TMP/gh/.github/workflows/folio.yml"
+awk '/- name: Install folio/ { on = 1; next } on && /run: \|/ { run = 1; next } run && /^      - / { exit } run { sub(/^          /, ""); print }' \
+	"$TMP/gh/.github/workflows/folio.yml" | grep -v apt-get >"$TMP/gh-install.sh"
+mkdir -p "$TMP/runner"
+(cd "$TMP/gh" && FOLIO_VERSION=$ver FOLIO_RELEASE_URL=$rel RUNNER_TEMP=$TMP/runner GITHUB_PATH=$TMP/gh-path \
+	sh -e "$TMP/gh-install.sh") >"$TMP/gh-run.out" 2>&1
+check "... its install step fetches, checks and unpacks the release" test -x "$TMP/runner/$dname/folio"
+check "... and puts it on the PATH" grep -qx "$TMP/runner/$dname" "$TMP/gh-path"
+(cd "$TMP/gh" && PATH="$(cat "$TMP/gh-path"):$PATH" && folio build --base-url "https://example.test/gh/") >/dev/null 2>&1
+check "... and its build step builds the site into public/" grep -q 'https://example.test/gh/' "$TMP/gh/public/feed.xml"
+"$X/folio" new site "$TMP/gl" --ci gitlab >/dev/null 2>&1
+check "new site --ci gitlab writes .gitlab-ci.yml" test -f "$TMP/gl/.gitlab-ci.yml"
+sed -n 's/^    - //p' "$TMP/gl/.gitlab-ci.yml" | grep -v apt-get | sed "s|/tmp|$TMP/glrun|g" >"$TMP/gl-script.sh"
+mkdir -p "$TMP/glrun"
+(cd "$TMP/gl" && FOLIO_VERSION=$ver FOLIO_RELEASE_URL=$rel CI_PAGES_URL=https://example.test/gl sh -e "$TMP/gl-script.sh") \
+	>"$TMP/gl-run.out" 2>&1
+check "... whose script builds the site into public/ with the release" grep -q 'https://example.test/gl/' "$TMP/gl/public/feed.xml"
+cp "$TMP/dist/$dname.tar.gz" "$TMP/good.tgz"
+printf 'tampered' >>"$TMP/dist/$dname.tar.gz"
+rm -rf "$TMP/gl/public" "$TMP/glrun"/*
+(cd "$TMP/gl" && FOLIO_VERSION=$ver FOLIO_RELEASE_URL=$rel CI_PAGES_URL=https://example.test/gl sh -e "$TMP/gl-script.sh") \
+	>"$TMP/gl-run2.out" 2>&1
+check "... and refuses a tarball whose sha256 differs" test $? -ne 0 -a ! -e "$TMP/gl/public"
+cp "$TMP/good.tgz" "$TMP/dist/$dname.tar.gz"
+"$X/folio" new site "$TMP/bad" --ci bitbucket >"$TMP/bad.out" 2>&1
+check "an unknown --ci is a usage error (2)" test $? -eq 2
+check "... naming the two" grep -q "unknown --ci 'bitbucket' (use 'github' or 'gitlab')" "$TMP/bad.out"
+check "... and makes no site" test ! -e "$TMP/bad"
 finish
