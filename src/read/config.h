@@ -84,9 +84,21 @@ struct config {
 	 * 0 numeric, 1 author-year) */
 	const struct ynode *bibliography;
 	int cite_style;
+	/* deploy: the target's kind (CONFIG_DEPLOY_*), its destination (a
+	 * folder, relative to the site folder or absolute; rsync's
+	 * [[USER@]HOST:]PATH; git's repository) and git's branch (default
+	 * gh-pages); deploy_at: the deploy key's value, for messages */
+	int deploy_kind;
+	struct str deploy_dest, deploy_branch;
+	const struct ynode *deploy_at;
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
+
+/* deploy: where folio deploy publishes the built site (folio-site(5),
+ * DEPLOY): one target, checked here so that folio build reports a wrong
+ * one too. */
+enum config_deploy_kind { CONFIG_DEPLOY_NONE, CONFIG_DEPLOY_FOLDER, CONFIG_DEPLOY_RSYNC, CONFIG_DEPLOY_GIT };
 
 /* config_load: reads DIR/folio.yml into cfg (strings in the arena). Every
  * problem is reported to d; returns the number of errors (0: cfg is valid).
