@@ -54,10 +54,47 @@ static int git(struct gitrun *g, const char *in, size_t in_len, const char *cons
 	return rc;
 }
 
-/* fail: an error about the repository, with git's last line and a hint */
+/* reason: git's message that says most: the last line the other side
+ * wrote ("remote: ...": a hook's reason), else the line of a rejected
+ * ref ("! [rejected] ... (fetch first)"), else its last line; scrubbed */
+static const char *reason(const struct buf *err)
+{
+	static char line[1024];
+	const char *best = NULL, *rejected = NULL;
+	size_t best_len = 0, rej_len = 0;
+	for (size_t at = 0; at < err->len;) {
+		const char *l = err->p + at, *nl = memchr(l, '\n', err->len - at);
+		size_t len = nl ? (size_t)(nl - l) : err->len - at;
+		at += len + 1;
+		while (len && (l[len - 1] == '\r' || l[len - 1] == ' '))
+			len--;
+		if (len > 8 && !memcmp(l, "remote: ", 8)) {
+			best = l;
+			best_len = len;
+		} else if (len > 4 && memmem(l, len, "! [", 3)) {
+			rejected = l;
+			rej_len = len;
+		}
+	}
+	if (!best) {
+		best = rejected;
+		best_len = rej_len;
+	}
+	if (!best)
+		return deploy_last_line(err);
+	while (best_len && (*best == ' ' || *best == '!')) {
+		best++;
+		best_len--;
+	}
+	snprintf(line, sizeof line, "%.*s", (int)best_len, best);
+	deploy_scrub(line);
+	return line;
+}
+
+/* fail: an error about the repository, with git's reason and a hint */
 static int fail(struct gitrun *g, const char *what, const char *hint)
 {
-	deploy_error(g->d, g->repo_url, "%s: %s (hint: %s)", what, deploy_last_line(&g->err), hint);
+	deploy_error(g->d, g->repo_url, "%s: %s (hint: %s)", what, reason(&g->err), hint);
 	return -1;
 }
 
@@ -226,8 +263,8 @@ int deploy_git(struct deploy_ctx *c, const char *repo, const char *branch)
 		snprintf(spec, sizeof spec, "%s:refs/heads/%s", commit, branch);
 		if (git(&g, NULL, 0, (const char *const[]){"push", "-q", repo, spec, NULL}) != 0)
 			rc = fail(&g, "the repository refused the push",
-				  "nothing was changed there; if the branch moved meanwhile, deploy again; else see "
-				  "git's message");
+				  "nothing was changed there; once the repository takes it (if the branch moved "
+				  "meanwhile, at once), deploy again");
 		else
 			git(&g, NULL, 0, (const char *const[]){"update-ref", "refs/folio/tip", commit, NULL});
 	}

@@ -80,6 +80,12 @@ int deploy_rsync(struct deploy_ctx *c, const char *dest)
 	struct deploy_cmd cmd = {argv, (const char *const[]){"LC_ALL=C", NULL}, list.p, list.len, &log, &err};
 	int rc = deploy_spawn(&cmd);
 	int e = errno;
+	/* 24, "some files vanished": the folders of the files deleted, which
+	 * --files-from names as the files' parents and which the output no
+	 * longer has; every file it sends is there (the output is as its
+	 * build left it) */
+	if (rc == 24)
+		rc = 0;
 	int over_ssh = remote(dest);
 	if (rc < 0) {
 		deploy_error(c->d, NULL, "cannot run rsync: %s (hint: %s)", strerror(e),

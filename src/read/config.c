@@ -699,6 +699,16 @@ static const char *deploy_dest_error(struct str v)
 	return NULL;
 }
 
+/* deploy_dest_report: the error why about the destination at n (what
+ * names it), at its place but without the excerpt of its line, which may
+ * hold a secret. */
+static void deploy_dest_report(struct schema *s, const struct ynode *n, const char *what, const char *why)
+{
+	struct diag_loc loc = {s->path, NULL, 0, n->line, n->col};
+	diag_error(s->d, &loc, "%s %s", what, why);
+	s->errors++;
+}
+
 /* branch_ok: whether b is a branch name git takes (git-check-ref-format,
  * the rules that matter for one name). */
 static int branch_ok(struct str b)
@@ -748,7 +758,7 @@ static void read_deploy_git(struct schema *s, const struct ynode *dep, struct co
 	}
 	const char *why = deploy_dest_error(c->deploy_dest);
 	if (why) {
-		schema_error(s, repo, "deploy.git's repository %s", why);
+		deploy_dest_report(s, repo, "deploy.git's repository", why);
 		return;
 	}
 	c->deploy_kind = CONFIG_DEPLOY_GIT;
@@ -793,7 +803,9 @@ static void read_deploy(struct schema *s, const struct ynode *r, struct config *
 		return;
 	const char *why = deploy_dest_error(c->deploy_dest);
 	if (why) {
-		schema_error(s, schema_node(n, keys[kind - 1]), "deploy.%s %s", keys[kind - 1], why);
+		char what[32];
+		snprintf(what, sizeof what, "deploy.%s", keys[kind - 1]);
+		deploy_dest_report(s, schema_node(n, keys[kind - 1]), what, why);
 		return;
 	}
 	c->deploy_kind = kind == 1 ? CONFIG_DEPLOY_FOLDER : CONFIG_DEPLOY_RSYNC;
