@@ -179,7 +179,7 @@ int deploy_run(struct diag *d, const struct deploy_options *o)
 	if (!errors && cfg.deploy_kind == CONFIG_DEPLOY_NONE) {
 		deploy_error(d, "folio.yml", "no deploy target (hint: add one, as deploy: {folder: /srv/www/blog}, "
 			     "deploy: {rsync: \"user@host:/srv/www/blog\"} or deploy: {git: {repo: URL, branch: "
-			     "gh-pages}}; see DEPLOY in folio-site(5))");
+			     "gh-pages}}; see deploy under FOLIO.YML in folio-site(5))");
 		errors = 1;
 	}
 	char *out_abs = errors ? NULL : path_absolute(o->out_dir);

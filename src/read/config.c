@@ -765,7 +765,7 @@ static void read_deploy_git(struct schema *s, const struct ynode *dep, struct co
 }
 
 /* read_deploy: deploy, the one target of folio deploy: {folder: PATH},
- * {rsync: [[USER@]HOST:]PATH} or {git: ...} (folio-site(5), DEPLOY). */
+ * {rsync: [[USER@]HOST:]PATH} or {git: ...} (folio-site(5), FOLIO.YML). */
 static void read_deploy(struct schema *s, const struct ynode *r, struct config *c)
 {
 	static const char *const keys[] = {"folder", "rsync", "git", NULL};

@@ -96,7 +96,7 @@ struct config {
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
 
 /* deploy: where folio deploy publishes the built site (folio-site(5),
- * DEPLOY): one target, checked here so that folio build reports a wrong
+ * FOLIO.YML): one target, checked here so that folio build reports a wrong
  * one too. */
 enum config_deploy_kind { CONFIG_DEPLOY_NONE, CONFIG_DEPLOY_FOLDER, CONFIG_DEPLOY_RSYNC, CONFIG_DEPLOY_GIT };
 
