@@ -43,6 +43,21 @@ static int target_of(struct diag *d, const struct config *c, const char *site_di
 	t->kind = c->deploy_kind;
 	t->dest = xstrndup(c->deploy_dest.p, c->deploy_dest.len);
 	static const char *const kinds[] = {"", "folder", "rsync", "git"};
+	/* a local path (no scheme, no HOST: before its first slash) is the
+	 * site folder's, whichever folder folio runs in */
+	const char *colon = strchr(t->dest, ':'), *slash = strchr(t->dest, '/');
+	int local = t->kind == CONFIG_DEPLOY_FOLDER || !colon || (slash && slash < colon);
+	if (local && t->dest[0] != '/' && t->kind != CONFIG_DEPLOY_FOLDER) {
+		char *rel = t->dest;
+		t->dest = xmalloc(strlen(site_dir) + strlen(rel) + 2);
+		sprintf(t->dest, "%s/%s", site_dir, rel);
+		free(rel);
+		char *abs = path_absolute(t->dest);
+		if (abs) {
+			free(t->dest);
+			t->dest = abs;
+		}
+	}
 	if (t->kind == CONFIG_DEPLOY_FOLDER) {
 		char *rel = t->dest;
 		if (rel[0] != '/') {

@@ -319,6 +319,14 @@ run deploy "$SITE"
 check "git, after the refused push: the changed files" test "$out" = "$(summary "$want" "$gone" $(($(nfiles) - want)) "git $REPO, branch gh-pages")"
 branch_files
 check "git, after the refused push: the branch holds the site" holds "$TMP/co"
+# a relative path is the site folder's, from any folder: the same target
+target "git: {repo: ../remote.git, branch: gh-pages}"
+FOLIO_ABS=$(cd "$(dirname "$FOLIO")" && pwd)/$(basename "$FOLIO")
+(cd / && "$FOLIO_ABS" deploy "$SITE" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+out=$(cat "$TMP/out")
+err=$(cat "$TMP/err")
+check "git, a relative repository: the site folder's, the same target" test "$out" = "$(summary 0 0 "$(nfiles)" "git $REPO, branch gh-pages")"
 # an address that is not there
 target "git: {repo: \"$TMP/nowhere.git\"}"
 run deploy "$SITE"
