@@ -15,8 +15,8 @@ one line "FILE:LINE: rule: MESSAGE" per breach and exit status 1, when
   threads   pthread_create appears outside base/pool.c;
   reads     a file is opened or read outside files/ (the site's one
             reader), cache/ (the cache's files), output/ (the output
-            folder), serve/ (the files it serves) and base/'s file
-            primitives;
+            folder), serve/ (the files it serves), deploy/s3.c (the
+            shared credentials file of S3) and base/'s file primitives;
   writes    a file is created, written, renamed or removed outside
             output/, cache/, base/file.c (the one new-file writer) and
             deploy/ (which writes the deploy target, a folder outside the
@@ -51,7 +51,9 @@ READ_CALLS = {'open', 'openat', 'fopen', 'fdopen', 'opendir', 'fdopendir', 'scan
 WRITE_CALLS = {'rename', 'renameat', 'renameat2', 'unlink', 'unlinkat', 'rmdir', 'mkdir', 'mkdirat',
                'link', 'linkat', 'symlink', 'symlinkat', 'truncate', 'ftruncate', 'mkstemp', 'mkdtemp',
                'mkostemp', 'remove', 'creat', 'utimensat', 'futimens', 'chmod', 'fchmod'}
-READ_OK = ('files/', 'cache/', 'output/', 'serve/', 'base/file.c', 'base/buf.c')
+# deploy/s3.c reads the shared credentials file (~/.aws/credentials), not
+# a file of the site
+READ_OK = ('files/', 'cache/', 'output/', 'serve/', 'base/file.c', 'base/buf.c', 'deploy/s3.c')
 # deploy/ writes the deploy target (a folder outside the site), never the
 # site, its output or its cache (the record goes through cache/)
 WRITE_OK = ('output/', 'cache/', 'base/file.c', 'deploy/')

@@ -28,10 +28,35 @@ struct target {
 	int kind;
 	char *dest;        /* folder: absolute; else as written */
 	char *branch;      /* git */
+	char *endpoint;    /* s3 (dest: the bucket) */
+	struct deploy_s3_target s3;
 	char *id;          /* "KIND DEST": the record's target line */
 	const char *shown; /* "folder /srv/www", "rsync host:/srv/www", "git REPO, branch B" */
 	char shown_buf[4400];
 };
+
+/* s3_target: the S3 target of c (t->dest its bucket): its endpoint (by
+ * default the region's AWS one), region, prefix, record line and name */
+static int s3_target(const struct config *c, struct target *t)
+{
+	struct buf b;
+	buf_init(&b);
+	if (c->deploy_endpoint.len)
+		buf_put_str(&b, c->deploy_endpoint);
+	else
+		buf_printf(&b, "https://s3.%.*s.amazonaws.com", STR_FMT(c->deploy_region));
+	t->endpoint = buf_detach(&b, NULL);
+	t->branch = xstrndup(c->deploy_region.p, c->deploy_region.len); /* (the region, kept with the rest) */
+	char *prefix = xstrndup(c->deploy_prefix.p, c->deploy_prefix.len);
+	t->s3 = (struct deploy_s3_target){t->endpoint, t->dest, t->branch, prefix};
+	size_t idn = strlen(t->endpoint) + strlen(t->dest) + strlen(prefix) + 16;
+	t->id = xmalloc(idn);
+	snprintf(t->id, idn, "s3 %s/%s/%s", t->endpoint, t->dest, prefix);
+	snprintf(t->shown_buf, sizeof t->shown_buf, "s3 bucket %s%s%s at %s", t->dest, *prefix ? ", prefix " : "",
+		 prefix, t->endpoint);
+	t->shown = t->shown_buf;
+	return 0;
+}
 
 /* target_of: c's deploy target; the folder's path made absolute (from the
  * site's folder) and checked against the output's. 0, or -1 after an
@@ -42,11 +67,11 @@ static int target_of(struct diag *d, const struct config *c, const char *site_di
 	memset(t, 0, sizeof *t);
 	t->kind = c->deploy_kind;
 	t->dest = xstrndup(c->deploy_dest.p, c->deploy_dest.len);
-	static const char *const kinds[] = {"", "folder", "rsync", "git"};
+	static const char *const kinds[] = {"", "folder", "rsync", "git", "s3"};
 	/* a local path (no scheme, no HOST: before its first slash) is the
 	 * site folder's, whichever folder folio runs in */
 	const char *colon = strchr(t->dest, ':'), *slash = strchr(t->dest, '/');
-	int local = t->kind == CONFIG_DEPLOY_FOLDER || !colon || (slash && slash < colon);
+	int local = t->kind != CONFIG_DEPLOY_S3 && (t->kind == CONFIG_DEPLOY_FOLDER || !colon || (slash && slash < colon));
 	if (local && t->dest[0] != '/' && t->kind != CONFIG_DEPLOY_FOLDER) {
 		char *rel = t->dest;
 		t->dest = xmalloc(strlen(site_dir) + strlen(rel) + 2);
@@ -82,6 +107,8 @@ static int target_of(struct diag *d, const struct config *c, const char *site_di
 	}
 	if (t->kind == CONFIG_DEPLOY_GIT)
 		t->branch = xstrndup(c->deploy_branch.p, c->deploy_branch.len);
+	if (t->kind == CONFIG_DEPLOY_S3)
+		return s3_target(c, t);
 	size_t idn = strlen(t->dest) + (t->branch ? strlen(t->branch) : 0) + 16;
 	t->id = xmalloc(idn);
 	snprintf(t->id, idn, "%s %s%s%s", kinds[t->kind], t->dest, t->branch ? " " : "", t->branch ? t->branch : "");
@@ -95,6 +122,8 @@ static int target_of(struct diag *d, const struct config *c, const char *site_di
 
 static void target_fini(struct target *t)
 {
+	free(t->endpoint);
+	free((char *)t->s3.prefix);
 	free(t->dest);
 	free(t->branch);
 	free(t->id);
@@ -178,8 +207,10 @@ static int publish(struct deploy_ctx *x, const struct target *t, struct deploy_r
 			rc = deploy_folder(x, t->dest);
 		else if (t->kind == CONFIG_DEPLOY_RSYNC)
 			rc = deploy_rsync(x, t->dest);
-		else
+		else if (t->kind == CONFIG_DEPLOY_GIT)
 			rc = deploy_git(x, t->dest, t->branch);
+		else
+			rc = deploy_s3(x, &t->s3);
 	}
 	deploy_record_update(r, x->plan);
 	record_save(x->d, x->site_dir, x->key, r);
@@ -193,8 +224,8 @@ int deploy_run(struct diag *d, const struct deploy_options *o)
 	int errors = config_load(a, d, o->site_dir, NULL, &cfg);
 	if (!errors && cfg.deploy_kind == CONFIG_DEPLOY_NONE) {
 		deploy_error(d, "folio.yml", "no deploy target (hint: add one, as deploy: {folder: /srv/www/blog}, "
-			     "deploy: {rsync: \"user@host:/srv/www/blog\"} or deploy: {git: {repo: URL, branch: "
-			     "gh-pages}}; see deploy under FOLIO.YML in folio-site(5))");
+			     "deploy: {rsync: \"user@host:/srv/www/blog\"}, deploy: {git: {repo: URL, branch: "
+			     "gh-pages}} or deploy: {s3: {bucket: NAME}}; see deploy under FOLIO.YML in folio-site(5))");
 		errors = 1;
 	}
 	char *out_abs = errors ? NULL : path_absolute(o->out_dir);

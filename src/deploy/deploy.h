@@ -1,13 +1,15 @@
 /* deploy.h: folio deploy: the site an earlier folio build wrote (the
  * output folder, as its manifest lists it) published to the one target
- * folio.yml's deploy: names (a folder, rsync, a git branch), uploading
+ * folio.yml's deploy: names (a folder, rsync, a git branch, an S3
+ * bucket), uploading
  * only what changed since the last deploy to that target and deleting
  * there only what an earlier deploy put there and the site no longer has.
  *
  * Folder deploy/: publishing a built site: the plan (what to upload and
  * delete, from the output's manifest and the record of the last deploy),
- * the record kept in .folio-cache, the targets (folder, rsync, git), the
- * child processes they run (run.c, the one place deploy/ starts one).
+ * the record kept in .folio-cache, the targets (folder, rsync, git, S3
+ * through libcurl), the child processes they run (run.c, the one place
+ * deploy/ starts one).
  * uses: base, formats, cache, read, output.
  */
 #ifndef FOLIO_DEPLOY_H

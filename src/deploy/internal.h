@@ -1,6 +1,7 @@
 /* internal.h: what the files of deploy/ share: the plan, the record of
  * the last deploy, the targets and the child processes they run. They
- * call one way: deploy.c -> folder.c, rsync.c, git.c -> run.c, plan.c.
+ * call one way: deploy.c -> folder.c, rsync.c, git.c, s3.c -> run.c,
+ * plan.c.
  * Not for other modules: they use deploy.h. */
 #ifndef FOLIO_DEPLOY_INTERNAL_H
 #define FOLIO_DEPLOY_INTERNAL_H
@@ -138,6 +139,11 @@ struct deploy_ctx {
 int deploy_folder(struct deploy_ctx *c, const char *dest);
 int deploy_rsync(struct deploy_ctx *c, const char *dest);
 int deploy_git(struct deploy_ctx *c, const char *repo, const char *branch);
+/* An S3 target: its service's address, bucket, region and key prefix. */
+struct deploy_s3_target {
+	const char *endpoint, *bucket, *region, *prefix;
+};
+int deploy_s3(struct deploy_ctx *c, const struct deploy_s3_target *t);
 
 /* deploy_error: an error of the target where (a folder, an address;
  * NULL: "folio"), counted in d. */

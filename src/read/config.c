@@ -764,24 +764,84 @@ static void read_deploy_git(struct schema *s, const struct ynode *dep, struct co
 	c->deploy_kind = CONFIG_DEPLOY_GIT;
 }
 
+/* s3_name_ok: whether v is made of lower-case letters, digits, '-' and
+ * (with dots) '.', between min and max bytes (a bucket's name, a region) */
+static int s3_name_ok(struct str v, size_t min, size_t max, int dots)
+{
+	if (v.len < min || v.len > max)
+		return 0;
+	for (size_t i = 0; i < v.len; i++)
+		if (!((v.p[i] >= 'a' && v.p[i] <= 'z') || (v.p[i] >= '0' && v.p[i] <= '9') || v.p[i] == '-' ||
+		      (dots && v.p[i] == '.')))
+			return 0;
+	return 1;
+}
+
+/* read_deploy_s3: deploy's s3: {bucket, endpoint, region, prefix}. */
+static void read_deploy_s3(struct schema *s, const struct ynode *dep, struct config *c)
+{
+	const struct ynode *m = schema_node(dep, "s3");
+	if (m->kind != YNODE_MAP) {
+		schema_error(s, m, "deploy.s3 must be a map {bucket, endpoint, region, prefix}, found %s", kind_a(m));
+		return;
+	}
+	static const char *const keys[] = {"bucket", "endpoint", "region", "prefix", NULL};
+	if (schema_check_keys(s, m, keys, "deploy.s3"))
+		return;
+	int line = s->map_line, col = s->map_col, bad = s->errors;
+	s->map_line = m->line;
+	s->map_col = m->col;
+	int got = schema_str(s, m, "bucket", 1, &c->deploy_dest);
+	s->map_line = line;
+	s->map_col = col;
+	if (got != 1)
+		return;
+	if (!s3_name_ok(c->deploy_dest, 3, 63, 1))
+		schema_error(s, schema_node(m, "bucket"), "deploy.s3.bucket '%.*s' is not a bucket name (3 to 63 "
+			     "lower-case letters, digits, '-' and '.')", STR_FMT(c->deploy_dest));
+	c->deploy_region = STR_LIT("us-east-1");
+	if (schema_str(s, m, "region", 0, &c->deploy_region) == 1 && !s3_name_ok(c->deploy_region, 1, 64, 0))
+		schema_error(s, schema_node(m, "region"), "deploy.s3.region '%.*s' is not a region name (as "
+			     "us-east-1)", STR_FMT(c->deploy_region));
+	if (schema_str(s, m, "endpoint", 0, &c->deploy_endpoint) == 1) {
+		struct str e = c->deploy_endpoint;
+		const char *why = deploy_dest_error(e);
+		if (why)
+			deploy_dest_report(s, schema_node(m, "endpoint"), "deploy.s3.endpoint", why);
+		else if ((!str_starts_with(e, "https://") && !str_starts_with(e, "http://")) || memchr(e.p, '@', e.len) ||
+			 memchr(e.p, '?', e.len) || memchr(e.p, '#', e.len))
+			deploy_dest_report(s, schema_node(m, "endpoint"), "deploy.s3.endpoint",
+					   "must be an address http(s)://HOST[:PORT][/PATH], with no user, query or fragment");
+	}
+	if (schema_str(s, m, "prefix", 0, &c->deploy_prefix) == 1) {
+		struct str p = c->deploy_prefix;
+		if (p.p[0] == '/' || memmem(p.p, p.len, "..", 2) || memmem(p.p, p.len, "//", 2) || p.p[p.len - 1] != '/' ||
+		    deploy_dest_error(p))
+			schema_error(s, schema_node(m, "prefix"), "deploy.s3.prefix '%.*s' must be a folder of the bucket "
+				     "ending in '/', as blog/ (nothing for its top)", STR_FMT(p));
+	}
+	if (s->errors == bad)
+		c->deploy_kind = CONFIG_DEPLOY_S3;
+}
+
 /* read_deploy: deploy, the one target of folio deploy: {folder: PATH},
  * {rsync: [[USER@]HOST:]PATH} or {git: ...} (folio-site(5), FOLIO.YML). */
 static void read_deploy(struct schema *s, const struct ynode *r, struct config *c)
 {
-	static const char *const keys[] = {"folder", "rsync", "git", NULL};
+	static const char *const keys[] = {"folder", "rsync", "git", "s3", NULL};
 	const struct ynode *n = schema_node(r, "deploy");
 	if (!n || yaml_is_null(n))
 		return;
 	c->deploy_at = n;
 	if (n->kind != YNODE_MAP) {
-		schema_error(s, n, "'deploy' must be a map with one target, as {folder: PATH}, {rsync: HOST:PATH} or "
-			     "{git: REPO}, found %s", kind_a(n));
+		schema_error(s, n, "'deploy' must be a map with one target, as {folder: PATH}, {rsync: HOST:PATH}, "
+			     "{git: REPO} or {s3: {bucket: NAME}}, found %s", kind_a(n));
 		return;
 	}
 	if (schema_check_keys(s, n, keys, "deploy"))
 		return;
 	int kind = 0;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		const struct ynode *v = schema_node(n, keys[k]);
 		if (v && kind) {
 			schema_error(s, v, "deploy has both '%s' and '%s': a site deploys to one target", keys[kind - 1],
@@ -792,11 +852,15 @@ static void read_deploy(struct schema *s, const struct ynode *r, struct config *
 			kind = k + 1;
 	}
 	if (!kind) {
-		schema_error(s, n, "deploy names no target: give one of folder, rsync or git");
+		schema_error(s, n, "deploy names no target: give one of folder, rsync, git or s3");
 		return;
 	}
 	if (kind == 3) {
 		read_deploy_git(s, n, c);
+		return;
+	}
+	if (kind == 4) {
+		read_deploy_s3(s, n, c);
 		return;
 	}
 	if (schema_str(s, n, keys[kind - 1], 1, &c->deploy_dest) != 1)

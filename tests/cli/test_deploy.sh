@@ -263,6 +263,145 @@ else
 	echo "skipped: rsync over SSH (no sshd could be started: apt-get install openssh-server rsync)"
 fi
 
+# ---- S3, against moto_server (Debian 12's python3-moto) ----
+# s3proxy.py: a proxy in front of moto that answers 503 SlowDown to every
+# PUT after the first N while the file $TMP/fail-after holds N: an upload
+# that fails midway
+cat >"$TMP/s3proxy.py" <<'EOF'
+import http.client, http.server, os, sys
+port, upstream, flag = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+puts = [0]
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def relay(self):
+        n = int(self.headers.get('Content-Length') or 0)
+        body = self.rfile.read(n) if n else None
+        if self.command == 'PUT' and os.path.exists(flag):
+            puts[0] += 1
+            if puts[0] > int(open(flag).read()):
+                msg = b'<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
+                self.send_response(503); self.send_header('Content-Length', str(len(msg))); self.end_headers()
+                self.wfile.write(msg); return
+        elif not os.path.exists(flag):
+            puts[0] = 0
+        c = http.client.HTTPConnection('127.0.0.1', upstream)
+        c.request(self.command, self.path, body, {k: v for k, v in self.headers.items() if k.lower() != 'expect'})
+        r = c.getresponse(); data = r.read()
+        self.send_response(r.status)
+        for k, v in r.getheaders():
+            if k.lower() not in ('transfer-encoding', 'connection', 'content-length', 'server', 'date'):
+                self.send_header(k, v)
+        self.send_header('Content-Length', str(len(data))); self.end_headers()
+        if self.command != 'HEAD': self.wfile.write(data)
+    do_GET = do_PUT = do_DELETE = do_HEAD = do_POST = relay
+http.server.ThreadingHTTPServer(('127.0.0.1', port), H).serve_forever()
+EOF
+if ! command -v moto_server >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 &&
+	apt-cache policy python3-moto 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+	apt-get install -y python3-moto >/dev/null 2>&1
+fi
+moto_pid=""
+proxy_pid=""
+trap 'ssh_stop; [ -n "$moto_pid" ] && kill $moto_pid $proxy_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+s3_up=0
+if command -v moto_server >/dev/null 2>&1; then
+	MPORT=$(free_port)
+	moto_server -H 127.0.0.1 -p "$MPORT" >"$TMP/moto.log" 2>&1 &
+	moto_pid=$!
+	PPORT=$(free_port)
+	python3 "$TMP/s3proxy.py" "$PPORT" "$MPORT" "$TMP/fail-after" 2>"$TMP/proxy.log" &
+	proxy_pid=$!
+	for _ in $(seq 1 100); do
+		curl -s -o /dev/null "http://127.0.0.1:$MPORT/" && curl -s -o /dev/null "http://127.0.0.1:$PPORT/" && s3_up=1 && break
+		sleep 0.1
+	done
+fi
+if [ "$s3_up" -eq 1 ]; then
+	export AWS_ACCESS_KEY_ID=AKIAFOLIOTEST AWS_SECRET_ACCESS_KEY=s3cr3t-never-printed
+	EP=http://127.0.0.1:$PPORT
+	# s3 ARGS...: curl signed with the test's credentials
+	s3() { curl -s --aws-sigv4 aws:amz:us-east-1:s3 --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$@"; }
+	keys() { s3 "http://127.0.0.1:$MPORT/blog?list-type=2&max-keys=1000" | grep -o '<Key>[^<]*</Key>' | wc -l; }
+	header() { s3 -I "http://127.0.0.1:$MPORT/blog/$1" | tr -d '\r' | grep -i "^$2:" | sed 's/^[^:]*: //'; }
+	: >"$TMP/s3.all"
+	s3run() { run "$@"; printf '%s\n%s\n' "$out" "$err" >>"$TMP/s3.all"; }
+	SHOWN="s3 bucket blog at $EP"
+	target "s3: {bucket: blog, endpoint: \"$EP\", region: us-east-1}"
+	n=$(nfiles)
+	s3run deploy "$SITE"
+	check "s3, no bucket: exit 1" test "$rc" -eq 1
+	check "s3, no bucket: the object's address" contains "$err" "$EP/blog/"
+	check "s3, no bucket: NoSuchBucket" contains "$err" "HTTP 404 NoSuchBucket"
+	check "s3, no bucket: the hint" contains "$err" "(hint: check deploy.s3.bucket and deploy.s3.endpoint, and that the bucket exists)"
+	s3 -X PUT -o /dev/null "http://127.0.0.1:$MPORT/blog"
+	s3run deploy "$SITE"
+	check "s3: exit 0" test "$rc" -eq 0
+	check "s3, first: every file" test "$out" = "$(summary "$n" 0 0 "$SHOWN")"
+	check "s3, first: every object" test "$(keys)" -eq "$n"
+	s3 -o "$TMP/got" "http://127.0.0.1:$MPORT/blog/index.html"
+	check "s3, first: the bytes of a page" cmp -s "$TMP/got" "$PUB/index.html"
+	check "s3: a page's Content-Type" test "$(header index.html content-type)" = "text/html; charset=utf-8"
+	check "s3: a page's Cache-Control is short" test "$(header index.html cache-control)" = "public, max-age=0, must-revalidate"
+	css=$(cd "$PUB" && ls style.*.css | head -1)
+	check "s3: a fingerprinted file's Content-Type" test "$(header "$css" content-type)" = "text/css; charset=utf-8"
+	check "s3: a fingerprinted file's Cache-Control is long" test "$(header "$css" cache-control)" = "public, max-age=31536000, immutable"
+	echo "mine" | s3 -T - "http://127.0.0.1:$MPORT/blog/hand.txt" -o /dev/null
+	edit seven
+	s3run deploy "$SITE" --dry-run
+	check "s3, dry run: the changed files listed" test "$(printf '%s\n' "$out" | grep -c '^upload ')" -eq "$want"
+	s3 -o "$TMP/got" "http://127.0.0.1:$MPORT/blog/posts/first-steps-3-publishing/index.html"
+	check "s3, dry run: nothing uploaded" test "$(cmp -s "$TMP/got" "$PUB/posts/first-steps-3-publishing/index.html" && echo same)" = ""
+	s3run deploy "$SITE"
+	check "s3, an edit: exactly the changed files" test "$out" = "$(summary "$want" "$gone" $(($(nfiles) - want)) "$SHOWN")"
+	s3 -o "$TMP/got" "http://127.0.0.1:$MPORT/blog/posts/first-steps-3-publishing/index.html"
+	check "s3, an edit: the page's new bytes" cmp -s "$TMP/got" "$PUB/posts/first-steps-3-publishing/index.html"
+	check "s3: the object put by hand stays" test "$(s3 "http://127.0.0.1:$MPORT/blog/hand.txt")" = mine
+	check "s3: the bucket holds the site and the hand's object" test "$(keys)" -eq $(($(nfiles) + 1))
+	drop why-this-blog
+	s3run deploy "$SITE"
+	check "s3, a deleted post: deleted there" test "$out" = "$(summary "$want" "$gone" $(($(nfiles) - want)) "$SHOWN")"
+	check "s3, a deleted post: its page gone" test "$(s3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MPORT/blog/posts/why-this-blog/index.html")" = 404
+	check "s3, a deleted post: the hand's object stays" test "$(keys)" -eq $(($(nfiles) + 1))
+	# a failure midway: the service refuses the fourth upload
+	echo 3 >"$TMP/fail-after"
+	edit eight
+	s3run deploy "$SITE"
+	check "s3, failure midway: exit 1" test "$rc" -eq 1
+	check "s3, failure midway: the service's reason" contains "$err" "error: cannot upload it: HTTP 503 SlowDown: Please reduce your request rate. (hint: the service failed: deploy again later, and the next deploy does the rest)"
+	check "s3, failure midway: how far it went" contains "$err" "folio: deploy stopped after 3 of $want uploads"
+	check "s3, failure midway: nothing deleted" test "$(keys)" -ge $(($(nfiles) + 1))
+	rm "$TMP/fail-after"
+	s3run deploy "$SITE"
+	check "s3, after the failure: exactly the rest" test "$out" = "$(summary $((want - 3)) "$gone" $(($(nfiles) - want + 3)) "$SHOWN")"
+	check "s3, after the failure: the bucket holds the site" test "$(keys)" -eq $(($(nfiles) + 1))
+	s3 -o "$TMP/got" "http://127.0.0.1:$MPORT/blog/posts/first-steps-3-publishing/index.html"
+	check "s3, after the failure: the page's new bytes" cmp -s "$TMP/got" "$PUB/posts/first-steps-3-publishing/index.html"
+	# credentials: from ~/.aws/credentials when not in the environment, else none
+	mkdir -p "$TMP/home/.aws"
+	printf '[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" >"$TMP/home/.aws/credentials"
+	(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; HOME=$TMP/home "$FOLIO" deploy "$SITE" >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	out=$(cat "$TMP/out")
+	err=$(cat "$TMP/err")
+	cat "$TMP/out" "$TMP/err" >>"$TMP/s3.all"
+	check "s3, credentials from ~/.aws/credentials" test "$out" = "$(summary 0 0 "$(nfiles)" "$SHOWN")"
+	(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; HOME=$TMP/nohome "$FOLIO" deploy "$SITE" --all >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	err=$(cat "$TMP/err")
+	check "s3, no credentials: exit 1" test "$rc" -eq 1
+	check "s3, no credentials: said, with a hint" contains "$err" "folio: error: no S3 credentials (hint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+	check "s3: the secret never printed" not_contains "$(cat "$TMP/s3.all")" "s3cr3t"
+	check "s3: the key id never printed" not_contains "$(cat "$TMP/s3.all")" "AKIAFOLIOTEST"
+	unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
+	restore
+	build
+elif [ "${CI:-}" = true ]; then
+	echo "FAIL s3: moto_server could not be started (apt-get install python3-moto)"
+	fail=$((fail + 1))
+else
+	echo "skipped: s3 (no moto_server: apt-get install python3-moto)"
+fi
+
 # ---- a git branch ----
 REPO=$TMP/remote.git
 git init -q --bare "$REPO"

@@ -58,19 +58,29 @@ static void test_config_targets(void)
 	INT_EQ(load("deploy:\n  git: {repo: ../site.git, branch: site/main}\n"), 0);
 	STR_EQ(sv(cfg.deploy_dest), "../site.git");
 	STR_EQ(sv(cfg.deploy_branch), "site/main");
+	INT_EQ(load("deploy:\n  s3: {bucket: my.site-1}\n"), 0);
+	INT_EQ(cfg.deploy_kind, CONFIG_DEPLOY_S3);
+	STR_EQ(sv(cfg.deploy_dest), "my.site-1");
+	STR_EQ(sv(cfg.deploy_region), "us-east-1");
+	INT_EQ(cfg.deploy_endpoint.len, 0);
+	INT_EQ(cfg.deploy_prefix.len, 0);
+	INT_EQ(load("deploy:\n  s3: {bucket: b12, endpoint: \"http://127.0.0.1:9000\", region: eu-west-3, prefix: blog/}\n"), 0);
+	STR_EQ(sv(cfg.deploy_endpoint), "http://127.0.0.1:9000");
+	STR_EQ(sv(cfg.deploy_region), "eu-west-3");
+	STR_EQ(sv(cfg.deploy_prefix), "blog/");
 }
 
 static void test_config_errors(void)
 {
 	INT_EQ(load("deploy: /srv/www\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:2:9: error: 'deploy' must be a map with one target, as {folder: PATH}, "
-			     "{rsync: HOST:PATH} or {git: REPO}, found a string");
+			     "{rsync: HOST:PATH}, {git: REPO} or {s3: {bucket: NAME}}, found a string");
 	INT_EQ(load("deploy:\n  foldr: /srv/www\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:3:3: error: unknown deploy key 'foldr' (did you mean 'folder'?)");
 	INT_EQ(load("deploy:\n  folder: /a\n  rsync: h:/b\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:4:10: error: deploy has both 'folder' and 'rsync': a site deploys to one target");
 	INT_EQ(load("deploy: {}\n"), 1);
-	STR_EQ(t_msgs(&cap), "folio.yml:2:9: error: deploy names no target: give one of folder, rsync or git");
+	STR_EQ(t_msgs(&cap), "folio.yml:2:9: error: deploy names no target: give one of folder, rsync, git or s3");
 	INT_EQ(load("deploy:\n  rsync: -e sh\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:3:10: error: deploy.rsync starts with '-', which rsync and git would read as "
 			     "an option");
@@ -89,6 +99,24 @@ static void test_config_errors(void)
 	STR_EQ(t_msgs(&cap), "folio.yml:3:11: error: 'folder' must be a string, found a list");
 	INT_EQ(load("deploy:\n  folder:\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:3:10: error: 'folder' must not be empty");
+	INT_EQ(load("deploy:\n  s3: {bucket: My_Site}\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:16: error: deploy.s3.bucket 'My_Site' is not a bucket name (3 to 63 "
+			     "lower-case letters, digits, '-' and '.')");
+	INT_EQ(load("deploy:\n  s3: {bucket: b12, endpoint: \"https://k:secret9@s3.example.org\"}\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:31: error: deploy.s3.endpoint holds a password or token (USER:SECRET@): keep "
+			     "credentials out of folio.yml, in git's credential helper or an SSH key");
+	OK(!t_has(t_msgs(&cap), "secret9"));
+	INT_EQ(load("deploy:\n  s3: {bucket: b12, endpoint: s3.example.org}\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:31: error: deploy.s3.endpoint must be an address "
+			     "http(s)://HOST[:PORT][/PATH], with no user, query or fragment");
+	INT_EQ(load("deploy:\n  s3: {bucket: b12, prefix: /blog}\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:29: error: deploy.s3.prefix '/blog' must be a folder of the bucket ending "
+			     "in '/', as blog/ (nothing for its top)");
+	INT_EQ(load("deploy:\n  s3: {bucket: b12, regoin: x}\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:21: error: unknown deploy.s3 key 'regoin' (did you mean 'region'?)");
+	INT_EQ(load("deploy:\n  s3: b12\n"), 1);
+	STR_EQ(t_msgs(&cap), "folio.yml:3:7: error: deploy.s3 must be a map {bucket, endpoint, region, prefix}, found a "
+			     "string");
 	INT_EQ(load("deploy:\n  git: {repo: r.git, brnch: x}\n"), 1);
 	STR_EQ(t_msgs(&cap), "folio.yml:3:22: error: unknown deploy.git key 'brnch' (did you mean 'branch'?)");
 }
