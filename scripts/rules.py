@@ -15,10 +15,17 @@ one line "FILE:LINE: rule: MESSAGE" per breach and exit status 1, when
   threads   pthread_create appears outside base/pool.c;
   reads     a file is opened or read outside files/ (the site's one
             reader), cache/ (the cache's files), output/ (the output
-            folder), serve/ (the files it serves) and base/'s file
-            primitives;
+            folder), serve/ (the files it serves), deploy/s3.c (the
+            shared credentials file of S3) and base/'s file primitives;
   writes    a file is created, written, renamed or removed outside
-            output/, cache/ and base/file.c (the one new-file writer);
+            output/, cache/, base/file.c (the one new-file writer) and
+            deploy/ (which writes the deploy target, a folder outside the
+            site, and only the files the output's manifest and the record
+            of its last deploy name);
+  processes a child process is started (fork, exec, posix_spawn, system,
+            popen) outside output/folder.c (the background removal of
+            an old site) and deploy/run.c (rsync and git, with explicit
+            arguments, never a shell);
   cache     a cache file is named outside cache/ (a string literal given
             to a cache_ function, or one that holds ".folio-cache");
   tables    an open-addressing table is written by hand outside base/
@@ -44,8 +51,16 @@ READ_CALLS = {'open', 'openat', 'fopen', 'fdopen', 'opendir', 'fdopendir', 'scan
 WRITE_CALLS = {'rename', 'renameat', 'renameat2', 'unlink', 'unlinkat', 'rmdir', 'mkdir', 'mkdirat',
                'link', 'linkat', 'symlink', 'symlinkat', 'truncate', 'ftruncate', 'mkstemp', 'mkdtemp',
                'mkostemp', 'remove', 'creat', 'utimensat', 'futimens', 'chmod', 'fchmod'}
-READ_OK = ('files/', 'cache/', 'output/', 'serve/', 'base/file.c', 'base/buf.c')
-WRITE_OK = ('output/', 'cache/', 'base/file.c')
+# deploy/s3.c reads the shared credentials file (~/.aws/credentials), not
+# a file of the site
+READ_OK = ('files/', 'cache/', 'output/', 'serve/', 'base/file.c', 'base/buf.c', 'deploy/s3.c')
+# deploy/ writes the deploy target (a folder outside the site), never the
+# site, its output or its cache (the record goes through cache/)
+WRITE_OK = ('output/', 'cache/', 'base/file.c', 'deploy/')
+# calls that start a child process, and the files that may
+PROCESS_CALLS = {'fork', 'vfork', 'execl', 'execlp', 'execle', 'execv', 'execvp', 'execvpe', 'execve', 'fexecve',
+                 'posix_spawn', 'posix_spawnp', 'system', 'popen', 'clone'}
+PROCESS_OK = ('output/folder.c', 'deploy/run.c')
 C_KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'else', 'do', 'case',
               '_Alignof', 'alignof', '_Static_assert', '__attribute__', 'typeof', '__typeof__',
               '_Generic', 'va_arg', 'offsetof'}
@@ -273,18 +288,25 @@ def check(root):
             if name == 'pthread_create' and f.rel != 'base/pool.c':
                 errors.append((f.rel, line, 'threads',
                                'pthread_create outside base/pool.c (start threads with pool_run or pool_spawn)'))
-            if name in READ_CALLS and not f.rel.startswith(READ_OK):
+            if name in PROCESS_CALLS and f.rel not in PROCESS_OK:
+                errors.append((f.rel, line, 'processes',
+                               '%s() starts a process outside output/folder.c and deploy/run.c (deploy_spawn runs '
+                               'a program with explicit arguments)' % name))
+            # an open to write is the writes rule's (below), in a file that may write
+            opens_to_write = name in ('open', 'openat', 'fopen') and f.rel.startswith(WRITE_OK) and re.search(
+                r'O_(WRONLY|CREAT)|fopen\s*\([^)]*,\s*"[^"]*[wa]', text[text.find(name):])
+            if name in READ_CALLS and not f.rel.startswith(READ_OK) and not opens_to_write:
                 errors.append((f.rel, line, 'reads',
                                "%s() opens a file outside the site's reader (files/), cache/, output/ and serve/: "
                                'read a file of the site through files/' % name))
             if name in WRITE_CALLS and not f.rel.startswith(WRITE_OK):
                 errors.append((f.rel, line, 'writes',
-                               '%s() changes the file system outside output/, cache/ and base/file.c' % name))
+                               '%s() changes the file system outside output/, cache/, base/file.c and deploy/' % name))
             if name in ('open', 'openat', 'fopen') and not f.rel.startswith(WRITE_OK):
                 seg = text[text.find(name):]
                 if re.search(r'O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)', seg) or re.search(r'fopen\s*\([^)]*,\s*"[^"]*[wa+]', seg):
                     errors.append((f.rel, line, 'writes',
-                                   '%s() opens a file to write outside output/, cache/ and base/file.c' % name))
+                                   '%s() opens a file to write outside output/, cache/, base/file.c and deploy/' % name))
             d = defs.get(name)
             if d is None or d is f or name in mine:
                 continue

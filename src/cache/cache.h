@@ -29,6 +29,10 @@
  *                           for the CACHE_KEEP_OUTPUTS folders built into
  *                           last; a spare whose state is pruned is deleted
  *                           with it (output_prune)
+ *   deploy/KEY.record       what folio deploy put on the target whose
+ *                           identity hashes to KEY (deploy/plan.c's format)
+ *   deploy/KEY.git          a bare git repository of a git target's branch
+ *                           tip (deploy/git.c: git writes and reads it)
  * Every file is written whole to a temporary name beside it and renamed
  * over the old one: a reader sees the old file or the new, never a part;
  * but markdown.pack, whose new entries are added at its end

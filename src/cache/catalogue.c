@@ -39,6 +39,12 @@ static const struct cache_entry catalogue[CACHE_KINDS] = {
 	 "a resized copy of an image, as written to the output (WebP, JPEG or PNG; its key: the image's bytes, "
 	 "the width, the format and its settings)",
 	 "variants/variants.c", "image", (size_t)256 << 20, NULL, NULL},
+	{CACHE_DEPLOY, "deploy", CACHE_KEYED, ".record",
+	 "what folio deploy put on one target (its key: the target), each file's hash and size",
+	 "deploy/plan.c", "deployrecord", GB, NULL, NULL},
+	{CACHE_DEPLOY_GIT, "deploy", CACHE_KEYED, ".git",
+	 "a bare git repository holding the tip of a git target's branch (its key: the target), made and read by "
+	 "git, never by folio", "deploy/git.c", NULL, 0, NULL, NULL},
 };
 
 const struct cache_entry *cache_entry(enum cache_kind k)

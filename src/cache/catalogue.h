@@ -27,6 +27,8 @@ enum cache_kind {
 	CACHE_UPTODATE,    /* uptodate-HASH */
 	CACHE_SPARE,       /* spare-HASH */
 	CACHE_IMAGES,      /* images/KEY.img */
+	CACHE_DEPLOY,      /* deploy/KEY.record */
+	CACHE_DEPLOY_GIT,  /* deploy/KEY.git */
 	CACHE_KINDS
 };
 

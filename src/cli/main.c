@@ -14,6 +14,7 @@
 #include "pipeline/build.h"
 #include "base/diag.h"
 #include "check/extcheck.h"
+#include "deploy/deploy.h"
 #include "images/images.h"
 #include "md/diagram.h"
 #include "md/highlight.h"
@@ -106,6 +107,33 @@ static const struct command commands[] = {
 	 "                     that lead nowhere, as notes\n"
 	 "\n"
 	 "Exit status: 0 no error, 1 errors in the site or a broken link,\n"
+	 "2 usage errors.\n"},
+	{"deploy", "publish the built site to folio.yml's deploy target",
+	 "usage: folio deploy [DIR] [-o OUT] [--dry-run] [--all]\n"
+	 "\n"
+	 "Publishes the site that 'folio build' wrote into OUT (default: DIR/public)\n"
+	 "to the target that DIR/folio.yml names under deploy: a folder\n"
+	 "({folder: PATH}), rsync, over SSH to HOST:PATH ({rsync: \"[USER@]HOST:PATH\"}),\n"
+	 "a branch of a git repository, committed and pushed ({git: {repo: URL,\n"
+	 "branch: gh-pages}}), or an S3 bucket ({s3: {bucket: NAME, endpoint: URL,\n"
+	 "region: REGION, prefix: blog/}}, with Content-Type and Cache-Control: a\n"
+	 "year for fingerprinted files, revalidated for the others). Only what\n"
+	 "changed since the last deploy to that target is uploaded (by each file's\n"
+	 "hash, against a record kept in DIR/" CACHE_DIR "/deploy/); a file an\n"
+	 "earlier deploy put there that the site no longer has is deleted there,\n"
+	 "and nothing else ever is. Pages go up after the files they link to;\n"
+	 "deletions come last. A failure stops the deploy: what was there stays,\n"
+	 "and the next deploy does the rest.\n"
+	 "\n"
+	 "  -o, --output OUT   the folder 'folio build -o OUT' wrote\n"
+	 "  -n, --dry-run      list each upload and deletion, do nothing\n"
+	 "  --all              upload every file, whatever the record says\n"
+	 "\n"
+	 "No password goes in folio.yml: rsync and git use SSH keys, ~/.ssh/config\n"
+	 "(or RSYNC_RSH) and git's credential helper; S3 AWS_ACCESS_KEY_ID and\n"
+	 "AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN) or ~/.aws/credentials\n"
+	 "(AWS_PROFILE). None is ever printed. Exit status: 0 deployed (or\n"
+	 "nothing to do), 1 an error in folio.yml, no build, or a failed upload,\n"
 	 "2 usage errors.\n"},
 	{"new", "create a new site, post or series",
 	 "usage: folio new site DIR [--ci github|gitlab]\n"
@@ -667,6 +695,38 @@ static int cmd_check(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int cmd_deploy(int argc, char **argv)
+{
+	struct deploy_options o;
+	memset(&o, 0, sizeof o);
+	const struct opt opts[] = {
+		OPT_F("-n", "--dry-run", &o.dry_run),
+		OPT_F(NULL, "--all", &o.all),
+		OPT_V("-o", "--output", &o.out_dir),
+		OPT_END,
+	};
+	if (parse_args(&(struct args){"deploy", opts, POS_SITE, &o.site_dir}, argc, argv))
+		return EXIT_USAGE;
+	if (!o.site_dir)
+		o.site_dir = ".";
+	struct diag d;
+	diag_init(&d, stderr);
+	int errors = site_dir_check(&d, o.site_dir);
+	char out_default[4096];
+	int here = !strcmp(o.site_dir, ".");
+	if (!o.out_dir && (size_t)snprintf(out_default, sizeof out_default, "%s%spublic", here ? "" : o.site_dir,
+					   here ? "" : "/") >= sizeof out_default) {
+		diag_error(&d, &(struct diag_loc){o.site_dir, NULL, 0, 0, 0}, "the path is too long (hint: give -o)");
+		errors = 1;
+	}
+	if (!o.out_dir)
+		o.out_dir = out_default;
+	if (!errors)
+		errors = deploy_run(&d, &o);
+	diag_fini(&d);
+	return errors ? EXIT_SITE : EXIT_OK;
+}
+
 /* new_post: folio new post "TITLE" [options]. */
 static int new_post(struct diag *d, int argc, char **argv)
 {
@@ -921,6 +981,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "new"))
 		return cmd_new(argc - 2, argv + 2);
+	if (!strcmp(cmd, "deploy"))
+		return cmd_deploy(argc - 2, argv + 2);
 	if (!strcmp(cmd, "import"))
 		return cmd_import(argc - 2, argv + 2);
 	if (!strcmp(cmd, "theme"))

@@ -2,7 +2,7 @@
  *
  * Folder cli/: the command line: argv, the commands, their options and
  * exit status; folio new, folio theme export.
- * uses: base, formats, files, images, md, cache, tmpl, read, model, render, output, search, check, incremental, pipeline, serve, import.
+ * uses: base, formats, files, images, md, cache, tmpl, read, model, render, output, search, check, incremental, pipeline, serve, import, deploy.
  */
 #ifndef FOLIO_SCAFFOLD_H
 #define FOLIO_SCAFFOLD_H

@@ -297,6 +297,70 @@ int output_unchanged(const char *site_dir, const char *out_dir)
 	return rc;
 }
 
+/* list_cmp: output entries by path */
+static int list_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct output_entry *)x)->rel, ((const struct output_entry *)y)->rel);
+}
+
+int output_list(const char *site_dir, const char *out_dir, struct output_listing *l)
+{
+	memset(l, 0, sizeof *l);
+	char *mpath = cache_output_path(site_dir, out_dir, CACHE_MANIFEST);
+	if (!mpath || !output_has_marker(out_dir)) {
+		free(mpath);
+		errno = ENOENT;
+		return -1;
+	}
+	struct manifest *m = xcalloc(1, sizeof *m);
+	manifest_load(m, mpath);
+	free(mpath);
+	size_t found = 0;
+	if (!m->known || !m->n) {
+		manifest_fini(m);
+		free(m);
+		errno = ENOENT;
+		return -1;
+	}
+	if (m->partial || same_walk(m, out_dir, "", &found) != 0 || found != m->n) {
+		manifest_fini(m);
+		free(m);
+		errno = ESTALE;
+		return -1;
+	}
+	/* a file written twice is listed twice: its last write is the file */
+	qsort(m->v, m->n, sizeof *m->v, manifest_cmp);
+	l->v = xmalloc(m->n * sizeof *l->v);
+	for (size_t i = 0; i < m->n; i++) {
+		if (l->n && !strcmp(l->v[l->n - 1].rel, m->v[i].rel))
+			l->n--;
+		l->v[l->n++] = (struct output_entry){m->v[i].rel, m->v[i].hash, m->v[i].size};
+	}
+	qsort(l->v, l->n, sizeof *l->v, list_cmp);
+	l->m = m;
+	return 0;
+}
+
+void output_listing_fini(struct output_listing *l)
+{
+	if (l->m) {
+		manifest_fini(l->m);
+		free(l->m);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+int output_open(const char *out_dir, const char *rel)
+{
+	char p[PATH_MAX];
+	if (!output_safe_rel(rel) || snprintf(p, sizeof p, "%s/%s", out_dir, rel) >= (int)sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 /* ---- the folders of a manifest's files ---- */
 
 static const char *folder_key(const void *ctx, uint32_t v)

@@ -10,6 +10,7 @@
 #define FOLIO_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -165,6 +166,31 @@ char *output_cache_file(const struct output *o, enum cache_kind k);
  * build's manifest lists, each as that build left it (size, time, inode),
  * and nothing else but folio's marker; else -1. */
 int output_unchanged(const char *site_dir, const char *out_dir);
+
+/* One file of an output as its last build wrote it (output_list). */
+struct manifest;
+struct output_entry {
+	const char *rel;
+	uint64_t hash, size; /* XXH3 of its bytes, and their count */
+};
+struct output_listing {
+	struct output_entry *v; /* sorted by rel, each once */
+	size_t n;
+	struct manifest *m; /* where the paths lie */
+};
+
+/* output_list: the files the last build wrote into out_dir (path, XXH3
+ * and size, from its manifest: folio deploy's list of what to publish), if
+ * out_dir holds exactly those, each as that build left it
+ * (output_unchanged), and its marker: 0. -1 with errno ENOENT when no
+ * build of site_dir wrote out_dir, ESTALE when the folder changed since;
+ * nothing is reported. l is the caller's to output_listing_fini. */
+int output_list(const char *site_dir, const char *out_dir, struct output_listing *l);
+void output_listing_fini(struct output_listing *l);
+
+/* output_open: the file rel of the output folder out_dir opened to read
+ * (a link is not followed): a descriptor, or -1 with errno. */
+int output_open(const char *out_dir, const char *rel);
 
 /* output_link: rel as the last build left it (a hard link to its file),
  * if that build's manifest has it and the file is still the one it wrote;

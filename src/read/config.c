@@ -18,7 +18,7 @@
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
 	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
 	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", "images",
-	"bibliography", "citation_style", "sidenotes", NULL};
+	"bibliography", "citation_style", "sidenotes", "deploy", NULL};
 
 /* where the texts of folio.yml are repeated (see SCHEMA_TEXT_MAX) */
 #define EVERY_PAGE "every page"
@@ -673,6 +673,208 @@ static void check_base_url(struct schema *s, const struct ynode *r, struct confi
 	}
 }
 
+/* deploy_dest_error: why v, a deploy destination (a folder, rsync's
+ * [[USER@]HOST:]PATH, a git repository), cannot be one (a static
+ * message), or NULL. A password or token in it is refused: folio.yml is
+ * part of the site, often public; credentials go where ssh and git keep
+ * them. */
+static const char *deploy_dest_error(struct str v)
+{
+	if (!v.len)
+		return "is empty";
+	if (v.p[0] == '-')
+		return "starts with '-', which rsync and git would read as an option";
+	for (size_t i = 0; i < v.len; i++)
+		if ((unsigned char)v.p[i] < ' ' || v.p[i] == 0x7f)
+			return "holds a control character";
+	const char *sch = memmem(v.p, v.len, "://", 3);
+	if (sch) {
+		const char *host = sch + 3, *end = v.p + v.len;
+		const char *slash = memchr(host, '/', (size_t)(end - host));
+		const char *at = memchr(host, '@', (size_t)((slash ? slash : end) - host));
+		if (at && memchr(host, ':', (size_t)(at - host)))
+			return "holds a password or token (USER:SECRET@): keep credentials out of folio.yml, in git's "
+			       "credential helper or an SSH key";
+	}
+	return NULL;
+}
+
+/* deploy_dest_report: the error why about the destination at n (what
+ * names it), at its place but without the excerpt of its line, which may
+ * hold a secret. */
+static void deploy_dest_report(struct schema *s, const struct ynode *n, const char *what, const char *why)
+{
+	struct diag_loc loc = {s->path, NULL, 0, n->line, n->col};
+	diag_error(s->d, &loc, "%s %s", what, why);
+	s->errors++;
+}
+
+/* branch_ok: whether b is a branch name git takes (git-check-ref-format,
+ * the rules that matter for one name). */
+static int branch_ok(struct str b)
+{
+	if (!b.len || b.p[0] == '-' || b.p[0] == '/' || b.p[0] == '.' || b.p[b.len - 1] == '/' ||
+	    b.p[b.len - 1] == '.' || memmem(b.p, b.len, "..", 2) || memmem(b.p, b.len, "//", 2) ||
+	    memmem(b.p, b.len, "@{", 2) || memmem(b.p, b.len, "/.", 2) ||
+	    (b.len >= 5 && !memcmp(b.p + b.len - 5, ".lock", 5)))
+		return 0;
+	for (size_t i = 0; i < b.len; i++)
+		if ((unsigned char)b.p[i] <= ' ' || b.p[i] == 0x7f || strchr("~^:?*[\\", b.p[i]))
+			return 0;
+	return 1;
+}
+
+/* read_deploy_git: deploy's git: REPO, or {repo: REPO, branch: BRANCH}
+ * (default gh-pages). */
+static void read_deploy_git(struct schema *s, const struct ynode *dep, struct config *c)
+{
+	const struct ynode *g = schema_node(dep, "git");
+	c->deploy_branch = STR_LIT("gh-pages");
+	const struct ynode *repo = g;
+	if (g->kind == YNODE_MAP) {
+		static const char *const keys[] = {"repo", "branch", NULL};
+		schema_check_keys(s, g, keys, "deploy.git");
+		int line = s->map_line, col = s->map_col;
+		s->map_line = g->line;
+		s->map_col = g->col;
+		int got = schema_str(s, g, "repo", 1, &c->deploy_dest);
+		s->map_line = line;
+		s->map_col = col;
+		if (got != 1)
+			return;
+		repo = schema_node(g, "repo");
+		if (schema_str(s, g, "branch", 0, &c->deploy_branch) == 1 && !branch_ok(c->deploy_branch)) {
+			schema_error(s, schema_node(g, "branch"),
+				     "deploy.git.branch '%.*s' is not a name git takes for a branch (letters, digits, "
+				     "'-', '_', '.' and '/', as gh-pages or site/main)",
+				     STR_FMT(c->deploy_branch));
+			return;
+		}
+	} else if (g->kind == YNODE_SCALAR && !yaml_is_null(g)) {
+		c->deploy_dest = g->str;
+	} else {
+		schema_error(s, g, "deploy.git must be a repository or a map {repo, branch}, found %s", kind_a(g));
+		return;
+	}
+	const char *why = deploy_dest_error(c->deploy_dest);
+	if (why) {
+		deploy_dest_report(s, repo, "deploy.git's repository", why);
+		return;
+	}
+	c->deploy_kind = CONFIG_DEPLOY_GIT;
+}
+
+/* s3_name_ok: whether v is made of lower-case letters, digits, '-' and
+ * (with dots) '.', between min and max bytes (a bucket's name, a region) */
+static int s3_name_ok(struct str v, size_t min, size_t max, int dots)
+{
+	if (v.len < min || v.len > max)
+		return 0;
+	for (size_t i = 0; i < v.len; i++)
+		if (!((v.p[i] >= 'a' && v.p[i] <= 'z') || (v.p[i] >= '0' && v.p[i] <= '9') || v.p[i] == '-' ||
+		      (dots && v.p[i] == '.')))
+			return 0;
+	return 1;
+}
+
+/* read_deploy_s3: deploy's s3: {bucket, endpoint, region, prefix}. */
+static void read_deploy_s3(struct schema *s, const struct ynode *dep, struct config *c)
+{
+	const struct ynode *m = schema_node(dep, "s3");
+	if (m->kind != YNODE_MAP) {
+		schema_error(s, m, "deploy.s3 must be a map {bucket, endpoint, region, prefix}, found %s", kind_a(m));
+		return;
+	}
+	static const char *const keys[] = {"bucket", "endpoint", "region", "prefix", NULL};
+	if (schema_check_keys(s, m, keys, "deploy.s3"))
+		return;
+	int line = s->map_line, col = s->map_col, bad = s->errors;
+	s->map_line = m->line;
+	s->map_col = m->col;
+	int got = schema_str(s, m, "bucket", 1, &c->deploy_dest);
+	s->map_line = line;
+	s->map_col = col;
+	if (got != 1)
+		return;
+	if (!s3_name_ok(c->deploy_dest, 3, 63, 1))
+		schema_error(s, schema_node(m, "bucket"), "deploy.s3.bucket '%.*s' is not a bucket name (3 to 63 "
+			     "lower-case letters, digits, '-' and '.')", STR_FMT(c->deploy_dest));
+	c->deploy_region = STR_LIT("us-east-1");
+	if (schema_str(s, m, "region", 0, &c->deploy_region) == 1 && !s3_name_ok(c->deploy_region, 1, 64, 0))
+		schema_error(s, schema_node(m, "region"), "deploy.s3.region '%.*s' is not a region name (as "
+			     "us-east-1)", STR_FMT(c->deploy_region));
+	if (schema_str(s, m, "endpoint", 0, &c->deploy_endpoint) == 1) {
+		struct str e = c->deploy_endpoint;
+		const char *why = deploy_dest_error(e);
+		if (why)
+			deploy_dest_report(s, schema_node(m, "endpoint"), "deploy.s3.endpoint", why);
+		else if ((!str_starts_with(e, "https://") && !str_starts_with(e, "http://")) || memchr(e.p, '@', e.len) ||
+			 memchr(e.p, '?', e.len) || memchr(e.p, '#', e.len))
+			deploy_dest_report(s, schema_node(m, "endpoint"), "deploy.s3.endpoint",
+					   "must be an address http(s)://HOST[:PORT][/PATH], with no user, query or fragment");
+	}
+	if (schema_str(s, m, "prefix", 0, &c->deploy_prefix) == 1) {
+		struct str p = c->deploy_prefix;
+		if (p.p[0] == '/' || memmem(p.p, p.len, "..", 2) || memmem(p.p, p.len, "//", 2) || p.p[p.len - 1] != '/' ||
+		    deploy_dest_error(p))
+			schema_error(s, schema_node(m, "prefix"), "deploy.s3.prefix '%.*s' must be a folder of the bucket "
+				     "ending in '/', as blog/ (nothing for its top)", STR_FMT(p));
+	}
+	if (s->errors == bad)
+		c->deploy_kind = CONFIG_DEPLOY_S3;
+}
+
+/* read_deploy: deploy, the one target of folio deploy: {folder: PATH},
+ * {rsync: [[USER@]HOST:]PATH} or {git: ...} (folio-site(5), FOLIO.YML). */
+static void read_deploy(struct schema *s, const struct ynode *r, struct config *c)
+{
+	static const char *const keys[] = {"folder", "rsync", "git", "s3", NULL};
+	const struct ynode *n = schema_node(r, "deploy");
+	if (!n || yaml_is_null(n))
+		return;
+	c->deploy_at = n;
+	if (n->kind != YNODE_MAP) {
+		schema_error(s, n, "'deploy' must be a map with one target, as {folder: PATH}, {rsync: HOST:PATH}, "
+			     "{git: REPO} or {s3: {bucket: NAME}}, found %s", kind_a(n));
+		return;
+	}
+	if (schema_check_keys(s, n, keys, "deploy"))
+		return;
+	int kind = 0;
+	for (int k = 0; k < 4; k++) {
+		const struct ynode *v = schema_node(n, keys[k]);
+		if (v && kind) {
+			schema_error(s, v, "deploy has both '%s' and '%s': a site deploys to one target", keys[kind - 1],
+				     keys[k]);
+			return;
+		}
+		if (v)
+			kind = k + 1;
+	}
+	if (!kind) {
+		schema_error(s, n, "deploy names no target: give one of folder, rsync, git or s3");
+		return;
+	}
+	if (kind == 3) {
+		read_deploy_git(s, n, c);
+		return;
+	}
+	if (kind == 4) {
+		read_deploy_s3(s, n, c);
+		return;
+	}
+	if (schema_str(s, n, keys[kind - 1], 1, &c->deploy_dest) != 1)
+		return;
+	const char *why = deploy_dest_error(c->deploy_dest);
+	if (why) {
+		char what[32];
+		snprintf(what, sizeof what, "deploy.%s", keys[kind - 1]);
+		deploy_dest_report(s, schema_node(n, keys[kind - 1]), what, why);
+		return;
+	}
+	c->deploy_kind = kind == 1 ? CONFIG_DEPLOY_FOLDER : CONFIG_DEPLOY_RSYNC;
+}
+
 int config_load(struct arena *a, struct diag *d, const char *site_dir, const char *base_url_override,
 		struct config *c)
 {
@@ -727,5 +929,6 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	c->cite_style = 0;
 	config_read_citations(&s, r, &c->bibliography, &c->cite_style);
 	check_base_url(&s, r, c, base_url_override);
+	read_deploy(&s, r, c);
 	return s.errors;
 }

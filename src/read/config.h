@@ -84,9 +84,24 @@ struct config {
 	 * 0 numeric, 1 author-year) */
 	const struct ynode *bibliography;
 	int cite_style;
+	/* deploy: the target's kind (CONFIG_DEPLOY_*), its destination (a
+	 * folder, relative to the site folder or absolute; rsync's
+	 * [[USER@]HOST:]PATH; git's repository) and git's branch (default
+	 * gh-pages; s3's bucket); s3's endpoint (default the region's AWS
+	 * one), region (default us-east-1) and key prefix ("" or ending in
+	 * '/'); deploy_at: the deploy key's value, for messages */
+	int deploy_kind;
+	struct str deploy_dest, deploy_branch;
+	struct str deploy_endpoint, deploy_region, deploy_prefix;
+	const struct ynode *deploy_at;
 };
 
 enum { CONFIG_LINKS_OFF, CONFIG_LINKS_WARN, CONFIG_LINKS_ERROR };
+
+/* deploy: where folio deploy publishes the built site (folio-site(5),
+ * FOLIO.YML): one target, checked here so that folio build reports a wrong
+ * one too. */
+enum config_deploy_kind { CONFIG_DEPLOY_NONE, CONFIG_DEPLOY_FOLDER, CONFIG_DEPLOY_RSYNC, CONFIG_DEPLOY_GIT, CONFIG_DEPLOY_S3 };
 
 /* config_load: reads DIR/folio.yml into cfg (strings in the arena). Every
  * problem is reported to d; returns the number of errors (0: cfg is valid).

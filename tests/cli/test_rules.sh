@@ -108,6 +108,17 @@ printf '#include <stdio.h>\n\nvoid *files_open(const char *p)\n{\n\treturn fopen
 rules reads2
 check "reads: files/ may" test "$rc" -eq 0
 
+# processes: a child started outside output/folder.c and deploy/run.c
+tree procs
+mkdir -p "$TMP/procs/deploy"
+printf '/* deploy.h: publishing.\n * uses: lo.\n */\n' >"$TMP/procs/deploy/deploy.h"
+printf '#include <spawn.h>\n\nint deploy_go(pid_t *p, char **argv, char **env)\n{\n\treturn posix_spawnp(p, argv[0], 0, 0, argv, env);\n}\n' >"$TMP/procs/deploy/run.c"
+printf '#include <stdlib.h>\n\nint mid_sh(const char *c)\n{\n\treturn system(c);\n}\n' >"$TMP/procs/mid/sh.c"
+rules procs
+check "processes: system() outside deploy/run.c fails" test "$rc" -eq 1
+check "processes: at its line" says "$TMP/procs/mid/sh.c:5: processes: system() starts a process outside output/folder.c and deploy/run.c"
+check "processes: deploy/run.c may" test "$(printf '%s\n' "$out" | grep -c "^$TMP/procs/deploy/")" -eq 0
+
 # writes: a file written outside output/, cache/ and base/file.c
 tree writes
 printf '#include <stdio.h>\n\nint mid_move(const char *a, const char *b)\n{\n\treturn rename(a, b);\n}\n' >"$TMP/writes/mid/move.c"

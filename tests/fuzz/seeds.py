@@ -41,6 +41,8 @@ files, in the input format each target reads (see tests/fuzz/fuzz_*.c):
   manifest  manifests of output folders (the layout of output/manifest.c):
             the files of each test site's expected output, version 1 and 2,
             with and without a spare's folder
+  deployrecord  records of folio deploy (the layout of deploy/plan.c): the
+            files of each test site's expected output, hashes 0 among them
   mathcache .folio-cache/math/KEY.cache files of the formulas of
             tests/math/ (their TeX and MathML, the layout of md/math.c) of
             every age, their key, count and checksum left to the target
@@ -630,6 +632,22 @@ def manifest_seeds(s):
         s.add("manifest", "folio-manifest 2\ntree 2049 131 1700000000123456789\n" + body)
         s.add("manifest", "folio-manifest 2\ntree 2049 131 -5\nwhere /tmp/.public.folio-spare\n" + body)
         s.add("manifest", "folio-manifest 2\ntree 0 0 0\n" + body[:len(body) // 2])
+
+
+def deployrecord_seeds(s):
+    for site in sites():
+        exp = os.path.join(os.path.dirname(site), "expected")
+        if not os.path.isdir(exp):
+            continue
+        lines = []
+        for i, path in enumerate(sorted(glob(exp, ""))):
+            rel = os.path.relpath(path, exp)
+            data = read(path)
+            h = 0 if i % 7 == 3 else int(hashlib.sha1(data.encode("utf-8", "surrogateescape")).hexdigest()[:16], 16)
+            lines.append("%016x %d %s\n" % (h, len(data), rel))
+        body = "".join(lines[:40])
+        s.add("deployrecord", "folio-deploy 1\ntarget folder /srv/www/blog\n" + body)
+        s.add("deployrecord", "folio-deploy 1\ntarget git git@host:me/site.git gh-pages\n" + body[:len(body) // 2])
 
 
 def links_seeds(s):
@@ -1311,7 +1329,7 @@ def main():
                "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
                "mermaid": mermaid_seeds, "bibtex": bibtex_seeds, "symbol": symbol_seeds,
-               "notebook": notebook_seeds}
+               "notebook": notebook_seeds, "deployrecord": deployrecord_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
