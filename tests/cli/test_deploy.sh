@@ -274,6 +274,8 @@ puts = [0]
 class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def relay(self):
+        if self.path == '/__ready':
+            self.send_response(204); self.end_headers(); return
         n = int(self.headers.get('Content-Length') or 0)
         body = self.rfile.read(n) if n else None
         if self.command == 'PUT' and os.path.exists(flag):
@@ -306,21 +308,38 @@ trap 'ssh_stop; [ -n "$moto_pid" ] && kill $moto_pid $proxy_pid 2>/dev/null; rm 
 s3_up=0
 if command -v moto_server >/dev/null 2>&1; then
 	MPORT=$(free_port)
-	moto_server -H 127.0.0.1 -p "$MPORT" >"$TMP/moto.log" 2>&1 &
+	# with IAM's checks on after four calls: the one that finds it up and
+	# the three that make the test's user and its key; every signature is
+	# checked after them
+	INITIAL_NO_AUTH_ACTION_COUNT=4 moto_server -H 127.0.0.1 -p "$MPORT" >"$TMP/moto.log" 2>&1 &
 	moto_pid=$!
+	for _ in $(seq 1 100); do
+		curl -s -o /dev/null "http://127.0.0.1:$MPORT/" && s3_up=1 && break
+		sleep 0.1
+	done
+	# a user allowed everything, and its key (IAM's query API, routed by
+	# the signature's service)
+	iam() { curl -s --aws-sigv4 aws:amz:us-east-1:iam --user "x:x" "http://127.0.0.1:$MPORT/" -d "$1&Version=2010-05-08"; }
+	iam "Action=CreateUser&UserName=folio" >/dev/null
+	iam "Action=PutUserPolicy&UserName=folio&PolicyName=all&PolicyDocument=%7B%22Version%22%3A%222012-10-17%22%2C%22Statement%22%3A%5B%7B%22Effect%22%3A%22Allow%22%2C%22Action%22%3A%22*%22%2C%22Resource%22%3A%22*%22%7D%5D%7D" >/dev/null
+	iam "Action=CreateAccessKey&UserName=folio" >"$TMP/key.xml"
 	PPORT=$(free_port)
 	python3 "$TMP/s3proxy.py" "$PPORT" "$MPORT" "$TMP/fail-after" 2>"$TMP/proxy.log" &
 	proxy_pid=$!
 	for _ in $(seq 1 100); do
-		curl -s -o /dev/null "http://127.0.0.1:$MPORT/" && curl -s -o /dev/null "http://127.0.0.1:$PPORT/" && s3_up=1 && break
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PPORT/__ready")" = 204 ] && break
 		sleep 0.1
 	done
 fi
 if [ "$s3_up" -eq 1 ]; then
-	export AWS_ACCESS_KEY_ID=AKIAFOLIOTEST AWS_SECRET_ACCESS_KEY=s3cr3t-never-printed
+	AWS_ACCESS_KEY_ID=$(sed -n 's:.*<AccessKeyId>\([^<]*\)</AccessKeyId>.*:\1:p' "$TMP/key.xml")
+	AWS_SECRET_ACCESS_KEY=$(sed -n 's:.*<SecretAccessKey>\([^<]*\)</SecretAccessKey>.*:\1:p' "$TMP/key.xml")
+	export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
+	check "s3: the test's key is made (moto checks signatures)" test -n "$AWS_ACCESS_KEY_ID" -a -n "$AWS_SECRET_ACCESS_KEY"
 	EP=http://127.0.0.1:$PPORT
 	# s3 ARGS...: curl signed with the test's credentials
-	s3() { curl -s --aws-sigv4 aws:amz:us-east-1:s3 --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$@"; }
+	s3() { curl -s --aws-sigv4 aws:amz:us-east-1:s3 --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+		-H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$@"; }
 	keys() { s3 "http://127.0.0.1:$MPORT/blog?list-type=2&max-keys=1000" | grep -o '<Key>[^<]*</Key>' | wc -l; }
 	header() { s3 -I "http://127.0.0.1:$MPORT/blog/$1" | tr -d '\r' | grep -i "^$2:" | sed 's/^[^:]*: //'; }
 	: >"$TMP/s3.all"
@@ -376,22 +395,30 @@ if [ "$s3_up" -eq 1 ]; then
 	check "s3, after the failure: the bucket holds the site" test "$(keys)" -eq $(($(nfiles) + 1))
 	s3 -o "$TMP/got" "http://127.0.0.1:$MPORT/blog/posts/first-steps-3-publishing/index.html"
 	check "s3, after the failure: the page's new bytes" cmp -s "$TMP/got" "$PUB/posts/first-steps-3-publishing/index.html"
+	# a wrong secret: the service refuses the signature, and says so
+	(AWS_SECRET_ACCESS_KEY=wrong-s3cr3t "$FOLIO" deploy "$SITE" --all >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	err=$(cat "$TMP/err")
+	cat "$TMP/out" "$TMP/err" >>"$TMP/s3.all"
+	check "s3, a wrong secret: exit 1" test "$rc" -eq 1
+	check "s3, a wrong secret: the service's reason" contains "$err" "HTTP 403 SignatureDoesNotMatch"
 	# credentials: from ~/.aws/credentials when not in the environment, else none
 	mkdir -p "$TMP/home/.aws"
 	printf '[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" >"$TMP/home/.aws/credentials"
-	(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; HOME=$TMP/home "$FOLIO" deploy "$SITE" >"$TMP/out" 2>"$TMP/err")
+	(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; HOME=$TMP/home "$FOLIO" deploy "$SITE" --all >"$TMP/out" 2>"$TMP/err")
 	rc=$?
 	out=$(cat "$TMP/out")
 	err=$(cat "$TMP/err")
 	cat "$TMP/out" "$TMP/err" >>"$TMP/s3.all"
-	check "s3, credentials from ~/.aws/credentials" test "$out" = "$(summary 0 0 "$(nfiles)" "$SHOWN")"
+	check "s3, credentials from ~/.aws/credentials (every file signed with them)" test "$out" = "$(summary "$(nfiles)" 0 0 "$SHOWN")"
 	(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; HOME=$TMP/nohome "$FOLIO" deploy "$SITE" --all >"$TMP/out" 2>"$TMP/err")
 	rc=$?
 	err=$(cat "$TMP/err")
 	check "s3, no credentials: exit 1" test "$rc" -eq 1
 	check "s3, no credentials: said, with a hint" contains "$err" "folio: error: no S3 credentials (hint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
-	check "s3: the secret never printed" not_contains "$(cat "$TMP/s3.all")" "s3cr3t"
-	check "s3: the key id never printed" not_contains "$(cat "$TMP/s3.all")" "AKIAFOLIOTEST"
+	check "s3: the secret never printed" not_contains "$(cat "$TMP/s3.all")" "$AWS_SECRET_ACCESS_KEY"
+	check "s3: nor a wrong one" not_contains "$(cat "$TMP/s3.all")" "s3cr3t"
+	check "s3: the key id never printed" not_contains "$(cat "$TMP/s3.all")" "$AWS_ACCESS_KEY_ID"
 	unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 	restore
 	build
