@@ -33,7 +33,7 @@ apt_install() {
 		$sudo_cmd apt-get update -qq
 		updated=1
 	fi
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@" >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq "$@" >/dev/null
 }
 
 installed() {

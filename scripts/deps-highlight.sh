@@ -91,7 +91,7 @@ if ! command -v npm >/dev/null 2>&1; then
 	# packages on Debian 12), which npm pack does not use
 	say "installing npm (Debian package) to fetch the grammars"
 	$sudo_cmd apt-get -qq update
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends npm >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi
 
 # fetch NAME VERSION SHA256 FILES...: one grammar into deps/grammars/NAME-VERSION.

@@ -26,7 +26,7 @@ if dpkg-query -W -f='${Status}' libxxhash-dev 2>/dev/null | grep -q 'install ok 
 else
 	say "installing libxxhash-dev"
 	$sudo_cmd apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq libxxhash-dev >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq libxxhash-dev >/dev/null
 fi
 
 if [ -f $out/.stamp ] && [ "$(cat $out/.stamp)" = "$STAMP" ] &&

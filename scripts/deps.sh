@@ -61,7 +61,7 @@ if [ -n "$missing" ]; then
 	say "installing Debian packages:$missing"
 	$sudo_cmd apt-get update -qq
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq $missing >/dev/null
 else
 	say "Debian packages present"
 fi
@@ -70,7 +70,7 @@ if [ "${1:-}" = fuzz ]; then
 		v=$(clang -dumpversion | cut -d. -f1)
 		say "installing libclang-rt-$v-dev (libFuzzer)"
 		$sudo_cmd apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null
+		DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null
 	fi
 	if ! fuzz_links; then
 		say "error: clang cannot link a libFuzzer target (-fsanitize=fuzzer)" >&2
@@ -88,7 +88,7 @@ elif command -v valgrind >/dev/null 2>&1; then
 elif [ "$(id -u)" = 0 ]; then
 	say "installing valgrind"
 	[ -n "$missing" ] || apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq valgrind >/dev/null
 else
 	say "valgrind is not installed (make valgrind needs it; run this script as root to install it)"
 fi
@@ -117,7 +117,7 @@ if [ "$codename" != "bookworm" ] && apt-cache policy libcmark-gfm-dev 2>/dev/nul
 	# This release ships the pinned version: install it the plain way.
 	say "installing cmark-gfm $PINNED_VERSION from this system's release"
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $PINNED_PKGS >/dev/null
+	DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes $sudo_cmd apt-get install -y -qq $PINNED_PKGS >/dev/null
 	mkdir -p deps
 	rm -rf deps/usr
 	echo "$PINNED_VERSION" > deps/.stamp
