@@ -47,6 +47,127 @@ static const struct dir_kind *dir_kind(struct str name)
 	return NULL;
 }
 
+/* udir_find: the site's directive named name, or NULL */
+static const struct md_udir *udir_find(const struct md_options *o, struct str name)
+{
+	for (size_t i = 0; i < o->nudirs; i++)
+		if (str_eq_cstr(name, o->udirs[i].name))
+			return &o->udirs[i];
+	return NULL;
+}
+
+static const char *const uarg_types[] = {"string", "int", "number", "bool"};
+
+const char *md_uarg_type_name(int type)
+{
+	return type >= 0 && type < 4 ? uarg_types[type] : "?";
+}
+
+int md_is_builtin_directive(const char *name)
+{
+	return dir_kind((struct str){name, strlen(name)}) != NULL;
+}
+
+int md_uarg_valid(int t, const char *v, size_t n)
+{
+	char tmp[64];
+	if (t == MD_UARG_STRING)
+		return 1;
+	if (t == MD_UARG_BOOL)
+		return (n == 4 && !memcmp(v, "true", 4)) || (n == 5 && !memcmp(v, "false", 5));
+	if (!n || n >= sizeof tmp)
+		return 0;
+	memcpy(tmp, v, n);
+	tmp[n] = '\0';
+	char *end;
+	errno = 0;
+	if (t == MD_UARG_INT)
+		(void)strtoll(tmp, &end, 10);
+	else
+		(void)strtod(tmp, &end);
+	return *end == '\0' && errno == 0;
+}
+
+/* form: how a call of dir is written, for messages: ":::", "::" or ":" */
+static const char *form(const struct directive *dir)
+{
+	return dir->inl ? ":" : dir->leaf ? "::" : ":::";
+}
+
+/* udir_check: a call of the site's directive u: each attribute one of its
+ * arguments with a value of its type, each required one given */
+static void udir_check(struct md_ctx *c, const struct directive *dir, const struct md_udir *u)
+{
+	if (u->broken)
+		return; /* its declaration's errors are told; no others from it */
+	const char **names = xcalloc(u->nargs + 1, sizeof *names);
+	for (size_t q = 0; q < u->nargs; q++)
+		names[q] = u->args[q].name;
+	for (size_t j = 0; j < dir->nattrs; j++) {
+		const struct dattr *at = &dir->attrs[j];
+		struct diag_loc al = {c->in.path, c->in.src, c->in.src_len, at->line, at->col};
+		const struct md_uarg *arg = NULL;
+		for (size_t q = 0; q < u->nargs && !arg; q++)
+			if (str_eq_cstr(at->key, u->args[q].name))
+				arg = &u->args[q];
+		if (!arg) {
+			const char *sug = diag_suggest(at->key.p, at->key.len, names);
+			if (c->d)
+				diag_error(c->d, &al, "%s%s has no argument '%.*s' (%s%s%s%s declares its arguments)",
+					   form(dir), u->name, STR_FMT(at->key), sug ? "did you mean '" : "", sug ? sug : "",
+					   sug ? "'? " : "", u->shown);
+			c->errors++;
+			continue;
+		}
+		int ok = at->flag ? arg->type == MD_UARG_BOOL : md_uarg_valid(arg->type, at->value.p, at->value.len);
+		if (!ok) {
+			if (c->d)
+				diag_error(c->d, &al, "%s%s: %s must be %s %s, not %s%.*s%s", form(dir), u->name, arg->name,
+					   arg->type == MD_UARG_INT ? "an" : "a", uarg_types[arg->type],
+					   at->flag ? "a bare flag" : "'", at->flag ? 0 : (int)at->value.len,
+					   at->flag ? "" : at->value.p, at->flag ? "" : "'");
+			c->errors++;
+		}
+	}
+	struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
+	for (size_t q = 0; q < u->nargs; q++)
+		if (u->args[q].required && !directive_attr(dir, u->args[q].name)) {
+			if (c->d)
+				diag_error(c->d, &loc, "%s%s needs %s=\"...\" (%s, required by %s)", form(dir), u->name,
+					   u->args[q].name,
+					   uarg_types[u->args[q].type], u->shown);
+			c->errors++;
+		}
+	free(names);
+}
+
+/* unknown_directive: the error of a name that is neither folio's nor the
+ * site's, with the nearest of both */
+static void unknown_directive(struct md_ctx *c, const struct directive *dir)
+{
+	struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
+	size_t nk = 0;
+	while (dir_kinds[nk].name)
+		nk++;
+	const char **names = xcalloc(nk + c->o->nudirs + 1, sizeof *names);
+	for (size_t q = 0; q < nk; q++)
+		names[q] = dir_kinds[q].name;
+	for (size_t q = 0; q < c->o->nudirs; q++)
+		names[nk + q] = c->o->udirs[q].name;
+	const char *sug = diag_suggest(dir->name.p, dir->name.len, names);
+	if (c->d) {
+		if (sug)
+			diag_error(c->d, &loc, "unknown directive ':::%.*s' (did you mean ':::%s'?)", STR_FMT(dir->name), sug);
+		else
+			diag_error(c->d, &loc,
+				   "unknown directive ':::%.*s' (folio has note, tip, warning, video, animation and "
+				   "model3d; a site adds its own as templates/directives/NAME.html)",
+				   STR_FMT(dir->name));
+	}
+	c->errors++;
+	free(names);
+}
+
 static struct str dattr_value(const struct directive *dir, const char *key)
 {
 	const struct dattr *at = directive_attr(dir, key);
@@ -110,21 +231,13 @@ static void directives_check(struct md_ctx *c, const struct directive *dirs, siz
 		const struct directive *dir = &dirs[i];
 		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
 		const struct dir_kind *k = dir_kind(dir->name);
+		const struct md_udir *u = k ? NULL : udir_find(c->o, dir->name);
+		if (u) {
+			udir_check(c, dir, u);
+			continue;
+		}
 		if (!k) {
-			const char *names[8];
-			int m = 0;
-			for (const struct dir_kind *q = dir_kinds; q->name; q++)
-				names[m++] = q->name;
-			names[m] = NULL;
-			const char *sug = diag_suggest(dir->name.p, dir->name.len, names);
-			if (c->d) {
-				if (sug)
-					diag_error(c->d, &loc, "unknown directive ':::%.*s' (did you mean ':::%s'?)", STR_FMT(dir->name), sug);
-				else
-					diag_error(c->d, &loc, "unknown directive ':::%.*s' (folio has note, tip, warning, video, "
-							       "animation and model3d)", STR_FMT(dir->name));
-			}
-			c->errors++;
+			unknown_directive(c, dir);
 			continue;
 		}
 		for (size_t j = 0; j < dir->nattrs; j++) {
@@ -147,7 +260,7 @@ static void directives_check(struct md_ctx *c, const struct directive *dirs, siz
 					diag_error(c->d, &loc, ":::%s needs src=\"FILE\"", k->name);
 				c->errors++;
 			}
-			if (dir->close_line != dir->line + 1) {
+			if (!dir->leaf && dir->close_line != dir->line + 1) {
 				if (c->d)
 					diag_error(c->d, &loc, ":::%s takes no body (close it on the next line with ':::'; "
 							       "a caption goes in caption=\"...\")", k->name);
@@ -341,6 +454,12 @@ static void video_html(struct md_ctx *c, struct buf *out, const struct dir_kind 
 static void directive_html(struct md_ctx *c, struct buf *out, const struct directive *dir, int closing)
 {
 	const struct dir_kind *k = dir_kind(dir->name);
+	if (!k && udir_find(c->o, dir->name)) {
+		/* a marker md_udirs_fill replaces, with the body between */
+		buf_printf(out, "<!--%sfolio-udir %ld-->", closing ? "/" : "", (long)(dir - c->dirs));
+		c->udir_calls = 1;
+		return;
+	}
 	if (!k) {
 		buf_puts(out, closing ? "</div>" : "<div class=\"directive\">");
 		return;
@@ -414,7 +533,10 @@ void md_pass_directives(struct md_ctx *c)
 		buf_reset(&h);
 		buf_append(&h, lit.p, indent);
 		buf_puts(&h, DIRECTIVE_HTML_PREFIX);
-		directive_html(c, &h, &c->dirs[c->dlines[i].dir], c->dlines[i].closing);
+		const struct directive *dir = &c->dirs[c->dlines[i].dir];
+		directive_html(c, &h, dir, c->dlines[i].closing);
+		if (dir->leaf)
+			directive_html(c, &h, dir, 1); /* opened and closed on its line */
 		/* the raw HTML lines it took after it (blockext.c) */
 		const char *nl = memchr(lit.p, '\n', lit.len);
 		if (nl)
@@ -427,6 +549,291 @@ void md_pass_directives(struct md_ctx *c)
 		cmark_node_set_user_data(n, NULL);
 	}
 	buf_fini(&h);
+}
+
+/* ---- inline directives of the site's own: ":name[content]{attrs}" ---- */
+
+static int name_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-';
+}
+
+/* new_node: a node of type with text, in the document's allocator */
+static cmark_node *new_node(struct md_ctx *c, cmark_node_type type, const char *text, size_t n)
+{
+	cmark_node *x = cmark_node_new_with_mem(type, c->mem);
+	char *t = xstrndup(text, n);
+	cmark_node_set_literal(x, t);
+	free(t);
+	return x;
+}
+
+/* add_dir: a directive of the document made by hand (an inline one), its
+ * index */
+static long add_dir(struct md_ctx *c, const struct directive *dir)
+{
+	struct directive *v = arena_alloc(c->a, ((size_t)c->ndirs + 1) * sizeof *v);
+	if (c->ndirs)
+		memcpy(v, c->dirs, (size_t)c->ndirs * sizeof *v);
+	v[c->ndirs] = *dir;
+	c->dirs = v;
+	return c->ndirs++;
+}
+
+/* inline_call: the call that begins at byte k (its ':') of text node t,
+ * whose name is the site's directive u: its "]" sought in t and the text
+ * nodes after it (the content between may hold other inlines), its
+ * attributes right after; the call made two markers around its content.
+ * Returns the node after the call (to go on from), or NULL when there is
+ * no call there. */
+static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t nlen, const struct md_udir *u)
+{
+	struct str lit = md_literal(t);
+	size_t open_at = k + 1 + nlen; /* the '[' */
+	cmark_node *close = NULL;
+	size_t close_at = 0;
+	int depth = 0;
+	for (cmark_node *n = t; n && !close; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_TEXT)
+			continue;
+		struct str l = md_literal(n);
+		for (size_t i = n == t ? open_at + 1 : 0; i < l.len && !close; i++) {
+			if (l.p[i] == '[')
+				depth++;
+			else if (l.p[i] == ']' && depth-- == 0)
+				close = n, close_at = i;
+		}
+	}
+	if (!close)
+		return NULL;
+	struct str cl = md_literal(close);
+	size_t after = close_at + 1;
+	struct directive dir;
+	memset(&dir, 0, sizeof dir);
+	dir.name = (struct str){u->name, strlen(u->name)};
+	dir.line = cmark_node_get_start_line(t) + c->in.line_offset;
+	dir.col = cmark_node_get_start_column(t) + (int)k;
+	dir.inl = 1;
+	dir.parent = -1;
+	if (after < cl.len && cl.p[after] == '{') {
+		size_t end, err_at;
+		struct buf msg;
+		buf_init(&msg);
+		char *copy = arena_strndup(c->a, cl.p + after + 1, cl.len - after - 1);
+		long na = dattr_parse(c->a, copy, cl.len - after - 1, '}', &end, &dir.attrs, &msg, &err_at);
+		if (na < 0) {
+			struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir.line, dir.col};
+			if (c->d)
+				diag_error(c->d, &loc, ":%s[...]: %s", u->name, msg.p ? msg.p : "bad attributes");
+			c->errors++;
+			buf_fini(&msg);
+			return NULL;
+		}
+		buf_fini(&msg);
+		dir.nattrs = (size_t)na;
+		int base = cmark_node_get_start_column(close) + (int)after + 1;
+		for (size_t i = 0; i < dir.nattrs; i++) {
+			dir.attrs[i].line = dir.line;
+			dir.attrs[i].col += close == t ? dir.col + (int)(after - k) : base - 1;
+		}
+		after += end + 2;
+	}
+	long idx = add_dir(c, &dir);
+	udir_check(c, &c->dirs[idx], u);
+	c->udir_calls = 1;
+	char m[48];
+	/* the text after the call, the closing marker, the content's end */
+	char *rest = xstrndup(cl.p + (after < cl.len ? after : cl.len), after < cl.len ? cl.len - after : 0);
+	char *inner_end = xstrndup(cl.p, close_at);
+	char *inner_start = close == t ? NULL : xstrndup(lit.p + open_at + 1, lit.len - open_at - 1);
+	char *before = xstrndup(lit.p, k);
+	cmark_node *next = NULL;
+	int ml = snprintf(m, sizeof m, "<!--/folio-udir %ld-->", idx);
+	cmark_node *cm = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
+	if (close == t) {
+		/* one node: before, marker, content, marker, rest */
+		cmark_node_set_literal(t, before);
+		ml = snprintf(m, sizeof m, "<!--folio-udir %ld-->", idx);
+		cmark_node *om = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
+		cmark_node_insert_after(t, om);
+		cmark_node *in = new_node(c, CMARK_NODE_TEXT, lit.p + open_at + 1, close_at - open_at - 1);
+		cmark_node_insert_after(om, in);
+		cmark_node_insert_after(in, cm);
+	} else {
+		cmark_node_set_literal(close, inner_end);
+		cmark_node_insert_after(close, cm);
+		cmark_node_set_literal(t, before);
+		ml = snprintf(m, sizeof m, "<!--folio-udir %ld-->", idx);
+		cmark_node *om = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
+		cmark_node_insert_after(t, om);
+		cmark_node_insert_after(om, new_node(c, CMARK_NODE_TEXT, inner_start, strlen(inner_start)));
+	}
+	if (*rest) {
+		next = new_node(c, CMARK_NODE_TEXT, rest, strlen(rest));
+		cmark_node_insert_after(cm, next);
+	}
+	free(rest);
+	free(inner_end);
+	free(inner_start);
+	free(before);
+	return next;
+}
+
+/* inline_text: the calls in text node t (and those after it it reaches) */
+static void inline_text(struct md_ctx *c, cmark_node *t)
+{
+	while (t) {
+		struct str l = md_literal(t);
+		cmark_node *go = NULL;
+		for (size_t k = 0; k + 2 < l.len && !go; k++) {
+			if (l.p[k] != ':' || (k && name_char(l.p[k - 1])) || !((l.p[k + 1] >= 'a' && l.p[k + 1] <= 'z') ||
+										 (l.p[k + 1] >= 'A' && l.p[k + 1] <= 'Z')))
+				continue;
+			size_t e = k + 1;
+			while (e < l.len && name_char(l.p[e]))
+				e++;
+			if (e >= l.len || l.p[e] != '[')
+				continue;
+			const struct md_udir *u = udir_find(c->o, (struct str){l.p + k + 1, e - k - 1});
+			if (!u)
+				continue; /* ":word[" of another kind: text */
+			go = inline_call(c, t, k, e - k - 1, u);
+			if (go)
+				break;
+		}
+		t = go;
+	}
+}
+
+/* md_pass_inline_directives: the site's inline directives in the text
+ * (none without a directive of the site's own) */
+void md_pass_inline_directives(struct md_ctx *c)
+{
+	if (!c->o->nudirs || !c->root || !memchr(c->text, '[', c->len))
+		return;
+	cmark_node **texts = NULL;
+	size_t n = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(c->root);
+	for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
+		cmark_node *x = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(x) != CMARK_NODE_TEXT || !memchr(md_literal(x).p, ':', md_literal(x).len))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			texts = xrealloc(texts, cap * sizeof *texts);
+		}
+		texts[n++] = x;
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++)
+		inline_text(c, texts[i]);
+	free(texts);
+}
+
+/* udir_values: the call's value of each of u's arguments (or its default),
+ * NUL-terminated copies in the arena; NULL for one neither given nor
+ * defaulted */
+static const char *const *udir_values(struct md_ctx *c, const struct directive *dir, const struct md_udir *u)
+{
+	const char **v = arena_alloc(c->a, (u->nargs + 1) * sizeof *v);
+	for (size_t q = 0; q < u->nargs; q++) {
+		const struct dattr *at = directive_attr(dir, u->args[q].name);
+		if (at && at->flag)
+			v[q] = "true";
+		else if (at)
+			v[q] = arena_strndup(c->a, at->value.p, at->value.len);
+		else
+			v[q] = u->args[q].def;
+	}
+	v[u->nargs] = NULL;
+	return v;
+}
+
+/* udir_fill_one: the markers of directive i in h replaced by its
+ * template's HTML; 0 when they are not there (a directive inside a
+ * part cmark dropped) */
+static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *out, struct buf *err)
+{
+	const struct directive *dir = &c->dirs[i];
+	const struct md_udir *u = udir_find(c->o, dir->name);
+	char open[48], close[48];
+	int no = snprintf(open, sizeof open, "<!--folio-udir %ld-->", i);
+	int nc = snprintf(close, sizeof close, "<!--/folio-udir %ld-->", i);
+	char *a = memmem(h->p, h->len, open, (size_t)no);
+	char *b = a ? memmem(a + no, h->len - (size_t)(a + no - h->p), close, (size_t)nc) : NULL;
+	if (!b)
+		return 0;
+	/* the empty comments the lines began with (DIRECTIVE_HTML_PREFIX)
+	 * go with them */
+	size_t pl = sizeof DIRECTIVE_HTML_PREFIX - 1;
+	char *body_end = b;
+	if ((size_t)(b - (a + no)) >= pl && !memcmp(b - pl, DIRECTIVE_HTML_PREFIX, pl))
+		body_end = b - pl;
+	if ((size_t)(a - h->p) >= pl && !memcmp(a - pl, DIRECTIVE_HTML_PREFIX, pl))
+		a -= pl, no += (int)pl;
+	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(body_end - a - no)}, c->in.path};
+	buf_reset(out);
+	buf_reset(err);
+	if (c->o->udir_render(c->o->udir_ctx, &call, out, err)) {
+		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
+		if (c->d)
+			diag_error(c->d, &loc, "%s%s: %s", form(dir), u->name, err->len ? err->p : "its template failed");
+		c->errors++;
+		buf_reset(out);
+	}
+	size_t from = (size_t)(a - h->p), to = (size_t)(b + nc - h->p);
+	/* the line breaks the template begins and ends with (after its
+	 * declaration, at the end of its file) are not the call's: an
+	 * inline call stays on its line */
+	const char *o = out->p ? out->p : "";
+	size_t ol = out->len;
+	while (ol && (o[ol - 1] == '\n' || o[ol - 1] == '\r'))
+		ol--;
+	while (ol && (*o == '\n' || *o == '\r'))
+		o++, ol--;
+	struct buf r;
+	buf_init(&r);
+	buf_append(&r, h->p, from);
+	buf_append(&r, o, ol);
+	buf_append(&r, h->p + to, h->len - to);
+	buf_fini(h);
+	*h = r;
+	return 1;
+}
+
+void md_udirs_fill(struct md_ctx *c)
+{
+	if (!c->o->udir_render)
+		return;
+	struct buf h, out, err;
+	buf_init(&h);
+	buf_init(&out);
+	buf_init(&err);
+	buf_append(&h, c->out->html.p, c->out->html.len);
+	/* the last opened first: one inside another opened after it */
+	const struct md_udir *noted[64];
+	size_t nnoted = 0;
+	for (long i = c->ndirs - 1; i >= 0; i--) {
+		const struct md_udir *u = dir_kind(c->dirs[i].name) ? NULL : udir_find(c->o, c->dirs[i].name);
+		if (!u || !udir_fill_one(c, &h, i, &out, &err))
+			continue;
+		int seen = 0;
+		for (size_t q = 0; q < nnoted && !seen; q++)
+			seen = noted[q] == u;
+		if (seen)
+			continue;
+		if (nnoted < sizeof noted / sizeof *noted)
+			noted[nnoted++] = u;
+		/* an input of the document: its template (model/site.c reads
+		 * it again to know whether the cached HTML still holds) */
+		if (!c->deps)
+			c->deps = xcalloc(1, sizeof *c->deps);
+		buf_printf(c->deps, "%016llx %s\n", (unsigned long long)u->hash, u->path);
+	}
+	c->out->html = (struct str){arena_strndup(c->a, h.p ? h.p : "", h.len), h.len};
+	buf_fini(&h);
+	buf_fini(&out);
+	buf_fini(&err);
 }
 
 void md_directives_free(struct md_ctx *c)

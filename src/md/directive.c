@@ -242,7 +242,8 @@ static size_t push(struct scan *s, int line, int col)
 static int opening_name(struct scan *s, int line, int col, struct directive *dir, const char *b, const char *p,
                         const char *e, const char **qp)
 {
-	const char *q = p + 3, *name = q;
+	int w = dir->leaf ? 2 : 3; /* "::name" or ":::name" */
+	const char *q = p + w, *name = q;
 	if (q < e && is_blank(*q)) {
 		while (q < e && is_blank(*q))
 			q++;
@@ -259,7 +260,7 @@ static int opening_name(struct scan *s, int line, int col, struct directive *dir
 			scan_error(s, line, col, NULL);
 			return -1;
 		}
-		q = p + 3;
+		q = p + w;
 	}
 	if (!(q < e && is_alpha(*q))) {
 		buf_puts(&s->msg, "bad directive line '");
@@ -288,10 +289,15 @@ static int opening_name(struct scan *s, int line, int col, struct directive *dir
 /* opening: the opening line b[0..e) whose ":::" is at p; col is the
  * directive's column (that of p, or of the first colon of too many).
  * Returns the directive's index. */
-static size_t opening(struct scan *s, int line, int col, const char *b, const char *p, const char *e)
+static size_t opening(struct scan *s, int line, int col, const char *b, const char *p, const char *e, int leaf)
 {
 	size_t at = push(s, line, col);
 	struct directive *dir = &s->dirs[at];
+	dir->leaf = leaf;
+	if (leaf) { /* closed where it opens */
+		s->nstack--;
+		dir->close_line = dir->line;
+	}
 	const char *q;
 	if (opening_name(s, line, col, dir, b, p, e, &q))
 		return at;
@@ -365,6 +371,11 @@ static void one_line(struct scan *s, struct dline *l)
 {
 	const char *b = l->text, *e = l->text + l->len, *p = b + l->col - 1, *q = p + 3;
 	int quiet = 0;
+	if (p + 2 < e && p[2] != ':') { /* a leaf: "::name{attrs}" */
+		l->closing = 0;
+		l->dir = (long)opening(s, l->line, l->col, b, p, e, 1);
+		return;
+	}
 	if (q < e && *q == ':') {
 		while (q < e && *q == ':')
 			q++;
@@ -380,7 +391,7 @@ static void one_line(struct scan *s, struct dline *l)
 	while (q < e && is_blank(*q))
 		q++;
 	l->closing = q == e;
-	l->dir = l->closing ? closing(s, l->line, l->col, quiet) : (long)opening(s, l->line, l->col, b, p, e);
+	l->dir = l->closing ? closing(s, l->line, l->col, quiet) : (long)opening(s, l->line, l->col, b, p, e, 0);
 }
 
 /* unclosed: the error for the directives left open at the end: one, at
@@ -439,8 +450,10 @@ long directive_pair(struct arena *a, struct diag *d, const struct diag_src *in, 
 
 int directive_line_at(const char *line, size_t len, size_t at)
 {
-	if (at > 3 || len < at + 3 || memcmp(line + at, ":::", 3) != 0)
+	if (at > 3 || len < at + 3 || memcmp(line + at, "::", 2) != 0)
 		return 0;
+	if (line[at + 2] != ':' && !is_alpha(line[at + 2]))
+		return 0; /* ":::" or a leaf's "::name" */
 	for (size_t i = 0; i < at; i++)
 		if (line[i] != ' ')
 			return 0;

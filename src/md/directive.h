@@ -50,6 +50,8 @@ struct directive {
 	int close_line; /* of the closing ":::", in the file */
 	long parent;    /* index of the directive directly holding this one, or -1 */
 	int depth;      /* 0 at the top level, 1 inside one directive, ... */
+	int leaf;       /* "::name{attrs}": one line, no body (close_line is line) */
+	int inl;        /* ":name[content]{attrs}" in a paragraph (a site's directive) */
 };
 
 /* What each directive line becomes: its indentation, an empty HTML

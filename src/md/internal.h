@@ -151,6 +151,7 @@ struct md_ctx {
 	long ndirs;
 	struct md_bad_file *bad_files;
 	size_t nbad_files;
+	int udir_calls; /* calls of the site's directives: their markers to fill (md_udirs_fill) */
 	/* the outline (headings.c): headings, the <!--more--> marker, the
 	 * first paragraph with text, whether there is code */
 	struct md_heading *hs;
@@ -231,8 +232,17 @@ void md_pass_sentinels(struct md_ctx *c);
 /* md_pass_parse: cmark-gfm parses the text into c->root with folio's
  * extension (parse.c). */
 void md_pass_parse(struct md_ctx *c);
-/* md_pass_directives: the directives' errors, checks and HTML (dirblock.c). */
+/* md_pass_directives: the directives' errors, checks and HTML (dirblock.c).
+ * A call of one of the site's directives (md_options.udirs) becomes two
+ * markers around its body's HTML; md_udirs_fill, once the body is HTML,
+ * replaces each (innermost first) with what its template makes of its
+ * arguments and the HTML between them, and notes the template in the
+ * document's deps. */
 void md_pass_directives(struct md_ctx *c);
+void md_udirs_fill(struct md_ctx *c);
+/* md_pass_inline_directives: the site's inline directives, ":name[content]{attrs}"
+ * in the text, made two markers around their content (dirblock.c) */
+void md_pass_inline_directives(struct md_ctx *c);
 /* md_pass_math_blocks: display math blocks and ```math fences made
  * formulas; the sentinels given back (mathblock.c). */
 void md_pass_math_blocks(struct md_ctx *c);

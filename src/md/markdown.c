@@ -61,6 +61,8 @@ static void pass_render(struct md_ctx *c)
 		c->out->html = (struct str){arena_strndup(c->a, html, len), len};
 		c->mem->free(html);
 	}
+	if (c->udir_calls)
+		md_udirs_fill(c); /* the site's directives, rendered with their templates */
 	/* no image counted (Markdown's, raw HTML's <img> tags, diagrams) and
 	 * no directive (a video's poster): no <img> to look for */
 	c->out->img_at = c->out->images || c->dirs_on ? md_image_at(c->out->html) : 1;
@@ -75,6 +77,7 @@ static const struct md_pass {
 	{"sentinels", md_pass_sentinels},       /* \( \) \[ \] for cmark (brackets) */
 	{"parse", md_pass_parse},               /* cmark-gfm and folio's extension */
 	{"directives", md_pass_directives},     /* :::note ... ::: checked, made HTML */
+	{"inline directives", md_pass_inline_directives}, /* :name[...]{...} of the site's */
 	{"math blocks", md_pass_math_blocks},   /* $$ ... $$ and ```math made formulas */
 	{"outline", md_pass_outline},           /* headings, <!--more-->, first paragraph */
 	{"ids", md_pass_ids},                   /* heading ids and anchors */

@@ -10,6 +10,7 @@
 #define FOLIO_MARKDOWN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -57,6 +58,51 @@ struct md_asset {
 	const unsigned char *data;
 	size_t len;
 };
+
+/* A directive the site defines with a template (templates/directives/
+ * NAME.html, read/theme.c): its name, the arguments the template declares
+ * at its top, and the template's file and the hash of its bytes (a
+ * document that calls it notes it in md_doc.deps, so that an edit of the
+ * template renders it again). */
+enum md_uarg_type { MD_UARG_STRING, MD_UARG_INT, MD_UARG_NUMBER, MD_UARG_BOOL };
+struct md_uarg {
+	const char *name;
+	int type;         /* MD_UARG_* */
+	int required;
+	const char *def;  /* its default as written, or NULL */
+};
+struct md_udir {
+	const char *name;
+	const struct md_uarg *args;
+	size_t nargs;
+	const char *path; /* the template's file, as a document's deps name it */
+	const char *shown; /* as messages name it: templates/directives/NAME.html */
+	uint64_t hash;    /* hash_bytes of its bytes */
+	int broken;       /* its declaration has errors (reported): its calls are not checked */
+};
+/* One call of a site's directive, handed to md_options.udir_render: the
+ * directive, each declared argument's value (values[i] for args[i]: as
+ * written, checked against its type, or its default; NULL when neither),
+ * the HTML of its content (a block directive's body, rendered; empty for
+ * a leaf), and the document's file. */
+struct md_udir_call {
+	const struct md_udir *dir;
+	const char *const *values;
+	struct str content;
+	const char *doc_path;
+};
+/* md_uarg_valid: whether v[0..n) is a value of type (MD_UARG_*): any
+ * text for a string; an integer in decimal; a number strtod reads whole;
+ * true or false. */
+int md_uarg_valid(int type, const char *v, size_t n);
+/* md_uarg_type_name: "string", "int", "number", "bool" */
+const char *md_uarg_type_name(int type);
+/* md_is_builtin_directive: whether name is one of folio's own directives */
+int md_is_builtin_directive(const char *name);
+
+/* md_udir_fn: appends the call's HTML to out: 0; else -1 with the reason
+ * in err (reported at the call). Safe to call from several threads. */
+typedef int (*md_udir_fn)(void *ctx, const struct md_udir_call *call, struct buf *out, struct buf *err);
 
 struct md_options {
 	int smart;  /* smart punctuation (curly quotes, dashes, ellipses) */
@@ -124,6 +170,12 @@ struct md_options {
 	 * class="sidenote">, after its first reference in a paragraph; the
 	 * footnotes section's items that have one get class="sidenoted" */
 	int sidenotes;
+	/* the site's own directives (NULL: none), sorted by name, and the
+	 * function that renders a call of one with its template */
+	const struct md_udir *udirs;
+	size_t nudirs;
+	md_udir_fn udir_render;
+	void *udir_ctx;
 };
 
 enum { MD_CITE_NUMERIC, MD_CITE_AUTHOR_YEAR };

@@ -17,6 +17,19 @@ static int at(const char *s, size_t n, size_t i, const char *lit, size_t k)
 	return n - i >= k && !memcmp(s + i, lit, k);
 }
 
+/* leaf_at: whether s[i] starts "::" and a letter with at most three
+ * spaces before it on its line (a leaf directive's line) */
+static int leaf_at(const char *s, size_t i)
+{
+	char c = s[i + 2];
+	if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+		return 0;
+	size_t k = i;
+	while (k > 0 && s[k - 1] == ' ' && i - k < 3)
+		k--;
+	return k == 0 || s[k - 1] == '\n';
+}
+
 uint32_t md_marks(const char *s, size_t n)
 {
 	uint32_t m = 0;
@@ -80,6 +93,8 @@ uint32_t md_marks(const char *s, size_t n)
 		case ':':
 			if (next == ':' && i + 2 < n && s[i + 2] == ':')
 				m |= MD_MARK_FENCE;
+			else if (next == ':' && i + 2 < n && leaf_at(s, i))
+				m |= MD_MARK_FENCE; /* a leaf directive, "::name" */
 			break;
 		}
 	}

@@ -264,6 +264,10 @@ static void md_options_of(const struct config *cfg, const struct build_opts *opt
 	o->typeset_seconds = opts->typeset_seconds;
 	o->static_dir = opts->static_dir;
 	memcpy(o->labels, opts->md_labels, sizeof o->labels);
+	o->udirs = opts->udirs;
+	o->nudirs = opts->nudirs;
+	o->udir_render = opts->udir_render;
+	o->udir_ctx = opts->udir_ctx;
 	site_image_rule(cfg, o);
 }
 

@@ -59,6 +59,11 @@ struct build_opts {
 	void *typeset_ctx;
 	double typeset_seconds; /* md_options' */
 	const char *md_labels[MD_LABELS]; /* md_options' labels: the site's language */
+	/* md_options' directives of the site and their renderer */
+	const struct md_udir *udirs;
+	size_t nudirs;
+	md_udir_fn udir_render;
+	void *udir_ctx;
 	/* Rendered documents kept between builds (NULL: none); md_salt is
 	 * what every key includes (config, options), files_stamp the state of
 	 * the files documents may read (static/, bundles). */

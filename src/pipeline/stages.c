@@ -7,6 +7,7 @@
 #include "variants/variants.h"
 
 #include "base/clock.h"
+#include "base/hash.h"
 #include "base/pool.h"
 #include "base/map.h"
 #include "files/reader.h"
@@ -80,6 +81,89 @@ static int save_math(const char *site_dir, struct math_cache *mc)
 
 /* ---- the stages every build runs: config, content, Markdown, model,
  * templates ---- */
+/* udir_value: an argument's value as its type makes it for the template */
+static struct tval udir_value(int type, const char *v)
+{
+	if (!v)
+		return tv_none();
+	switch (type) {
+	case MD_UARG_INT:
+		return tv_int(strtoll(v, NULL, 10));
+	case MD_UARG_NUMBER:
+		return tv_float(strtod(v, NULL));
+	case MD_UARG_BOOL:
+		return tv_bool(!strcmp(v, "true"));
+	default:
+		return tv_cstr(v);
+	}
+}
+
+/* udir_render: a call of the site's directive: its template
+ * (directives/NAME.html) with each argument by its name, content (the
+ * body's HTML, printed as is), page (path: the document's file) and site
+ * (title, base_url, language). An md_udir_fn. */
+static int udir_render(void *ctx, const struct md_udir_call *call, struct buf *out, struct buf *err)
+{
+	const struct udir_ctx *u = ctx;
+	struct arena *a = arena_new();
+	struct tmap *vars = tmap_new(a, call->dir->nargs + 3);
+	for (size_t i = 0; i < call->dir->nargs; i++)
+		tmap_set_cstr(a, vars, call->dir->args[i].name, udir_value(call->dir->args[i].type, call->values[i]));
+	tmap_set_cstr(a, vars, "content", tv_safe(call->content));
+	struct tmap *page = tmap_new(a, 1), *site = tmap_new(a, 3);
+	tmap_set_cstr(a, page, "path", tv_cstr(call->doc_path ? call->doc_path : ""));
+	tmap_set_cstr(a, site, "title", tv_str(u->cfg->title));
+	tmap_set_cstr(a, site, "base_url", tv_str(u->cfg->base_url));
+	tmap_set_cstr(a, site, "language", tv_str(u->cfg->language));
+	tmap_set_cstr(a, vars, "page", tv_map(page));
+	tmap_set_cstr(a, vars, "site", tv_map(site));
+	struct tval v = tv_map(vars);
+	char name[600];
+	snprintf(name, sizeof name, "directives/%s.html", call->dir->name);
+	struct buf cap;
+	buf_init(&cap);
+	struct diag q;
+	diag_init(&q, NULL);
+	q.capture = &cap;
+	int errors = tmpl_render(u->env, name, &v, out, a, &q);
+	if (errors) {
+		/* the template's first message, on one line, without its
+		 * severity: reported at the call */
+		const char *t = cap.p ? cap.p : "";
+		size_t n = strcspn(t, "\n");
+		const char *e = memmem(t, n, ": error: ", 9);
+		if (e) {
+			buf_append(err, t, (size_t)(e - t));
+			buf_puts(err, ": ");
+			buf_append(err, e + 9, n - (size_t)(e + 9 - t));
+		} else {
+			buf_append(err, t, n);
+		}
+	}
+	diag_fini(&q);
+	buf_fini(&cap);
+	arena_free(a);
+	return errors ? -1 : 0;
+}
+
+/* udir_salt: what the declarations are (names, arguments, types,
+ * requirements, defaults), for the Markdown cache's salt: a document's
+ * checks depend on them */
+static uint64_t udir_salt(const struct md_udir *v, size_t n)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&b, "%s\n", v[i].name);
+		for (size_t k = 0; k < v[i].nargs; k++)
+			buf_printf(&b, " %s %d %d %s\n", v[i].args[k].name, v[i].args[k].type, v[i].args[k].required,
+				   v[i].args[k].def ? v[i].args[k].def : "\x01");
+	}
+	uint64_t h = n ? hash_bytes(b.p, b.len) : 0;
+	buf_fini(&b);
+	return h;
+}
+
 void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 {
 	const struct build_request *req = in->req;
@@ -146,8 +230,24 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 	st->env = tmpl_env_new();
 	st->errors += theme_load_language(st->env, a, d, req->site_dir, &st->cfg);
 	theme_md_labels(st->env, a, opts->md_labels);
+	/* the templates before the Markdown: the site's directives are
+	 * rendered with theirs */
+	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
+	tmpl_env_set_base_url(st->env, base);
+	int tmpl_errors = theme_load_templates(st->env, d, req->site_dir);
+	struct md_udir *udirs = NULL;
+	size_t nudirs = 0;
+	if (!tmpl_errors)
+		tmpl_errors += theme_directives(st->env, a, d, req->site_dir, &udirs, &nudirs);
+	st->errors += tmpl_errors;
+	st->udir = (struct udir_ctx){st->env, &st->cfg};
+	opts->udirs = udirs;
+	opts->nudirs = nudirs;
+	opts->udir_render = nudirs ? udir_render : NULL;
+	opts->udir_ctx = &st->udir;
 	if (in->prep)
 		in->prep(in->prep_ctx, st, req->site_dir);
+	opts->md_salt ^= udir_salt(udirs, nudirs);
 	st->errors += site_build(a, d, &st->cfg, &st->content, opts, &st->site);
 	if (pool_cancelled())
 		return; /* the site is not whole: round_run stops */
@@ -171,9 +271,6 @@ void stages_run(struct stages *st, const struct stages_in *in, struct diag *d)
 		site_rewrite_links(a, &st->site, st->base_path);
 	st->t_site = clock_seconds();
 
-	char *base = arena_strndup(a, st->cfg.base_url.p ? st->cfg.base_url.p : "", st->cfg.base_url.len);
-	tmpl_env_set_base_url(st->env, base);
-	st->errors += theme_load_templates(st->env, d, req->site_dir);
 	st->t_tmpl = clock_seconds();
 }
 

@@ -22,6 +22,11 @@ struct stages {
 	const char *base_path; /* of base_url: "/" or "/blog/" */
 	struct tmpl_env *env;
 	struct diag *d; /* the collector told of the content's texts (diag_set_texts) */
+	/* what renders the site's directives (udir_render's context) */
+	struct udir_ctx {
+		const struct tmpl_env *env;
+		const struct config *cfg;
+	} udir;
 	int errors;
 	int cfg_errors; /* of folio.yml: its settings (base_url) may be wrong */
 	double t0, t_cfg, t_content, t_site, t_tmpl;

@@ -10,6 +10,7 @@
 #include "base/hash.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -495,4 +496,215 @@ void theme_asset_name(const char *site_dir, const char *file, char name[THEME_AS
 	char *owned;
 	theme_asset(site_dir, file, name, &data, &len, &owned);
 	free(owned);
+}
+
+/* ---- the site's directives: templates directives/NAME.html ---- */
+
+static int udir_name_ok(const char *s, size_t n)
+{
+	if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static int uarg_name_ok(struct str k)
+{
+	if (!k.len || !((k.p[0] >= 'a' && k.p[0] <= 'z') || (k.p[0] >= 'A' && k.p[0] <= 'Z') || k.p[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < k.len; i++)
+		if (!((k.p[i] >= 'a' && k.p[i] <= 'z') || (k.p[i] >= 'A' && k.p[i] <= 'Z') ||
+		      (k.p[i] >= '0' && k.p[i] <= '9') || k.p[i] == '_' || k.p[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static void decl_error(struct diag *d, const char *shown, struct str src, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void decl_error(struct diag *d, const char *shown, struct str src, const struct ynode *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct diag_loc loc = {shown, src.p, src.len, n ? n->line : 1, n ? n->col : 1};
+	diag_error(d, &loc, "%s", msg);
+}
+
+/* uarg_type: the type a declaration names, or -1 */
+static int uarg_type(struct str s)
+{
+	for (int t = MD_UARG_STRING; t <= MD_UARG_BOOL; t++)
+		if (str_eq_cstr(s, md_uarg_type_name(t)))
+			return t;
+	return -1;
+}
+
+/* one_arg: the declaration of argument k, v (a type name, or a map of
+ * type, required, default) into *arg; the number of errors */
+static int one_arg(struct arena *a, struct diag *d, const char *shown, struct str src, const struct ynode *k,
+		   const struct ynode *v, struct md_uarg *arg)
+{
+	static const char *const types[] = {"string", "int", "number", "bool", NULL};
+	static const char *const keys[] = {"type", "required", "default", NULL};
+	arg->name = k->str.p;
+	arg->type = MD_UARG_STRING;
+	if (!uarg_name_ok(k->str) || str_eq_cstr(k->str, "content") || str_eq_cstr(k->str, "page") ||
+	    str_eq_cstr(k->str, "site")) {
+		decl_error(d, shown, src, k,
+			   "'%s' cannot name an argument (a letter or '_', then letters, digits, '_' and '-'; not "
+			   "content, page or site, which the template has already)", k->str.p);
+		return 1;
+	}
+	const struct ynode *type = v, *req = NULL, *def = NULL;
+	int errors = 0;
+	if (v->kind == YNODE_MAP) {
+		type = NULL;
+		for (size_t i = 0; i < v->len; i++) {
+			struct str key = v->keys[i]->str;
+			if (str_eq_cstr(key, "type"))
+				type = v->items[i];
+			else if (str_eq_cstr(key, "required"))
+				req = v->items[i];
+			else if (str_eq_cstr(key, "default"))
+				def = v->items[i];
+			else {
+				const char *sug = diag_suggest(key.p, key.len, keys);
+				decl_error(d, shown, src, v->keys[i], "argument %s: unknown key '%s'%s%s%s", arg->name, key.p,
+					   sug ? " (did you mean '" : " (an argument has type, required and default)",
+					   sug ? sug : "", sug ? "'?)" : "");
+				errors++;
+			}
+		}
+	} else if (v->kind != YNODE_SCALAR) {
+		decl_error(d, shown, src, v, "argument %s: a type (string, int, number, bool) or a map of type, "
+					     "required and default", arg->name);
+		return 1;
+	}
+	if (type) {
+		int t = type->kind == YNODE_SCALAR ? uarg_type(type->str) : -1;
+		if (t < 0) {
+			const char *sug = type->kind == YNODE_SCALAR ? diag_suggest(type->str.p, type->str.len, types) : NULL;
+			decl_error(d, shown, src, type, "argument %s: unknown type '%s'%s%s%s", arg->name,
+				   type->kind == YNODE_SCALAR ? type->str.p : "?", sug ? " (did you mean '" : " (string, int, number or bool)",
+				   sug ? sug : "", sug ? "'?)" : "");
+			return errors + 1;
+		}
+		arg->type = t;
+	}
+	if (req && !yaml_as_bool(req, &arg->required)) {
+		decl_error(d, shown, src, req, "argument %s: required is true or false", arg->name);
+		errors++;
+	}
+	if (def) {
+		if (def->kind != YNODE_SCALAR || !md_uarg_valid(arg->type, def->str.p, def->str.len)) {
+			decl_error(d, shown, src, def, "argument %s: its default must be %s", arg->name,
+				   md_uarg_type_name(arg->type));
+			errors++;
+		} else if (arg->required) {
+			decl_error(d, shown, src, def, "argument %s: a required argument has no default", arg->name);
+			errors++;
+		} else {
+			arg->def = arena_strndup(a, def->str.p, def->str.len);
+		}
+	}
+	return errors;
+}
+
+/* declaration: the arguments src declares (its top comment, "{# args:
+ * ... #}"), into u; the number of errors */
+static int declaration(struct arena *a, struct diag *d, const char *shown, struct str src, struct md_udir *u)
+{
+	if (src.len < 4 || memcmp(src.p, "{#", 2))
+		return 0;
+	const char *end = memmem(src.p + 2, src.len - 2, "#}", 2);
+	size_t i = 2;
+	while (end && src.p + i < end && (src.p[i] == ' ' || src.p[i] == '\t' || src.p[i] == '\n' || src.p[i] == '-'))
+		i++;
+	if (!end || (size_t)(end - src.p) - i < 5 || memcmp(src.p + i, "args:", 5))
+		return 0; /* a comment, not a declaration */
+	/* the YAML where it is in the file: the comment's marks made spaces,
+	 * so that lines and columns are the template's */
+	size_t n = (size_t)(end - src.p) + 2;
+	char *text = arena_alloc(a, n + 1);
+	memcpy(text, src.p, n);
+	text[n] = '\0';
+	memcpy(text, "  ", 2);
+	memcpy(text + n - 2, "  ", 2);
+	if (text[2] == '-')
+		text[2] = ' ';
+	if (text[n - 3] == '-')
+		text[n - 3] = ' ';
+	struct ynode *root = yaml_parse(a, d, shown, src.p, src.len, text, n, 0);
+	if (!root)
+		return 1;
+	const struct ynode *args = yaml_map_get(root, "args");
+	int errors = 0;
+	for (size_t k = 0; root->kind == YNODE_MAP && k < root->len; k++)
+		if (!str_eq_cstr(root->keys[k]->str, "args")) {
+			decl_error(d, shown, src, root->keys[k], "unknown key '%s' in the declaration (it has args)",
+				   root->keys[k]->str.p);
+			errors++;
+		}
+	if (!args || yaml_is_null(args))
+		return errors;
+	if (args->kind != YNODE_MAP) {
+		decl_error(d, shown, src, args, "args: a map of the arguments, each NAME: TYPE or NAME: {type: TYPE, "
+						"required: true, default: VALUE}");
+		return errors + 1;
+	}
+	struct md_uarg *v = arena_alloc(a, (args->len + 1) * sizeof *v);
+	memset(v, 0, (args->len + 1) * sizeof *v);
+	for (size_t k = 0; k < args->len; k++)
+		errors += one_arg(a, d, shown, src, args->keys[k], args->items[k], &v[k]);
+	u->args = v;
+	u->nargs = args->len;
+	return errors;
+}
+
+static int cmp_udir(const void *x, const void *y)
+{
+	return strcmp(((const struct md_udir *)x)->name, ((const struct md_udir *)y)->name);
+}
+
+int theme_directives(const struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,
+		     struct md_udir **out, size_t *n)
+{
+	size_t count = tmpl_env_count(env), k = 0;
+	struct md_udir *v = arena_alloc(a, (count + 1) * sizeof *v);
+	int errors = 0;
+	for (size_t i = 0; i < count; i++) {
+		const char *name = tmpl_env_name(env, i);
+		size_t len = strlen(name);
+		if (strncmp(name, "directives/", 11) || len < 17 || strcmp(name + len - 5, ".html") ||
+		    !udir_name_ok(name + 11, len - 16))
+			continue;
+		struct md_udir *u = &v[k];
+		memset(u, 0, sizeof *u);
+		u->name = arena_strndup(a, name + 11, len - 16);
+		if (md_is_builtin_directive(u->name))
+			continue; /* folio's own, for now */
+		struct str src = tmpl_env_source(env, i);
+		size_t pl = strlen(site_dir) + len + 12;
+		char *path = arena_alloc(a, pl);
+		snprintf(path, pl, "%s/templates/%s", site_dir, name);
+		char shown[2100];
+		snprintf(shown, sizeof shown, "templates/%s", name);
+		u->path = path;
+		u->shown = arena_strndup(a, shown, strlen(shown));
+		u->hash = hash_bytes(src.p, src.len);
+		u->hash += !u->hash; /* as site_read hashes it: never 0 */
+		int bad = declaration(a, d, u->shown, src, u);
+		u->broken = bad != 0;
+		errors += bad;
+		k++;
+	}
+	qsort(v, k, sizeof *v, cmp_udir);
+	*out = v;
+	*n = k;
+	return errors;
 }

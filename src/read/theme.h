@@ -24,6 +24,28 @@ extern const size_t theme_nfiles;
  * syntax errors and then links the set. Returns the number of errors. */
 int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_dir);
 
+/* theme_directives: the site's own directives: each template
+ * directives/NAME.html of env (NAME: a letter, then letters, digits and
+ * '-'), with the arguments it declares in a comment at its very top:
+ *
+ *   {# args:
+ *        id: {type: string, required: true}
+ *        start: {type: int, default: 0}
+ *        title: string
+ *   #}
+ *
+ * (types string, int, number, bool; an argument is optional unless
+ * required, and has no value unless a default). A template without such
+ * a comment takes no argument. Its file is site_dir/templates/NAME's
+ * path, its hash that of its bytes (a document that calls it notes both).
+ * A name folio's directives have (note, tip, warning, video, animation,
+ * model3d) is not one. Errors (a bad declaration, an unknown type or key,
+ * a default of the wrong type, an argument named content, page or site)
+ * at their place in the template. Sets *out (in a, sorted by name) and *n;
+ * returns the number of errors. */
+int theme_directives(const struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,
+		     struct md_udir **out, size_t *n);
+
 /* theme_load_language: the strings and date names of the site's language
  * (cfg->language, "en" by default): the theme's i18n/en.yml, over which
  * the theme's i18n/LANG.yml and then the site's i18n/LANG.yml are laid. A

@@ -28,6 +28,18 @@ static uint32_t slow(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
 		if (n && memmem(s, n, marks[i].lit, strlen(marks[i].lit)))
 			m |= marks[i].bit;
+	/* a leaf directive's line, "::name": at most three spaces, "::", a
+	 * letter, at the start of a line */
+	for (size_t at = 0; at < n; at++) {
+		if (at && s[at - 1] != '\n')
+			continue;
+		size_t k = at;
+		while (k < n && k - at < 3 && s[k] == ' ')
+			k++;
+		if (k + 2 < n && s[k] == ':' && s[k + 1] == ':' &&
+		    ((s[k + 2] >= 'a' && s[k + 2] <= 'z') || (s[k + 2] >= 'A' && s[k + 2] <= 'Z')))
+			m |= MD_MARK_FENCE;
+	}
 	return m;
 }
 
@@ -51,7 +63,7 @@ void test_marks(void)
 		INT_EQ(md_marks(buf, strlen(buf)), slow(buf, strlen(buf)));
 	}
 	/* random texts of the markers' bytes */
-	static const char alphabet[] = "@/&#commat;period{\\label*_![$.md:postsx ";
+	static const char alphabet[] = "@/&#commat;period{\\label*_![$.md:postsx \n";
 	unsigned seed = 40;
 	char text[80];
 	int bad = 0;
