@@ -568,6 +568,53 @@ static cmark_node *new_node(struct md_ctx *c, cmark_node_type type, const char *
 	return x;
 }
 
+/* inline_place: where the next call ":name[" of t's paragraph is in the
+ * file: its line and column into dir, and the column just after its
+ * ']' when a '{' follows (0: none) */
+static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_t nlen, struct directive *dir)
+{
+	cmark_node *para = cmark_node_parent(t);
+	while (para && (cmark_node_get_type(para) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE)
+		para = cmark_node_parent(para); /* the block it is in */
+	const char *src = c->in.src ? c->in.src : c->text;
+	size_t len = c->in.src ? c->in.src_len : c->len;
+	int off_lines = c->in.src ? c->in.line_offset : 0;
+	if (para != c->inl_para) {
+		c->inl_para = para;
+		int line = (para ? cmark_node_get_start_line(para) : 1) + off_lines;
+		size_t at = 0;
+		for (int l = 1; l < line && at < len; at++)
+			if (src[at] == '\n')
+				l++;
+		c->inl_at = at;
+	}
+	size_t at = c->inl_at;
+	for (; at + nlen + 2 <= len; at++)
+		if (src[at] == ':' && !memcmp(src + at + 1, name, nlen) && src[at + 1 + nlen] == '[')
+			break;
+	dir->line = 1;
+	dir->col = 1;
+	if (at + nlen + 2 > len)
+		return 0;
+	c->inl_at = at + 1;
+	size_t ls = at;
+	while (ls && src[ls - 1] != '\n')
+		ls--;
+	int line = 1;
+	for (size_t i = 0; i < ls; i++)
+		line += src[i] == '\n';
+	dir->line = line;
+	dir->col = (int)(at - ls) + 1;
+	int depth = 0;
+	for (size_t i = at + 1 + nlen + 1; i < len && src[i] != '\n'; i++) {
+		if (src[i] == '[')
+			depth++;
+		else if (src[i] == ']' && depth-- == 0)
+			return i + 1 < len && src[i + 1] == '{' ? (int)(i + 1 - ls) + 2 : 0;
+	}
+	return 0;
+}
+
 /* add_dir: a directive of the document made by hand (an inline one), its
  * index */
 static long add_dir(struct md_ctx *c, const struct directive *dir)
@@ -611,8 +658,7 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	struct directive dir;
 	memset(&dir, 0, sizeof dir);
 	dir.name = (struct str){u->name, strlen(u->name)};
-	dir.line = cmark_node_get_start_line(t) + c->in.line_offset;
-	dir.col = cmark_node_get_start_column(t) + (int)k;
+	int attr_col = inline_place(c, t, u->name, nlen, &dir);
 	dir.inl = 1;
 	dir.parent = -1;
 	if (after < cl.len && cl.p[after] == '{') {
@@ -631,10 +677,9 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 		}
 		buf_fini(&msg);
 		dir.nattrs = (size_t)na;
-		int base = cmark_node_get_start_column(close) + (int)after + 1;
 		for (size_t i = 0; i < dir.nattrs; i++) {
 			dir.attrs[i].line = dir.line;
-			dir.attrs[i].col += close == t ? dir.col + (int)(after - k) : base - 1;
+			dir.attrs[i].col += attr_col ? attr_col - 1 : dir.col - 1;
 		}
 		after += end + 2;
 	}
@@ -709,8 +754,9 @@ static void inline_text(struct md_ctx *c, cmark_node *t)
  * (none without a directive of the site's own) */
 void md_pass_inline_directives(struct md_ctx *c)
 {
-	if (!c->o->nudirs || !c->root || !memchr(c->text, '[', c->len))
+	if (!c->o->nudirs || !c->root || c->dirs_failed || c->ndirs < 0 || !memchr(c->text, '[', c->len))
 		return;
+	c->inl_para = NULL;
 	cmark_node **texts = NULL;
 	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(c->root);

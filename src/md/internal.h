@@ -152,6 +152,10 @@ struct md_ctx {
 	struct md_bad_file *bad_files;
 	size_t nbad_files;
 	int udir_calls; /* calls of the site's directives: their markers to fill (md_udirs_fill) */
+	/* inline calls: the paragraph they are in, and where in the file the
+	 * last one was found (their place: cmark keeps none for inlines) */
+	cmark_node *inl_para;
+	size_t inl_at;
 	/* the outline (headings.c): headings, the <!--more--> marker, the
 	 * first paragraph with text, whether there is code */
 	struct md_heading *hs;
