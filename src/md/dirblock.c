@@ -692,6 +692,8 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	char *inner_end = xstrndup(cl.p, close_at);
 	char *inner_start = close == t ? NULL : xstrndup(lit.p + open_at + 1, lit.len - open_at - 1);
 	char *before = xstrndup(lit.p, k);
+	/* the content of a call within one node, copied before t changes */
+	char *inner = close == t ? xstrndup(lit.p + open_at + 1, close_at - open_at - 1) : NULL;
 	cmark_node *next = NULL;
 	int ml = snprintf(m, sizeof m, "<!--/folio-udir %ld-->", idx);
 	cmark_node *cm = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
@@ -701,7 +703,7 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 		ml = snprintf(m, sizeof m, "<!--folio-udir %ld-->", idx);
 		cmark_node *om = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
 		cmark_node_insert_after(t, om);
-		cmark_node *in = new_node(c, CMARK_NODE_TEXT, lit.p + open_at + 1, close_at - open_at - 1);
+		cmark_node *in = new_node(c, CMARK_NODE_TEXT, inner, strlen(inner));
 		cmark_node_insert_after(om, in);
 		cmark_node_insert_after(in, cm);
 	} else {
@@ -720,6 +722,7 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	free(rest);
 	free(inner_end);
 	free(inner_start);
+	free(inner);
 	free(before);
 	return next;
 }
@@ -847,21 +850,21 @@ static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *ou
 	return 1;
 }
 
-void md_udirs_fill(struct md_ctx *c)
+/* fill: html with every call's markers replaced, in the arena; with
+ * note, each template used noted in the document's deps */
+static struct str fill(struct md_ctx *c, struct str html, int note)
 {
-	if (!c->o->udir_render)
-		return;
 	struct buf h, out, err;
 	buf_init(&h);
 	buf_init(&out);
 	buf_init(&err);
-	buf_append(&h, c->out->html.p, c->out->html.len);
+	buf_append(&h, html.p, html.len);
 	/* the last opened first: one inside another opened after it */
 	const struct md_udir *noted[64];
 	size_t nnoted = 0;
 	for (long i = c->ndirs - 1; i >= 0; i--) {
 		const struct md_udir *u = dir_kind(c->dirs[i].name) ? NULL : udir_find(c->o, c->dirs[i].name);
-		if (!u || !udir_fill_one(c, &h, i, &out, &err))
+		if (!u || !udir_fill_one(c, &h, i, &out, &err) || !note)
 			continue;
 		int seen = 0;
 		for (size_t q = 0; q < nnoted && !seen; q++)
@@ -876,10 +879,28 @@ void md_udirs_fill(struct md_ctx *c)
 			c->deps = xcalloc(1, sizeof *c->deps);
 		buf_printf(c->deps, "%016llx %s\n", (unsigned long long)u->hash, u->path);
 	}
-	c->out->html = (struct str){arena_strndup(c->a, h.p ? h.p : "", h.len), h.len};
+	struct str r = {arena_strndup(c->a, h.p ? h.p : "", h.len), h.len};
 	buf_fini(&h);
 	buf_fini(&out);
 	buf_fini(&err);
+	return r;
+}
+
+void md_udirs_fill(struct md_ctx *c)
+{
+	if (!c->o->udir_render)
+		return;
+	c->out->html = fill(c, c->out->html, 1);
+}
+
+void md_udirs_fill_summary(struct md_ctx *c)
+{
+	/* the summary is the first paragraph's HTML again: its calls too
+	 * (their errors were told once: the collector drops the same
+	 * message at the same place) */
+	if (c->o->udir_render && c->out->summary_html.len &&
+	    memmem(c->out->summary_html.p, c->out->summary_html.len, "<!--folio-udir ", 15))
+		c->out->summary_html = fill(c, c->out->summary_html, 0);
 }
 
 void md_directives_free(struct md_ctx *c)

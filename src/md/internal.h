@@ -244,6 +244,8 @@ void md_pass_parse(struct md_ctx *c);
  * document's deps. */
 void md_pass_directives(struct md_ctx *c);
 void md_udirs_fill(struct md_ctx *c);
+/* md_udirs_fill_summary: the same in the summary's HTML (md_pass_summary) */
+void md_udirs_fill_summary(struct md_ctx *c);
 /* md_pass_inline_directives: the site's inline directives, ":name[content]{attrs}"
  * in the text, made two markers around their content (dirblock.c) */
 void md_pass_inline_directives(struct md_ctx *c);

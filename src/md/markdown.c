@@ -68,6 +68,12 @@ static void pass_render(struct md_ctx *c)
 	c->out->img_at = c->out->images || c->dirs_on ? md_image_at(c->out->html) : 1;
 }
 
+static void md_pass_summary_udirs(struct md_ctx *c)
+{
+	if (c->udir_calls)
+		md_udirs_fill_summary(c);
+}
+
 /* The passes, in order. Each reads what those before it made of c (the
  * text, the tree, the outline) and leaves its part in c or in c->out. */
 static const struct md_pass {
@@ -88,6 +94,7 @@ static const struct md_pass {
 	{"render", pass_render},                /* the body's HTML */
 	{"sidenotes", md_pass_sidenotes},       /* footnotes again in the margin */
 	{"summary", md_pass_summary},           /* its HTML, after the body's */
+	{"summary directives", md_pass_summary_udirs}, /* the site's directives in it */
 	{"toc", md_pass_toc},                   /* the table of contents */
 };
 

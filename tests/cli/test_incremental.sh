@@ -108,6 +108,9 @@ r=$(rendered)
 t=$(total)
 check "a post template change renders fewer pages than the site ($r of $t)" test "$r" -lt "$t"
 check "the post pages show it" grep -q "edited template" "$served/posts/$(basename "$post" .md)/index.html"
+step "a directive's template" edit "$site/templates/directives/kbd.html" '<kbd>' '<kbd class="key">'
+check "a directive's template: only the page that calls it rendered" test "$(rendered)" -eq 1
+check "... which shows it" grep -q '<kbd class="key">Ctrl+C</kbd>' "$served/posts/gpu-systems-00-what-you-should-know-before-starting-this-series/index.html"
 step "the config" edit "$site/folio.yml" 'title: "' 'title: "Retitled '
 check "a config change renders every page" test "$(rendered)" -eq "$(total)"
 

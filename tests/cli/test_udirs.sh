@@ -70,6 +70,14 @@ date: 2024-03-02
 
 No directive here.
 EOF
+cat >"$site/content/posts/first.md" <<'EOF'
+---
+title: First
+date: 2024-03-03
+---
+
+Press :kbd[Esc] first: the summary holds the call.
+EOF
 run build "$site"
 check "a site with its own directives builds" test "$rc" -eq 0
 page=$site/public/posts/calls/index.html
@@ -86,7 +94,9 @@ check "nested calls: the inner inside the outer, a bare flag true, a number" con
 </aside>'
 check "inline calls: on their line, their content's inlines rendered" contains "$body" '<p>Press <kbd>Ctrl+<strong>C</strong></kbd> to stop, or <kbd>Esc</kbd>; a time 12:30[1] and see:other[x] stay text.'
 check "... but not in code" contains "$body" '<code>:kbd[x]</code>'
-check "no marker is left" not_contains "$(cat "$page")" 'folio-udir'
+check "no marker is left, in any file (summaries, feeds)" test -z "$(grep -rl folio-udir "$site/public")"
+check "a call in a summary is rendered there (the JSON feed's summary HTML)" grep -q 'Press \\u003ckbd\\u003eEsc\\u003c/kbd\\u003e first' "$site/public/feed.json"
+check "... and its text in the summary text" grep -q '"summary": "Press Esc first' "$site/public/feed.json"
 
 # every bad call, with its exact message
 bad=$TMP/bad
