@@ -349,7 +349,7 @@ FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
 FUZZ_B := build/fuzz
 FUZZ_TARGETS := yaml tmpl markdown serve image imgdecode mdcache links toml json import search related fmcache searchpack manifest srccache \
-	mathcache mathjax extcache pages uptodate pikchr mermaid bibtex symbol notebook deployrecord
+	mathcache mathjax extcache pages uptodate pikchr mermaid bibtex symbol notebook udirdecl deployrecord
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-DTMPL_MAX_STEPS=1000000 -DTMPL_MEMORY_BASE=33554432 -DMDMEM_AHEAD_AFTER=2 -DMDMEM_PREFAULT_MIN=16384

@@ -10,8 +10,11 @@
  * (math.delimiters with \\( \\[), nodollars, nocodeui (code blocks as
  * cmark writes them, without the theme's attributes), sidenotes
  * (footnotes written again as sidenotes: as many as doc.sidenotes says,
- * each closed) and line_offset=N
- * (lines of front matter before the body).
+ * each closed), udirs (three directives of a site's own: box, a block
+ * with a string, an int and a bool argument, the string required; k, with
+ * none; fails, whose template always fails; rendered by a stand-in that
+ * wraps the content, so that no call's marker may be left) and
+ * line_offset=N (lines of front matter before the body).
  *
  * Images and directives' files are looked up in the media-figures test
  * site (its static/ and its bundle's folder), relative to the working
@@ -189,6 +192,38 @@ static void footnotes_need_a_bracket(const char *text, size_t len)
 	free(without);
 }
 
+/* A site's own directives (udirs), and their stand-in template */
+static const struct md_uarg box_args[] = {
+	{"kind", MD_UARG_STRING, 1, NULL},
+	{"n", MD_UARG_INT, 0, "3"},
+	{"on", MD_UARG_BOOL, 0, NULL},
+};
+static const struct md_udir udirs[] = {
+	{"box", box_args, 3, "templates/directives/box.html", "templates/directives/box.html", 1, 0},
+	{"fails", NULL, 0, "templates/directives/fails.html", "templates/directives/fails.html", 2, 0},
+	{"k", NULL, 0, "templates/directives/k.html", "templates/directives/k.html", 3, 0},
+};
+
+static int udir_render(void *ctx, const struct md_udir_call *call, struct buf *out, struct buf *err)
+{
+	(void)ctx;
+	if (!strcmp(call->dir->name, "fails")) {
+		buf_puts(err, "templates/directives/fails.html:1:1: it fails");
+		return -1;
+	}
+	buf_printf(out, "<x-%s", call->dir->name);
+	for (size_t i = 0; i < call->dir->nargs; i++)
+		if (call->values[i]) {
+			buf_printf(out, " %s=\"", call->dir->args[i].name);
+			buf_put_html(out, call->values[i], strlen(call->values[i]));
+			buf_putc(out, '"');
+		}
+	buf_putc(out, '>');
+	buf_append(out, call->content.p, call->content.len);
+	buf_printf(out, "</x-%s>", call->dir->name);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -213,6 +248,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.code_ui = !has_word(opts, n, "nocodeui");
 		o.no_dollars = has_word(opts, n, "nodollars");
 		o.sidenotes = has_word(opts, n, "sidenotes");
+		if (has_word(opts, n, "udirs")) {
+			o.udirs = udirs;
+			o.nudirs = sizeof udirs / sizeof *udirs;
+			o.udir_render = udir_render;
+		}
 		const char *lo = memmem(opts, n, "line_offset=", 12);
 		/* digits within the option line: the input has no NUL after it */
 		for (const char *q = lo ? lo + 12 : NULL; q && q < opts + n && *q >= '0' && *q <= '9'; q++)
@@ -239,6 +279,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	md_render(a, &o, &d, "content/posts/fuzz.md", body, len, body, len, line_offset, &doc);
 	if (getenv("FUZZ_SHOW"))
 		fprintf(stderr, "%.*s\n--- diagnostics\n%s\n", STR_FMT(doc.html), cap.p ? cap.p : "");
+	/* every call of a site's directive filled (unless the text itself
+	 * holds what looks like a marker) */
+	if (o.udirs && !memmem(body, len, "folio-udir", 10) &&
+	    (memmem(doc.html.p, doc.html.len, "folio-udir", 10) ||
+	     (doc.summary_html.len && memmem(doc.summary_html.p, doc.summary_html.len, "folio-udir", 10))))
+		abort();
 	/* each sidenote counted, and the HTML has no more of them */
 	size_t sn = 0;
 	static const char sn_tag[] = "<span class=\"sidenote\">";

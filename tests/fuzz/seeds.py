@@ -201,6 +201,19 @@ def tmpl_seeds(s):
           "@@@ base.html\n{% macro m(x) %}[{{ x }}]{% endmacro %}<body>{% block body %}{{ big }}{% endblock %}</body>")
 
 
+def udirdecl_seeds(s):
+    """Templates of a site's own directive: declarations good and bad."""
+    s.add("udirdecl", "{# args:\n     id: {type: string, required: true}\n     start: {type: int, default: 0}\n"
+          "     title: string\n#}\n<iframe src=\"{{ id }}\"></iframe>\n")
+    s.add("udirdecl", "{#- args:\n  a: bool\n  b: {type: number, default: 1.5}\n  c: {type: bool, default: true}\n-#}x")
+    s.add("udirdecl", "{# args:\n  id: {type: strin, required: true, defualt: 3}\n  content: string\n"
+          "  s: {type: int, default: soon}\n  m: {type: string, required: true, default: x}\n  bad: [1, 2]\n#}")
+    s.add("udirdecl", "{# a comment, not a declaration #}<kbd>{{ content }}</kbd>")
+    s.add("udirdecl", "{# args: [a, b] #}")
+    s.add("udirdecl", "{# args:\n  a: &x string\n  b: *x\nother: 1\n#}")
+    s.add("udirdecl", "<kbd>{{ content }}</kbd>")
+
+
 def markdown_seeds(s):
     for path in sorted(glob("tests/markdown", ".txt")):
         for case in spec_cases(path):
@@ -233,6 +246,12 @@ def markdown_seeds(s):
     s.add("markdown", "[^a] " * 1200 + "\n\n[^a]: [^a] *b* <img src=\"c.png\"> \u65e5\u672c\n")
     s.add("markdown", "| a | b |\n|---|---|\n" + "| *c* | `d` |\n" * 450 + "\n```c {hl=\"1\"}\nint x;\n```\n")
     s.add("markdown", "- *a* $x$ ![i](b.png \"T\")\n" * 250)
+    # directives of a site's own (fuzz_markdown's udirs): block, leaf,
+    # nested, inline with inlines inside, bad arguments, a failing template
+    s.add("markdown", "%% udirs\n:::box{kind=a n=2 on}\nBody *x*.\n\n:::box{kind=b}\nIn :k[y **z**]{} end.\n:::\n:::\n\n"
+          "::box{kind=\"q\" n=x on=maybe}\n\n::k\n\nA :k[b] c :k[d]{e=f} :other[x] `:k[code]`.\n\n::fails\n\n"
+          ":::box\nmissing kind\n:::\n\n> :k[quoted] and\n> - :k[listed [nested] brackets]\n")
+    s.add("markdown", "%% udirs\nFirst :k[call] in the summary.\n\n<!--more-->\n\n:::boxx{kind=a}\n:::\n")
     # raw <img> tags of a local image (htmlimg.c): quoted and not, in a
     # block and inline, in an author's <picture>, a comment, a script
     s.add("markdown", "<div><img src=/img/banner.png alt=x width=120/></div>\n\nA <IMG SRC='/img/banner.png'> b "
@@ -1329,7 +1348,7 @@ def main():
                "extcache": extcache_seeds,
                "pages": pages_seeds, "uptodate": uptodate_seeds, "pikchr": pikchr_seeds,
                "mermaid": mermaid_seeds, "bibtex": bibtex_seeds, "symbol": symbol_seeds,
-               "notebook": notebook_seeds, "deployrecord": deployrecord_seeds}
+               "notebook": notebook_seeds, "deployrecord": deployrecord_seeds, "udirdecl": udirdecl_seeds}
     s = Seeds(out)
     for t, fn in targets.items():
         shutil.rmtree(os.path.join(out, t), ignore_errors=True)
