@@ -30,6 +30,17 @@ struct hg {
 	const struct ynode *languages;  /* the config's languages map, or NULL */
 	const char *lang_file;          /* the file it is in */
 	const char *default_lang;       /* defaultContentLanguage, or NULL */
+	/* the shortcodes written as directive calls: each directive, the
+	 * shortcode's name, the argument names its calls gave, its calls,
+	 * where the first is */
+	struct hdir {
+		const char *name, *hugo, *path;
+		const char *keys[32];
+		size_t nkeys;
+		int calls, line;
+		int inl; /* called within a line: its template writes phrasing content */
+	} *dirs;
+	size_t ndirs, capdirs;
 };
 
 static int is_md(const char *name)
@@ -742,6 +753,205 @@ static int bundle_url(struct hg *h, const char *dec, const char *suffix, int lin
 	return 0;
 }
 
+static void cb_directive(void *ctx, struct str hugo_name, const char *name, const char *const *keys, size_t nkeys,
+			 int inl, int line)
+{
+	struct hg *h = ctx;
+	struct hdir *d = NULL;
+	for (size_t i = 0; i < h->ndirs && !d; i++)
+		if (!strcmp(h->dirs[i].name, name))
+			d = &h->dirs[i];
+	if (!d) {
+		if (h->ndirs == h->capdirs) {
+			h->capdirs = h->capdirs ? h->capdirs * 2 : 8;
+			h->dirs = xrealloc(h->dirs, h->capdirs * sizeof *h->dirs);
+		}
+		d = &h->dirs[h->ndirs++];
+		memset(d, 0, sizeof *d);
+		d->name = name;
+		d->hugo = arena_strndup(h->r.s->a, hugo_name.p, hugo_name.len);
+		d->path = h->r.cur ? h->r.cur->rel : NULL;
+		d->line = line;
+	}
+	d->calls++;
+	d->inl |= inl;
+	for (size_t k = 0; k < nkeys; k++) {
+		size_t j = 0;
+		while (j < d->nkeys && strcmp(d->keys[j], keys[k]))
+			j++;
+		if (j == d->nkeys && d->nkeys < sizeof d->keys / sizeof *d->keys)
+			d->keys[d->nkeys++] = keys[k];
+	}
+}
+
+/* sc_action: one Hugo template action, inner (between "{{" and "}}",
+ * trimmed of its '-' and blanks), as a folio expression into b; 0 when
+ * it does more than read a parameter or the inner content */
+static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, struct hdir *d)
+{
+	if (n >= 4 && !memcmp(p, "/*", 2) && !memcmp(p + n - 2, "*/", 2))
+		return 1; /* a comment */
+	const char *e = p + n;
+	const char *bar = memchr(p, '|', n);
+	const char *head_end = bar ? bar : e;
+	while (head_end > p && isspace((unsigned char)head_end[-1]))
+		head_end--;
+	struct str head = {p, (size_t)(head_end - p)};
+	char arg[64] = "";
+	if (str_eq_cstr(head, ".Inner")) {
+		snprintf(arg, sizeof arg, "content");
+	} else if (head.len > 5 && !memcmp(head.p, ".Get ", 5)) {
+		const char *q = head.p + 5;
+		while (q < head_end && *q == ' ')
+			q++;
+		if (q < head_end && *q == '"' && head_end[-1] == '"' && head_end - q >= 3) {
+			struct str k = {q + 1, (size_t)(head_end - q - 2)};
+			for (size_t i = 0; i < k.len; i++)
+				if (!isalnum((unsigned char)k.p[i]) && k.p[i] != '_' && k.p[i] != '-')
+					return 0;
+			snprintf(arg, sizeof arg, "%.*s", (int)k.len, k.p);
+		} else if (q < head_end && head_end - q <= 2 && isdigit((unsigned char)*q) &&
+			   (head_end - q == 1 || isdigit((unsigned char)q[1]))) {
+			snprintf(arg, sizeof arg, "arg%.*s", (int)(head_end - q), q);
+		} else {
+			return 0;
+		}
+		if (strcmp(arg, "content")) {
+			size_t j = 0;
+			while (j < d->nkeys && strcmp(d->keys[j], arg))
+				j++;
+			if (j == d->nkeys && d->nkeys < sizeof d->keys / sizeof *d->keys)
+				d->keys[d->nkeys++] = arena_strndup(a, arg, strlen(arg));
+		}
+	} else {
+		return 0;
+	}
+	/* pipes: safeHTML and markdownify (the content is HTML already),
+	 * default "x" */
+	const char *def = NULL;
+	size_t defn = 0;
+	int safe = !strcmp(arg, "content");
+	for (const char *q = bar; q && q < e;) {
+		q++;
+		while (q < e && isspace((unsigned char)*q))
+			q++;
+		const char *f = q;
+		const char *next = memchr(q, '|', (size_t)(e - q));
+		const char *fe = next ? next : e;
+		while (fe > f && isspace((unsigned char)fe[-1]))
+			fe--;
+		struct str fn = {f, (size_t)(fe - f)};
+		if (str_eq_cstr(fn, "safeHTML") || str_eq_cstr(fn, "markdownify") || str_eq_cstr(fn, ".Page.RenderString"))
+			safe = 1;
+		else if (fn.len > 10 && !memcmp(fn.p, "default \"", 9) && fn.p[fn.len - 1] == '"' &&
+			 !memchr(fn.p + 9, '\\', fn.len - 10))
+			def = fn.p + 9, defn = fn.len - 10;
+		else
+			return 0;
+		q = next;
+	}
+	buf_puts(b, "{{ ");
+	buf_puts(b, arg);
+	if (def)
+		buf_printf(b, " or \"%.*s\"", (int)defn, def);
+	if (safe && strcmp(arg, "content"))
+		buf_puts(b, " | safe");
+	buf_puts(b, " }}");
+	return 1;
+}
+
+/* sc_template: a Hugo shortcode's template as a folio directive's body,
+ * in b; 0 when it does more than read its parameters and its inner
+ * content (or holds what folio's templates would read as their own
+ * syntax) */
+static int sc_template(struct arena *a, const char *t, size_t n, struct buf *b, struct hdir *d)
+{
+	for (size_t i = 0; i < n;) {
+		const char *open = memmem(t + i, n - i, "{{", 2);
+		size_t lit_end = open ? (size_t)(open - t) : n;
+		for (size_t k = i; k + 1 < lit_end; k++)
+			if (t[k] == '{' && (t[k + 1] == '%' || t[k + 1] == '#'))
+				return 0;
+		buf_append(b, t + i, lit_end - i);
+		if (!open)
+			break;
+		const char *close = memmem(open + 2, n - (size_t)(open + 2 - t), "}}", 2);
+		if (!close)
+			return 0;
+		const char *p = open + 2, *e = close;
+		if (p < e && *p == '-')
+			p++;
+		if (e > p && e[-1] == '-')
+			e--;
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (!sc_action(a, p, (size_t)(e - p), b, d))
+			return 0;
+		i = (size_t)(close + 2 - t);
+	}
+	return 1;
+}
+
+/* directive_templates: for each shortcode written as directive calls, its
+ * template: the shortcode's own (layouts/shortcodes/NAME.html, the site's
+ * or a theme's) made folio's when it only reads its parameters and inner
+ * content; else one that shows the content, and IMPORT.md says which
+ * template to write from */
+static void directive_templates(struct hg *h)
+{
+	struct imp_site *s = h->r.s;
+	struct arena *a = s->a;
+	struct imp_list themes = {0};
+	imp_walk(s, "themes", 0, NULL, NULL, &themes);
+	for (size_t i = 0; i < h->ndirs; i++) {
+		struct hdir *d = &h->dirs[i];
+		const char *rel = imp_fmt(a, "layouts/shortcodes/%s.html", d->hugo);
+		size_t len = 0;
+		char *text = imp_read_src(s, rel, &len);
+		const char *suffix = imp_fmt(a, "/layouts/shortcodes/%s.html", d->hugo);
+		for (size_t k = 0; !text && k < themes.n; k++) {
+			size_t tl = strlen(themes.v[k]), sl = strlen(suffix);
+			if (tl > sl && !strcmp(themes.v[k] + tl - sl, suffix))
+				text = imp_read_src(s, rel = themes.v[k], &len);
+		}
+		struct buf body;
+		buf_init(&body);
+		int simple = text && sc_template(a, text, len, &body, d);
+		if (!simple) {
+			buf_reset(&body);
+			buf_printf(&body, "<%s class=\"shortcode shortcode-%s\">{{ content }}</%s>\n", d->inl ? "span" : "div",
+				   d->name, d->inl ? "span" : "div");
+		}
+		struct buf t;
+		buf_init(&t);
+		buf_puts(&t, "{# args:\n");
+		for (size_t k = 0; k < d->nkeys; k++)
+			buf_printf(&t, "     %s: string\n", d->keys[k]);
+		buf_printf(&t, "#}\n{#- imported from Hugo's shortcode %s%s -#}\n", d->hugo,
+			   simple ? "" : ": it did more than read its parameters and its content, and shows the content only "
+					 "here; see IMPORT.md");
+		buf_append(&t, body.p ? body.p : "", body.len);
+		imp_list_add(a, &s->tmpl_to, imp_fmt(a, "templates/directives/%s.html", d->name));
+		imp_list_add(a, &s->tmpl_text, arena_strndup(a, t.p, t.len));
+		if (simple)
+			imp_note(a, &s->rep, "Hugo shortcode made a directive", d->path, d->line,
+				 "'%s': %d call%s written as the directive '%s', its template %s made "
+				 "templates/directives/%s.html",
+				 d->hugo, d->calls, d->calls == 1 ? "" : "s", d->name, rel, d->name);
+		else
+			imp_note(a, &s->rep, "Hugo shortcode to write as a template", d->path, d->line,
+				 "'%s': %d call%s written as the directive '%s'; templates/directives/%s.html shows their "
+				 "content only: write it from %s", d->hugo, d->calls, d->calls == 1 ? "" : "s", d->name,
+				 d->name, text ? rel : "Hugo's own shortcode or a theme's (none in layouts/shortcodes/ or themes/ here)");
+		buf_fini(&t);
+		buf_fini(&body);
+		free(text);
+	}
+	free(h->dirs);
+}
+
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)
 {
 	struct hg *h = ctx;
@@ -875,8 +1085,9 @@ int hugo_import(struct imp_site *s)
 			read_page(&h, r, &all);
 	}
 	series_order(s);
-	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0, 0};
+	struct jk_body c = {a, &s->rep, NULL, 0, &h, cb_ref, NULL, cb_url, 1, NULL, 0, 0, cb_directive};
 	imp_reader_finish(&h.r, hugo_body, c);
+	directive_templates(&h);
 	/* Hugo's RSS feeds: the site's, the posts section's and each term's */
 	imp_feed_at(s, "/index.xml", "Hugo's RSS output");
 	for (size_t i = 0; i < s->ndocs; i++)

@@ -1218,6 +1218,8 @@ int imp_write(struct imp_site *s)
 	for (size_t i = 0; i < s->made_to.n && !rc; i++)
 		rc = write_new(s, imp_fmt(s->a, "static/%s", s->made_to.v[i]), s->made_text.v[i],
 			       strlen(s->made_text.v[i]));
+	for (size_t i = 0; i < s->tmpl_to.n && !rc; i++)
+		rc = write_new(s, s->tmpl_to.v[i], s->tmpl_text.v[i], strlen(s->tmpl_text.v[i]));
 	buf_fini(&b);
 	return rc;
 }

@@ -98,6 +98,8 @@ struct imp_site {
 	struct imp_list cats_made_tags;
 	/* files made by the import, not copied: static/-relative path, text */
 	struct imp_list made_to, made_text;
+	/* templates made by the import (a shortcode's directive): DST-relative path, text */
+	struct imp_list tmpl_to, tmpl_text;
 	struct imp_list config_extra; /* extra folio.yml lines, already YAML */
 	struct imp_doc **docs;
 	size_t ndocs, capdocs;
@@ -284,6 +286,13 @@ struct jk_body {
 	int mathjax; /* the site loads MathJax (kramdown's \\( \\) is math), or
 		      * for Hugo, a renderer that typesets $$ in the browser */
 	int dollar;  /* and its configuration makes $...$ inline math (counted so) */
+	/* directive: a Hugo shortcode folio has no counterpart for, written as
+	 * a call of a directive of the new site's own: its name as Hugo
+	 * calls it and as the directive (name), the argument names the call
+	 * gave (positional ones as arg0, arg1, ...), whether the call is
+	 * within a line (inl); NULL: such a shortcode stays an HTML comment */
+	void (*directive)(void *ctx, struct str hugo_name, const char *name, const char *const *keys, size_t nkeys,
+			  int inl, int line);
 };
 
 /* The parity check: what a document holds, as its old generator reads it

@@ -927,7 +927,7 @@ int jekyll_import(struct imp_site *s)
 			if (has_ext(docs.v[k], md_exts))
 				read_page(&j, docs.v[k], name, perm);
 	}
-	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0, 0};
+	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0, 0, NULL};
 	imp_reader_finish(&j.r, jekyll_body, c);
 	/* the files Jekyll copies as they are and no post named: carried
 	 * over too (a favicon, CNAME, a download) */

@@ -57,6 +57,7 @@ struct marks {
 
 #define MARKS_NONE {(size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1, (size_t)-1}
 
+#define LQ_OPEN_MAX 16
 struct lq {
 	const struct jk_body *c;
 	const char *in;
@@ -75,6 +76,14 @@ struct lq {
 	size_t hl_len;            /* the fence written for it */
 	int html;                 /* the body is HTML (a Jekyll .html post) */
 	struct caps *caps;
+	/* the calls sc_directive opened that their closing shortcode ends:
+	 * where it is, whether a block, an inline call's attributes */
+	struct lq_open {
+		size_t close_at;
+		int block;
+		const char *attrs;
+	} open[LQ_OPEN_MAX];
+	int nopen;
 };
 
 /* finding: a finding of kind at line of the body c converts; fmt has one
@@ -2548,6 +2557,140 @@ static size_t sc_embed(struct lq *s, const struct sc *c, int line)
 	return c->end;
 }
 
+/* dir_name: a shortcode's name as a directive's (folio-site(5)): a
+ * letter, then letters, digits and '-' ('_', '/' and '.' become '-');
+ * "sc-" before one that does not begin with a letter or that folio has
+ * already (note, video, ...) */
+static const char *dir_name(struct arena *a, struct str n)
+{
+	static const char *const builtin[] = {"note", "tip", "warning", "video", "animation", "model3d", NULL};
+	struct buf b;
+	buf_init(&b);
+	int lead = !n.len || !isalpha((unsigned char)n.p[0]);
+	for (int k = 0; builtin[k] && !lead; k++)
+		lead = str_eq_cstr(n, builtin[k]);
+	if (lead)
+		buf_puts(&b, "sc-");
+	for (size_t i = 0; i < n.len; i++)
+		buf_putc(&b, isalnum((unsigned char)n.p[i]) ? n.p[i] : '-');
+	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* dir_attrs: a shortcode's arguments as a directive's attributes,
+ * "{arg0="..." key="..."}" ("" when it has none); their names in keys
+ * (at most 16) */
+static const char *dir_attrs(struct arena *a, const struct sc *c, const char **keys, size_t *nkeys)
+{
+	struct buf b;
+	buf_init(&b);
+	*nkeys = 0;
+	for (int i = 0; i < c->npos + c->nkv; i++) {
+		struct str k = i < c->npos ? (struct str){NULL, 0} : c->key[i - c->npos];
+		struct str v = i < c->npos ? c->pos[i] : c->val[i - c->npos];
+		struct buf name;
+		buf_init(&name);
+		if (i < c->npos)
+			buf_printf(&name, "arg%d", i);
+		else
+			for (size_t j = 0; j < k.len; j++)
+				buf_putc(&name, j == 0 && !isalpha((unsigned char)k.p[j]) && k.p[j] != '_' ? 'k'
+						: isalnum((unsigned char)k.p[j]) || k.p[j] == '_' ? k.p[j] : '-');
+		if (!name.len)
+			buf_putc(&name, 'k'); /* "=value": a key of no name */
+		buf_puts(&b, b.len ? " " : "{");
+		buf_append(&b, name.p, name.len);
+		buf_puts(&b, "=\"");
+		/* a "..." value keeps its escapes (\" and \\, as a directive's);
+		 * others are escaped */
+		int quoted = v.p && v.p > c->name.p && v.p[-1] == '"';
+		for (size_t j = 0; j < v.len; j++) {
+			char ch = v.p[j] == '\n' || v.p[j] == '\r' ? ' ' : v.p[j];
+			if (!quoted && (ch == '"' || ch == '\\'))
+				buf_putc(&b, '\\');
+			buf_putc(&b, ch);
+		}
+		buf_putc(&b, '"');
+		if (*nkeys < 16)
+			keys[(*nkeys)++] = arena_strndup(a, name.p, name.len);
+		buf_fini(&name);
+	}
+	if (b.len)
+		buf_putc(&b, '}');
+	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
+	buf_fini(&b);
+	return r;
+}
+
+/* line_start: a line break written first, unless the output is at the
+ * start of a line */
+static void line_start(struct lq *s)
+{
+	if (s->out->len && s->out->p[s->out->len - 1] != '\n')
+		emit_cstr(s, "\n");
+}
+
+/* sc_directive: a shortcode folio has no counterpart for, as a call of a
+ * directive of the new site's own (the caller writes its template): a
+ * block ":::name{...}" ... ":::" for a pair alone on their lines, an
+ * inline ":name[...]{...}" for a pair within a line, a leaf "::name{...}"
+ * for one alone on its line, else ":name[]{...}"; its closing
+ * shortcode ends the call. */
+static size_t sc_directive(struct lq *s, struct sc *c, int line)
+{
+	struct arena *a = s->c->a;
+	const char *keys[16];
+	size_t nkeys;
+	const char *name = dir_name(a, c->name), *attrs = dir_attrs(a, c, keys, &nkeys);
+	struct sc close;
+	int paired = !c->self && find_sc_close(s, c->end, c->name, &close);
+	int block = paired && alone(s, c->start, c->end) && alone(s, close.start, close.end);
+	if (s->nopen < LQ_OPEN_MAX && paired) {
+		s->open[s->nopen] = (struct lq_open){close.start, block, attrs};
+		s->nopen++;
+	}
+	if (block) {
+		line_start(s);
+		emit_cstr(s, imp_fmt(a, ":::%s%s", name, attrs));
+	} else if (paired) {
+		emit_cstr(s, imp_fmt(a, ":%s[", name));
+	} else if (alone(s, c->start, c->end)) {
+		emit_cstr(s, imp_fmt(a, "::%s%s", name, attrs));
+	} else {
+		emit_cstr(s, imp_fmt(a, ":%s[]%s", name, attrs));
+	}
+	int inl = !block && (paired || !alone(s, c->start, c->end));
+	s->c->directive(s->c->ctx, c->name, name, keys, nkeys, inl, line + s->c->line_offset);
+	if (block)
+		note(s, "Hugo shortcode", line, "'%.*s' written as a block directive of the site's own (templates/directives/)",
+		     s->in + c->start, c->end - c->start);
+	else if (inl)
+		note(s, "Hugo shortcode", line, "'%.*s' written as an inline directive of the site's own (templates/directives/)",
+		     s->in + c->start, c->end - c->start);
+	else
+		note(s, "Hugo shortcode", line, "'%.*s' written as a leaf directive of the site's own (templates/directives/)",
+		     s->in + c->start, c->end - c->start);
+	return c->end;
+}
+
+/* sc_directive_close: the closing shortcode at c of a call sc_directive
+ * opened (1), or 0 */
+static int sc_directive_close(struct lq *s, const struct sc *c)
+{
+	if (!s->nopen || s->open[s->nopen - 1].close_at != c->start)
+		return 0;
+	const struct lq_open *o = &s->open[--s->nopen];
+	if (o->block) {
+		line_start(s);
+		emit_cstr(s, ":::");
+	} else {
+		emit_cstr(s, "]");
+		emit_cstr(s, o->attrs);
+	}
+	return 1;
+}
+
 /* do_sc: one shortcode; returns where the scan goes on. A shortcode
  * folio has no counterpart for is kept as an HTML comment (as text in
  * code). */
@@ -2561,6 +2704,8 @@ static size_t do_sc(struct lq *s, struct sc *c)
 			highlight_close(s);
 			return c->end;
 		}
+		if (!code && sc_directive_close(s, c))
+			return c->end;
 		note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
 		emit_comment(s, "hugo: ", s->in + c->start, c->end - c->start);
 		return c->end;
@@ -2602,6 +2747,8 @@ static size_t do_sc(struct lq *s, struct sc *c)
 		emit_in(s, c->start, c->end);
 		return c->end;
 	}
+	if (s->c->directive && !s->html)
+		return sc_directive(s, c, line);
 	note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
 	comment_in(s, "hugo: ", c->start, c->end);
 	return c->end;

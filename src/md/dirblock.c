@@ -571,8 +571,11 @@ static cmark_node *new_node(struct md_ctx *c, cmark_node_type type, const char *
 /* inline_place: where the next call ":name[" of t's paragraph is in the
  * file: its line and column into dir, and the column just after its
  * ']' when a '{' follows (0: none) */
-static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_t nlen, struct directive *dir)
+static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_t nlen, struct directive *dir,
+			const char **attrs, size_t *attrs_len)
 {
+	*attrs = NULL;
+	*attrs_len = 0;
 	cmark_node *para = cmark_node_parent(t);
 	while (para && (cmark_node_get_type(para) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE)
 		para = cmark_node_parent(para); /* the block it is in */
@@ -610,7 +613,16 @@ static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_
 		if (src[i] == '[')
 			depth++;
 		else if (src[i] == ']' && depth-- == 0)
-			return i + 1 < len && src[i + 1] == '{' ? (int)(i + 1 - ls) + 2 : 0;
+		{
+			if (i + 1 >= len || src[i + 1] != '{')
+				return 0;
+			/* the attributes as written (the text node's have smart
+			 * quotes when the site has them) */
+			const char *e = memchr(src + i + 2, '\n', len - i - 2);
+			*attrs = src + i + 2;
+			*attrs_len = e ? (size_t)(e - *attrs) : len - i - 2;
+			return (int)(i + 1 - ls) + 2;
+		}
 	}
 	return 0;
 }
@@ -627,14 +639,69 @@ static long add_dir(struct md_ctx *c, const struct directive *dir)
 	return c->ndirs++;
 }
 
+/* inline_attrs: the attributes of an inline call of u, "{...}" at
+ * cl.p[*after] (the text node's; asrc[0..alen): the same as written,
+ * when known), into dir; *after moved past them. 0, or -1 after an
+ * error */
+static int inline_attrs(struct md_ctx *c, const struct md_udir *u, struct directive *dir, struct str cl, size_t *after,
+			const char *asrc, size_t alen, int attr_col)
+{
+	size_t end, err_at;
+	struct buf msg;
+	buf_init(&msg);
+	char *copy = asrc ? arena_strndup(c->a, asrc, alen) : arena_strndup(c->a, cl.p + (*after) + 1, cl.len - (*after) - 1);
+	size_t clen = asrc ? alen : cl.len - (*after) - 1;
+	long na = dattr_parse(c->a, copy, clen, '}', &end, &dir->attrs, &msg, &err_at);
+	if (na < 0) {
+		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
+		if (c->d)
+			diag_error(c->d, &loc, ":%s[...]: %s", u->name, msg.p ? msg.p : "bad attributes");
+		c->errors++;
+		buf_fini(&msg);
+		return -1;
+	}
+	buf_fini(&msg);
+	dir->nattrs = (size_t)na;
+	for (size_t i = 0; i < dir->nattrs; i++) {
+		dir->attrs[i].line = dir->line;
+		dir->attrs[i].col += attr_col ? attr_col - 1 : dir->col - 1;
+	}
+	if (asrc) {
+		/* where the attributes end in the text node: past as many
+		 * '}' as their quoted values hold */
+		size_t m = 0;
+		char q = 0;
+		for (size_t i = 0; i < end; i++) {
+			if (q && copy[i] == '\\')
+				i++;
+			else if (q && copy[i] == q)
+				q = 0;
+			else if (!q && (copy[i] == '"' || copy[i] == '\''))
+				q = copy[i];
+			else if (q && copy[i] == '}')
+				m++;
+		}
+		size_t j = (*after) + 1;
+		for (; j < cl.len; j++)
+			if (cl.p[j] == '}' && m-- == 0)
+				break;
+		(*after) = j + 1;
+	} else {
+		(*after) += end + 2;
+	}
+	return 0;
+}
+
 /* inline_call: the call that begins at byte k (its ':') of text node t,
  * whose name is the site's directive u: its "]" sought in t and the text
  * nodes after it (the content between may hold other inlines), its
  * attributes right after; the call made two markers around its content.
- * Returns the node after the call (to go on from), or NULL when there is
- * no call there. */
-static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t nlen, const struct md_udir *u)
+ * Returns the text node after the call (to go on from; NULL: none) and
+ * sets *made when the call was made, else returns NULL: no call there. */
+static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t nlen, const struct md_udir *u,
+			       int *made)
 {
+	*made = 0;
 	struct str lit = md_literal(t);
 	size_t open_at = k + 1 + nlen; /* the '[' */
 	cmark_node *close = NULL;
@@ -658,32 +725,15 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	struct directive dir;
 	memset(&dir, 0, sizeof dir);
 	dir.name = (struct str){u->name, strlen(u->name)};
-	int attr_col = inline_place(c, t, u->name, nlen, &dir);
+	const char *asrc;
+	size_t alen;
+	int attr_col = inline_place(c, t, u->name, nlen, &dir, &asrc, &alen);
 	dir.inl = 1;
 	dir.parent = -1;
-	if (after < cl.len && cl.p[after] == '{') {
-		size_t end, err_at;
-		struct buf msg;
-		buf_init(&msg);
-		char *copy = arena_strndup(c->a, cl.p + after + 1, cl.len - after - 1);
-		long na = dattr_parse(c->a, copy, cl.len - after - 1, '}', &end, &dir.attrs, &msg, &err_at);
-		if (na < 0) {
-			struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir.line, dir.col};
-			if (c->d)
-				diag_error(c->d, &loc, ":%s[...]: %s", u->name, msg.p ? msg.p : "bad attributes");
-			c->errors++;
-			buf_fini(&msg);
-			return NULL;
-		}
-		buf_fini(&msg);
-		dir.nattrs = (size_t)na;
-		for (size_t i = 0; i < dir.nattrs; i++) {
-			dir.attrs[i].line = dir.line;
-			dir.attrs[i].col += attr_col ? attr_col - 1 : dir.col - 1;
-		}
-		after += end + 2;
-	}
+	if (after < cl.len && cl.p[after] == '{' && inline_attrs(c, u, &dir, cl, &after, asrc, alen, attr_col))
+		return NULL;
 	long idx = add_dir(c, &dir);
+	*made = 1;
 	udir_check(c, &c->dirs[idx], u);
 	c->udir_calls = 1;
 	char m[48];
@@ -733,7 +783,8 @@ static void inline_text(struct md_ctx *c, cmark_node *t)
 	while (t) {
 		struct str l = md_literal(t);
 		cmark_node *go = NULL;
-		for (size_t k = 0; k + 2 < l.len && !go; k++) {
+		int made = 0;
+		for (size_t k = 0; k + 2 < l.len && !made; k++) {
 			if (l.p[k] != ':' || (k && name_char(l.p[k - 1])) || !((l.p[k + 1] >= 'a' && l.p[k + 1] <= 'z') ||
 										 (l.p[k + 1] >= 'A' && l.p[k + 1] <= 'Z')))
 				continue;
@@ -745,11 +796,9 @@ static void inline_text(struct md_ctx *c, cmark_node *t)
 			const struct md_udir *u = udir_find(c->o, (struct str){l.p + k + 1, e - k - 1});
 			if (!u)
 				continue; /* ":word[" of another kind: text */
-			go = inline_call(c, t, k, e - k - 1, u);
-			if (go)
-				break;
+			go = inline_call(c, t, k, e - k - 1, u, &made);
 		}
-		t = go;
+		t = made ? go : NULL; /* t's text is another now: on from the rest */
 	}
 }
 

@@ -20,6 +20,8 @@
  * findings are printed. */
 #include "fuzz.h"
 
+#include <ctype.h>
+
 #include "base/arena.h"
 #include "base/buf.h"
 #include "import/import.h"
@@ -58,13 +60,30 @@ static const char *url_cb(void *ctx, const char *u, int image, int line, int *mi
 
 /* one: text converted as a Jekyll post (kind 0), a Hugo page (1) or a
  * Jekyll HTML post (2). */
+/* a shortcode written as a directive call: its name and arguments must
+ * be a directive's (folio-site(5)) */
+static void on_directive(void *ctx, struct str hugo_name, const char *name, const char *const *keys, size_t nkeys,
+			 int inl, int line)
+{
+	(void)ctx, (void)hugo_name, (void)inl, (void)line;
+	if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z')))
+		abort();
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			abort();
+	for (size_t k = 0; k < nkeys; k++)
+		if (!keys[k][0] || (!isalpha((unsigned char)keys[k][0]) && keys[k][0] != '_'))
+			abort();
+}
+
 static void one(const char *text, size_t len, int with_callbacks, int kind)
 {
 	int hugo = kind == 1;
 	struct arena *a = arena_new();
 	struct imp_report r;
 	memset(&r, 0, sizeof r);
-	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL, 0, 0};
+	struct jk_body c = {a, &r, kind == 2 ? "_posts/x.html" : "_posts/x.md", 2, NULL, NULL, NULL, NULL, hugo, NULL, 0, 0,
+			    on_directive};
 	struct imp_counts counts;
 	memset(&counts, 0, sizeof counts);
 	if (with_callbacks) {

@@ -21,7 +21,7 @@ static struct imp_report rep;
 static const char *conv(const char *in)
 {
 	memset(&rep, 0, sizeof rep);
-	struct jk_body c = {arena, &rep, "_posts/x.md", 3, NULL, NULL, NULL, NULL, 0, NULL, 0, 0};
+	struct jk_body c = {arena, &rep, "_posts/x.md", 3, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
 	struct buf out;
 	buf_init(&out);
 	jekyll_body(&c, in, strlen(in), &out);
@@ -47,7 +47,7 @@ static const char *finding(size_t i)
 static const char *hconv(const char *in)
 {
 	memset(&rep, 0, sizeof rep);
-	struct jk_body c = {arena, &rep, "content/posts/x.md", 3, NULL, NULL, NULL, NULL, 1, NULL, 0, 0};
+	struct jk_body c = {arena, &rep, "content/posts/x.md", 3, NULL, NULL, NULL, NULL, 1, NULL, 0, 0, NULL};
 	struct buf out;
 	buf_init(&out);
 	hugo_body(&c, in, strlen(in), &out);
@@ -245,7 +245,7 @@ static void imp_test_linear(void)
 			buf_puts(&in, units[u]);
 		clock_t t0 = clock();
 		memset(&rep, 0, sizeof rep);
-		struct jk_body c = {arena, &rep, "_posts/x.md", 0, NULL, NULL, NULL, NULL, 0, NULL, 0, 0};
+		struct jk_body c = {arena, &rep, "_posts/x.md", 0, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
 		struct buf out;
 		buf_init(&out);
 		jekyll_body(&c, in.p, in.len, &out);
