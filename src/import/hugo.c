@@ -907,14 +907,20 @@ static void directive_templates(struct hg *h)
 	imp_walk(s, "themes", 0, NULL, NULL, &themes);
 	for (size_t i = 0; i < h->ndirs; i++) {
 		struct hdir *d = &h->dirs[i];
-		const char *rel = imp_fmt(a, "layouts/shortcodes/%s.html", d->hugo);
+		/* layouts/_shortcodes/ since Hugo 0.146, layouts/shortcodes/
+		 * before; the site's, then a theme's */
+		const char *rel = imp_fmt(a, "layouts/_shortcodes/%s.html", d->hugo);
 		size_t len = 0;
 		char *text = imp_read_src(s, rel, &len);
-		const char *suffix = imp_fmt(a, "/layouts/shortcodes/%s.html", d->hugo);
-		for (size_t k = 0; !text && k < themes.n; k++) {
-			size_t tl = strlen(themes.v[k]), sl = strlen(suffix);
-			if (tl > sl && !strcmp(themes.v[k] + tl - sl, suffix))
-				text = imp_read_src(s, rel = themes.v[k], &len);
+		if (!text)
+			text = imp_read_src(s, rel = imp_fmt(a, "layouts/shortcodes/%s.html", d->hugo), &len);
+		for (int under = 0; under < 2 && !text; under++) {
+			const char *suffix = imp_fmt(a, "/layouts/%sshortcodes/%s.html", under ? "" : "_", d->hugo);
+			for (size_t k = 0; !text && k < themes.n; k++) {
+				size_t tl = strlen(themes.v[k]), sl = strlen(suffix);
+				if (tl > sl && !strcmp(themes.v[k] + tl - sl, suffix))
+					text = imp_read_src(s, rel = themes.v[k], &len);
+			}
 		}
 		struct buf body;
 		buf_init(&body);
@@ -944,7 +950,7 @@ static void directive_templates(struct hg *h)
 			imp_note(a, &s->rep, "Hugo shortcode to write as a template", d->path, d->line,
 				 "'%s': %d call%s written as the directive '%s'; templates/directives/%s.html shows their "
 				 "content only: write it from %s", d->hugo, d->calls, d->calls == 1 ? "" : "s", d->name,
-				 d->name, text ? rel : "Hugo's own shortcode or a theme's (none in layouts/shortcodes/ or themes/ here)");
+				 d->name, text ? rel : "Hugo's own shortcode or a theme's (none in layouts/ or themes/ here)");
 		buf_fini(&t);
 		buf_fini(&body);
 		free(text);

@@ -2589,6 +2589,11 @@ static const char *dir_attrs(struct arena *a, const struct sc *c, const char **k
 	for (int i = 0; i < c->npos + c->nkv; i++) {
 		struct str k = i < c->npos ? (struct str){NULL, 0} : c->key[i - c->npos];
 		struct str v = i < c->npos ? c->pos[i] : c->val[i - c->npos];
+		int later = 0; /* a key given twice: the last one, as Hugo reads it */
+		for (int j = i - c->npos + 1; i >= c->npos && j < c->nkv && !later; j++)
+			later = str_eq(c->key[j], k);
+		if (later)
+			continue;
 		struct buf name;
 		buf_init(&name);
 		if (i < c->npos)
