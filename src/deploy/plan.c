@@ -83,7 +83,8 @@ int deploy_record_parse(const char *text, size_t len, struct deploy_record *r)
 			return -1;
 		}
 	}
-	qsort(r->v, r->n, sizeof *r->v, file_cmp);
+	if (r->n) /* qsort(NULL, 0) is undefined */
+		qsort(r->v, r->n, sizeof *r->v, file_cmp);
 	for (size_t i = 1; i < r->n; i++)
 		if (!strcmp(r->v[i - 1].rel, r->v[i].rel)) {
 			deploy_record_fini(r);
