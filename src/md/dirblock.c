@@ -230,8 +230,9 @@ static void directives_check(struct md_ctx *c, const struct directive *dirs, siz
 	for (size_t i = 0; i < n; i++) {
 		const struct directive *dir = &dirs[i];
 		struct diag_loc loc = {c->in.path, c->in.src, c->in.src_len, dir->line, dir->col};
-		const struct dir_kind *k = dir_kind(dir->name);
-		const struct md_udir *u = k ? NULL : udir_find(c->o, dir->name);
+		/* a site's template of a name replaces folio's directive */
+		const struct md_udir *u = udir_find(c->o, dir->name);
+		const struct dir_kind *k = u ? NULL : dir_kind(dir->name);
 		if (u) {
 			udir_check(c, dir, u);
 			continue;
@@ -454,7 +455,7 @@ static void video_html(struct md_ctx *c, struct buf *out, const struct dir_kind 
 static void directive_html(struct md_ctx *c, struct buf *out, const struct directive *dir, int closing)
 {
 	const struct dir_kind *k = dir_kind(dir->name);
-	if (!k && udir_find(c->o, dir->name)) {
+	if (udir_find(c->o, dir->name)) {
 		/* a marker md_udirs_fill replaces, with the body between */
 		buf_printf(out, "<!--%sfolio-udir %ld-->", closing ? "/" : "", (long)(dir - c->dirs));
 		c->udir_calls = 1;
@@ -861,15 +862,10 @@ static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *ou
 	char *b = a ? memmem(a + no, h->len - (size_t)(a + no - h->p), close, (size_t)nc) : NULL;
 	if (!b)
 		return 0;
-	/* the empty comments the lines began with (DIRECTIVE_HTML_PREFIX)
-	 * go with them */
-	size_t pl = sizeof DIRECTIVE_HTML_PREFIX - 1;
-	char *body_end = b;
-	if ((size_t)(b - (a + no)) >= pl && !memcmp(b - pl, DIRECTIVE_HTML_PREFIX, pl))
-		body_end = b - pl;
-	if ((size_t)(a - h->p) >= pl && !memcmp(a - pl, DIRECTIVE_HTML_PREFIX, pl))
-		a -= pl, no += (int)pl;
-	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(body_end - a - no)}, c->in.path};
+	/* the empty comments the lines begin with (DIRECTIVE_HTML_PREFIX)
+	 * stay where they are, as folio's own directives leave them: a
+	 * template of one of those draws the same bytes */
+	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(b - a - no)}, c->in.path};
 	buf_reset(out);
 	buf_reset(err);
 	if (c->o->udir_render(c->o->udir_ctx, &call, out, err)) {
@@ -912,7 +908,7 @@ static struct str fill(struct md_ctx *c, struct str html, int note)
 	const struct md_udir *noted[64];
 	size_t nnoted = 0;
 	for (long i = c->ndirs - 1; i >= 0; i--) {
-		const struct md_udir *u = dir_kind(c->dirs[i].name) ? NULL : udir_find(c->o, c->dirs[i].name);
+		const struct md_udir *u = udir_find(c->o, c->dirs[i].name);
 		if (!u || !udir_fill_one(c, &h, i, &out, &err) || !note)
 			continue;
 		int seen = 0;

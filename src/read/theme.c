@@ -686,12 +686,16 @@ int theme_directives(const struct tmpl_env *env, struct arena *a, struct diag *d
 		struct md_udir *u = &v[k];
 		memset(u, 0, sizeof *u);
 		u->name = arena_strndup(a, name + 11, len - 16);
-		if (md_is_builtin_directive(u->name))
-			continue; /* folio's own, for now */
 		struct str src = tmpl_env_source(env, i);
 		size_t pl = strlen(site_dir) + len + 12;
 		char *path = arena_alloc(a, pl);
 		snprintf(path, pl, "%s/templates/%s", site_dir, name);
+		/* folio's own (note, video, ...) are drawn in md/; the theme's
+		 * templates of them are there to be exported: only a site's
+		 * copy replaces one */
+		struct stat st;
+		if (md_is_builtin_directive(u->name) && stat(path, &st) != 0)
+			continue;
 		char shown[2100];
 		snprintf(shown, sizeof shown, "templates/%s", name);
 		u->path = path;
