@@ -58,6 +58,23 @@ static int s3_target(const struct config *c, struct target *t)
 	return 0;
 }
 
+/* site_path: *dest, when relative, made the site folder's, then absolute
+ * where its folder exists (freed and replaced) */
+static void site_path(char **dest, const char *site_dir)
+{
+	if ((*dest)[0] != '/') {
+		char *rel = *dest;
+		*dest = xmalloc(strlen(site_dir) + strlen(rel) + 2);
+		sprintf(*dest, "%s/%s", site_dir, rel);
+		free(rel);
+	}
+	char *abs = path_absolute(*dest);
+	if (abs) {
+		free(*dest);
+		*dest = abs;
+	}
+}
+
 /* target_of: c's deploy target; the folder's path made absolute (from the
  * site's folder) and checked against the output's. 0, or -1 after an
  * error. */
@@ -72,30 +89,11 @@ static int target_of(struct diag *d, const struct config *c, const char *site_di
 	 * site folder's, whichever folder folio runs in */
 	const char *colon = strchr(t->dest, ':'), *slash = strchr(t->dest, '/');
 	int local = t->kind != CONFIG_DEPLOY_S3 && (t->kind == CONFIG_DEPLOY_FOLDER || !colon || (slash && slash < colon));
-	if (local && t->dest[0] != '/' && t->kind != CONFIG_DEPLOY_FOLDER) {
-		char *rel = t->dest;
-		t->dest = xmalloc(strlen(site_dir) + strlen(rel) + 2);
-		sprintf(t->dest, "%s/%s", site_dir, rel);
-		free(rel);
-		char *abs = path_absolute(t->dest);
-		if (abs) {
-			free(t->dest);
-			t->dest = abs;
-		}
-	}
+	if (local && t->dest[0] != '/' && t->kind != CONFIG_DEPLOY_FOLDER)
+		site_path(&t->dest, site_dir);
 	if (t->kind == CONFIG_DEPLOY_FOLDER) {
-		char *rel = t->dest;
-		if (rel[0] != '/') {
-			t->dest = xmalloc(strlen(site_dir) + strlen(rel) + 2);
-			sprintf(t->dest, "%s/%s", site_dir, rel);
-			free(rel);
-		}
-		char *abs = path_absolute(t->dest);
 		/* a folder whose parent is missing too: made as written */
-		if (abs) {
-			free(t->dest);
-			t->dest = abs;
-		}
+		site_path(&t->dest, site_dir);
 		size_t n = strlen(t->dest), o = strlen(out_abs);
 		if (!strncmp(t->dest, out_abs, n < o ? n : o) &&
 		    (n == o || (n < o && (out_abs[n] == '/' || n == 1)) || (n > o && t->dest[o] == '/'))) {

@@ -879,14 +879,7 @@ static int sc_template(struct arena *a, const char *t, size_t n, struct buf *b, 
 		if (!close)
 			return 0;
 		const char *p = open + 2, *e = close;
-		if (p < e && *p == '-')
-			p++;
-		if (e > p && e[-1] == '-')
-			e--;
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		while (e > p && isspace((unsigned char)e[-1]))
-			e--;
+		imp_action_trim(&p, &e);
 		if (!sc_action(a, p, (size_t)(e - p), b, d))
 			return 0;
 		i = (size_t)(close + 2 - t);

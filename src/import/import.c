@@ -1403,3 +1403,15 @@ int imp_build(struct imp_site *s)
 	buf_fini(&cap);
 	return errors;
 }
+
+void imp_action_trim(const char **p, const char **e)
+{
+	if (*p < *e && **p == '-')
+		(*p)++;
+	if (*e > *p && (*e)[-1] == '-')
+		(*e)--;
+	while (*p < *e && isspace((unsigned char)**p))
+		(*p)++;
+	while (*e > *p && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+}

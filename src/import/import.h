@@ -251,6 +251,11 @@ int imp_write_report(struct imp_site *s, const struct buf *report);
  * needs it escaped), appended to b. */
 void imp_yaml_str(struct buf *b, const char *s);
 
+/* imp_action_trim: [*p, *e), the inside of a template action ("{{- x -}}"
+ * or "{% x %}" without its braces), narrowed past its '-' trim marks and
+ * the blanks around it. */
+void imp_action_trim(const char **p, const char **e);
+
 /* imp_date: a date as Jekyll or Hugo write it ("2017-01-01 10:00:00
  * +0100", "2017-01-01T10:00:00Z", "2017-01-01") in folio's spelling, into
  * the arena; NULL when s is not a date. */

@@ -611,14 +611,7 @@ static int is_site_var(const char *p, size_t n)
 static size_t do_output(struct lq *s, size_t i, size_t close)
 {
 	const char *p = s->in + i + 2, *e = s->in + close;
-	if (p < e && *p == '-')
-		p++;
-	if (e > p && e[-1] == '-')
-		e--;
-	while (p < e && isspace((unsigned char)*p))
-		p++;
-	while (e > p && isspace((unsigned char)e[-1]))
-		e--;
+	imp_action_trim(&p, &e);
 	if (is_site_var(p, (size_t)(e - p))) {
 		/* the start of a URL ("{{ site.url }}/x", "{{ site.url }}{{ site.baseurl }}"):
 		 * the site's root, which folio's links start from; anywhere else

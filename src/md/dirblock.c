@@ -155,14 +155,16 @@ static void unknown_directive(struct md_ctx *c, const struct directive *dir)
 	for (size_t q = 0; q < c->o->nudirs; q++)
 		names[nk + q] = c->o->udirs[q].name;
 	const char *sug = diag_suggest(dir->name.p, dir->name.len, names);
+	const char *f = form(dir);
 	if (c->d) {
 		if (sug)
-			diag_error(c->d, &loc, "unknown directive ':::%.*s' (did you mean ':::%s'?)", STR_FMT(dir->name), sug);
+			diag_error(c->d, &loc, "unknown directive '%s%.*s' (did you mean '%s%s'?)", f, STR_FMT(dir->name), f,
+				   sug);
 		else
 			diag_error(c->d, &loc,
-				   "unknown directive ':::%.*s' (folio has note, tip, warning, video, animation and "
+				   "unknown directive '%s%.*s' (folio has note, tip, warning, video, animation and "
 				   "model3d; a site adds its own as templates/directives/NAME.html)",
-				   STR_FMT(dir->name));
+				   f, STR_FMT(dir->name));
 	}
 	c->errors++;
 	free(names);
