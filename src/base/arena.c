@@ -49,7 +49,8 @@ void *xrealloc(void *p, size_t n)
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n) /* s may be NULL for nothing (an absent value) */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

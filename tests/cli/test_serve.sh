@@ -341,7 +341,7 @@ for i in range(4000):
             f.write(f"## Part {k}\n\n{para}\n\n- one `{i}`\n- two\n\n")
 PY
 mkdir -p "$TMP/serve-tmp"
-TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$big" --port 0 >"$TMP/c.out" 2>"$TMP/c.err" &
+TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$big" --port "$(free_port)" >"$TMP/c.out" 2>"$TMP/c.err" &
 spid=$!
 sleep 0.3
 kill -INT "$spid"
