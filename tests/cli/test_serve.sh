@@ -343,7 +343,12 @@ PY
 mkdir -p "$TMP/serve-tmp"
 TMPDIR=$TMP/serve-tmp "$FOLIO" serve "$big" --port "$(free_port)" >"$TMP/c.out" 2>"$TMP/c.err" &
 spid=$!
-sleep 0.3
+# once the build writes its folder (the signals are taken by then)
+for _ in $(seq 1 $((200 * ws))); do
+	ls -d "$TMP"/serve-tmp/folio-serve-*/site >/dev/null 2>&1 && break
+	sleep 0.05
+done
+sleep 0.1
 kill -INT "$spid"
 wait "$spid"
 crc=$?
