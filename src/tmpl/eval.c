@@ -530,6 +530,10 @@ static int concat_text(struct render *r, const struct expr *e, const struct tval
 	if (tval_text(a, r->a, cap, &t[0]) || tval_text(b, r->a, cap, &t[1]) || t[0].len > cap ||
 	    t[1].len > cap - t[0].len) {
 		expr_error(r, e, "string longer than %zu bytes (a runaway loop?)", r->env->max_output);
+		/* the render stops, as at the other runaway guards: a loop that
+		 * went on would make its strings (and a map holding them) as
+		 * text again at every step, a megabyte each (found by fuzzing) */
+		r->fatal = 1;
 		return -1;
 	}
 	charge_work(r, t[0].len + t[1].len, 0);
@@ -857,6 +861,7 @@ static int call_filter(struct render *r, const struct expr *e, struct scope *s, 
 	    !(in.kind == TV_STR && out->u.s.p == in.u.s.p)) {
 		expr_error(r, e, "filter '%s' made a string longer than %zu bytes (a runaway loop?)", f->name,
 			   r->env->max_output);
+		r->fatal = 1;
 		return -1;
 	}
 	if (out->kind == TV_STR && !(in.kind == TV_STR && out->u.s.p == in.u.s.p))
