@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "import/import.h"
+#include "md/markdown.h"
 
 /* A tag longer than this is not a tag: "{%" without its "%}" nearby is
  * text, as in a C comment or a shell example. */
@@ -2556,18 +2557,14 @@ static size_t sc_embed(struct lq *s, const struct sc *c, int line)
  * already (note, video, ...) */
 static const char *dir_name(struct arena *a, struct str n)
 {
-	static const char *const builtin[] = {"note", "tip", "warning", "video", "animation", "model3d", NULL};
 	struct buf b;
 	buf_init(&b);
-	int lead = !n.len || !isalpha((unsigned char)n.p[0]);
-	for (int k = 0; builtin[k] && !lead; k++)
-		lead = str_eq_cstr(n, builtin[k]);
-	if (lead)
-		buf_puts(&b, "sc-");
 	for (size_t i = 0; i < n.len; i++)
 		buf_putc(&b, isalnum((unsigned char)n.p[i]) ? n.p[i] : '-');
 	const char *r = arena_strndup(a, b.p ? b.p : "", b.len);
 	buf_fini(&b);
+	if (!n.len || !isalpha((unsigned char)n.p[0]) || md_is_builtin_directive(r))
+		r = imp_fmt(a, "sc-%s", r);
 	return r;
 }
 

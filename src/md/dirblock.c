@@ -585,14 +585,17 @@ static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_
 	const char *src = c->in.src ? c->in.src : c->text;
 	size_t len = c->in.src ? c->in.src_len : c->len;
 	int off_lines = c->in.src ? c->in.line_offset : 0;
+	/* a cursor that only goes forward, the calls being in the order of
+	 * the text: linear in the document, whatever the number of calls */
 	if (para != c->inl_para) {
 		c->inl_para = para;
 		int line = (para ? cmark_node_get_start_line(para) : 1) + off_lines;
-		size_t at = 0;
-		for (int l = 1; l < line && at < len; at++)
-			if (src[at] == '\n')
-				l++;
-		c->inl_at = at;
+		if (line < c->inl_line) { /* a footnote's, which cmark moves to the end */
+			c->inl_at = 0;
+			c->inl_line = 1;
+		}
+		for (; c->inl_line < line && c->inl_at < len; c->inl_at++)
+			c->inl_line += src[c->inl_at] == '\n';
 	}
 	size_t at = c->inl_at;
 	for (; at + nlen + 2 <= len; at++)
@@ -602,21 +605,19 @@ static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_
 	dir->col = 1;
 	if (at + nlen + 2 > len)
 		return 0;
-	c->inl_at = at + 1;
+	for (; c->inl_at < at; c->inl_at++)
+		c->inl_line += src[c->inl_at] == '\n';
+	c->inl_at = at + 1; /* past its ':', on the same line */
 	size_t ls = at;
 	while (ls && src[ls - 1] != '\n')
 		ls--;
-	int line = 1;
-	for (size_t i = 0; i < ls; i++)
-		line += src[i] == '\n';
-	dir->line = line;
+	dir->line = c->inl_line;
 	dir->col = (int)(at - ls) + 1;
 	int depth = 0;
 	for (size_t i = at + 1 + nlen + 1; i < len && src[i] != '\n'; i++) {
 		if (src[i] == '[')
 			depth++;
-		else if (src[i] == ']' && depth-- == 0)
-		{
+		else if (src[i] == ']' && depth-- == 0) {
 			if (i + 1 >= len || src[i + 1] != '{')
 				return 0;
 			/* the attributes as written (the text node's have smart
@@ -812,6 +813,8 @@ void md_pass_inline_directives(struct md_ctx *c)
 	if (!c->o->nudirs || !c->root || c->dirs_failed || c->ndirs < 0 || !memchr(c->text, '[', c->len))
 		return;
 	c->inl_para = NULL;
+	c->inl_at = 0;
+	c->inl_line = 1;
 	cmark_node **texts = NULL;
 	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(c->root);

@@ -156,6 +156,7 @@ struct md_ctx {
 	 * last one was found (their place: cmark keeps none for inlines) */
 	cmark_node *inl_para;
 	size_t inl_at;
+	int inl_line; /* the file's line of inl_at */
 	/* the outline (headings.c): headings, the <!--more--> marker, the
 	 * first paragraph with text, whether there is code */
 	struct md_heading *hs;
