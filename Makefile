@@ -339,7 +339,8 @@ demo:
 # of untrusted text, is instrumented (mk/pikchr.mk). `make fuzz
 # FUZZ_SECONDS=N` installs clang if it is missing, builds every target,
 # replays tests/fuzz/regressions/TARGET/*, then fuzzes each target for N
-# seconds (tests/fuzz/run.sh); a crash, leak or hang fails it. The fuzz
+# seconds (tests/fuzz/run.sh), FUZZ_JOBS=N targets at a time (CI: 2); a
+# crash, leak or hang fails it. The fuzz
 # build lowers the template engine's step and memory budgets, so that a
 # runaway loop ends quickly, and the sizes past which a Markdown document
 # is large (mdmem's reserve, prefaulted blocks, counting beside the
@@ -347,6 +348,7 @@ demo:
 FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 FUZZ_B := build/fuzz
 FUZZ_TARGETS := yaml tmpl markdown serve image imgdecode mdcache links toml json import search related fmcache searchpack manifest srccache \
 	mathcache mathjax extcache pages uptodate pikchr mermaid bibtex symbol notebook udirdecl deployrecord
@@ -391,7 +393,7 @@ fuzz:
 fuzz-build: $(FUZZ_BINS)
 
 fuzz-run: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_B=$(FUZZ_B) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build folio dist

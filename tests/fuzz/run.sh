@@ -9,17 +9,13 @@
 # target failed.
 #
 # Environment: FUZZ_SECONDS (default 60), FUZZ_B (default build/fuzz),
-# FUZZ_ARGS (more libFuzzer options, e.g. -jobs=2 or -only_ascii=1).
+# FUZZ_JOBS (targets fuzzed at once, default 1: CI runs two, one per
+# core; the reports still come in the order given), FUZZ_ARGS (more
+# libFuzzer options, e.g. -only_ascii=1).
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-60}
 b=${FUZZ_B:-build/fuzz}
-mkdir -p "$b/crashes" "$b/logs" "$b/tmp"
-python3 tests/fuzz/seeds.py "$b/seeds" || exit 1
-# the targets' scratch folders (mkdtemp) go here, deleted at the end
-TMPDIR=$(mktemp -d "$(pwd)/$b/tmp/run.XXXXXX")
-export TMPDIR
-trap 'rm -rf "$TMPDIR"' EXIT INT TERM
 
 # Per target: the largest input tried (a bigger one only slows the search),
 # and the time one input may take. KaTeX and tree-sitter make a Markdown
@@ -46,9 +42,10 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 
-passed=0
-failed=0
-for t in "$@"; do
+# fuzz_one T: replays target T's regressions, then fuzzes it; prints its
+# report and returns 1 if it failed.
+fuzz_one() {
+	t=$1
 	bin=$b/fuzz_$t
 	log=$b/logs/$t.log
 	# a regression input is replayed whole (libFuzzer cuts an input file
@@ -88,11 +85,51 @@ for t in "$@"; do
 			echo "fuzz: $t: ok, $nreg regression inputs, ${execs:-?} runs in ${seconds} s, ${cov:-cov: ?}"
 		fi
 	fi
-	if [ "$ok" = 1 ]; then
+	[ "$ok" = 1 ]
+}
+
+# run.sh --one T: one target, for the parallel run (its report on stdout).
+if [ "${1:-}" = --one ]; then
+	fuzz_one "$2"
+	exit $?
+fi
+
+mkdir -p "$b/crashes" "$b/logs" "$b/tmp"
+python3 tests/fuzz/seeds.py "$b/seeds" || exit 1
+# the targets' scratch folders (mkdtemp) go here, deleted at the end
+TMPDIR=$(mktemp -d "$(pwd)/$b/tmp/run.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT INT TERM
+
+passed=0
+failed=0
+# tally T RC: counts target T's result
+tally() {
+	if [ "$2" = 0 ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
 	fi
-done
+}
+if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then
+	out=$TMPDIR/out
+	mkdir -p "$out"
+	printf '%s\n' "$@" | xargs -P "$FUZZ_JOBS" -I{} sh -c \
+		'sh "$0" --one "$1" >"$2/$1.out" 2>&1; echo $? >"$2/$1.rc.tmp"; mv "$2/$1.rc.tmp" "$2/$1.rc"' "$0" {} "$out" &
+	xpid=$!
+	for t in "$@"; do
+		while [ ! -f "$out/$t.rc" ] && kill -0 "$xpid" 2>/dev/null; do
+			sleep 0.2
+		done
+		cat "$out/$t.out" 2>/dev/null
+		tally "$t" "$(cat "$out/$t.rc" 2>/dev/null || echo 1)"
+	done
+	wait "$xpid"
+else
+	for t in "$@"; do
+		fuzz_one "$t"
+		tally "$t" $?
+	done
+fi
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -272,11 +272,7 @@ static void test_wrap(void)
 		buf_reset(&out);
 		code_wrap_lines(&out, in.p, in.len, NULL, (size_t)-1);
 		/* per line: the line's span, 1000 reopened, 1000 closed */
-		size_t opens = 0, closes = 0;
-		for (const char *p = out.p; (p = strstr(p, "<span")); p++)
-			opens++;
-		for (const char *p = out.p; (p = strstr(p, "</span>")); p++)
-			closes++;
+		size_t opens = t_count(out.p, "<span"), closes = t_count(out.p, "</span>");
 		INT_EQ(opens, 100 * 1001);
 		INT_EQ(closes, opens);
 		buf_fini(&in);

@@ -982,10 +982,7 @@ static int fake_typeset(void *ctx, const char *tex, size_t len, int display, str
 /* count_of: how many times needle is in h. */
 static int count_of(const char *h, const char *needle)
 {
-	int n = 0;
-	for (const char *p = h; p && (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
+	return (int)t_count(h, needle);
 }
 
 /* A large document with nothing for md_blocks to change is counted on a

@@ -232,9 +232,7 @@ static void *big_worker(void *arg)
 	for (int round = 0; round < 2; round++) {
 		char *md = list_of(20000);
 		char *got = render(md);
-		int items = 0;
-		for (const char *p = got; (p = strstr(p, "<li>a ")); p++)
-			items++;
+		size_t items = t_count(got, "<li>a ");
 		*right += items == 20000 && strstr(got, "<li>a 19999</li>\n</ul>") != NULL;
 		free(got);
 		free(md);
