@@ -388,30 +388,11 @@ static void typeset_ref(cmark_node *n, struct str html)
 	cmark_node_free(n);
 }
 
-/* formula_error: reports msg about formula n (tex), at pos in it (or -1). */
-static void formula_error(struct md_ctx *c, cmark_node *n, const char *tex, int display, int pos, const char *msg)
+/* formula_error: reports msg about formula n, at pos in its TeX (or -1). */
+static void formula_error(struct md_ctx *c, cmark_node *n, int pos, const char *msg)
 {
 	int line, col;
-	md_math_where(n, &line, &col);
-	/* the formula's text starts after its $ or $$; on its first line
-	 * the problem's column follows from the offset */
-	if (col > 0) {
-		col += display ? 2 : 1;
-		if (pos >= 0 && !memchr(tex, '\n', (size_t)pos)) {
-			col += pos;
-		} else if (pos >= 0) {
-			/* on a later line of the formula: count its lines; the
-			 * column is the offset in that line (formulas spread over
-			 * lines are rarely indented) */
-			int last = -1;
-			for (int i = 0; i < pos; i++)
-				if (tex[i] == '\n') {
-					line++;
-					last = i;
-				}
-			col = pos - last;
-		}
-	}
+	md_math_place(c, n, pos, &line, &col);
 	report(c, DIAG_ERROR, line, col, "math: %s", msg);
 }
 
@@ -450,7 +431,7 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 	const struct typeset_done *done = e ? &memo->done[e->val.u] : NULL;
 	int line, col;
 	if (done && done->failed) { /* a wrong formula given again: the same error, not typeset again */
-		formula_error(c, n, tex, display, done->pos, done->html.p);
+		formula_error(c, n, done->pos, done->html.p);
 		formula_box(c, n, tex, tex_len, display, done->html);
 		return;
 	}
@@ -492,7 +473,7 @@ static void formula(struct md_ctx *c, cmark_node *n, struct typeset_memo *memo, 
 		struct str msg = err->p && err->len ? (struct str){err->p, err->len} : STR_LIT("cannot typeset this formula");
 		e = map_put(&memo->kind[display], arena_strndup(c->a, tex, tex_len), tex_len, NULL);
 		done = memo_add(memo, e, (struct typeset_done){{arena_strndup(c->a, msg.p, msg.len), msg.len}, 1, pos});
-		formula_error(c, n, tex, display, pos, done->html.p);
+		formula_error(c, n, pos, done->html.p);
 		formula_box(c, n, tex, tex_len, display, done->html);
 	}
 }

@@ -135,9 +135,6 @@ void md_images_free(struct md_ctx *c)
 		free(im);
 	}
 	map_fini(&c->images);
-	free(c->lines);
-	c->lines = NULL;
-	c->nlines = 0;
 }
 
 /* read_size: the size of the image in the file at path (its first 64 KiB
@@ -213,68 +210,6 @@ const struct md_image *md_image_file(struct md_ctx *c, char *path)
 	if (!im->why)
 		read_size(c->o, im);
 	return im;
-}
-
-
-/* src_lines: indexes where the lines of c->in.src start, once per document. */
-static void src_lines(struct md_ctx *c)
-{
-	if (c->lines)
-		return;
-	size_t cap = 64;
-	c->lines = xmalloc(cap * sizeof *c->lines);
-	c->lines[c->nlines++] = 0;
-	c->find_left = 4 * c->in.src_len + ((size_t)1 << 20);
-	for (const char *p = c->in.src, *end = c->in.src + c->in.src_len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-		if (c->nlines == cap) {
-			cap *= 2;
-			c->lines = xrealloc(c->lines, cap * sizeof *c->lines);
-		}
-		c->lines[c->nlines++] = (size_t)(p - c->in.src) + 1;
-	}
-}
-
-/* find_in_source: the place of needle in the file within 200 lines after
- * body line `line` (cmark gives no positions to inline nodes: an image's
- * place is found from its block's). The next search from the same block
- * starts after this hit, so that the images of one long paragraph are
- * found in one pass, not each from its top. Leaves line/col alone when
- * not found, or when the document's searches have read four times the
- * file: the images of a reference ("![a][r]", no "](" in the file)
- * would each search the whole long line again. */
-void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col)
-{
-	if (!c->in.src || !needle || !*needle || *line <= 0)
-		return;
-	src_lines(c);
-	size_t first = (size_t)(*line + c->in.line_offset); /* 1-based, in src */
-	if (first > c->nlines)
-		return;
-	size_t from = c->lines[first - 1];
-	if (c->find_block == *line && c->find_next > from)
-		from = c->find_next;
-	size_t last = first + 200; /* the hit's line, at most */
-	size_t to = last < c->nlines ? c->lines[last] : c->in.src_len;
-	if (from >= to || to - from > c->find_left)
-		return;
-	size_t nlen = strlen(needle);
-	const char *hit = memmem(c->in.src + from, to - from, needle, nlen);
-	c->find_left -= hit ? (size_t)(hit - (c->in.src + from)) + nlen : to - from;
-	if (!hit)
-		return;
-	size_t off = (size_t)(hit - c->in.src);
-	c->find_block = *line;
-	c->find_next = off + 1;
-	size_t lo = first - 1, hi = last < c->nlines ? last : c->nlines; /* the line: lines[l] <= off */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->lines[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*line += (int)(lo - (first - 1));
-	*col = (int)(off - c->lines[lo]) + 1;
 }
 
 

@@ -22,6 +22,8 @@
  *                a picture of resized copies
  *   include.c    code from a file in a code block: looked up, refused,
  *                read, cut to lines or a symbol (symbol.c), noted
+ *   where.c      places in the file: its lines, a text found again, the
+ *                byte of a formula that an error points at
  *   ext.c        folio's cmark extension: inline math, rendering; md_init
  *   blockext.c   its block hooks: directive lines, display math blocks
  *   text.c       plain text of nodes and of raw HTML
@@ -463,13 +465,25 @@ void md_picture_img(struct buf *out, const char *url, const struct md_picture *p
  * the first is fetched first (fetchpriority="high"), the others lazily;
  * counts it. */
 const char *md_img_loading(struct md_ctx *c);
-/* md_find_in_source: the place of needle in the file within 200 lines
- * after body line *line (see image.c). */
-void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col);
 
 /* md_site_real: the site folder's realpath (the folder of o->static_dir),
  * looked up on first use; NULL when the document has none. */
 const char *md_site_real(struct md_ctx *c);
+
+/* ---- where.c: places in the file ---- */
+
+/* md_source_line: body line `line`'s text in the file, without its "\n"
+ * (0: not at hand). */
+int md_source_line(struct md_ctx *c, int line, const char **p, size_t *n);
+/* md_find_in_source: the place of needle in the file within 200 lines
+ * after body line *line (see where.c). */
+void md_find_in_source(struct md_ctx *c, const char *needle, int *line, int *col);
+/* md_math_place: the place in the file of byte pos of formula n's TeX
+ * (pos < 0: of its first byte, after the $ or $$), on whichever of its
+ * lines, inside any containers: what an error about that byte points at. */
+void md_math_place(struct md_ctx *c, cmark_node *n, int pos, int *line, int *col);
+/* md_where_free: the index of the file's lines, once the document is done. */
+void md_where_free(struct md_ctx *c);
 
 /* ---- include.c: code from a file ---- */
 

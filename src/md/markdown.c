@@ -114,6 +114,7 @@ int md_render(struct arena *a, const struct md_options *o, struct diag *d, const
 		passes[i].run(&c);
 	md_includes_free(&c);
 	md_images_free(&c);
+	md_where_free(&c);
 	md_directives_free(&c);
 	md_outline_free(&c);
 	md_count_free(&c);

@@ -281,12 +281,15 @@ static void equation(struct xstate *x, cmark_node *n)
 	struct md_ctx *c = x->c;
 	struct str tex = md_tex(n), name = {NULL, 0};
 	const char *lab = tex.len ? memmem(tex.p, tex.len, "\\label{", 7) : NULL;
+	int line, col; /* the label's place: its \label's, else the formula's */
+	md_math_where(n, &line, &col);
 	cmark_node *drop = NULL, *para = cmark_node_parent(n);
 	if (lab) {
 		size_t at = (size_t)(lab - tex.p) + 7, k = id_len(tex.p + at, tex.len - at);
 		if (k && at + k < tex.len && tex.p[at + k] == '}' &&
 		    md_xref_kind_of(tex.p + at, k, NULL) == MD_XREF_EQ) {
 			name = (struct str){arena_strndup(c->a, tex.p + at, k), k};
+			md_math_place(c, n, (int)(lab - tex.p), &line, &col);
 			/* TeX ignores spaces in math: \label{...} made them */
 			memset(n->content.ptr + (lab - tex.p), ' ', k + 8);
 		}
@@ -324,8 +327,6 @@ static void equation(struct xstate *x, cmark_node *n)
 		}
 		x->dropped[x->ndropped++] = drop;
 	}
-	int line, col;
-	md_math_where(n, &line, &col);
 	int i = add_label(x, name, MD_XREF_EQ, NULL, line, col);
 	if (i < 0)
 		return;

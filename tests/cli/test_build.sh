@@ -468,6 +468,21 @@ run build "$RD"
 check "redirects: from a page's address is an error" contains "$err" \
 	"error: redirects: '/about/' is the address of a page of the site (hint: a redirect is for an address no page has)"
 
+# a formula's error inside a quote and a list item: at the file's column,
+# the caret under the character (KaTeX's own position, mapped back)
+MC=$TMP/math-containers
+"$FOLIO" new site "$MC" >/dev/null
+front='---\ntitle: T\ndate: 2026-01-03\n---\n'
+printf -- "$front"'\n> $$\n> x = \\text{a_b}\n> $$\n' >"$MC/content/posts/quo.md"
+printf -- "$front"'\n- item\n\n    $$\n    x = \\text{a_b}\n    $$\n' >"$MC/content/posts/lst.md"
+run build "$MC"
+check "math in a quote: the error's column" contains "$err" "content/posts/quo.md:7:14: error: math: Expected 'EOF', got '_'
+ 7 | > x = \\text{a_b}
+   |              ^"
+check "math in a list item: the error's column" contains "$err" "content/posts/lst.md:9:16: error: math: Expected 'EOF', got '_'
+ 9 |     x = \\text{a_b}
+   |                ^"
+
 # math.compat: mathjax rewrites what MathJax takes and KaTeX refuses;
 # without it that is KaTeX's error; an error after a rewrite is at the
 # author's column; an unknown dialect is an error at its value

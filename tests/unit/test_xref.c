@@ -119,7 +119,8 @@ static void test_labels(void)
 	INT_EQ(doc.labels[0].number, 1);
 	STR_EQ(doc.labels[1].name.p, "eq:two");
 	INT_EQ(doc.labels[1].number, 2);
-	INT_EQ(doc.labels[1].line, 3);
+	INT_EQ(doc.labels[1].line, 4); /* where its \label is */
+	INT_EQ(doc.labels[1].col, 3);
 	INT_EQ(doc.labels[2].kind, MD_XREF_FIG);
 	INT_EQ(doc.labels[2].number, 1);
 	INT_EQ(doc.labels[3].kind, MD_XREF_TBL);
