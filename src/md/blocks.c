@@ -91,22 +91,17 @@ static double thread_cpu_s(void)
  * body's line ends with the diagram's: cmark took off its start the
  * containers' markers and the fence's indentation, whatever they were;
  * else (a tab cmark expanded) the fence's column is the best guess. */
-static int diagram_col(const struct md_ctx *c, int fline, int fcol, const char *src, size_t len, int dline,
-		       int dcol)
+static int diagram_col(struct md_ctx *c, int fline, int fcol, const char *src, size_t len, int dline, int dcol)
 {
-	struct str d = {src, len}, b = {c->text, c->len};
+	struct str d = {src, len}, b;
 	for (int i = 1; i < dline && d.len; i++) { /* the diagram's line dline */
 		const char *nl = memchr(d.p, '\n', d.len);
 		d = nl ? (struct str){nl + 1, d.len - (size_t)(nl + 1 - d.p)} : (struct str){"", 0};
 	}
-	for (int i = 1; i < fline + dline && b.len; i++) { /* the body's line */
-		const char *nl = memchr(b.p, '\n', b.len);
-		b = nl ? (struct str){nl + 1, b.len - (size_t)(nl + 1 - b.p)} : (struct str){"", 0};
-	}
+	if (!md_source_line(c, fline + dline, &b.p, &b.len)) /* the body's line */
+		return fcol - 1 + dcol;
 	const char *nl = memchr(d.p, '\n', d.len);
 	d.len = nl ? (size_t)(nl - d.p) : d.len;
-	nl = memchr(b.p, '\n', b.len);
-	b.len = nl ? (size_t)(nl - b.p) : b.len;
 	while (d.len && d.p[d.len - 1] == '\r')
 		d.len--;
 	while (b.len && b.p[b.len - 1] == '\r')
