@@ -237,6 +237,11 @@ static void directives_check(struct md_ctx *c, const struct directive *dirs, siz
 		const struct dir_kind *k = u ? NULL : dir_kind(dir->name);
 		if (u) {
 			udir_check(c, dir, u);
+			const struct dir_kind *own = dir_kind(dir->name);
+			if (own && !own->body) { /* a medium's template: its files are checked as folio's */
+				check_file(c, dir, "src");
+				check_file(c, dir, "poster");
+			}
 			continue;
 		}
 		if (!k) {
@@ -452,12 +457,91 @@ static void video_html(struct md_ctx *c, struct buf *out, const struct dir_kind 
 	buf_puts(out, "></video>");
 }
 
+/* media_element: the element of medium dir (kind k) into out: a <video>,
+ * an animated image's <picture> or a <model-viewer>, sized; NULL, else the
+ * reason its file was refused (reported), its span in out instead. */
+static const char *media_element(struct md_ctx *c, struct buf *out, const struct dir_kind *k,
+                                 const struct directive *dir)
+{
+	struct str src = dattr_value(dir, "src"), poster = dattr_value(dir, "poster");
+	struct str alt = dattr_value(dir, "alt");
+	if (!alt.p)
+		alt = dattr_value(dir, "caption");
+	const char *bad = bad_file(c, directive_attr(dir, "src"));
+	if (bad_file(c, directive_attr(dir, "poster")))
+		poster = (struct str){NULL, 0}; /* reported: no link to it */
+	if (bad) {
+		/* reported: shown in place, for a page written all the same */
+		buf_puts(out, "<span class=\"image-error\" title=\"");
+		esc(out, bad, strlen(bad));
+		buf_puts(out, "\">");
+		if (alt.p)
+			esc(out, alt.p, alt.len);
+		else
+			esc(out, src.p, src.len);
+		buf_puts(out, "</span>");
+		return bad;
+	}
+	if (!strcmp(k->name, "model3d"))
+		model_html(c, out, dir, src, poster, alt);
+	else
+		video_html(c, out, k, dir, src, poster, alt);
+	return NULL;
+}
+
+/* media_dim: a medium's width or height as its element has it: the
+ * author's, else its still's (the poster; an animated image itself), in
+ * the arena; NULL when unknown. */
+static const char *media_dim(struct md_ctx *c, const struct dir_kind *k, const struct directive *dir, int height)
+{
+	struct str w = dattr_value(dir, "width"), h = dattr_value(dir, "height");
+	if (w.p || h.p) {
+		struct str v = height ? h : w;
+		return v.p ? arena_strndup(c->a, v.p, v.len) : NULL;
+	}
+	struct str src = dattr_value(dir, "src"), still = dattr_value(dir, "poster");
+	int anim = !strcmp(k->name, "animation") || str_eq_cstr(dattr_value(dir, "mode"), "animation");
+	if (anim && is_image_file(src))
+		still = src;
+	if (bad_file(c, directive_attr(dir, still.p == src.p ? "src" : "poster")))
+		return NULL;
+	int iw, ih;
+	media_size(c, still, &iw, &ih);
+	if (!iw || !ih)
+		return NULL;
+	char n[16];
+	snprintf(n, sizeof n, "%d", height ? ih : iw);
+	return arena_strndup(c->a, n, strlen(n));
+}
+
+/* media_note: for a site's template of a medium, what folio draws of it
+ * (md_udir_call.media), kept by the directive's index. */
+static void media_note(struct md_ctx *c, const struct dir_kind *k, const struct directive *dir)
+{
+	if (!c->media) {
+		c->media = arena_alloc(c->a, (size_t)c->ndirs * sizeof *c->media);
+		memset(c->media, 0, (size_t)c->ndirs * sizeof *c->media);
+		c->nmedia = c->ndirs;
+	}
+	struct md_media *m = &c->media[dir - c->dirs];
+	struct buf el;
+	buf_init(&el);
+	const char *bad = media_element(c, &el, k, dir);
+	m->element = (struct str){arena_strndup(c->a, el.p ? el.p : "", el.len), el.len};
+	m->error = bad;
+	m->width = bad ? NULL : media_dim(c, k, dir, 0);
+	m->height = bad ? NULL : media_dim(c, k, dir, 1);
+	buf_fini(&el);
+}
+
 /* directive_html: the HTML of a directive's opening or closing line: a
  * callout's tags, or a medium whole on its opening line. */
 static void directive_html(struct md_ctx *c, struct buf *out, const struct directive *dir, int closing)
 {
 	const struct dir_kind *k = dir_kind(dir->name);
 	if (udir_find(c->o, dir->name)) {
+		if (k && !k->body && !closing)
+			media_note(c, k, dir);
 		/* a marker md_udirs_fill replaces, with the body between */
 		buf_printf(out, "<!--%sfolio-udir %ld-->", closing ? "/" : "", (long)(dir - c->dirs));
 		c->udir_calls = 1;
@@ -473,31 +557,14 @@ static void directive_html(struct md_ctx *c, struct buf *out, const struct direc
 	}
 	if (closing)
 		return; /* the whole element is on the opening line */
-	struct str src = dattr_value(dir, "src"), poster = dattr_value(dir, "poster");
-	struct str caption = dattr_value(dir, "caption"), alt = dattr_value(dir, "alt");
-	if (!alt.p)
-		alt = caption;
-	const char *bad = bad_file(c, directive_attr(dir, "src"));
-	if (bad_file(c, directive_attr(dir, "poster")))
-		poster = (struct str){NULL, 0}; /* reported: no link to it */
-	if (bad) {
-		/* reported: shown in place, for a page written all the same */
-		buf_puts(out, "<figure class=\"media\"><span class=\"image-error\" title=\"");
-		esc(out, bad, strlen(bad));
-		buf_puts(out, "\">");
-		if (alt.p)
-			esc(out, alt.p, alt.len);
-		else
-			esc(out, src.p, src.len);
-		buf_puts(out, "</span></figure>");
-		return;
-	}
-	buf_printf(out, "<figure class=\"%s\">", !strcmp(k->name, "model3d") ? "model3d" : "media");
-	if (!strcmp(k->name, "model3d"))
-		model_html(c, out, dir, src, poster, alt);
-	else
-		video_html(c, out, k, dir, src, poster, alt);
-	if (caption.p) {
+	struct buf el;
+	buf_init(&el);
+	const char *bad = media_element(c, &el, k, dir);
+	buf_printf(out, "<figure class=\"%s\">", !bad && !strcmp(k->name, "model3d") ? "model3d" : "media");
+	buf_append(out, el.p ? el.p : "", el.len);
+	buf_fini(&el);
+	struct str caption = dattr_value(dir, "caption");
+	if (!bad && caption.p) {
 		buf_puts(out, "<figcaption>");
 		esc(out, caption.p, caption.len);
 		buf_puts(out, "</figcaption>");
@@ -853,6 +920,22 @@ static const char *const *udir_values(struct md_ctx *c, const struct directive *
 	return v;
 }
 
+/* only_prefixes: s holds nothing but white space and the empty comments
+ * directive lines begin with (an empty body) */
+static int only_prefixes(struct str s)
+{
+	static const char pre[] = DIRECTIVE_HTML_PREFIX;
+	for (size_t i = 0; i < s.len;) {
+		if (s.p[i] == ' ' || s.p[i] == '\t' || s.p[i] == '\n' || s.p[i] == '\r')
+			i++;
+		else if (s.len - i >= sizeof pre - 1 && !memcmp(s.p + i, pre, sizeof pre - 1))
+			i += sizeof pre - 1;
+		else
+			return 0;
+	}
+	return 1;
+}
+
 /* udir_fill_one: the markers of directive i in h replaced by its
  * template's HTML; 0 when they are not there (a directive inside a
  * part cmark dropped) */
@@ -870,7 +953,15 @@ static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *ou
 	/* the empty comments the lines begin with (DIRECTIVE_HTML_PREFIX)
 	 * stay where they are, as folio's own directives leave them: a
 	 * template of one of those draws the same bytes */
-	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(b - a - no)}, c->in.path};
+	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(b - a - no)}, c->in.path,
+	                            i < c->nmedia && c->media[i].element.p ? &c->media[i] : NULL};
+	/* a medium's (which takes no body): its closing line's comment stays
+	 * after the template's HTML, where folio's own leaves it */
+	struct str keep = {"", 0};
+	if (call.media && only_prefixes(call.content)) {
+		keep = call.content;
+		call.content = (struct str){"", 0};
+	}
 	buf_reset(out);
 	buf_reset(err);
 	if (c->o->udir_render(c->o->udir_ctx, &call, out, err)) {
@@ -894,6 +985,7 @@ static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *ou
 	buf_init(&r);
 	buf_append(&r, h->p, from);
 	buf_append(&r, o, ol);
+	buf_append(&r, keep.p, keep.len);
 	buf_append(&r, h->p + to, h->len - to);
 	buf_fini(h);
 	*h = r;

@@ -151,6 +151,10 @@ struct md_ctx {
 	/* the directives the lines make (directive_pair) */
 	struct directive *dirs;
 	long ndirs;
+	/* for a site's template of a medium: what folio draws of it, by the
+	 * directive's index (NULL until one is drawn) */
+	struct md_media *media;
+	long nmedia; /* its length: the directives when it was made */
 	struct md_bad_file *bad_files;
 	size_t nbad_files;
 	int udir_calls; /* calls of the site's directives: their markers to fill (md_udirs_fill) */

@@ -80,16 +80,29 @@ struct md_udir {
 	uint64_t hash;    /* hash_bytes of its bytes */
 	int broken;       /* its declaration has errors (reported): its calls are not checked */
 };
+/* What folio draws of one of its media directives (video, animation,
+ * model3d) that a site's template replaces: the element (a <video>, an
+ * animated image's <picture>, a <model-viewer>), sized from the files,
+ * with the resized copies of its still; its width and height (the
+ * author's, else the still's; NULL: unknown); the reason its file was
+ * refused (reported; the element is then the error's span), or NULL. */
+struct md_media {
+	struct str element;
+	const char *width, *height;
+	const char *error;
+};
 /* One call of a site's directive, handed to md_options.udir_render: the
  * directive, each declared argument's value (values[i] for args[i]: as
  * written, checked against its type, or its default; NULL when neither),
  * the HTML of its content (a block directive's body, rendered; empty for
- * a leaf), and the document's file. */
+ * a leaf), the document's file, and for a template of one of folio's
+ * media directives what folio draws of it (else NULL). */
 struct md_udir_call {
 	const struct md_udir *dir;
 	const char *const *values;
 	struct str content;
 	const char *doc_path;
+	const struct md_media *media;
 };
 /* md_uarg_valid: whether v[0..n) is a value of type (MD_UARG_*): any
  * text for a string; an integer in decimal; a number strtod reads whole;

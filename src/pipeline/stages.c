@@ -100,8 +100,9 @@ static struct tval udir_value(int type, const char *v)
 
 /* udir_render: a call of the site's directive: its template
  * (directives/NAME.html) with each argument by its name, content (the
- * body's HTML, printed as is), page (path: the document's file) and site
- * (title, base_url, language). An md_udir_fn. */
+ * body's HTML, printed as is), page (path: the document's file), site
+ * (title, base_url, language) and, for a template of one of folio's
+ * media, media (element, width, height, error: md_media). An md_udir_fn. */
 static int udir_render(void *ctx, const struct md_udir_call *call, struct buf *out, struct buf *err)
 {
 	const struct udir_ctx *u = ctx;
@@ -117,6 +118,15 @@ static int udir_render(void *ctx, const struct md_udir_call *call, struct buf *o
 	tmap_set_cstr(a, site, "language", tv_str(u->cfg->language));
 	tmap_set_cstr(a, vars, "page", tv_map(page));
 	tmap_set_cstr(a, vars, "site", tv_map(site));
+	if (call->media) { /* a template of one of folio's media: what folio draws */
+		const struct md_media *m = call->media;
+		struct tmap *media = tmap_new(a, 4);
+		tmap_set_cstr(a, media, "element", tv_safe(m->element));
+		tmap_set_cstr(a, media, "width", m->width ? tv_cstr(m->width) : tv_none());
+		tmap_set_cstr(a, media, "height", m->height ? tv_cstr(m->height) : tv_none());
+		tmap_set_cstr(a, media, "error", m->error ? tv_cstr(m->error) : tv_none());
+		tmap_set_cstr(a, vars, "media", tv_map(media));
+	}
 	struct tval v = tv_map(vars);
 	char name[600];
 	snprintf(name, sizeof name, "directives/%s.html", call->dir->name);

@@ -554,10 +554,10 @@ static int one_arg(struct arena *a, struct diag *d, const char *shown, struct st
 	arg->name = k->str.p;
 	arg->type = MD_UARG_STRING;
 	if (!uarg_name_ok(k->str) || str_eq_cstr(k->str, "content") || str_eq_cstr(k->str, "page") ||
-	    str_eq_cstr(k->str, "site")) {
+	    str_eq_cstr(k->str, "site") || str_eq_cstr(k->str, "media")) {
 		decl_error(d, shown, src, k,
 			   "'%s' cannot name an argument (a letter or '_', then letters, digits, '_' and '-'; not "
-			   "content, page or site, which the template has already)", k->str.p);
+			   "content, page, site or media, which the template has already)", k->str.p);
 		return 1;
 	}
 	const struct ynode *type = v, *req = NULL, *def = NULL;

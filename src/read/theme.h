@@ -40,7 +40,8 @@ int theme_load_templates(struct tmpl_env *env, struct diag *d, const char *site_
  * path, its hash that of its bytes (a document that calls it notes both).
  * A name folio's directives have (note, tip, warning, video, animation,
  * model3d) is not one. Errors (a bad declaration, an unknown type or key,
- * a default of the wrong type, an argument named content, page or site)
+ * a default of the wrong type, an argument named content, page, site or
+ * media)
  * at their place in the template. Sets *out (in a, sorted by name) and *n;
  * returns the number of errors. */
 int theme_directives(const struct tmpl_env *env, struct arena *a, struct diag *d, const char *site_dir,

@@ -195,6 +195,55 @@ printf ':::note{title="x"}\nA.\n:::\n' >>"$ov/content/posts/n.md"
 run build "$ov" -o "$TMP/ov-d"
 check "... arguments and all: folio's title is not its" has_line "$err" "content/posts/n.md:17:9: error: :::note has no argument 'title' (templates/directives/note.html declares its arguments)"
 
+# folio's media: the theme's templates of them, exported, draw the same
+# bytes; a site's own sees media.element (folio's element, sized from the
+# files), media.width, media.height; the files are still checked
+md=$TMP/media
+mkdir -p "$md/content/posts/m"
+printf 'title: Media\nbase_url: https://example.com/\n' >"$md/folio.yml"
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="180"></svg>\n' >"$md/content/posts/m/still.svg"
+printf 'not really a video\n' >"$md/content/posts/m/clip.mp4"
+printf 'glTF\n' >"$md/content/posts/m/m.glb"
+cat >"$md/content/posts/m/index.md" <<'EOF'
+---
+title: M
+date: 2024-01-01
+---
+
+:::video{src="clip.mp4" poster="still.svg" caption="A <clip>"}
+:::
+
+::animation{src="clip.mp4" poster="still.svg"}
+
+:::model3d{src="m.glb" poster="still.svg" alt="A model" auto-rotate}
+:::
+EOF
+"$FOLIO" build "$md" -o "$TMP/md-a" >/dev/null 2>&1
+run theme export "$md" directives/video.html directives/animation.html directives/model3d.html
+check "folio theme export exports the media's templates" test -f "$md/templates/directives/video.html" -a -f "$md/templates/directives/model3d.html"
+run build "$md" -o "$TMP/md-b"
+check "... which build" test "$rc" -eq 0
+check "... and draw the media as folio does" test "$(body_of "$TMP/md-a/posts/m/index.html")" = "$(body_of "$TMP/md-b/posts/m/index.html")"
+check "... (folio's own: a video, an animation, a model)" grep -q '<figure class="model3d"><model-viewer src="m.glb"' "$TMP/md-b/posts/m/index.html"
+cat >"$md/templates/directives/video.html" <<'EOF'
+{# args:
+     src: {type: string, required: true}
+     poster: string
+     caption: string
+#}
+<div class="my-video" data-w="{{ media.width }}" data-h="{{ media.height }}">{{ media.element }}<a href="{{ src }}" download>Download</a>{% if caption %}<p>{{ caption }}</p>{% endif %}</div>
+EOF
+run build "$md" -o "$TMP/md-c"
+check "a site's own video.html: folio's element in its own HTML, sized from the poster" contains "$(cat "$TMP/md-c/posts/m/index.html")" \
+	'<div class="my-video" data-w="320" data-h="180"><video controls preload="metadata" playsinline src="clip.mp4" poster="still.svg" width="320" height="180" aria-label="A &lt;clip&gt;"></video><a href="clip.mp4" download>Download</a><p>A &lt;clip&gt;</p></div>'
+check "... the other media still folio's" grep -q '<video class="animation" autoplay loop muted playsinline src="clip.mp4"' "$TMP/md-c/posts/m/index.html"
+sed -i 's/src="clip.mp4" poster="still.svg" caption/src="gone.mp4" poster="still.svg" caption/' "$md/content/posts/m/index.md"
+run build "$md" -o "$TMP/md-d"
+check "... its files are checked as folio's are" has_line "$err" "content/posts/m/index.md:6:10: error: :::video src 'gone.mp4' not found (looked beside the post)"
+printf '{# args:\n     media: string\n#}\nx\n' >"$md/templates/directives/video.html"
+run build "$md" -o "$TMP/md-e"
+check "media is the template's own name, not an argument's" has_line "$err" "templates/directives/video.html:2:6: error: 'media' cannot name an argument (a letter or '_', then letters, digits, '_' and '-'; not content, page, site or media, which the template has already)"
+
 # a template edited: the next build equals a full build, and only the
 # page that calls it changes
 full() {
