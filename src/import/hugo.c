@@ -33,14 +33,7 @@ struct hg {
 	/* the shortcodes written as directive calls: each directive, the
 	 * shortcode's name, the argument names its calls gave, its calls,
 	 * where the first is */
-	struct hdir {
-		const char *name, *hugo, *path;
-		const char *keys[32];
-		size_t nkeys;
-		int calls, line;
-		int inl; /* called within a line: its template writes phrasing content */
-	} *dirs;
-	size_t ndirs, capdirs;
+	struct imp_dirs dirs; /* the shortcodes written as directives */
 };
 
 static int is_md(const char *name)
@@ -753,41 +746,17 @@ static int bundle_url(struct hg *h, const char *dec, const char *suffix, int lin
 	return 0;
 }
 
-static void cb_directive(void *ctx, struct str hugo_name, const char *name, const char *const *keys, size_t nkeys,
+static void cb_directive(void *ctx, struct str orig, const char *name, const char *const *keys, size_t nkeys,
 			 int inl, int line)
 {
 	struct hg *h = ctx;
-	struct hdir *d = NULL;
-	for (size_t i = 0; i < h->ndirs && !d; i++)
-		if (!strcmp(h->dirs[i].name, name))
-			d = &h->dirs[i];
-	if (!d) {
-		if (h->ndirs == h->capdirs) {
-			h->capdirs = h->capdirs ? h->capdirs * 2 : 8;
-			h->dirs = xrealloc(h->dirs, h->capdirs * sizeof *h->dirs);
-		}
-		d = &h->dirs[h->ndirs++];
-		memset(d, 0, sizeof *d);
-		d->name = name;
-		d->hugo = arena_strndup(h->r.s->a, hugo_name.p, hugo_name.len);
-		d->path = h->r.cur ? h->r.cur->rel : NULL;
-		d->line = line;
-	}
-	d->calls++;
-	d->inl |= inl;
-	for (size_t k = 0; k < nkeys; k++) {
-		size_t j = 0;
-		while (j < d->nkeys && strcmp(d->keys[j], keys[k]))
-			j++;
-		if (j == d->nkeys && d->nkeys < sizeof d->keys / sizeof *d->keys)
-			d->keys[d->nkeys++] = keys[k];
-	}
+	imp_dir_call(h->r.s->a, &h->dirs, orig, name, keys, nkeys, inl, h->r.cur ? h->r.cur->rel : NULL, line);
 }
 
 /* sc_action: one Hugo template action, inner (between "{{" and "}}",
  * trimmed of its '-' and blanks), as a folio expression into b; 0 when
  * it does more than read a parameter or the inner content */
-static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, struct hdir *d)
+static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, struct imp_dir *d)
 {
 	if (n >= 4 && !memcmp(p, "/*", 2) && !memcmp(p + n - 2, "*/", 2))
 		return 1; /* a comment */
@@ -816,13 +785,8 @@ static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, st
 		} else {
 			return 0;
 		}
-		if (strcmp(arg, "content")) {
-			size_t j = 0;
-			while (j < d->nkeys && strcmp(d->keys[j], arg))
-				j++;
-			if (j == d->nkeys && d->nkeys < sizeof d->keys / sizeof *d->keys)
-				d->keys[d->nkeys++] = arena_strndup(a, arg, strlen(arg));
-		}
+		if (strcmp(arg, "content"))
+			imp_dir_key(a, d, arg, strlen(arg));
 	} else {
 		return 0;
 	}
@@ -860,12 +824,10 @@ static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, st
 	return 1;
 }
 
-/* sc_template: a Hugo shortcode's template as a folio directive's body,
- * in b; 0 when it does more than read its parameters and its inner
- * content (or holds what folio's templates would read as their own
- * syntax) */
-static int sc_template(struct arena *a, const char *t, size_t n, struct buf *b, struct hdir *d)
+int imp_hugo_template(struct arena *a, const char *t, size_t n, struct buf *b, struct imp_dir *d)
 {
+	if (utf8_valid_prefix(t, n) != n)
+		return 0; /* folio's templates are UTF-8: written by hand */
 	for (size_t i = 0; i < n;) {
 		const char *open = memmem(t + i, n - i, "{{", 2);
 		size_t lit_end = open ? (size_t)(open - t) : n;
@@ -898,17 +860,17 @@ static void directive_templates(struct hg *h)
 	struct arena *a = s->a;
 	struct imp_list themes = {0};
 	imp_walk(s, "themes", 0, NULL, NULL, &themes);
-	for (size_t i = 0; i < h->ndirs; i++) {
-		struct hdir *d = &h->dirs[i];
+	for (size_t i = 0; i < h->dirs.n; i++) {
+		struct imp_dir *d = &h->dirs.v[i];
 		/* layouts/_shortcodes/ since Hugo 0.146, layouts/shortcodes/
 		 * before; the site's, then a theme's */
-		const char *rel = imp_fmt(a, "layouts/_shortcodes/%s.html", d->hugo);
+		const char *rel = imp_fmt(a, "layouts/_shortcodes/%s.html", d->orig);
 		size_t len = 0;
 		char *text = imp_read_src(s, rel, &len);
 		if (!text)
-			text = imp_read_src(s, rel = imp_fmt(a, "layouts/shortcodes/%s.html", d->hugo), &len);
+			text = imp_read_src(s, rel = imp_fmt(a, "layouts/shortcodes/%s.html", d->orig), &len);
 		for (int under = 0; under < 2 && !text; under++) {
-			const char *suffix = imp_fmt(a, "/layouts/%sshortcodes/%s.html", under ? "" : "_", d->hugo);
+			const char *suffix = imp_fmt(a, "/layouts/%sshortcodes/%s.html", under ? "" : "_", d->orig);
 			for (size_t k = 0; !text && k < themes.n; k++) {
 				size_t tl = strlen(themes.v[k]), sl = strlen(suffix);
 				if (tl > sl && !strcmp(themes.v[k] + tl - sl, suffix))
@@ -917,38 +879,13 @@ static void directive_templates(struct hg *h)
 		}
 		struct buf body;
 		buf_init(&body);
-		int simple = text && sc_template(a, text, len, &body, d);
-		if (!simple) {
-			buf_reset(&body);
-			buf_printf(&body, "<%s class=\"shortcode shortcode-%s\">{{ content }}</%s>\n", d->inl ? "span" : "div",
-				   d->name, d->inl ? "span" : "div");
-		}
-		struct buf t;
-		buf_init(&t);
-		buf_puts(&t, "{# args:\n");
-		for (size_t k = 0; k < d->nkeys; k++)
-			buf_printf(&t, "     %s: string\n", d->keys[k]);
-		buf_printf(&t, "#}\n{#- imported from Hugo's shortcode %s%s -#}\n", d->hugo,
-			   simple ? "" : ": it did more than read its parameters and its content, and shows the content only "
-					 "here; see IMPORT.md");
-		buf_append(&t, body.p ? body.p : "", body.len);
-		imp_list_add(a, &s->tmpl_to, imp_fmt(a, "templates/directives/%s.html", d->name));
-		imp_list_add(a, &s->tmpl_text, arena_strndup(a, t.p, t.len));
-		if (simple)
-			imp_note(a, &s->rep, "Hugo shortcode made a directive", d->path, d->line,
-				 "'%s': %d call%s written as the directive '%s', its template %s made "
-				 "templates/directives/%s.html",
-				 d->hugo, d->calls, d->calls == 1 ? "" : "s", d->name, rel, d->name);
-		else
-			imp_note(a, &s->rep, "Hugo shortcode to write as a template", d->path, d->line,
-				 "'%s': %d call%s written as the directive '%s'; templates/directives/%s.html shows their "
-				 "content only: write it from %s", d->hugo, d->calls, d->calls == 1 ? "" : "s", d->name,
-				 d->name, text ? rel : "Hugo's own shortcode or a theme's (none in layouts/ or themes/ here)");
-		buf_fini(&t);
+		int simple = text && imp_hugo_template(a, text, len, &body, d);
+		imp_dir_write(s, d, "Hugo shortcode", "Hugo's shortcode", text ? rel : NULL,
+			      "Hugo's own shortcode or a theme's (none in layouts/ or themes/ here)", simple ? &body : NULL);
 		buf_fini(&body);
 		free(text);
 	}
-	free(h->dirs);
+	free(h->dirs.v);
 }
 
 static const char *cb_url(void *ctx, const char *url, int image, int line, int *missing)

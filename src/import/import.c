@@ -1415,3 +1415,74 @@ void imp_action_trim(const char **p, const char **e)
 	while (*e > *p && isspace((unsigned char)(*e)[-1]))
 		(*e)--;
 }
+
+/* ---- directives the import writes calls of ---- */
+
+void imp_dir_key(struct arena *a, struct imp_dir *d, const char *key, size_t n)
+{
+	for (size_t j = 0; j < d->nkeys; j++)
+		if (strlen(d->keys[j]) == n && !memcmp(d->keys[j], key, n))
+			return;
+	if (d->nkeys < sizeof d->keys / sizeof *d->keys)
+		d->keys[d->nkeys++] = arena_strndup(a, key, n);
+}
+
+struct imp_dir *imp_dir_call(struct arena *a, struct imp_dirs *ds, struct str orig, const char *name,
+                             const char *const *keys, size_t nkeys, int inl, const char *path, int line)
+{
+	struct imp_dir *d = NULL;
+	for (size_t i = 0; i < ds->n && !d; i++)
+		if (!strcmp(ds->v[i].name, name))
+			d = &ds->v[i];
+	if (!d) {
+		if (ds->n == ds->cap) {
+			ds->cap = ds->cap ? ds->cap * 2 : 8;
+			ds->v = xrealloc(ds->v, ds->cap * sizeof *ds->v);
+		}
+		d = &ds->v[ds->n++];
+		memset(d, 0, sizeof *d);
+		d->name = name;
+		d->orig = arena_strndup(a, orig.p, orig.len);
+		d->path = path;
+		d->line = line;
+	}
+	d->calls++;
+	d->inl |= inl;
+	for (size_t k = 0; k < nkeys; k++)
+		imp_dir_key(a, d, keys[k], strlen(keys[k]));
+	return d;
+}
+
+void imp_dir_write(struct imp_site *s, const struct imp_dir *d, const char *kind, const char *from, const char *rel,
+                   const char *missing, const struct buf *body)
+{
+	struct arena *a = s->a;
+	struct buf t;
+	buf_init(&t);
+	buf_puts(&t, "{# args:\n");
+	for (size_t k = 0; k < d->nkeys; k++)
+		buf_printf(&t, "     %s: string\n", d->keys[k]);
+	buf_printf(&t, "#}\n{#- imported from %s %s%s -#}\n", from, d->orig,
+		   body  ? ""
+		   : rel ? ": it did more than read its parameters and its content, and shows the content only "
+			   "here; see IMPORT.md"
+			 : ": its template is not in the source, and this one shows the content only; see IMPORT.md");
+	if (body)
+		buf_append(&t, body->p ? body->p : "", body->len);
+	else
+		buf_printf(&t, "<%s class=\"shortcode shortcode-%s\">{{ content }}</%s>\n", d->inl ? "span" : "div",
+			   d->name, d->inl ? "span" : "div");
+	imp_list_add(a, &s->tmpl_to, imp_fmt(a, "templates/directives/%s.html", d->name));
+	imp_list_add(a, &s->tmpl_text, arena_strndup(a, t.p, t.len));
+	buf_fini(&t);
+	if (body)
+		imp_note(a, &s->rep, imp_fmt(a, "%s made a directive", kind), d->path, d->line,
+			 "'%s': %d call%s written as the directive '%s', its template %s made "
+			 "templates/directives/%s.html",
+			 d->orig, d->calls, d->calls == 1 ? "" : "s", d->name, rel, d->name);
+	else
+		imp_note(a, &s->rep, imp_fmt(a, "%s to write as a template", kind), d->path, d->line,
+			 "'%s': %d call%s written as the directive '%s'; templates/directives/%s.html shows their "
+			 "content only: write it from %s", d->orig, d->calls, d->calls == 1 ? "" : "s", d->name,
+			 d->name, rel ? rel : missing);
+}

@@ -131,6 +131,48 @@ void imp_list_add(struct arena *a, struct imp_list *l, const char *s);
 /* imp_list_has: whether l holds a string equal to s. */
 int imp_list_has(const struct imp_list *l, const char *s);
 
+/* A directive the import writes calls of: a Hugo shortcode or a Jekyll
+ * include folio has no counterpart for, made a directive of the new
+ * site's own (templates/directives/NAME.html). */
+struct imp_dir {
+	const char *name;   /* the directive's */
+	const char *orig;   /* the shortcode's or the include's name */
+	const char *path;   /* the first call's file (SRC-relative), and line */
+	int line;
+	const char *keys[32]; /* the arguments calls give and its template reads */
+	size_t nkeys;
+	int calls;
+	int inl; /* called within a line: its template writes phrasing content */
+};
+struct imp_dirs {
+	struct imp_dir *v;
+	size_t n, cap;
+};
+/* imp_dir_call: a call of directive name (orig in the source) giving
+ * keys, at path:line, counted in ds; its directive. */
+struct imp_dir *imp_dir_call(struct arena *a, struct imp_dirs *ds, struct str orig, const char *name,
+                             const char *const *keys, size_t nkeys, int inl, const char *path, int line);
+/* imp_dir_key: key (copied) one of d's arguments. */
+void imp_dir_key(struct arena *a, struct imp_dir *d, const char *key, size_t n);
+/* imp_dir_write: d's template, templates/directives/NAME.html: its
+ * arguments declared (as strings), then body, the source's template made
+ * folio's, or (NULL) one that shows the content; noted in IMPORT.md as
+ * made from rel, or to write from rel (NULL: from missing). kind names
+ * the source's ("Hugo shortcode"), from it in the template's comment
+ * ("Hugo's shortcode"). */
+void imp_dir_write(struct imp_site *s, const struct imp_dir *d, const char *kind, const char *from, const char *rel,
+                   const char *missing, const struct buf *body);
+
+/* imp_hugo_template: a Hugo shortcode's template t[0..n) as a folio
+ * directive's body, in b, the parameters it reads noted in d; 0 when it
+ * does more than read its parameters and its inner content (or holds what
+ * folio's templates would read as their own syntax) (hugo.c).
+ * imp_jekyll_template: the same of a Jekyll include's Liquid: include.NAME
+ * with the filters default, escape, relative_url; if, elsif and unless on
+ * a parameter (jekyll.c). */
+int imp_hugo_template(struct arena *a, const char *t, size_t n, struct buf *b, struct imp_dir *d);
+int imp_jekyll_template(struct arena *a, const char *t, size_t n, struct buf *b, struct imp_dir *d);
+
 /* imp_note: adds a finding to the report; kind and path are kept as given
  * (arena or static strings), what is formatted into the arena. */
 void imp_note(struct arena *a, struct imp_report *r, const char *kind, const char *path, int line, const char *fmt,
@@ -291,12 +333,13 @@ struct jk_body {
 	int mathjax; /* the site loads MathJax (kramdown's \\( \\) is math), or
 		      * for Hugo, a renderer that typesets $$ in the browser */
 	int dollar;  /* and its configuration makes $...$ inline math (counted so) */
-	/* directive: a Hugo shortcode folio has no counterpart for, written as
-	 * a call of a directive of the new site's own: its name as Hugo
-	 * calls it and as the directive (name), the argument names the call
-	 * gave (positional ones as arg0, arg1, ...), whether the call is
-	 * within a line (inl); NULL: such a shortcode stays an HTML comment */
-	void (*directive)(void *ctx, struct str hugo_name, const char *name, const char *const *keys, size_t nkeys,
+	/* directive: a Hugo shortcode or a Jekyll include folio has no
+	 * counterpart for, written as a call of a directive of the new site's
+	 * own: its name as the source calls it (orig) and as the directive
+	 * (name), the argument names the call gave (positional ones as arg0,
+	 * arg1, ...), whether the call is within a line (inl); NULL: such a
+	 * shortcode or include stays an HTML comment */
+	void (*directive)(void *ctx, struct str orig, const char *name, const char *const *keys, size_t nkeys,
 			  int inl, int line);
 };
 

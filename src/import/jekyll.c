@@ -26,7 +26,171 @@ struct jk {
 	const char *permalink; /* the site's pattern, expanded from its style */
 	const char *baseurl;   /* "/blog" or "" */
 	struct imp_list exclude;
+	struct imp_dirs dirs; /* the includes written as directives */
 };
+
+/* ---- includes as directives ---- */
+
+static void cb_directive(void *ctx, struct str orig, const char *name, const char *const *keys, size_t nkeys,
+			 int inl, int line)
+{
+	struct jk *j = ctx;
+	imp_dir_call(j->r.s->a, &j->dirs, orig, name, keys, nkeys, inl, j->r.cur ? j->r.cur->rel : NULL, line);
+}
+
+/* inc_name: p[0..n) is "include.NAME" (NAME a parameter's name): its
+ * length, else 0 */
+static size_t inc_name(const char *p, size_t n)
+{
+	if (n <= 8 || memcmp(p, "include.", 8))
+		return 0;
+	for (size_t i = 8; i < n; i++)
+		if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != '-')
+			return 0;
+	return n - 8;
+}
+
+/* inc_output: one Liquid output's inside, p[0..n) trimmed, as folio's
+ * into b: include.NAME with the filters default (a quoted text),
+ * escape, xml_escape, relative_url and absolute_url (folio escapes, and
+ * its links start from the site's root); 0 for anything else */
+static int inc_output(struct arena *a, const char *p, size_t n, struct buf *b, struct imp_dir *d)
+{
+	const char *e = p + n, *bar = memchr(p, '|', n), *he = bar ? bar : e;
+	while (he > p && isspace((unsigned char)he[-1]))
+		he--;
+	size_t k = inc_name(p, (size_t)(he - p));
+	if (!k)
+		return 0;
+	imp_dir_key(a, d, p + 8, k);
+	buf_printf(b, "{{ %.*s", (int)k, p + 8);
+	for (const char *q = bar; q && q < e;) {
+		q++;
+		while (q < e && isspace((unsigned char)*q))
+			q++;
+		if (q >= e)
+			return 0; /* "x |": no filter */
+		const char *next = memchr(q, '|', (size_t)(e - q)), *fe = next ? next : e;
+		while (fe > q && isspace((unsigned char)fe[-1]))
+			fe--;
+		struct str f = {q, (size_t)(fe - q)};
+		if (f.len > 11 && !memcmp(f.p, "default:", 8)) {
+			const char *v = f.p + 8;
+			while (*v == ' ')
+				v++;
+			char qc = *v;
+			if ((qc != '"' && qc != '\'') || fe[-1] != qc || fe - v < 2 || memchr(v + 1, '"', (size_t)(fe - v - 2)) ||
+			    memchr(v + 1, '\\', (size_t)(fe - v - 2)))
+				return 0;
+			buf_printf(b, " or \"%.*s\"", (int)(fe - v - 2), v + 1);
+		} else if (!str_eq_cstr(f, "escape") && !str_eq_cstr(f, "xml_escape") && !str_eq_cstr(f, "relative_url") &&
+			   !str_eq_cstr(f, "absolute_url")) {
+			return 0;
+		}
+		q = next;
+	}
+	buf_puts(b, " }}");
+	return 1;
+}
+
+/* inc_tag: one Liquid tag's inside, trimmed, as folio's into b: if,
+ * elsif and unless on include.NAME (alone, or == or != a quoted text),
+ * else, endif, endunless; 0 for anything else */
+static int inc_tag(struct arena *a, const char *p, size_t n, struct buf *b, struct imp_dir *d, int *depth)
+{
+	struct str t = {p, n};
+	if (str_eq_cstr(t, "else") || str_eq_cstr(t, "endif") || str_eq_cstr(t, "endunless")) {
+		if (!*depth)
+			return 0; /* no if open: Liquid's error too */
+		*depth -= !str_eq_cstr(t, "else");
+		buf_printf(b, "{%% %s %%}", str_eq_cstr(t, "else") ? "else" : "endif");
+		return 1;
+	}
+	const char *word = n > 3 && !memcmp(p, "if ", 3)       ? "if"
+	                   : n > 6 && !memcmp(p, "elsif ", 6)  ? "elif"
+	                   : n > 7 && !memcmp(p, "unless ", 7) ? "if not"
+	                                                       : NULL;
+	if (!word || (word[1] == 'l' && !*depth))
+		return 0;
+	*depth += word[1] != 'l';
+	const char *c = (const char *)memchr(p, ' ', n) + 1, *e = p + n;
+	const char *ce = c;
+	while (ce < e && !isspace((unsigned char)*ce))
+		ce++;
+	size_t k = inc_name(c, (size_t)(ce - c));
+	if (!k)
+		return 0;
+	imp_dir_key(a, d, c + 8, k);
+	while (ce < e && *ce == ' ')
+		ce++;
+	if (ce == e) {
+		buf_printf(b, "{%% %s %.*s %%}", word, (int)k, c + 8);
+		return 1;
+	}
+	if (e - ce < 5 || (memcmp(ce, "== ", 3) && memcmp(ce, "!= ", 3)))
+		return 0;
+	const char *v = ce + 3;
+	while (v < e && *v == ' ')
+		v++;
+	if (e - v < 2 || (*v != '"' && *v != '\'') || e[-1] != *v || memchr(v + 1, '"', (size_t)(e - v - 2)) ||
+	    memchr(v + 1, '\\', (size_t)(e - v - 2)))
+		return 0;
+	buf_printf(b, "{%% %s %.*s %.2s \"%.*s\" %%}", word, (int)k, c + 8, ce, (int)(e - v - 2), v + 1);
+	return 1;
+}
+
+int imp_jekyll_template(struct arena *a, const char *t, size_t n, struct buf *b, struct imp_dir *d)
+{
+	if (utf8_valid_prefix(t, n) != n)
+		return 0; /* folio's templates are UTF-8: written by hand */
+	int depth = 0; /* the if and unless open */
+	for (size_t i = 0; i < n;) {
+		size_t o = i;
+		while (o + 1 < n && !(t[o] == '{' && (t[o + 1] == '{' || t[o + 1] == '%' || t[o + 1] == '#')))
+			o++;
+		if (o + 1 >= n) {
+			buf_append(b, t + i, n - i);
+			break;
+		}
+		if (t[o + 1] == '#')
+			return 0;
+		buf_append(b, t + i, o - i);
+		int tag = t[o + 1] == '%';
+		const char *close = memmem(t + o + 2, n - o - 2, tag ? "%}" : "}}", 2);
+		if (!close)
+			return 0;
+		const char *p = t + o + 2, *e = close;
+		imp_action_trim(&p, &e);
+		if (!(tag ? inc_tag(a, p, (size_t)(e - p), b, d, &depth) : inc_output(a, p, (size_t)(e - p), b, d)))
+			return 0;
+		i = (size_t)(close + 2 - t);
+	}
+	return depth == 0; /* an if never closed: Liquid's error too */
+}
+
+/* include_templates: for each include written as directive calls, its
+ * template: the site's _includes/FILE made folio's when it only reads its
+ * parameters; else one that shows nothing of it, and IMPORT.md says
+ * which template to write from */
+static void include_templates(struct jk *j)
+{
+	struct imp_site *s = j->r.s;
+	struct arena *a = s->a;
+	for (size_t i = 0; i < j->dirs.n; i++) {
+		struct imp_dir *d = &j->dirs.v[i];
+		const char *rel = imp_fmt(a, "_includes/%s", d->orig);
+		size_t len = 0;
+		char *text = strstr(d->orig, "..") ? NULL : imp_read_src(s, rel, &len);
+		struct buf body;
+		buf_init(&body);
+		int simple = text && imp_jekyll_template(a, text, len, &body, d);
+		imp_dir_write(s, d, "Liquid include", "Jekyll's include", text ? rel : NULL,
+			      "a theme's include (none in _includes/ here)", simple ? &body : NULL);
+		buf_fini(&body);
+		free(text);
+	}
+	free(j->dirs.v);
+}
 
 /* ---- small helpers ---- */
 
@@ -815,6 +979,38 @@ static int is_post_dir(const char *rel, const char **cat)
 	return 0;
 }
 
+/* read_collections: the documents of the collections the configuration
+ * names with output: true, as pages; the others reported */
+static void read_collections(struct jk *j)
+{
+	struct imp_site *s = j->r.s;
+	struct arena *a = s->a;
+	const struct ynode *colls = j->cfg ? yaml_map_get(j->cfg, "collections") : NULL;
+	for (size_t i = 0; colls && i < colls->len; i++) {
+		const char *name = colls->kind == YNODE_MAP ? colls->keys[i]->str.p : imp_scalar(colls->items[i]);
+		const struct ynode *cv = colls->kind == YNODE_MAP ? colls->items[i] : NULL;
+		if (!name || !strcmp(name, "posts") || !strcmp(name, "drafts") || !strcmp(name, "pages"))
+			continue;
+		int out = 0;
+		if (cv)
+			yaml_as_bool(yaml_map_get(cv, "output"), &out);
+		const char *perm = cv ? imp_scalar(yaml_map_get(cv, "permalink")) : NULL;
+		struct imp_list docs = {0};
+		const char *dir = imp_fmt(a, "_%s", name);
+		walk(j, dir, &docs);
+		if (!out) {
+			if (docs.n)
+				imp_note(a, &s->rep, "collection not imported", dir, 0,
+					 "the collection '%s' has no output: true (its %zu files are data for layouts)", name,
+					 docs.n);
+			continue;
+		}
+		for (size_t k = 0; k < docs.n; k++)
+			if (has_ext(docs.v[k], md_exts))
+				read_page(j, docs.v[k], name, perm);
+	}
+}
+
 int jekyll_import(struct imp_site *s)
 {
 	struct jk j;
@@ -902,33 +1098,10 @@ int jekyll_import(struct imp_site *s)
 				imp_list_add(a, &carry, r);
 		}
 	}
-	/* collections */
-	const struct ynode *colls = j.cfg ? yaml_map_get(j.cfg, "collections") : NULL;
-	for (size_t i = 0; colls && i < colls->len; i++) {
-		const char *name = colls->kind == YNODE_MAP ? colls->keys[i]->str.p : imp_scalar(colls->items[i]);
-		const struct ynode *cv = colls->kind == YNODE_MAP ? colls->items[i] : NULL;
-		if (!name || !strcmp(name, "posts") || !strcmp(name, "drafts") || !strcmp(name, "pages"))
-			continue;
-		int out = 0;
-		if (cv)
-			yaml_as_bool(yaml_map_get(cv, "output"), &out);
-		const char *perm = cv ? imp_scalar(yaml_map_get(cv, "permalink")) : NULL;
-		struct imp_list docs = {0};
-		const char *dir = imp_fmt(a, "_%s", name);
-		walk(&j, dir, &docs);
-		if (!out) {
-			if (docs.n)
-				imp_note(a, &s->rep, "collection not imported", dir, 0,
-					 "the collection '%s' has no output: true (its %zu files are data for layouts)", name,
-					 docs.n);
-			continue;
-		}
-		for (size_t k = 0; k < docs.n; k++)
-			if (has_ext(docs.v[k], md_exts))
-				read_page(&j, docs.v[k], name, perm);
-	}
-	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0, 0, NULL};
+	read_collections(&j);
+	struct jk_body c = {a, &s->rep, NULL, 0, &j, cb_post_url, cb_link, cb_url, 0, NULL, 0, 0, cb_directive};
 	imp_reader_finish(&j.r, jekyll_body, c);
+	include_templates(&j);
 	/* the files Jekyll copies as they are and no post named: carried
 	 * over too (a favicon, CNAME, a download) */
 	for (size_t i = 0; i < carry.n; i++)

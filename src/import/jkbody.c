@@ -512,6 +512,8 @@ static const char *root_url(struct arena *a, const char *name)
 	return url;
 }
 
+static size_t include_directive(struct lq *s, const struct tag *t, int line);
+
 /* do_tag: one tag at in[t->start..t->end); returns where scanning goes on. */
 static size_t do_tag(struct lq *s, struct tag *t)
 {
@@ -594,6 +596,9 @@ static size_t do_tag(struct lq *s, struct tag *t)
 		     t->end - t->start);
 		emit_in(s, t->start, t->end);
 	} else {
+		size_t to = tag_is(t, "include") && s->c->directive && !s->html ? include_directive(s, t, line) : 0;
+		if (to)
+			return to;
 		note(s, tag_is(t, "include") ? "Liquid include" : "Liquid tag", line,
 		     "'%.*s' kept as an HTML comment", s->in + t->start, t->end - t->start);
 		comment_in(s, "liquid: ", t->start, t->end);
@@ -2626,13 +2631,14 @@ static void line_start(struct lq *s)
 		emit_cstr(s, "\n");
 }
 
-/* sc_directive: a shortcode folio has no counterpart for, as a call of a
- * directive of the new site's own (the caller writes its template): a
- * block ":::name{...}" ... ":::" for a pair alone on their lines, an
- * inline ":name[...]{...}" for a pair within a line, a leaf "::name{...}"
- * for one alone on its line, else ":name[]{...}"; its closing
- * shortcode ends the call. */
-static size_t sc_directive(struct lq *s, struct sc *c, int line)
+/* sc_directive: a shortcode folio has no counterpart for (or an include:
+ * what names which in the report; orig as the source names it), as a
+ * call of a directive of the new site's own (the caller writes its
+ * template): a block ":::name{...}" ... ":::" for a pair alone on their
+ * lines, an inline ":name[...]{...}" for a pair within a line, a leaf
+ * "::name{...}" for one alone on its line, else ":name[]{...}"; its
+ * closing shortcode ends the call. */
+static size_t sc_directive(struct lq *s, struct sc *c, struct str orig, int line, const char *what)
 {
 	struct arena *a = s->c->a;
 	const char *keys[16];
@@ -2656,17 +2662,60 @@ static size_t sc_directive(struct lq *s, struct sc *c, int line)
 		emit_cstr(s, imp_fmt(a, ":%s[]%s", name, attrs));
 	}
 	int inl = !block && (paired || !alone(s, c->start, c->end));
-	s->c->directive(s->c->ctx, c->name, name, keys, nkeys, inl, line + s->c->line_offset);
+	s->c->directive(s->c->ctx, orig, name, keys, nkeys, inl, line + s->c->line_offset);
 	if (block)
-		note(s, "Hugo shortcode", line, "'%.*s' written as a block directive of the site's own (templates/directives/)",
+		note(s, what, line, "'%.*s' written as a block directive of the site's own (templates/directives/)",
 		     s->in + c->start, c->end - c->start);
 	else if (inl)
-		note(s, "Hugo shortcode", line, "'%.*s' written as an inline directive of the site's own (templates/directives/)",
+		note(s, what, line, "'%.*s' written as an inline directive of the site's own (templates/directives/)",
 		     s->in + c->start, c->end - c->start);
 	else
-		note(s, "Hugo shortcode", line, "'%.*s' written as a leaf directive of the site's own (templates/directives/)",
+		note(s, what, line, "'%.*s' written as a leaf directive of the site's own (templates/directives/)",
 		     s->in + c->start, c->end - c->start);
 	return c->end;
+}
+
+/* include_directive: {% include FILE k="v" ... %} (t) as a call of a
+ * directive of the new site's own, named after FILE without its
+ * extension; 0 (nothing written) for one it cannot be: a file named by a
+ * variable, a value that is one (page.title: known only as Jekyll
+ * renders), more than 8 parameters. */
+static size_t include_directive(struct lq *s, const struct tag *t, int line)
+{
+	const char *p = t->args, *e = t->args + t->args_len;
+	struct sc c;
+	memset(&c, 0, sizeof c);
+	const char *f = p;
+	while (p < e && !isspace((unsigned char)*p))
+		p++;
+	struct str file = {f, (size_t)(p - f)};
+	if (!file.len || memchr(file.p, '{', file.len) || memchr(file.p, '"', file.len) || memchr(file.p, '\'', file.len))
+		return 0;
+	const char *dot = memrchr(file.p, '.', file.len), *slash = memrchr(file.p, '/', file.len);
+	c.name = (struct str){file.p, dot && dot > file.p && (!slash || dot > slash) ? (size_t)(dot - file.p) : file.len};
+	while (p < e) {
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		if (p == e)
+			break;
+		const char *k = p;
+		while (p < e && (isalnum((unsigned char)*p) || *p == '_' || *p == '-'))
+			p++;
+		if (p == k || p == e || *p != '=' || p + 1 == e || (p[1] != '"' && p[1] != '\'') || c.nkv == 8)
+			return 0;
+		struct str key = {k, (size_t)(p - k)};
+		char q = p[1];
+		const char *v = p + 2, *ve = memchr(v, q, (size_t)(e - v));
+		if (!ve)
+			return 0;
+		c.key[c.nkv] = key;
+		c.val[c.nkv++] = (struct str){v, (size_t)(ve - v)};
+		p = ve + 1;
+	}
+	c.self = 1;
+	c.start = t->start;
+	c.end = t->end;
+	return sc_directive(s, &c, file, line, "Liquid include");
 }
 
 /* sc_directive_close: the closing shortcode at c of a call sc_directive
@@ -2743,7 +2792,7 @@ static size_t do_sc(struct lq *s, struct sc *c)
 		return c->end;
 	}
 	if (s->c->directive && !s->html)
-		return sc_directive(s, c, line);
+		return sc_directive(s, c, c->name, line, "Hugo shortcode");
 	note(s, "Hugo shortcode", line, "'%.*s' kept as an HTML comment", s->in + c->start, c->end - c->start);
 	comment_in(s, "hugo: ", c->start, c->end);
 	return c->end;

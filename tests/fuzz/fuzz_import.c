@@ -25,6 +25,8 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "import/import.h"
+#include "base/diag.h"
+#include "tmpl/tmpl.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -127,11 +129,59 @@ static void one(const char *text, size_t len, int with_callbacks, int kind)
 	arena_free(a);
 }
 
+/* a shortcode's or an include's template made a directive's: what it
+ * makes must be a template folio reads without an error, declaring the
+ * arguments it reads */
+static void templates(const char *text, size_t len)
+{
+	for (int jekyll = 0; jekyll < 2; jekyll++) {
+		struct arena *a = arena_new();
+		struct imp_dir d;
+		memset(&d, 0, sizeof d);
+		d.name = "x";
+		d.orig = "x";
+		struct buf b;
+		buf_init(&b);
+		int simple = jekyll ? imp_jekyll_template(a, text, len, &b, &d) : imp_hugo_template(a, text, len, &b, &d);
+		for (size_t k = 0; k < d.nkeys; k++)
+			if (!d.keys[k][0] || (!isalpha((unsigned char)d.keys[k][0]) && d.keys[k][0] != '_'))
+				abort();
+		if (simple) {
+			struct buf t;
+			buf_init(&t);
+			buf_puts(&t, "{# args:\n");
+			for (size_t k = 0; k < d.nkeys; k++)
+				buf_printf(&t, "     %s: string\n", d.keys[k]);
+			buf_puts(&t, "#}\n");
+			buf_append(&t, b.p ? b.p : "", b.len);
+			struct tmpl_env *env = tmpl_env_new();
+			struct diag q;
+			diag_init(&q, NULL);
+			struct buf cap;
+			buf_init(&cap);
+			q.capture = &cap;
+			int errors = tmpl_env_add(env, "directives/x.html", "directives/x.html", t.p, t.len, &q);
+			if (errors) {
+				fprintf(stderr, "a %s template made one folio refuses:\n%.*s\n%.*s\n", jekyll ? "Jekyll" : "Hugo",
+					(int)t.len, t.p, (int)cap.len, cap.p ? cap.p : "");
+				abort();
+			}
+			diag_fini(&q);
+			buf_fini(&cap);
+			tmpl_env_free(env);
+			buf_fini(&t);
+		}
+		buf_fini(&b);
+		arena_free(a);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (int kind = 0; kind < 3; kind++) {
 		one((const char *)data, size, 0, kind);
 		one((const char *)data, size, 1, kind);
 	}
+	templates((const char *)data, size);
 	return 0;
 }

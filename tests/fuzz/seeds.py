@@ -712,7 +712,9 @@ def import_seeds(s):
                  "\n<a name=\"f\" />\n![a](/b.png)\n", "\n<br/>\n$$x$$\n", "<a href='/x'/>", "<span />",
                  "[a](http://x_(y%29) z ", "](u_(", "<a name=\"x>\" />",
                  "<video poster=\"/p.png\"><source src=\"/v.mp4\">", "<img srcset=\"/a.png 1x, /b.png 2x,\" ",
-                 " data-srcset=\", , ,", " data-src='/x.png'", "<pre>\n\n$$\n</pre>", "\n:::\n"]:
+                 " data-srcset=\", , ,", " data-src='/x.png'", "<pre>\n\n$$\n</pre>", "\n:::\n",
+                 "{% include x.html a=\"1\" %}", "{{ include.a | default: \"x\" }}", "{% if include.a == 'b' %}",
+                 "{% unless include.c %}{% endunless %}", "{{ .Get \"a\" | default \"b\" }}"]:
         s.add("import", unit * 500)
     s.add("import", "{% highlight c %}\n" * 200 + "{% endhighlight %}")
     s.add("import", "[" * 1000 + "](" + ")" * 1000)
