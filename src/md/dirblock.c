@@ -629,12 +629,18 @@ static int name_char(char ch)
 }
 
 /* new_node: a node of type with text, in the document's allocator */
+/* made_here: the user data of the text nodes the inline pass makes (a
+ * call's content, the text after it), which it reads in turn */
+static const char made_here = 0;
+
 static cmark_node *new_node(struct md_ctx *c, cmark_node_type type, const char *text, size_t n)
 {
 	cmark_node *x = cmark_node_new_with_mem(type, c->mem);
 	char *t = xstrndup(text, n);
 	cmark_node_set_literal(x, t);
 	free(t);
+	if (type == CMARK_NODE_TEXT)
+		cmark_node_set_user_data(x, (void *)&made_here);
 	return x;
 }
 
@@ -702,11 +708,17 @@ static int inline_place(struct md_ctx *c, cmark_node *t, const char *name, size_
  * index */
 static long add_dir(struct md_ctx *c, const struct directive *dir)
 {
-	struct directive *v = arena_alloc(c->a, ((size_t)c->ndirs + 1) * sizeof *v);
-	if (c->ndirs)
-		memcpy(v, c->dirs, (size_t)c->ndirs * sizeof *v);
-	v[c->ndirs] = *dir;
-	c->dirs = v;
+	if (c->ndirs >= c->cap_dirs) {
+		/* doubled (in the arena: a copy each time would keep n^2/2 of
+		 * them, 14 GB for 20,000 calls) */
+		long cap = c->ndirs < 8 ? 16 : c->ndirs * 2;
+		struct directive *v = arena_alloc(c->a, (size_t)cap * sizeof *v);
+		if (c->ndirs)
+			memcpy(v, c->dirs, (size_t)c->ndirs * sizeof *v);
+		c->dirs = v;
+		c->cap_dirs = cap;
+	}
+	c->dirs[c->ndirs] = *dir;
 	return c->ndirs++;
 }
 
@@ -778,16 +790,21 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	cmark_node *close = NULL;
 	size_t close_at = 0;
 	int depth = 0;
-	for (cmark_node *n = t; n && !close; n = cmark_node_next(n)) {
+	for (cmark_node *n = t; n && !close && c->inl_left; n = cmark_node_next(n)) {
 		if (cmark_node_get_type(n) != CMARK_NODE_TEXT)
 			continue;
 		struct str l = md_literal(n);
-		for (size_t i = n == t ? open_at + 1 : 0; i < l.len && !close; i++) {
+		size_t i = n == t ? open_at + 1 : 0, from = i;
+		for (; i < l.len && !close; i++) {
 			if (l.p[i] == '[')
 				depth++;
 			else if (l.p[i] == ']' && depth-- == 0)
 				close = n, close_at = i;
 		}
+		/* what the searches read, a budget for the document: calls
+		 * nested a thousand deep, or a thousand "[" never closed, each
+		 * read the rest of the paragraph */
+		c->inl_left -= i - from < c->inl_left ? i - from : c->inl_left;
 	}
 	if (!close)
 		return NULL;
@@ -848,28 +865,48 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	return next;
 }
 
-/* inline_text: the calls in text node t (and those after it it reaches) */
+/* inline_calls: the first call in text node t, made (t is then the text
+ * before it) */
+static void inline_calls(struct md_ctx *c, cmark_node *t)
+{
+	struct str l = md_literal(t);
+	int made = 0;
+	for (size_t k = 0; k + 2 < l.len && !made; k++) {
+		if (l.p[k] != ':' || (k && name_char(l.p[k - 1])) ||
+		    !((l.p[k + 1] >= 'a' && l.p[k + 1] <= 'z') || (l.p[k + 1] >= 'A' && l.p[k + 1] <= 'Z')))
+			continue;
+		size_t e = k + 1;
+		while (e < l.len && name_char(l.p[e]))
+			e++;
+		if (e >= l.len || l.p[e] != '[')
+			continue;
+		const struct md_udir *u = udir_find(c->o, (struct str){l.p + k + 1, e - k - 1});
+		if (!u)
+			continue; /* ":word[" of another kind: text */
+		inline_call(c, t, k, e - k - 1, u, &made);
+	}
+}
+
+/* inline_text: the calls in text node t, then in the text nodes after it
+ * that calls made (their content and the text after them: calls in a
+ * call's content are made too), up to the next text node of the parse's */
 static void inline_text(struct md_ctx *c, cmark_node *t)
 {
-	while (t) {
-		struct str l = md_literal(t);
-		cmark_node *go = NULL;
-		int made = 0;
-		for (size_t k = 0; k + 2 < l.len && !made; k++) {
-			if (l.p[k] != ':' || (k && name_char(l.p[k - 1])) || !((l.p[k + 1] >= 'a' && l.p[k + 1] <= 'z') ||
-										 (l.p[k + 1] >= 'A' && l.p[k + 1] <= 'Z')))
-				continue;
-			size_t e = k + 1;
-			while (e < l.len && name_char(l.p[e]))
-				e++;
-			if (e >= l.len || l.p[e] != '[')
-				continue;
-			const struct md_udir *u = udir_find(c->o, (struct str){l.p + k + 1, e - k - 1});
-			if (!u)
-				continue; /* ":word[" of another kind: text */
-			go = inline_call(c, t, k, e - k - 1, u, &made);
-		}
-		t = made ? go : NULL; /* t's text is another now: on from the rest */
+	for (cmark_node *n = t; n && c->inl_left; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_TEXT)
+			continue;
+		if (n != t && cmark_node_get_user_data(n) != &made_here)
+			break;
+		inline_calls(c, n);
+	}
+	if (!c->inl_left && !c->inl_warned) {
+		c->inl_warned = 1;
+		int line = cmark_node_get_start_line(c->inl_para ? c->inl_para : c->root);
+		struct diag_loc loc = diag_src_at(&c->in, line > 0 ? line : 1, 0);
+		if (c->d)
+			diag_warning(c->d, &loc, "inline directives: their brackets take too long to match (calls nested "
+						 "hundreds deep, or '[' never closed); the calls from here on are text "
+						 "(hint: close each call's '[' with its ']')");
 	}
 }
 
@@ -882,6 +919,8 @@ void md_pass_inline_directives(struct md_ctx *c)
 	c->inl_para = NULL;
 	c->inl_at = 0;
 	c->inl_line = 1;
+	c->inl_left = 8 * c->len + ((size_t)1 << 20);
+	c->inl_warned = 0;
 	cmark_node **texts = NULL;
 	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(c->root);
@@ -936,30 +975,25 @@ static int only_prefixes(struct str s)
 	return 1;
 }
 
-/* udir_fill_one: the markers of directive i in h replaced by its
- * template's HTML; 0 when they are not there (a directive inside a
- * part cmark dropped) */
-static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *out, struct buf *err)
+/* udir_call: directive i's template's HTML for its content (the HTML
+ * between its markers, already filled), appended to h in place of
+ * h[from..): the line breaks the template begins and ends with (after
+ * its declaration, at the end of its file) are not the call's, so an
+ * inline call stays on its line. out and err: the caller's scratch. */
+static void udir_call(struct md_ctx *c, long i, struct buf *h, size_t from, struct buf *out, struct buf *err)
 {
 	const struct directive *dir = &c->dirs[i];
 	const struct md_udir *u = udir_find(c->o, dir->name);
-	char open[48], close[48];
-	int no = snprintf(open, sizeof open, "<!--folio-udir %ld-->", i);
-	int nc = snprintf(close, sizeof close, "<!--/folio-udir %ld-->", i);
-	char *a = memmem(h->p, h->len, open, (size_t)no);
-	char *b = a ? memmem(a + no, h->len - (size_t)(a + no - h->p), close, (size_t)nc) : NULL;
-	if (!b)
-		return 0;
 	/* the empty comments the lines begin with (DIRECTIVE_HTML_PREFIX)
 	 * stay where they are, as folio's own directives leave them: a
 	 * template of one of those draws the same bytes */
-	struct md_udir_call call = {u, udir_values(c, dir, u), {a + no, (size_t)(b - a - no)}, c->in.path,
+	struct md_udir_call call = {u, udir_values(c, dir, u), {h->p ? h->p + from : "", h->len - from}, c->in.path,
 	                            i < c->nmedia && c->media[i].element.p ? &c->media[i] : NULL};
 	/* a medium's (which takes no body): its closing line's comment stays
 	 * after the template's HTML, where folio's own leaves it */
-	struct str keep = {"", 0};
+	size_t keep = 0;
 	if (call.media && only_prefixes(call.content)) {
-		keep = call.content;
+		keep = call.content.len;
 		call.content = (struct str){"", 0};
 	}
 	buf_reset(out);
@@ -971,44 +1005,95 @@ static int udir_fill_one(struct md_ctx *c, struct buf *h, long i, struct buf *ou
 		c->errors++;
 		buf_reset(out);
 	}
-	size_t from = (size_t)(a - h->p), to = (size_t)(b + nc - h->p);
-	/* the line breaks the template begins and ends with (after its
-	 * declaration, at the end of its file) are not the call's: an
-	 * inline call stays on its line */
 	const char *o = out->p ? out->p : "";
 	size_t ol = out->len;
 	while (ol && (o[ol - 1] == '\n' || o[ol - 1] == '\r'))
 		ol--;
 	while (ol && (*o == '\n' || *o == '\r'))
 		o++, ol--;
-	struct buf r;
-	buf_init(&r);
-	buf_append(&r, h->p, from);
-	buf_append(&r, o, ol);
-	buf_append(&r, keep.p, keep.len);
-	buf_append(&r, h->p + to, h->len - to);
-	buf_fini(h);
-	*h = r;
-	return 1;
+	/* h[from..) becomes the template's HTML, then what is kept (the
+	 * comment, copied aside first: it is h's own bytes) */
+	char *kept = keep ? xmalloc(keep) : NULL;
+	if (keep)
+		memcpy(kept, h->p + h->len - keep, keep);
+	h->len = from;
+	buf_append(h, o, ol);
+	if (keep)
+		buf_append(h, kept, keep);
+	free(kept);
 }
 
-/* fill: html with every call's markers replaced, in the arena; with
- * note, each template used noted in the document's deps */
+/* marker_at: whether h[i..n) starts a marker "<!--folio-udir N-->" (*close
+ * 0) or "<!--/folio-udir N-->" (1) of a directive of the document: its
+ * length, N in *idx; else 0 */
+static size_t marker_at(const struct md_ctx *c, const char *h, size_t i, size_t n, int *close, long *idx)
+{
+	size_t j = i + 4;
+	*close = j < n && h[j] == '/';
+	j += (size_t)*close;
+	if (n - j < 11 || memcmp(h + j, "folio-udir ", 11))
+		return 0;
+	j += 11;
+	long v = 0;
+	size_t d = j;
+	while (j < n && h[j] >= '0' && h[j] <= '9' && j - d < 12)
+		v = v * 10 + (h[j++] - '0');
+	if (j == d || n - j < 3 || memcmp(h + j, "-->", 3) || v >= c->ndirs)
+		return 0;
+	*idx = v;
+	return j + 3 - i;
+}
+
+/* fill: html with every call's markers replaced, in the arena, in one
+ * pass: a call's content is what its markers enclose once the calls
+ * inside it are filled (so a call is filled after the calls in it); with
+ * note, each template used noted in the document's deps. A marker
+ * without its partner (a directive inside a part cmark dropped) is
+ * dropped. */
 static struct str fill(struct md_ctx *c, struct str html, int note)
 {
 	struct buf h, out, err;
 	buf_init(&h);
 	buf_init(&out);
 	buf_init(&err);
-	buf_append(&h, html.p, html.len);
-	/* the last opened first: one inside another opened after it */
+	struct frame {
+		long i;
+		size_t at;
+	} *stack = NULL;
+	size_t depth = 0, cap = 0;
 	const struct md_udir *noted[64];
-	size_t nnoted = 0;
-	for (long i = c->ndirs - 1; i >= 0; i--) {
-		const struct md_udir *u = udir_find(c->o, c->dirs[i].name);
-		if (!u || !udir_fill_one(c, &h, i, &out, &err) || !note)
+	size_t nnoted = 0, copied = 0;
+	for (size_t i = 0; i + 4 < html.len;) {
+		const char *lt = memmem(html.p + i, html.len - i, "<!--", 4);
+		if (!lt)
+			break;
+		i = (size_t)(lt - html.p);
+		int close;
+		long idx;
+		size_t m = marker_at(c, html.p, i, html.len, &close, &idx);
+		if (!m) {
+			i += 4;
 			continue;
-		int seen = 0;
+		}
+		buf_append(&h, html.p + copied, i - copied);
+		copied = i += m;
+		if (!close) {
+			if (depth == cap) {
+				cap = cap ? cap * 2 : 16;
+				stack = xrealloc(stack, cap * sizeof *stack);
+			}
+			stack[depth++] = (struct frame){idx, h.len};
+			continue;
+		}
+		size_t f = depth;
+		while (f && stack[f - 1].i != idx)
+			f--;
+		if (!f)
+			continue; /* a close without its open */
+		depth = f - 1; /* the ones opened inside and not closed: dropped */
+		udir_call(c, idx, &h, stack[depth].at, &out, &err);
+		const struct md_udir *u = udir_find(c->o, c->dirs[idx].name);
+		int seen = !note;
 		for (size_t q = 0; q < nnoted && !seen; q++)
 			seen = noted[q] == u;
 		if (seen)
@@ -1021,6 +1106,8 @@ static struct str fill(struct md_ctx *c, struct str html, int note)
 			c->deps = xcalloc(1, sizeof *c->deps);
 		buf_printf(c->deps, "%016llx %s\n", (unsigned long long)u->hash, u->path);
 	}
+	buf_append(&h, html.p + copied, html.len - copied);
+	free(stack);
 	struct str r = {arena_strndup(c->a, h.p ? h.p : "", h.len), h.len};
 	buf_fini(&h);
 	buf_fini(&out);

@@ -150,7 +150,7 @@ struct md_ctx {
 	} seen;
 	/* the directives the lines make (directive_pair) */
 	struct directive *dirs;
-	long ndirs;
+	long ndirs, cap_dirs; /* cap_dirs: room in dirs for add_dir (0: none, a parse's) */
 	/* for a site's template of a medium: what folio draws of it, by the
 	 * directive's index (NULL until one is drawn) */
 	struct md_media *media;
@@ -163,6 +163,8 @@ struct md_ctx {
 	cmark_node *inl_para;
 	size_t inl_at;
 	int inl_line; /* the file's line of inl_at */
+	size_t inl_left; /* bytes the searches for their ']' may still read */
+	int inl_warned;
 	/* the outline (headings.c): headings, the <!--more--> marker, the
 	 * first paragraph with text, whether there is code */
 	struct md_heading *hs;

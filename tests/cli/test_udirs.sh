@@ -61,6 +61,7 @@ Inner.
 
 Press :kbd[Ctrl+**C**] to stop, or :kbd[Esc]; a time 12:30[1] and see:other[x] stay text.
 In code `:kbd[x]` stays.
+Nested: :kbd[Ctrl+:kbd[Shift]+*P*] and :kbd[:kbd[:kbd[z]]].
 EOF
 cat >"$site/content/posts/plain.md" <<'EOF'
 ---
@@ -94,6 +95,7 @@ check "nested calls: the inner inside the outer, a bare flag true, a number" con
 <!----></aside>'
 check "inline calls: on their line, their content's inlines rendered" contains "$body" '<p>Press <kbd>Ctrl+<strong>C</strong></kbd> to stop, or <kbd>Esc</kbd>; a time 12:30[1] and see:other[x] stay text.'
 check "... but not in code" contains "$body" '<code>:kbd[x]</code>'
+check "inline calls in an inline call's content" contains "$body" 'Nested: <kbd>Ctrl+<kbd>Shift</kbd>+<em>P</em></kbd> and <kbd><kbd><kbd>z</kbd></kbd></kbd>.'
 check "no marker is left, in any file (summaries, feeds)" test -z "$(grep -rl folio-udir "$site/public")"
 check "a call in a summary is rendered there (the JSON feed's summary HTML)" grep -q 'Press \\u003ckbd\\u003eEsc\\u003c/kbd\\u003e first' "$site/public/feed.json"
 check "... and its text in the summary text" grep -q '"summary": "Press Esc first' "$site/public/feed.json"

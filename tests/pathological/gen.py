@@ -208,6 +208,20 @@ md("directive-colons", lambda n: fill(":", n) + b"\n", "one line of 1M ':'", kin
 md("directive-attrs", lambda n: b":::note{" + grow(lambda i: "k%d=v " % i, n) + b"}\n:::\n", "1M of attributes",
    kind="either")
 md("directive-unclosed-attrs", lambda n: fill(":::note{a=\"\n", n), "attributes never closed", kind="either")
+# a site's own directives (templates/directives/): many calls, nested deep
+UDIR = {"templates/directives/kbd.html": b"<kbd>{{ content }}</kbd>\n",
+        "templates/directives/box.html": b"<div class=\"box\">{{ content }}</div>\n"}
+md("udir-inline-many", lambda n: wrap(fill("a :kbd[Ctrl] b ", n)), "60k inline calls of a site's directive",
+   extra=UDIR, kind="either")
+md("udir-leaf-many", lambda n: fill("::box\n\n", n), "150k leaf calls", extra=UDIR, kind="either")
+md("udir-block-deep", lambda n: fill(":::box\n", n // 2) + fill(":::\n", n // 2), "a site's directive nested 65k deep",
+   extra=UDIR, kind="either")
+md("udir-inline-nested", lambda n: wrap(fill(":kbd[", n // 2) + b"x" + fill("]", n // 2)), "inline calls in calls",
+   extra=UDIR, kind="either")
+md("udir-inline-unclosed", lambda n: fill(":kbd[a ", n) + b"\n", "one paragraph of 150k ':kbd[' never closed",
+   extra=UDIR, kind="either")
+md("udir-inline-closed-once", lambda n: fill(":kbd[a ", n) + b"]\n", "150k ':kbd[' and one ']' at the end",
+   extra=UDIR, kind="either")
 md("headings-same", lambda n: fill("# a\n", n), "250k headings with the same id")
 md("headings-collide", lambda n: grow(lambda i: "## a\n## a-%d\n" % i, n), "'a', 'a-1', 'a', 'a-2'... clashing")
 md("headings-customid", lambda n: fill("## a {#x}\n", n), "one custom id 100k times", kind="either")
