@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 static const char *const top_keys[] = {"title", "tagline", "description", "base_url", "language", "timezone",
-	"author", "posts_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
+	"author", "posts_per_page", "archive_per_page", "reading_speed", "start_here", "best_of", "featured_series", "menu", "feeds",
 	"math", "highlight", "smart_punctuation", "search", "links", "image", "logo", "paginate_path", "redirects", "images",
 	"bibliography", "citation_style", "sidenotes", "deploy", NULL};
 
@@ -906,6 +906,9 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	c->posts_per_page = 10;
 	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
 		c->posts_per_page = (int)v;
+	c->archive_per_page = 125;
+	if (schema_int(&s, r, "archive_per_page", 1, 1000, &v) == 1)
+		c->archive_per_page = (int)v;
 	read_paginate_path(&s, r, c);
 	read_images(&s, r, c);
 	read_redirects(&s, r, c);

@@ -33,6 +33,7 @@ struct config {
 	struct str logo;  /* the site's square logo (JSON-LD publisher, the feeds' icon); empty: none */
 	struct str author_name, author_url, author_email;
 	int posts_per_page;
+	int archive_per_page; /* the archive's and the year pages' cards per page */
 	struct str paginate_path; /* a listing's later pages: /PATH/2/ (default "page") */
 	int reading_speed;
 	struct slug_ref start_here; /* slug.len == 0: none */

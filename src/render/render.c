@@ -790,9 +790,6 @@ static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url
 	return vars;
 }
 
-/* the posts of one page of a year in the archive: a line each (about 250
- * bytes), so a page of them stays near 100 KB in a site of any size */
-#define YEAR_PER_PAGE 400
 
 /* paginate: jobs for a listing of posts split into pages: base_url/ then
  * base_url/page/N/ (page: folio.yml's paginate_path). */
@@ -992,12 +989,14 @@ static void list_jobs(struct model *md, struct jobs *j)
 		paginate(md, j, "category.html", "category", base, S(t->name), t->posts, t->nposts, per, "category",
 			 md->category_vals[i]);
 	}
-	struct tmap *av = page_vars(a, "archive", tv_cstr("/archive/"), word(j->env, "archive_title", "Archive"));
-	add_job(a, j, "archive.html", "archive/index.html", av);
-	/* a year's posts, one line each, a page per YEAR_PER_PAGE of them */
+	/* every post as a card, newest first, then a year's: archive_per_page
+	 * of them a page */
+	size_t aper = (size_t)c->archive_per_page;
+	paginate(md, j, "archive.html", "archive", "/archive/", word(j->env, "archive_title", "Archive"), s->posts,
+		 s->nposts, aper, NULL, tv_none());
 	for (size_t i = 0; i < s->nyears; i++)
 		paginate(md, j, "year.html", "year", fmt(a, "/archive/%d/", s->years[i].year), C(a, "%d", s->years[i].year),
-			 s->years[i].posts, s->years[i].nposts, YEAR_PER_PAGE, "year", md->year_vals[i]);
+			 s->years[i].posts, s->years[i].nposts, aper, "year", md->year_vals[i]);
 	for (size_t i = 0; i < s->npages; i++) {
 		const struct page *pg = s->pages[i];
 		struct tmap *vars = page_vars(a, "page", S(pg->url), S(pg->title));

@@ -24,6 +24,22 @@ out=$(python3 tests/weight/home_series.py "$TMP/en-out" 2>&1)
 rc=$?
 check "en: every series is on the home page with its posts in order ($(echo "$out" | tail -n 1))" test "$rc" -eq 0
 
+# the example's archive as the seed's archive page: its heading and
+# sections, its tag cloud, and its post cards field by field
+# (tests/weight/archive_seed.py; the seed's page as text: the project's
+# copy, tests/weight/archive_seed.txt, the same as ../shared/seeds' where
+# that is at hand); built without SOURCE_DATE_EPOCH, so that the seed's
+# October posts are published
+seed=tests/weight/archive_seed.txt
+shared=../shared/seeds/004_8e8589d2c578de17.txt
+[ -f "$shared" ] && check "the archive's seed is the shared one" cmp -s "$seed" "$shared"
+(unset SOURCE_DATE_EPOCH; "$FOLIO" build examples/techblog -o "$TMP/now-out" >/dev/null 2>&1)
+out=$(python3 tests/weight/archive_seed.py "$TMP/now-out" "$seed" 2>&1)
+rc=$?
+check "the archive shows the seed's cards, every field as the seed has it ($(echo "$out" | tail -n 1))" test "$rc" -eq 0
+check "... on one page" test ! -e "$TMP/now-out/archive/page/2/index.html"
+check "... of at most 150 KiB" test "$(wc -c <"$TMP/now-out/archive/index.html")" -le 153600
+
 lang_site fr
 run build "$TMP/fr" -o "$TMP/fr-out"
 O=$TMP/fr-out
@@ -34,7 +50,7 @@ check "fr: dates and reading time in French ($r)" test "$r" = "24 octobre 2026 �
 check "fr: the home page's headings" grep -q '>Articles récents <span class="count">127 articles</span>' "$O/index.html"
 check "fr: the series cards" grep -q '>Par où commencer</a>' "$O/index.html"
 check "fr: Part N of M" grep -rq '<summary>Partie 8 sur 10 de MLOps Fundamentals</summary>' "$O/posts"
-check "fr: the archive" grep -q '<h1>Archives</h1>' "$O/archive/index.html"
+check "fr: the archive" grep -q '<h1>Parcourir par série, étiquette ou année</h1>' "$O/archive/index.html"
 check "fr: the archive page's title" grep -q '<title>Archives · ' "$O/archive/index.html"
 check "fr: the 404 page" grep -q "<h1>Page introuvable</h1>" "$O/404.html"
 check "fr: pagination" grep -q 'Page 1 sur ' "$O/index.html"
@@ -250,6 +266,6 @@ check "a post without a figure: the site's image" grep -q '<meta property="og:im
 check "the home page: the site's image" grep -q '<meta property="og:image" content="https://jae.example.org/favicon.svg">' "$O/index.html"
 check "a series post's end: the next part" grep -q '<a class="next-card" rel="next" href="/posts/gpu-systems-14-why-softmax-is-such-a-good-kernel-exercise/"><span class="kicker">Next in this series · part 14</span>' "$p13"
 check "a series post has no newer/older links" not grep -q 'class="post-nav"' "$p13"
-check "the archive has one h1 and no h2 named Archive" test "$(grep -c '<h1>Archive</h1>' "$O/archive/index.html")" -eq 1 -a "$(grep -c '<h2[^>]*>Archive</h2>' "$O/archive/index.html")" -eq 0
+check "the archive has one h1, the seed's heading, and its posts under one h2 Archive" test "$(grep -c '<h1' "$O/archive/index.html")" -eq 1 -a "$(grep -c '<h1>Browse by series, tag, or year</h1>' "$O/archive/index.html")" -eq 1 -a "$(grep -c '<h2[^>]*>Archive</h2>' "$O/archive/index.html")" -eq 1
 
 finish
