@@ -906,7 +906,7 @@ int config_load(struct arena *a, struct diag *d, const char *site_dir, const cha
 	c->posts_per_page = 10;
 	if (schema_int(&s, r, "posts_per_page", 1, 1000, &v) == 1)
 		c->posts_per_page = (int)v;
-	c->archive_per_page = 125;
+	c->archive_per_page = 100;
 	if (schema_int(&s, r, "archive_per_page", 1, 1000, &v) == 1)
 		c->archive_per_page = (int)v;
 	read_paginate_path(&s, r, c);

@@ -12,7 +12,7 @@
 #  - no page over 150 KiB, but a post whose own text is that long;
 #  - the home page does not grow with the number of posts: the same size
 #    within 2 KiB at 1,000 posts; the archive's index, a page of post cards
-#    (archive_per_page of them, 125 by default), stays at most 150 KiB.
+#    (archive_per_page of them, 100 by default), stays at most 150 KiB.
 . "$(dirname "$0")/lib.sh"
 
 corpora=${WEIGHT_CORPORA:-bench/corpus}
