@@ -391,6 +391,20 @@ static int f_striptags(struct tmpl_call *c, const struct tval *in, const struct 
 	return 0;
 }
 
+/* put_encoded: s percent-encoded into b, but ASCII letters, digits and
+ * the bytes of keep (never NUL: strchr would find the string's end) */
+static void put_encoded(struct buf *b, struct str s, const char *keep)
+{
+	for (size_t j = 0; j < s.len; j++) {
+		unsigned char ch = (unsigned char)s.p[j];
+		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    (ch && strchr(keep, ch)))
+			buf_putc(b, ch);
+		else
+			buf_printf(b, "%%%02X", ch);
+	}
+}
+
 static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct tval *args, struct tval *out)
 {
 	(void)args;
@@ -410,14 +424,7 @@ static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct 
 			for (int k = 0; k < 2; k++) {
 				if (k)
 					buf_putc(&b, '=');
-				for (size_t j = 0; j < parts[k].len; j++) {
-					unsigned char ch = (unsigned char)parts[k].p[j];
-					if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-					    strchr("-._~", ch))
-						buf_putc(&b, ch);
-					else
-						buf_printf(&b, "%%%02X", ch);
-				}
+				put_encoded(&b, parts[k], "-._~");
 			}
 		}
 		*out = tv_str(keep(c, &b));
@@ -428,14 +435,7 @@ static int f_urlencode(struct tmpl_call *c, const struct tval *in, const struct 
 		buf_fini(&b);
 		return -1;
 	}
-	for (size_t j = 0; j < s.len; j++) {
-		unsigned char ch = (unsigned char)s.p[j];
-		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-		    (ch && strchr("-._~/", ch)))
-			buf_putc(&b, ch);
-		else
-			buf_printf(&b, "%%%02X", ch);
-	}
+	put_encoded(&b, s, "-._~/");
 	*out = tv_str(keep(c, &b));
 	return 0;
 }

@@ -805,6 +805,28 @@ static void test_error_paths(void)
 	tmpl_env_free(env);
 }
 
+/* urlencode encodes a NUL byte in a string and in a map's keys and
+ * values alike (the map form let it through: strchr found the end of its
+ * list of bytes kept) */
+static void test_urlencode_nul(void)
+{
+	struct tmpl_env *env = tmpl_env_new();
+	struct arena *ga = arena_new();
+	struct tmap *m = tmap_new(ga, 1);
+	tmap_set(ga, m, (struct str){"k\0", 2}, tv_str((struct str){"a\0b", 3}));
+	tmpl_env_set_global(env, "m", tv_map(m));
+	tmpl_env_set_global(env, "s", tv_str((struct str){"a\0b/", 4}));
+	struct buf out;
+	buf_init(&out);
+	INT_EQ(add(env, "u.html", "{{ m | urlencode }} {{ s | urlencode }}"), 0);
+	INT_EQ(render(env, "u.html", NULL, &out), 0);
+	INT_EQ(out.len, strlen("k%00=a%00b a%00b/"));
+	OK(out.p && out.len == 17 && !memcmp(out.p, "k%00=a%00b a%00b/", 17));
+	buf_fini(&out);
+	tmpl_env_free(env);
+	arena_free(ga);
+}
+
 void test_tmpl(void)
 {
 	t_current = "tmpl";
@@ -818,5 +840,6 @@ void test_tmpl(void)
 	test_repeat();
 	test_threads();
 	test_error_paths();
+	test_urlencode_nul();
 	buf_fini(&errs);
 }
