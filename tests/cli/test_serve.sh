@@ -108,7 +108,13 @@ ln -s "$TMP/outside" "$outdir/leakdir"
 ln -s "$TMP/outside/passwd" "$outdir/leak.txt"
 ln -s /etc "$outdir/etc"
 ln -s style.css "$outdir/same.css"
-for t in /leakdir/passwd /leakdir/ /leak.txt /etc/passwd /etc/hostname; do
+# a sibling whose path begins with the served folder's own ("site" and
+# "site-private"): outside it all the same, not a prefix match
+mkdir -p "$outdir-private"
+echo 'root:x:0:0:sibling' >"$outdir-private/passwd"
+ln -s "$outdir-private" "$outdir/sibling"
+ln -s "$outdir-private/passwd" "$outdir/sibling.txt"
+for t in /leakdir/passwd /leakdir/ /leak.txt /etc/passwd /etc/hostname /sibling/passwd /sibling.txt; do
 	r=$(curl -s --path-as-is -o "$TMP/body" --max-time 5 -w '%{http_code}' "$url$t")
 	check "the link $t is refused ($r)" test "$r" = 404
 	check "the link $t leaks nothing" sh -c "! grep -q 'root:' '$TMP/body'"

@@ -330,6 +330,20 @@ static void test_switches(void)
 	STR_EQ(err1("title: T\nmath: {macros: {\"\\\\a\": [b]}}\n"),
 	       "folio.yml:2:24: error: the expansion of macro '\\a' must be a string");
 	STR_EQ(err1("title: T\nmath: {macro: {}}\n"), "folio.yml:2:8: error: unknown math key 'macro' (did you mean 'macros'?)");
+	/* math.delimiters: each name turns its delimiters on, the others off */
+	INT_EQ(load("title: T\n"), 0);
+	OK(cfg.math_dollars == 1 && cfg.math_brackets == 0);
+	INT_EQ(load("title: T\nmath: {delimiters: brackets}\n"), 0);
+	OK(cfg.math_dollars == 0 && cfg.math_brackets == 1);
+	INT_EQ(load("title: T\nmath: {delimiters: [dollars]}\n"), 0);
+	OK(cfg.math_dollars == 1 && cfg.math_brackets == 0);
+	INT_EQ(load("title: T\nmath: {delimiters: [dollars, brackets]}\n"), 0);
+	OK(cfg.math_dollars == 1 && cfg.math_brackets == 1);
+	STR_EQ(err1("title: T\nmath: {delimiters: [dollar]}\n"),
+	       "folio.yml:2:21: error: math.delimiters: unknown delimiters 'dollar' (known: dollars for $...$ and $$...$$, "
+	       "brackets for \\(...\\) and \\[...\\])");
+	STR_EQ(err1("title: T\nmath: {delimiters: []}\n"),
+	       "folio.yml:2:20: error: math.delimiters is empty (to turn math off, write math: false)");
 
 	INT_EQ(load("title: T\nhighlight: {theme: monokai}\n"), 0);
 	INT_EQ(cfg.highlight, 1);

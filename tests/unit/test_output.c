@@ -6,6 +6,7 @@
 #include "base/buf.h"
 #include "cache/cache.h"
 #include "base/diag.h"
+#include "base/hash.h"
 #include "output/output.h"
 #include "files/sitefile.h"
 
@@ -140,6 +141,37 @@ static void test_first_and_second_build(void)
 	STR_EQ(t_read(out, "index.html"), "home v2");
 	STR_EQ(t_read(out, "posts/b/index.html"), "post b");
 	INT_EQ(staging_count(), 0);
+}
+
+/* A file written twice in one build (a theme's file, then the site's own
+ * of the same name): the manifest lists the last write, the one on disk,
+ * so that the next build and folio deploy see the file as it is. */
+static void test_written_twice(void)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	static const char theme[] = "theme", own[] = "the site's own style";
+	INT_EQ(output_write(o, "style.css", theme, sizeof theme - 1), 0);
+	INT_EQ(output_write(o, "index.html", "home", 4), 0);
+	INT_EQ(output_write(o, "style.css", own, sizeof own - 1), 0);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	STR_EQ(t_read(out, "style.css"), own);
+	INT_EQ(output_unchanged(site, out), 0);
+	struct output_listing l;
+	INT_EQ(output_list(site, out, &l), 0);
+	size_t seen = 0;
+	for (size_t i = 0; i < l.n; i++)
+		if (!strcmp(l.v[i].rel, "style.css")) {
+			seen++;
+			INT_EQ(l.v[i].size, sizeof own - 1);
+			OK(l.v[i].hash == hash_bytes(own, sizeof own - 1));
+		}
+	INT_EQ(seen, 1);
+	output_listing_fini(&l);
 }
 
 static void test_write_paths(void)
@@ -1066,6 +1098,7 @@ void test_output(void)
 	snprintf(out, sizeof out, "%s/out", root);
 	t_write(site, "folio.yml", "title: T\n");
 	test_first_and_second_build();
+	test_written_twice();
 	test_write_paths();
 	test_long_path();
 	test_copy_tree();
