@@ -877,13 +877,8 @@ static void directive_templates(struct hg *h)
 					text = imp_read_src(s, rel = themes.v[k], &len);
 			}
 		}
-		struct buf body;
-		buf_init(&body);
-		int simple = text && imp_hugo_template(a, text, len, &body, d);
-		imp_dir_write(s, d, "Hugo shortcode", "Hugo's shortcode", text ? rel : NULL,
-			      "Hugo's own shortcode or a theme's (none in layouts/ or themes/ here)", simple ? &body : NULL);
-		buf_fini(&body);
-		free(text);
+		imp_dir_write(s, d, "Hugo shortcode", "Hugo's shortcode", rel, text, len, imp_hugo_template,
+			      "Hugo's own shortcode or a theme's (none in layouts/ or themes/ here)");
 	}
 	free(h->dirs.v);
 }

@@ -1453,10 +1453,16 @@ struct imp_dir *imp_dir_call(struct arena *a, struct imp_dirs *ds, struct str or
 	return d;
 }
 
-void imp_dir_write(struct imp_site *s, const struct imp_dir *d, const char *kind, const char *from, const char *rel,
-                   const char *missing, const struct buf *body)
+void imp_dir_write(struct imp_site *s, struct imp_dir *d, const char *kind, const char *from, const char *rel,
+                   char *text, size_t len, imp_template_fn conv, const char *missing)
 {
 	struct arena *a = s->a;
+	struct buf made;
+	buf_init(&made);
+	if (!text)
+		rel = NULL; /* no template found */
+	const struct buf *body = text && conv(a, text, len, &made, d) ? &made : NULL;
+	free(text);
 	struct buf t;
 	buf_init(&t);
 	buf_puts(&t, "{# args:\n");
@@ -1485,4 +1491,5 @@ void imp_dir_write(struct imp_site *s, const struct imp_dir *d, const char *kind
 			 "'%s': %d call%s written as the directive '%s'; templates/directives/%s.html shows their "
 			 "content only: write it from %s", d->orig, d->calls, d->calls == 1 ? "" : "s", d->name,
 			 d->name, rel ? rel : missing);
+	buf_fini(&made);
 }

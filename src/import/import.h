@@ -154,14 +154,19 @@ struct imp_dir *imp_dir_call(struct arena *a, struct imp_dirs *ds, struct str or
                              const char *const *keys, size_t nkeys, int inl, const char *path, int line);
 /* imp_dir_key: key (copied) one of d's arguments. */
 void imp_dir_key(struct arena *a, struct imp_dir *d, const char *key, size_t n);
+/* imp_template_fn: the source's template t[0..n) as a folio directive's
+ * body, in b, the parameters it reads noted in d; 0 when it does more than
+ * read them (imp_hugo_template, imp_jekyll_template). */
+typedef int (*imp_template_fn)(struct arena *a, const char *t, size_t n, struct buf *b, struct imp_dir *d);
 /* imp_dir_write: d's template, templates/directives/NAME.html: its
- * arguments declared (as strings), then body, the source's template made
- * folio's, or (NULL) one that shows the content; noted in IMPORT.md as
- * made from rel, or to write from rel (NULL: from missing). kind names
- * the source's ("Hugo shortcode"), from it in the template's comment
- * ("Hugo's shortcode"). */
-void imp_dir_write(struct imp_site *s, const struct imp_dir *d, const char *kind, const char *from, const char *rel,
-                   const char *missing, const struct buf *body);
+ * arguments declared (as strings), then text (the source's template at
+ * rel, len bytes, malloc'd: freed here; NULL: none found) made folio's by
+ * conv, or, when conv refuses it, one that shows the content; noted in
+ * IMPORT.md as made from rel, or to write from rel (or from missing).
+ * kind names the source's ("Hugo shortcode"), from it in the template's
+ * comment ("Hugo's shortcode"). */
+void imp_dir_write(struct imp_site *s, struct imp_dir *d, const char *kind, const char *from, const char *rel,
+                   char *text, size_t len, imp_template_fn conv, const char *missing);
 
 /* imp_hugo_template: a Hugo shortcode's template t[0..n) as a folio
  * directive's body, in b, the parameters it reads noted in d; 0 when it

@@ -181,13 +181,8 @@ static void include_templates(struct jk *j)
 		const char *rel = imp_fmt(a, "_includes/%s", d->orig);
 		size_t len = 0;
 		char *text = strstr(d->orig, "..") ? NULL : imp_read_src(s, rel, &len);
-		struct buf body;
-		buf_init(&body);
-		int simple = text && imp_jekyll_template(a, text, len, &body, d);
-		imp_dir_write(s, d, "Liquid include", "Jekyll's include", text ? rel : NULL,
-			      "a theme's include (none in _includes/ here)", simple ? &body : NULL);
-		buf_fini(&body);
-		free(text);
+		imp_dir_write(s, d, "Liquid include", "Jekyll's include", rel, text, len, imp_jekyll_template,
+			      "a theme's include (none in _includes/ here)");
 	}
 	free(j->dirs.v);
 }
