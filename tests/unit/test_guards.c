@@ -1,0 +1,483 @@
+/* test_guards.c: property tests of the guards that keep a user safe, each
+ * checked on thousands of random inputs against a small reference model
+ * of its rule, written here from the rule's words, not from its code:
+ *
+ *  - serve_resolve (folio serve's request paths): a random target over a
+ *    tree of files, folders, hidden names and links (inside the site, to
+ *    a sibling folder whose name begins with the site's, out of it) gets
+ *    the status the model gives it, and a served file is the model's,
+ *    inside the site;
+ *  - serve_host_ok (the Host check against DNS rebinding): random hosts,
+ *    ports and bound addresses;
+ *  - buf_put_html and buf_put_json (the escapers every page goes through):
+ *    random bytes come out with nothing that ends an attribute, a text or
+ *    a string, and decode back to themselves;
+ *  - the urlencode filter: random bytes come out as unreserved bytes and
+ *    %XX, and decode back.
+ * A failure prints its input; the generator's seed is fixed, so a failure
+ * comes again. */
+#include "harness.h"
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "serve/serve.h"
+#include "tmpl/tmpl.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t rng = 0x243f6a8885a308d3u;
+
+static unsigned pick(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* ---- serve_resolve ---- */
+
+/* The tree: the site's paths and what each is. A link names the path it
+ * stands for (inside the site) or "out" (outside it: the sibling folder
+ * site-private, or /etc). */
+enum kind { NONE, FILE_, DIR_, DIR_INDEX };
+static const struct node {
+	const char *path; /* from the site's root, no leading '/' */
+	enum kind kind;
+	const char *link; /* a link: to this path of the site, or "out" */
+} tree[] = {
+    {"index.html", FILE_, NULL},
+    {"a.txt", FILE_, NULL},
+    {"b c.txt", FILE_, NULL},
+    {"posts", DIR_, NULL},
+    {"posts/x", DIR_INDEX, NULL},
+    {"posts/x/index.html", FILE_, NULL},
+    {"posts/y", DIR_, NULL},
+    {"posts/y/z.css", FILE_, NULL},
+    {".hidden", DIR_INDEX, NULL},
+    {".hidden/index.html", FILE_, NULL},
+    {"in.txt", FILE_, "a.txt"},
+    {"indir", DIR_INDEX, "posts/x"},
+    {"sib.txt", FILE_, "out"},
+    {"sibdir", DIR_INDEX, "out"},
+    {"etc", DIR_, "out"},
+};
+
+static const struct node *node_at(const char *path)
+{
+	for (size_t i = 0; i < sizeof tree / sizeof *tree; i++)
+		if (!strcmp(tree[i].path, path))
+			return &tree[i];
+	return NULL;
+}
+
+/* the model's path through links: a link's target for the link's part */
+static int model_real(const char *path, char *out, size_t n, int *outside)
+{
+	*outside = 0;
+	/* the longest prefix that is a link */
+	char pre[256];
+	for (size_t i = strlen(path);; i--) {
+		if (i == strlen(path) || path[i] == '/') {
+			snprintf(pre, sizeof pre, "%.*s", (int)i, path);
+			const struct node *nd = node_at(pre);
+			if (nd && nd->link) {
+				if (!strcmp(nd->link, "out")) {
+					*outside = 1;
+					return 0;
+				}
+				snprintf(out, n, "%s%s", nd->link, path + i);
+				return 1;
+			}
+		}
+		if (i == 0)
+			break;
+	}
+	snprintf(out, n, "%s", path);
+	return 1;
+}
+
+static int hexv(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* model_resolve: the status folio serve's rule gives url (serve.h's
+ * words), and the site path of the file served */
+static int model_resolve(const char *url, char *served, size_t n)
+{
+	served[0] = '\0';
+	if (url[0] != '/')
+		return 400;
+	char path[512];
+	size_t len = 0;
+	for (const char *p = url; *p && *p != '?' && *p != '#'; p++) {
+		int c = (unsigned char)*p;
+		if (c == '\\')
+			return 400;
+		if (c == '%') {
+			int h = hexv((unsigned char)p[1]), l = h < 0 ? -1 : hexv((unsigned char)p[2]);
+			if (h < 0 || l < 0)
+				return 400;
+			c = h * 16 + l;
+			p += 2;
+			if (c == '/' || c == '\\' || c == '%' || c == 0)
+				return 400;
+		}
+		if (c < 0x20 || c == 0x7f)
+			return 400;
+		path[len++] = (char)c;
+	}
+	path[len] = '\0';
+	/* segments */
+	int hidden = 0;
+	for (char *s = path + 1;;) {
+		char *e = strchr(s, '/');
+		size_t sl = e ? (size_t)(e - s) : strlen(s);
+		if (sl == 0 && e)
+			return 400;
+		if ((sl == 1 && s[0] == '.') || (sl == 2 && s[0] == '.' && s[1] == '.'))
+			return 400;
+		if (sl && s[0] == '.')
+			hidden = 1;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	if (hidden)
+		return 404;
+	int slash = len > 1 && path[len - 1] == '/';
+	char rel[512];
+	snprintf(rel, sizeof rel, "%.*s", (int)(len - 1 - (size_t)slash), path + 1);
+	if (!rel[0]) /* the root */
+		return slash || len == 1 ? (snprintf(served, n, "index.html"), 0) : 301;
+	char real[512];
+	int outside;
+	model_real(rel, real, sizeof real, &outside);
+	if (outside)
+		return 404;
+	const struct node *nd = node_at(real);
+	if (!nd)
+		return 404;
+	if (nd->kind == FILE_) /* "/a.txt/" names no folder: nothing */
+		return slash ? 404 : (snprintf(served, n, "%s", real), 0);
+	if (!slash)
+		return 301;
+	if (nd->kind != DIR_INDEX)
+		return 404;
+	char idx[600];
+	snprintf(idx, sizeof idx, "%s/index.html", real);
+	model_real(idx, served, n, &outside);
+	return outside || !node_at(served) ? 404 : 0;
+}
+
+static void make_tree(const char *root, const char *site)
+{
+	char p[PATH_MAX + 64], q[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/site-private", root);
+	t_write(p, "secret.txt", "secret");
+	t_write(p, "index.html", "secret index");
+	for (size_t i = 0; i < sizeof tree / sizeof *tree; i++) {
+		const struct node *nd = &tree[i];
+		snprintf(p, sizeof p, "%s/%s", site, nd->path);
+		if (nd->link) {
+			if (!strcmp(nd->link, "out"))
+				snprintf(q, sizeof q, "%s", !strcmp(nd->path, "etc") ? "/etc"
+							     : nd->kind == FILE_ ? "../site-private/secret.txt"
+										: "../site-private");
+			else
+				snprintf(q, sizeof q, "%s/%s", site, nd->link);
+			if (symlink(q, p) != 0)
+				perror(p);
+		} else if (nd->kind == FILE_) {
+			t_write(site, nd->path, nd->path);
+		} else {
+			mkdir(p, 0755);
+		}
+	}
+}
+
+/* a random request target over the tree's names and hostile pieces */
+static void random_url(char *u, size_t n)
+{
+	static const char *const segs[] = {"index.html", "a.txt", "b c.txt", "b%20c.txt", "posts", "x", "y",
+		"z.css", ".hidden", "in.txt", "indir", "sib.txt", "sibdir", "etc", "passwd", "secret.txt", ".", "..",
+		"", "%2e", "%2e%2e", "%2E.", "a%2fb", "%5c", "a\\b", "%00", "%25", "%252e", "%", "%g1", "%7f",
+		"\x01", "site-private", "nothing", "%61.txt", "%69ndex.html"};
+	size_t len = 0;
+	int k = 1 + (int)pick(4);
+	if (pick(20) == 0)
+		len += (size_t)snprintf(u, n, "%s", pick(2) ? "*" : "posts/x");
+	for (int i = 0; i < k && len + 40 < n; i++)
+		len += (size_t)snprintf(u + len, n - len, "/%s", segs[pick(sizeof segs / sizeof *segs)]);
+	if (pick(3) == 0 && len + 2 < n)
+		u[len++] = '/', u[len] = '\0';
+	if (pick(8) == 0 && len + 8 < n)
+		len += (size_t)snprintf(u + len, n - len, "%s", pick(2) ? "?q=%2f" : "#top");
+}
+
+static void test_resolve(void)
+{
+	char *root = t_tmpdir();
+	char site[PATH_MAX];
+	snprintf(site, sizeof site, "%s/site", root);
+	mkdir(site, 0755);
+	make_tree(root, site);
+	char real_site[PATH_MAX];
+	OK(realpath(site, real_site) != NULL);
+	size_t rl = strlen(real_site);
+	int wrong = 0, served = 0;
+	for (int i = 0; i < 20000; i++) {
+		char url[300], out[PATH_MAX], want_rel[600];
+		random_url(url, sizeof url);
+		int want = model_resolve(url, want_rel, sizeof want_rel);
+		int got = serve_resolve(site, url, out, sizeof out);
+		char want_real[PATH_MAX + 700];
+		snprintf(want_real, sizeof want_real, "%s/%s", real_site, want_rel);
+		int bad = got != want || (got == 0 && strcmp(out, want_real));
+		/* the guard's promise, whatever the model says: a file served
+		 * is a regular file inside the site, never the sibling's */
+		struct stat st;
+		if (got == 0 && (strncmp(out, real_site, rl) || out[rl] != '/' || stat(out, &st) || !S_ISREG(st.st_mode) ||
+				 strstr(out, "site-private")))
+			bad = 1;
+		served += got == 0;
+		if (bad && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "serve_resolve(\"%s\"): got %d (%s), the model %d (%s)", url, got,
+			       got == 0 ? out : "", want, want == 0 ? want_rel : "");
+	}
+	INT_EQ(wrong, 0);
+	OK(served > 500); /* the targets reach files often enough to test them */
+	t_rmtree(root);
+	free(root);
+}
+
+/* ---- serve_host_ok ---- */
+
+/* model_host: serve.h's rule: localhost, 127.0.0.1, [::1] or the bound
+ * address, with no port or the server's; bound to a wildcard address,
+ * any IP literal (never a name) */
+static int model_host(const char *host, const char *bind, int port)
+{
+	if (!host || !*host)
+		return 0;
+	char name[128], bracket[80];
+	const char *colon = host[0] == '[' ? strstr(host, "]:") : strrchr(host, ':');
+	if (host[0] == '[' && colon)
+		colon++;
+	size_t nl = colon ? (size_t)(colon - host) : strlen(host);
+	if (nl >= sizeof name)
+		return 0;
+	memcpy(name, host, nl);
+	name[nl] = '\0';
+	if (colon) {
+		char want[16];
+		snprintf(want, sizeof want, "%d", port);
+		if (strcmp(colon + 1, want))
+			return 0;
+	}
+	snprintf(bracket, sizeof bracket, strchr(bind, ':') ? "[%s]" : "%s", bind);
+	if (!strcasecmp(name, "localhost") || !strcmp(name, "127.0.0.1") || !strcmp(name, "[::1]") ||
+	    !strcasecmp(name, bracket))
+		return 1;
+	if (strcmp(bind, "0.0.0.0") && strcmp(bind, "::"))
+		return 0;
+	unsigned char a[16];
+	if (name[0] == '[') {
+		size_t l = strlen(name);
+		if (l < 3 || name[l - 1] != ']')
+			return 0;
+		name[l - 1] = '\0';
+		return inet_pton(AF_INET6, name + 1, a) == 1;
+	}
+	return inet_pton(AF_INET, name, a) == 1;
+}
+
+static void test_host(void)
+{
+	static const char *const names[] = {"localhost", "LocalHost", "127.0.0.1", "[::1]", "10.0.0.7", "192.168.1.5",
+		"[fe80::1]", "[::]", "0.0.0.0", "evil.example", "127.0.0.1.evil.example", "localhost.evil", "1.2.3",
+		"256.1.1.1", "[fe80::1", "fe80::1", "[::1]x", "", "[::ffff:1.2.3.4]", "01.2.3.4",
+		"[ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255]"}; /* the longest literal: cut to fit, ":65535.evil" would go */
+	static const char *const binds[] = {"127.0.0.1", "0.0.0.0", "::", "192.168.1.5", "fe80::1", "::1"};
+	int wrong = 0;
+	for (int i = 0; i < 20000; i++) {
+		const char *b = binds[pick(sizeof binds / sizeof *binds)];
+		int port = pick(4) ? 8080 : pick(2) ? 65535 : 1 + (int)pick(65535);
+		char host[160];
+		const char *nm = names[pick(sizeof names / sizeof *names)];
+		switch (pick(5)) {
+		case 0: snprintf(host, sizeof host, "%s", nm); break;
+		case 1: snprintf(host, sizeof host, "%s:%d", nm, port); break;
+		case 2: snprintf(host, sizeof host, "%s:%d", nm, port + 1); break;
+		case 3: snprintf(host, sizeof host, "%s:%d.evil.example", nm, port); break;
+		default: snprintf(host, sizeof host, "%s:", nm); break;
+		}
+		int want = model_host(host, b, port), got = serve_host_ok(host, b, port) != 0;
+		if (got != want && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "serve_host_ok(\"%s\", \"%s\", %d): got %d, the model %d", host, b, port,
+			       got, want);
+	}
+	INT_EQ(wrong, 0);
+}
+
+/* ---- the escapers ---- */
+
+/* unhtml: the text of an escaped string (the five entities buf_put_html
+ * writes), or -1 on anything else after '&' */
+static int unhtml(const char *s, size_t n, struct buf *out)
+{
+	static const struct {
+		const char *ent;
+		char c;
+	} ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+	for (size_t i = 0; i < n;) {
+		if (s[i] != '&') {
+			buf_putc(out, s[i++]);
+			continue;
+		}
+		size_t k = 0;
+		while (k < sizeof ents / sizeof *ents && strncmp(s + i, ents[k].ent, strlen(ents[k].ent)))
+			k++;
+		if (k == sizeof ents / sizeof *ents)
+			return -1;
+		buf_putc(out, ents[k].c);
+		i += strlen(ents[k].ent);
+	}
+	return 0;
+}
+
+static void random_bytes(char *s, size_t n)
+{
+	static const char hot[] = "&<>\"'\\/%\n\r\t\x00\x7f\xc3\xa9\xe2\x80\xa8 aZ09-_.~?#=";
+	for (size_t i = 0; i < n; i++)
+		s[i] = pick(3) ? hot[pick(sizeof hot - 1)] : (char)pick(256);
+}
+
+static void test_escapers(void)
+{
+	int wrong = 0;
+	struct buf e, d;
+	buf_init(&e);
+	buf_init(&d);
+	for (int i = 0; i < 20000; i++) {
+		char s[64];
+		size_t n = pick(sizeof s);
+		random_bytes(s, n);
+		buf_reset(&e);
+		buf_reset(&d);
+		buf_put_html(&e, s, n);
+		/* nothing that ends a text or an attribute, and its text again */
+		int bad = (e.len && (memchr(e.p, '<', e.len) || memchr(e.p, '>', e.len) || memchr(e.p, '"', e.len) ||
+				    memchr(e.p, '\'', e.len))) ||
+			  unhtml(e.p ? e.p : "", e.len, &d) || d.len != n || (n && memcmp(d.p, s, n));
+		if (bad && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "buf_put_html of %zu bytes: %.*s", n, (int)e.len, e.p ? e.p : "");
+		/* JSON for HTML: no raw quote, control byte, & ' < > (a </script>
+		 * cannot end the page's script), and its bytes again */
+		buf_reset(&e);
+		buf_reset(&d);
+		buf_put_json(&e, s, n, JSON_ESC_HTML);
+		bad = e.len < 2 || e.p[0] != '"' || e.p[e.len - 1] != '"';
+		for (size_t k = 1; !bad && k + 1 < e.len; k++) {
+			unsigned char c = (unsigned char)e.p[k];
+			if (c < 0x20 || c == '"' || strchr("&'<>", c))
+				bad = 1;
+			else if (c != '\\')
+				buf_putc(&d, (char)c);
+			else if (k + 2 < e.len && strchr("\"\\/nrt", e.p[k + 1]))
+				buf_putc(&d, e.p[k + 1] == 'n' ? '\n' : e.p[k + 1] == 'r' ? '\r' : e.p[k + 1] == 't' ? '\t' : e.p[k + 1]),
+				    k++;
+			else if (k + 6 < e.len && e.p[k + 1] == 'u' && !memcmp(e.p + k + 2, "00", 2) && hexv(e.p[k + 4]) >= 0 &&
+				 hexv(e.p[k + 5]) >= 0)
+				buf_putc(&d, (char)(hexv(e.p[k + 4]) * 16 + hexv(e.p[k + 5]))), k += 5;
+			else
+				bad = 1;
+		}
+		bad |= d.len != n || (n && memcmp(d.p, s, n));
+		if (bad && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "buf_put_json of %zu bytes: %.*s", n, (int)e.len, e.p ? e.p : "");
+	}
+	INT_EQ(wrong, 0);
+	buf_fini(&e);
+	buf_fini(&d);
+}
+
+/* the urlencode filter: unreserved bytes (and '/' in a string) as they
+ * are, every other byte as %XX, decoding back to the input */
+static void test_urlencode(void)
+{
+	struct tmpl_env *env = tmpl_env_new();
+	struct diag q;
+	diag_init(&q, NULL);
+	static const char src[] = "{{ s | urlencode }}|{{ m | urlencode }}";
+	OK(tmpl_env_add(env, "u.html", "u.html", src, sizeof src - 1, &q) == 0);
+	diag_fini(&q);
+	int wrong = 0;
+	struct buf out, dec;
+	buf_init(&out);
+	buf_init(&dec);
+	for (int i = 0; i < 5000; i++) {
+		char s[40];
+		size_t n = pick(sizeof s);
+		random_bytes(s, n);
+		struct arena *a = arena_new();
+		struct tmap *vars = tmap_new(a, 2), *m = tmap_new(a, 1);
+		tmap_set(a, m, (struct str){"k", 1}, tv_str((struct str){s, n}));
+		tmap_set_cstr(a, vars, "s", tv_str((struct str){s, n}));
+		tmap_set_cstr(a, vars, "m", tv_map(m));
+		struct tval v = tv_map(vars);
+		buf_reset(&out);
+		struct diag d2;
+		diag_init(&d2, NULL);
+		int bad = tmpl_render(env, "u.html", &v, &out, a, &d2) != 0;
+		diag_fini(&d2);
+		/* both forms: only unreserved bytes, '/' (the string's), '=' and
+		 * '|' of the template, and %XX; decoded, the input */
+		const char *bar = out.p ? memchr(out.p, '|', out.len) : NULL;
+		for (int form = 0; !bad && form < 2; form++) {
+			const char *p = form ? bar + 1 + 2 : out.p; /* the map's after "k=" */
+			const char *e = form ? out.p + out.len : bar;
+			if (!bar || (form && (e - bar < 3 || memcmp(bar + 1, "k=", 2)))) {
+				bad = 1;
+				break;
+			}
+			buf_reset(&dec);
+			for (; p < e && !bad; p++) {
+				if (isalnum((unsigned char)*p) || strchr("-._~", *p) || (*p == '/' && !form))
+					buf_putc(&dec, *p);
+				else if (*p == '%' && e - p >= 3 && hexv(p[1]) >= 0 && hexv(p[2]) >= 0)
+					buf_putc(&dec, (char)(hexv(p[1]) * 16 + hexv(p[2]))), p += 2;
+				else
+					bad = 1;
+			}
+			bad |= dec.len != n || (n && memcmp(dec.p, s, n));
+		}
+		if (bad && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "urlencode of %zu bytes: %.*s", n, (int)out.len, out.p ? out.p : "");
+		arena_free(a);
+	}
+	INT_EQ(wrong, 0);
+	buf_fini(&out);
+	buf_fini(&dec);
+	tmpl_env_free(env);
+}
+
+void test_guards(void)
+{
+	t_current = "guards";
+	test_resolve();
+	test_host();
+	test_escapers();
+	test_urlencode();
+}
