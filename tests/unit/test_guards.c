@@ -7,6 +7,10 @@
  *    a sibling folder whose name begins with the site's, out of it) gets
  *    the status the model gives it, and a served file is the model's,
  *    inside the site;
+ *  - site_where (the symlink rule: every file folio reads is inside the
+ *    site, after links): random paths through files, folders and links
+ *    inside, out (to a sibling folder whose name begins with the site's,
+ *    to the folder above), to nothing and round a circle;
  *  - serve_host_ok (the Host check against DNS rebinding): random hosts,
  *    ports and bound addresses;
  *  - buf_put_html and buf_put_json (the escapers every page goes through):
@@ -21,6 +25,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "files/sitefile.h"
 #include "serve/serve.h"
 #include "tmpl/tmpl.h"
 
@@ -262,6 +267,150 @@ static void test_resolve(void)
 	free(root);
 }
 
+/* ---- site_where ---- */
+
+/* The folder R holds the site and a sibling; each entry's kind, and a
+ * link's target as a path from R ("" is R itself). */
+static const struct fsnode {
+	const char *path;
+	char kind; /* 'f' file, 'd' folder, 'l' link */
+	const char *target;
+} fs[] = {
+    {"site", 'd', NULL},          {"site/f", 'f', NULL},         {"site/d", 'd', NULL},
+    {"site/d/g", 'f', NULL},      {"site/in", 'l', "site/f"},    {"site/ind", 'l', "site/d"},
+    {"site/out", 'l', "site-x/secret"}, {"site/outd", 'l', "site-x"}, {"site/dang", 'l', "site/nope"},
+    {"site/loop1", 'l', "site/loop2"}, {"site/loop2", 'l', "site/loop1"}, {"site/up", 'l', ""},
+    {"site/self", 'l', "site"},   {"site-x", 'd', NULL},         {"site-x/secret", 'f', NULL},
+};
+
+static const struct fsnode *fs_at(const char *path)
+{
+	for (size_t i = 0; i < sizeof fs / sizeof *fs; i++)
+		if (!strcmp(fs[i].path, path))
+			return &fs[i];
+	return NULL;
+}
+
+/* follow: where link target t leads: 0 and the real path in out (from R;
+ * "" R, "^" above it), or SITE_LOOP, SITE_DANGLING */
+static int follow(const char *t, char *out, size_t n, int depth)
+{
+	if (depth > 40)
+		return SITE_LOOP;
+	if (!*t) {
+		snprintf(out, n, "%s", "");
+		return 0;
+	}
+	const struct fsnode *nd = fs_at(t);
+	if (!nd)
+		return SITE_DANGLING;
+	if (nd->kind == 'l')
+		return follow(nd->target, out, n, depth + 1);
+	snprintf(out, n, "%s", t);
+	return 0;
+}
+
+/* model_where: site_where's rule for R/site/SEGS (sitefile.h's words):
+ * what is not there (lstat fails) is missing, but a circle of links;
+ * a link at the end to nothing is dangling; else inside or outside by
+ * where the path really leads */
+static enum site_where model_where(const char *const *segs, int n)
+{
+	char cur[256] = "site";
+	char kind = 'd';
+	for (int i = 0; i < n; i++) {
+		int last = i == n - 1;
+		const char *sg = segs[i];
+		if (!strcmp(sg, ".") || !strcmp(sg, "..")) {
+			if (kind != 'd')
+				return SITE_MISSING; /* "f/..": not a folder */
+			if (sg[1] == '.') {
+				char *sl = strrchr(cur, '/');
+				if (sl)
+					*sl = '\0';
+				else if (*cur && strcmp(cur, "^"))
+					cur[0] = '\0';
+				else
+					snprintf(cur, sizeof cur, "^"); /* above R: outside, as far as the site goes */
+			}
+			continue;
+		}
+		if (kind != 'd')
+			return SITE_MISSING;
+		if (!strcmp(cur, "^"))
+			return SITE_MISSING; /* nothing of ours up there by these names */
+		char child[256];
+		snprintf(child, sizeof child, "%s%s%s", cur, *cur ? "/" : "", sg);
+		const struct fsnode *nd = fs_at(child);
+		if (!nd)
+			return SITE_MISSING;
+		if (nd->kind != 'l') {
+			snprintf(cur, sizeof cur, "%s", child);
+			kind = nd->kind;
+			continue;
+		}
+		char real[256];
+		int r = follow(nd->target, real, sizeof real, 0);
+		if (r == SITE_LOOP)
+			return SITE_LOOP;
+		if (r == SITE_DANGLING)
+			return last ? SITE_DANGLING : SITE_MISSING;
+		snprintf(cur, sizeof cur, "%s", real);
+		kind = *real ? fs_at(real)->kind : 'd';
+	}
+	return !strcmp(cur, "site") || !strncmp(cur, "site/", 5) ? SITE_INSIDE : SITE_OUTSIDE;
+}
+
+static void test_site_where(void)
+{
+	char *R = t_tmpdir();
+	char p[PATH_MAX + 64], q[PATH_MAX + 64];
+	for (size_t i = 0; i < sizeof fs / sizeof *fs; i++) {
+		snprintf(p, sizeof p, "%s/%s", R, fs[i].path);
+		if (fs[i].kind == 'd')
+			mkdir(p, 0755);
+		else if (fs[i].kind == 'f')
+			t_write(R, fs[i].path, fs[i].path);
+		else {
+			snprintf(q, sizeof q, "%s%s%s", R, *fs[i].target ? "/" : "", fs[i].target);
+			if (symlink(q, p) != 0)
+				perror(p);
+		}
+	}
+	snprintf(p, sizeof p, "%s/site", R);
+	char *root = site_root(p);
+	OK(root != NULL);
+	static const char *const pool[] = {"f", "d", "g", "in", "ind", "out", "outd", "dang", "loop1", "loop2", "..", ".",
+		"nope", "self", "up", "secret", "site-x", "site"};
+	int wrong = 0, kinds[6] = {0};
+	for (int i = 0; i < 5000 && root; i++) {
+		const char *segs[5];
+		int n = 1 + (int)pick(4);
+		size_t len = (size_t)snprintf(p, sizeof p, "%s/site", R);
+		for (int k = 0; k < n; k++) {
+			segs[k] = pool[pick(sizeof pool / sizeof *pool)];
+			len += (size_t)snprintf(p + len, sizeof p - len, "/%s", segs[k]);
+		}
+		char to[PATH_MAX];
+		enum site_where got = site_where(root, p, to, sizeof to), want = model_where(segs, n);
+		kinds[got]++;
+		if (got != want && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "site_where(\"%s\"): got %d, the model %d", p + strlen(R), (int)got,
+			       (int)want);
+		if (got == SITE_INSIDE) { /* the promise: its real path is the site's */
+			char real[PATH_MAX];
+			if (!realpath(p, real) || !site_inside(root, real) || strstr(real, "site-x"))
+				if (wrong++ < 5)
+					t_fail(__FILE__, __LINE__, "site_where(\"%s\"): inside, but leads to %s", p, real);
+		}
+	}
+	INT_EQ(wrong, 0);
+	OK(kinds[SITE_INSIDE] > 100 && kinds[SITE_OUTSIDE] > 100 && kinds[SITE_LOOP] > 10 && kinds[SITE_DANGLING] > 10);
+	free(root);
+	t_rmtree(R);
+	free(R);
+}
+
 /* ---- serve_host_ok ---- */
 
 /* model_host: serve.h's rule: localhost, 127.0.0.1, [::1] or the bound
@@ -477,6 +626,7 @@ void test_guards(void)
 {
 	t_current = "guards";
 	test_resolve();
+	test_site_where();
 	test_host();
 	test_escapers();
 	test_urlencode();
