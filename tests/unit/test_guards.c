@@ -316,7 +316,7 @@ static int follow(const char *t, char *out, size_t n, int depth)
  * where the path really leads */
 static enum site_where model_where(const char *const *segs, int n)
 {
-	char cur[256] = "site";
+	char cur[512] = "site";
 	char kind = 'd';
 	for (int i = 0; i < n; i++) {
 		int last = i == n - 1;
@@ -339,8 +339,8 @@ static enum site_where model_where(const char *const *segs, int n)
 			return SITE_MISSING;
 		if (!strcmp(cur, "^"))
 			return SITE_MISSING; /* nothing of ours up there by these names */
-		char child[256];
-		snprintf(child, sizeof child, "%s%s%s", cur, *cur ? "/" : "", sg);
+		char child[512];
+		snprintf(child, sizeof child, "%.400s%s%.60s", cur, *cur ? "/" : "", sg);
 		const struct fsnode *nd = fs_at(child);
 		if (!nd)
 			return SITE_MISSING;
@@ -349,7 +349,7 @@ static enum site_where model_where(const char *const *segs, int n)
 			kind = nd->kind;
 			continue;
 		}
-		char real[256];
+		char real[512];
 		int r = follow(nd->target, real, sizeof real, 0);
 		if (r == SITE_LOOP)
 			return SITE_LOOP;
