@@ -779,9 +779,8 @@ static int inline_attrs(struct md_ctx *c, const struct md_udir *u, struct direct
  * whose name is the site's directive u: its "]" sought in t and the text
  * nodes after it (the content between may hold other inlines), its
  * attributes right after; the call made two markers around its content.
- * Returns the text node after the call (to go on from; NULL: none) and
- * sets *made when the call was made, else returns NULL: no call there. */
-static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t nlen, const struct md_udir *u,
+ * Sets *made when the call was made (else there is no call there). */
+static void inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t nlen, const struct md_udir *u,
 			       int *made)
 {
 	*made = 0;
@@ -807,7 +806,7 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 		c->inl_left -= i - from < c->inl_left ? i - from : c->inl_left;
 	}
 	if (!close)
-		return NULL;
+		return;
 	struct str cl = md_literal(close);
 	size_t after = close_at + 1;
 	struct directive dir;
@@ -819,7 +818,7 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	dir.inl = 1;
 	dir.parent = -1;
 	if (after < cl.len && cl.p[after] == '{' && inline_attrs(c, u, &dir, cl, &after, asrc, alen, attr_col))
-		return NULL;
+		return;
 	long idx = add_dir(c, &dir);
 	*made = 1;
 	udir_check(c, &c->dirs[idx], u);
@@ -832,7 +831,6 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 	char *before = xstrndup(lit.p, k);
 	/* the content of a call within one node, copied before t changes */
 	char *inner = close == t ? xstrndup(lit.p + open_at + 1, close_at - open_at - 1) : NULL;
-	cmark_node *next = NULL;
 	int ml = snprintf(m, sizeof m, "<!--/folio-udir %ld-->", idx);
 	cmark_node *cm = new_node(c, CMARK_NODE_HTML_INLINE, m, (size_t)ml);
 	if (close == t) {
@@ -854,15 +852,13 @@ static cmark_node *inline_call(struct md_ctx *c, cmark_node *t, size_t k, size_t
 		cmark_node_insert_after(om, new_node(c, CMARK_NODE_TEXT, inner_start, strlen(inner_start)));
 	}
 	if (*rest) {
-		next = new_node(c, CMARK_NODE_TEXT, rest, strlen(rest));
-		cmark_node_insert_after(cm, next);
+		cmark_node_insert_after(cm, new_node(c, CMARK_NODE_TEXT, rest, strlen(rest)));
 	}
 	free(rest);
 	free(inner_end);
 	free(inner_start);
 	free(inner);
 	free(before);
-	return next;
 }
 
 /* inline_calls: the first call in text node t, made (t is then the text
