@@ -226,6 +226,15 @@ check: deps rules
 rules:
 	@python3 scripts/rules.py
 
+# The mutation campaign (tests/mutate/README): each mistake of the catalogue
+# put into a scratch copy, `make check` then `make test` run against it; the
+# kill rates and the survivors printed. About an hour; not in CI.
+# MUTATE_ONLY=id,id runs some of them.
+.PHONY: mutate
+mutate: deps
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio $(B)/unit_tests
+	@python3 tests/mutate/run.py $(if $(MUTATE_ONLY),--only $(MUTATE_ONLY))
+
 asan: deps
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) $(ASAN_B)/folio $(ASAN_B)/unit_tests
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -17,7 +17,11 @@
  *    random bytes come out with nothing that ends an attribute, a text or
  *    a string, and decode back to themselves;
  *  - the urlencode filter: random bytes come out as unreserved bytes and
- *    %XX, and decode back.
+ *    %XX, and decode back;
+ *  - output_foreign (output ownership: a build replaces an output folder
+ *    only when it holds nothing but what folio wrote there): random
+ *    trees of files, folders and links against random manifests, each
+ *    foreign name the model's.
  * A failure prints its input; the generator's seed is fixed, so a failure
  * comes again. */
 #include "harness.h"
@@ -26,11 +30,13 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "files/sitefile.h"
+#include "output/internal.h"
 #include "serve/serve.h"
 #include "tmpl/tmpl.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -622,6 +628,189 @@ static void test_urlencode(void)
 	tmpl_env_free(env);
 }
 
+/* ---- output_foreign: what of an output folio did not write ---- */
+
+/* The model, from folio(1)'s words (THE OUTPUT FOLDER): walking the
+ * output, a regular file the manifest lists is folio's; a folder that
+ * holds (at any depth) a file the manifest lists is folio's and is walked;
+ * any other entry is foreign: a file it does not list, a folder holding
+ * none of its files (named once, with '/'), a link (whatever it points
+ * at). The marker at the top is folio's. */
+static int model_holds(const struct manifest *m, const char *rel)
+{
+	size_t n = strlen(rel);
+	for (size_t i = 0; i < m->n; i++)
+		if (!strncmp(m->v[i].rel, rel, n) && m->v[i].rel[n] == '/')
+			return 1;
+	return 0;
+}
+
+static void model_foreign(const struct manifest *m, const char *root, const char *rel, struct buf *out)
+{
+	char p[2 * PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s%s%s", root, rel[0] ? "/" : "", rel);
+	DIR *dh = opendir(p);
+	if (!dh)
+		return;
+	char names[64][NAME_MAX + 1];
+	int n = 0;
+	for (struct dirent *de; (de = readdir(dh)) && n < 64;)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    (rel[0] || strcmp(de->d_name, OUTPUT_MARKER)))
+			snprintf(names[n++], sizeof names[0], "%s", de->d_name);
+	closedir(dh);
+	for (int i = 0; i < n; i++) {
+		char r[PATH_MAX + NAME_MAX + 2], q[2 * PATH_MAX + NAME_MAX + 4];
+		struct stat st;
+		if (snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", names[i]) >= (int)sizeof r ||
+		    snprintf(q, sizeof q, "%s/%s", root, r) >= (int)sizeof q || lstat(q, &st) != 0)
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			if (!manifest_find(m, r))
+				buf_printf(out, "%s\n", r);
+		} else if (S_ISDIR(st.st_mode)) {
+			if (model_holds(m, r))
+				model_foreign(m, root, r, out);
+			else
+				buf_printf(out, "%s/\n", r);
+		} else {
+			buf_printf(out, "%s\n", r);
+		}
+	}
+}
+
+/* a random path of one to three names, from few so that they meet */
+static void random_rel(char *r, size_t n)
+{
+	static const char *const names[] = {"a", "b", "c", "index.html", "x.css", "a-b", "a.b"};
+	size_t len = 0;
+	int k = 1 + (int)pick(3);
+	for (int i = 0; i < k; i++)
+		len += (size_t)snprintf(r + len, n - len, "%s%s", i ? "/" : "", names[pick(7)]);
+}
+
+/* clashes: whether one of rel's folders is a file of m's */
+static int clashes(const struct manifest *m, const char *rel)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		size_t n = strlen(m->v[i].rel);
+		if (!strncmp(rel, m->v[i].rel, n) && rel[n] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* make_random_output: files, folders and links (to a file or a folder
+ * inside, to outside, to nothing) at random paths below out; the
+ * manifest lists some of its files, some it does not have, and folders
+ * named as files */
+static void make_random_output(const char *out, struct manifest *m)
+{
+	char rel[64], p[PATH_MAX + 80];
+	t_write(out, OUTPUT_MARKER, "marker");
+	/* one in three: a clean output, each file listed as it is made */
+	int clean = pick(3) == 0;
+	int k = 1 + (int)pick(14);
+	for (int i = 0; i < k; i++) {
+		random_rel(rel, sizeof rel);
+		snprintf(p, sizeof p, "%s/%s", out, rel);
+		/* its folders, where nothing else stands */
+		for (char *s = strchr(p + strlen(out) + 1, '/'); s; s = strchr(s + 1, '/')) {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+		unsigned what = clean ? 0 : pick(10);
+		if (what < 6) {
+			FILE *f = fopen(p, "wx");
+			if (f)
+				fclose(f);
+			struct mfile mf = {.rel = rel};
+			if (f && clean && !clashes(m, rel) && !model_holds(m, rel)) {
+				manifest_add(m, &mf);
+				manifest_reindex(m);
+			}
+		} else if (what < 8) {
+			mkdir(p, 0755);
+		} else {
+			static const char *const to[] = {"a", "index.html", "/etc", "../elsewhere", "nothing"};
+			if (symlink(to[pick(5)], p) != 0) {
+				/* taken: the path is already something */
+			}
+		}
+	}
+	int listed = clean ? 0 : (int)pick(10);
+	for (int i = 0; i < listed; i++) {
+		random_rel(rel, sizeof rel);
+		/* (a path that is a file and a folder is no build's manifest) */
+		if (manifest_find(m, rel) || model_holds(m, rel) || clashes(m, rel))
+			continue;
+		struct mfile f = {.rel = rel};
+		manifest_add(m, &f);
+		manifest_reindex(m);
+	}
+	m->known = 1;
+}
+
+/* sorted_lines: the lines of b sorted (as output_foreign sorts its names) */
+static int cmp_line(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void sorted_lines(struct buf *b)
+{
+	if (!b->len)
+		return;
+	char *copy = xstrndup(b->p, b->len), *v[256];
+	size_t n = 0;
+	for (char *s = strtok(copy, "\n"); s && n < 256; s = strtok(NULL, "\n"))
+		v[n++] = s;
+	qsort(v, n, sizeof *v, cmp_line);
+	buf_reset(b);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(b, "%s\n", v[i]);
+	free(copy);
+}
+
+static void test_foreign(void)
+{
+	char *root = t_tmpdir();
+	char out[PATH_MAX];
+	int wrong = 0, seen = 0;
+	struct buf want, got;
+	buf_init(&want);
+	buf_init(&got);
+	for (int i = 0; i < 1500; i++) {
+		snprintf(out, sizeof out, "%s/out%d", root, i);
+		struct manifest m;
+		memset(&m, 0, sizeof m);
+		make_random_output(out, &m);
+		buf_reset(&want);
+		model_foreign(&m, out, "", &want);
+		sorted_lines(&want);
+		struct foreign fo;
+		int rc = output_foreign(&m, out, 0, &fo);
+		buf_reset(&got);
+		for (size_t j = 0; j < fo.n; j++)
+			buf_printf(&got, "%s\n", fo.names[j]);
+		seen += fo.n > 0;
+		if ((rc != 0 || got.len != want.len || (got.len && memcmp(got.p, want.p, got.len))) && wrong++ < 5)
+			t_fail(__FILE__, __LINE__, "output %d: foreign\n%.*s\nwanted\n%.*s", i, (int)got.len,
+			       got.p ? got.p : "", (int)want.len, want.p ? want.p : "");
+		foreign_fini(&fo);
+		manifest_fini(&m);
+		t_rmtree(out);
+	}
+	INT_EQ(wrong, 0);
+	/* the trees are not all foreign-free nor all foreign */
+	OK(seen > 300 && seen < 1450);
+	buf_fini(&want);
+	buf_fini(&got);
+	t_rmtree(root);
+	free(root);
+}
+
 void test_guards(void)
 {
 	t_current = "guards";
@@ -630,4 +819,5 @@ void test_guards(void)
 	test_host();
 	test_escapers();
 	test_urlencode();
+	test_foreign();
 }
