@@ -211,8 +211,8 @@ test-run: folio $(B)/unit_tests
 # suites that build small sites; `make test` runs everything. They run two
 # at a time (CHECK_JOBS), the unit tests and the longest suites first, so
 # that the two cores finish together.
-CHECK_SUITES := test_links test_files test_sites test_man5 test_new test_man1 test_usage test_unread test_theme test_rules test_diagrams test_cite \
-	test_notebook
+CHECK_SUITES := test_links test_files test_sites test_import test_man5 test_new test_man1 test_usage test_unread test_theme test_rules \
+	test_diagrams test_cite test_notebook
 CHECK_JOBS := 2
 check: deps rules
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) folio $(B)/unit_tests

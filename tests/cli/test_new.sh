@@ -98,6 +98,13 @@ check "its title is quoted YAML" grep -qF 'title: "Quotes \"and\" Ünïcödé: C
 run build "$S" -o "$TMP/out3" --drafts
 check "the site still builds with it" test "$rc" -eq 0
 check "its title round-trips" grep -qF 'Quotes &quot;and&quot; Ünïcödé: C++ Tips' "$TMP/out3/posts/quotes-and-ünïcödé-c-tips/index.html"
+# a backslash in a double-quoted YAML string begins an escape (\t, \n)
+run new post 'Paths like C:\temp\new' --dir "$S"
+B=$S/content/posts/paths-like-c-temp-new.md
+check "a title with backslashes is written escaped" grep -qF 'title: "Paths like C:\\temp\\new"' "$B"
+run build "$S" -o "$TMP/out3b" --drafts
+check "its title round-trips, backslashes and all" grep -qF '>Paths like C:\temp\new</h1>' "$TMP/out3b/posts/paths-like-c-temp-new/index.html"
+rm -f "$B"
 
 run new post "Next Steps" --series first-steps --draft --dir "$S"
 check "new post --series exits 0" test "$rc" -eq 0

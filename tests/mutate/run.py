@@ -135,10 +135,10 @@ LONGEST = ['test_browser', 'test_pathological', 'test_uptodate', 'test_build',
            'test_cache', 'test_deploy', 'test_images', 'test_weight']
 
 
-def scratch_copy(dest):
-    """The working tree's files (tracked and new, not ignored), the fetched
-    packages hard-linked, the release build copied (so each mutant
-    recompiles one file), the browser tests' node modules linked."""
+def sync_tree(dest):
+    """The working tree's files (tracked and new, not ignored) copied into
+    dest where they differ, as new files (so that make rebuilds what
+    changed since a kept copy was made)."""
     files = subprocess.run(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
                            cwd=ROOT, check=True, capture_output=True).stdout.split(b'\0')
     for rel in files:
@@ -151,9 +151,22 @@ def scratch_copy(dest):
         dst = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         if os.path.islink(src):
+            if os.path.lexists(dst):
+                if os.path.islink(dst) and os.readlink(dst) == os.readlink(src):
+                    continue
+                os.remove(dst)
             os.symlink(os.readlink(src), dst)
-        else:
-            shutil.copy2(src, dst)
+        elif not os.path.isfile(dst) or open(src, 'rb').read() != open(dst, 'rb').read():
+            if os.path.lexists(dst):
+                os.remove(dst)
+            shutil.copy(src, dst)
+
+
+def scratch_copy(dest):
+    """The working tree (sync_tree), the fetched packages hard-linked, the
+    release build copied (so each mutant recompiles one file), the browser
+    tests' node modules linked."""
+    sync_tree(dest)
     subprocess.run(['cp', '-al', os.path.join(ROOT, 'deps'), os.path.join(dest, 'deps')], check=True)
     os.makedirs(os.path.join(dest, 'build'), exist_ok=True)
     for sub in ('release', 'gen', 'embed', 'embed-js'):
@@ -292,6 +305,8 @@ def main():
         os.makedirs(tree, exist_ok=True)
         print('scratch copy in %s' % tree, flush=True)
         scratch_copy(tree)
+    else:
+        sync_tree(tree)
     ok, log = build(tree)
     if not ok:
         print(log)

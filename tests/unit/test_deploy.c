@@ -177,6 +177,18 @@ static void test_plan(void)
 	deploy_plan_make(site, 5, &r, 0, &p);
 	INT_EQ(p.uploads, 2);
 	INT_EQ(p.deletes, 1);
+	/* the uploads done, the deletion failed: the record keeps the file,
+	 * so that the deploy after it deletes it again */
+	for (size_t i = 0; i < p.n; i++)
+		p.v[i].state = p.v[i].op == DEPLOY_DELETE ? DEPLOY_TRIED : DEPLOY_DONE;
+	deploy_record_update(&r, &p);
+	buf_reset(&b);
+	deploy_record_format(&r, &b);
+	OK(strstr(b.p, " 70 old/index.html\n") != NULL);
+	deploy_plan_fini(&p);
+	deploy_plan_make(site, 5, &r, 0, &p);
+	INT_EQ(p.uploads, 0);
+	INT_EQ(p.deletes, 1);
 	for (size_t i = 0; i < p.n; i++)
 		p.v[i].state = DEPLOY_DONE;
 	deploy_record_update(&r, &p);

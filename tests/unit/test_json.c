@@ -106,6 +106,10 @@ static void test_errors(void)
 {
 	STR_EQ(msgs_of("{\"a\": 1, \"b\": 2, \"a\": 3}"),
 	       "t.json:1:18: error: duplicate key 'a' (first defined on line 1)");
+	/* the key just before, and the last of more */
+	STR_EQ(msgs_of("{\"a\": 1, \"a\": 2}"), "t.json:1:10: error: duplicate key 'a' (first defined on line 1)");
+	STR_EQ(msgs_of("{\"a\": 1, \"b\": 2, \"c\": 3, \"c\": 4}"),
+	       "t.json:1:26: error: duplicate key 'c' (first defined on line 1)");
 	STR_EQ(msgs_of("{\n\"a\": 1,\n\"b\": 2,\n}"),
 	       "t.json:4:1: error: JSON: syntax error at '}' (hint: remove the comma before it)");
 	STR_EQ(msgs_of("{\"a\": 1 \"b\": 2}"),

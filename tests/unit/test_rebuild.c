@@ -14,6 +14,8 @@
 #include "read/config.h"
 #include "read/content.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -509,6 +511,45 @@ static void key_site(struct build_key *k, const char *yml, int highlight, const 
 	build_key_site(k, &cfg, &opts, &c);
 }
 
+/* files_key: the stamp of the files documents may read, static/ being
+ * static_dir */
+static uint64_t files_key(const char *static_dir)
+{
+	struct build_key k;
+	build_key_init(&k, 0, 0, NULL);
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	struct build_opts opts;
+	memset(&opts, 0, sizeof opts);
+	opts.static_dir = static_dir;
+	struct content c;
+	memset(&c, 0, sizeof c);
+	build_key_site(&k, &cfg, &opts, &c);
+	return k.files;
+}
+
+/* the files' stamp changes with a file renamed (its size, time and inode
+ * the same: a page naming the old name must be rendered again) or added. (A file of static/ itself: the stamp has no time of static/,
+ * whose entries changed, only of the folders below it.) */
+static void test_key_files(void)
+{
+	char *dir = t_tmpdir();
+	char st[PATH_MAX], a[PATH_MAX + 16], b[PATH_MAX + 16];
+	snprintf(st, sizeof st, "%s/static", dir);
+	t_write(st, "a.png", "png");
+	uint64_t k0 = files_key(st);
+	OK(k0 == files_key(st));
+	snprintf(a, sizeof a, "%s/a.png", st);
+	snprintf(b, sizeof b, "%s/b.png", st);
+	INT_EQ(rename(a, b), 0);
+	uint64_t k1 = files_key(st);
+	OK(k1 != k0);
+	t_write(st, "img/c.png", "png");
+	OK(files_key(st) != k1);
+	t_rmtree(dir);
+	free(dir);
+}
+
 static void test_key(void)
 {
 	struct build_key a, b;
@@ -591,5 +632,6 @@ void test_rebuild(void)
 	test_state_streamed();
 	test_uptodate();
 	test_key();
+	test_key_files();
 	test_incr();
 }
