@@ -49,6 +49,11 @@ void test_cite(void)
 	STR_EQ(doc.summary_text.p, "One [1] and [2; 3, p. 2] and Cook [1] and [1].");
 	OK(!t_has(doc.summary_html.p, "href"));
 
+	/* numbers in order: two in a row are a list, three a range */
+	h = render(a, "One [@c1999], [@a2020; @b2020], [@b2020; @c1999; @a2020].\n", MD_CITE_NUMERIC, &doc, &msgs);
+	STR_EQ(msgs, "");
+	STR_EQ(doc.summary_text.p, "One [1], [2, 3], [1–3].");
+
 	/* author-year: two works of the same authors and year get letters */
 	h = render(a, "See [@a2020; @b2020] and @a2020, [see -@b2020, ch. 1].\n", MD_CITE_AUTHOR_YEAR, &doc, &msgs);
 	STR_EQ(msgs, "");

@@ -512,8 +512,8 @@ static void key_site(struct build_key *k, const char *yml, int highlight, const 
 }
 
 /* files_key: the stamp of the files documents may read, static/ being
- * static_dir */
-static uint64_t files_key(const char *static_dir)
+ * static_dir, the posts' bundles (NULL for none) bundles[0..n) */
+static uint64_t files_key(const char *static_dir, const char *const *bundles, size_t n)
 {
 	struct build_key k;
 	build_key_init(&k, 0, 0, NULL);
@@ -524,6 +524,14 @@ static uint64_t files_key(const char *static_dir)
 	opts.static_dir = static_dir;
 	struct content c;
 	memset(&c, 0, sizeof c);
+	struct post posts[4], *pp[4];
+	memset(posts, 0, sizeof posts);
+	for (size_t i = 0; i < n && i < 4; i++) {
+		posts[i].bundle_dir = bundles[i];
+		pp[i] = &posts[i];
+	}
+	c.posts = pp;
+	c.nposts = n < 4 ? n : 4;
 	build_key_site(&k, &cfg, &opts, &c);
 	return k.files;
 }
@@ -537,15 +545,29 @@ static void test_key_files(void)
 	char st[PATH_MAX], a[PATH_MAX + 16], b[PATH_MAX + 16];
 	snprintf(st, sizeof st, "%s/static", dir);
 	t_write(st, "a.png", "png");
-	uint64_t k0 = files_key(st);
-	OK(k0 == files_key(st));
+	uint64_t k0 = files_key(st, NULL, 0);
+	OK(k0 == files_key(st, NULL, 0));
 	snprintf(a, sizeof a, "%s/a.png", st);
 	snprintf(b, sizeof b, "%s/b.png", st);
 	INT_EQ(rename(a, b), 0);
-	uint64_t k1 = files_key(st);
+	uint64_t k1 = files_key(st, NULL, 0);
 	OK(k1 != k0);
 	t_write(st, "img/c.png", "png");
-	OK(files_key(st) != k1);
+	OK(files_key(st, NULL, 0) != k1);
+	/* each post's bundle, the last one's too */
+	char b1[PATH_MAX + 16], b2[PATH_MAX + 16];
+	snprintf(b1, sizeof b1, "%s/posts/one", dir);
+	snprintf(b2, sizeof b2, "%s/posts/two", dir);
+	t_write(b1, "fig.png", "one");
+	t_write(b2, "fig.png", "two");
+	const char *const bundles[3] = {b1, NULL, b2};
+	uint64_t k2 = files_key(st, bundles, 3);
+	OK(k2 != files_key(st, NULL, 0));
+	t_write(b2, "plot.png", "new");
+	uint64_t k3 = files_key(st, bundles, 3);
+	OK(k3 != k2);
+	t_write(b1, "plot.png", "new");
+	OK(files_key(st, bundles, 3) != k3);
 	t_rmtree(dir);
 	free(dir);
 }
@@ -564,6 +586,10 @@ static void test_key(void)
 	OK(b.options != a.options);
 	build_key_init(&b, 0, 0, "https://x.example/");
 	OK(b.options != a.options);
+	/* another address is another build, not only an address or none */
+	struct build_key c;
+	build_key_init(&c, 0, 0, "https://y.example/");
+	OK(c.options != b.options);
 	/* the site's projections: folio.yml in all of them, highlighting in
 	 * the Markdown's salt and the config's, the labels in the salt alone */
 	build_key_init(&b, 0, 0, NULL);
