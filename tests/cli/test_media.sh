@@ -138,6 +138,16 @@ check "no page of a site without models or videos loads a script file" test -z "
 check "a site without models has no model-viewer asset" test ! -e "$TMP/p/assets/model-viewer.min.js"
 out=$(ls "$TMP/p/assets" 2>/dev/null)
 check "a site without models has nothing in assets/ but the math font" test "$out" = "stix-two-math.woff2"
+# the math font goes with math on a page as with math in a post
+rm "$S/content/posts/with-math.md"
+mkdir -p "$S/content/pages"
+printf -- '---\ntitle: "Formulas"\n---\nOnly here: $a^2$.\n' >"$S/content/pages/formulas.md"
+run build "$S" -o "$TMP/p2"
+check "a site whose only math is on a page builds" test "$rc" -eq 0
+check "... with the math font" test -f "$TMP/p2/assets/stix-two-math.woff2"
+rm "$S/content/pages/formulas.md"
+run build "$S" -o "$TMP/p3"
+check "a site without math has no math font" test ! -e "$TMP/p3/assets/stix-two-math.woff2"
 
 # ---- code blocks with options, highlighted or not ----
 

@@ -11,9 +11,13 @@
 #include "files/sitefile.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct buf cap;
@@ -172,6 +176,19 @@ static void test_written_twice(void)
 		}
 	INT_EQ(seen, 1);
 	output_listing_fini(&l);
+	/* a page edited by hand in place: the same size and inode, a later
+	 * time; the output is no longer the one the build left */
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof p, "%s/index.html", out);
+	FILE *f = fopen(p, "r+");
+	OK(f != NULL);
+	if (f) {
+		fputs("HOME", f);
+		fclose(f);
+	}
+	struct timespec later[2] = {{0, UTIME_OMIT}, {time(NULL) + 5, 0}};
+	INT_EQ(utimensat(AT_FDCWD, p, later, 0), 0);
+	OK(output_unchanged(site, out) != 0);
 }
 
 static void test_write_paths(void)
@@ -927,6 +944,21 @@ static void test_spare(void)
 	dbegin();
 	OK(output_check(&d, out, site) == -1);
 	STR_EQ(dend(), want);
+	/* five are all named, six are five "and 1 more" */
+	t_write(out, "zz5.txt", "5");
+	dbegin();
+	OK(output_check(&d, out, site) == -1);
+	OK(t_has(dend(), "it holds 4 files and 1 folder that folio did not write (extra.txt, link, new/, "
+			 "posts/a/extra.html, zz5.txt); move them"));
+	t_write(out, "zz6.txt", "6");
+	dbegin();
+	OK(output_check(&d, out, site) == -1);
+	OK(t_has(dend(), "it holds 5 files and 1 folder that folio did not write (extra.txt, link, new/, "
+			 "posts/a/extra.html, zz5.txt and 1 more); move them"));
+	snprintf(pl, sizeof pl, "%s/zz5.txt", out);
+	OK(unlink(pl) == 0);
+	snprintf(pl, sizeof pl, "%s/zz6.txt", out);
+	OK(unlink(pl) == 0);
 	/* by hand, what folio wrote: one edited in place (a link shared with
 	 * the spare), one deleted; no longer what it did not write */
 	snprintf(pl, sizeof pl, "%s/new", out);
