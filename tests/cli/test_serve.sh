@@ -69,6 +69,10 @@ r=$(get -H "If-None-Match: \"other\"" "$url/posts/why-this-blog/")
 check "another ETag gives 200" test "${r%% *}" = 200
 r=$(get -H "If-Modified-Since: $lastmod" "$url/posts/why-this-blog/")
 check "If-Modified-Since gives 304" test "${r%% *}" = 304
+r=$(get -H "If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT" "$url/posts/why-this-blog/")
+check "If-Modified-Since before the page's time gives 200 (the page changed since)" test "${r%% *}" = 200
+r=$(get -H "If-Modified-Since: Fri, 01 Jan 2100 00:00:00 GMT" "$url/posts/why-this-blog/")
+check "If-Modified-Since after it gives 304" test "${r%% *}" = 304
 r=$(get -I "$url/")
 check "HEAD is 200 text/html" test "$r" = "200 text/html; charset=utf-8"
 check "HEAD has no body" sh -c "! grep -q '<html' '$TMP/body'"
