@@ -84,6 +84,26 @@ check "... writes the same copies" test "$(cd "$TMP/out2" && find . -name '*w.*'
 check "... and encodes none (the cache is not written)" \
 	test -z "$(find "$S/.folio-cache/images" -name '*.img' -newermt '2021-01-01')"
 
+# images.quality.jpeg changed: the JPEG copies are made again at it, from
+# the same cache; the WebP copies stay as they were
+cp -r "$S" "$TMP/q"
+printf 'images:\n  quality: {jpeg: 40}\n' >>"$TMP/q/folio.yml"
+run build "$TMP/q" -o "$TMP/pub-q"
+check "another JPEG quality: builds" test "$rc" -eq 0
+check "... its JPEG copies are made again, smaller" \
+	test "$(stat -c %s "$TMP/pub-q/img/photo-960w.jpg")" -lt "$(stat -c %s "$TMP/pub/img/photo-960w.jpg")"
+check "... its WebP copies are the same" cmp -s "$TMP/pub-q/img/photo-960w.webp" "$TMP/pub/img/photo-960w.webp"
+
+# a camera's file name: the extension in capitals
+cp -r "$S" "$TMP/upper"
+mv "$TMP/upper/static/img/photo.jpg" "$TMP/upper/static/img/IMG_0001.JPG"
+sed -i 's|/img/photo.jpg|/img/IMG_0001.JPG|' "$TMP/upper/content/posts/photos.md"
+run build "$TMP/upper" -o "$TMP/pub-upper"
+check "an image named .JPG: builds" test "$rc" -eq 0
+out=$(cd "$TMP/pub-upper/img" && ls IMG_0001* | tr '\n' ' ')
+check "... gets its copies" test "$out" = "IMG_0001-1600w.JPG IMG_0001-1600w.webp IMG_0001-2000w.webp IMG_0001-480w.JPG IMG_0001-480w.webp IMG_0001-960w.JPG IMG_0001-960w.webp IMG_0001.JPG "
+check "... and the page names them" grep -q 'srcset="/img/IMG_0001-480w.webp 480w' "$TMP/pub-upper/posts/photos/index.html"
+
 # an image removed: its copies leave the cache with it
 n_before=$(ls "$S/.folio-cache/images" | wc -l)
 rm "$S/static/img/shot.png"
