@@ -141,10 +141,17 @@ def sync_tree(dest):
     changed since a kept copy was made)."""
     files = subprocess.run(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
                            cwd=ROOT, check=True, capture_output=True).stdout.split(b'\0')
+    files = [f.decode() for f in files if f and os.path.lexists(os.path.join(ROOT, f.decode()))]
+    # the files an earlier sync copied that the tree no longer has
+    listed = os.path.join(dest, '.mutate-files')
+    if os.path.exists(listed):
+        now = set(files)
+        for rel in open(listed, encoding='utf-8').read().split('\0'):
+            if rel and rel not in now and os.path.lexists(os.path.join(dest, rel)):
+                os.remove(os.path.join(dest, rel))
+    with open(listed, 'w', encoding='utf-8') as f:
+        f.write('\0'.join(files))
     for rel in files:
-        if not rel:
-            continue
-        rel = rel.decode()
         src = os.path.join(ROOT, rel)
         if not os.path.lexists(src):
             continue
