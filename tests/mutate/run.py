@@ -231,6 +231,15 @@ def run_jobs(tree, jobs, width, timeout):
     else (reason, secs) at the first failure, the others stopped."""
     t0 = time.time()
     queue, live = list(jobs), []
+    try:
+        return run_queue(tree, queue, live, width, timeout, t0)
+    except KeyboardInterrupt:
+        for item in live:
+            stop(item[1])
+        raise
+
+
+def run_queue(tree, queue, live, width, timeout, t0):
     while queue or live:
         while queue and len(live) < width:
             j = queue.pop(0)
@@ -295,7 +304,16 @@ def test_baseline(tree, e, original, rest, jobs):
     return True
 
 
+def stopped(signum, frame):
+    """SIGINT and SIGTERM (even where the shell that started the run in
+    the background ignores SIGINT) end the run through the finally that
+    takes the mutation out of the scratch copy."""
+    raise KeyboardInterrupt
+
+
 def main():
+    signal.signal(signal.SIGINT, stopped)
+    signal.signal(signal.SIGTERM, stopped)
     ap = argparse.ArgumentParser()
     ap.add_argument('--lint', action='store_true')
     ap.add_argument('--only', default='')
