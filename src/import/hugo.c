@@ -808,7 +808,8 @@ static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, st
 		if (str_eq_cstr(fn, "safeHTML") || str_eq_cstr(fn, "markdownify") || str_eq_cstr(fn, ".Page.RenderString"))
 			safe = 1;
 		else if (fn.len > 10 && !memcmp(fn.p, "default \"", 9) && fn.p[fn.len - 1] == '"' &&
-			 !memchr(fn.p + 9, '\\', fn.len - 10))
+			 !memchr(fn.p + 9, '\\', fn.len - 10) && !memchr(fn.p + 9, '"', fn.len - 10) &&
+			 !memchr(fn.p + 9, '\n', fn.len - 10)) /* one string, on one line */
 			def = fn.p + 9, defn = fn.len - 10;
 		else
 			return 0;
