@@ -148,6 +148,26 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	b->len += (size_t)n;
 }
 
+void buf_put_int(struct buf *b, long long v, int width)
+{
+	char digits[24];
+	int n = 0;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	int zeros = width - n - (v < 0);
+	reserve(b, (size_t)(n + 1 + (zeros > 0 ? zeros : 0)));
+	if (v < 0)
+		b->p[b->len++] = '-';
+	for (; zeros > 0; zeros--)
+		b->p[b->len++] = '0';
+	while (n)
+		b->p[b->len++] = digits[--n];
+	b->p[b->len] = '\0';
+}
+
 char *buf_vformat(size_t *len, const char *fmt, va_list ap)
 {
 	struct buf b;

@@ -46,6 +46,9 @@ void buf_putc(struct buf *b, int c);
 void buf_put_str(struct buf *b, struct str s);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* buf_put_int: v in decimal, as printf's "%0*lld" with width (the sign
+ * counts in it): without printf's cost, for the many numbers of a page. */
+void buf_put_int(struct buf *b, long long v, int width);
 /* buf_vformat: fmt and ap formatted (vprintf) into a new NUL-terminated
  * string, handed to the caller (free with free()); its length in *len
  * when len is not NULL. */

@@ -106,6 +106,9 @@ static uint32_t dep_of(struct model *md, const char *kind, struct str name, stru
 static void mark(struct model *md, struct tmap *m, const char *kind, struct str name)
 {
 	m->dep = dep_of(md, kind, name, tv_map(m), 1);
+	/* unchanged while pages render: a post's card made once serves every
+	 * page that shows it (tmpl_memo) */
+	tmap_freeze(m);
 }
 
 /* global: a template global, with an id of its own. */
@@ -1038,6 +1041,10 @@ static void list_jobs(struct model *md, struct jobs *j)
 
 /* ---- rendering on threads ---- */
 
+/* what the memo of a render's macro calls may hold: a card is about a
+ * kilobyte, so 10,000 posts' cards in two forms fit */
+#define RENDER_MEMO_BYTES ((size_t)48 << 20)
+
 struct pool {
 	const struct tmpl_env *env;
 	struct diag *d;
@@ -1046,6 +1053,7 @@ struct pool {
 	size_t dep_bits;
 	render_page_fn sink;
 	void *ctx;
+	struct tmpl_memo *memo;  /* macro calls the pages share */
 	struct pool_queue queue; /* the jobs not yet taken, one at a time */
 	pthread_mutex_t lock;    /* for errors and rendered */
 	int errors;
@@ -1084,6 +1092,7 @@ static void *render_worker(void *arg)
 		tmpl_deps_init(&rec, p->dep_bits);
 	size_t mine = 0;
 	size_t i, end;
+	tmpl_memo_use(p->memo);
 	while (!pool_cancelled() && pool_take(&p->queue, &i, &end)) {
 		if (p->want && !p->want[i])
 			continue;
@@ -1112,6 +1121,7 @@ static void *render_worker(void *arg)
 			pthread_mutex_unlock(&p->lock);
 		}
 	}
+	tmpl_memo_use(NULL);
 	pthread_mutex_lock(&p->lock);
 	p->rendered += mine;
 	pthread_mutex_unlock(&p->lock);
@@ -1148,7 +1158,12 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 	if ((size_t)n > todo / 4 + 1)
 		n = (int)(todo / 4 + 1);
 	pool_queue_init(&p.queue, plan->njobs, 1);
+	/* the calls of macros the pages share (a post's card on its archive,
+	 * tag, category and year pages), made once: the model stays as it is
+	 * until the memo is freed */
+	p.memo = tmpl_memo_new(RENDER_MEMO_BYTES);
 	pool_run(n, render_worker, &p, 0, 0);
+	tmpl_memo_free(p.memo);
 	pool_queue_fini(&p.queue);
 	pthread_mutex_destroy(&p.lock);
 	if (rendered)

@@ -1148,6 +1148,118 @@ static struct str capture_end(struct render *r, struct buf *was)
 	return s;
 }
 
+/* ---- calls remembered (memo.c) ---- */
+
+/* A call's key: the macro, then each value its text depends on. */
+struct memo_key {
+	unsigned char b[2048];
+	size_t n;
+	int ok;
+	const struct macro *seen[8]; /* the macros whose names are in it */
+	size_t nseen;
+};
+
+static void key_put(struct memo_key *k, const void *p, size_t n)
+{
+	if (!k->ok || n > sizeof k->b - k->n) {
+		k->ok = 0;
+		return;
+	}
+	memcpy(k->b + k->n, p, n);
+	k->n += n;
+}
+
+/* key_value: v as a part of the key, or the key refused (k->ok = 0): a
+ * value is compared by what it is only where that is cheap and sure
+ * (see tmpl.h). */
+static void key_value(struct memo_key *k, const struct tval *v)
+{
+	unsigned char head[2] = {v->kind, v->safe};
+	key_put(k, head, 2);
+	switch (v->kind) {
+	case TV_UNDEF:
+	case TV_NONE: break;
+	case TV_BOOL: key_put(k, &v->u.b, sizeof v->u.b); break;
+	case TV_INT: key_put(k, &v->u.i, sizeof v->u.i); break;
+	case TV_FLOAT: key_put(k, &v->u.f, sizeof v->u.f); break;
+	case TV_STR:
+		key_put(k, &v->u.s.len, sizeof v->u.s.len);
+		key_put(k, v->u.s.p, v->u.s.len);
+		break;
+	case TV_FUNC: key_put(k, &v->u.func, sizeof v->u.func); break;
+	case TV_MAP:
+		if (v->u.map->frozen) {
+			key_put(k, &v->u.map, sizeof v->u.map);
+			break;
+		}
+		k->ok = 0;
+		break;
+	default: k->ok = 0;
+	}
+}
+
+/* key_names: the values of the names m's body reads, as the call will
+ * find them, and those of the macros they name, into k. */
+static void key_names(struct render *r, struct memo_key *k, const struct macro *m)
+{
+	for (size_t i = 0; i < k->nseen; i++)
+		if (k->seen[i] == m)
+			return;
+	if (!m->memo || k->nseen == sizeof k->seen / sizeof k->seen[0]) {
+		k->ok = 0;
+		return;
+	}
+	k->seen[k->nseen++] = m;
+	const struct tmpl *saved = r->cur;
+	r->cur = m->owner;
+	for (size_t i = 0; i < m->nfree && k->ok; i++) {
+		struct tval v = {.kind = TV_UNDEF};
+		(void)lookup_at(r, r->top, m->free[i], m->free_hash[i], NULL, &v);
+		/* a global by its place: the same value for the whole render */
+		const struct tval *g = tmap_get(r->env->globals, m->free[i]);
+		if (g && g->kind == v.kind && g->safe == v.safe && !memcmp(&g->u, &v.u, sizeof v.u)) {
+			size_t at = (size_t)(g - r->env->globals->vals);
+			unsigned char tag = 0xff;
+			key_put(k, &tag, 1);
+			key_put(k, &at, sizeof at);
+		} else {
+			key_value(k, &v);
+		}
+		if (v.kind == TV_FUNC && v.u.func->kind == F_MACRO)
+			key_names(r, k, v.u.func->m);
+	}
+	r->cur = saved;
+}
+
+/* memo_try: with a memo in use, the call of m with args as a key (1 in
+ * *keyed); its text in *out if the memo has it (returns 1). */
+static int memo_try(struct render *r, const struct macro *m, const struct tval *args, struct memo_key *k,
+		    struct tval *out)
+{
+	k->ok = 1;
+	k->n = k->nseen = 0;
+	key_put(k, &m, sizeof m);
+	for (size_t i = 0; i < m->nparams && k->ok; i++)
+		key_value(k, &args[i]);
+	/* the names are looked up as the body will, without recording them:
+	 * the body records what it reads */
+	struct tmpl_deps *rec = tmpl_deps_current;
+	tmpl_deps_current = NULL;
+	key_names(r, k, m);
+	tmpl_deps_current = rec;
+	if (!k->ok)
+		return 0;
+	struct str text;
+	const uint32_t *ids;
+	size_t nids;
+	if (!memo_find(tmpl_memo_current, k->b, k->n, rec != NULL, &text, &ids, &nids))
+		return 0;
+	for (size_t i = 0; rec && i < nids; i++)
+		tmpl_deps_add(rec, ids[i]);
+	*out = tv_safe(text);
+	return 1;
+}
+
 static int call_macro(struct render *r, const struct expr *e, const struct macro *m, struct scope *s,
 		      struct tval *out)
 {
@@ -1219,6 +1331,15 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 		}
 		scope_set(r, ms, m->params[k], args[k]);
 	}
+	struct memo_key key;
+	key.ok = 0;
+	if (tmpl_memo_current && m->memo && memo_try(r, m, args, &key, out)) {
+		pop_frame(r);
+		return 0;
+	}
+	struct tmpl_deps *rec = key.ok ? tmpl_deps_current : NULL;
+	size_t mark = rec ? tmpl_deps_capture_begin(rec) : 0;
+	int errors = r->errors;
 	struct buf tmp, *saved_out = capture_begin(r, &tmp);
 	r->cur = m->owner;
 	struct block_chain *saved_blocks = r->blocks;
@@ -1229,6 +1350,10 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	r->cur = caller_t;
 	pop_frame(r);
 	*out = tv_safe(capture_end(r, saved_out));
+	size_t nids = 0;
+	const uint32_t *ids = rec ? tmpl_deps_capture_end(rec, mark, &nids) : NULL;
+	if (key.ok && r->errors == errors && !r->fatal)
+		memo_put(tmpl_memo_current, key.b, key.n, out->u.s, ids, nids, rec != NULL);
 	return r->fatal ? -1 : 0;
 }
 
@@ -1554,6 +1679,13 @@ static void exec_node(struct render *r, const struct node *n, struct scope *s)
 				render_error(r, r->cur, n->line, n->col,
 					     "'set %.*s.%.*s' needs '%.*s' to be a namespace() or map", STR_FMT(n->text),
 					     STR_FMT(n->attr), STR_FMT(n->text));
+				return;
+			}
+			if (ns.u.map->frozen) {
+				render_error(r, r->cur, n->line, n->col,
+					     "'set %.*s.%.*s' would change the site's data, which templates only read "
+					     "(hint: {%% set ns = namespace(%.*s=...) %%} holds a value of your own)",
+					     STR_FMT(n->text), STR_FMT(n->attr), STR_FMT(n->attr));
 				return;
 			}
 			tmap_set(r->a, ns.u.map, n->attr, v);

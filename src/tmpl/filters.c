@@ -1247,9 +1247,9 @@ static const char *const day_names[] = {"Sunday", "Monday", "Tuesday", "Wednesda
 	"Saturday"};
 
 /* put_num: v in decimal, zero-padded to width unless nopad (%-d). */
-static void put_num(struct buf *b, int v, int width, int nopad)
+static void put_num(struct buf *b, long long v, int width, int nopad)
 {
-	buf_printf(b, "%0*d", nopad ? 1 : width, v);
+	buf_put_int(b, v, nopad ? 1 : width);
 }
 
 /* name: the locale's name (loc NULL, or a name it leaves NULL: the English
@@ -1259,9 +1259,20 @@ static void put_name(struct buf *b, const char *const *names, const char *const 
 	if (names && names[i])
 		buf_puts(b, names[i]);
 	else if (shrt)
-		buf_printf(b, "%.3s", english[i]);
+		buf_append(b, english[i], strnlen(english[i], 3));
 	else
 		buf_puts(b, english[i]);
+}
+
+/* put_offset: an offset from UTC as +0100, or +01:00 with colon */
+static void put_offset(struct buf *b, int offset_min, int colon)
+{
+	int o = offset_min < 0 ? -offset_min : offset_min;
+	buf_putc(b, offset_min < 0 ? '-' : '+');
+	put_num(b, o / 60, 2, 0);
+	if (colon)
+		buf_putc(b, ':');
+	put_num(b, o % 60, 2, 0);
 }
 
 /* format_date: dt as fmt says, strftime's conversions; names of months
@@ -1284,11 +1295,15 @@ static void format_date(struct buf *b, const struct datetime *dt, struct str fmt
 			ch = fmt.p[++i];
 		}
 		switch (ch) {
-		case 'Y': buf_printf(b, "%04lld", (long long)dt->year); break;
-		case 'y': buf_printf(b, "%02d", (int)(dt->year % 100)); break;
+		case 'Y': put_num(b, dt->year, 4, 0); break;
+		case 'y': put_num(b, dt->year % 100, 2, 0); break;
 		case 'm': put_num(b, dt->month, 2, nopad); break;
 		case 'd': put_num(b, dt->day, 2, nopad); break;
-		case 'e': (nopad ? buf_printf(b, "%d", dt->day) : buf_printf(b, "%2d", dt->day)); break;
+		case 'e':
+			if (!nopad && dt->day >= 0 && dt->day < 10)
+				buf_putc(b, ' ');
+			put_num(b, dt->day, 1, 1);
+			break;
 		case 'H': put_num(b, dt->hour, 2, nopad); break;
 		case 'I': put_num(b, dt->hour % 12 ? dt->hour % 12 : 12, 2, nopad); break;
 		case 'M': put_num(b, dt->min, 2, nopad); break;
@@ -1299,25 +1314,32 @@ static void format_date(struct buf *b, const struct datetime *dt, struct str fmt
 		case 'A': put_name(b, loc ? loc->days : NULL, day_names, wday, 0); break;
 		case 'a': put_name(b, loc ? loc->days_short : NULL, day_names, wday, 1); break;
 		case 'j': put_num(b, yday, 3, nopad); break;
-		case 'F': buf_printf(b, "%04lld-%02d-%02d", (long long)dt->year, dt->month, dt->day); break;
-		case 'T': buf_printf(b, "%02d:%02d:%02d", dt->hour, dt->min, dt->sec); break;
-		case 'z': {
-			int o = dt->offset_min < 0 ? -dt->offset_min : dt->offset_min;
-			buf_printf(b, "%c%02d%02d", dt->offset_min < 0 ? '-' : '+', o / 60, o % 60);
+		case 'F':
+			put_num(b, dt->year, 4, 0);
+			buf_putc(b, '-');
+			put_num(b, dt->month, 2, 0);
+			buf_putc(b, '-');
+			put_num(b, dt->day, 2, 0);
 			break;
-		}
+		case 'T':
+			put_num(b, dt->hour, 2, 0);
+			buf_putc(b, ':');
+			put_num(b, dt->min, 2, 0);
+			buf_putc(b, ':');
+			put_num(b, dt->sec, 2, 0);
+			break;
+		case 'z': put_offset(b, dt->offset_min, 0); break;
 		case ':': /* %:z, +01:00 */
 			if (i + 1 < fmt.len && fmt.p[i + 1] == 'z') {
 				i++;
-				int o = dt->offset_min < 0 ? -dt->offset_min : dt->offset_min;
-				buf_printf(b, "%c%02d:%02d", dt->offset_min < 0 ? '-' : '+', o / 60, o % 60);
+				put_offset(b, dt->offset_min, 1);
 			} else {
 				buf_puts(b, "%:");
 			}
 			break;
 		case 's': {
 			int64_t t = days * 86400 + dt->hour * 3600 + dt->min * 60 + dt->sec - dt->offset_min * 60;
-			buf_printf(b, "%lld", (long long)t);
+			put_num(b, t, 1, 1);
 			break;
 		}
 		case '%': buf_putc(b, '%'); break;
@@ -1524,46 +1546,46 @@ void filter_parse_params(struct filter_def *def, const char *spec)
 /* Each entry: name, function, parameter names, how many, how many are
  * required, whether an undefined input is passed in (default), the
  * variant of a function that serves several filters, and whether the
- * input is taken as a string (str_in). */
+ * input is taken as a string (str_in); none is the host's. */
 const struct filter_def tmpl_builtin_filters[] = {
-	{"abs", f_abs, {NULL}, 0, 0, 0, 0, 0},
-	{"abs_url", f_site_url, {NULL}, 0, 0, 0, 1, 1},
-	{"capitalize", f_case_map, {NULL}, 0, 0, 0, CASE_CAPITALIZE, 1},
-	{"count", f_length, {NULL}, 0, 0, 0, 0, 0},
-	{"date", f_date, {"format"}, 1, 0, 0, 0, 0},
-	{"default", f_default, {"value", "boolean"}, 2, 0, 1, 0, 0},
-	{"e", f_escape, {NULL}, 0, 0, 0, 0, 0},
-	{"escape", f_escape, {NULL}, 0, 0, 0, 0, 0},
-	{"fill", f_fill, {"values"}, 1, 0, 0, 0, 0},
-	{"first", f_first_last, {NULL}, 0, 0, 0, 0, 0},
-	{"forceescape", f_forceescape, {NULL}, 0, 0, 0, 0, 0},
-	{"float", f_float, {"default"}, 1, 0, 0, 0, 0},
-	{"group_by", f_group_by, {"attribute"}, 1, 1, 0, 0, 0},
-	{"int", f_int, {"default"}, 1, 0, 0, 0, 0},
-	{"items", f_items, {NULL}, 0, 0, 0, 0, 0},
-	{"join", f_join, {"separator", "attribute"}, 2, 0, 0, 0, 0},
-	{"json", f_json, {NULL}, 0, 0, 0, 0, 0},
-	{"last", f_first_last, {NULL}, 0, 0, 0, 1, 0},
-	{"length", f_length, {NULL}, 0, 0, 0, 0, 0},
-	{"lower", f_case_map, {NULL}, 0, 0, 0, CASE_LOWER, 1},
-	{"map", f_where_map, {"attribute", "default"}, 2, 1, 0, 1, 0},
-	{"rel_url", f_site_url, {NULL}, 0, 0, 0, 0, 1},
-	{"replace", f_replace, {"old", "new", "count"}, 3, 2, 0, 0, 1},
-	{"reverse", f_reverse, {NULL}, 0, 0, 0, 0, 0},
-	{"round", f_round, {"precision", "method"}, 2, 0, 0, 0, 0},
-	{"safe", f_safe, {NULL}, 0, 0, 0, 0, 0},
-	{"slice", f_slice, {"start", "end"}, 2, 1, 0, 0, 0},
-	{"sort", f_sort, {"attribute", "reverse", "case_sensitive"}, 3, 0, 0, 0, 0},
-	{"string", f_string, {NULL}, 0, 0, 0, 0, 0},
-	{"striptags", f_striptags, {NULL}, 0, 0, 0, 0, 1},
-	{"sum", f_sum, {"attribute"}, 1, 0, 0, 0, 0},
-	{"title", f_case_map, {NULL}, 0, 0, 0, CASE_TITLE, 1},
-	{"trim", f_trim, {NULL}, 0, 0, 0, 0, 1},
-	{"truncate", f_truncate, {"length", "end"}, 2, 0, 0, 0, 1},
-	{"unique", f_unique, {NULL}, 0, 0, 0, 0, 0},
-	{"upper", f_case_map, {NULL}, 0, 0, 0, CASE_UPPER, 1},
-	{"urlencode", f_urlencode, {NULL}, 0, 0, 0, 0, 0},
-	{"where", f_where_map, {"attribute", "value"}, 2, 1, 0, 0, 0},
-	{"wordcount", f_wordcount, {NULL}, 0, 0, 0, 0, 1},
-	{NULL, NULL, {NULL}, 0, 0, 0, 0, 0},
+	{"abs", f_abs, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"abs_url", f_site_url, {NULL}, 0, 0, 0, 1, 1, 0},
+	{"capitalize", f_case_map, {NULL}, 0, 0, 0, CASE_CAPITALIZE, 1, 0},
+	{"count", f_length, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"date", f_date, {"format"}, 1, 0, 0, 0, 0, 0},
+	{"default", f_default, {"value", "boolean"}, 2, 0, 1, 0, 0, 0},
+	{"e", f_escape, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"escape", f_escape, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"fill", f_fill, {"values"}, 1, 0, 0, 0, 0, 0},
+	{"first", f_first_last, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"forceescape", f_forceescape, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"float", f_float, {"default"}, 1, 0, 0, 0, 0, 0},
+	{"group_by", f_group_by, {"attribute"}, 1, 1, 0, 0, 0, 0},
+	{"int", f_int, {"default"}, 1, 0, 0, 0, 0, 0},
+	{"items", f_items, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"join", f_join, {"separator", "attribute"}, 2, 0, 0, 0, 0, 0},
+	{"json", f_json, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"last", f_first_last, {NULL}, 0, 0, 0, 1, 0, 0},
+	{"length", f_length, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"lower", f_case_map, {NULL}, 0, 0, 0, CASE_LOWER, 1, 0},
+	{"map", f_where_map, {"attribute", "default"}, 2, 1, 0, 1, 0, 0},
+	{"rel_url", f_site_url, {NULL}, 0, 0, 0, 0, 1, 0},
+	{"replace", f_replace, {"old", "new", "count"}, 3, 2, 0, 0, 1, 0},
+	{"reverse", f_reverse, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"round", f_round, {"precision", "method"}, 2, 0, 0, 0, 0, 0},
+	{"safe", f_safe, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"slice", f_slice, {"start", "end"}, 2, 1, 0, 0, 0, 0},
+	{"sort", f_sort, {"attribute", "reverse", "case_sensitive"}, 3, 0, 0, 0, 0, 0},
+	{"string", f_string, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"striptags", f_striptags, {NULL}, 0, 0, 0, 0, 1, 0},
+	{"sum", f_sum, {"attribute"}, 1, 0, 0, 0, 0, 0},
+	{"title", f_case_map, {NULL}, 0, 0, 0, CASE_TITLE, 1, 0},
+	{"trim", f_trim, {NULL}, 0, 0, 0, 0, 1, 0},
+	{"truncate", f_truncate, {"length", "end"}, 2, 0, 0, 0, 1, 0},
+	{"unique", f_unique, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"upper", f_case_map, {NULL}, 0, 0, 0, CASE_UPPER, 1, 0},
+	{"urlencode", f_urlencode, {NULL}, 0, 0, 0, 0, 0, 0},
+	{"where", f_where_map, {"attribute", "value"}, 2, 1, 0, 0, 0, 0},
+	{"wordcount", f_wordcount, {NULL}, 0, 0, 0, 0, 1, 0},
+	{NULL, NULL, {NULL}, 0, 0, 0, 0, 0, 0},
 };

@@ -135,6 +135,13 @@ struct macro {
 	struct body body;
 	const struct tmpl *owner;
 	int line, col;
+	/* memo.c: whether a call may be remembered (memo), and the names the
+	 * body reads that are neither its parameters nor loop variables
+	 * (free, with their hashes), found when the macro is parsed */
+	int memo;
+	struct str *free;
+	uint64_t *free_hash;
+	size_t nfree;
 };
 
 struct node {
@@ -197,6 +204,7 @@ struct filter_def {
 	int keeps_undefined; /* `default`: receives undefined input without error */
 	int variant;         /* which of the filters one function serves this is (upper, lower, ...): FILTER_VARIANT */
 	int str_in;          /* the input is a string (filter_input_str): the filter reads in->u.s */
+	int host;            /* added by the host (tmpl_env_add_filter): it may read anything */
 };
 
 struct tmpl_call;
@@ -308,6 +316,26 @@ size_t utf8_len(const char *s, size_t n);
 size_t utf8_count(struct str s);
 /* utf8_offset: where character k of s starts (s.len if s is shorter). */
 size_t utf8_offset(struct str s, size_t k);
+
+/* ---- Macro calls remembered (memo.c) ---- */
+
+/* memo_analyse: fills m's memo, free and free_hash from its body. */
+void memo_analyse(struct arena *a, struct macro *m);
+/* The memo of this thread's renders (tmpl_memo_use), or NULL. */
+extern _Thread_local struct tmpl_memo *tmpl_memo_current;
+/* memo_find: the text (and the dependency ids its render recorded) of the
+ * call whose key is key[0..klen); 1 if found. with_deps: the ids are
+ * wanted (an entry made without a recorder is not found). */
+int memo_find(struct tmpl_memo *mm, const void *key, size_t klen, int with_deps, struct str *out,
+	      const uint32_t **deps, size_t *ndeps);
+/* memo_put: keeps a call's text and ids (copied), unless the memo is full. */
+void memo_put(struct tmpl_memo *mm, const void *key, size_t klen, struct str out, const uint32_t *deps,
+	      size_t ndeps, int with_deps);
+/* tmpl_deps_capture_begin: from now on every id r records (even one it
+ * has) is also kept in order, until the matching capture_end; returns the
+ * mark to give it. Captures nest. capture_end: the ids kept since mark. */
+size_t tmpl_deps_capture_begin(struct tmpl_deps *r);
+const uint32_t *tmpl_deps_capture_end(struct tmpl_deps *r, size_t mark, size_t *n);
 
 /* ---- Render state (eval.c) ---- */
 

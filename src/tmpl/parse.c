@@ -1161,7 +1161,10 @@ static struct node *parse_macro(struct parser *p, struct token *begin)
 	if (!end)
 		return NULL;
 	end_tag(p, end, m->name);
-	return bad ? NULL : n;
+	if (bad)
+		return NULL;
+	memo_analyse(p->a, m);
+	return n;
 }
 
 static struct node *parse_set(struct parser *p, struct token *begin)
@@ -1527,6 +1530,7 @@ void tmpl_env_add_filter(struct tmpl_env *env, const char *name, tmpl_filter_fn 
 	struct filter_def def = {0};
 	def.name = arena_strndup(env->arena, name, strlen(name));
 	def.fn = fn;
+	def.host = 1;
 	filter_parse_params(&def, params ? arena_strndup(env->arena, params, strlen(params)) : "");
 	for (size_t i = 0; i < env->nfilters; i++) {
 		if (!strcmp(env->filters[i].name, name)) {

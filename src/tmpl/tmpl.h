@@ -81,6 +81,7 @@ struct tmap {
 	uint32_t dep; /* 0, or the first of the TMPL_DEP_FIELDS + 1 ids that
 	               * renders record when they read this map (see
 	               * tmpl_deps_record) */
+	int frozen;   /* tmap_freeze */
 };
 
 /* An object hands the host's data to templates without copying it.
@@ -250,6 +251,11 @@ struct tmpl_deps {
 	size_t nbits;
 	uint32_t *ids; /* in the order first read */
 	size_t n, cap;
+	/* while a remembered macro call is made (tmpl_memo), every id it
+	 * reads, in order, repeats included */
+	uint32_t *cids;
+	size_t cn, ccap;
+	int cdepth;
 };
 
 /* tmpl_deps_init: a recorder for ids below nbits (others are ignored:
@@ -280,6 +286,37 @@ void tmpl_env_set_missing_dep(struct tmpl_env *env, uint32_t dep);
 size_t tmpl_env_count(const struct tmpl_env *env);
 const char *tmpl_env_name(const struct tmpl_env *env, size_t i);
 struct str tmpl_env_source(const struct tmpl_env *env, size_t i);
+
+/* ---- Macro calls remembered ------------------------------------------- */
+
+/* A memo lets the renders of several pages share the text of a macro call:
+ * a call is made once and its text taken for each later call of the same
+ * macro with the same arguments while the names its body reads (other
+ * than its parameters and loop variables, in the macros it calls too)
+ * hold the same values. A macro whose body includes, imports, sets an
+ * attribute, calls caller() or super(), or uses a filter of the host's is
+ * never remembered; nor is a call with an error, or one given a value that
+ * cannot be compared cheaply and surely. Values compare as: strings,
+ * numbers, booleans and none by value; macros and globals by identity;
+ * maps only when frozen (tmap_freeze), by identity; lists and other maps
+ * never. The ids a call records (tmpl_deps_record) are recorded again by
+ * each call that takes its text, so incremental builds see the same
+ * dependencies.
+ *
+ * tmpl_memo_new: an empty memo holding at most max_bytes of text and keys
+ * (past that, calls are made as usual). tmpl_memo_use: renders on this
+ * thread use mm from now on (NULL: none); a memo may serve several threads
+ * at once. It must be freed (tmpl_memo_free) before any frozen map or
+ * global it saw changes or is freed. tmpl_memo_bytes: what it holds. */
+struct tmpl_memo;
+struct tmpl_memo *tmpl_memo_new(size_t max_bytes);
+void tmpl_memo_free(struct tmpl_memo *mm);
+void tmpl_memo_use(struct tmpl_memo *mm);
+size_t tmpl_memo_bytes(const struct tmpl_memo *mm);
+/* tmap_freeze: m, and every value it holds, stay as they are while a memo
+ * lives (the host's data: a post's map); a template's `set m.x` is then an
+ * error. */
+void tmap_freeze(struct tmap *m);
 
 /* ---- Filters ----------------------------------------------------------- */
 

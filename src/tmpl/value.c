@@ -116,6 +116,11 @@ struct tmap *tmap_new(struct arena *a, size_t cap)
 	return m;
 }
 
+void tmap_freeze(struct tmap *m)
+{
+	m->frozen = 1;
+}
+
 #define TMAP_LINEAR 8 /* below this many keys a scan beats hashing */
 
 static void tmap_index_insert(struct tmap *m, size_t pos)
@@ -327,7 +332,7 @@ int tval_to_text(struct buf *b, const struct tval *v, struct arena *a, size_t li
 	case TV_UNDEF: break;
 	case TV_NONE: break; /* none prints as nothing, and joins as nothing */
 	case TV_BOOL: buf_puts(b, v->u.b ? "true" : "false"); break;
-	case TV_INT: buf_printf(b, "%lld", (long long)v->u.i); break;
+	case TV_INT: buf_put_int(b, v->u.i, 1); break;
 	case TV_FLOAT: format_float(b, v->u.f); break;
 	case TV_STR: buf_put_str(b, v->u.s); break;
 	case TV_FUNC: buf_puts(b, "<function>"); break;
@@ -384,7 +389,7 @@ static void json_value(struct json_out *o, const struct tval *v, int depth)
 	case TV_NONE:
 	case TV_FUNC: buf_puts(b, "null"); break;
 	case TV_BOOL: buf_puts(b, v->u.b ? "true" : "false"); break;
-	case TV_INT: buf_printf(b, "%lld", (long long)v->u.i); break;
+	case TV_INT: buf_put_int(b, v->u.i, 1); break;
 	case TV_FLOAT:
 		if (isnan(v->u.f) || isinf(v->u.f))
 			buf_puts(b, "null");
@@ -769,6 +774,7 @@ void tmpl_deps_fini(struct tmpl_deps *r)
 {
 	free(r->seen);
 	free(r->ids);
+	free(r->cids);
 	memset(r, 0, sizeof *r);
 }
 
@@ -783,6 +789,13 @@ void tmpl_deps_add(struct tmpl_deps *r, uint32_t id)
 {
 	if (id >= r->nbits)
 		return;
+	if (r->cdepth) {
+		if (r->cn == r->ccap) {
+			r->ccap = r->ccap ? r->ccap * 2 : 64;
+			r->cids = xrealloc(r->cids, r->ccap * sizeof *r->cids);
+		}
+		r->cids[r->cn++] = id;
+	}
 	uint64_t bit = (uint64_t)1 << (id % 64);
 	if (r->seen[id / 64] & bit)
 		return;
@@ -792,6 +805,22 @@ void tmpl_deps_add(struct tmpl_deps *r, uint32_t id)
 		r->ids = xrealloc(r->ids, r->cap * sizeof *r->ids);
 	}
 	r->ids[r->n++] = id;
+}
+
+size_t tmpl_deps_capture_begin(struct tmpl_deps *r)
+{
+	r->cdepth++;
+	return r->cn;
+}
+
+const uint32_t *tmpl_deps_capture_end(struct tmpl_deps *r, size_t mark, size_t *n)
+{
+	*n = r->cn - mark;
+	const uint32_t *ids = r->cids ? r->cids + mark : NULL;
+	/* the ids stay readable until the next id recorded */
+	if (--r->cdepth == 0)
+		r->cn = 0;
+	return ids;
 }
 
 void tmpl_deps_record(struct tmpl_deps *r)

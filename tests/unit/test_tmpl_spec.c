@@ -75,6 +75,52 @@ static void apply_options(struct tmpl_env *env, struct str opts)
 }
 
 /* run_case: renders the case; 1 if it passed. */
+/* same_with_memo: renders name twice more with a memo of macro calls in
+ * use (tmpl_memo: the second render takes the calls the first made), and
+ * whether both gave the output and the errors of the render without it
+ * (out, errs). */
+/* freeze_all: every map in v, as a host's data (tmap_freeze) */
+static void freeze_all(const struct tval *v, int depth)
+{
+	if (depth > 64)
+		return;
+	if (v->kind == TV_MAP) {
+		tmap_freeze(v->u.map);
+		for (size_t i = 0; i < v->u.map->len; i++)
+			freeze_all(&v->u.map->vals[i], depth + 1);
+	} else if (v->kind == TV_LIST) {
+		for (size_t i = 0; i < v->u.list->len; i++)
+			freeze_all(&v->u.list->items[i], depth + 1);
+	}
+}
+
+static int same_with_memo(const struct tmpl_env *env, const char *name, const struct tval *vars,
+			  const struct buf *out, const struct buf *errs)
+{
+	struct tmpl_memo *mm = tmpl_memo_new((size_t)1 << 20);
+	tmpl_memo_use(mm);
+	int same = 1;
+	for (int round = 0; round < 2; round++) {
+		struct arena *a = arena_new();
+		struct buf e2, o2;
+		buf_init(&e2);
+		buf_init(&o2);
+		struct diag d;
+		diag_init(&d, NULL);
+		d.capture = &e2;
+		tmpl_render(env, name, vars, &o2, a, &d);
+		diag_fini(&d);
+		if (!str_eq(buf_str(&o2), buf_str(out)) || !str_eq(buf_str(&e2), buf_str(errs)))
+			same = 0;
+		buf_fini(&e2);
+		buf_fini(&o2);
+		arena_free(a);
+	}
+	tmpl_memo_use(NULL);
+	tmpl_memo_free(mm);
+	return same;
+}
+
 static int run_case(const struct spec_case *c)
 {
 	struct tmpl_env *env = tmpl_env_new();
@@ -112,6 +158,13 @@ static int run_case(const struct spec_case *c)
 	}
 	if (!errors && first)
 		tmpl_render(env, first, &vars, &out, a, &d);
+	int memo_ok = !errors && first ? same_with_memo(env, first, &vars, &out, &errs) : 1;
+	/* and with the data frozen, as the host's model is: its maps are then
+	 * compared by identity */
+	if (!errors && first) {
+		freeze_all(&vars, 0);
+		memo_ok &= same_with_memo(env, first, &vars, &out, &errs);
+	}
 	const struct section *want_out = find_sec(c, "output");
 	const struct section *want_err = find_sec(c, "error");
 	struct str got_out = buf_str(&out), got_err = buf_str(&errs);
@@ -125,6 +178,10 @@ static int run_case(const struct spec_case *c)
 	}
 	if (want_out && !str_eq(got_out, want_out->text))
 		ok = 0;
+	if (!memo_ok) {
+		ok = 0;
+		fprintf(stderr, "(with a memo of macro calls, a render's output or errors differed)\n");
+	}
 	if (!ok) {
 		t_failed++;
 		fprintf(stderr, "FAIL %s:%d: %.*s\n", c->file, c->line, STR_FMT(c->title));
