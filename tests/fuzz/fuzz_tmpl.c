@@ -109,6 +109,20 @@ static const struct tobj_class seq_class = {"post list", seq_get, seq_len, seq_a
 static struct arena *model_arena;
 static struct tval vars;
 
+static void freeze(const struct tval *v, int depth)
+{
+	if (depth > 32)
+		return;
+	if (v->kind == TV_MAP) {
+		tmap_freeze(v->u.map);
+		for (size_t i = 0; i < v->u.map->len; i++)
+			freeze(&v->u.map->vals[i], depth + 1);
+	} else if (v->kind == TV_LIST) {
+		for (size_t i = 0; i < v->u.list->len; i++)
+			freeze(&v->u.list->items[i], depth + 1);
+	}
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -135,7 +149,44 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	tmap_set_cstr(model_arena, vars.u.map, "big", tv_safe((struct str){big, bign}));
 	tmap_set_cstr(model_arena, vars.u.map, "objs", tv_obj(&seq_class, NULL));
 	tmap_set_cstr(model_arena, vars.u.map, "obj", tv_obj(&obj_class, (const void *)(uintptr_t)7));
+	/* the host's data, as folio's model is: same_with_memo's calls are
+	 * then taken for maps of it */
+	freeze(&vars, 0);
 	return 0;
+}
+
+/* same_with_memo: renders name twice with a memo of macro calls
+ * (tmpl_memo: the second takes the calls the first made); a page that
+ * rendered without errors into out, recording the ids in rec, must give
+ * the same bytes and the same ids, in the same order, both times. (A
+ * page that failed may pass: a call taken counts fewer steps of work.) */
+static void same_with_memo(const struct tmpl_env *env, const char *name, const struct buf *out,
+			   struct tmpl_deps *rec, struct arena *scratch, struct diag *d)
+{
+	size_t nids = rec->n;
+	uint32_t *ids = malloc((nids + 1) * sizeof *ids);
+	memcpy(ids, rec->ids, nids * sizeof *ids);
+	struct tmpl_deps mine;
+	tmpl_deps_init(&mine, DEP_BITS);
+	struct tmpl_memo *mm = tmpl_memo_new((size_t)1 << 20);
+	struct buf again;
+	buf_init(&again);
+	tmpl_memo_use(mm);
+	for (int round = 0; round < 2; round++) {
+		buf_reset(&again);
+		tmpl_deps_clear(&mine);
+		tmpl_deps_record(&mine);
+		int e = tmpl_render(env, name, &vars, &again, scratch, d);
+		if (e || again.len != out->len || memcmp(again.p ? again.p : "", out->p ? out->p : "", out->len) ||
+		    mine.n != nids || (nids && memcmp(mine.ids, ids, nids * sizeof *ids)))
+			abort();
+	}
+	tmpl_memo_use(NULL);
+	tmpl_deps_record(rec);
+	tmpl_memo_free(mm);
+	tmpl_deps_fini(&mine);
+	buf_fini(&again);
+	free(ids);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -213,6 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			if (getenv("FUZZ_SHOW"))
 				fprintf(stderr, "--- %s\n%.*s\n", tmpl_env_name(env, i), STR_FMT(buf_str(&out)));
+			if (!e)
+				same_with_memo(env, tmpl_env_name(env, i), &out, &deps, scratch, &d);
 			tmpl_deps_clear(&deps);
 		}
 		tmpl_deps_record(NULL);
