@@ -1,7 +1,8 @@
 /* test_marks.c: md_marks, the one scan for the markers the Markdown passes
  * and the link hint ask about, against a memmem for each marker: on cases
- * written out (a marker at the start, the end, cut short at the end) and on
- * random texts made of the markers' bytes. */
+ * written out (a marker at the start, the end, cut short at the end), on
+ * random texts made of the markers' bytes, and on longer ones of words
+ * with markers here and there. */
 #include "harness.h"
 
 #include "md/markdown.h"
@@ -74,6 +75,20 @@ void test_marks(void)
 		if (md_marks(text, n) != slow(text, n) && bad++ < 3)
 			t_fail(__FILE__, __LINE__, "md_marks(\"%.*s\") = %#x, want %#x", (int)n, text,
 			       (unsigned)md_marks(text, n), (unsigned)slow(text, n));
+	}
+	/* longer texts, mostly words with a marker's byte here and there:
+	 * the scan goes sixteen bytes at a time, and a marker may straddle
+	 * two of them or end the text */
+	static const char prose[] = "abcdefgh ijklmno pqrstu vwxyz. ,;-()\n";
+	char longer[300];
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (int)sizeof longer);
+		for (size_t i = 0; i < n; i++)
+			longer[i] = rand_r(&seed) % 12 ? prose[rand_r(&seed) % (int)(sizeof prose - 1)]
+							: alphabet[rand_r(&seed) % (int)(sizeof alphabet - 1)];
+		if (md_marks(longer, n) != slow(longer, n) && bad++ < 3)
+			t_fail(__FILE__, __LINE__, "md_marks(\"%.*s\") = %#x, want %#x", (int)n, longer,
+			       (unsigned)md_marks(longer, n), (unsigned)slow(longer, n));
 	}
 	OK(!bad);
 }
