@@ -7,6 +7,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <utf8proc.h>
 
 /* byte_class: for wc_feed, 0 for a space, 3 for a letter or digit, 1 for
@@ -50,12 +54,72 @@ static int is_cjk(int32_t c)
  * letter or digit (so "—" or "*" alone is not one). In prose, CJK
  * characters are counted one by one and end words, and CJK punctuation
  * ends words too. */
+#if defined(__SSE2__)
+/* in_range: a mask of v's bytes within lo..hi (unsigned) */
+static inline __m128i in_range(__m128i v, char lo, char hi)
+{
+	__m128i span = _mm_set1_epi8((char)(hi - lo));
+	return _mm_cmpeq_epi8(_mm_max_epu8(_mm_sub_epi8(v, _mm_set1_epi8(lo)), span), span);
+}
+
+/* wc_ascii: counts w's words over the blocks of sixteen ASCII bytes at
+ * the start of u[0..n); returns how many bytes it took. A block's bytes
+ * become masks of spaces (S) and letters or digits (A), the others (P)
+ * neither; a word is counted where it ends, as wc_break does. Each word
+ * with a letter or digit has one first one: a bit of A whose last bit of
+ * S or A before it is a space (or none since the block's start, where
+ * the state says no letter yet); the runs of P after a space are crossed
+ * by adding their first bit to P (the carry lands on the bit after the
+ * run). The words ended in the block are those begun in it or before it,
+ * less the one still open at its end. */
+static size_t wc_ascii(struct wc *w, const unsigned char *u, size_t n)
+{
+	size_t i = 0;
+	/* 0 between words, 1 in a word of no letter yet, 2 in one with one */
+	unsigned st = !w->in_word ? 0 : w->alnum ? 2 : 1;
+	size_t words = w->words;
+	for (; n - i >= 16; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+		if (_mm_movemask_epi8(v))
+			break; /* a multibyte character: the byte loop */
+		unsigned S = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), in_range(v, '\t', '\r')));
+		unsigned A = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(in_range(v, '0', '9'), in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z')));
+		unsigned P = ~(S | A) & 0xFFFF;
+		unsigned start = (S << 1) | (st != 2);
+		unsigned first = A & (start | ((P + (start & P)) & ~P));
+		unsigned N = S | A, after;
+		if (!N)
+			after = st ? st : 1;
+		else {
+			int last = 31 - __builtin_clz(N);
+			after = !(S >> last & 1) ? 2 : last == 15 ? 0 : 1;
+		}
+		words += (size_t)__builtin_popcount(first) + (st == 2) - (after == 2);
+		st = after;
+	}
+	w->words = words;
+	w->in_word = st != 0;
+	w->alnum = st == 2;
+	return i;
+}
+#endif
+
+static int wc_bytewise; /* md_count_words' switch, for the tests */
+
 static void wc_feed(struct wc *w, const char *s, size_t n)
 {
 	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
 	size_t i = 0;
 	while (i < n) {
 		if (u[i] < 0x80) {
+#if defined(__SSE2__)
+			if (!wc_bytewise)
+				i += wc_ascii(w, u + i, n - i);
+			if (i == n)
+				break;
+#endif
 			/* a run of ASCII, the common case, by table and without
 			 * a branch per word (its end is not predictable): a
 			 * space ends a word, counted if it had a letter or digit */
@@ -99,6 +163,22 @@ static void wc_feed(struct wc *w, const char *s, size_t n)
 				w->alnum = 1;
 		}
 	}
+}
+
+size_t md_count_words(const char *s, size_t n, size_t piece, int bytewise)
+{
+	struct wc w = {0, 0, 0, 0, 0};
+	wc_bytewise = bytewise;
+	for (size_t i = 0; i < n;) {
+		size_t k = piece && piece < n - i ? piece : n - i;
+		while (i + k < n && ((unsigned char)s[i + k] & 0xC0) == 0x80)
+			k++; /* text nodes hold whole characters */
+		wc_feed(&w, s + i, k);
+		i += k;
+	}
+	wc_break(&w);
+	wc_bytewise = 0;
+	return w.words;
 }
 
 static void sink_wc(void *ctx, const char *p, size_t n)

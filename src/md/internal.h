@@ -285,6 +285,11 @@ void md_pass_summary_text(struct md_ctx *c);
 void md_pass_blocks(struct md_ctx *c);
 /* md_count_finish: the counts into c->out, their task joined (count.c). */
 void md_count_finish(struct md_ctx *c);
+/* md_count_words: the words of s[0..n) as the counting pass counts them
+ * outside prose (no CJK rule), fed in pieces of `piece` bytes or a little
+ * more, whole characters (0: whole);
+ * bytewise: without the sixteen-byte blocks. For the tests. */
+size_t md_count_words(const char *s, size_t n, size_t piece, int bytewise);
 /* md_pass_sidenotes: with md_options.sidenotes, the footnotes that can be
  * written again beside their first reference (sidenote.c), into the
  * body's HTML, before the summary changes the tree. */
