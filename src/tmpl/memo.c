@@ -175,6 +175,10 @@ struct tmpl_memo {
 	pthread_mutex_t lock;
 	struct map calls; /* key -> struct memo_entry * */
 	size_t bytes, max_bytes;
+	/* entries replaced by one with ids: another thread may still read
+	 * the text it was given, so they go with the memo */
+	struct memo_entry **retired;
+	size_t nretired;
 };
 
 _Thread_local struct tmpl_memo *tmpl_memo_current;
@@ -194,6 +198,9 @@ void tmpl_memo_free(struct tmpl_memo *mm)
 		return;
 	for (size_t i = 0; i < mm->calls.n; i++)
 		free(mm->calls.e[i].val.p);
+	for (size_t i = 0; i < mm->nretired; i++)
+		free(mm->retired[i]);
+	free(mm->retired);
 	map_fini(&mm->calls);
 	pthread_mutex_destroy(&mm->lock);
 	free(mm);
@@ -252,9 +259,9 @@ void memo_put(struct tmpl_memo *mm, const void *key, size_t klen, struct str out
 	text[out.len] = '\0';
 	*e = (struct memo_entry){size, {text, out.len}, ids, ndeps, with_deps};
 	if (old) { /* made without ids: this one has them */
-		mm->bytes -= old->size;
-		free(old);
-		me->key = k; /* the old key goes with its entry */
+		mm->retired = xrealloc(mm->retired, (mm->nretired + 1) * sizeof *mm->retired);
+		mm->retired[mm->nretired++] = old;
+		me->key = k;
 	} else {
 		me = map_put(&mm->calls, k, klen, NULL);
 	}
