@@ -17,6 +17,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 struct str str_from(const char *cstr)
 {
 	struct str s = {cstr, cstr ? strlen(cstr) : 0};
@@ -196,6 +200,28 @@ size_t html_esc_run(const char *s, size_t n, unsigned flags, const char **rep)
 	const unsigned char *u = (const unsigned char *)s;
 	unsigned mask = 1 | flags;
 	size_t i = 0;
+#if defined(__SSE2__)
+	/* sixteen bytes at a time where the text is long enough: a page's
+	 * titles, summaries and addresses are escaped on every page showing
+	 * them (a byte that is not a stop repeats '&') */
+	if (n >= 16) {
+		__m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'),
+			quot = _mm_set1_epi8('"'), apos = _mm_set1_epi8(mask & HTML_ESC_APOS ? '\'' : '&'),
+			nl = _mm_set1_epi8(mask & HTML_ESC_NL ? '\n' : '&');
+		for (; n - i >= 16; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+			__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)),
+						   _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, quot)));
+			hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(v, apos), _mm_cmpeq_epi8(v, nl)));
+			unsigned bits = (unsigned)_mm_movemask_epi8(hit);
+			if (bits) {
+				i += (size_t)__builtin_ctz(bits);
+				*rep = REP[u[i]];
+				return i;
+			}
+		}
+	}
+#endif
 	while (i < n && !(ESC[u[i]] & mask))
 		i++;
 	*rep = i < n ? REP[u[i]] : NULL;

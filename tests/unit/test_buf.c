@@ -289,6 +289,35 @@ void test_buf(void)
 	STR_EQ(rep, "&lt;");
 	INT_EQ(html_esc_run("", 0, HTML_ESC_APOS | HTML_ESC_NL, &rep), 0);
 	OK(rep == NULL);
+	/* on random texts, long and short (it goes sixteen bytes at a time
+	 * where it can), with each set of stops: the first byte the stops
+	 * name, by a byte loop here */
+	{
+		static const char alphabet[] = "abcdefghij &<>\"'\n\xc3\xa9";
+		unsigned seed = 7;
+		char txt[100];
+		int bad = 0;
+		for (int round = 0; round < 40000; round++) {
+			size_t n = (size_t)(rand_r(&seed) % (int)sizeof txt);
+			int sparse = round % 2;
+			for (size_t i = 0; i < n; i++)
+				txt[i] = sparse && rand_r(&seed) % 20 ? 'x'
+								   : alphabet[rand_r(&seed) % (int)(sizeof alphabet - 1)];
+			unsigned flags = (unsigned)(round % 4) * 2; /* 0, APOS, NL, both */
+			size_t want = 0;
+			while (want < n && !strchr(txt[want] == '\'' ? (flags & HTML_ESC_APOS ? "'" : "")
+						       : txt[want] == '\n' ? (flags & HTML_ESC_NL ? "\n" : "")
+									: "&<>\"",
+						       txt[want]))
+				want++;
+			size_t got = html_esc_run(txt, n, flags, &rep);
+			int rep_ok = got < n ? (rep != NULL) == (txt[got] != '\n') : rep == NULL;
+			if ((got != want || !rep_ok) && bad++ < 3)
+				t_fail(__FILE__, __LINE__, "html_esc_run(\"%.*s\", %u) = %zu, want %zu", (int)n, txt, flags,
+				       got, want);
+		}
+		OK(!bad);
+	}
 
 	/* growth across many appends keeps every byte */
 	buf_reset(&b);
