@@ -1264,6 +1264,17 @@ static void put_name(struct buf *b, const char *const *names, const char *const 
 		buf_puts(b, english[i]);
 }
 
+/* put_three: x, y and z with sep between them, x of width wx at least,
+ * y and z of two digits (2024-03-05, 09:30:00) */
+static void put_three(struct buf *b, long long x, int wx, char sep, int y, int z)
+{
+	put_num(b, x, wx, 0);
+	buf_putc(b, sep);
+	put_num(b, y, 2, 0);
+	buf_putc(b, sep);
+	put_num(b, z, 2, 0);
+}
+
 /* put_offset: an offset from UTC as +0100, or +01:00 with colon */
 static void put_offset(struct buf *b, int offset_min, int colon)
 {
@@ -1314,20 +1325,8 @@ static void format_date(struct buf *b, const struct datetime *dt, struct str fmt
 		case 'A': put_name(b, loc ? loc->days : NULL, day_names, wday, 0); break;
 		case 'a': put_name(b, loc ? loc->days_short : NULL, day_names, wday, 1); break;
 		case 'j': put_num(b, yday, 3, nopad); break;
-		case 'F':
-			put_num(b, dt->year, 4, 0);
-			buf_putc(b, '-');
-			put_num(b, dt->month, 2, 0);
-			buf_putc(b, '-');
-			put_num(b, dt->day, 2, 0);
-			break;
-		case 'T':
-			put_num(b, dt->hour, 2, 0);
-			buf_putc(b, ':');
-			put_num(b, dt->min, 2, 0);
-			buf_putc(b, ':');
-			put_num(b, dt->sec, 2, 0);
-			break;
+		case 'F': put_three(b, dt->year, 4, '-', dt->month, dt->day); break;
+		case 'T': put_three(b, dt->hour, 2, ':', dt->min, dt->sec); break;
 		case 'z': put_offset(b, dt->offset_min, 0); break;
 		case ':': /* %:z, +01:00 */
 			if (i + 1 < fmt.len && fmt.p[i + 1] == 'z') {

@@ -317,6 +317,8 @@ size_t tmpl_memo_bytes(const struct tmpl_memo *mm);
  * lives (the host's data: a post's map); a template's `set m.x` is then an
  * error. */
 void tmap_freeze(struct tmap *m);
+/* tval_freeze: tmap_freeze of every map in v, however deep (to 64 levels). */
+void tval_freeze(const struct tval *v);
 
 /* ---- Filters ----------------------------------------------------------- */
 

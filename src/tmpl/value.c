@@ -121,6 +121,25 @@ void tmap_freeze(struct tmap *m)
 	m->frozen = 1;
 }
 
+static void freeze_at(const struct tval *v, int depth)
+{
+	if (depth > 64)
+		return;
+	if (v->kind == TV_MAP) {
+		tmap_freeze(v->u.map);
+		for (size_t i = 0; i < v->u.map->len; i++)
+			freeze_at(&v->u.map->vals[i], depth + 1);
+	} else if (v->kind == TV_LIST) {
+		for (size_t i = 0; i < v->u.list->len; i++)
+			freeze_at(&v->u.list->items[i], depth + 1);
+	}
+}
+
+void tval_freeze(const struct tval *v)
+{
+	freeze_at(v, 0);
+}
+
 #define TMAP_LINEAR 8 /* below this many keys a scan beats hashing */
 
 static void tmap_index_insert(struct tmap *m, size_t pos)

@@ -109,20 +109,6 @@ static const struct tobj_class seq_class = {"post list", seq_get, seq_len, seq_a
 static struct arena *model_arena;
 static struct tval vars;
 
-static void freeze(const struct tval *v, int depth)
-{
-	if (depth > 32)
-		return;
-	if (v->kind == TV_MAP) {
-		tmap_freeze(v->u.map);
-		for (size_t i = 0; i < v->u.map->len; i++)
-			freeze(&v->u.map->vals[i], depth + 1);
-	} else if (v->kind == TV_LIST) {
-		for (size_t i = 0; i < v->u.list->len; i++)
-			freeze(&v->u.list->items[i], depth + 1);
-	}
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -151,7 +137,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	tmap_set_cstr(model_arena, vars.u.map, "obj", tv_obj(&obj_class, (const void *)(uintptr_t)7));
 	/* the host's data, as folio's model is: same_with_memo's calls are
 	 * then taken for maps of it */
-	freeze(&vars, 0);
+	tval_freeze(&vars);
 	return 0;
 }
 

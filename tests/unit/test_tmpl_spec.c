@@ -79,21 +79,6 @@ static void apply_options(struct tmpl_env *env, struct str opts)
  * use (tmpl_memo: the second render takes the calls the first made), and
  * whether both gave the output and the errors of the render without it
  * (out, errs). */
-/* freeze_all: every map in v, as a host's data (tmap_freeze) */
-static void freeze_all(const struct tval *v, int depth)
-{
-	if (depth > 64)
-		return;
-	if (v->kind == TV_MAP) {
-		tmap_freeze(v->u.map);
-		for (size_t i = 0; i < v->u.map->len; i++)
-			freeze_all(&v->u.map->vals[i], depth + 1);
-	} else if (v->kind == TV_LIST) {
-		for (size_t i = 0; i < v->u.list->len; i++)
-			freeze_all(&v->u.list->items[i], depth + 1);
-	}
-}
-
 static int same_with_memo(const struct tmpl_env *env, const char *name, const struct tval *vars,
 			  const struct buf *out, const struct buf *errs)
 {
@@ -162,7 +147,7 @@ static int run_case(const struct spec_case *c)
 	/* and with the data frozen, as the host's model is: its maps are then
 	 * compared by identity */
 	if (!errors && first) {
-		freeze_all(&vars, 0);
+		tval_freeze(&vars);
 		memo_ok &= same_with_memo(env, first, &vars, &out, &errs);
 	}
 	const struct section *want_out = find_sec(c, "output");
