@@ -1163,6 +1163,12 @@ int render_pages(const struct render_plan *plan, const struct tmpl_env *env, str
 	 * until the memo is freed */
 	p.memo = tmpl_memo_new(RENDER_MEMO_BYTES);
 	pool_run(n, render_worker, &p, 0, 0);
+	if (getenv("FOLIO_TIMINGS")) {
+		size_t kept, taken;
+		tmpl_memo_counts(p.memo, &kept, &taken);
+		fprintf(stderr, "folio: macro calls remembered: %zu kept (%.1f MB), %zu answered from them\n", kept,
+			(double)tmpl_memo_bytes(p.memo) / (1 << 20), taken);
+	}
 	tmpl_memo_free(p.memo);
 	pool_queue_fini(&p.queue);
 	pthread_mutex_destroy(&p.lock);

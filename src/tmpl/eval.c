@@ -1333,10 +1333,13 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	}
 	struct memo_key key;
 	key.ok = 0;
-	if (tmpl_memo_current && m->memo && memo_try(r, m, args, &key, out)) {
+	/* the outermost call only: one inside a call being made is made
+	 * with it (a card's date line is kept as part of the card) */
+	if (tmpl_memo_current && m->memo && !r->memo_depth && memo_try(r, m, args, &key, out)) {
 		pop_frame(r);
 		return 0;
 	}
+	r->memo_depth += key.ok;
 	struct tmpl_deps *rec = key.ok ? tmpl_deps_current : NULL;
 	size_t mark = rec ? tmpl_deps_capture_begin(rec) : 0;
 	int errors = r->errors;
@@ -1350,6 +1353,7 @@ static int call_macro(struct render *r, const struct expr *e, const struct macro
 	r->cur = caller_t;
 	pop_frame(r);
 	*out = tv_safe(capture_end(r, saved_out));
+	r->memo_depth -= key.ok;
 	size_t nids = 0;
 	const uint32_t *ids = rec ? tmpl_deps_capture_end(rec, mark, &nids) : NULL;
 	if (key.ok && r->errors == errors && !r->fatal)

@@ -395,6 +395,7 @@ struct render {
 	 * capture at that level (capture_begin, capture_end) */
 	struct buf caps[TMPL_CAPS];
 	int ncaps;
+	int memo_depth; /* macro calls being made to be kept in the memo */
 };
 
 struct tmpl_call {

@@ -179,6 +179,7 @@ struct tmpl_memo {
 	 * the text it was given, so they go with the memo */
 	struct memo_entry **retired;
 	size_t nretired;
+	size_t taken; /* calls answered */
 };
 
 _Thread_local struct tmpl_memo *tmpl_memo_current;
@@ -216,6 +217,14 @@ size_t tmpl_memo_bytes(const struct tmpl_memo *mm)
 	return mm->bytes;
 }
 
+void tmpl_memo_counts(struct tmpl_memo *mm, size_t *kept, size_t *taken)
+{
+	pthread_mutex_lock(&mm->lock);
+	*kept = mm->calls.n;
+	*taken = mm->taken;
+	pthread_mutex_unlock(&mm->lock);
+}
+
 int memo_find(struct tmpl_memo *mm, const void *key, size_t klen, int with_deps, struct str *out,
 	      const uint32_t **deps, size_t *ndeps)
 {
@@ -229,6 +238,7 @@ int memo_find(struct tmpl_memo *mm, const void *key, size_t klen, int with_deps,
 		*deps = e->deps;
 		*ndeps = e->ndeps;
 		found = 1;
+		mm->taken++;
 	}
 	pthread_mutex_unlock(&mm->lock);
 	return found;

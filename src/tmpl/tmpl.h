@@ -313,6 +313,8 @@ struct tmpl_memo *tmpl_memo_new(size_t max_bytes);
 void tmpl_memo_free(struct tmpl_memo *mm);
 void tmpl_memo_use(struct tmpl_memo *mm);
 size_t tmpl_memo_bytes(const struct tmpl_memo *mm);
+/* tmpl_memo_counts: the calls kept, and the calls answered from them. */
+void tmpl_memo_counts(struct tmpl_memo *mm, size_t *kept, size_t *taken);
 /* tmap_freeze: m, and every value it holds, stay as they are while a memo
  * lives (the host's data: a post's map); a template's `set m.x` is then an
  * error. */
