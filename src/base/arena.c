@@ -241,12 +241,13 @@ void arena_adopt(struct arena *a, struct arena *child)
 	a->kids = child;
 }
 
-void arena_own(struct arena *a, void *block)
+void **arena_own(struct arena *a, void *block)
 {
 	struct owned *o = alloc(a, sizeof *o);
 	o->block = block;
 	o->next = a->owned;
 	a->owned = o;
+	return &o->block;
 }
 
 size_t arena_used(const struct arena *a)

@@ -50,8 +50,11 @@ void *arena_realloc(struct arena *a, void *p, size_t old_n, size_t new_n);
 void arena_adopt(struct arena *a, struct arena *child);
 
 /* arena_own: block (from malloc) is freed by arena_free(a): memory made
- * elsewhere that lives as long as the arena, without a copy. */
-void arena_own(struct arena *a, void *block);
+ * elsewhere that lives as long as the arena, without a copy. Returns the
+ * slot that holds it: an owner done with the block before the arena is
+ * may free(*slot) and set *slot to NULL (on the arena's thread, or when
+ * no other thread uses the arena). */
+void **arena_own(struct arena *a, void *block);
 
 /* arena_used: bytes handed out so far (for tests and statistics). */
 size_t arena_used(const struct arena *a);

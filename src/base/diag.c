@@ -406,6 +406,22 @@ static void relay(struct diag *d, enum diag_level level, const struct diag_loc *
 	buf_fini(&scratch);
 }
 
+/* text_of: loc, or *out: loc with the text of its file (diag_set_texts)
+ * when it has a line but no text and the file's text can be had. */
+static const struct diag_loc *text_of(struct diag *d, const struct diag_loc *loc, struct diag_loc *out)
+{
+	if (!loc || !loc->path || loc->src || loc->line <= 0 || !d->texts)
+		return loc;
+	size_t len = 0;
+	const char *text = d->texts(d->texts_ctx, d, loc->path, &len);
+	if (!text)
+		return loc;
+	*out = *loc;
+	out->src = text;
+	out->src_len = len;
+	return out;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *loc,
 		  const struct diag_note *notes, size_t nnotes, const char *fmt, va_list ap)
 {
@@ -414,16 +430,22 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 		return;
 	}
 	struct diag_loc with_text;
-	if (loc && loc->path && !loc->src && loc->line > 0 && d->texts) {
-		size_t len = 0;
-		const char *text = d->texts(d->texts_ctx, d, loc->path, &len);
-		if (text) {
-			with_text = *loc;
-			with_text.src = text;
-			with_text.src_len = len;
-			loc = &with_text;
+	loc = text_of(d, loc, &with_text);
+	/* a note's place too (the post that has a slug first) */
+	struct diag_note *filled = NULL;
+	for (size_t i = 0; i < nnotes; i++) {
+		struct diag_loc at;
+		const struct diag_loc *l = text_of(d, &notes[i].loc, &at);
+		if (l == &notes[i].loc)
+			continue;
+		if (!filled) {
+			filled = xmalloc(nnotes * sizeof *filled);
+			memcpy(filled, notes, nnotes * sizeof *filled);
 		}
+		filled[i].loc = at;
 	}
+	if (filled)
+		notes = filled;
 	thread_reports++;
 	struct buf msg, plain;
 	buf_init(&msg);
@@ -434,6 +456,7 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 	if (past_limit(d, level, loc, msg.p)) {
 		pthread_mutex_unlock(&d->lock);
 		buf_fini(&msg);
+		free(filled);
 		return;
 	}
 	pthread_mutex_unlock(&d->lock);
@@ -463,6 +486,7 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct diag_loc *
 	pthread_mutex_unlock(&d->lock);
 	buf_fini(&msg);
 	buf_fini(&plain);
+	free(filled);
 }
 
 static int cmp_pending(const void *x, const void *y)

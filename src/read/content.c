@@ -212,9 +212,14 @@ static int load_source(struct arena *a, struct diag *d, const struct reading *rd
 	struct site_file f = {abs, rel, FOLIO_MAX_FILE, "split it into several files", SITE_READ_CHECKED};
 	size_t len;
 	uint64_t h = 0;
-	char *src = site_read(d, NULL, &f, a, &len, rd && rd->kn ? &h : NULL);
+	/* folio build: a block of its own, freed once rendered (source_drop) */
+	char *src = site_read(d, NULL, &f, rd && rd->kn ? NULL : a, &len, rd && rd->kn ? &h : NULL);
 	if (!src)
 		return -1;
+	if (rd && rd->kn) {
+		s->own = arena_own(a, src);
+		s->arena = a;
+	}
 	if (check_text(d, rel, src, len))
 		return -1;
 	const char *fm = NULL;
@@ -321,6 +326,21 @@ const char *source_text(struct arena *a, struct diag *d, const struct source *cs
 	}
 	pthread_mutex_unlock(lock);
 	return src;
+}
+
+size_t source_drop(struct source *s)
+{
+	if (!s->own || !*s->own || s->lazy || !s->content || !s->abs || s->nb)
+		return 0;
+	pthread_mutex_t *lock = &source_locks[((uintptr_t)s >> 6) % 16];
+	pthread_mutex_lock(lock);
+	free(*s->own);
+	*s->own = NULL;
+	s->own = NULL;
+	s->src = s->body = NULL;
+	__atomic_store_n(&s->lazy, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(lock);
+	return s->len + 1;
 }
 
 const struct source *content_source(const struct content *c, const char *path)

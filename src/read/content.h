@@ -74,6 +74,9 @@ struct source {
 	int lazy, no_record;
 	const char *abs;
 	struct arena *arena; /* where it was loaded, and a lazy one's text goes */
+	/* folio build: the slot of the malloc'd block holding src, which the
+	 * arena frees (arena_own), or else NULL; source_drop frees it early */
+	void **own;
 	/* a notebook (read/notebook.h): src is its JSON, body the Markdown
 	 * made of its cells (not inside src; body_line 0), rendered by
 	 * notebook_render; never lazy, and read again by each build of a
@@ -88,6 +91,14 @@ struct source {
  * after an error, reported to d: the file cannot be read, or it changed
  * since the build stamped it. */
 const char *source_text(struct arena *a, struct diag *d, const struct source *s);
+
+/* source_drop: s's text freed once its Markdown is rendered, s lazy again
+ * (its text read again if a message needs it): a build of 10,000 posts
+ * holds 80 MB of Markdown it no longer reads. Nothing is done to a source
+ * whose text cannot be checked when it is read again (no hash, no
+ * record) or that was not read into a block of its own (source.own).
+ * Returns the bytes freed. */
+size_t source_drop(struct source *s);
 
 struct series;
 

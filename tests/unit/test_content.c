@@ -5,6 +5,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "cache/srccache.h"
 #include "read/config.h"
 #include "read/content.h"
 #include "base/diag.h"
@@ -909,6 +910,80 @@ static void test_cache(void)
 	build_arena = NULL;
 }
 
+/* ---- a source's text freed once rendered (source_drop) ---- */
+
+static void test_drop(void)
+{
+	reset_site();
+	t_write(site, "folio.yml", "title: Dropped\nbase_url: https://example.org/\n");
+	const char *text = "---\ntitle: A\ndate: 2026-01-01\n---\nA's text, long enough.\n";
+	t_write(site, "content/posts/a.md", text);
+	t_write(site, "content/posts/nofm.md", "no front matter\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\nMe.\n");
+	struct src_cache *records = src_cache_new(1);
+	struct content_known kn = {NULL, records};
+	for (int pass = 0; pass < 3; pass++) {
+		struct arena *a = arena_new();
+		struct diag d;
+		diag_init(&d, NULL);
+		buf_reset(&cap);
+		d.capture = &cap;
+		struct config cf;
+		int e = config_load(a, &d, site, NULL, &cf);
+		/* the third pass: read without records (folio check, serve):
+		 * the text is the arena's, and stays */
+		if (!e)
+			e = content_load_cached(a, &d, site, &cf, &c, NULL, NULL, pass < 2 ? &kn : NULL, 1 + pass % 2);
+		INT_EQ(e, 1); /* nofm.md: a post without front matter */
+		struct post *p = NULL;
+		for (size_t i = 0; i < c.nposts; i++)
+			if (!strcmp(c.posts[i]->s.path, "content/posts/a.md"))
+				p = c.posts[i];
+		OK(p != NULL);
+		if (!p) {
+			diag_fini(&d);
+			arena_free(a);
+			break;
+		}
+		struct source *s = &p->s;
+		size_t len = strlen(text);
+		OK(s->src && s->len == len && !memcmp(s->src, text, len));
+		if (pass == 2) {
+			INT_EQ(source_drop(s), 0);
+			OK(s->src == p->s.src && !s->lazy);
+			INT_EQ(source_drop(&c.pages[0]->s), 0);
+			diag_fini(&d);
+			arena_free(a);
+			break;
+		}
+		OK(s->own != NULL);
+		const char *body = s->body;
+		size_t body_len = s->body_len;
+		OK(body && !memcmp(body, "A's text", 8));
+		INT_EQ(source_drop(s), len + 1);
+		OK(s->lazy && !s->src && !s->body && s->len == len && s->body_len == body_len);
+		INT_EQ(source_drop(s), 0); /* once */
+		INT_EQ(source_drop(&c.pages[0]->s), strlen("---\ntitle: About\n---\nMe.\n") + 1);
+		buf_reset(&cap);
+		if (pass == 1) /* changed since it was read: said, not read */
+			t_write(site, "content/posts/a.md", "---\ntitle: B\ndate: 2026-01-01\n---\nB's text, long enough.\n");
+		const char *again = source_text(pass ? a : NULL, &d, s);
+		if (pass == 0) {
+			OK(again && !memcmp(again, text, len) && !s->lazy);
+			OK(s->body && s->body_len == body_len && !memcmp(s->body, "A's text", 8));
+			STR_EQ(t_msgs(&cap), "");
+			INT_EQ(source_drop(s), 0); /* read again into the arena: not its own block */
+		} else {
+			OK(again == NULL && s->lazy);
+			OK(strstr(t_msgs(&cap), "content/posts/a.md: error: changed while the site was being built") != NULL);
+			t_write(site, "content/posts/a.md", text);
+		}
+		diag_fini(&d);
+		arena_free(a);
+	}
+	src_cache_free(records);
+}
+
 void test_content(void)
 {
 	t_current = "content";
@@ -923,6 +998,7 @@ void test_content(void)
 	test_folder_errors();
 	test_threads();
 	test_cache();
+	test_drop();
 	t_rmtree(site);
 	free(site);
 	site = NULL;

@@ -54,10 +54,55 @@ static void test_relay(void)
 	buf_fini(&cap);
 }
 
+/* texts_of: diag_set_texts' function for the test: the text of two
+ * files, counting the calls in *ctx */
+static const char *texts_of(void *ctx, struct diag *d, const char *path, size_t *len)
+{
+	(void)d;
+	(*(int *)ctx)++;
+	const char *t = !strcmp(path, "a.md") ? "one\ntwo\n" : !strcmp(path, "b.md") ? "uno\ndos\n" : NULL;
+	*len = t ? strlen(t) : 0;
+	return t;
+}
+
+/* A place with a line and no text (a file the build did not read, or no
+ * longer holds) gets its excerpt from the texts' function: the message's
+ * and each note's. */
+static void test_texts(void)
+{
+	struct buf cap;
+	struct diag d;
+	buf_init(&cap);
+	diag_init(&d, NULL);
+	d.capture = &cap;
+	int calls = 0;
+	diag_set_texts(&d, texts_of, &calls);
+	struct diag_loc at = {"a.md", NULL, 0, 2, 2};
+	struct diag_note notes[3] = {{{"b.md", NULL, 0, 1, 3}, "first here"},
+				     {{"c.md", NULL, 0, 1, 1}, "not found"},
+				     {{"b.md", "given\n", 6, 1, 1}, "its own text"}};
+	diag_report(&d, DIAG_ERROR, &at, notes, 3, "clash");
+	STR_EQ(cap.p, "a.md:2:2: error: clash\n"
+		      " 2 | two\n"
+		      "   |  ^\n"
+		      "b.md:1:3: note: first here\n"
+		      " 1 | uno\n"
+		      "   |   ^\n"
+		      "c.md:1:1: note: not found\n"
+		      "b.md:1:1: note: its own text\n"
+		      " 1 | given\n"
+		      "   | ^\n");
+	INT_EQ(calls, 3); /* the note with a text asks for none */
+	OK(notes[0].loc.src == NULL); /* the caller's notes are not changed */
+	diag_fini(&d);
+	buf_fini(&cap);
+}
+
 void test_diag(void)
 {
 	t_current = "diag";
 	test_relay();
+	test_texts();
 	struct buf cap;
 	struct diag d;
 	buf_init(&cap);
