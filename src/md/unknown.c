@@ -13,7 +13,8 @@
 
 struct unknown_block {
 	char *lang, *path;
-	const char *src; /* the file's text, alive until md_unknown_report */
+	const char *src; /* the file's text, alive until md_unknown_report (a build
+	                  * keeps the source of a document that noted one) */
 	size_t src_len;
 	int line, col;
 	size_t seq;

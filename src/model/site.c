@@ -229,8 +229,11 @@ static void run_job(struct md_pool *p, struct arena *a, const struct md_job *j)
 	 * so that its messages are reported again */
 	if (mc && diag_thread_reports() == said && md_unknown_thread_count() == noted)
 		md_cache_put(mc, &j->key, p->opts->files_stamp, doc, p->opts->md_borrow);
-	/* rendered: its text is read again only for a message */
-	__atomic_add_fetch(&p->dropped, source_drop(s), __ATOMIC_RELAXED);
+	/* rendered: its text is read again only for a message; but the
+	 * unknown languages of its code blocks are told after the last
+	 * document, at a place in that text (md_unknown_report) */
+	if (md_unknown_thread_count() == noted)
+		__atomic_add_fetch(&p->dropped, source_drop(s), __ATOMIC_RELAXED);
 	job_done(p, j);
 }
 
