@@ -276,19 +276,26 @@ void bibtex_latex(struct buf *out, struct str raw, int html)
 
 /* ---- names ---- */
 
+/* name_space: c parts the words of a name (a NUL does not: strchr
+ * would find the string's own end) */
+static int name_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '~';
+}
+
 /* is_and: s[k..) is " and " at brace depth 0 (k at the 'a', spacing
  * before it). */
 static int is_and(const char *s, size_t len, size_t k)
 {
-	return k + 3 < len && k > 0 && strchr(" \t\n\r~", s[k - 1]) && !strncasecmp(s + k, "and", 3) &&
-	       strchr(" \t\n\r~", s[k + 3]);
+	return k + 3 < len && k > 0 && name_space(s[k - 1]) && !strncasecmp(s + k, "and", 3) &&
+	       name_space(s[k + 3]);
 }
 
 static struct str trim(struct str s)
 {
-	while (s.len && strchr(" \t\n\r,~", s.p[0]))
+	while (s.len && (s.p[0] == ',' || name_space(s.p[0])))
 		s.p++, s.len--;
-	while (s.len && strchr(" \t\n\r,~", s.p[s.len - 1]))
+	while (s.len && (s.p[s.len - 1] == ',' || name_space(s.p[s.len - 1])))
 		s.len--;
 	return s;
 }
@@ -335,7 +342,7 @@ static size_t words(struct str s, struct str *w, size_t max)
 {
 	size_t n = 0, k = 0, depth = 0;
 	while (k < s.len && n < max) {
-		while (k < s.len && strchr(" \t\n\r~", s.p[k]))
+		while (k < s.len && name_space(s.p[k]))
 			k++;
 		if (k >= s.len)
 			break;
@@ -345,7 +352,7 @@ static size_t words(struct str s, struct str *w, size_t max)
 				depth++;
 			else if (s.p[k] == '}' && depth)
 				depth--;
-			else if (!depth && strchr(" \t\n\r~", s.p[k]))
+			else if (!depth && name_space(s.p[k]))
 				break;
 		}
 		if (n == max - 1)

@@ -766,6 +766,29 @@ static void replace_run(struct cite_state *st, const struct cite_run *r)
 
 /* ---- the References ---- */
 
+/* no_nul: each NUL byte of b made U+FFFD, as cmark does in the text it
+ * parses: a node's literal is a C string, and a NUL that reached the
+ * References (a URL's "\\" then a NUL, taken for an escape) ended them
+ * there, and the page's links to the entries after it led nowhere
+ * (fuzz_bibtex). */
+static void no_nul(struct buf *b)
+{
+	if (!b->len || !memchr(b->p, '\0', b->len))
+		return;
+	struct buf t;
+	buf_init(&t);
+	for (size_t i = 0; i < b->len;) {
+		const char *z = memchr(b->p + i, '\0', b->len - i);
+		size_t k = z ? (size_t)(z - b->p) : b->len;
+		buf_append(&t, b->p + i, k - i);
+		if (z)
+			buf_append(&t, "\xEF\xBF\xBD", 3);
+		i = k + (z != NULL);
+	}
+	buf_fini(b);
+	*b = t;
+}
+
 static void put_field(struct buf *b, const struct bib_entry *e, const char *name, const char *before,
 		      const char *after)
 {
@@ -811,7 +834,8 @@ static struct str link_field(struct arena *a, const struct bib_entry *e, const c
 			return (struct str){NULL, 0};
 		if (ch == '{' || ch == '}')
 			continue;
-		if (ch == '\\' && i + 1 < v.len && strchr("_%&#~$", v.p[i + 1]))
+		/* (strchr finds a NUL too: the string's own end) */
+		if (ch == '\\' && i + 1 < v.len && v.p[i + 1] && strchr("_%&#~$", v.p[i + 1]))
 			ch = (unsigned char)v.p[++i];
 		out[n++] = (char)ch;
 	}
@@ -979,6 +1003,7 @@ static void references(struct cite_state *st)
 		put_entry(st, &b, order[i]);
 	buf_puts(&b, numeric ? "</ol>\n</section>\n" : "</ul>\n</section>\n");
 	free(order);
+	no_nul(&b);
 	cmark_node *h = cmark_node_new_with_mem(CMARK_NODE_HTML_BLOCK, c->mem);
 	cmark_node_set_literal(h, b.p);
 	buf_fini(&b);

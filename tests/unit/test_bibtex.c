@@ -227,6 +227,14 @@ static void test_names(void)
 	STR_EQ(names("Charles Louis Xavier Joseph de la Vall{\\'e}e Poussin"),
 	       "[Charles Louis Xavier Joseph|de la|Vall{\\'e}e Poussin|]");
 	STR_EQ(names("  and  and "), "");
+	/* a NUL is no space between words (strchr found it: the string's end) */
+	struct arena *a = arena_new();
+	struct bib_name *n;
+	int others;
+	static const char nul[] = "Ann\0Bee and Cy";
+	INT_EQ(bibtex_names(a, (struct str){nul, sizeof nul - 1}, &n, &others), 2);
+	OK(n[0].first.len == 0 && n[0].last.len == 7 && !memcmp(n[0].last.p, "Ann\0Bee", 7));
+	arena_free(a);
 }
 
 void test_bibtex(void)

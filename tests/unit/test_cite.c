@@ -103,5 +103,17 @@ void test_cite(void)
 	OK(t_has(h, "<p>[@c1999] @c1999</p>"));
 	buf_fini(&errs);
 	bibtex_fini(&B);
+
+	/* a URL's backslash before a NUL is no escape of the NUL: the URL
+	 * is not one (a control character), and the References go on to
+	 * the entries after it (fuzz_bibtex: the NUL ended them) */
+	static const char nul_bib[] = "@misc{u1, title = {One}, url = {https://x.org/a\\\0b}}\n"
+				      "@misc{u2, title = {Two}, url = {https://y.org/}}\n";
+	INT_EQ(bibtex_parse(a, nul_bib, sizeof nul_bib - 1, &B), 0);
+	h = render(a, "See [@u1; @u2].\n", MD_CITE_NUMERIC, &doc, &msgs);
+	OK(t_has(h, "<li id=\"ref-u1\">n.d. One.</li>"));
+	OK(t_has(h, "<li id=\"ref-u2\">n.d. Two. <a href=\"https://y.org/\">"));
+	OK(t_has(h, "</ol>\n</section>"));
+	bibtex_fini(&B);
 	arena_free(a);
 }

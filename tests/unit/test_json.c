@@ -142,6 +142,12 @@ static void test_errors(void)
 	       "t.json:1:10: error: JSON: text after the value (hint: a JSON file holds one value; "
 	       "put the items "
 	       "in one object or array)");
+	/* a NUL after the value is no white space */
+	OK(parse_in("{\"a\": 1}\0", 9, 0, 0) == NULL);
+	STR_EQ(t_msgs(&cap),
+	       "t.json:1:9: error: JSON: text after the value (hint: a JSON file holds one value; "
+	       "put the items "
+	       "in one object or array)");
 	STR_EQ(msgs_of("{\"a\": \"caf\xe9\"}"),
 	       "t.json:1:11: error: JSON: invalid UTF-8 (hint: save the file as UTF-8)");
 	/* with the excerpt */
