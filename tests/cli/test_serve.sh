@@ -318,9 +318,15 @@ wait "$spid" 2>/dev/null
 spid=""
 # the default port, when in use, gives way to the next free one
 if python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 8080))' 2>/dev/null; then
-	python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 8080)); s.listen(); time.sleep(30)' &
+	# the holder says when it holds the port: on a busy machine half a
+	# second was not always enough for it to start, and folio took 8080
+	rm -f "$TMP/held"
+	python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1", 8080)); s.listen(); open(sys.argv[1], "w").close(); time.sleep(30)' "$TMP/held" &
 	holder=$!
-	sleep 0.5
+	for _ in $(seq 1 $((100 * ws))); do
+		test -e "$TMP/held" && break
+		sleep 0.1
+	done
 	TMPDIR=$TMP "$FOLIO" serve "$B" >"$TMP/d.out" 2>"$TMP/d.err" &
 	spid=$!
 	for _ in $(seq 1 $((300 * ws))); do
