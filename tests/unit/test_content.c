@@ -602,6 +602,23 @@ static struct content_cache *cc;
 static struct arena *build_arena; /* the arena of the last cached load */
 static unsigned loads;            /* on 1, 2 or 3 threads in turn */
 
+/* load_with: the site's settings and content read into a (with the
+ * content cache and what is known, each may be NULL) on jobs threads,
+ * the messages captured in cap by d (initialised here, finished by the
+ * caller); the error count. */
+static int load_with(struct arena *a, struct diag *d, struct content_cache *cache, const struct content_known *kn,
+		     int jobs)
+{
+	diag_init(d, NULL);
+	buf_reset(&cap);
+	d->capture = &cap;
+	struct config cf;
+	int e = config_load(a, d, site, NULL, &cf);
+	if (!e)
+		e = content_load_cached(a, d, site, &cf, &c, cache, NULL, kn, jobs);
+	return e;
+}
+
 /* load_cached: a session's load: folio.yml read with config_load, into a
  * new build arena (the last one freed first, as a session does between
  * builds); the error count, the messages in cap. */
@@ -611,13 +628,7 @@ static int load_cached(void)
 		arena_free(build_arena);
 	build_arena = arena_new();
 	struct diag d;
-	diag_init(&d, NULL);
-	buf_reset(&cap);
-	d.capture = &cap;
-	struct config cf;
-	int e = config_load(build_arena, &d, site, NULL, &cf);
-	if (!e)
-		e = content_load_cached(build_arena, &d, site, &cf, &c, cc, NULL, NULL, 1 + (int)(loads++ % 3));
+	int e = load_with(build_arena, &d, cc, NULL, 1 + (int)(loads++ % 3));
 	diag_fini(&d);
 	return e;
 }
@@ -925,15 +936,9 @@ static void test_drop(void)
 	for (int pass = 0; pass < 3; pass++) {
 		struct arena *a = arena_new();
 		struct diag d;
-		diag_init(&d, NULL);
-		buf_reset(&cap);
-		d.capture = &cap;
-		struct config cf;
-		int e = config_load(a, &d, site, NULL, &cf);
 		/* the third pass: read without records (folio check, serve):
 		 * the text is the arena's, and stays */
-		if (!e)
-			e = content_load_cached(a, &d, site, &cf, &c, NULL, NULL, pass < 2 ? &kn : NULL, 1 + pass % 2);
+		int e = load_with(a, &d, NULL, pass < 2 ? &kn : NULL, 1 + pass % 2);
 		INT_EQ(e, 1); /* nofm.md: a post without front matter */
 		struct post *p = NULL;
 		for (size_t i = 0; i < c.nposts; i++)
