@@ -477,6 +477,8 @@ static size_t names_of(struct arena *a, const struct bib_entry *e, struct bib_na
 	struct str v = bibtex_field(e, "author");
 	if (!v.p)
 		v = bibtex_field(e, "editor");
+	*names = NULL;
+	*others = 0; /* none: not "et al." (read uninitialised until ASan's stack showed it) */
 	return v.p ? bibtex_names(a, v, names, others) : 0;
 }
 
