@@ -25,6 +25,12 @@ static inline int str_eq(struct str a, struct str b)
 	return a.len == b.len && (a.len == 0 || a.p == b.p || memcmp(a.p, b.p, a.len) == 0);
 }
 int str_eq_cstr(struct str a, const char *cstr);
+/* byte_in: whether c is one of the bytes of set; a NUL never is (strchr
+ * alone finds it: the set's own end) */
+static inline int byte_in(const char *set, char c)
+{
+	return c && strchr(set, c) != NULL;
+}
 int str_cmp(struct str a, struct str b);
 int str_starts_with(struct str s, const char *prefix);
 struct str str_trim(struct str s);

@@ -276,11 +276,10 @@ void bibtex_latex(struct buf *out, struct str raw, int html)
 
 /* ---- names ---- */
 
-/* name_space: c parts the words of a name (a NUL does not: strchr
- * would find the string's own end) */
+/* name_space: c parts the words of a name (a NUL does not) */
 static int name_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '~';
+	return byte_in(" \t\n\r~", c);
 }
 
 /* is_and: s[k..) is " and " at brace depth 0 (k at the 'a', spacing

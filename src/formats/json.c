@@ -393,7 +393,7 @@ struct ynode *json_parse(struct arena *a, struct diag *d, const char *path, cons
 	if (r) {
 		/* one value: after it, white space only */
 		size_t after = stop;
-		while (after < b.len && b.text[after] && strchr(" \t\r\n", b.text[after]))
+		while (after < b.len && byte_in(" \t\r\n", b.text[after]))
 			after++;
 		if (after < b.len) {
 			struct diag_loc loc = loc_at(&b, after);

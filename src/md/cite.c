@@ -836,8 +836,7 @@ static struct str link_field(struct arena *a, const struct bib_entry *e, const c
 			return (struct str){NULL, 0};
 		if (ch == '{' || ch == '}')
 			continue;
-		/* (strchr finds a NUL too: the string's own end) */
-		if (ch == '\\' && i + 1 < v.len && v.p[i + 1] && strchr("_%&#~$", v.p[i + 1]))
+		if (ch == '\\' && i + 1 < v.len && byte_in("_%&#~$", v.p[i + 1]))
 			ch = (unsigned char)v.p[++i];
 		out[n++] = (char)ch;
 	}

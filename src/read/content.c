@@ -288,6 +288,12 @@ static pthread_mutex_t source_locks[16] = {
 	PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
 };
 
+/* source_lock: the lock of s, by its address */
+static pthread_mutex_t *source_lock(const struct source *s)
+{
+	return &source_locks[((uintptr_t)s >> 6) % 16];
+}
+
 const char *source_text(struct arena *a, struct diag *d, const struct source *cs)
 {
 	if (!__atomic_load_n(&cs->lazy, __ATOMIC_ACQUIRE))
@@ -297,7 +303,7 @@ const char *source_text(struct arena *a, struct diag *d, const struct source *cs
 	 * and it is not there before (what every reader of a const source
 	 * sees is the text or nothing) */
 	struct source *s = (struct source *)cs;
-	pthread_mutex_t *lock = &source_locks[((uintptr_t)cs >> 6) % 16];
+	pthread_mutex_t *lock = source_lock(cs);
 	pthread_mutex_lock(lock);
 	if (!s->lazy) {
 		pthread_mutex_unlock(lock);
@@ -332,7 +338,7 @@ size_t source_drop(struct source *s)
 {
 	if (!s->own || !*s->own || s->lazy || !s->content || !s->abs || s->nb)
 		return 0;
-	pthread_mutex_t *lock = &source_locks[((uintptr_t)s >> 6) % 16];
+	pthread_mutex_t *lock = source_lock(s);
 	pthread_mutex_lock(lock);
 	free(*s->own);
 	*s->own = NULL;
