@@ -524,6 +524,7 @@ static int cmd_build(int argc, char **argv)
 	memset(&res, 0, sizeof res);
 	if (!errors)
 		errors = output_check(&d, req.out_dir, req.site_dir) ? 1 : 0;
+	req.out_checked = !errors;
 	if (!errors)
 		errors = build_site(&req, &d, &res);
 	diag_flush(&d);

@@ -165,6 +165,10 @@ int manifest_save(const struct manifest *m, const char *p);
 int64_t output_mtime_ns(const struct stat *st);
 /* output_ctime_ns: st's change time in nanoseconds. */
 int64_t output_ctime_ns(const struct stat *st);
+/* output_now_ns: the wall clock now, in nanoseconds (a clock gone back
+ * behind a manifest's done_ns makes its folders' change times mean
+ * nothing) */
+int64_t output_now_ns(void);
 /* manifest_save_names: the names of a's files and b's as a manifest that
  * says nothing else (no tree, no file trusted to be as written: sizes,
  * times and inodes 0), for a folder that is the one or the other. */

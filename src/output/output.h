@@ -164,8 +164,9 @@ char *output_cache_file(const struct output *o, enum cache_kind k);
 
 /* output_unchanged: 0 when out_dir holds exactly the files the last
  * build's manifest lists, each as that build left it (size, time, inode),
- * and nothing else but folio's marker; else -1. */
-int output_unchanged(const char *site_dir, const char *out_dir);
+ * and nothing else but folio's marker; else -1. checked: output_check
+ * has just found nothing else there, so only the files are looked at. */
+int output_unchanged(const char *site_dir, const char *out_dir, int checked);
 
 /* One file of an output as its last build wrote it (output_list). */
 struct manifest;

@@ -244,13 +244,6 @@ static int foreign_refused(struct diag *d, const char *shown, const struct manif
 	return rc;
 }
 
-static int64_t clock_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int output_check(struct diag *d, const char *out_dir, const char *site_dir)
 {
 	char *out = NULL;
@@ -264,7 +257,7 @@ int output_check(struct diag *d, const char *out_dir, const char *site_dir)
 		struct manifest m;
 		memset(&m, 0, sizeof m);
 		manifest_load(&m, mpath);
-		rc = foreign_refused(d, out_dir, &m, out, clock_now_ns());
+		rc = foreign_refused(d, out_dir, &m, out, output_now_ns());
 		manifest_fini(&m);
 	}
 	free(mpath);
@@ -674,7 +667,7 @@ static int old_foreign(struct output *o, const char *dir)
 {
 	if (!o->manifest)
 		return 0; /* folio check's scratch folder: made by this build */
-	if (!foreign_refused(o->d, o->shown, &o->old, dir, o->now.done_ns ? o->now.done_ns : clock_now_ns()))
+	if (!foreign_refused(o->d, o->shown, &o->old, dir, o->now.done_ns ? o->now.done_ns : output_now_ns()))
 		return 0;
 	if (o->old.known && o->named)
 		manifest_save(&o->old, o->manifest); /* else the names stay, which say as much */

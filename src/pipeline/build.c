@@ -51,7 +51,7 @@ int build_site(const struct build_request *req, struct diag *d, struct build_res
 	struct uptodate *u = t->ops->keeps & TARGET_KEEPS_STATE
 				     ? uptodate_begin(&key, r.site_dir, r.out_dir, clock_build_now(r.now), r.future)
 				     : NULL;
-	if (u && uptodate_same(u) && t->ops->unchanged(t) == 0) {
+	if (u && uptodate_same(u) && t->ops->unchanged(t, r.out_checked) == 0) {
 		kept(u, d, res);
 		res->seconds = clock_seconds() - t0;
 		uptodate_free(u);

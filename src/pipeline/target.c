@@ -150,9 +150,9 @@ static void staging_abort(struct target *t, int planned)
 	g->o = NULL;
 }
 
-static int staging_unchanged(const struct target *t)
+static int staging_unchanged(const struct target *t, int checked)
 {
-	return output_unchanged(t->site_dir, t->out_dir);
+	return output_unchanged(t->site_dir, t->out_dir, checked);
 }
 
 static void staging_prune(const struct target *t)

@@ -88,8 +88,9 @@ struct target_ops {
 	 * (planned: it got as far as its plan) */
 	void (*abort)(struct target *t, int planned);
 	/* unchanged: whether the output is exactly as the last build left it
-	 * (0), else -1 */
-	int (*unchanged)(const struct target *t);
+	 * (0), else -1; checked: nothing foreign was found in it just before
+	 * (output_check), so its folders are not read again */
+	int (*unchanged)(const struct target *t, int checked);
 	/* prune: the cache's states of outputs built into long ago go */
 	void (*prune)(const struct target *t);
 	/* close: frees what the target holds (the output folder stays) */

@@ -130,6 +130,29 @@ check "a file added to the output by hand: named" contains "$err" "public: error
 check "the stray file is kept" test "$(cat "$pub/stray.txt")" = stray
 rm "$pub/stray.txt"
 keeps "the stray file removed by hand"
+# deep in the output: the check of a build with nothing to do reads only
+# the folders changed since the build (their change times), so these
+# must change one
+deep=$(dirname "$(find "$pub/posts" -mindepth 2 -name index.html | sort | head -1)")
+echo "stray" >"$deep/stray.txt"
+run build "$site" $opts
+check "a file added deep in the output: refused, not taken as unchanged" test "$rc" -eq 1
+check "a file added deep in the output: named" contains "$err" "${deep#"$pub/"}/stray.txt"
+rm "$deep/stray.txt"
+keeps "the deep stray file removed by hand"
+mkdir "$deep/empty"
+run build "$site" $opts
+check "an empty folder added deep in the output: refused" test "$rc" -eq 1
+check "an empty folder added deep in the output: named" contains "$err" "${deep#"$pub/"}/empty/"
+rmdir "$deep/empty"
+keeps "the empty folder removed"
+# the same bytes, size and time in another file (an editor's save by
+# rename): its inode differs
+cp -p "$deep/index.html" "$TMP/page" && mv "$TMP/page" "$deep/index.html"
+builds "an output file replaced by another with the same bytes and time"
+printf 'x' | dd of="$deep/index.html" bs=1 seek=0 conv=notrunc status=none
+touch -r "$pub/index.html" "$deep/index.html"
+builds "an output file written in place"
 rm "$pub/about/index.html" 2>/dev/null || rm "$(find "$pub" -name index.html | tail -1)"
 builds "an output file deleted by hand"
 rm -rf "$pub"

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -164,7 +165,8 @@ static void test_written_twice(void)
 	INT_EQ(output_commit(o), 0);
 	STR_EQ(dend(), "");
 	STR_EQ(t_read(out, "style.css"), own);
-	INT_EQ(output_unchanged(site, out), 0);
+	INT_EQ(output_unchanged(site, out, 0), 0);
+	INT_EQ(output_unchanged(site, out, 1), 0);
 	struct output_listing l;
 	INT_EQ(output_list(site, out, &l), 0);
 	size_t seen = 0;
@@ -188,7 +190,47 @@ static void test_written_twice(void)
 	}
 	struct timespec later[2] = {{0, UTIME_OMIT}, {time(NULL) + 5, 0}};
 	INT_EQ(utimensat(AT_FDCWD, p, later, 0), 0);
-	OK(output_unchanged(site, out) != 0);
+	OK(output_unchanged(site, out, 0) != 0);
+	OK(output_unchanged(site, out, 1) != 0); /* a file is always looked at */
+}
+
+/* The check that an output is as its build left it reads only the
+ * folders whose change time is later than the build's end: a file or an
+ * empty folder added deep down changes its folder's; a folder that went
+ * or became a file is stat'ed. With checked (output_check has just looked
+ * for what folio did not write), only the files are looked at. */
+static void test_unchanged_deep(void)
+{
+	dbegin();
+	struct output *o = output_begin(&d, out, site);
+	OK(o != NULL);
+	if (!o)
+		return;
+	INT_EQ(output_write(o, "index.html", "home", 4), 0);
+	INT_EQ(output_write(o, "posts/a/index.html", "post a", 6), 0);
+	INT_EQ(output_write(o, "posts/b/index.html", "post b", 6), 0);
+	INT_EQ(output_write(o, "posts/b/img/x.png", "png", 3), 0);
+	INT_EQ(output_commit(o), 0);
+	STR_EQ(dend(), "");
+	INT_EQ(output_unchanged(site, out, 0), 0);
+	char p[PATH_MAX + 32];
+	t_write(out, "posts/b/img/stray.txt", "stray");
+	snprintf(p, sizeof p, "%s/posts/b/img/stray.txt", out);
+	OK(output_unchanged(site, out, 0) != 0);
+	INT_EQ(output_unchanged(site, out, 1), 0); /* trusted to have been seen by output_check */
+	struct output_listing l;
+	OK(output_list(site, out, &l) != 0);
+	INT_EQ(errno, ESTALE);
+	unlink(p);
+	INT_EQ(output_unchanged(site, out, 0), 0);
+	snprintf(p, sizeof p, "%s/posts/a/empty", out);
+	INT_EQ(mkdir(p, 0755), 0);
+	OK(output_unchanged(site, out, 0) != 0);
+	rmdir(p);
+	INT_EQ(output_unchanged(site, out, 0), 0);
+	snprintf(p, sizeof p, "%s/posts/a/index.html", out);
+	unlink(p);
+	OK(output_unchanged(site, out, 1) != 0);
 }
 
 static void test_write_paths(void)
@@ -1131,6 +1173,7 @@ void test_output(void)
 	t_write(site, "folio.yml", "title: T\n");
 	test_first_and_second_build();
 	test_written_twice();
+	test_unchanged_deep();
 	test_write_paths();
 	test_long_path();
 	test_copy_tree();
