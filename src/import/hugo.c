@@ -775,6 +775,8 @@ static int sc_action(struct arena *a, const char *p, size_t n, struct buf *b, st
 			q++;
 		if (q < head_end && *q == '"' && head_end[-1] == '"' && head_end - q >= 3) {
 			struct str k = {q + 1, (size_t)(head_end - q - 2)};
+			if (!isalpha((unsigned char)k.p[0]) && k.p[0] != '_')
+				return 0; /* folio's arguments are named so */
 			for (size_t i = 0; i < k.len; i++)
 				if (!isalnum((unsigned char)k.p[i]) && k.p[i] != '_' && k.p[i] != '-')
 					return 0;

@@ -38,11 +38,12 @@ static void cb_directive(void *ctx, struct str orig, const char *name, const cha
 	imp_dir_call(j->r.s->a, &j->dirs, orig, name, keys, nkeys, inl, j->r.cur ? j->r.cur->rel : NULL, line);
 }
 
-/* inc_name: p[0..n) is "include.NAME" (NAME a parameter's name): its
- * length, else 0 */
+/* inc_name: p[0..n) is "include.NAME" (NAME a parameter's name, which
+ * folio's arguments begin with a letter or '_': include.2 is Liquid's,
+ * not one): its length, else 0 */
 static size_t inc_name(const char *p, size_t n)
 {
-	if (n <= 8 || memcmp(p, "include.", 8))
+	if (n <= 8 || memcmp(p, "include.", 8) || (!isalpha((unsigned char)p[8]) && p[8] != '_'))
 		return 0;
 	for (size_t i = 8; i < n; i++)
 		if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != '-')
