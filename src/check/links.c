@@ -184,6 +184,7 @@ struct lpage {
 	struct map ids; /* the ids of rec, made when a link first asks */
 	int has_ids;
 	size_t shown, hidden; /* problems reported, and past the limit */
+	size_t told;          /* problems reported (not notes), by the last run */
 };
 
 /* LINKS_SHOWN: the most problems told of one page; the rest are counted
@@ -388,11 +389,12 @@ size_t links_check_reported(const struct links_check *lc)
 	return lc->reported;
 }
 
-/* ---- the memo of a clean check: "folio-links 1\n" (16 bytes), the key,
- * the number of targets, then their hashes, sorted, each once (the
- * numbers as buf.h's load_u64 reads them) ---- */
-#define MEMO_MAGIC "folio-links 1\n"
-#define MEMO_HEAD 32
+/* ---- the memo of a check: "folio-links 2\n" (16 bytes), the key, the
+ * number of targets, the number of pages that reported, then the
+ * targets' hashes, sorted, each once, then those of the pages' paths,
+ * the same (the numbers as buf.h's load_u64 reads them) ---- */
+#define MEMO_MAGIC "folio-links 2\n"
+#define MEMO_HEAD 40
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -400,58 +402,103 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* memo_targets: the number of targets of memo[0..len), with its key in
- * *key; -1 when it is not a memo */
-static long memo_targets(const char *memo, size_t len, uint64_t *key)
+/* struct memo: a memo's parts, where they lie in its bytes */
+struct memo {
+	uint64_t key;
+	size_t ntargets, nreported;
+	const char *targets, *reported; /* 8 bytes each */
+};
+
+/* memo_parse: memo[0..len) into m; -1 when it is not a memo */
+static int memo_parse(const char *memo, size_t len, struct memo *m)
 {
 	if (!memo || len < MEMO_HEAD || memcmp(memo, MEMO_MAGIC, strlen(MEMO_MAGIC)))
 		return -1;
-	uint64_t n = load_u64(memo + 24);
-	if (n > (len - MEMO_HEAD) / 8 || len != MEMO_HEAD + n * 8)
+	uint64_t nt = load_u64(memo + 24), nr = load_u64(memo + 32), room = (len - MEMO_HEAD) / 8;
+	if (nt > room || nr > room - nt || len != MEMO_HEAD + (nt + nr) * 8)
 		return -1;
-	*key = load_u64(memo + 16);
-	return (long)n;
+	*m = (struct memo){load_u64(memo + 16), (size_t)nt, (size_t)nr, memo + MEMO_HEAD, memo + MEMO_HEAD + nt * 8};
+	return 0;
 }
 
-char *links_check_memo(const struct links_check *lc, uint64_t key, const char *last, size_t last_len, size_t *len)
+/* memo_has: whether the sorted hashes at v[0..n) hold h */
+static int memo_has(const char *v, size_t n, uint64_t h)
 {
-	*len = 0;
-	if (lc->reported || lc->mode == LINKS_OFF)
-		return NULL;
-	uint64_t last_key = 0;
-	long carried = lc->only ? memo_targets(last, last_len, &last_key) : 0;
-	if (carried < 0 || (lc->only && last_key != key))
-		return NULL; /* the other pages' targets are not known */
-	size_t n = lc->ntargets + (size_t)carried;
-	uint64_t *v = xmalloc((n + 1) * sizeof *v);
-	if (lc->ntargets) /* (targets NULL before the first) */
-		memcpy(v, lc->targets, lc->ntargets * sizeof *v);
-	for (long i = 0; i < carried; i++)
-		v[lc->ntargets + (size_t)i] = load_u64(last + MEMO_HEAD + (size_t)i * 8);
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t x = load_u64(v + mid * 8);
+		if (x == h)
+			return 1;
+		if (x < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* sorted_once: v[0..n) sorted, each once; the count kept */
+static size_t sorted_once(uint64_t *v, size_t n)
+{
 	qsort(v, n, sizeof *v, cmp_u64);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[i] != v[k - 1])
 			v[k++] = v[i];
+	return k;
+}
+
+char *links_check_memo(const struct links_check *lc, uint64_t key, const char *last, size_t last_len, size_t *len)
+{
+	*len = 0;
+	if (lc->mode == LINKS_OFF)
+		return NULL;
+	struct memo was = {0};
+	if (lc->only && (memo_parse(last, last_len, &was) || was.key != key))
+		return NULL; /* the other pages' targets are not known */
+	/* the targets: this run's and, after a run on some pages, the last's */
+	size_t nt = lc->ntargets + was.ntargets;
+	uint64_t *t = xmalloc((nt + 1) * sizeof *t);
+	if (lc->ntargets) /* (targets NULL before the first) */
+		memcpy(t, lc->targets, lc->ntargets * sizeof *t);
+	for (size_t i = 0; i < was.ntargets; i++)
+		t[lc->ntargets + i] = load_u64(was.targets + i * 8);
+	nt = sorted_once(t, nt);
+	/* the pages that reported: this run's, and those the last run said
+	 * that this one did not check */
+	uint64_t *r = xmalloc((lc->npages + 1) * sizeof *r);
+	size_t nr = 0;
+	for (size_t i = 0; i < lc->npages; i++) {
+		const struct lpage *p = &lc->pages[i];
+		int checked = !lc->only || lc->only[i];
+		if (checked ? p->told != 0 : was.nreported != 0) {
+			uint64_t h = hash_bytes(p->out, strlen(p->out));
+			if (checked || memo_has(was.reported, was.nreported, h))
+				r[nr++] = h;
+		}
+	}
+	nr = sorted_once(r, nr);
 	struct buf b;
 	buf_init(&b);
 	char head[16] = {0};
 	memcpy(head, MEMO_MAGIC, strlen(MEMO_MAGIC));
 	buf_append(&b, head, sizeof head);
 	buf_append(&b, &key, 8);
-	uint64_t nk = k;
-	buf_append(&b, &nk, 8);
-	buf_append(&b, v, k * sizeof *v);
-	free(v);
+	uint64_t counts[2] = {nt, nr};
+	buf_append(&b, counts, sizeof counts);
+	buf_append(&b, t, nt * sizeof *t);
+	buf_append(&b, r, nr * sizeof *r);
+	free(t);
+	free(r);
 	*len = b.len;
 	return b.p;
 }
 
 int links_check_memo_holds(const struct links_check *lc, uint64_t key, const char *memo, size_t len)
 {
-	uint64_t mkey = 0;
-	long n = memo_targets(memo, len, &mkey);
-	if (n < 0 || mkey != key)
+	struct memo m;
+	if (memo_parse(memo, len, &m) || m.key != key)
 		return 0;
 	/* the build's files, as a sorted array of hashes to look the targets up in */
 	uint64_t *files = xmalloc((lc->nfiles + 1) * sizeof *files);
@@ -459,18 +506,32 @@ int links_check_memo_holds(const struct links_check *lc, uint64_t key, const cha
 		files[i] = hash_bytes(lc->files[i], strlen(lc->files[i]));
 	qsort(files, lc->nfiles, sizeof *files, cmp_u64);
 	int holds = 1;
-	for (long i = 0; i < n && holds; i++) {
-		uint64_t t = load_u64(memo + MEMO_HEAD + (size_t)i * 8);
+	for (size_t i = 0; i < m.ntargets && holds; i++) {
+		uint64_t t = load_u64(m.targets + i * 8);
 		holds = bsearch(&t, files, lc->nfiles, sizeof *files, cmp_u64) != NULL;
 	}
 	free(files);
 	return holds;
 }
 
+size_t links_memo_told(const char *memo, size_t len, const char *const *outs, size_t n, unsigned char *which)
+{
+	struct memo m;
+	size_t marked = 0;
+	if (memo_parse(memo, len, &m) || !m.nreported)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!which[i] && memo_has(m.reported, m.nreported, hash_bytes(outs[i], strlen(outs[i])))) {
+			which[i] = 1;
+			marked++;
+		}
+	return marked;
+}
+
 uint64_t links_memo_key(const char *memo, size_t len)
 {
-	uint64_t key = 0;
-	return memo_targets(memo, len, &key) < 0 ? 0 : key;
+	struct memo m;
+	return memo_parse(memo, len, &m) ? 0 : m.key;
 }
 
 /* page_has_id: whether the page's record lists id (a set of them is made
@@ -838,8 +899,10 @@ static void report(struct links_check *lc, struct diag *d, const struct lpage *p
 	memset(&pl, 0, sizeof pl);
 	enum diag_level lv = lc->note_level ? DIAG_NOTE : lc->mode == LINKS_WARN ? DIAG_WARNING : DIAG_ERROR;
 	struct lpage *mp = (struct lpage *)p;
-	if (!lc->note_level)
+	if (!lc->note_level) {
 		lc->reported++;
+		mp->told++;
+	}
 	if (mp->shown >= LINKS_SHOWN) {
 		mp->hidden++;
 		return;
@@ -1118,9 +1181,10 @@ size_t links_check_run(struct links_check *lc, struct diag *d)
 	buf_init(&k.msg);
 	buf_init(&k.hint);
 	for (size_t i = 0; i < lc->npages; i++) {
-		const struct lpage *p = &lc->pages[i];
+		struct lpage *p = &lc->pages[i];
 		if (lc->only && !lc->only[i])
 			continue;
+		p->shown = p->hidden = p->told = 0; /* (a page checked twice: folio serve's patch) */
 		const char *r = p->rec, *end = p->rec ? p->rec + p->rec_len : NULL; /* NULL + 0 is undefined */
 		for (size_t l; r && r < end; r += l + 1) {
 			l = strlen(r);

@@ -99,28 +99,35 @@ size_t links_check_run(struct links_check *lc, struct diag *d);
 /* links_check_count: the number of links checked by the last run. */
 size_t links_check_count(const struct links_check *lc);
 
-/* For a build whose last check found nothing (folio serve's last round,
- * or the last folio build into the same folder): the other pages' links
- * cannot have broken when every file a link of the last check led to is
- * still a file of this build (files added break no link) and the pages
- * rendered again have the same ids as before (links_record_same_ids);
- * then links_check_only limits the run to the pages with which[i] set
- * (i: the order of links_check_page). links_check_reported counts what
- * the last run reported (errors and warnings).
+/* For a build after a check (folio serve's last round, or the last folio
+ * build into the same folder): the links of the pages that reported
+ * nothing then cannot have broken when every file a link of that check
+ * led to is still a file of this build (files added break no link) and
+ * the pages rendered again have the same ids as before
+ * (links_record_same_ids); then links_check_only limits the run to the
+ * pages with which[i] set (i: the order of links_check_page): those
+ * rendered again and those that reported (links_memo_told), whose
+ * warnings are said again. links_check_reported counts what the last run
+ * reported (errors and warnings).
  *
  * links_check_memo: what the run that has just ended leaves for the next
  * (malloc'd, *len bytes): key (what else the links were checked against,
- * such as the ignore_links patterns) and the hashes of the files its
- * links led to, with those of last (the memo it ran on, when it checked
- * only some pages); NULL when it reported anything, or ran on some pages
- * without a memo of the same key. links_check_memo_holds: whether memo
- * has key and each of its files is one of lc's (every file of the build
- * given). links_memo_key: memo's key, 0 for bytes that are not a memo. */
+ * such as the ignore_links patterns), the hashes of the files its links
+ * led to and of the pages that reported something, with those of last
+ * (the memo it ran on, when it checked only some pages: its targets, and
+ * the pages it said reported that this run did not check); NULL when
+ * links are not checked, or it ran on some pages without a memo of the
+ * same key. links_check_memo_holds: whether memo has key and each of its
+ * files is one of lc's (every file of the build given). links_memo_key:
+ * memo's key, 0 for bytes that are not a memo. links_memo_told: sets
+ * which[i] for each page outs[i] that reported in memo's run; the number
+ * it set. */
 int links_record_same_ids(const char *a, size_t alen, const char *b, size_t blen);
 void links_check_only(struct links_check *lc, const unsigned char *which);
 char *links_check_memo(const struct links_check *lc, uint64_t key, const char *last, size_t last_len, size_t *len);
 int links_check_memo_holds(const struct links_check *lc, uint64_t key, const char *memo, size_t len);
 uint64_t links_memo_key(const char *memo, size_t len);
+size_t links_memo_told(const char *memo, size_t len, const char *const *outs, size_t n, unsigned char *which);
 size_t links_check_reported(const struct links_check *lc);
 
 /* links_external: for `folio check --external`, every http(s) link of the

@@ -291,6 +291,7 @@ unsigned char *incr_links_only(const struct incr_state *inc, const struct links_
 	unsigned char *only = xcalloc(n + 1, 1);
 	for (size_t i = 0; i < n; i++)
 		only[i] = fresh[i] != NULL;
+	(void)links_memo_told(memo, len, outs, n, only); /* their warnings said again */
 	return only;
 }
 

@@ -95,11 +95,12 @@ uint64_t incr_static_known(const struct incr_state *inc, struct index *ix, const
  * patterns of links their sources say to leave alone (which a page not
  * rendered again may have changed). */
 uint64_t incr_links_key(const struct render_plan *plan, int mode);
-/* incr_links_only: after a check that found nothing (folio serve's last
- * round, or folio build's last build into the same folder, whose state
- * keeps its memo) with the same key, whose links all lead to files this
- * build has too: the pages whose links are checked again, those rendered
- * now (fresh[i], by job of outs[0..n)), if none of them gained or lost an
+/* incr_links_only: after a check (folio serve's last round, or folio
+ * build's last build into the same folder, whose state keeps its memo)
+ * with the same key, whose links all lead to files this build has too:
+ * the pages whose links are checked again, those rendered now (fresh[i],
+ * by job of outs[0..n)) and those that reported something then (their
+ * warnings are said again), if none of those rendered gained or lost an
  * id (their links are the only ones that can have broken); NULL: all of
  * them (malloc'd). */
 unsigned char *incr_links_only(const struct incr_state *inc, const struct links_check *lc, uint64_t key,

@@ -26,7 +26,7 @@ struct rebuild {
 	uint64_t *fp;
 	size_t nfp;
 	uint64_t cfg_fp;
-	/* the link check of the output in place found nothing: its memo
+	/* the link check of the output in place: its memo
 	 * (links.h: links_check_memo), malloc'd; NULL: not known */
 	char *links_memo;
 	size_t links_memo_len;

@@ -181,8 +181,8 @@ static int check_links(struct round *r, struct links_check *lc)
 	}
 	check_left_out(lc, &st->content, s->req.drafts);
 	check_texts(r, lc);
-	/* after a check that found nothing, only the pages rendered now, if
-	 * the memo holds (incr_links_only) */
+	/* after a check, only the pages rendered now and those that reported
+	 * something, if the memo holds (incr_links_only) */
 	uint64_t key = incr_links_key(&r->plan, (int)st->cfg.links_check);
 	unsigned char *only = incr_links_only(s->inc, lc, key, r->outs, r->fresh, n);
 	links_check_only(lc, only);

@@ -418,6 +418,25 @@ FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
 # nothing; its links all lead to files again)
 check "warm links: back again, the build passes" test "$rc" -eq 0
 check "... checking only the pages rendered again" test "$(links_seen)" -lt "$all"
+# a check that warned (a link to a post dated in the future): the next
+# build checks the pages rendered again and the page that warned, whose
+# warning it says again; once the post is due, the warning goes
+printf -- '---\ntitle: Later\ndate: 2099-01-01\n---\nNot yet.\n' >"$W/content/posts/later.md"
+printf -- '---\ntitle: Soon\n---\nSee [later](/posts/later/).\n' >"$W/content/pages/soon.md"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+check "warm links: a link to a future post, the build passes" test "$rc" -eq 0
+check "... with its warning" contains "$err" "content/pages/soon.md:4:13: warning: link '/posts/later/'"
+warned=$(grep -c "warning: link" "$TMP/err")
+printf '\nAnd one more line.\n' >>"$W/content/posts/warps.md"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+check "warm links: another post edited, the build passes" test "$rc" -eq 0
+check "... checking only the pages rendered again and the one that warned" test "$(links_seen)" -lt "$all"
+check "... saying the warning again" contains "$err" "content/pages/soon.md:4:13: warning: link '/posts/later/'"
+check "... and no other" test "$(grep -c "warning: link" "$TMP/err")" -eq "$warned"
+sed -i 's/^date: 2099-01-01$/date: 2026-01-09/' "$W/content/posts/later.md"
+FOLIO_TIMINGS=1 run build "$W" -o "$TMP/warm-out"
+check "warm links: the post due, the build passes" test "$rc" -eq 0
+check "... and the warning is gone" not_contains "$err" "posts/later/"
 
 # an alias written as a file where another needs a folder ('/old' is the
 # file old, '/old/x/' needs the folder old/): folio check finds it, as the

@@ -888,7 +888,7 @@ static void test_check_memo(void)
 	 * not one */
 	OK(links_check_memo(lc, 8, memo, len, &len2) == NULL && len2 == 0);
 	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL);
-	OK(links_check_memo(lc, 7, "folio-links 1", 13, &len2) == NULL);
+	OK(links_check_memo(lc, 7, "folio-links 2", 13, &len2) == NULL);
 	check_end();
 	memo_site(1, 1, "");
 	OK(!links_check_memo_holds(lc, 7, carried, len2 ? len2 : len));
@@ -911,15 +911,58 @@ static void test_check_memo(void)
 	free(bad);
 	check_end();
 
-	/* a check that reported anything leaves none (a warning too) */
+	/* a check that reported something names the pages that did, so that
+	 * the next checks them again (and says their warnings again) */
 	memo_site(0, 0, "<a href=\"/nothere\">");
 	OK(strstr(run(NULL), "nothere") != NULL);
-	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL && len2 == 0);
+	char *told = links_check_memo(lc, 7, NULL, 0, &len2);
+	OK(told != NULL && len2 == 40 + 2 * 8); /* c.css, and the page */
+	const char *outs[] = {"index.html", "other/index.html", "third/index.html"};
+	unsigned char which[3] = {0, 0, 0};
+	INT_EQ(links_memo_told(told, len2, outs, 3, which), 1);
+	OK(which[0] == 1 && which[1] == 0 && which[2] == 0);
+	INT_EQ(links_memo_told(told, len2, outs, 3, which), 0); /* marked already */
+	INT_EQ(links_memo_told(memo, len, outs, 3, which), 0);   /* a clean check's */
 	check_end();
+	/* a run on the other page only: the page that reported is carried */
+	memo_site(0, 0, "<a href=\"/nothere\">");
+	unsigned char other[] = {0, 1};
+	links_check_only(lc, other);
+	STR_EQ(run(NULL), "");
+	size_t len3 = 0;
+	char *carried2 = links_check_memo(lc, 7, told, len2, &len3);
+	OK(carried2 != NULL && len3 == len2);
+	memset(which, 0, sizeof which);
+	INT_EQ(links_memo_told(carried2, len3, outs, 3, which), 1);
+	OK(which[0] == 1);
+	free(carried2);
+	/* checked again, clean now: it is no longer named */
+	check_end();
+	memo_site(0, 0, "<a href=\"/b.pdf\">");
+	unsigned char first[] = {1, 0};
+	links_check_only(lc, first);
+	STR_EQ(run(NULL), "");
+	carried2 = links_check_memo(lc, 7, told, len2, &len3);
+	OK(carried2 != NULL && len3 == 40 + 2 * 8); /* b.pdf, c.css carried, no page */
+	memset(which, 0, sizeof which);
+	INT_EQ(links_memo_told(carried2, len3, outs, 3, which), 0);
+	free(carried2);
+	check_end();
+	/* a wrong count of pages is not a memo */
+	char *bad2 = malloc(len2);
+	memcpy(bad2, told, len2);
+	bad2[32] ^= 1;
+	INT_EQ(links_memo_key(bad2, len2), 0);
+	free(bad2);
+	free(told);
 	check_begin("/", LINKS_WARN);
 	page("index.html", "<a href=\"/nothere\">", NULL, NULL, NULL, 0);
 	run(NULL);
-	OK(links_check_memo(lc, 7, NULL, 0, &len2) == NULL);
+	told = links_check_memo(lc, 7, NULL, 0, &len2);
+	OK(told != NULL);
+	memset(which, 0, sizeof which);
+	INT_EQ(links_memo_told(told, len2, outs, 1, which), 1);
+	free(told);
 	check_end();
 	free(memo);
 }
