@@ -349,8 +349,37 @@ size_t source_drop(struct source *s)
 	return s->len + 1;
 }
 
+static const char *src_path(const void *ctx, uint32_t v)
+{
+	return ((const struct content *)ctx)->srcs[v - 1]->path;
+}
+
+/* index_sources: c's sources by path (c->srcs, c->by_path), in a */
+static void index_sources(struct arena *a, struct content *c)
+{
+	size_t n = c->nposts + c->nseries + c->npages, k = 0;
+	c->srcs = arena_alloc(a, (n + 1) * sizeof *c->srcs);
+	for (size_t i = 0; i < c->nposts; i++)
+		c->srcs[k++] = &c->posts[i]->s;
+	for (size_t i = 0; i < c->nseries; i++)
+		c->srcs[k++] = &c->series[i]->s;
+	for (size_t i = 0; i < c->npages; i++)
+		c->srcs[k++] = &c->pages[i]->s;
+	c->nsrcs = n;
+	c->by_path.cap = index_size(n, 64);
+	c->by_path.slot = arena_alloc(a, c->by_path.cap * sizeof *c->by_path.slot);
+	for (size_t i = 0; i < n; i++)
+		if (!index_get_str(&c->by_path, c->srcs[i]->path, src_path, c)) /* the first of a path */
+			index_place(&c->by_path, hash_bytes(c->srcs[i]->path, strlen(c->srcs[i]->path)),
+				    (uint32_t)(i + 1));
+}
+
 const struct source *content_source(const struct content *c, const char *path)
 {
+	if (c->by_path.cap && c->nsrcs == c->nposts + c->nseries + c->npages) {
+		uint32_t v = index_get_str(&c->by_path, path, src_path, c);
+		return v ? c->srcs[v - 1] : NULL;
+	}
 	for (size_t i = 0; i < c->nposts; i++)
 		if (!strcmp(c->posts[i]->s.path, path))
 			return &c->posts[i]->s;
@@ -1408,6 +1437,7 @@ int content_load_cached(struct arena *a, struct diag *d, const char *site_dir, c
 	walk(&w, site_dir, "series", K_SERIES);
 	walk(&w, site_dir, "pages", K_PAGE);
 	load_tasks(&w, jobs);
+	index_sources(a, c);
 	index_fini(&stamps);
 	load_data(a, d, site_dir, root, c);
 	free(root);

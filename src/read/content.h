@@ -11,6 +11,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/index.h"
 #include "read/config.h"
 #include "base/diag.h"
 #include "md/markdown.h"
@@ -204,6 +205,12 @@ struct content {
 	 * series unknown */
 	struct str **failed_series;
 	size_t nfailed_series;
+	/* every source by its path, for content_source (made in the arena
+	 * once the files are read: a message about one of 100,000 posts, a
+	 * broken link's place, must not scan them all) */
+	const struct source **srcs;
+	size_t nsrcs;
+	struct index by_path;
 };
 
 /* content_failed: whether slug is that of a post file that failed;

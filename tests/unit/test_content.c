@@ -923,6 +923,44 @@ static void test_cache(void)
 
 /* ---- a source's text freed once rendered (source_drop) ---- */
 
+/* content_source finds each source by its path (through the index made
+ * once the files are read), a post's, a series's and a page's, and
+ * nothing for a path that is none; so does it when the arrays changed
+ * since (the scan then) */
+static void test_source_by_path(void)
+{
+	reset_site();
+	t_write(site, "folio.yml", "title: Many\nbase_url: https://example.org/\n");
+	char rel[64], text[128];
+	for (int i = 0; i < 300; i++) {
+		snprintf(rel, sizeof rel, "content/posts/p%03d.md", i);
+		snprintf(text, sizeof text, "---\ntitle: P%d\ndate: 2026-01-01\n---\nText %d.\n", i, i);
+		t_write(site, rel, text);
+	}
+	t_write(site, "content/series/s.md", "---\ntitle: S\ndescription: A series.\nposts:\n  - p000\n---\nA series.\n");
+	t_write(site, "content/pages/about.md", "---\ntitle: About\n---\nMe.\n");
+	struct arena *a = arena_new();
+	struct diag d;
+	INT_EQ(load_with(a, &d, NULL, NULL, 2), 0);
+	INT_EQ(c.nposts, 300);
+	int right = 0;
+	for (size_t i = 0; i < c.nposts; i++)
+		right += content_source(&c, c.posts[i]->s.path) == &c.posts[i]->s;
+	INT_EQ(right, 300);
+	OK(c.nseries == 1 && content_source(&c, "content/series/s.md") == &c.series[0]->s);
+	OK(c.npages == 1 && content_source(&c, "content/pages/about.md") == &c.pages[0]->s);
+	OK(content_source(&c, "content/posts/p300.md") == NULL);
+	OK(content_source(&c, "content/posts") == NULL);
+	size_t len = 0;
+	const char *t = content_text(&c, &d, "content/posts/p007.md", &len);
+	OK(t && len == strlen("---\ntitle: P7\ndate: 2026-01-01\n---\nText 7.\n"));
+	c.npages = 0; /* the arrays changed: found by the scan */
+	OK(content_source(&c, "content/pages/about.md") == NULL);
+	OK(content_source(&c, "content/posts/p123.md") != NULL);
+	diag_fini(&d);
+	arena_free(a);
+}
+
 static void test_drop(void)
 {
 	reset_site();
@@ -1004,6 +1042,7 @@ void test_content(void)
 	test_threads();
 	test_cache();
 	test_drop();
+	test_source_by_path();
 	t_rmtree(site);
 	free(site);
 	site = NULL;
