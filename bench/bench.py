@@ -6,7 +6,7 @@ Usage: bench.py [--folio ./folio] [--hugo hugo] [--sizes 1000,10000]
                 [--runs 5] [--corpora bench/corpus] [--report bench/out/report.md]
                 [--only disk|tmpfs] [--no-search]
                 [--no-images | --images-only] [--images 40] [--image-runs 3]
-                [--no-refs]
+                [--no-refs] [--large 100000]
 
 For each corpus size (made by ../shared/bench/gen_corpus.py, seed 1, once;
 kept in --corpora):
@@ -38,6 +38,10 @@ kept in --corpora):
   - references (bench/refs.py), on the largest corpus: numbered figures,
     tables and equations, references across posts and citations, beside
     a twin with the same text written out (--no-refs: none).
+  - a large site (bench/large.py, --large posts, 100,000 by default; 0:
+    none): cold, nothing changed, one post edited (and the search index's
+    share), the output then compared with a cold build's, folio serve's
+    save to reload. It takes a quarter of an hour and 5 GB of memory.
 Each figure is one warm-up run, then --runs measured runs: median, min and
 max of wall time, user and system CPU (of the process and its threads, from
 wait4), peak RSS, pages written and MB of Markdown per second. Standard
@@ -162,9 +166,11 @@ def main():
     ap.add_argument("--images", type=int, default=40, help="images in the image row's corpus")
     ap.add_argument("--image-runs", type=int, default=3, help="measured runs of the image row")
     ap.add_argument("--no-refs", action="store_true", help="leave out the references row (refs.py)")
+    ap.add_argument("--large", type=int, default=100000,
+                    help="posts of the large site's rows (large.py: issue 44's); 0: leave them out")
     args = ap.parse_args()
     if args.images_only:
-        args.sizes, args.no_search, args.no_refs = "", True, True
+        args.sizes, args.no_search, args.no_refs, args.large = "", True, True, 0
     args.folio = os.path.abspath(args.folio)
     os.makedirs(args.corpora, exist_ok=True)
     dests = [("disk", os.path.join(ROOT, "bench", "out"))]
@@ -383,6 +389,10 @@ def main():
         lines += images.main(["--folio", args.folio, "--images", str(args.images), "--runs", str(args.image_runs),
                               "--corpora", args.corpora, "--out", dests[0][1]]
                              + (["--hugo", args.hugo] if args.hugo else ["--hugo", ""]))
+    if args.large:
+        import large
+        lines += large.main(["--folio", args.folio, "--posts", str(args.large), "--runs", str(min(3, args.runs)),
+                             "--corpora", args.corpora, "--out", dests[0][1]])
     for dname, dbase in dests:
         if dname == "tmpfs":
             rm(dbase)
