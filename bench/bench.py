@@ -89,6 +89,19 @@ def rm(path):
         os.unlink(path)
 
 
+def settle(out, tenths=600):
+    """A big site's old copy is deleted in the background after the swap:
+    waits for that to end (up to tenths of a second), so that runs do not
+    overlap. (The spare, .OUT.folio-spare, stays: it is the next build's
+    staging folder, not a deletion.)"""
+    parent, base = os.path.split(out)
+    for _ in range(tenths):
+        if not any(n.startswith("." + base + ".folio-") and not n.endswith(".folio-spare")
+                   for n in os.listdir(parent)):
+            return
+        time.sleep(0.1)
+
+
 def make_twin(site, suffix, extra, twin=None):
     """A site beside site (or at twin) with the same content and folio.yml
     plus extra. Its folders are hard links of site's files (a symbolic link
@@ -205,27 +218,15 @@ def main():
             say("|---|---|---|---|---|---|---|")
             res = {}
 
-            def settle():
-                # a big site's old copy is deleted in the background after
-                # the swap: let that end, so that runs do not overlap
-                parent, base = os.path.split(out)
-                for _ in range(600):
-                    # (the spare, .OUT.folio-spare, stays: it is the next
-                    # build's staging folder, not a deletion)
-                    if not any(n.startswith("." + base + ".folio-") and not n.endswith(".folio-spare")
-                               for n in os.listdir(parent)):
-                        return
-                    time.sleep(0.1)
-
             def folio_cold(s):
-                settle()
+                settle(out)
                 rm(os.path.join(s, ".folio-cache"))
                 rm(out)
                 r = run([args.folio, "build", s, "--future", "-o", out])
                 return r[:4] + (r[4], folio_pages(r[4]))
 
             def folio_warm(s):
-                settle()
+                settle(out)
                 r = run([args.folio, "build", s, "--future", "-o", out])
                 return r[:4] + (r[4], folio_pages(r[4]))
 
@@ -320,7 +321,7 @@ def main():
             warm = [folio_warm(site) for _ in range(args.runs + 1)][1:]
             res["full-warm"] = stats(warm, md)
             say(f"| folio, highlighting and math, warm | {fmt(res['full-warm'])} |")
-            settle()
+            settle(out)
             cps = []
             for i in range(args.runs + 1):
                 rm(out + "-copy")

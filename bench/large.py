@@ -30,12 +30,11 @@ import re
 import statistics
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench import corpus, rm, run  # noqa: E402
+from bench import corpus, rm, run, settle  # noqa: E402
 
 
 def row(name, rows):
@@ -44,16 +43,6 @@ def row(name, rows):
         return f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
     rss = statistics.median(r[3] for r in rows)
     return f"| {name} | {m(0)} | {m(1)} | {m(2)} | {rss:.0f} | {len(rows)} |"
-
-
-def settle(out):
-    """waits until the old copy a swap left beside out is deleted"""
-    parent, base = os.path.split(out)
-    for _ in range(3000):
-        if not any(n.startswith("." + base + ".folio-") and not n.endswith(".folio-spare")
-                   for n in os.listdir(parent)):
-            return
-        time.sleep(0.1)
 
 
 def compare(a, b):
@@ -107,7 +96,7 @@ def main(argv=None):
         f.write(original)
 
     def build(env=None):
-        settle(out)
+        settle(out, 3000)
         return run([args.folio, "build", site, "-o", out], env=env)
 
     lines = [f"## {args.posts} posts ({md / 1e6:.0f} MB of Markdown), folio's defaults but highlighting "

@@ -245,6 +245,17 @@ int64_t output_now_ns(void)
 
 /* ---- an output as the last build left it ---- */
 
+/* clean_before_of: the change time before which a folder of the output
+ * whose top is top is as m's build left it (m's done_ns); INT64_MIN when
+ * the times say nothing: another folder than the one the build wrote (a
+ * copy of it), or a clock gone back (now is before done_ns) */
+static int64_t clean_before_of(const struct manifest *m, const struct stat *top, int64_t now)
+{
+	return m->done_ns && now >= m->done_ns && (uint64_t)top->st_dev == m->dev && (uint64_t)top->st_ino == m->ino
+		       ? m->done_ns
+		       : INT64_MIN;
+}
+
 /* reject_entry: a folder_scan hook for output_same: anything there that
  * the manifest does not list means the output is not as it was left */
 static int reject_entry(void *ctx, int dir, const char *name, const char *rel, int is_dir)
@@ -276,11 +287,7 @@ static int output_same(const struct manifest *m, const char *out_dir, int checke
 			close(root);
 		return -1;
 	}
-	int64_t now = output_now_ns();
-	int64_t clean_before = m->done_ns && now >= m->done_ns && (uint64_t)top.st_dev == m->dev &&
-				       (uint64_t)top.st_ino == m->ino
-			       ? m->done_ns
-			       : INT64_MIN;
+	int64_t clean_before = clean_before_of(m, &top, output_now_ns());
 	struct folders f;
 	memset(&f, 0, sizeof f);
 	if (!checked)
@@ -631,12 +638,7 @@ int output_foreign(const struct manifest *m, const char *dir, int64_t now_ns, st
 		fo->unread = xstrndup("", 0);
 		return -1;
 	}
-	/* the folders' change times say nothing of another folder than the
-	 * one the build wrote (a copy of it), or when the clock went back */
-	int64_t clean_before = m->done_ns && now_ns >= m->done_ns && (uint64_t)top.st_dev == m->dev &&
-				       (uint64_t)top.st_ino == m->ino
-			       ? m->done_ns
-			       : INT64_MIN;
+	int64_t clean_before = clean_before_of(m, &top, now_ns);
 	struct folders f;
 	memset(&f, 0, sizeof f);
 	manifest_folders(m, &f);
