@@ -203,8 +203,18 @@ static void check(struct fuzz_part *parts, size_t nparts, const char *whole, siz
 		abort();
 	size_t memo_len = 0;
 	char *memo = links_check_memo(lc, 5, NULL, 0, &memo_len);
-	if (!memo != !!(d.errors || d.warnings) || (memo && !links_check_memo_holds(lc, 5, memo, memo_len)) ||
-	    (memo && links_memo_key(memo, memo_len) != 5))
+	if (!memo || !links_check_memo_holds(lc, 5, memo, memo_len) || links_memo_key(memo, memo_len) != 5)
+		abort();
+	/* it names the pages that reported something: some, exactly when
+	 * anything was reported */
+	const char *outs[MAX_PAGES + 1];
+	unsigned char which[MAX_PAGES + 1] = {0};
+	size_t nouts = 0;
+	for (size_t i = 0; i < nparts; i++)
+		outs[nouts++] = pages[i].out;
+	outs[nouts++] = "posts/x/index.html";
+	size_t told = links_memo_told(memo, memo_len, outs, nouts, which);
+	if (!told != !(d.errors || d.warnings))
 		abort();
 	free(memo);
 	(void)links_check_memo_holds(lc, links_memo_key(whole, whole_len), whole, whole_len);
