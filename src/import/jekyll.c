@@ -94,26 +94,43 @@ static int inc_output(struct arena *a, const char *p, size_t n, struct buf *b, s
 	return 1;
 }
 
+/* The if and unless open in a template (depth), and of each level
+ * whether its else was seen (bit depth - 1 of elsed): folio refuses a
+ * second else, or an elif after the else, as Liquid ignores them. Deeper
+ * than 64: not made folio's. */
+struct inc_nest {
+	int depth;
+	uint64_t elsed;
+};
+
 /* inc_tag: one Liquid tag's inside, trimmed, as folio's into b: if,
  * elsif and unless on include.NAME (alone, or == or != a quoted text),
  * else, endif, endunless; 0 for anything else */
-static int inc_tag(struct arena *a, const char *p, size_t n, struct buf *b, struct imp_dir *d, int *depth)
+static int inc_tag(struct arena *a, const char *p, size_t n, struct buf *b, struct imp_dir *d, struct inc_nest *nest)
 {
 	struct str t = {p, n};
-	if (str_eq_cstr(t, "else") || str_eq_cstr(t, "endif") || str_eq_cstr(t, "endunless")) {
-		if (!*depth)
+	int is_else = str_eq_cstr(t, "else");
+	if (is_else || str_eq_cstr(t, "endif") || str_eq_cstr(t, "endunless")) {
+		if (!nest->depth)
 			return 0; /* no if open: Liquid's error too */
-		*depth -= !str_eq_cstr(t, "else");
-		buf_printf(b, "{%% %s %%}", str_eq_cstr(t, "else") ? "else" : "endif");
+		uint64_t bit = (uint64_t)1 << (nest->depth - 1);
+		if (is_else && (nest->elsed & bit))
+			return 0; /* a second else */
+		if (is_else)
+			nest->elsed |= bit;
+		else
+			nest->elsed &= ~bit, nest->depth--;
+		buf_printf(b, "{%% %s %%}", is_else ? "else" : "endif");
 		return 1;
 	}
 	const char *word = n > 3 && !memcmp(p, "if ", 3)       ? "if"
 	                   : n > 6 && !memcmp(p, "elsif ", 6)  ? "elif"
 	                   : n > 7 && !memcmp(p, "unless ", 7) ? "if not"
 	                                                       : NULL;
-	if (!word || (word[1] == 'l' && !*depth))
+	if (!word || (word[1] == 'l' && (!nest->depth || (nest->elsed >> (nest->depth - 1) & 1))) ||
+	    (word[1] != 'l' && nest->depth == 64))
 		return 0;
-	*depth += word[1] != 'l';
+	nest->depth += word[1] != 'l';
 	const char *c = (const char *)memchr(p, ' ', n) + 1, *e = p + n;
 	const char *ce = c;
 	while (ce < e && !isspace((unsigned char)*ce))
@@ -144,7 +161,7 @@ int imp_jekyll_template(struct arena *a, const char *t, size_t n, struct buf *b,
 {
 	if (utf8_valid_prefix(t, n) != n)
 		return 0; /* folio's templates are UTF-8: written by hand */
-	int depth = 0; /* the if and unless open */
+	struct inc_nest nest = {0, 0}; /* the if and unless open */
 	for (size_t i = 0; i < n;) {
 		size_t o = i;
 		while (o + 1 < n && !(t[o] == '{' && (t[o + 1] == '{' || t[o + 1] == '%' || t[o + 1] == '#')))
@@ -162,11 +179,11 @@ int imp_jekyll_template(struct arena *a, const char *t, size_t n, struct buf *b,
 			return 0;
 		const char *p = t + o + 2, *e = close;
 		imp_action_trim(&p, &e);
-		if (!(tag ? inc_tag(a, p, (size_t)(e - p), b, d, &depth) : inc_output(a, p, (size_t)(e - p), b, d)))
+		if (!(tag ? inc_tag(a, p, (size_t)(e - p), b, d, &nest) : inc_output(a, p, (size_t)(e - p), b, d)))
 			return 0;
 		i = (size_t)(close + 2 - t);
 	}
-	return depth == 0; /* an if never closed: Liquid's error too */
+	return nest.depth == 0; /* an if never closed: Liquid's error too */
 }
 
 /* include_templates: for each include written as directive calls, its
