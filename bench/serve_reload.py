@@ -2,7 +2,7 @@
 """serve_reload.py: how long folio serve takes from saving a post to the
 reload event an open tab receives.
 
-Usage: serve_reload.py --folio ./folio --site DIR [--runs 9] [--future]
+Usage: serve_reload.py --folio ./folio --site DIR [--runs 9] [--future] [--timings]
 
 Starts `folio serve` on a free loopback port (building into a temporary
 folder; the site is not written to), opens the event stream as a tab does,
@@ -67,6 +67,7 @@ def main():
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--future", action="store_true")
     ap.add_argument("--post", help="the post to edit (default: the 500th by name)")
+    ap.add_argument("--timings", action="store_true", help="print the server's FOLIO_TIMINGS of each patch")
     args = ap.parse_args()
 
     posts = sorted(f for f in os.listdir(os.path.join(args.site, "content", "posts")) if f.endswith(".md"))
@@ -75,6 +76,8 @@ def main():
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="folio-bench-serve-")
     env = dict(os.environ, TMPDIR=tmp)
+    if args.timings:
+        env["FOLIO_TIMINGS"] = "1"
     cmd = [args.folio, "serve", args.site, "--port", str(port)] + (["--future"] if args.future else [])
     log = open(os.path.join(tmp, "serve.log"), "w+")
     t = time.monotonic()
@@ -99,12 +102,16 @@ def main():
         with open(post, "wb") as f:
             f.write(original)
         log.seek(0)
-        rebuilds = [line.strip() for line in log if "rebuilt in" in line]
+        logged = log.readlines()
+        rebuilds = [line.strip() for line in logged if "rebuilt in" in line]
+        patches = [line.strip() for line in logged if "timings (ms): patch" in line or "search index" in line]
         shutil.rmtree(tmp, ignore_errors=True)
     if times:
         print(f"saved to reload: median {statistics.median(times):.1f} ms, "
               f"min {min(times):.1f} ms, max {max(times):.1f} ms ({len(times)} runs)")
     for line in rebuilds[:3]:
+        print("server:", line)
+    for line in patches if args.timings else []:
         print("server:", line)
     return 0 if len(times) == args.runs else 1
 

@@ -189,9 +189,12 @@ int patch_finish(struct build_session *s, struct diag *d, int *done)
 			t->ops->keep(t, r->outs[i]);
 	struct output_sink sink = target_sink(t);
 	(void)d; /* search_output reports a file it cannot write by its count */
+	int patched;
 	int errors = search_output(r->st.a, &r->st.site, r->st.opts.jobs,
-				   caches_search(&s->c, s->req.site_dir, r->st.cfg.search), t->ops->reuse, t, &sink);
-	search_cache_sweep(s->c.search);
+				   caches_search(&s->c, s->req.site_dir, r->st.cfg.search), t->ops->reuse, t, &sink,
+				   &r->search, &patched);
+	if (!patched) /* (a patch asks the cache nothing: a sweep would empty it) */
+		search_cache_sweep(s->c.search);
 	if (errors)
 		t->ops->abort(t, 1);
 	else if (t->ops->commit(t, NULL, NULL, 0, 0, &(struct build_result){0}))

@@ -282,7 +282,8 @@ static void round_render(struct round *r)
 	 * hash) is kept, not written again */
 	struct search_cache *sc = r->stop ? NULL : caches_search(&s->c, s->req.site_dir, st->cfg.search);
 	if (!r->stop)
-		r->errors += search_output(st->a, &st->site, st->opts.jobs, sc, t->ops->reuse, t, &noting);
+		r->errors += search_output(st->a, &st->site, st->opts.jobs, sc, t->ops->reuse, t, &noting,
+					   (t->ops->keeps & TARGET_ONE_ROUND) ? NULL : &r->search, NULL);
 	if (!r->stop && !(t->ops->keeps & TARGET_ONE_ROUND) && s->c.search)
 		search_cache_sweep(s->c.search); /* a session's: what this index used */
 	r->stop = r->errors && !kg;
@@ -349,6 +350,7 @@ void round_free(struct round *r, struct diag *d)
 	free(r->fp);
 	free(r->state);
 	links_check_free(r->lc);
+	search_live_free(r->search);
 	free(r->texts);
 	index_fini(&r->job_index);
 	stages_free(&r->st, d, 1);

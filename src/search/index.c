@@ -180,6 +180,11 @@ struct indexer {
 	struct arena **kept;
 	size_t nkept;
 	uint32_t *dlen, *tlen;
+	/* by word: the documents it is in (a kept index's: search_live),
+	 * counted as each document is taken in when want_wdf */
+	uint32_t *wdf;
+	size_t wdf_cap;
+	int want_wdf;
 	/* pass 1 on several threads: the thread's dictionary, kept from one
 	 * document to the next (words and stems are then numbered by the
 	 * document, not in the tables above, which stay empty) */
@@ -657,6 +662,18 @@ struct text_memo {
 	size_t cap; /* texts */
 };
 
+/* wdf_add: one more document has word w */
+static void wdf_add(struct indexer *x, uint32_t w)
+{
+	if (w >= x->wdf_cap) {
+		size_t cap = 2 * (size_t)w + 1024;
+		x->wdf = xrealloc(x->wdf, cap * sizeof *x->wdf);
+		memset(x->wdf + x->wdf_cap, 0, (cap - x->wdf_cap) * sizeof *x->wdf);
+		x->wdf_cap = cap;
+	}
+	x->wdf[w]++;
+}
+
 /* take_in: a document's counts r added to x as index_doc adds them, the
  * stems of its postings renumbered in place through map (room for r's
  * stems). */
@@ -681,6 +698,8 @@ static void take_in(struct indexer *x, struct search_cache *cache, struct counte
 			}
 			mw[0] = wi + 1;
 		}
+		if (x->want_wdf)
+			wdf_add(x, mw[0] - 1);
 		map[r->wstem[i]] = x->words.e[mw[0] - 1].stem;
 	}
 	for (size_t i = 0; !r->tid && i < r->nwords; i++) {
@@ -689,6 +708,8 @@ static void take_in(struct indexer *x, struct search_cache *cache, struct counte
 		uint32_t wi = table_find(&x->words, r->text + w[0], w[1], &made);
 		if (made)
 			x->words.e[wi].stem = table_find(&x->stems, r->text + r->stext[2 * s], r->stext[2 * s + 1], &made);
+		if (x->want_wdf)
+			wdf_add(x, wi);
 		map[s] = x->words.e[wi].stem;
 	}
 	for (size_t k = 0; k < r->np; k++)
@@ -819,6 +840,11 @@ struct postings {
 	uint32_t *doc;
 	uint8_t *q;
 	size_t *bytes;   /* by stem: its encoded size in a shard */
+	/* by stem: its postings (in doc and q, or a kept index's own arrays
+	 * once an edit changed them: search_live) and their number */
+	uint32_t **sdoc;
+	uint8_t **sq;
+	uint32_t *sn;
 };
 
 /* coarse: v on a scale of 16 steps an octave, so that an edit to one
@@ -971,6 +997,14 @@ static void make_postings(struct indexer *x, size_t ndocs, int jobs, struct post
 	for (size_t k = 0; k < parts; k++)
 		free(t[k].fill);
 	free(t);
+	p->sdoc = xmalloc((ns + 1) * sizeof *p->sdoc);
+	p->sq = xmalloc((ns + 1) * sizeof *p->sq);
+	p->sn = xmalloc((ns + 1) * sizeof *p->sn);
+	for (size_t s = 0; s < ns; s++) {
+		p->sdoc[s] = p->doc + p->start[s];
+		p->sq[s] = p->q + p->start[s];
+		p->sn[s] = (uint32_t)(p->start[s + 1] - p->start[s]);
+	}
 }
 
 static void postings_free(struct postings *p)
@@ -979,6 +1013,9 @@ static void postings_free(struct postings *p)
 	free(p->doc);
 	free(p->q);
 	free(p->bytes);
+	free(p->sdoc);
+	free(p->sq);
+	free(p->sn);
 }
 
 /* ---- the files ---- */
@@ -1140,8 +1177,8 @@ struct maker {
 	const struct search_doc *docs;
 	size_t ndocs;
 	struct pool_queue *q;
+	const size_t *which; /* the files to make, by number (NULL: all) */
 	struct made *out; /* by file: the shards', then the records' */
-	struct arena *a;  /* the thread's own */
 	uint32_t *mark;   /* by stem: the shard that last counted it, */
 	uint32_t *local;  /* and its number there */
 	uint32_t *stems;  /* a shard's stems */
@@ -1173,15 +1210,17 @@ static void shard_bytes(struct maker *t, size_t lo, size_t hi, struct buf *b)
 	unsigned char *o = (unsigned char *)b->p + b->len;
 	o = varint_put(o, ns);
 	for (size_t k = 0; k < ns; k++) {
-		uint32_t s = t->stems[k];
-		o = varint_put(o, p->start[s + 1] - p->start[s]);
+		uint32_t s = t->stems[k], n = p->sn[s];
+		const uint32_t *doc = p->sdoc[s];
+		o = varint_put(o, n);
 		uint32_t prev = 0;
-		for (size_t i = p->start[s]; i < p->start[s + 1]; i++) {
-			o = varint_put(o, p->doc[i] - prev);
-			prev = p->doc[i];
+		for (size_t i = 0; i < n; i++) {
+			o = varint_put(o, doc[i] - prev);
+			prev = doc[i];
 		}
-		memcpy(o, p->q + p->start[s], p->start[s + 1] - p->start[s]);
-		o += p->start[s + 1] - p->start[s];
+		if (n)
+			memcpy(o, p->sq[s], n);
+		o += n;
 	}
 	o = varint_put(o, hi - lo);
 	const char *last = "";
@@ -1230,7 +1269,8 @@ static void *make_files(void *arg)
 	struct buf b;
 	buf_init(&b);
 	while (pool_take(t->q, &s, &e))
-		for (size_t i = s; i < e; i++) {
+		for (size_t k = s; k < e; k++) {
+			size_t i = t->which ? t->which[k] : k;
 			if (i < ncuts)
 				shard_bytes(t, t->sh->cuts[i].lo, t->sh->cuts[i].hi, &b);
 			else
@@ -1240,27 +1280,26 @@ static void *make_files(void *arg)
 	return NULL;
 }
 
-/* shards_and_records: the shards of sh's cuts and the records of docs,
- * made on up to jobs threads, added to f in that order; the shards' keys
- * and the records' names into meta. */
-static void shards_and_records(struct sharding *sh, const struct search_doc *docs, size_t n, int jobs,
-			       struct files *f, struct buf *meta)
+/* make_some: the files which[0..nw) (all nf when which is NULL: by number,
+ * sh's cuts' shards, then the records of docs, DOCS_PER_CHUNK a file),
+ * made on up to jobs threads into out (by number). */
+static void make_some(const struct sharding *sh, const struct search_doc *docs, size_t n, int jobs,
+		      const size_t *which, size_t nw, struct made *out)
 {
-	size_t ns = sh->x->stems.n, nchunks = (n + DOCS_PER_CHUNK - 1) / DOCS_PER_CHUNK, nf = sh->ncuts + nchunks;
+	size_t ns = sh->x->stems.n;
 	int parts = jobs > 1 ? jobs : 1;
-	if ((size_t)parts > nf / 32 + 1)
-		parts = (int)(nf / 32 + 1);
+	if ((size_t)parts > nw / 32 + 1)
+		parts = (int)(nw / 32 + 1);
 	struct pool_queue q;
-	pool_queue_init(&q, nf, 4);
-	struct made *out = xcalloc(nf + 1, sizeof *out);
+	pool_queue_init(&q, nw, 4);
 	struct maker *t = xcalloc((size_t)parts, sizeof *t);
 	for (int k = 0; k < parts; k++) {
 		t[k].sh = sh;
 		t[k].docs = docs;
 		t[k].ndocs = n;
 		t[k].q = &q;
+		t[k].which = which;
 		t[k].out = out;
-		t[k].a = arena_new();
 		t[k].mark = xcalloc(ns + 1, sizeof *t[k].mark);
 		t[k].local = xcalloc(ns + 1, sizeof *t[k].local);
 		t[k].stems = xcalloc(ns + 1, sizeof *t[k].stems);
@@ -1268,26 +1307,47 @@ static void shards_and_records(struct sharding *sh, const struct search_doc *doc
 	/* a thread that cannot start leaves its part to the others */
 	pool_run(parts, make_files, t, sizeof *t, 1);
 	pool_queue_fini(&q);
-	for (size_t i = 0; i < sh->ncuts; i++) {
-		const char *hash = add_made(f, "t", "bin", out[i]);
-		size_t n0;
-		const char *w0 = word_text(sh->x, sh->order[sh->cuts[i].lo], &n0);
-		buf_puts(meta, i ? "," : "");
-		buf_put_json(meta, w0, sh->cuts[i].keylen, JSON_ESC_HTML);
-		buf_printf(meta, ":\"%s\"", hash);
-	}
-	buf_puts(meta, "},\"records\":[");
-	for (size_t c = 0; c < nchunks; c++)
-		buf_printf(meta, "%s\"%s\"", c ? "," : "", add_made(f, "d", "json", out[sh->ncuts + c]));
-	buf_putc(meta, ']');
 	for (int k = 0; k < parts; k++) {
-		arena_free(t[k].a);
 		free(t[k].mark);
 		free(t[k].local);
 		free(t[k].stems);
 	}
 	free(t);
+}
+
+/* meta_files: index.json's shards (each key and its file's name) and
+ * records (names: by file number, as make_some numbers them) into meta */
+static void meta_files(const struct sharding *sh, const char *const *names, size_t nchunks, struct buf *meta)
+{
+	for (size_t i = 0; i < sh->ncuts; i++) {
+		size_t n0;
+		const char *w0 = word_text(sh->x, sh->order[sh->cuts[i].lo], &n0);
+		buf_puts(meta, i ? "," : "");
+		buf_put_json(meta, w0, sh->cuts[i].keylen, JSON_ESC_HTML);
+		buf_printf(meta, ":\"%s\"", names[i]);
+	}
+	buf_puts(meta, "},\"records\":[");
+	for (size_t c = 0; c < nchunks; c++)
+		buf_printf(meta, "%s\"%s\"", c ? "," : "", names[sh->ncuts + c]);
+	buf_putc(meta, ']');
+}
+
+/* shards_and_records: the shards of sh's cuts and the records of docs,
+ * made on up to jobs threads, added to f in that order; the shards' keys
+ * and the records' names into meta. The files' names, by number
+ * (malloc'd; f's arena's strings). */
+static const char **shards_and_records(struct sharding *sh, const struct search_doc *docs, size_t n, int jobs,
+				       struct files *f, struct buf *meta)
+{
+	size_t nchunks = (n + DOCS_PER_CHUNK - 1) / DOCS_PER_CHUNK, nf = sh->ncuts + nchunks;
+	struct made *out = xcalloc(nf + 1, sizeof *out);
+	make_some(sh, docs, n, jobs, NULL, nf, out);
+	const char **names = xcalloc(nf + 1, sizeof *names);
+	for (size_t i = 0; i < nf; i++)
+		names[i] = add_made(f, i < sh->ncuts ? "t" : "d", i < sh->ncuts ? "bin" : "json", out[i]);
+	meta_files(sh, names, nchunks, meta);
 	free(out);
+	return names;
 }
 
 static void filters_json(struct buf *meta, struct files *f, const char *key, const struct search_filter *v, size_t n)
@@ -1315,10 +1375,12 @@ static void filters_json(struct buf *meta, struct files *f, const char *key, con
  * or kept in the cache, when o asks), then each stem that is no word
  * added to the words. The number of documents whose counts the cache
  * gave. */
-static size_t count_all(struct indexer *x, const struct search_options *o, const struct search_doc *docs, size_t n)
+static size_t count_all(struct indexer *x, const struct search_options *o, const struct search_doc *docs, size_t n,
+			int want_wdf)
 {
 	size_t ncached = 0;
 	memset(x, 0, sizeof *x);
+	x->want_wdf = want_wdf;
 	buf_init(&x->words.text);
 	buf_init(&x->stems.text);
 	x->stemmer = o->stem ? search_stemmer_new(o->language.p, o->language.len) : NULL;
@@ -1329,7 +1391,7 @@ static size_t count_all(struct indexer *x, const struct search_options *o, const
 	x->dpw = xcalloc(n + 1, sizeof *x->dpw);
 	/* with a cache, the counts of each document are kept as the threads
 	 * make them, on one thread too */
-	if (o->cache || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
+	if (o->cache || want_wdf || (o->jobs > 1 && n >= 2 * COUNT_BATCH))
 		ncached = count_on_threads(x, o, docs, n);
 	else
 		for (size_t d = 0; d < n; d++) {
@@ -1355,16 +1417,12 @@ static size_t count_all(struct indexer *x, const struct search_options *o, const
 	return ncached;
 }
 
-/* cut_shards: sh's words in the order of their bytes, and cut into the
- * groups of a prefix (group). */
-static void cut_shards(struct sharding *sh)
+/* cut_groups: the words sh->order[0..nw) (in the order of their bytes)
+ * cut into the groups of a prefix (group). */
+static void cut_groups(struct sharding *sh, size_t nw)
 {
 	const struct indexer *x = sh->x;
-	size_t nw = x->words.n;
-	sh->order = xmalloc((nw + 1) * sizeof *sh->order);
-	for (size_t i = 0; i < nw; i++)
-		sh->order[i] = (uint32_t)i;
-	qsort_r(sh->order, nw, sizeof *sh->order, word_cmp, (void *)x);
+	sh->ncuts = 0;
 	sh->mark = xcalloc(x->stems.n + 1, sizeof *sh->mark);
 	for (size_t i = 0; i < nw;) {
 		size_t n0;
@@ -1380,17 +1438,89 @@ static void cut_shards(struct sharding *sh)
 		group(sh, i, j, 1);
 		i = j;
 	}
+	free(sh->mark);
+	sh->mark = NULL;
 }
 
-void search_index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
+/* cut_shards: sh's words in the order of their bytes, and cut */
+static void cut_shards(struct sharding *sh)
+{
+	const struct indexer *x = sh->x;
+	size_t nw = x->words.n;
+	sh->order = xmalloc((nw + 1) * sizeof *sh->order);
+	for (size_t i = 0; i < nw; i++)
+		sh->order[i] = (uint32_t)i;
+	qsort_r(sh->order, nw, sizeof *sh->order, word_cmp, (void *)x);
+	cut_groups(sh, nw);
+}
+
+/* files_finish: meta as the index's entry point, search/index.json (it
+ * keeps its name), last in f; f's files into out. */
+static void files_finish(struct files *f, struct arena *a, struct buf *meta, struct search_index *out)
+{
+	size_t mlen;
+	char *m = buf_detach(meta, &mlen);
+	arena_own(a, m);
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+	}
+	f->v[f->n++] = (struct search_file){"search/index.json", m, mlen};
+	out->files = arena_alloc(a, (f->n + 1) * sizeof *out->files);
+	memcpy(out->files, f->v, f->n * sizeof *f->v);
+	out->nfiles = f->n;
+	free(f->v);
+	index_fini(&f->names);
+}
+
+/* meta_begin, meta_end: index.json around its shards and records */
+static void meta_begin(struct buf *meta, size_t n)
+{
+	buf_init(meta);
+	buf_printf(meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
+}
+
+static void meta_end(struct buf *meta, struct files *f, const struct search_filter *series, size_t nseries,
+		     const struct search_filter *tags, size_t ntags)
+{
+	filters_json(meta, f, "series", series, nseries);
+	filters_json(meta, f, "tags", tags, ntags);
+	buf_puts(meta, "}\n");
+}
+
+static void indexer_fini(struct indexer *x)
+{
+	table_fini(&x->words);
+	table_fini(&x->stems);
+	free(x->acc);
+	free(x->touched);
+	free(x->pstem);
+	free(x->pw);
+	for (size_t i = 0; i < x->nkept; i++)
+		arena_free(x->kept[i]);
+	free(x->kept);
+	free(x->dps);
+	free(x->dpw);
+	free(x->dstart);
+	free(x->dlen);
+	free(x->tlen);
+	free(x->wdf);
+}
+
+static struct search_live *live_new(const struct search_options *o, struct indexer *x, struct postings *p,
+				    struct sharding *sh, const char *const *names, const struct search_doc *docs,
+				    size_t n);
+
+static void index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
 		       const struct search_filter *series, size_t nseries, const struct search_filter *tags,
-		       size_t ntags, struct search_index *out)
+		       size_t ntags, struct search_index *out, struct search_live **keep)
 {
 	memset(out, 0, sizeof *out);
 	struct indexer x;
-	out->ncached = count_all(&x, o, docs, n);
+	out->ncached = count_all(&x, o, docs, n, keep != NULL);
 	struct postings p;
 	make_postings(&x, n, o->jobs, &p);
+	/* the documents' postings are the stems' now */
 	free(x.pstem);
 	free(x.pw);
 	for (size_t i = 0; i < x.nkept; i++)
@@ -1398,6 +1528,10 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	free(x.kept);
 	free(x.dps);
 	free(x.dpw);
+	x.pstem = x.pw = NULL;
+	x.kept = NULL;
+	x.nkept = 0;
+	x.dps = x.dpw = NULL;
 
 	struct files f;
 	memset(&f, 0, sizeof f);
@@ -1408,42 +1542,645 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 	sh.p = &p;
 	cut_shards(&sh);
 	struct buf meta;
-	buf_init(&meta);
-	buf_printf(&meta, "{\"version\":2,\"docs\":%zu,\"chunk\":%d,\"shards\":{", n, DOCS_PER_CHUNK);
-	shards_and_records(&sh, docs, n, o->jobs, &f, &meta);
-	filters_json(&meta, &f, "series", series, nseries);
-	filters_json(&meta, &f, "tags", tags, ntags);
-	buf_puts(&meta, "}\n");
-	/* the entry point keeps its name: search/index.json */
-	size_t mlen;
-	char *m = buf_detach(&meta, &mlen);
-	arena_own(a, m);
-	if (f.n == f.cap) {
-		f.cap = f.cap ? 2 * f.cap : 64;
-		f.v = xrealloc(f.v, f.cap * sizeof *f.v);
-	}
-	f.v[f.n++] = (struct search_file){"search/index.json", m, mlen};
-
-	out->files = arena_alloc(a, (f.n + 1) * sizeof *out->files);
-	memcpy(out->files, f.v, f.n * sizeof *f.v);
-	out->nfiles = f.n;
+	meta_begin(&meta, n);
+	const char **names = shards_and_records(&sh, docs, n, o->jobs, &f, &meta);
+	meta_end(&meta, &f, series, nseries, tags, ntags);
+	files_finish(&f, a, &meta, out);
 	out->ndocs = n;
 	out->nwords = x.words.n;
 	out->nstems = x.stems.n;
 	out->nshards = sh.ncuts;
-	free(f.v);
-	index_fini(&f.names);
-	free(sh.order);
-	free(sh.mark);
+	if (keep) {
+		*keep = live_new(o, &x, &p, &sh, names, docs, n);
+	} else {
+		free(sh.order);
+		postings_free(&p);
+		indexer_fini(&x);
+	}
 	free(sh.cuts);
-	postings_free(&p);
-	table_fini(&x.words);
-	table_fini(&x.stems);
-	free(x.acc);
-	free(x.touched);
-	free(x.dstart);
-	free(x.dlen);
-	free(x.tlen);
+	free(names);
+}
+
+void search_index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
+		       const struct search_filter *series, size_t nseries, const struct search_filter *tags,
+		       size_t ntags, struct search_index *out)
+{
+	index_docs(a, o, docs, n, series, nseries, tags, ntags, out, NULL);
+}
+
+void search_index_docs_kept(struct arena *a, const struct search_options *o, const struct search_doc *docs,
+			    size_t n, const struct search_filter *series, size_t nseries,
+			    const struct search_filter *tags, size_t ntags, struct search_index *out,
+			    struct search_live **keep)
+{
+	*keep = NULL;
+	index_docs(a, o, docs, n, series, nseries, tags, ntags, out, keep);
+}
+
+/* ---- a session's index, patched after an edit (search_live) ----
+ *
+ * folio serve keeps what its index was made of: the words and stems, the
+ * documents each word is in, the postings by stem, the words in the order
+ * of their bytes, and the names of the files, each shard's by a
+ * fingerprint of what it holds. An edit of a document counts it twice (as
+ * it was, and as it is), changes the postings of the stems whose byte in
+ * it changed and the words that came or went, cuts the words into shards
+ * again (their sizes only), and makes only the files whose words, stems or
+ * postings changed and the records of the documents edited; the others
+ * keep their names, as an index made whole again would give them (the
+ * same input, the same bytes). When the averages of the documents'
+ * lengths move (they are coarse: seldom), every impact may: the index is
+ * made whole. */
+
+struct live_cut {
+	uint64_t fp;
+	char name[13];
+};
+
+struct search_live {
+	struct search_options o; /* its cache: none (a document is counted alone) */
+	struct indexer x;        /* words, stems, dlen, tlen, wdf */
+	struct postings p;       /* sdoc, sq, sn, bytes (doc and q: where the views began) */
+	uint32_t *scap;          /* by stem: the room of its own arrays (0: a view into p's) */
+	uint64_t *sver;          /* by stem: a new number when its postings change */
+	size_t nroom;            /* stems the arrays by stem have room for */
+	uint64_t clock;
+	uint8_t *inord;          /* by word: in order */
+	size_t inord_cap;
+	uint32_t *order;         /* the words of the shards, in the order of their bytes */
+	size_t norder, order_cap;
+	uint64_t total, ttotal;  /* the documents' lengths, of their text and of their titles */
+	double avgdl, avgtl;     /* as make_postings made them */
+	struct search_doc *docs; /* what was indexed (its texts: the caller's, which outlive it) */
+	size_t ndocs;
+	struct live_cut *cuts;   /* by fp */
+	size_t ncuts;
+	char (*chunks)[13];      /* by chunk of records: its file's name */
+	size_t nchunks;
+	size_t patched;          /* documents patched in */
+};
+
+/* live_room: the arrays by stem and by word as long as the tables */
+static void live_room(struct search_live *L)
+{
+	struct postings *p = &L->p;
+	size_t ns = L->x.stems.n;
+	if (ns > L->nroom) {
+		size_t cap = 2 * ns + 64, old = L->nroom;
+		p->bytes = xrealloc(p->bytes, cap * sizeof *p->bytes);
+		p->sdoc = xrealloc(p->sdoc, cap * sizeof *p->sdoc);
+		p->sq = xrealloc(p->sq, cap * sizeof *p->sq);
+		p->sn = xrealloc(p->sn, cap * sizeof *p->sn);
+		L->scap = xrealloc(L->scap, cap * sizeof *L->scap);
+		L->sver = xrealloc(L->sver, cap * sizeof *L->sver);
+		for (size_t s = old; s < cap; s++) {
+			p->bytes[s] = 1;
+			p->sdoc[s] = NULL;
+			p->sq[s] = NULL;
+			p->sn[s] = 0;
+			L->scap[s] = 0;
+			L->sver[s] = 0;
+		}
+		L->nroom = cap;
+	}
+	size_t nw = L->x.words.n;
+	if (nw > L->x.wdf_cap) {
+		size_t cap = 2 * nw + 64;
+		L->x.wdf = xrealloc(L->x.wdf, cap * sizeof *L->x.wdf);
+		memset(L->x.wdf + L->x.wdf_cap, 0, (cap - L->x.wdf_cap) * sizeof *L->x.wdf);
+		L->x.wdf_cap = cap;
+	}
+	if (nw > L->inord_cap) {
+		size_t cap = 2 * nw + 64;
+		L->inord = xrealloc(L->inord, cap);
+		memset(L->inord + L->inord_cap, 0, cap - L->inord_cap);
+		L->inord_cap = cap;
+	}
+}
+
+/* cut_fp: what shard c holds: its key's length, its words with their
+ * stems, and the version of each stem's postings */
+static uint64_t cut_fp(const struct search_live *L, const struct sharding *sh, const struct cut *c, uint32_t *mark,
+		       uint32_t gen)
+{
+	struct hasher h;
+	hasher_begin(&h, c->keylen);
+	for (size_t i = c->lo; i < c->hi; i++) {
+		uint32_t w = sh->order[i], st = L->x.words.e[w].stem;
+		uint64_t v[2] = {w, st};
+		hasher_add(&h, v, sizeof v);
+		if (mark[st & ~STEM_ONLY] != gen) {
+			mark[st & ~STEM_ONLY] = gen;
+			hasher_add_u64(&h, L->sver[st & ~STEM_ONLY]);
+		}
+	}
+	return hasher_digest(&h);
+}
+
+static int live_cut_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct live_cut *)a)->fp, y = ((const struct live_cut *)b)->fp;
+	return (x > y) - (x < y);
+}
+
+/* live_cuts: the fingerprints of sh's cuts, by number (malloc'd) */
+static uint64_t *live_cuts(const struct search_live *L, const struct sharding *sh)
+{
+	uint64_t *fp = xcalloc(sh->ncuts + 1, sizeof *fp);
+	uint32_t *mark = xcalloc(L->x.stems.n + 1, sizeof *mark);
+	for (size_t i = 0; i < sh->ncuts; i++)
+		fp[i] = cut_fp(L, sh, &sh->cuts[i], mark, (uint32_t)i + 1);
+	free(mark);
+	return fp;
+}
+
+/* live_keep_cuts: the names of sh's cuts kept by their fingerprints */
+static void live_keep_cuts(struct search_live *L, const struct sharding *sh, const uint64_t *fp,
+			   const char *const *names)
+{
+	/* (names may be the old cuts' own) */
+	struct live_cut *cuts = xcalloc(sh->ncuts + 1, sizeof *cuts);
+	for (size_t i = 0; i < sh->ncuts; i++) {
+		cuts[i].fp = fp[i];
+		snprintf(cuts[i].name, sizeof cuts[i].name, "%s", names[i]);
+	}
+	qsort(cuts, sh->ncuts, sizeof *cuts, live_cut_cmp);
+	free(L->cuts);
+	L->cuts = cuts;
+	L->ncuts = sh->ncuts;
+}
+
+static struct search_live *live_new(const struct search_options *o, struct indexer *x, struct postings *p,
+				    struct sharding *sh, const char *const *names, const struct search_doc *docs,
+				    size_t n)
+{
+	struct search_live *L = xcalloc(1, sizeof *L);
+	L->o = *o;
+	L->o.cache = NULL;
+	L->x = *x;
+	L->x.stemmer = NULL; /* (freed by count_all) */
+	L->x.want_wdf = 0;
+	L->p = *p;
+	L->order = sh->order;
+	L->norder = L->order_cap = x->words.n;
+	L->ndocs = n;
+	for (size_t d = 0; d < n; d++) {
+		L->total += x->dlen[d];
+		L->ttotal += x->tlen[d];
+	}
+	L->avgdl = coarse(n && L->total > 0 ? (double)L->total / (double)n : 1);
+	L->avgtl = coarse(n && L->ttotal > 0 ? (double)L->ttotal / (double)n : 1);
+	L->docs = xcalloc(n + 1, sizeof *L->docs);
+	if (n)
+		memcpy(L->docs, docs, n * sizeof *docs);
+	L->nroom = x->stems.n;
+	L->scap = xcalloc(L->nroom + 1, sizeof *L->scap);
+	L->sver = xcalloc(L->nroom + 1, sizeof *L->sver);
+	live_room(L);
+	memset(L->inord, 1, x->words.n);
+	uint64_t *fp = live_cuts(L, sh);
+	live_keep_cuts(L, sh, fp, names);
+	free(fp);
+	L->nchunks = (n + DOCS_PER_CHUNK - 1) / DOCS_PER_CHUNK;
+	L->chunks = xcalloc(L->nchunks + 1, sizeof *L->chunks);
+	for (size_t c = 0; c < L->nchunks; c++)
+		snprintf(L->chunks[c], sizeof L->chunks[c], "%s", names[sh->ncuts + c]);
+	return L;
+}
+
+void search_live_free(struct search_live *L)
+{
+	if (!L)
+		return;
+	for (size_t s = 0; s < L->x.stems.n; s++)
+		if (L->scap[s]) {
+			free(L->p.sdoc[s]);
+			free(L->p.sq[s]);
+		}
+	postings_free(&L->p);
+	indexer_fini(&L->x);
+	free(L->scap);
+	free(L->sver);
+	free(L->inord);
+	free(L->order);
+	free(L->docs);
+	free(L->cuts);
+	free(L->chunks);
+	free(L);
+}
+
+size_t search_live_patched(const struct search_live *L)
+{
+	return L ? L->patched : 0;
+}
+
+/* ---- the patch of one document ---- */
+
+/* What an edit touched: the words whose place in the shards may change. */
+struct live_edit {
+	uint32_t *w;
+	size_t nw, cap;
+};
+
+static void edit_word(struct live_edit *ed, uint32_t w)
+{
+	if (ed->nw == ed->cap) {
+		ed->cap = ed->cap ? 2 * ed->cap : 256;
+		ed->w = xrealloc(ed->w, ed->cap * sizeof *ed->w);
+	}
+	ed->w[ed->nw++] = w;
+}
+
+/* table_get: the number of entry w[0..n) + 1, or 0 when t has none */
+static uint32_t table_get(const struct table *t, const char *w, size_t n)
+{
+	struct key k = {w, n};
+	return index_get(&t->ix, search_word_hash(w, n), entry_eq, t, &k);
+}
+
+/* count_one: d counted alone, without a cache, into t */
+static void count_one(const struct search_options *o, const struct search_doc *d, struct indexer *t)
+{
+	struct search_options one = *o;
+	one.cache = NULL;
+	one.jobs = 1;
+	count_all(t, &one, d, 1, 0);
+}
+
+static uint32_t live_stem(struct search_live *L, const struct table *from, uint32_t s)
+{
+	const struct entry *e = &from->e[s];
+	int made;
+	uint32_t v = table_find(&L->x.stems, from->text.p + e->off, e->len, &made);
+	if (made)
+		live_room(L);
+	return v;
+}
+
+/* live_words: the documents of each word of N (the document as it is)
+ * and O (as it was) counted again; 0, or 1 when a word of O is not known */
+static int live_words(struct search_live *L, const struct indexer *O, const struct indexer *N,
+		      struct live_edit *ed)
+{
+	for (size_t k = 0; k < N->words.n; k++) {
+		const struct entry *e = &N->words.e[k];
+		if (e->stem & STEM_ONLY)
+			continue;
+		uint32_t st = live_stem(L, &N->stems, e->stem);
+		int made;
+		uint32_t w = table_find(&L->x.words, N->words.text.p + e->off, e->len, &made);
+		live_room(L);
+		if (!L->x.wdf[w]) /* a word of a document again: its own stem */
+			L->x.words.e[w].stem = st;
+		L->x.wdf[w]++;
+		edit_word(ed, w);
+	}
+	for (size_t k = 0; k < O->words.n; k++) {
+		const struct entry *e = &O->words.e[k];
+		if (e->stem & STEM_ONLY)
+			continue;
+		uint32_t w = table_get(&L->x.words, O->words.text.p + e->off, e->len);
+		if (!w || !L->x.wdf[w - 1])
+			return 1;
+		L->x.wdf[w - 1]--;
+		edit_word(ed, w - 1);
+	}
+	return 0;
+}
+
+/* stem_bytes: a stem's postings' bytes in a shard (as impacts_run) */
+static size_t stem_bytes(const uint32_t *doc, uint32_t n)
+{
+	size_t b = varint_len(n) + n;
+	uint32_t prev = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		b += varint_len(doc[i] - prev);
+		prev = doc[i];
+	}
+	return b;
+}
+
+/* live_own: stem s's postings in arrays of its own, with room for need */
+static void live_own(struct search_live *L, uint32_t s, size_t need)
+{
+	struct postings *p = &L->p;
+	if (L->scap[s] >= need)
+		return;
+	size_t cap = need + need / 2 + 8;
+	uint32_t *doc = xmalloc(cap * sizeof *doc);
+	uint8_t *q = xmalloc(cap);
+	if (p->sn[s]) {
+		memcpy(doc, p->sdoc[s], p->sn[s] * sizeof *doc);
+		memcpy(q, p->sq[s], p->sn[s]);
+	}
+	if (L->scap[s]) {
+		free(p->sdoc[s]);
+		free(p->sq[s]);
+	}
+	p->sdoc[s] = doc;
+	p->sq[s] = q;
+	L->scap[s] = (uint32_t)cap;
+}
+
+/* live_posting: document d's posting of stem s made q (has: 1), or taken
+ * away (has: 0); 0, or 1 when it was not there to take away */
+static int live_posting(struct search_live *L, uint32_t s, uint32_t d, int has, uint8_t q, struct live_edit *ed)
+{
+	struct postings *p = &L->p;
+	uint32_t n = p->sn[s], lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->sdoc[s][mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int here = lo < n && p->sdoc[s][lo] == d;
+	if (!here && !has)
+		return 1;
+	if (here && has && p->sq[s][lo] == q)
+		return 0;
+	live_own(L, s, (size_t)n + 1);
+	if (here && has) {
+		p->sq[s][lo] = q;
+	} else if (has) {
+		memmove(p->sdoc[s] + lo + 1, p->sdoc[s] + lo, (n - lo) * sizeof *p->sdoc[s]);
+		memmove(p->sq[s] + lo + 1, p->sq[s] + lo, n - lo);
+		p->sdoc[s][lo] = d;
+		p->sq[s][lo] = q;
+		p->sn[s]++;
+	} else {
+		memmove(p->sdoc[s] + lo, p->sdoc[s] + lo + 1, (n - lo - 1) * sizeof *p->sdoc[s]);
+		memmove(p->sq[s] + lo, p->sq[s] + lo + 1, n - lo - 1);
+		p->sn[s]--;
+	}
+	L->sver[s] = ++L->clock;
+	p->bytes[s] = stem_bytes(p->sdoc[s], p->sn[s]);
+	if (!n || !p->sn[s]) { /* a stem came or went: so does the word of its text, if no document has it */
+		const struct entry *e = &L->x.stems.e[s];
+		int made;
+		uint32_t w = table_find(&L->x.words, L->x.stems.text.p + e->off, e->len, &made);
+		live_room(L);
+		edit_word(ed, w);
+	}
+	return 0;
+}
+
+/* A stem of the edit: its number, and its new count's byte (has 0: none) */
+struct live_p {
+	uint32_t s;
+	int has;
+	uint8_t q;
+};
+
+static int live_p_cmp(const void *a, const void *b)
+{
+	const struct live_p *x = a, *y = b;
+	if (x->s != y->s)
+		return (x->s > y->s) - (x->s < y->s);
+	return y->has - x->has;
+}
+
+/* live_postings: document d's postings made N's, from O's; 0, or 1 when
+ * they were not what the index held */
+static int live_postings(struct search_live *L, uint32_t d, const struct indexer *O, const struct indexer *N,
+			 struct live_edit *ed)
+{
+	size_t nn = N->dstart[1], no = O->dstart[1], k = 0;
+	struct live_p *v = xcalloc(nn + no + 1, sizeof *v);
+	double norm = BM25_K1 * (1 - BM25_B + BM25_B * (double)N->dlen[0] / L->avgdl);
+	double tnorm = BM25_K1 * (1 - BM25_B + BM25_B * (double)N->tlen[0] / L->avgtl);
+	for (size_t i = 0; i < nn; i++)
+		v[k++] = (struct live_p){live_stem(L, &N->stems, N->dps[0][i]), 1,
+					 impact(N->dpw[0][i], norm, tnorm)};
+	for (size_t i = 0; i < no; i++) {
+		const struct entry *e = &O->stems.e[O->dps[0][i]];
+		uint32_t s = table_get(&L->x.stems, O->stems.text.p + e->off, e->len);
+		if (!s) {
+			free(v);
+			return 1;
+		}
+		v[k++] = (struct live_p){s - 1, 0, 0};
+	}
+	qsort(v, k, sizeof *v, live_p_cmp);
+	int bad = 0;
+	for (size_t i = 0; i < k && !bad; i++)
+		if (!i || v[i].s != v[i - 1].s)
+			bad = live_posting(L, v[i].s, d, v[i].has, v[i].q, ed);
+	free(v);
+	return bad;
+}
+
+/* live_doc: document d, as it was (L->docs[d]) and as it is (nd),
+ * patched in; 0, or 1 when the index must be made whole (L is then of no
+ * more use) */
+static int live_doc(struct search_live *L, size_t d, const struct search_doc *nd, struct live_edit *ed)
+{
+	struct indexer O, N;
+	count_one(&L->o, &L->docs[d], &O);
+	count_one(&L->o, nd, &N);
+	int whole = O.dlen[0] != L->x.dlen[d] || O.tlen[0] != L->x.tlen[d];
+	uint64_t total = L->total - O.dlen[0] + N.dlen[0], ttotal = L->ttotal - O.tlen[0] + N.tlen[0];
+	double n = (double)L->ndocs;
+	if (coarse(total > 0 ? (double)total / n : 1) != L->avgdl || coarse(ttotal > 0 ? (double)ttotal / n : 1) != L->avgtl)
+		whole = 1; /* every impact may change */
+	if (!whole) {
+		L->total = total;
+		L->ttotal = ttotal;
+		L->x.dlen[d] = N.dlen[0];
+		L->x.tlen[d] = N.tlen[0];
+		whole = live_words(L, &O, &N, ed) || live_postings(L, (uint32_t)d, &O, &N, ed);
+	}
+	indexer_fini(&O);
+	indexer_fini(&N);
+	return whole;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* order_at: where word w is, or goes, in L's order */
+static size_t order_at(const struct search_live *L, uint32_t w)
+{
+	size_t lo = 0, hi = L->norder;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (word_cmp(&L->order[mid], &w, (void *)&L->x) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* live_place: each word the edit touched in the shards or not, as a whole
+ * index would have it: a word of a document; else, a stem's text while
+ * the stem has postings (STEM_ONLY); else none */
+static void live_place(struct search_live *L, struct live_edit *ed)
+{
+	qsort(ed->w, ed->nw, sizeof *ed->w, u32_cmp);
+	for (size_t i = 0; i < ed->nw; i++) {
+		uint32_t w = ed->w[i];
+		if (i && w == ed->w[i - 1])
+			continue;
+		struct entry *e = &L->x.words.e[w];
+		int in = L->x.wdf[w] > 0;
+		if (!in) {
+			uint32_t s = table_get(&L->x.stems, L->x.words.text.p + e->off, e->len);
+			in = s && L->p.sn[s - 1] > 0;
+			if (in)
+				e->stem = (s - 1) | STEM_ONLY;
+		}
+		if (in == L->inord[w])
+			continue;
+		size_t at = order_at(L, w);
+		if (in) {
+			if (L->norder == L->order_cap) {
+				L->order_cap = 2 * L->order_cap + 64;
+				L->order = xrealloc(L->order, L->order_cap * sizeof *L->order);
+			}
+			memmove(L->order + at + 1, L->order + at, (L->norder - at) * sizeof *L->order);
+			L->order[at] = w;
+			L->norder++;
+		} else {
+			memmove(L->order + at, L->order + at + 1, (L->norder - at - 1) * sizeof *L->order);
+			L->norder--;
+		}
+		L->inord[w] = (uint8_t)in;
+	}
+}
+
+/* same_doc: a and b are the same texts (the same bytes, where they are) */
+static int same_doc(const struct search_doc *a, const struct search_doc *b)
+{
+	const struct str *x[] = {&a->url, &a->title, &a->date, &a->series, &a->excerpt, &a->summary, &a->body_html};
+	const struct str *y[] = {&b->url, &b->title, &b->date, &b->series, &b->excerpt, &b->summary, &b->body_html};
+	for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+		if (x[i]->p != y[i]->p || x[i]->len != y[i]->len)
+			return 0;
+	return a->tags == b->tags && a->ntags == b->ntags && a->body_hash == b->body_hash;
+}
+
+/* LIVE_MAX: documents an edit may change before the index is made whole */
+#define LIVE_MAX 64
+
+/* live_named: a file of the last index, kept by its name (no bytes: the
+ * output has it) */
+static void live_named(struct files *f, const char *dir, const char *ext, const char *name)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "search/%s/%s.%s", dir, name, ext);
+	if (index_get_str(&f->names, rel, file_rel, f))
+		return;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+	}
+	f->v[f->n++] = (struct search_file){arena_strndup(f->a, rel, strlen(rel)), NULL, 0};
+	index_add_str(&f->names, f->v[f->n - 1].rel, (uint32_t)f->n, 64, file_rel, f);
+}
+
+/* live_files: the files of L's index once patched: those of a cut whose
+ * fingerprint is new, and of a chunk a document of changed[] is in, made;
+ * the others named */
+static void live_files(struct search_live *L, struct arena *a, const struct search_doc *docs, const size_t *changed,
+		       size_t nchanged, const struct search_filter *series, size_t nseries,
+		       const struct search_filter *tags, size_t ntags, struct search_index *out)
+{
+	struct sharding sh;
+	memset(&sh, 0, sizeof sh);
+	sh.x = &L->x;
+	sh.p = &L->p;
+	sh.order = L->order;
+	cut_groups(&sh, L->norder);
+	uint64_t *fp = live_cuts(L, &sh);
+	size_t nf = sh.ncuts + L->nchunks, nw = 0;
+	size_t *which = xcalloc(nf + 1, sizeof *which);
+	const char **names = xcalloc(nf + 1, sizeof *names);
+	for (size_t i = 0; i < sh.ncuts; i++) {
+		struct live_cut k = {fp[i], ""}, *old = bsearch(&k, L->cuts, L->ncuts, sizeof k, live_cut_cmp);
+		if (old)
+			names[i] = old->name;
+		else
+			which[nw++] = i;
+	}
+	for (size_t i = 0; i < nchanged; i++) {
+		size_t c = changed[i] / DOCS_PER_CHUNK;
+		if (!names[sh.ncuts + c]) {
+			names[sh.ncuts + c] = "";
+			which[nw++] = sh.ncuts + c;
+		}
+	}
+	for (size_t c = 0; c < L->nchunks; c++)
+		if (!names[sh.ncuts + c])
+			names[sh.ncuts + c] = L->chunks[c];
+	struct made *made = xcalloc(nf + 1, sizeof *made);
+	make_some(&sh, docs, L->ndocs, L->o.jobs, which, nw, made);
+	struct files f;
+	memset(&f, 0, sizeof f);
+	f.a = a;
+	unsigned char *fresh = xcalloc(nf + 1, 1);
+	for (size_t k = 0; k < nw; k++)
+		fresh[which[k]] = 1;
+	for (size_t i = 0; i < nf; i++) {
+		const char *dir = i < sh.ncuts ? "t" : "d", *ext = i < sh.ncuts ? "bin" : "json";
+		if (fresh[i])
+			names[i] = add_made(&f, dir, ext, made[i]);
+		else
+			live_named(&f, dir, ext, names[i]);
+	}
+	struct buf meta;
+	meta_begin(&meta, L->ndocs);
+	meta_files(&sh, names, L->nchunks, &meta);
+	meta_end(&meta, &f, series, nseries, tags, ntags);
+	files_finish(&f, a, &meta, out);
+	for (size_t c = 0; c < L->nchunks; c++)
+		if (names[sh.ncuts + c] != L->chunks[c])
+			snprintf(L->chunks[c], sizeof L->chunks[c], "%s", names[sh.ncuts + c]);
+	live_keep_cuts(L, &sh, fp, names);
+	out->ndocs = L->ndocs;
+	out->nwords = L->norder;
+	out->nstems = L->x.stems.n;
+	out->nshards = sh.ncuts;
+	free(fresh);
+	free(made);
+	free(names);
+	free(which);
+	free(fp);
+	free(sh.cuts);
+}
+
+int search_live_update(struct search_live *L, struct arena *a, const struct search_options *o,
+		       const struct search_doc *docs, size_t n, const struct search_filter *series, size_t nseries,
+		       const struct search_filter *tags, size_t ntags, struct search_index *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n != L->ndocs || o->body != L->o.body || o->pages != L->o.pages || o->stem != L->o.stem ||
+	    o->language.len != L->o.language.len || memcmp(o->language.p, L->o.language.p, o->language.len))
+		return 1;
+	size_t changed[LIVE_MAX], nchanged = 0;
+	for (size_t d = 0; d < n; d++)
+		if (!same_doc(&L->docs[d], &docs[d])) {
+			if (nchanged == LIVE_MAX)
+				return 1;
+			changed[nchanged++] = d;
+		}
+	struct live_edit ed = {NULL, 0, 0};
+	for (size_t i = 0; i < nchanged; i++) {
+		if (live_doc(L, changed[i], &docs[changed[i]], &ed)) {
+			free(ed.w);
+			return 1;
+		}
+		L->docs[changed[i]] = docs[changed[i]];
+	}
+	live_place(L, &ed);
+	free(ed.w);
+	live_files(L, a, docs, changed, nchanged, series, nseries, tags, ntags, out);
+	L->patched += nchanged;
+	return 0;
 }
 
 /* ---- the site's documents ---- */
@@ -1453,12 +2190,6 @@ static struct str rel_url(struct str u)
 	if (u.len && u.p[0] == '/')
 		return (struct str){u.p + 1, u.len - 1};
 	return u;
-}
-
-static int u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* filter_of: the filter of a series or tag: its published posts' numbers,
@@ -1475,8 +2206,15 @@ static struct search_filter filter_of(struct arena *a, const struct site *s, str
 	return (struct search_filter){name, v, m};
 }
 
-void search_index_site(struct arena *a, const struct site *s, const struct search_options *o,
-		       struct search_index *out)
+/* The site's documents and filters, as search_index_docs takes them. */
+struct site_docs {
+	struct search_doc *docs;
+	size_t n;
+	struct search_filter *series, *tags;
+	size_t nseries, ntags;
+};
+
+static void site_docs(struct arena *a, const struct site *s, const struct search_options *o, struct site_docs *sd)
 {
 	size_t n = s->nposts + s->nseries + (o->pages ? s->npages : 0);
 	struct search_doc *docs = xcalloc(n + 1, sizeof *docs);
@@ -1527,41 +2265,109 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 	struct search_filter *tf = xcalloc(s->ntags + 1, sizeof *tf);
 	for (size_t i = 0; i < s->ntags; i++)
 		tf[i] = filter_of(a, s, s->tags[i].name, s->tags[i].posts, s->tags[i].nposts);
-	search_index_docs(a, o, docs, n, sf, s->nseries, tf, s->ntags, out);
-	free(docs);
-	free(sf);
-	free(tf);
+	*sd = (struct site_docs){docs, n, sf, tf, s->nseries, s->ntags};
+}
+
+static void site_docs_free(struct site_docs *sd)
+{
+	free(sd->docs);
+	free(sd->series);
+	free(sd->tags);
+}
+
+void search_index_site(struct arena *a, const struct site *s, const struct search_options *o,
+		       struct search_index *out)
+{
+	struct site_docs sd;
+	site_docs(a, s, o, &sd);
+	search_index_docs(a, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, out);
+	site_docs_free(&sd);
+}
+
+/* index_site: the site's index, patched into *live when it holds one and
+ * the patch goes (*patched set), else made whole (and kept in *live when
+ * live is not NULL); a patch's files, and the lists of filters, made in
+ * *tmp (a new arena, freed once they are written), the others in a */
+static void index_site(struct arena *a, const struct site *s, const struct search_options *o,
+		       struct search_live **live, struct arena **tmp, int *patched, struct search_index *ix)
+{
+	*patched = 0;
+	*tmp = live && *live ? arena_new() : NULL;
+	struct site_docs sd;
+	site_docs(*tmp ? *tmp : a, s, o, &sd);
+	if (live && *live) {
+		if (!search_live_update(*live, *tmp, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, ix))
+			*patched = 1;
+		else {
+			search_live_free(*live);
+			*live = NULL;
+		}
+	}
+	if (!*patched && live)
+		search_index_docs_kept(a, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, ix, live);
+	else if (!*patched)
+		search_index_docs(a, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, ix);
+	site_docs_free(&sd);
+}
+
+static double ms_since(const struct timespec *t0, clockid_t clk)
+{
+	struct timespec t1;
+	clock_gettime(clk, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* write_index: ix's files handed to sink, each not kept by reuse written
+ * (a patch's file without bytes must be kept: 1 when one is not); the
+ * errors counted into *errors */
+static int write_index(const struct search_index *ix, search_reuse_fn reuse, void *reuse_ctx,
+		       const struct output_sink *sink, int *errors)
+{
+	for (size_t i = 0; i < ix->nfiles; i++) {
+		const struct search_file *f = &ix->files[i];
+		/* the entry point is always written: its name is not its hash */
+		if (reuse && i + 1 < ix->nfiles && reuse(reuse_ctx, f->rel) == 0)
+			continue;
+		if (!f->data)
+			return 1;
+		if (sink->write(sink->ctx, f->rel, f->data, f->len))
+			(*errors)++;
+	}
+	return 0;
 }
 
 int search_output(struct arena *a, const struct site *s, int jobs, struct search_cache *cache, search_reuse_fn reuse,
-		  void *reuse_ctx, const struct output_sink *sink)
+		  void *reuse_ctx, const struct output_sink *sink, struct search_live **live, int *patched)
 {
 	const struct config *c = s->cfg;
+	int dummy;
+	patched = patched ? patched : &dummy;
+	*patched = 0;
 	if (!c->search)
 		return 0;
 	struct search_options o = {c->search_body, c->search_pages, c->search_stem, c->language, jobs, cache};
 	struct search_index ix;
-	struct timespec t0, t1, w0, w1;
+	struct timespec t0, w0;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	clock_gettime(CLOCK_MONOTONIC, &w0);
-	search_index_site(a, s, &o, &ix);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-	clock_gettime(CLOCK_MONOTONIC, &w1);
+	struct arena *tmp;
+	index_site(a, s, &o, live, &tmp, patched, &ix);
 	if (getenv("FOLIO_TIMINGS"))
 		fprintf(stderr,
-			"folio: search index: %.1f ms of CPU (the process's), %.1f ms wall, %zu documents (%zu counted "
-			"before), %zu words, %zu stems, %zu shards\n",
-			((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6),
-			((double)(w1.tv_sec - w0.tv_sec) * 1e3 + (double)(w1.tv_nsec - w0.tv_nsec) / 1e6), ix.ndocs,
-			ix.ncached, ix.nwords, ix.nstems, ix.nshards);
+			"folio: search index: %.1f ms of CPU (the process's), %.1f ms wall, %zu documents (%zu %s), "
+			"%zu words, %zu stems, %zu shards\n",
+			ms_since(&t0, CLOCK_PROCESS_CPUTIME_ID), ms_since(&w0, CLOCK_MONOTONIC), ix.ndocs,
+			*patched ? search_live_patched(*live) : ix.ncached,
+			*patched ? "patched in this session" : "counted before", ix.nwords, ix.nstems, ix.nshards);
 	int errors = 0;
-	for (size_t i = 0; i < ix.nfiles; i++) {
-		const struct search_file *f = &ix.files[i];
-		/* the entry point is always written: its name is not its hash */
-		if (reuse && i + 1 < ix.nfiles && reuse(reuse_ctx, f->rel) == 0)
-			continue;
-		if (sink->write(sink->ctx, f->rel, f->data, f->len))
-			errors++;
+	if (write_index(&ix, reuse, reuse_ctx, sink, &errors)) {
+		/* a file the patch kept is not in the output: the index whole */
+		search_live_free(*live);
+		*live = NULL;
+		arena_free(tmp);
+		index_site(a, s, &o, live, &tmp, patched, &ix);
+		(void)write_index(&ix, reuse, reuse_ctx, sink, &errors);
 	}
+	arena_free(tmp);
 	return errors;
 }

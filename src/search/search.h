@@ -150,6 +150,38 @@ void search_index_docs(struct arena *a, const struct search_options *o, const st
 void search_index_site(struct arena *a, const struct site *s, const struct search_options *o,
 		       struct search_index *out);
 
+/* ---- a session's index, patched after an edit (index.c) ---- */
+
+/* What an index was made of, kept by folio serve's session to patch it
+ * when documents' texts change: an edit then costs the shards of the
+ * words it changed and the records of the documents edited, not the
+ * site's. It points into the documents' texts, which must outlive it. */
+struct search_live;
+
+/* search_index_docs_kept: search_index_docs, with what it was made of
+ * kept in *keep (search_live_free frees it). */
+void search_index_docs_kept(struct arena *a, const struct search_options *o, const struct search_doc *docs,
+			    size_t n, const struct search_filter *series, size_t nseries,
+			    const struct search_filter *tags, size_t ntags, struct search_index *out,
+			    struct search_live **keep);
+
+/* search_live_update: the index of docs[0..n) made by patching L, which
+ * was made from the same number of documents (a document whose texts are
+ * not where they were is counted again): the files of out that a patch
+ * makes have their bytes (in a); the others, the last index's, have none
+ * (data NULL: the output keeps them). 0; 1 when the index must be made
+ * whole (L is then of no more use): the options or the number of
+ * documents changed, too many documents did, or the averages of their
+ * lengths moved (every impact may). The same bytes as search_index_docs
+ * of the same documents. */
+int search_live_update(struct search_live *L, struct arena *a, const struct search_options *o,
+		       const struct search_doc *docs, size_t n, const struct search_filter *series, size_t nseries,
+		       const struct search_filter *tags, size_t ntags, struct search_index *out);
+
+/* search_live_patched: the documents patched into L since it was made */
+size_t search_live_patched(const struct search_live *L);
+void search_live_free(struct search_live *L);
+
 /* search_reuse_fn: 0 when rel, a file of the last build, is kept as it is
  * (its name is the hash of its bytes: the same name, the same bytes). */
 typedef int (*search_reuse_fn)(void *ctx, const char *rel);
@@ -157,10 +189,12 @@ typedef int (*search_reuse_fn)(void *ctx, const char *rel);
 /* search_output: the site's index (when its config asks for one), its
  * documents counted on up to `jobs` threads (or taken from cache, which
  * may be NULL), handed to sink, each file not kept by reuse (which may be
- * NULL) written. Returns the number of errors (a file that could not be
+ * NULL) written. With live (a session's), the index *live holds is
+ * patched (*patched set: the cache was not asked), or the index made whole
+ * is kept there. Returns the number of errors (a file that could not be
  * written). */
 int search_output(struct arena *a, const struct site *s, int jobs, struct search_cache *cache, search_reuse_fn reuse,
-		  void *reuse_ctx, const struct output_sink *sink);
+		  void *reuse_ctx, const struct output_sink *sink, struct search_live **live, int *patched);
 
 /* ---- the shards' bytes, for tests ---- */
 

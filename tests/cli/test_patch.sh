@@ -85,6 +85,9 @@ check "a body edit is patched" test "$(patches)" -eq $((n + 1))
 check "the post shows it" contains "$(get /posts/patch-a/)" "PATCH-BODY-EDIT"
 check "one page is rendered" grep -q "rebuilt in [0-9]* ms: 1 of" "$TMP/serve.err"
 same_as_build "a body edit"
+# the search index after it: patched (the shards of the words that
+# changed), not made whole, and the same files as folio build's
+check "the search index is patched" grep -q "search index: .*(1 patched in this session)" "$TMP/serve.err"
 
 n=$(patches)
 edit "$a" -e 's/PATCH-FIRST-PARAGRAPH/PATCH-NEW-SUMMARY/'
