@@ -135,14 +135,20 @@ void incr_round_end(struct incr_state *inc);
  * set (and vars_fp[i] made again) for the pages of plan that read what
  * changed, by their own variables or an input; jobs finds a page by its
  * output path (ix: an index of job + 1 by path, made at the first use,
- * the caller's). The fingerprints of every input (malloc'd, *nfp of
- * them), for incr_commit_some. */
+ * the caller's). The fingerprints of every input (*nfp of them: the
+ * state's own, changed in place), for incr_commit_some, or put back by
+ * incr_patch_undo when the patch is not committed. */
 uint64_t *incr_patch(struct incr_state *inc, struct arena *a, struct render_plan *plan, struct site *site,
 		     const size_t *posts, size_t nposts, uint64_t *vars_fp, unsigned char *want, struct index *ix,
 		     size_t *nfp);
 /* incr_commit_some: a patch is in place: the records in fresh[0..n)
- * replace those of their pages (taken, each set to NULL), fp (taken)
+ * replace those of their pages (taken, each set to NULL), fp (incr_patch's)
  * the last build's fingerprints (rebuild_commit_some). */
 void incr_commit_some(struct incr_state *inc, struct rebuild_page **fresh, size_t n, uint64_t *fp, size_t nfp);
+/* incr_patch_undo: the fingerprints as they were before incr_patch */
+void incr_patch_undo(struct incr_state *inc);
+/* incr_prepare_patch: what incr_patch needs made now, while the session
+ * waits (rebuild_readers_prepare) */
+void incr_prepare_patch(struct incr_state *inc);
 
 #endif

@@ -38,6 +38,25 @@ struct rebuild {
 	size_t block_len;
 	void (*release)(void *, size_t); /* how block goes; NULL: free */
 	int built;
+	/* the readers of each id (rebuild_readers), made at its first call
+	 * after a commit: by id, the records that read it (rd_start: where
+	 * each id's begin in rd_rec, rd_nids + 1 of them); a record replaced
+	 * or added since (rebuild_commit_some) is stale there, and looked at
+	 * on its own (rd_extra) */
+	uint32_t *rd_start, *rd_rec;
+	size_t rd_nids;
+	uint8_t *rd_stale;
+	uint32_t *rd_extra;
+	size_t rd_nextra, rd_extra_cap, rd_stale_cap;
+	int rd_made;
+	/* a patch's (rebuild_patch_begin): fp is changed in place; the values
+	 * it had (id, value) until the patch is committed or undone; fp's
+	 * room */
+	struct undo {
+		uint32_t id;
+		uint64_t was;
+	} *undo;
+	size_t nundo, undo_cap, fp_cap;
 	/* texts whose hash is known (rebuild_known), for this build */
 	struct known {
 		const char *p;
@@ -145,8 +164,22 @@ static void drop_block(char *p, size_t len, void (*release)(void *, size_t))
 }
 
 /* forget: rb as new, its memory freed (not rb itself). */
+/* readers_drop: the readers' index of no more use (the records changed) */
+static void readers_drop(struct rebuild *rb)
+{
+	free(rb->rd_start);
+	free(rb->rd_rec);
+	free(rb->rd_stale);
+	free(rb->rd_extra);
+	rb->rd_start = rb->rd_rec = rb->rd_extra = NULL;
+	rb->rd_stale = NULL;
+	rb->rd_nids = rb->rd_nextra = rb->rd_extra_cap = rb->rd_stale_cap = 0;
+	rb->rd_made = 0;
+}
+
 static void forget(struct rebuild *rb)
 {
+	readers_drop(rb);
 	for (size_t i = 0; i < rb->nkeys; i++)
 		free(rb->keys[i]);
 	free(rb->keys);
@@ -154,6 +187,7 @@ static void forget(struct rebuild *rb)
 	free(rb->key_n);
 	index_fini(&rb->key_index);
 	free(rb->fp);
+	free(rb->undo);
 	for (size_t i = 0; i < rb->nrecs; i++)
 		rebuild_page_free(rb->recs[i]);
 	free(rb->recs);
@@ -408,10 +442,12 @@ void rebuild_commit(struct rebuild *rb, struct rebuild_page **fresh, const char 
 	free(rb->recs);
 	rb->recs = recs;
 	rb->nrecs = nrecs;
+	readers_drop(rb);
 	rec_reindex(rb);
 	free(rb->fp);
 	rb->fp = fp;
-	rb->nfp = nfp;
+	rb->nfp = rb->fp_cap = nfp;
+	rb->nundo = 0;
 	rb->cfg_fp = cfg_fp;
 	rb->built = 1;
 }
@@ -421,36 +457,137 @@ int rebuild_built(const struct rebuild *rb)
 	return rb->built;
 }
 
-size_t rebuild_readers(const struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs)
+/* readers_make: the readers' index of the records as they are */
+static void readers_make(struct rebuild *rb)
+{
+	size_t nids = rb->next_id;
+	rb->rd_start = xcalloc(nids + 2, sizeof *rb->rd_start);
+	for (size_t i = 0; i < rb->nrecs; i++)
+		for (size_t k = 0; k < rb->recs[i]->ndeps; k++)
+			if (rb->recs[i]->deps[k] < nids)
+				rb->rd_start[rb->recs[i]->deps[k] + 1]++;
+	for (size_t id = 0; id < nids; id++)
+		rb->rd_start[id + 1] += rb->rd_start[id];
+	uint32_t *fill = xmalloc((nids + 1) * sizeof *fill);
+	memcpy(fill, rb->rd_start, (nids + 1) * sizeof *fill);
+	rb->rd_rec = xmalloc((rb->rd_start[nids] + 1) * sizeof *rb->rd_rec);
+	for (size_t i = 0; i < rb->nrecs; i++)
+		for (size_t k = 0; k < rb->recs[i]->ndeps; k++)
+			if (rb->recs[i]->deps[k] < nids)
+				rb->rd_rec[fill[rb->recs[i]->deps[k]]++] = (uint32_t)i;
+	free(fill);
+	rb->rd_nids = nids;
+	rb->rd_stale_cap = rb->nrecs + 1;
+	rb->rd_stale = xcalloc(rb->rd_stale_cap, 1);
+	rb->rd_made = 1;
+}
+
+/* readers_stale: record i replaced or added since the index was made */
+static void readers_stale(struct rebuild *rb, size_t i)
+{
+	if (!rb->rd_made)
+		return;
+	if (i >= rb->rd_stale_cap) {
+		size_t cap = 2 * i + 64;
+		rb->rd_stale = xrealloc(rb->rd_stale, cap);
+		memset(rb->rd_stale + rb->rd_stale_cap, 0, cap - rb->rd_stale_cap);
+		rb->rd_stale_cap = cap;
+	}
+	if (rb->rd_stale[i])
+		return;
+	rb->rd_stale[i] = 1;
+	if (rb->rd_nextra == rb->rd_extra_cap) {
+		rb->rd_extra_cap = rb->rd_extra_cap ? 2 * rb->rd_extra_cap : 64;
+		rb->rd_extra = xrealloc(rb->rd_extra, rb->rd_extra_cap * sizeof *rb->rd_extra);
+	}
+	rb->rd_extra[rb->rd_nextra++] = (uint32_t)i;
+}
+
+void rebuild_readers_prepare(struct rebuild *rb)
+{
+	if (!rb->rd_made && rb->built)
+		readers_make(rb);
+}
+
+/* readers_of: the pages that read an id of changed[0..nchanged)
+ * (ascending), as rebuild_readers says */
+static size_t readers_of(struct rebuild *rb, const uint32_t *changed, size_t nchanged, const char ***outs)
 {
 	*outs = NULL;
-	/* the ids that changed, ascending (a patch changes a few); an id the
-	 * last build did not have counts as changed */
-	size_t n = nfp < rb->nfp ? nfp : rb->nfp, nchanged = 0, cap = 0;
-	uint32_t *changed = NULL;
-	for (size_t id = 1; id < nfp; id++)
-		if (id >= n || fp[id] != rb->fp[id]) {
-			if (nchanged == cap) {
-				cap = cap ? cap * 2 : 64;
-				changed = xrealloc(changed, cap * sizeof *changed);
-			}
-			changed[nchanged++] = (uint32_t)id;
-		}
 	size_t k = 0;
 	if (nchanged) {
+		if (!rb->rd_made)
+			readers_make(rb);
 		*outs = xcalloc(rb->nrecs + 1, sizeof **outs);
-		uint32_t lo = changed[0], hi = changed[nchanged - 1];
-		for (size_t i = 0; i < rb->nrecs; i++) {
-			const struct rebuild_page *p = rb->recs[i];
-			if (!p->ndeps || p->deps[0] > hi || p->deps[p->ndeps - 1] < lo)
-				continue;
+		uint8_t *seen = xcalloc(rb->nrecs + 1, 1);
+		/* the records as the index has them, then those replaced since */
+		for (size_t c = 0; c < nchanged && changed[c] < rb->rd_nids; c++)
+			for (uint32_t r = rb->rd_start[changed[c]]; r < rb->rd_start[changed[c] + 1]; r++) {
+				uint32_t i = rb->rd_rec[r];
+				if (!rb->rd_stale[i] && !seen[i]) {
+					seen[i] = 1;
+					(*outs)[k++] = rb->recs[i]->out;
+				}
+			}
+		for (size_t e = 0; e < rb->rd_nextra; e++) {
+			const struct rebuild_page *p = rb->recs[rb->rd_extra[e]];
 			for (size_t c = 0; c < nchanged; c++)
 				if (has_id(p->deps, p->ndeps, changed[c])) {
 					(*outs)[k++] = p->out;
 					break;
 				}
 		}
+		free(seen);
 	}
+	return k;
+}
+
+static void add_id(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = id;
+}
+
+size_t rebuild_readers(struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs)
+{
+	/* the ids that changed, ascending (a patch changes a few); an id the
+	 * last build did not have counts as changed */
+	size_t n = nfp < rb->nfp ? nfp : rb->nfp, nchanged = 0, cap = 0;
+	uint32_t *changed = NULL;
+	for (size_t id = 1; id < nfp; id++)
+		if (id >= n || fp[id] != rb->fp[id])
+			add_id(&changed, &nchanged, &cap, (uint32_t)id);
+	size_t k = readers_of(rb, changed, nchanged, outs);
+	free(changed);
+	return k;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+size_t rebuild_patch_readers(struct rebuild *rb, const char ***outs)
+{
+	/* the ids whose value the patch changed, ascending, each once (an id
+	 * saved twice is changed when either value it had is not its value
+	 * now: at worst a page rendered again for nothing) */
+	size_t nchanged = 0, cap = 0;
+	uint32_t *changed = NULL;
+	for (size_t i = 0; i < rb->nundo; i++)
+		if (rb->undo[i].id && rb->fp[rb->undo[i].id] != rb->undo[i].was)
+			add_id(&changed, &nchanged, &cap, rb->undo[i].id);
+	if (nchanged)
+		qsort(changed, nchanged, sizeof *changed, cmp_u32);
+	size_t m = 0;
+	for (size_t i = 0; i < nchanged; i++)
+		if (!m || changed[m - 1] != changed[i])
+			changed[m++] = changed[i];
+	size_t k = readers_of(rb, changed, m, outs);
 	free(changed);
 	return k;
 }
@@ -465,16 +602,58 @@ void rebuild_commit_some(struct rebuild *rb, struct rebuild_page **fresh, size_t
 			/* the same path: its place in the index stays */
 			rebuild_page_free(rb->recs[v - 1]);
 			rb->recs[v - 1] = fresh[i];
+			readers_stale(rb, v - 1);
 		} else {
 			rb->recs = xrealloc(rb->recs, (rb->nrecs + 1) * sizeof *rb->recs);
 			rb->recs[rb->nrecs++] = fresh[i];
+			readers_stale(rb, rb->nrecs - 1);
 			index_add_str(&rb->rec_index, fresh[i]->out, (uint32_t)rb->nrecs, 1024, rec_out, rb);
 		}
 		fresh[i] = NULL;
 	}
-	free(rb->fp);
-	rb->fp = fp;
+	if (fp != rb->fp) {
+		free(rb->fp);
+		rb->fp = fp;
+		rb->fp_cap = nfp;
+	}
 	rb->nfp = nfp;
+	rb->nundo = 0; /* (a patch's changes are in place) */
+}
+
+uint64_t *rebuild_patch_begin(struct rebuild *rb, size_t *nfp)
+{
+	size_t n = rb->next_id;
+	if (n + 1 > rb->fp_cap) {
+		size_t cap = n + n / 8 + 64;
+		rb->fp = xrealloc(rb->fp, cap * sizeof *rb->fp);
+		rb->fp_cap = cap;
+	}
+	if (n > rb->nfp) /* ids made since: none of the last build's pages read them */
+		memset(rb->fp + rb->nfp, 0, (n - rb->nfp) * sizeof *rb->fp);
+	rb->nundo = 0;
+	*nfp = n;
+	return rb->fp;
+}
+
+void rebuild_patch_dep(struct rebuild *rb, const struct render_dep_val *dv)
+{
+	size_t span = dv->is_map ? TMPL_DEP_FIELDS + 1 : 1;
+	if (rb->nundo + span > rb->undo_cap) {
+		rb->undo_cap = 2 * (rb->nundo + span) + 64;
+		rb->undo = xrealloc(rb->undo, rb->undo_cap * sizeof *rb->undo);
+	}
+	for (size_t i = 0; i < span && dv->id + i < rb->next_id; i++)
+		rb->undo[rb->nundo++] = (struct undo){(uint32_t)(dv->id + i), rb->fp[dv->id + i]};
+	rebuild_fingerprint_dep(rb, rb->fp, dv);
+}
+
+void rebuild_patch_undo(struct rebuild *rb)
+{
+	/* latest first: a value saved twice ends as it was first */
+	while (rb->nundo) {
+		rb->nundo--;
+		rb->fp[rb->undo[rb->nundo].id] = rb->undo[rb->nundo].was;
+	}
 }
 
 uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp)
@@ -689,8 +868,10 @@ int rebuild_load_block(struct rebuild *rb, uint64_t stamp, char *p, size_t len, 
 	rb->fp = xmalloc((nfp + 1) * sizeof *rb->fp);
 	memcpy(rb->fp, fps, nfp * sizeof *rb->fp);
 	rb->nfp = nfp;
+	rb->fp_cap = nfp + 1;
 	rb->cfg_fp = cfg_fp;
 	rebuild_set_links_memo(rb, memo, (size_t)memo_len);
+	readers_drop(rb);
 	rb->recs = recs;
 	rb->nrecs = nrecs;
 	rec_reindex(rb);

@@ -123,9 +123,28 @@ uint64_t *rebuild_last_inputs(const struct rebuild *rb, size_t *nfp);
 /* rebuild_readers: the pages of the last committed build that read an id
  * whose fingerprint in fp[0..nfp) is not the last build's (or is new):
  * their paths (borrowed from the records, until the next commit) in
- * *outs (malloc'd, or NULL); returns how many. Without a lookup per page:
- * for a patch that changed a few values of a big site. */
-size_t rebuild_readers(const struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs);
+ * *outs (malloc'd, or NULL); returns how many. Without a look at each
+ * page: an index of the readers of each id is made at the first call
+ * after a commit (rebuild_commit_some keeps it, the records it replaced
+ * looked at on their own), for patches that change a few values of a big
+ * site. */
+size_t rebuild_readers(struct rebuild *rb, const uint64_t *fp, size_t nfp, const char ***outs);
+/* A patch of a few values: rebuild_patch_begin gives the fingerprints of
+ * the last commit themselves (*nfp: as many as ids now; the ids made since
+ * are 0), rebuild_patch_dep changes those of a value in place (their
+ * values before are kept), rebuild_patch_readers says which pages read an
+ * id whose fingerprint it changed, as rebuild_readers does (with nothing
+ * to compare but the few values changed); then rebuild_commit_some(rb,
+ * ..., the same fp, *nfp) keeps the changes, or rebuild_patch_undo puts
+ * the fingerprints back as they were. */
+uint64_t *rebuild_patch_begin(struct rebuild *rb, size_t *nfp);
+void rebuild_patch_dep(struct rebuild *rb, const struct render_dep_val *dv);
+size_t rebuild_patch_readers(struct rebuild *rb, const char ***outs);
+void rebuild_patch_undo(struct rebuild *rb);
+
+/* rebuild_readers_prepare: the readers' index made now, if it is not (a
+ * session's idle time: the first patch then costs what the others do) */
+void rebuild_readers_prepare(struct rebuild *rb);
 
 /* rebuild_commit_some: a patch is in place: the records in fresh[0..n)
  * (NULL: that page was not rendered; taken, and set to NULL) replace those

@@ -358,6 +358,12 @@ void site_free(struct site *s)
 	s->worker_arenas = NULL;
 	s->nworkers = 0;
 	site_bibliographies_free(s);
+	if (s->link_maps) {
+		map_fini(&s->link_maps[0]);
+		map_fini(&s->link_maps[1]);
+		free(s->link_maps);
+		s->link_maps = NULL;
+	}
 }
 
 /* ---- helpers ---- */
@@ -1601,9 +1607,11 @@ static void link_seen(void *ctx, const char *u, size_t n)
 static void link_collect_init(struct link_collect *lc, const struct site *s, const char *base, struct map *by_url)
 {
 	memset(lc, 0, sizeof *lc);
-	map_reserve(by_url, s->nposts + 1);
-	for (size_t i = 0; i < s->nposts; i++)
-		slug_put(by_url, s->posts[i]->url, s->posts[i]);
+	if (!by_url->n) { /* (a patch's: filled already) */
+		map_reserve(by_url, s->nposts + 1);
+		for (size_t i = 0; i < s->nposts; i++)
+			slug_put(by_url, s->posts[i]->url, s->posts[i]);
+	}
 	lc->by_url = by_url;
 	lc->base_path = base ? base : "/";
 	struct str b = s->cfg->base_url;
@@ -1730,8 +1738,14 @@ void site_rewrite_links(struct arena *a, struct site *s, const char *base)
 		rewrite_doc(a, &s->pages[i]->doc, &s->pages[i]->s, base, &m, NULL);
 	build_backlinks(a, s);
 	link_collect_fini(&lc);
-	map_fini(&by_url);
-	map_fini(&m);
+	if (s->link_maps) {
+		map_fini(&s->link_maps[0]);
+		map_fini(&s->link_maps[1]);
+	} else {
+		s->link_maps = xcalloc(2, sizeof *s->link_maps);
+	}
+	s->link_maps[0] = m;
+	s->link_maps[1] = by_url;
 }
 
 static int cmp_post_ptr(const void *x, const void *y)
@@ -1812,20 +1826,17 @@ int site_patch_post(struct arena *a, struct site *s, const struct build_opts *op
 	 * its own need every post's (model/xref.c): the whole round */
 	if (!silent || minutes != p->minutes || doc.has_model3d != p->doc.has_model3d ||
 	    (doc.math_spans > 0) != (p->doc.math_spans > 0) || doc.nlabels || doc.nxrefs || p->doc.nlabels ||
-	    p->doc.nxrefs || !s->links_to)
+	    p->doc.nxrefs || !s->links_to || !s->link_maps)
 		return 1;
 	/* its links made final, and the posts it links to: others' backlinks
 	 * change with them, and are the whole build's */
-	struct map m = MAP_INIT, by_url = MAP_INIT;
-	url_index(a, s, &m);
+	/* (the maps of site_rewrite_links: a patch changes no path or URL) */
 	struct link_collect lc;
-	link_collect_init(&lc, s, base, &by_url);
+	link_collect_init(&lc, s, base, &s->link_maps[1]);
 	struct post **to;
 	size_t nto;
-	post_links(a, p, &doc, &ns, base, &m, &lc, &to, &nto);
+	post_links(a, p, &doc, &ns, base, &s->link_maps[0], &lc, &to, &nto);
 	link_collect_fini(&lc);
-	map_fini(&by_url);
-	map_fini(&m);
 	if (!same_posts(to, nto, s->links_to[i], s->nlinks_to[i]))
 		return 1;
 	*src = ns;

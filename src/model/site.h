@@ -122,6 +122,9 @@ struct site {
 	size_t *nbacklinks;
 	struct post ***links_to;
 	size_t *nlinks_to;
+	/* site_rewrite_links's maps (a source's path to its page's URL, a
+	 * post's URL to it), kept for site_patch_post (malloc'd: site_free) */
+	struct map *link_maps;
 	int total_minutes;
 	struct arena **worker_arenas; /* Markdown results of each worker thread */
 	int nworkers;

@@ -28,6 +28,9 @@ struct live_file {
 	 * for the staged copy) */
 	struct stat src, pending_src;
 	int has_src, pending_has_src;
+	/* gone from the folder: the entry stays (its path in the index) until
+	 * a quarter of them are (live_compact) */
+	int dead;
 };
 
 struct live {
@@ -37,6 +40,7 @@ struct live {
 	struct live_file *files;
 	size_t n, cap;
 	struct index index; /* position + 1, by path */
+	size_t ndead;
 	unsigned long round;
 	int failed; /* a write of this round failed (reported once) */
 };
@@ -55,10 +59,18 @@ static void live_reindex(struct live *l)
 static struct live_file *live_find(struct live *l, const char *rel, int add)
 {
 	uint32_t v = index_get_str(&l->index, rel, live_rel, l);
-	if (v)
+	if (v && !l->files[v - 1].dead)
 		return &l->files[v - 1];
 	if (!add)
 		return NULL;
+	if (v) { /* made again */
+		struct live_file *f = &l->files[v - 1];
+		char *r = f->rel;
+		memset(f, 0, sizeof *f);
+		f->rel = r;
+		l->ndead--;
+		return f;
+	}
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 256;
 		l->files = xrealloc(l->files, l->cap * sizeof *l->files);
@@ -255,9 +267,40 @@ void live_keep_all_but(struct live *l, const char *prefix)
 	size_t pl = strlen(prefix);
 	pthread_mutex_lock(&l->lock);
 	for (size_t i = 0; i < l->n; i++)
-		if (l->files[i].exists && !l->files[i].staged && strncmp(l->files[i].rel, prefix, pl))
+		if (l->files[i].exists && !l->files[i].staged &&
+		    ((pl && l->files[i].rel[0] != prefix[0]) || strncmp(l->files[i].rel, prefix, pl)))
 			l->files[i].round = l->round;
 	pthread_mutex_unlock(&l->lock);
+}
+
+/* live_bury: f gone from the folder (its entry kept: live_compact) */
+static void live_bury(struct live *l, struct live_file *f)
+{
+	f->dead = 1;
+	f->exists = 0;
+	f->staged = 0;
+	l->ndead++;
+}
+
+/* live_compact: the entries of files gone dropped, once they are a quarter
+ * of all (the index made again: a walk of every path) */
+static void live_compact(struct live *l)
+{
+	if (l->ndead <= l->n / 4 + 64)
+		return;
+	size_t keep = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->files[i].dead) {
+			free(l->files[i].rel);
+			continue;
+		}
+		if (keep != i)
+			l->files[keep] = l->files[i];
+		keep++;
+	}
+	l->n = keep;
+	l->ndead = 0;
+	live_reindex(l);
 }
 
 /* remove_empty_parents: rmdir's rel's folders, deepest first, while empty. */
@@ -276,15 +319,13 @@ static void remove_empty_parents(const struct live *l, const char *rel)
 int live_commit(struct live *l, size_t *written, size_t *removed)
 {
 	int rc = 0;
-	size_t w = 0, r = 0, keep = 0;
+	size_t w = 0, r = 0;
 	pthread_mutex_lock(&l->lock);
 	for (size_t i = 0; i < l->n; i++) {
 		struct live_file *f = &l->files[i];
 		char path[PATH_MAX];
-		if (f->round == l->round && !f->staged) {
-			l->files[keep++] = *f; /* kept as it is: most files, most rounds */
-			continue;
-		}
+		if (f->dead || (f->round == l->round && !f->staged))
+			continue; /* kept as it is: most files, most rounds */
 		snprintf(path, sizeof path, "%s/%s", l->dir, f->rel);
 		if (f->round == l->round && f->staged) {
 			char tmp[PATH_MAX + 32];
@@ -305,15 +346,10 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 			if (f->exists && unlink(path) == 0)
 				r++;
 			remove_empty_parents(l, f->rel);
-			free(f->rel);
-			continue;
+			live_bury(l, f);
 		}
-		l->files[keep++] = *f;
 	}
-	if (keep != l->n) {
-		l->n = keep;
-		live_reindex(l);
-	}
+	live_compact(l);
 	l->round++;
 	l->failed = 0;
 	pthread_mutex_unlock(&l->lock);
@@ -327,9 +363,10 @@ int live_commit(struct live *l, size_t *written, size_t *removed)
 void live_abort(struct live *l)
 {
 	pthread_mutex_lock(&l->lock);
-	size_t keep = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		struct live_file *f = &l->files[i];
+		if (f->dead)
+			continue;
 		if (f->staged) {
 			char tmp[PATH_MAX + 32];
 			live_temp_path(l, f->rel, tmp, sizeof tmp);
@@ -338,13 +375,10 @@ void live_abort(struct live *l)
 		}
 		if (!f->exists) {
 			remove_empty_parents(l, f->rel); /* made for its temporary file */
-			free(f->rel);
-			continue;
+			live_bury(l, f);
 		}
-		l->files[keep++] = *f;
 	}
-	l->n = keep;
-	live_reindex(l);
+	live_compact(l);
 	l->round++;
 	l->failed = 0;
 	pthread_mutex_unlock(&l->lock);

@@ -92,9 +92,10 @@ void build_session_changed(struct build_session *s, const char *rel);
 
 /* build_session_finish: what the last build left for after its reload
  * (a patched build: the search index, made again from the patched
- * model; *done is then 1, else 0); 0, or the number of errors (the next
- * build is then a whole one). folio serve calls it once the tab has been
- * told to reload. */
+ * model; *done is then 1, else 0), and what the next patch needs made
+ * ahead (the index of which pages read what); 0, or the number of errors
+ * (the next build is then a whole one). folio serve calls it once the
+ * tab has been told to reload. */
 int build_session_finish(struct build_session *s, struct diag *d, int *done);
 
 /* build_session_base_path: the path of base_url ("/" or "/blog/") of the

@@ -149,12 +149,12 @@ int patch_run(struct build_session *s, struct diag *d, struct build_result *res)
 	if (errors || __atomic_load_n(&r->write_failed, __ATOMIC_RELAXED)) {
 		/* the whole round says it again, with everything else it finds */
 		t->ops->abort(t, 1);
-		free(fp);
+		incr_patch_undo(s->inc);
 		return 0;
 	}
 	t->ops->keep_all(t, NULL);
 	if (t->ops->commit(t, NULL, NULL, 0, 0, res)) {
-		free(fp);
+		incr_patch_undo(s->inc);
 		return 0;
 	}
 	incr_commit_some(s->inc, r->fresh, n, fp, nfp);
@@ -185,7 +185,7 @@ int patch_finish(struct build_session *s, struct diag *d, int *done)
 	 * (their hash) is made again, else written */
 	t->ops->keep_all(t, "search/");
 	for (size_t i = 0; i < r->plan.njobs; i++)
-		if (!strncmp(r->outs[i], "search/", 7))
+		if (r->outs[i][0] == 's' && !strncmp(r->outs[i], "search/", 7))
 			t->ops->keep(t, r->outs[i]);
 	struct output_sink sink = target_sink(t);
 	(void)d; /* search_output reports a file it cannot write by its count */

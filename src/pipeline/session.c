@@ -95,7 +95,11 @@ void build_session_changed(struct build_session *s, const char *rel)
 
 int build_session_finish(struct build_session *s, struct diag *d, int *done)
 {
-	return patch_finish(s, d, done);
+	int errors = patch_finish(s, d, done);
+	/* the tab has reloaded: what the next patch needs, made now */
+	if (s->kept)
+		incr_prepare_patch(s->inc);
+	return errors;
 }
 
 int build_session_run(struct build_session *s, struct diag *d, struct build_result *res)

@@ -1510,6 +1510,7 @@ static void indexer_fini(struct indexer *x)
 static struct search_live *live_new(const struct search_options *o, struct indexer *x, struct postings *p,
 				    struct sharding *sh, const char *const *names, const struct search_doc *docs,
 				    size_t n);
+static void live_filters(struct search_live *L, char *filters, size_t len, struct buf *rels);
 
 static void index_docs(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t n,
 		       const struct search_filter *series, size_t nseries, const struct search_filter *tags,
@@ -1544,7 +1545,14 @@ static void index_docs(struct arena *a, const struct search_options *o, const st
 	struct buf meta;
 	meta_begin(&meta, n);
 	const char **names = shards_and_records(&sh, docs, n, o->jobs, &f, &meta);
+	size_t at = meta.len, f0 = f.n;
 	meta_end(&meta, &f, series, nseries, tags, ntags);
+	struct buf rels;
+	buf_init(&rels);
+	for (size_t i = f0; keep && i < f.n; i++)
+		buf_append(&rels, f.v[i].rel, strlen(f.v[i].rel) + 1);
+	char *filters = keep ? xstrndup(meta.p + at, meta.len - at) : NULL;
+	size_t filters_len = meta.len - at;
 	files_finish(&f, a, &meta, out);
 	out->ndocs = n;
 	out->nwords = x.words.n;
@@ -1552,7 +1560,9 @@ static void index_docs(struct arena *a, const struct search_options *o, const st
 	out->nshards = sh.ncuts;
 	if (keep) {
 		*keep = live_new(o, &x, &p, &sh, names, docs, n);
+		live_filters(*keep, filters, filters_len, &rels);
 	} else {
+		buf_fini(&rels);
 		free(sh.order);
 		postings_free(&p);
 		indexer_fini(&x);
@@ -1617,6 +1627,10 @@ struct search_live {
 	size_t ncuts;
 	char (*chunks)[13];      /* by chunk of records: its file's name */
 	size_t nchunks;
+	/* the filters (index.json's end, and their files' paths, each after
+	 * the other's NUL): a patch changes no post's tags or series */
+	char *filters, *filter_rels;
+	size_t filters_len, filter_rels_len;
 	size_t patched;          /* documents patched in */
 };
 
@@ -1748,6 +1762,15 @@ static struct search_live *live_new(const struct search_options *o, struct index
 	return L;
 }
 
+/* live_filters: the end of index.json made whole (filters, taken) and
+ * the paths of the filters' files (rels, emptied) */
+static void live_filters(struct search_live *L, char *filters, size_t len, struct buf *rels)
+{
+	L->filters = filters;
+	L->filters_len = len;
+	L->filter_rels = buf_detach(rels, &L->filter_rels_len);
+}
+
 void search_live_free(struct search_live *L)
 {
 	if (!L)
@@ -1766,6 +1789,8 @@ void search_live_free(struct search_live *L)
 	free(L->docs);
 	free(L->cuts);
 	free(L->chunks);
+	free(L->filters);
+	free(L->filter_rels);
 	free(L);
 }
 
@@ -2069,10 +2094,17 @@ static int same_doc(const struct search_doc *a, const struct search_doc *b)
 
 /* live_named: a file of the last index, kept by its name (no bytes: the
  * output has it) */
+static void live_rel(struct files *f, const char *rel);
+
 static void live_named(struct files *f, const char *dir, const char *ext, const char *name)
 {
 	char rel[64];
 	snprintf(rel, sizeof rel, "search/%s/%s.%s", dir, name, ext);
+	live_rel(f, rel);
+}
+
+static void live_rel(struct files *f, const char *rel)
+{
 	if (index_get_str(&f->names, rel, file_rel, f))
 		return;
 	if (f->n == f->cap) {
@@ -2087,8 +2119,7 @@ static void live_named(struct files *f, const char *dir, const char *ext, const 
  * fingerprint is new, and of a chunk a document of changed[] is in, made;
  * the others named */
 static void live_files(struct search_live *L, struct arena *a, const struct search_doc *docs, const size_t *changed,
-		       size_t nchanged, const struct search_filter *series, size_t nseries,
-		       const struct search_filter *tags, size_t ntags, struct search_index *out)
+		       size_t nchanged, struct search_index *out)
 {
 	struct sharding sh;
 	memset(&sh, 0, sizeof sh);
@@ -2135,7 +2166,10 @@ static void live_files(struct search_live *L, struct arena *a, const struct sear
 	struct buf meta;
 	meta_begin(&meta, L->ndocs);
 	meta_files(&sh, names, L->nchunks, &meta);
-	meta_end(&meta, &f, series, nseries, tags, ntags);
+	/* the filters of the index made whole: the same posts */
+	buf_append(&meta, L->filters, L->filters_len);
+	for (size_t at = 0; at < L->filter_rels_len; at += strlen(L->filter_rels + at) + 1)
+		live_rel(&f, L->filter_rels + at);
 	files_finish(&f, a, &meta, out);
 	for (size_t c = 0; c < L->nchunks; c++)
 		if (names[sh.ncuts + c] != L->chunks[c])
@@ -2154,8 +2188,7 @@ static void live_files(struct search_live *L, struct arena *a, const struct sear
 }
 
 int search_live_update(struct search_live *L, struct arena *a, const struct search_options *o,
-		       const struct search_doc *docs, size_t n, const struct search_filter *series, size_t nseries,
-		       const struct search_filter *tags, size_t ntags, struct search_index *out)
+		       const struct search_doc *docs, size_t n, struct search_index *out)
 {
 	memset(out, 0, sizeof *out);
 	if (n != L->ndocs || o->body != L->o.body || o->pages != L->o.pages || o->stem != L->o.stem ||
@@ -2178,7 +2211,7 @@ int search_live_update(struct search_live *L, struct arena *a, const struct sear
 	}
 	live_place(L, &ed);
 	free(ed.w);
-	live_files(L, a, docs, changed, nchanged, series, nseries, tags, ntags, out);
+	live_files(L, a, docs, changed, nchanged, out);
 	L->patched += nchanged;
 	return 0;
 }
@@ -2202,7 +2235,11 @@ static struct search_filter filter_of(struct arena *a, const struct site *s, str
 	for (size_t j = 0; j < n; j++)
 		if (p[j]->index >= 0 && (size_t)p[j]->index < s->nposts)
 			v[m++] = (uint32_t)p[j]->index;
-	qsort(v, m, sizeof *v, u32_cmp);
+	size_t sorted = 1;
+	while (sorted < m && v[sorted - 1] < v[sorted])
+		sorted++;
+	if (sorted < m) /* (a tag's posts are in the site's order, mostly) */
+		qsort(v, m, sizeof *v, u32_cmp);
 	return (struct search_filter){name, v, m};
 }
 
@@ -2214,7 +2251,8 @@ struct site_docs {
 	size_t nseries, ntags;
 };
 
-static void site_docs(struct arena *a, const struct site *s, const struct search_options *o, struct site_docs *sd)
+static void site_docs(struct arena *a, const struct site *s, const struct search_options *o, int filters,
+		      struct site_docs *sd)
 {
 	size_t n = s->nposts + s->nseries + (o->pages ? s->npages : 0);
 	struct search_doc *docs = xcalloc(n + 1, sizeof *docs);
@@ -2260,10 +2298,10 @@ static void site_docs(struct arena *a, const struct site *s, const struct search
 	}
 	/* the filters: a post's number is its place in s->posts */
 	struct search_filter *sf = xcalloc(s->nseries + 1, sizeof *sf);
-	for (size_t i = 0; i < s->nseries; i++)
+	for (size_t i = 0; filters && i < s->nseries; i++)
 		sf[i] = filter_of(a, s, s->series[i]->title, s->series[i]->posts, s->series[i]->nposts);
 	struct search_filter *tf = xcalloc(s->ntags + 1, sizeof *tf);
-	for (size_t i = 0; i < s->ntags; i++)
+	for (size_t i = 0; filters && i < s->ntags; i++)
 		tf[i] = filter_of(a, s, s->tags[i].name, s->tags[i].posts, s->tags[i].nposts);
 	*sd = (struct site_docs){docs, n, sf, tf, s->nseries, s->ntags};
 }
@@ -2279,7 +2317,7 @@ void search_index_site(struct arena *a, const struct site *s, const struct searc
 		       struct search_index *out)
 {
 	struct site_docs sd;
-	site_docs(a, s, o, &sd);
+	site_docs(a, s, o, 1, &sd);
 	search_index_docs(a, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, out);
 	site_docs_free(&sd);
 }
@@ -2294,13 +2332,16 @@ static void index_site(struct arena *a, const struct site *s, const struct searc
 	*patched = 0;
 	*tmp = live && *live ? arena_new() : NULL;
 	struct site_docs sd;
-	site_docs(*tmp ? *tmp : a, s, o, &sd);
+	/* (a patch keeps the filters of the index it patches) */
+	site_docs(*tmp ? *tmp : a, s, o, !*tmp, &sd);
 	if (live && *live) {
-		if (!search_live_update(*live, *tmp, o, sd.docs, sd.n, sd.series, sd.nseries, sd.tags, sd.ntags, ix))
+		if (!search_live_update(*live, *tmp, o, sd.docs, sd.n, ix))
 			*patched = 1;
 		else {
 			search_live_free(*live);
 			*live = NULL;
+			site_docs_free(&sd);
+			site_docs(*tmp, s, o, 1, &sd);
 		}
 	}
 	if (!*patched && live)

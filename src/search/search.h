@@ -172,11 +172,11 @@ void search_index_docs_kept(struct arena *a, const struct search_options *o, con
  * (data NULL: the output keeps them). 0; 1 when the index must be made
  * whole (L is then of no more use): the options or the number of
  * documents changed, too many documents did, or the averages of their
- * lengths moved (every impact may). The same bytes as search_index_docs
- * of the same documents. */
+ * lengths moved (every impact may). The filters are those L was made
+ * with (a patch changes no post's tags or series). The same bytes as
+ * search_index_docs of the same documents and filters. */
 int search_live_update(struct search_live *L, struct arena *a, const struct search_options *o,
-		       const struct search_doc *docs, size_t n, const struct search_filter *series, size_t nseries,
-		       const struct search_filter *tags, size_t ntags, struct search_index *out);
+		       const struct search_doc *docs, size_t n, struct search_index *out);
 
 /* search_live_patched: the documents patched into L since it was made */
 size_t search_live_patched(const struct search_live *L);

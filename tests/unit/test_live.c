@@ -583,6 +583,66 @@ static void test_threads(void)
 	live_close(l);
 }
 
+/* Files gone and made again: a file left out of a round is deleted, its
+ * entry kept until a quarter of the entries are of files gone (then
+ * dropped at once); a file of the same path made again afterwards is
+ * new (written, staged, kept only once it exists), through either. */
+static void test_gone_and_back(void)
+{
+	size_t w = 99, r = 99;
+	char dir[700];
+	snprintf(dir, sizeof dir, "%s/gone", root);
+	dbegin();
+	struct live *l = live_open(&d, dir);
+	if (!l) {
+		OK(0);
+		return;
+	}
+	char rel[64];
+	for (int i = 0; i < 400; i++) {
+		snprintf(rel, sizeof rel, "p/%d.html", i);
+		INT_EQ(live_write(l, rel, "v1", 2), 0);
+	}
+	INT_EQ(live_commit(l, &w, &r), 0);
+	INT_EQ(w, 400);
+	/* rounds that drop ten files each (p/0..p/9, then p/10.., ...) and
+	 * keep the others; each round one dropped file comes back */
+	int bad = 0;
+	for (int k = 0; k < 30; k++) {
+		for (int i = 0; i < 400; i++) {
+			snprintf(rel, sizeof rel, "p/%d.html", i);
+			if (i < 10 * k || i >= 10 * k + 10)
+				live_keep(l, rel);
+		}
+		if (k) { /* one of the last round's ten, back with new bytes */
+			snprintf(rel, sizeof rel, "p/%d.html", 10 * (k - 1));
+			OK(live_keep_if(l, rel) != 0); /* gone: not kept */
+			INT_EQ(live_write(l, rel, "v2", 2), 0);
+		}
+		w = r = 99;
+		INT_EQ(live_commit(l, &w, &r), 0);
+		bad += (int)r != 10 || (int)w != (k ? 1 : 0);
+		snprintf(rel, sizeof rel, "p/%d.html", 10 * k);
+		bad += t_exists(dir, rel);
+		if (k) {
+			snprintf(rel, sizeof rel, "p/%d.html", 10 * (k - 1));
+			bad += strcmp(t_read(dir, rel), "v2") != 0;
+			OK(live_keep_if(l, rel) == 0); /* in place: kept */
+		}
+	}
+	INT_EQ(bad, 0);
+	/* the last round: only the files brought back and never dropped */
+	int n = 0;
+	for (int i = 0; i < 400; i++) {
+		snprintf(rel, sizeof rel, "p/%d.html", i);
+		n += t_exists(dir, rel);
+	}
+	INT_EQ(n, 400 - 300 + 29);
+	INT_EQ(temp_count(dir), 0);
+	live_close(l);
+	STR_EQ(dend(), "");
+}
+
 void test_live(void)
 {
 	t_current = "live";
@@ -597,6 +657,7 @@ void test_live(void)
 	test_paths();
 	test_long_path();
 	test_threads();
+	test_gone_and_back();
 	t_rmtree(root);
 	free(root);
 	root = NULL;

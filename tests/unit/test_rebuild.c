@@ -648,12 +648,183 @@ static void test_incr(void)
 	incr_free(inc);
 }
 
+/* rebuild_readers against a look at every record: random records reading
+ * random ids, random fingerprints changed, records replaced (other ids)
+ * and added by patches between the calls (the readers' index made at the
+ * first call keeps them apart), and a whole commit (the index made
+ * again). */
+static uint32_t rr_state = 12345;
+static uint32_t rr(uint32_t n)
+{
+	rr_state = rr_state * 1103515245u + 12345u;
+	return (rr_state >> 8) % n;
+}
+
+static struct rebuild_page *rr_record(const char *out, uint32_t nids)
+{
+	uint32_t ids[8];
+	size_t n = rr(8);
+	for (size_t k = 0; k < n; k++)
+		ids[k] = 1 + rr(nids - 1);
+	return rebuild_record(out, 7, ids, n);
+}
+
+static int rr_reads(const struct rebuild_page *p, const uint64_t *fp, const uint64_t *was, size_t nfp)
+{
+	for (size_t k = 0; k < p->ndeps; k++)
+		if (p->deps[k] < nfp && fp[p->deps[k]] != was[p->deps[k]])
+			return 1;
+	return 0;
+}
+
+static void test_readers(void)
+{
+	struct rebuild *rb = rebuild_new();
+	(void)rebuild_id(rb, "post:all", 8, 300);
+	size_t nids = rebuild_nids(rb), npages = 400;
+	char names[440][16];
+	struct rebuild_page *fresh[440];
+	const char *outs[440];
+	for (size_t i = 0; i < 440; i++) {
+		snprintf(names[i], sizeof names[i], "p%zu.html", i);
+		outs[i] = names[i];
+	}
+	for (size_t i = 0; i < npages; i++)
+		fresh[i] = rr_record(outs[i], (uint32_t)nids);
+	uint64_t *fp = calloc(nids, sizeof *fp);
+	for (size_t id = 0; id < nids; id++)
+		fp[id] = id + 1;
+	rebuild_commit(rb, fresh, outs, NULL, npages, fp, nids, 1);
+	int same = 1, calls = 0, found = 0;
+	for (int round = 0; round < 60; round++) {
+		if (round == 30) { /* a whole commit: every record again */
+			for (size_t i = 0; i < npages; i++)
+				fresh[i] = rr_record(outs[i], (uint32_t)nids);
+			size_t n;
+			uint64_t *f = rebuild_last_inputs(rb, &n);
+			rebuild_commit(rb, fresh, outs, NULL, npages, f, n, 1);
+		}
+		size_t nfp;
+		uint64_t *now = rebuild_last_inputs(rb, &nfp), *was = rebuild_last_inputs(rb, &nfp);
+		for (int k = 1 + (int)rr(3); k > 0; k--)
+			now[1 + rr((uint32_t)nfp - 1)] += 1000;
+		const char **got;
+		size_t ng = rebuild_readers(rb, now, nfp, &got);
+		calls++;
+		/* the reference: every record as it is */
+		size_t want = 0;
+		for (size_t i = 0; i < npages; i++) {
+			const struct rebuild_page *p = rebuild_last(rb, outs[i]);
+			if (!p || !rr_reads(p, now, was, nfp))
+				continue;
+			want++;
+			int in = 0;
+			for (size_t g = 0; g < ng; g++)
+				in |= !strcmp(got[g], outs[i]);
+			same &= in;
+		}
+		same &= ng == want;
+		found += (int)ng;
+		free(got);
+		free(was);
+		/* a patch: a few records read other ids now, one page is new */
+		memset(fresh, 0, sizeof fresh);
+		for (int k = (int)rr(4); k > 0; k--) {
+			size_t i = rr((uint32_t)npages);
+			if (!fresh[i])
+				fresh[i] = rr_record(outs[i], (uint32_t)nfp);
+		}
+		if (npages < 440 && rr(3) == 0) {
+			fresh[npages] = rr_record(outs[npages], (uint32_t)nfp);
+			npages++;
+		}
+		rebuild_commit_some(rb, fresh, npages, now, nfp);
+	}
+	OK(same);
+	INT_EQ(calls, 60);
+	OK(found > 60); /* (the changes were read by pages) */
+	rebuild_free(rb);
+}
+
+/* A patch changes the fingerprints in place: the pages that read a value
+ * it changed (the title: a.html; not b.html), the ones before it back by
+ * undo, or kept by commit_some (the same array); a global changed by a
+ * patch (b.html). */
+static void test_patch_in_place(void)
+{
+	struct arena *a = arena_new();
+	struct rebuild *rb = rebuild_new();
+	struct two t;
+	two_build(rb, a, "Hello", 1, &t);
+	struct rebuild_page *fresh[2];
+	uint32_t ra[] = {t.post + 1}, rbd[] = {t.g};
+	fresh[0] = rebuild_record("a.html", 11, ra, 1);
+	fresh[1] = rebuild_record("b.html", 22, rbd, 1);
+	const char *outs[] = {"a.html", "b.html"};
+	rebuild_commit(rb, fresh, outs, NULL, 2, t.fp, t.nfp, 9);
+	size_t n0;
+	uint64_t *before = rebuild_last_inputs(rb, &n0);
+
+	struct tmap *m = tmap_new(a, 4);
+	tmap_set_cstr(a, m, "title", tv_cstr("Hello, again"));
+	m->dep = t.post;
+	struct render_dep_val dv = {t.post, 1, tv_map(m)};
+	size_t nfp;
+	uint64_t *fp = rebuild_patch_begin(rb, &nfp);
+	INT_EQ(nfp, n0);
+	rebuild_patch_dep(rb, &dv);
+	const char **got;
+	size_t k = rebuild_patch_readers(rb, &got);
+	INT_EQ(k, 1);
+	STR_EQ(k ? got[0] : NULL, "a.html");
+	free(got);
+	/* undone: as before */
+	rebuild_patch_undo(rb);
+	size_t n1;
+	uint64_t *now = rebuild_last_inputs(rb, &n1);
+	OK(n1 == n0 && !memcmp(now, before, n0 * sizeof *now));
+	free(now);
+	/* again, the same value twice (read once), committed */
+	fp = rebuild_patch_begin(rb, &nfp);
+	rebuild_patch_dep(rb, &dv);
+	rebuild_patch_dep(rb, &dv);
+	k = rebuild_patch_readers(rb, &got);
+	INT_EQ(k, 1);
+	free(got);
+	struct rebuild_page *f2[2] = {rebuild_record("a.html", 11, ra, 1), NULL};
+	rebuild_commit_some(rb, f2, 2, fp, nfp);
+	now = rebuild_last_inputs(rb, &n1);
+	OK(n1 == n0 && memcmp(now, before, n0 * sizeof *now) != 0);
+	free(now);
+	/* the same value once more: nothing changed, nothing read */
+	fp = rebuild_patch_begin(rb, &nfp);
+	rebuild_patch_dep(rb, &dv);
+	INT_EQ(rebuild_patch_readers(rb, &got), 0);
+	free(got);
+	rebuild_patch_undo(rb);
+	/* a global */
+	struct render_dep_val gv = {t.g, 0, tv_int(2)};
+	fp = rebuild_patch_begin(rb, &nfp);
+	rebuild_patch_dep(rb, &gv);
+	k = rebuild_patch_readers(rb, &got);
+	INT_EQ(k, 1);
+	STR_EQ(k ? got[0] : NULL, "b.html");
+	free(got);
+	rebuild_patch_undo(rb);
+	(void)fp;
+	free(before);
+	rebuild_free(rb);
+	arena_free(a);
+}
+
 void test_rebuild(void)
 {
 	t_current = "rebuild";
 	test_ids();
 	test_fingerprints();
 	test_dirty_and_commit();
+	test_readers();
+	test_patch_in_place();
 	test_state_bytes();
 	test_state_streamed();
 	test_uptodate();

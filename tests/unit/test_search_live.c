@@ -122,7 +122,8 @@ static void run(int stem, size_t n, int rounds, int *patched, int *whole, int *s
 	struct search_doc *d = calloc(n, sizeof *d);
 	for (size_t i = 0; i < n; i++)
 		set_doc(a, &d[i], i, 30 + rnd(40), 0);
-	struct search_filter tf = {{"cuda", 4}, NULL, 0};
+	static const uint32_t cuda[] = {0, 2, 5, 9};
+	struct search_filter tf = {{"cuda", 4}, cuda, 4};
 	struct map seen = MAP_INIT;
 	struct search_live *L;
 	struct search_index ix;
@@ -141,7 +142,7 @@ static void run(int stem, size_t n, int rounds, int *patched, int *whole, int *s
 				set_doc(a, &d[i], i, 30 + rnd(40), kind == 2);
 		}
 		struct search_index px, wx;
-		int r1 = search_live_update(L, a, &o, d, n, NULL, 0, &tf, 1, &px);
+		int r1 = search_live_update(L, a, &o, d, n, &px);
 		search_index_docs(a, &o, d, n, NULL, 0, &tf, 1, &wx);
 		if (r1) {
 			(*whole)++;
@@ -200,19 +201,19 @@ static void test_stem_word(void)
 				"<p>spilling registers warp bank</p>"};
 	for (size_t k = 0; k < sizeof bodies / sizeof *bodies; k++) {
 		d[7].body_html = str_from(arena_strndup(a, bodies[k], strlen(bodies[k])));
-		INT_EQ(search_live_update(L, a, &o, d, 40, NULL, 0, NULL, 0, &px), 0);
+		INT_EQ(search_live_update(L, a, &o, d, 40, &px), 0);
 		search_index_docs(a, &o, d, 40, NULL, 0, NULL, 0, &wx);
 		OK(same_files(&px, &wx, &seen));
 		INT_EQ(px.nwords, wx.nwords);
 		remember(a, &wx, &seen);
 	}
 	/* the number of documents, or the options, changed: whole */
-	INT_EQ(search_live_update(L, a, &o, d, 39, NULL, 0, NULL, 0, &px), 1);
+	INT_EQ(search_live_update(L, a, &o, d, 39, &px), 1);
 	search_live_free(L);
 	search_index_docs_kept(a, &o, d, 40, NULL, 0, NULL, 0, &ix, &L);
 	struct search_options o2 = o;
 	o2.stem = 0;
-	INT_EQ(search_live_update(L, a, &o2, d, 40, NULL, 0, NULL, 0, &px), 1);
+	INT_EQ(search_live_update(L, a, &o2, d, 40, &px), 1);
 	search_live_free(L);
 	map_fini(&seen);
 	arena_free(a);
