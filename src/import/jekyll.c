@@ -81,8 +81,8 @@ static int inc_output(struct arena *a, const char *p, size_t n, struct buf *b, s
 				v++;
 			char qc = *v;
 			if ((qc != '"' && qc != '\'') || fe[-1] != qc || fe - v < 2 || memchr(v + 1, '"', (size_t)(fe - v - 2)) ||
-			    memchr(v + 1, '\\', (size_t)(fe - v - 2)))
-				return 0;
+			    memchr(v + 1, '\\', (size_t)(fe - v - 2)) || memchr(v + 1, '\n', (size_t)(fe - v - 2)))
+				return 0; /* (folio's texts are on one line) */
 			buf_printf(b, " or \"%.*s\"", (int)(fe - v - 2), v + 1);
 		} else if (!str_eq_cstr(f, "escape") && !str_eq_cstr(f, "xml_escape") && !str_eq_cstr(f, "relative_url") &&
 			   !str_eq_cstr(f, "absolute_url")) {
@@ -151,8 +151,8 @@ static int inc_tag(struct arena *a, const char *p, size_t n, struct buf *b, stru
 	while (v < e && *v == ' ')
 		v++;
 	if (e - v < 2 || (*v != '"' && *v != '\'') || e[-1] != *v || memchr(v + 1, '"', (size_t)(e - v - 2)) ||
-	    memchr(v + 1, '\\', (size_t)(e - v - 2)))
-		return 0;
+	    memchr(v + 1, '\\', (size_t)(e - v - 2)) || memchr(v + 1, '\n', (size_t)(e - v - 2)))
+		return 0; /* a text across lines: Liquid takes one, folio does not */
 	buf_printf(b, "{%% %s %.*s %.2s \"%.*s\" %%}", word, (int)k, c + 8, ce, (int)(e - v - 2), v + 1);
 	return 1;
 }
