@@ -579,8 +579,10 @@ static void counted_td(const struct indexer *lx, struct search_cache *cache, str
 	}
 	r->pstem = arena_alloc_raw(keep, (2 * (size_t)r->np + 1) * sizeof *v);
 	r->pw = r->pstem + r->np;
-	memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
-	memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+	if (r->np) { /* (a document of no word: no arrays yet) */
+		memcpy(r->pstem, lx->pstem, r->np * sizeof *r->pstem);
+		memcpy(r->pw, lx->pw, r->np * sizeof *r->pw);
+	}
 }
 
 /* count_doc: document i counted (or taken from the cache) into r, in a. */
@@ -1751,7 +1753,8 @@ static struct search_live *live_new(const struct search_options *o, struct index
 	L->scap = xcalloc(L->nroom + 1, sizeof *L->scap);
 	L->sver = xcalloc(L->nroom + 1, sizeof *L->sver);
 	live_room(L);
-	memset(L->inord, 1, x->words.n);
+	if (x->words.n)
+		memset(L->inord, 1, x->words.n);
 	uint64_t *fp = live_cuts(L, sh);
 	live_keep_cuts(L, sh, fp, names);
 	free(fp);
@@ -1996,28 +1999,48 @@ static int live_postings(struct search_live *L, uint32_t d, const struct indexer
 	return bad;
 }
 
-/* live_doc: document d, as it was (L->docs[d]) and as it is (nd),
- * patched in; 0, or 1 when the index must be made whole (L is then of no
- * more use) */
-static int live_doc(struct search_live *L, size_t d, const struct search_doc *nd, struct live_edit *ed)
+/* live_apply: document d counted as it was (O) and as it is (N) patched
+ * in; 0, or 1 when the index held something else (L is then of no more
+ * use) */
+static int live_apply(struct search_live *L, size_t d, const struct indexer *O, const struct indexer *N,
+		      struct live_edit *ed)
 {
-	struct indexer O, N;
-	count_one(&L->o, &L->docs[d], &O);
-	count_one(&L->o, nd, &N);
-	int whole = O.dlen[0] != L->x.dlen[d] || O.tlen[0] != L->x.tlen[d];
-	uint64_t total = L->total - O.dlen[0] + N.dlen[0], ttotal = L->ttotal - O.tlen[0] + N.tlen[0];
-	double n = (double)L->ndocs;
-	if (coarse(total > 0 ? (double)total / n : 1) != L->avgdl || coarse(ttotal > 0 ? (double)ttotal / n : 1) != L->avgtl)
-		whole = 1; /* every impact may change */
-	if (!whole) {
-		L->total = total;
-		L->ttotal = ttotal;
-		L->x.dlen[d] = N.dlen[0];
-		L->x.tlen[d] = N.tlen[0];
-		whole = live_words(L, &O, &N, ed) || live_postings(L, (uint32_t)d, &O, &N, ed);
+	if (O->dlen[0] != L->x.dlen[d] || O->tlen[0] != L->x.tlen[d])
+		return 1;
+	L->total = L->total - O->dlen[0] + N->dlen[0];
+	L->ttotal = L->ttotal - O->tlen[0] + N->tlen[0];
+	L->x.dlen[d] = N->dlen[0];
+	L->x.tlen[d] = N->tlen[0];
+	return live_words(L, O, N, ed) || live_postings(L, (uint32_t)d, O, N, ed);
+}
+
+/* live_docs: the documents changed[0..n), as they were (L->docs) and as
+ * they are (docs), patched in; 0, or 1 when the index must be made whole
+ * (L is then of no more use): the averages of the lengths of all of them
+ * moved, or the index held something else */
+static int live_docs(struct search_live *L, const struct search_doc *docs, const size_t *changed, size_t n,
+		     struct live_edit *ed)
+{
+	struct indexer *O = xcalloc(2 * n + 1, sizeof *O), *N = O + n;
+	uint64_t total = L->total, ttotal = L->ttotal;
+	for (size_t i = 0; i < n; i++) {
+		count_one(&L->o, &L->docs[changed[i]], &O[i]);
+		count_one(&L->o, &docs[changed[i]], &N[i]);
+		total = total - O[i].dlen[0] + N[i].dlen[0];
+		ttotal = ttotal - O[i].tlen[0] + N[i].tlen[0];
 	}
-	indexer_fini(&O);
-	indexer_fini(&N);
+	double nd = (double)L->ndocs;
+	int whole = coarse(total > 0 ? (double)total / nd : 1) != L->avgdl ||
+		    coarse(ttotal > 0 ? (double)ttotal / nd : 1) != L->avgtl; /* every impact may change */
+	for (size_t i = 0; i < n && !whole; i++) {
+		whole = live_apply(L, changed[i], &O[i], &N[i], ed);
+		L->docs[changed[i]] = docs[changed[i]];
+	}
+	for (size_t i = 0; i < n; i++) {
+		indexer_fini(&O[i]);
+		indexer_fini(&N[i]);
+	}
+	free(O);
 	return whole;
 }
 
@@ -2046,7 +2069,8 @@ static size_t order_at(const struct search_live *L, uint32_t w)
  * the stem has postings (STEM_ONLY); else none */
 static void live_place(struct search_live *L, struct live_edit *ed)
 {
-	qsort(ed->w, ed->nw, sizeof *ed->w, u32_cmp);
+	if (ed->nw)
+		qsort(ed->w, ed->nw, sizeof *ed->w, u32_cmp);
 	for (size_t i = 0; i < ed->nw; i++) {
 		uint32_t w = ed->w[i];
 		if (i && w == ed->w[i - 1])
@@ -2202,12 +2226,9 @@ int search_live_update(struct search_live *L, struct arena *a, const struct sear
 			changed[nchanged++] = d;
 		}
 	struct live_edit ed = {NULL, 0, 0};
-	for (size_t i = 0; i < nchanged; i++) {
-		if (live_doc(L, changed[i], &docs[changed[i]], &ed)) {
-			free(ed.w);
-			return 1;
-		}
-		L->docs[changed[i]] = docs[changed[i]];
+	if (live_docs(L, docs, changed, nchanged, &ed)) {
+		free(ed.w);
+		return 1;
 	}
 	live_place(L, &ed);
 	free(ed.w);

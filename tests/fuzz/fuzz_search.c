@@ -11,7 +11,10 @@
  * of valid UTF-8 with no ASCII upper-case letter, space or punctuation;
  * words of plain text are never headings; the same input gives the same
  * index twice (the same files, byte for byte), whose last file is
- * search/index.json. */
+ * search/index.json; and so does the index of the documents with the
+ * first and last bodies swapped, kept (search_live) and patched back:
+ * the patch is taken (the lengths add up the same), and its files are
+ * the same names and bytes (a file it kept: the kept index's). */
 #include "fuzz.h"
 
 #include "base/arena.h"
@@ -59,6 +62,47 @@ static void on_word(void *ctx, const char *w, size_t n, enum search_field f)
 }
 
 #define MAX_DOCS 16
+
+static const struct search_file *file_of(const struct search_index *ix, const char *rel)
+{
+	for (size_t i = 0; i < ix->nfiles; i++)
+		if (!strcmp(ix->files[i].rel, rel))
+			return &ix->files[i];
+	return NULL;
+}
+
+/* check_patch: docs' index made by patching the index of the same
+ * documents with the bodies of the first and the last swapped: x's files */
+static void check_patch(struct arena *a, const struct search_options *o, const struct search_doc *docs, size_t nd,
+			const struct search_filter *f, size_t ntags, const struct search_index *x)
+{
+	struct search_doc sw[MAX_DOCS];
+	memcpy(sw, docs, nd * sizeof *sw);
+	sw[0].body_html = docs[nd - 1].body_html;
+	sw[0].excerpt = docs[nd - 1].excerpt;
+	sw[nd - 1].body_html = docs[0].body_html;
+	sw[nd - 1].excerpt = docs[0].excerpt;
+	struct search_live *L;
+	struct search_index k, p;
+	search_index_docs_kept(a, o, sw, nd, f, 1, f, ntags, &k, &L);
+	if (search_live_update(L, a, o, docs, nd, &p)) {
+		fputs("a patch of two bodies swapped was refused\n", stderr);
+		abort();
+	}
+	if (p.nfiles != x->nfiles) {
+		fprintf(stderr, "a patched index has %zu files, the whole one %zu\n", p.nfiles, x->nfiles);
+		abort();
+	}
+	for (size_t i = 0; i < p.nfiles; i++) {
+		const struct search_file *pf = &p.files[i], *xf = &x->files[i];
+		const struct search_file *had = pf->data ? pf : file_of(&k, pf->rel);
+		if (strcmp(pf->rel, xf->rel) || !had || had->len != xf->len || memcmp(had->data, xf->data, xf->len)) {
+			fprintf(stderr, "a patched index differs from the whole one in %s\n", xf->rel);
+			abort();
+		}
+	}
+	search_live_free(L);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -108,6 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "two indexes of one input differ in %s\n", x.files[i].rel);
 			abort();
 		}
+	if (nd >= 2)
+		check_patch(a, &o, docs, nd, &f, opt & 8 ? 1 : 0, &x);
 	if (getenv("FUZZ_SHOW"))
 		printf("%zu words, %zu documents, %zu files, %zu shards\n", c.n, nd, x.nfiles, x.nshards);
 	arena_free(a);
