@@ -449,6 +449,38 @@ static size_t sorted_once(uint64_t *v, size_t n)
 	return k;
 }
 
+/* merge_targets: the sorted t[0..n) (room for m's too) and the last memo's
+ * targets m, sorted, each once: their count. A memo's are sorted: merged
+ * (a patch's run adds a few to a site's); else sorted again. */
+static size_t merge_targets(uint64_t *t, size_t n, const struct memo *m)
+{
+	size_t k = m->ntargets, i = n, j = k, at = n + k;
+	int sorted = 1;
+	for (size_t x = 1; x < k && sorted; x++)
+		sorted = load_u64(m->targets + (x - 1) * 8) < load_u64(m->targets + x * 8);
+	if (!sorted) {
+		for (size_t x = 0; x < k; x++)
+			t[n + x] = load_u64(m->targets + x * 8);
+		return sorted_once(t, n + k);
+	}
+	/* from the end, into t's room: the larger of the two last */
+	while (j > 0) {
+		uint64_t b = load_u64(m->targets + (j - 1) * 8);
+		if (i > 0 && t[i - 1] > b)
+			t[--at] = t[--i];
+		else if (i > 0 && t[i - 1] == b)
+			t[--at] = t[--i], j--;
+		else
+			t[--at] = b, j--;
+	}
+	while (i > 0)
+		t[--at] = t[--i];
+	/* (a value in both is there once: the rest moved down) */
+	if (at)
+		memmove(t, t + at, (n + k - at) * sizeof *t);
+	return n + k - at;
+}
+
 char *links_check_memo(const struct links_check *lc, uint64_t key, const char *last, size_t last_len, size_t *len)
 {
 	*len = 0;
@@ -462,9 +494,7 @@ char *links_check_memo(const struct links_check *lc, uint64_t key, const char *l
 	uint64_t *t = xmalloc((nt + 1) * sizeof *t);
 	if (lc->ntargets) /* (targets NULL before the first) */
 		memcpy(t, lc->targets, lc->ntargets * sizeof *t);
-	for (size_t i = 0; i < was.ntargets; i++)
-		t[lc->ntargets + i] = load_u64(was.targets + i * 8);
-	nt = sorted_once(t, nt);
+	nt = merge_targets(t, sorted_once(t, lc->ntargets), &was);
 	/* the pages that reported: this run's, and those the last run said
 	 * that this one did not check */
 	uint64_t *r = xmalloc((lc->npages + 1) * sizeof *r);

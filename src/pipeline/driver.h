@@ -133,6 +133,7 @@ struct round {
 	struct links_check *lc;
 	struct links_text *texts;
 	struct index job_index; /* a kept round's: job + 1 by output path (patch.c) */
+	struct index post_index; /* and post + 1 by its file's path */
 	/* a session's search index, patched after an edit (search.h) */
 	struct search_live *search;
 	double t_plan, t_render, t_links, t_commit;

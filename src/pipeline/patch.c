@@ -19,6 +19,11 @@
  * again (each patch leaves its text and HTML in the kept arena). */
 #define PATCH_MAX 200
 
+static const char *post_path(const void *ctx, uint32_t v)
+{
+	return ((const struct site *)ctx)->posts[v - 1]->s.path;
+}
+
 /* patch_post: the post whose file is rel, patched with the file as it is
  * now; 0, or 1 when the whole round must run (see site_patch_post). *post:
  * the post's index. */
@@ -26,11 +31,12 @@ static int patch_post(struct round *r, const char *rel, size_t *post)
 {
 	struct build_session *s = r->s;
 	struct site *site = &r->st.site;
-	size_t i = 0;
-	while (i < site->nposts && strcmp(site->posts[i]->s.path, rel))
-		i++;
-	if (i == site->nposts)
+	if (!r->post_index.cap) /* (the posts stay where they are while the round is kept) */
+		index_rebuild_str(&r->post_index, site->nposts, 1024, post_path, site);
+	uint32_t v = index_get_str(&r->post_index, rel, post_path, site);
+	if (!v)
 		return 1; /* not a published post's file */
+	size_t i = v - 1;
 	char path[PATH_MAX];
 	if (snprintf(path, sizeof path, "%s/%s", s->req.site_dir, rel) >= (int)sizeof path)
 		return 1;

@@ -353,6 +353,7 @@ void round_free(struct round *r, struct diag *d)
 	search_live_free(r->search);
 	free(r->texts);
 	index_fini(&r->job_index);
+	index_fini(&r->post_index);
 	stages_free(&r->st, d, 1);
 	free(r);
 }
