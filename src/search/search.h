@@ -8,7 +8,9 @@
  *   stem.c   the Snowball stemmer of the site's language (libstemmer)
  *   index.c  documents -> stems, weighted postings, shards by prefix,
  *            per-document records, filter lists, each file named by the
- *            hash of its bytes; search_output hands them to the output
+ *            hash of its bytes; search_output hands them to the output;
+ *            a session's index kept and patched after an edit
+ *            (search_live: only the files of what changed are made)
  *   pack.c   each document's counts kept between builds (search.pack in
  *            .folio-cache/): a build counts only the documents that
  *            changed
