@@ -782,6 +782,8 @@ static void take_all(struct counting *c)
 	free(tm.v);
 }
 
+static void indexer_fini(struct indexer *x);
+
 /* count_on_threads: pass 1 on o->jobs threads (or this one); returns the
  * number of documents taken from the cache. */
 static size_t count_on_threads(struct indexer *x, const struct search_options *o, const struct search_doc *docs,
@@ -819,12 +821,7 @@ static size_t count_on_threads(struct indexer *x, const struct search_options *o
 		arena_free(c[t].a[1]);
 		x->kept[x->nkept++] = c[t].keep; /* the postings, for pass 2 */
 		search_stemmer_free(lx->stemmer);
-		table_fini(&lx->words);
-		table_fini(&lx->stems);
-		free(lx->acc);
-		free(lx->touched);
-		free(lx->pstem);
-		free(lx->pw);
+		indexer_fini(lx);
 		tdict_fini(&td[t]);
 	}
 	pthread_mutex_destroy(&p.lock);
