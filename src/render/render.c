@@ -146,6 +146,7 @@ static struct tval toc_val(struct arena *a, const struct md_toc *t, size_t n)
 		set(a, m, "text", S(t[i].text));
 		set(a, m, "html", tv_safe(t[i].html));
 		set(a, m, "children", toc_val(a, t[i].children, t[i].nchildren));
+		tmap_freeze(m); /* the site's data, which templates only read */
 		tlist_push(a, l, tv_map(m));
 	}
 	return tv_list(l);
@@ -157,7 +158,18 @@ static struct tval term_ref(struct arena *a, const char *base, struct str name, 
 	set(a, m, "name", S(name));
 	set(a, m, "slug", S(slug));
 	set(a, m, "url", C(a, "/%s/%.*s/", base, STR_FMT(slug)));
+	tmap_freeze(m);
 	return tv_map(m);
+}
+
+/* term_refs: the short map of each of the n terms (a post's tags and
+ * category), made once and shared by every post that has the term */
+static struct tval *term_refs(struct arena *a, const struct term *t, size_t n, const char *base)
+{
+	struct tval *v = arena_alloc(a, (n + 1) * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = term_ref(a, base, t[i].name, t[i].slug);
+	return v;
 }
 
 /* post_list_in: the values of posts[0..n), a list in arena a (a thread's,
@@ -282,7 +294,8 @@ static struct tval post_image(struct arena *a, const struct post *p)
 
 /* post_fields: post i's own fields in m (those of its neighbours are
  * link_posts'). */
-static void post_fields(struct arena *a, const struct site *s, size_t i, struct tmap *m)
+static void post_fields(struct arena *a, const struct site *s, const struct render_plan *pl, size_t i,
+			struct tmap *m)
 {
 	const struct post *p = s->posts[i];
 	set(a, m, "kind", tv_cstr("post"));
@@ -306,10 +319,10 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
 	set(a, m, "has_more", tv_bool(p->doc.has_more));
 	/* the terms as the site names them: one spelling of each */
 	const struct post_terms *pt = &s->post_terms[i];
-	set(a, m, "category", pt->category ? term_ref(a, "categories", pt->category->name, pt->category->slug) : tv_none());
+	set(a, m, "category", pt->category ? pl->category_refs[pt->category - s->categories] : tv_none());
 	struct tlist *tags = tlist_new(a, pt->ntags);
 	for (size_t k = 0; k < pt->ntags; k++)
-		tlist_push(a, tags, term_ref(a, "tags", pt->tags[k]->name, pt->tags[k]->slug));
+		tlist_push(a, tags, pl->tag_refs[pt->tags[k] - s->tags]);
 	set(a, m, "tags", tv_list(tags));
 	set(a, m, "reading_time", tv_int(p->minutes));
 	set(a, m, "words", tv_int((int64_t)p->doc.words));
@@ -332,6 +345,7 @@ static void post_fields(struct arena *a, const struct site *s, size_t i, struct 
  * (mark) are given after, in order, on the calling thread. */
 struct post_maker {
 	const struct site *s;
+	const struct render_plan *pl;
 	struct tval *vals;
 	struct pool_queue *q;
 	struct arena *a;
@@ -344,7 +358,7 @@ static void *make_posts(void *arg)
 	while (pool_take(k->q, &b, &e))
 		for (size_t i = b; i < e; i++) {
 			struct tmap *m = tmap_new(k->a, 40);
-			post_fields(k->a, k->s, i, m);
+			post_fields(k->a, k->s, k->pl, i, m);
 			k->vals[i] = tv_map(m);
 		}
 	return NULL;
@@ -356,12 +370,14 @@ static void build_posts(struct model *md, int jobs)
 	const struct site *s = md->s;
 	size_t n = s->nposts;
 	md->post_vals = arena_alloc(a, (n + 1) * sizeof *md->post_vals);
+	md->plan->tag_refs = term_refs(a, s->tags, s->ntags, "tags");
+	md->plan->category_refs = term_refs(a, s->categories, s->ncategories, "categories");
 	int t = jobs > 1 && n >= 256 ? jobs : 1;
 	struct post_maker *k = xcalloc((size_t)t, sizeof *k);
 	struct pool_queue q;
 	pool_queue_init(&q, n, 64);
 	for (int i = 0; i < t; i++)
-		k[i] = (struct post_maker){s, md->post_vals, &q, i ? arena_new() : a};
+		k[i] = (struct post_maker){s, md->plan, md->post_vals, &q, i ? arena_new() : a};
 	pool_run(t, make_posts, k, sizeof *k, 0);
 	for (int i = 1; i < t; i++)
 		arena_adopt(a, k[i].a);
@@ -380,7 +396,7 @@ const struct render_dep_val *render_refresh_post(struct arena *a, const struct r
 	/* in place: every list and page that holds the map sees the new
 	 * fields, and the map keeps its id */
 	struct tmap *m = plan->post_vals[i].u.map;
-	post_fields(a, s, i, m);
+	post_fields(a, s, plan, i, m);
 	for (size_t k = 0; k < plan->nvals; k++)
 		if (plan->vals[k].is_map && plan->vals[k].v.u.map == m)
 			return &plan->vals[k];
@@ -491,6 +507,7 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 		set(a, r, "post", post_ref(md, s->related[i][k].post));
 		set(a, r, "reason", tv_cstr(s->related[i][k].reason));
 		set(a, r, "why", tv_cstr(related_why(s->related[i][k].reason)));
+		tmap_freeze(r);
 		tlist_push(a, rel, tv_map(r));
 	}
 	set(a, m, "related", tv_list(rel));
@@ -630,6 +647,7 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 			theme_asset_name(NULL, files[i], name);
 		set(a, assets, files[i], C(a, "/%s", name));
 	}
+	tmap_freeze(assets);
 	set(a, site, "asset", tv_map(assets));
 	set(a, site, "stylesheet", *tmap_get(assets, STR_LIT("style.css")));
 	set(a, site, "language", S(c->language));
@@ -637,12 +655,14 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	set(a, author, "name", S(c->author_name));
 	set(a, author, "url", S(c->author_url));
 	set(a, author, "email", S(c->author_email));
+	tmap_freeze(author);
 	set(a, site, "author", tv_map(author));
 	struct tlist *menu = tlist_new(a, c->nmenu);
 	for (size_t i = 0; i < c->nmenu; i++) {
 		struct tmap *m = tmap_new(a, 2);
 		set(a, m, "label", S(c->menu[i].label));
 		set(a, m, "url", S(c->menu[i].url));
+		tmap_freeze(m);
 		tlist_push(a, menu, tv_map(m));
 	}
 	set(a, site, "menu", tv_list(menu));
@@ -673,12 +693,15 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 	struct tmap *data = tmap_new(a, s->content->ndata);
 	for (size_t i = 0; i < s->content->ndata; i++)
 		tmap_set(a, data, s->content->data[i].name, tval_from_yaml(a, s->content->data[i].root));
-	global(md, env, "data", tv_map(data));
+	struct tval dv = tv_map(data);
+	tval_freeze(&dv); /* the data files, which no page may change for another */
+	global(md, env, "data", dv);
 	/* the language's strings (theme.c): an id of their own, which the
 	 * filters that write words (date's names, fill's plural forms) record */
 	const struct tval *t = tmpl_env_global(env, "t");
 	if (t) {
 		struct tval tv = *t;
+		tval_freeze(&tv);
 		uint32_t id = dep_of(md, "global", STR_LIT("t"), tv, 0);
 		tmpl_env_set_global_dep(env, "t", tv, id);
 		tmpl_env_set_locale_dep(env, id);
@@ -699,6 +722,7 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 		struct tmap *m = tmap_new(a, 2);
 		set(a, m, "post", post_ref(md, s->best_of[i].post));
 		set(a, m, "note", s->best_of[i].note.len ? S(s->best_of[i].note) : tv_none());
+		tmap_freeze(m);
 		tlist_push(a, best, tv_map(m));
 	}
 	global(md, env, "best_of", tv_list(best));

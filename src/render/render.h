@@ -48,6 +48,10 @@ struct render_plan {
 	struct render_dep_val *vals;
 	size_t nvals, cap_vals;
 	struct tval *post_vals; /* each published post's map, by post->index */
+	/* each tag's and category's short map (name, slug, url), by its place
+	 * in site->tags and site->categories: one per term, which the posts'
+	 * maps share */
+	struct tval *tag_refs, *category_refs;
 };
 
 /* render_plan: makes the template values of the model (in a) and sets the

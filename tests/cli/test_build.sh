@@ -572,4 +572,46 @@ check "together: the bad date again" contains "$err" "content/posts/bad.md:3:7: 
 check "together: the misspelled start, in the same run" contains "$err" \
 	"content/series/first-steps.md:7:20: error: recommended_start names no post: 'first-steps-1-the-pln' (did you mean 'first-steps-1-the-plan'?)"
 
+# the site's data is read only: a template that sets an attribute of a
+# value every page shares (a post's tag, a heading of its contents, a
+# related post, the author, the menu, a data file, the language's
+# strings, an entry of best_of) is refused, as a post's own map is;
+# before, the change leaked into every page rendered after it, in an
+# order the threads chose. A page's own values stay its to change.
+R=$TMP/readonly
+mkdir -p "$R/content/posts" "$R/templates" "$R/data"
+cat >"$R/folio.yml" <<'YML'
+title: "Read only"
+base_url: "https://example.org/"
+author:
+  name: "Ann"
+menu:
+  - label: Home
+    url: /
+best_of:
+  - post: a
+YML
+printf 'colours:\n  sky: blue\n' >"$R/data/palette.yml"
+for p in a b c; do
+	printf -- '---\ntitle: "%s"\ndate: 2026-01-0%s\ntags: [shared]\n---\n## One\n\n## Two\n\n## Three\n\nText.\n' \
+		"$p" "$(printf '%s' "$p" | tr abc 123)" >"$R/content/posts/$p.md"
+done
+for what in "tg = post.tags[0]:tg.name" "h = post.toc[0]:h.text" "r = post.related[0]:r.why" \
+	"au = site.author:au.name" "m = site.menu[0]:m.label" "pal = data.palette:pal.colours" \
+	"c = data.palette.colours:c.sky" "w = t:w.copy" "b = best_of[0]:b.note" "as = site.asset:as.x"; do
+	bind=${what%%:*}
+	attr=${what#*:}
+	printf '{%% extends "base.html" %%}{%% block main %%}{%% set %s %%}{%% set %s = "changed" %%}{%% endblock %%}\n' \
+		"$bind" "$attr" >"$R/templates/post.html"
+	run build "$R" -o "$TMP/readonly-out"
+	check "read only: 'set $attr' of '$bind' is refused ($err)" contains "$err" \
+		"error: 'set $attr' would change the site's data, which templates only read"
+	check "read only: ... and nothing is written for 'set $attr'" test "$rc" -eq 1
+done
+printf '{%% extends "base.html" %%}{%% block main %%}{%% set page.note = "mine" %%}{%% set ns = namespace(n=post.tags[0].name) %%}{%% set ns.n = ns.n ~ "!" %%}<p id="own">{{ page.note }} {{ ns.n }}</p>{%% endblock %%}\n' \
+	>"$R/templates/post.html"
+run build "$R" -o "$TMP/readonly-out"
+check "read only: a page's own map and a namespace still change ($err)" test "$rc" -eq 0
+check "read only: ... as the page says" grep -q '<p id="own">mine shared!</p>' "$TMP/readonly-out/posts/a/index.html"
+
 finish
