@@ -136,16 +136,41 @@ static struct tval difficulty_val(int d)
 	return d ? tv_cstr(difficulty_name(d)) : tv_none();
 }
 
-static struct tval toc_val(struct arena *a, const struct md_toc *t, size_t n)
+/* The keys of a post's map and of a heading's, in the order post_fields
+ * and link_post, and toc_val set them: the maps of all posts, and of all
+ * headings, share one array of them and its index (tmap_new_like), which
+ * at 100,000 posts is a tenth of the model's memory. A key set out of
+ * this order costs the map its own copy, never a wrong value. */
+static const char *const post_keys[] = {
+	"kind", "slug", "title", "url", "date", "year", "updated", "summary", "summary_html", "description",
+	"image", "content", "has_more", "category", "tags", "reading_time", "words", "difficulty", "draft", "toc",
+	"show_toc", "math", "model3d", "animation", "sidenotes", "notebook", "part", "source",
+	/* link_post's */
+	"series", "series_prev", "series_next", "series_total", "number", "series_window", "newer", "older",
+	"related", "backlinks", NULL};
+static const char *const toc_keys[] = {"level", "id", "text", "html", "children", NULL};
+
+static struct tmap *shape_of(struct arena *a, const char *const *keys)
+{
+	size_t n = 0;
+	while (keys[n])
+		n++;
+	struct tmap *m = tmap_new(a, n);
+	for (size_t i = 0; i < n; i++)
+		tmap_set(a, m, str_from(keys[i]), tv_none());
+	return m;
+}
+
+static struct tval toc_val(struct arena *a, const struct tmap *shape, const struct md_toc *t, size_t n)
 {
 	struct tlist *l = tlist_new(a, n);
 	for (size_t i = 0; i < n; i++) {
-		struct tmap *m = tmap_new(a, 5);
+		struct tmap *m = tmap_new_like(a, shape);
 		set(a, m, "level", tv_int(t[i].level));
 		set(a, m, "id", S(t[i].id));
 		set(a, m, "text", S(t[i].text));
 		set(a, m, "html", tv_safe(t[i].html));
-		set(a, m, "children", toc_val(a, t[i].children, t[i].nchildren));
+		set(a, m, "children", toc_val(a, shape, t[i].children, t[i].nchildren));
 		tmap_freeze(m); /* the site's data, which templates only read */
 		tlist_push(a, l, tv_map(m));
 	}
@@ -328,7 +353,7 @@ static void post_fields(struct arena *a, const struct site *s, const struct rend
 	set(a, m, "words", tv_int((int64_t)p->doc.words));
 	set(a, m, "difficulty", difficulty_val(p->difficulty ? p->difficulty : p->series ? p->series->difficulty : 0));
 	set(a, m, "draft", tv_bool(p->draft));
-	set(a, m, "toc", toc_val(a, p->doc.toc, p->doc.ntoc));
+	set(a, m, "toc", toc_val(a, pl->toc_shape, p->doc.toc, p->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(p->toc >= 0 ? p->toc : p->doc.nheadings >= 3));
 	/* formulas typeset as MathML: the page loads the math font */
 	set(a, m, "math", tv_bool(s->cfg->math && p->doc.math_spans > 0));
@@ -357,7 +382,7 @@ static void *make_posts(void *arg)
 	size_t b, e;
 	while (pool_take(k->q, &b, &e))
 		for (size_t i = b; i < e; i++) {
-			struct tmap *m = tmap_new(k->a, 40);
+			struct tmap *m = tmap_new_like(k->a, k->pl->post_shape);
 			post_fields(k->a, k->s, k->pl, i, m);
 			k->vals[i] = tv_map(m);
 		}
@@ -612,7 +637,7 @@ static struct tval page_val(struct model *md, const struct page *pg)
 	set(a, m, "url", S(pg->url));
 	set(a, m, "updated", pg->has_updated ? S(pg->updated.iso) : tv_none());
 	set(a, m, "content", tv_safe(pg->doc.html));
-	set(a, m, "toc", toc_val(a, pg->doc.toc, pg->doc.ntoc));
+	set(a, m, "toc", toc_val(a, md->plan->toc_shape, pg->doc.toc, pg->doc.ntoc));
 	set(a, m, "show_toc", tv_bool(pg->toc >= 0 ? pg->toc : pg->doc.nheadings >= 3));
 	set(a, m, "math", tv_bool(md->s->cfg->math && pg->doc.math_spans > 0));
 	set(a, m, "model3d", tv_bool(pg->doc.has_model3d));
@@ -1211,6 +1236,8 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	md.s = s;
 	md.deps = deps;
 	md.plan = plan;
+	plan->post_shape = shape_of(a, post_keys);
+	plan->toc_shape = shape_of(a, toc_keys);
 	build_posts(&md, jobs);
 	md.all_posts = post_list(&md, s->posts, s->nposts);
 	build_series_vals(&md);

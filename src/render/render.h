@@ -52,6 +52,9 @@ struct render_plan {
 	 * in site->tags and site->categories: one per term, which the posts'
 	 * maps share */
 	struct tval *tag_refs, *category_refs;
+	/* the keys every post's map, and every heading's, takes (render.c's
+	 * post_keys and toc_keys) */
+	const struct tmap *post_shape, *toc_shape;
 };
 
 /* render_plan: makes the template values of the model (in a) and sets the

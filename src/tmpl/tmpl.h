@@ -81,7 +81,8 @@ struct tmap {
 	uint32_t dep; /* 0, or the first of the TMPL_DEP_FIELDS + 1 ids that
 	               * renders record when they read this map (see
 	               * tmpl_deps_record) */
-	int frozen;   /* tmap_freeze */
+	unsigned char frozen; /* tmap_freeze */
+	unsigned char shared; /* keys and index are a shape's (tmap_new_like) */
 };
 
 /* An object hands the host's data to templates without copying it.
@@ -116,6 +117,14 @@ struct tval tv_obj(const struct tobj_class *cls, const void *self);
 struct tlist *tlist_new(struct arena *a, size_t cap);
 void tlist_push(struct arena *a, struct tlist *l, struct tval v);
 struct tmap *tmap_new(struct arena *a, size_t cap);
+/* tmap_new_like: an empty map that takes its keys, and their index, from
+ * shape, which must not change while the map lives: a map of the same
+ * keys set in the same order (a post's, a heading's) holds only its
+ * values. Setting a key that is not the shape's next makes the map's own
+ * copy of its keys first; the map is the same to everything else.
+ * tmap_shares_keys: whether m still takes its keys from a shape. */
+struct tmap *tmap_new_like(struct arena *a, const struct tmap *shape);
+int tmap_shares_keys(const struct tmap *m);
 void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v);
 void tmap_set_cstr(struct arena *a, struct tmap *m, const char *key, struct tval v);
 /* tmap_get: the value for key, or NULL. */

@@ -164,6 +164,14 @@ static int tmap_eq(const void *ctx, uint32_t v, const void *key)
 	return str_eq(((const struct tmap *)ctx)->keys[v - 1], *(const struct str *)key);
 }
 
+/* in_index: key's position in m's index, or -1 (a shared index holds the
+ * shape's keys: those past m's own are not m's) */
+static long in_index(const struct tmap *m, struct str key, uint64_t h)
+{
+	long at = (long)*index_slot(&m->index, h, tmap_eq, m, &key) - 1;
+	return at < (long)m->len ? at : -1;
+}
+
 static long tmap_find(const struct tmap *m, struct str key)
 {
 	if (!m->index.cap) {
@@ -172,7 +180,37 @@ static long tmap_find(const struct tmap *m, struct str key)
 				return (long)i;
 		return -1;
 	}
-	return (long)*index_slot(&m->index, hash_bytes(key.p, key.len), tmap_eq, m, &key) - 1;
+	return in_index(m, key, hash_bytes(key.p, key.len));
+}
+
+struct tmap *tmap_new_like(struct arena *a, const struct tmap *shape)
+{
+	struct tmap *m = tmap_new(a, 0);
+	m->keys = shape->keys;
+	m->index = shape->index;
+	m->cap = shape->len;
+	if (m->cap)
+		m->vals = arena_alloc(a, m->cap * sizeof *m->vals);
+	m->shared = 1;
+	return m;
+}
+
+int tmap_shares_keys(const struct tmap *m)
+{
+	return m->shared;
+}
+
+/* tmap_unshare: m's own copy of its keys and index, in place of its shape's */
+static void tmap_unshare(struct arena *a, struct tmap *m)
+{
+	struct str *keys = arena_alloc(a, (m->cap ? m->cap : 1) * sizeof *keys);
+	if (m->len)
+		memcpy(keys, m->keys, m->len * sizeof *keys);
+	m->keys = keys;
+	memset(&m->index, 0, sizeof m->index);
+	m->shared = 0;
+	if (m->len > TMAP_LINEAR)
+		tmap_reindex(a, m);
 }
 
 void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
@@ -181,6 +219,13 @@ void tmap_set(struct arena *a, struct tmap *m, struct str key, struct tval v)
 	if (at >= 0) {
 		m->vals[at] = v;
 		return;
+	}
+	if (m->shared) {
+		if (m->len < m->cap && str_eq(m->keys[m->len], key)) {
+			m->vals[m->len++] = v; /* the shape's next key */
+			return;
+		}
+		tmap_unshare(a, m);
 	}
 	if (m->len == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 8;
@@ -218,7 +263,7 @@ static long tmap_find_at(const struct tmap *m, struct str key, uint64_t h, _Atom
 				break;
 			}
 	} else {
-		at = (long)*index_slot(&m->index, h, tmap_eq, m, &key) - 1;
+		at = in_index(m, key, h);
 	}
 	if (at >= 0)
 		atomic_store_explicit(hint, (uint32_t)at, memory_order_relaxed);

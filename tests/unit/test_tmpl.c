@@ -230,6 +230,108 @@ static void test_big_map(void)
 	arena_free(a);
 }
 
+/* ---- maps that share a shape's keys (tmap_new_like) ---- */
+
+/* shaped_case: maps like a shape of n keys ("k0".."k{n-1}"): set in its
+ * order they share its keys, are found only up to what they hold, and a
+ * template reads them as it reads any map; a key out of order, or a new
+ * one, gives the map its own keys, with every value kept */
+static void shaped_case(size_t n)
+{
+	struct arena *a = arena_new();
+	struct tmap *shape = tmap_new(a, n);
+	char key[16];
+	for (size_t i = 0; i < n; i++) {
+		int len = snprintf(key, sizeof key, "k%zu", i);
+		tmap_set(a, shape, (struct str){arena_strndup(a, key, (size_t)len), (size_t)len}, tv_none());
+	}
+	/* half set, in order: shared, and the rest not found */
+	struct tmap *m = tmap_new_like(a, shape);
+	for (size_t i = 0; i < n / 2; i++) {
+		snprintf(key, sizeof key, "k%zu", i);
+		tmap_set(a, m, str_from(key), tv_int((int64_t)i));
+	}
+	OK(tmap_shares_keys(m));
+	INT_EQ(m->len, n / 2);
+	snprintf(key, sizeof key, "k%zu", n / 2);
+	OK(tmap_get(m, str_from(key)) == NULL);
+	snprintf(key, sizeof key, "k%zu", n - 1);
+	OK(tmap_get(m, str_from(key)) == NULL);
+	INT_EQ(tmap_get(m, STR_LIT("k0"))->u.i, 0);
+	/* a key set again keeps the shape */
+	tmap_set(a, m, STR_LIT("k0"), tv_int(100));
+	OK(tmap_shares_keys(m));
+	INT_EQ(tmap_get(m, STR_LIT("k0"))->u.i, 100);
+	/* the rest in order: still shared, every key found */
+	for (size_t i = n / 2; i < n; i++) {
+		snprintf(key, sizeof key, "k%zu", i);
+		tmap_set(a, m, str_from(key), tv_int((int64_t)i));
+	}
+	OK(tmap_shares_keys(m));
+	INT_EQ(m->len, n);
+	snprintf(key, sizeof key, "k%zu", n - 1);
+	INT_EQ(tmap_get(m, str_from(key))->u.i, (long long)n - 1);
+	/* a new key: the map's own keys, the shape as it was */
+	tmap_set(a, m, STR_LIT("extra"), tv_int(-1));
+	OK(!tmap_shares_keys(m));
+	INT_EQ(m->len, n + 1);
+	INT_EQ(tmap_get(m, STR_LIT("extra"))->u.i, -1);
+	INT_EQ(tmap_get(m, STR_LIT("k0"))->u.i, 100);
+	INT_EQ(shape->len, n);
+	OK(tmap_get(shape, STR_LIT("extra")) == NULL);
+	OK(m->keys != shape->keys);
+
+	/* out of order: own keys at once, the values where they were set */
+	struct tmap *o = tmap_new_like(a, shape);
+	tmap_set(a, o, STR_LIT("k1"), tv_int(1));
+	tmap_set(a, o, STR_LIT("k0"), tv_int(0));
+	OK(!tmap_shares_keys(o));
+	INT_EQ(o->len, 2);
+	OK(str_eq_cstr(o->keys[0], "k1"));
+	INT_EQ(tmap_get(o, STR_LIT("k1"))->u.i, 1);
+	INT_EQ(tmap_get(o, STR_LIT("k0"))->u.i, 0);
+	INT_EQ(shape->len, n);
+	OK(str_eq_cstr(shape->keys[0], "k0"));
+
+	/* two maps of the shape, read by one template (its lookups remember
+	 * where a key was: a shorter map must not find what it lacks) */
+	struct tmap *full = tmap_new_like(a, shape), *part = tmap_new_like(a, shape);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(key, sizeof key, "k%zu", i);
+		tmap_set(a, full, str_from(arena_strndup(a, key, strlen(key))), tv_int((int64_t)i * 10));
+		if (i < 2)
+			tmap_set(a, part, str_from(arena_strndup(a, key, strlen(key))), tv_int((int64_t)i));
+	}
+	snprintf(key, sizeof key, "k%zu", n - 1);
+	struct tlist *l = tlist_new(a, 3);
+	tlist_push(a, l, tv_map(full));
+	tlist_push(a, l, tv_map(part));
+	tlist_push(a, l, tv_map(full));
+	char src[160];
+	snprintf(src, sizeof src, "{%% for m in ms %%}[{{ m.k1 }} {{ m.%s is defined }} {{ m | length }}]{%% endfor %%}", key);
+	struct tmpl_env *env = tmpl_env_new();
+	OK(add(env, "s.html", src) == 0);
+	struct tmap *vars = tmap_new(a, 1);
+	tmap_set_cstr(a, vars, "ms", tv_list(l));
+	struct tval vv = tv_map(vars);
+	struct buf out, want;
+	buf_init(&out);
+	buf_init(&want);
+	buf_printf(&want, "[10 true %zu][1 false 2][10 true %zu]", n, n);
+	INT_EQ(render(env, "s.html", &vv, &out), 0);
+	STR_EQ(text(&out), text(&want));
+	buf_fini(&out);
+	buf_fini(&want);
+	tmpl_env_free(env);
+	arena_free(a);
+}
+
+static void test_shaped_maps(void)
+{
+	shaped_case(5);  /* below TMAP_LINEAR: keys scanned */
+	shaped_case(40); /* a post's: keys indexed */
+}
+
 /* ---- objects ---- */
 
 struct post {
@@ -833,6 +935,7 @@ void test_tmpl(void)
 	buf_init(&errs);
 	test_values();
 	test_big_map();
+	test_shaped_maps();
 	test_objects();
 	test_filters_and_globals();
 	test_options();
