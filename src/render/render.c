@@ -149,6 +149,11 @@ static const char *const post_keys[] = {
 	"series", "series_prev", "series_next", "series_total", "number", "series_window", "newer", "older",
 	"related", "backlinks", NULL};
 static const char *const toc_keys[] = {"level", "id", "text", "html", "children", NULL};
+/* and of the maps of a related post, of a page's "page", and of a post's
+ * page's variables (other pages' add their own keys after "page") */
+static const char *const related_keys[] = {"post", "reason", "why", NULL};
+static const char *const page_keys[] = {"kind", "url", "title", NULL};
+static const char *const vars_keys[] = {"page", "post", NULL};
 
 static struct tmap *shape_of(struct arena *a, const char *const *keys)
 {
@@ -528,7 +533,7 @@ static void link_post(struct arena *a, const struct model *md, const struct seri
 	set(a, m, "older", post_ref(md, p->older));
 	struct tlist *rel = tlist_new(a, s->nrelated[i]);
 	for (size_t k = 0; k < s->nrelated[i]; k++) {
-		struct tmap *r = tmap_new(a, 2);
+		struct tmap *r = tmap_new_like(a, md->plan->related_shape);
 		set(a, r, "post", post_ref(md, s->related[i][k].post));
 		set(a, r, "reason", tv_cstr(s->related[i][k].reason));
 		set(a, r, "why", tv_cstr(related_why(s->related[i][k].reason)));
@@ -831,10 +836,11 @@ static const char *fmt(struct arena *a, const char *f, ...)
 	return v.p;
 }
 
-static struct tmap *page_vars(struct arena *a, const char *kind, struct tval url, struct tval title)
+static struct tmap *page_vars(const struct model *md, const char *kind, struct tval url, struct tval title)
 {
-	struct tmap *vars = tmap_new(a, 8);
-	struct tmap *page = tmap_new(a, 4);
+	struct arena *a = md->a;
+	struct tmap *vars = tmap_new_like(a, md->plan->vars_shape);
+	struct tmap *page = tmap_new_like(a, md->plan->page_shape);
 	set(a, page, "kind", tv_cstr(kind));
 	set(a, page, "url", url);
 	set(a, page, "title", title);
@@ -853,7 +859,7 @@ static void paginate(struct model *md, struct jobs *j, const char *tmpl, const c
 	for (size_t pg = 1; pg <= pages; pg++) {
 		struct str pp = md->s->cfg->paginate_path;
 		const char *url = pg == 1 ? base : fmt(a, "%s%.*s/%zu/", base, STR_FMT(pp), pg);
-		struct tmap *vars = page_vars(a, kind, tv_cstr(url), title);
+		struct tmap *vars = page_vars(md, kind, tv_cstr(url), title);
 		struct tmap *pag = tmap_new(a, 8);
 		size_t from = (pg - 1) * per, to = from + per < n ? from + per : n;
 		set(a, pag, "items", post_list(md, posts + from, to - from));
@@ -875,7 +881,7 @@ static void feed_job(struct model *md, struct jobs *j, const char *tmpl, const c
 		     struct tval url, struct tval self, struct post *const *posts, size_t n)
 {
 	struct arena *a = md->a;
-	struct tmap *vars = page_vars(a, "feed", url, title);
+	struct tmap *vars = page_vars(md, "feed", url, title);
 	size_t max = n < 20 ? n : 20;
 	struct tmap *feed = tmap_new(a, 6);
 	set(a, feed, "title", title);
@@ -952,7 +958,7 @@ static void redirect_jobs(struct model *md, struct jobs *j)
 	const struct config *c = md->s->cfg;
 	for (size_t k = 0; k < c->nredirects; k++) {
 		struct str from = c->redirect_from[k], to = c->redirect_to[k];
-		struct tmap *rv = page_vars(a, "alias", S(from), S(to));
+		struct tmap *rv = page_vars(md, "alias", S(from), S(to));
 		set(a, rv, "target", S(to));
 		const char *rel = from.p[from.len - 1] != '/' ? fmt(a, "%.*s", (int)from.len - 1, from.p + 1)
 							    : fmt(a, "%.*sindex.html", (int)from.len - 1, from.p + 1);
@@ -976,7 +982,7 @@ static void alias_jobs(struct model *md, struct jobs *j, const struct source *s,
 	const struct ynode *list = schema_node(s->fm, "aliases");
 	for (size_t k = 0; k < n; k++) {
 		struct str al = aliases[k];
-		struct tmap *rv = page_vars(a, "alias", S(al), S(title));
+		struct tmap *rv = page_vars(md, "alias", S(al), S(title));
 		set(a, rv, "target", S(target));
 		/* "/old/" -> old/index.html, "/old.html" -> old.html */
 		const char *rel = al.len > 1 && al.p[al.len - 1] != '/' ? fmt(a, "%.*s", (int)al.len - 1, al.p + 1)
@@ -1006,16 +1012,16 @@ static void list_jobs(struct model *md, struct jobs *j)
 	paginate(md, j, "home.html", "home", "/", S(c->title), s->posts, s->nposts, per, NULL, tv_none());
 	for (size_t i = 0; i < s->nposts; i++) {
 		const struct post *p = s->posts[i];
-		struct tmap *vars = page_vars(a, "post", S(p->url), S(p->title));
+		struct tmap *vars = page_vars(md, "post", S(p->url), S(p->title));
 		set(a, vars, "post", md->post_vals[i]);
 		if (!add_job(a, j, "post.html", fmt(a, "%.*sindex.html", (int)p->url.len - 1, p->url.p + 1), vars))
 			from_source(j, &p->s);
 	}
-	struct tmap *sv = page_vars(a, "series_index", tv_cstr("/series/"), word(j->env, "series_heading", "Series"));
+	struct tmap *sv = page_vars(md, "series_index", tv_cstr("/series/"), word(j->env, "series_heading", "Series"));
 	add_job(a, j, "series_index.html", "series/index.html", sv);
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct series *se = s->series[i];
-		struct tmap *vars = page_vars(a, "series", S(se->url), S(se->title));
+		struct tmap *vars = page_vars(md, "series", S(se->url), S(se->title));
 		set(a, vars, "series", md->series_vals[i]);
 		if (!add_job(a, j, "series.html", fmt(a, "series/%.*s/index.html", STR_FMT(se->slug)), vars))
 			from_source(j, &se->s);
@@ -1023,7 +1029,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 			feed_job(md, j, "atom.xml", fmt(a, "series/%.*s/feed.xml", STR_FMT(se->slug)), S(se->title), S(se->url),
 				 C(a, "%.*sfeed.xml", STR_FMT(se->url)), se->posts, se->nposts);
 	}
-	struct tmap *tv = page_vars(a, "tags", tv_cstr("/tags/"), word(j->env, "tags_title", "Tags"));
+	struct tmap *tv = page_vars(md, "tags", tv_cstr("/tags/"), word(j->env, "tags_title", "Tags"));
 	add_job(a, j, "tags.html", "tags/index.html", tv);
 	for (size_t i = 0; i < s->ntags; i++) {
 		const struct term *t = &s->tags[i];
@@ -1033,7 +1039,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 			feed_job(md, j, "atom.xml", fmt(a, "%sfeed.xml", base + 1), S(t->name), tv_cstr(base),
 				 C(a, "%sfeed.xml", base), t->posts, t->nposts);
 	}
-	struct tmap *cv = page_vars(a, "categories", tv_cstr("/categories/"), word(j->env, "categories_title", "Categories"));
+	struct tmap *cv = page_vars(md, "categories", tv_cstr("/categories/"), word(j->env, "categories_title", "Categories"));
 	add_job(a, j, "categories.html", "categories/index.html", cv);
 	for (size_t i = 0; i < s->ncategories; i++) {
 		const struct term *t = &s->categories[i];
@@ -1051,7 +1057,7 @@ static void list_jobs(struct model *md, struct jobs *j)
 			 s->years[i].posts, s->years[i].nposts, aper, "year", md->year_vals[i]);
 	for (size_t i = 0; i < s->npages; i++) {
 		const struct page *pg = s->pages[i];
-		struct tmap *vars = page_vars(a, "page", S(pg->url), S(pg->title));
+		struct tmap *vars = page_vars(md, "page", S(pg->url), S(pg->title));
 		set(a, vars, "page_content", page_val(md, pg));
 		set(a, vars, "doc", page_val(md, pg));
 		const char *tmpl = pg->template_name.len ? arena_strndup(a, pg->template_name.p, pg->template_name.len) : "page.html";
@@ -1070,12 +1076,12 @@ static void list_jobs(struct model *md, struct jobs *j)
 		for (size_t i = 0; i < c->nfeeds_also; i++)
 			feed_also(md, j, c->feeds_also[i]);
 	}
-	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(a, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
+	add_job(a, j, "sitemap.xml", "sitemap.xml", page_vars(md, "sitemap", tv_cstr("/sitemap.xml"), tv_cstr("Sitemap")));
 	if (c->search)
 		add_job(a, j, "search.html", "search/index.html",
-			page_vars(a, "search", tv_cstr("/search/"), word(j->env, "search_title", "Search")));
-	add_job(a, j, "robots.txt", "robots.txt", page_vars(a, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
-	add_job(a, j, "404.html", "404.html", page_vars(a, "404", tv_cstr("/404.html"), word(j->env, "not_found_title", "Page not found")));
+			page_vars(md, "search", tv_cstr("/search/"), word(j->env, "search_title", "Search")));
+	add_job(a, j, "robots.txt", "robots.txt", page_vars(md, "robots", tv_cstr("/robots.txt"), tv_cstr("robots")));
+	add_job(a, j, "404.html", "404.html", page_vars(md, "404", tv_cstr("/404.html"), word(j->env, "not_found_title", "Page not found")));
 	/* redirects last: an alias never replaces a real page */
 	for (size_t i = 0; i < s->nposts; i++) {
 		struct post *p = s->posts[i];
@@ -1238,6 +1244,9 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	md.plan = plan;
 	plan->post_shape = shape_of(a, post_keys);
 	plan->toc_shape = shape_of(a, toc_keys);
+	plan->related_shape = shape_of(a, related_keys);
+	plan->page_shape = shape_of(a, page_keys);
+	plan->vars_shape = shape_of(a, vars_keys);
 	build_posts(&md, jobs);
 	md.all_posts = post_list(&md, s->posts, s->nposts);
 	build_series_vals(&md);

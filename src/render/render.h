@@ -52,9 +52,10 @@ struct render_plan {
 	 * in site->tags and site->categories: one per term, which the posts'
 	 * maps share */
 	struct tval *tag_refs, *category_refs;
-	/* the keys every post's map, and every heading's, takes (render.c's
-	 * post_keys and toc_keys) */
-	const struct tmap *post_shape, *toc_shape;
+	/* the keys every post's map, every heading's, every related post's,
+	 * every page's "page" and its variables take (render.c's post_keys,
+	 * toc_keys, related_keys, page_keys, vars_keys) */
+	const struct tmap *post_shape, *toc_shape, *related_shape, *page_shape, *vars_shape;
 };
 
 /* render_plan: makes the template values of the model (in a) and sets the
