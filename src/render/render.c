@@ -3,6 +3,7 @@
  * and renders them on worker threads. */
 #include "render/render.h"
 
+#include "base/map.h"
 #include "base/pool.h"
 #include "formats/schema.h"
 #include "base/slug.h"
@@ -771,7 +772,8 @@ static void set_globals(struct model *md, struct tmpl_env *env)
 struct jobs {
 	struct render_job *v;
 	size_t n, cap;
-	struct tmap *paths; /* every output path, so that none is written twice */
+	struct map paths; /* every output path, so that none is written twice (the
+	                   * keys: the jobs' paths, in the arena) */
 	struct diag *d;
 	const struct tmpl_env *env;
 	int errors;
@@ -786,15 +788,14 @@ static int add_job(struct arena *a, struct jobs *j, const char *tmpl, const char
 	struct str key = str_from(out);
 	char dir[1024];
 	int dl = snprintf(dir, sizeof dir, "%s/", out);
-	if (tmap_get(j->paths, key) ||
-	    (dl > 0 && (size_t)dl < sizeof dir && tmap_get(j->paths, (struct str){dir, (size_t)dl})))
+	if (map_find(&j->paths, key.p, key.len) || (dl > 0 && (size_t)dl < sizeof dir && map_find(&j->paths, dir, (size_t)dl)))
 		return -1;
 	for (const char *sl = strchr(out, '/'); sl; sl = strchr(sl + 1, '/'))
-		if (tmap_get(j->paths, (struct str){out, (size_t)(sl - out)}))
+		if (map_find(&j->paths, out, (size_t)(sl - out)))
 			return -1;
-	tmap_set(a, j->paths, key, tv_bool(1));
+	map_put(&j->paths, key.p, key.len, NULL);
 	for (const char *sl = strchr(out, '/'); sl; sl = strchr(sl + 1, '/'))
-		tmap_set(a, j->paths, (struct str){out, (size_t)(sl - out + 1)}, tv_bool(1));
+		map_put(&j->paths, out, (size_t)(sl - out + 1), NULL);
 	if (j->n == j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 256;
 		j->v = arena_realloc(a, j->v, j->cap * sizeof *j->v, cap * sizeof *j->v);
@@ -1257,10 +1258,13 @@ int render_plan(struct arena *a, struct diag *d, const struct site *s, struct tm
 	set_globals(&md, env);
 
 	struct jobs j = {0};
-	j.paths = tmap_new(a, 1024);
+	/* a post's page is two entries (its folder, its file), the posts'
+	 * folder one for all */
+	map_reserve(&j.paths, 2 * (s->nposts + s->npages) + 4096);
 	j.d = d;
 	j.env = env;
 	list_jobs(&md, &j);
+	map_fini(&j.paths);
 	plan->jobs = j.v;
 	plan->njobs = j.n;
 	return j.errors;
