@@ -150,6 +150,13 @@ check "folder, --all: every file again" test "$out" = "$(summary "$(nfiles)" 0 0
 restore
 build
 
+# rsync, and an sshd for the SSH part below, installed first where they
+# can be (as root with apt-get): a fresh machine has neither
+if { ! command -v rsync >/dev/null 2>&1 || [ ! -x /usr/sbin/sshd ]; } && [ "$(id -u)" -eq 0 ] &&
+	command -v apt-get >/dev/null 2>&1; then
+	apt-get install -y openssh-server rsync >/dev/null 2>&1
+fi
+
 # ---- rsync to a local folder ----
 if command -v rsync >/dev/null 2>&1; then
 	RS=$TMP/rs
@@ -199,9 +206,6 @@ ssh_stop() {
 	sshd_pid=""
 }
 trap 'ssh_stop; rm -rf "$TMP"' EXIT
-if [ ! -x "$SSHD" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-	apt-get install -y openssh-server rsync >/dev/null 2>&1
-fi
 ssh_ok=0
 if [ -x "$SSHD" ] && command -v rsync >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; then
 	SSH_USER=$(id -un)
