@@ -240,7 +240,7 @@ static void shaped_case(size_t n)
 {
 	struct arena *a = arena_new();
 	struct tmap *shape = tmap_new(a, n);
-	char key[16];
+	char key[32];
 	for (size_t i = 0; i < n; i++) {
 		int len = snprintf(key, sizeof key, "k%zu", i);
 		tmap_set(a, shape, (struct str){arena_strndup(a, key, (size_t)len), (size_t)len}, tv_none());
