@@ -152,7 +152,8 @@ build
 
 # rsync, and an sshd for the SSH part below, installed first where they
 # can be (as root with apt-get): a fresh machine has neither
-if { ! command -v rsync >/dev/null 2>&1 || [ ! -x /usr/sbin/sshd ]; } && [ "$(id -u)" -eq 0 ] &&
+SSHD=/usr/sbin/sshd
+if { ! command -v rsync >/dev/null 2>&1 || [ ! -x "$SSHD" ]; } && [ "$(id -u)" -eq 0 ] &&
 	command -v apt-get >/dev/null 2>&1; then
 	apt-get install -y openssh-server rsync >/dev/null 2>&1
 fi
@@ -191,7 +192,6 @@ fi
 # ---- rsync over SSH, to an sshd of the test's own ----
 # ssh_start: sshd on $SSH_PORT with the test's host key, accepting the
 # test's key only; 0 once it answers
-SSHD=/usr/sbin/sshd
 ssh_start() {
 	"$SSHD" -D -e -f "$TMP/sshd_config" -p "$SSH_PORT" 2>>"$TMP/sshd.log" &
 	sshd_pid=$!
